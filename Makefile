@@ -1,0 +1,66 @@
+# cuda-labs: the front door.
+#
+#   make run               build the solutions and run every lab in order, then the progression table (GPU)
+#   make test              build everything and run the tests (GPU tests are skipped, with the reason, without one)
+#   make lab N=01          build and run the student's lab 01 (ARGS="--size 2048" passes flags)
+#   make solution N=01     the same with the reference solution
+#   make bench             time every solution and write Google Benchmark JSON to $(BUILD_DIR)/bench
+#   make gpu-check         on a GPU machine: build, all GPU tests, short benchmarks, compute-sanitizer
+#
+# Variables: BUILD_DIR (build), JOBS (all cores), CMAKE_FLAGS (extra cmake -D...), ARGS (driver flags).
+BUILD_DIR ?= build
+JOBS ?= $(shell nproc)
+CMAKE_FLAGS ?=
+ARGS ?=
+N ?=
+GENERATOR := $(if $(shell command -v ninja 2>/dev/null),Ninja,Unix Makefiles)
+LABS := $(sort $(patsubst labs/%/,%,$(dir $(wildcard labs/[0-9][0-9]_*/lab.h))))
+LAB_NUMBERS := $(foreach lab,$(LABS),$(firstword $(subst _, ,$(lab))))
+NO_GPU_MESSAGE = no CUDA GPU available: make $(MAKECMDGOALS) needs one (make test builds everything and runs the CPU tests)
+
+.PHONY: all configure build test run lab solution bench gpu-check clean help check-lab-number require-gpu
+all: build
+
+help:
+	@sed -n '2,12p' Makefile
+
+$(BUILD_DIR)/CMakeCache.txt:
+	cmake -S . -B $(BUILD_DIR) -G "$(GENERATOR)" $(CMAKE_FLAGS)
+
+configure: $(BUILD_DIR)/CMakeCache.txt
+
+build: configure
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+test: build
+	ctest --test-dir $(BUILD_DIR) -j $(JOBS) --output-on-failure
+
+# require-gpu comes first among the prerequisites and stops make itself, so that without a GPU the
+# whole output is one line (make's "*** no CUDA GPU available ... Stop.") and the exit code non-zero.
+require-gpu:
+	$(if $(shell scripts/gpu-present && echo yes),,$(error $(NO_GPU_MESSAGE)))
+
+check-lab-number:
+	$(if $(filter $(N),$(LAB_NUMBERS)),,$(error N=$(N) is not a lab: use one of $(LAB_NUMBERS), e.g. make lab N=01))
+
+run: require-gpu configure
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target $(foreach n,$(LAB_NUMBERS),lab$(n)_solution)
+	scripts/run-labs $(BUILD_DIR) $(BUILD_DIR)/run
+
+lab: check-lab-number require-gpu configure
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target lab$(N)
+	$(BUILD_DIR)/labs/lab$(N) $(ARGS)
+
+solution: check-lab-number require-gpu configure
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target lab$(N)_solution
+	$(BUILD_DIR)/labs/lab$(N)_solution $(ARGS)
+
+bench: require-gpu configure
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target $(foreach n,$(LAB_NUMBERS),lab$(n)_solution)
+	LAB_ARGS="--repetitions 10 $(ARGS)" scripts/run-labs $(BUILD_DIR) $(BUILD_DIR)/bench
+
+gpu-check:
+	scripts/gpu-check
+
+clean:
+	rm -rf $(BUILD_DIR)

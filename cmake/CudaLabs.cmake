@@ -1,0 +1,66 @@
+# Build helpers shared by every lab: warnings, the lab targets and the grading tests.
+include(GoogleTest)
+
+# Warnings on for host code and for the host side of .cu files; -lineinfo lets Nsight Compute map
+# its counters to source lines without slowing the kernels down.
+add_library(cudalabs_warnings INTERFACE)
+target_compile_options(cudalabs_warnings INTERFACE
+  $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra>
+  $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra -lineinfo>
+  $<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<BOOL:${CUDALABS_PTXAS_VERBOSE}>>:-Xptxas=-v>)
+
+# The labs added so far, in order; tests/ and the run scripts iterate over it.
+set_property(GLOBAL PROPERTY CUDALABS_LABS "")
+
+# cudalabs_add_lab(<NN> <name>)
+#
+# Builds labs/<NN>_<name>/main.cu twice: `labNN` with the student's kernels.cu (from
+# CUDALABS_STUDENT_LABS_DIR) and `labNN_solution` with solutions/<NN>_<name>/kernels.cu. Both link the
+# same driver, so the student and the solution are verified and timed the same way.
+function(cudalabs_add_lab number name)
+  set(folder "${number}_${name}")
+  set(lab_dir "${PROJECT_SOURCE_DIR}/labs/${folder}")
+  set(student_source "${CUDALABS_STUDENT_LABS_DIR}/${folder}/kernels.cu")
+  set(solution_source "${PROJECT_SOURCE_DIR}/solutions/${folder}/kernels.cu")
+  if(NOT EXISTS "${student_source}")
+    message(FATAL_ERROR "lab ${number}: the student's kernels are missing: ${student_source}")
+  endif()
+
+  foreach(build IN ITEMS student solution)
+    set(kernels "lab${number}_${build}_kernels")
+    add_library(${kernels} STATIC "${${build}_source}")
+    target_include_directories(${kernels} PUBLIC "${PROJECT_SOURCE_DIR}" "${lab_dir}")
+    target_link_libraries(${kernels} PUBLIC cudalabs_common PRIVATE cudalabs_warnings)
+    target_compile_definitions(${kernels} PRIVATE CUDALABS_BUILD_$<UPPER_CASE:${build}>=1)
+  endforeach()
+
+  add_executable(lab${number} "${lab_dir}/main.cu")
+  target_link_libraries(lab${number} PRIVATE lab${number}_student_kernels cudalabs_driver cudalabs_warnings)
+  add_executable(lab${number}_solution "${lab_dir}/main.cu")
+  target_link_libraries(lab${number}_solution PRIVATE lab${number}_solution_kernels cudalabs_driver
+                                                      cudalabs_warnings)
+
+  set_property(GLOBAL APPEND PROPERTY CUDALABS_LABS "${number}_${name}")
+endfunction()
+
+# cudalabs_add_grading_tests(<NN> <test source> [extra sources...])
+#
+# One GoogleTest executable per build (student, solution) from the lab's grading test file. Every
+# discovered test is labelled gpu, labNN and the build; a test that calls GTEST_SKIP (no GPU, or a
+# skeleton kernel that writes nothing) is reported by ctest as skipped, never as passed.
+function(cudalabs_add_grading_tests number source)
+  foreach(build IN ITEMS student solution)
+    set(target "lab${number}_grading_${build}")
+    add_executable(${target} "${source}" ${ARGN})
+    target_link_libraries(${target} PRIVATE lab${number}_${build}_kernels cudalabs_test_support
+                                            cudalabs_warnings)
+    target_compile_definitions(${target} PRIVATE CUDALABS_BUILD_$<UPPER_CASE:${build}>=1
+                                                 CUDALABS_BUILD_NAME="${build}")
+    gtest_discover_tests(${target}
+      TEST_PREFIX "lab${number}.${build}."
+      DISCOVERY_MODE PRE_TEST
+      PROPERTIES LABELS "gpu;lab${number};${build}"
+                 SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]"
+                 TIMEOUT 300)
+  endforeach()
+endfunction()

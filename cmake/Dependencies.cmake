@@ -1,0 +1,24 @@
+# Third-party dependencies, all from Debian packages or the CUDA toolkit. Each missing one stops the
+# configure step with the package that provides it.
+find_package(CUDAToolkit REQUIRED)
+find_package(OpenMP REQUIRED COMPONENTS CXX)
+
+find_package(GTest QUIET)
+if(NOT GTest_FOUND)
+  message(FATAL_ERROR "GoogleTest not found: install Debian's libgtest-dev "
+                      "(apt-get install libgtest-dev) or point GTest_DIR at its CMake package.")
+endif()
+
+find_package(benchmark QUIET)
+if(NOT benchmark_FOUND)
+  message(FATAL_ERROR "Google Benchmark not found: install Debian's libbenchmark-dev "
+                      "(apt-get install libbenchmark-dev) or point benchmark_DIR at its CMake package.")
+endif()
+
+find_package(CLI11 CONFIG QUIET)
+if(NOT CLI11_FOUND)
+  message(FATAL_ERROR "CLI11 not found: install Debian's libcli11-dev "
+                      "(apt-get install libcli11-dev) or point CLI11_DIR at its CMake package.")
+endif()
+
+find_package(Git QUIET)

@@ -1,0 +1,146 @@
+#include "common/benchmark_support.h"
+
+#include "common/cli.h"
+#include "common/cuda_check.h"
+#include "common/event_timer.h"
+#include "common/git_commit.h"
+
+#include <memory>
+#include <ostream>
+#include <sstream>
+
+namespace cudalabs {
+
+void add_benchmark_context(const DeviceInfo& device, int argc, char** argv, std::uint64_t seed) {
+  std::ostringstream command;
+  for (int i = 0; i < argc; ++i) command << (i > 0 ? " " : "") << argv[i];
+  benchmark::AddCustomContext("device", device.name);
+  benchmark::AddCustomContext("compute_capability", std::to_string(device.major) + "." + std::to_string(device.minor));
+  benchmark::AddCustomContext("sm_count", std::to_string(device.sm_count));
+  benchmark::AddCustomContext("sm_clock_max_mhz", std::to_string(device.sm_clock_khz / 1000));
+  benchmark::AddCustomContext("driver", DeviceInfo::version_text(device.driver_version));
+  benchmark::AddCustomContext("cuda_runtime", DeviceInfo::version_text(device.runtime_version));
+  benchmark::AddCustomContext("command", command.str());
+  benchmark::AddCustomContext("git_commit", kGitCommit);
+  benchmark::AddCustomContext("seed", std::to_string(seed));
+}
+
+void time_iterations(benchmark::State& state, const std::function<void(cudaStream_t, int)>& launch, double flops,
+                     double bytes, int warmups) {
+  cudaStream_t stream = nullptr;
+  int run = 0;
+  for (int i = 0; i < warmups; ++i) launch(stream, run++);
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  EventTimer timer;
+  double total_seconds = 0.0;
+  for (auto _ : state) {
+    timer.start(stream);
+    launch(stream, run++);
+    timer.stop(stream);
+    const double seconds = timer.elapsed_ms() * 1e-3;
+    state.SetIterationTime(seconds);
+    total_seconds += seconds;
+  }
+  const double launches = static_cast<double>(state.iterations());
+  if (total_seconds > 0.0) {
+    if (flops > 0.0) state.counters["gflops"] = flops * launches / total_seconds * 1e-9;
+    if (bytes > 0.0) state.counters["gbytes_per_s"] = bytes * launches / total_seconds * 1e-9;
+  }
+}
+
+benchmark::internal::Benchmark* register_timed_benchmark(const std::string& name,
+                                                         std::function<void(benchmark::State&)> body,
+                                                         const TimingOptions& options) {
+  return benchmark::RegisterBenchmark(name.c_str(), [body = std::move(body)](benchmark::State& state) { body(state); })
+      ->UseManualTime()
+      ->Unit(benchmark::kMillisecond)
+      ->Repetitions(options.repetitions)
+      ->MinTime(options.min_time_s)
+      ->ReportAggregatesOnly(true);
+}
+
+void initialize_benchmark(std::vector<std::string> benchmark_args) {
+  std::vector<char*> argv;
+  for (std::string& arg : benchmark_args) argv.push_back(arg.data());
+  int argc = static_cast<int>(argv.size());
+  benchmark::Initialize(&argc, argv.data());
+  if (argc > 1) throw FlagError(std::string("unknown flag '") + argv[1] + "' (see --help)");
+}
+
+void reject_unknown_flags(const std::vector<std::string>& benchmark_args) {
+  for (std::size_t i = 1; i < benchmark_args.size(); ++i) {
+    if (benchmark_args[i].rfind("--benchmark_", 0) != 0) {
+      throw FlagError("unknown flag '" + benchmark_args[i] + "' (see --help)");
+    }
+  }
+}
+
+bool benchmark_stdout_is_machine_readable(const std::vector<std::string>& benchmark_args) {
+  for (const std::string& arg : benchmark_args) {
+    if (arg == "--benchmark_format=json") return true;
+  }
+  return false;
+}
+
+namespace {
+
+bool format_requested(const std::vector<std::string>& args) {
+  for (const std::string& arg : args)
+    if (arg.rfind("--benchmark_format=", 0) == 0) return true;
+  return false;
+}
+
+// Forwards to an optional display reporter and keeps the median of every benchmark.
+class CollectingReporter : public benchmark::BenchmarkReporter {
+ public:
+  CollectingReporter(std::unique_ptr<benchmark::BenchmarkReporter> display, std::ostream& progress)
+      : display_(std::move(display)), progress_(progress) {}
+
+  bool ReportContext(const Context& context) override {
+    return display_ ? display_->ReportContext(context) : true;
+  }
+
+  void ReportRuns(const std::vector<Run>& runs) override {
+    if (display_) display_->ReportRuns(runs);
+    for (const Run& run : runs) {
+      if (run.run_type != Run::RT_Aggregate || run.aggregate_name != "median") continue;
+      BenchmarkMedian median;
+      median.real_time_ms = run.GetAdjustedRealTime();
+      for (const auto& [name, counter] : run.counters) median.counters[name] = counter.value;
+      const std::string name = run.run_name.str();
+      medians_[name] = median;
+      if (!display_) progress_ << "  timed " << name << ": " << median.real_time_ms << " ms (median)\n" << std::flush;
+    }
+  }
+
+  void Finalize() override {
+    if (display_) display_->Finalize();
+  }
+
+  std::map<std::string, BenchmarkMedian>& medians() { return medians_; }
+
+ private:
+  std::unique_ptr<benchmark::BenchmarkReporter> display_;
+  std::ostream& progress_;
+  std::map<std::string, BenchmarkMedian> medians_;
+};
+
+std::unique_ptr<benchmark::BenchmarkReporter> display_reporter_for(const std::vector<std::string>& args) {
+  for (const std::string& arg : args) {
+    if (arg == "--benchmark_format=json") return std::make_unique<benchmark::JSONReporter>();
+  }
+  if (format_requested(args)) return std::make_unique<benchmark::ConsoleReporter>();
+  return nullptr;
+}
+
+}  // namespace
+
+std::map<std::string, BenchmarkMedian> run_benchmarks(const std::vector<std::string>& benchmark_args,
+                                                      std::ostream& progress) {
+  CollectingReporter reporter(display_reporter_for(benchmark_args), progress);
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::ClearRegisteredBenchmarks();
+  return std::move(reporter.medians());
+}
+
+}  // namespace cudalabs

@@ -1,0 +1,30 @@
+#include "common/cublas_gemm.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace cudalabs {
+
+void throw_cublas_error(cublasStatus_t status, const char* call, const char* file, int line) {
+  throw std::runtime_error(std::string(call) + " failed at " + file + ":" + std::to_string(line) + ": " +
+                           cublasGetStatusName(status) + " (" + cublasGetStatusString(status) + ")");
+}
+
+CublasHandle::CublasHandle() {
+  CUBLAS_CHECK(cublasCreate(&handle_));
+  // The default mode keeps at least float32's mantissa in every step, so SGEMM runs on the FP32
+  // pipes; TF32 tensor cores would need CUBLAS_TF32_TENSOR_OP_MATH, which is never set here.
+  // (PEDANTIC_MATH would also forbid TF32 but may pick slower kernels, an unfair opponent.)
+  CUBLAS_CHECK(cublasSetMathMode(handle_, CUBLAS_DEFAULT_MATH));
+}
+
+CublasHandle::~CublasHandle() { (void)cublasDestroy(handle_); }  // a destructor must not throw
+
+void cublas_gemm_row_major(const CublasHandle& handle, const GemmArgs& args, cudaStream_t stream) {
+  validate_gemm_args(args, "cublas");
+  CUBLAS_CHECK(cublasSetStream(handle.get(), stream));
+  CUBLAS_CHECK(cublasSgemm(handle.get(), CUBLAS_OP_N, CUBLAS_OP_N, args.n, args.m, args.k, &args.alpha, args.b,
+                           args.ldb, args.a, args.lda, &args.beta, args.c, args.ldc));
+}
+
+}  // namespace cudalabs

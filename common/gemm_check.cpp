@@ -1,0 +1,252 @@
+#include "common/gemm_check.h"
+
+#include "common/cublas_gemm.h"
+#include "common/cuda_check.h"
+#include "common/device_buffer.h"
+#include "common/poison.h"
+#include "common/random_fill.h"
+#include "common/reference_gemm.h"
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <optional>
+#include <sstream>
+#include <vector>
+
+namespace cudalabs {
+
+std::string GemmCase::label() const {
+  std::ostringstream text;
+  text << shape.label() << " alpha=" << alpha << " beta=" << beta;
+  if (lda_padding != 0 || ldb_padding != 0 || ldc_padding != 0) {
+    text << " ld+(" << lda_padding << "," << ldb_padding << "," << ldc_padding << ")";
+  }
+  return text.str();
+}
+
+double GemmCheckReport::worst_relative_l2() const {
+  return std::max(write_check.relative_l2, value_check.relative_l2);
+}
+
+namespace {
+
+// The references for one beta: what the launcher's output is compared with.
+struct References {
+  ReferenceValues exact;                    // CPU, all elements or samples
+  std::optional<ReferenceValues> cublas;    // every element from cuBLAS, for large problems
+};
+
+std::vector<float> absolute_values(const std::vector<float>& values) {
+  std::vector<float> result(values.size());
+  std::transform(values.begin(), values.end(), result.begin(), [](float v) { return std::fabs(v); });
+  return result;
+}
+
+}  // namespace
+
+struct GemmVerifier::State {
+  GemmCase gemm_case;
+  std::uint64_t seed = 0;
+  GemmCheckOptions options;
+  int lda = 0, ldb = 0, ldc = 0;
+  std::vector<float> a, b, c0;
+  DeviceBuffer<float> device_a, device_b, device_c;
+  References write_refs;                 // beta = 0
+  std::optional<References> value_refs;  // the case's beta, when it is not 0
+  std::string description;
+
+  GemmArgs args(float beta) {
+    const GemmShape& s = gemm_case.shape;
+    return GemmArgs{s.m, s.n, s.k, gemm_case.alpha, device_a.data(), lda, device_b.data(), ldb,
+                    beta, device_c.data(), ldc};
+  }
+
+  HostGemmInputs host_inputs(float beta) const {
+    return HostGemmInputs{gemm_case.shape, gemm_case.alpha, beta, a, lda, b, ldb, c0, ldc};
+  }
+
+  bool full_reference() const {
+    const GemmShape& s = gemm_case.shape;
+    return static_cast<std::int64_t>(s.m) * s.n * s.k <= options.full_reference_limit;
+  }
+
+  // cuBLAS's product (beta = 0) for every element, with magnitudes from a second cuBLAS product of
+  // |A| and |B|.
+  ReferenceValues cublas_product() {
+    const GemmShape& s = gemm_case.shape;
+    CublasHandle handle;
+    DeviceBuffer<float> result(c0.size());
+    cublas_gemm_row_major(handle, GemmArgs{s.m, s.n, s.k, gemm_case.alpha, device_a.data(), lda, device_b.data(),
+                                           ldb, 0.0f, result.data(), ldc});
+    const std::vector<float> abs_a = absolute_values(a), abs_b = absolute_values(b);
+    DeviceBuffer<float> device_abs_a{std::span<const float>(abs_a)}, device_abs_b{std::span<const float>(abs_b)};
+    DeviceBuffer<float> abs_product(c0.size());
+    cublas_gemm_row_major(handle, GemmArgs{s.m, s.n, s.k, std::fabs(gemm_case.alpha), device_abs_a.data(), lda,
+                                           device_abs_b.data(), ldb, 0.0f, abs_product.data(), ldc});
+    CUDA_CHECK(cudaDeviceSynchronize());
+    const std::vector<float> values = result.to_host(), magnitudes = abs_product.to_host();
+    ReferenceValues ref;
+    ref.m = s.m;
+    ref.n = s.n;
+    ref.value.resize(static_cast<std::size_t>(s.m) * s.n);
+    ref.magnitude.resize(ref.value.size());
+    for (int i = 0; i < s.m; ++i) {
+      for (int j = 0; j < s.n; ++j) {
+        const std::size_t at = static_cast<std::size_t>(i) * ldc + j;
+        ref.value[static_cast<std::size_t>(i) * s.n + j] = values[at];
+        ref.magnitude[static_cast<std::size_t>(i) * s.n + j] = magnitudes[at];
+      }
+    }
+    return ref;
+  }
+
+  // The product alpha * A * B (beta = 0): every element on the CPU for small problems; sampled
+  // elements on the CPU and every element from cuBLAS for large ones.
+  References product_references() {
+    References refs;
+    const GemmShape& s = gemm_case.shape;
+    if (full_reference()) {
+      refs.exact = reference_gemm(host_inputs(0.0f));
+      return refs;
+    }
+    refs.exact = reference_gemm_at(host_inputs(0.0f),
+                                   sample_positions(s.m, s.n, options.sampled_elements, derive_seed(seed, "samples")));
+    refs.cublas = cublas_product();
+    // cuBLAS is only trusted as a reference after it agrees with the CPU on the samples.
+    std::vector<float> cublas_c(c0.size());
+    for (int i = 0; i < s.m; ++i)
+      for (int j = 0; j < s.n; ++j)
+        cublas_c[static_cast<std::size_t>(i) * ldc + j] =
+            static_cast<float>(refs.cublas->value[static_cast<std::size_t>(i) * s.n + j]);
+    const GemmComparison cublas_vs_cpu = compare_gemm(cublas_c, ldc, refs.exact, s.k);
+    if (!cublas_vs_cpu.passed()) {
+      throw std::runtime_error("the cuBLAS reference disagrees with the CPU reference: " + cublas_vs_cpu.describe());
+    }
+    return refs;
+  }
+
+  References with_beta(const References& product, float beta) const {
+    References refs;
+    refs.exact = add_scaled_c(product.exact, beta, c0, ldc);
+    if (product.cublas) refs.cublas = add_scaled_c(*product.cublas, beta, c0, ldc);
+    return refs;
+  }
+};
+
+GemmVerifier::GemmVerifier(const GemmCase& gemm_case, std::uint64_t seed, GemmCheckOptions options)
+    : state_(std::make_unique<State>()) {
+  State& st = *state_;
+  st.gemm_case = gemm_case;
+  st.seed = seed;
+  st.options = options;
+  const GemmShape& s = gemm_case.shape;
+  if (gemm_case.lda_padding < 0 || gemm_case.ldb_padding < 0 || gemm_case.ldc_padding < 0) {
+    throw std::invalid_argument("GemmVerifier: negative leading-dimension padding in " + gemm_case.label());
+  }
+  st.lda = s.k + gemm_case.lda_padding;
+  st.ldb = s.n + gemm_case.ldb_padding;
+  st.ldc = s.n + gemm_case.ldc_padding;
+  // Whole rows are allocated, padding included, so that every row has the same stride.
+  st.a.resize(static_cast<std::size_t>(s.m) * st.lda);
+  st.b.resize(static_cast<std::size_t>(s.k) * st.ldb);
+  st.c0.resize(static_cast<std::size_t>(s.m) * st.ldc);
+  fill_uniform(st.a, derive_seed(seed, "A"));
+  fill_uniform(st.b, derive_seed(seed, "B"));
+  fill_uniform(st.c0, derive_seed(seed, "C"));
+  st.device_a = DeviceBuffer<float>(std::span<const float>(st.a));
+  st.device_b = DeviceBuffer<float>(std::span<const float>(st.b));
+  st.device_c = DeviceBuffer<float>(st.c0.size());
+
+  st.write_refs = st.product_references();
+  if (gemm_case.beta != 0.0f) st.value_refs = st.with_beta(st.write_refs, gemm_case.beta);
+
+  std::ostringstream text;
+  const std::int64_t elements = static_cast<std::int64_t>(s.m) * s.n;
+  if (st.full_reference()) {
+    text << "CPU reference (all " << elements << " elements)";
+  } else {
+    text << "CPU reference (" << st.write_refs.exact.size() << " sampled elements) + cuBLAS (all " << elements
+         << " elements)";
+  }
+  st.description = text.str();
+}
+
+GemmVerifier::~GemmVerifier() = default;
+
+const std::string& GemmVerifier::reference_description() const { return state_->description; }
+
+std::uint64_t GemmVerifier::seed() const { return state_->seed; }
+
+namespace {
+
+// Compares with the CPU reference and, for large problems, with cuBLAS too; keeps the worse.
+GemmComparison compare_all(const std::vector<float>& c, int ldc, const References& refs, int k) {
+  GemmComparison exact = compare_gemm(c, ldc, refs.exact, k);
+  if (!refs.cublas || !exact.passed()) return exact;
+  // cuBLAS is itself float32: the per-element bound doubles and the L2 bound allows both errors.
+  GemmComparison against_cublas = compare_gemm(c, ldc, *refs.cublas, k, GemmTolerance{2.0, 8.0});
+  return against_cublas.passed() ? exact : against_cublas;
+}
+
+}  // namespace
+
+GemmCheckReport GemmVerifier::check(GemmLauncher launch) {
+  State& st = *state_;
+  GemmCheckReport report;
+  const GemmShape& s = st.gemm_case.shape;
+  try {
+    // 1. Write check: poisoned C, beta = 0.
+    poison_device(st.device_c.data(), st.device_c.bytes());
+    launch(st.args(0.0f), nullptr);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    std::vector<float> c = st.device_c.to_host();
+    report.write_check = compare_all(c, st.ldc, st.write_refs, s.k);
+    report.padding_changes = count_padding_changes(poisoned_host(c.size()), c, s.m, s.n, st.ldc);
+    if (report.write_check.nothing_written()) {
+      report.outcome = CheckOutcome::kNotImplemented;
+      report.message = "never written: not implemented yet";
+      report.value_check = report.write_check;
+      return report;
+    }
+    if (!report.write_check.passed() || report.padding_changes > 0) {
+      report.outcome = CheckOutcome::kFailed;
+      report.message = "beta = 0 on a NaN-poisoned C: " + report.write_check.describe();
+      if (report.write_check.unwritten > 0) report.message += " (never written, or C read although beta = 0)";
+      if (report.padding_changes > 0) {
+        report.message += "; " + std::to_string(report.padding_changes) + " padding elements beyond column n written";
+      }
+      report.value_check = report.write_check;
+      return report;
+    }
+    // 2. Value check: random C, the case's beta.
+    if (st.value_refs) {
+      st.device_c.copy_from(st.c0);
+      launch(st.args(st.gemm_case.beta), nullptr);
+      CUDA_CHECK(cudaDeviceSynchronize());
+      c = st.device_c.to_host();
+      report.value_check = compare_all(c, st.ldc, *st.value_refs, s.k);
+      report.padding_changes = count_padding_changes(st.c0, c, s.m, s.n, st.ldc);
+      if (!report.value_check.passed() || report.padding_changes > 0) {
+        report.outcome = CheckOutcome::kFailed;
+        report.message = "beta = " + std::to_string(st.gemm_case.beta) + ": " + report.value_check.describe();
+        if (report.padding_changes > 0) {
+          report.message += "; " + std::to_string(report.padding_changes) + " padding elements beyond column n written";
+        }
+        return report;
+      }
+    } else {
+      report.value_check = report.write_check;
+    }
+    report.outcome = CheckOutcome::kPassed;
+    report.message = report.value_check.describe();
+  } catch (const std::exception& error) {
+    report.outcome = CheckOutcome::kFailed;
+    report.message = std::string("error: ") + error.what();
+    // A fault inside a kernel leaves the context unusable; clear what can be cleared.
+    (void)cudaGetLastError();
+  }
+  return report;
+}
+
+}  // namespace cudalabs

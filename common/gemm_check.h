@@ -1,0 +1,85 @@
+/// @file gemm_check.h
+/// @brief Verifies a GEMM launcher on the GPU against the CPU reference (and cuBLAS for large sizes).
+///
+/// The protocol, shared by the lab drivers and the grading tests:
+///  1. Fresh random A, B and C (padding included) from a printed seed; never zeros.
+///  2. Write check: C poisoned with NaN, the launcher runs with beta = 0 and must write every element
+///     of the m x n region, none of the padding, and match alpha * A * B.
+///  3. Value check (when beta != 0): C reloaded with its random values, the launcher runs with the
+///     case's alpha and beta and must match alpha * A * B + beta * C.
+/// Problems up to `full_reference_limit` multiply-adds are compared element by element with the CPU
+/// reference. Larger ones compare sampled elements with the CPU and every element with cuBLAS, whose
+/// own result is first checked against the CPU samples.
+#pragma once
+
+#include "common/gemm_compare.h"
+#include "common/gemm_variant.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace cudalabs {
+
+/// One GEMM to check: the shape, alpha, beta and extra elements at the end of each row.
+struct GemmCase {
+  GemmShape shape;      ///< m, n, k
+  float alpha = 1.0f;   ///< scale of A * B
+  float beta = 0.0f;    ///< scale of the old C
+  int lda_padding = 0;  ///< lda = k + lda_padding
+  int ldb_padding = 0;  ///< ldb = n + ldb_padding
+  int ldc_padding = 0;  ///< ldc = n + ldc_padding
+
+  /// e.g. "17x33x65 alpha=1.5 beta=-0.5 ld+(1,2,3)".
+  std::string label() const;
+};
+
+/// How a check ended.
+enum class CheckOutcome {
+  kPassed,          ///< every element written and within its bounds
+  kNotImplemented,  ///< no element written at all: a TODO kernel
+  kFailed,          ///< some elements unwritten or wrong, padding touched, or an error was thrown
+};
+
+/// The result of checking one launcher on one case.
+struct GemmCheckReport {
+  CheckOutcome outcome = CheckOutcome::kFailed;  ///< the verdict
+  std::string message;                  ///< one line: the verdict with the worst element and its bound
+  GemmComparison write_check;           ///< beta = 0 on a poisoned C
+  GemmComparison value_check;           ///< the case's beta on a random C (a copy of write_check when beta == 0)
+  std::int64_t padding_changes = 0;     ///< elements beyond column n that the kernel changed
+  double worst_relative_l2() const;     ///< the larger relative L2 error of the two checks
+};
+
+/// Knobs of the protocol.
+struct GemmCheckOptions {
+  /// Problems with m * n * k up to this many multiply-adds get a full CPU reference.
+  std::int64_t full_reference_limit = std::int64_t{1} << 31;
+  /// Random elements compared with the CPU for larger problems (edges and corners come on top).
+  int sampled_elements = 1024;
+};
+
+/// Inputs and references for one case, built once and used to check any number of launchers.
+class GemmVerifier {
+ public:
+  /// Draws the inputs from `seed`, uploads them and computes the references. Requires a GPU.
+  GemmVerifier(const GemmCase& gemm_case, std::uint64_t seed, GemmCheckOptions options = {});
+  ~GemmVerifier();
+  GemmVerifier(const GemmVerifier&) = delete;
+  GemmVerifier& operator=(const GemmVerifier&) = delete;
+
+  /// Runs the protocol on `launch`. Exceptions from the launcher (bad arguments, CUDA errors) become
+  /// a kFailed report naming them.
+  GemmCheckReport check(GemmLauncher launch);
+
+  /// What the results are compared with, e.g. "CPU reference (all 561 elements)".
+  const std::string& reference_description() const;
+  /// The seed the inputs were drawn from.
+  std::uint64_t seed() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace cudalabs

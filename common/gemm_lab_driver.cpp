@@ -1,0 +1,253 @@
+#include "common/gemm_lab_driver.h"
+
+#include "common/benchmark_support.h"
+#include "common/cli.h"
+#include "common/cublas_gemm.h"
+#include "common/cuda_check.h"
+#include "common/device_buffer.h"
+#include "common/device_info.h"
+#include "common/event_timer.h"
+#include "common/gemm_check.h"
+#include "common/random_fill.h"
+#include "common/text_table.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <sstream>
+
+namespace cudalabs {
+
+namespace {
+
+struct GemmLabOptions {
+  int m = 4096, n = 4096, k = 4096;
+  float alpha = 1.0f;
+  float beta = 0.0f;
+  float verify_beta = 0.5f;
+  std::vector<std::string> variants;
+  TimingOptions timing;
+  bool verify_only = false;
+  bool list = false;
+  std::string results_dir;
+  std::string seed_text;
+};
+
+constexpr long long kMaxDimension = 1 << 20;
+
+void register_flags(CLI::App& app, GemmLabOptions& options) {
+  app.add_option_function<std::string>(
+      "--size",
+      [&options](const std::string& text) {
+        const int size = static_cast<int>(parse_integer_flag("--size", text, 1, kMaxDimension));
+        options.m = options.n = options.k = size;
+      },
+      "Sets M = N = K at once (--m, --n, --k given too take precedence)");
+  add_integer_flag(app, "--m", options.m, 1, kMaxDimension, "Rows of A and C");
+  add_integer_flag(app, "--n", options.n, 1, kMaxDimension, "Columns of B and C");
+  add_integer_flag(app, "--k", options.k, 1, kMaxDimension, "Columns of A and rows of B");
+  add_number_flag(app, "--alpha", options.alpha, -1e6, 1e6, "Scale of A*B (timing and checks)");
+  add_number_flag(app, "--beta", options.beta, -1e6, 1e6, "Scale of the old C while timing");
+  add_number_flag(app, "--verify-beta", options.verify_beta, -1e6, 1e6,
+                  "beta of the value check (the write check always uses beta = 0 on a NaN-poisoned C)");
+  app.add_option("--variant", options.variants, "Variant to run (repeatable; default: all)");
+  add_integer_flag(app, "--repetitions", options.timing.repetitions, 1, 1000,
+                   "Timed repetitions per variant; tables show their median");
+  add_number_flag(app, "--min-time", options.timing.min_time_s, 0.0, 60.0, "Minimum timed seconds per repetition");
+  add_integer_flag(app, "--warmups", options.timing.warmups, 0, 1000, "Untimed launches before each repetition");
+  app.add_option("--seed", options.seed_text, "Seed of the random inputs (default: CUDALABS_SEED or fresh)");
+  app.add_flag("--verify-only", options.verify_only, "Check every variant, time nothing");
+  app.add_flag("--list", options.list, "List the variants and exit");
+  app.add_option("--results-dir", options.results_dir,
+                 "Write the Google Benchmark JSON to DIR/<lab>_<device>.json (DESIGN.md 'Recorded results')");
+  app.footer("Google Benchmark flags (--benchmark_format=json, --benchmark_out=FILE, ...) are passed through.");
+}
+
+// Several copies of the inputs when one copy fits in L2, so that timed runs read from DRAM as a real
+// workload would rather than from a warm cache.
+struct TimingInputs {
+  struct Set {
+    DeviceBuffer<float> a, b, c;
+  };
+  std::vector<Set> sets;
+  GemmShape shape;
+
+  TimingInputs(const GemmShape& s, std::size_t l2_bytes, std::uint64_t seed) : shape(s) {
+    const std::size_t a_count = static_cast<std::size_t>(s.m) * s.k;
+    const std::size_t b_count = static_cast<std::size_t>(s.k) * s.n;
+    const std::size_t c_count = static_cast<std::size_t>(s.m) * s.n;
+    const std::size_t set_bytes = (a_count + b_count + c_count) * sizeof(float);
+    const std::size_t copies = std::clamp<std::size_t>((2 * l2_bytes + set_bytes - 1) / set_bytes, 1, 8);
+    for (std::size_t i = 0; i < copies; ++i) {
+      std::vector<float> host_a(a_count), host_b(b_count), host_c(c_count);
+      fill_uniform(host_a, derive_seed(seed, "time A " + std::to_string(i)));
+      fill_uniform(host_b, derive_seed(seed, "time B " + std::to_string(i)));
+      fill_uniform(host_c, derive_seed(seed, "time C " + std::to_string(i)));
+      sets.push_back(Set{DeviceBuffer<float>(std::span<const float>(host_a)),
+                         DeviceBuffer<float>(std::span<const float>(host_b)),
+                         DeviceBuffer<float>(std::span<const float>(host_c))});
+    }
+  }
+
+  GemmArgs args(int run, float alpha, float beta) {
+    Set& set = sets[static_cast<std::size_t>(run) % sets.size()];
+    return GemmArgs{shape.m, shape.n, shape.k, alpha, set.a.data(), shape.k, set.b.data(), shape.n,
+                    beta, set.c.data(), shape.n};
+  }
+};
+
+struct VariantRow {
+  std::string name;
+  std::optional<GemmCheckReport> check;   // empty for cuBLAS
+  std::optional<BenchmarkMedian> timing;  // empty when not timed
+};
+
+std::uint64_t choose_seed(const std::string& text) {
+  if (text.empty()) return run_seed();
+  return static_cast<std::uint64_t>(parse_integer_flag("--seed", text, 0, std::numeric_limits<long long>::max()));
+}
+
+std::string check_cell(const VariantRow& row) {
+  if (!row.check) return "reference";
+  switch (row.check->outcome) {
+    case CheckOutcome::kPassed: return "PASS";
+    case CheckOutcome::kNotImplemented: return "not implemented yet";
+    case CheckOutcome::kFailed: return "FAIL";
+  }
+  return "?";
+}
+
+void print_table(std::ostream& out, const std::vector<VariantRow>& rows, double cublas_gflops) {
+  TextTable table({{"variant", false},
+                   {"ms", true},
+                   {"GFLOP/s", true},
+                   {"% cuBLAS", true},
+                   {"rel. error", true},
+                   {"check", false}});
+  for (const VariantRow& row : rows) {
+    const double ms = row.timing ? row.timing->real_time_ms : std::nan("");
+    double gflops = std::nan("");
+    if (row.timing && row.timing->counters.count("gflops")) gflops = row.timing->counters.at("gflops");
+    const double percent = cublas_gflops > 0.0 ? 100.0 * gflops / cublas_gflops : std::nan("");
+    std::string error = "-";
+    if (row.check && row.check->outcome != CheckOutcome::kNotImplemented) {
+      std::ostringstream text;
+      text.precision(2);
+      text << std::scientific << row.check->worst_relative_l2();
+      error = text.str();
+    }
+    table.add_row({row.name, TextTable::number(ms, 3), TextTable::number(gflops, 0), TextTable::number(percent, 1),
+                   error, check_cell(row)});
+  }
+  table.print(out);
+}
+
+}  // namespace
+
+int gemm_lab_main(const GemmLab& lab, int argc, char** argv) {
+  return guarded_main(lab.id, [&]() -> int {
+    GemmLabOptions options;
+    CLI::App app{lab.id + ": " + lab.title +
+                 ". Verifies every variant against the CPU reference, then times it against cuBLAS."};
+    register_flags(app, options);
+    std::vector<std::string> benchmark_args = parse_flags(app, argc, argv);
+    reject_unknown_flags(benchmark_args);
+
+    if (options.list) {
+      for (const GemmVariant& variant : lab.variants) std::cout << variant.name << "\t" << variant.summary << "\n";
+      return kExitOk;
+    }
+    const std::vector<const GemmVariant*> selected = select_variants(lab.variants, options.variants);
+    const GemmShape shape{options.m, options.n, options.k};
+    validate_gemm_shape(shape, "--m/--n/--k");
+    const std::uint64_t seed = choose_seed(options.seed_text);
+    const bool machine_readable = benchmark_stdout_is_machine_readable(benchmark_args);
+    std::ostream& out = machine_readable ? std::cerr : std::cout;
+
+    require_gpu();
+    const DeviceInfo device = current_device_info();
+    if (!options.results_dir.empty()) {
+      std::filesystem::create_directories(options.results_dir);
+      benchmark_args.push_back("--benchmark_out=" + options.results_dir + "/" + lab.id + "_" + device.slug() + ".json");
+      benchmark_args.push_back("--benchmark_out_format=json");
+    }
+    initialize_benchmark(benchmark_args);
+
+    out << lab.id << ": " << lab.title << "\n"
+        << "device: " << device.name << " (sm_" << device.major << device.minor << ", " << device.sm_count
+        << " SMs, driver " << DeviceInfo::version_text(device.driver_version) << ")\n"
+        << "problem: M=" << shape.m << " N=" << shape.n << " K=" << shape.k << ", alpha=" << options.alpha
+        << ", beta=" << options.beta << ", seed=" << seed << "\n";
+
+    // Inputs, references and cuBLAS's scratch for the check, plus the timing copies.
+    const std::size_t matrix_bytes =
+        (static_cast<std::size_t>(shape.m) * shape.k + static_cast<std::size_t>(shape.k) * shape.n +
+         static_cast<std::size_t>(shape.m) * shape.n) * sizeof(float);
+    require_device_memory(3 * matrix_bytes, "--m " + std::to_string(shape.m) + " --n " + std::to_string(shape.n) +
+                                                " --k " + std::to_string(shape.k));
+
+    std::vector<VariantRow> rows;
+    rows.push_back(VariantRow{"cublas", std::nullopt, std::nullopt});
+    bool all_passed = true;
+    {
+      GemmCase verify_case{shape, options.alpha, options.verify_beta};
+      GemmVerifier verifier(verify_case, derive_seed(seed, "verify"));
+      out << "check: " << verify_case.label() << " against the " << verifier.reference_description() << "\n";
+      for (const GemmVariant* variant : selected) {
+        GemmCheckReport report = verifier.check(variant->launch);
+        out << "  " << variant->name << ": " << report.message << "\n";
+        all_passed = all_passed && report.outcome == CheckOutcome::kPassed;
+        rows.push_back(VariantRow{variant->name, std::move(report), std::nullopt});
+      }
+    }
+    if (options.verify_only) {
+      print_table(out, rows, std::nan(""));
+      return all_passed ? kExitOk : kExitFailed;
+    }
+
+    add_benchmark_context(device, argc, argv, seed);
+    TimingInputs inputs(shape, device.l2_bytes, derive_seed(seed, "timing"));
+    CublasHandle cublas;
+    std::map<std::string, std::vector<double>> repetition_gflops;
+    const std::string problem = shape.label();
+    const float alpha = options.alpha, beta = options.beta;
+    const double flops = shape.flops();
+    const TimingOptions timing = options.timing;
+
+    register_timed_benchmark("cublas/" + problem, [&](benchmark::State& state) {
+      time_iterations(state, [&](cudaStream_t stream, int run) {
+        cublas_gemm_row_major(cublas, inputs.args(run, alpha, beta), stream);
+      }, flops, 0.0, timing.warmups);
+      repetition_gflops["cublas"].push_back(state.counters["gflops"]);
+    }, timing);
+    for (const VariantRow& row : rows) {
+      if (!row.check || row.check->outcome != CheckOutcome::kPassed) continue;
+      const GemmVariant* variant = *std::find_if(selected.begin(), selected.end(),
+                                                 [&](const GemmVariant* v) { return row.name == v->name; });
+      register_timed_benchmark(lab.id + "/" + variant->name + "/" + problem, [&, variant](benchmark::State& state) {
+        time_iterations(state, [&](cudaStream_t stream, int run) {
+          variant->launch(inputs.args(run, alpha, beta), stream);
+        }, flops, 0.0, timing.warmups);
+        const double cublas_gflops = median(repetition_gflops["cublas"]);
+        if (cublas_gflops > 0.0) state.counters["pct_cublas"] = 100.0 * state.counters["gflops"] / cublas_gflops;
+      }, timing);
+    }
+    out << "timing: " << timing.repetitions << " repetitions of at least " << timing.min_time_s << " s, "
+        << inputs.sets.size() << " input set(s) rotated, CUDA-event times, medians\n";
+    std::map<std::string, BenchmarkMedian> medians = run_benchmarks(benchmark_args, out);
+
+    for (VariantRow& row : rows) {
+      const std::string name = row.check ? lab.id + "/" + row.name + "/" + problem : "cublas/" + problem;
+      if (auto it = medians.find(name); it != medians.end()) row.timing = it->second;
+    }
+    const double cublas_gflops =
+        rows.front().timing ? rows.front().timing->counters["gflops"] : std::nan("");
+    out << "\n";
+    print_table(out, rows, cublas_gflops);
+    return all_passed ? kExitOk : kExitFailed;
+  });
+}
+
+}  // namespace cudalabs

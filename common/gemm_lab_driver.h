@@ -1,0 +1,31 @@
+/// @file gemm_lab_driver.h
+/// @brief The driver shared by every GEMM lab: verify each variant, time it against cuBLAS, print one table.
+///
+/// A lab's main.cu is one call to gemm_lab_main with the lab's variant list, so the student's build
+/// and the solution's build are verified and timed by the same code.
+#pragma once
+
+#include "common/gemm_variant.h"
+
+#include <span>
+#include <string>
+
+namespace cudalabs {
+
+/// What a GEMM lab hands to the driver.
+struct GemmLab {
+  std::string id;                          ///< "lab01": benchmark names and result files start with it
+  std::string title;                       ///< one line shown in --help and the header
+  std::span<const GemmVariant> variants;   ///< the lab's variants, in teaching order
+};
+
+/// Parses the flags, verifies every selected variant against the CPU reference (and cuBLAS for
+/// large sizes), times each passing one and cuBLAS through Google Benchmark with CUDA-event manual
+/// time, and prints one table: variant, ms, GFLOP/s, % of cuBLAS, error, check.
+/// Flags: --m --n --k --size --alpha --beta --variant --repetitions --min-time --seed --verify-only
+/// --list --results-dir, plus Google Benchmark's --benchmark_* flags.
+/// @return 0 when every selected variant passed; 1 when one failed or is not implemented yet, or
+///         there is no GPU; 2 for a bad flag
+int gemm_lab_main(const GemmLab& lab, int argc, char** argv);
+
+}  // namespace cudalabs

@@ -1,0 +1,72 @@
+#include "common/gemm_types.h"
+
+#include <limits>
+#include <stdexcept>
+
+namespace cudalabs {
+
+std::string GemmShape::label() const {
+  return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
+}
+
+std::int64_t matrix_span(int rows, int cols, int ld) {
+  if (rows < 1) throw std::invalid_argument("matrix_span: rows = " + std::to_string(rows) + " must be >= 1");
+  if (cols < 1) throw std::invalid_argument("matrix_span: cols = " + std::to_string(cols) + " must be >= 1");
+  if (ld < cols) {
+    throw std::invalid_argument("matrix_span: ld = " + std::to_string(ld) + " is smaller than cols = " +
+                                std::to_string(cols));
+  }
+  return static_cast<std::int64_t>(rows - 1) * ld + cols;
+}
+
+namespace {
+
+void require_positive(const std::string& who, const char* name, int value) {
+  if (value < 1) {
+    throw std::invalid_argument(who + ": " + name + " = " + std::to_string(value) + " must be >= 1");
+  }
+}
+
+void require_leading_dimension(const std::string& who, const char* name, int ld, const char* row_name,
+                               int row_length) {
+  if (ld < row_length) {
+    throw std::invalid_argument(who + ": " + name + " = " + std::to_string(ld) + " is smaller than " +
+                                row_name + " = " + std::to_string(row_length));
+  }
+}
+
+void require_int_indexable(const std::string& who, const char* matrix, int rows, int cols, int ld) {
+  if (matrix_span(rows, cols, ld) > std::numeric_limits<int>::max()) {
+    throw std::invalid_argument(who + ": matrix " + matrix + " (" + std::to_string(rows) + " rows, ld = " +
+                                std::to_string(ld) + ") has offsets beyond 2^31 - 1, which the kernels' "
+                                "32-bit indexing cannot address");
+  }
+}
+
+}  // namespace
+
+void validate_gemm_shape(const GemmShape& shape, const std::string& who) {
+  require_positive(who, "m", shape.m);
+  require_positive(who, "n", shape.n);
+  require_positive(who, "k", shape.k);
+  require_int_indexable(who, "A", shape.m, shape.k, shape.k);
+  require_int_indexable(who, "B", shape.k, shape.n, shape.n);
+  require_int_indexable(who, "C", shape.m, shape.n, shape.n);
+}
+
+void validate_gemm_args(const GemmArgs& args, const std::string& who) {
+  require_positive(who, "m", args.m);
+  require_positive(who, "n", args.n);
+  require_positive(who, "k", args.k);
+  require_leading_dimension(who, "lda", args.lda, "k", args.k);
+  require_leading_dimension(who, "ldb", args.ldb, "n", args.n);
+  require_leading_dimension(who, "ldc", args.ldc, "n", args.n);
+  if (args.a == nullptr) throw std::invalid_argument(who + ": pointer a is null");
+  if (args.b == nullptr) throw std::invalid_argument(who + ": pointer b is null");
+  if (args.c == nullptr) throw std::invalid_argument(who + ": pointer c is null");
+  require_int_indexable(who, "A", args.m, args.k, args.lda);
+  require_int_indexable(who, "B", args.k, args.n, args.ldb);
+  require_int_indexable(who, "C", args.m, args.n, args.ldc);
+}
+
+}  // namespace cudalabs

@@ -1,0 +1,61 @@
+/// @file gemm_types.h
+/// @brief The single-precision, row-major GEMM every lab computes: C = alpha * A * B + beta * C.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace cudalabs {
+
+/// The sizes of one GEMM: C is m x n, A is m x k, B is k x n.
+struct GemmShape {
+  int m = 0;  ///< rows of A and C
+  int n = 0;  ///< columns of B and C
+  int k = 0;  ///< columns of A, rows of B (the reduction length)
+
+  /// "MxNxK", the way benchmark names write a problem.
+  std::string label() const;
+  /// Floating-point operations of the product: 2 m n k (one multiply and one add per term).
+  double flops() const { return 2.0 * m * n * static_cast<double>(k); }
+};
+
+/// Everything a GEMM kernel needs. All matrices are row-major with leading dimensions (the distance
+/// in elements between the starts of two rows) that may exceed the row length.
+///
+/// When beta == 0, C is write-only: its old contents are never read, so NaN or garbage there must
+/// not leak into the result (the BLAS convention; the harness relies on it to detect unwritten
+/// elements).
+struct GemmArgs {
+  int m = 0;             ///< rows of A and C
+  int n = 0;             ///< columns of B and C
+  int k = 0;             ///< columns of A, rows of B
+  float alpha = 1.0f;    ///< scale of A * B
+  const float* a = nullptr;  ///< A, m x k, element (i, p) at a[i * lda + p]
+  int lda = 0;           ///< leading dimension of A, >= k
+  const float* b = nullptr;  ///< B, k x n, element (p, j) at b[p * ldb + j]
+  int ldb = 0;           ///< leading dimension of B, >= n
+  float beta = 0.0f;     ///< scale of the old C
+  float* c = nullptr;    ///< C, m x n, element (i, j) at c[i * ldc + j]
+  int ldc = 0;           ///< leading dimension of C, >= n
+
+  /// The shape of the product.
+  GemmShape shape() const { return {m, n, k}; }
+};
+
+/// Checks sizes, leading dimensions and pointers before any launch and throws
+/// std::invalid_argument naming the first bad argument and its value. It also refuses matrices
+/// whose element offsets do not fit in a 32-bit int, which the kernels use for indexing.
+/// @param args  the GEMM to check
+/// @param who   the caller's name, which starts the message (e.g. "lab01 naive_coalesced")
+void validate_gemm_args(const GemmArgs& args, const std::string& who);
+
+/// Checks a shape before anything is allocated: every size >= 1 and every matrix (with leading
+/// dimension equal to its row length) addressable with 32-bit offsets. Throws std::invalid_argument
+/// starting with `who`.
+void validate_gemm_shape(const GemmShape& shape, const std::string& who);
+
+/// Number of floats a row-major matrix of `rows` rows with leading dimension `ld` occupies:
+/// (rows - 1) * ld + cols. Throws std::invalid_argument when rows or cols are below 1 or ld < cols.
+std::int64_t matrix_span(int rows, int cols, int ld);
+
+}  // namespace cudalabs

@@ -1,0 +1,64 @@
+#include "common/random_fill.h"
+
+#include <cstdlib>
+#include <random>
+#include <stdexcept>
+#include <string>
+
+namespace cudalabs {
+
+namespace {
+
+// SplitMix64: a tiny, well-mixed generator whose output is fully specified, unlike
+// std::uniform_real_distribution, whose results differ between standard libraries.
+std::uint64_t splitmix64(std::uint64_t& state) {
+  std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+}  // namespace
+
+void fill_uniform(std::span<float> values, std::uint64_t seed, float lo, float hi) {
+  if (!(lo < hi)) {
+    throw std::invalid_argument("fill_uniform: lo = " + std::to_string(lo) +
+                                " must be below hi = " + std::to_string(hi));
+  }
+  std::uint64_t state = seed;
+  const double width = static_cast<double>(hi) - static_cast<double>(lo);
+  for (float& value : values) {
+    // The top 24 bits give a float-exact fraction in [0, 1).
+    const double unit = static_cast<double>(splitmix64(state) >> 40) * 0x1.0p-24;
+    value = static_cast<float>(lo + width * unit);
+    if (value >= hi) value = lo;  // rounding of lo + width * unit can reach hi for wide ranges
+  }
+}
+
+std::uint64_t derive_seed(std::uint64_t run_seed, std::string_view check_name) {
+  // FNV-1a over the name, mixed with the run seed.
+  std::uint64_t hash = 0xCBF29CE484222325ull;
+  for (const char c : check_name) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 0x100000001B3ull;
+  }
+  std::uint64_t state = run_seed ^ hash;
+  return splitmix64(state);
+}
+
+std::uint64_t run_seed() {
+  static const std::uint64_t seed = [] {
+    if (const char* text = std::getenv("CUDALABS_SEED"); text != nullptr && *text != '\0') {
+      char* end = nullptr;
+      const unsigned long long parsed = std::strtoull(text, &end, 10);
+      if (end != nullptr && *end == '\0') return static_cast<std::uint64_t>(parsed);
+      throw std::invalid_argument(std::string("CUDALABS_SEED: '") + text +
+                                  "' is not a non-negative decimal integer");
+    }
+    std::random_device device;
+    return (static_cast<std::uint64_t>(device()) << 32) ^ device();
+  }();
+  return seed;
+}
+
+}  // namespace cudalabs

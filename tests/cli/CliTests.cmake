@@ -1,0 +1,41 @@
+# Command-line tests of the lab drivers: one line naming the flag and the value, exit code 2, no GPU
+# needed (flags are checked before the device is touched).
+
+# cudalabs_add_cli_test(<name> <exit code> <stderr regex> <program> [args...])
+function(cudalabs_add_cli_test name exit_code stderr_regex program)
+  string(REPLACE ";" "|" args "${ARGN}")
+  add_test(NAME "cli.${name}"
+           COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:${program}>|${args}" -DEXPECT_EXIT=${exit_code}
+                   "-DEXPECT_STDERR=${stderr_regex}" -DSTDERR_LINES=1 -P ${PROJECT_SOURCE_DIR}/cmake/ExpectOutput.cmake)
+  set_tests_properties("cli.${name}" PROPERTIES LABELS "cpu;cli")
+endfunction()
+
+cudalabs_add_cli_test(lab01_m_zero 2 "^lab01: --m: invalid value '0' \\(expected an integer from 1 to" lab01 --m 0)
+cudalabs_add_cli_test(lab01_k_negative 2 "^lab01: --k: invalid value '-3'" lab01 --k -3)
+cudalabs_add_cli_test(lab01_n_not_a_number 2 "^lab01: --n: invalid value 'abc'" lab01 --n abc)
+cudalabs_add_cli_test(lab01_size_not_a_number 2 "^lab01: --size: invalid value '12x'" lab01 --size 12x)
+cudalabs_add_cli_test(lab01_alpha_nan 2 "^lab01: --alpha: invalid value 'nan'" lab01 --alpha nan)
+cudalabs_add_cli_test(lab01_unknown_variant 2 "^lab01: --variant: unknown variant 'fastest'" lab01 --variant fastest)
+cudalabs_add_cli_test(lab01_unknown_flag 2 "^lab01: unknown flag '--bogus'" lab01 --bogus)
+cudalabs_add_cli_test(lab01_too_large 2 "^lab01: --m/--n/--k: matrix A" lab01 --m 1048576 --k 4096)
+cudalabs_add_cli_test(lab01_solution_m_zero 2 "^lab01: --m: invalid value '0'" lab01_solution --m 0)
+cudalabs_add_cli_test(lab02_repetitions_zero 2 "^lab02: --repetitions: invalid value '0'" lab02 --repetitions 0)
+cudalabs_add_cli_test(lab00_copy_mib_zero 2 "^lab00: --copy-mib: invalid value '0'" lab00 --copy-mib 0)
+cudalabs_add_cli_test(lab00_unknown_flag 2 "^lab00: unknown flag '--bogus'" lab00 --bogus)
+
+add_test(NAME cli.lab01_list
+         COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:lab01>|--list" -DEXPECT_EXIT=0
+                 "-DEXPECT_STDOUT=naive_strided.*naive_coalesced" -P ${PROJECT_SOURCE_DIR}/cmake/ExpectOutput.cmake)
+add_test(NAME cli.lab02_help
+         COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:lab02>|--help" -DEXPECT_EXIT=0
+                 "-DEXPECT_STDOUT=--verify-only" -P ${PROJECT_SOURCE_DIR}/cmake/ExpectOutput.cmake)
+set_tests_properties(cli.lab01_list cli.lab02_help PROPERTIES LABELS "cpu;cli")
+
+# Without a GPU every program says so in one line and exits 1 (skipped where a GPU is present).
+foreach(program IN ITEMS lab00 lab01 lab02_solution)
+  add_test(NAME "cli.${program}_no_gpu"
+           COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:${program}>" -DEXPECT_EXIT=1
+                   "-DEXPECT_STDERR=^lab[0-9]+: no CUDA GPU available" -DSTDERR_LINES=1 -DREQUIRE_NO_GPU=ON
+                   -P ${PROJECT_SOURCE_DIR}/cmake/ExpectOutput.cmake)
+  set_tests_properties("cli.${program}_no_gpu" PROPERTIES LABELS "cpu;cli" SKIP_REGULAR_EXPRESSION "SKIPPED: ")
+endforeach()
