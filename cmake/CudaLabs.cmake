@@ -1,5 +1,5 @@
 # Build helpers shared by every lab: warnings, the lab targets and the grading tests.
-include(GoogleTest)
+include(${CMAKE_CURRENT_LIST_DIR}/GTestDiscovery.cmake)
 
 # Warnings on for host code and for the host side of .cu files; -lineinfo lets Nsight Compute map
 # its counters to source lines without slowing the kernels down.
@@ -56,11 +56,6 @@ function(cudalabs_add_grading_tests number source)
                                             cudalabs_warnings)
     target_compile_definitions(${target} PRIVATE CUDALABS_BUILD_$<UPPER_CASE:${build}>=1
                                                  CUDALABS_BUILD_NAME="${build}")
-    gtest_discover_tests(${target}
-      TEST_PREFIX "lab${number}.${build}."
-      DISCOVERY_MODE PRE_TEST
-      PROPERTIES LABELS "gpu;lab${number};${build}"
-                 SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]"
-                 TIMEOUT 300)
+    cudalabs_discover_gtests(${target} PREFIX "lab${number}.${build}." LABELS gpu lab${number} ${build} TIMEOUT 600)
   endforeach()
 endfunction()

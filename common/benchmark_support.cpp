@@ -60,8 +60,12 @@ benchmark::internal::Benchmark* register_timed_benchmark(const std::string& name
 }
 
 void initialize_benchmark(std::vector<std::string> benchmark_args) {
+  // Google Benchmark keeps argv[0] (the "executable" of the JSON context), so the strings must
+  // outlive this call.
+  static std::vector<std::string> storage;
+  storage = std::move(benchmark_args);
   std::vector<char*> argv;
-  for (std::string& arg : benchmark_args) argv.push_back(arg.data());
+  for (std::string& arg : storage) argv.push_back(arg.data());
   int argc = static_cast<int>(argv.size());
   benchmark::Initialize(&argc, argv.data());
   if (argc > 1) throw FlagError(std::string("unknown flag '") + argv[1] + "' (see --help)");
@@ -84,6 +88,28 @@ bool benchmark_stdout_is_machine_readable(const std::vector<std::string>& benchm
 
 namespace {
 
+// Google Benchmark appends its settings to every name ("/min_time:0.100/repeats:5/manual_time"); the
+// recorded names are DESIGN.md's labNN/<variant>/<problem>, so the settings are dropped (they are in
+// each entry's own fields: repetitions, time_unit, ...).
+std::vector<benchmark::BenchmarkReporter::Run> with_plain_names(std::vector<benchmark::BenchmarkReporter::Run> runs) {
+  for (auto& run : runs) {
+    benchmark::BenchmarkName& name = run.run_name;
+    name.min_time.clear();
+    name.min_warmup_time.clear();
+    name.iterations.clear();
+    name.repetitions.clear();
+    name.time_type.clear();
+    name.threads.clear();
+  }
+  return runs;
+}
+
+// The JSON reporter with plain names, for --benchmark_out and --benchmark_format=json.
+class PlainNamesJsonReporter : public benchmark::JSONReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override { JSONReporter::ReportRuns(with_plain_names(runs)); }
+};
+
 bool format_requested(const std::vector<std::string>& args) {
   for (const std::string& arg : args)
     if (arg.rfind("--benchmark_format=", 0) == 0) return true;
@@ -100,7 +126,8 @@ class CollectingReporter : public benchmark::BenchmarkReporter {
     return display_ ? display_->ReportContext(context) : true;
   }
 
-  void ReportRuns(const std::vector<Run>& runs) override {
+  void ReportRuns(const std::vector<Run>& original) override {
+    const std::vector<Run> runs = with_plain_names(original);
     if (display_) display_->ReportRuns(runs);
     for (const Run& run : runs) {
       if (run.run_type != Run::RT_Aggregate || run.aggregate_name != "median") continue;
@@ -127,7 +154,7 @@ class CollectingReporter : public benchmark::BenchmarkReporter {
 
 std::unique_ptr<benchmark::BenchmarkReporter> display_reporter_for(const std::vector<std::string>& args) {
   for (const std::string& arg : args) {
-    if (arg == "--benchmark_format=json") return std::make_unique<benchmark::JSONReporter>();
+    if (arg == "--benchmark_format=json") return std::make_unique<PlainNamesJsonReporter>();
   }
   if (format_requested(args)) return std::make_unique<benchmark::ConsoleReporter>();
   return nullptr;
@@ -138,7 +165,15 @@ std::unique_ptr<benchmark::BenchmarkReporter> display_reporter_for(const std::ve
 std::map<std::string, BenchmarkMedian> run_benchmarks(const std::vector<std::string>& benchmark_args,
                                                       std::ostream& progress) {
   CollectingReporter reporter(display_reporter_for(benchmark_args), progress);
-  benchmark::RunSpecifiedBenchmarks(&reporter);
+  // A JSON file (--benchmark_out, JSON being the default --benchmark_out_format) gets plain names
+  // too; other file formats keep Google Benchmark's own reporter.
+  bool json_file = false, other_format = false;
+  for (const std::string& arg : benchmark_args) {
+    if (arg.rfind("--benchmark_out=", 0) == 0) json_file = true;
+    if (arg.rfind("--benchmark_out_format=", 0) == 0 && arg != "--benchmark_out_format=json") other_format = true;
+  }
+  PlainNamesJsonReporter file_reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter, json_file && !other_format ? &file_reporter : nullptr);
   benchmark::ClearRegisteredBenchmarks();
   return std::move(reporter.medians());
 }
