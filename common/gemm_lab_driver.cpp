@@ -8,6 +8,7 @@
 #include "common/device_info.h"
 #include "common/event_timer.h"
 #include "common/gemm_check.h"
+#include "common/launch_report.h"
 #include "common/random_fill.h"
 #include "common/text_table.h"
 
@@ -31,6 +32,7 @@ struct GemmLabOptions {
   TimingOptions timing;
   bool verify_only = false;
   bool list = false;
+  bool launch_info = false;
   std::string results_dir;
   std::string seed_text;
 };
@@ -60,6 +62,8 @@ void register_flags(CLI::App& app, GemmLabOptions& options) {
   app.add_option("--seed", options.seed_text, "Seed of the random inputs (default: CUDALABS_SEED or fresh)");
   app.add_flag("--verify-only", options.verify_only, "Check every variant, time nothing");
   app.add_flag("--list", options.list, "List the variants and exit");
+  app.add_flag("--launch-info", options.launch_info,
+               "Print each variant's grid, block, registers, shared memory and theoretical occupancy");
   app.add_option("--results-dir", options.results_dir,
                  "Write the Google Benchmark JSON to DIR/<lab>_<device>.json (DESIGN.md 'Recorded results')");
   app.footer("Google Benchmark flags (--benchmark_format=json, --benchmark_out=FILE, ...) are passed through.");
@@ -188,6 +192,18 @@ int gemm_lab_main(const GemmLab& lab, int argc, char** argv) {
     require_device_memory(3 * matrix_bytes, "--m " + std::to_string(shape.m) + " --n " + std::to_string(shape.n) +
                                                 " --k " + std::to_string(shape.k));
 
+    // What each variant's launch asks of the SM; printed for lab 04 and with --launch-info, recorded always.
+    const OccupancyLimits limits = OccupancyLimits::for_device(device);
+    std::map<std::string, LaunchReport> launches;
+    for (const GemmVariant* variant : selected) {
+      launches[variant->name] = report_launch(variant->name, variant->describe(shape), limits);
+    }
+    if (lab.show_launch_info || options.launch_info) {
+      std::vector<LaunchReport> ordered;
+      for (const GemmVariant* variant : selected) ordered.push_back(launches[variant->name]);
+      print_launch_table(out, ordered);
+    }
+
     std::vector<VariantRow> rows;
     rows.push_back(VariantRow{"cublas", std::nullopt, std::nullopt});
     bool all_passed = true;
@@ -232,6 +248,9 @@ int gemm_lab_main(const GemmLab& lab, int argc, char** argv) {
         }, flops, 0.0, timing.warmups);
         const double cublas_gflops = median(repetition_gflops["cublas"]);
         if (cublas_gflops > 0.0) state.counters["pct_cublas"] = 100.0 * state.counters["gflops"] / cublas_gflops;
+        const LaunchReport& launch = launches.at(variant->name);
+        state.counters["registers"] = launch.registers_per_thread;
+        state.counters["occupancy"] = 100.0 * launch.occupancy.occupancy;
       }, timing);
     }
     out << "timing: " << timing.repetitions << " repetitions of at least " << timing.min_time_s << " s, "

@@ -17,13 +17,16 @@ struct GemmLab {
   std::string id;                          ///< "lab01": benchmark names and result files start with it
   std::string title;                       ///< one line shown in --help and the header
   std::span<const GemmVariant> variants;   ///< the lab's variants, in teaching order
+  bool show_launch_info = false;           ///< print the launch table (grid, block, registers, occupancy)
+                                           ///< by default, as lab 04 does; --launch-info asks for it anywhere
 };
 
 /// Parses the flags, verifies every selected variant against the CPU reference (and cuBLAS for
 /// large sizes), times each passing one and cuBLAS through Google Benchmark with CUDA-event manual
 /// time, and prints one table: variant, ms, GFLOP/s, % of cuBLAS, error, check.
 /// Flags: --m --n --k --size --alpha --beta --variant --repetitions --min-time --seed --verify-only
-/// --list --results-dir, plus Google Benchmark's --benchmark_* flags.
+/// --list --launch-info --results-dir, plus Google Benchmark's --benchmark_* flags. Every variant's
+/// benchmark carries the counters gflops, pct_cublas, registers and occupancy (theoretical, %).
 /// @return 0 when every selected variant passed; 1 when one failed or is not implemented yet, or
 ///         there is no GPU; 2 for a bad flag
 int gemm_lab_main(const GemmLab& lab, int argc, char** argv);
