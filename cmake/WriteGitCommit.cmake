@@ -2,7 +2,10 @@
 # with "-dirty" appended when the work tree has changes. Rewrites the file only when the text changes,
 # so an unchanged commit does not rebuild anything.
 set(commit "unknown")
-if(GIT_EXECUTABLE)
+if(DEFINED ENV{CUDALABS_GIT_COMMIT} AND NOT "$ENV{CUDALABS_GIT_COMMIT}" STREQUAL "")
+  # A copy of the tree without .git (the GPU machine) is told its commit by the caller.
+  set(commit "$ENV{CUDALABS_GIT_COMMIT}")
+elseif(GIT_EXECUTABLE)
   execute_process(COMMAND "${GIT_EXECUTABLE}" rev-parse HEAD WORKING_DIRECTORY "${SOURCE_DIR}"
                   OUTPUT_VARIABLE head RESULT_VARIABLE rc OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
   if(rc EQUAL 0 AND head)

@@ -212,7 +212,7 @@ GemmCheckReport GemmVerifier::check(GemmLauncher launch) {
     if (!report.write_check.passed() || report.padding_changes > 0) {
       report.outcome = CheckOutcome::kFailed;
       report.message = "beta = 0 on a NaN-poisoned C: " + report.write_check.describe();
-      if (report.write_check.unwritten > 0) report.message += " (never written, or C read although beta = 0)";
+      if (report.write_check.non_finite > 0) report.message += " (NaN written: was C read although beta = 0?)";
       if (report.padding_changes > 0) {
         report.message += "; " + std::to_string(report.padding_changes) + " padding elements beyond column n written";
       }

@@ -1,5 +1,7 @@
 #include "common/gemm_compare.h"
 
+#include "common/poison.h"
+
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -39,6 +41,7 @@ std::string GemmComparison::describe() const {
   text << ", worst (" << worst_row << ", " << worst_col << ") got " << worst_got << " expected "
        << worst_expected << " |err| " << std::fabs(worst_got - worst_expected) << " bound " << worst_bound;
   if (over_bound > 0) text << ", " << over_bound << " elements over their bound";
+  if (non_finite > 0) text << ", " << non_finite << " NaN or infinite";
   return text.str();
 }
 
@@ -62,7 +65,7 @@ GemmComparison compare_gemm(std::span<const float> c, int ldc, const ReferenceVa
     const double got = c[static_cast<std::size_t>(row) * ldc + col];
     const double expected = reference.value[s];
     ++result.checked;
-    if (std::isnan(got) && !std::isnan(expected)) {
+    if (is_poison(c[static_cast<std::size_t>(row) * ldc + col])) {
       if (result.unwritten++ == 0) {
         result.first_unwritten_row = row;
         result.first_unwritten_col = col;
@@ -74,6 +77,7 @@ GemmComparison compare_gemm(std::span<const float> c, int ldc, const ReferenceVa
     // NaN or infinity in a written element counts as an infinite error.
     const double ratio = std::isfinite(got) ? error / bound : std::numeric_limits<double>::infinity();
     if (ratio > 1.0) ++result.over_bound;
+    if (!std::isfinite(got)) ++result.non_finite;
     if (ratio > result.worst_ratio || result.worst_row < 0) {
       result.worst_ratio = ratio;
       result.worst_row = row;

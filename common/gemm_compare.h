@@ -31,10 +31,11 @@ double float32_gamma(std::int64_t n);
 /// What the comparison found.
 struct GemmComparison {
   std::int64_t checked = 0;        ///< elements compared
-  std::int64_t unwritten = 0;      ///< elements still NaN (the poison) where the reference is finite
+  std::int64_t unwritten = 0;      ///< elements still holding the poison bit pattern (never written)
   int first_unwritten_row = -1;    ///< row of the first unwritten element (-1 when none)
   int first_unwritten_col = -1;    ///< column of the first unwritten element (-1 when none)
   std::int64_t over_bound = 0;     ///< written elements whose error exceeds their bound
+  std::int64_t non_finite = 0;     ///< written elements that are NaN or infinite (e.g. C read when beta = 0)
   int worst_row = -1;              ///< row of the element with the largest error / bound ratio
   int worst_col = -1;              ///< its column
   double worst_got = 0.0;          ///< its value
@@ -53,7 +54,9 @@ struct GemmComparison {
 };
 
 /// Compares C (row-major, leading dimension `ldc`, at least matrix_span(m, n, ldc) elements) with
-/// the reference values held in `reference`, for a product of reduction length `k`.
+/// the reference values held in `reference`, for a product of reduction length `k`. An element with
+/// the poison bit pattern (poison.h) counts as unwritten; any other NaN or infinity was written and
+/// is wrong: a NaN computed by the GPU never has the poison's payload.
 GemmComparison compare_gemm(std::span<const float> c, int ldc, const ReferenceValues& reference,
                             int k, GemmTolerance tolerance = {});
 

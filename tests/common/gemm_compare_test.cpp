@@ -1,6 +1,7 @@
 // The comparison: a correct float32 GEMM passes with margin whatever its summation order; NaNs,
 // a missing term, a wrong element and a wrong edge are caught and located.
 #include "common/gemm_compare.h"
+#include "common/poison.h"
 #include "common/random_fill.h"
 #include "common/reference_gemm.h"
 
@@ -96,7 +97,8 @@ TEST(CompareGemm, SingleWrongElementIsLocated) {
 TEST(CompareGemm, UnwrittenElementsAreCountedAndLocated) {
   const Problem p = make_problem(5, 6, 7, 1.0f, 0.0f, 11);
   std::vector<float> c = float32_gemm(p, 1.0f, 0.0f);
-  for (int j = 0; j < 6; ++j) c[4 * 6 + j] = std::numeric_limits<float>::quiet_NaN();  // last row missing
+  const float poison = poisoned_host(1)[0];
+  for (int j = 0; j < 6; ++j) c[4 * 6 + j] = poison;  // last row never written
   const GemmComparison result = compare_gemm(c, 6, p.reference, 7);
   EXPECT_FALSE(result.passed());
   EXPECT_EQ(result.unwritten, 6);
@@ -108,10 +110,21 @@ TEST(CompareGemm, UnwrittenElementsAreCountedAndLocated) {
 
 TEST(CompareGemm, NothingWrittenMeansNotImplemented) {
   const Problem p = make_problem(3, 4, 5, 1.0f, 0.0f, 12);
-  const std::vector<float> c(12, std::numeric_limits<float>::quiet_NaN());
+  const std::vector<float> c = poisoned_host(12);
   const GemmComparison result = compare_gemm(c, 4, p.reference, 5);
   EXPECT_TRUE(result.nothing_written());
   EXPECT_EQ(result.describe(), "never written: not implemented yet");
+}
+
+TEST(CompareGemm, ComputedNaNIsWrittenAndWrong) {
+  // A NaN the kernel computed (e.g. 0 * NaN from reading a poisoned C) is not the poison pattern.
+  const Problem p = make_problem(3, 4, 5, 1.0f, 0.0f, 17);
+  const std::vector<float> c(12, std::numeric_limits<float>::quiet_NaN());
+  const GemmComparison result = compare_gemm(c, 4, p.reference, 5);
+  EXPECT_FALSE(result.nothing_written());
+  EXPECT_EQ(result.unwritten, 0);
+  EXPECT_EQ(result.non_finite, 12);
+  EXPECT_FALSE(result.passed());
 }
 
 TEST(CompareGemm, InfinityFails) {

@@ -62,6 +62,7 @@ TEST(GemmVerifier, FailsReadingCWhenBetaIsZero) {
   CUDALABS_REQUIRE_GPU();
   const GemmCheckReport report = check(&planted::reads_c_when_beta_zero, kOdd);
   EXPECT_EQ(report.outcome, CheckOutcome::kFailed);
+  EXPECT_EQ(report.write_check.non_finite, report.write_check.checked);
   EXPECT_NE(report.message.find("C read although beta = 0"), std::string::npos) << report.message;
 }
 

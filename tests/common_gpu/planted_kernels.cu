@@ -20,7 +20,7 @@ __global__ void planted_gemm(GemmArgs args) {
   float* c = args.c + row * args.ldc + col;
   float result = (kBug == Bug::kReadCWhenBetaZero || args.beta != 0.0f) ? fmaf(args.beta, *c, args.alpha * acc)
                                                                           : args.alpha * acc;
-  if (kBug == Bug::kOneWrongElement && row == args.m / 2 && col == args.n / 2) result *= 1.0001f;
+  if (kBug == Bug::kOneWrongElement && row == args.m / 2 && col == args.n / 2) result += 1.0f;
   *c = result;
   if (kBug == Bug::kWritePadding && col == args.n - 1 && args.ldc > args.n) c[1] = 0.0f;
 }
