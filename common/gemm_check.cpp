@@ -22,6 +22,7 @@ std::string GemmCase::label() const {
   if (lda_padding != 0 || ldb_padding != 0 || ldc_padding != 0) {
     text << " ld+(" << lda_padding << "," << ldb_padding << "," << ldc_padding << ")";
   }
+  if (pointer_offset != 0) text << " offset " << pointer_offset;
   return text.str();
 }
 
@@ -56,10 +57,29 @@ struct GemmVerifier::State {
   std::optional<References> value_refs;  // the case's beta, when it is not 0
   std::string description;
 
+  // The matrices as the launcher sees them: pointer_offset floats into their allocations.
+  float* a_ptr() { return device_a.data() + gemm_case.pointer_offset; }
+  float* b_ptr() { return device_b.data() + gemm_case.pointer_offset; }
+  float* c_ptr() { return device_c.data() + gemm_case.pointer_offset; }
+
   GemmArgs args(float beta) {
     const GemmShape& s = gemm_case.shape;
-    return GemmArgs{s.m, s.n, s.k, gemm_case.alpha, device_a.data(), lda, device_b.data(), ldb,
-                    beta, device_c.data(), ldc};
+    return GemmArgs{s.m, s.n, s.k, gemm_case.alpha, a_ptr(), lda, b_ptr(), ldb, beta, c_ptr(), ldc};
+  }
+
+  // Uploads a host matrix behind pointer_offset floats of padding.
+  DeviceBuffer<float> upload(const std::vector<float>& host) const {
+    DeviceBuffer<float> buffer(host.size() + static_cast<std::size_t>(gemm_case.pointer_offset));
+    CUDA_CHECK(cudaMemcpy(buffer.data() + gemm_case.pointer_offset, host.data(), host.size() * sizeof(float),
+                          cudaMemcpyHostToDevice));
+    return buffer;
+  }
+
+  std::vector<float> download_c() const {
+    std::vector<float> host(c0.size());
+    CUDA_CHECK(cudaMemcpy(host.data(), device_c.data() + gemm_case.pointer_offset, host.size() * sizeof(float),
+                          cudaMemcpyDeviceToHost));
+    return host;
   }
 
   HostGemmInputs host_inputs(float beta) const {
@@ -77,8 +97,8 @@ struct GemmVerifier::State {
     const GemmShape& s = gemm_case.shape;
     CublasHandle handle;
     DeviceBuffer<float> result(c0.size());
-    cublas_gemm_row_major(handle, GemmArgs{s.m, s.n, s.k, gemm_case.alpha, device_a.data(), lda, device_b.data(),
-                                           ldb, 0.0f, result.data(), ldc});
+    cublas_gemm_row_major(handle, GemmArgs{s.m, s.n, s.k, gemm_case.alpha, a_ptr(), lda, b_ptr(), ldb, 0.0f,
+                                           result.data(), ldc});
     const std::vector<float> abs_a = absolute_values(a), abs_b = absolute_values(b);
     DeviceBuffer<float> device_abs_a{std::span<const float>(abs_a)}, device_abs_b{std::span<const float>(abs_b)};
     DeviceBuffer<float> abs_product(c0.size());
@@ -141,7 +161,8 @@ GemmVerifier::GemmVerifier(const GemmCase& gemm_case, std::uint64_t seed, GemmCh
   st.seed = seed;
   st.options = options;
   const GemmShape& s = gemm_case.shape;
-  if (gemm_case.lda_padding < 0 || gemm_case.ldb_padding < 0 || gemm_case.ldc_padding < 0) {
+  if (gemm_case.lda_padding < 0 || gemm_case.ldb_padding < 0 || gemm_case.ldc_padding < 0 ||
+      gemm_case.pointer_offset < 0) {
     throw std::invalid_argument("GemmVerifier: negative leading-dimension padding in " + gemm_case.label());
   }
   st.lda = s.k + gemm_case.lda_padding;
@@ -154,9 +175,9 @@ GemmVerifier::GemmVerifier(const GemmCase& gemm_case, std::uint64_t seed, GemmCh
   fill_uniform(st.a, derive_seed(seed, "A"));
   fill_uniform(st.b, derive_seed(seed, "B"));
   fill_uniform(st.c0, derive_seed(seed, "C"));
-  st.device_a = DeviceBuffer<float>(std::span<const float>(st.a));
-  st.device_b = DeviceBuffer<float>(std::span<const float>(st.b));
-  st.device_c = DeviceBuffer<float>(st.c0.size());
+  st.device_a = st.upload(st.a);
+  st.device_b = st.upload(st.b);
+  st.device_c = DeviceBuffer<float>(st.c0.size() + static_cast<std::size_t>(gemm_case.pointer_offset));
 
   st.write_refs = st.product_references();
   if (gemm_case.beta != 0.0f) st.value_refs = st.with_beta(st.write_refs, gemm_case.beta);
@@ -200,7 +221,7 @@ GemmCheckReport GemmVerifier::check(GemmLauncher launch) {
     poison_device(st.device_c.data(), st.device_c.bytes());
     launch(st.args(0.0f), nullptr);
     CUDA_CHECK(cudaDeviceSynchronize());
-    std::vector<float> c = st.device_c.to_host();
+    std::vector<float> c = st.download_c();
     report.write_check = compare_all(c, st.ldc, st.write_refs, s.k);
     report.padding_changes = count_padding_changes(poisoned_host(c.size()), c, s.m, s.n, st.ldc);
     if (report.write_check.nothing_written()) {
@@ -221,10 +242,10 @@ GemmCheckReport GemmVerifier::check(GemmLauncher launch) {
     }
     // 2. Value check: random C, the case's beta.
     if (st.value_refs) {
-      st.device_c.copy_from(st.c0);
+      CUDA_CHECK(cudaMemcpy(st.c_ptr(), st.c0.data(), st.c0.size() * sizeof(float), cudaMemcpyHostToDevice));
       launch(st.args(st.gemm_case.beta), nullptr);
       CUDA_CHECK(cudaDeviceSynchronize());
-      c = st.device_c.to_host();
+      c = st.download_c();
       report.value_check = compare_all(c, st.ldc, *st.value_refs, s.k);
       report.padding_changes = count_padding_changes(st.c0, c, s.m, s.n, st.ldc);
       if (!report.value_check.passed() || report.padding_changes > 0) {

@@ -29,6 +29,8 @@ struct GemmCase {
   int lda_padding = 0;  ///< lda = k + lda_padding
   int ldb_padding = 0;  ///< ldb = n + ldb_padding
   int ldc_padding = 0;  ///< ldc = n + ldc_padding
+  int pointer_offset = 0;  ///< A, B and C start this many floats into their allocations (1 misaligns
+                           ///< them for 128-bit accesses)
 
   /// e.g. "17x33x65 alpha=1.5 beta=-0.5 ld+(1,2,3)".
   std::string label() const;

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <memory>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -34,6 +35,8 @@ struct GemmLabOptions {
   bool list = false;
   bool launch_info = false;
   std::string results_dir;
+  std::string results_tag;
+  std::string shapes_text;
   std::string seed_text;
 };
 
@@ -50,6 +53,8 @@ void register_flags(CLI::App& app, GemmLabOptions& options) {
   add_integer_flag(app, "--m", options.m, 1, kMaxDimension, "Rows of A and C");
   add_integer_flag(app, "--n", options.n, 1, kMaxDimension, "Columns of B and C");
   add_integer_flag(app, "--k", options.k, 1, kMaxDimension, "Columns of A and rows of B");
+  app.add_option("--shapes", options.shapes_text,
+                 "Several problems instead of --m/--n/--k: comma-separated N (a cube) or MxNxK, e.g. 256,1024,65536x64x3200");
   add_number_flag(app, "--alpha", options.alpha, -1e6, 1e6, "Scale of A*B (timing and checks)");
   add_number_flag(app, "--beta", options.beta, -1e6, 1e6, "Scale of the old C while timing");
   add_number_flag(app, "--verify-beta", options.verify_beta, -1e6, 1e6,
@@ -66,6 +71,7 @@ void register_flags(CLI::App& app, GemmLabOptions& options) {
                "Print each variant's grid, block, registers, shared memory and theoretical occupancy");
   app.add_option("--results-dir", options.results_dir,
                  "Write the Google Benchmark JSON to DIR/<lab>_<device>.json (DESIGN.md 'Recorded results')");
+  app.add_option("--results-tag", options.results_tag, "Name the JSON DIR/<lab>_<TAG>_<device>.json instead");
   app.footer("Google Benchmark flags (--benchmark_format=json, --benchmark_out=FILE, ...) are passed through.");
 }
 
@@ -150,6 +156,21 @@ void print_table(std::ostream& out, const std::vector<VariantRow>& rows, double 
 
 }  // namespace
 
+namespace {
+
+// Verification and timing of every selected variant at one shape.
+struct ShapeRun {
+  GemmShape shape;
+  std::vector<VariantRow> rows;  // cuBLAS first
+  bool all_passed = true;
+};
+
+std::string shape_flags(const GemmShape& shape) {
+  return "--m " + std::to_string(shape.m) + " --n " + std::to_string(shape.n) + " --k " + std::to_string(shape.k);
+}
+
+}  // namespace
+
 int gemm_lab_main(const GemmLab& lab, int argc, char** argv) {
   return guarded_main(lab.id, [&]() -> int {
     GemmLabOptions options;
@@ -164,8 +185,10 @@ int gemm_lab_main(const GemmLab& lab, int argc, char** argv) {
       return kExitOk;
     }
     const std::vector<const GemmVariant*> selected = select_variants(lab.variants, options.variants);
-    const GemmShape shape{options.m, options.n, options.k};
-    validate_gemm_shape(shape, "--m/--n/--k");
+    std::vector<GemmShape> shapes = options.shapes_text.empty()
+                                        ? std::vector<GemmShape>{{options.m, options.n, options.k}}
+                                        : parse_gemm_shapes("--shapes", options.shapes_text);
+    for (const GemmShape& shape : shapes) validate_gemm_shape(shape, options.shapes_text.empty() ? "--m/--n/--k" : "--shapes");
     const std::uint64_t seed = choose_seed(options.seed_text);
     const bool machine_readable = benchmark_stdout_is_machine_readable(benchmark_args);
     std::ostream& out = machine_readable ? std::cerr : std::cout;
@@ -174,7 +197,9 @@ int gemm_lab_main(const GemmLab& lab, int argc, char** argv) {
     const DeviceInfo device = current_device_info();
     if (!options.results_dir.empty()) {
       std::filesystem::create_directories(options.results_dir);
-      benchmark_args.push_back("--benchmark_out=" + options.results_dir + "/" + lab.id + "_" + device.slug() + ".json");
+      const std::string tag = options.results_tag.empty() ? "" : options.results_tag + "_";
+      benchmark_args.push_back("--benchmark_out=" + options.results_dir + "/" + lab.id + "_" + tag + device.slug() +
+                               ".json");
       benchmark_args.push_back("--benchmark_out_format=json");
     }
     initialize_benchmark(benchmark_args);
@@ -182,89 +207,103 @@ int gemm_lab_main(const GemmLab& lab, int argc, char** argv) {
     out << lab.id << ": " << lab.title << "\n"
         << "device: " << device.name << " (sm_" << device.major << device.minor << ", " << device.sm_count
         << " SMs, driver " << DeviceInfo::version_text(device.driver_version) << ")\n"
-        << "problem: M=" << shape.m << " N=" << shape.n << " K=" << shape.k << ", alpha=" << options.alpha
-        << ", beta=" << options.beta << ", seed=" << seed << "\n";
+        << "alpha=" << options.alpha << ", beta=" << options.beta << ", seed=" << seed << "\n";
+    // Inputs, references and cuBLAS's scratch for the check, plus the timing copies: refused before
+    // anything is allocated if the largest shape cannot fit.
+    for (const GemmShape& shape : shapes) {
+      const std::size_t matrix_bytes =
+          (static_cast<std::size_t>(shape.m) * shape.k + static_cast<std::size_t>(shape.k) * shape.n +
+           static_cast<std::size_t>(shape.m) * shape.n) * sizeof(float);
+      require_device_memory(3 * matrix_bytes, shape_flags(shape));
+    }
 
-    // Inputs, references and cuBLAS's scratch for the check, plus the timing copies.
-    const std::size_t matrix_bytes =
-        (static_cast<std::size_t>(shape.m) * shape.k + static_cast<std::size_t>(shape.k) * shape.n +
-         static_cast<std::size_t>(shape.m) * shape.n) * sizeof(float);
-    require_device_memory(3 * matrix_bytes, "--m " + std::to_string(shape.m) + " --n " + std::to_string(shape.n) +
-                                                " --k " + std::to_string(shape.k));
-
-    // What each variant's launch asks of the SM; printed for lab 04 and with --launch-info, recorded always.
     const OccupancyLimits limits = OccupancyLimits::for_device(device);
-    std::map<std::string, LaunchReport> launches;
-    for (const GemmVariant* variant : selected) {
-      launches[variant->name] = report_launch(variant->name, variant->describe(shape), limits);
-    }
-    if (lab.show_launch_info || options.launch_info) {
-      std::vector<LaunchReport> ordered;
-      for (const GemmVariant* variant : selected) ordered.push_back(launches[variant->name]);
-      print_launch_table(out, ordered);
-    }
-
-    std::vector<VariantRow> rows;
-    rows.push_back(VariantRow{"cublas", std::nullopt, std::nullopt});
-    bool all_passed = true;
-    {
+    std::vector<ShapeRun> runs;
+    for (const GemmShape& shape : shapes) {
+      ShapeRun run{shape, {VariantRow{"cublas", std::nullopt, std::nullopt}}, true};
       GemmCase verify_case{shape, options.alpha, options.verify_beta};
-      GemmVerifier verifier(verify_case, derive_seed(seed, "verify"));
+      GemmVerifier verifier(verify_case, derive_seed(seed, "verify " + shape.label()));
       out << "check: " << verify_case.label() << " against the " << verifier.reference_description() << "\n";
       for (const GemmVariant* variant : selected) {
         GemmCheckReport report = verifier.check(variant->launch);
         out << "  " << variant->name << ": " << report.message << "\n";
-        all_passed = all_passed && report.outcome == CheckOutcome::kPassed;
-        rows.push_back(VariantRow{variant->name, std::move(report), std::nullopt});
+        run.all_passed = run.all_passed && report.outcome == CheckOutcome::kPassed;
+        run.rows.push_back(VariantRow{variant->name, std::move(report), std::nullopt});
+      }
+      runs.push_back(std::move(run));
+    }
+    const bool all_passed = std::all_of(runs.begin(), runs.end(), [](const ShapeRun& r) { return r.all_passed; });
+
+    // What each variant's launch asks of the SM; printed for lab 04 and with --launch-info, recorded always.
+    std::map<std::string, LaunchReport> launches;  // keyed by variant and shape
+    for (const ShapeRun& run : runs) {
+      std::vector<LaunchReport> ordered;
+      for (const GemmVariant* variant : selected) {
+        LaunchReport report = report_launch(variant->name, variant->describe(run.shape), limits);
+        launches[std::string(variant->name) + "/" + run.shape.label()] = report;
+        ordered.push_back(report);
+      }
+      if (lab.show_launch_info || options.launch_info) {
+        out << "\n" << run.shape.label() << " ";
+        print_launch_table(out, ordered);
       }
     }
     if (options.verify_only) {
-      print_table(out, rows, std::nan(""));
+      for (const ShapeRun& run : runs) {
+        out << "\n" << run.shape.label() << "\n";
+        print_table(out, run.rows, std::nan(""));
+      }
       return all_passed ? kExitOk : kExitFailed;
     }
 
     add_benchmark_context(device, argc, argv, seed);
-    TimingInputs inputs(shape, device.l2_bytes, derive_seed(seed, "timing"));
     CublasHandle cublas;
-    std::map<std::string, std::vector<double>> repetition_gflops;
-    const std::string problem = shape.label();
     const float alpha = options.alpha, beta = options.beta;
-    const double flops = shape.flops();
     const TimingOptions timing = options.timing;
-
-    register_timed_benchmark("cublas/" + problem, [&](benchmark::State& state) {
-      time_iterations(state, [&](cudaStream_t stream, int run) {
-        cublas_gemm_row_major(cublas, inputs.args(run, alpha, beta), stream);
-      }, flops, 0.0, timing.warmups);
-      repetition_gflops["cublas"].push_back(state.counters["gflops"]);
-    }, timing);
-    for (const VariantRow& row : rows) {
-      if (!row.check || row.check->outcome != CheckOutcome::kPassed) continue;
-      const GemmVariant* variant = *std::find_if(selected.begin(), selected.end(),
-                                                 [&](const GemmVariant* v) { return row.name == v->name; });
-      register_timed_benchmark(lab.id + "/" + variant->name + "/" + problem, [&, variant](benchmark::State& state) {
-        time_iterations(state, [&](cudaStream_t stream, int run) {
-          variant->launch(inputs.args(run, alpha, beta), stream);
+    std::map<std::string, std::vector<double>> repetition_gflops;  // cuBLAS per problem, for pct_cublas
+    std::vector<std::unique_ptr<TimingInputs>> inputs;
+    for (const ShapeRun& run : runs) {
+      inputs.push_back(std::make_unique<TimingInputs>(run.shape, device.l2_bytes, derive_seed(seed, "timing " + run.shape.label())));
+      TimingInputs& in = *inputs.back();
+      const std::string problem = run.shape.label();
+      const double flops = run.shape.flops();
+      register_timed_benchmark("cublas/" + problem, [&, problem, flops](benchmark::State& state) {
+        time_iterations(state, [&](cudaStream_t stream, int r) {
+          cublas_gemm_row_major(cublas, in.args(r, alpha, beta), stream);
         }, flops, 0.0, timing.warmups);
-        const double cublas_gflops = median(repetition_gflops["cublas"]);
-        if (cublas_gflops > 0.0) state.counters["pct_cublas"] = 100.0 * state.counters["gflops"] / cublas_gflops;
-        const LaunchReport& launch = launches.at(variant->name);
-        state.counters["registers"] = launch.registers_per_thread;
-        state.counters["occupancy"] = 100.0 * launch.occupancy.occupancy;
+        repetition_gflops[problem].push_back(state.counters["gflops"]);
       }, timing);
+      for (const VariantRow& row : run.rows) {
+        if (!row.check || row.check->outcome != CheckOutcome::kPassed) continue;
+        const GemmVariant* variant = *std::find_if(selected.begin(), selected.end(),
+                                                   [&](const GemmVariant* v) { return row.name == v->name; });
+        const LaunchReport& launch = launches.at(std::string(variant->name) + "/" + problem);
+        register_timed_benchmark(lab.id + "/" + variant->name + "/" + problem,
+                                 [&, variant, problem, flops, launch](benchmark::State& state) {
+          time_iterations(state, [&](cudaStream_t stream, int r) {
+            variant->launch(in.args(r, alpha, beta), stream);
+          }, flops, 0.0, timing.warmups);
+          const double cublas_gflops = median(repetition_gflops[problem]);
+          if (cublas_gflops > 0.0) state.counters["pct_cublas"] = 100.0 * state.counters["gflops"] / cublas_gflops;
+          state.counters["registers"] = launch.registers_per_thread;
+          state.counters["occupancy"] = 100.0 * launch.occupancy.occupancy;
+        }, timing);
+      }
     }
-    out << "timing: " << timing.repetitions << " repetitions of at least " << timing.min_time_s << " s, "
-        << inputs.sets.size() << " input set(s) rotated, CUDA-event times, medians\n";
+    out << "timing: " << timing.repetitions << " repetitions of at least " << timing.min_time_s
+        << " s each, CUDA-event times, medians; input copies rotated when one fits in L2\n";
     std::map<std::string, BenchmarkMedian> medians = run_benchmarks(benchmark_args, out);
 
-    for (VariantRow& row : rows) {
-      const std::string name = row.check ? lab.id + "/" + row.name + "/" + problem : "cublas/" + problem;
-      if (auto it = medians.find(name); it != medians.end()) row.timing = it->second;
+    for (ShapeRun& run : runs) {
+      const std::string problem = run.shape.label();
+      for (VariantRow& row : run.rows) {
+        const std::string name = row.check ? lab.id + "/" + row.name + "/" + problem : "cublas/" + problem;
+        if (auto it = medians.find(name); it != medians.end()) row.timing = it->second;
+      }
+      const double cublas_gflops = run.rows.front().timing ? run.rows.front().timing->counters["gflops"] : std::nan("");
+      out << "\n" << problem << "\n";
+      print_table(out, run.rows, cublas_gflops);
     }
-    const double cublas_gflops =
-        rows.front().timing ? rows.front().timing->counters["gflops"] : std::nan("");
-    out << "\n";
-    print_table(out, rows, cublas_gflops);
     return all_passed ? kExitOk : kExitFailed;
   });
 }

@@ -9,6 +9,51 @@ std::string GemmShape::label() const {
   return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
 }
 
+namespace {
+int parse_dimension(const std::string& flag, const std::string& item, const std::string& text) {
+  std::size_t used = 0;
+  long long value = 0;
+  try {
+    value = std::stoll(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (text.empty() || used != text.size() || value < 1 || value > (1 << 20)) {
+    throw std::invalid_argument(flag + ": invalid shape '" + item + "' (expected N or MxNxK, sizes from 1 to 1048576)");
+  }
+  return static_cast<int>(value);
+}
+}  // namespace
+
+std::vector<GemmShape> parse_gemm_shapes(const std::string& flag, const std::string& text) {
+  std::vector<GemmShape> shapes;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = text.find(',', start);
+    const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    std::vector<std::string> parts;
+    std::size_t from = 0;
+    while (true) {
+      const std::size_t x = item.find('x', from);
+      parts.push_back(item.substr(from, x == std::string::npos ? std::string::npos : x - from));
+      if (x == std::string::npos) break;
+      from = x + 1;
+    }
+    if (parts.size() == 1) {
+      const int size = parse_dimension(flag, item, parts[0]);
+      shapes.push_back({size, size, size});
+    } else if (parts.size() == 3) {
+      shapes.push_back({parse_dimension(flag, item, parts[0]), parse_dimension(flag, item, parts[1]),
+                        parse_dimension(flag, item, parts[2])});
+    } else {
+      parse_dimension(flag, item, "");  // throws with the item named
+    }
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return shapes;
+}
+
 std::int64_t matrix_span(int rows, int cols, int ld) {
   if (rows < 1) throw std::invalid_argument("matrix_span: rows = " + std::to_string(rows) + " must be >= 1");
   if (cols < 1) throw std::invalid_argument("matrix_span: cols = " + std::to_string(cols) + " must be >= 1");

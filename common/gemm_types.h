@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace cudalabs {
 
@@ -53,6 +54,10 @@ void validate_gemm_args(const GemmArgs& args, const std::string& who);
 /// dimension equal to its row length) addressable with 32-bit offsets. Throws std::invalid_argument
 /// starting with `who`.
 void validate_gemm_shape(const GemmShape& shape, const std::string& who);
+
+/// Parses a comma-separated list of shapes, each "MxNxK" or a single N for an N x N x N cube
+/// ("256,1024,65536x64x3200"). Throws std::invalid_argument naming `flag` and the bad item.
+std::vector<GemmShape> parse_gemm_shapes(const std::string& flag, const std::string& text);
 
 /// Number of floats a row-major matrix of `rows` rows with leading dimension `ld` occupies:
 /// (rows - 1) * ld + cols. Throws std::invalid_argument when rows or cols are below 1 or ld < cols.

@@ -59,6 +59,25 @@ TEST(ValidateGemmArgs, RefusesOffsetsBeyondInt) {
   EXPECT_NO_THROW(validate_gemm_shape({8192, 8192, 8192}, "--m/--n/--k"));
 }
 
+TEST(ParseGemmShapes, CubesAndTriples) {
+  const std::vector<GemmShape> shapes = parse_gemm_shapes("--shapes", "256,65536x64x3200,1");
+  ASSERT_EQ(shapes.size(), 3u);
+  EXPECT_EQ(shapes[0].label(), "256x256x256");
+  EXPECT_EQ(shapes[1].label(), "65536x64x3200");
+  EXPECT_EQ(shapes[2].label(), "1x1x1");
+}
+
+TEST(ParseGemmShapes, RejectsBadItems) {
+  for (const char* bad : {"", "0", "12x3", "axbxc", "4,,5", "1x2x3x4", "2048y", "-5"}) {
+    try {
+      parse_gemm_shapes("--shapes", bad);
+      ADD_FAILURE() << "accepted '" << bad << "'";
+    } catch (const std::invalid_argument& error) {
+      EXPECT_NE(std::string(error.what()).find("--shapes: invalid shape"), std::string::npos) << error.what();
+    }
+  }
+}
+
 TEST(MatrixSpan, CountsThePaddingOfAllButTheLastRow) {
   EXPECT_EQ(matrix_span(3, 4, 6), 2 * 6 + 4);
   EXPECT_EQ(matrix_span(1, 4, 100), 4);

@@ -7,6 +7,9 @@
 #include "labs/02_smem_tiling/lab.h"
 #include "labs/03_transposed_layouts/lab.h"
 #include "labs/04_block_size/lab.h"
+#include "labs/05_register_tiling/lab.h"
+#include "labs/06_double_buffering/lab.h"
+#include "labs/07_wide_loads/lab.h"
 #include "tests/support/gpu_test.h"
 
 #include <gtest/gtest.h>
@@ -36,7 +39,10 @@ TEST(OccupancyCalculator, AgreesWithTheCudaApiForEveryGemmKernel) {
   const LabVariants labs[] = {{"lab01", lab01::variants()},
                               {"lab02", lab02::variants()},
                               {"lab03", lab03::variants()},
-                              {"lab04", lab04::variants()}};
+                              {"lab04", lab04::variants()},
+                              {"lab05", lab05::variants()},
+                              {"lab06", lab06::variants()},
+                              {"lab07", lab07::variants()}};
   int checked = 0;
   for (const LabVariants& lab : labs) {
     for (const GemmVariant& variant : lab.variants) {
@@ -46,7 +52,7 @@ TEST(OccupancyCalculator, AgreesWithTheCudaApiForEveryGemmKernel) {
       }
     }
   }
-  EXPECT_GE(checked, 2 * (2 + 3 + 4 + 4));
+  EXPECT_GE(checked, 2 * (2 + 3 + 4 + 4 + 2 + 2 + 7));
 }
 
 TEST(OccupancyCalculator, AgreesWithTheCudaApiForTheRooflineKernels) {

@@ -19,7 +19,8 @@ struct GradingCase {
 };
 
 /// The shapes every GEMM variant is graded on: 1x1x1, odd (17x33x65, 1000x999x1001, ...),
-/// square, rectangular, K = 1, single rows and columns, padded leading dimensions, alpha = 0, and a
+/// square, rectangular, K = 1, single rows and columns, padded leading dimensions, pointers off 16-byte
+/// alignment, alpha = 0, and a
 /// 2048-cube checked by samples on the CPU and every element against cuBLAS.
 const std::vector<GradingCase>& gemm_grading_cases();
 

@@ -1,0 +1,49 @@
+/// @file async_copy.cuh
+/// @brief cp.async (compute capability 8.0+): global-to-shared copies that bypass registers and run in
+/// the background, with a plain synchronous copy on older GPUs so that every kernel runs everywhere.
+#pragma once
+
+#include <cuda_runtime.h>
+
+namespace cudalabs {
+
+/// Starts copying 4 bytes from global `src` to shared `dst`; when `valid` is false the destination
+/// is zero-filled instead and `src` is not read (it must still be a valid address).
+__device__ __forceinline__ void async_copy_4(float* dst, const float* src, bool valid) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned shared_address = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  const int source_bytes = valid ? 4 : 0;
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(shared_address), "l"(src), "r"(source_bytes));
+#else
+  *dst = valid ? *src : 0.0f;
+#endif
+}
+
+/// Starts copying 16 bytes (both addresses 16-byte aligned); `valid` false zero-fills instead.
+__device__ __forceinline__ void async_copy_16(float* dst, const float* src, bool valid) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned shared_address = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  const int source_bytes = valid ? 16 : 0;
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared_address), "l"(src), "r"(source_bytes));
+#else
+  *reinterpret_cast<float4*>(dst) = valid ? *reinterpret_cast<const float4*>(src) : make_float4(0.f, 0.f, 0.f, 0.f);
+#endif
+}
+
+/// Closes the group of copies started since the last commit.
+__device__ __forceinline__ void async_copy_commit() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n" ::);
+#endif
+}
+
+/// Waits until at most `kPending` committed groups of this thread are still in flight. Other threads'
+/// copies become visible only after a __syncthreads() that follows.
+template <int kPending>
+__device__ __forceinline__ void async_copy_wait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending));
+#endif
+}
+
+}  // namespace cudalabs

@@ -1,0 +1,34 @@
+/// @file labs/07_wide_loads/lab.h
+/// @brief Lab 07: 128-bit loads, shared->register prefetch and warp tiling: the suite's final SGEMM.
+#pragma once
+
+#include "common/gemm_variant.h"
+
+#include <span>
+
+/// Lab 07: wide loads and warp tiling.
+namespace lab07 {
+
+/// Floats of padding at the end of each row of the transposed A tile, so that the four transposing
+/// stores of a warp hit 32 different banks.
+inline constexpr int kPadA = 4;
+/// Block rows per group of the block swizzle: consecutive blocks walk down a group of kGroupRows block
+/// rows before moving right, so that the A and B panels they share are still in L2.
+inline constexpr int kGroupRows = 8;
+
+/// The lab's variants (block tile, warps, outputs per thread):
+/// - `wide_64x64`: 64 x 64 x 8, 4 warps, 4 x 8 per thread: for small problems
+/// - `wide_128x64`: 128 x 64 x 8, 4 warps, 8 x 8 per thread: for narrow problems
+/// - `wide_128x128`: 128 x 128 x 8, 8 warps, 8 x 8 per thread
+/// - `wide_128x128_k16`: the same with 16-deep tiles (half the barriers per FLOP)
+/// - `wide_128x256`: 128 x 256 x 8, 8 warps, 8 x 16 per thread
+/// - `wide_256x128`: 256 x 128 x 8, 8 warps, 16 x 8 per thread
+/// - `best`: picks one of the above from the problem's shape (the suite's final FP32 GEMM)
+/// Every variant takes 128-bit paths when A, B, C are 16-byte aligned and lda, ldb, ldc are multiples
+/// of 4, and scalar paths otherwise; any shape is right.
+std::span<const cudalabs::GemmVariant> variants();
+
+/// The `best` variant's launcher, for other labs (lab 09 lowers its convolutions onto it).
+void best_gemm(const cudalabs::GemmArgs& args, cudaStream_t stream);
+
+}  // namespace lab07

@@ -1,0 +1,106 @@
+// Lab 07 launch plumbing, shared by the student's and the solution's kernels.cu (each includes it
+// after defining wide_gemm_kernel<Tile, kVector>). A 1-D grid of one block per tile of C (the kernel
+// maps its block index to a tile, see kGroupRows); kVector selects the 128-bit paths, which need
+// 16-byte aligned matrices with leading dimensions that are multiples of 4; other arguments take the
+// scalar instantiation of the same kernel.
+#pragma once
+
+#include "common/cuda_check.h"
+#include "common/launch_utils.h"
+#include "lab.h"
+#include "tiles.h"
+
+#include <cstdint>
+
+namespace lab07 {
+namespace {
+
+bool vector_paths_allowed(const cudalabs::GemmArgs& args) {
+  auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
+  return aligned(args.a) && aligned(args.b) && aligned(args.c) && args.lda % 4 == 0 && args.ldb % 4 == 0 &&
+         args.ldc % 4 == 0;
+}
+
+template <class Tile>
+cudalabs::KernelLaunch describe(const cudalabs::GemmShape& shape) {
+  const long long blocks = static_cast<long long>(cudalabs::ceil_div(shape.m, Tile::BM)) *
+                           cudalabs::ceil_div(shape.n, Tile::BN);
+  return {reinterpret_cast<const void*>(&wide_gemm_kernel<Tile, true>),
+          cudalabs::checked_grid(blocks, 1, 1, "lab07 wide GEMM"), dim3(Tile::kThreads), 0};
+}
+
+template <class Tile>
+void launch(const cudalabs::GemmArgs& args, cudaStream_t stream) {
+  cudalabs::validate_gemm_args(args, "lab07 wide GEMM");
+  const cudalabs::KernelLaunch config = describe<Tile>(args.shape());
+  if (vector_paths_allowed(args)) {
+    wide_gemm_kernel<Tile, true><<<config.grid, config.block, 0, stream>>>(args);
+  } else {
+    wide_gemm_kernel<Tile, false><<<config.grid, config.block, 0, stream>>>(args);
+  }
+  CUDA_CHECK_LAUNCH("lab07 wide_gemm_kernel");
+}
+
+int multiprocessors() {
+  static const int count = [] {
+    int device = 0, sms = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    return sms;
+  }();
+  return count;
+}
+
+// The `best` choice: the largest tile that still gives every SM work. Big tiles reuse each loaded
+// element more (fewer loads per FFMA), but a grid of fewer blocks than SMs leaves SMs idle.
+enum class BestTile { k64x64, k128x64, k128x128, k128x256 };
+
+BestTile choose_tile(const cudalabs::GemmShape& shape) {
+  auto blocks = [&](int bm, int bn) {
+    return static_cast<long long>(cudalabs::ceil_div(shape.m, bm)) * cudalabs::ceil_div(shape.n, bn);
+  };
+  const long long sms = multiprocessors();
+  if (blocks(128, 256) >= 4 * sms) return BestTile::k128x256;
+  if (blocks(128, 128) >= 2 * sms) return BestTile::k128x128;
+  if (blocks(128, 64) >= 2 * sms) return BestTile::k128x64;
+  return BestTile::k64x64;
+}
+
+cudalabs::KernelLaunch describe_best(const cudalabs::GemmShape& shape) {
+  switch (choose_tile(shape)) {
+    case BestTile::k128x256: return describe<Tile128x256>(shape);
+    case BestTile::k128x128: return describe<Tile128x128>(shape);
+    case BestTile::k128x64: return describe<Tile128x64>(shape);
+    case BestTile::k64x64: break;
+  }
+  return describe<Tile64x64>(shape);
+}
+
+void launch_best(const cudalabs::GemmArgs& args, cudaStream_t stream) {
+  cudalabs::validate_gemm_args(args, "lab07 best");
+  switch (choose_tile(args.shape())) {
+    case BestTile::k128x256: return launch<Tile128x256>(args, stream);
+    case BestTile::k128x128: return launch<Tile128x128>(args, stream);
+    case BestTile::k128x64: return launch<Tile128x64>(args, stream);
+    case BestTile::k64x64: break;
+  }
+  launch<Tile64x64>(args, stream);
+}
+
+constexpr cudalabs::GemmVariant kVariants[] = {
+    {"wide_64x64", "64x64x8, 4 warps, 4x8 per thread", &launch<Tile64x64>, &describe<Tile64x64>},
+    {"wide_128x64", "128x64x8, 4 warps, 8x8 per thread", &launch<Tile128x64>, &describe<Tile128x64>},
+    {"wide_128x128", "128x128x8, 8 warps, 8x8 per thread", &launch<Tile128x128>, &describe<Tile128x128>},
+    {"wide_128x128_k16", "128x128x16, 8 warps, 8x8 per thread", &launch<Tile128x128K16>, &describe<Tile128x128K16>},
+    {"wide_128x256", "128x256x8, 8 warps, 8x16 per thread", &launch<Tile128x256>, &describe<Tile128x256>},
+    {"wide_256x128", "256x128x8, 8 warps, 16x8 per thread", &launch<Tile256x128>, &describe<Tile256x128>},
+    {"best", "the tile above that suits the shape", &launch_best, &describe_best},
+};
+
+}  // namespace
+
+std::span<const cudalabs::GemmVariant> variants() { return kVariants; }
+
+void best_gemm(const cudalabs::GemmArgs& args, cudaStream_t stream) { launch_best(args, stream); }
+
+}  // namespace lab07
