@@ -1,5 +1,7 @@
 #include "common/cublas_gemm.h"
 
+#include <nvtx3/nvtx3.hpp>
+
 #include <stdexcept>
 #include <string>
 
@@ -22,6 +24,8 @@ CublasHandle::~CublasHandle() { (void)cublasDestroy(handle_); }  // a destructor
 
 void cublas_gemm_row_major(const CublasHandle& handle, const GemmArgs& args, cudaStream_t stream) {
   validate_gemm_args(args, "cublas");
+  // Profilers select cuBLAS's kernels by this range (scripts/profile: ncu --nvtx-include "cublas/").
+  const nvtx3::scoped_range range{"cublas"};
   CUBLAS_CHECK(cublasSetStream(handle.get(), stream));
   CUBLAS_CHECK(cublasSgemm(handle.get(), CUBLAS_OP_N, CUBLAS_OP_N, args.n, args.m, args.k, &args.alpha, args.b,
                            args.ldb, args.a, args.lda, &args.beta, args.c, args.ldc));

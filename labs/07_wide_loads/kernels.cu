@@ -28,6 +28,18 @@ __global__ void wide_gemm_kernel(cudalabs::GemmArgs args) {
   (void)args;
 }
 
+// The same kernel fed by cp.async (common/async_copy.cuh) instead of register staging: kStages
+// stages in dynamic shared memory (extern __shared__), each one transposed A tile of BK x (BM + kPadA)
+// floats followed by one B tile of BK x BN floats. A goes in through 4-byte copies (transposing on the
+// way), B through 16-byte copies when kVector allows. Prologue: start tiles 0 .. kStages - 1 (one
+// commit each), wait for tile 0, barrier. At the last k of tile t: wait for tile t + 1, barrier, start
+// tile t + kStages in the stage tile t used, prefetch tile t + 1's first fragments.
+template <class Tile, bool kVector, int kStages>
+__global__ void async_wide_gemm_kernel(cudalabs::GemmArgs args) {
+  // TODO(lab07): the cp.async form of wide_gemm_kernel.
+  (void)args;
+}
+
 }  // namespace
 }  // namespace lab07
 

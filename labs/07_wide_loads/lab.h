@@ -20,9 +20,10 @@ inline constexpr int kGroupRows = 8;
 /// - `wide_64x64`: 64 x 64 x 8, 4 warps, 4 x 8 per thread: for small problems
 /// - `wide_128x64`: 128 x 64 x 8, 4 warps, 8 x 8 per thread: for narrow problems
 /// - `wide_128x128`: 128 x 128 x 8, 8 warps, 8 x 8 per thread
-/// - `wide_128x128_k16`: the same with 16-deep tiles (half the barriers per FLOP)
 /// - `wide_128x256`: 128 x 256 x 8, 8 warps, 8 x 16 per thread
 /// - `wide_256x128`: 256 x 128 x 8, 8 warps, 16 x 8 per thread
+/// - `async_128x128`, `async_128x256`, `async_128x256_k16`, `async_256x128`: the same tiles fed by
+///   cp.async, 3 stages deep, instead of register staging
 /// - `best`: picks one of the above from the problem's shape (the suite's final FP32 GEMM)
 /// Every variant takes 128-bit paths when A, B, C are 16-byte aligned and lda, ldb, ldc are multiples
 /// of 4, and scalar paths otherwise; any shape is right.

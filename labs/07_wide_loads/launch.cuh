@@ -10,6 +10,7 @@
 #include "lab.h"
 #include "tiles.h"
 
+#include <cstddef>
 #include <cstdint>
 
 namespace lab07 {
@@ -39,6 +40,46 @@ void launch(const cudalabs::GemmArgs& args, cudaStream_t stream) {
     wide_gemm_kernel<Tile, false><<<config.grid, config.block, 0, stream>>>(args);
   }
   CUDA_CHECK_LAUNCH("lab07 wide_gemm_kernel");
+}
+
+// The cp.async kernel keeps its stages in dynamic shared memory; above 48 KiB a kernel must opt in,
+// once per device.
+template <class Tile, bool kVector, int kStages>
+void allow_async_shared_memory() {
+  constexpr int kBytes = async_shared_bytes<Tile, kStages>();
+  if constexpr (kBytes > 48 * 1024) {
+    static bool allowed[64] = {};
+    int device = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    if (device < 64 && !allowed[device]) {
+      CUDA_CHECK(cudaFuncSetAttribute(&async_wide_gemm_kernel<Tile, kVector, kStages>,
+                                      cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes));
+      allowed[device] = true;
+    }
+  }
+}
+
+template <class Tile, int kStages>
+cudalabs::KernelLaunch describe_async(const cudalabs::GemmShape& shape) {
+  allow_async_shared_memory<Tile, true, kStages>();  // so that occupancy queries see the real limit
+  const long long blocks = static_cast<long long>(cudalabs::ceil_div(shape.m, Tile::BM)) *
+                           cudalabs::ceil_div(shape.n, Tile::BN);
+  return {reinterpret_cast<const void*>(&async_wide_gemm_kernel<Tile, true, kStages>),
+          cudalabs::checked_grid(blocks, 1, 1, "lab07 async GEMM"), dim3(Tile::kThreads),
+          static_cast<std::size_t>(async_shared_bytes<Tile, kStages>())};
+}
+
+template <class Tile, int kStages>
+void launch_async(const cudalabs::GemmArgs& args, cudaStream_t stream) {
+  cudalabs::validate_gemm_args(args, "lab07 async GEMM");
+  const cudalabs::KernelLaunch config = describe_async<Tile, kStages>(args.shape());
+  if (vector_paths_allowed(args)) {
+    async_wide_gemm_kernel<Tile, true, kStages><<<config.grid, config.block, config.dynamic_shared_bytes, stream>>>(args);
+  } else {
+    allow_async_shared_memory<Tile, false, kStages>();
+    async_wide_gemm_kernel<Tile, false, kStages><<<config.grid, config.block, config.dynamic_shared_bytes, stream>>>(args);
+  }
+  CUDA_CHECK_LAUNCH("lab07 async_wide_gemm_kernel");
 }
 
 int multiprocessors() {
@@ -91,9 +132,16 @@ constexpr cudalabs::GemmVariant kVariants[] = {
     {"wide_64x64", "64x64x8, 4 warps, 4x8 per thread", &launch<Tile64x64>, &describe<Tile64x64>},
     {"wide_128x64", "128x64x8, 4 warps, 8x8 per thread", &launch<Tile128x64>, &describe<Tile128x64>},
     {"wide_128x128", "128x128x8, 8 warps, 8x8 per thread", &launch<Tile128x128>, &describe<Tile128x128>},
-    {"wide_128x128_k16", "128x128x16, 8 warps, 8x8 per thread", &launch<Tile128x128K16>, &describe<Tile128x128K16>},
     {"wide_128x256", "128x256x8, 8 warps, 8x16 per thread", &launch<Tile128x256>, &describe<Tile128x256>},
     {"wide_256x128", "256x128x8, 8 warps, 16x8 per thread", &launch<Tile256x128>, &describe<Tile256x128>},
+    {"async_128x128", "128x128x8, cp.async 3 stages, 8x8 per thread", &launch_async<Tile128x128, 3>,
+     &describe_async<Tile128x128, 3>},
+    {"async_128x256", "128x256x8, cp.async 3 stages, 8x16 per thread", &launch_async<Tile128x256, 3>,
+     &describe_async<Tile128x256, 3>},
+    {"async_128x256_k16", "128x256x16, cp.async 3 stages, 8x16 per thread", &launch_async<Tile128x256K16, 3>,
+     &describe_async<Tile128x256K16, 3>},
+    {"async_256x128", "256x128x8, cp.async 3 stages, 16x8 per thread", &launch_async<Tile256x128, 3>,
+     &describe_async<Tile256x128, 3>},
     {"best", "the tile above that suits the shape", &launch_best, &describe_best},
 };
 

@@ -18,6 +18,7 @@
 // The 128-bit paths need 16-byte aligned matrices and leading dimensions that are multiples of 4;
 // otherwise the launcher picks the scalar instantiation (kVector = false) of the same kernel. Partial
 // tiles at any edge load zeros and store only inside C.
+#include "common/async_copy.cuh"
 #include "common/gemm_device.cuh"
 #include "lab.h"
 #include "tiles.h"
@@ -44,6 +45,96 @@ __device__ __forceinline__ float4 load_four(const float* __restrict__ matrix, in
   return v;
 }
 
+// Where this block's tile of C starts: block b walks down kGroupRows block rows before moving right.
+template <class Tile>
+__device__ __forceinline__ int2 swizzled_tile_origin(int m, int n) {
+  const int tiles_m = (m + Tile::BM - 1) / Tile::BM, tiles_n = (n + Tile::BN - 1) / Tile::BN;
+  const int blocks_per_group = kGroupRows * tiles_n;
+  const int first_tile_m = static_cast<int>(blockIdx.x) / blocks_per_group * kGroupRows;
+  const int group_rows = min(tiles_m - first_tile_m, kGroupRows);
+  const int in_group = static_cast<int>(blockIdx.x) % blocks_per_group;
+  return make_int2((first_tile_m + in_group % group_rows) * Tile::BM, (in_group / group_rows) * Tile::BN);
+}
+
+// One lane's view of the warp tile: its first 4 x 4 piece; the others follow every LANES_M * 4 rows
+// and LANES_N * 4 columns.
+template <class Tile>
+struct LanePieces {
+  int row, col;
+  __device__ LanePieces() {
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    row = (warp / Tile::WARPS_N) * Tile::WM + (lane / Tile::LANES_N) * 4;
+    col = (warp % Tile::WARPS_N) * Tile::WN + (lane % Tile::LANES_N) * 4;
+  }
+};
+
+// Loads step k's fragments (TM values of A from the transposed tile, TN of B) into register slot `slot`
+// with 128-bit shared loads. `a_row` and `b_row` point at row k of the tiles.
+template <class Tile>
+__device__ __forceinline__ void load_fragments(const float* a_row, const float* b_row, const LanePieces<Tile>& lane,
+                                               float (&a_frag)[Tile::TM], float (&b_frag)[Tile::TN]) {
+#pragma unroll
+  for (int g = 0; g < Tile::TM / 4; ++g) {
+    const float4 v = *reinterpret_cast<const float4*>(a_row + lane.row + g * Tile::LANES_M * 4);
+    a_frag[4 * g + 0] = v.x;
+    a_frag[4 * g + 1] = v.y;
+    a_frag[4 * g + 2] = v.z;
+    a_frag[4 * g + 3] = v.w;
+  }
+#pragma unroll
+  for (int h = 0; h < Tile::TN / 4; ++h) {
+    const float4 v = *reinterpret_cast<const float4*>(b_row + lane.col + h * Tile::LANES_N * 4);
+    b_frag[4 * h + 0] = v.x;
+    b_frag[4 * h + 1] = v.y;
+    b_frag[4 * h + 2] = v.z;
+    b_frag[4 * h + 3] = v.w;
+  }
+}
+
+template <int TM, int TN>
+__device__ __forceinline__ void outer_product(const float (&a_frag)[TM], const float (&b_frag)[TN], float (&acc)[TM][TN]) {
+#pragma unroll
+  for (int i = 0; i < TM; ++i)
+#pragma unroll
+    for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(a_frag[i], b_frag[j], acc[i][j]);
+}
+
+// C = alpha * acc + beta * C for this lane's pieces, four columns at a time where allowed.
+template <class Tile, bool kVector>
+__device__ __forceinline__ void store_pieces(const cudalabs::GemmArgs& args, int row0, int col0,
+                                             const LanePieces<Tile>& lane, const float (&acc)[Tile::TM][Tile::TN]) {
+#pragma unroll
+  for (int g = 0; g < Tile::TM / 4; ++g) {
+#pragma unroll
+    for (int r = 0; r < 4; ++r) {
+      const int row = row0 + lane.row + g * Tile::LANES_M * 4 + r;
+      if (row >= args.m) continue;
+#pragma unroll
+      for (int h = 0; h < Tile::TN / 4; ++h) {
+        const int col = col0 + lane.col + h * Tile::LANES_N * 4;
+        const float* values = &acc[4 * g + r][4 * h];
+        float* c = args.c + row * args.ldc + col;
+        if (kVector && col + 3 < args.n) {
+          float4 out = make_float4(args.alpha * values[0], args.alpha * values[1], args.alpha * values[2],
+                                   args.alpha * values[3]);
+          if (args.beta != 0.0f) {
+            const float4 old = *reinterpret_cast<const float4*>(c);
+            out = make_float4(fmaf(args.beta, old.x, out.x), fmaf(args.beta, old.y, out.y),
+                              fmaf(args.beta, old.z, out.z), fmaf(args.beta, old.w, out.w));
+          }
+          *reinterpret_cast<float4*>(c) = out;
+        } else {
+#pragma unroll
+          for (int q = 0; q < 4; ++q) {
+            if (col + q < args.n) cudalabs::store_gemm_result(c + q, values[q], args.alpha, args.beta);
+          }
+        }
+      }
+    }
+  }
+}
+
+// The register-staged kernel: global -> registers -> shared, two shared buffers.
 template <class Tile, bool kVector>
 __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks) wide_gemm_kernel(cudalabs::GemmArgs args) {
   constexpr int BM = Tile::BM, BN = Tile::BN, BK = Tile::BK, TM = Tile::TM, TN = Tile::TN;
@@ -55,22 +146,9 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks) wide_gemm_ke
   __shared__ __align__(16) float a_tile[2][BK][BM + kPadA];  // A transposed: a_tile[buffer][k][m]
   __shared__ __align__(16) float b_tile[2][BK][BN];
 
-  // Block swizzle: block b covers tile (tile_m, tile_n), walking down kGroupRows block rows first.
-  const int tiles_m = (args.m + BM - 1) / BM, tiles_n = (args.n + BN - 1) / BN;
-  const int blocks_per_group = kGroupRows * tiles_n;
-  const int first_tile_m = static_cast<int>(blockIdx.x) / blocks_per_group * kGroupRows;
-  const int group_rows = min(tiles_m - first_tile_m, kGroupRows);
-  const int in_group = static_cast<int>(blockIdx.x) % blocks_per_group;
-  const int row0 = (first_tile_m + in_group % group_rows) * BM;
-  const int col0 = (in_group / group_rows) * BN;
-
-  const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
-  const int warp_m = warp / Tile::WARPS_N, warp_n = warp % Tile::WARPS_N;
-  const int lane_m = lane / Tile::LANES_N, lane_n = lane % Tile::LANES_N;
-  // This lane's first 4 x 4 piece in the block tile; the others follow every LANES_M * 4 rows and
-  // LANES_N * 4 columns.
-  const int piece_row = warp_m * Tile::WM + lane_m * 4;
-  const int piece_col = warp_n * Tile::WN + lane_n * 4;
+  const int2 origin = swizzled_tile_origin<Tile>(args.m, args.n);
+  const int row0 = origin.x, col0 = origin.y, tid = threadIdx.x;
+  const LanePieces<Tile> lane;
 
   float4 a_staged[kAVectors], b_staged[kBVectors];
   auto load_tile = [&](int k0) {
@@ -102,32 +180,13 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks) wide_gemm_ke
     }
   };
 
-  float a_frag[2][TM], b_frag[2][TN];
-  auto load_fragments = [&](int buffer, int k, int slot) {
-#pragma unroll
-    for (int g = 0; g < TM / 4; ++g) {
-      const float4 v = *reinterpret_cast<const float4*>(&a_tile[buffer][k][piece_row + g * Tile::LANES_M * 4]);
-      a_frag[slot][4 * g + 0] = v.x;
-      a_frag[slot][4 * g + 1] = v.y;
-      a_frag[slot][4 * g + 2] = v.z;
-      a_frag[slot][4 * g + 3] = v.w;
-    }
-#pragma unroll
-    for (int h = 0; h < TN / 4; ++h) {
-      const float4 v = *reinterpret_cast<const float4*>(&b_tile[buffer][k][piece_col + h * Tile::LANES_N * 4]);
-      b_frag[slot][4 * h + 0] = v.x;
-      b_frag[slot][4 * h + 1] = v.y;
-      b_frag[slot][4 * h + 2] = v.z;
-      b_frag[slot][4 * h + 3] = v.w;
-    }
-  };
-
   float acc[TM][TN] = {};
+  float a_frag[2][TM], b_frag[2][TN];
   const int tiles = (args.k + BK - 1) / BK;
   load_tile(0);
   store_tile(0);
   __syncthreads();
-  load_fragments(0, 0, 0);
+  load_fragments<Tile>(a_tile[0][0], b_tile[0][0], lane, a_frag[0], b_frag[0]);
   for (int t = 0; t < tiles; ++t) {
     const int buffer = t & 1;
     const bool has_next = t + 1 < tiles;
@@ -136,51 +195,114 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks) wide_gemm_ke
     for (int k = 0; k < BK; ++k) {
       const int slot = k & 1;
       if (k + 1 < BK) {
-        load_fragments(buffer, k + 1, slot ^ 1);
+        load_fragments<Tile>(a_tile[buffer][k + 1], b_tile[buffer][k + 1], lane, a_frag[slot ^ 1], b_frag[slot ^ 1]);
       } else {
         // The other buffer was last read before the previous barrier: refill it, then one barrier
         // makes it visible, and step 0 of the next tile can be prefetched from it.
         if (has_next) store_tile(buffer ^ 1);
         __syncthreads();
-        if (has_next) load_fragments(buffer ^ 1, 0, slot ^ 1);
+        if (has_next) {
+          load_fragments<Tile>(a_tile[buffer ^ 1][0], b_tile[buffer ^ 1][0], lane, a_frag[slot ^ 1], b_frag[slot ^ 1]);
+        }
       }
-#pragma unroll
-      for (int i = 0; i < TM; ++i)
-#pragma unroll
-        for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(a_frag[slot][i], b_frag[slot][j], acc[i][j]);
+      outer_product(a_frag[slot], b_frag[slot], acc);
     }
   }
+  store_pieces<Tile, kVector>(args, row0, col0, lane, acc);
+}
 
-  // C = alpha * acc + beta * C, four columns at a time.
+// The cp.async kernel (compute capability 8.0+; a plain copy elsewhere): global -> shared directly,
+// kStages tiles deep, in dynamic shared memory. A lands transposed through 4-byte copies; B through
+// 16-byte copies when kVector allows. No registers hold tiles in flight, which frees them for the
+// accumulators.
+template <class Tile, bool kVector, int kStages>
+__global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks) async_wide_gemm_kernel(cudalabs::GemmArgs args) {
+  constexpr int BM = Tile::BM, BN = Tile::BN, BK = Tile::BK, TM = Tile::TM, TN = Tile::TN;
+  constexpr int kThreads = Tile::kThreads;
+  constexpr int kAVectors = BM * BK / 4 / kThreads;
+  constexpr int kBVectors = BK * BN / 4 / kThreads;
+  constexpr int kAStride = BM + kPadA;
+  constexpr int kStageFloats = BK * kAStride + BK * BN;
+  static_assert(BK % 2 == 0, "the fragment slots alternate, so BK must be even");
+
+  extern __shared__ float4 shared_storage[];
+  float* const shared = reinterpret_cast<float*>(shared_storage);
+  auto a_stage = [&](int stage) { return shared + stage * kStageFloats; };            // [BK][kAStride]
+  auto b_stage = [&](int stage) { return shared + stage * kStageFloats + BK * kAStride; };  // [BK][BN]
+
+  const int2 origin = swizzled_tile_origin<Tile>(args.m, args.n);
+  const int row0 = origin.x, col0 = origin.y, tid = threadIdx.x;
+  const LanePieces<Tile> lane;
+  const int tiles = (args.k + BK - 1) / BK;
+
+  // Starts the copies of tile t (if it exists) into stage t % kStages and commits them as one group.
+  auto start_tile = [&](int t) {
+    if (t < tiles) {
+      float* a_dst = a_stage(t % kStages);
+      float* b_dst = b_stage(t % kStages);
+      const int k0 = t * BK;
 #pragma unroll
-  for (int g = 0; g < TM / 4; ++g) {
+      for (int r = 0; r < kAVectors; ++r) {
+        const int v = tid + r * kThreads;
+        const int m = v / (BK / 4), k = v % (BK / 4) * 4;
+        const int row = row0 + m;
 #pragma unroll
-    for (int r = 0; r < 4; ++r) {
-      const int row = row0 + piece_row + g * Tile::LANES_M * 4 + r;
-      if (row >= args.m) continue;
+        for (int q = 0; q < 4; ++q) {
+          const bool inside = row < args.m && k0 + k + q < args.k;
+          cudalabs::async_copy_4(a_dst + (k + q) * kAStride + m, inside ? args.a + row * args.lda + k0 + k + q : args.a,
+                                 inside);
+        }
+      }
 #pragma unroll
-      for (int h = 0; h < TN / 4; ++h) {
-        const int col = col0 + piece_col + h * Tile::LANES_N * 4;
-        const float* values = &acc[4 * g + r][4 * h];
-        float* c = args.c + row * args.ldc + col;
-        if (kVector && col + 3 < args.n) {
-          float4 out = make_float4(args.alpha * values[0], args.alpha * values[1], args.alpha * values[2],
-                                   args.alpha * values[3]);
-          if (args.beta != 0.0f) {
-            const float4 old = *reinterpret_cast<const float4*>(c);
-            out = make_float4(fmaf(args.beta, old.x, out.x), fmaf(args.beta, old.y, out.y),
-                              fmaf(args.beta, old.z, out.z), fmaf(args.beta, old.w, out.w));
-          }
-          *reinterpret_cast<float4*>(c) = out;
+      for (int r = 0; r < kBVectors; ++r) {
+        const int v = tid + r * kThreads;
+        const int k = v / (BN / 4), n = v % (BN / 4) * 4;
+        const int row = k0 + k, col = col0 + n;
+        float* dst = b_dst + k * BN + n;
+        if (kVector && row < args.k && col + 3 < args.n) {
+          cudalabs::async_copy_16(dst, args.b + row * args.ldb + col, true);
         } else {
 #pragma unroll
           for (int q = 0; q < 4; ++q) {
-            if (col + q < args.n) cudalabs::store_gemm_result(c + q, values[q], args.alpha, args.beta);
+            const bool inside = row < args.k && col + q < args.n;
+            cudalabs::async_copy_4(dst + q, inside ? args.b + row * args.ldb + col + q : args.b, inside);
           }
         }
       }
     }
+    cudalabs::async_copy_commit();
+  };
+
+  float acc[TM][TN] = {};
+  float a_frag[2][TM], b_frag[2][TN];
+#pragma unroll
+  for (int t = 0; t < kStages; ++t) start_tile(t);
+  cudalabs::async_copy_wait<kStages - 1>();  // tile 0 has landed
+  __syncthreads();
+  load_fragments<Tile>(a_stage(0), b_stage(0), lane, a_frag[0], b_frag[0]);
+  for (int t = 0; t < tiles; ++t) {
+    const int stage = t % kStages;
+#pragma unroll
+    for (int k = 0; k < BK; ++k) {
+      const int slot = k & 1;
+      if (k + 1 < BK) {
+        load_fragments<Tile>(a_stage(stage) + (k + 1) * kAStride, b_stage(stage) + (k + 1) * BN, lane, a_frag[slot ^ 1],
+                             b_frag[slot ^ 1]);
+      } else {
+        // Tile t + 1 has landed for this thread; after the barrier, for everyone, and nobody reads
+        // stage t % kStages any more, so it is refilled with tile t + kStages.
+        cudalabs::async_copy_wait<kStages - 2>();
+        __syncthreads();
+        start_tile(t + kStages);
+        if (t + 1 < tiles) {
+          const int next = (t + 1) % kStages;
+          load_fragments<Tile>(a_stage(next), b_stage(next), lane, a_frag[slot ^ 1], b_frag[slot ^ 1]);
+        }
+      }
+      outer_product(a_frag[slot], b_frag[slot], acc);
+    }
   }
+  store_pieces<Tile, kVector>(args, row0, col0, lane, acc);
 }
 
 }  // namespace
