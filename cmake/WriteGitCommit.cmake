@@ -4,7 +4,8 @@
 set(commit "unknown")
 if(DEFINED ENV{CUDALABS_GIT_COMMIT} AND NOT "$ENV{CUDALABS_GIT_COMMIT}" STREQUAL "")
   # A copy of the tree without .git (the GPU machine) is told its commit by the caller.
-  set(commit "$ENV{CUDALABS_GIT_COMMIT}")
+  # Only the characters a commit id (and a "-dirty" suffix) can hold: nothing can break the header.
+  string(REGEX REPLACE "[^A-Za-z0-9._-]" "" commit "$ENV{CUDALABS_GIT_COMMIT}")
 elseif(GIT_EXECUTABLE)
   execute_process(COMMAND "${GIT_EXECUTABLE}" rev-parse HEAD WORKING_DIRECTORY "${SOURCE_DIR}"
                   OUTPUT_VARIABLE head RESULT_VARIABLE rc OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
