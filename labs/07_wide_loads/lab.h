@@ -22,8 +22,7 @@ inline constexpr int kGroupRows = 8;
 /// - `wide_128x128`: 128 x 128 x 8, 8 warps, 8 x 8 per thread
 /// - `wide_128x256`: 128 x 256 x 8, 8 warps, 8 x 16 per thread
 /// - `wide_256x128`: 256 x 128 x 8, 8 warps, 16 x 8 per thread
-/// - `async_128x128`, `async_128x256`, `async_128x256_k16`, `async_256x128`: the same tiles fed by
-///   cp.async, 3 stages deep, instead of register staging
+/// - `async_128x256`: the 128 x 256 tile fed by cp.async, 3 stages deep, instead of register staging
 /// - `best`: picks one of the above from the problem's shape (the suite's final FP32 GEMM)
 /// Every variant takes 128-bit paths when A, B, C are 16-byte aligned and lda, ldb, ldc are multiples
 /// of 4, and scalar paths otherwise; any shape is right.

@@ -92,26 +92,30 @@ int multiprocessors() {
   return count;
 }
 
-// The `best` choice: the largest tile that still gives every SM work. Big tiles reuse each loaded
-// element more (fewer loads per FFMA), but a grid of fewer blocks than SMs leaves SMs idle.
-enum class BestTile { k64x64, k128x64, k128x128, k128x256 };
+// The `best` choice, from the shape alone: the largest tile that wastes little of itself on the edges of
+// C (at least 85 % of its outputs inside C) and still gives every SM a block (90 % of one full wave).
+// Big tiles reuse each loaded element more; a grid smaller than the machine leaves SMs idle. The order
+// follows the H100 measurements recorded in docs/data/results/lab07_sweep_*.json.
+enum class BestTile { k64x64, k128x128, k256x128, k128x256 };
 
 BestTile choose_tile(const cudalabs::GemmShape& shape) {
-  auto blocks = [&](int bm, int bn) {
-    return static_cast<long long>(cudalabs::ceil_div(shape.m, bm)) * cudalabs::ceil_div(shape.n, bn);
+  const double sms = multiprocessors();
+  auto fits = [&](int bm, int bn, int blocks_per_sm) {
+    const long long tiles_m = cudalabs::ceil_div(shape.m, bm), tiles_n = cudalabs::ceil_div(shape.n, bn);
+    const double used = static_cast<double>(shape.m) * shape.n / (static_cast<double>(tiles_m * bm) * (tiles_n * bn));
+    return used >= 0.85 && static_cast<double>(tiles_m * tiles_n) >= 0.9 * sms * blocks_per_sm;
   };
-  const long long sms = multiprocessors();
-  if (blocks(128, 256) >= 4 * sms) return BestTile::k128x256;
-  if (blocks(128, 128) >= 2 * sms) return BestTile::k128x128;
-  if (blocks(128, 64) >= 2 * sms) return BestTile::k128x64;
+  if (fits(128, 256, 1)) return BestTile::k128x256;
+  if (fits(256, 128, 1)) return BestTile::k256x128;
+  if (fits(128, 128, 2)) return BestTile::k128x128;
   return BestTile::k64x64;
 }
 
 cudalabs::KernelLaunch describe_best(const cudalabs::GemmShape& shape) {
   switch (choose_tile(shape)) {
     case BestTile::k128x256: return describe<Tile128x256>(shape);
+    case BestTile::k256x128: return describe<Tile256x128>(shape);
     case BestTile::k128x128: return describe<Tile128x128>(shape);
-    case BestTile::k128x64: return describe<Tile128x64>(shape);
     case BestTile::k64x64: break;
   }
   return describe<Tile64x64>(shape);
@@ -121,8 +125,8 @@ void launch_best(const cudalabs::GemmArgs& args, cudaStream_t stream) {
   cudalabs::validate_gemm_args(args, "lab07 best");
   switch (choose_tile(args.shape())) {
     case BestTile::k128x256: return launch<Tile128x256>(args, stream);
+    case BestTile::k256x128: return launch<Tile256x128>(args, stream);
     case BestTile::k128x128: return launch<Tile128x128>(args, stream);
-    case BestTile::k128x64: return launch<Tile128x64>(args, stream);
     case BestTile::k64x64: break;
   }
   launch<Tile64x64>(args, stream);
@@ -134,14 +138,8 @@ constexpr cudalabs::GemmVariant kVariants[] = {
     {"wide_128x128", "128x128x8, 8 warps, 8x8 per thread", &launch<Tile128x128>, &describe<Tile128x128>},
     {"wide_128x256", "128x256x8, 8 warps, 8x16 per thread", &launch<Tile128x256>, &describe<Tile128x256>},
     {"wide_256x128", "256x128x8, 8 warps, 16x8 per thread", &launch<Tile256x128>, &describe<Tile256x128>},
-    {"async_128x128", "128x128x8, cp.async 3 stages, 8x8 per thread", &launch_async<Tile128x128, 3>,
-     &describe_async<Tile128x128, 3>},
-    {"async_128x256", "128x256x8, cp.async 3 stages, 8x16 per thread", &launch_async<Tile128x256, 3>,
+    {"async_128x256", "128x256x8 fed by cp.async (3 stages) instead of registers", &launch_async<Tile128x256, 3>,
      &describe_async<Tile128x256, 3>},
-    {"async_128x256_k16", "128x256x16, cp.async 3 stages, 8x16 per thread", &launch_async<Tile128x256K16, 3>,
-     &describe_async<Tile128x256K16, 3>},
-    {"async_256x128", "256x128x8, cp.async 3 stages, 16x8 per thread", &launch_async<Tile256x128, 3>,
-     &describe_async<Tile256x128, 3>},
     {"best", "the tile above that suits the shape", &launch_best, &describe_best},
 };
 

@@ -28,7 +28,6 @@ using Tile128x64 = TileShape<128, 64, 8, 2, 2, 8, 8, 2>;
 using Tile128x128 = TileShape<128, 128, 8, 2, 4, 8, 8, 2>;
 using Tile128x256 = TileShape<128, 256, 8, 2, 4, 8, 16, 1>;
 using Tile256x128 = TileShape<256, 128, 8, 4, 2, 16, 8, 1>;
-using Tile128x256K16 = TileShape<128, 256, 16, 2, 4, 8, 16, 1>;
 
 /// Shared memory of the cp.async kernel: kStages copies of the transposed A tile and the B tile.
 template <class Tile, int kStages>

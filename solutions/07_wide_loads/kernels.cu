@@ -91,19 +91,22 @@ __device__ __forceinline__ void load_fragments(const float* a_row, const float* 
   }
 }
 
+// The TM x TN FFMAs of one step. The inner loop runs over the longer fragment: measured on the H100,
+// that order is 2-5 % faster for both 8 x 16 and 16 x 8 patches (it lets ptxas keep the shorter
+// fragment's operand in the reuse cache across a longer run of FFMAs).
 template <int TM, int TN>
 __device__ __forceinline__ void outer_product(const float (&a_frag)[TM], const float (&b_frag)[TN], float (&acc)[TM][TN]) {
-#ifdef LAB07_J_OUTER
+  if constexpr (TN >= TM) {
 #pragma unroll
-  for (int j = 0; j < TN; ++j)
+    for (int i = 0; i < TM; ++i)
 #pragma unroll
-    for (int i = 0; i < TM; ++i) acc[i][j] = fmaf(a_frag[i], b_frag[j], acc[i][j]);
-#else
+      for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(a_frag[i], b_frag[j], acc[i][j]);
+  } else {
 #pragma unroll
-  for (int i = 0; i < TM; ++i)
+    for (int j = 0; j < TN; ++j)
 #pragma unroll
-    for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(a_frag[i], b_frag[j], acc[i][j]);
-#endif
+      for (int i = 0; i < TM; ++i) acc[i][j] = fmaf(a_frag[i], b_frag[j], acc[i][j]);
+  }
 }
 
 // C = alpha * acc + beta * C for this lane's pieces, four columns at a time where allowed.
@@ -141,39 +144,51 @@ __device__ __forceinline__ void store_pieces(const cudalabs::GemmArgs& args, int
   }
 }
 
-// The register-staged kernel: global -> registers -> shared, two shared buffers.
+// The register-staged kernel: global -> registers -> shared, two shared buffers. Its state lives in
+// this object so that the tile loop can be written once per shared buffer (kBuffer a compile-time 0
+// or 1): every shared-memory address is then a base register plus a constant, and the loop carries no
+// buffer arithmetic or per-tile branches (measured: 4 % of the issue slots on the H100).
 template <class Tile, bool kVector>
-__global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks) wide_gemm_kernel(cudalabs::GemmArgs args) {
-  constexpr int BM = Tile::BM, BN = Tile::BN, BK = Tile::BK, TM = Tile::TM, TN = Tile::TN;
-  constexpr int kThreads = Tile::kThreads;
-  constexpr int kAVectors = BM * BK / 4 / kThreads;  // float4 loads of A per thread per tile
-  constexpr int kBVectors = BK * BN / 4 / kThreads;
+struct RegisterStagedBlock {
+  static constexpr int BM = Tile::BM, BN = Tile::BN, BK = Tile::BK, TM = Tile::TM, TN = Tile::TN;
+  static constexpr int kThreads = Tile::kThreads;
+  static constexpr int kAVectors = BM * BK / 4 / kThreads;  // float4 loads of A per thread per tile
+  static constexpr int kBVectors = BK * BN / 4 / kThreads;
   static_assert(BK % 2 == 0, "the fragment slots alternate, so BK must be even");
 
-  __shared__ __align__(16) float a_tile[2][BK][BM + kPadA];  // A transposed: a_tile[buffer][k][m]
-  __shared__ __align__(16) float b_tile[2][BK][BN];
+  using ATile = float[BK][BM + kPadA];  // A transposed: a_tile[k][m]
+  using BTile = float[BK][BN];
 
-  const int2 origin = swizzled_tile_origin<Tile>(args.m, args.n);
-  const int row0 = origin.x, col0 = origin.y, tid = threadIdx.x;
-  const LanePieces<Tile> lane;
-
-  float4 a_staged[kAVectors], b_staged[kBVectors];
+  const cudalabs::GemmArgs& args;
+  ATile* a_tile;  // two buffers
+  BTile* b_tile;
+  int row0, col0, tid;
+  LanePieces<Tile> lane;
   // Most tiles lie wholly inside A and B: they take plain 128-bit loads with no bounds checks; the
   // tiles at the edges (and every tile when kVector is false) take the checked path.
-  const bool interior_block = kVector && row0 + BM <= args.m && col0 + BN <= args.n;
-  auto load_tile = [&](int k0) {
+  bool interior_block;
+  float4 a_staged[kAVectors], b_staged[kBVectors];
+  float acc[TM][TN] = {};
+  float a_frag[2][TM], b_frag[2][TN];
+
+  __device__ RegisterStagedBlock(const cudalabs::GemmArgs& gemm, ATile* a, BTile* b, int2 origin)
+      : args(gemm), a_tile(a), b_tile(b), row0(origin.x), col0(origin.y), tid(threadIdx.x) {
+    interior_block = kVector && row0 + BM <= args.m && col0 + BN <= args.n;
+  }
+
+  __device__ __forceinline__ void load_tile(int k0) {
     if (interior_block && k0 + BK <= args.k) {
 #pragma unroll
       for (int r = 0; r < kAVectors; ++r) {
         const int v = tid + r * kThreads;
-        a_staged[r] = __ldg(reinterpret_cast<const float4*>(args.a + (row0 + v / (BK / 4)) * args.lda + k0 +
-                                                            v % (BK / 4) * 4));
+        a_staged[r] =
+            __ldg(reinterpret_cast<const float4*>(args.a + (row0 + v / (BK / 4)) * args.lda + k0 + v % (BK / 4) * 4));
       }
 #pragma unroll
       for (int r = 0; r < kBVectors; ++r) {
         const int v = tid + r * kThreads;
-        b_staged[r] = __ldg(reinterpret_cast<const float4*>(args.b + (k0 + v / (BN / 4)) * args.ldb + col0 +
-                                                            v % (BN / 4) * 4));
+        b_staged[r] =
+            __ldg(reinterpret_cast<const float4*>(args.b + (k0 + v / (BN / 4)) * args.ldb + col0 + v % (BN / 4) * 4));
       }
       return;
     }
@@ -187,53 +202,77 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks) wide_gemm_ke
       const int v = tid + r * kThreads;
       b_staged[r] = load_four<kVector>(args.b, k0 + v / (BN / 4), col0 + v % (BN / 4) * 4, args.k, args.n, args.ldb);
     }
-  };
-  auto store_tile = [&](int buffer) {
+  }
+
+  template <int kBuffer>
+  __device__ __forceinline__ void store_tile() {
 #pragma unroll
     for (int r = 0; r < kAVectors; ++r) {
       const int v = tid + r * kThreads;
       const int m = v / (BK / 4), k = v % (BK / 4) * 4;
-      a_tile[buffer][k + 0][m] = a_staged[r].x;
-      a_tile[buffer][k + 1][m] = a_staged[r].y;
-      a_tile[buffer][k + 2][m] = a_staged[r].z;
-      a_tile[buffer][k + 3][m] = a_staged[r].w;
+      a_tile[kBuffer][k + 0][m] = a_staged[r].x;
+      a_tile[kBuffer][k + 1][m] = a_staged[r].y;
+      a_tile[kBuffer][k + 2][m] = a_staged[r].z;
+      a_tile[kBuffer][k + 3][m] = a_staged[r].w;
     }
 #pragma unroll
     for (int r = 0; r < kBVectors; ++r) {
       const int v = tid + r * kThreads;
-      *reinterpret_cast<float4*>(&b_tile[buffer][v / (BN / 4)][v % (BN / 4) * 4]) = b_staged[r];
+      *reinterpret_cast<float4*>(&b_tile[kBuffer][v / (BN / 4)][v % (BN / 4) * 4]) = b_staged[r];
     }
-  };
+  }
 
-  float acc[TM][TN] = {};
-  float a_frag[2][TM], b_frag[2][TN];
-  const int tiles = (args.k + BK - 1) / BK;
-  load_tile(0);
-  store_tile(0);
-  __syncthreads();
-  load_fragments<Tile>(a_tile[0][0], b_tile[0][0], lane, a_frag[0], b_frag[0]);
-  for (int t = 0; t < tiles; ++t) {
-    const int buffer = t & 1;
-    const bool has_next = t + 1 < tiles;
-    if (has_next) load_tile((t + 1) * BK);  // global loads in flight during this tile's FFMAs
+  // Computes the tile in buffer kBuffer (its step-0 fragments are already in slot 0). With kHasNext,
+  // the next tile (starting at column next_k0) is loaded into registers first, stored into the other
+  // buffer after the last step's fragments were read, and its step-0 fragments prefetched.
+  template <int kBuffer, bool kHasNext>
+  __device__ __forceinline__ void tile(int next_k0) {
+    if constexpr (kHasNext) load_tile(next_k0);  // global loads in flight during the FFMAs below
 #pragma unroll
     for (int k = 0; k < BK; ++k) {
       const int slot = k & 1;
       if (k + 1 < BK) {
-        load_fragments<Tile>(a_tile[buffer][k + 1], b_tile[buffer][k + 1], lane, a_frag[slot ^ 1], b_frag[slot ^ 1]);
-      } else {
-        // The other buffer was last read before the previous barrier: refill it, then one barrier
-        // makes it visible, and step 0 of the next tile can be prefetched from it.
-        if (has_next) store_tile(buffer ^ 1);
+        load_fragments<Tile>(a_tile[kBuffer][k + 1], b_tile[kBuffer][k + 1], lane, a_frag[slot ^ 1], b_frag[slot ^ 1]);
+      } else if constexpr (kHasNext) {
+        // The other buffer was last read before the previous barrier: refill it, and one barrier
+        // makes it visible to everyone.
+        store_tile<kBuffer ^ 1>();
         __syncthreads();
-        if (has_next) {
-          load_fragments<Tile>(a_tile[buffer ^ 1][0], b_tile[buffer ^ 1][0], lane, a_frag[slot ^ 1], b_frag[slot ^ 1]);
-        }
+        load_fragments<Tile>(a_tile[kBuffer ^ 1][0], b_tile[kBuffer ^ 1][0], lane, a_frag[slot ^ 1], b_frag[slot ^ 1]);
       }
       outer_product(a_frag[slot], b_frag[slot], acc);
     }
   }
-  store_pieces<Tile, kVector>(args, row0, col0, lane, acc);
+
+  __device__ __forceinline__ void run() {
+    const int tiles = (args.k + BK - 1) / BK;
+    load_tile(0);
+    store_tile<0>();
+    __syncthreads();
+    load_fragments<Tile>(a_tile[0][0], b_tile[0][0], lane, a_frag[0], b_frag[0]);
+    // Pairs of tiles, buffer 0 then buffer 1, while both have a successor; then the last one or two.
+    int t = 0;
+    for (; t + 2 < tiles; t += 2) {
+      tile<0, true>((t + 1) * BK);
+      tile<1, true>((t + 2) * BK);
+    }
+    if (t + 1 < tiles) {
+      tile<0, true>((t + 1) * BK);
+      tile<1, false>(0);
+    } else {
+      tile<0, false>(0);
+    }
+    store_pieces<Tile, kVector>(args, row0, col0, lane, acc);
+  }
+};
+
+template <class Tile, bool kVector>
+__global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks) wide_gemm_kernel(cudalabs::GemmArgs args) {
+  using Block = RegisterStagedBlock<Tile, kVector>;
+  __shared__ __align__(16) typename Block::ATile a_tile[2];
+  __shared__ __align__(16) typename Block::BTile b_tile[2];
+  Block block(args, a_tile, b_tile, swizzled_tile_origin<Tile>(args.m, args.n));
+  block.run();
 }
 
 // The cp.async kernel (compute capability 8.0+; a plain copy elsewhere): global -> shared directly,
