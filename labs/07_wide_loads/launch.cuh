@@ -96,7 +96,7 @@ int multiprocessors() {
 // C (at least 85 % of its outputs inside C) and still gives every SM a block (90 % of one full wave).
 // Big tiles reuse each loaded element more; a grid smaller than the machine leaves SMs idle. The order
 // follows the H100 measurements recorded in docs/data/results/lab07_sweep_*.json.
-enum class BestTile { k64x64, k128x128, k256x128, k128x256 };
+enum class BestTile { k64x64, k128x64, k128x128, k256x128, k128x256 };
 
 BestTile choose_tile(const cudalabs::GemmShape& shape) {
   const double sms = multiprocessors();
@@ -108,6 +108,7 @@ BestTile choose_tile(const cudalabs::GemmShape& shape) {
   if (fits(128, 256, 1)) return BestTile::k128x256;
   if (fits(256, 128, 1)) return BestTile::k256x128;
   if (fits(128, 128, 2)) return BestTile::k128x128;
+  if (fits(128, 64, 2)) return BestTile::k128x64;  // tall and narrow, e.g. the DCGAN lowering (N = 64)
   return BestTile::k64x64;
 }
 
@@ -116,6 +117,7 @@ cudalabs::KernelLaunch describe_best(const cudalabs::GemmShape& shape) {
     case BestTile::k128x256: return describe<Tile128x256>(shape);
     case BestTile::k256x128: return describe<Tile256x128>(shape);
     case BestTile::k128x128: return describe<Tile128x128>(shape);
+    case BestTile::k128x64: return describe<Tile128x64>(shape);
     case BestTile::k64x64: break;
   }
   return describe<Tile64x64>(shape);
@@ -127,6 +129,7 @@ void launch_best(const cudalabs::GemmArgs& args, cudaStream_t stream) {
     case BestTile::k128x256: return launch<Tile128x256>(args, stream);
     case BestTile::k256x128: return launch<Tile256x128>(args, stream);
     case BestTile::k128x128: return launch<Tile128x128>(args, stream);
+    case BestTile::k128x64: return launch<Tile128x64>(args, stream);
     case BestTile::k64x64: break;
   }
   launch<Tile64x64>(args, stream);
