@@ -6,6 +6,7 @@
 #   make solution N=01     the same with the reference solution
 #   make bench             time every solution and write Google Benchmark JSON to $(BUILD_DIR)/bench
 #   make gpu-check         on a GPU machine: build, all GPU tests, short benchmarks, compute-sanitizer
+#   make docs              the docs site (Doxygen) from the handouts and docs/data/: $(BUILD_DIR)/docs/html
 #
 # Variables: BUILD_DIR (build), JOBS (all cores), CMAKE_FLAGS (extra cmake -D...), ARGS (driver flags).
 BUILD_DIR ?= build
@@ -18,11 +19,11 @@ LABS := $(sort $(patsubst labs/%/,%,$(dir $(wildcard labs/[0-9][0-9]_*/lab.h))))
 LAB_NUMBERS := $(foreach lab,$(LABS),$(firstword $(subst _, ,$(lab))))
 NO_GPU_MESSAGE = no CUDA GPU available: make $(MAKECMDGOALS) needs one (make test builds everything and runs the CPU tests)
 
-.PHONY: all configure build test run lab solution bench gpu-check clean help check-lab-number require-gpu
+.PHONY: all configure build test run lab solution bench gpu-check docs clean help check-lab-number require-gpu
 all: build
 
 help:
-	@sed -n '2,12p' Makefile
+	@sed -n '2,13p' Makefile
 
 $(BUILD_DIR)/CMakeCache.txt:
 	cmake -S . -B $(BUILD_DIR) -G "$(GENERATOR)" $(CMAKE_FLAGS)
@@ -61,6 +62,9 @@ bench: require-gpu configure
 
 gpu-check:
 	scripts/gpu-check
+
+docs:
+	scripts/build-docs $(BUILD_DIR)
 
 clean:
 	rm -rf $(BUILD_DIR)

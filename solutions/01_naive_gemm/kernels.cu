@@ -17,6 +17,7 @@
 namespace lab01 {
 namespace {
 
+// [walkthrough]
 template <bool kThreadXWalksColumns>
 __global__ void naive_gemm_kernel(cudalabs::GemmArgs args) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
@@ -31,6 +32,7 @@ __global__ void naive_gemm_kernel(cudalabs::GemmArgs args) {
   for (int p = 0; p < args.k; ++p) acc += a_row[p] * b_col[p * args.ldb];
   cudalabs::store_gemm_result(args.c + row * args.ldc + col, acc, args.alpha, args.beta);
 }
+// [walkthrough]
 
 }  // namespace
 }  // namespace lab01

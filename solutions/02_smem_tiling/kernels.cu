@@ -18,6 +18,7 @@
 namespace lab02 {
 namespace {
 
+// [walkthrough]
 template <bool kThreadXWalksRows, int kPadding>
 __global__ void tiled_gemm_kernel(cudalabs::GemmArgs args) {
   __shared__ float a_tile[kTile][kTile + kPadding];
@@ -45,6 +46,7 @@ __global__ void tiled_gemm_kernel(cudalabs::GemmArgs args) {
     cudalabs::store_gemm_result(args.c + row * args.ldc + col, acc, args.alpha, args.beta);
   }
 }
+// [walkthrough]
 
 }  // namespace
 }  // namespace lab02

@@ -26,6 +26,7 @@ __device__ __forceinline__ float& tile_at(float (&tile)[kTile][kTile], int r, in
   return kTransposed ? tile[c][r] : tile[r][c];
 }
 
+// [walkthrough]
 template <bool kTransposeA, bool kTransposeB>
 __global__ void layout_gemm_kernel(cudalabs::GemmArgs args) {
   __shared__ float a_tile[kTile][kTile];  // logical element (row, k) of the A tile
@@ -48,6 +49,7 @@ __global__ void layout_gemm_kernel(cudalabs::GemmArgs args) {
     cudalabs::store_gemm_result(args.c + row * args.ldc + col, acc, args.alpha, args.beta);
   }
 }
+// [walkthrough]
 
 }  // namespace
 }  // namespace lab03

@@ -13,6 +13,7 @@
 namespace lab04 {
 namespace {
 
+// [walkthrough]
 template <int kEdge>
 __global__ void tiled_gemm_kernel(cudalabs::GemmArgs args) {
   __shared__ float a_tile[kEdge][kEdge];
@@ -35,6 +36,7 @@ __global__ void tiled_gemm_kernel(cudalabs::GemmArgs args) {
     cudalabs::store_gemm_result(args.c + row * args.ldc + col, acc, args.alpha, args.beta);
   }
 }
+// [walkthrough]
 
 }  // namespace
 }  // namespace lab04

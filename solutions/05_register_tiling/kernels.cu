@@ -19,6 +19,7 @@
 namespace lab05 {
 namespace {
 
+// [walkthrough]
 template <int BM, int BN, int BK, int TM, int TN>
 __global__ void __launch_bounds__((BM / TM) * (BN / TN)) register_tiled_kernel(cudalabs::GemmArgs args) {
   constexpr int kThreads = (BM / TM) * (BN / TN);
@@ -80,6 +81,7 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN)) register_tiled_kernel(c
     }
   }
 }
+// [walkthrough]
 
 }  // namespace
 }  // namespace lab05

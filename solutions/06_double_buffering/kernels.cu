@@ -109,6 +109,7 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), 2) prefetch_gemm_kernel
   store_patch<TM, TN>(args, row0 + patch_row, col0 + patch_col, acc);
 }
 
+// [walkthrough]
 template <int BM, int BN, int BK, int TM, int TN>
 __global__ void __launch_bounds__((BM / TM) * (BN / TN), 2) async_gemm_kernel(cudalabs::GemmArgs args) {
   constexpr int kThreads = (BM / TM) * (BN / TN);
@@ -157,6 +158,7 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), 2) async_gemm_kernel(cu
   }
   store_patch<TM, TN>(args, row0 + patch_row, col0 + patch_col, acc);
 }
+// [walkthrough]
 
 }  // namespace
 }  // namespace lab06

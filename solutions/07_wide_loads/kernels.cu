@@ -226,6 +226,7 @@ struct RegisterStagedBlock {
   // the next tile (starting at column next_k0) is loaded into registers first, stored into the other
   // buffer after the last step's fragments were read, and its step-0 fragments prefetched.
   template <int kBuffer, bool kHasNext>
+  // [walkthrough]
   __device__ __forceinline__ void tile(int next_k0) {
     if constexpr (kHasNext) load_tile(next_k0);  // global loads in flight during the FFMAs below
 #pragma unroll
@@ -243,6 +244,7 @@ struct RegisterStagedBlock {
       outer_product(a_frag[slot], b_frag[slot], acc);
     }
   }
+  // [walkthrough]
 
   __device__ __forceinline__ void run() {
     const int tiles = (args.k + BK - 1) / BK;

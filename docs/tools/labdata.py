@@ -1,0 +1,212 @@
+"""Loading the recorded data of docs/data/ and turning it into markdown tables.
+
+Shared by the docs generator (generate.py), the plots (plots.py) and scripts/lab_tables.py, so that a
+number printed anywhere comes from the same file and the same code.
+"""
+import csv
+import json
+import pathlib
+
+DEFAULT_DEVICE = "nvidia-h100-80gb-hbm3"
+
+
+def number(text):
+    """A metric value as a float ("1,234.5" -> 1234.5)."""
+    return float(str(text).replace(",", ""))
+
+
+def markdown_table(header, rows):
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(" --- " for _ in header) + "|"]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+class Results:
+    """One Google Benchmark JSON file written by a lab driver: median aggregates by name."""
+
+    def __init__(self, path):
+        self.path = pathlib.Path(path)
+        data = json.loads(self.path.read_text())
+        self.context = data["context"]
+        self.medians = [b for b in data["benchmarks"] if b.get("aggregate_name") == "median"]
+
+    def problems(self):
+        seen = []
+        for b in self.medians:
+            problem = b["run_name"].split("/")[-1]
+            if problem not in seen:
+                seen.append(problem)
+        return seen
+
+    @staticmethod
+    def variant_of(run_name):
+        parts = run_name.split("/")
+        if len(parts) == 3 and (parts[0].startswith("lab") or parts[0] == "reference"):
+            return parts[1]
+        return parts[0]
+
+    def entries(self, problem):
+        return [b for b in self.medians if b["run_name"].split("/")[-1] == problem]
+
+    def entry(self, variant, problem=None):
+        problem = problem or self.problems()[0]
+        for b in self.entries(problem):
+            if self.variant_of(b["run_name"]) == variant:
+                return b
+        raise KeyError(f"{self.path.name}: no variant {variant} at {problem}")
+
+    def cublas(self, problem):
+        for b in self.entries(problem):
+            if b["run_name"] == "cublas/" + problem:
+                return b
+        return None
+
+    def percent_of_cublas(self, variant, problem=None):
+        problem = problem or self.problems()[0]
+        reference = self.cublas(problem)
+        return 100.0 * self.entry(variant, problem)["gflops"] / reference["gflops"]
+
+    def note(self):
+        c = self.context
+        command = c["command"].split(" --results-dir")[0]
+        return (f"_{c['device']}, {c['date'][:10]}, commit {c['git_commit'][:10]}, `{command}`; CUDA-event times, "
+                f"median of {self.medians[0].get('repetitions', '?')} repetitions; cuBLAS in the same run._")
+
+    def table(self, problem):
+        cublas = self.cublas(problem)
+        rows = []
+        for b in self.entries(problem):
+            name = self.variant_of(b["run_name"])
+            if "gflops" in b:
+                pct = f"{100.0 * b['gflops'] / cublas['gflops']:.1f}" if cublas else "-"
+                rows.append((name, f"{b['real_time']:.3f}", f"{b['gflops']:,.0f}", pct))
+            else:
+                rows.append((name, f"{b['real_time']:.3f}", f"{b.get('gbytes_per_s', 0):,.0f} GB/s", "-"))
+        return markdown_table(("variant", "ms (median)", "GFLOP/s", "% of cuBLAS"), rows)
+
+    def tables(self):
+        parts = [f"**{p}**\n\n{self.table(p)}" for p in self.problems()]
+        return "\n\n".join(parts) + "\n\n" + self.note()
+
+
+class Profile:
+    """One Nsight Compute raw-page CSV written by scripts/profile: one row per variant."""
+
+    def __init__(self, path):
+        self.path = pathlib.Path(path)
+        rows = list(csv.reader(self.path.open()))
+        self.header = rows[0]
+        self.rows = []
+        for row in rows[2:]:
+            if len(row) > len(self.header):  # NVTX-filtered rows carry extra columns after the host name
+                row = row[:5] + row[5 + len(row) - len(self.header):]
+            values = dict(zip(self.header, row))
+            if values["variant"] == "roofline":  # lab 00 profiles every launch of its checks
+                kernel = "copy" if "copy_kernel" in values.get("Kernel Name", "") else "fma"
+                values["variant"] = f"{kernel} grid {values.get('Grid Size', '?').strip('()').split(',')[0]}"
+            self.rows.append(values)
+
+    def variants(self):
+        return [r["variant"] for r in self.rows]
+
+    def value(self, variant, metric):
+        for r in self.rows:
+            if r["variant"] == variant:
+                if "/" in metric:
+                    a, b = metric.split("/")
+                    return number(r[a]) / number(r[b])
+                return number(r[metric])
+        raise KeyError(f"{self.path.name}: no variant {variant}")
+
+    def table(self, columns, variants=None):
+        rows = []
+        for r in self.rows:
+            if variants and r["variant"] not in variants:
+                continue
+            cells = [r["variant"]]
+            for metric, _, fmt in columns:
+                try:
+                    cells.append(fmt(self.value(r["variant"], metric)))
+                except (KeyError, ValueError, ZeroDivisionError):
+                    cells.append("-")
+            rows.append(cells)
+        return markdown_table(["variant"] + [c[1] for c in columns], rows)
+
+
+def pct(v):
+    return f"{v:.1f}"
+
+
+def ratio(v):
+    return f"{v:.2f}"
+
+
+def count(v):
+    return f"{v:,.0f}"
+
+
+# The Nsight Compute sections the walkthroughs show, as (metric, header, format) columns.
+SECTIONS = {
+    "sol": [
+        ("gpu__time_duration.sum", "duration (ms)", lambda v: f"{v / 1e6:.2f}"),
+        ("sm__throughput.avg.pct_of_peak_sustained_elapsed", "compute (SM) %", pct),
+        ("gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed", "memory %", pct),
+        ("l1tex__throughput.avg.pct_of_peak_sustained_active", "L1/TEX %", pct),
+        ("lts__throughput.avg.pct_of_peak_sustained_elapsed", "L2 %", pct),
+        ("dram__cycles_active.avg.pct_of_peak_sustained_elapsed", "DRAM %", pct),
+    ],
+    "occupancy": [
+        ("launch__registers_per_thread", "registers", count),
+        ("launch__shared_mem_per_block", "shared B/block", count),
+        ("launch__occupancy_limit_registers", "limit regs", count),
+        ("launch__occupancy_limit_shared_mem", "limit smem", count),
+        ("launch__occupancy_limit_warps", "limit warps", count),
+        ("launch__occupancy_limit_blocks", "limit SM", count),
+        ("sm__maximum_warps_per_active_cycle_pct", "theoretical %", pct),
+        ("sm__warps_active.avg.pct_of_peak_sustained_active", "achieved %", pct),
+    ],
+    "memory": [
+        ("dram__bytes_read.sum", "DRAM read (GB)", lambda v: f"{v / 1e9:.2f}"),
+        ("dram__bytes_write.sum", "DRAM write (GB)", lambda v: f"{v / 1e9:.2f}"),
+        ("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum/l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+         "sectors per load request", lambda v: f"{v:.1f}"),
+        ("l1tex__t_sector_hit_rate.pct", "L1 hit %", pct),
+        ("lts__t_sector_hit_rate.pct", "L2 hit %", pct),
+    ],
+    "stalls": [
+        ("smsp__average_warp_latency_per_inst_issued.ratio", "cycles per issue", ratio),
+        ("smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio", "long scoreboard", ratio),
+        ("smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio", "short scoreboard", ratio),
+        ("smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio", "MIO throttle", ratio),
+        ("smsp__average_warps_issue_stalled_lg_throttle_per_issue_active.ratio", "LG throttle", ratio),
+        ("smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio", "barrier", ratio),
+        ("smsp__average_warps_issue_stalled_wait_per_issue_active.ratio", "wait", ratio),
+        ("smsp__average_warps_issue_stalled_dispatch_stall_per_issue_active.ratio", "dispatch", ratio),
+        ("smsp__average_warps_issue_stalled_not_selected_per_issue_active.ratio", "not selected", ratio),
+    ],
+    "banks": [
+        ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "shared load conflicts", count),
+        ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "shared store conflicts", count),
+        ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "shared load wavefronts", count),
+    ],
+    "issue": [
+        ("sm__issue_active.avg.pct_of_peak_sustained_elapsed", "issue slots used %", pct),
+        ("sm__inst_executed_pipe_fma.avg.pct_of_peak_sustained_active", "FMA pipe %", pct),
+        ("smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", "thread FFMAs", count),
+    ],
+}
+
+
+class LabData:
+    """Everything recorded for one lab on one device."""
+
+    def __init__(self, data_dir, lab, device=DEFAULT_DEVICE):
+        data = pathlib.Path(data_dir)
+        self.lab = lab
+        self.device = device
+        self.results_path = data / "results" / f"lab{lab}_{device}.json"
+        self.sweep_path = data / "results" / f"lab{lab}_sweep_{device}.json"
+        self.profile_path = data / "profiles" / f"lab{lab}_{device}.csv"
+        self.results = Results(self.results_path) if self.results_path.exists() else None
+        self.sweep = Results(self.sweep_path) if self.sweep_path.exists() else None
+        self.profile = Profile(self.profile_path) if self.profile_path.exists() else None

@@ -1,0 +1,189 @@
+"""The docs' plots, drawn at build time from docs/data/ as SVG (matplotlib, Debian's python3-matplotlib)."""
+import pathlib
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+import labdata  # noqa: E402
+
+GEMM_LABS = ["01", "02", "03", "04", "05", "06", "07"]
+PROBLEM = "4096x4096x4096"
+
+
+def _save(fig, path):
+    fig.tight_layout()
+    fig.savefig(path, format="svg")
+    plt.close(fig)
+
+
+def ceilings(data_dir, device):
+    """The measured FP32 and bandwidth ceilings from lab 00's results, or None."""
+    lab00 = labdata.LabData(data_dir, "00", device).results
+    if lab00 is None:
+        return None
+    fma = bandwidth = None
+    for b in lab00.medians:
+        if b["run_name"].startswith("lab00/fma/"):
+            fma = b["gflops"]
+        if b["run_name"].startswith(("lab00/copy/", "reference/cudaMemcpy/")):
+            bandwidth = max(bandwidth or 0.0, b["gbytes_per_s"])
+    return fma, bandwidth
+
+
+def progression(data_dir, device, out):
+    """Best variant of every GEMM lab at 4096^3, with cuBLAS and the FP32 ceiling."""
+    labels, values, pcts = [], [], []
+    cublas = None
+    for lab in GEMM_LABS:
+        results = labdata.LabData(data_dir, lab, device).results
+        if results is None or PROBLEM not in results.problems():
+            continue
+        best = max((b for b in results.entries(PROBLEM) if b["run_name"].startswith("lab")), key=lambda b: b["gflops"])
+        labels.append(f"lab {lab}\n{results.variant_of(best['run_name'])}")
+        values.append(best["gflops"] / 1000)
+        cublas = results.cublas(PROBLEM)["gflops"] / 1000
+        pcts.append(100 * best["gflops"] / results.cublas(PROBLEM)["gflops"])
+    fig, ax = plt.subplots(figsize=(9, 4.2))
+    bars = ax.bar(range(len(values)), values, color="#4c72b0")
+    for bar, p in zip(bars, pcts):
+        ax.annotate(f"{p:.0f} %", (bar.get_x() + bar.get_width() / 2, bar.get_height()), ha="center", va="bottom", fontsize=8)
+    if cublas:
+        ax.axhline(cublas, color="#c44e52", linestyle="--", label=f"cuBLAS SGEMM ({cublas:.1f})")
+    limits = ceilings(data_dir, device)
+    if limits and limits[0]:
+        ax.axhline(limits[0] / 1000, color="#55a868", linestyle=":", label=f"measured FP32 ceiling ({limits[0] / 1000:.1f})")
+    ax.set_xticks(range(len(labels)), labels, fontsize=7)
+    ax.set_ylabel("TFLOP/s (4096^3, median)")
+    ax.set_title(f"The progression on {device}: best variant per lab, % of cuBLAS above each bar", fontsize=9)
+    ax.legend(fontsize=8, loc="upper left")
+    _save(fig, out)
+
+
+def lab_variants(data_dir, device, lab, out):
+    """Every variant of one lab with cuBLAS and the FP32 ceiling."""
+    results = labdata.LabData(data_dir, lab, device).results
+    problem = results.problems()[0]
+    entries = [b for b in results.entries(problem) if b["run_name"].startswith("lab")]
+    fig, ax = plt.subplots(figsize=(7, 3.4))
+    ax.barh([results.variant_of(b["run_name"]) for b in entries], [b["gflops"] / 1000 for b in entries], color="#4c72b0")
+    ax.axvline(results.cublas(problem)["gflops"] / 1000, color="#c44e52", linestyle="--", label="cuBLAS")
+    limits = ceilings(data_dir, device)
+    if limits and limits[0]:
+        ax.axvline(limits[0] / 1000, color="#55a868", linestyle=":", label="measured FP32 ceiling")
+    ax.invert_yaxis()
+    ax.set_xlabel(f"TFLOP/s ({problem}, median)")
+    ax.legend(fontsize=8, loc="lower right")
+    _save(fig, out)
+
+
+def roofline(data_dir, device, out):
+    """Lab 00's ceilings with every profiled GEMM kernel placed by its DRAM intensity and its rate."""
+    limits = ceilings(data_dir, device)
+    if not limits or not limits[0] or not limits[1]:
+        return False
+    fma, bandwidth = limits
+    fig, ax = plt.subplots(figsize=(7.5, 4.6))
+    xs = sorted([2 ** e for e in range(-4, 12)] + [fma / bandwidth])
+    ax.plot(xs, [min(fma, bandwidth * x) for x in xs], color="black", linewidth=1.5, label="measured roofline")
+    ax.axvline(fma / bandwidth, color="grey", linestyle=":", linewidth=1)
+    ax.annotate(f"ridge {fma / bandwidth:.1f} FLOP/B", (fma / bandwidth, fma * 0.05), fontsize=7, rotation=90)
+    markers = "os^Dv<>"
+    for i, lab in enumerate(GEMM_LABS):
+        data = labdata.LabData(data_dir, lab, device)
+        if data.results is None or data.profile is None:
+            continue
+        flops = 2.0 * 4096 ** 3
+        for variant in data.profile.variants():
+            try:
+                bytes_moved = data.profile.value(variant, "dram__bytes_read.sum") + data.profile.value(variant, "dram__bytes_write.sum")
+                gflops = (data.results.entry(variant, PROBLEM)["gflops"] if variant != "cublas"
+                          else data.results.cublas(PROBLEM)["gflops"])
+            except (KeyError, TypeError):
+                continue
+            if variant == "cublas" and lab != "07":
+                continue
+            is_cublas = variant == "cublas"
+            ax.scatter(flops / bytes_moved, gflops, marker="*" if is_cublas else markers[i % len(markers)],
+                       s=60 if is_cublas else 22, color="black" if is_cublas else plt.cm.tab10(i),
+                       label="cuBLAS" if is_cublas else (f"lab {lab}" if variant == data.profile.variants()[0] else None))
+            if variant in ("cublas", "best", "naive_strided", "tiled_coalesced", "rt_2d", "cp_async"):
+                ax.annotate(variant, (flops / bytes_moved, gflops), fontsize=6, xytext=(3, -8), textcoords="offset points")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log", base=10)
+    ax.set_xlabel("arithmetic intensity (FLOP per DRAM byte, Nsight Compute)")
+    ax.set_ylabel("GFLOP/s (4096^3, median)")
+    ax.set_title(f"Roofline of {device}: {bandwidth:.0f} GB/s, {fma / 1000:.1f} TFLOP/s measured (lab 00)", fontsize=9)
+    ax.legend(fontsize=7, loc="lower right", ncol=2)
+    _save(fig, out)
+    return True
+
+
+def block_size(data_dir, device, out):
+    """Lab 04: GFLOP/s and occupancy against the block edge."""
+    data = labdata.LabData(data_dir, "04", device)
+    if data.results is None:
+        return False
+    entries = [b for b in data.results.entries(PROBLEM) if b["run_name"].startswith("lab04/")]
+    edges = [int(data.results.variant_of(b["run_name"]).split("x")[-1]) for b in entries]
+    fig, ax = plt.subplots(figsize=(6, 3.4))
+    ax.plot(edges, [b["gflops"] / 1000 for b in entries], "o-", color="#4c72b0", label="TFLOP/s")
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(edges, [f"{e}x{e}" for e in edges])
+    ax.set_xlabel("block")
+    ax.set_ylabel("TFLOP/s (4096^3)")
+    twin = ax.twinx()
+    twin.plot(edges, [b.get("occupancy", 0) for b in entries], "s--", color="#dd8452", label="theoretical occupancy %")
+    if data.profile:
+        achieved = []
+        for b in entries:
+            try:
+                achieved.append(data.profile.value(data.results.variant_of(b["run_name"]), "sm__warps_active.avg.pct_of_peak_sustained_active"))
+            except KeyError:
+                achieved.append(float("nan"))
+        twin.plot(edges, achieved, "x:", color="#55a868", label="achieved occupancy % (ncu)")
+    twin.set_ylim(0, 110)
+    twin.set_ylabel("occupancy %")
+    fig.legend(fontsize=7, loc="lower right")
+    _save(fig, out)
+    return True
+
+
+def sweep(data_dir, device, out):
+    """Labs 05-07 across problem sizes: every lab's fastest variant at each size, and cuBLAS."""
+    fig, ax = plt.subplots(figsize=(7.5, 4))
+    cublas_drawn = False
+    for lab, style in (("05", "o-"), ("06", "s-"), ("07", "^-")):
+        results = labdata.LabData(data_dir, lab, device).sweep
+        if results is None:
+            continue
+        cubes = [p for p in results.problems() if len(set(p.split("x"))) == 1]
+        sizes = [int(p.split("x")[0]) for p in cubes]
+        best = [max(b["gflops"] for b in results.entries(p) if b["run_name"].startswith("lab")) / 1000 for p in cubes]
+        ax.plot(sizes, best, style, label=f"lab {lab}, fastest variant")
+        if lab == "07" and not cublas_drawn:
+            ax.plot(sizes, [results.cublas(p)["gflops"] / 1000 for p in cubes], "k--", label="cuBLAS (lab 07 run)")
+            cublas_drawn = True
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("M = N = K")
+    ax.set_ylabel("TFLOP/s (median)")
+    ax.legend(fontsize=8)
+    _save(fig, out)
+    return True
+
+
+def draw_all(data_dir, device, out_dir):
+    out = pathlib.Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    drawn = []
+    progression(data_dir, device, out / "progression.svg")
+    drawn.append("progression.svg")
+    for lab in GEMM_LABS:
+        if labdata.LabData(data_dir, lab, device).results is not None:
+            lab_variants(data_dir, device, lab, out / f"lab{lab}_variants.svg")
+            drawn.append(f"lab{lab}_variants.svg")
+    for name, function in (("roofline.svg", roofline), ("lab04_block_size.svg", block_size), ("gemm_sweep.svg", sweep)):
+        if function(data_dir, device, out / name):
+            drawn.append(name)
+    return drawn
