@@ -7,6 +7,8 @@
 #   make bench             time every solution and write Google Benchmark JSON to $(BUILD_DIR)/bench
 #   make gpu-check         on a GPU machine: build, all GPU tests, short benchmarks, compute-sanitizer
 #   make docs              the docs site (Doxygen) from the handouts and docs/data/: $(BUILD_DIR)/docs/html
+#   make grade             grade a submission on the GPU: SUBMISSION=path/to/labs LABS=01,02 (default: labs/,
+#                          all labs); reports in $(BUILD_DIR)/grade/<submission>/ (or GRADE_DIR=...)
 #
 # Variables: BUILD_DIR (build), JOBS (all cores), CMAKE_FLAGS (extra cmake -D...), ARGS (driver flags).
 BUILD_DIR ?= build
@@ -14,12 +16,15 @@ JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 ARGS ?=
 N ?=
+SUBMISSION ?= labs
+LABS ?=
+GRADE_DIR ?=
 GENERATOR := $(if $(shell command -v ninja 2>/dev/null),Ninja,Unix Makefiles)
 LABS := $(sort $(patsubst labs/%/,%,$(dir $(wildcard labs/[0-9][0-9]_*/lab.h))))
 LAB_NUMBERS := $(foreach lab,$(LABS),$(firstword $(subst _, ,$(lab))))
 NO_GPU_MESSAGE = no CUDA GPU available: make $(MAKECMDGOALS) needs one (make test builds everything and runs the CPU tests)
 
-.PHONY: all configure build test run lab solution bench gpu-check docs clean help check-lab-number require-gpu
+.PHONY: all configure build test run lab solution bench gpu-check docs clean help check-lab-number require-gpu grade
 all: build
 
 help:
@@ -59,6 +64,10 @@ solution: check-lab-number require-gpu configure
 bench: require-gpu configure
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target $(foreach n,$(LAB_NUMBERS),lab$(n)_solution)
 	LAB_ARGS="--repetitions 10 $(ARGS)" scripts/run-labs $(BUILD_DIR) $(BUILD_DIR)/bench
+
+grade: require-gpu
+	scripts/grade --submission "$(SUBMISSION)" --labs "$(LABS)" --build "$(BUILD_DIR)/grade-build" \
+	  --out "$(or $(GRADE_DIR),$(BUILD_DIR)/grade/$(notdir $(abspath $(SUBMISSION))))"
 
 gpu-check:
 	scripts/gpu-check

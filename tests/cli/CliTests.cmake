@@ -39,3 +39,37 @@ foreach(program IN ITEMS lab00 lab01 lab02_solution)
                    -P ${PROJECT_SOURCE_DIR}/cmake/ExpectOutput.cmake)
   set_tests_properties("cli.${program}_no_gpu" PROPERTIES LABELS "cpu;cli" SKIP_REGULAR_EXPRESSION "SKIPPED: ")
 endforeach()
+
+# The grader's front door: bad arguments are one line and exit 2; without a GPU, one line and non-zero.
+function(cudalabs_add_script_test name exit_code stderr_regex)
+  string(REPLACE ";" "|" command "${ARGN}")
+  add_test(NAME "cli.${name}"
+           COMMAND ${CMAKE_COMMAND} "-DCOMMAND=${command}" -DEXPECT_EXIT=${exit_code} "-DEXPECT_STDERR=${stderr_regex}"
+                   -DSTDERR_LINES=1 -P ${PROJECT_SOURCE_DIR}/cmake/ExpectOutput.cmake)
+  set_tests_properties("cli.${name}" PROPERTIES LABELS "cpu;cli")
+endfunction()
+set(grade_script ${PROJECT_SOURCE_DIR}/scripts/grade)
+cudalabs_add_script_test(grade_missing_submission 2 "^grade: SUBMISSION: '/nonexistent/labs' is not a folder"
+                         ${grade_script} --submission /nonexistent/labs)
+cudalabs_add_script_test(grade_unknown_lab 2 "^grade: LABS: '42' is not a lab" ${grade_script} --labs 42)
+cudalabs_add_script_test(grade_bad_seed 2 "^grade: --seed: 'abc' is not a non-negative integer"
+                         ${grade_script} --seed abc)
+cudalabs_add_script_test(grade_bad_time_limit 2 "^grade: --time-limit: -5.0 is not in" ${grade_script} --time-limit -5)
+cudalabs_add_script_test(grade_unreadable_rubric 2 "^grade: rubric /nonexistent/rubric.json: cannot be read"
+                         ${grade_script} --rubric /nonexistent/rubric.json)
+foreach(what IN ITEMS script make)
+  if(what STREQUAL "script")
+    set(command ${grade_script})
+    set(expected_exit 3)
+    set(message "^grade: no CUDA GPU available")
+  else()
+    set(command make --no-print-directory -C ${PROJECT_SOURCE_DIR} grade)
+    set(expected_exit 2)
+    set(message "no CUDA GPU available: make grade needs one")
+  endif()
+  string(REPLACE ";" "|" command "${command}")
+  add_test(NAME "cli.grade_${what}_no_gpu"
+           COMMAND ${CMAKE_COMMAND} "-DCOMMAND=${command}" -DEXPECT_EXIT=${expected_exit} "-DEXPECT_STDERR=${message}"
+                   -DSTDERR_LINES=1 -DREQUIRE_NO_GPU=ON -P ${PROJECT_SOURCE_DIR}/cmake/ExpectOutput.cmake)
+  set_tests_properties("cli.grade_${what}_no_gpu" PROPERTIES LABELS "cpu;cli" SKIP_REGULAR_EXPRESSION "SKIPPED: ")
+endforeach()

@@ -1,0 +1,176 @@
+"""Grading one lab, start to end: build, grading tests, memcheck, benchmark next to the solution.
+
+Each step has a time limit; the first step that fails for a reason the rubric punishes (does not
+compile, crashes, hangs, memcheck errors) ends the lab with that reason, and grading goes on.
+"""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import gtest
+from .lab_run import COMPILE_ERROR, CRASHED, MEMCHECK, TIME_LIMIT, LabRun, Rate
+from .process import Completed, run_logged
+from .rubric import LabRubric
+from .scoring import score_lab
+from .submission import Lab, compiler_errors
+
+RATE_COUNTERS = (("gflops", "GFLOP/s"), ("gbytes_per_s", "GB/s"))
+MEMCHECK_EXIT = 86
+
+
+@dataclass
+class Context:
+    build: Path  # the grading build folder (configured already)
+    logs: Path  # where this submission's logs go
+    env: dict  # environment of every run (CUDALABS_SEED set)
+    time_limit_s: float | None = None  # overrides the rubric's (grader self-tests)
+
+
+def student_driver(build: Path, lab: Lab) -> Path:
+    return build / "labs" / f"lab{lab.number}"
+
+
+def solution_driver(build: Path, lab: Lab) -> Path:
+    return build / "labs" / f"lab{lab.number}_solution"
+
+
+def grading_binary(build: Path, lab: Lab) -> Path:
+    return build / "tests" / f"lab{lab.number}_grading_student"
+
+
+def _abnormal_end(step: str, done: Completed, limit: float) -> tuple[str, str] | None:
+    """(fatal kind, reason) when a step hung or crashed; None when it exited by itself."""
+    running = gtest.test_running_at_exit(done.output())
+    where = f" in {running}" if running else ""
+    if done.timed_out:
+        return TIME_LIMIT, f"{step} exceeded the time limit of {limit:.0f} s{where}"
+    if done.signal_name:
+        return CRASHED, f"{step} crashed ({done.signal_name}){where}"
+    return None
+
+
+def _build(ctx: Context, lab: Lab, rubric: LabRubric, run: LabRun) -> bool:
+    log = ctx.logs / f"lab{lab.number}_build.log"
+    run.logs["build"] = log.name
+    done = run_logged(["cmake", "--build", str(ctx.build), "--target", f"lab{lab.number}",
+                       f"lab{lab.number}_grading_student"], log, rubric.build_time_limit_s, ctx.env)
+    if done.returncode == 0:
+        return True
+    run.fatal = COMPILE_ERROR
+    if done.timed_out:
+        run.reason = f"the build exceeded {rubric.build_time_limit_s:.0f} s"
+    else:
+        run.details = compiler_errors(done.output(), ctx.build / "submission")
+        run.reason = "kernels.cu does not compile" + (f": {run.details[0]}" if run.details else "")
+    return False
+
+
+def _tests(ctx: Context, lab: Lab, limit: float, run: LabRun) -> bool:
+    xml = ctx.logs / f"lab{lab.number}_tests.xml"
+    xml.unlink(missing_ok=True)
+    log = ctx.logs / f"lab{lab.number}_tests.log"
+    run.logs["tests"] = log.name
+    done = run_logged([str(grading_binary(ctx.build, lab)), f"--gtest_output=xml:{xml}"], log, limit, ctx.env)
+    if ended := _abnormal_end("the grading tests", done, limit):
+        run.fatal, run.reason = ended
+        return False
+    if not xml.exists():
+        run.fatal, run.reason = CRASHED, f"the grading tests exited with code {done.returncode} before reporting"
+        return False
+    run.tests = gtest.parse_xml(xml)
+    return True
+
+
+def _memcheck(ctx: Context, lab: Lab, rubric: LabRubric, limit: float, run: LabRun) -> bool:
+    sanitizer = shutil.which("compute-sanitizer")
+    if sanitizer is None:
+        run.memcheck = "not run: compute-sanitizer not found"
+        return True
+    log = ctx.logs / f"lab{lab.number}_memcheck.log"
+    run.logs["memcheck"] = log.name
+    done = run_logged([sanitizer, "--tool", "memcheck", "--error-exitcode", str(MEMCHECK_EXIT), "--print-limit", "8",
+                       str(grading_binary(ctx.build, lab)), f"--gtest_filter={rubric.memcheck_filter}"],
+                      log, limit, ctx.env)
+    if ended := _abnormal_end("memcheck", done, limit):
+        run.fatal, run.reason = ended
+        return False
+    output = done.output()
+    summary = re.findall(r"ERROR SUMMARY: (\d+) error", output)
+    if done.returncode == MEMCHECK_EXIT or (summary and summary[-1] != "0"):
+        run.fatal = MEMCHECK
+        run.details = [line.strip().lstrip("=").strip() for line in output.splitlines()
+                       if re.search(r"Invalid __\w+__ (read|write)|Address 0x|out of bounds", line)][:8]
+        run.reason = "compute-sanitizer memcheck: " + (run.details[0] if run.details else f"{summary[-1] if summary else '?'} errors")
+        return False
+    run.memcheck = f"clean ({rubric.memcheck_filter.count(':') + 1} test patterns)"
+    return True
+
+
+def _rates(json_path: Path) -> dict[str, tuple[float, str]]:
+    """Benchmark run name -> (median rate, unit) from a Google Benchmark JSON file."""
+    if not json_path.exists():
+        return {}
+    data = json.loads(json_path.read_text())
+    rates = {}
+    for bench in data.get("benchmarks", []):
+        if bench.get("aggregate_name") != "median":
+            continue
+        for counter, unit in RATE_COUNTERS:
+            if counter in bench:
+                rates[bench["run_name"]] = (float(bench[counter]), unit)
+                break
+    return rates
+
+
+def _benchmark(ctx: Context, lab: Lab, rubric: LabRubric, limit: float, run: LabRun,
+               fully_passed: list[str]) -> bool:
+    """The solution's driver, then the student's, at the rubric's size, one after the other."""
+    measured = {}
+    for who, driver in (("solution", solution_driver(ctx.build, lab)), ("student", student_driver(ctx.build, lab))):
+        out = ctx.logs / f"lab{lab.number}_bench_{who}.json"
+        out.unlink(missing_ok=True)
+        log = ctx.logs / f"lab{lab.number}_bench_{who}.log"
+        run.logs[f"benchmark ({who})"] = log.name
+        done = run_logged([str(driver), *rubric.benchmark_args, f"--benchmark_out={out}",
+                           "--benchmark_out_format=json"], log, limit, ctx.env)
+        if who == "student" and (ended := _abnormal_end("the benchmark", done, limit)):
+            run.fatal, run.reason = ended
+            return False
+        if who == "solution" and done.returncode != 0:
+            run.benchmark_note = f"the reference solution's benchmark failed (exit {done.returncode}); see its log"
+        measured[who] = _rates(out)
+    for variant in rubric.variants:
+        if variant.name not in fully_passed:
+            continue
+        rate = Rate()
+        for who in ("student", "solution"):
+            for name, (value, unit) in measured.get(who, {}).items():
+                if name.startswith(variant.benchmark):
+                    setattr(rate, who, value)
+                    rate.unit = unit
+                    break
+        run.rates[variant.name] = rate
+    return True
+
+
+def grade_lab(ctx: Context, lab: Lab, rubric: LabRubric, submitted: bool) -> LabRun:
+    run = LabRun(lab.number, lab.folder)
+    if not submitted:
+        run.fatal, run.reason = "missing", f"the submission has no {lab.folder}/kernels.cu"
+        return run
+    limit = ctx.time_limit_s or rubric.time_limit_s
+    if not _build(ctx, lab, rubric, run) or not _tests(ctx, lab, limit, run):
+        return run
+    if not _memcheck(ctx, lab, rubric, limit, run):
+        return run
+    # Only variants that passed every test are worth timing.
+    fully_passed = [v.name for v in score_lab(rubric, run).variants if v.state == "passed"]
+    if not fully_passed:
+        run.benchmark_note = "not run: no variant passed every test"
+        return run
+    _benchmark(ctx, lab, rubric, limit, run, fully_passed)
+    return run

@@ -1,0 +1,42 @@
+"""What grading one lab observed: the facts the score is computed from, and that the reports show."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .gtest import TestOutcome
+
+# Why a lab scores 0 whatever its tests say.
+MISSING = "missing"
+COMPILE_ERROR = "does not compile"
+CRASHED = "crashed"
+TIME_LIMIT = "time limit"
+MEMCHECK = "memcheck errors"
+
+
+@dataclass
+class Rate:
+    """A variant's median rate at the benchmark size, in the unit its benchmark reports."""
+    student: float | None = None
+    solution: float | None = None
+    unit: str = "GFLOP/s"
+
+    @property
+    def fraction(self) -> float | None:
+        if self.student is None or not self.solution:
+            return None
+        return self.student / self.solution
+
+
+@dataclass
+class LabRun:
+    number: str
+    folder: str
+    fatal: str | None = None  # one of the constants above, or None
+    reason: str = ""  # one line for the report when fatal
+    details: list[str] = field(default_factory=list)  # e.g. compiler errors, memcheck's first lines
+    tests: list[TestOutcome] = field(default_factory=list)
+    memcheck: str = "not run"
+    rates: dict[str, Rate] = field(default_factory=dict)  # by variant name
+    benchmark_note: str = ""
+    logs: dict[str, str] = field(default_factory=dict)  # step -> log path, relative to the report
+    seconds: float = 0.0

@@ -1,0 +1,168 @@
+"""The three reports of a graded submission: Markdown for people, JSON for scripts, JUnit XML for CI
+dashboards. All three are written from the same scores."""
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ElementTree
+from dataclasses import dataclass
+from pathlib import Path
+
+from .scoring import LabScore, VariantScore
+
+
+@dataclass
+class Header:
+    submission: str
+    date: str
+    device: str
+    commit: str
+    seed: str
+    rubric: str
+
+
+def _points(value: float) -> str:
+    return f"{value:g}"
+
+
+def _first_line(text: str, width: int = 160) -> str:
+    """The first line that says something: GoogleTest puts the bare 'file:line' of a failure first."""
+    lines = [l.strip() for l in text.splitlines() if l.strip()]
+    line = next((l for l in lines if not re.fullmatch(r"\S+:\d+", l)), lines[0] if lines else "")
+    return line if len(line) <= width else line[: width - 3] + "..."
+
+
+def _status(lab: LabScore) -> str:
+    if lab.run.fatal:
+        return f"0 points: {lab.run.reason}"
+    states = {v.state for v in lab.variants}
+    if states == {"passed"}:
+        return "every variant passes"
+    if states == {"not implemented yet"}:
+        return "not implemented yet"
+    return ", ".join(f"{v.name}: {v.state}" for v in lab.variants if v.state != "passed")
+
+
+def _rate_cells(v: VariantScore) -> list[str]:
+    if v.rate is None:
+        return ["-", "-", "-"]
+    student = f"{v.rate.student:,.0f}" if v.rate.student is not None else "-"
+    solution = f"{v.rate.solution:,.0f}" if v.rate.solution is not None else "-"
+    fraction = f"{100 * v.rate.fraction:.0f}%" if v.rate.fraction is not None else "-"
+    return [f"{student} {v.rate.unit}" if student != "-" else "-", f"{solution} {v.rate.unit}" if solution != "-" else "-", fraction]
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
+    return lines
+
+
+def markdown(header: Header, labs: list[LabScore]) -> str:
+    total, maximum = sum(l.points for l in labs), sum(l.max_points for l in labs)
+    out = [f"# Grade report: {header.submission}", "",
+           f"**Total: {_points(round(total, 2))} / {_points(round(maximum, 2))} points**", "",
+           f"- device: {header.device}", f"- graded: {header.date}, suite commit {header.commit}",
+           f"- seed: CUDALABS_SEED={header.seed} (rerun a failing test with it to see the same inputs)",
+           f"- rubric: {header.rubric}", "", "## Summary", ""]
+    out += _table(["lab", "points", "tests passed", "status"],
+                  [[l.run.folder, f"{_points(l.points)} / {_points(l.max_points)}",
+                    f"{l.tests_passed} / {l.tests_total}", _status(l)] for l in labs])
+    for lab in labs:
+        out += ["", f"## Lab {lab.run.number} ({lab.run.folder}): {_points(lab.points)} / {_points(lab.max_points)}", ""]
+        if lab.run.fatal:
+            out += [f"**Scored 0: {lab.run.reason}**", ""]
+            if lab.run.details:
+                out += ["```", *lab.run.details, "```", ""]
+        out += _table(["variant", "state", "tests passed", "correctness", "student", "solution", "of solution",
+                       "performance"],
+                      [[v.name, v.state, f"{v.passed} / {len(v.tests)}",
+                        f"{_points(v.correctness)} / {_points(v.correctness_max)}", *_rate_cells(v),
+                        f"{_points(v.performance)} / {_points(v.performance_max)}"] for v in lab.variants])
+        failing = [v for v in lab.variants if v.failing and v.state == "failed"]
+        if failing:
+            out += ["", "Failing tests (shape: first line of the failure):", ""]
+            for v in failing:
+                for test in v.failing:
+                    out.append(f"- `{v.name}` {test.case}: {_first_line(test.message) or test.status}")
+        notes = [f"- {v.name}: {v.note}" for v in lab.variants if v.note and v.state == "passed"]
+        if lab.run.benchmark_note:
+            notes.append(f"- benchmark: {lab.run.benchmark_note}")
+        if lab.run.memcheck != "not run" or not lab.run.fatal:
+            notes.append(f"- memcheck: {lab.run.memcheck}")
+        for test in lab.unscored:
+            if test.status != "passed":
+                notes.append(f"- suite check {test.name} (no points): {test.status}: {_first_line(test.message)}")
+        for test in lab.unmatched:
+            notes.append(f"- test {test.name} is not placed by the rubric (no points): {test.status}")
+        if notes:
+            out += ["", *notes]
+        if lab.run.logs:
+            out += ["", "Logs: " + ", ".join(f"{step} `{path}`" for step, path in lab.run.logs.items())]
+    return "\n".join(out) + "\n"
+
+
+def _variant_json(v: VariantScore) -> dict:
+    rate = None
+    if v.rate is not None:
+        rate = {"student": v.rate.student, "solution": v.rate.solution, "unit": v.rate.unit,
+                "fraction_of_solution": v.rate.fraction}
+    return {"name": v.name, "state": v.state, "tests_passed": v.passed, "tests_total": len(v.tests),
+            "failing": [{"test": t.name, "case": t.case, "status": t.status, "message": t.message} for t in v.failing],
+            "correctness": v.correctness, "correctness_max": v.correctness_max, "performance": v.performance,
+            "performance_max": v.performance_max, "rate": rate, "note": v.note}
+
+
+def as_json(header: Header, labs: list[LabScore]) -> str:
+    data = {**header.__dict__,
+            "points": round(sum(l.points for l in labs), 2), "max_points": round(sum(l.max_points for l in labs), 2),
+            "labs": [{"lab": l.run.number, "folder": l.run.folder, "points": l.points, "max_points": l.max_points,
+                      "tests_passed": l.tests_passed, "tests_total": l.tests_total,
+                      "fatal": l.run.fatal, "reason": l.run.reason, "details": l.run.details,
+                      "memcheck": l.run.memcheck, "benchmark_note": l.run.benchmark_note, "logs": l.run.logs,
+                      "seconds": round(l.run.seconds, 1), "variants": [_variant_json(v) for v in l.variants],
+                      "unscored_tests": [{"test": t.name, "status": t.status} for t in l.unscored],
+                      "unmatched_tests": [{"test": t.name, "status": t.status} for t in l.unmatched]}
+                     for l in labs]}
+    return json.dumps(data, indent=1) + "\n"
+
+
+def junit(header: Header, labs: list[LabScore]) -> str:
+    root = ElementTree.Element("testsuites", name=f"grade {header.submission}")
+    for lab in labs:
+        suite = ElementTree.SubElement(root, "testsuite", name=f"lab{lab.run.number}", time=f"{lab.run.seconds:.1f}")
+        properties = ElementTree.SubElement(suite, "properties")
+        for key, value in (("points", lab.points), ("max_points", lab.max_points), ("memcheck", lab.run.memcheck)):
+            ElementTree.SubElement(properties, "property", name=key, value=str(value))
+        cases = []
+        if lab.run.fatal:
+            case = ElementTree.Element("testcase", classname=f"lab{lab.run.number}", name=lab.run.fatal.replace(" ", "_"))
+            ElementTree.SubElement(case, "error", message=lab.run.reason).text = "\n".join(lab.run.details)
+            cases.append(case)
+        for v in lab.variants:
+            for test in v.tests:
+                case = ElementTree.Element("testcase", classname=f"lab{lab.run.number}.{v.name}", name=test.case,
+                                           time=f"{test.seconds:.3f}")
+                if test.status == "failed":
+                    ElementTree.SubElement(case, "failure", message=_first_line(test.message)).text = test.message
+                elif test.status != "passed":
+                    ElementTree.SubElement(case, "skipped", message=test.message or test.status)
+                cases.append(case)
+        suite.extend(cases)
+        suite.set("tests", str(len(cases)))
+        suite.set("failures", str(sum(c.find("failure") is not None for c in cases)))
+        suite.set("errors", str(sum(c.find("error") is not None for c in cases)))
+        suite.set("skipped", str(sum(c.find("skipped") is not None for c in cases)))
+    ElementTree.indent(root)
+    return ElementTree.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def write_reports(directory: Path, header: Header, labs: list[LabScore]) -> list[Path]:
+    directory.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for name, text in (("grade-report.md", markdown(header, labs)), ("grade-report.json", as_json(header, labs)),
+                       ("grade-report.xml", junit(header, labs))):
+        path = directory / name
+        path.write_text(text)
+        paths.append(path)
+    return paths

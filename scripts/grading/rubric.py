@@ -1,0 +1,170 @@
+"""The grading rubric (tests/grading/rubric.json): points, performance tiers, limits, per lab.
+
+The file is validated as it is read, so that a typo in an instructor's edit is one clear line naming the
+key and its value, not a wrong score.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+class RubricError(ValueError):
+    """The rubric file is unreadable or holds a bad value; the message names the key."""
+
+
+@dataclass(frozen=True)
+class Tier:
+    fraction: float  # of the reference solution's rate
+    points: float
+
+
+@dataclass(frozen=True)
+class VariantRubric:
+    name: str
+    correctness: float
+    performance: tuple[Tier, ...]
+    tests: re.Pattern  # matched (search) against "Suite.Test"
+    benchmark: str  # Google Benchmark name prefix
+
+    @property
+    def max_performance(self) -> float:
+        return max((tier.points for tier in self.performance), default=0.0)
+
+    @property
+    def max_points(self) -> float:
+        return self.correctness + self.max_performance
+
+
+@dataclass(frozen=True)
+class LabRubric:
+    number: str
+    variants: tuple[VariantRubric, ...]
+    build_time_limit_s: float
+    time_limit_s: float
+    benchmark_args: tuple[str, ...]
+    memcheck_filter: str
+    unscored_tests: re.Pattern | None
+
+    @property
+    def max_points(self) -> float:
+        return sum(v.max_points for v in self.variants)
+
+    def variant_of_test(self, test_name: str) -> VariantRubric | None:
+        """The variant a GoogleTest name ('Suite.Test') is scored under, or None."""
+        for variant in self.variants:
+            if variant.tests.search(test_name):
+                return variant
+        return None
+
+    def is_unscored(self, test_name: str) -> bool:
+        return self.unscored_tests is not None and bool(self.unscored_tests.search(test_name))
+
+
+@dataclass(frozen=True)
+class Rubric:
+    path: Path
+    labs: dict[str, LabRubric] = field(default_factory=dict)
+
+
+def _number(where: str, value, minimum: float = 0.0) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < minimum:
+        raise RubricError(f"{where} = {value!r}: expected a number >= {minimum}")
+    return float(value)
+
+
+def _pattern(where: str, text) -> re.Pattern | None:
+    if not isinstance(text, str):
+        raise RubricError(f"{where} = {text!r}: expected a regular expression string")
+    if text == "":
+        return None
+    try:
+        return re.compile(text)
+    except re.error as error:
+        raise RubricError(f"{where} = {text!r}: not a regular expression ({error})") from None
+
+
+def _tiers(where: str, value) -> tuple[Tier, ...]:
+    if not isinstance(value, list):
+        raise RubricError(f"{where} = {value!r}: expected a list of {{fraction, points}}")
+    tiers = []
+    for index, tier in enumerate(value):
+        if not isinstance(tier, dict) or set(tier) != {"fraction", "points"}:
+            raise RubricError(f"{where}[{index}] = {tier!r}: expected {{\"fraction\": F, \"points\": P}}")
+        fraction = _number(f"{where}[{index}].fraction", tier["fraction"])
+        if fraction <= 0.0:
+            raise RubricError(f"{where}[{index}].fraction = {fraction}: must be above 0")
+        tiers.append(Tier(fraction, _number(f"{where}[{index}].points", tier["points"])))
+    return tuple(sorted(tiers, key=lambda t: -t.fraction))
+
+
+_LAB_KEYS = {"build_time_limit_s", "time_limit_s", "benchmark_args", "memcheck_filter", "correctness",
+             "performance", "unscored_tests", "variants"}
+_VARIANT_KEYS = {"correctness", "performance", "tests", "benchmark"}
+
+
+def _lab(number: str, settings: dict, defaults: dict) -> LabRubric:
+    where = f"labs.{number}"
+    unknown = set(settings) - _LAB_KEYS
+    if unknown:
+        raise RubricError(f"{where}: unknown key {sorted(unknown)[0]!r}")
+    merged = {**defaults, **settings}
+    variants_spec = merged.get("variants")
+    if not isinstance(variants_spec, dict) or not variants_spec:
+        raise RubricError(f"{where}.variants = {variants_spec!r}: expected at least one variant")
+    variants = []
+    for name, spec in variants_spec.items():
+        vwhere = f"{where}.variants.{name}"
+        if not isinstance(spec, dict):
+            raise RubricError(f"{vwhere} = {spec!r}: expected an object")
+        unknown = set(spec) - _VARIANT_KEYS
+        if unknown:
+            raise RubricError(f"{vwhere}: unknown key {sorted(unknown)[0]!r}")
+        tests = _pattern(f"{vwhere}.tests", spec.get("tests", rf"^Grading\.{re.escape(name)}\."))
+        if tests is None:
+            raise RubricError(f"{vwhere}.tests is empty: every variant needs its tests")
+        variants.append(VariantRubric(
+            name=name,
+            correctness=_number(f"{vwhere}.correctness", spec.get("correctness", merged.get("correctness"))),
+            performance=_tiers(f"{vwhere}.performance", spec.get("performance", merged.get("performance"))),
+            tests=tests,
+            benchmark=spec.get("benchmark", f"lab{number}/{name}/")))
+    args = merged.get("benchmark_args")
+    if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+        raise RubricError(f"{where}.benchmark_args = {args!r}: expected a list of strings")
+    memcheck_filter = merged.get("memcheck_filter")
+    if not isinstance(memcheck_filter, str) or not memcheck_filter:
+        raise RubricError(f"{where}.memcheck_filter = {memcheck_filter!r}: expected a GoogleTest filter")
+    return LabRubric(
+        number=number,
+        variants=tuple(variants),
+        build_time_limit_s=_number(f"{where}.build_time_limit_s", merged.get("build_time_limit_s"), 1),
+        time_limit_s=_number(f"{where}.time_limit_s", merged.get("time_limit_s"), 1),
+        benchmark_args=tuple(args),
+        memcheck_filter=memcheck_filter,
+        unscored_tests=_pattern(f"{where}.unscored_tests", merged.get("unscored_tests", "")))
+
+
+def load_rubric(path: Path) -> Rubric:
+    """Reads and validates the rubric; raises RubricError naming the bad key and value."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except OSError as error:
+        raise RubricError(f"rubric {path}: cannot be read ({error.strerror})") from None
+    except json.JSONDecodeError as error:
+        raise RubricError(f"rubric {path}: not JSON (line {error.lineno}: {error.msg})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("labs"), dict):
+        raise RubricError(f"rubric {path}: expected an object with 'labs'")
+    defaults = data.get("defaults", {})
+    if not isinstance(defaults, dict):
+        raise RubricError(f"defaults = {defaults!r}: expected an object")
+    labs = {}
+    for number, settings in data["labs"].items():
+        if not re.fullmatch(r"\d\d", number):
+            raise RubricError(f"labs.{number}: lab keys are two-digit numbers, e.g. \"01\"")
+        if not isinstance(settings, dict):
+            raise RubricError(f"labs.{number} = {settings!r}: expected an object")
+        labs[number] = _lab(number, settings, defaults)
+    return Rubric(path=Path(path), labs=labs)

@@ -1,0 +1,112 @@
+"""Scores from observations and the rubric. Pure functions: tested on the CPU with made-up runs."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .gtest import TestOutcome
+from .lab_run import LabRun, Rate
+from .rubric import LabRubric, VariantRubric
+
+
+@dataclass
+class VariantScore:
+    name: str
+    state: str  # passed | failed | not implemented yet | no tests | lab scored 0
+    tests: list[TestOutcome] = field(default_factory=list)
+    correctness: float = 0.0
+    correctness_max: float = 0.0
+    performance: float = 0.0
+    performance_max: float = 0.0
+    rate: Rate | None = None
+    note: str = ""
+
+    @property
+    def passed(self) -> int:
+        return sum(t.status == "passed" for t in self.tests)
+
+    @property
+    def failing(self) -> list[TestOutcome]:
+        return [t for t in self.tests if t.status != "passed"]
+
+    @property
+    def points(self) -> float:
+        return self.correctness + self.performance
+
+    @property
+    def max_points(self) -> float:
+        return self.correctness_max + self.performance_max
+
+
+@dataclass
+class LabScore:
+    run: LabRun
+    variants: list[VariantScore]
+    unscored: list[TestOutcome]
+    unmatched: list[TestOutcome]  # tests the rubric does not place: reported, never silently dropped
+
+    @property
+    def points(self) -> float:
+        return round(sum(v.points for v in self.variants), 2)
+
+    @property
+    def max_points(self) -> float:
+        return round(sum(v.max_points for v in self.variants), 2)
+
+    @property
+    def tests_passed(self) -> int:
+        return sum(v.passed for v in self.variants)
+
+    @property
+    def tests_total(self) -> int:
+        return sum(len(v.tests) for v in self.variants)
+
+
+def performance_points(rubric: VariantRubric, fraction: float | None) -> float:
+    """The points of the highest tier reached (tiers are sorted by fraction, highest first)."""
+    if fraction is None:
+        return 0.0
+    for tier in rubric.performance:
+        if fraction >= tier.fraction:
+            return tier.points
+    return 0.0
+
+
+def score_variant(rubric: VariantRubric, tests: list[TestOutcome], rate: Rate | None, fatal: bool) -> VariantScore:
+    score = VariantScore(rubric.name, "", tests, correctness_max=rubric.correctness,
+                         performance_max=rubric.max_performance, rate=rate)
+    if fatal:
+        score.state = "lab scored 0"
+        return score
+    if not tests:
+        score.state = "no tests"
+        score.note = "no grading test ran for this variant"
+        return score
+    if any(t.status == "not_implemented" for t in tests):
+        score.state = "not implemented yet"
+        return score
+    score.correctness = round(rubric.correctness * score.passed / len(tests), 2)
+    if score.passed < len(tests):
+        score.state = "failed"
+        score.note = "performance counts once every test passes"
+        return score
+    score.state = "passed"
+    fraction = rate.fraction if rate else None
+    if fraction is None:
+        score.note = "no benchmark result" if not rate or rate.student is None else "no reference rate"
+    score.performance = performance_points(rubric, fraction)
+    return score
+
+
+def score_lab(rubric: LabRubric, run: LabRun) -> LabScore:
+    by_variant: dict[str, list[TestOutcome]] = {v.name: [] for v in rubric.variants}
+    unscored, unmatched = [], []
+    for test in run.tests:
+        if rubric.is_unscored(test.name):
+            unscored.append(test)
+        elif (variant := rubric.variant_of_test(test.name)) is not None:
+            by_variant[variant.name].append(test)
+        else:
+            unmatched.append(test)
+    fatal = run.fatal is not None
+    variants = [score_variant(v, by_variant[v.name], run.rates.get(v.name), fatal) for v in rubric.variants]
+    return LabScore(run, variants, unscored, unmatched)

@@ -1,0 +1,84 @@
+"""A submission staged into the grading build: only the student's kernels.cu files are taken from it;
+lab.h, launch.cuh, the drivers and the tests are always the suite's own.
+
+The staging folder sits at a fixed place inside the grading build, so the CMake configuration never
+changes from one submission to the next: grading a class rebuilds only each student's kernels.
+"""
+from __future__ import annotations
+
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+KERNELS = "kernels.cu"
+
+
+@dataclass(frozen=True)
+class Lab:
+    number: str  # "01"
+    folder: str  # "01_naive_gemm"
+
+
+def suite_labs(repo: Path) -> list[Lab]:
+    """The labs of this suite, in order (every labs/NN_name/ with a lab.h)."""
+    labs = []
+    for path in sorted((repo / "labs").iterdir()):
+        if path.is_dir() and re.fullmatch(r"\d\d_\w+", path.name) and (path / "lab.h").exists():
+            labs.append(Lab(path.name[:2], path.name))
+    return labs
+
+
+def select_labs(labs: list[Lab], text: str) -> list[Lab]:
+    """LABS=01,02 (or '1 2'); empty means all. Raises ValueError naming an unknown lab."""
+    if not text.strip():
+        return labs
+    by_number = {lab.number: lab for lab in labs}
+    chosen = []
+    for item in re.split(r"[,\s]+", text.strip()):
+        key = item.zfill(2) if item.isdigit() else item
+        if key not in by_number:
+            raise ValueError(f"LABS: '{item}' is not a lab (labs: {','.join(by_number)})")
+        if by_number[key] not in chosen:
+            chosen.append(by_number[key])
+    return chosen
+
+
+def stage(repo: Path, submission: Path, staging: Path, graded: list[Lab]) -> dict[str, bool]:
+    """Fills staging/NN_name/kernels.cu: the submission's file for each graded lab that has one, the
+    pristine skeleton otherwise (so every lab still configures). Returns lab number -> submitted."""
+    submitted = {}
+    graded_numbers = {lab.number for lab in graded}
+    for lab in suite_labs(repo):
+        target = staging / lab.folder / KERNELS
+        target.parent.mkdir(parents=True, exist_ok=True)
+        source = submission / lab.folder / KERNELS
+        use_submission = lab.number in graded_numbers and source.is_file()
+        if lab.number in graded_numbers:
+            submitted[lab.number] = use_submission
+        new = (source if use_submission else repo / "labs" / lab.folder / KERNELS).read_bytes()
+        # Rewritten only when it changed, so an unchanged lab is not recompiled.
+        if not target.exists() or target.read_bytes() != new:
+            target.write_bytes(new)
+    return submitted
+
+
+def cmake_configure_command(repo: Path, build: Path, staging: Path) -> list[str]:
+    generator = "Ninja" if shutil.which("ninja") else "Unix Makefiles"
+    command = ["cmake", "-S", str(repo), "-B", str(build), "-G", generator, "-DCMAKE_BUILD_TYPE=Release",
+               f"-DCUDALABS_STUDENT_LABS_DIR={staging}"]
+    # Libraries unpacked next to the repo (the GPU machine, which cannot install packages).
+    deps = repo / ".deps" / "root" / "usr"
+    if deps.is_dir():
+        command.append(f"-DCMAKE_PREFIX_PATH={deps}")
+    return command
+
+
+def compiler_errors(log: str, staging: Path | None = None, limit: int = 12) -> list[str]:
+    """The lines of a build log that state an error, for the report, with paths relative to the
+    submission ('01_naive_gemm/kernels.cu(32): error: ...')."""
+    if staging is not None:
+        log = log.replace(str(staging) + "/", "")
+    lines = [line.strip() for line in log.splitlines()
+             if re.search(r"\berror\b", line, re.IGNORECASE) and not line.startswith("ninja: build stopped")]
+    return lines[:limit]

@@ -1,0 +1,282 @@
+"""CPU tests of the grader's parts (scripts/grading): rubric, test results, scoring, reports, time limits
+and staging. Run by ctest as grader.units; the end-to-end runs on a GPU are in grader_selftest.py."""
+from __future__ import annotations
+
+import json
+import re
+import sys
+import tempfile
+import textwrap
+import unittest
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "scripts"))
+
+from grading import gtest, reports, submission  # noqa: E402
+from grading.gtest import TestOutcome  # noqa: E402
+from grading.lab_run import COMPILE_ERROR, LabRun, Rate  # noqa: E402
+from grading.process import run_logged  # noqa: E402
+from grading.rubric import RubricError, load_rubric  # noqa: E402
+from grading.scoring import score_lab  # noqa: E402
+
+RUBRIC = REPO / "tests" / "grading" / "rubric.json"
+GEMM_CASES = ["odd_17x33x65", "square_64", "k_one_70x50x1", "rejects_bad_arguments"]
+
+
+def write_rubric(folder: Path, text: str) -> Path:
+    path = folder / "rubric.json"
+    path.write_text(textwrap.dedent(text))
+    return path
+
+
+class RubricTest(unittest.TestCase):
+    def test_the_suite_rubric_covers_every_lab(self):
+        rubric = load_rubric(RUBRIC)
+        labs = [lab.number for lab in submission.suite_labs(REPO)]
+        self.assertTrue(labs)
+        for number in labs:
+            self.assertIn(number, rubric.labs, f"tests/grading/rubric.json has no lab {number}")
+            self.assertGreater(rubric.labs[number].max_points, 0)
+
+    def test_defaults_and_overrides(self):
+        rubric = load_rubric(RUBRIC)
+        lab07 = rubric.labs["07"]
+        best = next(v for v in lab07.variants if v.name == "best")
+        self.assertEqual(best.correctness, 8)
+        self.assertEqual(best.max_performance, 6)
+        self.assertEqual(best.benchmark, "lab07/best/")
+        self.assertTrue(best.tests.search("Grading.best.odd_17x33x65"))
+        self.assertFalse(best.tests.search("Grading.bestest.odd_17x33x65"))
+        self.assertEqual(lab07.variant_of_test("Grading.wide_64x64.square_64").name, "wide_64x64")
+
+    def test_bad_values_are_named(self):
+        cases = {
+            '{"labs": {"01": {"variants": {"a": {"correctness": -1}}}}}': "labs.01.variants.a.correctness = -1",
+            '{"labs": {"1": {}}}': "labs.1: lab keys are two-digit numbers",
+            '{"labs": {"01": {"variants": {}}}}': "labs.01.variants = {}",
+            '{"labs": {"01": {"variants": {"a": {"tests": "("}}}}}': "labs.01.variants.a.tests = '('",
+            '{"labs": {"01": {"colour": 1, "variants": {"a": {}}}}}': "labs.01: unknown key 'colour'",
+            '{"defaults": {"correctness": 1, "performance": [{"fraction": 0, "points": 1}]}, "labs": {"01": {"variants": {"a": {}}}}}':
+                "performance[0].fraction = 0.0",
+            "{not json": "not JSON",
+        }
+        with tempfile.TemporaryDirectory() as folder:
+            for text, needle in cases.items():
+                path = write_rubric(Path(folder), text)
+                with self.assertRaises(RubricError, msg=text) as caught:
+                    load_rubric(path)
+                self.assertIn(needle, str(caught.exception))
+        with self.assertRaisesRegex(RubricError, "cannot be read"):
+            load_rubric(Path("/nonexistent/rubric.json"))
+
+
+GTEST_XML = """<?xml version="1.0" encoding="UTF-8"?>
+<testsuites tests="5" failures="1">
+  <testsuite name="Grading.tiled" tests="3">
+    <testcase name="odd_17x33x65" status="run" result="completed" time="0.5" classname="Grading.tiled">
+      <failure message="tiled on 17x33x65: element (16, 32) = 3 differs from 4.5&#x0A;more" type=""><![CDATA[body]]></failure>
+    </testcase>
+    <testcase name="square_64" status="run" result="completed" time="0.1" classname="Grading.tiled" />
+    <testcase name="k_one_70x50x1" status="run" result="skipped" time="0" classname="Grading.tiled">
+      <skipped message="tests/support/gemm_grading.cpp:62&#x0A;tiled: not implemented yet"><![CDATA[x]]></skipped>
+    </testcase>
+    <testcase name="filtered_out" status="notrun" result="suppressed" time="0" classname="Grading.tiled" />
+  </testsuite>
+  <testsuite name="Counts/CopyTest" tests="1">
+    <testcase name="IsBitExact/n1_off0_0" status="run" result="skipped" time="0" classname="Counts/CopyTest">
+      <skipped message="no CUDA GPU available"/>
+    </testcase>
+  </testsuite>
+</testsuites>
+"""
+
+
+class GtestTest(unittest.TestCase):
+    def test_xml_outcomes(self):
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "t.xml"
+            path.write_text(GTEST_XML)
+            outcomes = {o.name: o for o in gtest.parse_xml(path)}
+        self.assertEqual(set(outcomes), {"Grading.tiled.odd_17x33x65", "Grading.tiled.square_64",
+                                         "Grading.tiled.k_one_70x50x1", "Counts/CopyTest.IsBitExact/n1_off0_0"})
+        self.assertEqual(outcomes["Grading.tiled.odd_17x33x65"].status, "failed")
+        self.assertIn("element (16, 32)", outcomes["Grading.tiled.odd_17x33x65"].message)
+        self.assertEqual(outcomes["Grading.tiled.odd_17x33x65"].case, "odd_17x33x65")
+        self.assertEqual(outcomes["Grading.tiled.square_64"].status, "passed")
+        self.assertEqual(outcomes["Grading.tiled.k_one_70x50x1"].status, "not_implemented")
+        self.assertEqual(outcomes["Counts/CopyTest.IsBitExact/n1_off0_0"].status, "skipped")
+
+    def test_the_test_running_at_a_crash_is_named(self):
+        console = ("[ RUN      ] Grading.a.one\n[       OK ] Grading.a.one (1 ms)\n"
+                   "[ RUN      ] Grading.a.two\nSegmentation fault\n")
+        self.assertEqual(gtest.test_running_at_exit(console), "Grading.a.two")
+        self.assertIsNone(gtest.test_running_at_exit("[ RUN      ] X.y\n[  FAILED  ] X.y (2 ms)\n"))
+
+    def test_listing(self):
+        listing = "Grading.tiled.\n  odd_17x33x65\n  square_64\nShapes/FmaTest.\n  MatchesCpuChains/t1_i1  # GetParam() = 1\n"
+        self.assertEqual(gtest.list_tests(listing), ["Grading.tiled.odd_17x33x65", "Grading.tiled.square_64",
+                                                     "Shapes/FmaTest.MatchesCpuChains/t1_i1"])
+
+
+def lab_rubric(folder: Path):
+    path = write_rubric(folder, """
+        {"labs": {"01": {"benchmark_args": [], "memcheck_filter": "*", "build_time_limit_s": 10, "time_limit_s": 10,
+                         "unscored_tests": "^Reference\\\\.",
+                         "performance": [{"fraction": 0.9, "points": 4}, {"fraction": 0.6, "points": 2}],
+                         "variants": {"fast": {"correctness": 6}, "slow": {"correctness": 3}}}}}
+        """)
+    return load_rubric(path).labs["01"]
+
+
+def run_with(statuses: dict[str, str], rates=None, fatal=None) -> LabRun:
+    tests = [TestOutcome(f"Grading.{variant}.{case}", status, "why" if status == "failed" else "")
+             for variant, status in statuses.items() for case in GEMM_CASES]
+    tests.append(TestOutcome("Reference.IsExact", "passed"))
+    run = LabRun("01", "01_naive_gemm", tests=tests, rates=rates or {})
+    if fatal:
+        run.fatal, run.reason = fatal, "kernels.cu does not compile: error: expected ';'"
+    return run
+
+
+class ScoringTest(unittest.TestCase):
+    def setUp(self):
+        self.folder = tempfile.TemporaryDirectory()
+        self.rubric = lab_rubric(Path(self.folder.name))
+
+    def tearDown(self):
+        self.folder.cleanup()
+
+    def test_skeleton_scores_zero(self):
+        score = score_lab(self.rubric, run_with({"fast": "not_implemented", "slow": "not_implemented"}))
+        self.assertEqual(score.points, 0)
+        self.assertEqual(score.max_points, 6 + 4 + 3 + 4)
+        self.assertEqual({v.state for v in score.variants}, {"not implemented yet"})
+        self.assertEqual(len(score.unscored), 1)
+
+    def test_one_skipped_test_means_not_implemented(self):
+        run = run_with({"fast": "passed", "slow": "passed"}, {"fast": Rate(100, 100), "slow": Rate(100, 100)})
+        run.tests[0].status = "not_implemented"
+        score = score_lab(self.rubric, run)
+        self.assertEqual(score.variants[0].state, "not implemented yet")
+        self.assertEqual(score.variants[0].points, 0)
+
+    def test_solution_scores_full_marks(self):
+        rates = {"fast": Rate(980.0, 1000.0), "slow": Rate(101.0, 100.0)}
+        score = score_lab(self.rubric, run_with({"fast": "passed", "slow": "passed"}, rates))
+        self.assertEqual(score.points, score.max_points)
+
+    def test_performance_tiers(self):
+        for student, expected in ((95, 4), (90, 4), (89.9, 2), (60, 2), (59, 0)):
+            score = score_lab(self.rubric, run_with({"fast": "passed", "slow": "passed"}, {"fast": Rate(student, 100)}))
+            self.assertEqual(score.variants[0].performance, expected, f"{student}% of the solution")
+            self.assertEqual(score.variants[1].performance, 0)
+            self.assertEqual(score.variants[1].note, "no benchmark result")
+
+    def test_failing_tests_cost_their_share_and_all_performance(self):
+        run = run_with({"fast": "passed", "slow": "passed"}, {"fast": Rate(100, 100), "slow": Rate(100, 100)})
+        run.tests[0].status = "failed"  # fast on odd_17x33x65
+        score = score_lab(self.rubric, run)
+        fast = score.variants[0]
+        self.assertEqual(fast.state, "failed")
+        self.assertEqual(fast.correctness, round(6 * 3 / 4, 2))
+        self.assertEqual(fast.performance, 0)
+        self.assertEqual([t.case for t in fast.failing], ["odd_17x33x65"])
+        self.assertEqual(score.variants[1].points, 3 + 4)
+
+    def test_fatal_scores_zero(self):
+        score = score_lab(self.rubric, run_with({"fast": "passed", "slow": "passed"},
+                                                {"fast": Rate(100, 100)}, fatal=COMPILE_ERROR))
+        self.assertEqual(score.points, 0)
+        self.assertEqual({v.state for v in score.variants}, {"lab scored 0"})
+
+    def test_tests_the_rubric_does_not_place_are_reported(self):
+        run = run_with({"fast": "passed", "slow": "passed"})
+        run.tests.append(TestOutcome("Mystery.test", "failed", "boom"))
+        self.assertEqual([t.name for t in score_lab(self.rubric, run).unmatched], ["Mystery.test"])
+
+
+class ReportsTest(unittest.TestCase):
+    def test_three_reports_agree(self):
+        with tempfile.TemporaryDirectory() as folder:
+            rubric = lab_rubric(Path(folder))
+            run = run_with({"fast": "passed", "slow": "passed"}, {"fast": Rate(50.0, 100.0), "slow": Rate(99.0, 100.0)})
+            run.tests[1].status = "failed"
+            run.tests[1].message = "tests/support/gemm_grading.cpp:62\nfast on 64x64x64: element (1, 2) = 0 differs\nmore"
+            broken = run_with({"fast": "passed", "slow": "passed"}, fatal=COMPILE_ERROR)
+            broken.number, broken.folder, broken.details = "02", "02_smem_tiling", ["kernels.cu(3): error: expected ';'"]
+            scores = [score_lab(rubric, run), score_lab(rubric, broken)]
+            header = reports.Header("students/alice", "2026-11-22 10:00 UTC", "NVIDIA H100", "abc123", "42", "rubric.json")
+            paths = reports.write_reports(Path(folder) / "out", header, scores)
+            markdown, data = paths[0].read_text(), json.loads(paths[1].read_text())
+            junit = ElementTree.parse(paths[2]).getroot()
+        self.assertIn(f"**Total: {scores[0].points:g} / {scores[0].max_points + scores[1].max_points:g} points**", markdown)
+        self.assertIn("- `fast` square_64: fast on 64x64x64: element (1, 2) = 0 differs", markdown)
+        self.assertIn("**Scored 0: kernels.cu does not compile", markdown)
+        self.assertIn("kernels.cu(3): error: expected ';'", markdown)
+        self.assertRegex(markdown, r"\| slow \| passed \| 4 / 4 \| 3 / 3 \| 99 GFLOP/s \| 100 GFLOP/s \| 99% \| 4 / 4 \|")
+        self.assertEqual(data["points"], scores[0].points)
+        self.assertEqual(data["labs"][0]["variants"][0]["failing"][0]["case"], "square_64")
+        self.assertEqual(data["labs"][1]["fatal"], COMPILE_ERROR)
+        suites = junit.findall("testsuite")
+        self.assertEqual([s.get("name") for s in suites], ["lab01", "lab02"])
+        self.assertEqual(suites[0].get("failures"), "1")
+        self.assertEqual(suites[1].get("errors"), "1")
+        self.assertEqual(int(suites[0].get("tests")), 2 * len(GEMM_CASES))
+
+
+class ProcessTest(unittest.TestCase):
+    def test_time_limit_kills_the_process_group(self):
+        with tempfile.TemporaryDirectory() as folder:
+            done = run_logged(["bash", "-c", "sleep 30 & sleep 30; echo nev''er"], Path(folder) / "log", 0.5)
+            self.assertTrue(done.timed_out)
+            self.assertLess(done.seconds, 10)
+            self.assertNotIn("never", done.output())
+
+    def test_signal_is_named(self):
+        with tempfile.TemporaryDirectory() as folder:
+            done = run_logged(["python3", "-c", "import os, signal; os.kill(os.getpid(), signal.SIGSEGV)"],
+                              Path(folder) / "log", 30)
+        self.assertEqual(done.signal_name, "SIGSEGV")
+
+    def test_exit_code_and_output(self):
+        with tempfile.TemporaryDirectory() as folder:
+            done = run_logged(["bash", "-c", "echo hello; exit 3"], Path(folder) / "log", 30)
+            self.assertEqual(done.returncode, 3)
+            self.assertIsNone(done.signal_name)
+            self.assertIn("hello", done.output())
+
+
+class SubmissionTest(unittest.TestCase):
+    def test_select_labs(self):
+        labs = submission.suite_labs(REPO)
+        self.assertEqual([l.number for l in submission.select_labs(labs, "1, 02")], ["01", "02"])
+        self.assertEqual(submission.select_labs(labs, ""), labs)
+        with self.assertRaisesRegex(ValueError, "LABS: '42' is not a lab"):
+            submission.select_labs(labs, "42")
+
+    def test_only_kernels_are_taken_and_missing_labs_use_the_skeleton(self):
+        labs = submission.suite_labs(REPO)
+        with tempfile.TemporaryDirectory() as folder:
+            student, staging = Path(folder) / "student", Path(folder) / "staging"
+            (student / labs[1].folder).mkdir(parents=True)
+            (student / labs[1].folder / "kernels.cu").write_text("// alice's kernels\n")
+            (student / labs[1].folder / "lab.h").write_text("// must be ignored\n")
+            submitted = submission.stage(REPO, student, staging, labs[:3])
+            self.assertEqual(submitted, {labs[0].number: False, labs[1].number: True, labs[2].number: False})
+            self.assertEqual((staging / labs[1].folder / "kernels.cu").read_text(), "// alice's kernels\n")
+            self.assertFalse((staging / labs[1].folder / "lab.h").exists())
+            skeleton = (REPO / "labs" / labs[0].folder / "kernels.cu").read_text()
+            self.assertEqual((staging / labs[0].folder / "kernels.cu").read_text(), skeleton)
+            self.assertTrue(all((staging / lab.folder / "kernels.cu").exists() for lab in labs))
+
+    def test_compiler_errors_are_picked_out(self):
+        log = "ninja: ...\nkernels.cu(27): error: expected a \";\"\nwarning: x\nninja: build stopped: subcommand failed.\n"
+        self.assertEqual(submission.compiler_errors(log), ['kernels.cu(27): error: expected a ";"'])
+        staged = "/b/submission/01_naive_gemm/kernels.cu(3): error: x\n"
+        self.assertEqual(submission.compiler_errors(staged, Path("/b/submission")), ["01_naive_gemm/kernels.cu(3): error: x"])
+
+
+if __name__ == "__main__":
+    unittest.main()
