@@ -22,6 +22,17 @@ cudalabs_add_cli_test(lab01_solution_m_zero 2 "^lab01: --m: invalid value '0'" l
 cudalabs_add_cli_test(lab02_repetitions_zero 2 "^lab02: --repetitions: invalid value '0'" lab02 --repetitions 0)
 cudalabs_add_cli_test(lab00_copy_mib_zero 2 "^lab00: --copy-mib: invalid value '0'" lab00 --copy-mib 0)
 cudalabs_add_cli_test(lab00_unknown_flag 2 "^lab00: unknown flag '--bogus'" lab00 --bogus)
+cudalabs_add_cli_test(lab08_factor_not_a_power_of_two 2 "^lab08: --factor: invalid value '3' \\(expected 1, 2, 4, 8, 16 or 32\\)"
+                      lab08 --factor 3)
+cudalabs_add_cli_test(lab08_factor_too_large 2 "^lab08: --factor: invalid value '64'" lab08 --factor 64)
+cudalabs_add_cli_test(lab08_unknown_case 2 "^lab08: --case: case3 not in" lab08 --case case3)
+cudalabs_add_cli_test(lab08_batch_zero 2 "^lab08: --n: invalid value '0'" lab08 --n 0)
+cudalabs_add_cli_test(lab08_filter_taller_than_image 2 "^lab08: --n/--h/--w/--c/--f/--r/--s: r = 40 is taller than the image \\(h = 31\\)"
+                      lab08_solution --r 40)
+cudalabs_add_cli_test(lab08_filter_too_large_for_shared_memory 2 "^lab08: tiling: a 90 x 90 filter needs"
+                      lab08 --h 200 --w 200 --r 90 --s 90)
+cudalabs_add_cli_test(lab08_too_many_elements 2 "^lab08: .*the input has 5000000000000 elements"
+                      lab08 --n 1000000 --h 1000 --w 1000)
 
 add_test(NAME cli.lab01_list
          COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:lab01>|--list" -DEXPECT_EXIT=0
@@ -32,7 +43,7 @@ add_test(NAME cli.lab02_help
 set_tests_properties(cli.lab01_list cli.lab02_help PROPERTIES LABELS "cpu;cli")
 
 # Without a GPU every program says so in one line and exits 1 (skipped where a GPU is present).
-foreach(program IN ITEMS lab00 lab01 lab02_solution)
+foreach(program IN ITEMS lab00 lab01 lab02_solution lab08)
   add_test(NAME "cli.${program}_no_gpu"
            COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:${program}>" -DEXPECT_EXIT=1
                    "-DEXPECT_STDERR=^lab[0-9]+: no CUDA GPU available" -DSTDERR_LINES=1 -DREQUIRE_NO_GPU=ON

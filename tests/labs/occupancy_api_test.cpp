@@ -10,6 +10,7 @@
 #include "labs/05_register_tiling/lab.h"
 #include "labs/06_double_buffering/lab.h"
 #include "labs/07_wide_loads/lab.h"
+#include "labs/08_coarsening/lab.h"
 #include "tests/support/gpu_test.h"
 
 #include <gtest/gtest.h>
@@ -59,6 +60,19 @@ TEST(OccupancyCalculator, AgreesWithTheCudaApiForTheRooflineKernels) {
   CUDALABS_REQUIRE_GPU();
   expect_calculator_matches_api("lab00/copy", lab00::describe_copy(1 << 20));
   expect_calculator_matches_api("lab00/fma", lab00::describe_fma(1 << 20));
+}
+
+TEST(OccupancyCalculator, AgreesWithTheCudaApiForTheCoarsenedConvolutions) {
+  CUDALABS_REQUIRE_GPU();
+  int checked = 0;
+  for (const lab08::ConvVariant& variant : lab08::variants()) {
+    for (const lab08::SeedCase& seed_case : lab08::kSeedCases) {
+      expect_calculator_matches_api(std::string("lab08/") + variant.name + "/" + seed_case.name,
+                                    variant.describe(seed_case.shape));
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 12);
 }
 
 }  // namespace
