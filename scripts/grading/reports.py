@@ -26,9 +26,10 @@ def _points(value: float) -> str:
 
 
 def _first_line(text: str, width: int = 160) -> str:
-    """The first line that says something: GoogleTest puts the bare 'file:line' of a failure first."""
-    lines = [l.strip() for l in text.splitlines() if l.strip()]
-    line = next((l for l in lines if not re.fullmatch(r"\S+:\d+", l)), lines[0] if lines else "")
+    """One line that says what failed. GoogleTest starts a failure with its location and the failed
+    assertion and ends it with the test's own streamed message, so the last line is the useful one."""
+    lines = [l.strip() for l in text.splitlines() if l.strip() and not re.fullmatch(r"\S+:\d+", l.strip())]
+    line = lines[-1] if lines else ""
     return line if len(line) <= width else line[: width - 3] + "..."
 
 
@@ -81,7 +82,7 @@ def markdown(header: Header, labs: list[LabScore]) -> str:
                         f"{_points(v.performance)} / {_points(v.performance_max)}"] for v in lab.variants])
         failing = [v for v in lab.variants if v.failing and v.state == "failed"]
         if failing:
-            out += ["", "Failing tests (shape: first line of the failure):", ""]
+            out += ["", "Failing tests (shape: what the check found):", ""]
             for v in failing:
                 for test in v.failing:
                     out.append(f"- `{v.name}` {test.case}: {_first_line(test.message) or test.status}")

@@ -44,8 +44,8 @@ PLANTS = [
           "  float acc = 0.0f;\n  while (args.m > 0 && clock64() >= 0) {\n  }  // planted: never ends\n",
           expect_fatal="time limit"),
     Plant("05_register_tiling", '#include "launch.cuh"\n',
-          '#include "launch.cuh"\n\nnamespace {\n// planted: a null pointer written while the program starts\n'
-          "const int planted_crash = [] {\n  volatile int* nowhere = nullptr;\n  *nowhere = 1;\n  return 0;\n}();\n}  // namespace\n",
+          '#include "launch.cuh"\n\n#include <csignal>\n\nnamespace {\n// planted: the program is killed by a segmentation fault while it starts\n'
+          "const int planted_crash = std::raise(SIGSEGV);\n}  // namespace\n",
           expect_fatal="crashed"),
 ]
 

@@ -203,7 +203,9 @@ class ReportsTest(unittest.TestCase):
             rubric = lab_rubric(Path(folder))
             run = run_with({"fast": "passed", "slow": "passed"}, {"fast": Rate(50.0, 100.0), "slow": Rate(99.0, 100.0)})
             run.tests[1].status = "failed"
-            run.tests[1].message = "tests/support/gemm_grading.cpp:62\nfast on 64x64x64: element (1, 2) = 0 differs\nmore"
+            run.tests[1].message = ("tests/support/gemm_grading.cpp:62\nExpected equality of these values:\n  report.outcome\n"
+                                    "    Which is: 2\n  CheckOutcome::kPassed\n    Which is: 0\n"
+                                    "fast on 64x64x64: element (1, 2) = 0 differs")
             broken = run_with({"fast": "passed", "slow": "passed"}, fatal=COMPILE_ERROR)
             broken.number, broken.folder, broken.details = "02", "02_smem_tiling", ["kernels.cu(3): error: expected ';'"]
             scores = [score_lab(rubric, run), score_lab(rubric, broken)]
