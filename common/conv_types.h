@@ -31,6 +31,7 @@ struct ConvShape {
   std::int64_t filter_elements() const { return std::int64_t{f} * c * r * s; }   ///< F*C*R*S
   std::int64_t output_elements() const { return std::int64_t{n} * f * p() * q(); }  ///< N*F*P*Q
   std::int64_t reduction_length() const { return std::int64_t{c} * r * s; }       ///< terms per output
+  /// Floating-point operations: 2 per multiply-add.
   double flops() const { return 2.0 * static_cast<double>(output_elements()) * static_cast<double>(reduction_length()); }
   /// "1024x31x31x5_f2x3x3" (N x H x W x C, then F x R x S): usable in test and benchmark names.
   std::string label() const;

@@ -11,6 +11,8 @@ DIR/plots/*.svg. Templates may use:
   {{gflops:VARIANT}} {{ms:VARIANT}} {{pct:VARIANT}}    one timing (default problem), also VARIANT@PROBLEM
   {{metric:VARIANT:NCU_METRIC:FORMAT}}   one profile value (FORMAT: pct, ratio, count, gb, ms, float1)
   {{ceiling:fma|bandwidth|ridge}}        lab 00's measured ceilings
+  {{coarsening:case1|case2}}             lab 08: every factor, H100 next to seed 002's table
+  {{coarsening_speedup:case1|case2}}     lab 08: the best factor's speedup over factor 1
   {{lab:NN}}                             set the lab the placeholders above refer to
 A placeholder whose data is missing fails the build, so a page never shows a stale or invented number.
 """
@@ -39,6 +41,7 @@ PLOT_CAPTIONS = {
     "roofline.svg": "The measured roofline with every profiled kernel placed by its DRAM intensity",
     "gemm_sweep.svg": "Labs 05-07 and cuBLAS across problem sizes",
     "lab04_block_size.svg": "Rate and occupancy against the block edge",
+    "lab08_coarsening.svg": "Speedup and achieved occupancy against the coarsening factor, H100 and seed 002",
 }
 
 
@@ -67,6 +70,13 @@ class Renderer:
         d = self.data()
         if key == "results":
             return self.require(d.results, "results").tables()
+        if key == "coarsening":
+            self.require(d.results, "results")
+            return labdata.coarsening_table(d, self.data_dir, arg)
+        if key == "coarsening_speedup":
+            self.require(d.results, "results")
+            best = max(labdata.coarsening_rows(d, arg), key=lambda r: r["speedup"])
+            return f"{best['speedup']:.2f}x faster than factor 1"
         if key == "sweep":
             return self.require(d.sweep, "sweep").tables()
         if key == "section":

@@ -210,3 +210,46 @@ class LabData:
         self.results = Results(self.results_path) if self.results_path.exists() else None
         self.sweep = Results(self.sweep_path) if self.sweep_path.exists() else None
         self.profile = Profile(self.profile_path) if self.profile_path.exists() else None
+
+
+def seed002_tables(data_dir):
+    """Seed 002's Tables 3.1 and 3.2 (docs/data/seeds/seed002_tables.json): case -> rows of dicts."""
+    data = json.loads((pathlib.Path(data_dir) / "seeds" / "seed002_tables.json").read_text())
+    return {case: [dict(zip(data["columns"], row)) for row in data[case]] for case in ("case1", "case2")}
+
+
+def coarsening_rows(lab_data, problem):
+    """Lab 08 on one problem, per factor: timing counters from the results, occupancy and SM activity
+    from the profile (row 'coarsen<F>/<problem>'), speedup over factor 1."""
+    entries = [b for b in lab_data.results.entries(problem) if b["run_name"].startswith("lab08/")]
+    base = next(b["real_time"] for b in entries if lab_data.results.variant_of(b["run_name"]) == "coarsen1")
+    rows = []
+    for b in entries:
+        variant = lab_data.results.variant_of(b["run_name"])
+        row = {"factor": int(variant.replace("coarsen", "")), "block": int(b["block"]), "registers": int(b["registers"]),
+               "theoretical": b["occupancy"], "ms": b["real_time"], "speedup": base / b["real_time"],
+               "gflops": b["gflops"], "spill": int(b.get("spill_bytes", 0)), "achieved": None, "sm_active": None}
+        if lab_data.profile:
+            label = f"{variant}/{problem}"
+            row["achieved"] = lab_data.profile.value(label, "sm__warps_active.avg.pct_of_peak_sustained_active")
+            row["sm_active"] = 100.0 * lab_data.profile.value(label, "sm__cycles_active.avg/sm__cycles_elapsed.avg")
+        rows.append(row)
+    return rows
+
+
+def coarsening_table(lab_data, data_dir, problem):
+    """Our H100 row next to the thesis's row for every factor (ours / seed 002)."""
+    seed = {r["factor"]: r for r in seed002_tables(data_dir)[problem]}
+    seed_base = seed[1]["time_ms"]
+    rows = []
+    for r in coarsening_rows(lab_data, problem):
+        s = seed[r["factor"]]
+        achieved = f"{r['achieved']:.1f}" if r["achieved"] is not None else "-"
+        active = f"{r['sm_active']:.1f}" if r["sm_active"] is not None else "-"
+        rows.append((r["factor"], f"{r['block']} / {s['block']}", f"{r['registers']} / {s['registers']}",
+                     f"{r['theoretical']:.1f} / {s['theoretical_occupancy_pct']:.1f}",
+                     f"{achieved} / {s['achieved_occupancy_pct']:.1f}", f"{active} / {s['sm_utilization_pct']:.1f}",
+                     f"{r['ms']:.3f} / {s['time_ms']:.2f}", f"{r['speedup']:.2f} / {seed_base / s['time_ms']:.2f}",
+                     f"{r['gflops']:,.0f}"))
+    return markdown_table(("factor", "block", "registers", "theoretical occ. %", "achieved occ. %",
+                           "SM active % / SM util. %", "ms", "speedup over 1", "GFLOP/s (H100)"), rows)

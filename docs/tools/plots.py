@@ -173,6 +173,40 @@ def sweep(data_dir, device, out):
     return True
 
 
+def coarsening(data_dir, device, out):
+    """Lab 08: speedup over factor 1 and achieved occupancy against the coarsening factor, both cases,
+    next to seed 002's Tables 3.1 and 3.2."""
+    data = labdata.LabData(data_dir, "08", device)
+    if data.results is None:
+        return False
+    seed = labdata.seed002_tables(data_dir)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.6))
+    for problem, color in (("case1", "#4c72b0"), ("case2", "#dd8452")):
+        rows = labdata.coarsening_rows(data, problem)
+        factors = [r["factor"] for r in rows]
+        name = "case I" if problem == "case1" else "case II"
+        left.plot(factors, [r["speedup"] for r in rows], "o-", color=color, label=f"{name}, H100")
+        base = seed[problem][0]["time_ms"]
+        left.plot(factors, [base / s["time_ms"] for s in seed[problem]], "x--", color=color, alpha=0.6,
+                  label=f"{name}, seed 002")
+        if rows[0]["achieved"] is not None:
+            right.plot(factors, [r["achieved"] for r in rows], "o-", color=color, label=f"{name}, H100 (ncu)")
+        right.plot(factors, [s["achieved_occupancy_pct"] for s in seed[problem]], "x--", color=color, alpha=0.6,
+                   label=f"{name}, seed 002")
+    for ax in (left, right):
+        ax.set_xscale("log", base=2)
+        ax.set_xticks([1, 2, 4, 8, 16, 32], ["1", "2", "4", "8", "16", "32"])
+        ax.set_xlabel("coarsening factor (outputs per thread)")
+        ax.legend(fontsize=7)
+    left.axhline(1.0, color="grey", linewidth=0.8)
+    left.set_ylabel("speedup over factor 1")
+    right.set_ylabel("achieved occupancy %")
+    right.set_ylim(0, 105)
+    fig.tight_layout()
+    _save(fig, out)
+    return True
+
+
 def draw_all(data_dir, device, out_dir):
     out = pathlib.Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -183,7 +217,8 @@ def draw_all(data_dir, device, out_dir):
         if labdata.LabData(data_dir, lab, device).results is not None:
             lab_variants(data_dir, device, lab, out / f"lab{lab}_variants.svg")
             drawn.append(f"lab{lab}_variants.svg")
-    for name, function in (("roofline.svg", roofline), ("lab04_block_size.svg", block_size), ("gemm_sweep.svg", sweep)):
+    for name, function in (("roofline.svg", roofline), ("lab04_block_size.svg", block_size), ("gemm_sweep.svg", sweep),
+                           ("lab08_coarsening.svg", coarsening)):
         if function(data_dir, device, out / name):
             drawn.append(name)
     return drawn

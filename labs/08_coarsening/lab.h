@@ -14,7 +14,7 @@ namespace lab08 {
 
 /// One coarsened kernel: `factor` outputs per thread, a block of ceil(tile outputs / factor) threads.
 struct ConvVariant {
-  const char* name;     ///< "coarsen1" ... "coarsen32": also the benchmark name, lab08/<name>/<case>
+  const char* name;     ///< "coarsen1" ... "coarsen32": also the benchmark name, `lab08/NAME/CASE`
   const char* summary;  ///< one line for --list
   int factor;           ///< outputs computed by each thread
   /// Validates (std::invalid_argument naming the argument) and enqueues the convolution on `stream`.
@@ -30,7 +30,7 @@ std::span<const ConvVariant> variants();
 struct SeedCase {
   const char* name;         ///< "case1" or "case2", as in the benchmark names
   const char* description;  ///< where the seed states it
-  cudalabs::ConvShape shape;
+  cudalabs::ConvShape shape;  ///< the problem's sizes
 };
 
 /// Case I: batch 1024, 31 x 31 x 5 images, two 3 x 3 filters (seed 002, Table 3.1).
