@@ -6,10 +6,20 @@
 #   STDERR_LINES   the exact number of lines on stderr (optional)
 #   REQUIRE_NO_GPU when ON, the check only makes sense without a GPU: with one it prints
 #                  "SKIPPED: a GPU is present" (ctest then reports the test skipped)
-if(REQUIRE_NO_GPU)
+#   REQUIRE_GPU    when ON, the check needs a GPU (e.g. device memory): without one it prints
+#                  "SKIPPED: no CUDA GPU available"
+if(REQUIRE_NO_GPU OR REQUIRE_GPU)
   execute_process(COMMAND nvidia-smi -L RESULT_VARIABLE smi_rc OUTPUT_VARIABLE smi_out ERROR_QUIET)
+  set(gpu_present OFF)
   if(smi_rc EQUAL 0 AND smi_out MATCHES "GPU [0-9]")
+    set(gpu_present ON)
+  endif()
+  if(REQUIRE_NO_GPU AND gpu_present)
     message("SKIPPED: a GPU is present, so the no-GPU message cannot be checked here")
+    return()
+  endif()
+  if(REQUIRE_GPU AND NOT gpu_present)
+    message("SKIPPED: no CUDA GPU available, so device memory cannot be checked here")
     return()
   endif()
 endif()

@@ -13,6 +13,7 @@ DIR/plots/*.svg. Templates may use:
   {{ceiling:fma|bandwidth|ridge}}        lab 00's measured ceilings
   {{coarsening:case1|case2}}             lab 08: every factor, H100 next to seed 002's table
   {{coarsening_speedup:case1|case2}}     lab 08: the best factor's speedup over factor 1
+  {{bad_input_tests}}                    the command-line bad-input tests (tests/cli/CliTests.cmake)
   {{lab:NN}}                             set the lab the placeholders above refer to
 A placeholder whose data is missing fails the build, so a page never shows a stale or invented number.
 """
@@ -24,6 +25,7 @@ import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import labdata  # noqa: E402
+import reliability  # noqa: E402
 import plots  # noqa: E402
 
 FORMATS = {
@@ -73,6 +75,8 @@ class Renderer:
         if key == "coarsening":
             self.require(d.results, "results")
             return labdata.coarsening_table(d, self.data_dir, arg)
+        if key == "bad_input_tests":
+            return reliability.table(pathlib.Path(self.data_dir).parent.parent)
         if key == "coarsening_speedup":
             self.require(d.results, "results")
             best = max(labdata.coarsening_rows(d, arg), key=lambda r: r["speedup"])

@@ -54,7 +54,8 @@ int run(int argc, char** argv) {
   Options options;
   CLI::App app{"lab00: the roofline. Measures memory bandwidth (copy kernel) and FP32 rate (FMA kernel), "
                "next to cudaMemcpy and cuBLAS, and prints the ridge point."};
-  cudalabs::add_integer_flag(app, "--copy-mib", options.copy_mib, 1, 1 << 16, "MiB copied per run");
+  cudalabs::add_integer_flag(app, "--copy-mib", options.copy_mib, 1, 1 << 20,
+                             "MiB copied per run (refused if twice that does not fit in device memory)");
   cudalabs::add_integer_flag(app, "--fma-iterations", options.fma_iterations, 1, 1 << 24, "FMA steps per chain");
   cudalabs::add_integer_flag(app, "--fma-waves", options.fma_waves, 1, 1024,
                              "FMA threads = waves x SMs x max resident threads per SM");

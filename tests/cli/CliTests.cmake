@@ -51,6 +51,14 @@ foreach(program IN ITEMS lab00 lab01 lab02_solution lab08)
   set_tests_properties("cli.${program}_no_gpu" PROPERTIES LABELS "cpu;cli" SKIP_REGULAR_EXPRESSION "SKIPPED: ")
 endforeach()
 
+# Sizes whose buffers exceed the device's memory are refused before anything is allocated (GPU only):
+# 2 x 1 TiB of copy buffers fit no GPU.
+add_test(NAME cli.lab00_exceeds_device_memory
+         COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:lab00>|--copy-mib|1048576" -DEXPECT_EXIT=2
+                 "-DEXPECT_STDERR=^lab00: --copy-mib 1048576 .*needs [0-9]+ MiB of device memory, but only" -DSTDERR_LINES=1
+                 -DREQUIRE_GPU=ON -P ${PROJECT_SOURCE_DIR}/cmake/ExpectOutput.cmake)
+set_tests_properties(cli.lab00_exceeds_device_memory PROPERTIES LABELS "gpu;cli" SKIP_REGULAR_EXPRESSION "SKIPPED: ")
+
 # The grader's front door: bad arguments are one line and exit 2; without a GPU, one line and non-zero.
 function(cudalabs_add_script_test name exit_code stderr_regex)
   string(REPLACE ";" "|" command "${ARGN}")
