@@ -4,6 +4,7 @@
 #include "common/conv_check.h"
 #include "common/random_fill.h"
 #include "labs/08_coarsening/lab.h"
+#include "tests/support/expect_rejected.h"
 #include "tests/support/gpu_test.h"
 
 #include <gtest/gtest.h>
@@ -82,13 +83,7 @@ class ConvArgumentTest : public ::testing::Test {
   void TestBody() override {
     float dummy[4] = {};
     auto expect_rejected = [&](cudalabs::ConvArgs args, const std::string& needle) {
-      try {
-        variant_->launch(args, nullptr);
-        ADD_FAILURE() << variant_->name << " accepted arguments with " << needle;
-      } catch (const std::invalid_argument& error) {
-        EXPECT_NE(std::string(error.what()).find(needle), std::string::npos)
-            << "message '" << error.what() << "' does not name '" << needle << "'";
-      }
+      cudalabs::testing::expect_rejected(variant_->name, [&] { variant_->launch(args, nullptr); }, needle);
     };
     const cudalabs::ConvArgs good{{1, 2, 2, 1, 1, 1, 1}, dummy, dummy, dummy};
     cudalabs::ConvArgs args = good;
