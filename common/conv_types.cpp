@@ -1,5 +1,7 @@
 #include "common/conv_types.h"
 
+#include "common/argument_checks.h"
+
 #include <limits>
 #include <sstream>
 #include <stdexcept>
@@ -13,10 +15,6 @@ std::string ConvShape::label() const {
 }
 
 namespace {
-
-void require_positive(const std::string& who, const char* name, int value) {
-  if (value < 1) throw std::invalid_argument(who + ": " + name + " = " + std::to_string(value) + " (must be >= 1)");
-}
 
 void require_indexable(const std::string& who, const char* tensor, std::int64_t elements) {
   if (elements > std::numeric_limits<int>::max()) {

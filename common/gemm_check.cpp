@@ -26,6 +26,15 @@ std::string GemmCase::label() const {
   return text.str();
 }
 
+const char* outcome_text(CheckOutcome outcome) {
+  switch (outcome) {
+    case CheckOutcome::kPassed: return "PASS";
+    case CheckOutcome::kNotImplemented: return "not implemented yet";
+    case CheckOutcome::kFailed: return "FAIL";
+  }
+  return "?";
+}
+
 double GemmCheckReport::worst_relative_l2() const {
   return std::max(write_check.relative_l2, value_check.relative_l2);
 }

@@ -43,6 +43,9 @@ enum class CheckOutcome {
   kFailed,          ///< some elements unwritten or wrong, padding touched, or an error was thrown
 };
 
+/// What the drivers' tables print for an outcome: "PASS", "not implemented yet" or "FAIL".
+const char* outcome_text(CheckOutcome outcome);
+
 /// The result of checking one launcher on one case.
 struct GemmCheckReport {
   CheckOutcome outcome = CheckOutcome::kFailed;  ///< the verdict

@@ -119,15 +119,7 @@ std::uint64_t choose_seed(const std::string& text) {
   return static_cast<std::uint64_t>(parse_integer_flag("--seed", text, 0, std::numeric_limits<long long>::max()));
 }
 
-std::string check_cell(const VariantRow& row) {
-  if (!row.check) return "reference";
-  switch (row.check->outcome) {
-    case CheckOutcome::kPassed: return "PASS";
-    case CheckOutcome::kNotImplemented: return "not implemented yet";
-    case CheckOutcome::kFailed: return "FAIL";
-  }
-  return "?";
-}
+std::string check_cell(const VariantRow& row) { return row.check ? outcome_text(row.check->outcome) : "reference"; }
 
 void print_table(std::ostream& out, const std::vector<VariantRow>& rows, double cublas_gflops) {
   TextTable table({{"variant", false},

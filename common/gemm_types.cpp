@@ -1,5 +1,7 @@
 #include "common/gemm_types.h"
 
+#include "common/argument_checks.h"
+
 #include <limits>
 #include <stdexcept>
 
@@ -65,12 +67,6 @@ std::int64_t matrix_span(int rows, int cols, int ld) {
 }
 
 namespace {
-
-void require_positive(const std::string& who, const char* name, int value) {
-  if (value < 1) {
-    throw std::invalid_argument(who + ": " + name + " = " + std::to_string(value) + " must be >= 1");
-  }
-}
 
 void require_leading_dimension(const std::string& who, const char* name, int ld, const char* row_name,
                                int row_length) {

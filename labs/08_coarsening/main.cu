@@ -108,15 +108,6 @@ std::vector<const ConvVariant*> selected_variants(const std::vector<int>& factor
   return selected;
 }
 
-std::string verdict(cudalabs::CheckOutcome outcome) {
-  switch (outcome) {
-    case cudalabs::CheckOutcome::kPassed: return "PASS";
-    case cudalabs::CheckOutcome::kNotImplemented: return "not implemented yet";
-    case cudalabs::CheckOutcome::kFailed: return "FAIL";
-  }
-  return "?";
-}
-
 // One factor on one problem: its check, its launch resources, its timing.
 struct Row {
   const ConvVariant* variant;
@@ -140,7 +131,7 @@ void print_table(std::ostream& out, const Problem& problem, const std::vector<Ro
                    std::to_string(row.launch.registers_per_thread), std::to_string(row.launch.local_bytes),
                    cudalabs::TextTable::number(100.0 * row.launch.occupancy.occupancy, 1), row.launch.occupancy.limiter,
                    cudalabs::TextTable::number(ms, 3), cudalabs::TextTable::number(base_ms / ms, 2),
-                   cudalabs::TextTable::number(gflops, 0), verdict(row.check.outcome)});
+                   cudalabs::TextTable::number(gflops, 0), cudalabs::outcome_text(row.check.outcome)});
   }
   out << "\n" << problem.name << " (" << problem.description << "): " << problem.shape.label() << ", "
       << cudalabs::TextTable::number(problem.shape.flops() * 1e-9, 3) << " GFLOP\n";

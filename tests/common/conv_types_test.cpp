@@ -34,9 +34,9 @@ TEST(ConvShape, DerivedSizesOfSeedCaseOne) {
 TEST(ConvShape, ValidationNamesTheFieldAndValue) {
   EXPECT_EQ(rejection({1, 5, 5, 1, 1, 3, 3}), "accepted");
   EXPECT_EQ(rejection({1, 3, 3, 1, 1, 3, 3}), "accepted");  // one output
-  EXPECT_EQ(rejection({0, 5, 5, 1, 1, 3, 3}), "test: n = 0 (must be >= 1)");
-  EXPECT_EQ(rejection({1, 5, 5, -2, 1, 3, 3}), "test: c = -2 (must be >= 1)");
-  EXPECT_EQ(rejection({1, 5, 5, 1, 0, 3, 3}), "test: f = 0 (must be >= 1)");
+  EXPECT_EQ(rejection({0, 5, 5, 1, 1, 3, 3}), "test: n = 0 must be >= 1");
+  EXPECT_EQ(rejection({1, 5, 5, -2, 1, 3, 3}), "test: c = -2 must be >= 1");
+  EXPECT_EQ(rejection({1, 5, 5, 1, 0, 3, 3}), "test: f = 0 must be >= 1");
   EXPECT_EQ(rejection({1, 3, 5, 1, 1, 4, 3}), "test: r = 4 is taller than the image (h = 3)");
   EXPECT_EQ(rejection({1, 5, 2, 1, 1, 3, 3}), "test: s = 3 is wider than the image (w = 2)");
   EXPECT_NE(rejection({100000, 100, 100, 3, 1, 1, 1}).find("more than a 32-bit index reaches"), std::string::npos);

@@ -1,3 +1,4 @@
+#include "common/gemm_check.h"
 #include "common/gemm_variant.h"
 
 #include <gtest/gtest.h>
@@ -45,3 +46,9 @@ TEST(KernelLaunch, CountsThreads) {
 
 }  // namespace
 }  // namespace cudalabs
+
+TEST(OutcomeText, WhatTheDriversPrint) {
+  EXPECT_STREQ(cudalabs::outcome_text(cudalabs::CheckOutcome::kPassed), "PASS");
+  EXPECT_STREQ(cudalabs::outcome_text(cudalabs::CheckOutcome::kNotImplemented), "not implemented yet");
+  EXPECT_STREQ(cudalabs::outcome_text(cudalabs::CheckOutcome::kFailed), "FAIL");
+}
