@@ -12,12 +12,15 @@ target_compile_options(cudalabs_warnings INTERFACE
 # The labs added so far, in order; tests/ and the run scripts iterate over it.
 set_property(GLOBAL PROPERTY CUDALABS_LABS "")
 
-# cudalabs_add_lab(<NN> <name>)
+# cudalabs_add_lab(<NN> <name> [SOURCES file...] [USES <MM>...])
 #
 # Builds labs/<NN>_<name>/main.cu twice: `labNN` with the student's kernels.cu (from
 # CUDALABS_STUDENT_LABS_DIR) and `labNN_solution` with solutions/<NN>_<name>/kernels.cu. Both link the
-# same driver, so the student and the solution are verified and timed the same way.
+# same driver, so the student and the solution are verified and timed the same way. SOURCES (in the
+# lab folder) join both kernel libraries: host code the lab's driver and tests share. USES <MM> links
+# lab MM's kernels of the same build (lab 09's student build runs the student's lab 07 GEMM).
 function(cudalabs_add_lab number name)
+  cmake_parse_arguments(PARSE_ARGV 2 LAB "" "" "SOURCES;USES")
   set(folder "${number}_${name}")
   set(lab_dir "${PROJECT_SOURCE_DIR}/labs/${folder}")
   set(student_source "${CUDALABS_STUDENT_LABS_DIR}/${folder}/kernels.cu")
@@ -28,9 +31,16 @@ function(cudalabs_add_lab number name)
 
   foreach(build IN ITEMS student solution)
     set(kernels "lab${number}_${build}_kernels")
-    add_library(${kernels} STATIC "${${build}_source}")
+    set(shared_sources "")
+    foreach(source IN LISTS LAB_SOURCES)
+      list(APPEND shared_sources "${lab_dir}/${source}")
+    endforeach()
+    add_library(${kernels} STATIC "${${build}_source}" ${shared_sources})
     target_include_directories(${kernels} PUBLIC "${PROJECT_SOURCE_DIR}" "${lab_dir}")
-    target_link_libraries(${kernels} PUBLIC cudalabs_common PRIVATE cudalabs_warnings)
+    target_link_libraries(${kernels} PUBLIC cudalabs_common PRIVATE cudalabs_warnings OpenMP::OpenMP_CXX)
+    foreach(used IN LISTS LAB_USES)
+      target_link_libraries(${kernels} PUBLIC lab${used}_${build}_kernels)
+    endforeach()
     target_compile_definitions(${kernels} PRIVATE CUDALABS_BUILD_$<UPPER_CASE:${build}>=1)
   endforeach()
 

@@ -21,4 +21,11 @@ if(NOT CLI11_FOUND)
                       "(apt-get install libcli11-dev) or point CLI11_DIR at its CMake package.")
 endif()
 
+# stb_image_write (header only) writes the DCGAN's PNG grids.
+find_path(STB_INCLUDE_DIR stb_image_write.h PATH_SUFFIXES stb)
+if(NOT STB_INCLUDE_DIR)
+  message(FATAL_ERROR "stb_image_write.h not found: install Debian's libstb-dev "
+                      "(apt-get install libstb-dev) or set STB_INCLUDE_DIR to the folder holding it.")
+endif()
+
 find_package(Git QUIET)

@@ -8,10 +8,13 @@
 ///
 /// Layouts (row-major, as seed 000's indexing implies):
 /// - `linear.weight` [100][8192]: output j = sum_i z[i] * weight[i][j] + bias[j]; j = (h * 4 + w) * 512 + c;
-/// - `tconvN.filter` [5][5][K][C] ([R][S][out channels][in channels]); activations are H x W x C;
-///   output (h, w, k) = bias[k] + sum over r, s, c of in(h_in, w_in, c) * filter[r][s][k][c] where
-///   h_in = (h - 3 + r) / 2 when h - 3 + r is even and in range (padding 3 before, 2 after the
-///   stride-2 upsampled input), likewise for w;
+/// - `tconvN.filter` [5][5][K][C] ([R][S][out channels][in channels], TensorFlow's conv2d_transpose
+///   layout); activations are H x W x C per image, images one after another. Output (y, x, k) of a
+///   2H x 2W output is bias[k] + sum over r, s, c of in((y + 1 - r) / 2, (x + 1 - s) / 2, c) *
+///   filter[r][s][k][c], over the r with y + 1 - r even and (y + 1 - r) / 2 in [0, H), likewise s.
+///   Seed 000 writes the same sum on the zero-inserted input J (one zero between input pixels, 3 zero
+///   rows and columns before, 2 after: eq. 9): out(y, x, k) = sum J[y + r][x + s][c] *
+///   filter[4 - r][4 - s][k][c]; substituting r -> 4 - r gives the formula above;
 /// - `bnN.{scale,offset,mean,variance}` [C]: y = scale * (x - mean) / sqrt(variance + 1e-5) + offset.
 #pragma once
 

@@ -1,0 +1,60 @@
+/// @file reference_dcgan.h
+/// @brief The CPU reference of the DCGAN generator (labs 09 and 10): every layer in double, OpenMP.
+///
+/// Activations are H x W x C per image, images one after another (dcgan_model.h documents the
+/// layouts and the transposed convolution's exact sum). Layers take and return doubles, so the
+/// whole generator runs without float rounding: the GPU's float32 result is compared against it.
+#pragma once
+
+#include "common/dcgan_model.h"
+
+#include <span>
+#include <vector>
+
+namespace cudalabs::dcgan {
+
+/// The sizes of one 5 x 5, stride-2 'SAME' transposed convolution: `batch` images of
+/// height x width x in_channels in, 2 height x 2 width x out_channels out.
+struct TconvShape {
+  int batch = 1;         ///< images
+  int height = 4;        ///< input rows (the output has twice as many)
+  int width = 4;         ///< input columns (the output has twice as many)
+  int in_channels = 1;   ///< C
+  int out_channels = 1;  ///< K
+  /// Elements of the input, of the output, of the filter ([5][5][K][C]).
+  std::size_t input_elements() const;
+  std::size_t output_elements() const;
+  std::size_t filter_elements() const;
+  /// Multiply-adds that touch a real input pixel (the inserted zeros skipped): 2 x this is the
+  /// layer's useful FLOP count, whatever a kernel actually executes.
+  double useful_macs() const;
+};
+
+/// Throws std::invalid_argument naming the first size below 1.
+void validate(const TconvShape& shape, const char* who);
+
+/// The layer's output, double-accumulated: the direct 'gather' sum of dcgan_model.h, bias included.
+std::vector<double> reference_tconv(const TconvShape& shape, std::span<const double> input,
+                                    std::span<const float> filter, std::span<const float> bias);
+
+/// The same layer computed the other way round, for tests: every input pixel scatters its
+/// contribution into the outputs y = 2 i - 1 + r (TensorFlow's definition as the gradient of a
+/// stride-2 'SAME' convolution). Sequential and slow; an independent formulation.
+std::vector<double> reference_tconv_scatter(const TconvShape& shape, std::span<const double> input,
+                                            std::span<const float> filter, std::span<const float> bias);
+
+/// Inference-form batch norm over the last dimension (channels), optionally followed by ReLU, in place.
+void reference_batch_norm(std::span<double> values, int channels, std::span<const float> scale,
+                          std::span<const float> offset, std::span<const float> mean,
+                          std::span<const float> variance, bool relu);
+
+/// z (count x 100) -> count x 8192 (4 x 4 x 512, HWC): the linear layer with its bias.
+std::vector<double> reference_linear(const Weights& weights, std::span<const float> latents, int count);
+
+/// The whole generator: count latent vectors -> count images of 64 x 64 x 3 (HWC), values in [-1, 1].
+std::vector<double> reference_generator(const Weights& weights, std::span<const float> latents, int count);
+
+/// The four transposed convolutions of the generator (layer 1..4) at a batch size.
+TconvShape generator_layer(int layer, int batch);
+
+}  // namespace cudalabs::dcgan

@@ -1,0 +1,82 @@
+/// @file labs/09_dcgan/generator.h
+/// @brief The generator on the GPU: its weights on the device, its activations, and the layer
+/// sequence that calls the student's kernels (the same code for the student and the solution).
+#pragma once
+
+#include "common/dcgan_model.h"
+#include "common/device_buffer.h"
+#include "labs/09_dcgan/lab.h"
+
+#include <cuda_runtime.h>
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace lab09 {
+
+/// Times of one run, per layer: [0] linear + batch norm + ReLU, [1..4] transposed convolution N with
+/// what follows it (batch norm + ReLU, or tanh).
+using LayerTimes = std::array<float, 5>;
+
+/// Useful FLOPs of each layer for `batch` images (zeros skipped), the same for every variant.
+std::array<double, 5> layer_flops(int batch);
+
+/// Weights uploaded once, plus what the variants derive from them at load time:
+/// - W' of seed 000 eqs. 5-6 per layer (25 C x K, rows (r * 5 + s) * C + c = filter[4 - r][4 - s][k][c]);
+/// - the sub-pixel packed filters (subpixel.h);
+/// - batch norm folded for the fused variants: a = scale / sqrt(variance + eps) and
+///   shift = (bias - mean) * a + offset, so that bn(x + bias) = x * a + shift; for the linear layer,
+///   whose bias is per output j (8192), scale and shift are expanded to 8192 entries.
+class Generator {
+ public:
+  /// Uploads `weights` and allocates activations for batches of up to `max_batch` images.
+  /// Throws std::invalid_argument for max_batch < 1 and std::runtime_error (naming --batch and the
+  /// bytes) when they do not fit in device memory.
+  Generator(const cudalabs::dcgan::Weights& weights, int max_batch);
+
+  /// Runs `count` (1..max_batch) latent vectors at `latents` (device, count x 100) through the
+  /// generator, writing count x 64 x 64 x 3 values to `images` (device). When `times` is given,
+  /// the stream is synchronised and each layer's time (CUDA events) stored there.
+  void run(const DcganVariant& variant, const std::array<TconvMethod, 4>& methods, const float* latents, int count,
+           float* images, cudaStream_t stream, LayerTimes* times = nullptr);
+
+  /// Seed 000 §2.4, measured rather than assumed: for each transposed convolution, times the
+  /// branch-free kernel and the batched GEMM at `batch` images on this GPU and keeps the faster.
+  std::array<TconvMethod, 4> choose_per_layer(int batch, bool fused, cudaStream_t stream, std::string* report);
+
+  /// The methods a variant runs at `batch`: its own, or measured ones when it asks (cached per batch).
+  std::array<TconvMethod, 4> methods_for(const DcganVariant& variant, int batch, cudaStream_t stream,
+                                         std::string* report = nullptr);
+
+  int max_batch() const { return max_batch_; }
+
+  /// Fills the activation buffers with NaN, so that a layer that writes nothing shows as NaN in the
+  /// images instead of passing on an earlier run's values.
+  void poison_activations();
+
+  /// Device bytes a generator for `max_batch` images allocates (to check before allocating).
+  static std::size_t device_bytes(int max_batch);
+
+ private:
+  void linear_layer(bool fused, const float* latents, int count, float* out, cudaStream_t stream);
+  void tconv_layer(int layer, TconvMethod method, bool fused, const float* in, int count, float* out,
+                   cudaStream_t stream);
+
+  struct Layer {
+    cudalabs::DeviceBuffer<float> filter, lowered_weights, packed, bias;
+    cudalabs::DeviceBuffer<float> bn_scale, bn_offset, bn_mean, bn_variance;  // empty for layer 4
+    cudalabs::DeviceBuffer<float> fused_scale, fused_shift;
+  };
+  int max_batch_;
+  cudalabs::DeviceBuffer<float> linear_weight_, linear_bias_, linear_fused_scale_, linear_fused_shift_;
+  cudalabs::DeviceBuffer<float> bn0_scale_, bn0_offset_, bn0_mean_, bn0_variance_;
+  std::array<Layer, 5> layers_;  // [1..4]
+  cudalabs::DeviceBuffer<float> ping_, pong_, lowered_;
+  std::vector<std::pair<std::pair<int, bool>, std::array<TconvMethod, 4>>> measured_;
+};
+
+/// Floats of the lowered-input buffer the GEMM variants work through (chunks of images): 64 Mi floats.
+inline constexpr std::size_t kLoweredFloats = std::size_t{64} << 20;
+
+}  // namespace lab09

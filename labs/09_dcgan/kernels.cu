@@ -1,0 +1,64 @@
+// Lab 09: your kernels. Each TODO kernel below compiles and launches but writes nothing: the driver
+// poisons every output first, so it reports "not implemented yet" until you fill it in.
+//
+// Read common/dcgan_model.h for the exact sum of the transposed convolution, lab.h for what each
+// function must do, and subpixel.h for the phase decomposition. Apply `args.epilogue` to every
+// value you write (apply_epilogue in epilogue.cuh): that is where bias, batch norm and ReLU go.
+#include "labs/09_dcgan/epilogue.cuh"
+#include "labs/09_dcgan/lab.h"
+#include "labs/09_dcgan/subpixel.h"
+
+namespace lab09 {
+namespace {
+
+// One thread per output value out[n][y][x][k], grid-stride over batch * 2H * 2W * K values (k the
+// fastest index, so that neighbouring threads write neighbouring addresses). For each of the 25
+// taps (r, s): the input row is (y + 1 - r) / 2 when y + 1 - r is even and the row is inside the
+// input, likewise the column; sum input * filter[r][s][k][c] over c, then apply the epilogue.
+__global__ void naive_tconv_kernel(TconvArgs args) {
+  // TODO(lab09): the naive transposed convolution (seed 000 §2.2).
+  (void)args;
+}
+
+// The same sum without the parity branch (seed 000 §2.2.1): start r at the first value with
+// y + 1 - r even and step by 2 (likewise s), so every visited tap lands on a real input pixel.
+__global__ void branch_free_tconv_kernel(TconvArgs args) {
+  // TODO(lab09): the branch-free transposed convolution.
+  (void)args;
+}
+
+// I' of seed 000 eqs. 11-12: element (row d, column (r * 5 + s) * C + c) with d = (n, y, x) is
+// J[y + r][x + s][c] of image n: the input pixel ((y + r - 3) / 2, (x + s - 3) / 2) when both
+// y + r - 3 and x + s - 3 are even and inside the input, 0 otherwise. One thread per element.
+__global__ void lower_input_kernel(cudalabs::dcgan::TconvShape shape, const float* input, float* lowered) {
+  // TODO(lab09): build the lowered input.
+  (void)shape;
+  (void)input;
+  (void)lowered;
+}
+
+// The sub-pixel transposed convolution as an implicit GEMM, one phase per blockIdx.z (subpixel.h).
+// Block (blockIdx.x, blockIdx.y) computes a kTileM x kTileN tile of phase z's output: rows are input
+// pixels (n, i, j), columns output channels; its output pixel is (2 i + py, 2 j + px). Step through
+// the reduction (tap, c) subpixel::kTileK at a time: stage the A tile (input pixels at the tap's
+// offset, zeros outside the image) and the B tile (rows of the packed filter) in shared memory, and
+// let each of the (kTileM / 8) * (kTileN / 8) threads accumulate an 8 x 8 block in registers, as in
+// labs 05-07. Finish with the epilogue.
+template <int kTileM, int kTileN>
+__global__ void subpixel_tconv_kernel(TconvArgs args) {
+  // TODO(lab09): the sub-pixel implicit GEMM.
+  (void)args;
+}
+
+// The sub-pixel form for a few output channels (K <= subpixel::kMaxSmallK, the RGB layer): one
+// thread per output pixel (n, y, x) computes all K channels from its phase's taps only. Stage the
+// whole packed filter in the dynamic shared memory first (every thread of the block reads all of it).
+__global__ void subpixel_small_k_kernel(TconvArgs args) {
+  // TODO(lab09): the sub-pixel kernel for the last layer.
+  (void)args;
+}
+
+}  // namespace
+}  // namespace lab09
+
+#include "labs/09_dcgan/launch.cuh"

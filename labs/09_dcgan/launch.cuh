@@ -1,0 +1,104 @@
+// Lab 09 launch plumbing, shared by the student's and the solution's kernels.cu (each includes it
+// after defining the kernels): argument checks, launch shapes, error checks. The grids are given;
+// what each thread computes is the lab.
+#pragma once
+
+#include "common/cuda_check.h"
+#include "common/launch_utils.h"
+#include "labs/09_dcgan/lab.h"
+#include "labs/09_dcgan/subpixel.h"
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace lab09 {
+namespace {
+
+constexpr int kElementThreads = 256;
+
+void require(bool ok, const std::string& message) {
+  if (!ok) throw std::invalid_argument(message);
+}
+
+void validate(const TconvArgs& args, const char* who) {
+  cudalabs::dcgan::validate(args.shape, who);
+  require(args.input && args.filter && args.output, std::string(who) + ": input, filter and output must not be null");
+  require(args.shape.output_elements() < (std::size_t{1} << 40),
+          std::string(who) + ": batch = " + std::to_string(args.shape.batch) + " makes an absurd output");
+}
+
+// Enough blocks of kElementThreads for `count` elements, at most what a grid-stride loop needs.
+dim3 element_grid(std::size_t count) {
+  const std::size_t blocks = (count + kElementThreads - 1) / kElementThreads;
+  return dim3(static_cast<unsigned>(std::min<std::size_t>(blocks, std::size_t{1} << 24)));
+}
+
+}  // namespace
+
+void tconv_naive(const TconvArgs& args, cudaStream_t stream) {
+  validate(args, "lab09 tconv_naive");
+  naive_tconv_kernel<<<element_grid(args.shape.output_elements()), kElementThreads, 0, stream>>>(args);
+  CUDA_CHECK_LAUNCH("lab09 naive_tconv_kernel");
+}
+
+void tconv_branch_free(const TconvArgs& args, cudaStream_t stream) {
+  validate(args, "lab09 tconv_branch_free");
+  branch_free_tconv_kernel<<<element_grid(args.shape.output_elements()), kElementThreads, 0, stream>>>(args);
+  CUDA_CHECK_LAUNCH("lab09 branch_free_tconv_kernel");
+}
+
+void lower_tconv_input(const cudalabs::dcgan::TconvShape& shape, const float* input, float* lowered,
+                       cudaStream_t stream) {
+  cudalabs::dcgan::validate(shape, "lab09 lower_tconv_input");
+  require(input && lowered, "lab09 lower_tconv_input: input and lowered must not be null");
+  const std::size_t elements = static_cast<std::size_t>(shape.batch) * 4 * shape.height * shape.width * 25 *
+                               static_cast<std::size_t>(shape.in_channels);
+  lower_input_kernel<<<element_grid(elements), kElementThreads, 0, stream>>>(shape, input, lowered);
+  CUDA_CHECK_LAUNCH("lab09 lower_input_kernel");
+}
+
+void tconv_subpixel(const TconvArgs& args, cudaStream_t stream) {
+  validate(args, "lab09 tconv_subpixel");
+  const cudalabs::dcgan::TconvShape& s = args.shape;
+  // The kernels read and write float4s.
+  for (const void* pointer : {static_cast<const void*>(args.input), static_cast<const void*>(args.output)}) {
+    require(reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0,
+            "lab09 tconv_subpixel: input and output must be 16-byte aligned");
+  }
+  require(s.in_channels % subpixel::kTileK == 0, "lab09 tconv_subpixel: in_channels = " +
+                                                     std::to_string(s.in_channels) + " must be a multiple of " +
+                                                     std::to_string(subpixel::kTileK));
+  if (s.out_channels <= subpixel::kMaxSmallK) {
+    // A handful of output channels (the RGB layer): a GEMM tile would be almost all padding, so one
+    // thread computes every channel of one output pixel, the packed filter staged in shared memory.
+    const std::size_t filter_bytes = 25 * static_cast<std::size_t>(s.in_channels) * s.out_channels * sizeof(float);
+    require(filter_bytes <= subpixel::kSmallKSharedBytes,
+            "lab09 tconv_subpixel: in_channels = " + std::to_string(s.in_channels) + " with out_channels = " +
+                std::to_string(s.out_channels) + " needs " + std::to_string(filter_bytes) +
+                " bytes of filter in shared memory (at most " + std::to_string(subpixel::kSmallKSharedBytes) + ")");
+    const std::size_t pixels = static_cast<std::size_t>(s.batch) * 4 * s.height * s.width;
+    subpixel_small_k_kernel<<<element_grid(pixels), kElementThreads, filter_bytes, stream>>>(args);
+    CUDA_CHECK_LAUNCH("lab09 subpixel_small_k_kernel");
+    return;
+  }
+  require(s.out_channels % 4 == 0, "lab09 tconv_subpixel: out_channels = " + std::to_string(s.out_channels) +
+                                       " must be a multiple of 4 (or at most " +
+                                       std::to_string(subpixel::kMaxSmallK) + ")");
+  const long long rows = static_cast<long long>(s.batch) * s.height * s.width;  // one GEMM row per input pixel
+  // Narrow layers (K <= 64) take the 128 x 64 tile, so that no block works on absent columns.
+  if (s.out_channels <= 64) {
+    constexpr int kM = 128, kN = 64;
+    const dim3 grid = cudalabs::checked_grid((rows + kM - 1) / kM, (s.out_channels + kN - 1) / kN, 4,
+                                             "lab09 tconv_subpixel");
+    subpixel_tconv_kernel<kM, kN><<<grid, (kM / 8) * (kN / 8), 0, stream>>>(args);
+  } else {
+    constexpr int kM = 128, kN = 128;
+    const dim3 grid = cudalabs::checked_grid((rows + kM - 1) / kM, (s.out_channels + kN - 1) / kN, 4,
+                                             "lab09 tconv_subpixel");
+    subpixel_tconv_kernel<kM, kN><<<grid, (kM / 8) * (kN / 8), 0, stream>>>(args);
+  }
+  CUDA_CHECK_LAUNCH("lab09 subpixel_tconv_kernel");
+}
+
+}  // namespace lab09

@@ -1,0 +1,108 @@
+#include "labs/09_dcgan/pipeline.h"
+
+#include "common/cuda_check.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+namespace lab09 {
+namespace {
+
+constexpr std::size_t kImageFloats = 64 * 64 * 3;
+constexpr std::size_t kLatent = cudalabs::dcgan::kLatent;
+
+// Host-to-host copy of a batch's images, split over the cores: one thread moves ~10 GB/s, and the
+// copy must finish while the GPU computes the next batch.
+void parallel_copy(float* to, const float* from, std::size_t count) {
+  constexpr std::size_t kPiece = std::size_t{1} << 18;  // 1 MiB of floats per task
+  const long long pieces = static_cast<long long>((count + kPiece - 1) / kPiece);
+#pragma omp parallel for schedule(static)
+  for (long long p = 0; p < pieces; ++p) {
+    const std::size_t start = static_cast<std::size_t>(p) * kPiece;
+    std::memcpy(to + start, from + start, std::min(kPiece, count - start) * sizeof(float));
+  }
+}
+
+}  // namespace
+
+Pipeline::Pipeline(Generator& generator) : generator_(generator) {
+  const std::size_t batch = static_cast<std::size_t>(generator.max_batch());
+  for (int s = 0; s < kSlots; ++s) {
+    host_latents_[s] = cudalabs::PinnedBuffer<float>(batch * kLatent);
+    host_images_[s] = cudalabs::PinnedBuffer<float>(batch * kImageFloats);
+    device_latents_[s] = cudalabs::DeviceBuffer<float>(batch * kLatent);
+    device_images_[s] = cudalabs::DeviceBuffer<float>(batch * kImageFloats);
+    for (cudaEvent_t* event : {&uploaded_[s], &computed_[s], &downloaded_[s]}) {
+      CUDA_CHECK(cudaEventCreateWithFlags(event, cudaEventDisableTiming));
+    }
+  }
+  for (cudaStream_t* stream : {&compute_, &upload_, &download_}) {
+    CUDA_CHECK(cudaStreamCreateWithFlags(stream, cudaStreamNonBlocking));
+  }
+}
+
+Pipeline::~Pipeline() {
+  // Destructors must not throw: errors here are ignored (the run has already reported its own).
+  for (cudaStream_t stream : {compute_, upload_, download_}) {
+    if (stream) cudaStreamDestroy(stream);
+  }
+  for (int s = 0; s < kSlots; ++s) {
+    for (cudaEvent_t event : {uploaded_[s], computed_[s], downloaded_[s]}) {
+      if (event) cudaEventDestroy(event);
+    }
+  }
+}
+
+double Pipeline::generate(const DcganVariant& variant, const std::array<TconvMethod, 4>& methods,
+                          std::span<const float> latents, int num, std::span<float> images) {
+  if (num < 1) throw std::invalid_argument("--num = " + std::to_string(num) + " must be >= 1");
+  if (latents.size() < static_cast<std::size_t>(num) * kLatent || images.size() < static_cast<std::size_t>(num) * kImageFloats) {
+    throw std::invalid_argument("lab09 pipeline: buffers too small for num = " + std::to_string(num));
+  }
+  const int batch = generator_.max_batch();
+  const int batches = (num + batch - 1) / batch;
+  auto count_of = [&](int b) { return std::min(batch, num - b * batch); };
+  // Host side of batch b's images: wait for their download, then copy them out of pinned memory.
+  auto deliver = [&](int b) {
+    const int s = b % kSlots;
+    CUDA_CHECK(cudaEventSynchronize(downloaded_[s]));
+    parallel_copy(images.data() + static_cast<std::size_t>(b) * batch * kImageFloats, host_images_[s].data(),
+                  static_cast<std::size_t>(count_of(b)) * kImageFloats);
+  };
+
+  const auto start = std::chrono::steady_clock::now();
+  for (int b = 0; b < batches; ++b) {
+    const int s = b % kSlots, count = count_of(b);
+    // Slot s last held batch b - 3: its pinned latents were uploaded and its images delivered
+    // (deliver(b - 3) ran at iteration b - 1), so both host buffers are free again.
+    if (b >= kSlots) CUDA_CHECK(cudaEventSynchronize(uploaded_[s]));
+    std::memcpy(host_latents_[s].data(), latents.data() + static_cast<std::size_t>(b) * batch * kLatent,
+                static_cast<std::size_t>(count) * kLatent * sizeof(float));
+    // The device latents of slot s are free once batch b - 3 has been computed.
+    CUDA_CHECK(cudaStreamWaitEvent(upload_, computed_[s], 0));
+    CUDA_CHECK(cudaMemcpyAsync(device_latents_[s].data(), host_latents_[s].data(),
+                               static_cast<std::size_t>(count) * kLatent * sizeof(float), cudaMemcpyHostToDevice, upload_));
+    CUDA_CHECK(cudaEventRecord(uploaded_[s], upload_));
+    // Compute needs the latents up, and the slot's device images downloaded (batch b - 3).
+    CUDA_CHECK(cudaStreamWaitEvent(compute_, uploaded_[s], 0));
+    CUDA_CHECK(cudaStreamWaitEvent(compute_, downloaded_[s], 0));
+    generator_.run(variant, methods, device_latents_[s].data(), count, device_images_[s].data(), compute_);
+    CUDA_CHECK(cudaEventRecord(computed_[s], compute_));
+    CUDA_CHECK(cudaStreamWaitEvent(download_, computed_[s], 0));
+    CUDA_CHECK(cudaMemcpyAsync(host_images_[s].data(), device_images_[s].data(),
+                               static_cast<std::size_t>(count) * kImageFloats * sizeof(float), cudaMemcpyDeviceToHost,
+                               download_));
+    CUDA_CHECK(cudaEventRecord(downloaded_[s], download_));
+    // While the GPU works on batches b and b - 1, the host delivers batch b - 2.
+    if (b >= 2) deliver(b - 2);
+  }
+  for (int b = std::max(0, batches - 2); b < batches; ++b) deliver(b);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CUDA_CHECK(cudaStreamSynchronize(compute_));
+  return seconds;
+}
+
+}  // namespace lab09
