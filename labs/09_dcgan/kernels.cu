@@ -50,11 +50,13 @@ __global__ void subpixel_tconv_kernel(TconvArgs args) {
   (void)args;
 }
 
-// The sub-pixel form for a few output channels (K <= subpixel::kMaxSmallK, the RGB layer): one
-// thread per output pixel (n, y, x) computes all K channels from its phase's taps only. Stage the
-// whole packed filter in the dynamic shared memory first (every thread of the block reads all of it).
+// The sub-pixel form for a few output channels (K <= subpixel::kMaxSmallK, the RGB layer). Grid-stride
+// over items p = ((n * 4 + z) * H + i) * groups + g, groups = ceil(W / kSmallKPixels): one thread
+// computes all K channels of the kSmallKPixels output pixels (2 i + py, 2 (4 g + q) + px) of phase z,
+// from that phase's taps only. Stage the whole packed filter in the dynamic shared memory first, one
+// float4 per packed row (phase, tap, c) holding channels 0..K-1 zero-padded (25 C float4s).
 __global__ void subpixel_small_k_kernel(TconvArgs args) {
-  // TODO(lab09): the sub-pixel kernel for the last layer.
+  // TODO(lab09): the sub-pixel kernel for the RGB layer.
   (void)args;
 }
 

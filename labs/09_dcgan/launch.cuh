@@ -70,15 +70,17 @@ void tconv_subpixel(const TconvArgs& args, cudaStream_t stream) {
                                                      std::to_string(s.in_channels) + " must be a multiple of " +
                                                      std::to_string(subpixel::kTileK));
   if (s.out_channels <= subpixel::kMaxSmallK) {
-    // A handful of output channels (the RGB layer): a GEMM tile would be almost all padding, so one
-    // thread computes every channel of one output pixel, the packed filter staged in shared memory.
-    const std::size_t filter_bytes = 25 * static_cast<std::size_t>(s.in_channels) * s.out_channels * sizeof(float);
+    // A handful of output channels (the RGB layer): a GEMM tile would be almost all padding, so each
+    // thread computes every channel of kSmallKPixels output pixels of one phase, the packed filter
+    // staged in shared memory as float4s. Threads: (image, phase, input row, group of 4 columns).
+    const std::size_t filter_bytes = 25 * static_cast<std::size_t>(s.in_channels) * sizeof(float4);
     require(filter_bytes <= subpixel::kSmallKSharedBytes,
             "lab09 tconv_subpixel: in_channels = " + std::to_string(s.in_channels) + " with out_channels = " +
                 std::to_string(s.out_channels) + " needs " + std::to_string(filter_bytes) +
                 " bytes of filter in shared memory (at most " + std::to_string(subpixel::kSmallKSharedBytes) + ")");
-    const std::size_t pixels = static_cast<std::size_t>(s.batch) * 4 * s.height * s.width;
-    subpixel_small_k_kernel<<<element_grid(pixels), kElementThreads, filter_bytes, stream>>>(args);
+    const std::size_t groups = (s.width + subpixel::kSmallKPixels - 1) / subpixel::kSmallKPixels;
+    const std::size_t items = static_cast<std::size_t>(s.batch) * 4 * s.height * groups;
+    subpixel_small_k_kernel<<<element_grid(items), kElementThreads, filter_bytes, stream>>>(args);
     CUDA_CHECK_LAUNCH("lab09 subpixel_small_k_kernel");
     return;
   }
