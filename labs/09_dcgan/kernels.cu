@@ -44,7 +44,9 @@ __global__ void lower_input_kernel(cudalabs::dcgan::TconvShape shape, const floa
 // offset, zeros outside the image) and the B tile (rows of the packed filter) in shared memory, and
 // let each of the (kTileM / 8) * (kTileN / 8) threads accumulate an 8 x 8 block in registers, as in
 // labs 05-07. Finish with the epilogue.
-template <int kTileM, int kTileN>
+// kMinBlocks is the occupancy the launch asks for (__launch_bounds__(threads, kMinBlocks) caps the
+// registers so that many blocks fit on an SM).
+template <int kTileM, int kTileN, int kMinBlocks>
 __global__ void subpixel_tconv_kernel(TconvArgs args) {
   // TODO(lab09): the sub-pixel implicit GEMM.
   (void)args;

@@ -118,8 +118,12 @@ __global__ void lower_input_kernel(TconvShape s, const float* input, float* lowe
 // per thread split into two 4 x 4 quadrants half a tile apart, so that the float4 shared-memory reads
 // of a quarter warp touch consecutive addresses (no bank conflict). The next tile is fetched into
 // registers while the current one is multiplied; two shared buffers, one barrier per step.
-template <int kTileM, int kTileN>
-__global__ void __launch_bounds__((kTileM / 8) * (kTileN / 8)) subpixel_tconv_kernel(TconvArgs args) {
+//
+// Registers: 64 accumulators, 16 operands, the prefetched tile and addresses need about 140; capped
+// at 128 (__launch_bounds__ with kMinBlocks), two 256-thread blocks fit on an SM, and one block's
+// multiply hides the other's barrier and loads.
+template <int kTileM, int kTileN, int kMinBlocks>
+__global__ void __launch_bounds__((kTileM / 8) * (kTileN / 8), kMinBlocks) subpixel_tconv_kernel(TconvArgs args) {
   constexpr int kThreads = (kTileM / 8) * (kTileN / 8);
   constexpr int kK = subpixel::kTileK;
   constexpr int kPadM = 4;  // the transposing stores of a warp then hit 32 different banks
@@ -153,27 +157,38 @@ __global__ void __launch_bounds__((kTileM / 8) * (kTileN / 8)) subpixel_tconv_ke
     a_image[l] = args.input + n * s.height * s.width * channels;
   }
 
+  // The reduction index k0 = (ty * taps_x + tx) * C + c0 advances 8 at a time; tracking (ty, tx, c0)
+  // as a cursor spares two integer divisions per step (a step is only 512 FMAs per thread).
+  struct Cursor {
+    int k0, c0, tx, ty;
+  } next{0, 0, 0, 0};
   float4 a_next[kALoads], b_next[kBLoads];
-  auto fetch = [&](int k_tile) {
-    const int k0 = k_tile * kK;
-    const int tap = k0 / channels, c0 = k0 - tap * channels;
-    const int ty = tap / taps_x, tx = tap - ty * taps_x;
-    const int di = subpixel::input_offset(py, ty), dj = subpixel::input_offset(px, tx);
+  auto fetch = [&]() {
+    const int di = subpixel::input_offset(py, next.ty), dj = subpixel::input_offset(px, next.tx);
     for (int l = 0; l < kALoads; ++l) {
       const int half = (tid + l * kThreads) & 1;
       const int i = a_i[l] + di, j = a_j[l] + dj;
       a_next[l] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
       if (i >= 0 && i < s.height && j >= 0 && j < s.width) {
         a_next[l] = *reinterpret_cast<const float4*>(a_image[l] + (static_cast<long long>(i) * s.width + j) * channels +
-                                                     c0 + half * 4);
+                                                     next.c0 + half * 4);
       }
     }
     for (int l = 0; l < kBLoads; ++l) {
       const int q = tid + l * kThreads;
       const int row = q / (kTileN / 4), col = col0 + (q % (kTileN / 4)) * 4;
-      b_next[l] = col < out_channels
-                      ? *reinterpret_cast<const float4*>(b_matrix + static_cast<long long>(k0 + row) * out_channels + col)
-                      : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+      b_next[l] = col < out_channels ? *reinterpret_cast<const float4*>(
+                                           b_matrix + static_cast<long long>(next.k0 + row) * out_channels + col)
+                                     : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    }
+    next.k0 += kK;
+    next.c0 += kK;
+    if (next.c0 == channels) {
+      next.c0 = 0;
+      if (++next.tx == taps_x) {
+        next.tx = 0;
+        ++next.ty;
+      }
     }
   };
   auto stage = [&](int buffer) {
@@ -192,12 +207,12 @@ __global__ void __launch_bounds__((kTileM / 8) * (kTileN / 8)) subpixel_tconv_ke
 
   const int thread_row = (tid / (kTileN / 8)) * 4, thread_col = (tid % (kTileN / 8)) * 4;
   float acc[8][8] = {};
-  fetch(0);
+  fetch();
   stage(0);
   __syncthreads();
   for (int k_tile = 0; k_tile < k_tiles; ++k_tile) {
     const int buffer = k_tile & 1;
-    if (k_tile + 1 < k_tiles) fetch(k_tile + 1);  // global loads in flight during the multiply
+    if (k_tile + 1 < k_tiles) fetch();  // tile k_tile + 1: global loads in flight during the multiply
 #pragma unroll
     for (int k = 0; k < kK; ++k) {
       const float4 a_lo = *reinterpret_cast<const float4*>(&a_tile[buffer][k][thread_row]);
@@ -248,9 +263,9 @@ __global__ void subpixel_small_k_kernel(TconvArgs args) {
   const TconvShape s = args.shape;
   const int channels = s.in_channels, out_channels = s.out_channels;
   for (int row = threadIdx.x; row < 25 * channels; row += blockDim.x) {
-    float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    for (int k = 0; k < out_channels; ++k) v[k] = args.filter[static_cast<long long>(row) * out_channels + k];
-    packed4[row] = make_float4(v[0], v[1], v[2], v[3]);
+    const float* from = args.filter + static_cast<long long>(row) * out_channels;
+    packed4[row] = make_float4(from[0], out_channels > 1 ? from[1] : 0.0f, out_channels > 2 ? from[2] : 0.0f,
+                               out_channels > 3 ? from[3] : 0.0f);
   }
   __syncthreads();
 
@@ -302,7 +317,12 @@ __global__ void subpixel_small_k_kernel(TconvArgs args) {
       if (j0 + q >= s.width) continue;
       const int x = 2 * (j0 + q) + px;
       float* out = args.output + ((n * 2 * s.height + y) * 2 * s.width + x) * out_channels;
-      for (int k = 0; k < out_channels; ++k) out[k] = apply_epilogue(args.epilogue, acc[q][k], k);
+      // A constant trip count keeps acc in registers: a loop to out_channels would index it at run
+      // time and push it to local memory (ptxas: an 80-byte stack frame, 8x slower).
+#pragma unroll
+      for (int k = 0; k < 4; ++k) {
+        if (k < out_channels) out[k] = apply_epilogue(args.epilogue, acc[q][k], k);
+      }
     }
   }
 }
