@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """PyTorch side of lab 09: the independent reference and the speed baseline (GPU machine).
 
-    pytorch_dcgan.py compare --weights W.cldw --latents Z.cldz --images OUT.cldi [--tolerance 1e-4]
-        runs the same weights and latent vectors through torch.nn (FP32, TF32 off) and prints the
-        largest difference from the images `dcgan --raw OUT.cldi` wrote; exit 1 above the tolerance.
+    pytorch_dcgan.py compare --weights W.cldw --latents Z.cldz --images A.cldi [B.cldi ...] [--tolerance 2e-4]
+        runs the same weights and latent vectors through torch.nn (FP32, TF32 off) and prints, per
+        file, the largest difference from the images `dcgan --raw` wrote; exit 1 above the tolerance.
 
     pytorch_dcgan.py bench [--weights W.cldw] --batches 1024,5248 --end-to-end 5248 --json OUT.json
         times model(z) on the GPU per batch (CUDA events, warm-up, median) and, end to end,
@@ -44,16 +44,23 @@ def compare(args):
     strict_fp32()
     model = load_model(args.weights)
     z = torch.from_numpy(dcgan_torch.read_latents(args.latents)).cuda()
-    ours = dcgan_torch.read_images(args.images)
     with torch.no_grad():
         theirs = model(z).permute(0, 2, 3, 1).cpu().numpy()  # N x H x W x C, as the suite stores
-    if theirs.shape != ours.shape:
-        sys.exit(f"compare: shapes differ: torch {theirs.shape}, suite {ours.shape}")
-    difference = np.abs(theirs - ours)
-    worst = np.unravel_index(np.argmax(difference), difference.shape)
-    print(f"compare: {ours.shape[0]} images, max |torch - suite| = {difference.max():.3g} at image {worst[0]} "
-          f"(h {worst[1]}, w {worst[2]}, c {worst[3]}), mean {difference.mean():.3g}; tolerance {args.tolerance}")
-    sys.exit(0 if difference.max() <= args.tolerance else 1)
+    failed = False
+    for path in args.images:
+        ours = dcgan_torch.read_images(path)
+        if theirs.shape != ours.shape:
+            print(f"compare {path}: FAIL: shapes differ: torch {theirs.shape}, suite {ours.shape}")
+            failed = True
+            continue
+        difference = np.abs(theirs - ours)
+        worst = np.unravel_index(np.argmax(difference), difference.shape)
+        ok = difference.max() <= args.tolerance
+        failed = failed or not ok
+        print(f"compare {os.path.basename(path)}: {'PASS' if ok else 'FAIL'}: {ours.shape[0]} images, max |torch - suite| = "
+              f"{difference.max():.3g} at image {worst[0]} (h {worst[1]}, w {worst[2]}, c {worst[3]}), mean "
+              f"{difference.mean():.3g}; tolerance {args.tolerance}")
+    sys.exit(1 if failed else 0)
 
 
 def median_ms(function, repetitions, warmup=3):
@@ -104,7 +111,7 @@ def main():
     c = sub.add_parser("compare")
     c.add_argument("--weights", default="")
     c.add_argument("--latents", required=True)
-    c.add_argument("--images", required=True)
+    c.add_argument("--images", required=True, nargs="+")
     c.add_argument("--tolerance", type=float, default=1e-4)
     b = sub.add_parser("bench")
     b.add_argument("--weights", default="")

@@ -52,11 +52,14 @@ __global__ void subpixel_tconv_kernel(TconvArgs args) {
   (void)args;
 }
 
-// The sub-pixel form for a few output channels (K <= subpixel::kMaxSmallK, the RGB layer). Grid-stride
-// over items p = ((n * 4 + z) * H + i) * groups + g, groups = ceil(W / kSmallKPixels): one thread
-// computes all K channels of the kSmallKPixels output pixels (2 i + py, 2 (4 g + q) + px) of phase z,
-// from that phase's taps only. Stage the whole packed filter in the dynamic shared memory first, one
-// float4 per packed row (phase, tap, c) holding channels 0..K-1 zero-padded (25 C float4s).
+// The sub-pixel form for a few output channels (K <= subpixel::kMaxSmallK, the RGB layer), where a GEMM
+// tile would be mostly padding and every input value feeds only K FMAs: reuse the loads instead.
+// Grid-stride over items p = (n * H + i) * groups + g, groups = ceil(W / kSmallKPixels): one thread
+// computes all K channels of the 2 x (2 kSmallKPixels) outputs (2 i + py, 2 j + px) of the input
+// pixels j = 4 g .. 4 g + 3, all four phases. Output (2 i + py, 2 j + px) reads input (i + d, j + e)
+// through filter (r, s) = (py + 1 - 2 d, px + 1 - 2 e) when both are in 0..4. Stage the filter in
+// the dynamic shared memory first (25 C float4s: one per (r, s, c) holding the K output channels,
+// zero-padded), unpacking args.filter, which is in the packed layout of subpixel.h.
 __global__ void subpixel_small_k_kernel(TconvArgs args) {
   // TODO(lab09): the sub-pixel kernel for the RGB layer.
   (void)args;

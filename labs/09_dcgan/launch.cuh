@@ -8,6 +8,7 @@
 #include "labs/09_dcgan/lab.h"
 #include "labs/09_dcgan/subpixel.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -79,16 +80,21 @@ void tconv_subpixel(const TconvArgs& args, cudaStream_t stream) {
                                                      std::to_string(subpixel::kTileK));
   if (s.out_channels <= subpixel::kMaxSmallK) {
     // A handful of output channels (the RGB layer): a GEMM tile would be almost all padding, so each
-    // thread computes every channel of kSmallKPixels output pixels of one phase, the packed filter
-    // staged in shared memory as float4s. Threads: (image, phase, input row, group of 4 columns).
+    // thread computes every channel of the 2 x 2 kSmallKPixels outputs of kSmallKPixels input pixels
+    // (all four phases), the filter staged in shared memory as float4s. Threads: (image, input row,
+    // group of kSmallKPixels columns).
     const std::size_t filter_bytes = 25 * static_cast<std::size_t>(s.in_channels) * sizeof(float4);
     require(filter_bytes <= subpixel::kSmallKSharedBytes,
             "lab09 tconv_subpixel: in_channels = " + std::to_string(s.in_channels) + " with out_channels = " +
                 std::to_string(s.out_channels) + " needs " + std::to_string(filter_bytes) +
                 " bytes of filter in shared memory (at most " + std::to_string(subpixel::kSmallKSharedBytes) + ")");
     const std::size_t groups = (s.width + subpixel::kSmallKPixels - 1) / subpixel::kSmallKPixels;
-    const std::size_t items = static_cast<std::size_t>(s.batch) * 4 * s.height * groups;
-    subpixel_small_k_kernel<<<element_grid(items), kElementThreads, filter_bytes, stream>>>(args);
+    const std::size_t items = static_cast<std::size_t>(s.batch) * s.height * groups;
+    // 128 threads: the kernel needs about 150 registers, so three such blocks share an SM. At most
+    // 1024 blocks, striding over the items, so that each block stages the filter once for many.
+    constexpr int kThreads = 128;
+    const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>((items + kThreads - 1) / kThreads, 1024));
+    subpixel_small_k_kernel<<<blocks, kThreads, filter_bytes, stream>>>(args);
     CUDA_CHECK_LAUNCH("lab09 subpixel_small_k_kernel");
     return;
   }

@@ -22,11 +22,12 @@ namespace lab09::subpixel {
 /// Reduction steps per shared-memory tile: 8 channels of one tap, so a tile never straddles two taps
 /// (hence in_channels % 8 == 0) and each row of it is two aligned float4 loads.
 inline constexpr int kTileK = 8;
-/// Up to this many output channels, tconv_subpixel computes pixels per thread instead of GEMM tiles
-/// (the RGB layer), with the whole packed filter in shared memory as one float4 of channels per
-/// (phase, tap, c): 25 C float4s, at most the bytes below.
+/// Up to this many output channels, tconv_subpixel computes output patches per thread instead of GEMM
+/// tiles (the RGB layer), with the whole filter in shared memory as one float4 of output channels per
+/// (r, s, c): 25 C float4s, at most the bytes below.
 inline constexpr int kMaxSmallK = 4;
-/// Output pixels of one phase per thread in that case: input columns 4 g .. 4 g + 3 of one row.
+/// Input pixels per thread in that case (columns 4 g .. 4 g + 3 of one input row): the thread writes
+/// their 2 x 2 outputs each, all four phases.
 inline constexpr int kSmallKPixels = 4;
 inline constexpr std::size_t kSmallKSharedBytes = 48 * 1024;
 

@@ -253,75 +253,96 @@ __global__ void __launch_bounds__((kTileM / 8) * (kTileN / 8), kMinBlocks) subpi
   }
 }
 
-// The RGB layer (K <= 4). One thread computes kSmallKPixels output pixels of one phase that sit side
-// by side (input columns 4 g .. 4 g + 3): each filter value it reads from shared memory, a float4 of
-// the K channels, feeds 4 pixels, so the shared-memory reads stay well below the FMAs (one thread
-// per pixel needed one shared load per FMA and ran at a tenth of this speed). Threads of a warp share
-// a phase, so their filter reads are broadcasts.
+// The RGB layer (K <= 4): a GEMM with 3 columns re-reads each input value for 3 FMAs only, so the
+// loads, not the FMAs, set the pace. One thread therefore computes a 2 x 8 patch of outputs, all
+// four phases of input pixels (i, 4 g .. 4 g + 3): output (2 i + py, 2 j + px) takes input row i + d
+// through filter row r = py + 1 - 2 d (when 0 <= r <= 4), likewise columns. Reading the 3 x 6 input
+// neighbourhood once, 4 channels at a time, feeds 1600 FMAs per 18 global loads; the filter sits in
+// shared memory as one float4 of output channels per (r, s, c), and each such load feeds 16 FMAs.
+// All loops over d, py, px and the column offset are unrolled, so the validity tests fold away and
+// the 64 accumulators stay in registers.
 __global__ void subpixel_small_k_kernel(TconvArgs args) {
-  extern __shared__ float4 packed4[];  // one float4 per packed row (phase, tap, c): channels 0..K-1, zero-padded
+  extern __shared__ float4 filter4[];  // [r][s][c]: output channels 0..K-1, zero-padded to 4
   const TconvShape s = args.shape;
   const int channels = s.in_channels, out_channels = s.out_channels;
+  // Unpack the packed filter (subpixel.h) into [r][s][c] order.
   for (int row = threadIdx.x; row < 25 * channels; row += blockDim.x) {
+    int z = 0, rest = row / channels;
+    while (rest >= subpixel::taps(subpixel::phase_row(z)) * subpixel::taps(subpixel::phase_col(z))) {
+      rest -= subpixel::taps(subpixel::phase_row(z)) * subpixel::taps(subpixel::phase_col(z));
+      ++z;
+    }
+    const int taps_x = subpixel::taps(subpixel::phase_col(z));
+    const int r = subpixel::filter_index(subpixel::phase_row(z), rest / taps_x);
+    const int s_tap = subpixel::filter_index(subpixel::phase_col(z), rest % taps_x);
     const float* from = args.filter + static_cast<long long>(row) * out_channels;
-    packed4[row] = make_float4(from[0], out_channels > 1 ? from[1] : 0.0f, out_channels > 2 ? from[2] : 0.0f,
-                               out_channels > 3 ? from[3] : 0.0f);
+    filter4[(r * 5 + s_tap) * channels + row % channels] =
+        make_float4(from[0], out_channels > 1 ? from[1] : 0.0f, out_channels > 2 ? from[2] : 0.0f,
+                    out_channels > 3 ? from[3] : 0.0f);
   }
   __syncthreads();
 
-  const int groups = (s.width + subpixel::kSmallKPixels - 1) / subpixel::kSmallKPixels;
-  const long long items = 4LL * s.batch * s.height * groups;
+  constexpr int kPixels = subpixel::kSmallKPixels;  // input columns per thread
+  const int groups = (s.width + kPixels - 1) / kPixels;
+  const long long items = static_cast<long long>(s.batch) * s.height * groups;
   for (long long p = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; p < items;
        p += static_cast<long long>(gridDim.x) * blockDim.x) {
     const int g = static_cast<int>(p % groups);
-    long long rest = p / groups;
-    const int i = static_cast<int>(rest % s.height);
-    rest /= s.height;
-    const int z = static_cast<int>(rest % 4);
-    const long long n = rest / 4;
-    const int py = subpixel::phase_row(z), px = subpixel::phase_col(z), taps_x = subpixel::taps(px);
-    const float4* phase = packed4 + subpixel::phase_start(z, channels, 1);
-    const int j0 = g * subpixel::kSmallKPixels;
-    float acc[subpixel::kSmallKPixels][4] = {};
-    for (int ty = 0; ty < subpixel::taps(py); ++ty) {
-      const int input_row = i + subpixel::input_offset(py, ty);
+    const int i = static_cast<int>((p / groups) % s.height);
+    const long long n = p / (static_cast<long long>(groups) * s.height);
+    const int j0 = g * kPixels;
+    float acc[2][2 * kPixels][4] = {};  // [py][2 q + px][k]
+#pragma unroll
+    for (int d = -1; d <= 1; ++d) {
+      const int input_row = i + d;
       if (input_row < 0 || input_row >= s.height) continue;
       const float* row = args.input + (n * s.height + input_row) * s.width * channels;
-      for (int tx = 0; tx < taps_x; ++tx) {
-        const float4* w = phase + (ty * taps_x + tx) * channels;
-        const int first_column = j0 + subpixel::input_offset(px, tx);
-        bool inside[subpixel::kSmallKPixels];
+      for (int c = 0; c < channels; c += 4) {
+        float4 x[kPixels + 2];  // input columns j0 - 1 .. j0 + kPixels
 #pragma unroll
-        for (int q = 0; q < subpixel::kSmallKPixels; ++q) {
-          const int column = first_column + q;
-          inside[q] = column >= 0 && column < s.width && j0 + q < s.width;
+        for (int e = 0; e < kPixels + 2; ++e) {
+          const int column = j0 - 1 + e;
+          x[e] = column >= 0 && column < s.width
+                     ? *reinterpret_cast<const float4*>(row + static_cast<long long>(column) * channels + c)
+                     : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
         }
-#pragma unroll 2
-        for (int c = 0; c < channels; c += 4) {
-          const float4 w0 = w[c], w1 = w[c + 1], w2 = w[c + 2], w3 = w[c + 3];
 #pragma unroll
-          for (int q = 0; q < subpixel::kSmallKPixels; ++q) {
-            if (!inside[q]) continue;
-            const float4 x = *reinterpret_cast<const float4*>(row + static_cast<long long>(first_column + q) * channels + c);
-            acc[q][0] = fmaf(x.x, w0.x, fmaf(x.y, w1.x, fmaf(x.z, w2.x, fmaf(x.w, w3.x, acc[q][0]))));
-            acc[q][1] = fmaf(x.x, w0.y, fmaf(x.y, w1.y, fmaf(x.z, w2.y, fmaf(x.w, w3.y, acc[q][1]))));
-            acc[q][2] = fmaf(x.x, w0.z, fmaf(x.y, w1.z, fmaf(x.z, w2.z, fmaf(x.w, w3.z, acc[q][2]))));
-            acc[q][3] = fmaf(x.x, w0.w, fmaf(x.y, w1.w, fmaf(x.z, w2.w, fmaf(x.w, w3.w, acc[q][3]))));
+        for (int py = 0; py < 2; ++py) {
+          const int r = py + 1 - 2 * d;
+          if (r < 0 || r > 4) continue;
+#pragma unroll
+          for (int px = 0; px < 2; ++px) {
+#pragma unroll
+            for (int e = -1; e <= 1; ++e) {
+              const int s_tap = px + 1 - 2 * e;
+              if (s_tap < 0 || s_tap > 4) continue;
+              const float4* w = filter4 + (r * 5 + s_tap) * channels + c;
+              const float4 w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3];  // channels c .. c + 3
+#pragma unroll
+              for (int q = 0; q < kPixels; ++q) {
+                const float4 v = x[q + e + 1];
+                float* a = acc[py][2 * q + px];
+                a[0] = fmaf(v.x, w0.x, fmaf(v.y, w1.x, fmaf(v.z, w2.x, fmaf(v.w, w3.x, a[0]))));
+                a[1] = fmaf(v.x, w0.y, fmaf(v.y, w1.y, fmaf(v.z, w2.y, fmaf(v.w, w3.y, a[1]))));
+                a[2] = fmaf(v.x, w0.z, fmaf(v.y, w1.z, fmaf(v.z, w2.z, fmaf(v.w, w3.z, a[2]))));
+                a[3] = fmaf(v.x, w0.w, fmaf(v.y, w1.w, fmaf(v.z, w2.w, fmaf(v.w, w3.w, a[3]))));
+              }
+            }
           }
         }
       }
     }
-    const int y = 2 * i + py;
 #pragma unroll
-    for (int q = 0; q < subpixel::kSmallKPixels; ++q) {
-      if (j0 + q >= s.width) continue;
-      const int x = 2 * (j0 + q) + px;
-      float* out = args.output + ((n * 2 * s.height + y) * 2 * s.width + x) * out_channels;
-      // A constant trip count keeps acc in registers: a loop to out_channels would index it at run
-      // time and push it to local memory (ptxas: an 80-byte stack frame, 8x slower).
+    for (int py = 0; py < 2; ++py) {
 #pragma unroll
-      for (int k = 0; k < 4; ++k) {
-        if (k < out_channels) out[k] = apply_epilogue(args.epilogue, acc[q][k], k);
+      for (int column = 0; column < 2 * kPixels; ++column) {
+        if (j0 + column / 2 >= s.width) continue;
+        float* out = args.output + ((n * 2 * s.height + 2 * i + py) * 2 * s.width + 2 * j0 + column) * out_channels;
+        // A constant trip count keeps acc in registers (a loop to out_channels would index it at run time).
+#pragma unroll
+        for (int k = 0; k < 4; ++k) {
+          if (k < out_channels) out[k] = apply_epilogue(args.epilogue, acc[py][column][k], k);
+        }
       }
     }
   }
