@@ -42,11 +42,12 @@ __global__ void lower_input_kernel(cudalabs::dcgan::TconvShape shape, const floa
 // pixels (n, i, j), columns output channels; its output pixel is (2 i + py, 2 j + px). Step through
 // the reduction (tap, c) subpixel::kTileK at a time: stage the A tile (input pixels at the tap's
 // offset, zeros outside the image) and the B tile (rows of the packed filter) in shared memory, and
-// let each of the (kTileM / 8) * (kTileN / 8) threads accumulate an 8 x 8 block in registers, as in
+// let each thread accumulate its 8 x kThreadN block in registers, as in
 // labs 05-07. Finish with the epilogue.
-// kMinBlocks is the occupancy the launch asks for (__launch_bounds__(threads, kMinBlocks) caps the
-// registers so that many blocks fit on an SM).
-template <int kTileM, int kTileN, int kMinBlocks>
+// Each of the (kTileM / 8) * (kTileN / kThreadN) threads owns 8 x kThreadN outputs. kMinBlocks is the
+// occupancy the launch asks for (__launch_bounds__(threads, kMinBlocks) caps the registers so that
+// that many blocks fit on an SM).
+template <int kTileM, int kTileN, int kThreadN, int kMinBlocks>
 __global__ void subpixel_tconv_kernel(TconvArgs args) {
   // TODO(lab09): the sub-pixel implicit GEMM.
   (void)args;

@@ -18,9 +18,9 @@ namespace {
 
 constexpr int kElementThreads = 256;
 
-// Blocks per SM the sub-pixel GEMM's register budget is set for (__launch_bounds__): 2 (128
-// registers) unless a tuning build says otherwise (-DCUDALABS_LAB09_MIN_BLOCKS=1: up to 255
-// registers, one block per SM); the handout compares the two.
+// Blocks per SM the 128 x 128 sub-pixel GEMM's register budget is set for (__launch_bounds__): 2
+// (128 registers) unless a tuning build says otherwise (-DCUDALABS_LAB09_MIN_BLOCKS=1: up to 255
+// registers, one block per SM); the handout compares the two. The 128 x 64 tile takes one more.
 #ifndef CUDALABS_LAB09_MIN_BLOCKS
 #define CUDALABS_LAB09_MIN_BLOCKS 2
 #endif
@@ -102,17 +102,21 @@ void tconv_subpixel(const TconvArgs& args, cudaStream_t stream) {
                                        " must be a multiple of 4 (or at most " +
                                        std::to_string(subpixel::kMaxSmallK) + ")");
   const long long rows = static_cast<long long>(s.batch) * s.height * s.width;  // one GEMM row per input pixel
-  // Narrow layers (K <= 64) take the 128 x 64 tile, so that no block works on absent columns.
-  if (s.out_channels <= 64) {
-    constexpr int kM = 128, kN = 64;
-    const dim3 grid = cudalabs::checked_grid((rows + kM - 1) / kM, (s.out_channels + kN - 1) / kN, 4,
+  // The tile follows the layer's width: 128 x 256 (8 x 16 per thread, one block per SM) for 256 or
+  // more output channels, 128 x 128 (8 x 8, two 256-thread blocks) down to 128, 128 x 64 (8 x 8,
+  // three 128-thread blocks: the register cap of four made it spill) below, so that no block works
+  // on absent columns.
+  auto launch = [&](auto kernel, int tile_m, int tile_n, int threads) {
+    const dim3 grid = cudalabs::checked_grid((rows + tile_m - 1) / tile_m, (s.out_channels + tile_n - 1) / tile_n, 4,
                                              "lab09 tconv_subpixel");
-    subpixel_tconv_kernel<kM, kN, 2 * kSubpixelMinBlocks><<<grid, (kM / 8) * (kN / 8), 0, stream>>>(args);
+    kernel<<<grid, threads, 0, stream>>>(args);
+  };
+  if (s.out_channels >= 256) {
+    launch(subpixel_tconv_kernel<128, 256, 16, 1>, 128, 256, (128 / 8) * (256 / 16));
+  } else if (s.out_channels >= 128) {
+    launch(subpixel_tconv_kernel<128, 128, 8, kSubpixelMinBlocks>, 128, 128, (128 / 8) * (128 / 8));
   } else {
-    constexpr int kM = 128, kN = 128;
-    const dim3 grid = cudalabs::checked_grid((rows + kM - 1) / kM, (s.out_channels + kN - 1) / kN, 4,
-                                             "lab09 tconv_subpixel");
-    subpixel_tconv_kernel<kM, kN, kSubpixelMinBlocks><<<grid, (kM / 8) * (kN / 8), 0, stream>>>(args);
+    launch(subpixel_tconv_kernel<128, 64, 8, kSubpixelMinBlocks + 1>, 128, 64, (128 / 8) * (64 / 8));
   }
   CUDA_CHECK_LAUNCH("lab09 subpixel_tconv_kernel");
 }

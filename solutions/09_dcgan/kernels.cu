@@ -114,17 +114,22 @@ __global__ void lower_input_kernel(TconvShape s, const float* input, float* lowe
   }
 }
 
-// Sub-pixel implicit GEMM. Tile kTileM x kTileN x 8 (8 = one tap's run of 8 channels), 8 x 8 outputs
-// per thread split into two 4 x 4 quadrants half a tile apart, so that the float4 shared-memory reads
+// Sub-pixel implicit GEMM. Tile kTileM x kTileN x 8 (8 = one tap's run of 8 channels), 8 x kThreadN
+// outputs per thread in 4 x 4 pieces spread half a tile apart in rows and kTileN / (kThreadN / 4) in columns, so that the float4 shared-memory reads
 // of a quarter warp touch consecutive addresses (no bank conflict). The next tile is fetched into
 // registers while the current one is multiplied; two shared buffers, one barrier per step.
 //
 // Registers: 64 accumulators, 16 operands, the prefetched tile and addresses need about 140; capped
 // at 128 (__launch_bounds__ with kMinBlocks), two 256-thread blocks fit on an SM, and one block's
 // multiply hides the other's barrier and loads.
-template <int kTileM, int kTileN, int kMinBlocks>
-__global__ void __launch_bounds__((kTileM / 8) * (kTileN / 8), kMinBlocks) subpixel_tconv_kernel(TconvArgs args) {
-  constexpr int kThreads = (kTileM / 8) * (kTileN / 8);
+//
+// kThreadN (8 or 16) columns per thread: 16 (the 128 x 256 tile of the 256-channel layer) doubles the
+// FMAs per shared load and per barrier, at the price of one block per SM.
+template <int kTileM, int kTileN, int kThreadN, int kMinBlocks>
+__global__ void __launch_bounds__((kTileM / 8) * (kTileN / kThreadN), kMinBlocks) subpixel_tconv_kernel(TconvArgs args) {
+  constexpr int kThreads = (kTileM / 8) * (kTileN / kThreadN);
+  constexpr int kQuads = kThreadN / 4;          // float4 column groups per thread
+  constexpr int kQuadStep = kTileN / kQuads;    // ... spread this far apart: conflict-free LDS.128
   constexpr int kK = subpixel::kTileK;
   constexpr int kPadM = 4;  // the transposing stores of a warp then hit 32 different banks
   constexpr int kALoads = kTileM * kK / 4 / kThreads;
@@ -205,8 +210,8 @@ __global__ void __launch_bounds__((kTileM / 8) * (kTileN / 8), kMinBlocks) subpi
     }
   };
 
-  const int thread_row = (tid / (kTileN / 8)) * 4, thread_col = (tid % (kTileN / 8)) * 4;
-  float acc[8][8] = {};
+  const int thread_row = (tid / (kTileN / kThreadN)) * 4, thread_col = (tid % (kTileN / kThreadN)) * 4;
+  float acc[8][kThreadN] = {};
   fetch();
   stage(0);
   __syncthreads();
@@ -217,14 +222,20 @@ __global__ void __launch_bounds__((kTileM / 8) * (kTileN / 8), kMinBlocks) subpi
     for (int k = 0; k < kK; ++k) {
       const float4 a_lo = *reinterpret_cast<const float4*>(&a_tile[buffer][k][thread_row]);
       const float4 a_hi = *reinterpret_cast<const float4*>(&a_tile[buffer][k][thread_row + kTileM / 2]);
-      const float4 b_lo = *reinterpret_cast<const float4*>(&b_tile[buffer][k][thread_col]);
-      const float4 b_hi = *reinterpret_cast<const float4*>(&b_tile[buffer][k][thread_col + kTileN / 2]);
       const float a[8] = {a_lo.x, a_lo.y, a_lo.z, a_lo.w, a_hi.x, a_hi.y, a_hi.z, a_hi.w};
-      const float b[8] = {b_lo.x, b_lo.y, b_lo.z, b_lo.w, b_hi.x, b_hi.y, b_hi.z, b_hi.w};
+      float b[kThreadN];
+#pragma unroll
+      for (int quad = 0; quad < kQuads; ++quad) {
+        const float4 v = *reinterpret_cast<const float4*>(&b_tile[buffer][k][thread_col + quad * kQuadStep]);
+        b[4 * quad + 0] = v.x;
+        b[4 * quad + 1] = v.y;
+        b[4 * quad + 2] = v.z;
+        b[4 * quad + 3] = v.w;
+      }
 #pragma unroll
       for (int i = 0; i < 8; ++i)
 #pragma unroll
-        for (int j = 0; j < 8; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+        for (int j = 0; j < kThreadN; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
     }
     if (k_tile + 1 < k_tiles) stage(buffer ^ 1);
     __syncthreads();
@@ -240,14 +251,14 @@ __global__ void __launch_bounds__((kTileM / 8) * (kTileN / 8), kMinBlocks) subpi
     const int y = 2 * (rest / s.width) + py, x = 2 * (rest % s.width) + px;
     float* out = args.output + ((n * 2 * s.height + y) * 2 * s.width + x) * out_channels;
 #pragma unroll
-    for (int half = 0; half < 2; ++half) {
-      const int col = col0 + thread_col + half * (kTileN / 2);
+    for (int quad = 0; quad < kQuads; ++quad) {
+      const int col = col0 + thread_col + quad * kQuadStep;
       if (col >= out_channels) continue;
       float4 v;
-      v.x = apply_epilogue(args.epilogue, acc[i][half * 4 + 0], col + 0);
-      v.y = apply_epilogue(args.epilogue, acc[i][half * 4 + 1], col + 1);
-      v.z = apply_epilogue(args.epilogue, acc[i][half * 4 + 2], col + 2);
-      v.w = apply_epilogue(args.epilogue, acc[i][half * 4 + 3], col + 3);
+      v.x = apply_epilogue(args.epilogue, acc[i][quad * 4 + 0], col + 0);
+      v.y = apply_epilogue(args.epilogue, acc[i][quad * 4 + 1], col + 1);
+      v.z = apply_epilogue(args.epilogue, acc[i][quad * 4 + 2], col + 2);
+      v.w = apply_epilogue(args.epilogue, acc[i][quad * 4 + 3], col + 3);
       *reinterpret_cast<float4*>(out + col) = v;
     }
   }
