@@ -34,6 +34,21 @@ cudalabs_add_cli_test(lab08_filter_too_large_for_shared_memory 2 "^lab08: tiling
 cudalabs_add_cli_test(lab08_too_many_elements 2 "^lab08: .*the input has 5000000000000 elements"
                       lab08 --n 1000000 --h 1000 --w 1000)
 
+cudalabs_add_cli_test(dcgan_num_zero 2 "^dcgan: --num: invalid value '0' \\(expected an integer from 1 to" dcgan --num 0)
+cudalabs_add_cli_test(dcgan_batch_zero 2 "^dcgan: --batch: invalid value '0'" dcgan --batch 0)
+cudalabs_add_cli_test(dcgan_batch_above_num 2 "^dcgan: --batch: 8 is larger than the 4 images to generate" dcgan --num 4 --batch 8)
+cudalabs_add_cli_test(dcgan_unknown_variant 2 "^dcgan: --variant: unknown variant 'fastest' \\(expected one of naive"
+                      dcgan --variant fastest)
+cudalabs_add_cli_test(dcgan_num_and_input 2 "^dcgan: --num: give either --num or --input" dcgan --num 4 --input z.cldz)
+cudalabs_add_cli_test(dcgan_missing_weights 2 "^dcgan: weights file '/nonexistent/w.cldw': cannot be read"
+                      dcgan --weights /nonexistent/w.cldw)
+cudalabs_add_cli_test(dcgan_weights_wrong_magic 2 "^dcgan: weights file '.*README.md': wrong magic"
+                      dcgan --weights ${PROJECT_SOURCE_DIR}/README.md)
+cudalabs_add_cli_test(dcgan_input_wrong_magic 2 "^dcgan: latent file '.*lab.h': wrong magic"
+                      dcgan --input ${PROJECT_SOURCE_DIR}/labs/09_dcgan/lab.h)
+cudalabs_add_cli_test(dcgan_too_many_images 2 "^dcgan: --num 1048576 needs 98304 MiB of host memory" dcgan --num 1048576)
+cudalabs_add_cli_test(lab09_check_images_zero 2 "^dcgan: --check-images: invalid value '0'" lab09 --check-images 0)
+
 add_test(NAME cli.lab01_list
          COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:lab01>|--list" -DEXPECT_EXIT=0
                  "-DEXPECT_STDOUT=naive_strided.*naive_coalesced" -P ${PROJECT_SOURCE_DIR}/cmake/ExpectOutput.cmake)
@@ -43,10 +58,10 @@ add_test(NAME cli.lab02_help
 set_tests_properties(cli.lab01_list cli.lab02_help PROPERTIES LABELS "cpu;cli")
 
 # Without a GPU every program says so in one line and exits 1 (skipped where a GPU is present).
-foreach(program IN ITEMS lab00 lab01 lab02_solution lab08)
+foreach(program IN ITEMS lab00 lab01 lab02_solution lab08 lab09 dcgan)
   add_test(NAME "cli.${program}_no_gpu"
            COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:${program}>" -DEXPECT_EXIT=1
-                   "-DEXPECT_STDERR=^lab[0-9]+: no CUDA GPU available" -DSTDERR_LINES=1 -DREQUIRE_NO_GPU=ON
+                   "-DEXPECT_STDERR=^(lab[0-9]+|dcgan): no CUDA GPU available" -DSTDERR_LINES=1 -DREQUIRE_NO_GPU=ON
                    -P ${PROJECT_SOURCE_DIR}/cmake/ExpectOutput.cmake)
   set_tests_properties("cli.${program}_no_gpu" PROPERTIES LABELS "cpu;cli" SKIP_REGULAR_EXPRESSION "SKIPPED: ")
 endforeach()
