@@ -21,9 +21,11 @@ struct TconvShape {
   int width = 4;         ///< input columns (the output has twice as many)
   int in_channels = 1;   ///< C
   int out_channels = 1;  ///< K
-  /// Elements of the input, of the output, of the filter ([5][5][K][C]).
+  /// Elements of the input: batch x H x W x C.
   std::size_t input_elements() const;
+  /// Elements of the output: batch x 2H x 2W x K.
   std::size_t output_elements() const;
+  /// Elements of the filter: 5 x 5 x K x C.
   std::size_t filter_elements() const;
   /// Multiply-adds that touch a real input pixel (the inserted zeros skipped): 2 x this is the
   /// layer's useful FLOP count, whatever a kernel actually executes.

@@ -49,6 +49,7 @@ class Generator {
   std::array<TconvMethod, 4> methods_for(const DcganVariant& variant, int batch, cudaStream_t stream,
                                          std::string* report = nullptr);
 
+  /// The largest batch run() accepts.
   int max_batch() const { return max_batch_; }
 
   /// Fills the activation buffers with NaN, so that a layer that writes nothing shows as NaN in the

@@ -29,7 +29,7 @@ enum class Activation { kNone, kRelu, kTanh };
 struct Epilogue {
   const float* scale = nullptr;  ///< device, one per output channel (or nullptr)
   const float* shift = nullptr;  ///< device, one per output channel (or nullptr)
-  Activation activation = Activation::kNone;
+  Activation activation = Activation::kNone;  ///< applied last
 };
 
 /// One transposed convolution (5 x 5, stride 2, 'SAME'): input batch x H x W x C, output

@@ -24,11 +24,12 @@ namespace lab09::subpixel {
 inline constexpr int kTileK = 8;
 /// Up to this many output channels, tconv_subpixel computes output patches per thread instead of GEMM
 /// tiles (the RGB layer), with the whole filter in shared memory as one float4 of output channels per
-/// (r, s, c): 25 C float4s, at most the bytes below.
+/// (r, s, c): 25 C float4s, at most kSmallKSharedBytes.
 inline constexpr int kMaxSmallK = 4;
 /// Input pixels per thread in that case (columns 4 g .. 4 g + 3 of one input row): the thread writes
 /// their 2 x 2 outputs each, all four phases.
 inline constexpr int kSmallKPixels = 4;
+/// Shared memory the RGB layer's filter may take (the default per-block limit, no opt-in).
 inline constexpr std::size_t kSmallKSharedBytes = 48 * 1024;
 
 /// Output-row parity of phase z (0..3).

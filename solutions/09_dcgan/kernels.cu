@@ -210,6 +210,7 @@ __global__ void __launch_bounds__((kTileM / 8) * (kTileN / kThreadN), kMinBlocks
     }
   };
 
+  // [walkthrough]
   const int thread_row = (tid / (kTileN / kThreadN)) * 4, thread_col = (tid % (kTileN / kThreadN)) * 4;
   float acc[8][kThreadN] = {};
   fetch();
@@ -240,6 +241,7 @@ __global__ void __launch_bounds__((kTileM / 8) * (kTileN / kThreadN), kMinBlocks
     if (k_tile + 1 < k_tiles) stage(buffer ^ 1);
     __syncthreads();
   }
+  // [walkthrough]
 
   // Row m of phase (py, px) is input pixel (n, i, j): its output pixel is (n, 2 i + py, 2 j + px).
 #pragma unroll

@@ -1,0 +1,72 @@
+"""Lab 09's tables from docs/data/results/lab09_*.json (scripts/lab09-bench, scripts/lab09_merge.py).
+
+    throughput   ours per variant and PyTorch at batches 1024 and 5248, images/s and the ratio
+    layers       per-layer milliseconds and GFLOP/s of each variant at one batch
+    end_to_end   num 5248 from host memory to host memory, ours and PyTorch's, same session
+"""
+import json
+import pathlib
+
+
+def _load(data_dir, device, kind):
+    name = f"lab09_{kind + '_' if kind else ''}{device}.json"
+    path = pathlib.Path(data_dir) / "results" / name
+    if not path.exists():
+        raise KeyError(f"lab 09: no {name}")
+    return json.loads(path.read_text())
+
+
+def _medians(data):
+    return {b.get("run_name", b["name"]): b for b in data["benchmarks"] if b.get("aggregate_name") == "median"}
+
+
+def _source(data):
+    c = data["context"]
+    return (f"{c['device']}, {c.get('date', '')[:10]}, commit `{c.get('git_commit', '?')}`; PyTorch "
+            f"{c['pytorch']['torch']} (cuDNN {c['pytorch']['cudnn']}, FP32, TF32 off) in the same session")
+
+
+def throughput(data_dir, device):
+    data = _load(data_dir, device, "")
+    m = _medians(data)
+    variants = ["branch_free", "gemm_batched", "per_layer", "fused", "subpixel"]
+    lines = ["| variant | ms, batch 1024 | images/s | x PyTorch | ms, batch 5248 | images/s | x PyTorch |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for v in variants + ["pytorch"]:
+        cells = [f"`{v}`" if v != "pytorch" else "PyTorch (`model(z)`)"]
+        for batch in (1024, 5248):
+            b = m.get(f"lab09/{v}/b{batch}" if v != "pytorch" else f"pytorch/b{batch}")
+            theirs = m[f"pytorch/b{batch}"]
+            if b is None:
+                cells += ["-", "-", "-"]
+                continue
+            cells += [f"{b['real_time']:.2f}", f"{b['images_per_s']:,.0f}", f"{b['images_per_s'] / theirs['images_per_s']:.2f}"]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + f"\n\nOne batch on the GPU, CUDA-event medians; {_source(data)}."
+
+
+def layers(data_dir, device, batch="1024"):
+    data = _load(data_dir, device, "")
+    tables = {k.split("/")[0]: v for k, v in data["layers"].items() if k.endswith(f"/b{batch}")}
+    names = ["linear + bn0 + ReLU", "tconv1 4x4x512 -> 8x8x256", "tconv2 -> 16x16x128", "tconv3 -> 32x32x64",
+             "tconv4 -> 64x64x3 + tanh"]
+    order = [v for v in ["branch_free", "gemm_batched", "per_layer", "fused", "subpixel"] if v in tables]
+    lines = ["| layer | " + " | ".join(f"`{v}` ms (GFLOP/s)" for v in order) + " |",
+             "| --- |" + " ---: |" * len(order)]
+    for i, name in enumerate(names):
+        lines.append(f"| {name} | " + " | ".join(f"{tables[v]['ms'][i]:.3f} ({tables[v]['gflops'][i]:,.0f})" for v in order) + " |")
+    methods = "; ".join(f"`{v}`: {tables[v]['methods']}" for v in order)
+    return "\n".join(lines) + f"\n\nBatch {batch}, CUDA events around each layer, median of 5 runs. Methods per layer: {methods}."
+
+
+def end_to_end(data_dir, device):
+    data = _load(data_dir, device, "end_to_end")
+    m = _medians(data)
+    theirs = next(b for n, b in m.items() if n.startswith("pytorch/end_to_end/"))
+    lines = ["| run | batches of | ms | images/s | x PyTorch |", "| --- | ---: | ---: | ---: | ---: |"]
+    for name, b in sorted(m.items()):
+        if name.startswith("lab09/end_to_end/"):
+            lines.append(f"| `dcgan --variant subpixel` | {b['batch']} | {b['real_time']:.1f} | {b['images_per_s']:,.0f} | "
+                         f"{theirs['real_time'] / b['real_time']:.2f} |")
+    lines.append(f"| PyTorch `model(z.cuda()).cpu()` | 5248 | {theirs['real_time']:.1f} | {theirs['images_per_s']:,.0f} | 1.00 |")
+    return "\n".join(lines) + f"\n\nnum_to_gen = 5248, latent vectors in host memory to images in host memory; {_source(data)}."
