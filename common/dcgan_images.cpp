@@ -17,7 +17,6 @@ namespace cudalabs::dcgan {
 namespace {
 
 constexpr int kChannels = 3;
-constexpr std::size_t kImageFloats = static_cast<std::size_t>(kImage) * kImage * kChannels;
 
 void check_images(std::span<const float> images, int count, const std::string& path) {
   if (count < 1 || images.size() != static_cast<std::size_t>(count) * kImageFloats) {

@@ -18,6 +18,7 @@
 /// - `bnN.{scale,offset,mean,variance}` [C]: y = scale * (x - mean) / sqrt(variance + 1e-5) + offset.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -26,6 +27,8 @@ namespace cudalabs::dcgan {
 
 inline constexpr int kLatent = 100;   ///< floats per latent vector z
 inline constexpr int kImage = 64;     ///< output images are kImage x kImage x 3
+/// Floats of one output image (kImage x kImage x 3, H x W x C).
+inline constexpr std::size_t kImageFloats = static_cast<std::size_t>(kImage) * kImage * 3;
 inline constexpr float kBatchNormEpsilon = 1e-5f;  ///< added to the variance
 
 /// One tensor of the model: its name in the weights file and its shape.

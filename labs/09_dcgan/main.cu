@@ -35,7 +35,7 @@ namespace dcgan = cudalabs::dcgan;
 using lab09::DcganVariant;
 using lab09::TconvMethod;
 
-constexpr std::size_t kImageFloats = 64 * 64 * 3;
+using dcgan::kImageFloats;
 // Largest difference from the double-precision reference an image may show: float32 rounding
 // through five layers stays near 1e-5 on [-1, 1] outputs; a wrong index or a missing tap is > 1e-2.
 constexpr double kImageTolerance = 2e-4;

@@ -11,7 +11,7 @@
 namespace lab09 {
 namespace {
 
-constexpr std::size_t kImageFloats = 64 * 64 * 3;
+using cudalabs::dcgan::kImageFloats;
 constexpr std::size_t kLatent = cudalabs::dcgan::kLatent;
 
 // Host-to-host copy of a batch's images, split over the cores: one thread moves ~10 GB/s, and the

@@ -39,7 +39,7 @@ namespace dcgan = cudalabs::dcgan;
 using dcgan::TconvShape;
 
 const bool kStudentBuild = std::string(CUDALABS_BUILD_NAME) == "student";
-constexpr std::size_t kImageFloats = 64 * 64 * 3;
+using dcgan::kImageFloats;
 
 std::uint64_t seed_for(const std::string& name) { return cudalabs::derive_seed(cudalabs::run_seed(), "lab09 " + name); }
 std::string seed_note() { return " (CUDALABS_SEED=" + std::to_string(cudalabs::run_seed()) + ")"; }
