@@ -10,6 +10,7 @@
 #include "common/launch_utils.h"
 #include "common/poison.h"
 #include "labs/07_wide_loads/lab.h"
+#include "labs/09_dcgan/epilogue.cuh"
 #include "labs/09_dcgan/subpixel.h"
 
 #include <algorithm>
@@ -29,19 +30,11 @@ std::span<const float> span_of(const std::vector<float>& v) { return v; }
 
 // ---- Per-element kernels ----
 
-__device__ float activate(float v, Activation activation) {
-  if (activation == Activation::kRelu) return fmaxf(v, 0.0f);
-  if (activation == Activation::kTanh) return tanhf(v);
-  return v;
-}
-
+// The same per-channel tail the convolution kernels apply in their own pass (epilogue.cuh).
 __global__ void epilogue_kernel(float* values, long long count, int channels, Epilogue epilogue) {
   for (long long e = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; e < count;
        e += static_cast<long long>(gridDim.x) * blockDim.x) {
-    const int c = static_cast<int>(e % channels);
-    const float scale = epilogue.scale ? epilogue.scale[c] : 1.0f;
-    const float shift = epilogue.shift ? epilogue.shift[c] : 0.0f;
-    values[e] = activate(fmaf(values[e], scale, shift), epilogue.activation);
+    values[e] = apply_epilogue(epilogue, values[e], static_cast<int>(e % channels));
   }
 }
 
@@ -54,25 +47,18 @@ __global__ void batch_norm_kernel(float* values, long long count, int channels, 
   }
 }
 
-__global__ void activation_kernel(float* values, long long count, Activation activation) {
-  for (long long e = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; e < count;
-       e += static_cast<long long>(gridDim.x) * blockDim.x) {
-    values[e] = activate(values[e], activation);
-  }
-}
-
 int elementwise_blocks(long long count) {
   return static_cast<int>(std::min<long long>((count + kThreads - 1) / kThreads, 65535LL * 8));
 }
 
-void apply_epilogue(float* values, long long count, int channels, const Epilogue& epilogue, cudaStream_t stream) {
+void run_epilogue(float* values, long long count, int channels, const Epilogue& epilogue, cudaStream_t stream) {
   epilogue_kernel<<<elementwise_blocks(count), kThreads, 0, stream>>>(values, count, channels, epilogue);
   CUDA_CHECK_LAUNCH("lab09 epilogue_kernel");
 }
 
+// An activation alone is the epilogue with scale 1 and shift 0.
 void apply_activation(float* values, long long count, Activation activation, cudaStream_t stream) {
-  activation_kernel<<<elementwise_blocks(count), kThreads, 0, stream>>>(values, count, activation);
-  CUDA_CHECK_LAUNCH("lab09 activation_kernel");
+  run_epilogue(values, count, 1, {nullptr, nullptr, activation}, stream);
 }
 
 // ---- Weights derived at load time ----
@@ -196,11 +182,11 @@ void Generator::linear_layer(bool fused, const float* latents, int count, float*
   lab07::best_gemm(gemm, stream);
   const long long values = static_cast<long long>(count) * kLinearOut;
   if (fused) {
-    apply_epilogue(out, values, kLinearOut, {linear_fused_scale_.data(), linear_fused_shift_.data(), Activation::kRelu},
+    run_epilogue(out, values, kLinearOut, {linear_fused_scale_.data(), linear_fused_shift_.data(), Activation::kRelu},
                    stream);
     return;
   }
-  apply_epilogue(out, values, kLinearOut, {nullptr, linear_bias_.data(), Activation::kNone}, stream);
+  run_epilogue(out, values, kLinearOut, {nullptr, linear_bias_.data(), Activation::kNone}, stream);
   batch_norm_kernel<<<elementwise_blocks(values), kThreads, 0, stream>>>(
       out, values, 512, bn0_scale_.data(), bn0_offset_.data(), bn0_mean_.data(), bn0_variance_.data());
   CUDA_CHECK_LAUNCH("lab09 batch_norm_kernel");
@@ -258,7 +244,7 @@ void Generator::tconv_layer(int l, TconvMethod method, bool fused, const float* 
         gemm.ldc = shape.out_channels;
         lab07::best_gemm(gemm, stream);
       }
-      apply_epilogue(out, values, shape.out_channels, epilogue, stream);
+      run_epilogue(out, values, shape.out_channels, epilogue, stream);
       break;
     }
   }

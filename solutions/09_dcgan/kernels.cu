@@ -8,11 +8,13 @@
 // - lowering (eqs. 11-12): each thread writes one element of I'; the zeros of J are written too,
 //   which is why the GEMM that follows does 4x the useful work.
 // - sub-pixel: each output phase is a small dense convolution, done as an implicit GEMM whose A tile
-//   is gathered straight from the input (no I' in memory) with the 8 x 8 register tiles of labs 05-07;
-//   the RGB layer, with 3 output channels, takes one thread per output pixel instead.
+//   is gathered straight from the input (no I' in memory), multiplied on lab 07's warp tile;
+//   the RGB layer, with 3 output channels, takes a 2 x 8 patch of output pixels per thread instead.
 #include "labs/09_dcgan/epilogue.cuh"
 #include "labs/09_dcgan/lab.h"
 #include "labs/09_dcgan/subpixel.h"
+#include "labs/07_wide_loads/lab.h"
+#include "solutions/07_wide_loads/warp_tile.cuh"
 
 namespace lab09 {
 namespace {
@@ -114,156 +116,211 @@ __global__ void lower_input_kernel(TconvShape s, const float* input, float* lowe
   }
 }
 
-// Sub-pixel implicit GEMM. Tile kTileM x kTileN x 8 (8 = one tap's run of 8 channels), 8 x kThreadN
-// outputs per thread in 4 x 4 pieces spread half a tile apart in rows and kTileN / (kThreadN / 4) in columns, so that the float4 shared-memory reads
-// of a quarter warp touch consecutive addresses (no bank conflict). The next tile is fetched into
-// registers while the current one is multiplied; two shared buffers, one barrier per step.
+// Sub-pixel implicit GEMM on lab 07's warp tile. Block tile kTileM x kTileN, stepping 8 along the
+// reduction (8 = one tap's run of 8 channels); (kTileM / 8) * (kTileN / kThreadN) threads in two warp
+// rows, each lane an 8 x kThreadN patch of 4 x 4 pieces (solutions/07_wide_loads/warp_tile.cuh), so
+// that the fragment loads are conflict-free LDS.128 and 4-6 of them feed 64-128 FFMAs. What differs
+// from lab 07's GEMM is where A comes from: row m of phase (py, px) is input pixel (n, i, j), and its
+// step (tap, c0) reads channels c0 .. c0 + 7 of pixel (i + di, j + dj), zeros outside the image.
 //
-// Registers: 64 accumulators, 16 operands, the prefetched tile and addresses need about 140; capped
-// at 128 (__launch_bounds__ with kMinBlocks), two 256-thread blocks fit on an SM, and one block's
-// multiply hides the other's barrier and loads.
+// Pipelining as in lab 07: the next tile is fetched into registers while the current one is
+// multiplied, two shared buffers (one barrier per step), and step k + 1's fragments are read from
+// shared memory while step k's FFMAs run. The loop is written per buffer (kBuffer a template
+// argument), so shared addresses are a base plus a constant.
 //
-// kThreadN (8 or 16) columns per thread: 16 (the 128 x 256 tile of the 256-channel layer) doubles the
-// FMAs per shared load and per barrier, at the price of one block per SM.
+// kMinBlocks is the occupancy __launch_bounds__ sets the register budget for (launch.cuh).
+template <int kTileM, int kTileN, int kThreadN, int kMinBlocks>
+struct PhaseGemmBlock {
+  static constexpr int kThreads = (kTileM / 8) * (kTileN / kThreadN);
+  using Tile = lab07::TileShape<kTileM, kTileN, subpixel::kTileK, 2, kThreads / 64, 8, kThreadN, kMinBlocks>;
+  static constexpr int BM = kTileM, BN = kTileN, BK = subpixel::kTileK, TM = Tile::TM, TN = Tile::TN;
+  static constexpr int kAVectors = BM * BK / 4 / kThreads;  // float4s of A per thread per step
+  static constexpr int kBVectors = BK * BN / 4 / kThreads;
+  static_assert(Tile::kThreads == kThreads, "two warp rows must cover the block");
+  static_assert(kAVectors >= 1 && kBVectors >= 1, "every thread loads at least one float4 of each tile");
+  using ATile = float[BK][BM + lab07::kPadA];  // A transposed: a_tile[k][m]
+  using BTile = float[BK][BN];
+
+  const TconvArgs& args;
+  ATile* a_tile;  // two buffers
+  BTile* b_tile;
+  int height, width, channels, out_channels, py, px, taps_x, col0, tid;
+  long long rows, row0;
+  const float* b_matrix;  // phase z's packed filter: taps * C rows, out_channels columns
+  bool full_columns;      // the block's kTileN columns all exist: B loads need no test
+  lab07::LanePieces<Tile> lane;
+  // The pixel each of this thread's A rows gathers from, found once: its row and column (an invalid
+  // row gets a row index that fails every bounds test) and its image's first channel.
+  int a_i[kAVectors], a_j[kAVectors];
+  const float* a_image[kAVectors];
+  // The reduction index of the next step, k0 = (ty * taps_x + tx) * C + c0, kept as a cursor: it spares
+  // two integer divisions per step, and a step is only 64-128 FFMAs per thread.
+  int next_k0 = 0, next_c0 = 0, next_tx = 0, next_ty = 0;
+  float4 a_staged[kAVectors], b_staged[kBVectors];
+  float acc[TM][TN] = {};
+  float a_frag[2][TM], b_frag[2][TN];
+
+  __device__ PhaseGemmBlock(const TconvArgs& tconv, ATile* a, BTile* b) : args(tconv), a_tile(a), b_tile(b) {
+    const TconvShape& s = args.shape;
+    height = s.height;
+    width = s.width;
+    channels = s.in_channels;
+    out_channels = s.out_channels;
+    const int z = blockIdx.z;
+    py = subpixel::phase_row(z);
+    px = subpixel::phase_col(z);
+    taps_x = subpixel::taps(px);
+    rows = static_cast<long long>(s.batch) * height * width;
+    row0 = static_cast<long long>(blockIdx.x) * BM;
+    col0 = blockIdx.y * BN;
+    full_columns = col0 + BN <= out_channels;
+    b_matrix = args.filter + subpixel::phase_start(z, channels, out_channels);
+    tid = threadIdx.x;
+#pragma unroll
+    for (int r = 0; r < kAVectors; ++r) {
+      const long long m = row0 + (tid + r * kThreads) / (BK / 4);
+      const long long pixel = m < rows ? m : 0;
+      const long long n = pixel / (static_cast<long long>(height) * width);
+      const int rest = static_cast<int>(pixel - n * height * width);
+      a_i[r] = m < rows ? rest / width : -(1 << 20);
+      a_j[r] = rest % width;
+      a_image[r] = args.input + n * height * width * channels;
+    }
+  }
+
+  // Global -> registers: the step at the cursor, then advance it.
+  __device__ __forceinline__ void load_tile() {
+    const int di = subpixel::input_offset(py, next_ty), dj = subpixel::input_offset(px, next_tx);
+#pragma unroll
+    for (int r = 0; r < kAVectors; ++r) {
+      const int v = tid + r * kThreads, k = v % (BK / 4) * 4;
+      const int i = a_i[r] + di, j = a_j[r] + dj;
+      a_staged[r] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+      if (i >= 0 && i < height && j >= 0 && j < width) {
+        a_staged[r] =
+            __ldg(reinterpret_cast<const float4*>(a_image[r] + (static_cast<long long>(i) * width + j) * channels + next_c0 + k));
+      }
+    }
+#pragma unroll
+    for (int r = 0; r < kBVectors; ++r) {
+      const int v = tid + r * kThreads;
+      const int row = v / (BN / 4), col = col0 + v % (BN / 4) * 4;
+      b_staged[r] = full_columns || col < out_channels
+                        ? __ldg(reinterpret_cast<const float4*>(b_matrix + static_cast<long long>(next_k0 + row) * out_channels + col))
+                        : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    }
+    next_k0 += BK;
+    next_c0 += BK;
+    if (next_c0 == channels) {
+      next_c0 = 0;
+      if (++next_tx == taps_x) {
+        next_tx = 0;
+        ++next_ty;
+      }
+    }
+  }
+
+  // Registers -> shared buffer kBuffer; A transposed by four scalar stores (the pad keeps the warp's
+  // stores on 32 different banks), B by one 128-bit store.
+  template <int kBuffer>
+  __device__ __forceinline__ void store_tile() {
+#pragma unroll
+    for (int r = 0; r < kAVectors; ++r) {
+      const int v = tid + r * kThreads;
+      const int m = v / (BK / 4), k = v % (BK / 4) * 4;
+      a_tile[kBuffer][k + 0][m] = a_staged[r].x;
+      a_tile[kBuffer][k + 1][m] = a_staged[r].y;
+      a_tile[kBuffer][k + 2][m] = a_staged[r].z;
+      a_tile[kBuffer][k + 3][m] = a_staged[r].w;
+    }
+#pragma unroll
+    for (int r = 0; r < kBVectors; ++r) {
+      const int v = tid + r * kThreads;
+      *reinterpret_cast<float4*>(&b_tile[kBuffer][v / (BN / 4)][v % (BN / 4) * 4]) = b_staged[r];
+    }
+  }
+
+  // [walkthrough]
+  // Multiplies the tile in buffer kBuffer (its step-0 fragments already in slot 0). With kHasNext, the
+  // next step's tile is fetched first (its global loads fly during the FFMAs), stored into the other
+  // buffer once this one's last fragments are read, and its step-0 fragments prefetched.
+  template <int kBuffer, bool kHasNext>
+  __device__ __forceinline__ void tile() {
+    if constexpr (kHasNext) load_tile();
+#pragma unroll
+    for (int k = 0; k < BK; ++k) {
+      const int slot = k & 1;
+      if (k + 1 < BK) {
+        lab07::load_fragments<Tile>(a_tile[kBuffer][k + 1], b_tile[kBuffer][k + 1], lane, a_frag[slot ^ 1],
+                                    b_frag[slot ^ 1]);
+      } else if constexpr (kHasNext) {
+        store_tile<kBuffer ^ 1>();
+        __syncthreads();
+        lab07::load_fragments<Tile>(a_tile[kBuffer ^ 1][0], b_tile[kBuffer ^ 1][0], lane, a_frag[slot ^ 1],
+                                    b_frag[slot ^ 1]);
+      }
+      lab07::outer_product(a_frag[slot], b_frag[slot], acc);
+    }
+  }
+  // [walkthrough]
+
+  __device__ __forceinline__ void run() {
+    const int tiles = subpixel::taps(py) * taps_x * channels / BK;
+    load_tile();
+    store_tile<0>();
+    __syncthreads();
+    lab07::load_fragments<Tile>(a_tile[0][0], b_tile[0][0], lane, a_frag[0], b_frag[0]);
+    int t = 0;
+    for (; t + 2 < tiles; t += 2) {
+      tile<0, true>();
+      tile<1, true>();
+    }
+    if (t + 1 < tiles) {
+      tile<0, true>();
+      tile<1, false>();
+    } else {
+      tile<0, false>();
+    }
+    store_outputs();
+  }
+
+  // Row m of phase (py, px) is input pixel (n, i, j): its outputs go to pixel (n, 2 i + py, 2 j + px),
+  // through the epilogue, four channels per 128-bit store.
+  __device__ __forceinline__ void store_outputs() {
+#pragma unroll
+    for (int g = 0; g < TM / 4; ++g) {
+#pragma unroll
+      for (int r = 0; r < 4; ++r) {
+        const long long m = row0 + lane.row + g * Tile::LANES_M * 4 + r;
+        if (m >= rows) continue;
+        const long long n = m / (static_cast<long long>(height) * width);
+        const int rest = static_cast<int>(m - n * height * width);
+        const int y = 2 * (rest / width) + py, x = 2 * (rest % width) + px;
+        float* out = args.output + ((n * 2 * height + y) * 2 * width + x) * out_channels;
+#pragma unroll
+        for (int h = 0; h < TN / 4; ++h) {
+          const int col = col0 + lane.col + h * Tile::LANES_N * 4;
+          if (col >= out_channels) continue;
+          const float* values = &acc[4 * g + r][4 * h];
+          float4 v;
+          v.x = apply_epilogue(args.epilogue, values[0], col + 0);
+          v.y = apply_epilogue(args.epilogue, values[1], col + 1);
+          v.z = apply_epilogue(args.epilogue, values[2], col + 2);
+          v.w = apply_epilogue(args.epilogue, values[3], col + 3);
+          *reinterpret_cast<float4*>(out + col) = v;
+        }
+      }
+    }
+  }
+};
+
 template <int kTileM, int kTileN, int kThreadN, int kMinBlocks>
 __global__ void __launch_bounds__((kTileM / 8) * (kTileN / kThreadN), kMinBlocks) subpixel_tconv_kernel(TconvArgs args) {
-  constexpr int kThreads = (kTileM / 8) * (kTileN / kThreadN);
-  constexpr int kQuads = kThreadN / 4;          // float4 column groups per thread
-  constexpr int kQuadStep = kTileN / kQuads;    // ... spread this far apart: conflict-free LDS.128
-  constexpr int kK = subpixel::kTileK;
-  constexpr int kPadM = 4;  // the transposing stores of a warp then hit 32 different banks
-  constexpr int kALoads = kTileM * kK / 4 / kThreads;
-  constexpr int kBLoads = kK * kTileN / 4 / kThreads;
-  static_assert(kALoads >= 1 && kBLoads >= 1, "every thread loads at least one float4 of each tile");
-  __shared__ __align__(16) float a_tile[2][kK][kTileM + kPadM];
-  __shared__ __align__(16) float b_tile[2][kK][kTileN];
-
-  const TconvShape s = args.shape;
-  const int z = blockIdx.z, py = subpixel::phase_row(z), px = subpixel::phase_col(z);
-  const int taps_x = subpixel::taps(px);
-  const int channels = s.in_channels, out_channels = s.out_channels;
-  const int k_tiles = subpixel::taps(py) * taps_x * channels / kK;
-  const long long rows = static_cast<long long>(s.batch) * s.height * s.width;
-  const long long row0 = static_cast<long long>(blockIdx.x) * kTileM;
-  const int col0 = blockIdx.y * kTileN;
-  const float* b_matrix = args.filter + subpixel::phase_start(z, channels, out_channels);
-  const int tid = threadIdx.x;
-
-  // Each thread gathers the same A rows at every step: find their pixels once.
-  int a_i[kALoads], a_j[kALoads];
-  const float* a_image[kALoads];
-  for (int l = 0; l < kALoads; ++l) {
-    const long long m = row0 + (tid + l * kThreads) / 2;
-    const long long pixel = m < rows ? m : 0;
-    const long long n = pixel / (static_cast<long long>(s.height) * s.width);
-    const int rest = static_cast<int>(pixel - n * s.height * s.width);
-    a_i[l] = m < rows ? rest / s.width : -(1 << 20);  // an invalid row never passes the bounds test
-    a_j[l] = rest % s.width;
-    a_image[l] = args.input + n * s.height * s.width * channels;
-  }
-
-  // The reduction index k0 = (ty * taps_x + tx) * C + c0 advances 8 at a time; tracking (ty, tx, c0)
-  // as a cursor spares two integer divisions per step (a step is only 512 FMAs per thread).
-  struct Cursor {
-    int k0, c0, tx, ty;
-  } next{0, 0, 0, 0};
-  float4 a_next[kALoads], b_next[kBLoads];
-  auto fetch = [&]() {
-    const int di = subpixel::input_offset(py, next.ty), dj = subpixel::input_offset(px, next.tx);
-    for (int l = 0; l < kALoads; ++l) {
-      const int half = (tid + l * kThreads) & 1;
-      const int i = a_i[l] + di, j = a_j[l] + dj;
-      a_next[l] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-      if (i >= 0 && i < s.height && j >= 0 && j < s.width) {
-        a_next[l] = *reinterpret_cast<const float4*>(a_image[l] + (static_cast<long long>(i) * s.width + j) * channels +
-                                                     next.c0 + half * 4);
-      }
-    }
-    for (int l = 0; l < kBLoads; ++l) {
-      const int q = tid + l * kThreads;
-      const int row = q / (kTileN / 4), col = col0 + (q % (kTileN / 4)) * 4;
-      b_next[l] = col < out_channels ? *reinterpret_cast<const float4*>(
-                                           b_matrix + static_cast<long long>(next.k0 + row) * out_channels + col)
-                                     : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-    }
-    next.k0 += kK;
-    next.c0 += kK;
-    if (next.c0 == channels) {
-      next.c0 = 0;
-      if (++next.tx == taps_x) {
-        next.tx = 0;
-        ++next.ty;
-      }
-    }
-  };
-  auto stage = [&](int buffer) {
-    for (int l = 0; l < kALoads; ++l) {
-      const int q = tid + l * kThreads, row = q / 2, k = (q & 1) * 4;
-      a_tile[buffer][k + 0][row] = a_next[l].x;
-      a_tile[buffer][k + 1][row] = a_next[l].y;
-      a_tile[buffer][k + 2][row] = a_next[l].z;
-      a_tile[buffer][k + 3][row] = a_next[l].w;
-    }
-    for (int l = 0; l < kBLoads; ++l) {
-      const int q = tid + l * kThreads;
-      *reinterpret_cast<float4*>(&b_tile[buffer][q / (kTileN / 4)][(q % (kTileN / 4)) * 4]) = b_next[l];
-    }
-  };
-
-  // [walkthrough]
-  const int thread_row = (tid / (kTileN / kThreadN)) * 4, thread_col = (tid % (kTileN / kThreadN)) * 4;
-  float acc[8][kThreadN] = {};
-  fetch();
-  stage(0);
-  __syncthreads();
-  for (int k_tile = 0; k_tile < k_tiles; ++k_tile) {
-    const int buffer = k_tile & 1;
-    if (k_tile + 1 < k_tiles) fetch();  // tile k_tile + 1: global loads in flight during the multiply
-#pragma unroll
-    for (int k = 0; k < kK; ++k) {
-      const float4 a_lo = *reinterpret_cast<const float4*>(&a_tile[buffer][k][thread_row]);
-      const float4 a_hi = *reinterpret_cast<const float4*>(&a_tile[buffer][k][thread_row + kTileM / 2]);
-      const float a[8] = {a_lo.x, a_lo.y, a_lo.z, a_lo.w, a_hi.x, a_hi.y, a_hi.z, a_hi.w};
-      float b[kThreadN];
-#pragma unroll
-      for (int quad = 0; quad < kQuads; ++quad) {
-        const float4 v = *reinterpret_cast<const float4*>(&b_tile[buffer][k][thread_col + quad * kQuadStep]);
-        b[4 * quad + 0] = v.x;
-        b[4 * quad + 1] = v.y;
-        b[4 * quad + 2] = v.z;
-        b[4 * quad + 3] = v.w;
-      }
-#pragma unroll
-      for (int i = 0; i < 8; ++i)
-#pragma unroll
-        for (int j = 0; j < kThreadN; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
-    }
-    if (k_tile + 1 < k_tiles) stage(buffer ^ 1);
-    __syncthreads();
-  }
-  // [walkthrough]
-
-  // Row m of phase (py, px) is input pixel (n, i, j): its output pixel is (n, 2 i + py, 2 j + px).
-#pragma unroll
-  for (int i = 0; i < 8; ++i) {
-    const long long m = row0 + thread_row + (i < 4 ? i : kTileM / 2 + i - 4);
-    if (m >= rows) continue;
-    const long long n = m / (static_cast<long long>(s.height) * s.width);
-    const int rest = static_cast<int>(m - n * s.height * s.width);
-    const int y = 2 * (rest / s.width) + py, x = 2 * (rest % s.width) + px;
-    float* out = args.output + ((n * 2 * s.height + y) * 2 * s.width + x) * out_channels;
-#pragma unroll
-    for (int quad = 0; quad < kQuads; ++quad) {
-      const int col = col0 + thread_col + quad * kQuadStep;
-      if (col >= out_channels) continue;
-      float4 v;
-      v.x = apply_epilogue(args.epilogue, acc[i][quad * 4 + 0], col + 0);
-      v.y = apply_epilogue(args.epilogue, acc[i][quad * 4 + 1], col + 1);
-      v.z = apply_epilogue(args.epilogue, acc[i][quad * 4 + 2], col + 2);
-      v.w = apply_epilogue(args.epilogue, acc[i][quad * 4 + 3], col + 3);
-      *reinterpret_cast<float4*>(out + col) = v;
-    }
-  }
+  using Block = PhaseGemmBlock<kTileM, kTileN, kThreadN, kMinBlocks>;
+  __shared__ __align__(16) typename Block::ATile a_tile[2];
+  __shared__ __align__(16) typename Block::BTile b_tile[2];
+  Block block(args, a_tile, b_tile);
+  block.run();
 }
 
 // The RGB layer (K <= 4): a GEMM with 3 columns re-reads each input value for 3 FMAs only, so the

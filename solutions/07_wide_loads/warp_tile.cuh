@@ -1,0 +1,64 @@
+// Lab 07's warp tile, the part of its SGEMM that any tile-staged product can reuse: where each lane's
+// 4 x 4 pieces sit, the conflict-free 128-bit fragment loads from the shared tiles, and the register
+// outer product. Lab 07's kernels include it, and so does lab 09's sub-pixel convolution, whose A
+// tile is gathered from an image instead of read from a matrix.
+#pragma once
+
+#include "labs/07_wide_loads/tiles.h"
+
+namespace lab07 {
+
+// One lane's view of the warp tile: its first 4 x 4 piece; the others follow every LANES_M * 4 rows
+// and LANES_N * 4 columns.
+template <class Tile>
+struct LanePieces {
+  int row, col;
+  __device__ LanePieces() {
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    row = (warp / Tile::WARPS_N) * Tile::WM + (lane / Tile::LANES_N) * 4;
+    col = (warp % Tile::WARPS_N) * Tile::WN + (lane % Tile::LANES_N) * 4;
+  }
+};
+
+// Loads step k's fragments (TM values of A from the transposed tile, TN of B) into register slot `slot`
+// with 128-bit shared loads. `a_row` and `b_row` point at row k of the tiles.
+template <class Tile>
+__device__ __forceinline__ void load_fragments(const float* a_row, const float* b_row, const LanePieces<Tile>& lane,
+                                               float (&a_frag)[Tile::TM], float (&b_frag)[Tile::TN]) {
+#pragma unroll
+  for (int g = 0; g < Tile::TM / 4; ++g) {
+    const float4 v = *reinterpret_cast<const float4*>(a_row + lane.row + g * Tile::LANES_M * 4);
+    a_frag[4 * g + 0] = v.x;
+    a_frag[4 * g + 1] = v.y;
+    a_frag[4 * g + 2] = v.z;
+    a_frag[4 * g + 3] = v.w;
+  }
+#pragma unroll
+  for (int h = 0; h < Tile::TN / 4; ++h) {
+    const float4 v = *reinterpret_cast<const float4*>(b_row + lane.col + h * Tile::LANES_N * 4);
+    b_frag[4 * h + 0] = v.x;
+    b_frag[4 * h + 1] = v.y;
+    b_frag[4 * h + 2] = v.z;
+    b_frag[4 * h + 3] = v.w;
+  }
+}
+
+// The TM x TN FFMAs of one step. The inner loop runs over the longer fragment: measured on the H100,
+// that order is 2-5 % faster for both 8 x 16 and 16 x 8 patches (it lets ptxas keep the shorter
+// fragment's operand in the reuse cache across a longer run of FFMAs).
+template <int TM, int TN>
+__device__ __forceinline__ void outer_product(const float (&a_frag)[TM], const float (&b_frag)[TN], float (&acc)[TM][TN]) {
+  if constexpr (TN >= TM) {
+#pragma unroll
+    for (int i = 0; i < TM; ++i)
+#pragma unroll
+      for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(a_frag[i], b_frag[j], acc[i][j]);
+  } else {
+#pragma unroll
+    for (int j = 0; j < TN; ++j)
+#pragma unroll
+      for (int i = 0; i < TM; ++i) acc[i][j] = fmaf(a_frag[i], b_frag[j], acc[i][j]);
+  }
+}
+
+}  // namespace lab07
