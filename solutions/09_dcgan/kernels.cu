@@ -123,6 +123,11 @@ __global__ void lower_input_kernel(TconvShape s, const float* input, float* lowe
 // from lab 07's GEMM is where A comes from: row m of phase (py, px) is input pixel (n, i, j), and its
 // step (tap, c0) reads channels c0 .. c0 + 7 of pixel (i + di, j + dj), zeros outside the image.
 //
+// The rows run over (i, j, n), image fastest, not over (n, i, j): then a block's kTileM rows are a few
+// pixel positions (one, when the batch is a multiple of kTileM) in many images, and the taps that fall
+// outside the image for all of them are skipped, not multiplied by zeros. At a 4 x 4 input that is
+// 28 % of the phase GEMMs' work (8 x 8: 14 %, 16 x 16: 7 %). The reads stay 32-byte runs of channels.
+//
 // Pipelining as in lab 07: the next tile is fetched into registers while the current one is
 // multiplied, two shared buffers (one barrier per step), and step k + 1's fragments are read from
 // shared memory while step k's FFMAs run. The loop is written per buffer (kBuffer a template
@@ -144,8 +149,10 @@ struct PhaseGemmBlock {
   const TconvArgs& args;
   ATile* a_tile;  // two buffers
   BTile* b_tile;
-  int height, width, channels, out_channels, py, px, taps_x, col0, tid;
+  int batch, height, width, channels, out_channels, py, px, taps_x, col0, tid;
   long long rows, row0;
+  // The taps some row of this block meets inside the image: ty in [ty_begin, ty_end), likewise tx.
+  int ty_begin, ty_end, tx_begin, tx_end;
   const float* b_matrix;  // phase z's packed filter: taps * C rows, out_channels columns
   bool full_columns;      // the block's kTileN columns all exist: B loads need no test
   lab07::LanePieces<Tile> lane;
@@ -153,15 +160,16 @@ struct PhaseGemmBlock {
   // row gets a row index that fails every bounds test) and its image's first channel.
   int a_i[kAVectors], a_j[kAVectors];
   const float* a_image[kAVectors];
-  // The reduction index of the next step, k0 = (ty * taps_x + tx) * C + c0, kept as a cursor: it spares
-  // two integer divisions per step, and a step is only 64-128 FFMAs per thread.
-  int next_k0 = 0, next_c0 = 0, next_tx = 0, next_ty = 0;
+  // The next step's tap and channels, kept as a cursor over the block's taps: it spares two integer
+  // divisions per step, and a step is only 64-128 FFMAs per thread.
+  int next_c0 = 0, next_tx, next_ty;
   float4 a_staged[kAVectors], b_staged[kBVectors];
   float acc[TM][TN] = {};
   float a_frag[2][TM], b_frag[2][TN];
 
   __device__ PhaseGemmBlock(const TconvArgs& tconv, ATile* a, BTile* b) : args(tconv), a_tile(a), b_tile(b) {
     const TconvShape& s = args.shape;
+    batch = s.batch;
     height = s.height;
     width = s.width;
     channels = s.in_channels;
@@ -179,18 +187,36 @@ struct PhaseGemmBlock {
 #pragma unroll
     for (int r = 0; r < kAVectors; ++r) {
       const long long m = row0 + (tid + r * kThreads) / (BK / 4);
-      const long long pixel = m < rows ? m : 0;
-      const long long n = pixel / (static_cast<long long>(height) * width);
-      const int rest = static_cast<int>(pixel - n * height * width);
-      a_i[r] = m < rows ? rest / width : -(1 << 20);
-      a_j[r] = rest % width;
-      a_image[r] = args.input + n * height * width * channels;
+      const int n = m < rows ? static_cast<int>(m % batch) : 0;
+      const int position = m < rows ? static_cast<int>(m / batch) : 0;
+      a_i[r] = m < rows ? position / width : -(1 << 20);
+      a_j[r] = position % width;
+      a_image[r] = args.input + static_cast<long long>(n) * height * width * channels;
     }
+    // Positions first .. last: rows i_first .. i_last, and columns j_first .. j_last when that is one
+    // row (otherwise every column).
+    const int first = static_cast<int>(row0 / batch), last = static_cast<int>((min(row0 + BM, rows) - 1) / batch);
+    const int i_first = first / width, i_last = last / width;
+    const bool one_row = i_first == i_last;
+    tap_range(py, i_first, i_last, height, ty_begin, ty_end);
+    tap_range(px, one_row ? first % width : 0, one_row ? last % width : width - 1, width, tx_begin, tx_end);
+    next_ty = ty_begin;
+    next_tx = tx_begin;
+  }
+
+  // The taps t of parity p for which some input index in [first, last] plus the tap's offset lies in
+  // [0, size): offsets fall as t grows, so they are a range [begin, end), never empty (offset 0 is a tap).
+  static __device__ __forceinline__ void tap_range(int parity, int first, int last, int size, int& begin, int& end) {
+    begin = 0;
+    end = subpixel::taps(parity);
+    while (first + subpixel::input_offset(parity, begin) >= size) ++begin;
+    while (last + subpixel::input_offset(parity, end - 1) < 0) --end;
   }
 
   // Global -> registers: the step at the cursor, then advance it.
   __device__ __forceinline__ void load_tile() {
     const int di = subpixel::input_offset(py, next_ty), dj = subpixel::input_offset(px, next_tx);
+    const int k0 = (next_ty * taps_x + next_tx) * channels + next_c0;  // row of the packed filter
 #pragma unroll
     for (int r = 0; r < kAVectors; ++r) {
       const int v = tid + r * kThreads, k = v % (BK / 4) * 4;
@@ -206,15 +232,14 @@ struct PhaseGemmBlock {
       const int v = tid + r * kThreads;
       const int row = v / (BN / 4), col = col0 + v % (BN / 4) * 4;
       b_staged[r] = full_columns || col < out_channels
-                        ? __ldg(reinterpret_cast<const float4*>(b_matrix + static_cast<long long>(next_k0 + row) * out_channels + col))
+                        ? __ldg(reinterpret_cast<const float4*>(b_matrix + static_cast<long long>(k0 + row) * out_channels + col))
                         : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     }
-    next_k0 += BK;
     next_c0 += BK;
     if (next_c0 == channels) {
       next_c0 = 0;
-      if (++next_tx == taps_x) {
-        next_tx = 0;
+      if (++next_tx == tx_end) {
+        next_tx = tx_begin;
         ++next_ty;
       }
     }
@@ -265,7 +290,7 @@ struct PhaseGemmBlock {
   // [walkthrough]
 
   __device__ __forceinline__ void run() {
-    const int tiles = subpixel::taps(py) * taps_x * channels / BK;
+    const int tiles = (ty_end - ty_begin) * (tx_end - tx_begin) * channels / BK;
     load_tile();
     store_tile<0>();
     __syncthreads();
@@ -284,8 +309,8 @@ struct PhaseGemmBlock {
     store_outputs();
   }
 
-  // Row m of phase (py, px) is input pixel (n, i, j): its outputs go to pixel (n, 2 i + py, 2 j + px),
-  // through the epilogue, four channels per 128-bit store.
+  // Row m = (i * W + j) * batch + n of phase (py, px) is input pixel (n, i, j): its outputs go to pixel
+  // (n, 2 i + py, 2 j + px), through the epilogue, four channels per 128-bit store.
   __device__ __forceinline__ void store_outputs() {
 #pragma unroll
     for (int g = 0; g < TM / 4; ++g) {
@@ -293,9 +318,9 @@ struct PhaseGemmBlock {
       for (int r = 0; r < 4; ++r) {
         const long long m = row0 + lane.row + g * Tile::LANES_M * 4 + r;
         if (m >= rows) continue;
-        const long long n = m / (static_cast<long long>(height) * width);
-        const int rest = static_cast<int>(m - n * height * width);
-        const int y = 2 * (rest / width) + py, x = 2 * (rest % width) + px;
+        const long long n = m % batch;
+        const int position = static_cast<int>(m / batch);
+        const int y = 2 * (position / width) + py, x = 2 * (position % width) + px;
         float* out = args.output + ((n * 2 * height + y) * 2 * width + x) * out_channels;
 #pragma unroll
         for (int h = 0; h < TN / 4; ++h) {

@@ -70,6 +70,11 @@ const std::vector<LayerCase>& layer_cases() {
       {"rgb_b2_3x6_c8_k3", {2, 3, 6, 8, 3}, Tail::kTanh},
       {"one_channel_b1_4x5_c8_k1", {1, 4, 5, 8, 1}, Tail::kBias},
       {"odd_channels_b2_3x4_c12_k5", {2, 3, 4, 12, 5}, Tail::kBias},  // the sub-pixel kernel refuses it
+      // Batches of 128 and more: the sub-pixel GEMM's blocks then hold one pixel position each (b256)
+      // or straddle two (b200, b130), and skip the taps outside the image for all their rows.
+      {"many_b256_3x5_c16_k64", {256, 3, 5, 16, 64}, Tail::kBatchNormRelu},
+      {"many_b200_3x3_c8_k136", {200, 3, 3, 8, 136}, Tail::kBias},
+      {"many_b130_2x3_c8_k256", {130, 2, 3, 8, 256}, Tail::kTanh},
   };
   return cases;
 }
