@@ -60,7 +60,7 @@ def layers(data_dir, device, batch="1024"):
 
 
 def end_to_end(data_dir, device):
-    data = _load(data_dir, device, "end_to_end")
+    data = _load(data_dir, device, "")
     m = _medians(data)
     theirs = next(b for n, b in m.items() if n.startswith("pytorch/end_to_end/"))
     lines = ["| run | batches of | ms | images/s | x PyTorch |", "| --- | ---: | ---: | ---: | ---: |"]
