@@ -11,6 +11,8 @@
 
 namespace cudalabs {
 
+std::string built_from_commit() { return kGitCommit; }
+
 void add_benchmark_context(const DeviceInfo& device, int argc, char** argv, std::uint64_t seed) {
   std::ostringstream command;
   for (int i = 0; i < argc; ++i) command << (i > 0 ? " " : "") << argv[i];

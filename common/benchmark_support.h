@@ -62,6 +62,9 @@ void initialize_benchmark(std::vector<std::string> benchmark_args);
 /// it through, so neither the driver nor Google Benchmark knows it. Called before the GPU is touched.
 void reject_unknown_flags(const std::vector<std::string>& benchmark_args);
 
+/// The git commit the binaries were built from (cmake/WriteGitCommit.cmake), for records written by hand.
+std::string built_from_commit();
+
 /// True when --benchmark_format asked for machine-readable output on stdout (json), in which
 /// case the drivers print their own tables to stderr.
 bool benchmark_stdout_is_machine_readable(const std::vector<std::string>& benchmark_args);

@@ -3,6 +3,7 @@
 #include "common/cuda_check.h"
 
 #include <cuda_runtime.h>
+#include <unistd.h>
 
 #include <cctype>
 
@@ -84,6 +85,11 @@ std::string device_slug(std::string_view name) {
   return slug;
 }
 
+std::string device_name(int device) {
+  cudaDeviceProp properties{};
+  return cudaGetDeviceProperties(&properties, device) == cudaSuccess ? std::string(properties.name) : std::string("?");
+}
+
 void require_device_memory(std::size_t bytes, const std::string& what) {
   std::size_t free_bytes = 0, total_bytes = 0;
   CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
@@ -91,6 +97,15 @@ void require_device_memory(std::size_t bytes, const std::string& what) {
     throw std::invalid_argument(what + " needs " + std::to_string(bytes >> 20) + " MiB of device memory, but only " +
                              std::to_string(free_bytes >> 20) + " MiB of " + std::to_string(total_bytes >> 20) +
                              " MiB are free");
+  }
+}
+
+void require_host_memory(std::size_t bytes, const std::string& what) {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  if (pages > 0 && page > 0 && bytes > static_cast<std::size_t>(pages) * page / 2) {
+    throw std::invalid_argument(what + " needs " + std::to_string(bytes >> 20) +
+                                " MiB of host memory, more than half of this machine's " +
+                                std::to_string((static_cast<std::size_t>(pages) * page) >> 20) + " MiB");
   }
 }
 

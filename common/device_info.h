@@ -56,6 +56,9 @@ struct DeviceInfo {
 /// Reads the current device's properties. Requires a GPU.
 DeviceInfo current_device_info();
 
+/// The name of CUDA device `device` ("?" when it cannot be read).
+std::string device_name(int device);
+
 /// FP32 lanes (CUDA cores) per multiprocessor for a compute capability, 0 when unknown. Used only to
 /// print the clock-derived FP32 peak next to the one the roofline lab measures.
 int fp32_lanes_per_sm(int major, int minor);
@@ -67,5 +70,9 @@ std::string device_slug(std::string_view name);
 /// naming `what` (the flags that asked for it) and both sizes, so that a too-large problem is refused
 /// as bad input before any allocation.
 void require_device_memory(std::size_t bytes, const std::string& what);
+
+/// Throws std::invalid_argument when `bytes` of host memory would be more than half of this machine's
+/// physical memory, naming `what` and both sizes (the DCGAN drivers hold every image in host memory).
+void require_host_memory(std::size_t bytes, const std::string& what);
 
 }  // namespace cudalabs

@@ -4,8 +4,10 @@
 // writes the images as a PNG grid and as raw floats.
 #include "common/benchmark_support.h"
 #include "common/cli.h"
+#include "common/dcgan_check.h"
 #include "common/dcgan_files.h"
 #include "common/dcgan_images.h"
+#include "common/dcgan_inputs.h"
 #include "common/device_buffer.h"
 #include "common/device_info.h"
 #include "common/poison.h"
@@ -15,8 +17,6 @@
 #include "labs/09_dcgan/generator.h"
 #include "labs/09_dcgan/lab.h"
 #include "labs/09_dcgan/pipeline.h"
-
-#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -35,10 +35,8 @@ namespace dcgan = cudalabs::dcgan;
 using lab09::DcganVariant;
 using lab09::TconvMethod;
 
+using dcgan::ImageCheck;
 using dcgan::kImageFloats;
-// Largest difference from the double-precision reference an image may show: float32 rounding
-// through five layers stays near 1e-5 on [-1, 1] outputs; a wrong index or a missing tap is > 1e-2.
-constexpr double kImageTolerance = 2e-4;
 
 struct Options {
   std::string weights = "default";
@@ -91,92 +89,6 @@ void register_flags(CLI::App& app, Options& o) {
   app.footer("Google Benchmark flags (--benchmark_format=json, --benchmark_out=FILE, ...) are passed through.");
 }
 
-// The weights and a line saying which they are.
-dcgan::Weights load_weights(const Options& o, std::string& description) {
-  const std::string trained = CUDALABS_TRAINED_WEIGHTS;
-  std::string choice = o.weights;
-  if (choice == "default") choice = std::filesystem::exists(trained) ? "trained" : "builtin";
-  if (choice == "builtin") {
-    description = "builtin (DCGAN initialisation, seed " + std::to_string(o.weights_seed) + ")";
-    return dcgan::default_weights(static_cast<std::uint64_t>(o.weights_seed));
-  }
-  const std::string path = choice == "trained" ? trained : choice;
-  description = path + (choice == "trained" ? " (trained on Fashion-MNIST)" : "");
-  return dcgan::read_weights(path);
-}
-
-dcgan::Latents load_latents(const Options& o, std::uint64_t seed, std::string& description) {
-  if (!o.input.empty()) {
-    description = o.input;
-    return dcgan::read_latents(o.input);
-  }
-  dcgan::Latents latents{o.num, std::vector<float>(static_cast<std::size_t>(o.num) * dcgan::kLatent)};
-  cudalabs::fill_uniform(latents.values, cudalabs::derive_seed(seed, "latents"), -1.0f, 1.0f);
-  description = std::to_string(o.num) + " uniform in [-1, 1), seed " + std::to_string(seed);
-  return latents;
-}
-
-void require_host_memory(std::size_t bytes, const std::string& what) {
-  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-  if (pages > 0 && page > 0 && bytes > static_cast<std::size_t>(pages) * page / 2) {
-    throw std::invalid_argument(what + " needs " + std::to_string(bytes >> 20) + " MiB of host memory, more than half of this machine's " +
-                                std::to_string((static_cast<std::size_t>(pages) * page) >> 20) + " MiB");
-  }
-}
-
-std::vector<int> spread(int count, int wanted) {
-  std::vector<int> picks;
-  wanted = std::min(wanted, count);
-  for (int i = 0; i < wanted; ++i) {
-    const int index = wanted == 1 ? 0 : static_cast<int>(static_cast<long long>(i) * (count - 1) / (wanted - 1));
-    if (picks.empty() || picks.back() != index) picks.push_back(index);
-  }
-  return picks;
-}
-
-// One variant's check: the sampled images of the first batch against the reference.
-struct Check {
-  bool passed = false;
-  bool unwritten = false;
-  double max_difference = 0.0;
-  std::string message;
-};
-
-Check check_images(std::span<const float> gpu, const std::vector<int>& picks, const std::vector<double>& reference) {
-  Check check;
-  std::size_t unwritten = 0, worst_at = 0;
-  for (std::size_t p = 0; p < picks.size(); ++p) {
-    for (std::size_t e = 0; e < kImageFloats; ++e) {
-      const float value = gpu[static_cast<std::size_t>(picks[p]) * kImageFloats + e];
-      if (!std::isfinite(value)) {
-        ++unwritten;
-        continue;
-      }
-      const double difference = std::abs(value - reference[p * kImageFloats + e]);
-      if (difference > check.max_difference) {
-        check.max_difference = difference;
-        worst_at = p * kImageFloats + e;
-      }
-    }
-  }
-  std::ostringstream text;
-  if (unwritten == picks.size() * kImageFloats) {
-    check.unwritten = true;
-    text << "FAIL: no image value written (NaN everywhere): not implemented yet";
-  } else if (unwritten > 0) {
-    text << "FAIL: " << unwritten << " values NaN or never written";
-  } else {
-    check.passed = check.max_difference <= kImageTolerance;
-    const std::size_t image = worst_at / kImageFloats, rest = worst_at % kImageFloats;
-    text << (check.passed ? "PASS" : "FAIL") << ": max |gpu - reference| = " << std::scientific;
-    text.precision(2);
-    text << check.max_difference << " (tolerance " << kImageTolerance << ") at image " << picks[image] << " (y "
-         << rest / (64 * 3) << ", x " << rest / 3 % 64 << ", c " << rest % 3 << ")";
-  }
-  check.message = text.str();
-  return check;
-}
-
 std::string methods_text(const std::array<TconvMethod, 4>& methods) {
   std::string text;
   for (TconvMethod m : methods) text += std::string(text.empty() ? "" : ",") + lab09::method_name(m);
@@ -206,15 +118,15 @@ int run(int argc, char** argv) {
       o.seed_text.empty() ? cudalabs::run_seed()
                           : static_cast<std::uint64_t>(cudalabs::parse_integer_flag("--seed", o.seed_text, 0, 1LL << 62));
   std::string weights_text, latents_text;
-  const dcgan::Weights weights = load_weights(o, weights_text);
-  const dcgan::Latents latents = load_latents(o, seed, latents_text);
+  const dcgan::Weights weights = dcgan::load_weights(o.weights, o.weights_seed, CUDALABS_TRAINED_WEIGHTS, weights_text);
+  const dcgan::Latents latents = dcgan::load_latents(o.input, o.num, seed, latents_text);
   const int num = latents.count;
   const int batch = o.batch > 0 ? o.batch : std::min(num, 1024);
   if (batch > num && app.count("--batch") > 0) {
     throw cudalabs::FlagError("--batch: " + std::to_string(batch) + " is larger than the " + std::to_string(num) +
                               " images to generate");
   }
-  require_host_memory(static_cast<std::size_t>(num) * kImageFloats * sizeof(float) * 2,
+  cudalabs::require_host_memory(static_cast<std::size_t>(num) * kImageFloats * sizeof(float) * 2,
                       "--num " + std::to_string(num));
   if (!o.save_latents.empty()) dcgan::write_file_bytes(o.save_latents, dcgan::serialize_latents(latents));
   if (!o.save_weights.empty()) dcgan::write_file_bytes(o.save_weights, dcgan::serialize_weights(weights));
@@ -247,7 +159,7 @@ int run(int argc, char** argv) {
   cudalabs::DeviceBuffer<float> device_images(static_cast<std::size_t>(run_batch) * kImageFloats);
 
   // ---- Check: the first batch, sampled images against the CPU reference ----
-  const std::vector<int> picks = spread(run_batch, o.check_images);
+  const std::vector<int> picks = dcgan::spread_picks(run_batch, o.check_images);
   std::vector<float> picked_latents;
   for (int p : picks) {
     picked_latents.insert(picked_latents.end(), latents.values.begin() + static_cast<std::ptrdiff_t>(p) * 100,
@@ -258,7 +170,7 @@ int run(int argc, char** argv) {
   out << "check: images";
   for (int p : picks) out << " " << p;
   out << " of the first batch against the CPU reference generator (double)\n";
-  std::map<std::string, Check> checks;
+  std::map<std::string, ImageCheck> checks;
   std::map<std::string, std::array<TconvMethod, 4>> methods;
   std::vector<float> host_images(static_cast<std::size_t>(run_batch) * kImageFloats);
   bool all_passed = true;
@@ -271,7 +183,7 @@ int run(int argc, char** argv) {
     generator.run(*v, methods[v->name], device_latents.data(), run_batch, device_images.data(), nullptr);
     CUDA_CHECK(cudaDeviceSynchronize());
     device_images.copy_to(host_images);
-    checks[v->name] = check_images(host_images, picks, reference);
+    checks[v->name] = dcgan::check_images(host_images, picks, reference);
     out << "  " << v->name << ": " << checks[v->name].message << "\n";
     all_passed = all_passed && checks[v->name].passed;
   }
@@ -412,7 +324,7 @@ int run(int argc, char** argv) {
     file << "\n }\n}\n";
   }
   // The end-to-end images must be the checked ones: compare the sampled images once more.
-  const Check final_check = check_images(images, picks, reference);
+  const ImageCheck final_check = dcgan::check_images(images, picks, reference);
   out << "end-to-end images: " << final_check.message << "\n";
   all_passed = all_passed && final_check.passed;
   if (!o.output.empty()) {

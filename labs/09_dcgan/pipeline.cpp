@@ -2,6 +2,8 @@
 
 #include "common/cuda_check.h"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -16,10 +18,10 @@ constexpr std::size_t kLatent = cudalabs::dcgan::kLatent;
 
 // Host-to-host copy of a batch's images, split over the cores: one thread moves ~10 GB/s, and the
 // copy must finish while the GPU computes the next batch.
-void parallel_copy(float* to, const float* from, std::size_t count) {
+void parallel_copy(float* to, const float* from, std::size_t count, int threads) {
   constexpr std::size_t kPiece = std::size_t{1} << 18;  // 1 MiB of floats per task
   const long long pieces = static_cast<long long>((count + kPiece - 1) / kPiece);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) num_threads(threads)
   for (long long p = 0; p < pieces; ++p) {
     const std::size_t start = static_cast<std::size_t>(p) * kPiece;
     std::memcpy(to + start, from + start, std::min(kPiece, count - start) * sizeof(float));
@@ -28,7 +30,7 @@ void parallel_copy(float* to, const float* from, std::size_t count) {
 
 }  // namespace
 
-Pipeline::Pipeline(Generator& generator) : generator_(generator) {
+Pipeline::Pipeline(Generator& generator) : generator_(generator), copy_threads_(omp_get_max_threads()) {
   const std::size_t batch = static_cast<std::size_t>(generator.max_batch());
   for (int s = 0; s < kSlots; ++s) {
     host_latents_[s] = cudalabs::PinnedBuffer<float>(batch * kLatent);
@@ -56,8 +58,14 @@ Pipeline::~Pipeline() {
   }
 }
 
+void Pipeline::set_copy_threads(int threads) {
+  if (threads < 1) throw std::invalid_argument("lab09 pipeline: copy threads = " + std::to_string(threads) + " must be >= 1");
+  copy_threads_ = threads;
+}
+
 double Pipeline::generate(const DcganVariant& variant, const std::array<TconvMethod, 4>& methods,
-                          std::span<const float> latents, int num, std::span<float> images) {
+                          std::span<const float> latents, int num, std::span<float> images,
+                          const DeliveredBatch& delivered) {
   if (num < 1) throw std::invalid_argument("--num = " + std::to_string(num) + " must be >= 1");
   if (latents.size() < static_cast<std::size_t>(num) * kLatent || images.size() < static_cast<std::size_t>(num) * kImageFloats) {
     throw std::invalid_argument("lab09 pipeline: buffers too small for num = " + std::to_string(num));
@@ -70,7 +78,8 @@ double Pipeline::generate(const DcganVariant& variant, const std::array<TconvMet
     const int s = b % kSlots;
     CUDA_CHECK(cudaEventSynchronize(downloaded_[s]));
     parallel_copy(images.data() + static_cast<std::size_t>(b) * batch * kImageFloats, host_images_[s].data(),
-                  static_cast<std::size_t>(count_of(b)) * kImageFloats);
+                  static_cast<std::size_t>(count_of(b)) * kImageFloats, copy_threads_);
+    if (delivered) delivered(b * batch, count_of(b));
   };
 
   const auto start = std::chrono::steady_clock::now();

@@ -10,6 +10,7 @@
 #include <cuda_runtime.h>
 
 #include <array>
+#include <functional>
 #include <span>
 
 namespace lab09 {
@@ -27,10 +28,19 @@ class Pipeline {
   Pipeline(const Pipeline&) = delete;
   Pipeline& operator=(const Pipeline&) = delete;
 
+  /// Called on the calling thread each time a batch's images are in `images`: its first image and
+  /// count (lab 10 sends them on to another process while the GPU computes the next ones).
+  using DeliveredBatch = std::function<void(int first, int count)>;
+
   /// latents: num x 100 floats; images: num x 64 x 64 x 3 floats (both host, any memory).
   /// Returns the wall-clock seconds from the first latent read to the last image written.
   double generate(const DcganVariant& variant, const std::array<TconvMethod, 4>& methods,
-                  std::span<const float> latents, int num, std::span<float> images);
+                  std::span<const float> latents, int num, std::span<float> images,
+                  const DeliveredBatch& delivered = {});
+
+  /// Host threads that copy images out of pinned memory (default: OpenMP's maximum). Several pipelines
+  /// in one process (one per GPU, lab 10) share the cores instead of each asking for all of them.
+  void set_copy_threads(int threads);
 
  private:
   static constexpr int kSlots = 3;
@@ -39,6 +49,7 @@ class Pipeline {
   std::array<cudalabs::DeviceBuffer<float>, kSlots> device_latents_, device_images_;
   std::array<cudaEvent_t, kSlots> uploaded_{}, computed_{}, downloaded_{};
   cudaStream_t compute_ = nullptr, upload_ = nullptr, download_ = nullptr;
+  int copy_threads_;
 };
 
 }  // namespace lab09

@@ -379,9 +379,23 @@ class PipelineGradingTest : public ::testing::Test {
       FAIL() << "the solution writes nothing";
     }
     lab09::Pipeline pipeline(generator);
+    pipeline.set_copy_threads(2);
     std::vector<float> got(expected.size(), std::nanf(""));
-    const double seconds = pipeline.generate(variant, methods, latents, num_, got);
+    // Each batch is announced once, in order, and only when its images are already in place.
+    int next_first = 0;
+    std::size_t early = 0;
+    const double seconds = pipeline.generate(variant, methods, latents, num_, got, [&](int first, int count) {
+      EXPECT_EQ(first, next_first);
+      EXPECT_EQ(count, std::min(batch_, num_ - first));
+      for (std::size_t e = static_cast<std::size_t>(first) * kImageFloats;
+           e < static_cast<std::size_t>(first + count) * kImageFloats; ++e) {
+        early += got[e] != expected[e];
+      }
+      next_first = first + count;
+    });
     EXPECT_GT(seconds, 0.0);
+    EXPECT_EQ(next_first, num_) << "the delivered batches do not cover every image";
+    EXPECT_EQ(early, 0u) << "a batch was announced before its images were written";
     std::size_t differ = 0;
     for (std::size_t e = 0; e < got.size(); ++e) differ += got[e] != expected[e];
     EXPECT_EQ(differ, 0u) << num_ << " images in batches of " << batch_ << ": values differ from the direct runs";

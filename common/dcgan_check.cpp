@@ -1,0 +1,57 @@
+#include "common/dcgan_check.h"
+
+#include "common/dcgan_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace cudalabs::dcgan {
+
+std::vector<int> spread_picks(int count, int wanted) {
+  std::vector<int> picks;
+  wanted = std::min(wanted, count);
+  for (int i = 0; i < wanted; ++i) {
+    const int index = wanted == 1 ? 0 : static_cast<int>(static_cast<long long>(i) * (count - 1) / (wanted - 1));
+    if (picks.empty() || picks.back() != index) picks.push_back(index);
+  }
+  return picks;
+}
+
+ImageCheck check_images(std::span<const float> images, const std::vector<int>& picks,
+                        const std::vector<double>& reference) {
+  ImageCheck check;
+  std::size_t unwritten = 0, worst_at = 0;
+  for (std::size_t p = 0; p < picks.size(); ++p) {
+    for (std::size_t e = 0; e < kImageFloats; ++e) {
+      const float value = images[static_cast<std::size_t>(picks[p]) * kImageFloats + e];
+      if (!std::isfinite(value)) {
+        ++unwritten;
+        continue;
+      }
+      const double difference = std::abs(value - reference[p * kImageFloats + e]);
+      if (difference > check.max_difference) {
+        check.max_difference = difference;
+        worst_at = p * kImageFloats + e;
+      }
+    }
+  }
+  std::ostringstream text;
+  if (unwritten == picks.size() * kImageFloats) {
+    check.unwritten = true;
+    text << "FAIL: no image value written (NaN everywhere): not implemented yet";
+  } else if (unwritten > 0) {
+    text << "FAIL: " << unwritten << " values NaN or never written";
+  } else {
+    check.passed = check.max_difference <= kImageTolerance;
+    const std::size_t image = worst_at / kImageFloats, rest = worst_at % kImageFloats;
+    text << (check.passed ? "PASS" : "FAIL") << ": max |gpu - reference| = " << std::scientific;
+    text.precision(2);
+    text << check.max_difference << " (tolerance " << kImageTolerance << ") at image " << picks[image] << " (y "
+         << rest / (64 * 3) << ", x " << rest / 3 % 64 << ", c " << rest % 3 << ")";
+  }
+  check.message = text.str();
+  return check;
+}
+
+}  // namespace cudalabs::dcgan

@@ -1,0 +1,54 @@
+#include "labs/10_multi_gpu_dcgan/gpu_worker.h"
+
+#include "common/cuda_check.h"
+#include "common/device_info.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace lab10 {
+namespace {
+
+const lab09::DcganVariant& worker_variant() { return lab09::find_variant("subpixel"); }
+
+}  // namespace
+
+GpuWorker::GpuWorker(int device, const cudalabs::dcgan::Weights& weights, int batch, int copy_threads)
+    : device_(device) {
+  int devices = 0;
+  CUDA_CHECK(cudaGetDeviceCount(&devices));
+  if (device < 0 || device >= devices) {
+    throw std::invalid_argument("GPU " + std::to_string(device) + " does not exist (this machine has " +
+                                std::to_string(devices) + ")");
+  }
+  if (batch < 1) throw std::invalid_argument("--batch = " + std::to_string(batch) + " must be >= 1");
+  make_current();
+  // The generator and the pipeline's three slots of latents and images, on this device.
+  cudalabs::require_device_memory(lab09::Generator::device_bytes(batch) +
+                                      3 * static_cast<std::size_t>(batch) * (cudalabs::dcgan::kImageFloats + 100) *
+                                          sizeof(float),
+                                  "GPU " + std::to_string(device) + " with --batch " + std::to_string(batch));
+  generator_ = std::make_unique<lab09::Generator>(weights, batch);
+  pipeline_ = std::make_unique<lab09::Pipeline>(*generator_);
+  pipeline_->set_copy_threads(copy_threads);
+  methods_ = generator_->methods_for(worker_variant(), batch, nullptr);
+}
+
+// The pipeline's streams and events, then the generator's buffers, are released on their device.
+GpuWorker::~GpuWorker() {
+  if (cudaSetDevice(device_) == cudaSuccess) {
+    pipeline_.reset();
+    generator_.reset();
+  }
+}
+
+void GpuWorker::make_current() const { CUDA_CHECK(cudaSetDevice(device_)); }
+
+double GpuWorker::generate(std::span<const float> latents, int count, std::span<float> images,
+                           const lab09::Pipeline::DeliveredBatch& delivered) {
+  if (count == 0) return 0.0;
+  make_current();
+  return pipeline_->generate(worker_variant(), methods_, latents, count, images, delivered);
+}
+
+}  // namespace lab10

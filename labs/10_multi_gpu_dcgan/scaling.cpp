@@ -1,0 +1,146 @@
+#include "labs/10_multi_gpu_dcgan/scaling.h"
+
+#include "common/cli.h"
+#include "common/device_info.h"
+#include "common/text_table.h"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+namespace lab10 {
+namespace {
+
+std::string json_string(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+std::vector<int> parse_int_list(const std::string& flag, const std::string& text, long long min, long long max) {
+  std::vector<int> values;
+  std::stringstream items(text);
+  std::string item;
+  while (std::getline(items, item, ',')) {
+    values.push_back(static_cast<int>(cudalabs::parse_integer_flag(flag, item, min, max)));
+  }
+  if (values.empty()) throw cudalabs::FlagError(flag + ": '" + text + "' names no value");
+  return values;
+}
+
+double median_seconds(std::vector<double> seconds) {
+  if (seconds.empty()) throw std::invalid_argument("median_seconds: no timed run");
+  std::sort(seconds.begin(), seconds.end());
+  return seconds[seconds.size() / 2];
+}
+
+std::string scaling_table(const std::vector<ScalingPoint>& points) {
+  std::set<int> nums, gpu_counts;
+  std::map<std::pair<int, int>, double> seconds;
+  for (const ScalingPoint& p : points) {
+    nums.insert(p.num);
+    gpu_counts.insert(p.gpus);
+    seconds[{p.num, p.gpus}] = p.seconds;
+  }
+  std::vector<cudalabs::TextTable::Column> columns{{"num_to_gen", true}};
+  for (int g : gpu_counts) {
+    const std::string suffix = " " + std::to_string(g) + (g == 1 ? " GPU" : " GPUs");
+    columns.push_back({"s," + suffix, true});
+    columns.push_back({"images/s", true});
+    if (g > 1) columns.push_back({"efficiency", true});
+  }
+  cudalabs::TextTable table(columns);
+  for (int num : nums) {
+    std::vector<std::string> row{std::to_string(num)};
+    const auto one = seconds.find({num, 1});
+    for (int g : gpu_counts) {
+      const auto it = seconds.find({num, g});
+      if (it == seconds.end()) {
+        row.insert(row.end(), g > 1 ? 3 : 2, "-");
+        continue;
+      }
+      row.push_back(cudalabs::TextTable::number(it->second, 4));
+      row.push_back(cudalabs::TextTable::number(num / it->second, 0));
+      if (g > 1) {
+        row.push_back(one == seconds.end() ? "-"
+                                           : cudalabs::TextTable::number(one->second / it->second / g * 100.0, 0) + " %");
+      }
+    }
+    table.add_row(row);
+  }
+  std::ostringstream out;
+  table.print(out);
+  return out.str();
+}
+
+void write_scaling_json(const std::string& path, const std::string& flavour,
+                        const std::map<std::string, std::string>& context, const std::vector<ScalingPoint>& points) {
+  std::ofstream file(path);
+  if (!file) throw std::runtime_error("cannot write " + path);
+  file << "{\n \"context\": {";
+  bool first = true;
+  for (const auto& [key, value] : context) {
+    file << (first ? "\n" : ",\n") << "  " << json_string(key) << ": " << json_string(value);
+    first = false;
+  }
+  file << "\n },\n \"benchmarks\": [";
+  first = true;
+  for (const ScalingPoint& p : points) {
+    const std::string name = "lab10/" + flavour + "/n" + std::to_string(p.num) + "x" + std::to_string(p.gpus) + "g";
+    file << (first ? "\n" : ",\n") << "  {\"name\": " << json_string(name + "_median") << ", \"run_name\": "
+         << json_string(name) << ", \"run_type\": \"aggregate\", \"aggregate_name\": \"median\", \"repetitions\": "
+         << p.repetitions << ", \"real_time\": " << p.seconds * 1e3 << ", \"time_unit\": \"ms\", \"num\": " << p.num
+         << ", \"gpus\": " << p.gpus << ", \"images_per_s\": " << p.num / p.seconds << "}";
+    first = false;
+  }
+  file << "\n ]\n}\n";
+  if (!file) throw std::runtime_error("cannot write " + path);
+}
+
+std::map<std::string, std::string> record_context(int argc, char** argv, const std::vector<int>& devices,
+                                                  const std::string& git_commit) {
+  std::map<std::string, std::string> context;
+  std::ostringstream command;
+  for (int i = 0; i < argc; ++i) command << (i > 0 ? " " : "") << argv[i];
+  context["command"] = command.str();
+  context["git_commit"] = git_commit;
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  char date[32];
+  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  context["date"] = date;
+  std::string names;
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    cudaDeviceProp properties{};
+    if (cudaGetDeviceProperties(&properties, devices[i]) == cudaSuccess) {
+      names += (i ? ", " : "") + std::string(properties.name);
+      if (i == 0) context["device"] = properties.name;
+    }
+  }
+  context["devices"] = names;
+  context["gpus"] = std::to_string(devices.size());
+  int driver = 0, runtime = 0;
+  cudaDriverGetVersion(&driver);
+  cudaRuntimeGetVersion(&runtime);
+  context["driver"] = cudalabs::DeviceInfo::version_text(driver);
+  context["cuda_runtime"] = cudalabs::DeviceInfo::version_text(runtime);
+  return context;
+}
+
+}  // namespace lab10
