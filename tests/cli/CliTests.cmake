@@ -107,3 +107,39 @@ foreach(what IN ITEMS script make)
                    -DSTDERR_LINES=1 -DREQUIRE_NO_GPU=ON -P ${PROJECT_SOURCE_DIR}/cmake/ExpectOutput.cmake)
   set_tests_properties("cli.grade_${what}_no_gpu" PROPERTIES LABELS "cpu;cli" SKIP_REGULAR_EXPRESSION "SKIPPED: ")
 endforeach()
+
+# Lab 10: the threaded driver's flags, and the MPI program (when built) under mpirun: a bad flag is one
+# line from rank 0 and exit 2; without a GPU, one line and exit 1; on the GPU machine, the checks of
+# tests/cli/mpi_checks.sh (a rank without a GPU stops the run; 2 ranks give one GPU's images).
+cudalabs_add_cli_test(lab10_devices_not_a_number 2 "^lab10: --devices: invalid value 'a'" lab10_solution --devices 0,a)
+cudalabs_add_cli_test(lab10_scaling_zero 2 "^lab10: --scaling: invalid value '0'" lab10 --scaling 10,0)
+cudalabs_add_cli_test(lab10_gpus_and_devices 2 "^lab10: --gpus: give either --gpus or --devices" lab10 --gpus 1 --devices 0)
+cudalabs_add_cli_test(lab10_too_many_images 2 "^lab10: --num 1048576 with --scaling up to 1048576 needs" lab10 --num 1048576)
+add_test(NAME cli.lab10_no_gpu
+         COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:lab10_solution>" -DEXPECT_EXIT=1
+                 "-DEXPECT_STDERR=^lab10: no CUDA GPU available" -DSTDERR_LINES=1 -DREQUIRE_NO_GPU=ON
+                 -P ${PROJECT_SOURCE_DIR}/cmake/ExpectOutput.cmake)
+set_tests_properties(cli.lab10_no_gpu PROPERTIES LABELS "cpu;cli" SKIP_REGULAR_EXPRESSION "SKIPPED: ")
+if(CUDALABS_MPI_FOUND)
+  # mpirun -q: Open MPI adds no banner of its own, so rank 0's line is all of stderr.
+  function(cudalabs_add_mpi_test name exit_code stderr_regex ranks)
+    string(REPLACE ";" "|" args "${ARGN}")
+    add_test(NAME "cli.${name}"
+             COMMAND ${CMAKE_COMMAND} "-DCOMMAND=${MPIEXEC_EXECUTABLE}|-q|--oversubscribe|-np|${ranks}|$<TARGET_FILE:dcgan_mpi>|${args}"
+                     -DEXPECT_EXIT=${exit_code} "-DEXPECT_STDERR=${stderr_regex}" -DSTDERR_LINES=1 ${CUDALABS_MPI_TEST_GPU}
+                     -P ${PROJECT_SOURCE_DIR}/cmake/ExpectOutput.cmake)
+    set_tests_properties("cli.${name}" PROPERTIES LABELS "cpu;cli;mpi" SKIP_REGULAR_EXPRESSION "SKIPPED: " TIMEOUT 120
+                         ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+  endfunction()
+  cudalabs_add_mpi_test(dcgan_mpi_num_zero 2 "^dcgan_mpi: rank 0: --num: invalid value '0' .*\\(2 of 2 ranks failed\\)" 2
+                        --num 0)
+  cudalabs_add_mpi_test(dcgan_mpi_uneven_nodes 2 "^dcgan_mpi: rank 0: --simulate-nodes: 3 ranks do not split into 2 equal nodes" 3
+                        --simulate-nodes 2)
+  cudalabs_add_mpi_test(dcgan_mpi_missing_weights 2 "^dcgan_mpi: rank 0: weights file '/nonexistent/w.cldw': cannot be read" 2
+                        --weights /nonexistent/w.cldw)
+  set(CUDALABS_MPI_TEST_GPU -DREQUIRE_NO_GPU=ON)
+  cudalabs_add_mpi_test(dcgan_mpi_no_gpu 1 "^dcgan_mpi: rank 0 \\(node 0, GPU 0\\): no CUDA GPU available" 2 --num 4)
+  add_test(NAME cli.lab10_mpi_gpu COMMAND ${PROJECT_SOURCE_DIR}/tests/cli/mpi_checks.sh $<TARGET_FILE:dcgan_mpi>
+                                          $<TARGET_FILE:lab10_solution>)
+  set_tests_properties(cli.lab10_mpi_gpu PROPERTIES LABELS "gpu;cli;mpi" SKIP_REGULAR_EXPRESSION "SKIPPED: " TIMEOUT 900)
+endif()

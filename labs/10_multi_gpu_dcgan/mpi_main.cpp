@@ -1,0 +1,519 @@
+// Lab 10's MPI program (`lab10_mpi` with the student's gpu_share, `dcgan_mpi` with the solution's): one
+// rank per GPU, on one node or many, seed 000 §2.6.
+//
+//   mpirun -np R [--bind-to none] dcgan_mpi [--num N | --input z.cldz] [--output grid.png] ...
+//
+// - Each rank picks its GPU by its rank among the ranks of its node (MPI_Comm_split_type with
+//   MPI_COMM_TYPE_SHARED), so the same command works for one node or many. --simulate-nodes K makes
+//   one machine stand for K nodes: consecutive ranks form a node, as in seed 000's rank tables.
+// - Rank 0 reads or draws the latent vectors and scatters each rank its gpu_share (MPI_Scatterv).
+// - Each rank runs lab 09's pipeline on its share; as each of its batches lands in host memory, it
+//   joins that round's MPI_Igatherv, so the images travel to rank 0 while the GPUs compute the next
+//   ones. Rank 0's own share is generated in place in the output; a helper thread on rank 0 waits on
+//   the gathers meanwhile (MPI_THREAD_SERIALIZED: it is the only thread calling MPI then).
+// - Every phase ends at a checkpoint (MPI_Allreduce of a status): if any rank failed (no GPU, a bad
+//   device, not enough memory, a bad file), rank 0 prints one line naming the rank and its error,
+//   and every rank exits non-zero; none is left waiting in a collective.
+// - Rank 0 checks sampled images against the CPU reference and the gathered output against its own
+//   GPU's, prints seed 000's Table 4 (num_to_gen x ranks, end to end), and writes the images.
+#include "common/benchmark_support.h"
+#include "common/cli.h"
+#include "common/cuda_check.h"
+#include "common/dcgan_check.h"
+#include "common/dcgan_files.h"
+#include "common/dcgan_images.h"
+#include "common/dcgan_inputs.h"
+#include "common/device_info.h"
+#include "common/reference_dcgan.h"
+#include "common/random_fill.h"
+#include "common/text_table.h"
+#include "labs/10_multi_gpu_dcgan/lab.h"
+#include "labs/10_multi_gpu_dcgan/scaling.h"
+
+#include <mpi.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+namespace dcgan = cudalabs::dcgan;
+using dcgan::kImageFloats;
+using dcgan::kLatent;
+
+constexpr const char* kProgram = "dcgan_mpi";
+
+struct Options {
+  std::string weights = "default";
+  int weights_seed = 1;
+  std::string input;
+  int num = 64;
+  std::string seed_text;
+  int batch = 0;  // 0: min(1024, the largest share)
+  int simulate_nodes = 0;
+  std::string output;
+  std::string raw;
+  int columns = 8;
+  int check_images = 4;
+  bool verify_only = false;
+  std::string scaling = "10,100,1000,5248";
+  std::string scaling_ranks;
+  int repetitions = 5;
+  std::string results_dir;
+  std::string results_tag;
+};
+
+void register_flags(CLI::App& app, Options& o) {
+  app.add_option("--weights", o.weights,
+                 "Weights: a .cldw file, 'trained', 'builtin' or 'default' (trained if present, else builtin)");
+  cudalabs::add_integer_flag(app, "--weights-seed", o.weights_seed, 0, 1 << 30, "Seed of the builtin weights");
+  app.add_option("--input", o.input, "Latent vectors: a .cldz file, read by rank 0 (instead of --num random ones)");
+  cudalabs::add_integer_flag(app, "--num", o.num, 1, 1 << 20, "Images to generate from random latent vectors");
+  app.add_option("--seed", o.seed_text, "Seed of the random latent vectors (default: CUDALABS_SEED or fresh)");
+  cudalabs::add_integer_flag(app, "--batch", o.batch, 1, 1 << 16,
+                             "Images per generator run on each GPU (default min(1024, largest share))");
+  cudalabs::add_integer_flag(app, "--simulate-nodes", o.simulate_nodes, 1, 1024,
+                             "Treat this machine as K nodes of R / K consecutive ranks each (seed 000's rank tables)");
+  app.add_option("--output", o.output, "Rank 0 writes the images as a PNG grid here");
+  app.add_option("--raw", o.raw, "Rank 0 writes the images as raw float32 here (.cldi)");
+  cudalabs::add_integer_flag(app, "--columns", o.columns, 1, 256, "Images per row of the PNG grid");
+  cudalabs::add_integer_flag(app, "--check-images", o.check_images, 1, 1 << 16,
+                             "Images checked against the CPU reference (spread over the output)");
+  app.add_flag("--verify-only", o.verify_only, "Check the images, time nothing");
+  app.add_option("--scaling", o.scaling, "num_to_gen values of the scaling table (comma-separated)");
+  app.add_option("--scaling-ranks", o.scaling_ranks,
+                 "Rank counts of the scaling table (default 1, 2, 4, ... up to R, and R): the first ranks of the run");
+  cudalabs::add_integer_flag(app, "--repetitions", o.repetitions, 1, 1000, "Timed runs per table cell (median)");
+  app.add_option("--results-dir", o.results_dir, "Rank 0 writes the table as JSON to DIR/lab10_mpi_<device>.json");
+  app.add_option("--results-tag", o.results_tag, "Name it DIR/lab10_mpi_<TAG>_<device>.json instead");
+}
+
+// ---- Failing together ----
+
+// A phase's outcome on one rank: 0 (fine), cudalabs::kExitBadInput or kExitFailed, and its one line.
+struct Outcome {
+  int code = cudalabs::kExitOk;
+  std::string message;
+};
+
+// Runs `body`, turning what it throws into an Outcome with guarded_main's exit codes.
+Outcome attempt(const std::function<void()>& body) {
+  try {
+    body();
+    return {};
+  } catch (const cudalabs::HelpShown&) {
+    return {-1, ""};  // --help: every rank stops quietly, rank 0 has printed it
+  } catch (const CLI::ParseError& error) {
+    return {cudalabs::kExitBadInput, error.what()};
+  } catch (const std::invalid_argument& error) {
+    return {cudalabs::kExitBadInput, error.what()};
+  } catch (const cudalabs::NoGpuError& error) {
+    return {cudalabs::kExitFailed, error.what()};
+  } catch (const std::exception& error) {
+    return {cudalabs::kExitFailed, std::string("error: ") + error.what()};
+  }
+}
+
+// Every rank of `comm` calls it at the same point. Returns the agreed outcome: fine only if every
+// rank was; otherwise rank 0 prints the lowest failing rank's line (ranks are named in `comm`) and
+// how many failed, and every rank gets the worst exit code.
+Outcome checkpoint(MPI_Comm comm, const Outcome& mine, const std::string& rank_label) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  int worst = 0, failed = mine.code != 0 ? 1 : 0, failures = 0;
+  MPI_Allreduce(&mine.code, &worst, 1, MPI_INT, MPI_MAX, comm);
+  MPI_Allreduce(&failed, &failures, 1, MPI_INT, MPI_SUM, comm);
+  if (failures == 0) return {};
+  int help = mine.code == -1 ? 1 : 0, helps = 0;
+  MPI_Allreduce(&help, &helps, 1, MPI_INT, MPI_SUM, comm);
+  if (helps > 0) return {-1, ""};
+  constexpr int kLine = 512;
+  std::string line = mine.code != 0 ? rank_label + ": " + mine.message : "";
+  line.resize(kLine, '\0');
+  std::vector<char> lines(rank == 0 ? static_cast<std::size_t>(size) * kLine : 0);
+  MPI_Gather(line.data(), kLine, MPI_CHAR, lines.data(), kLine, MPI_CHAR, 0, comm);
+  if (rank == 0) {
+    for (int r = 0; r < size; ++r) {
+      const char* text = lines.data() + static_cast<std::size_t>(r) * kLine;
+      if (text[0] != '\0') {
+        std::cerr << kProgram << ": " << std::string(text, strnlen(text, kLine));
+        if (failures > 1) std::cerr << " (" << failures << " of " << size << " ranks failed)";
+        std::cerr << "\n";
+        break;
+      }
+    }
+  }
+  return {worst, "failed"};
+}
+
+// ---- Where each rank runs ----
+
+struct Placement {
+  int node = 0;        // node index (simulated or real)
+  int local_rank = 0;  // rank among its node's ranks
+  int device = 0;      // CUDA ordinal on this machine
+  int ranks_on_node = 1;
+};
+
+Placement place(const Options& o, int rank, int size) {
+  Placement p;
+  if (o.simulate_nodes > 0) {
+    if (size % o.simulate_nodes != 0) {
+      throw cudalabs::FlagError("--simulate-nodes: " + std::to_string(size) + " ranks do not split into " +
+                                std::to_string(o.simulate_nodes) + " equal nodes");
+    }
+    p.ranks_on_node = size / o.simulate_nodes;
+    p.node = rank / p.ranks_on_node;
+    p.local_rank = rank % p.ranks_on_node;
+    // All "nodes" share this machine's GPUs: node n's GPU g is physical GPU n * ranks_on_node + g.
+    p.device = rank;
+  } else {
+    // The ranks that share memory with this one are the ranks of its node; the lowest ranks take the
+    // lowest GPUs. Nodes are numbered by their lowest rank.
+    MPI_Comm node_comm;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node_comm);
+    MPI_Comm_rank(node_comm, &p.local_rank);
+    MPI_Comm_size(node_comm, &p.ranks_on_node);
+    // A node's number is how many node leaders (local rank 0) have a lower world rank; the ranks of a
+    // node need not be consecutive, so it travels from the leader to the others.
+    const int leader = p.local_rank == 0 ? 1 : 0;
+    int leaders_before = 0;
+    MPI_Exscan(&leader, &leaders_before, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    p.node = rank == 0 ? 0 : leaders_before;  // MPI_Exscan leaves rank 0's result undefined
+    MPI_Bcast(&p.node, 1, MPI_INT, 0, node_comm);
+    MPI_Comm_free(&node_comm);
+    p.device = p.local_rank;
+  }
+  return p;
+}
+
+// ---- One distributed run ----
+
+// Types of one latent vector and one image, so that counts and displacements are in vectors and
+// images (65536 images are 805 M floats: close to an int's range in floats, far from it in images).
+struct Types {
+  MPI_Datatype latent, image;
+  Types() {
+    MPI_Type_contiguous(static_cast<int>(kLatent), MPI_FLOAT, &latent);
+    MPI_Type_commit(&latent);
+    MPI_Type_contiguous(static_cast<int>(kImageFloats), MPI_FLOAT, &image);
+    MPI_Type_commit(&image);
+  }
+  ~Types() {
+    MPI_Type_free(&latent);
+    MPI_Type_free(&image);
+  }
+};
+
+// num images on the ranks of `comm`: rank 0's `latents` scattered, every rank's share generated, the
+// images gathered into rank 0's `images` as batches land. Returns rank 0's wall-clock seconds from
+// a barrier to the last image in place; the rank's own failure is returned in `outcome` (the run
+// still completes every collective, so that no rank waits forever).
+double distributed_generate(MPI_Comm comm, const Types& types, lab10::GpuWorker& worker, std::span<const float> latents,
+                            int num, std::span<float> images, Outcome& outcome) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  std::vector<lab10::Share> shares(size);
+  std::vector<int> counts(size), firsts(size);
+  int largest = 0;
+  outcome = {};
+  for (int r = 0; r < size; ++r) {
+    shares[r] = lab10::gpu_share(num, size, r);
+    counts[r] = shares[r].count;
+    firsts[r] = shares[r].first;
+    largest = std::max(largest, shares[r].count);
+  }
+  const lab10::Share mine = shares[rank];
+  const int batch = worker.batch();
+  const int rounds = (largest + batch - 1) / batch;
+
+  MPI_Barrier(comm);
+  const double start = MPI_Wtime();
+  std::vector<float> local_latents(rank == 0 ? 0 : static_cast<std::size_t>(mine.count) * kLatent);
+  MPI_Scatterv(latents.data(), counts.data(), firsts.data(), types.latent,
+               rank == 0 ? MPI_IN_PLACE : static_cast<void*>(local_latents.data()), mine.count, types.latent, 0, comm);
+
+  // Round k gathers image k * batch .. of every share: the counts and places rank 0 receives.
+  std::vector<std::vector<int>> round_counts(rounds, std::vector<int>(size)), round_firsts(rounds, std::vector<int>(size));
+  for (int k = 0; k < rounds; ++k) {
+    for (int r = 0; r < size; ++r) {
+      round_counts[k][r] = std::clamp(shares[r].count - k * batch, 0, batch);
+      round_firsts[k][r] = shares[r].first + std::min(k * batch, shares[r].count);
+    }
+  }
+  std::vector<MPI_Request> requests(rounds, MPI_REQUEST_NULL);
+  if (rank == 0) {
+    // Rank 0's share is generated in place (MPI_IN_PLACE); its helper thread completes every round
+    // while the GPU works.
+    for (int k = 0; k < rounds; ++k) {
+      MPI_Igatherv(MPI_IN_PLACE, 0, types.image, images.data(), round_counts[k].data(), round_firsts[k].data(),
+                   types.image, 0, comm, &requests[k]);
+    }
+    std::thread helper([&] { MPI_Waitall(rounds, requests.data(), MPI_STATUSES_IGNORE); });
+    outcome = attempt([&] {
+      worker.generate(latents.first(static_cast<std::size_t>(mine.count) * kLatent), mine.count,
+                      images.first(static_cast<std::size_t>(mine.count) * kImageFloats));
+    });
+    helper.join();
+  } else {
+    std::vector<float> local_images(static_cast<std::size_t>(mine.count) * kImageFloats);
+    int posted = 0;
+    auto post_until = [&](int round_end) {
+      for (; posted < round_end; ++posted) {
+        const float* from = local_images.data() + static_cast<std::size_t>(std::min(posted * batch, mine.count)) * kImageFloats;
+        MPI_Igatherv(from, round_counts[posted][rank], types.image, nullptr, nullptr, nullptr, types.image, 0, comm,
+                     &requests[posted]);
+      }
+    };
+    outcome = attempt([&] {
+      worker.generate(local_latents, mine.count, local_images, [&](int first, int count) {
+        post_until((first + count + batch - 1) / batch);
+        int done = 0;
+        MPI_Testall(posted, requests.data(), &done, MPI_STATUSES_IGNORE);  // moves the earlier rounds along
+      });
+    });
+    post_until(rounds);  // after a failure too: rank 0 waits for every round
+    MPI_Waitall(rounds, requests.data(), MPI_STATUSES_IGNORE);
+  }
+  return MPI_Wtime() - start;
+}
+
+// ---- The program ----
+
+int run(int argc, char** argv) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const Types types;
+  // Rank 0 speaks for the run: the others print nothing (their --help too); their std::cout gets its
+  // own buffer back before `quiet` goes.
+  std::ostringstream quiet;
+  struct RestoreCout {
+    std::streambuf* saved;
+    ~RestoreCout() { std::cout.rdbuf(saved); }
+  } restore{rank != 0 ? std::cout.rdbuf(quiet.rdbuf()) : std::cout.rdbuf()};
+  std::ostream& out = std::cout;
+
+  // Phase 1: flags, placement, weights, the worker (every rank).
+  Options o;
+  Placement placement;
+  dcgan::Weights weights;
+  std::string weights_text;
+  std::unique_ptr<lab10::GpuWorker> worker;
+  std::vector<int> scaling_nums, rank_counts;
+  std::uint64_t seed = 0;
+  std::string label = "rank " + std::to_string(rank);
+  Outcome step = attempt([&] {
+    CLI::App app{"dcgan_mpi (lab 10): the DCGAN generator with one MPI rank per GPU. Rank 0 scatters the latent "
+                 "vectors, gathers the images, checks them and writes them; a scaling table times 1, 2, 4, ... ranks."};
+    register_flags(app, o);
+    cudalabs::reject_unknown_flags(cudalabs::parse_flags(app, argc, argv));
+    if (!o.input.empty() && app.count("--num") > 0) {
+      throw cudalabs::FlagError("--num: give either --num or --input '" + o.input + "', not both");
+    }
+    if (!o.verify_only) scaling_nums = lab10::parse_int_list("--scaling", o.scaling, 1, 1 << 20);
+    if (!o.scaling_ranks.empty()) {
+      rank_counts = lab10::parse_int_list("--scaling-ranks", o.scaling_ranks, 1, size);
+    } else {
+      for (int g = 1; g < size; g *= 2) rank_counts.push_back(g);
+      rank_counts.push_back(size);
+    }
+    seed = o.seed_text.empty()
+               ? cudalabs::run_seed()
+               : static_cast<std::uint64_t>(cudalabs::parse_integer_flag("--seed", o.seed_text, 0, 1LL << 62));
+    placement = place(o, rank, size);
+    label = "rank " + std::to_string(rank) + " (node " + std::to_string(placement.node) + ", GPU " +
+            std::to_string(placement.local_rank) + ")";
+    weights = dcgan::load_weights(o.weights, o.weights_seed, CUDALABS_TRAINED_WEIGHTS, weights_text);
+    cudalabs::require_gpu();
+    int present = 0;
+    CUDA_CHECK(cudaGetDeviceCount(&present));
+    if (placement.device >= present) {
+      throw std::invalid_argument("no GPU for " + std::string(o.simulate_nodes > 0 ? "rank " : "local rank ") +
+                                  std::to_string(o.simulate_nodes > 0 ? rank : placement.local_rank) + ": this node has " +
+                                  std::to_string(present) + " (start at most one rank per GPU)");
+    }
+  });
+  Outcome agreed = checkpoint(MPI_COMM_WORLD, step, label);
+  if (agreed.code != 0) return agreed.code == -1 ? cudalabs::kExitOk : agreed.code;
+
+  // Phase 2: rank 0's latent vectors; everyone learns num and builds its worker.
+  dcgan::Latents latents;
+  std::string latents_text;
+  int num = 0, largest_num = 0;
+  step = attempt([&] {
+    if (rank == 0) {
+      latents = dcgan::load_latents(o.input, o.num, seed, latents_text);
+      num = latents.count;
+      largest_num = num;
+      for (int n : scaling_nums) largest_num = std::max(largest_num, n);
+      cudalabs::require_host_memory(static_cast<std::size_t>(2 * num + largest_num) * kImageFloats * sizeof(float),
+                                    "--num " + std::to_string(num) + " with --scaling up to " + std::to_string(largest_num));
+    }
+  });
+  agreed = checkpoint(MPI_COMM_WORLD, step, label);
+  if (agreed.code != 0) return agreed.code;
+  MPI_Bcast(&num, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Bcast(&largest_num, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  step = attempt([&] {
+    const int batch = o.batch > 0 ? o.batch : std::min(1024, largest_num);
+    const int copy_threads = std::max(1, omp_get_max_threads() / placement.ranks_on_node);
+    worker = std::make_unique<lab10::GpuWorker>(placement.device, weights, batch, copy_threads);
+  });
+  agreed = checkpoint(MPI_COMM_WORLD, step, label);
+  if (agreed.code != 0) return agreed.code;
+
+  // Seed 000's rank table: which rank runs on which node and GPU.
+  {
+    constexpr int kText = 128;
+    std::string text = std::to_string(placement.node) + "|" + std::to_string(placement.local_rank) + "|" +
+                       std::to_string(placement.device) + "|" + cudalabs::device_name(placement.device);
+    text.resize(kText, '\0');
+    std::vector<char> texts(rank == 0 ? static_cast<std::size_t>(size) * kText : 0);
+    MPI_Gather(text.data(), kText, MPI_CHAR, texts.data(), kText, MPI_CHAR, 0, MPI_COMM_WORLD);
+    out << "dcgan_mpi: " << size << " rank(s), one GPU each" << (o.simulate_nodes > 0 ? " (nodes simulated)" : "")
+        << "\n";
+    cudalabs::TextTable table({{"rank", true}, {"node", true}, {"GPU of node", true}, {"CUDA device", true}, {"name", false}});
+    for (int r = 0; r < (rank == 0 ? size : 0); ++r) {
+      std::stringstream fields(std::string(texts.data() + static_cast<std::size_t>(r) * kText));
+      std::string node, local, device, name;
+      std::getline(fields, node, '|');
+      std::getline(fields, local, '|');
+      std::getline(fields, device, '|');
+      std::getline(fields, name);
+      table.add_row({std::to_string(r), node, local, device, name});
+    }
+    if (rank == 0) table.print(out);
+    out << "weights: " << weights_text << "\nlatents: " << latents_text << "\nimages: " << num << ", batches of up to "
+        << worker->batch() << " per GPU\n";
+  }
+
+  // Phase 3: the checked run.
+  std::vector<float> images(rank == 0 ? static_cast<std::size_t>(num) * kImageFloats : 0, std::nanf(""));
+  const double first_seconds = distributed_generate(MPI_COMM_WORLD, types, *worker, latents.values, num, images, step);
+  agreed = checkpoint(MPI_COMM_WORLD, step, label);
+  if (agreed.code != 0) return agreed.code;
+  int passed = 1;
+  if (rank == 0) {
+    const std::vector<int> picks = dcgan::spread_picks(num, o.check_images);
+    std::vector<float> picked;
+    for (int p : picks) {
+      picked.insert(picked.end(), latents.values.begin() + static_cast<std::ptrdiff_t>(p) * kLatent,
+                    latents.values.begin() + static_cast<std::ptrdiff_t>(p + 1) * kLatent);
+    }
+    const dcgan::ImageCheck check = dcgan::check_images(
+        images, picks, dcgan::reference_generator(weights, picked, static_cast<int>(picks.size())));
+    out << "check: images";
+    for (int p : picks) out << " " << p;
+    out << " against the CPU reference generator (double): " << check.message << "\n";
+    passed = check.passed ? 1 : 0;
+    if (size > 1 && !check.unwritten) {
+      std::vector<float> single(images.size(), std::nanf(""));
+      worker->generate(latents.values, num, single);
+      std::size_t differ = 0, first = 0;
+      for (std::size_t e = 0; e < images.size(); ++e) {
+        if (std::memcmp(&images[e], &single[e], sizeof(float)) != 0 && differ++ == 0) first = e;
+      }
+      out << "identical to rank 0's GPU alone (" << images.size() << " values): ";
+      if (differ == 0) {
+        out << "PASS\n";
+      } else {
+        out << "FAIL: " << differ << " values differ, the first in image " << first / kImageFloats << "\n";
+        passed = 0;
+      }
+    }
+    out << "first run: " << num << " images in " << cudalabs::TextTable::number(first_seconds * 1e3, 2)
+        << " ms (untimed warm-up)\n";
+  }
+  MPI_Bcast(&passed, 1, MPI_INT, 0, MPI_COMM_WORLD);
+
+  // Phase 4: seed 000's Table 4 over the first g ranks, g in rank_counts.
+  if (passed && !scaling_nums.empty()) {
+    dcgan::Latents table_latents;
+    if (rank == 0) {
+      std::string unused;
+      table_latents = dcgan::load_latents("", largest_num, cudalabs::derive_seed(seed, "scaling"), unused);
+    }
+    std::vector<float> table_images(rank == 0 ? static_cast<std::size_t>(largest_num) * kImageFloats : 0);
+    std::vector<lab10::ScalingPoint> points;
+    for (int g : rank_counts) {
+      MPI_Comm sub;
+      MPI_Comm_split(MPI_COMM_WORLD, rank < g ? 0 : MPI_UNDEFINED, rank, &sub);
+      step = {};
+      if (sub != MPI_COMM_NULL) {
+        for (int n : scaling_nums) {
+          std::vector<double> runs;
+          // Every rank makes every run, failed or not, so that the collectives stay matched.
+          for (int r = 0; r <= o.repetitions; ++r) {  // run 0 is the warm-up
+            Outcome run_outcome;
+            const double seconds =
+                distributed_generate(sub, types, *worker, table_latents.values, n, table_images, run_outcome);
+            if (r > 0) runs.push_back(seconds);
+            if (step.code == 0) step = run_outcome;
+          }
+          if (rank == 0 && step.code == 0) points.push_back({n, g, lab10::median_seconds(runs), o.repetitions});
+        }
+        MPI_Comm_free(&sub);
+      }
+      agreed = checkpoint(MPI_COMM_WORLD, step, label);
+      if (agreed.code != 0) return agreed.code;
+    }
+    if (rank == 0) {
+      out << "\nend to end, latent vectors in rank 0's memory to images in rank 0's memory (median of " << o.repetitions
+          << " runs; efficiency = images/s / (ranks x one rank's images/s))\n"
+          << lab10::scaling_table(points);
+      if (!o.results_dir.empty()) {
+        std::filesystem::create_directories(o.results_dir);
+        const std::string path = o.results_dir + "/lab10_mpi_" + (o.results_tag.empty() ? "" : o.results_tag + "_") +
+                                 cudalabs::device_slug(cudalabs::device_name(placement.device)) + ".json";
+        std::vector<int> devices(size);
+        for (int r = 0; r < size; ++r) devices[r] = r;  // one machine: rank r on GPU r
+        std::map<std::string, std::string> context = lab10::record_context(argc, argv, devices, cudalabs::built_from_commit());
+        context["ranks"] = std::to_string(size);
+        context["seed"] = std::to_string(seed);
+        context["weights"] = weights_text;
+        lab10::write_scaling_json(path, "mpi", context, points);
+        out << "wrote " << path << "\n";
+      }
+    }
+  }
+  if (rank == 0) {
+    if (!o.output.empty()) {
+      dcgan::write_png_grid(o.output, images, num, o.columns);
+      out << "wrote " << o.output << " (" << num << " images)\n";
+    }
+    if (!o.raw.empty()) {
+      dcgan::write_raw_images(o.raw, images, num);
+      out << "wrote " << o.raw << "\n";
+    }
+  }
+  return passed ? cudalabs::kExitOk : cudalabs::kExitFailed;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided);
+  int code = cudalabs::kExitFailed;
+  if (provided < MPI_THREAD_SERIALIZED) {
+    std::cerr << kProgram << ": this MPI library does not allow a helper thread (MPI_THREAD_SERIALIZED)\n";
+  } else {
+    code = cudalabs::guarded_main(kProgram, [&] { return run(argc, argv); });
+  }
+  MPI_Finalize();
+  return code;
+}

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Lab 10's MPI program on the GPUs present (ctest: cli.lab10_mpi_gpu). Needs mpirun and a GPU.
+#   - one rank per GPU plus one: the extra rank fails, and rank 0 reports it in one line (no hang);
+#   - one rank: the images pass the CPU check;
+#   - two GPUs or more: 2 ranks give exactly the images of lab10_solution on one GPU and on 2 GPUs
+#     (threads), for 7 images (not divisible by 2).
+#   mpi_checks.sh DCGAN_MPI LAB10_SOLUTION
+set -uo pipefail
+mpi=$1 threads=$2
+gpus=$(nvidia-smi -L 2>/dev/null | grep -c "^GPU [0-9]")
+if [ "$gpus" -eq 0 ]; then echo "SKIPPED: no CUDA GPU available"; exit 0; fi
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+run_mpi() { timeout 300 mpirun -q --oversubscribe --bind-to none "$@"; }
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+run_mpi -np $((gpus + 1)) "$mpi" --num 3 --verify-only > "$work/extra.out" 2> "$work/extra.err"
+status=$?
+lines=$(wc -l < "$work/extra.err")
+if [ $status -eq 0 ] || [ $status -eq 124 ] || [ "$lines" -ne 1 ] ||
+   ! grep -q "^dcgan_mpi: rank $gpus (node 0, GPU $gpus): no GPU for local rank $gpus: this node has $gpus" "$work/extra.err"; then
+  fail "$((gpus + 1)) ranks on $gpus GPU(s): exit $status, stderr: $(cat "$work/extra.err")"
+fi
+
+run_mpi -np 1 "$mpi" --num 5 --verify-only > "$work/one.out" 2>&1 || fail "1 rank: $(tail -3 "$work/one.out")"
+grep -q "PASS" "$work/one.out" || fail "1 rank: no PASS in $(cat "$work/one.out")"
+
+if [ "$gpus" -ge 2 ]; then
+  common=(--weights builtin --num 7 --seed 3 --verify-only)
+  run_mpi -np 2 "$mpi" "${common[@]}" --raw "$work/mpi.cldi" > "$work/mpi.out" 2>&1 || fail "2 ranks: $(tail -3 "$work/mpi.out")"
+  grep -q "identical to rank 0's GPU alone .*PASS" "$work/mpi.out" || fail "2 ranks: $(cat "$work/mpi.out")"
+  "$threads" "${common[@]}" --devices 0 --raw "$work/one_gpu.cldi" > "$work/one_gpu.out" 2>&1 || fail "1 GPU: $(tail -3 "$work/one_gpu.out")"
+  "$threads" "${common[@]}" --gpus 2 --raw "$work/two_gpus.cldi" > "$work/two_gpus.out" 2>&1 || fail "2 GPUs: $(tail -3 "$work/two_gpus.out")"
+  cmp -s "$work/mpi.cldi" "$work/one_gpu.cldi" || fail "2 MPI ranks and one GPU wrote different images"
+  cmp -s "$work/two_gpus.cldi" "$work/one_gpu.cldi" || fail "2 GPU threads and one GPU wrote different images"
+  echo "2 ranks, 2 GPU threads and one GPU: identical images (7 images)"
+fi
+echo "mpi_checks: $failures failure(s) on $gpus GPU(s)"
+[ $failures -eq 0 ]
