@@ -135,7 +135,7 @@ if(CUDALABS_MPI_FOUND)
                         --num 0)
   cudalabs_add_mpi_test(dcgan_mpi_uneven_nodes 2 "^dcgan_mpi: rank 0: --simulate-nodes: 3 ranks do not split into 2 equal nodes" 3
                         --simulate-nodes 2)
-  cudalabs_add_mpi_test(dcgan_mpi_missing_weights 2 "^dcgan_mpi: rank 0: weights file '/nonexistent/w.cldw': cannot be read" 2
+  cudalabs_add_mpi_test(dcgan_mpi_missing_weights 2 "^dcgan_mpi: rank 0 \\(node 0, GPU 0\\): weights file '/nonexistent/w.cldw': cannot be read" 2
                         --weights /nonexistent/w.cldw)
   set(CUDALABS_MPI_TEST_GPU -DREQUIRE_NO_GPU=ON)
   cudalabs_add_mpi_test(dcgan_mpi_no_gpu 1 "^dcgan_mpi: rank 0 \\(node 0, GPU 0\\): no CUDA GPU available" 2 --num 4)

@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+"""Merges one lab10-bench session into OUT/lab10_<device>.json.
+
+Inputs (RUNS folder): lab10_threads_<device>.json (lab10_solution) and lab10_mpi_<device>.json
+(dcgan_mpi), both Google-Benchmark shaped with benchmarks lab10/<threads|mpi>/n<num>x<gpus>g_median
+and the counter images_per_s. Output: their benchmarks in one list, their contexts under
+context.threads and context.mpi (device, date and commit on top), and the scaling printed.
+"""
+import glob
+import json
+import os
+import sys
+
+
+def main():
+    runs, out = sys.argv[1], sys.argv[2]
+    merged = {"context": {}, "benchmarks": []}
+    device = None
+    for flavour in ("threads", "mpi"):
+        paths = sorted(glob.glob(os.path.join(runs, f"lab10_{flavour}_*.json")))
+        if not paths:
+            print(f"lab10_merge: no {flavour} record in {runs}", file=sys.stderr)
+            return 1
+        data = json.load(open(paths[0]))
+        merged["context"][flavour] = data["context"]
+        for key in ("device", "date", "git_commit", "driver", "cuda_runtime", "devices"):
+            merged["context"].setdefault(key, data["context"].get(key, ""))
+        merged["benchmarks"] += data["benchmarks"]
+        device = device or os.path.basename(paths[0])[len(f"lab10_{flavour}_"):-len(".json")]
+    path = os.path.join(out, f"lab10_{device}.json")
+    json.dump(merged, open(path, "w"), indent=1)
+    rates = {b["run_name"]: b["images_per_s"] for b in merged["benchmarks"]}
+    for name, rate in sorted(rates.items()):
+        flavour, cell = name.split("/")[1], name.split("/")[2]
+        num, gpus = cell[1:].split("x")
+        one = rates.get(f"lab10/{flavour}/n{num}x1g")
+        speedup = f" = {rate / one:.2f}x one GPU" if one else ""
+        print(f"{name}: {rate:,.0f} images/s{speedup}")
+    print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
