@@ -9,8 +9,9 @@
 // - Rank 0 reads or draws the latent vectors and scatters each rank its gpu_share (MPI_Scatterv).
 // - Each rank runs lab 09's pipeline on its share; as each of its batches lands in host memory, it
 //   joins that round's MPI_Igatherv, so the images travel to rank 0 while the GPUs compute the next
-//   ones. Rank 0's own share is generated in place in the output; a helper thread on rank 0 waits on
-//   the gathers meanwhile (MPI_THREAD_SERIALIZED: it is the only thread calling MPI then).
+//   ones. Rank 0's own share is generated in place in the output. On every rank a helper thread
+//   makes the MPI calls while the pipeline runs (MPI_THREAD_SERIALIZED: it is the only thread calling
+//   MPI then): on rank 0 it waits on the gathers, elsewhere it joins each round as its batch lands.
 // - Every phase ends at a checkpoint (MPI_Allreduce of a status): if any rank failed (no GPU, a bad
 //   device, not enough memory, a bad file), rank 0 prints one line naming the rank and its error,
 //   and every rank exits non-zero; none is left waiting in a collective.
@@ -34,6 +35,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -269,24 +271,38 @@ double distributed_generate(MPI_Comm comm, const Types& types, lab10::GpuWorker&
     });
     helper.join();
   } else {
+    // The pipeline thread only announces landed batches; a helper thread, the only one calling MPI
+    // meanwhile, joins each round as its images land and keeps the transfers moving (shared-memory
+    // transfers advance only while the sender is inside MPI).
     std::vector<float> local_images(static_cast<std::size_t>(mine.count) * kImageFloats);
-    int posted = 0;
-    auto post_until = [&](int round_end) {
-      for (; posted < round_end; ++posted) {
-        const float* from = local_images.data() + static_cast<std::size_t>(std::min(posted * batch, mine.count)) * kImageFloats;
-        MPI_Igatherv(from, round_counts[posted][rank], types.image, nullptr, nullptr, nullptr, types.image, 0, comm,
-                     &requests[posted]);
+    std::atomic<int> landed{0};
+    std::atomic<bool> generating{true};
+    std::thread helper([&] {
+      int posted = 0;
+      auto post_until = [&](int round_end) {
+        for (; posted < round_end; ++posted) {
+          const float* from =
+              local_images.data() + static_cast<std::size_t>(std::min(posted * batch, mine.count)) * kImageFloats;
+          MPI_Igatherv(from, round_counts[posted][rank], types.image, nullptr, nullptr, nullptr, types.image, 0, comm,
+                       &requests[posted]);
+        }
+      };
+      while (posted < rounds) {
+        const bool finished = !generating.load(std::memory_order_acquire);
+        // After the pipeline ends (a failure too), every remaining round is joined: rank 0 waits for all.
+        post_until(finished ? rounds : landed.load(std::memory_order_acquire));
+        int done = 0;
+        MPI_Testall(posted, requests.data(), &done, MPI_STATUSES_IGNORE);
       }
-    };
+      MPI_Waitall(rounds, requests.data(), MPI_STATUSES_IGNORE);
+    });
     outcome = attempt([&] {
       worker.generate(local_latents, mine.count, local_images, [&](int first, int count) {
-        post_until((first + count + batch - 1) / batch);
-        int done = 0;
-        MPI_Testall(posted, requests.data(), &done, MPI_STATUSES_IGNORE);  // moves the earlier rounds along
+        landed.store((first + count + batch - 1) / batch, std::memory_order_release);
       });
     });
-    post_until(rounds);  // after a failure too: rank 0 waits for every round
-    MPI_Waitall(rounds, requests.data(), MPI_STATUSES_IGNORE);
+    generating.store(false, std::memory_order_release);
+    helper.join();
   }
   return MPI_Wtime() - start;
 }
