@@ -70,3 +70,37 @@ def end_to_end(data_dir, device):
                          f"{theirs['real_time'] / b['real_time']:.2f} |")
     lines.append(f"| PyTorch `model(z.cuda()).cpu()` | 5248 | {theirs['real_time']:.1f} | {theirs['images_per_s']:,.0f} | 1.00 |")
     return "\n".join(lines) + f"\n\nnum_to_gen = 5248, latent vectors in host memory to images in host memory; {_source(data)}."
+
+
+def scaling(data_dir, device, flavour):
+    """Lab 10: seed 000's Table 4 for `flavour` (threads or mpi) from results/lab10_<device>.json."""
+    path = pathlib.Path(data_dir) / "results" / f"lab10_{device}.json"
+    if not path.exists():
+        raise KeyError(f"lab 10: no {path.name}")
+    data = json.loads(path.read_text())
+    cells = {}
+    for b in data["benchmarks"]:
+        if b["run_name"].startswith(f"lab10/{flavour}/"):
+            cells[(b["num"], b["gpus"])] = b
+    gpus = sorted({g for _, g in cells})
+    nums = sorted({n for n, _ in cells})
+    header = ["num_to_gen"]
+    for g in gpus:
+        header += [f"s, {g} GPU{'s' if g > 1 else ''}", "images/s"] + (["x one GPU"] if g > 1 else [])
+    lines = ["| " + " | ".join(header) + " |", "| ---: |" + " ---: |" * (len(header) - 1)]
+    for n in nums:
+        row = [f"{n:,}"]
+        for g in gpus:
+            b = cells.get((n, g))
+            one = cells.get((n, 1))
+            if b is None:
+                row += ["-", "-"] + (["-"] if g > 1 else [])
+                continue
+            row += [f"{b['real_time'] / 1e3:.4f}", f"{b['images_per_s']:,.0f}"]
+            if g > 1:
+                row.append(f"{b['images_per_s'] / one['images_per_s']:.2f}" if one else "-")
+        lines.append("| " + " | ".join(row) + " |")
+    c = data["context"]
+    what = "one host thread per GPU" if flavour == "threads" else "one MPI rank per GPU (Open MPI, one node)"
+    return "\n".join(lines) + (f"\n\nEnd to end (latent vectors in host memory to images in host memory), median of 5 runs, "
+                               f"{what}; {c['devices']}, {c['date'][:10]}, commit `{c['git_commit']}`.")

@@ -15,6 +15,7 @@ DIR/plots/*.svg. Templates may use:
   {{coarsening_speedup:case1|case2}}     lab 08: the best factor's speedup over factor 1
   {{bad_input_tests}}                    the command-line bad-input tests (tests/cli/CliTests.cmake)
   {{dcgan:throughput|end_to_end|layers@BATCH}}   lab 09's tables (docs/tools/dcgan_tables.py)
+  {{multigpu:threads|mpi@DEVICE}}             lab 10's scaling tables (the same file)
   {{lab:NN}}                             set the lab the placeholders above refer to
 A placeholder whose data is missing fails the build, so a page never shows a stale or invented number.
 """
@@ -73,6 +74,9 @@ class Renderer:
         if key == "lab":
             self.lab = arg
             return ""
+        if key == "multigpu":
+            flavour, _, device = arg.partition("@")
+            return dcgan_tables.scaling(self.data_dir, device, flavour)
         if key == "dcgan":
             table, _, batch = arg.partition("@")
             if table == "layers":
