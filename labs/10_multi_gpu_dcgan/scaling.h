@@ -11,10 +11,10 @@ namespace lab10 {
 
 /// One cell of the table: num images end to end on `gpus` GPUs, median wall-clock seconds.
 struct ScalingPoint {
-  int num = 0;
-  int gpus = 0;
-  double seconds = 0.0;
-  int repetitions = 0;
+  int num = 0;           ///< num_to_gen
+  int gpus = 0;          ///< GPUs (threads or ranks) that shared it
+  double seconds = 0.0;  ///< median end-to-end wall-clock seconds
+  int repetitions = 0;   ///< timed runs the median is taken over
 };
 
 /// Parses a comma-separated list of integers in [min, max] given to `flag`; throws FlagError
@@ -28,7 +28,7 @@ double median_seconds(std::vector<double> seconds);
 /// efficiency against one GPU (images/s over GPUs x one GPU's images/s; "-" without a one-GPU run).
 std::string scaling_table(const std::vector<ScalingPoint>& points);
 
-/// Writes the points as Google-Benchmark-shaped JSON: benchmarks lab10/<flavour>/n<num>x<gpus>g_median
+/// Writes the points as Google-Benchmark-shaped JSON: benchmarks `lab10/FLAVOUR/nNUMxGPUSg_median`
 /// with real_time in ms and the counter images_per_s; `context` becomes the context object (values
 /// are strings).
 void write_scaling_json(const std::string& path, const std::string& flavour,
