@@ -1,9 +1,11 @@
 #include "common/dcgan_check.h"
 
 #include "common/dcgan_model.h"
+#include "common/reference_dcgan.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <sstream>
 
 namespace cudalabs::dcgan {
@@ -52,6 +54,31 @@ ImageCheck check_images(std::span<const float> images, const std::vector<int>& p
   }
   check.message = text.str();
   return check;
+}
+
+std::vector<double> reference_images(const Weights& weights, std::span<const float> latents,
+                                     const std::vector<int>& picks) {
+  std::vector<float> picked;
+  for (int p : picks) {
+    const auto first = latents.begin() + static_cast<std::ptrdiff_t>(p) * kLatent;
+    picked.insert(picked.end(), first, first + kLatent);
+  }
+  return reference_generator(weights, picked, static_cast<int>(picks.size()));
+}
+
+bool identical_images(std::span<const float> got, std::span<const float> expected, std::string& message) {
+  if (got.size() != expected.size()) {
+    message = "FAIL: " + std::to_string(got.size()) + " values against " + std::to_string(expected.size());
+    return false;
+  }
+  std::size_t differ = 0, first = 0;
+  for (std::size_t e = 0; e < got.size(); ++e) {
+    if (std::memcmp(&got[e], &expected[e], sizeof(float)) != 0 && differ++ == 0) first = e;
+  }
+  message = differ == 0 ? "PASS"
+                        : "FAIL: " + std::to_string(differ) + " values differ, the first in image " +
+                              std::to_string(first / kImageFloats);
+  return differ == 0;
 }
 
 }  // namespace cudalabs::dcgan

@@ -3,6 +3,8 @@
 /// generator, and which images to sample.
 #pragma once
 
+#include "common/dcgan_model.h"
+
 #include <span>
 #include <string>
 #include <vector>
@@ -28,5 +30,13 @@ struct ImageCheck {
 /// the reference images of `picks` in that order.
 ImageCheck check_images(std::span<const float> images, const std::vector<int>& picks,
                         const std::vector<double>& reference);
+
+/// The CPU reference generator's images (double) for images `picks` of `latents` (100 floats each).
+std::vector<double> reference_images(const Weights& weights, std::span<const float> latents,
+                                     const std::vector<int>& picks);
+
+/// Whether `got` equals `expected` bit for bit (the same kernels on the same z give the same floats on
+/// every GPU of one kind); `message` gets "PASS" or "FAIL: N values differ, the first in image I".
+bool identical_images(std::span<const float> got, std::span<const float> expected, std::string& message);
 
 }  // namespace cudalabs::dcgan

@@ -69,4 +69,16 @@ void write_png_grid(const std::string& path, std::span<const float> images, int 
   }
 }
 
+void write_requested_images(std::ostream& log, const std::string& png, const std::string& raw,
+                            std::span<const float> images, int count, int columns) {
+  if (!png.empty()) {
+    write_png_grid(png, images, count, columns);
+    log << "wrote " << png << " (" << count << " images, " << columns << " per row)\n";
+  }
+  if (!raw.empty()) {
+    write_raw_images(raw, images, count);
+    log << "wrote " << raw << "\n";
+  }
+}
+
 }  // namespace cudalabs::dcgan

@@ -11,6 +11,7 @@
 /// Python: `numpy.frombuffer(data[28:], "<f4").reshape(N, 64, 64, 3)` (tools/dcgan_torch.py).
 #pragma once
 
+#include <ostream>
 #include <span>
 #include <string>
 
@@ -25,6 +26,11 @@ void write_raw_images(const std::string& path, std::span<const float> images, in
 /// the rest of it black), pixels mapped from [-1, 1] to [0, 255] (values outside are clamped: tanh
 /// keeps them inside). Throws like write_raw_images; also for columns < 1.
 void write_png_grid(const std::string& path, std::span<const float> images, int count, int columns);
+
+/// What a driver's --output (PNG grid) and --raw flags ask for: writes each file that is named
+/// (empty: not asked) and says so on `log`.
+void write_requested_images(std::ostream& log, const std::string& png, const std::string& raw,
+                            std::span<const float> images, int count, int columns);
 
 /// The byte a [-1, 1] value becomes in the PNG: round((v + 1) * 127.5), clamped to [0, 255].
 unsigned char to_pixel(float value);

@@ -39,11 +39,7 @@ using dcgan::ImageCheck;
 using dcgan::kImageFloats;
 
 struct Options {
-  std::string weights = "default";
-  int weights_seed = 1;
-  std::string input;
-  int num = 64;
-  std::string seed_text;
+  dcgan::InputFlags inputs;
   int batch = 0;  // 0: min(num, 1024)
   std::vector<std::string> variant_names;
   std::string output;
@@ -61,13 +57,7 @@ struct Options {
 };
 
 void register_flags(CLI::App& app, Options& o) {
-  app.add_option("--weights", o.weights,
-                 "Weights: a .cldw file, 'trained' (the committed Fashion-MNIST generator), 'builtin' (DCGAN "
-                 "initialisation from --weights-seed) or 'default' (trained if present, else builtin)");
-  cudalabs::add_integer_flag(app, "--weights-seed", o.weights_seed, 0, 1 << 30, "Seed of the builtin weights");
-  app.add_option("--input", o.input, "Latent vectors: a .cldz file (instead of --num random ones)");
-  cudalabs::add_integer_flag(app, "--num", o.num, 1, 1 << 20, "Images to generate from random latent vectors");
-  app.add_option("--seed", o.seed_text, "Seed of the random latent vectors (default: CUDALABS_SEED or fresh)");
+  dcgan::add_input_flags(app, o.inputs);
   cudalabs::add_integer_flag(app, "--batch", o.batch, 1, 1 << 16, "Images per generator run (default min(num, 1024))");
   app.add_option("--variant", o.variant_names, "Variant to run (repeatable; default all; --list names them)");
   app.add_option("--output", o.output, "Write the images as a PNG grid here");
@@ -111,15 +101,10 @@ int run(int argc, char** argv) {
   if (selected.empty()) {
     for (const DcganVariant& v : lab09::variants()) selected.push_back(&v);
   }
-  if (!o.input.empty() && app.count("--num") > 0) {
-    throw cudalabs::FlagError("--num: give either --num or --input '" + o.input + "', not both");
-  }
-  const std::uint64_t seed =
-      o.seed_text.empty() ? cudalabs::run_seed()
-                          : static_cast<std::uint64_t>(cudalabs::parse_integer_flag("--seed", o.seed_text, 0, 1LL << 62));
+  const std::uint64_t seed = dcgan::check_input_flags(app, o.inputs);
   std::string weights_text, latents_text;
-  const dcgan::Weights weights = dcgan::load_weights(o.weights, o.weights_seed, CUDALABS_TRAINED_WEIGHTS, weights_text);
-  const dcgan::Latents latents = dcgan::load_latents(o.input, o.num, seed, latents_text);
+  const dcgan::Weights weights = dcgan::load_weights(o.inputs.weights, o.inputs.weights_seed, CUDALABS_TRAINED_WEIGHTS, weights_text);
+  const dcgan::Latents latents = dcgan::load_latents(o.inputs.input, o.inputs.num, seed, latents_text);
   const int num = latents.count;
   const int batch = o.batch > 0 ? o.batch : std::min(num, 1024);
   if (batch > num && app.count("--batch") > 0) {
@@ -160,13 +145,7 @@ int run(int argc, char** argv) {
 
   // ---- Check: the first batch, sampled images against the CPU reference ----
   const std::vector<int> picks = dcgan::spread_picks(run_batch, o.check_images);
-  std::vector<float> picked_latents;
-  for (int p : picks) {
-    picked_latents.insert(picked_latents.end(), latents.values.begin() + static_cast<std::ptrdiff_t>(p) * 100,
-                          latents.values.begin() + static_cast<std::ptrdiff_t>(p + 1) * 100);
-  }
-  const std::vector<double> reference =
-      dcgan::reference_generator(weights, picked_latents, static_cast<int>(picks.size()));
+  const std::vector<double> reference = dcgan::reference_images(weights, latents.values, picks);
   out << "check: images";
   for (int p : picks) out << " " << p;
   out << " of the first batch against the CPU reference generator (double)\n";
@@ -327,14 +306,7 @@ int run(int argc, char** argv) {
   const ImageCheck final_check = dcgan::check_images(images, picks, reference);
   out << "end-to-end images: " << final_check.message << "\n";
   all_passed = all_passed && final_check.passed;
-  if (!o.output.empty()) {
-    dcgan::write_png_grid(o.output, images, num, o.columns);
-    out << "wrote " << o.output << " (" << num << " images, " << o.columns << " per row)\n";
-  }
-  if (!o.raw.empty()) {
-    dcgan::write_raw_images(o.raw, images, num);
-    out << "wrote " << o.raw << "\n";
-  }
+  dcgan::write_requested_images(out, o.output, o.raw, images, num, o.columns);
   return all_passed ? cudalabs::kExitOk : cudalabs::kExitFailed;
 }
 

@@ -5,24 +5,23 @@
 #include "common/benchmark_support.h"
 #include "common/cli.h"
 #include "common/cuda_check.h"
-#include "common/dcgan_check.h"
-#include "common/dcgan_files.h"
 #include "common/dcgan_images.h"
 #include "common/dcgan_inputs.h"
 #include "common/device_info.h"
+#include "common/event_timer.h"
 #include "common/random_fill.h"
-#include "common/reference_dcgan.h"
 #include "common/text_table.h"
 #include "labs/10_multi_gpu_dcgan/lab.h"
+#include "labs/10_multi_gpu_dcgan/run_flags.h"
 #include "labs/10_multi_gpu_dcgan/scaling.h"
 
 #include <omp.h>
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
-#include <filesystem>
+#include <functional>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -32,56 +31,24 @@ namespace {
 
 namespace dcgan = cudalabs::dcgan;
 using dcgan::kImageFloats;
-using dcgan::kLatent;
 
 struct Options {
-  std::string weights = "default";
-  int weights_seed = 1;
-  std::string input;
-  int num = 64;
-  std::string seed_text;
-  int batch = 0;  // 0: min(1024, the largest share)
-  int gpus = 0;   // 0: every GPU present
+  lab10::RunFlags run;
+  int gpus = 0;  // 0: every GPU present
   std::string devices;
-  std::string output;
-  std::string raw;
-  int columns = 8;
-  int check_images = 4;
-  bool verify_only = false;
-  std::string scaling = "10,100,1000,5248";
   std::string scaling_gpus;
-  int repetitions = 5;
-  std::string results_dir;
-  std::string results_tag;
   std::string benchmark_out;  // the grader's --benchmark_out: the table as JSON there too
   std::string benchmark_out_format = "json";
 };
 
 void register_flags(CLI::App& app, Options& o) {
-  app.add_option("--weights", o.weights,
-                 "Weights: a .cldw file, 'trained', 'builtin' or 'default' (trained if present, else builtin)");
-  cudalabs::add_integer_flag(app, "--weights-seed", o.weights_seed, 0, 1 << 30, "Seed of the builtin weights");
-  app.add_option("--input", o.input, "Latent vectors: a .cldz file (instead of --num random ones)");
-  cudalabs::add_integer_flag(app, "--num", o.num, 1, 1 << 20, "Images to generate from random latent vectors");
-  app.add_option("--seed", o.seed_text, "Seed of the random latent vectors (default: CUDALABS_SEED or fresh)");
-  cudalabs::add_integer_flag(app, "--batch", o.batch, 1, 1 << 16,
-                             "Images per generator run on each GPU (default min(1024, largest share))");
+  lab10::add_run_flags(app, o.run, "lab10_threads");
   cudalabs::add_integer_flag(app, "--gpus", o.gpus, 1, 1024, "Use GPUs 0 .. N-1 (default: all present)");
   app.add_option("--devices", o.devices,
                  "Comma-separated CUDA devices, one worker each, instead of --gpus (a device may repeat: "
                  "'0,0' runs two workers on GPU 0)");
-  app.add_option("--output", o.output, "Write the images as a PNG grid here");
-  app.add_option("--raw", o.raw, "Write the images as raw float32 here (.cldi)");
-  cudalabs::add_integer_flag(app, "--columns", o.columns, 1, 256, "Images per row of the PNG grid");
-  cudalabs::add_integer_flag(app, "--check-images", o.check_images, 1, 1 << 16,
-                             "Images checked against the CPU reference (spread over the output)");
-  app.add_flag("--verify-only", o.verify_only, "Check the split and the images, time nothing");
-  app.add_option("--scaling", o.scaling, "num_to_gen values of the scaling table (comma-separated)");
   app.add_option("--scaling-gpus", o.scaling_gpus,
                  "GPU counts of the scaling table (default 1, 2, 4, ... up to the workers, and all of them)");
-  cudalabs::add_integer_flag(app, "--repetitions", o.repetitions, 1, 1000, "Timed runs per table cell (median)");
-  app.add_option("--results-dir", o.results_dir, "Write the table as JSON to DIR/lab10_threads_<device>.json");
-  app.add_option("--results-tag", o.results_tag, "Name it DIR/lab10_threads_<TAG>_<device>.json instead");
   app.add_option("--benchmark_out", o.benchmark_out, "Also write the table's JSON to this file (as the grader asks)");
   app.add_option("--benchmark_out_format", o.benchmark_out_format, "Format of --benchmark_out: json");
 }
@@ -139,9 +106,7 @@ int run(int argc, char** argv) {
                "images against the CPU reference and one GPU's output, and times num_to_gen x GPUs end to end."};
   register_flags(app, o);
   cudalabs::reject_unknown_flags(cudalabs::parse_flags(app, argc, argv));
-  if (!o.input.empty() && app.count("--num") > 0) {
-    throw cudalabs::FlagError("--num: give either --num or --input '" + o.input + "', not both");
-  }
+  const lab10::CheckedRunFlags checked = lab10::check_run_flags(app, o.run);
   if (o.benchmark_out_format != "json") {
     throw cudalabs::FlagError("--benchmark_out_format: '" + o.benchmark_out_format + "' (only json is written)");
   }
@@ -150,20 +115,14 @@ int run(int argc, char** argv) {
   }
   const std::vector<int> listed_devices =
       o.devices.empty() ? std::vector<int>{} : lab10::parse_int_list("--devices", o.devices, 0, 1023);
-  const std::vector<int> scaling_nums =
-      o.verify_only ? std::vector<int>{} : lab10::parse_int_list("--scaling", o.scaling, 1, 1 << 20);
-  const std::uint64_t seed =
-      o.seed_text.empty() ? cudalabs::run_seed()
-                          : static_cast<std::uint64_t>(cudalabs::parse_integer_flag("--seed", o.seed_text, 0, 1LL << 62));
   std::string weights_text, latents_text;
-  const dcgan::Weights weights = dcgan::load_weights(o.weights, o.weights_seed, CUDALABS_TRAINED_WEIGHTS, weights_text);
-  const dcgan::Latents latents = dcgan::load_latents(o.input, o.num, seed, latents_text);
+  const dcgan::Weights weights =
+      dcgan::load_weights(o.run.inputs.weights, o.run.inputs.weights_seed, CUDALABS_TRAINED_WEIGHTS, weights_text);
+  const dcgan::Latents latents = dcgan::load_latents(o.run.inputs.input, o.run.inputs.num, checked.seed, latents_text);
   const int num = latents.count;
   int largest_num = num;
-  for (int n : scaling_nums) largest_num = std::max(largest_num, n);
-  // The output, one GPU's output to compare with, and the largest scaling run's images.
-  cudalabs::require_host_memory(static_cast<std::size_t>(2 * num + largest_num) * kImageFloats * sizeof(float),
-                                "--num " + std::to_string(num) + " with --scaling up to " + std::to_string(largest_num));
+  for (int n : checked.scaling_nums) largest_num = std::max(largest_num, n);
+  lab10::require_run_memory(num, largest_num);
 
   cudalabs::require_gpu();
   int present = 0;
@@ -177,7 +136,7 @@ int run(int argc, char** argv) {
     for (int g = 1; g < workers_count; g *= 2) gpu_counts.push_back(g);
     gpu_counts.push_back(workers_count);
   }
-  const int batch = o.batch > 0 ? o.batch : std::min(1024, largest_num);
+  const int batch = o.run.batch > 0 ? o.run.batch : std::min(1024, largest_num);
   std::cout << "lab10: the DCGAN generator on " << workers_count << " GPU worker(s), one host thread each\n";
   for (int d : devices) std::cout << "  worker on GPU " << d << ": " << cudalabs::device_name(d) << "\n";
   std::cout << "weights: " << weights_text << "\nlatents: " << latents_text << "\nimages: " << num
@@ -202,78 +161,41 @@ int run(int argc, char** argv) {
   // ---- Check: sampled images against the CPU reference, the whole output against one GPU's ----
   std::vector<float> images(static_cast<std::size_t>(num) * kImageFloats, std::nanf(""));
   const double seconds = lab10::generate_on_gpus(workers, latents.values, num, images);
-  const std::vector<int> picks = dcgan::spread_picks(num, o.check_images);
-  std::vector<float> picked_latents;
-  for (int p : picks) {
-    picked_latents.insert(picked_latents.end(), latents.values.begin() + static_cast<std::ptrdiff_t>(p) * kLatent,
-                          latents.values.begin() + static_cast<std::ptrdiff_t>(p + 1) * kLatent);
-  }
-  const dcgan::ImageCheck check = dcgan::check_images(
-      images, picks, dcgan::reference_generator(weights, picked_latents, static_cast<int>(picks.size())));
-  std::cout << "check: images";
-  for (int p : picks) std::cout << " " << p;
-  std::cout << " against the CPU reference generator (double): " << check.message << "\n";
-  passed = check.passed;
-  if (check.unwritten) return cudalabs::kExitFailed;
-  if (workers_count > 1) {
-    std::vector<float> single(images.size(), std::nanf(""));
-    workers[0]->generate(latents.values, num, single);
-    std::size_t differ = 0, first = 0;
-    for (std::size_t e = 0; e < images.size(); ++e) {
-      // Bit for bit: the same kernels on the same z give the same floats on every GPU of one kind.
-      if (std::memcmp(&images[e], &single[e], sizeof(float)) != 0 && differ++ == 0) first = e;
-    }
-    std::cout << "identical to one GPU's output (" << images.size() << " values): ";
-    if (differ == 0) {
-      std::cout << "PASS\n";
-    } else {
-      std::cout << "FAIL: " << differ << " values differ, the first in image " << first / kImageFloats << "\n";
-      passed = false;
-    }
-  }
+  bool unwritten = false;
+  std::function<void(std::span<float>)> one_gpu;
+  if (workers_count > 1) one_gpu = [&](std::span<float> single) { workers[0]->generate(latents.values, num, single); };
+  passed = lab10::check_run(std::cout, weights, latents.values, images, num, o.run.check_images, one_gpu,
+                            "one GPU's output", unwritten);
+  if (unwritten) return cudalabs::kExitFailed;
   std::cout << "first run: " << num << " images in " << cudalabs::TextTable::number(seconds * 1e3, 2)
             << " ms (untimed warm-up)\n";
 
   // ---- Seed 000's Table 4: num_to_gen x GPUs, end to end, host memory to host memory ----
-  if (!scaling_nums.empty() && passed) {
-    dcgan::Latents table_latents = dcgan::load_latents("", largest_num, cudalabs::derive_seed(seed, "scaling"), latents_text);
+  if (!checked.scaling_nums.empty() && passed) {
+    const dcgan::Latents table_latents =
+        dcgan::load_latents("", largest_num, cudalabs::derive_seed(checked.seed, "scaling"), latents_text);
     std::vector<float> table_images(static_cast<std::size_t>(largest_num) * kImageFloats);
     std::vector<lab10::ScalingPoint> points;
-    for (int n : scaling_nums) {
+    for (int n : checked.scaling_nums) {
       for (int g : gpu_counts) {
         std::span<lab10::GpuWorker* const> subset(workers.data(), static_cast<std::size_t>(g));
         lab10::generate_on_gpus(subset, table_latents.values, n, table_images);  // warm-up
         std::vector<double> runs;
-        for (int r = 0; r < o.repetitions; ++r) runs.push_back(lab10::generate_on_gpus(subset, table_latents.values, n, table_images));
-        points.push_back({n, g, lab10::median_seconds(runs), o.repetitions});
+        for (int r = 0; r < o.run.repetitions; ++r) {
+          runs.push_back(lab10::generate_on_gpus(subset, table_latents.values, n, table_images));
+        }
+        points.push_back({n, g, cudalabs::median(runs), o.run.repetitions});
       }
     }
-    std::cout << "\nend to end, latent vectors in host memory to images in host memory (median of " << o.repetitions
-              << " runs; efficiency = images/s / (GPUs x one GPU's images/s))\n"
-              << lab10::scaling_table(points);
-    if (!o.benchmark_out.empty()) {
-      lab10::write_scaling_json(o.benchmark_out, "threads",
-                                lab10::record_context(argc, argv, devices, cudalabs::built_from_commit()), points);
-    }
-    if (!o.results_dir.empty()) {
-      std::filesystem::create_directories(o.results_dir);
-      const std::string path = o.results_dir + "/lab10_threads_" + (o.results_tag.empty() ? "" : o.results_tag + "_") +
-                               cudalabs::device_slug(cudalabs::device_name(devices[0])) + ".json";
-      std::map<std::string, std::string> context = lab10::record_context(argc, argv, devices, cudalabs::built_from_commit());
-      context["seed"] = std::to_string(seed);
-      context["weights"] = weights_text;
-      lab10::write_scaling_json(path, "threads", context, points);
-      std::cout << "wrote " << path << "\n";
-    }
+    std::map<std::string, std::string> context =
+        lab10::record_context(argc, argv, devices, cudalabs::built_from_commit());
+    context["seed"] = std::to_string(checked.seed);
+    context["weights"] = weights_text;
+    if (!o.benchmark_out.empty()) lab10::write_scaling_json(o.benchmark_out, "threads", context, points);
+    lab10::report_scaling(std::cout, o.run, "lab10_threads", "threads",
+                          cudalabs::device_slug(cudalabs::device_name(devices[0])), context, points);
   }
-  if (!o.output.empty()) {
-    dcgan::write_png_grid(o.output, images, num, o.columns);
-    std::cout << "wrote " << o.output << " (" << num << " images)\n";
-  }
-  if (!o.raw.empty()) {
-    dcgan::write_raw_images(o.raw, images, num);
-    std::cout << "wrote " << o.raw << "\n";
-  }
+  dcgan::write_requested_images(std::cout, o.run.output, o.run.raw, images, num, o.run.columns);
   return passed ? cudalabs::kExitOk : cudalabs::kExitFailed;
 }
 

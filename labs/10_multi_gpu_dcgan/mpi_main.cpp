@@ -20,15 +20,14 @@
 #include "common/benchmark_support.h"
 #include "common/cli.h"
 #include "common/cuda_check.h"
-#include "common/dcgan_check.h"
-#include "common/dcgan_files.h"
 #include "common/dcgan_images.h"
 #include "common/dcgan_inputs.h"
 #include "common/device_info.h"
-#include "common/reference_dcgan.h"
+#include "common/event_timer.h"
 #include "common/random_fill.h"
 #include "common/text_table.h"
 #include "labs/10_multi_gpu_dcgan/lab.h"
+#include "labs/10_multi_gpu_dcgan/run_flags.h"
 #include "labs/10_multi_gpu_dcgan/scaling.h"
 
 #include <mpi.h>
@@ -37,12 +36,9 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
-#include <cstring>
-#include <filesystem>
 #include <functional>
 #include <iostream>
 #include <memory>
-#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -57,48 +53,17 @@ using dcgan::kLatent;
 constexpr const char* kProgram = "dcgan_mpi";
 
 struct Options {
-  std::string weights = "default";
-  int weights_seed = 1;
-  std::string input;
-  int num = 64;
-  std::string seed_text;
-  int batch = 0;  // 0: min(1024, the largest share)
+  lab10::RunFlags run;
   int simulate_nodes = 0;
-  std::string output;
-  std::string raw;
-  int columns = 8;
-  int check_images = 4;
-  bool verify_only = false;
-  std::string scaling = "10,100,1000,5248";
   std::string scaling_ranks;
-  int repetitions = 5;
-  std::string results_dir;
-  std::string results_tag;
 };
 
 void register_flags(CLI::App& app, Options& o) {
-  app.add_option("--weights", o.weights,
-                 "Weights: a .cldw file, 'trained', 'builtin' or 'default' (trained if present, else builtin)");
-  cudalabs::add_integer_flag(app, "--weights-seed", o.weights_seed, 0, 1 << 30, "Seed of the builtin weights");
-  app.add_option("--input", o.input, "Latent vectors: a .cldz file, read by rank 0 (instead of --num random ones)");
-  cudalabs::add_integer_flag(app, "--num", o.num, 1, 1 << 20, "Images to generate from random latent vectors");
-  app.add_option("--seed", o.seed_text, "Seed of the random latent vectors (default: CUDALABS_SEED or fresh)");
-  cudalabs::add_integer_flag(app, "--batch", o.batch, 1, 1 << 16,
-                             "Images per generator run on each GPU (default min(1024, largest share))");
+  lab10::add_run_flags(app, o.run, "lab10_mpi");
   cudalabs::add_integer_flag(app, "--simulate-nodes", o.simulate_nodes, 1, 1024,
                              "Treat this machine as K nodes of R / K consecutive ranks each (seed 000's rank tables)");
-  app.add_option("--output", o.output, "Rank 0 writes the images as a PNG grid here");
-  app.add_option("--raw", o.raw, "Rank 0 writes the images as raw float32 here (.cldi)");
-  cudalabs::add_integer_flag(app, "--columns", o.columns, 1, 256, "Images per row of the PNG grid");
-  cudalabs::add_integer_flag(app, "--check-images", o.check_images, 1, 1 << 16,
-                             "Images checked against the CPU reference (spread over the output)");
-  app.add_flag("--verify-only", o.verify_only, "Check the images, time nothing");
-  app.add_option("--scaling", o.scaling, "num_to_gen values of the scaling table (comma-separated)");
   app.add_option("--scaling-ranks", o.scaling_ranks,
                  "Rank counts of the scaling table (default 1, 2, 4, ... up to R, and R): the first ranks of the run");
-  cudalabs::add_integer_flag(app, "--repetitions", o.repetitions, 1, 1000, "Timed runs per table cell (median)");
-  app.add_option("--results-dir", o.results_dir, "Rank 0 writes the table as JSON to DIR/lab10_mpi_<device>.json");
-  app.add_option("--results-tag", o.results_tag, "Name it DIR/lab10_mpi_<TAG>_<device>.json instead");
 }
 
 // ---- Failing together ----
@@ -337,23 +302,19 @@ int run(int argc, char** argv) {
                  "vectors, gathers the images, checks them and writes them; a scaling table times 1, 2, 4, ... ranks."};
     register_flags(app, o);
     cudalabs::reject_unknown_flags(cudalabs::parse_flags(app, argc, argv));
-    if (!o.input.empty() && app.count("--num") > 0) {
-      throw cudalabs::FlagError("--num: give either --num or --input '" + o.input + "', not both");
-    }
-    if (!o.verify_only) scaling_nums = lab10::parse_int_list("--scaling", o.scaling, 1, 1 << 20);
+    const lab10::CheckedRunFlags checked = lab10::check_run_flags(app, o.run);
+    scaling_nums = checked.scaling_nums;
+    seed = checked.seed;
     if (!o.scaling_ranks.empty()) {
       rank_counts = lab10::parse_int_list("--scaling-ranks", o.scaling_ranks, 1, size);
     } else {
       for (int g = 1; g < size; g *= 2) rank_counts.push_back(g);
       rank_counts.push_back(size);
     }
-    seed = o.seed_text.empty()
-               ? cudalabs::run_seed()
-               : static_cast<std::uint64_t>(cudalabs::parse_integer_flag("--seed", o.seed_text, 0, 1LL << 62));
     placement = place(o, rank, size);
     label = "rank " + std::to_string(rank) + " (node " + std::to_string(placement.node) + ", GPU " +
             std::to_string(placement.local_rank) + ")";
-    weights = dcgan::load_weights(o.weights, o.weights_seed, CUDALABS_TRAINED_WEIGHTS, weights_text);
+    weights = dcgan::load_weights(o.run.inputs.weights, o.run.inputs.weights_seed, CUDALABS_TRAINED_WEIGHTS, weights_text);
     cudalabs::require_gpu();
     int present = 0;
     CUDA_CHECK(cudaGetDeviceCount(&present));
@@ -372,12 +333,11 @@ int run(int argc, char** argv) {
   int num = 0, largest_num = 0;
   step = attempt([&] {
     if (rank == 0) {
-      latents = dcgan::load_latents(o.input, o.num, seed, latents_text);
+      latents = dcgan::load_latents(o.run.inputs.input, o.run.inputs.num, seed, latents_text);
       num = latents.count;
       largest_num = num;
       for (int n : scaling_nums) largest_num = std::max(largest_num, n);
-      cudalabs::require_host_memory(static_cast<std::size_t>(2 * num + largest_num) * kImageFloats * sizeof(float),
-                                    "--num " + std::to_string(num) + " with --scaling up to " + std::to_string(largest_num));
+      lab10::require_run_memory(num, largest_num);
     }
   });
   agreed = checkpoint(MPI_COMM_WORLD, step, label);
@@ -385,7 +345,7 @@ int run(int argc, char** argv) {
   MPI_Bcast(&num, 1, MPI_INT, 0, MPI_COMM_WORLD);
   MPI_Bcast(&largest_num, 1, MPI_INT, 0, MPI_COMM_WORLD);
   step = attempt([&] {
-    const int batch = o.batch > 0 ? o.batch : std::min(1024, largest_num);
+    const int batch = o.run.batch > 0 ? o.run.batch : std::min(1024, largest_num);
     const int copy_threads = std::max(1, omp_get_max_threads() / placement.ranks_on_node);
     worker = std::make_unique<lab10::GpuWorker>(placement.device, weights, batch, copy_threads);
   });
@@ -424,33 +384,13 @@ int run(int argc, char** argv) {
   if (agreed.code != 0) return agreed.code;
   int passed = 1;
   if (rank == 0) {
-    const std::vector<int> picks = dcgan::spread_picks(num, o.check_images);
-    std::vector<float> picked;
-    for (int p : picks) {
-      picked.insert(picked.end(), latents.values.begin() + static_cast<std::ptrdiff_t>(p) * kLatent,
-                    latents.values.begin() + static_cast<std::ptrdiff_t>(p + 1) * kLatent);
-    }
-    const dcgan::ImageCheck check = dcgan::check_images(
-        images, picks, dcgan::reference_generator(weights, picked, static_cast<int>(picks.size())));
-    out << "check: images";
-    for (int p : picks) out << " " << p;
-    out << " against the CPU reference generator (double): " << check.message << "\n";
-    passed = check.passed ? 1 : 0;
-    if (size > 1 && !check.unwritten) {
-      std::vector<float> single(images.size(), std::nanf(""));
-      worker->generate(latents.values, num, single);
-      std::size_t differ = 0, first = 0;
-      for (std::size_t e = 0; e < images.size(); ++e) {
-        if (std::memcmp(&images[e], &single[e], sizeof(float)) != 0 && differ++ == 0) first = e;
-      }
-      out << "identical to rank 0's GPU alone (" << images.size() << " values): ";
-      if (differ == 0) {
-        out << "PASS\n";
-      } else {
-        out << "FAIL: " << differ << " values differ, the first in image " << first / kImageFloats << "\n";
-        passed = 0;
-      }
-    }
+    bool unwritten = false;
+    std::function<void(std::span<float>)> one_gpu;
+    if (size > 1) one_gpu = [&](std::span<float> single) { worker->generate(latents.values, num, single); };
+    passed = lab10::check_run(out, weights, latents.values, images, num, o.run.check_images, one_gpu,
+                              "rank 0's GPU alone", unwritten)
+                 ? 1
+                 : 0;
     out << "first run: " << num << " images in " << cudalabs::TextTable::number(first_seconds * 1e3, 2)
         << " ms (untimed warm-up)\n";
   }
@@ -473,14 +413,14 @@ int run(int argc, char** argv) {
         for (int n : scaling_nums) {
           std::vector<double> runs;
           // Every rank makes every run, failed or not, so that the collectives stay matched.
-          for (int r = 0; r <= o.repetitions; ++r) {  // run 0 is the warm-up
+          for (int r = 0; r <= o.run.repetitions; ++r) {  // run 0 is the warm-up
             Outcome run_outcome;
             const double seconds =
                 distributed_generate(sub, types, *worker, table_latents.values, n, table_images, run_outcome);
             if (r > 0) runs.push_back(seconds);
             if (step.code == 0) step = run_outcome;
           }
-          if (rank == 0 && step.code == 0) points.push_back({n, g, lab10::median_seconds(runs), o.repetitions});
+          if (rank == 0 && step.code == 0) points.push_back({n, g, cudalabs::median(runs), o.run.repetitions});
         }
         MPI_Comm_free(&sub);
       }
@@ -488,34 +428,18 @@ int run(int argc, char** argv) {
       if (agreed.code != 0) return agreed.code;
     }
     if (rank == 0) {
-      out << "\nend to end, latent vectors in rank 0's memory to images in rank 0's memory (median of " << o.repetitions
-          << " runs; efficiency = images/s / (ranks x one rank's images/s))\n"
-          << lab10::scaling_table(points);
-      if (!o.results_dir.empty()) {
-        std::filesystem::create_directories(o.results_dir);
-        const std::string path = o.results_dir + "/lab10_mpi_" + (o.results_tag.empty() ? "" : o.results_tag + "_") +
-                                 cudalabs::device_slug(cudalabs::device_name(placement.device)) + ".json";
-        std::vector<int> devices(size);
-        for (int r = 0; r < size; ++r) devices[r] = r;  // one machine: rank r on GPU r
-        std::map<std::string, std::string> context = lab10::record_context(argc, argv, devices, cudalabs::built_from_commit());
-        context["ranks"] = std::to_string(size);
-        context["seed"] = std::to_string(seed);
-        context["weights"] = weights_text;
-        lab10::write_scaling_json(path, "mpi", context, points);
-        out << "wrote " << path << "\n";
-      }
+      std::vector<int> devices(size);
+      for (int r = 0; r < size; ++r) devices[r] = r;  // one machine: rank r on GPU r
+      std::map<std::string, std::string> context =
+          lab10::record_context(argc, argv, devices, cudalabs::built_from_commit());
+      context["ranks"] = std::to_string(size);
+      context["seed"] = std::to_string(seed);
+      context["weights"] = weights_text;
+      lab10::report_scaling(out, o.run, "lab10_mpi", "mpi", cudalabs::device_slug(cudalabs::device_name(placement.device)),
+                            context, points);
     }
   }
-  if (rank == 0) {
-    if (!o.output.empty()) {
-      dcgan::write_png_grid(o.output, images, num, o.columns);
-      out << "wrote " << o.output << " (" << num << " images)\n";
-    }
-    if (!o.raw.empty()) {
-      dcgan::write_raw_images(o.raw, images, num);
-      out << "wrote " << o.raw << "\n";
-    }
-  }
+  if (rank == 0) dcgan::write_requested_images(out, o.run.output, o.run.raw, images, num, o.run.columns);
   return passed ? cudalabs::kExitOk : cudalabs::kExitFailed;
 }
 

@@ -45,12 +45,6 @@ std::vector<int> parse_int_list(const std::string& flag, const std::string& text
   return values;
 }
 
-double median_seconds(std::vector<double> seconds) {
-  if (seconds.empty()) throw std::invalid_argument("median_seconds: no timed run");
-  std::sort(seconds.begin(), seconds.end());
-  return seconds[seconds.size() / 2];
-}
-
 std::string scaling_table(const std::vector<ScalingPoint>& points) {
   std::set<int> nums, gpu_counts;
   std::map<std::pair<int, int>, double> seconds;

@@ -21,9 +21,6 @@ struct ScalingPoint {
 /// naming the flag and the offending item.
 std::vector<int> parse_int_list(const std::string& flag, const std::string& text, long long min, long long max);
 
-/// The median of `seconds` (not empty).
-double median_seconds(std::vector<double> seconds);
-
 /// Seed 000's Table 4 with rates: one row per num, per GPU count the seconds, images/s and the
 /// efficiency against one GPU (images/s over GPUs x one GPU's images/s; "-" without a one-GPU run).
 std::string scaling_table(const std::vector<ScalingPoint>& points);

@@ -115,6 +115,7 @@ struct RegisterStagedBlock {
   // Most tiles lie wholly inside A and B: they take plain 128-bit loads with no bounds checks; the
   // tiles at the edges (and every tile when kVector is false) take the checked path.
   bool interior_block;
+  int next_k0 = 0;  // the column of A (row of B) where the next tile starts
   float4 a_staged[kAVectors], b_staged[kBVectors];
   float acc[TM][TN] = {};
   float a_frag[2][TM], b_frag[2][TN];
@@ -170,48 +171,14 @@ struct RegisterStagedBlock {
     }
   }
 
-  // Computes the tile in buffer kBuffer (its step-0 fragments are already in slot 0). With kHasNext,
-  // the next tile (starting at column next_k0) is loaded into registers first, stored into the other
-  // buffer after the last step's fragments were read, and its step-0 fragments prefetched.
-  template <int kBuffer, bool kHasNext>
-  // [walkthrough]
-  __device__ __forceinline__ void tile(int next_k0) {
-    if constexpr (kHasNext) load_tile(next_k0);  // global loads in flight during the FFMAs below
-#pragma unroll
-    for (int k = 0; k < BK; ++k) {
-      const int slot = k & 1;
-      if (k + 1 < BK) {
-        load_fragments<Tile>(a_tile[kBuffer][k + 1], b_tile[kBuffer][k + 1], lane, a_frag[slot ^ 1], b_frag[slot ^ 1]);
-      } else if constexpr (kHasNext) {
-        // The other buffer was last read before the previous barrier: refill it, and one barrier
-        // makes it visible to everyone.
-        store_tile<kBuffer ^ 1>();
-        __syncthreads();
-        load_fragments<Tile>(a_tile[kBuffer ^ 1][0], b_tile[kBuffer ^ 1][0], lane, a_frag[slot ^ 1], b_frag[slot ^ 1]);
-      }
-      outer_product(a_frag[slot], b_frag[slot], acc);
-    }
+  // The next tile along K, for the shared tile loop (warp_tile.cuh).
+  __device__ __forceinline__ void load_next_tile() {
+    load_tile(next_k0);
+    next_k0 += BK;
   }
-  // [walkthrough]
 
   __device__ __forceinline__ void run() {
-    const int tiles = (args.k + BK - 1) / BK;
-    load_tile(0);
-    store_tile<0>();
-    __syncthreads();
-    load_fragments<Tile>(a_tile[0][0], b_tile[0][0], lane, a_frag[0], b_frag[0]);
-    // Pairs of tiles, buffer 0 then buffer 1, while both have a successor; then the last one or two.
-    int t = 0;
-    for (; t + 2 < tiles; t += 2) {
-      tile<0, true>((t + 1) * BK);
-      tile<1, true>((t + 2) * BK);
-    }
-    if (t + 1 < tiles) {
-      tile<0, true>((t + 1) * BK);
-      tile<1, false>(0);
-    } else {
-      tile<0, false>(0);
-    }
+    multiply_staged_tiles<Tile>(*this, (args.k + BK - 1) / BK);
     store_pieces<Tile, kVector>(args, row0, col0, lane, acc);
   }
 };

@@ -1,7 +1,7 @@
 // Lab 07's warp tile, the part of its SGEMM that any tile-staged product can reuse: where each lane's
-// 4 x 4 pieces sit, the conflict-free 128-bit fragment loads from the shared tiles, and the register
-// outer product. Lab 07's kernels include it, and so does lab 09's sub-pixel convolution, whose A
-// tile is gathered from an image instead of read from a matrix.
+// 4 x 4 pieces sit, the conflict-free 128-bit fragment loads from the shared tiles, the register outer
+// product, and the register-staged tile loop. Lab 07's kernels include it, and so does lab 09's
+// sub-pixel convolution, whose A tile is gathered from an image instead of read from a matrix.
 #pragma once
 
 #include "labs/07_wide_loads/tiles.h"
@@ -58,6 +58,60 @@ __device__ __forceinline__ void outer_product(const float (&a_frag)[TM], const f
     for (int j = 0; j < TN; ++j)
 #pragma unroll
       for (int i = 0; i < TM; ++i) acc[i][j] = fmaf(a_frag[i], b_frag[j], acc[i][j]);
+  }
+}
+
+// The register-staged tile loop, for any block that stages its own tiles. `Block` holds a_tile and
+// b_tile (two shared buffers each, A transposed), lane, a_frag and b_frag (two register slots) and acc,
+// and provides load_next_tile() (the next tile, global -> registers) and store_tile<kBuffer>()
+// (registers -> shared buffer kBuffer). Where A comes from is the block's business.
+//
+// Computes the tile in buffer kBuffer (its step-0 fragments are already in slot 0). With kHasNext,
+// the next tile is loaded into registers first, stored into the other buffer after the last step's
+// fragments were read, and its step-0 fragments prefetched. Written per buffer (kBuffer a template
+// argument), so every shared address is a base plus a constant and the loop has no buffer arithmetic.
+template <class Tile, int kBuffer, bool kHasNext, class Block>
+// [walkthrough]
+__device__ __forceinline__ void multiply_staged_tile(Block& block) {
+  if constexpr (kHasNext) block.load_next_tile();  // global loads in flight during the FFMAs below
+#pragma unroll
+  for (int k = 0; k < Tile::BK; ++k) {
+    const int slot = k & 1;
+    if (k + 1 < Tile::BK) {
+      load_fragments<Tile>(block.a_tile[kBuffer][k + 1], block.b_tile[kBuffer][k + 1], block.lane,
+                           block.a_frag[slot ^ 1], block.b_frag[slot ^ 1]);
+    } else if constexpr (kHasNext) {
+      // The other buffer was last read before the previous barrier: refill it, and one barrier makes
+      // it visible to everyone.
+      block.template store_tile<kBuffer ^ 1>();
+      __syncthreads();
+      load_fragments<Tile>(block.a_tile[kBuffer ^ 1][0], block.b_tile[kBuffer ^ 1][0], block.lane,
+                           block.a_frag[slot ^ 1], block.b_frag[slot ^ 1]);
+    }
+    outer_product(block.a_frag[slot], block.b_frag[slot], block.acc);
+  }
+}
+// [walkthrough]
+
+// All `tiles` (>= 1) tiles into block.acc: the first staged into buffer 0, then pairs (buffer 0, then
+// buffer 1) while both have a successor, then the last one or two.
+template <class Tile, class Block>
+__device__ __forceinline__ void multiply_staged_tiles(Block& block, int tiles) {
+  static_assert(Tile::BK % 2 == 0, "the fragment slots alternate, so BK must be even");
+  block.load_next_tile();
+  block.template store_tile<0>();
+  __syncthreads();
+  load_fragments<Tile>(block.a_tile[0][0], block.b_tile[0][0], block.lane, block.a_frag[0], block.b_frag[0]);
+  int t = 0;
+  for (; t + 2 < tiles; t += 2) {
+    multiply_staged_tile<Tile, 0, true>(block);
+    multiply_staged_tile<Tile, 1, true>(block);
+  }
+  if (t + 1 < tiles) {
+    multiply_staged_tile<Tile, 0, true>(block);
+    multiply_staged_tile<Tile, 1, false>(block);
+  } else {
+    multiply_staged_tile<Tile, 0, false>(block);
   }
 }
 

@@ -128,10 +128,9 @@ __global__ void lower_input_kernel(TconvShape s, const float* input, float* lowe
 // outside the image for all of them are skipped, not multiplied by zeros. At a 4 x 4 input that is
 // 28 % of the phase GEMMs' work (8 x 8: 14 %, 16 x 16: 7 %). The reads stay 32-byte runs of channels.
 //
-// Pipelining as in lab 07: the next tile is fetched into registers while the current one is
-// multiplied, two shared buffers (one barrier per step), and step k + 1's fragments are read from
-// shared memory while step k's FFMAs run. The loop is written per buffer (kBuffer a template
-// argument), so shared addresses are a base plus a constant.
+// Pipelining is lab 07's own tile loop (multiply_staged_tiles): the next tile is fetched into
+// registers while the current one is multiplied, two shared buffers (one barrier per step), and step
+// k + 1's fragments are read from shared memory while step k's FFMAs run.
 //
 // kMinBlocks is the occupancy __launch_bounds__ sets the register budget for (launch.cuh).
 template <int kTileM, int kTileN, int kThreadN, int kMinBlocks>
@@ -214,7 +213,7 @@ struct PhaseGemmBlock {
   }
 
   // Global -> registers: the step at the cursor, then advance it.
-  __device__ __forceinline__ void load_tile() {
+  __device__ __forceinline__ void load_next_tile() {
     const int di = subpixel::input_offset(py, next_ty), dj = subpixel::input_offset(px, next_tx);
     const int k0 = (next_ty * taps_x + next_tx) * channels + next_c0;  // row of the packed filter
 #pragma unroll
@@ -265,47 +264,9 @@ struct PhaseGemmBlock {
     }
   }
 
-  // [walkthrough]
-  // Multiplies the tile in buffer kBuffer (its step-0 fragments already in slot 0). With kHasNext, the
-  // next step's tile is fetched first (its global loads fly during the FFMAs), stored into the other
-  // buffer once this one's last fragments are read, and its step-0 fragments prefetched.
-  template <int kBuffer, bool kHasNext>
-  __device__ __forceinline__ void tile() {
-    if constexpr (kHasNext) load_tile();
-#pragma unroll
-    for (int k = 0; k < BK; ++k) {
-      const int slot = k & 1;
-      if (k + 1 < BK) {
-        lab07::load_fragments<Tile>(a_tile[kBuffer][k + 1], b_tile[kBuffer][k + 1], lane, a_frag[slot ^ 1],
-                                    b_frag[slot ^ 1]);
-      } else if constexpr (kHasNext) {
-        store_tile<kBuffer ^ 1>();
-        __syncthreads();
-        lab07::load_fragments<Tile>(a_tile[kBuffer ^ 1][0], b_tile[kBuffer ^ 1][0], lane, a_frag[slot ^ 1],
-                                    b_frag[slot ^ 1]);
-      }
-      lab07::outer_product(a_frag[slot], b_frag[slot], acc);
-    }
-  }
-  // [walkthrough]
-
+  // Lab 07's tile loop over this block's taps (warp_tile.cuh), then the epilogue.
   __device__ __forceinline__ void run() {
-    const int tiles = (ty_end - ty_begin) * (tx_end - tx_begin) * channels / BK;
-    load_tile();
-    store_tile<0>();
-    __syncthreads();
-    lab07::load_fragments<Tile>(a_tile[0][0], b_tile[0][0], lane, a_frag[0], b_frag[0]);
-    int t = 0;
-    for (; t + 2 < tiles; t += 2) {
-      tile<0, true>();
-      tile<1, true>();
-    }
-    if (t + 1 < tiles) {
-      tile<0, true>();
-      tile<1, false>();
-    } else {
-      tile<0, false>();
-    }
+    lab07::multiply_staged_tiles<Tile>(*this, (ty_end - ty_begin) * (tx_end - tx_begin) * channels / BK);
     store_outputs();
   }
 
