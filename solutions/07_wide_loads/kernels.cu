@@ -93,9 +93,10 @@ __device__ __forceinline__ void store_pieces(const cudalabs::GemmArgs& args, int
 }
 
 // The register-staged kernel: global -> registers -> shared, two shared buffers. Its state lives in
-// this object so that the tile loop can be written once per shared buffer (kBuffer a compile-time 0
-// or 1): every shared-memory address is then a base register plus a constant, and the loop carries no
-// buffer arithmetic or per-tile branches (measured: 4 % of the issue slots on the H100).
+// this object so that the tile loop (warp_tile.cuh, shared with lab 09) can be written once per shared
+// buffer (kBuffer a compile-time 0 or 1): every shared-memory address is then a base register plus a
+// constant, and the loop carries no buffer arithmetic or per-tile branches (measured: 4 % of the issue
+// slots on the H100). The block loads its tiles; the loop stores and multiplies them.
 template <class Tile, bool kVector>
 struct RegisterStagedBlock {
   static constexpr int BM = Tile::BM, BN = Tile::BN, BK = Tile::BK, TM = Tile::TM, TN = Tile::TN;
@@ -150,24 +151,6 @@ struct RegisterStagedBlock {
     for (int r = 0; r < kBVectors; ++r) {
       const int v = tid + r * kThreads;
       b_staged[r] = load_four<kVector>(args.b, k0 + v / (BN / 4), col0 + v % (BN / 4) * 4, args.k, args.n, args.ldb);
-    }
-  }
-
-  template <int kBuffer>
-  __device__ __forceinline__ void store_tile() {
-#pragma unroll
-    for (int r = 0; r < kAVectors; ++r) {
-      const int v = tid + r * kThreads;
-      const int m = v / (BK / 4), k = v % (BK / 4) * 4;
-      a_tile[kBuffer][k + 0][m] = a_staged[r].x;
-      a_tile[kBuffer][k + 1][m] = a_staged[r].y;
-      a_tile[kBuffer][k + 2][m] = a_staged[r].z;
-      a_tile[kBuffer][k + 3][m] = a_staged[r].w;
-    }
-#pragma unroll
-    for (int r = 0; r < kBVectors; ++r) {
-      const int v = tid + r * kThreads;
-      *reinterpret_cast<float4*>(&b_tile[kBuffer][v / (BN / 4)][v % (BN / 4) * 4]) = b_staged[r];
     }
   }
 

@@ -62,9 +62,34 @@ __device__ __forceinline__ void outer_product(const float (&a_frag)[TM], const f
 }
 
 // The register-staged tile loop, for any block that stages its own tiles. `Block` holds a_tile and
-// b_tile (two shared buffers each, A transposed), lane, a_frag and b_frag (two register slots) and acc,
-// and provides load_next_tile() (the next tile, global -> registers) and store_tile<kBuffer>()
-// (registers -> shared buffer kBuffer). Where A comes from is the block's business.
+// b_tile (two shared buffers each, A transposed: a_tile[buffer][k][m]), a_staged and b_staged (the
+// next tile's float4s in registers, thread tid holding float4s tid, tid + kThreads, ... of each tile,
+// A's as (row v / (BK / 4), columns v % (BK / 4) * 4 ..)), lane, a_frag and b_frag (two register
+// slots) and acc, and provides load_next_tile() (the next tile, global -> a_staged and b_staged).
+// Where A comes from is the block's business.
+
+// Registers -> shared buffer kBuffer: A transposed by four scalar stores (the row padding keeps a
+// warp's stores on 32 different banks), B by one 128-bit store.
+template <class Tile, int kBuffer, class Block>
+__device__ __forceinline__ void store_staged_tile(Block& block) {
+  constexpr int kAVectors = Tile::BM * Tile::BK / 4 / Tile::kThreads;
+  constexpr int kBVectors = Tile::BK * Tile::BN / 4 / Tile::kThreads;
+#pragma unroll
+  for (int r = 0; r < kAVectors; ++r) {
+    const int v = block.tid + r * Tile::kThreads;
+    const int m = v / (Tile::BK / 4), k = v % (Tile::BK / 4) * 4;
+    block.a_tile[kBuffer][k + 0][m] = block.a_staged[r].x;
+    block.a_tile[kBuffer][k + 1][m] = block.a_staged[r].y;
+    block.a_tile[kBuffer][k + 2][m] = block.a_staged[r].z;
+    block.a_tile[kBuffer][k + 3][m] = block.a_staged[r].w;
+  }
+#pragma unroll
+  for (int r = 0; r < kBVectors; ++r) {
+    const int v = block.tid + r * Tile::kThreads;
+    *reinterpret_cast<float4*>(&block.b_tile[kBuffer][v / (Tile::BN / 4)][v % (Tile::BN / 4) * 4]) = block.b_staged[r];
+  }
+}
+
 //
 // Computes the tile in buffer kBuffer (its step-0 fragments are already in slot 0). With kHasNext,
 // the next tile is loaded into registers first, stored into the other buffer after the last step's
@@ -83,7 +108,7 @@ __device__ __forceinline__ void multiply_staged_tile(Block& block) {
     } else if constexpr (kHasNext) {
       // The other buffer was last read before the previous barrier: refill it, and one barrier makes
       // it visible to everyone.
-      block.template store_tile<kBuffer ^ 1>();
+      store_staged_tile<Tile, kBuffer ^ 1>(block);
       __syncthreads();
       load_fragments<Tile>(block.a_tile[kBuffer ^ 1][0], block.b_tile[kBuffer ^ 1][0], block.lane,
                            block.a_frag[slot ^ 1], block.b_frag[slot ^ 1]);
@@ -99,7 +124,7 @@ template <class Tile, class Block>
 __device__ __forceinline__ void multiply_staged_tiles(Block& block, int tiles) {
   static_assert(Tile::BK % 2 == 0, "the fragment slots alternate, so BK must be even");
   block.load_next_tile();
-  block.template store_tile<0>();
+  store_staged_tile<Tile, 0>(block);
   __syncthreads();
   load_fragments<Tile>(block.a_tile[0][0], block.b_tile[0][0], block.lane, block.a_frag[0], block.b_frag[0]);
   int t = 0;

@@ -244,26 +244,6 @@ struct PhaseGemmBlock {
     }
   }
 
-  // Registers -> shared buffer kBuffer; A transposed by four scalar stores (the pad keeps the warp's
-  // stores on 32 different banks), B by one 128-bit store.
-  template <int kBuffer>
-  __device__ __forceinline__ void store_tile() {
-#pragma unroll
-    for (int r = 0; r < kAVectors; ++r) {
-      const int v = tid + r * kThreads;
-      const int m = v / (BK / 4), k = v % (BK / 4) * 4;
-      a_tile[kBuffer][k + 0][m] = a_staged[r].x;
-      a_tile[kBuffer][k + 1][m] = a_staged[r].y;
-      a_tile[kBuffer][k + 2][m] = a_staged[r].z;
-      a_tile[kBuffer][k + 3][m] = a_staged[r].w;
-    }
-#pragma unroll
-    for (int r = 0; r < kBVectors; ++r) {
-      const int v = tid + r * kThreads;
-      *reinterpret_cast<float4*>(&b_tile[kBuffer][v / (BN / 4)][v % (BN / 4) * 4]) = b_staged[r];
-    }
-  }
-
   // Lab 07's tile loop over this block's taps (warp_tile.cuh), then the epilogue.
   __device__ __forceinline__ void run() {
     lab07::multiply_staged_tiles<Tile>(*this, (ty_end - ty_begin) * (tx_end - tx_begin) * channels / BK);
