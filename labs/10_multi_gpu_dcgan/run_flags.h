@@ -38,12 +38,14 @@ struct RunFlags {
 /// Registers the RunFlags; `record` names the JSON (lab10_threads or lab10_mpi) in --results-dir's help.
 void add_run_flags(CLI::App& app, RunFlags& flags, const std::string& record);
 
-/// After parsing: the input flags' check and the latent seed, and the scaling table's num_to_gen values
-/// (none with --verify-only). Throws FlagError naming the flag.
+/// What check_run_flags derives from the RunFlags.
 struct CheckedRunFlags {
-  std::uint64_t seed = 0;
-  std::vector<int> scaling_nums;
+  std::uint64_t seed = 0;         ///< seed of the random latent vectors
+  std::vector<int> scaling_nums;  ///< num_to_gen values of the table (none with --verify-only)
 };
+
+/// After parsing: checks the input flags and --scaling (FlagError naming the flag) and returns what
+/// they give.
 CheckedRunFlags check_run_flags(const CLI::App& app, const RunFlags& flags);
 
 /// The images a run must hold: the output, one GPU's output to compare with, and the largest table run
