@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Merges one lab10-bench session into OUT/lab10_<device>.json.
 
-Inputs (RUNS folder): lab10_threads_<device>.json (lab10_solution) and lab10_mpi_<device>.json
-(dcgan_mpi), both Google-Benchmark shaped with benchmarks lab10/<threads|mpi>/n<num>x<gpus>g_median
-and the counter images_per_s. Output: their benchmarks in one list, their contexts under
-context.threads and context.mpi (device, date and commit on top), and the scaling printed.
+Inputs (RUNS folder): lab10_threads_<device>.json (lab10_solution), lab10_mpi_<device>.json
+(dcgan_mpi) and, when it was run, lab10_mpi-collective_<device>.json (dcgan_mpi --gather collective),
+Google-Benchmark shaped with benchmarks lab10/<flavour>/n<num>x<gpus>g and the counter images_per_s.
+Output: their benchmarks in one list, their contexts under context.<flavour> (device, date and commit
+on top), and the scaling printed.
 """
 import glob
 import json
@@ -16,9 +17,11 @@ def main():
     runs, out = sys.argv[1], sys.argv[2]
     merged = {"context": {}, "benchmarks": []}
     device = None
-    for flavour in ("threads", "mpi"):
+    for flavour, required in (("threads", True), ("mpi", True), ("mpi-collective", False)):
         paths = sorted(glob.glob(os.path.join(runs, f"lab10_{flavour}_*.json")))
         if not paths:
+            if not required:
+                continue
             print(f"lab10_merge: no {flavour} record in {runs}", file=sys.stderr)
             return 1
         data = json.load(open(paths[0]))

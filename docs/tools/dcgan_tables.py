@@ -73,7 +73,7 @@ def end_to_end(data_dir, device):
 
 
 def scaling(data_dir, device, flavour):
-    """Lab 10: seed 000's Table 4 for `flavour` (threads or mpi) from results/lab10_<device>.json."""
+    """Lab 10: seed 000's Table 4 for `flavour` (threads, mpi or mpi-collective) from results/lab10_<device>.json."""
     path = pathlib.Path(data_dir) / "results" / f"lab10_{device}.json"
     if not path.exists():
         raise KeyError(f"lab 10: no {path.name}")
@@ -82,6 +82,8 @@ def scaling(data_dir, device, flavour):
     for b in data["benchmarks"]:
         if b["run_name"].startswith(f"lab10/{flavour}/"):
             cells[(b["num"], b["gpus"])] = b
+    if not cells:
+        raise KeyError(f"lab 10: no lab10/{flavour}/ results in {path.name}")
     gpus = sorted({g for _, g in cells})
     nums = sorted({n for n, _ in cells})
     header = ["num_to_gen"]
@@ -101,6 +103,12 @@ def scaling(data_dir, device, flavour):
                 row.append(f"{b['images_per_s'] / one['images_per_s']:.2f}" if one else "-")
         lines.append("| " + " | ".join(row) + " |")
     c = data["context"]
-    what = "one host thread per GPU" if flavour == "threads" else "one MPI rank per GPU (Open MPI, one node)"
-    return "\n".join(lines) + (f"\n\nEnd to end (latent vectors in host memory to images in host memory), median of 5 runs, "
+    what = {
+        "threads": "one host thread per GPU",
+        "mpi": "one MPI rank per GPU (Open MPI, one node: the ranks write into rank 0's output, an MPI shared-memory window)",
+        "mpi-collective": "one MPI rank per GPU (Open MPI, one node: the images reach rank 0 by MPI_Igatherv)",
+    }[flavour]
+    repetitions = sorted({b.get("repetitions", 0) for b in cells.values()})
+    runs = "/".join(str(r) for r in repetitions)
+    return "\n".join(lines) + (f"\n\nEnd to end (latent vectors in host memory to images in host memory), median of {runs} runs, "
                                f"{what}; {c['devices']}, {c['date'][:10]}, commit `{c['git_commit']}`.")

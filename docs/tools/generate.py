@@ -15,7 +15,7 @@ DIR/plots/*.svg. Templates may use:
   {{coarsening_speedup:case1|case2}}     lab 08: the best factor's speedup over factor 1
   {{bad_input_tests}}                    the command-line bad-input tests (tests/cli/CliTests.cmake)
   {{dcgan:throughput|end_to_end|layers@BATCH}}   lab 09's tables (docs/tools/dcgan_tables.py)
-  {{multigpu:threads|mpi@DEVICE}}             lab 10's scaling tables (the same file)
+  {{multigpu:threads|mpi|mpi-collective@DEVICE}} lab 10's scaling tables
   {{lab:NN}}                             set the lab the placeholders above refer to
 A placeholder whose data is missing fails the build, so a page never shows a stale or invented number.
 """

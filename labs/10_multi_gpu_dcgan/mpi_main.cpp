@@ -7,11 +7,16 @@
 //   MPI_COMM_TYPE_SHARED), so the same command works for one node or many. --simulate-nodes K makes
 //   one machine stand for K nodes: consecutive ranks form a node, as in seed 000's rank tables.
 // - Rank 0 reads or draws the latent vectors and scatters each rank its gpu_share (MPI_Scatterv).
-// - Each rank runs lab 09's pipeline on its share; as each of its batches lands in host memory, it
-//   joins that round's MPI_Igatherv, so the images travel to rank 0 while the GPUs compute the next
-//   ones. Rank 0's own share is generated in place in the output. On every rank a helper thread
-//   makes the MPI calls while the pipeline runs (MPI_THREAD_SERIALIZED: it is the only thread calling
-//   MPI then): on rank 0 it waits on the gathers, elsewhere it joins each round as its batch lands.
+// - Rank 0's output lives in an MPI-3 shared-memory window of rank 0's node (NodeOutput): rank 0 and,
+//   with --gather shared (the default), every rank of its node run lab 09's pipeline straight into
+//   their places there; a barrier tells rank 0 they are done. No byte of theirs is sent.
+// - A rank of another node (or, with --gather collective, every rank but 0) sends its images: as each
+//   of its batches lands in host memory, it joins that round's MPI_Igatherv, so the images travel to
+//   rank 0 while the GPUs compute the next ones. On those ranks and on rank 0 a helper thread makes
+//   the MPI calls while the pipeline runs (MPI_THREAD_SERIALIZED: it is the only thread calling MPI
+//   then): on rank 0 it waits on the gathers, elsewhere it joins each round as its batch lands.
+//   Within one node that path is the slow one: the shared-memory transport copies every byte twice
+//   through small buffers (the handout measures both).
 // - Every phase ends at a checkpoint (MPI_Allreduce of a status): if any rank failed (no GPU, a bad
 //   device, not enough memory, a bad file), rank 0 prints one line naming the rank and its error,
 //   and every rank exits non-zero; none is left waiting in a collective.
@@ -27,6 +32,7 @@
 #include "common/random_fill.h"
 #include "common/text_table.h"
 #include "labs/10_multi_gpu_dcgan/lab.h"
+#include "labs/10_multi_gpu_dcgan/node_output.h"
 #include "labs/10_multi_gpu_dcgan/run_flags.h"
 #include "labs/10_multi_gpu_dcgan/scaling.h"
 
@@ -56,6 +62,7 @@ struct Options {
   lab10::RunFlags run;
   int simulate_nodes = 0;
   std::string scaling_ranks;
+  std::string gather = "shared";
 };
 
 void register_flags(CLI::App& app, Options& o) {
@@ -64,6 +71,9 @@ void register_flags(CLI::App& app, Options& o) {
                              "Treat this machine as K nodes of R / K consecutive ranks each (seed 000's rank tables)");
   app.add_option("--scaling-ranks", o.scaling_ranks,
                  "Rank counts of the scaling table (default 1, 2, 4, ... up to R, and R): the first ranks of the run");
+  app.add_option("--gather", o.gather,
+                 "How images reach rank 0 from the ranks of its node: 'shared' (they write into rank 0's output, "
+                 "an MPI shared-memory window) or 'collective' (MPI_Igatherv, like the ranks of other nodes)");
 }
 
 // ---- Failing together ----
@@ -185,55 +195,67 @@ struct Types {
 };
 
 // num images on the ranks of `comm`: rank 0's `latents` scattered, every rank's share generated, the
-// images gathered into rank 0's `images` as batches land. Returns rank 0's wall-clock seconds from
-// a barrier to the last image in place; the rank's own failure is returned in `outcome` (the run
-// still completes every collective, so that no rank waits forever).
+// images brought into rank 0's `output`. A rank with `in_place` (rank 0 always) generates straight
+// into its place in `output`, which it shares with rank 0; the others send theirs in MPI_Igatherv
+// rounds as their batches land. Returns rank 0's wall-clock seconds from a barrier to the last image
+// in place; the rank's own failure is returned in `outcome` (the run still completes every
+// collective, so that no rank waits forever).
 double distributed_generate(MPI_Comm comm, const Types& types, lab10::GpuWorker& worker, std::span<const float> latents,
-                            int num, std::span<float> images, Outcome& outcome) {
+                            int num, const lab10::NodeOutput& output, bool in_place, Outcome& outcome) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   std::vector<lab10::Share> shares(size);
-  std::vector<int> counts(size), firsts(size);
-  int largest = 0;
+  std::vector<int> counts(size), firsts(size), writes_in_place(size);
+  const int mine_in_place = in_place ? 1 : 0;
+  MPI_Allgather(&mine_in_place, 1, MPI_INT, writes_in_place.data(), 1, MPI_INT, comm);
+  int largest_sent = 0;
   outcome = {};
   for (int r = 0; r < size; ++r) {
     shares[r] = lab10::gpu_share(num, size, r);
     counts[r] = shares[r].count;
     firsts[r] = shares[r].first;
-    largest = std::max(largest, shares[r].count);
+    if (!writes_in_place[r]) largest_sent = std::max(largest_sent, shares[r].count);
   }
   const lab10::Share mine = shares[rank];
   const int batch = worker.batch();
-  const int rounds = (largest + batch - 1) / batch;
+  // Round k gathers image k * batch .. of every share that is sent (none when all ranks write in place).
+  const int rounds = (largest_sent + batch - 1) / batch;
+  const std::span<float> mine_in_output =
+      in_place ? output.floats().subspan(static_cast<std::size_t>(mine.first) * kImageFloats,
+                                         static_cast<std::size_t>(mine.count) * kImageFloats)
+               : std::span<float>{};
 
   MPI_Barrier(comm);
   const double start = MPI_Wtime();
   std::vector<float> local_latents(rank == 0 ? 0 : static_cast<std::size_t>(mine.count) * kLatent);
   MPI_Scatterv(latents.data(), counts.data(), firsts.data(), types.latent,
                rank == 0 ? MPI_IN_PLACE : static_cast<void*>(local_latents.data()), mine.count, types.latent, 0, comm);
+  const std::span<const float> my_latents =
+      rank == 0 ? latents.first(static_cast<std::size_t>(mine.count) * kLatent) : std::span<const float>(local_latents);
 
-  // Round k gathers image k * batch .. of every share: the counts and places rank 0 receives.
+  // The counts and places rank 0 receives in each round.
   std::vector<std::vector<int>> round_counts(rounds, std::vector<int>(size)), round_firsts(rounds, std::vector<int>(size));
   for (int k = 0; k < rounds; ++k) {
     for (int r = 0; r < size; ++r) {
-      round_counts[k][r] = std::clamp(shares[r].count - k * batch, 0, batch);
+      round_counts[k][r] = writes_in_place[r] ? 0 : std::clamp(shares[r].count - k * batch, 0, batch);
       round_firsts[k][r] = shares[r].first + std::min(k * batch, shares[r].count);
     }
   }
   std::vector<MPI_Request> requests(rounds, MPI_REQUEST_NULL);
-  if (rank == 0) {
-    // Rank 0's share is generated in place (MPI_IN_PLACE); its helper thread completes every round
-    // while the GPU works.
+  if (in_place) {
+    // Rank 0's helper thread completes every round while the GPU works; another rank of its node
+    // joins each round with nothing to send.
     for (int k = 0; k < rounds; ++k) {
-      MPI_Igatherv(MPI_IN_PLACE, 0, types.image, images.data(), round_counts[k].data(), round_firsts[k].data(),
-                   types.image, 0, comm, &requests[k]);
+      if (rank == 0) {
+        MPI_Igatherv(MPI_IN_PLACE, 0, types.image, output.floats().data(), round_counts[k].data(),
+                     round_firsts[k].data(), types.image, 0, comm, &requests[k]);
+      } else {
+        MPI_Igatherv(nullptr, 0, types.image, nullptr, nullptr, nullptr, types.image, 0, comm, &requests[k]);
+      }
     }
     std::thread helper([&] { MPI_Waitall(rounds, requests.data(), MPI_STATUSES_IGNORE); });
-    outcome = attempt([&] {
-      worker.generate(latents.first(static_cast<std::size_t>(mine.count) * kLatent), mine.count,
-                      images.first(static_cast<std::size_t>(mine.count) * kImageFloats));
-    });
+    outcome = attempt([&] { worker.generate(my_latents, mine.count, mine_in_output); });
     helper.join();
   } else {
     // The pipeline thread only announces landed batches; a helper thread, the only one calling MPI
@@ -262,13 +284,17 @@ double distributed_generate(MPI_Comm comm, const Types& types, lab10::GpuWorker&
       MPI_Waitall(rounds, requests.data(), MPI_STATUSES_IGNORE);
     });
     outcome = attempt([&] {
-      worker.generate(local_latents, mine.count, local_images, [&](int first, int count) {
+      worker.generate(my_latents, mine.count, local_images, [&](int first, int count) {
         landed.store((first + count + batch - 1) / batch, std::memory_order_release);
       });
     });
     generating.store(false, std::memory_order_release);
     helper.join();
   }
+  // What the ranks of rank 0's node wrote is visible to rank 0 after this barrier.
+  if (in_place) output.publish();
+  MPI_Barrier(comm);
+  if (rank == 0) output.refresh();
   return MPI_Wtime() - start;
 }
 
@@ -305,6 +331,9 @@ int run(int argc, char** argv) {
     const lab10::CheckedRunFlags checked = lab10::check_run_flags(app, o.run);
     scaling_nums = checked.scaling_nums;
     seed = checked.seed;
+    if (o.gather != "shared" && o.gather != "collective") {
+      throw cudalabs::FlagError("--gather: '" + o.gather + "' (expected shared or collective)");
+    }
     if (!o.scaling_ranks.empty()) {
       rank_counts = lab10::parse_int_list("--scaling-ranks", o.scaling_ranks, 1, size);
     } else {
@@ -352,6 +381,20 @@ int run(int argc, char** argv) {
   agreed = checkpoint(MPI_COMM_WORLD, step, label);
   if (agreed.code != 0) return agreed.code;
 
+  // Rank 0's output, big enough for every run, in memory its node's ranks share (one window for the
+  // whole program: its pages are mapped once, not per run). Its node's ranks write in place with
+  // --gather shared; the others always send.
+  const bool in_place = rank == 0 || (placement.node == 0 && o.gather == "shared");
+  std::unique_ptr<lab10::NodeOutput> output;
+  {
+    MPI_Comm node0 = MPI_COMM_NULL;
+    MPI_Comm_split(MPI_COMM_WORLD, placement.node == 0 ? 0 : MPI_UNDEFINED, rank, &node0);
+    step = attempt([&] { output = std::make_unique<lab10::NodeOutput>(node0, static_cast<std::size_t>(largest_num)); });
+    if (node0 != MPI_COMM_NULL) MPI_Comm_free(&node0);
+  }
+  agreed = checkpoint(MPI_COMM_WORLD, step, label);
+  if (agreed.code != 0) return agreed.code;
+
   // Seed 000's rank table: which rank runs on which node and GPU.
   {
     constexpr int kText = 128;
@@ -374,12 +417,19 @@ int run(int argc, char** argv) {
     }
     if (rank == 0) table.print(out);
     out << "weights: " << weights_text << "\nlatents: " << latents_text << "\nimages: " << num << ", batches of up to "
-        << worker->batch() << " per GPU\n";
+        << worker->batch() << " per GPU\ngather: "
+        << (o.gather == "shared" ? "the ranks of rank 0's node write into its output (shared memory), other nodes' send"
+                                 : "every rank but 0 sends its images (MPI_Igatherv)")
+        << "\n";
   }
 
   // Phase 3: the checked run.
-  std::vector<float> images(rank == 0 ? static_cast<std::size_t>(num) * kImageFloats : 0, std::nanf(""));
-  const double first_seconds = distributed_generate(MPI_COMM_WORLD, types, *worker, latents.values, num, images, step);
+  // Poisoned first, so that an image nobody wrote fails the check.
+  const std::span<float> images =
+      rank == 0 ? output->floats().first(static_cast<std::size_t>(num) * kImageFloats) : std::span<float>{};
+  std::fill(images.begin(), images.end(), std::nanf(""));
+  const double first_seconds =
+      distributed_generate(MPI_COMM_WORLD, types, *worker, latents.values, num, *output, in_place, step);
   agreed = checkpoint(MPI_COMM_WORLD, step, label);
   if (agreed.code != 0) return agreed.code;
   int passed = 1;
@@ -393,6 +443,8 @@ int run(int argc, char** argv) {
                  : 0;
     out << "first run: " << num << " images in " << cudalabs::TextTable::number(first_seconds * 1e3, 2)
         << " ms (untimed warm-up)\n";
+    // Written now: the table's runs reuse the output window.
+    dcgan::write_requested_images(out, o.run.output, o.run.raw, images, num, o.run.columns);
   }
   MPI_Bcast(&passed, 1, MPI_INT, 0, MPI_COMM_WORLD);
 
@@ -403,7 +455,6 @@ int run(int argc, char** argv) {
       std::string unused;
       table_latents = dcgan::load_latents("", largest_num, cudalabs::derive_seed(seed, "scaling"), unused);
     }
-    std::vector<float> table_images(rank == 0 ? static_cast<std::size_t>(largest_num) * kImageFloats : 0);
     std::vector<lab10::ScalingPoint> points;
     for (int g : rank_counts) {
       MPI_Comm sub;
@@ -416,7 +467,7 @@ int run(int argc, char** argv) {
           for (int r = 0; r <= o.run.repetitions; ++r) {  // run 0 is the warm-up
             Outcome run_outcome;
             const double seconds =
-                distributed_generate(sub, types, *worker, table_latents.values, n, table_images, run_outcome);
+                distributed_generate(sub, types, *worker, table_latents.values, n, *output, in_place, run_outcome);
             if (r > 0) runs.push_back(seconds);
             if (step.code == 0) step = run_outcome;
           }
@@ -435,11 +486,13 @@ int run(int argc, char** argv) {
       context["ranks"] = std::to_string(size);
       context["seed"] = std::to_string(seed);
       context["weights"] = weights_text;
-      lab10::report_scaling(out, o.run, "lab10_mpi", "mpi", cudalabs::device_slug(cudalabs::device_name(placement.device)),
-                            context, points);
+      context["gather"] = o.gather;
+      // --gather collective is recorded apart (lab10_mpi-collective_<device>.json, lab10/mpi-collective/...).
+      const std::string flavour = o.gather == "shared" ? "mpi" : "mpi-collective";
+      lab10::report_scaling(out, o.run, "lab10_" + flavour, flavour,
+                            cudalabs::device_slug(cudalabs::device_name(placement.device)), context, points);
     }
   }
-  if (rank == 0) dcgan::write_requested_images(out, o.run.output, o.run.raw, images, num, o.run.columns);
   return passed ? cudalabs::kExitOk : cudalabs::kExitFailed;
 }
 

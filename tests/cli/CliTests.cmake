@@ -133,6 +133,8 @@ if(CUDALABS_MPI_FOUND)
   endfunction()
   cudalabs_add_mpi_test(dcgan_mpi_num_zero 2 "^dcgan_mpi: rank 0: --num: invalid value '0' .*\\(2 of 2 ranks failed\\)" 2
                         --num 0)
+  cudalabs_add_mpi_test(dcgan_mpi_bad_gather 2 "^dcgan_mpi: rank 0: --gather: 'broadcast' \\(expected shared or collective\\) \\(2 of 2 ranks failed\\)" 2
+                        --gather broadcast)
   cudalabs_add_mpi_test(dcgan_mpi_uneven_nodes 2 "^dcgan_mpi: rank 0: --simulate-nodes: 3 ranks do not split into 2 equal nodes" 3
                         --simulate-nodes 2)
   cudalabs_add_mpi_test(dcgan_mpi_missing_weights 2 "^dcgan_mpi: rank 0 \\(node 0, GPU 0\\): weights file '/nonexistent/w.cldw': cannot be read" 2

@@ -3,7 +3,9 @@
 #   - one rank per GPU plus one: the extra rank fails, and rank 0 reports it in one line (no hang);
 #   - one rank: the images pass the CPU check;
 #   - two GPUs or more: 2 ranks give exactly the images of lab10_solution on one GPU and on 2 GPUs
-#     (threads), for 7 images (not divisible by 2).
+#     (threads), for 7 images (not divisible by 2), by each way of gathering: rank 1 writing into
+#     rank 0's shared output (one node, the default), sending by MPI_Igatherv (--gather collective),
+#     and sending from another (simulated) node.
 #   mpi_checks.sh DCGAN_MPI LAB10_SOLUTION
 set -uo pipefail
 mpi=$1 threads=$2
@@ -34,8 +36,16 @@ if [ "$gpus" -ge 2 ]; then
   "$threads" "${common[@]}" --devices 0 --raw "$work/one_gpu.cldi" > "$work/one_gpu.out" 2>&1 || fail "1 GPU: $(tail -3 "$work/one_gpu.out")"
   "$threads" "${common[@]}" --gpus 2 --raw "$work/two_gpus.cldi" > "$work/two_gpus.out" 2>&1 || fail "2 GPUs: $(tail -3 "$work/two_gpus.out")"
   cmp -s "$work/mpi.cldi" "$work/one_gpu.cldi" || fail "2 MPI ranks and one GPU wrote different images"
+  for way in "--gather collective" "--simulate-nodes 2"; do
+    name=${way// /_}
+    # shellcheck disable=SC2086  # $way is a flag and its value
+    run_mpi -np 2 "$mpi" "${common[@]}" $way --raw "$work/mpi$name.cldi" > "$work/mpi$name.out" 2>&1 ||
+      fail "2 ranks, $way: $(tail -3 "$work/mpi$name.out")"
+    grep -q "identical to rank 0's GPU alone .*PASS" "$work/mpi$name.out" || fail "2 ranks, $way: $(cat "$work/mpi$name.out")"
+    cmp -s "$work/mpi$name.cldi" "$work/one_gpu.cldi" || fail "2 MPI ranks ($way) and one GPU wrote different images"
+  done
   cmp -s "$work/two_gpus.cldi" "$work/one_gpu.cldi" || fail "2 GPU threads and one GPU wrote different images"
-  echo "2 ranks, 2 GPU threads and one GPU: identical images (7 images)"
+  echo "2 ranks (shared output, collective gather, two simulated nodes), 2 GPU threads and one GPU: identical images (7 images)"
 fi
 echo "mpi_checks: $failures failure(s) on $gpus GPU(s)"
 [ $failures -eq 0 ]
