@@ -17,11 +17,14 @@ using cudalabs::dcgan::kImageFloats;
 constexpr std::size_t kLatent = cudalabs::dcgan::kLatent;
 
 // Host-to-host copy of a batch's images, split over the cores: one thread moves ~10 GB/s, and the
-// copy must finish while the GPU computes the next batch.
+// copy must finish while the GPU computes the next batch. No more threads than pieces: a small batch
+// (a few images) is copied by the calling thread alone instead of waking a team that has nothing to
+// do, which matters when several workers share the cores (lab 10).
 void parallel_copy(float* to, const float* from, std::size_t count, int threads) {
   constexpr std::size_t kPiece = std::size_t{1} << 18;  // 1 MiB of floats per task
   const long long pieces = static_cast<long long>((count + kPiece - 1) / kPiece);
-#pragma omp parallel for schedule(static) num_threads(threads)
+  const int team = static_cast<int>(std::min<long long>(threads, pieces));
+#pragma omp parallel for schedule(static) num_threads(team) if (team > 1)
   for (long long p = 0; p < pieces; ++p) {
     const std::size_t start = static_cast<std::size_t>(p) * kPiece;
     std::memcpy(to + start, from + start, std::min(kPiece, count - start) * sizeof(float));
