@@ -74,7 +74,12 @@ def end_to_end(data_dir, device):
 
 def scaling(data_dir, device, flavour):
     """Lab 10: seed 000's Table 4 for `flavour` (threads, mpi or mpi-collective) from results/lab10_<device>.json."""
-    path = pathlib.Path(data_dir) / "results" / f"lab10_{device}.json"
+    # "small-<flavour>": the small-num_to_gen runs of scripts/lab10-bench step 4 (multi_gpu/).
+    if flavour.startswith("small-"):
+        flavour = flavour[len("small-"):]
+        path = pathlib.Path(data_dir) / "multi_gpu" / f"lab10_{flavour}_small-n_{device}.json"
+    else:
+        path = pathlib.Path(data_dir) / "results" / f"lab10_{device}.json"
     if not path.exists():
         raise KeyError(f"lab 10: no {path.name}")
     data = json.loads(path.read_text())
@@ -103,6 +108,8 @@ def scaling(data_dir, device, flavour):
                 row.append(f"{b['images_per_s'] / one['images_per_s']:.2f}" if one else "-")
         lines.append("| " + " | ".join(row) + " |")
     c = data["context"]
+    if flavour in c:  # the merged record keeps each flavour's context under its name
+        c = {**c[flavour], **{k: v for k, v in c.items() if isinstance(v, str)}}
     what = {
         "threads": "one host thread per GPU",
         "mpi": "one MPI rank per GPU (Open MPI, one node: the ranks write into rank 0's output, an MPI shared-memory window)",
