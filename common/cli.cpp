@@ -111,24 +111,30 @@ std::vector<std::string> parse_flags(CLI::App& app, int argc, char** argv) {
   return rest;
 }
 
-int guarded_main(const std::string& program, const std::function<int()>& body) {
+CaughtError catch_error(const std::function<void()>& body) {
   try {
-    return body();
+    body();
+    return {};
   } catch (const HelpShown&) {
-    return kExitOk;
+    return {kExitOk, "", true};
   } catch (const CLI::ParseError& error) {
-    std::cerr << program << ": " << error.what() << "\n";
-    return kExitBadInput;
+    return {kExitBadInput, error.what()};
   } catch (const std::invalid_argument& error) {
-    std::cerr << program << ": " << error.what() << "\n";
-    return kExitBadInput;
+    return {kExitBadInput, error.what()};
   } catch (const NoGpuError& error) {
-    std::cerr << program << ": " << error.what() << "\n";
-    return kExitFailed;
+    return {kExitFailed, error.what()};
   } catch (const std::exception& error) {
-    std::cerr << program << ": error: " << error.what() << "\n";
-    return kExitFailed;
+    return {kExitFailed, std::string("error: ") + error.what()};
   }
+}
+
+int guarded_main(const std::string& program, const std::function<int()>& body) {
+  int code = kExitOk;
+  const CaughtError caught = catch_error([&] { code = body(); });
+  if (caught.help) return kExitOk;
+  if (caught.code == kExitOk) return code;
+  std::cerr << program << ": " << caught.message << "\n";
+  return caught.code;
 }
 
 }  // namespace cudalabs

@@ -56,6 +56,17 @@ CLI::Option* add_number_flag(CLI::App& app, const std::string& names, double& ta
 /// throws FlagError or CLI::ParseError for bad flags.
 std::vector<std::string> parse_flags(CLI::App& app, int argc, char** argv);
 
+/// What `body` left escaping, as guarded_main judges it, printed nowhere.
+struct CaughtError {
+  int code = kExitOk;    ///< the exit code: kExitOk when nothing escaped (or for --help)
+  std::string message;   ///< the one line guarded_main prints after "program: "
+  bool help = false;     ///< HelpShown escaped: --help was printed
+};
+
+/// Runs `body` and maps what escapes it the way guarded_main does, for callers that must decide
+/// together before anyone prints (lab 10's MPI ranks).
+CaughtError catch_error(const std::function<void()>& body);
+
 /// Runs `body` and turns every escaping error into one line on stderr, prefixed with `program`,
 /// and the matching exit code: HelpShown exits 0, bad flags and bad input exit 2, no GPU and other
 /// failures exit 1.

@@ -31,6 +31,7 @@
 #include "common/event_timer.h"
 #include "common/random_fill.h"
 #include "common/text_table.h"
+#include "labs/10_multi_gpu_dcgan/checkpoint.h"
 #include "labs/10_multi_gpu_dcgan/lab.h"
 #include "labs/10_multi_gpu_dcgan/node_output.h"
 #include "labs/10_multi_gpu_dcgan/run_flags.h"
@@ -74,65 +75,6 @@ void register_flags(CLI::App& app, Options& o) {
   app.add_option("--gather", o.gather,
                  "How images reach rank 0 from the ranks of its node: 'shared' (they write into rank 0's output, "
                  "an MPI shared-memory window) or 'collective' (MPI_Igatherv, like the ranks of other nodes)");
-}
-
-// ---- Failing together ----
-
-// A phase's outcome on one rank: 0 (fine), cudalabs::kExitBadInput or kExitFailed, and its one line.
-struct Outcome {
-  int code = cudalabs::kExitOk;
-  std::string message;
-};
-
-// Runs `body`, turning what it throws into an Outcome with guarded_main's exit codes.
-Outcome attempt(const std::function<void()>& body) {
-  try {
-    body();
-    return {};
-  } catch (const cudalabs::HelpShown&) {
-    return {-1, ""};  // --help: every rank stops quietly, rank 0 has printed it
-  } catch (const CLI::ParseError& error) {
-    return {cudalabs::kExitBadInput, error.what()};
-  } catch (const std::invalid_argument& error) {
-    return {cudalabs::kExitBadInput, error.what()};
-  } catch (const cudalabs::NoGpuError& error) {
-    return {cudalabs::kExitFailed, error.what()};
-  } catch (const std::exception& error) {
-    return {cudalabs::kExitFailed, std::string("error: ") + error.what()};
-  }
-}
-
-// Every rank of `comm` calls it at the same point. Returns the agreed outcome: fine only if every
-// rank was; otherwise rank 0 prints the lowest failing rank's line (ranks are named in `comm`) and
-// how many failed, and every rank gets the worst exit code.
-Outcome checkpoint(MPI_Comm comm, const Outcome& mine, const std::string& rank_label) {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  int worst = 0, failed = mine.code != 0 ? 1 : 0, failures = 0;
-  MPI_Allreduce(&mine.code, &worst, 1, MPI_INT, MPI_MAX, comm);
-  MPI_Allreduce(&failed, &failures, 1, MPI_INT, MPI_SUM, comm);
-  if (failures == 0) return {};
-  int help = mine.code == -1 ? 1 : 0, helps = 0;
-  MPI_Allreduce(&help, &helps, 1, MPI_INT, MPI_SUM, comm);
-  if (helps > 0) return {-1, ""};
-  constexpr int kLine = 512;
-  std::string line = mine.code != 0 ? rank_label + ": " + mine.message : "";
-  line.resize(kLine, '\0');
-  std::vector<char> lines(rank == 0 ? static_cast<std::size_t>(size) * kLine : 0);
-  MPI_Gather(line.data(), kLine, MPI_CHAR, lines.data(), kLine, MPI_CHAR, 0, comm);
-  if (rank == 0) {
-    for (int r = 0; r < size; ++r) {
-      const char* text = lines.data() + static_cast<std::size_t>(r) * kLine;
-      if (text[0] != '\0') {
-        std::cerr << kProgram << ": " << std::string(text, strnlen(text, kLine));
-        if (failures > 1) std::cerr << " (" << failures << " of " << size << " ranks failed)";
-        std::cerr << "\n";
-        break;
-      }
-    }
-  }
-  return {worst, "failed"};
 }
 
 // ---- Where each rank runs ----
@@ -201,7 +143,7 @@ struct Types {
 // in place; the rank's own failure is returned in `outcome` (the run still completes every
 // collective, so that no rank waits forever).
 double distributed_generate(MPI_Comm comm, const Types& types, lab10::GpuWorker& worker, std::span<const float> latents,
-                            int num, const lab10::NodeOutput& output, bool in_place, Outcome& outcome) {
+                            int num, const lab10::NodeOutput& output, bool in_place, cudalabs::CaughtError& outcome) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
@@ -255,7 +197,7 @@ double distributed_generate(MPI_Comm comm, const Types& types, lab10::GpuWorker&
       }
     }
     std::thread helper([&] { MPI_Waitall(rounds, requests.data(), MPI_STATUSES_IGNORE); });
-    outcome = attempt([&] { worker.generate(my_latents, mine.count, mine_in_output); });
+    outcome = cudalabs::catch_error([&] { worker.generate(my_latents, mine.count, mine_in_output); });
     helper.join();
   } else {
     // The pipeline thread only announces landed batches; a helper thread, the only one calling MPI
@@ -283,7 +225,7 @@ double distributed_generate(MPI_Comm comm, const Types& types, lab10::GpuWorker&
       }
       MPI_Waitall(rounds, requests.data(), MPI_STATUSES_IGNORE);
     });
-    outcome = attempt([&] {
+    outcome = cudalabs::catch_error([&] {
       worker.generate(my_latents, mine.count, local_images, [&](int first, int count) {
         landed.store((first + count + batch - 1) / batch, std::memory_order_release);
       });
@@ -292,9 +234,9 @@ double distributed_generate(MPI_Comm comm, const Types& types, lab10::GpuWorker&
     helper.join();
   }
   // What the ranks of rank 0's node wrote is visible to rank 0 after this barrier.
-  if (in_place) output.publish();
+  if (in_place) output.sync();
   MPI_Barrier(comm);
-  if (rank == 0) output.refresh();
+  if (rank == 0) output.sync();
   return MPI_Wtime() - start;
 }
 
@@ -323,7 +265,7 @@ int run(int argc, char** argv) {
   std::vector<int> scaling_nums, rank_counts;
   std::uint64_t seed = 0;
   std::string label = "rank " + std::to_string(rank);
-  Outcome step = attempt([&] {
+  cudalabs::CaughtError step = cudalabs::catch_error([&] {
     CLI::App app{"dcgan_mpi (lab 10): the DCGAN generator with one MPI rank per GPU. Rank 0 scatters the latent "
                  "vectors, gathers the images, checks them and writes them; a scaling table times 1, 2, 4, ... ranks."};
     register_flags(app, o);
@@ -353,14 +295,15 @@ int run(int argc, char** argv) {
                                   std::to_string(present) + " (start at most one rank per GPU)");
     }
   });
-  Outcome agreed = checkpoint(MPI_COMM_WORLD, step, label);
-  if (agreed.code != 0) return agreed.code == -1 ? cudalabs::kExitOk : agreed.code;
+  cudalabs::CaughtError agreed = lab10::checkpoint(MPI_COMM_WORLD, step, kProgram, label);
+  if (agreed.help) return cudalabs::kExitOk;
+  if (agreed.code != 0) return agreed.code;
 
   // Phase 2: rank 0's latent vectors; everyone learns num and builds its worker.
   dcgan::Latents latents;
   std::string latents_text;
   int num = 0, largest_num = 0;
-  step = attempt([&] {
+  step = cudalabs::catch_error([&] {
     if (rank == 0) {
       latents = dcgan::load_latents(o.run.inputs.input, o.run.inputs.num, seed, latents_text);
       num = latents.count;
@@ -369,16 +312,16 @@ int run(int argc, char** argv) {
       lab10::require_run_memory(num, largest_num);
     }
   });
-  agreed = checkpoint(MPI_COMM_WORLD, step, label);
+  agreed = lab10::checkpoint(MPI_COMM_WORLD, step, kProgram, label);
   if (agreed.code != 0) return agreed.code;
   MPI_Bcast(&num, 1, MPI_INT, 0, MPI_COMM_WORLD);
   MPI_Bcast(&largest_num, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  step = attempt([&] {
+  step = cudalabs::catch_error([&] {
     const int batch = o.run.batch > 0 ? o.run.batch : std::min(1024, largest_num);
     const int copy_threads = std::max(1, omp_get_max_threads() / placement.ranks_on_node);
     worker = std::make_unique<lab10::GpuWorker>(placement.device, weights, batch, copy_threads);
   });
-  agreed = checkpoint(MPI_COMM_WORLD, step, label);
+  agreed = lab10::checkpoint(MPI_COMM_WORLD, step, kProgram, label);
   if (agreed.code != 0) return agreed.code;
 
   // Rank 0's output, big enough for every run, in memory its node's ranks share (one window for the
@@ -389,10 +332,10 @@ int run(int argc, char** argv) {
   {
     MPI_Comm node0 = MPI_COMM_NULL;
     MPI_Comm_split(MPI_COMM_WORLD, placement.node == 0 ? 0 : MPI_UNDEFINED, rank, &node0);
-    step = attempt([&] { output = std::make_unique<lab10::NodeOutput>(node0, static_cast<std::size_t>(largest_num)); });
+    step = cudalabs::catch_error([&] { output = std::make_unique<lab10::NodeOutput>(node0, static_cast<std::size_t>(largest_num)); });
     if (node0 != MPI_COMM_NULL) MPI_Comm_free(&node0);
   }
-  agreed = checkpoint(MPI_COMM_WORLD, step, label);
+  agreed = lab10::checkpoint(MPI_COMM_WORLD, step, kProgram, label);
   if (agreed.code != 0) return agreed.code;
 
   // Seed 000's rank table: which rank runs on which node and GPU.
@@ -430,7 +373,7 @@ int run(int argc, char** argv) {
   std::fill(images.begin(), images.end(), std::nanf(""));
   const double first_seconds =
       distributed_generate(MPI_COMM_WORLD, types, *worker, latents.values, num, *output, in_place, step);
-  agreed = checkpoint(MPI_COMM_WORLD, step, label);
+  agreed = lab10::checkpoint(MPI_COMM_WORLD, step, kProgram, label);
   if (agreed.code != 0) return agreed.code;
   int passed = 1;
   if (rank == 0) {
@@ -465,7 +408,7 @@ int run(int argc, char** argv) {
           std::vector<double> runs;
           // Every rank makes every run, failed or not, so that the collectives stay matched.
           for (int r = 0; r <= o.run.repetitions; ++r) {  // run 0 is the warm-up
-            Outcome run_outcome;
+            cudalabs::CaughtError run_outcome;
             const double seconds =
                 distributed_generate(sub, types, *worker, table_latents.values, n, *output, in_place, run_outcome);
             if (r > 0) runs.push_back(seconds);
@@ -475,7 +418,7 @@ int run(int argc, char** argv) {
         }
         MPI_Comm_free(&sub);
       }
-      agreed = checkpoint(MPI_COMM_WORLD, step, label);
+      agreed = lab10::checkpoint(MPI_COMM_WORLD, step, kProgram, label);
       if (agreed.code != 0) return agreed.code;
     }
     if (rank == 0) {

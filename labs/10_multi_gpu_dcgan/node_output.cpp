@@ -48,7 +48,7 @@ NodeOutput::~NodeOutput() {
   MPI_Win_free(&window_);
 }
 
-void NodeOutput::publish() const {
+void NodeOutput::sync() const {
   if (window_ != MPI_WIN_NULL) MPI_Win_sync(window_);
 }
 

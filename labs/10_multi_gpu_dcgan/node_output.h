@@ -29,11 +29,9 @@ class NodeOutput {
   /// The whole output (images x 64 x 64 x 3 floats); empty outside rank 0's node.
   std::span<float> floats() const { return {base_, floats_}; }
 
-  /// After this rank wrote its images, before the barrier that tells rank 0 (MPI_Win_sync: the
-  /// stores are made visible to the other processes).
-  void publish() const;
-  /// On rank 0, after that barrier, before reading what the others wrote.
-  void refresh() const { publish(); }
+  /// MPI_Win_sync: a writer calls it after its stores and before the barrier that tells rank 0, and
+  /// rank 0 after that barrier and before reading, so that the stores are seen across processes.
+  void sync() const;
 
  private:
   MPI_Win window_ = MPI_WIN_NULL;

@@ -20,27 +20,26 @@ struct LanePieces {
   }
 };
 
+// Copies N / 4 float4s into `to`, the p-th from `from + p * stride` (a lane's pieces of one fragment).
+template <int kStride, int N>
+__device__ __forceinline__ void load_pieces(const float* from, float (&to)[N]) {
+#pragma unroll
+  for (int p = 0; p < N / 4; ++p) {
+    const float4 v = *reinterpret_cast<const float4*>(from + p * kStride);
+    to[4 * p + 0] = v.x;
+    to[4 * p + 1] = v.y;
+    to[4 * p + 2] = v.z;
+    to[4 * p + 3] = v.w;
+  }
+}
+
 // Loads step k's fragments (TM values of A from the transposed tile, TN of B) into register slot `slot`
 // with 128-bit shared loads. `a_row` and `b_row` point at row k of the tiles.
 template <class Tile>
 __device__ __forceinline__ void load_fragments(const float* a_row, const float* b_row, const LanePieces<Tile>& lane,
                                                float (&a_frag)[Tile::TM], float (&b_frag)[Tile::TN]) {
-#pragma unroll
-  for (int g = 0; g < Tile::TM / 4; ++g) {
-    const float4 v = *reinterpret_cast<const float4*>(a_row + lane.row + g * Tile::LANES_M * 4);
-    a_frag[4 * g + 0] = v.x;
-    a_frag[4 * g + 1] = v.y;
-    a_frag[4 * g + 2] = v.z;
-    a_frag[4 * g + 3] = v.w;
-  }
-#pragma unroll
-  for (int h = 0; h < Tile::TN / 4; ++h) {
-    const float4 v = *reinterpret_cast<const float4*>(b_row + lane.col + h * Tile::LANES_N * 4);
-    b_frag[4 * h + 0] = v.x;
-    b_frag[4 * h + 1] = v.y;
-    b_frag[4 * h + 2] = v.z;
-    b_frag[4 * h + 3] = v.w;
-  }
+  load_pieces<Tile::LANES_M * 4>(a_row + lane.row, a_frag);
+  load_pieces<Tile::LANES_N * 4>(b_row + lane.col, b_frag);
 }
 
 // The TM x TN FFMAs of one step. The inner loop runs over the longer fragment: measured on the H100,

@@ -1,5 +1,7 @@
 #include "common/cli.h"
 
+#include "common/device_info.h"
+
 #include <gtest/gtest.h>
 
 namespace cudalabs {
@@ -68,6 +70,29 @@ TEST(GuardedMain, MapsErrorsToExitCodes) {
   EXPECT_EQ(guarded_main("t", []() -> int { throw std::invalid_argument("bad"); }), kExitBadInput);
   EXPECT_EQ(guarded_main("t", []() -> int { throw std::runtime_error("broken"); }), kExitFailed);
   EXPECT_EQ(guarded_main("t", []() -> int { throw HelpShown(); }), kExitOk);
+  EXPECT_EQ(guarded_main("t", [] { return kExitFailed; }), kExitFailed);
+}
+
+TEST(CatchError, GivesGuardedMainsCodeAndLine) {
+  const CaughtError fine = catch_error([] {});
+  EXPECT_EQ(fine.code, kExitOk);
+  EXPECT_TRUE(fine.message.empty());
+  EXPECT_FALSE(fine.help);
+  const CaughtError flag = catch_error([] { throw FlagError("--m: bad"); });
+  EXPECT_EQ(flag.code, kExitBadInput);
+  EXPECT_EQ(flag.message, "--m: bad");
+  const CaughtError input = catch_error([] { throw std::invalid_argument("n = 0 must be >= 1"); });
+  EXPECT_EQ(input.code, kExitBadInput);
+  EXPECT_EQ(input.message, "n = 0 must be >= 1");
+  const CaughtError no_gpu = catch_error([] { throw NoGpuError("no CUDA GPU available"); });
+  EXPECT_EQ(no_gpu.code, kExitFailed);
+  EXPECT_EQ(no_gpu.message, "no CUDA GPU available");
+  const CaughtError broken = catch_error([] { throw std::runtime_error("broken"); });
+  EXPECT_EQ(broken.code, kExitFailed);
+  EXPECT_EQ(broken.message, "error: broken");
+  const CaughtError help = catch_error([] { throw HelpShown(); });
+  EXPECT_EQ(help.code, kExitOk);
+  EXPECT_TRUE(help.help);
 }
 
 }  // namespace
