@@ -9,6 +9,7 @@
 #   make docs              the docs site (Doxygen) from the handouts and docs/data/: $(BUILD_DIR)/docs/html
 #   make grade             grade a submission on the GPU: SUBMISSION=path/to/labs LABS=01,02 (default: labs/,
 #                          all labs); reports in $(BUILD_DIR)/grade/<submission>/ (or GRADE_DIR=...)
+#   make setup             install what the build needs (scripts/setup; every target above calls it first)
 #
 # Variables: BUILD_DIR (build), JOBS (all cores), CMAKE_FLAGS (extra cmake -D...), ARGS (driver flags).
 BUILD_DIR ?= build
@@ -19,21 +20,30 @@ N ?=
 SUBMISSION ?= labs
 LABS ?=
 GRADE_DIR ?=
-GENERATOR := $(if $(shell command -v ninja 2>/dev/null),Ninja,Unix Makefiles)
+# The build's packages; lab 10's MPI program is built when Open MPI is there, so it is optional.
+SETUP_GROUPS ?= build --optional mpi
+# CUDA's installer puts nvcc under /usr/local/cuda/bin without adding it to PATH.
+export PATH := $(if $(shell command -v nvcc 2>/dev/null),$(PATH),/usr/local/cuda/bin:$(PATH))
+GENERATOR = $(if $(shell command -v ninja 2>/dev/null),Ninja,Unix Makefiles)
 LABS := $(sort $(patsubst labs/%/,%,$(dir $(wildcard labs/[0-9][0-9]_*/lab.h))))
 LAB_NUMBERS := $(foreach lab,$(LABS),$(firstword $(subst _, ,$(lab))))
 NO_GPU_MESSAGE = no CUDA GPU available: make $(MAKECMDGOALS) needs one (make test builds everything and runs the CPU tests)
 
-.PHONY: all configure build test run lab solution bench gpu-check docs clean help check-lab-number require-gpu grade
+
+.PHONY: all setup configure build test run lab solution bench gpu-check docs clean help check-lab-number require-gpu grade
 all: build
 
 help:
-	@sed -n '2,13p' Makefile
+	@sed -n '2,14p' Makefile
 
-$(BUILD_DIR)/CMakeCache.txt:
+# Quiet and fast when nothing is missing; installs what is (apt-get), or names the command to run.
+setup:
+	@scripts/setup $(SETUP_GROUPS)
+
+$(BUILD_DIR)/CMakeCache.txt: | setup
 	cmake -S . -B $(BUILD_DIR) -G "$(GENERATOR)" $(CMAKE_FLAGS)
 
-configure: $(BUILD_DIR)/CMakeCache.txt
+configure: setup $(BUILD_DIR)/CMakeCache.txt
 
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
@@ -65,7 +75,7 @@ bench: require-gpu configure
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target $(foreach n,$(LAB_NUMBERS),lab$(n)_solution)
 	LAB_ARGS="--repetitions 10 $(ARGS)" scripts/run-labs $(BUILD_DIR) $(BUILD_DIR)/bench
 
-grade: require-gpu
+grade: require-gpu setup
 	scripts/grade --submission "$(SUBMISSION)" --labs "$(LABS)" --build "$(BUILD_DIR)/grade-build" \
 	  --out "$(or $(GRADE_DIR),$(BUILD_DIR)/grade/$(notdir $(abspath $(SUBMISSION))))"
 

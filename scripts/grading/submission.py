@@ -67,10 +67,7 @@ def cmake_configure_command(repo: Path, build: Path, staging: Path) -> list[str]
     generator = "Ninja" if shutil.which("ninja") else "Unix Makefiles"
     command = ["cmake", "-S", str(repo), "-B", str(build), "-G", generator, "-DCMAKE_BUILD_TYPE=Release",
                f"-DCUDALABS_STUDENT_LABS_DIR={staging}"]
-    # Libraries unpacked next to the repo (the GPU machine, which cannot install packages).
-    deps = repo / ".deps" / "root" / "usr"
-    if deps.is_dir():
-        command.append(f"-DCMAKE_PREFIX_PATH={deps}")
+    # An offline bundle carried as .deps (scripts/setup --bundle) is found by CMake itself.
     return command
 
 
