@@ -91,7 +91,7 @@ bool benchmark_stdout_is_machine_readable(const std::vector<std::string>& benchm
 namespace {
 
 // Google Benchmark appends its settings to every name ("/min_time:0.100/repeats:5/manual_time"); the
-// recorded names are DESIGN.md's labNN/<variant>/<problem>, so the settings are dropped (they are in
+// recorded names are the architecture page's labNN/<variant>/<problem>, so the settings are dropped (they are in
 // each entry's own fields: repetitions, time_unit, ...).
 std::vector<benchmark::BenchmarkReporter::Run> with_plain_names(std::vector<benchmark::BenchmarkReporter::Run> runs) {
   for (auto& run : runs) {

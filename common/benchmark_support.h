@@ -4,7 +4,7 @@
 /// Each benchmark times one launch per iteration between two CUDA events and hands that time to
 /// Google Benchmark as manual time. Repetitions give several independent measurements; the median
 /// is what tables and plots use. `--benchmark_out=file.json` writes everything with the context
-/// DESIGN.md asks for (device, driver, runtime, command, git commit).
+/// the architecture page asks for (device, driver, runtime, command, git commit).
 #pragma once
 
 #include "common/device_info.h"
@@ -27,7 +27,7 @@ struct TimingOptions {
   int warmups = 2;          ///< untimed launches before each repetition's first timed one
 };
 
-/// Adds the custom context of DESIGN.md's 'Recorded results': device, driver, cuda_runtime, command,
+/// Adds the custom context of the architecture page's 'Recorded results': device, driver, cuda_runtime, command,
 /// git_commit, plus the SM count, clocks and the run's seed.
 void add_benchmark_context(const DeviceInfo& device, int argc, char** argv, std::uint64_t seed);
 

@@ -1,18 +1,18 @@
 /// @file dcgan_model.h
-/// @brief The DCGAN generator of seed 000 (labs 09 and 10): its tensors, their names, shapes and
+/// @brief The DCGAN generator of [DCGAN-SHPC] (labs 09 and 10): its tensors, their names, shapes and
 /// layouts, and the deterministic default weights.
 ///
 /// z (100 floats) -> linear 100 -> 8192 = 4 x 4 x 512 (HWC) -> batch norm -> ReLU -> four 5 x 5
 /// stride-2 'SAME' transposed convolutions 512 -> 256 -> 128 -> 64 -> 3 (8 x 8, 16 x 16, 32 x 32,
 /// 64 x 64), batch norm + ReLU after the first three, tanh after the last.
 ///
-/// Layouts (row-major, as seed 000's indexing implies):
+/// Layouts (row-major, as [DCGAN-SHPC]'s indexing implies):
 /// - `linear.weight` [100][8192]: output j = sum_i z[i] * weight[i][j] + bias[j]; j = (h * 4 + w) * 512 + c;
 /// - `tconvN.filter` [5][5][K][C] ([R][S][out channels][in channels], TensorFlow's conv2d_transpose
 ///   layout); activations are H x W x C per image, images one after another. Output (y, x, k) of a
 ///   2H x 2W output is bias[k] + sum over r, s, c of in((y + 1 - r) / 2, (x + 1 - s) / 2, c) *
 ///   filter[r][s][k][c], over the r with y + 1 - r even and (y + 1 - r) / 2 in [0, H), likewise s.
-///   Seed 000 writes the same sum on the zero-inserted input J (one zero between input pixels, 3 zero
+///   [DCGAN-SHPC] writes the same sum on the zero-inserted input J (one zero between input pixels, 3 zero
 ///   rows and columns before, 2 after: eq. 9): out(y, x, k) = sum J[y + r][x + s][c] *
 ///   filter[4 - r][4 - s][k][c]; substituting r -> 4 - r gives the formula above;
 /// - `bnN.{scale,offset,mean,variance}` [C]: y = scale * (x - mean) / sqrt(variance + 1e-5) + offset.

@@ -70,7 +70,7 @@ void register_flags(CLI::App& app, GemmLabOptions& options) {
   app.add_flag("--launch-info", options.launch_info,
                "Print each variant's grid, block, registers, shared memory and theoretical occupancy");
   app.add_option("--results-dir", options.results_dir,
-                 "Write the Google Benchmark JSON to DIR/<lab>_<device>.json (DESIGN.md 'Recorded results')");
+                 "Write the Google Benchmark JSON to DIR/<lab>_<device>.json (docs/pages/architecture.md, 'Recorded results')");
   app.add_option("--results-tag", options.results_tag, "Name the JSON DIR/<lab>_<TAG>_<device>.json instead");
   app.footer("Google Benchmark flags (--benchmark_format=json, --benchmark_out=FILE, ...) are passed through.");
 }

@@ -73,7 +73,7 @@ def end_to_end(data_dir, device):
 
 
 def scaling(data_dir, device, flavour):
-    """Lab 10: seed 000's Table 4 for `flavour` (threads, mpi or mpi-collective) from results/lab10_<device>.json."""
+    """Lab 10: [DCGAN-SHPC]'s Table 4 for `flavour` (threads, mpi or mpi-collective) from results/lab10_<device>.json."""
     # "small-<flavour>": the small-num_to_gen runs of scripts/lab10-bench step 4 (multi_gpu/).
     if flavour.startswith("small-"):
         flavour = flavour[len("small-"):]

@@ -212,9 +212,9 @@ class LabData:
         self.profile = Profile(self.profile_path) if self.profile_path.exists() else None
 
 
-def seed002_tables(data_dir):
-    """Seed 002's Tables 3.1 and 3.2 (docs/data/seeds/seed002_tables.json): case -> rows of dicts."""
-    data = json.loads((pathlib.Path(data_dir) / "seeds" / "seed002_tables.json").read_text())
+def coarsen_kgp_tables(data_dir):
+    """[COARSEN-KGP]'s Tables 3.1 and 3.2 (docs/data/sources/coarsen-kgp_tables.json): case -> rows of dicts."""
+    data = json.loads((pathlib.Path(data_dir) / "sources" / "coarsen-kgp_tables.json").read_text())
     return {case: [dict(zip(data["columns"], row)) for row in data[case]] for case in ("case1", "case2")}
 
 
@@ -238,8 +238,8 @@ def coarsening_rows(lab_data, problem):
 
 
 def coarsening_table(lab_data, data_dir, problem):
-    """Our H100 row next to the thesis's row for every factor (ours / seed 002)."""
-    seed = {r["factor"]: r for r in seed002_tables(data_dir)[problem]}
+    """Our H100 row next to the thesis's row for every factor (ours / [COARSEN-KGP])."""
+    seed = {r["factor"]: r for r in coarsen_kgp_tables(data_dir)[problem]}
     seed_base = seed[1]["time_ms"]
     rows = []
     for r in coarsening_rows(lab_data, problem):

@@ -175,11 +175,11 @@ def sweep(data_dir, device, out):
 
 def coarsening(data_dir, device, out):
     """Lab 08: speedup over factor 1 and achieved occupancy against the coarsening factor, both cases,
-    next to seed 002's Tables 3.1 and 3.2."""
+    next to [COARSEN-KGP]'s Tables 3.1 and 3.2."""
     data = labdata.LabData(data_dir, "08", device)
     if data.results is None:
         return False
-    seed = labdata.seed002_tables(data_dir)
+    seed = labdata.coarsen_kgp_tables(data_dir)
     fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.6))
     for problem, color in (("case1", "#4c72b0"), ("case2", "#dd8452")):
         rows = labdata.coarsening_rows(data, problem)
@@ -188,11 +188,11 @@ def coarsening(data_dir, device, out):
         left.plot(factors, [r["speedup"] for r in rows], "o-", color=color, label=f"{name}, H100")
         base = seed[problem][0]["time_ms"]
         left.plot(factors, [base / s["time_ms"] for s in seed[problem]], "x--", color=color, alpha=0.6,
-                  label=f"{name}, seed 002")
+                  label=f"{name}, [COARSEN-KGP]")
         if rows[0]["achieved"] is not None:
             right.plot(factors, [r["achieved"] for r in rows], "o-", color=color, label=f"{name}, H100 (ncu)")
         right.plot(factors, [s["achieved_occupancy_pct"] for s in seed[problem]], "x--", color=color, alpha=0.6,
-                   label=f"{name}, seed 002")
+                   label=f"{name}, [COARSEN-KGP]")
     for ax in (left, right):
         ax.set_xscale("log", base=2)
         ax.set_xticks([1, 2, 4, 8, 16, 32], ["1", "2", "4", "8", "16", "32"])

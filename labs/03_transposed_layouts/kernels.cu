@@ -1,6 +1,6 @@
 // Lab 03: transposed shared-memory layouts. YOUR KERNEL GOES HERE.
 //
-// Write `layout_gemm_kernel`, the tiled GEMM of lab 02 with seed 004's thread mapping and a choice
+// Write `layout_gemm_kernel`, the tiled GEMM of lab 02 with [SGEMM-3080]'s thread mapping and a choice
 // of layout for each shared tile. A block of 16 x 16 threads computes the 16 x 16 tile of C whose
 // first row is blockIdx.x * kTile and first column blockIdx.y * kTile; thread (tx, ty) owns
 // C(row0 + tx, col0 + ty). Per step along K, the thread loads

@@ -1,6 +1,6 @@
 // Lab 03 launch plumbing, shared by the student's and the solution's kernels.cu (each includes it
 // after defining layout_gemm_kernel). One block of 16 x 16 threads per 16 x 16 tile of C; as in
-// seed 004, blockIdx.x and threadIdx.x run along the rows of C, blockIdx.y and threadIdx.y along
+// [SGEMM-3080], blockIdx.x and threadIdx.x run along the rows of C, blockIdx.y and threadIdx.y along
 // its columns.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Lab 08 driver: checks every coarsening factor against the CPU reference on seed 002's two problems
+// Lab 08 driver: checks every coarsening factor against the CPU reference on [COARSEN-KGP]'s two problems
 // (or a shape given by flags), then times them and prints, per factor, what the thesis tabulates:
 // block size, registers per thread, theoretical occupancy, time, speedup over factor 1, GFLOP/s.
 #include "common/benchmark_support.h"
@@ -46,7 +46,7 @@ struct Problem {
 };
 
 void register_flags(CLI::App& app, Options& options) {
-  app.add_option("--case", options.case_name, "case1, case2 or all (seed 002's problems; default all)")
+  app.add_option("--case", options.case_name, "case1, case2 or all ([COARSEN-KGP]'s problems; default all)")
       ->check(CLI::IsMember({"case1", "case2", "all"}));
   const std::pair<const char*, int ConvShape::*> sizes[] = {
       {"--n", &ConvShape::n}, {"--h", &ConvShape::h}, {"--w", &ConvShape::w}, {"--c", &ConvShape::c},
@@ -140,7 +140,7 @@ void print_table(std::ostream& out, const Problem& problem, const std::vector<Ro
 
 int run(int argc, char** argv) {
   Options options;
-  CLI::App app{"lab08: thread coarsening of a shared-memory convolution (seed 002). Checks every coarsening "
+  CLI::App app{"lab08: thread coarsening of a shared-memory convolution ([COARSEN-KGP]). Checks every coarsening "
                "factor against the CPU reference, then times them."};
   register_flags(app, options);
   std::vector<std::string> benchmark_args = cudalabs::parse_flags(app, argc, argv);

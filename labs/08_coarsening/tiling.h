@@ -2,7 +2,7 @@
 /// @brief How the convolution is cut into blocks, shared by the student's and the solution's kernels.
 ///
 /// A block computes one output tile of one filter of one image: grid = (tiles, F, N). The tile is the
-/// whole P x Q output when it has at most 1024 elements (both of seed 002's cases: 29 x 29 and
+/// whole P x Q output when it has at most 1024 elements (both of [COARSEN-KGP]'s cases: 29 x 29 and
 /// 31 x 31, so a block is an image, as in the thesis), else 32 columns by as many rows as keep it at
 /// 1024. The block stages the tile's input patch, (tile_p + R - 1) x (tile_q + S - 1), for a chunk of
 /// channels, with the filter's weights for those channels, in shared memory; a thread computes

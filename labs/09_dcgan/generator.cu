@@ -1,7 +1,7 @@
 // The generator's layer sequence on the GPU, shared by the student's and the solution's build: it
 // uploads the weights, derives what each variant needs from them once, and calls the lab's kernels
 // (kernels.cu) and the lab 07 GEMM layer by layer. The small per-element kernels (bias, batch norm,
-// ReLU, tanh) are seed 000 §2.2's one-thread-per-element loops; they are given, not taught.
+// ReLU, tanh) are [DCGAN-SHPC] §2.2's one-thread-per-element loops; they are given, not taught.
 #include "labs/09_dcgan/generator.h"
 
 #include "common/cuda_check.h"
@@ -63,7 +63,7 @@ void apply_activation(float* values, long long count, Activation activation, cud
 
 // ---- Weights derived at load time ----
 
-// W' of seed 000 eqs. 5-6: row (r * 5 + s) * C + c, column k = filter[4 - r][4 - s][k][c].
+// W' of [DCGAN-SHPC] eqs. 5-6: row (r * 5 + s) * C + c, column k = filter[4 - r][4 - s][k][c].
 std::vector<float> lowered_weights(const std::vector<float>& filter, int c_in, int k_out) {
   std::vector<float> out(filter.size());
   for (int r = 0; r < 5; ++r)
@@ -332,7 +332,7 @@ std::array<TconvMethod, 4> Generator::methods_for(const DcganVariant& variant, i
 namespace {
 using M = TconvMethod;
 constexpr DcganVariant kVariants[] = {
-    {"naive", "one thread per output, all 25 taps with a branch (seed 000 2.2)", {M::kNaive, M::kNaive, M::kNaive, M::kNaive},
+    {"naive", "one thread per output, all 25 taps with a branch ([DCGAN-SHPC] 2.2)", {M::kNaive, M::kNaive, M::kNaive, M::kNaive},
      false, false},
     {"branch_free", "one thread per output, taps of the right parity only (2.2.1)",
      {M::kBranchFree, M::kBranchFree, M::kBranchFree, M::kBranchFree}, false, false},

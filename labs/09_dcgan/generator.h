@@ -23,7 +23,7 @@ using LayerTimes = std::array<float, 5>;
 std::array<double, 5> layer_flops(int batch);
 
 /// Weights uploaded once, plus what the variants derive from them at load time:
-/// - W' of seed 000 eqs. 5-6 per layer (25 C x K, rows (r * 5 + s) * C + c = filter[4 - r][4 - s][k][c]);
+/// - W' of [DCGAN-SHPC] eqs. 5-6 per layer (25 C x K, rows (r * 5 + s) * C + c = filter[4 - r][4 - s][k][c]);
 /// - the sub-pixel packed filters (subpixel.h);
 /// - batch norm folded for the fused variants: a = scale / sqrt(variance + eps) and
 ///   shift = (bias - mean) * a + offset, so that bn(x + bias) = x * a + shift; for the linear layer,
@@ -41,7 +41,7 @@ class Generator {
   void run(const DcganVariant& variant, const std::array<TconvMethod, 4>& methods, const float* latents, int count,
            float* images, cudaStream_t stream, LayerTimes* times = nullptr);
 
-  /// Seed 000 §2.4, measured rather than assumed: for each transposed convolution, times the
+  /// [DCGAN-SHPC] §2.4, measured rather than assumed: for each transposed convolution, times the
   /// branch-free kernel and the batched GEMM at `batch` images on this GPU and keeps the faster.
   std::array<TconvMethod, 4> choose_per_layer(int batch, bool fused, cudaStream_t stream, std::string* report);
 

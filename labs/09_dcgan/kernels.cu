@@ -16,18 +16,18 @@ namespace {
 // taps (r, s): the input row is (y + 1 - r) / 2 when y + 1 - r is even and the row is inside the
 // input, likewise the column; sum input * filter[r][s][k][c] over c, then apply the epilogue.
 __global__ void naive_tconv_kernel(TconvArgs args) {
-  // TODO(lab09): the naive transposed convolution (seed 000 §2.2).
+  // TODO(lab09): the naive transposed convolution ([DCGAN-SHPC] §2.2).
   (void)args;
 }
 
-// The same sum without the parity branch (seed 000 §2.2.1): start r at the first value with
+// The same sum without the parity branch ([DCGAN-SHPC] §2.2.1): start r at the first value with
 // y + 1 - r even and step by 2 (likewise s), so every visited tap lands on a real input pixel.
 __global__ void branch_free_tconv_kernel(TconvArgs args) {
   // TODO(lab09): the branch-free transposed convolution.
   (void)args;
 }
 
-// I' of seed 000 eqs. 11-12: element (row d, column (r * 5 + s) * C + c) with d = (n, y, x) is
+// I' of [DCGAN-SHPC] eqs. 11-12: element (row d, column (r * 5 + s) * C + c) with d = (n, y, x) is
 // J[y + r][x + s][c] of image n: the input pixel ((y + r - 3) / 2, (x + s - 3) / 2) when both
 // y + r - 3 and x + s - 3 are even and inside the input, 0 otherwise. One thread per element.
 __global__ void lower_input_kernel(cudalabs::dcgan::TconvShape shape, const float* input, float* lowered) {

@@ -1,10 +1,10 @@
 /// @file labs/09_dcgan/lab.h
-/// @brief Lab 09: the DCGAN generator of seed 000 on one GPU: transposed convolutions written four
+/// @brief Lab 09: the DCGAN generator of [DCGAN-SHPC] on one GPU: transposed convolutions written four
 /// ways (naive, branch-free, lowered to a GEMM, sub-pixel), batch norm fused, batches pipelined.
 ///
 /// The network, the tensor layouts and the transposed convolution's exact sum are in
 /// common/dcgan_model.h; the CPU reference is common/reference_dcgan.h. Activations are H x W x C
-/// per image, images one after another, so a layer's output is the row-major matrix O' of seed 000's
+/// per image, images one after another, so a layer's output is the row-major matrix O' of [DCGAN-SHPC]'s
 /// eq. 1 (rows = pixels, columns = channels).
 #pragma once
 
@@ -45,14 +45,14 @@ struct TconvArgs {
 // ---- The kernels the student writes (kernels.cu) ----
 
 /// One thread per output value; every one of the 25 taps is visited and the taps that fall on an
-/// inserted zero are skipped by a branch (seed 000 §2.2).
+/// inserted zero are skipped by a branch ([DCGAN-SHPC] §2.2).
 void tconv_naive(const TconvArgs& args, cudaStream_t stream);
 
-/// The same, with the branch removed (seed 000 §2.2.1): the r loop starts at the parity that lands
+/// The same, with the branch removed ([DCGAN-SHPC] §2.2.1): the r loop starts at the parity that lands
 /// on a real input row and steps by 2, likewise s, so no thread visits a zero.
 void tconv_branch_free(const TconvArgs& args, cudaStream_t stream);
 
-/// Seed 000's lowering (eqs. 11-12): writes I' for `shape.batch` images, a row-major matrix of
+/// [DCGAN-SHPC]'s lowering (eqs. 11-12): writes I' for `shape.batch` images, a row-major matrix of
 /// batch x 2H x 2W rows and 25 C columns; row d = (image, y, x), column (r * 5 + s) * C + c holds
 /// J[y + r][x + s][c], the zero-inserted, padded input. Multiplied by W' (eqs. 5-6, built by the
 /// generator) it gives the layer's output.
@@ -72,7 +72,7 @@ void tconv_subpixel(const TconvArgs& args, cudaStream_t stream);
 enum class TconvMethod {
   kNaive,        ///< tconv_naive
   kBranchFree,   ///< tconv_branch_free
-  kGemm,         ///< lower_tconv_input + the lab 07 GEMM, one image at a time (seed 000 §2.3.1)
+  kGemm,         ///< lower_tconv_input + the lab 07 GEMM, one image at a time ([DCGAN-SHPC] §2.3.1)
   kGemmBatched,  ///< lower_tconv_input + the lab 07 GEMM over many images at once (§2.3.3)
   kSubpixel,     ///< tconv_subpixel
 };

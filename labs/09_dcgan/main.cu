@@ -87,7 +87,7 @@ std::string methods_text(const std::array<TconvMethod, 4>& methods) {
 
 int run(int argc, char** argv) {
   Options o;
-  CLI::App app{"dcgan (lab 09): the DCGAN generator of seed 000 on one GPU. Checks every variant against the CPU "
+  CLI::App app{"dcgan (lab 09): the DCGAN generator of [DCGAN-SHPC] on one GPU. Checks every variant against the CPU "
                "reference generator, times it per layer and end to end, and writes the images."};
   register_flags(app, o);
   std::vector<std::string> benchmark_args = cudalabs::parse_flags(app, argc, argv);
@@ -131,7 +131,7 @@ int run(int argc, char** argv) {
     benchmark_args.push_back("--benchmark_out_format=json");
   }
   cudalabs::initialize_benchmark(benchmark_args);
-  out << "dcgan: the DCGAN generator of seed 000\n"
+  out << "dcgan: the DCGAN generator of [DCGAN-SHPC]\n"
       << "device: " << device.name << " (sm_" << device.major << device.minor << ", " << device.sm_count << " SMs)\n"
       << "weights: " << weights_text << "\nlatents: " << latents_text << "\nimages: " << num << ", batch " << run_batch
       << "\n";

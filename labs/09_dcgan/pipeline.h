@@ -1,5 +1,5 @@
 /// @file labs/09_dcgan/pipeline.h
-/// @brief End to end (seed 000 §2.5): latent vectors in host memory -> images in host memory, in
+/// @brief End to end ([DCGAN-SHPC] §2.5): latent vectors in host memory -> images in host memory, in
 /// batches, with pinned staging buffers and the copies overlapped with the generator's kernels.
 #pragma once
 
@@ -18,7 +18,7 @@ namespace lab09 {
 /// Runs num latent vectors through the generator batch by batch. Three slots rotate: while batch b
 /// computes on the compute stream, batch b + 1's latents go up and batch b - 1's images come down on
 /// two copy streams (the copy engines work beside the SMs), and the host copies batch b - 2's images
-/// from pinned memory into the caller's buffer (seed 000 §2.5.2's detour, which lets `images` be
+/// from pinned memory into the caller's buffer ([DCGAN-SHPC] §2.5.2's detour, which lets `images` be
 /// ordinary pageable memory).
 class Pipeline {
  public:

@@ -1,6 +1,6 @@
 /// @file labs/10_multi_gpu_dcgan/lab.h
 /// @brief Lab 10: the DCGAN generator on every GPU of a node (one host thread per GPU) and across
-/// nodes (one MPI rank per GPU), seed 000 §2.6.
+/// nodes (one MPI rank per GPU), [DCGAN-SHPC] §2.6.
 #pragma once
 
 #include "labs/10_multi_gpu_dcgan/gpu_worker.h"

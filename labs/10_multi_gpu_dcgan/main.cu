@@ -1,6 +1,6 @@
 // Lab 10 driver (`lab10`, `lab10_solution`): the generator on several GPUs of this machine, one host
 // thread per GPU. Checks the split (gpu_share), checks sampled images against the CPU reference and
-// the whole multi-GPU output against one GPU's, times seed 000's Table 4 (num_to_gen x GPUs, end to
+// the whole multi-GPU output against one GPU's, times [DCGAN-SHPC]'s Table 4 (num_to_gen x GPUs, end to
 // end) and writes the images.
 #include "common/benchmark_support.h"
 #include "common/cli.h"
@@ -170,7 +170,7 @@ int run(int argc, char** argv) {
   std::cout << "first run: " << num << " images in " << cudalabs::TextTable::number(seconds * 1e3, 2)
             << " ms (untimed warm-up)\n";
 
-  // ---- Seed 000's Table 4: num_to_gen x GPUs, end to end, host memory to host memory ----
+  // ---- [DCGAN-SHPC]'s Table 4: num_to_gen x GPUs, end to end, host memory to host memory ----
   if (!checked.scaling_nums.empty() && passed) {
     const dcgan::Latents table_latents =
         dcgan::load_latents("", largest_num, cudalabs::derive_seed(checked.seed, "scaling"), latents_text);

@@ -1,11 +1,11 @@
 // Lab 10's MPI program (`lab10_mpi` with the student's gpu_share, `dcgan_mpi` with the solution's): one
-// rank per GPU, on one node or many, seed 000 §2.6.
+// rank per GPU, on one node or many, [DCGAN-SHPC] §2.6.
 //
 //   mpirun -np R [--bind-to none] dcgan_mpi [--num N | --input z.cldz] [--output grid.png] ...
 //
 // - Each rank picks its GPU by its rank among the ranks of its node (MPI_Comm_split_type with
 //   MPI_COMM_TYPE_SHARED), so the same command works for one node or many. --simulate-nodes K makes
-//   one machine stand for K nodes: consecutive ranks form a node, as in seed 000's rank tables.
+//   one machine stand for K nodes: consecutive ranks form a node, as in [DCGAN-SHPC]'s rank tables.
 // - Rank 0 reads or draws the latent vectors and scatters each rank its gpu_share (MPI_Scatterv).
 // - Rank 0's output lives in an MPI-3 shared-memory window of rank 0's node (NodeOutput): rank 0 and,
 //   with --gather shared (the default), every rank of its node run lab 09's pipeline straight into
@@ -21,7 +21,7 @@
 //   device, not enough memory, a bad file), rank 0 prints one line naming the rank and its error,
 //   and every rank exits non-zero; none is left waiting in a collective.
 // - Rank 0 checks sampled images against the CPU reference and the gathered output against its own
-//   GPU's, prints seed 000's Table 4 (num_to_gen x ranks, end to end), and writes the images.
+//   GPU's, prints [DCGAN-SHPC]'s Table 4 (num_to_gen x ranks, end to end), and writes the images.
 #include "common/benchmark_support.h"
 #include "common/cli.h"
 #include "common/cuda_check.h"
@@ -69,7 +69,7 @@ struct Options {
 void register_flags(CLI::App& app, Options& o) {
   lab10::add_run_flags(app, o.run, "lab10_mpi");
   cudalabs::add_integer_flag(app, "--simulate-nodes", o.simulate_nodes, 1, 1024,
-                             "Treat this machine as K nodes of R / K consecutive ranks each (seed 000's rank tables)");
+                             "Treat this machine as K nodes of R / K consecutive ranks each ([DCGAN-SHPC]'s rank tables)");
   app.add_option("--scaling-ranks", o.scaling_ranks,
                  "Rank counts of the scaling table (default 1, 2, 4, ... up to R, and R): the first ranks of the run");
   app.add_option("--gather", o.gather,
@@ -338,7 +338,7 @@ int run(int argc, char** argv) {
   agreed = lab10::checkpoint(MPI_COMM_WORLD, step, kProgram, label);
   if (agreed.code != 0) return agreed.code;
 
-  // Seed 000's rank table: which rank runs on which node and GPU.
+  // [DCGAN-SHPC]'s rank table: which rank runs on which node and GPU.
   {
     constexpr int kText = 128;
     std::string text = std::to_string(placement.node) + "|" + std::to_string(placement.local_rank) + "|" +
@@ -391,7 +391,7 @@ int run(int argc, char** argv) {
   }
   MPI_Bcast(&passed, 1, MPI_INT, 0, MPI_COMM_WORLD);
 
-  // Phase 4: seed 000's Table 4 over the first g ranks, g in rank_counts.
+  // Phase 4: [DCGAN-SHPC]'s Table 4 over the first g ranks, g in rank_counts.
   if (passed && !scaling_nums.empty()) {
     dcgan::Latents table_latents;
     if (rank == 0) {

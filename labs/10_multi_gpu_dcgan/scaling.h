@@ -1,5 +1,5 @@
 /// @file labs/10_multi_gpu_dcgan/scaling.h
-/// @brief The scaling experiment of seed 000's Table 4, shared by the threaded driver and the MPI
+/// @brief The scaling experiment of [DCGAN-SHPC]'s Table 4, shared by the threaded driver and the MPI
 /// program: which runs, their table, and their record.
 #pragma once
 
@@ -21,7 +21,7 @@ struct ScalingPoint {
 /// naming the flag and the offending item.
 std::vector<int> parse_int_list(const std::string& flag, const std::string& text, long long min, long long max);
 
-/// Seed 000's Table 4 with rates: one row per num, per GPU count the seconds, images/s and the
+/// [DCGAN-SHPC]'s Table 4 with rates: one row per num, per GPU count the seconds, images/s and the
 /// efficiency against one GPU (images/s over GPUs x one GPU's images/s; "-" without a one-GPU run).
 std::string scaling_table(const std::vector<ScalingPoint>& points);
 

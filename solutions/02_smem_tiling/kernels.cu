@@ -6,7 +6,7 @@
 // global element is now fetched once per block instead of once per thread: 32x less global traffic.
 //
 // Shared memory has 32 banks of 4 bytes; a warp's accesses to different addresses in one bank are
-// serialised. With threadIdx.x walking the rows of the tile (kThreadXWalksRows, seed 001's mapping),
+// serialised. With threadIdx.x walking the rows of the tile (kThreadXWalksRows, [SGEMM-V100]'s mapping),
 // a warp touches a_tile[lane][p]: 32 addresses 32 floats apart, all in one bank, a 32-way conflict on
 // every load (and on the stores that fill the tiles). Padding each row by one float moves row r's
 // element to bank (r + p) % 32: the same accesses then hit 32 different banks. With threadIdx.x

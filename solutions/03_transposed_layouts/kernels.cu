@@ -1,7 +1,7 @@
 // Lab 03 solution: the tiled GEMM with each shared tile stored either as in global memory (R) or
-// transposed (C), as in seed 004.
+// transposed (C), as in [SGEMM-3080].
 //
-// Mapping (seed 004's): thread (tx, ty) of a 16 x 16 block owns C(row0 + tx, col0 + ty), so a warp
+// Mapping ([SGEMM-3080]'s): thread (tx, ty) of a 16 x 16 block owns C(row0 + tx, col0 + ty), so a warp
 // (32 threads) is tx = 0..15 for two consecutive ty. Shared memory has 32 four-byte banks; address a
 // lives in bank a % 32. In the inner loop, step p:
 //  - A(tx, p) from a_tile[tx][p] (R) sits at 16 tx + p: 16 different addresses, even tx in one bank and
@@ -12,7 +12,7 @@
 //  - The stores that fill the tiles: a_tile[tx][ty] (R) is 8-way conflicted, a_tile[ty][tx] (C) is
 //    not; the same holds for B. They happen once per 16 inner steps.
 // Prediction: RR ~ RC (A loads conflicted) and CR ~ CC (A loads clean), CC a little ahead of CR
-// (clean stores for B as well). Seed 004 measured RR 1558 ms, RC 1542, CR 829, CC 789 at 8192 on an
+// (clean stores for B as well). [SGEMM-3080] measured RR 1558 ms, RC 1542, CR 829, CC 789 at 8192 on an
 // RTX 3080.
 #include "common/gemm_device.cuh"
 #include "lab.h"

@@ -3,7 +3,7 @@
 // Idea: in lab 02 every fused multiply-add needed two shared-memory loads (one A, one B value). An
 // FFMA cannot take both operands from shared memory, so each product costs an LDS for each operand
 // plus the FFMA: the loads, not the arithmetic, fill the issue slots. Holding operands in registers
-// fixes that (seed 000 §2.3.2 makes the same point for its T x TV kernel):
+// fixes that ([DCGAN-SHPC] §2.3.2 makes the same point for its T x TV kernel):
 //  - 1-D (TM x 1): per step along K a thread loads TM values of A and one of B, and the B value
 //    serves TM products: TM FFMAs per TM + 1 loads.
 //  - 2-D (TM x TN): it loads TM values of A and TN of B and does their TM x TN outer product:

@@ -2,7 +2,7 @@
 //
 // Idea: lab 05's loop alternates between loading a tile (the block waits for DRAM) and computing it
 // (no load is in flight). Double buffering overlaps the two: while the block computes tile t from
-// one shared buffer, the loads of tile t + 1 are already on their way to the other (seed 003 §2.1).
+// one shared buffer, the loads of tile t + 1 are already on their way to the other ([GEMM-BOOK] §2.1).
 //  - prefetch_regs: the loads of tile t + 1 are issued into registers at the top of step t; the
 //    FFMAs of tile t run while they are in flight; only then are the registers stored to the other
 //    buffer. The buffer being written was last read in step t - 1, before the barrier that closed

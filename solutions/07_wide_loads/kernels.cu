@@ -5,11 +5,11 @@
 // every instruction that is not an FFMA (a load, an address, a branch) takes a cycle from the FFMAs.
 // This kernel spends as few as it can on anything else:
 //  - 128-bit global loads (LDG.E.128): one instruction brings 4 floats of A or B; A lands transposed
-//    in shared memory through 4 scalar stores, B through one 128-bit store (seed 003 §2.2).
+//    in shared memory through 4 scalar stores, B through one 128-bit store ([GEMM-BOOK] §2.2).
 //  - Warp tiling: each warp owns a warp tile, and each lane a TM x TN patch made of 4 x 4 pieces
 //    spread over it, so that a warp's 128-bit shared loads (LDS.128) touch one contiguous 128-byte
 //    row segment (A) or less (B): no bank conflict, and 4 LDS.128 feed 64 FFMAs (8 x 8 patch).
-//  - Shared->register prefetch (seed 003 §2.3): the fragments of step k + 1 are loaded while step
+//  - Shared->register prefetch ([GEMM-BOOK] §2.3): the fragments of step k + 1 are loaded while step
 //    k's FFMAs run (two register slots), so no FFMA waits for shared memory.
 //  - Double-buffered shared memory with a global->register prefetch (lab 06): one barrier per tile.
 //  - A block swizzle: blocks walk down groups of kGroupRows block rows, so that the panels of A and B

@@ -1,6 +1,6 @@
 // Lab 08 solution: the shared-memory convolution, coarsened by a compile-time factor.
 //
-// Idea (seed 002, section 3.1): merge the work of kFactor threads into one. What depends on the
+// Idea ([COARSEN-KGP], section 3.1): merge the work of kFactor threads into one. What depends on the
 // thread index (an output's position, its offset in the staged patch, its accumulator) is
 // replicated kFactor times; what does not (the block's origin, the staging loops, the filter weight
 // read from shared memory, and the two barriers per channel chunk) is done once for all of them.

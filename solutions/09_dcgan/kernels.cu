@@ -52,7 +52,7 @@ __global__ void naive_tconv_kernel(TconvArgs args) {
     for (int r = 0; r < 5; ++r) {
       for (int s_tap = 0; s_tap < 5; ++s_tap) {
         const int row2 = o.y + 1 - r, col2 = o.x + 1 - s_tap;  // twice the input position, when even
-        // The branch seed 000 removes next: three taps in four land on an inserted zero.
+        // The branch [DCGAN-SHPC] removes next: three taps in four land on an inserted zero.
         if ((row2 & 1) == 0 && (col2 & 1) == 0 && row2 >= 0 && col2 >= 0 && row2 / 2 < s.height && col2 / 2 < s.width) {
           const float* in = args.input + ((static_cast<long long>(o.n) * s.height + row2 / 2) * s.width + col2 / 2) *
                                              s.in_channels;

@@ -63,7 +63,7 @@ const std::vector<std::byte>& weights_file() {
   return bytes;
 }
 
-TEST(DcganModel, TensorsFollowSeed000) {
+TEST(DcganModel, TensorsFollowDcganShpc) {
   const std::vector<TensorSpec>& specs = generator_tensors();
   ASSERT_EQ(specs.size(), 2 + 4 + 4 * 2 + 3 * 4u);
   EXPECT_EQ(specs.front().name, "linear.weight");

@@ -1,4 +1,4 @@
-// The occupancy calculator against hand-worked cases and seed 004's RTX 3080 table (Nsight Compute's
+// The occupancy calculator against hand-worked cases and [SGEMM-3080]'s RTX 3080 table (Nsight Compute's
 // Occupancy section for 4x4 ... 32x32 blocks of the shared-memory GEMM).
 #include "common/occupancy.h"
 
@@ -19,7 +19,7 @@ struct SeedRow {
 // dynamic shared memory, on an RTX 3080 (compute capability 8.6). Its register count is not printed,
 // but the limits pin it: 16x16 blocks held to 6 by registers means 7 would not fit, which with
 // 4 sub-partitions and 256-register allocation gives 40 registers per thread.
-TEST(Occupancy, ReproducesSeed004Rtx3080Table) {
+TEST(Occupancy, ReproducesSgemm3080Rtx3080Table) {
   const OccupancyLimits rtx3080 = OccupancyLimits::for_compute_capability(8, 6);
   const SeedRow rows[] = {{4, 48, 28, 48, 16, 33.33},
                           {8, 24, 21, 24, 16, 66.67},

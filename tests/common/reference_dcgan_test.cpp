@@ -149,7 +149,7 @@ TEST(ReferenceGenerator, GivesImagesInRangeOnePerLatentIndependentOfTheBatch) {
   for (std::size_t e = 0; e < second.size(); ++e) ASSERT_EQ(second[e], both[64 * 64 * 3 + e]);
 }
 
-TEST(ReferenceGenerator, LayerShapesFollowSeed000) {
+TEST(ReferenceGenerator, LayerShapesFollowDcganShpc) {
   const TconvShape l1 = dcgan::generator_layer(1, 5), l4 = dcgan::generator_layer(4, 5);
   EXPECT_EQ(l1.height, 4);
   EXPECT_EQ(l1.in_channels, 512);

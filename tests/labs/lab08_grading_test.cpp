@@ -1,4 +1,4 @@
-// Lab 08 grading tests: every coarsening factor on seed 002's two problems and on odd shapes (partial
+// Lab 08 grading tests: every coarsening factor on [COARSEN-KGP]'s two problems and on odd shapes (partial
 // tiles, C = 1, F = 1, 1 x 1 and whole-image filters, chunked channels, shrunk tiles), plus bad
 // arguments. A factor that writes nothing is "not implemented yet" in the student build.
 #include "common/conv_check.h"

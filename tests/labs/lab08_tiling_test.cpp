@@ -1,4 +1,4 @@
-// Lab 08's block plan (tiling.h) on the CPU: seed 002's block sizes, partial tiles, channel chunks,
+// Lab 08's block plan (tiling.h) on the CPU: [COARSEN-KGP]'s block sizes, partial tiles, channel chunks,
 // shrunk tiles and the refusal of filters that cannot fit.
 #include "labs/08_coarsening/lab.h"
 #include "labs/08_coarsening/tiling.h"
@@ -9,7 +9,7 @@
 
 namespace {
 
-TEST(Lab08Tiling, BlockSizesFollowSeed002Tables) {
+TEST(Lab08Tiling, BlockSizesFollowCoarsenKgpTables) {
   // Tables 3.1 and 3.2 list blocks of 841 (not rounded), 448, 224, 128, 64, 32 for case I and 992, 512,
   // 256, 128, 64, 32 for case II: ceil(outputs / factor) rounded up to whole warps.
   const int factors[] = {1, 2, 4, 8, 16, 32};

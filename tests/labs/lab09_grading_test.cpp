@@ -204,7 +204,7 @@ class LayerGradingTest : public ::testing::Test {
 
 // ---------------------------------------------------------------- lowering
 
-// I' on the CPU, straight from seed 000 eq. 11: J[y + r][x + s][c], J the zero-inserted padded input.
+// I' on the CPU, straight from [DCGAN-SHPC] eq. 11: J[y + r][x + s][c], J the zero-inserted padded input.
 std::vector<float> lowered_on_cpu(const TconvShape& s, const std::vector<float>& input) {
   const int jh = 2 * s.height + 4, jw = 2 * s.width + 4;  // 3 before, 1 between, 2 after: 2H - 1 + 5
   std::vector<float> out;

@@ -1,0 +1,41 @@
+"""Text rewrites between the markdown sources and Doxygen: citations of the five source reports
+(docs/pages/references.md), and the markdown Doxygen does not render.
+
+In the handouts and pages a citation is a markdown link from the source's key to the references page,
+which GitHub follows; on the site it becomes a link to that source's own section.
+"""
+import re
+
+SOURCE_KEYS = {"DCGAN-SHPC": "src_dcgan_shpc", "SGEMM-V100": "src_sgemm_v100", "COARSEN-KGP": "src_coarsen_kgp",
+               "GEMM-BOOK": "src_gemm_book", "SGEMM-3080": "src_sgemm_3080"}
+CITATION = re.compile(r"\[(" + "|".join(SOURCE_KEYS) + r")\]\([^)]*references\.md\)")
+
+
+def link_citations(text):
+    """`[KEY](.../references.md)` -> a Doxygen reference to the key's section, shown as [KEY]; in a
+    heading, where Doxygen shows a reference as text, the plain key."""
+    def one_line(line):
+        if line.startswith("#"):
+            return CITATION.sub(lambda m: f"[{m.group(1)}]", line)
+        return CITATION.sub(lambda m: f"\\ref {SOURCE_KEYS[m.group(1)]} \"[{m.group(1)}]\"", line)
+    return "\n".join(one_line(line) for line in text.split("\n"))
+
+
+BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
+HEADING = re.compile(r"^(#{1,6} .*)$")
+
+
+def doxygen_markdown(text):
+    """Rewrites what Doxygen would show as text: bold that starts with code or holds a reference
+    (`**`x` is**`) becomes <b>...</b>, and code spans in headings (shown as <tt> in the page's table of
+    contents) become plain words. Fenced code blocks are left alone."""
+    out, fenced = [], False
+    for line in text.split("\n"):
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+        elif not fenced:
+            if HEADING.match(line):
+                line = line.replace("`", "")
+            line = BOLD.sub(r"<b>\1</b>", line)
+        out.append(line)
+    return "\n".join(out)

@@ -1,0 +1,92 @@
+"""The repository stands on its own: nothing refers to files outside it, nothing generated or local
+sits at the top level, citations use the references page's keys, and the docs checks catch what they
+are for."""
+import pathlib
+import subprocess
+import sys
+import unittest
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "docs" / "tools"))
+import check_markup  # noqa: E402
+import citations  # noqa: E402
+
+# What the top level holds; anything else there is a stray log or local file.
+TOP_LEVEL = {".ci", ".clang-format", ".gitignore", "CMakeLists.txt", "Makefile", "README.md", "cmake", "common",
+             "docs", "labs", "scripts", "solutions", "tests", "tools"}
+
+
+def tracked_files():
+    listing = subprocess.run(["git", "ls-files", "-z"], cwd=REPO, capture_output=True, text=True, check=True)
+    return [REPO / name for name in listing.stdout.split("\0") if name]
+
+
+def text_of(path):
+    try:
+        return path.read_text()
+    except (UnicodeDecodeError, IsADirectoryError, FileNotFoundError):
+        return ""
+
+
+class RepositoryTest(unittest.TestCase):
+    def test_nothing_refers_outside_the_repository(self):
+        this = pathlib.Path(__file__).resolve()
+        outside = [str(p.relative_to(REPO)) for p in tracked_files() if p != this and "../shared" in text_of(p)]
+        self.assertEqual(outside, [])
+
+    def test_top_level_holds_only_the_project(self):
+        top = {p.relative_to(REPO).parts[0] for p in tracked_files()}
+        self.assertEqual(sorted(top - TOP_LEVEL), [])
+
+    def test_sources_are_cited_by_key(self):
+        # Records printed before the keys existed keep the old names (the references page says so).
+        old_names = [str(p.relative_to(REPO)) for p in tracked_files()
+                     if "docs/data/logs/" not in str(p) and "docs/data/sanitize/" not in str(p)
+                     and p.suffix in (".md", ".cu", ".cuh", ".h", ".cpp", ".py", ".json", ".cmake", ".sbatch")
+                     and __import__("re").search(r"\b[Ss]eed 00[0-4]\b", text_of(p))]
+        self.assertEqual(old_names, [])
+        references = (REPO / "docs" / "pages" / "references.md").read_text()
+        for key, label in citations.SOURCE_KEYS.items():
+            self.assertIn(f"## [{key}]", references)
+            self.assertIn(f"{{#{label}}}", references)
+
+
+class DocsChecksTest(unittest.TestCase):
+    def page(self, body):
+        return f'<html><body><div class="contents">{body}</div></body></html>'
+
+    def test_markup_check_passes_a_clean_page(self):
+        clean = self.page('<p>The <b>best</b> variant, 2 * 3 = 6.</p><pre>x ** 2</pre>'
+                          '<div class="fragment"><div class="line">a ** b</div></div><code>**</code>')
+        self.assertEqual(check_markup.leftovers(clean), [])
+
+    def test_markup_check_catches_planted_leftovers(self):
+        for planted, what in (("see ** `best` ** here", "markdown bold"),
+                              ("&lt;tt&gt;lab10&lt;/tt&gt;", "HTML tag"),
+                              ("[the guide](profiling.md)", "markdown link"),
+                              ("{{gflops:best}}", "placeholder"),
+                              ("``` cpp", "code fence"),
+                              ("\\ref lab07", "Doxygen command")):
+            found = check_markup.leftovers(self.page(f"<p>{planted}</p>"))
+            self.assertTrue(any(what in entry[0] for entry in found), (planted, found))
+
+    def test_markup_check_ignores_text_outside_the_contents(self):
+        self.assertEqual(check_markup.leftovers("<div class='header'>**</div>"), [])
+
+    def test_citations_link_to_the_source_section(self):
+        text = "as [SGEMM-V100](../../docs/pages/references.md)'s kernel and [GEMM-BOOK](references.md) §2.3"
+        self.assertEqual(citations.link_citations(text),
+                         'as \\ref src_sgemm_v100 "[SGEMM-V100]"\'s kernel and \\ref src_gemm_book "[GEMM-BOOK]" §2.3')
+
+    def test_citations_in_headings_stay_plain_keys(self):
+        self.assertEqual(citations.link_citations("### Next to [COARSEN-KGP](../../docs/pages/references.md)"),
+                         "### Next to [COARSEN-KGP]")
+
+    def test_bold_that_doxygen_would_show_as_text_becomes_html(self):
+        text = "- **`best`** picks a tile\n```\nx = a ** b; **kept**\n```\n## What you write (`kernels.cu`)"
+        self.assertEqual(citations.doxygen_markdown(text),
+                         "- <b>`best`</b> picks a tile\n```\nx = a ** b; **kept**\n```\n## What you write (kernels.cu)")
+
+
+if __name__ == "__main__":
+    unittest.main()
