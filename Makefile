@@ -11,7 +11,9 @@
 #                          all labs); reports in $(BUILD_DIR)/grade/<submission>/ (or GRADE_DIR=...)
 #   make setup             install what the build needs (scripts/setup; every target above calls it first)
 #
-# Variables: BUILD_DIR (build), JOBS (all cores), CMAKE_FLAGS (extra cmake -D...), ARGS (driver flags).
+# Variables: BUILD_DIR (build), JOBS (all cores), CMAKE_FLAGS (extra cmake -D...), ARGS (driver flags),
+# EARLIER_LABS (reference: a later lab's student build runs the earlier labs' reference kernels, so each
+# lab stands alone; student: it runs your own, e.g. make lab N=10 EARLIER_LABS=student).
 BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
@@ -20,6 +22,7 @@ N ?=
 SUBMISSION ?= labs
 LABS ?=
 GRADE_DIR ?=
+EARLIER_LABS ?= reference
 # The build's packages; lab 10's MPI program is built when Open MPI is there, so it is optional.
 SETUP_GROUPS ?= build --optional mpi
 # CUDA's installer puts nvcc under /usr/local/cuda/bin without adding it to PATH.
@@ -34,16 +37,20 @@ NO_GPU_MESSAGE = no CUDA GPU available: make $(MAKECMDGOALS) needs one (make tes
 all: build
 
 help:
-	@sed -n '2,14p' Makefile
+	@sed -n '2,16p' Makefile
 
 # Quiet and fast when nothing is missing; installs what is (apt-get), or names the command to run.
 setup:
 	@scripts/setup $(SETUP_GROUPS)
 
 $(BUILD_DIR)/CMakeCache.txt: | setup
-	cmake -S . -B $(BUILD_DIR) -G "$(GENERATOR)" $(CMAKE_FLAGS)
+	cmake -S . -B $(BUILD_DIR) -G "$(GENERATOR)" -DCUDALABS_EARLIER_LABS=$(EARLIER_LABS) $(CMAKE_FLAGS)
 
+# An existing build follows EARLIER_LABS too: CMake is told again only when the value changed.
 configure: setup $(BUILD_DIR)/CMakeCache.txt
+	$(if $(filter reference student,$(EARLIER_LABS)),,$(error EARLIER_LABS=$(EARLIER_LABS) is not reference or student))
+	@grep -qx 'CUDALABS_EARLIER_LABS:STRING=$(EARLIER_LABS)' $(BUILD_DIR)/CMakeCache.txt || \
+	  cmake $(BUILD_DIR) -DCUDALABS_EARLIER_LABS=$(EARLIER_LABS)
 
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)

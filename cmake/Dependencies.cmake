@@ -35,6 +35,12 @@ if(NOT CLI11_FOUND)
                       "or point CLI11_DIR at its CMake package.")
 endif()
 
+find_package(nlohmann_json 3.10 CONFIG QUIET)
+if(NOT nlohmann_json_FOUND)
+  message(FATAL_ERROR "nlohmann/json not found: run scripts/setup (Debian's nlohmann-json3-dev) "
+                      "or point nlohmann_json_DIR at its CMake package.")
+endif()
+
 # stb_image_write (header only) writes the DCGAN's PNG grids.
 find_path(STB_INCLUDE_DIR stb_image_write.h PATH_SUFFIXES stb)
 if(NOT STB_INCLUDE_DIR)

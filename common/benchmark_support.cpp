@@ -4,6 +4,7 @@
 #include "common/cuda_check.h"
 #include "common/event_timer.h"
 #include "common/git_commit.h"
+#include "common/json_record.h"
 
 #include <memory>
 #include <ostream>
@@ -14,15 +15,13 @@ namespace cudalabs {
 std::string built_from_commit() { return kGitCommit; }
 
 void add_benchmark_context(const DeviceInfo& device, int argc, char** argv, std::uint64_t seed) {
-  std::ostringstream command;
-  for (int i = 0; i < argc; ++i) command << (i > 0 ? " " : "") << argv[i];
   benchmark::AddCustomContext("device", device.name);
   benchmark::AddCustomContext("compute_capability", std::to_string(device.major) + "." + std::to_string(device.minor));
   benchmark::AddCustomContext("sm_count", std::to_string(device.sm_count));
   benchmark::AddCustomContext("sm_clock_max_mhz", std::to_string(device.sm_clock_khz / 1000));
   benchmark::AddCustomContext("driver", DeviceInfo::version_text(device.driver_version));
   benchmark::AddCustomContext("cuda_runtime", DeviceInfo::version_text(device.runtime_version));
-  benchmark::AddCustomContext("command", command.str());
+  benchmark::AddCustomContext("command", recorded_command(argc, argv));
   benchmark::AddCustomContext("git_commit", kGitCommit);
   benchmark::AddCustomContext("seed", std::to_string(seed));
 }
@@ -66,6 +65,8 @@ void initialize_benchmark(std::vector<std::string> benchmark_args) {
   // outlive this call.
   static std::vector<std::string> storage;
   storage = std::move(benchmark_args);
+  // The record's "executable": relative to the repository, like its command.
+  if (!storage.empty()) storage[0] = recorded_path(storage[0]);
   std::vector<char*> argv;
   for (std::string& arg : storage) argv.push_back(arg.data());
   int argc = static_cast<int>(argv.size());

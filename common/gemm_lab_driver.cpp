@@ -163,28 +163,164 @@ std::string shape_flags(const GemmShape& shape) {
 
 }  // namespace
 
+namespace {
+
+// The shapes the flags name, checked.
+std::vector<GemmShape> chosen_shapes(const GemmLabOptions& options) {
+  std::vector<GemmShape> shapes = options.shapes_text.empty()
+                                      ? std::vector<GemmShape>{{options.m, options.n, options.k}}
+                                      : parse_gemm_shapes("--shapes", options.shapes_text);
+  for (const GemmShape& shape : shapes) {
+    validate_gemm_shape(shape, options.shapes_text.empty() ? "--m/--n/--k" : "--shapes");
+  }
+  return shapes;
+}
+
+// Inputs, references and cuBLAS's scratch for the check, plus the timing copies: refused before
+// anything is allocated if the largest shape cannot fit.
+void require_room(const std::vector<GemmShape>& shapes) {
+  for (const GemmShape& shape : shapes) {
+    const std::size_t matrix_bytes =
+        (static_cast<std::size_t>(shape.m) * shape.k + static_cast<std::size_t>(shape.k) * shape.n +
+         static_cast<std::size_t>(shape.m) * shape.n) * sizeof(float);
+    require_device_memory(3 * matrix_bytes, shape_flags(shape));
+  }
+}
+
+void print_header(std::ostream& out, const GemmLab& lab, const DeviceInfo& device, const GemmLabOptions& options,
+                  std::uint64_t seed) {
+  out << lab.id << ": " << lab.title << "\n"
+      << "device: " << device.name << " (sm_" << device.major << device.minor << ", " << device.sm_count
+      << " SMs, driver " << DeviceInfo::version_text(device.driver_version) << ")\n"
+      << "alpha=" << options.alpha << ", beta=" << options.beta << ", seed=" << seed << "\n";
+}
+
+// Every selected variant at every shape against the reference, with fresh inputs per shape.
+std::vector<ShapeRun> verify_shapes(std::ostream& out, const std::vector<GemmShape>& shapes,
+                                    const std::vector<const GemmVariant*>& selected, const GemmLabOptions& options,
+                                    std::uint64_t seed) {
+  std::vector<ShapeRun> runs;
+  for (const GemmShape& shape : shapes) {
+    ShapeRun run{shape, {VariantRow{"cublas", std::nullopt, std::nullopt}}, true};
+    GemmCase verify_case{shape, options.alpha, options.verify_beta};
+    GemmVerifier verifier(verify_case, derive_seed(seed, "verify " + shape.label()));
+    out << "check: " << verify_case.label() << " against the " << verifier.reference_description() << "\n";
+    for (const GemmVariant* variant : selected) {
+      GemmCheckReport report = verifier.check(variant->launch);
+      out << "  " << variant->name << ": " << report.message << "\n";
+      run.all_passed = run.all_passed && report.outcome == CheckOutcome::kPassed;
+      run.rows.push_back(VariantRow{variant->name, std::move(report), std::nullopt});
+    }
+    runs.push_back(std::move(run));
+  }
+  return runs;
+}
+
+// What each variant's launch asks of the SM, keyed by "variant/shape"; printed for lab 04 and with
+// --launch-info, recorded always.
+std::map<std::string, LaunchReport> report_launches(std::ostream& out, const GemmLab& lab,
+                                                    const std::vector<ShapeRun>& runs,
+                                                    const std::vector<const GemmVariant*>& selected,
+                                                    const OccupancyLimits& limits, bool print) {
+  std::map<std::string, LaunchReport> launches;
+  for (const ShapeRun& run : runs) {
+    std::vector<LaunchReport> ordered;
+    for (const GemmVariant* variant : selected) {
+      LaunchReport report = report_launch(variant->name, variant->describe(run.shape), limits);
+      launches[std::string(variant->name) + "/" + run.shape.label()] = report;
+      ordered.push_back(report);
+    }
+    if (lab.show_launch_info || print) {
+      out << "\n" << run.shape.label() << " ";
+      print_launch_table(out, ordered);
+    }
+  }
+  return launches;
+}
+
+// What the timed benchmarks use while Google Benchmark runs them: it must outlive run_benchmarks.
+struct TimingSession {
+  CublasHandle cublas;
+  std::map<std::string, std::vector<double>> cublas_gflops;  // per problem, each repetition's, for pct_cublas
+  std::vector<std::unique_ptr<TimingInputs>> inputs;
+};
+
+// Registers cuBLAS and each passing variant at every shape, cuBLAS first so that a variant's
+// pct_cublas is against the cuBLAS run just before it.
+void register_benchmarks(TimingSession& session, const GemmLab& lab, const std::vector<ShapeRun>& runs,
+                         const std::vector<const GemmVariant*>& selected,
+                         const std::map<std::string, LaunchReport>& launches, const GemmLabOptions& options,
+                         const DeviceInfo& device, std::uint64_t seed) {
+  const float alpha = options.alpha, beta = options.beta;
+  const TimingOptions timing = options.timing;
+  for (const ShapeRun& run : runs) {
+    session.inputs.push_back(
+        std::make_unique<TimingInputs>(run.shape, device.l2_bytes, derive_seed(seed, "timing " + run.shape.label())));
+    TimingInputs& in = *session.inputs.back();
+    const std::string problem = run.shape.label();
+    const double flops = run.shape.flops();
+    register_timed_benchmark("cublas/" + problem, [&session, &in, alpha, beta, timing, problem, flops](benchmark::State& state) {
+      time_iterations(state, [&](cudaStream_t stream, int r) {
+        cublas_gemm_row_major(session.cublas, in.args(r, alpha, beta), stream);
+      }, flops, 0.0, timing.warmups);
+      session.cublas_gflops[problem].push_back(state.counters["gflops"]);
+    }, timing);
+    for (const VariantRow& row : run.rows) {
+      if (!row.check || row.check->outcome != CheckOutcome::kPassed) continue;
+      const GemmVariant* variant = *std::find_if(selected.begin(), selected.end(),
+                                                 [&](const GemmVariant* v) { return row.name == v->name; });
+      const LaunchReport launch = launches.at(std::string(variant->name) + "/" + problem);
+      register_timed_benchmark(lab.id + "/" + variant->name + "/" + problem,
+                               [&session, &in, alpha, beta, timing, variant, problem, flops, launch](benchmark::State& state) {
+        time_iterations(state, [&](cudaStream_t stream, int r) {
+          variant->launch(in.args(r, alpha, beta), stream);
+        }, flops, 0.0, timing.warmups);
+        const double cublas_gflops = median(session.cublas_gflops[problem]);
+        if (cublas_gflops > 0.0) state.counters["pct_cublas"] = 100.0 * state.counters["gflops"] / cublas_gflops;
+        state.counters["registers"] = launch.registers_per_thread;
+        state.counters["occupancy"] = 100.0 * launch.occupancy.occupancy;
+      }, timing);
+    }
+  }
+}
+
+// One table per shape: the medians next to the checks, % of cuBLAS from the same run.
+void print_results(std::ostream& out, const GemmLab& lab, std::vector<ShapeRun>& runs,
+                   const std::map<std::string, BenchmarkMedian>& medians) {
+  for (ShapeRun& run : runs) {
+    const std::string problem = run.shape.label();
+    for (VariantRow& row : run.rows) {
+      const std::string name = row.check ? lab.id + "/" + row.name + "/" + problem : "cublas/" + problem;
+      if (auto it = medians.find(name); it != medians.end()) row.timing = it->second;
+    }
+    const BenchmarkMedian* cublas = run.rows.front().timing ? &*run.rows.front().timing : nullptr;
+    const double cublas_gflops = cublas && cublas->counters.count("gflops") ? cublas->counters.at("gflops") : std::nan("");
+    out << "\n" << problem << "\n";
+    print_table(out, run.rows, cublas_gflops);
+  }
+}
+
+}  // namespace
+
 int gemm_lab_main(const GemmLab& lab, int argc, char** argv) {
   return guarded_main(lab.id, [&]() -> int {
+    // ---- Parse ----
     GemmLabOptions options;
     CLI::App app{lab.id + ": " + lab.title +
                  ". Verifies every variant against the CPU reference, then times it against cuBLAS."};
     register_flags(app, options);
     std::vector<std::string> benchmark_args = parse_flags(app, argc, argv);
     reject_unknown_flags(benchmark_args);
-
     if (options.list) {
       for (const GemmVariant& variant : lab.variants) std::cout << variant.name << "\t" << variant.summary << "\n";
       return kExitOk;
     }
     const std::vector<const GemmVariant*> selected = select_variants(lab.variants, options.variants);
-    std::vector<GemmShape> shapes = options.shapes_text.empty()
-                                        ? std::vector<GemmShape>{{options.m, options.n, options.k}}
-                                        : parse_gemm_shapes("--shapes", options.shapes_text);
-    for (const GemmShape& shape : shapes) validate_gemm_shape(shape, options.shapes_text.empty() ? "--m/--n/--k" : "--shapes");
+    const std::vector<GemmShape> shapes = chosen_shapes(options);
     const std::uint64_t seed = choose_seed(options.seed_text);
-    const bool machine_readable = benchmark_stdout_is_machine_readable(benchmark_args);
-    std::ostream& out = machine_readable ? std::cerr : std::cout;
+    std::ostream& out = benchmark_stdout_is_machine_readable(benchmark_args) ? std::cerr : std::cout;
 
+    // ---- Check the device and the sizes ----
     require_gpu();
     const DeviceInfo device = current_device_info();
     if (!options.results_dir.empty()) {
@@ -195,51 +331,14 @@ int gemm_lab_main(const GemmLab& lab, int argc, char** argv) {
       benchmark_args.push_back("--benchmark_out_format=json");
     }
     initialize_benchmark(benchmark_args);
+    print_header(out, lab, device, options, seed);
+    require_room(shapes);
 
-    out << lab.id << ": " << lab.title << "\n"
-        << "device: " << device.name << " (sm_" << device.major << device.minor << ", " << device.sm_count
-        << " SMs, driver " << DeviceInfo::version_text(device.driver_version) << ")\n"
-        << "alpha=" << options.alpha << ", beta=" << options.beta << ", seed=" << seed << "\n";
-    // Inputs, references and cuBLAS's scratch for the check, plus the timing copies: refused before
-    // anything is allocated if the largest shape cannot fit.
-    for (const GemmShape& shape : shapes) {
-      const std::size_t matrix_bytes =
-          (static_cast<std::size_t>(shape.m) * shape.k + static_cast<std::size_t>(shape.k) * shape.n +
-           static_cast<std::size_t>(shape.m) * shape.n) * sizeof(float);
-      require_device_memory(3 * matrix_bytes, shape_flags(shape));
-    }
-
-    const OccupancyLimits limits = OccupancyLimits::for_device(device);
-    std::vector<ShapeRun> runs;
-    for (const GemmShape& shape : shapes) {
-      ShapeRun run{shape, {VariantRow{"cublas", std::nullopt, std::nullopt}}, true};
-      GemmCase verify_case{shape, options.alpha, options.verify_beta};
-      GemmVerifier verifier(verify_case, derive_seed(seed, "verify " + shape.label()));
-      out << "check: " << verify_case.label() << " against the " << verifier.reference_description() << "\n";
-      for (const GemmVariant* variant : selected) {
-        GemmCheckReport report = verifier.check(variant->launch);
-        out << "  " << variant->name << ": " << report.message << "\n";
-        run.all_passed = run.all_passed && report.outcome == CheckOutcome::kPassed;
-        run.rows.push_back(VariantRow{variant->name, std::move(report), std::nullopt});
-      }
-      runs.push_back(std::move(run));
-    }
+    // ---- Verify ----
+    std::vector<ShapeRun> runs = verify_shapes(out, shapes, selected, options, seed);
     const bool all_passed = std::all_of(runs.begin(), runs.end(), [](const ShapeRun& r) { return r.all_passed; });
-
-    // What each variant's launch asks of the SM; printed for lab 04 and with --launch-info, recorded always.
-    std::map<std::string, LaunchReport> launches;  // keyed by variant and shape
-    for (const ShapeRun& run : runs) {
-      std::vector<LaunchReport> ordered;
-      for (const GemmVariant* variant : selected) {
-        LaunchReport report = report_launch(variant->name, variant->describe(run.shape), limits);
-        launches[std::string(variant->name) + "/" + run.shape.label()] = report;
-        ordered.push_back(report);
-      }
-      if (lab.show_launch_info || options.launch_info) {
-        out << "\n" << run.shape.label() << " ";
-        print_launch_table(out, ordered);
-      }
-    }
+    const std::map<std::string, LaunchReport> launches = report_launches(
+        out, lab, runs, selected, OccupancyLimits::for_device(device), options.launch_info);
     if (options.verify_only) {
       for (const ShapeRun& run : runs) {
         out << "\n" << run.shape.label() << "\n";
@@ -248,54 +347,13 @@ int gemm_lab_main(const GemmLab& lab, int argc, char** argv) {
       return all_passed ? kExitOk : kExitFailed;
     }
 
+    // ---- Time, then report ----
     add_benchmark_context(device, argc, argv, seed);
-    CublasHandle cublas;
-    const float alpha = options.alpha, beta = options.beta;
-    const TimingOptions timing = options.timing;
-    std::map<std::string, std::vector<double>> repetition_gflops;  // cuBLAS per problem, for pct_cublas
-    std::vector<std::unique_ptr<TimingInputs>> inputs;
-    for (const ShapeRun& run : runs) {
-      inputs.push_back(std::make_unique<TimingInputs>(run.shape, device.l2_bytes, derive_seed(seed, "timing " + run.shape.label())));
-      TimingInputs& in = *inputs.back();
-      const std::string problem = run.shape.label();
-      const double flops = run.shape.flops();
-      register_timed_benchmark("cublas/" + problem, [&, problem, flops](benchmark::State& state) {
-        time_iterations(state, [&](cudaStream_t stream, int r) {
-          cublas_gemm_row_major(cublas, in.args(r, alpha, beta), stream);
-        }, flops, 0.0, timing.warmups);
-        repetition_gflops[problem].push_back(state.counters["gflops"]);
-      }, timing);
-      for (const VariantRow& row : run.rows) {
-        if (!row.check || row.check->outcome != CheckOutcome::kPassed) continue;
-        const GemmVariant* variant = *std::find_if(selected.begin(), selected.end(),
-                                                   [&](const GemmVariant* v) { return row.name == v->name; });
-        const LaunchReport& launch = launches.at(std::string(variant->name) + "/" + problem);
-        register_timed_benchmark(lab.id + "/" + variant->name + "/" + problem,
-                                 [&, variant, problem, flops, launch](benchmark::State& state) {
-          time_iterations(state, [&](cudaStream_t stream, int r) {
-            variant->launch(in.args(r, alpha, beta), stream);
-          }, flops, 0.0, timing.warmups);
-          const double cublas_gflops = median(repetition_gflops[problem]);
-          if (cublas_gflops > 0.0) state.counters["pct_cublas"] = 100.0 * state.counters["gflops"] / cublas_gflops;
-          state.counters["registers"] = launch.registers_per_thread;
-          state.counters["occupancy"] = 100.0 * launch.occupancy.occupancy;
-        }, timing);
-      }
-    }
-    out << "timing: " << timing.repetitions << " repetitions of at least " << timing.min_time_s
+    TimingSession session;
+    register_benchmarks(session, lab, runs, selected, launches, options, device, seed);
+    out << "timing: " << options.timing.repetitions << " repetitions of at least " << options.timing.min_time_s
         << " s each, CUDA-event times, medians; input copies rotated when one fits in L2\n";
-    std::map<std::string, BenchmarkMedian> medians = run_benchmarks(benchmark_args, out);
-
-    for (ShapeRun& run : runs) {
-      const std::string problem = run.shape.label();
-      for (VariantRow& row : run.rows) {
-        const std::string name = row.check ? lab.id + "/" + row.name + "/" + problem : "cublas/" + problem;
-        if (auto it = medians.find(name); it != medians.end()) row.timing = it->second;
-      }
-      const double cublas_gflops = run.rows.front().timing ? run.rows.front().timing->counters["gflops"] : std::nan("");
-      out << "\n" << problem << "\n";
-      print_table(out, run.rows, cublas_gflops);
-    }
+    print_results(out, lab, runs, run_benchmarks(benchmark_args, out));
     return all_passed ? kExitOk : kExitFailed;
   });
 }

@@ -32,3 +32,8 @@ std::span<const cudalabs::GemmVariant> variants();
 void best_gemm(const cudalabs::GemmArgs& args, cudaStream_t stream);
 
 }  // namespace lab07
+
+/// Which build of lab 07's kernels this program linked: "student" or "solution". CMake generates
+/// it for each kernel library, so that a later lab's driver can say what it runs on
+/// (common/earlier_labs.h).
+extern "C" const char* cudalabs_lab07_kernels_build();

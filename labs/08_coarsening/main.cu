@@ -138,7 +138,79 @@ void print_table(std::ostream& out, const Problem& problem, const std::vector<Ro
   table.print(out);
 }
 
+// Checker (input, filter, output + guard) and timing (the same again) copies, refused before any
+// allocation when a problem cannot fit.
+void require_room(const std::vector<Problem>& chosen) {
+  for (const Problem& problem : chosen) {
+    const std::size_t floats = problem.shape.input_elements() + problem.shape.filter_elements() +
+                               problem.shape.output_elements();
+    cudalabs::require_device_memory(2 * floats * sizeof(float) + (1 << 20),
+                                    "--n/--h/--w/--c/--f/--r/--s " + problem.shape.label());
+  }
+}
+
+// Every factor on every problem against the CPU reference, with its launch resources.
+std::map<std::string, std::vector<Row>> check_factors(std::ostream& out, const std::vector<Problem>& chosen,
+                                                      const std::vector<const ConvVariant*>& selected,
+                                                      const cudalabs::DeviceInfo& device, std::uint64_t seed,
+                                                      bool& all_passed) {
+  const cudalabs::OccupancyLimits limits = cudalabs::OccupancyLimits::for_device(device);
+  std::map<std::string, std::vector<Row>> rows;
+  all_passed = true;
+  for (const Problem& problem : chosen) {
+    cudalabs::ConvVerifier verifier(problem.shape, cudalabs::derive_seed(seed, "verify " + problem.name));
+    out << "check: " << problem.name << " " << problem.shape.label() << " against the "
+        << verifier.reference_description() << "\n";
+    for (const ConvVariant* variant : selected) {
+      Row row{variant, verifier.check(variant->launch),
+              cudalabs::report_launch(variant->name, variant->describe(problem.shape), limits), std::nullopt};
+      out << "  " << variant->name << ": " << row.check.message << "\n";
+      all_passed = all_passed && row.check.outcome == cudalabs::CheckOutcome::kPassed;
+      rows[problem.name].push_back(std::move(row));
+    }
+  }
+  return rows;
+}
+
+// The timed copies of one problem's tensors.
+struct Buffers {
+  cudalabs::DeviceBuffer<float> input, filter, output;
+};
+
+// Registers every passing factor on every problem; `buffers` keeps their tensors alive.
+void register_benchmarks(const std::vector<Problem>& chosen, const std::map<std::string, std::vector<Row>>& rows,
+                         const Options& options, std::uint64_t seed, std::vector<std::unique_ptr<Buffers>>& buffers) {
+  for (const Problem& problem : chosen) {
+    std::vector<float> input(problem.shape.input_elements()), filter(problem.shape.filter_elements());
+    cudalabs::fill_uniform(input, cudalabs::derive_seed(seed, "time input " + problem.name));
+    cudalabs::fill_uniform(filter, cudalabs::derive_seed(seed, "time filter " + problem.name));
+    buffers.push_back(std::make_unique<Buffers>(Buffers{cudalabs::DeviceBuffer<float>(std::span<const float>(input)),
+                                                        cudalabs::DeviceBuffer<float>(std::span<const float>(filter)),
+                                                        cudalabs::DeviceBuffer<float>(problem.shape.output_elements())}));
+    Buffers& b = *buffers.back();
+    const cudalabs::ConvArgs args{problem.shape, b.input.data(), b.filter.data(), b.output.data()};
+    const int warmups = options.timing.warmups;
+    for (const Row& row : rows.at(problem.name)) {
+      if (row.check.outcome != cudalabs::CheckOutcome::kPassed) continue;
+      const cudalabs::LaunchReport launch = row.launch;
+      const ConvVariant* variant = row.variant;
+      cudalabs::register_timed_benchmark(
+          "lab08/" + std::string(variant->name) + "/" + problem.name,
+          [args, launch, variant, warmups, flops = problem.shape.flops()](benchmark::State& state) {
+            cudalabs::time_iterations(state, [&](cudaStream_t stream, int) { variant->launch(args, stream); }, flops,
+                                      0.0, warmups);
+            state.counters["registers"] = launch.registers_per_thread;
+            state.counters["occupancy"] = 100.0 * launch.occupancy.occupancy;
+            state.counters["block"] = launch.launch.threads_per_block();
+            state.counters["spill_bytes"] = static_cast<double>(launch.local_bytes);
+          },
+          options.timing);
+    }
+  }
+}
+
 int run(int argc, char** argv) {
+  // ---- Parse ----
   Options options;
   CLI::App app{"lab08: thread coarsening of a shared-memory convolution ([COARSEN-KGP]). Checks every coarsening "
                "factor against the CPU reference, then times them."};
@@ -158,17 +230,12 @@ int run(int argc, char** argv) {
       options.seed_text.empty()
           ? cudalabs::run_seed()
           : static_cast<std::uint64_t>(cudalabs::parse_integer_flag("--seed", options.seed_text, 0, (1LL << 62)));
-  const bool machine_readable = cudalabs::benchmark_stdout_is_machine_readable(benchmark_args);
-  std::ostream& out = machine_readable ? std::cerr : std::cout;
+  std::ostream& out = cudalabs::benchmark_stdout_is_machine_readable(benchmark_args) ? std::cerr : std::cout;
 
+  // ---- Check the device and the sizes ----
   cudalabs::require_gpu();
   const cudalabs::DeviceInfo device = cudalabs::current_device_info();
-  for (const Problem& problem : chosen) {
-    // Checker (input, filter, output + guard) and timing (the same again) copies.
-    const std::size_t floats = problem.shape.input_elements() + problem.shape.filter_elements() +
-                               problem.shape.output_elements();
-    cudalabs::require_device_memory(2 * floats * sizeof(float) + (1 << 20), "--n/--h/--w/--c/--f/--r/--s " + problem.shape.label());
-  }
+  require_room(chosen);
   if (!options.results_dir.empty()) {
     std::filesystem::create_directories(options.results_dir);
     const std::string tag = options.results_tag.empty() ? "" : options.results_tag + "_";
@@ -180,57 +247,18 @@ int run(int argc, char** argv) {
       << "device: " << device.name << " (sm_" << device.major << device.minor << ", " << device.sm_count
       << " SMs, driver " << cudalabs::DeviceInfo::version_text(device.driver_version) << "), seed=" << seed << "\n";
 
-  const cudalabs::OccupancyLimits limits = cudalabs::OccupancyLimits::for_device(device);
-  std::map<std::string, std::vector<Row>> rows;
+  // ---- Verify ----
   bool all_passed = true;
-  for (const Problem& problem : chosen) {
-    cudalabs::ConvVerifier verifier(problem.shape, cudalabs::derive_seed(seed, "verify " + problem.name));
-    out << "check: " << problem.name << " " << problem.shape.label() << " against the "
-        << verifier.reference_description() << "\n";
-    for (const ConvVariant* variant : selected) {
-      Row row{variant, verifier.check(variant->launch),
-              cudalabs::report_launch(variant->name, variant->describe(problem.shape), limits), std::nullopt};
-      out << "  " << variant->name << ": " << row.check.message << "\n";
-      all_passed = all_passed && row.check.outcome == cudalabs::CheckOutcome::kPassed;
-      rows[problem.name].push_back(std::move(row));
-    }
-  }
+  std::map<std::string, std::vector<Row>> rows = check_factors(out, chosen, selected, device, seed, all_passed);
   if (options.verify_only) {
     for (const Problem& problem : chosen) print_table(out, problem, rows[problem.name]);
     return all_passed ? cudalabs::kExitOk : cudalabs::kExitFailed;
   }
 
+  // ---- Time, then report ----
   cudalabs::add_benchmark_context(device, argc, argv, seed);
-  struct Buffers {
-    cudalabs::DeviceBuffer<float> input, filter, output;
-  };
   std::vector<std::unique_ptr<Buffers>> buffers;
-  for (const Problem& problem : chosen) {
-    std::vector<float> input(problem.shape.input_elements()), filter(problem.shape.filter_elements());
-    cudalabs::fill_uniform(input, cudalabs::derive_seed(seed, "time input " + problem.name));
-    cudalabs::fill_uniform(filter, cudalabs::derive_seed(seed, "time filter " + problem.name));
-    buffers.push_back(std::make_unique<Buffers>(Buffers{cudalabs::DeviceBuffer<float>(std::span<const float>(input)),
-                                                        cudalabs::DeviceBuffer<float>(std::span<const float>(filter)),
-                                                        cudalabs::DeviceBuffer<float>(problem.shape.output_elements())}));
-    Buffers& b = *buffers.back();
-    const cudalabs::ConvArgs args{problem.shape, b.input.data(), b.filter.data(), b.output.data()};
-    for (const Row& row : rows[problem.name]) {
-      if (row.check.outcome != cudalabs::CheckOutcome::kPassed) continue;
-      const cudalabs::LaunchReport launch = row.launch;
-      const ConvVariant* variant = row.variant;
-      cudalabs::register_timed_benchmark(
-          "lab08/" + std::string(variant->name) + "/" + problem.name,
-          [&, args, launch, variant, flops = problem.shape.flops()](benchmark::State& state) {
-            cudalabs::time_iterations(state, [&](cudaStream_t stream, int) { variant->launch(args, stream); }, flops,
-                                      0.0, options.timing.warmups);
-            state.counters["registers"] = launch.registers_per_thread;
-            state.counters["occupancy"] = 100.0 * launch.occupancy.occupancy;
-            state.counters["block"] = launch.launch.threads_per_block();
-            state.counters["spill_bytes"] = static_cast<double>(launch.local_bytes);
-          },
-          options.timing);
-    }
-  }
+  register_benchmarks(chosen, rows, options, seed, buffers);
   out << "timing: " << options.timing.repetitions << " repetitions of at least " << options.timing.min_time_s
       << " s each, CUDA-event times, medians\n";
   const std::map<std::string, cudalabs::BenchmarkMedian> medians = cudalabs::run_benchmarks(benchmark_args, out);

@@ -96,3 +96,8 @@ std::span<const DcganVariant> variants();
 const DcganVariant& find_variant(const std::string& name);
 
 }  // namespace lab09
+
+/// Which build of lab 09's kernels this program linked: "student" or "solution". CMake generates
+/// it for each kernel library, so that a later lab's driver can say what it runs on
+/// (common/earlier_labs.h).
+extern "C" const char* cudalabs_lab09_kernels_build();

@@ -8,6 +8,7 @@
 #include "common/dcgan_files.h"
 #include "common/dcgan_images.h"
 #include "common/dcgan_inputs.h"
+#include "common/earlier_labs.h"
 #include "common/device_buffer.h"
 #include "common/device_info.h"
 #include "common/poison.h"
@@ -16,16 +17,17 @@
 #include "common/text_table.h"
 #include "labs/09_dcgan/generator.h"
 #include "labs/09_dcgan/lab.h"
+#include "labs/07_wide_loads/lab.h"
 #include "labs/09_dcgan/pipeline.h"
+#include "labs/09_dcgan/run_record.h"
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
+#include <numeric>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -85,7 +87,247 @@ std::string methods_text(const std::array<TconvMethod, 4>& methods) {
   return text;
 }
 
+std::string batch_name(const DcganVariant& v, int batch) {
+  return "lab09/" + std::string(v.name) + "/b" + std::to_string(batch);
+}
+
+// What the flags and files give: weights, latents, sizes.
+struct Inputs {
+  std::uint64_t seed = 0;
+  dcgan::Weights weights;
+  dcgan::Latents latents;
+  std::string weights_text, latents_text;
+  int num = 0;
+  int batch = 0;  // images per generator run, at most num
+};
+
+// One variant's check on the first batch.
+struct Checked {
+  ImageCheck check;
+  std::array<TconvMethod, 4> methods{};
+};
+
+// The device side of a run: the generator sized for one batch, its first batch of latents, its images.
+struct Session {
+  Session(const Inputs& in)
+      : generator(in.weights, in.batch),
+        latents(static_cast<std::size_t>(in.batch) * 100),
+        images(static_cast<std::size_t>(in.batch) * kImageFloats) {
+    latents.copy_from(std::span<const float>(in.latents.values).first(latents.size()));
+  }
+  lab09::Generator generator;
+  cudalabs::DeviceBuffer<float> latents;
+  cudalabs::DeviceBuffer<float> images;
+};
+
+std::vector<const DcganVariant*> selected_variants(const Options& o) {
+  std::vector<const DcganVariant*> selected;
+  for (const std::string& name : o.variant_names) selected.push_back(&lab09::find_variant(name));
+  if (selected.empty()) {
+    for (const DcganVariant& v : lab09::variants()) selected.push_back(&v);
+  }
+  return selected;
+}
+
+// Loads the weights and latents the flags name and checks the sizes against host and device memory.
+Inputs load_inputs(const CLI::App& app, const Options& o) {
+  Inputs in;
+  in.seed = dcgan::check_input_flags(app, o.inputs);
+  in.weights = dcgan::load_weights(o.inputs.weights, o.inputs.weights_seed, CUDALABS_TRAINED_WEIGHTS, in.weights_text);
+  in.latents = dcgan::load_latents(o.inputs.input, o.inputs.num, in.seed, in.latents_text);
+  in.num = in.latents.count;
+  const int batch = o.batch > 0 ? o.batch : std::min(in.num, 1024);
+  if (batch > in.num && app.count("--batch") > 0) {
+    throw cudalabs::FlagError("--batch: " + std::to_string(batch) + " is larger than the " + std::to_string(in.num) +
+                              " images to generate");
+  }
+  in.batch = std::min(batch, in.num);
+  cudalabs::require_host_memory(static_cast<std::size_t>(in.num) * kImageFloats * sizeof(float) * 2,
+                                "--num " + std::to_string(in.num));
+  if (!o.save_latents.empty()) dcgan::write_file_bytes(o.save_latents, dcgan::serialize_latents(in.latents));
+  if (!o.save_weights.empty()) dcgan::write_file_bytes(o.save_weights, dcgan::serialize_weights(in.weights));
+  return in;
+}
+
+void require_device_room(int batch) {
+  cudalabs::require_gpu();
+  cudalabs::require_device_memory(lab09::Generator::device_bytes(batch) +
+                                      3 * static_cast<std::size_t>(batch) * (kImageFloats + 100) * sizeof(float) * 2,
+                                  "--batch " + std::to_string(batch));
+}
+
+std::string results_stem(const Options& o, const cudalabs::DeviceInfo& device) {
+  return o.results_dir + "/lab09_" + (o.results_tag.empty() ? "" : o.results_tag + "_") + device.slug();
+}
+
+void print_header(std::ostream& out, const cudalabs::DeviceInfo& device, const Inputs& in) {
+  out << "dcgan: the DCGAN generator of [DCGAN-SHPC]\n"
+      << "device: " << device.name << " (sm_" << device.major << device.minor << ", " << device.sm_count << " SMs)\n"
+      << "weights: " << in.weights_text << "\nlatents: " << in.latents_text << "\nimages: " << in.num << ", batch "
+      << in.batch << "\n"
+      << cudalabs::earlier_labs_line({{"07", cudalabs_lab07_kernels_build()}},
+                                     std::string(cudalabs_lab09_kernels_build()) == "student")
+      << "\n";
+}
+
+// Every variant's first batch, NaN-poisoned first, against the CPU reference's sampled images.
+std::map<std::string, Checked> check_variants(std::ostream& out, Session& session,
+                                              const std::vector<const DcganVariant*>& selected, int batch,
+                                              const std::vector<int>& picks, const std::vector<double>& reference) {
+  out << "check: images";
+  for (int p : picks) out << " " << p;
+  out << " of the first batch against the CPU reference generator (double)\n";
+  std::map<std::string, Checked> checked;
+  std::vector<float> host_images(static_cast<std::size_t>(batch) * kImageFloats);
+  for (const DcganVariant* v : selected) {
+    std::string report;
+    Checked& c = checked[v->name];
+    c.methods = session.generator.methods_for(*v, batch, nullptr, &report);
+    if (!report.empty()) out << "  " << report << "\n";
+    session.generator.poison_activations();
+    cudalabs::poison_device(session.images.data(), session.images.bytes());
+    session.generator.run(*v, c.methods, session.latents.data(), batch, session.images.data(), nullptr);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    session.images.copy_to(host_images);
+    c.check = dcgan::check_images(host_images, picks, reference);
+    out << "  " << v->name << ": " << c.check.message << "\n";
+  }
+  return checked;
+}
+
+// Each passing variant on one batch through Google Benchmark (CUDA events, medians).
+std::map<std::string, cudalabs::BenchmarkMedian> time_batches(
+    std::ostream& out, Session& session, const std::vector<const DcganVariant*>& selected,
+    const std::map<std::string, Checked>& checked, int batch, const Options& o,
+    const std::vector<std::string>& benchmark_args) {
+  const std::array<double, 5> flops = lab09::layer_flops(batch);
+  const double total_flops = std::accumulate(flops.begin(), flops.end(), 0.0);
+  for (const DcganVariant* v : selected) {
+    if (!checked.at(v->name).check.passed) continue;
+    const std::array<TconvMethod, 4> m = checked.at(v->name).methods;
+    cudalabs::register_timed_benchmark(
+        batch_name(*v, batch),
+        [&, v, m](benchmark::State& state) {
+          cudalabs::time_iterations(
+              state,
+              [&](cudaStream_t stream, int) {
+                session.generator.run(*v, m, session.latents.data(), batch, session.images.data(), stream);
+              },
+              total_flops, 0.0, o.timing.warmups);
+          if (state.counters.count("gflops")) {
+            state.counters["images_per_s"] = state.counters["gflops"] * 1e9 / total_flops * batch;
+          }
+        },
+        o.timing);
+  }
+  out << "timing: " << o.timing.repetitions << " repetitions of at least " << o.timing.min_time_s
+      << " s each of one batch on the GPU (CUDA events, medians)\n";
+  return cudalabs::run_benchmarks(benchmark_args, out);
+}
+
+// Each passing variant layer by layer: CUDA events around each layer, median of 5 runs.
+std::vector<lab09::LayerRecord> time_layers(Session& session, const std::vector<const DcganVariant*>& selected,
+                                            const std::map<std::string, Checked>& checked, int batch) {
+  std::map<std::string, lab09::LayerRecord> by_name;  // sorted by name, as the table shows them
+  for (const DcganVariant* v : selected) {
+    const Checked& c = checked.at(v->name);
+    if (!c.check.passed) continue;
+    std::vector<lab09::LayerTimes> runs(5);
+    for (lab09::LayerTimes& t : runs) {
+      session.generator.run(*v, c.methods, session.latents.data(), batch, session.images.data(), nullptr, &t);
+    }
+    lab09::LayerRecord& record = by_name[v->name];
+    record = {v->name, methods_text(c.methods), {}, lab09::layer_flops(batch)};
+    for (int l = 0; l < 5; ++l) {
+      std::vector<double> times;
+      for (const lab09::LayerTimes& t : runs) times.push_back(t[l]);
+      std::sort(times.begin(), times.end());
+      record.ms[l] = static_cast<float>(times[times.size() / 2]);
+    }
+  }
+  std::vector<lab09::LayerRecord> layers;
+  for (auto& [name, record] : by_name) layers.push_back(std::move(record));
+  return layers;
+}
+
+// The summary table; returns the variant the end-to-end run takes: the fastest timed one or, untimed
+// (--verify-only, or a single repetition, which gives Google Benchmark no median), the last passing one.
+const DcganVariant* print_summary(std::ostream& out, const std::vector<const DcganVariant*>& selected,
+                                  const std::map<std::string, Checked>& checked,
+                                  const std::map<std::string, cudalabs::BenchmarkMedian>& medians, int batch) {
+  const std::array<double, 5> flops = lab09::layer_flops(batch);
+  const double total_flops = std::accumulate(flops.begin(), flops.end(), 0.0);
+  cudalabs::TextTable summary({{"variant", false}, {"tconv1..4", false}, {"ms/batch", true}, {"images/s", true},
+                               {"GFLOP/s", true}, {"check", false}});
+  const DcganVariant* fastest = nullptr;
+  double fastest_ms = 0.0;
+  for (const DcganVariant* v : selected) {
+    const Checked& c = checked.at(v->name);
+    const auto it = medians.find(batch_name(*v, batch));
+    const double ms = it != medians.end() ? it->second.real_time_ms : std::nan("");
+    summary.add_row({v->name, methods_text(c.methods), cudalabs::TextTable::number(ms, 3),
+                     cudalabs::TextTable::number(batch / ms * 1e3, 0),
+                     cudalabs::TextTable::number(total_flops / ms * 1e-6, 0),
+                     c.check.passed ? "PASS" : (c.check.unwritten ? "not implemented yet" : "FAIL")});
+    const bool timed = std::isfinite(ms);
+    if (c.check.passed && (!fastest || !std::isfinite(fastest_ms) || (timed && ms < fastest_ms))) {
+      fastest = v;
+      fastest_ms = ms;
+    }
+  }
+  out << "\nper batch of " << batch << " images (useful work "
+      << cudalabs::TextTable::number(total_flops / batch * 1e-9, 3) << " GFLOP per image)\n";
+  summary.print(out);
+  return fastest;
+}
+
+void print_layers(std::ostream& out, const std::vector<lab09::LayerRecord>& layers, int batch) {
+  if (layers.empty()) return;
+  const char* layer_names[] = {"linear+bn+relu", "tconv1 4x4x512->8x8x256", "tconv2 ->16x16x128",
+                               "tconv3 ->32x32x64", "tconv4 ->64x64x3 +tanh"};
+  std::vector<cudalabs::TextTable::Column> columns{{"layer", false}};
+  for (const lab09::LayerRecord& layer : layers) {
+    columns.push_back({layer.variant + " ms", true});
+    columns.push_back({"GFLOP/s", true});
+  }
+  cudalabs::TextTable table(columns);
+  for (int l = 0; l < 5; ++l) {
+    std::vector<std::string> row{layer_names[l]};
+    for (const lab09::LayerRecord& layer : layers) {
+      row.push_back(cudalabs::TextTable::number(layer.ms[l], 3));
+      row.push_back(cudalabs::TextTable::number(layer.flops[l] / layer.ms[l] * 1e-6, 0));
+    }
+    table.add_row(row);
+  }
+  out << "\nper layer (CUDA events around each layer, median of 5 runs, batch " << batch << ")\n";
+  table.print(out);
+}
+
+// Host latents -> host images with the pipeline: one untimed run (whose images are written out),
+// then the timed ones.
+lab09::EndToEndRecord run_end_to_end(std::ostream& out, Session& session, const DcganVariant& variant,
+                                     const std::array<TconvMethod, 4>& methods, const Inputs& in, int repetitions,
+                                     std::vector<float>& images) {
+  lab09::Pipeline pipeline(session.generator);
+  std::vector<double> seconds;
+  pipeline.generate(variant, methods, in.latents.values, in.num, images);
+  for (int r = 0; r < repetitions; ++r) {
+    seconds.push_back(pipeline.generate(variant, methods, in.latents.values, in.num, images));
+  }
+  lab09::EndToEndRecord record{variant.name, in.num, in.batch, 0.0, static_cast<int>(seconds.size())};
+  if (seconds.empty()) return record;
+  std::sort(seconds.begin(), seconds.end());
+  const double median = seconds[seconds.size() / 2];
+  out << "\nend to end (" << variant.name << ", batches of " << in.batch << ", pinned staging, copies overlapped): "
+      << in.num << " images in " << cudalabs::TextTable::number(median * 1e3, 2)
+      << " ms = " << cudalabs::TextTable::number(in.num / median, 0) << " images/s (median of " << seconds.size()
+      << ")\n";
+  record.ms = median * 1e3;
+  return record;
+}
+
 int run(int argc, char** argv) {
+  // ---- Parse ----
   Options o;
   CLI::App app{"dcgan (lab 09): the DCGAN generator of [DCGAN-SHPC] on one GPU. Checks every variant against the CPU "
                "reference generator, times it per layer and end to end, and writes the images."};
@@ -96,217 +338,59 @@ int run(int argc, char** argv) {
     for (const DcganVariant& v : lab09::variants()) std::cout << v.name << "\t" << v.summary << "\n";
     return cudalabs::kExitOk;
   }
-  std::vector<const DcganVariant*> selected;
-  for (const std::string& name : o.variant_names) selected.push_back(&lab09::find_variant(name));
-  if (selected.empty()) {
-    for (const DcganVariant& v : lab09::variants()) selected.push_back(&v);
-  }
-  const std::uint64_t seed = dcgan::check_input_flags(app, o.inputs);
-  std::string weights_text, latents_text;
-  const dcgan::Weights weights = dcgan::load_weights(o.inputs.weights, o.inputs.weights_seed, CUDALABS_TRAINED_WEIGHTS, weights_text);
-  const dcgan::Latents latents = dcgan::load_latents(o.inputs.input, o.inputs.num, seed, latents_text);
-  const int num = latents.count;
-  const int batch = o.batch > 0 ? o.batch : std::min(num, 1024);
-  if (batch > num && app.count("--batch") > 0) {
-    throw cudalabs::FlagError("--batch: " + std::to_string(batch) + " is larger than the " + std::to_string(num) +
-                              " images to generate");
-  }
-  cudalabs::require_host_memory(static_cast<std::size_t>(num) * kImageFloats * sizeof(float) * 2,
-                      "--num " + std::to_string(num));
-  if (!o.save_latents.empty()) dcgan::write_file_bytes(o.save_latents, dcgan::serialize_latents(latents));
-  if (!o.save_weights.empty()) dcgan::write_file_bytes(o.save_weights, dcgan::serialize_weights(weights));
-
+  const std::vector<const DcganVariant*> selected = selected_variants(o);
+  const Inputs in = load_inputs(app, o);
   const bool machine_readable = cudalabs::benchmark_stdout_is_machine_readable(benchmark_args);
   std::ostream& out = machine_readable ? std::cerr : std::cout;
-  cudalabs::require_gpu();
+  require_device_room(in.batch);
   const cudalabs::DeviceInfo device = cudalabs::current_device_info();
-  const int run_batch = std::min(batch, num);
-  cudalabs::require_device_memory(lab09::Generator::device_bytes(run_batch) +
-                                      3 * static_cast<std::size_t>(run_batch) * (kImageFloats + 100) * sizeof(float) * 2,
-                                  "--batch " + std::to_string(run_batch));
   if (!o.results_dir.empty()) {
     std::filesystem::create_directories(o.results_dir);
-    const std::string tag = o.results_tag.empty() ? "" : o.results_tag + "_";
-    benchmark_args.push_back("--benchmark_out=" + o.results_dir + "/lab09_" + tag + device.slug() + ".json");
+    benchmark_args.push_back("--benchmark_out=" + results_stem(o, device) + ".json");
     benchmark_args.push_back("--benchmark_out_format=json");
   }
   cudalabs::initialize_benchmark(benchmark_args);
-  out << "dcgan: the DCGAN generator of [DCGAN-SHPC]\n"
-      << "device: " << device.name << " (sm_" << device.major << device.minor << ", " << device.sm_count << " SMs)\n"
-      << "weights: " << weights_text << "\nlatents: " << latents_text << "\nimages: " << num << ", batch " << run_batch
-      << "\n";
-
-  lab09::Generator generator(weights, run_batch);
-  cudalabs::DeviceBuffer<float> device_latents(latents.values.size() > static_cast<std::size_t>(run_batch) * 100
-                                                   ? static_cast<std::size_t>(run_batch) * 100
-                                                   : latents.values.size());
-  device_latents.copy_from(std::span<const float>(latents.values).first(static_cast<std::size_t>(run_batch) * 100));
-  cudalabs::DeviceBuffer<float> device_images(static_cast<std::size_t>(run_batch) * kImageFloats);
+  print_header(out, device, in);
+  Session session(in);
 
   // ---- Check: the first batch, sampled images against the CPU reference ----
-  const std::vector<int> picks = dcgan::spread_picks(run_batch, o.check_images);
-  const std::vector<double> reference = dcgan::reference_images(weights, latents.values, picks);
-  out << "check: images";
-  for (int p : picks) out << " " << p;
-  out << " of the first batch against the CPU reference generator (double)\n";
-  std::map<std::string, ImageCheck> checks;
-  std::map<std::string, std::array<TconvMethod, 4>> methods;
-  std::vector<float> host_images(static_cast<std::size_t>(run_batch) * kImageFloats);
-  bool all_passed = true;
-  for (const DcganVariant* v : selected) {
-    std::string report;
-    methods[v->name] = generator.methods_for(*v, run_batch, nullptr, &report);
-    if (!report.empty()) out << "  " << report << "\n";
-    generator.poison_activations();
-    cudalabs::poison_device(device_images.data(), device_images.bytes());
-    generator.run(*v, methods[v->name], device_latents.data(), run_batch, device_images.data(), nullptr);
-    CUDA_CHECK(cudaDeviceSynchronize());
-    device_images.copy_to(host_images);
-    checks[v->name] = dcgan::check_images(host_images, picks, reference);
-    out << "  " << v->name << ": " << checks[v->name].message << "\n";
-    all_passed = all_passed && checks[v->name].passed;
-  }
+  const std::vector<int> picks = dcgan::spread_picks(in.batch, o.check_images);
+  const std::vector<double> reference = dcgan::reference_images(in.weights, in.latents.values, picks);
+  const std::map<std::string, Checked> checked = check_variants(out, session, selected, in.batch, picks, reference);
+  bool all_passed = std::all_of(checked.begin(), checked.end(), [](const auto& c) { return c.second.check.passed; });
 
-  // ---- Timing: each passing variant on one batch, then per layer ----
-  const std::array<double, 5> flops = lab09::layer_flops(run_batch);
-  double total_flops = 0.0;
-  for (double f : flops) total_flops += f;
+  // ---- Time: each passing variant on one batch, then per layer ----
   std::map<std::string, cudalabs::BenchmarkMedian> medians;
-  std::map<std::string, lab09::LayerTimes> layer_times;
+  std::vector<lab09::LayerRecord> layers;
   if (!o.verify_only) {
-    cudalabs::add_benchmark_context(device, argc, argv, seed);
-    for (const DcganVariant* v : selected) {
-      if (!checks[v->name].passed) continue;
-      const std::array<TconvMethod, 4> m = methods[v->name];
-      cudalabs::register_timed_benchmark(
-          "lab09/" + std::string(v->name) + "/b" + std::to_string(run_batch),
-          [&, v, m](benchmark::State& state) {
-            cudalabs::time_iterations(
-                state,
-                [&](cudaStream_t stream, int) {
-                  generator.run(*v, m, device_latents.data(), run_batch, device_images.data(), stream);
-                },
-                total_flops, 0.0, o.timing.warmups);
-            if (state.counters.count("gflops")) {
-              state.counters["images_per_s"] = state.counters["gflops"] * 1e9 / total_flops * run_batch;
-            }
-          },
-          o.timing);
-    }
-    out << "timing: " << o.timing.repetitions << " repetitions of at least " << o.timing.min_time_s
-        << " s each of one batch on the GPU (CUDA events, medians)\n";
-    medians = cudalabs::run_benchmarks(benchmark_args, out);
-    for (const DcganVariant* v : selected) {
-      if (!checks[v->name].passed) continue;
-      std::vector<lab09::LayerTimes> runs(5);
-      for (lab09::LayerTimes& t : runs) generator.run(*v, methods[v->name], device_latents.data(), run_batch,
-                                                      device_images.data(), nullptr, &t);
-      lab09::LayerTimes median{};
-      for (int l = 0; l < 5; ++l) {
-        std::vector<float> times;
-        for (const lab09::LayerTimes& t : runs) times.push_back(t[l]);
-        std::sort(times.begin(), times.end());
-        median[l] = times[times.size() / 2];
-      }
-      layer_times[v->name] = median;
-    }
+    cudalabs::add_benchmark_context(device, argc, argv, in.seed);
+    medians = time_batches(out, session, selected, checked, in.batch, o, benchmark_args);
+    layers = time_layers(session, selected, checked, in.batch);
   }
 
-  // ---- Tables ----
-  cudalabs::TextTable summary({{"variant", false}, {"tconv1..4", false}, {"ms/batch", true}, {"images/s", true},
-                               {"GFLOP/s", true}, {"check", false}});
-  const DcganVariant* fastest = nullptr;
-  double fastest_ms = 0.0;
-  for (const DcganVariant* v : selected) {
-    const std::string key = "lab09/" + std::string(v->name) + "/b" + std::to_string(run_batch);
-    const auto it = medians.find(key);
-    const double ms = it != medians.end() ? it->second.real_time_ms : std::nan("");
-    summary.add_row({v->name, methods_text(methods[v->name]), cudalabs::TextTable::number(ms, 3),
-                     cudalabs::TextTable::number(run_batch / ms * 1e3, 0),
-                     cudalabs::TextTable::number(total_flops / ms * 1e-6, 0),
-                     checks[v->name].passed ? "PASS" : (checks[v->name].unwritten ? "not implemented yet" : "FAIL")});
-    // The end-to-end run takes the fastest timed variant; untimed (--verify-only, or a single
-    // repetition, which gives Google Benchmark no median), the last passing one.
-    const bool timed = std::isfinite(ms);
-    if (checks[v->name].passed && (!fastest || !std::isfinite(fastest_ms) || (timed && ms < fastest_ms))) {
-      fastest = v;
-      fastest_ms = ms;
-    }
-  }
-  out << "\nper batch of " << run_batch << " images (useful work " << cudalabs::TextTable::number(total_flops / run_batch * 1e-9, 3)
-      << " GFLOP per image)\n";
-  summary.print(out);
-  if (!layer_times.empty()) {
-    const char* layer_names[] = {"linear+bn+relu", "tconv1 4x4x512->8x8x256", "tconv2 ->16x16x128",
-                                 "tconv3 ->32x32x64", "tconv4 ->64x64x3 +tanh"};
-    std::vector<cudalabs::TextTable::Column> columns{{"layer", false}};
-    for (const auto& [name, times] : layer_times) {
-      columns.push_back({name + " ms", true});
-      columns.push_back({"GFLOP/s", true});
-    }
-    cudalabs::TextTable layers(columns);
-    for (int l = 0; l < 5; ++l) {
-      std::vector<std::string> row{layer_names[l]};
-      for (const auto& [name, times] : layer_times) {
-        row.push_back(cudalabs::TextTable::number(times[l], 3));
-        row.push_back(cudalabs::TextTable::number(flops[l] / times[l] * 1e-6, 0));
-      }
-      layers.add_row(row);
-    }
-    out << "\nper layer (CUDA events around each layer, median of 5 runs, batch " << run_batch << ")\n";
-    layers.print(out);
-  }
-
-  // ---- End to end: host latents -> host images, the fastest variant ----
+  // ---- Report ----
+  const DcganVariant* fastest = print_summary(out, selected, checked, medians, in.batch);
+  print_layers(out, layers, in.batch);
   if (!fastest) {
     out << "\nno variant passed: nothing generated end to end\n";
     return cudalabs::kExitFailed;
   }
-  std::vector<float> images(static_cast<std::size_t>(num) * kImageFloats);
-  lab09::Pipeline pipeline(generator);
-  const std::array<TconvMethod, 4> m = methods[fastest->name];
-  std::vector<double> seconds;
-  double end_to_end_ms = 0.0;
-  pipeline.generate(*fastest, m, latents.values, num, images);  // warm-up, and the images written below
-  for (int r = 0; r < (o.verify_only ? 0 : o.end_to_end_repetitions); ++r) {
-    seconds.push_back(pipeline.generate(*fastest, m, latents.values, num, images));
-  }
-  if (!seconds.empty()) {
-    std::sort(seconds.begin(), seconds.end());
-    const double median = seconds[seconds.size() / 2];
-    out << "\nend to end (" << fastest->name << ", batches of " << run_batch
-        << ", pinned staging, copies overlapped): " << num << " images in " << cudalabs::TextTable::number(median * 1e3, 2)
-        << " ms = " << cudalabs::TextTable::number(num / median, 0) << " images/s (median of " << seconds.size()
-        << ")\n";
-    end_to_end_ms = median * 1e3;
-  }
+
+  // ---- End to end: host latents -> host images, the fastest variant ----
+  std::vector<float> images(static_cast<std::size_t>(in.num) * kImageFloats);
+  const lab09::EndToEndRecord end_to_end = run_end_to_end(
+      out, session, *fastest, checked.at(fastest->name).methods, in, o.verify_only ? 0 : o.end_to_end_repetitions,
+      images);
+
+  // ---- Write: the record beside the benchmark JSON, the images ----
   if (!o.results_dir.empty() && !o.verify_only) {
-    // Beside the benchmark JSON (Google Benchmark has written its own file): the end-to-end run and
-    // the per-layer medians, which scripts/lab09-bench merges into docs/data/results/lab09_<device>.json.
-    std::ofstream file(o.results_dir + "/lab09_" + (o.results_tag.empty() ? "" : o.results_tag + "_") + device.slug() +
-                       "_extra.json");
-    file << "{\n \"end_to_end\": {\"name\": \"lab09/end_to_end/" << fastest->name << "/n" << num
-         << "\", \"variant\": \"" << fastest->name << "\", \"num\": " << num << ", \"batch\": " << run_batch
-         << ", \"real_time\": " << end_to_end_ms << ", \"time_unit\": \"ms\", \"images_per_s\": "
-         << (end_to_end_ms > 0 ? num / end_to_end_ms * 1e3 : 0.0) << ", \"repetitions\": " << seconds.size()
-         << "},\n \"layers\": {";
-    bool first = true;
-    for (const auto& [name, times] : layer_times) {
-      file << (first ? "" : ",") << "\n  \"" << name << "\": {\"methods\": \"" << methods_text(methods[name])
-           << "\", \"batch\": " << run_batch << ", \"ms\": [";
-      for (int l = 0; l < 5; ++l) file << (l ? ", " : "") << times[l];
-      file << "], \"gflops\": [";
-      for (int l = 0; l < 5; ++l) file << (l ? ", " : "") << flops[l] / times[l] * 1e-6;
-      file << "]}";
-      first = false;
-    }
-    file << "\n }\n}\n";
+    lab09::write_run_record(results_stem(o, device) + "_extra.json", end_to_end, layers, in.batch);
   }
   // The end-to-end images must be the checked ones: compare the sampled images once more.
   const ImageCheck final_check = dcgan::check_images(images, picks, reference);
   out << "end-to-end images: " << final_check.message << "\n";
   all_passed = all_passed && final_check.passed;
-  dcgan::write_requested_images(out, o.output, o.raw, images, num, o.columns);
+  dcgan::write_requested_images(out, o.output, o.raw, images, in.num, o.columns);
   return all_passed ? cudalabs::kExitOk : cudalabs::kExitFailed;
 }
 

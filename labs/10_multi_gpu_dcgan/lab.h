@@ -32,3 +32,8 @@ double generate_on_gpus(std::span<GpuWorker* const> workers, std::span<const flo
                         std::span<float> images);
 
 }  // namespace lab10
+
+/// Which build of lab 10's kernels this program linked: "student" or "solution". CMake generates
+/// it for each kernel library, so that a later lab's driver can say what it runs on
+/// (common/earlier_labs.h).
+extern "C" const char* cudalabs_lab10_kernels_build();

@@ -7,10 +7,13 @@
 #include "common/cuda_check.h"
 #include "common/dcgan_images.h"
 #include "common/dcgan_inputs.h"
+#include "common/earlier_labs.h"
 #include "common/device_info.h"
 #include "common/event_timer.h"
 #include "common/random_fill.h"
 #include "common/text_table.h"
+#include "labs/07_wide_loads/lab.h"
+#include "labs/09_dcgan/lab.h"
 #include "labs/10_multi_gpu_dcgan/lab.h"
 #include "labs/10_multi_gpu_dcgan/run_flags.h"
 #include "labs/10_multi_gpu_dcgan/scaling.h"
@@ -100,13 +103,25 @@ bool check_shares(int num, int parts, std::ostream& out) {
   return true;
 }
 
-int run(int argc, char** argv) {
-  Options o;
+// What the flags and files give, and the GPUs they name.
+struct Setup {
+  lab10::CheckedRunFlags checked;
+  dcgan::Weights weights;
+  dcgan::Latents latents;
+  std::string weights_text, latents_text;
+  int num = 0, largest_num = 0, batch = 0;
+  std::vector<int> devices;     // one worker each
+  std::vector<int> gpu_counts;  // the columns of the scaling table
+};
+
+// Parses the flags, loads the weights and latents, and picks the GPUs.
+Setup parse_and_load(int argc, char** argv, Options& o) {
   CLI::App app{"lab10: the DCGAN generator on several GPUs of this machine, one host thread per GPU. Checks the "
                "images against the CPU reference and one GPU's output, and times num_to_gen x GPUs end to end."};
   register_flags(app, o);
   cudalabs::reject_unknown_flags(cudalabs::parse_flags(app, argc, argv));
-  const lab10::CheckedRunFlags checked = lab10::check_run_flags(app, o.run);
+  Setup s;
+  s.checked = lab10::check_run_flags(app, o.run);
   if (o.benchmark_out_format != "json") {
     throw cudalabs::FlagError("--benchmark_out_format: '" + o.benchmark_out_format + "' (only json is written)");
   }
@@ -115,87 +130,109 @@ int run(int argc, char** argv) {
   }
   const std::vector<int> listed_devices =
       o.devices.empty() ? std::vector<int>{} : lab10::parse_int_list("--devices", o.devices, 0, 1023);
-  std::string weights_text, latents_text;
-  const dcgan::Weights weights =
-      dcgan::load_weights(o.run.inputs.weights, o.run.inputs.weights_seed, CUDALABS_TRAINED_WEIGHTS, weights_text);
-  const dcgan::Latents latents = dcgan::load_latents(o.run.inputs.input, o.run.inputs.num, checked.seed, latents_text);
-  const int num = latents.count;
-  int largest_num = num;
-  for (int n : checked.scaling_nums) largest_num = std::max(largest_num, n);
-  lab10::require_run_memory(num, largest_num);
+  s.weights = dcgan::load_weights(o.run.inputs.weights, o.run.inputs.weights_seed, CUDALABS_TRAINED_WEIGHTS,
+                                  s.weights_text);
+  s.latents = dcgan::load_latents(o.run.inputs.input, o.run.inputs.num, s.checked.seed, s.latents_text);
+  s.num = s.latents.count;
+  s.largest_num = s.num;
+  for (int n : s.checked.scaling_nums) s.largest_num = std::max(s.largest_num, n);
+  lab10::require_run_memory(s.num, s.largest_num);
 
   cudalabs::require_gpu();
   int present = 0;
   CUDA_CHECK(cudaGetDeviceCount(&present));
-  const std::vector<int> devices = choose_devices(o, listed_devices, present);
-  const int workers_count = static_cast<int>(devices.size());
-  std::vector<int> gpu_counts;
+  s.devices = choose_devices(o, listed_devices, present);
+  const int workers_count = static_cast<int>(s.devices.size());
   if (!o.scaling_gpus.empty()) {
-    gpu_counts = lab10::parse_int_list("--scaling-gpus", o.scaling_gpus, 1, workers_count);
+    s.gpu_counts = lab10::parse_int_list("--scaling-gpus", o.scaling_gpus, 1, workers_count);
   } else {
-    for (int g = 1; g < workers_count; g *= 2) gpu_counts.push_back(g);
-    gpu_counts.push_back(workers_count);
+    for (int g = 1; g < workers_count; g *= 2) s.gpu_counts.push_back(g);
+    s.gpu_counts.push_back(workers_count);
   }
-  const int batch = o.run.batch > 0 ? o.run.batch : std::min(1024, largest_num);
-  std::cout << "lab10: the DCGAN generator on " << workers_count << " GPU worker(s), one host thread each\n";
-  for (int d : devices) std::cout << "  worker on GPU " << d << ": " << cudalabs::device_name(d) << "\n";
-  std::cout << "weights: " << weights_text << "\nlatents: " << latents_text << "\nimages: " << num
-            << ", batches of up to " << batch << " per GPU\n";
+  s.batch = o.run.batch > 0 ? o.run.batch : std::min(1024, s.largest_num);
+  return s;
+}
+
+void print_header(std::ostream& out, const Setup& s) {
+  out << "lab10: the DCGAN generator on " << s.devices.size() << " GPU worker(s), one host thread each\n";
+  for (int d : s.devices) out << "  worker on GPU " << d << ": " << cudalabs::device_name(d) << "\n";
+  out << "weights: " << s.weights_text << "\nlatents: " << s.latents_text << "\nimages: " << s.num
+      << ", batches of up to " << s.batch << " per GPU\n"
+      << cudalabs::earlier_labs_line({{"09", cudalabs_lab09_kernels_build()}, {"07", cudalabs_lab07_kernels_build()}},
+                                     std::string(cudalabs_lab10_kernels_build()) == "student")
+      << "\n";
+}
+
+// One worker per device, each with its own weights, streams and pinned buffers; `owned` keeps them.
+std::vector<lab10::GpuWorker*> make_workers(const Setup& s, std::vector<std::unique_ptr<lab10::GpuWorker>>& owned) {
+  const int copy_threads = std::max(1, omp_get_max_threads() / static_cast<int>(s.devices.size()));
+  std::vector<lab10::GpuWorker*> workers;
+  for (int d : s.devices) {
+    owned.push_back(std::make_unique<lab10::GpuWorker>(d, s.weights, s.batch, copy_threads));
+    workers.push_back(owned.back().get());
+  }
+  return workers;
+}
+
+// [DCGAN-SHPC]'s Table 4: num_to_gen x GPUs, end to end, host memory to host memory; printed and recorded.
+void scaling_table(const Setup& s, const Options& o, const std::vector<lab10::GpuWorker*>& workers, int argc,
+                   char** argv) {
+  std::string unused;
+  const dcgan::Latents table_latents =
+      dcgan::load_latents("", s.largest_num, cudalabs::derive_seed(s.checked.seed, "scaling"), unused);
+  std::vector<float> table_images(static_cast<std::size_t>(s.largest_num) * kImageFloats);
+  std::vector<lab10::ScalingPoint> points;
+  for (int n : s.checked.scaling_nums) {
+    for (int g : s.gpu_counts) {
+      std::span<lab10::GpuWorker* const> subset(workers.data(), static_cast<std::size_t>(g));
+      lab10::generate_on_gpus(subset, table_latents.values, n, table_images);  // warm-up
+      std::vector<double> runs;
+      for (int r = 0; r < o.run.repetitions; ++r) {
+        runs.push_back(lab10::generate_on_gpus(subset, table_latents.values, n, table_images));
+      }
+      points.push_back({n, g, cudalabs::median(runs), o.run.repetitions});
+    }
+  }
+  std::map<std::string, std::string> context =
+      lab10::record_context(argc, argv, s.devices, cudalabs::built_from_commit());
+  context["seed"] = std::to_string(s.checked.seed);
+  context["weights"] = s.weights_text;
+  if (!o.benchmark_out.empty()) lab10::write_scaling_json(o.benchmark_out, "threads", context, points);
+  lab10::report_scaling(std::cout, o.run, "lab10_threads", "threads",
+                        cudalabs::device_slug(cudalabs::device_name(s.devices[0])), context, points);
+}
+
+int run(int argc, char** argv) {
+  Options o;
+  const Setup s = parse_and_load(argc, argv, o);
+  print_header(std::cout, s);
 
   // ---- The split ----
+  const int workers_count = static_cast<int>(s.devices.size());
   bool passed = true;
-  const std::pair<int, int> split_cases[] = {{num, workers_count}, {10, 3}, {5, 7}, {65536, 4}};
+  const std::pair<int, int> split_cases[] = {{s.num, workers_count}, {10, 3}, {5, 7}, {65536, 4}};
   for (const auto& [images_count, parts] : split_cases) passed = check_shares(images_count, parts, std::cout) && passed;
   if (!passed) return cudalabs::kExitFailed;
   std::cout << "gpu_share: PASS (in order, tiling every image, balanced)\n";
 
-  // ---- The workers: one GPU each, each with its own weights, streams and pinned buffers ----
-  const int copy_threads = std::max(1, omp_get_max_threads() / workers_count);
-  std::vector<std::unique_ptr<lab10::GpuWorker>> owned;
-  std::vector<lab10::GpuWorker*> workers;
-  for (int d : devices) {
-    owned.push_back(std::make_unique<lab10::GpuWorker>(d, weights, batch, copy_threads));
-    workers.push_back(owned.back().get());
-  }
-
   // ---- Check: sampled images against the CPU reference, the whole output against one GPU's ----
-  std::vector<float> images(static_cast<std::size_t>(num) * kImageFloats, std::nanf(""));
-  const double seconds = lab10::generate_on_gpus(workers, latents.values, num, images);
+  std::vector<std::unique_ptr<lab10::GpuWorker>> owned;
+  const std::vector<lab10::GpuWorker*> workers = make_workers(s, owned);
+  std::vector<float> images(static_cast<std::size_t>(s.num) * kImageFloats, std::nanf(""));
+  const double seconds = lab10::generate_on_gpus(workers, s.latents.values, s.num, images);
   bool unwritten = false;
   std::function<void(std::span<float>)> one_gpu;
-  if (workers_count > 1) one_gpu = [&](std::span<float> single) { workers[0]->generate(latents.values, num, single); };
-  passed = lab10::check_run(std::cout, weights, latents.values, images, num, o.run.check_images, one_gpu,
+  if (workers_count > 1) {
+    one_gpu = [&](std::span<float> single) { workers[0]->generate(s.latents.values, s.num, single); };
+  }
+  passed = lab10::check_run(std::cout, s.weights, s.latents.values, images, s.num, o.run.check_images, one_gpu,
                             "one GPU's output", unwritten);
   if (unwritten) return cudalabs::kExitFailed;
-  std::cout << "first run: " << num << " images in " << cudalabs::TextTable::number(seconds * 1e3, 2)
+  std::cout << "first run: " << s.num << " images in " << cudalabs::TextTable::number(seconds * 1e3, 2)
             << " ms (untimed warm-up)\n";
 
-  // ---- [DCGAN-SHPC]'s Table 4: num_to_gen x GPUs, end to end, host memory to host memory ----
-  if (!checked.scaling_nums.empty() && passed) {
-    const dcgan::Latents table_latents =
-        dcgan::load_latents("", largest_num, cudalabs::derive_seed(checked.seed, "scaling"), latents_text);
-    std::vector<float> table_images(static_cast<std::size_t>(largest_num) * kImageFloats);
-    std::vector<lab10::ScalingPoint> points;
-    for (int n : checked.scaling_nums) {
-      for (int g : gpu_counts) {
-        std::span<lab10::GpuWorker* const> subset(workers.data(), static_cast<std::size_t>(g));
-        lab10::generate_on_gpus(subset, table_latents.values, n, table_images);  // warm-up
-        std::vector<double> runs;
-        for (int r = 0; r < o.run.repetitions; ++r) {
-          runs.push_back(lab10::generate_on_gpus(subset, table_latents.values, n, table_images));
-        }
-        points.push_back({n, g, cudalabs::median(runs), o.run.repetitions});
-      }
-    }
-    std::map<std::string, std::string> context =
-        lab10::record_context(argc, argv, devices, cudalabs::built_from_commit());
-    context["seed"] = std::to_string(checked.seed);
-    context["weights"] = weights_text;
-    if (!o.benchmark_out.empty()) lab10::write_scaling_json(o.benchmark_out, "threads", context, points);
-    lab10::report_scaling(std::cout, o.run, "lab10_threads", "threads",
-                          cudalabs::device_slug(cudalabs::device_name(devices[0])), context, points);
-  }
-  dcgan::write_requested_images(std::cout, o.run.output, o.run.raw, images, num, o.run.columns);
+  if (!s.checked.scaling_nums.empty() && passed) scaling_table(s, o, workers, argc, argv);
+  dcgan::write_requested_images(std::cout, o.run.output, o.run.raw, images, s.num, o.run.columns);
   return passed ? cudalabs::kExitOk : cudalabs::kExitFailed;
 }
 

@@ -27,10 +27,13 @@
 #include "common/cuda_check.h"
 #include "common/dcgan_images.h"
 #include "common/dcgan_inputs.h"
+#include "common/earlier_labs.h"
 #include "common/device_info.h"
 #include "common/event_timer.h"
 #include "common/random_fill.h"
 #include "common/text_table.h"
+#include "labs/07_wide_loads/lab.h"
+#include "labs/09_dcgan/lab.h"
 #include "labs/10_multi_gpu_dcgan/checkpoint.h"
 #include "labs/10_multi_gpu_dcgan/lab.h"
 #include "labs/10_multi_gpu_dcgan/node_output.h"
@@ -43,6 +46,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstddef>
+#include <cstdio>
 #include <functional>
 #include <iostream>
 #include <memory>
@@ -242,10 +247,225 @@ double distributed_generate(MPI_Comm comm, const Types& types, lab10::GpuWorker&
 
 // ---- The program ----
 
-int run(int argc, char** argv) {
+// What one rank knows, phase by phase.
+struct RankState {
   int rank = 0, size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  std::string label;  // how rank 0 names this rank in an error line
+  Options o;
+  Placement placement;
+  std::uint64_t seed = 0;
+  std::vector<int> scaling_nums, rank_counts;
+  dcgan::Weights weights;
+  std::string weights_text;
+  dcgan::Latents latents;  // rank 0's
+  std::string latents_text;
+  int num = 0, largest_num = 0;
+  std::unique_ptr<lab10::GpuWorker> worker;
+  std::unique_ptr<lab10::NodeOutput> output;
+  bool in_place = false;  // writes its images straight into rank 0's output
+};
+
+// Runs one phase on every rank, then the checkpoint: 0 when every rank succeeded, else the exit code
+// (rank 0 has printed the failing rank's line). `help` tells whether the phase printed --help.
+int phase(RankState& s, const std::function<void()>& body, bool* help = nullptr) {
+  const cudalabs::CaughtError agreed = lab10::checkpoint(MPI_COMM_WORLD, cudalabs::catch_error(body), kProgram, s.label);
+  if (help) *help = agreed.help;
+  return agreed.code;
+}
+
+// Phase 1: flags, the rank counts of the table, placement, weights, and a GPU for this rank.
+void parse_and_place(RankState& s, int argc, char** argv) {
+  CLI::App app{"dcgan_mpi (lab 10): the DCGAN generator with one MPI rank per GPU. Rank 0 scatters the latent "
+               "vectors, gathers the images, checks them and writes them; a scaling table times 1, 2, 4, ... ranks."};
+  register_flags(app, s.o);
+  cudalabs::reject_unknown_flags(cudalabs::parse_flags(app, argc, argv));
+  const lab10::CheckedRunFlags checked = lab10::check_run_flags(app, s.o.run);
+  s.scaling_nums = checked.scaling_nums;
+  s.seed = checked.seed;
+  if (s.o.gather != "shared" && s.o.gather != "collective") {
+    throw cudalabs::FlagError("--gather: '" + s.o.gather + "' (expected shared or collective)");
+  }
+  if (!s.o.scaling_ranks.empty()) {
+    s.rank_counts = lab10::parse_int_list("--scaling-ranks", s.o.scaling_ranks, 1, s.size);
+  } else {
+    for (int g = 1; g < s.size; g *= 2) s.rank_counts.push_back(g);
+    s.rank_counts.push_back(s.size);
+  }
+  s.placement = place(s.o, s.rank, s.size);
+  s.label = "rank " + std::to_string(s.rank) + " (node " + std::to_string(s.placement.node) + ", GPU " +
+            std::to_string(s.placement.local_rank) + ")";
+  s.weights = dcgan::load_weights(s.o.run.inputs.weights, s.o.run.inputs.weights_seed, CUDALABS_TRAINED_WEIGHTS,
+                                  s.weights_text);
+  cudalabs::require_gpu();
+  int present = 0;
+  CUDA_CHECK(cudaGetDeviceCount(&present));
+  if (s.placement.device >= present) {
+    const bool simulated = s.o.simulate_nodes > 0;
+    throw std::invalid_argument("no GPU for " + std::string(simulated ? "rank " : "local rank ") +
+                                std::to_string(simulated ? s.rank : s.placement.local_rank) + ": this node has " +
+                                std::to_string(present) + " (start at most one rank per GPU)");
+  }
+}
+
+// Phase 2 (rank 0): the latent vectors, and the largest run of the table.
+void load_latents(RankState& s) {
+  if (s.rank != 0) return;
+  s.latents = dcgan::load_latents(s.o.run.inputs.input, s.o.run.inputs.num, s.seed, s.latents_text);
+  s.num = s.latents.count;
+  s.largest_num = std::max(s.num, s.scaling_nums.empty() ? 0 : *std::max_element(s.scaling_nums.begin(),
+                                                                                    s.scaling_nums.end()));
+  lab10::require_run_memory(s.num, s.largest_num);
+}
+
+void make_worker(RankState& s) {
+  const int batch = s.o.run.batch > 0 ? s.o.run.batch : std::min(1024, s.largest_num);
+  const int copy_threads = std::max(1, omp_get_max_threads() / s.placement.ranks_on_node);
+  s.worker = std::make_unique<lab10::GpuWorker>(s.placement.device, s.weights, batch, copy_threads);
+}
+
+// Rank 0's output, big enough for every run, in memory its node's ranks share (one window for the
+// whole program: its pages are mapped once, not per run). Its node's ranks write in place with
+// --gather shared; the others always send.
+int make_output(RankState& s) {
+  s.in_place = s.rank == 0 || (s.placement.node == 0 && s.o.gather == "shared");
+  MPI_Comm node0 = MPI_COMM_NULL;
+  MPI_Comm_split(MPI_COMM_WORLD, s.placement.node == 0 ? 0 : MPI_UNDEFINED, s.rank, &node0);
+  const int code = phase(s, [&] {
+    s.output = std::make_unique<lab10::NodeOutput>(node0, static_cast<std::size_t>(s.largest_num));
+  });
+  if (node0 != MPI_COMM_NULL) MPI_Comm_free(&node0);
+  return code;
+}
+
+// One row of [DCGAN-SHPC]'s rank table, as it travels to rank 0: a struct with its own MPI datatype.
+struct RankRow {
+  int node = 0;
+  int local_rank = 0;
+  int device = 0;
+  char name[96] = {};
+};
+
+struct RankRowType {
+  MPI_Datatype type;
+  RankRowType() {
+    const int lengths[] = {1, 1, 1, static_cast<int>(sizeof(RankRow::name))};
+    const MPI_Aint offsets[] = {offsetof(RankRow, node), offsetof(RankRow, local_rank), offsetof(RankRow, device),
+                                offsetof(RankRow, name)};
+    const MPI_Datatype types[] = {MPI_INT, MPI_INT, MPI_INT, MPI_CHAR};
+    MPI_Datatype packed;
+    MPI_Type_create_struct(4, lengths, offsets, types, &packed);
+    // Sized as the C++ struct, so that an array of rows strides correctly.
+    MPI_Type_create_resized(packed, 0, sizeof(RankRow), &type);
+    MPI_Type_free(&packed);
+    MPI_Type_commit(&type);
+  }
+  ~RankRowType() { MPI_Type_free(&type); }
+};
+
+// [DCGAN-SHPC]'s rank table (which rank runs on which node and GPU) and the run's inputs, on rank 0.
+void print_rank_table(std::ostream& out, const RankState& s) {
+  RankRow mine{s.placement.node, s.placement.local_rank, s.placement.device, {}};
+  std::snprintf(mine.name, sizeof mine.name, "%s", cudalabs::device_name(s.placement.device).c_str());
+  const RankRowType row_type;
+  std::vector<RankRow> rows(s.rank == 0 ? s.size : 0);
+  MPI_Gather(&mine, 1, row_type.type, rows.data(), 1, row_type.type, 0, MPI_COMM_WORLD);
+  out << "dcgan_mpi: " << s.size << " rank(s), one GPU each" << (s.o.simulate_nodes > 0 ? " (nodes simulated)" : "")
+      << "\n";
+  cudalabs::TextTable table({{"rank", true}, {"node", true}, {"GPU of node", true}, {"CUDA device", true}, {"name", false}});
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    table.add_row({std::to_string(r), std::to_string(rows[r].node), std::to_string(rows[r].local_rank),
+                   std::to_string(rows[r].device), rows[r].name});
+  }
+  if (s.rank == 0) table.print(out);
+  out << "weights: " << s.weights_text << "\nlatents: " << s.latents_text << "\nimages: " << s.num
+      << ", batches of up to " << s.worker->batch() << " per GPU\ngather: "
+      << (s.o.gather == "shared" ? "the ranks of rank 0's node write into its output (shared memory), other nodes' send"
+                                 : "every rank but 0 sends its images (MPI_Igatherv)")
+      << "\n"
+      << cudalabs::earlier_labs_line({{"09", cudalabs_lab09_kernels_build()}, {"07", cudalabs_lab07_kernels_build()}},
+                                     std::string(cudalabs_lab10_kernels_build()) == "student")
+      << "\n";
+}
+
+// Phase 3: the checked run into the poisoned output; rank 0 checks and writes the images. Returns the
+// exit code of a failed rank, else 0, with `passed` agreed by every rank.
+int checked_run(std::ostream& out, RankState& s, const Types& types, bool& passed) {
+  const std::span<float> images =
+      s.rank == 0 ? s.output->floats().first(static_cast<std::size_t>(s.num) * kImageFloats) : std::span<float>{};
+  std::fill(images.begin(), images.end(), std::nanf(""));
+  cudalabs::CaughtError outcome;
+  const double first_seconds =
+      distributed_generate(MPI_COMM_WORLD, types, *s.worker, s.latents.values, s.num, *s.output, s.in_place, outcome);
+  const int code = lab10::checkpoint(MPI_COMM_WORLD, outcome, kProgram, s.label).code;
+  if (code != 0) return code;
+  int verdict = 1;
+  if (s.rank == 0) {
+    bool unwritten = false;
+    std::function<void(std::span<float>)> one_gpu;
+    if (s.size > 1) one_gpu = [&](std::span<float> single) { s.worker->generate(s.latents.values, s.num, single); };
+    verdict = lab10::check_run(out, s.weights, s.latents.values, images, s.num, s.o.run.check_images, one_gpu,
+                               "rank 0's GPU alone", unwritten);
+    out << "first run: " << s.num << " images in " << cudalabs::TextTable::number(first_seconds * 1e3, 2)
+        << " ms (untimed warm-up)\n";
+    // Written now: the table's runs reuse the output window.
+    dcgan::write_requested_images(out, s.o.run.output, s.o.run.raw, images, s.num, s.o.run.columns);
+  }
+  MPI_Bcast(&verdict, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  passed = verdict != 0;
+  return 0;
+}
+
+// Phase 4: [DCGAN-SHPC]'s Table 4 over the first g ranks, g in rank_counts; rank 0 prints and records
+// it. Returns the exit code of a failed rank, else 0.
+int scaling_runs(std::ostream& out, RankState& s, const Types& types, int argc, char** argv) {
+  dcgan::Latents table_latents;
+  if (s.rank == 0) {
+    std::string unused;
+    table_latents = dcgan::load_latents("", s.largest_num, cudalabs::derive_seed(s.seed, "scaling"), unused);
+  }
+  std::vector<lab10::ScalingPoint> points;
+  for (int g : s.rank_counts) {
+    MPI_Comm sub;
+    MPI_Comm_split(MPI_COMM_WORLD, s.rank < g ? 0 : MPI_UNDEFINED, s.rank, &sub);
+    cudalabs::CaughtError step;
+    if (sub != MPI_COMM_NULL) {
+      for (int n : s.scaling_nums) {
+        std::vector<double> runs;
+        // Every rank makes every run, failed or not, so that the collectives stay matched.
+        for (int r = 0; r <= s.o.run.repetitions; ++r) {  // run 0 is the warm-up
+          cudalabs::CaughtError run_outcome;
+          const double seconds =
+              distributed_generate(sub, types, *s.worker, table_latents.values, n, *s.output, s.in_place, run_outcome);
+          if (r > 0) runs.push_back(seconds);
+          if (step.code == 0) step = run_outcome;
+        }
+        if (s.rank == 0 && step.code == 0) points.push_back({n, g, cudalabs::median(runs), s.o.run.repetitions});
+      }
+      MPI_Comm_free(&sub);
+    }
+    const int code = lab10::checkpoint(MPI_COMM_WORLD, step, kProgram, s.label).code;
+    if (code != 0) return code;
+  }
+  if (s.rank != 0) return 0;
+  std::vector<int> devices(s.size);
+  for (int r = 0; r < s.size; ++r) devices[r] = r;  // one machine: rank r on GPU r
+  std::map<std::string, std::string> context = lab10::record_context(argc, argv, devices, cudalabs::built_from_commit());
+  context["ranks"] = std::to_string(s.size);
+  context["seed"] = std::to_string(s.seed);
+  context["weights"] = s.weights_text;
+  context["gather"] = s.o.gather;
+  // --gather collective is recorded apart (lab10_mpi-collective_<device>.json, lab10/mpi-collective/...).
+  const std::string flavour = s.o.gather == "shared" ? "mpi" : "mpi-collective";
+  lab10::report_scaling(out, s.o.run, "lab10_" + flavour, flavour,
+                        cudalabs::device_slug(cudalabs::device_name(s.placement.device)), context, points);
+  return 0;
+}
+
+int run(int argc, char** argv) {
+  RankState s;
+  MPI_Comm_rank(MPI_COMM_WORLD, &s.rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &s.size);
+  s.label = "rank " + std::to_string(s.rank);
   const Types types;
   // Rank 0 speaks for the run: the others print nothing (their --help too); their std::cout gets its
   // own buffer back before `quiet` goes.
@@ -253,188 +473,23 @@ int run(int argc, char** argv) {
   struct RestoreCout {
     std::streambuf* saved;
     ~RestoreCout() { std::cout.rdbuf(saved); }
-  } restore{rank != 0 ? std::cout.rdbuf(quiet.rdbuf()) : std::cout.rdbuf()};
+  } restore{s.rank != 0 ? std::cout.rdbuf(quiet.rdbuf()) : std::cout.rdbuf()};
   std::ostream& out = std::cout;
 
-  // Phase 1: flags, placement, weights, the worker (every rank).
-  Options o;
-  Placement placement;
-  dcgan::Weights weights;
-  std::string weights_text;
-  std::unique_ptr<lab10::GpuWorker> worker;
-  std::vector<int> scaling_nums, rank_counts;
-  std::uint64_t seed = 0;
-  std::string label = "rank " + std::to_string(rank);
-  cudalabs::CaughtError step = cudalabs::catch_error([&] {
-    CLI::App app{"dcgan_mpi (lab 10): the DCGAN generator with one MPI rank per GPU. Rank 0 scatters the latent "
-                 "vectors, gathers the images, checks them and writes them; a scaling table times 1, 2, 4, ... ranks."};
-    register_flags(app, o);
-    cudalabs::reject_unknown_flags(cudalabs::parse_flags(app, argc, argv));
-    const lab10::CheckedRunFlags checked = lab10::check_run_flags(app, o.run);
-    scaling_nums = checked.scaling_nums;
-    seed = checked.seed;
-    if (o.gather != "shared" && o.gather != "collective") {
-      throw cudalabs::FlagError("--gather: '" + o.gather + "' (expected shared or collective)");
-    }
-    if (!o.scaling_ranks.empty()) {
-      rank_counts = lab10::parse_int_list("--scaling-ranks", o.scaling_ranks, 1, size);
-    } else {
-      for (int g = 1; g < size; g *= 2) rank_counts.push_back(g);
-      rank_counts.push_back(size);
-    }
-    placement = place(o, rank, size);
-    label = "rank " + std::to_string(rank) + " (node " + std::to_string(placement.node) + ", GPU " +
-            std::to_string(placement.local_rank) + ")";
-    weights = dcgan::load_weights(o.run.inputs.weights, o.run.inputs.weights_seed, CUDALABS_TRAINED_WEIGHTS, weights_text);
-    cudalabs::require_gpu();
-    int present = 0;
-    CUDA_CHECK(cudaGetDeviceCount(&present));
-    if (placement.device >= present) {
-      throw std::invalid_argument("no GPU for " + std::string(o.simulate_nodes > 0 ? "rank " : "local rank ") +
-                                  std::to_string(o.simulate_nodes > 0 ? rank : placement.local_rank) + ": this node has " +
-                                  std::to_string(present) + " (start at most one rank per GPU)");
-    }
-  });
-  cudalabs::CaughtError agreed = lab10::checkpoint(MPI_COMM_WORLD, step, kProgram, label);
-  if (agreed.help) return cudalabs::kExitOk;
-  if (agreed.code != 0) return agreed.code;
+  bool help = false;
+  if (const int code = phase(s, [&] { parse_and_place(s, argc, argv); }, &help); code != 0) return code;
+  if (help) return cudalabs::kExitOk;
+  if (const int code = phase(s, [&] { load_latents(s); }); code != 0) return code;
+  MPI_Bcast(&s.num, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Bcast(&s.largest_num, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (const int code = phase(s, [&] { make_worker(s); }); code != 0) return code;
+  if (const int code = make_output(s); code != 0) return code;
+  print_rank_table(out, s);
 
-  // Phase 2: rank 0's latent vectors; everyone learns num and builds its worker.
-  dcgan::Latents latents;
-  std::string latents_text;
-  int num = 0, largest_num = 0;
-  step = cudalabs::catch_error([&] {
-    if (rank == 0) {
-      latents = dcgan::load_latents(o.run.inputs.input, o.run.inputs.num, seed, latents_text);
-      num = latents.count;
-      largest_num = num;
-      for (int n : scaling_nums) largest_num = std::max(largest_num, n);
-      lab10::require_run_memory(num, largest_num);
-    }
-  });
-  agreed = lab10::checkpoint(MPI_COMM_WORLD, step, kProgram, label);
-  if (agreed.code != 0) return agreed.code;
-  MPI_Bcast(&num, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  MPI_Bcast(&largest_num, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  step = cudalabs::catch_error([&] {
-    const int batch = o.run.batch > 0 ? o.run.batch : std::min(1024, largest_num);
-    const int copy_threads = std::max(1, omp_get_max_threads() / placement.ranks_on_node);
-    worker = std::make_unique<lab10::GpuWorker>(placement.device, weights, batch, copy_threads);
-  });
-  agreed = lab10::checkpoint(MPI_COMM_WORLD, step, kProgram, label);
-  if (agreed.code != 0) return agreed.code;
-
-  // Rank 0's output, big enough for every run, in memory its node's ranks share (one window for the
-  // whole program: its pages are mapped once, not per run). Its node's ranks write in place with
-  // --gather shared; the others always send.
-  const bool in_place = rank == 0 || (placement.node == 0 && o.gather == "shared");
-  std::unique_ptr<lab10::NodeOutput> output;
-  {
-    MPI_Comm node0 = MPI_COMM_NULL;
-    MPI_Comm_split(MPI_COMM_WORLD, placement.node == 0 ? 0 : MPI_UNDEFINED, rank, &node0);
-    step = cudalabs::catch_error([&] { output = std::make_unique<lab10::NodeOutput>(node0, static_cast<std::size_t>(largest_num)); });
-    if (node0 != MPI_COMM_NULL) MPI_Comm_free(&node0);
-  }
-  agreed = lab10::checkpoint(MPI_COMM_WORLD, step, kProgram, label);
-  if (agreed.code != 0) return agreed.code;
-
-  // [DCGAN-SHPC]'s rank table: which rank runs on which node and GPU.
-  {
-    constexpr int kText = 128;
-    std::string text = std::to_string(placement.node) + "|" + std::to_string(placement.local_rank) + "|" +
-                       std::to_string(placement.device) + "|" + cudalabs::device_name(placement.device);
-    text.resize(kText, '\0');
-    std::vector<char> texts(rank == 0 ? static_cast<std::size_t>(size) * kText : 0);
-    MPI_Gather(text.data(), kText, MPI_CHAR, texts.data(), kText, MPI_CHAR, 0, MPI_COMM_WORLD);
-    out << "dcgan_mpi: " << size << " rank(s), one GPU each" << (o.simulate_nodes > 0 ? " (nodes simulated)" : "")
-        << "\n";
-    cudalabs::TextTable table({{"rank", true}, {"node", true}, {"GPU of node", true}, {"CUDA device", true}, {"name", false}});
-    for (int r = 0; r < (rank == 0 ? size : 0); ++r) {
-      std::stringstream fields(std::string(texts.data() + static_cast<std::size_t>(r) * kText));
-      std::string node, local, device, name;
-      std::getline(fields, node, '|');
-      std::getline(fields, local, '|');
-      std::getline(fields, device, '|');
-      std::getline(fields, name);
-      table.add_row({std::to_string(r), node, local, device, name});
-    }
-    if (rank == 0) table.print(out);
-    out << "weights: " << weights_text << "\nlatents: " << latents_text << "\nimages: " << num << ", batches of up to "
-        << worker->batch() << " per GPU\ngather: "
-        << (o.gather == "shared" ? "the ranks of rank 0's node write into its output (shared memory), other nodes' send"
-                                 : "every rank but 0 sends its images (MPI_Igatherv)")
-        << "\n";
-  }
-
-  // Phase 3: the checked run.
-  // Poisoned first, so that an image nobody wrote fails the check.
-  const std::span<float> images =
-      rank == 0 ? output->floats().first(static_cast<std::size_t>(num) * kImageFloats) : std::span<float>{};
-  std::fill(images.begin(), images.end(), std::nanf(""));
-  const double first_seconds =
-      distributed_generate(MPI_COMM_WORLD, types, *worker, latents.values, num, *output, in_place, step);
-  agreed = lab10::checkpoint(MPI_COMM_WORLD, step, kProgram, label);
-  if (agreed.code != 0) return agreed.code;
-  int passed = 1;
-  if (rank == 0) {
-    bool unwritten = false;
-    std::function<void(std::span<float>)> one_gpu;
-    if (size > 1) one_gpu = [&](std::span<float> single) { worker->generate(latents.values, num, single); };
-    passed = lab10::check_run(out, weights, latents.values, images, num, o.run.check_images, one_gpu,
-                              "rank 0's GPU alone", unwritten)
-                 ? 1
-                 : 0;
-    out << "first run: " << num << " images in " << cudalabs::TextTable::number(first_seconds * 1e3, 2)
-        << " ms (untimed warm-up)\n";
-    // Written now: the table's runs reuse the output window.
-    dcgan::write_requested_images(out, o.run.output, o.run.raw, images, num, o.run.columns);
-  }
-  MPI_Bcast(&passed, 1, MPI_INT, 0, MPI_COMM_WORLD);
-
-  // Phase 4: [DCGAN-SHPC]'s Table 4 over the first g ranks, g in rank_counts.
-  if (passed && !scaling_nums.empty()) {
-    dcgan::Latents table_latents;
-    if (rank == 0) {
-      std::string unused;
-      table_latents = dcgan::load_latents("", largest_num, cudalabs::derive_seed(seed, "scaling"), unused);
-    }
-    std::vector<lab10::ScalingPoint> points;
-    for (int g : rank_counts) {
-      MPI_Comm sub;
-      MPI_Comm_split(MPI_COMM_WORLD, rank < g ? 0 : MPI_UNDEFINED, rank, &sub);
-      step = {};
-      if (sub != MPI_COMM_NULL) {
-        for (int n : scaling_nums) {
-          std::vector<double> runs;
-          // Every rank makes every run, failed or not, so that the collectives stay matched.
-          for (int r = 0; r <= o.run.repetitions; ++r) {  // run 0 is the warm-up
-            cudalabs::CaughtError run_outcome;
-            const double seconds =
-                distributed_generate(sub, types, *worker, table_latents.values, n, *output, in_place, run_outcome);
-            if (r > 0) runs.push_back(seconds);
-            if (step.code == 0) step = run_outcome;
-          }
-          if (rank == 0 && step.code == 0) points.push_back({n, g, cudalabs::median(runs), o.run.repetitions});
-        }
-        MPI_Comm_free(&sub);
-      }
-      agreed = lab10::checkpoint(MPI_COMM_WORLD, step, kProgram, label);
-      if (agreed.code != 0) return agreed.code;
-    }
-    if (rank == 0) {
-      std::vector<int> devices(size);
-      for (int r = 0; r < size; ++r) devices[r] = r;  // one machine: rank r on GPU r
-      std::map<std::string, std::string> context =
-          lab10::record_context(argc, argv, devices, cudalabs::built_from_commit());
-      context["ranks"] = std::to_string(size);
-      context["seed"] = std::to_string(seed);
-      context["weights"] = weights_text;
-      context["gather"] = o.gather;
-      // --gather collective is recorded apart (lab10_mpi-collective_<device>.json, lab10/mpi-collective/...).
-      const std::string flavour = o.gather == "shared" ? "mpi" : "mpi-collective";
-      lab10::report_scaling(out, o.run, "lab10_" + flavour, flavour,
-                            cudalabs::device_slug(cudalabs::device_name(placement.device)), context, points);
-    }
+  bool passed = false;
+  if (const int code = checked_run(out, s, types, passed); code != 0) return code;
+  if (passed && !s.scaling_nums.empty()) {
+    if (const int code = scaling_runs(out, s, types, argc, argv); code != 0) return code;
   }
   return passed ? cudalabs::kExitOk : cudalabs::kExitFailed;
 }

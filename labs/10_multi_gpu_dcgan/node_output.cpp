@@ -20,6 +20,7 @@ void require(int code, const char* call) {
 
 }  // namespace
 
+// [window]
 NodeOutput::NodeOutput(MPI_Comm node0, std::size_t images) {
   if (node0 == MPI_COMM_NULL) return;
   int rank = 0;
@@ -27,7 +28,6 @@ NodeOutput::NodeOutput(MPI_Comm node0, std::size_t images) {
   // Errors come back as codes (not an abort), so that the run's checkpoint can report them.
   MPI_Comm_set_errhandler(node0, MPI_ERRORS_RETURN);
   const std::size_t floats = images * cudalabs::dcgan::kImageFloats;
-  // [window]
   const MPI_Aint bytes = rank == 0 ? static_cast<MPI_Aint>(floats * sizeof(float)) : 0;
   void* mine = nullptr;
   require(MPI_Win_allocate_shared(bytes, sizeof(float), MPI_INFO_NULL, node0, &mine, &window_),
@@ -39,8 +39,8 @@ NodeOutput::NodeOutput(MPI_Comm node0, std::size_t images) {
   floats_ = static_cast<std::size_t>(size) / sizeof(float);
   // One passive epoch for the window's life: MPI_Win_sync is only defined inside one.
   require(MPI_Win_lock_all(MPI_MODE_NOCHECK, window_), "MPI_Win_lock_all");
-  // [window]
 }
+// [window]
 
 NodeOutput::~NodeOutput() {
   if (window_ == MPI_WIN_NULL) return;

@@ -2,37 +2,21 @@
 
 #include "common/cli.h"
 #include "common/device_info.h"
+#include "common/json_record.h"
 #include "common/text_table.h"
 
 #include <cuda_runtime.h>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <chrono>
 #include <ctime>
-#include <fstream>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 
 namespace lab10 {
-namespace {
-
-std::string json_string(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      out += ' ';
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
-}
-
-}  // namespace
 
 std::vector<int> parse_int_list(const std::string& flag, const std::string& text, long long min, long long max) {
   std::vector<int> values;
@@ -86,34 +70,21 @@ std::string scaling_table(const std::vector<ScalingPoint>& points) {
 
 void write_scaling_json(const std::string& path, const std::string& flavour,
                         const std::map<std::string, std::string>& context, const std::vector<ScalingPoint>& points) {
-  std::ofstream file(path);
-  if (!file) throw std::runtime_error("cannot write " + path);
-  file << "{\n \"context\": {";
-  bool first = true;
-  for (const auto& [key, value] : context) {
-    file << (first ? "\n" : ",\n") << "  " << json_string(key) << ": " << json_string(value);
-    first = false;
-  }
-  file << "\n },\n \"benchmarks\": [";
-  first = true;
+  nlohmann::json benchmarks = nlohmann::json::array();
   for (const ScalingPoint& p : points) {
     const std::string name = "lab10/" + flavour + "/n" + std::to_string(p.num) + "x" + std::to_string(p.gpus) + "g";
-    file << (first ? "\n" : ",\n") << "  {\"name\": " << json_string(name + "_median") << ", \"run_name\": "
-         << json_string(name) << ", \"run_type\": \"aggregate\", \"aggregate_name\": \"median\", \"repetitions\": "
-         << p.repetitions << ", \"real_time\": " << p.seconds * 1e3 << ", \"time_unit\": \"ms\", \"num\": " << p.num
-         << ", \"gpus\": " << p.gpus << ", \"images_per_s\": " << p.num / p.seconds << "}";
-    first = false;
+    benchmarks.push_back({{"name", name + "_median"}, {"run_name", name}, {"run_type", "aggregate"},
+                          {"aggregate_name", "median"}, {"repetitions", p.repetitions},
+                          {"real_time", p.seconds * 1e3}, {"time_unit", "ms"}, {"num", p.num}, {"gpus", p.gpus},
+                          {"images_per_s", p.num / p.seconds}});
   }
-  file << "\n ]\n}\n";
-  if (!file) throw std::runtime_error("cannot write " + path);
+  cudalabs::write_json_file(path, {{"context", context}, {"benchmarks", benchmarks}});
 }
 
 std::map<std::string, std::string> record_context(int argc, char** argv, const std::vector<int>& devices,
                                                   const std::string& git_commit) {
   std::map<std::string, std::string> context;
-  std::ostringstream command;
-  for (int i = 0; i < argc; ++i) command << (i > 0 ? " " : "") << argv[i];
-  context["command"] = command.str();
+  context["command"] = cudalabs::recorded_command(argc, argv);
   context["git_commit"] = git_commit;
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   char date[32];

@@ -39,4 +39,5 @@ class LabRun:
     rates: dict[str, Rate] = field(default_factory=dict)  # by variant name
     benchmark_note: str = ""
     logs: dict[str, str] = field(default_factory=dict)  # step -> log path, relative to the report
+    built_on: list[str] = field(default_factory=list)  # earlier labs whose reference kernels it ran on
     seconds: float = 0.0

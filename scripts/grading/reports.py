@@ -87,6 +87,9 @@ def markdown(header: Header, labs: list[LabScore]) -> str:
                 for test in v.failing:
                     out.append(f"- `{v.name}` {test.case}: {_first_line(test.message) or test.status}")
         notes = [f"- {v.name}: {v.note}" for v in lab.variants if v.note and v.state == "passed"]
+        if lab.run.built_on:
+            notes.append("- graded alone: it ran on the reference kernels of " +
+                         ", ".join(f"lab {n}" for n in lab.run.built_on) + ", not the submission's")
         if lab.run.benchmark_note:
             notes.append(f"- benchmark: {lab.run.benchmark_note}")
         if lab.run.memcheck != "not run" or not lab.run.fatal:
@@ -121,6 +124,7 @@ def as_json(header: Header, labs: list[LabScore]) -> str:
                       "tests_passed": l.tests_passed, "tests_total": l.tests_total,
                       "fatal": l.run.fatal, "reason": l.run.reason, "details": l.run.details,
                       "memcheck": l.run.memcheck, "benchmark_note": l.run.benchmark_note, "logs": l.run.logs,
+                      "built_on_reference_labs": l.run.built_on,
                       "seconds": round(l.run.seconds, 1), "variants": [_variant_json(v) for v in l.variants],
                       "unscored_tests": [{"test": t.name, "status": t.status} for t in l.unscored],
                       "unmatched_tests": [{"test": t.name, "status": t.status} for t in l.unmatched]}

@@ -6,6 +6,7 @@ changes from one submission to the next: grading a class rebuilds only each stud
 """
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from dataclasses import dataclass
@@ -65,8 +66,9 @@ def stage(repo: Path, submission: Path, staging: Path, graded: list[Lab]) -> dic
 
 def cmake_configure_command(repo: Path, build: Path, staging: Path) -> list[str]:
     generator = "Ninja" if shutil.which("ninja") else "Unix Makefiles"
+    # Each lab is graded alone: a later lab runs on the reference kernels of the labs it builds on.
     command = ["cmake", "-S", str(repo), "-B", str(build), "-G", generator, "-DCMAKE_BUILD_TYPE=Release",
-               f"-DCUDALABS_STUDENT_LABS_DIR={staging}"]
+               f"-DCUDALABS_STUDENT_LABS_DIR={staging}", "-DCUDALABS_EARLIER_LABS=reference"]
     # An offline bundle carried as .deps (scripts/setup --bundle) is found by CMake itself.
     return command
 
@@ -79,3 +81,11 @@ def compiler_errors(log: str, staging: Path | None = None, limit: int = 12) -> l
     lines = [line.strip() for line in log.splitlines()
              if re.search(r"\berror\b", line, re.IGNORECASE) and not line.startswith("ninja: build stopped")]
     return lines[:limit]
+
+
+def earlier_labs(build: Path) -> dict[str, list[str]]:
+    """Lab number -> the labs its build runs on (BUILD/earlier_labs.json, written by CMake); {} when absent."""
+    path = build / "earlier_labs.json"
+    if not path.is_file():
+        return {}
+    return {lab: list(used) for lab, used in json.loads(path.read_text()).get("builds_on", {}).items()}

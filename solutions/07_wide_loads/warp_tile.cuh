@@ -6,6 +6,8 @@
 
 #include "labs/07_wide_loads/tiles.h"
 
+#include <concepts>
+
 namespace lab07 {
 
 // One lane's view of the warp tile: its first 4 x 4 piece; the others follow every LANES_M * 4 rows
@@ -60,16 +62,31 @@ __device__ __forceinline__ void outer_product(const float (&a_frag)[TM], const f
   }
 }
 
-// The register-staged tile loop, for any block that stages its own tiles. `Block` holds a_tile and
-// b_tile (two shared buffers each, A transposed: a_tile[buffer][k][m]), a_staged and b_staged (the
-// next tile's float4s in registers, thread tid holding float4s tid, tid + kThreads, ... of each tile,
-// A's as (row v / (BK / 4), columns v % (BK / 4) * 4 ..)), lane, a_frag and b_frag (two register
-// slots) and acc, and provides load_next_tile() (the next tile, global -> a_staged and b_staged).
-// Where A comes from is the block's business.
+// What the register-staged tile loop below asks of a block that stages its own tiles, checked by the
+// compiler wherever the loop is used. Where A comes from is the block's business: lab 07 reads a
+// matrix, lab 09 gathers from an image.
+template <class Block, class Tile>
+concept StagedTileBlock = requires(Block& block) {
+  // Two shared buffers of each tile, A transposed: a_tile[buffer][k][m], b_tile[buffer][k][n].
+  { block.a_tile[1][Tile::BK - 1][Tile::BM - 1] } -> std::same_as<float&>;
+  { block.b_tile[1][Tile::BK - 1][Tile::BN - 1] } -> std::same_as<float&>;
+  // The next tile's float4s in registers: thread tid holds float4s tid, tid + kThreads, ... of each
+  // tile, A's as (row v / (BK / 4), columns v % (BK / 4) * 4 ..).
+  { block.tid } -> std::convertible_to<int>;
+  { block.a_staged[Tile::BM * Tile::BK / 4 / Tile::kThreads - 1] } -> std::same_as<float4&>;
+  { block.b_staged[Tile::BK * Tile::BN / 4 / Tile::kThreads - 1] } -> std::same_as<float4&>;
+  // The lane's place in the warp tile, two register slots of fragments, the accumulators.
+  { block.lane } -> std::convertible_to<const LanePieces<Tile>&>;
+  { block.a_frag[1] } -> std::same_as<float (&)[Tile::TM]>;
+  { block.b_frag[1] } -> std::same_as<float (&)[Tile::TN]>;
+  { block.acc } -> std::same_as<float (&)[Tile::TM][Tile::TN]>;
+  // Loads the next tile along K from global memory into a_staged and b_staged.
+  block.load_next_tile();
+};
 
 // Registers -> shared buffer kBuffer: A transposed by four scalar stores (the row padding keeps a
 // warp's stores on 32 different banks), B by one 128-bit store.
-template <class Tile, int kBuffer, class Block>
+template <class Tile, int kBuffer, StagedTileBlock<Tile> Block>
 __device__ __forceinline__ void store_staged_tile(Block& block) {
   constexpr int kAVectors = Tile::BM * Tile::BK / 4 / Tile::kThreads;
   constexpr int kBVectors = Tile::BK * Tile::BN / 4 / Tile::kThreads;
@@ -89,13 +106,12 @@ __device__ __forceinline__ void store_staged_tile(Block& block) {
   }
 }
 
-//
 // Computes the tile in buffer kBuffer (its step-0 fragments are already in slot 0). With kHasNext,
 // the next tile is loaded into registers first, stored into the other buffer after the last step's
 // fragments were read, and its step-0 fragments prefetched. Written per buffer (kBuffer a template
 // argument), so every shared address is a base plus a constant and the loop has no buffer arithmetic.
-template <class Tile, int kBuffer, bool kHasNext, class Block>
 // [walkthrough]
+template <class Tile, int kBuffer, bool kHasNext, StagedTileBlock<Tile> Block>
 __device__ __forceinline__ void multiply_staged_tile(Block& block) {
   if constexpr (kHasNext) block.load_next_tile();  // global loads in flight during the FFMAs below
 #pragma unroll
@@ -119,7 +135,7 @@ __device__ __forceinline__ void multiply_staged_tile(Block& block) {
 
 // All `tiles` (>= 1) tiles into block.acc: the first staged into buffer 0, then pairs (buffer 0, then
 // buffer 1) while both have a successor, then the last one or two.
-template <class Tile, class Block>
+template <class Tile, StagedTileBlock<Tile> Block>
 __device__ __forceinline__ void multiply_staged_tiles(Block& block, int tiles) {
   static_assert(Tile::BK % 2 == 0, "the fragment slots alternate, so BK must be even");
   block.load_next_tile();

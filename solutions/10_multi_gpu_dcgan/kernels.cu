@@ -31,6 +31,7 @@ Share gpu_share(int num, int parts, int part) {
   return {part * base + (part < extra ? part : extra), base + (part < extra ? 1 : 0)};
 }
 
+// [walkthrough]
 double generate_on_gpus(std::span<GpuWorker* const> workers, std::span<const float> latents, int num,
                         std::span<float> images) {
   using cudalabs::dcgan::kImageFloats;
@@ -42,7 +43,6 @@ double generate_on_gpus(std::span<GpuWorker* const> workers, std::span<const flo
     throw std::invalid_argument("generate_on_gpus: num = " + std::to_string(num) +
                                 " needs more latents or images than given");
   }
-  // [walkthrough]
   std::vector<std::string> errors(parts);
   std::vector<std::thread> threads;
   threads.reserve(parts);
@@ -62,12 +62,12 @@ double generate_on_gpus(std::span<GpuWorker* const> workers, std::span<const flo
     });
   }
   for (std::thread& thread : threads) thread.join();
-  // [walkthrough]
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   for (int p = 0; p < parts; ++p) {
     if (!errors[p].empty()) throw std::runtime_error("GPU " + std::to_string(workers[p]->device()) + ": " + errors[p]);
   }
   return seconds;
 }
+// [walkthrough]
 
 }  // namespace lab10

@@ -208,6 +208,7 @@ class ReportsTest(unittest.TestCase):
                                     "fast on 64x64x64: element (1, 2) = 0 differs")
             broken = run_with({"fast": "passed", "slow": "passed"}, fatal=COMPILE_ERROR)
             broken.number, broken.folder, broken.details = "02", "02_smem_tiling", ["kernels.cu(3): error: expected ';'"]
+            run.built_on = ["09", "07"]
             scores = [score_lab(rubric, run), score_lab(rubric, broken)]
             header = reports.Header("students/alice", "2026-11-22 10:00 UTC", "NVIDIA H100", "abc123", "42", "rubric.json")
             paths = reports.write_reports(Path(folder) / "out", header, scores)
@@ -221,6 +222,9 @@ class ReportsTest(unittest.TestCase):
         self.assertEqual(data["points"], scores[0].points)
         self.assertEqual(data["labs"][0]["variants"][0]["failing"][0]["case"], "square_64")
         self.assertEqual(data["labs"][1]["fatal"], COMPILE_ERROR)
+        self.assertIn("- graded alone: it ran on the reference kernels of lab 09, lab 07, not the submission's", markdown)
+        self.assertEqual(data["labs"][0]["built_on_reference_labs"], ["09", "07"])
+        self.assertEqual(data["labs"][1]["built_on_reference_labs"], [])
         suites = junit.findall("testsuite")
         self.assertEqual([s.get("name") for s in suites], ["lab01", "lab02"])
         self.assertEqual(suites[0].get("failures"), "1")
@@ -272,6 +276,15 @@ class SubmissionTest(unittest.TestCase):
             skeleton = (REPO / "labs" / labs[0].folder / "kernels.cu").read_text()
             self.assertEqual((staging / labs[0].folder / "kernels.cu").read_text(), skeleton)
             self.assertTrue(all((staging / lab.folder / "kernels.cu").exists() for lab in labs))
+
+    def test_grading_build_runs_later_labs_on_the_reference(self):
+        command = submission.cmake_configure_command(REPO, Path("/b"), Path("/b/submission"))
+        self.assertIn("-DCUDALABS_EARLIER_LABS=reference", command)
+        with tempfile.TemporaryDirectory() as folder:
+            self.assertEqual(submission.earlier_labs(Path(folder)), {})
+            (Path(folder) / "earlier_labs.json").write_text(
+                '{"earlier_labs": "reference", "builds_on": {"09": ["07"], "10": ["09", "07"]}}')
+            self.assertEqual(submission.earlier_labs(Path(folder)), {"09": ["07"], "10": ["09", "07"]})
 
     def test_compiler_errors_are_picked_out(self):
         log = "ninja: ...\nkernels.cu(27): error: expected a \";\"\nwarning: x\nninja: build stopped: subcommand failed.\n"

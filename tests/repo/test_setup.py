@@ -17,6 +17,7 @@ BUILD_FILES = [
     "usr/lib/x86_64-linux-gnu/cmake/benchmark/benchmarkConfig.cmake",
     "usr/share/cmake/CLI11/CLI11Config.cmake",
     "usr/include/stb/stb_image_write.h",
+    "usr/share/cmake/nlohmann_json/nlohmann_jsonConfig.cmake",
 ]
 
 
