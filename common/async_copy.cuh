@@ -1,6 +1,7 @@
 /// @file async_copy.cuh
-/// @brief cp.async (compute capability 8.0+): global-to-shared copies that bypass registers and run in
-/// the background, with a plain synchronous copy on older GPUs so that every kernel runs everywhere.
+/// @brief cp.async (compute capability 8.0+): global-to-shared copies that bypass registers and run
+/// in the background, with a plain synchronous copy on older GPUs so that every kernel runs
+/// everywhere.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -13,7 +14,8 @@ __device__ __forceinline__ void async_copy_4(float* dst, const float* src, bool 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   const unsigned shared_address = static_cast<unsigned>(__cvta_generic_to_shared(dst));
   const int source_bytes = valid ? 4 : 0;
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(shared_address), "l"(src), "r"(source_bytes));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(shared_address), "l"(src),
+               "r"(source_bytes));
 #else
   *dst = valid ? *src : 0.0f;
 #endif
@@ -24,9 +26,11 @@ __device__ __forceinline__ void async_copy_16(float* dst, const float* src, bool
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   const unsigned shared_address = static_cast<unsigned>(__cvta_generic_to_shared(dst));
   const int source_bytes = valid ? 16 : 0;
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared_address), "l"(src), "r"(source_bytes));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared_address), "l"(src),
+               "r"(source_bytes));
 #else
-  *reinterpret_cast<float4*>(dst) = valid ? *reinterpret_cast<const float4*>(src) : make_float4(0.f, 0.f, 0.f, 0.f);
+  *reinterpret_cast<float4*>(dst) =
+      valid ? *reinterpret_cast<const float4*>(src) : make_float4(0.f, 0.f, 0.f, 0.f);
 #endif
 }
 
@@ -37,8 +41,8 @@ __device__ __forceinline__ void async_copy_commit() {
 #endif
 }
 
-/// Waits until at most `kPending` committed groups of this thread are still in flight. Other threads'
-/// copies become visible only after a __syncthreads() that follows.
+/// Waits until at most `kPending` committed groups of this thread are still in flight. Other
+/// threads' copies become visible only after a __syncthreads() that follows.
 template <int kPending>
 __device__ __forceinline__ void async_copy_wait() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800

@@ -12,11 +12,14 @@
 
 namespace cudalabs {
 
-std::string built_from_commit() { return kGitCommit; }
+std::string built_from_commit() {
+  return kGitCommit;
+}
 
 void add_benchmark_context(const DeviceInfo& device, int argc, char** argv, std::uint64_t seed) {
   benchmark::AddCustomContext("device", device.name);
-  benchmark::AddCustomContext("compute_capability", std::to_string(device.major) + "." + std::to_string(device.minor));
+  benchmark::AddCustomContext("compute_capability",
+                              std::to_string(device.major) + "." + std::to_string(device.minor));
   benchmark::AddCustomContext("sm_count", std::to_string(device.sm_count));
   benchmark::AddCustomContext("sm_clock_max_mhz", std::to_string(device.sm_clock_khz / 1000));
   benchmark::AddCustomContext("driver", DeviceInfo::version_text(device.driver_version));
@@ -26,8 +29,8 @@ void add_benchmark_context(const DeviceInfo& device, int argc, char** argv, std:
   benchmark::AddCustomContext("seed", std::to_string(seed));
 }
 
-void time_iterations(benchmark::State& state, const std::function<void(cudaStream_t, int)>& launch, double flops,
-                     double bytes, int warmups) {
+void time_iterations(benchmark::State& state, const std::function<void(cudaStream_t, int)>& launch,
+                     double flops, double bytes, int warmups) {
   cudaStream_t stream = nullptr;
   int run = 0;
   for (int i = 0; i < warmups; ++i) launch(stream, run++);
@@ -49,10 +52,11 @@ void time_iterations(benchmark::State& state, const std::function<void(cudaStrea
   }
 }
 
-benchmark::internal::Benchmark* register_timed_benchmark(const std::string& name,
-                                                         std::function<void(benchmark::State&)> body,
-                                                         const TimingOptions& options) {
-  return benchmark::RegisterBenchmark(name.c_str(), [body = std::move(body)](benchmark::State& state) { body(state); })
+benchmark::internal::Benchmark* register_timed_benchmark(
+    const std::string& name, std::function<void(benchmark::State&)> body,
+    const TimingOptions& options) {
+  return benchmark::RegisterBenchmark(
+             name.c_str(), [body = std::move(body)](benchmark::State& state) { body(state); })
       ->UseManualTime()
       ->Unit(benchmark::kMillisecond)
       ->Repetitions(options.repetitions)
@@ -91,10 +95,11 @@ bool benchmark_stdout_is_machine_readable(const std::vector<std::string>& benchm
 
 namespace {
 
-// Google Benchmark appends its settings to every name ("/min_time:0.100/repeats:5/manual_time"); the
-// recorded names are the architecture page's labNN/<variant>/<problem>, so the settings are dropped (they are in
-// each entry's own fields: repetitions, time_unit, ...).
-std::vector<benchmark::BenchmarkReporter::Run> with_plain_names(std::vector<benchmark::BenchmarkReporter::Run> runs) {
+// Google Benchmark appends its settings to every name ("/min_time:0.100/repeats:5/manual_time");
+// the recorded names are the architecture page's labNN/<variant>/<problem>, so the settings are
+// dropped (they are in each entry's own fields: repetitions, time_unit, ...).
+std::vector<benchmark::BenchmarkReporter::Run> with_plain_names(
+    std::vector<benchmark::BenchmarkReporter::Run> runs) {
   for (auto& run : runs) {
     benchmark::BenchmarkName& name = run.run_name;
     name.min_time.clear();
@@ -110,7 +115,9 @@ std::vector<benchmark::BenchmarkReporter::Run> with_plain_names(std::vector<benc
 // The JSON reporter with plain names, for --benchmark_out and --benchmark_format=json.
 class PlainNamesJsonReporter : public benchmark::JSONReporter {
  public:
-  void ReportRuns(const std::vector<Run>& runs) override { JSONReporter::ReportRuns(with_plain_names(runs)); }
+  void ReportRuns(const std::vector<Run>& runs) override {
+    JSONReporter::ReportRuns(with_plain_names(runs));
+  }
 };
 
 bool format_requested(const std::vector<std::string>& args) {
@@ -139,7 +146,9 @@ class CollectingReporter : public benchmark::BenchmarkReporter {
       for (const auto& [name, counter] : run.counters) median.counters[name] = counter.value;
       const std::string name = run.run_name.str();
       medians_[name] = median;
-      if (!display_) progress_ << "  timed " << name << ": " << median.real_time_ms << " ms (median)\n" << std::flush;
+      if (!display_)
+        progress_ << "  timed " << name << ": " << median.real_time_ms << " ms (median)\n"
+                  << std::flush;
     }
   }
 
@@ -155,7 +164,8 @@ class CollectingReporter : public benchmark::BenchmarkReporter {
   std::map<std::string, BenchmarkMedian> medians_;
 };
 
-std::unique_ptr<benchmark::BenchmarkReporter> display_reporter_for(const std::vector<std::string>& args) {
+std::unique_ptr<benchmark::BenchmarkReporter> display_reporter_for(
+    const std::vector<std::string>& args) {
   for (const std::string& arg : args) {
     if (arg == "--benchmark_format=json") return std::make_unique<PlainNamesJsonReporter>();
   }
@@ -165,18 +175,20 @@ std::unique_ptr<benchmark::BenchmarkReporter> display_reporter_for(const std::ve
 
 }  // namespace
 
-std::map<std::string, BenchmarkMedian> run_benchmarks(const std::vector<std::string>& benchmark_args,
-                                                      std::ostream& progress) {
+std::map<std::string, BenchmarkMedian> run_benchmarks(
+    const std::vector<std::string>& benchmark_args, std::ostream& progress) {
   CollectingReporter reporter(display_reporter_for(benchmark_args), progress);
   // A JSON file (--benchmark_out, JSON being the default --benchmark_out_format) gets plain names
   // too; other file formats keep Google Benchmark's own reporter.
   bool json_file = false, other_format = false;
   for (const std::string& arg : benchmark_args) {
     if (arg.rfind("--benchmark_out=", 0) == 0) json_file = true;
-    if (arg.rfind("--benchmark_out_format=", 0) == 0 && arg != "--benchmark_out_format=json") other_format = true;
+    if (arg.rfind("--benchmark_out_format=", 0) == 0 && arg != "--benchmark_out_format=json")
+      other_format = true;
   }
   PlainNamesJsonReporter file_reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter, json_file && !other_format ? &file_reporter : nullptr);
+  benchmark::RunSpecifiedBenchmarks(&reporter,
+                                    json_file && !other_format ? &file_reporter : nullptr);
   benchmark::ClearRegisteredBenchmarks();
   return std::move(reporter.medians());
 }

@@ -1,5 +1,6 @@
 /// @file benchmark_support.h
-/// @brief Google Benchmark with CUDA-event timing, medians, and the context every recorded run carries.
+/// @brief Google Benchmark with CUDA-event timing, medians, and the context every recorded run
+/// carries.
 ///
 /// Each benchmark times one launch per iteration between two CUDA events and hands that time to
 /// Google Benchmark as manual time. Repetitions give several independent measurements; the median
@@ -27,8 +28,8 @@ struct TimingOptions {
   int warmups = 2;          ///< untimed launches before each repetition's first timed one
 };
 
-/// Adds the custom context of the architecture page's 'Recorded results': device, driver, cuda_runtime, command,
-/// git_commit, plus the SM count, clocks and the run's seed.
+/// Adds the custom context of the architecture page's 'Recorded results': device, driver,
+/// cuda_runtime, command, git_commit, plus the SM count, clocks and the run's seed.
 void add_benchmark_context(const DeviceInfo& device, int argc, char** argv, std::uint64_t seed);
 
 /// Times one launch per benchmark iteration with CUDA events and sets it as the iteration's manual
@@ -39,30 +40,32 @@ void add_benchmark_context(const DeviceInfo& device, int argc, char** argv, std:
 /// @param flops   useful floating-point operations per run
 /// @param bytes   bytes moved per run (for bandwidth benchmarks)
 /// @param warmups untimed runs first
-void time_iterations(benchmark::State& state, const std::function<void(cudaStream_t, int)>& launch, double flops,
-                     double bytes, int warmups);
+void time_iterations(benchmark::State& state, const std::function<void(cudaStream_t, int)>& launch,
+                     double flops, double bytes, int warmups);
 
 /// Registers a benchmark timed manually (UseManualTime), in milliseconds, with the repetitions and
 /// minimum time of `options`, reporting aggregates (mean, median, stddev, cv) only.
-benchmark::internal::Benchmark* register_timed_benchmark(const std::string& name,
-                                                         std::function<void(benchmark::State&)> body,
-                                                         const TimingOptions& options);
+benchmark::internal::Benchmark* register_timed_benchmark(
+    const std::string& name, std::function<void(benchmark::State&)> body,
+    const TimingOptions& options);
 
 /// The median aggregate of one benchmark.
 struct BenchmarkMedian {
-  double real_time_ms = 0.0;                 ///< median manual time per launch, milliseconds
-  std::map<std::string, double> counters;    ///< median of each counter
+  double real_time_ms = 0.0;               ///< median manual time per launch, milliseconds
+  std::map<std::string, double> counters;  ///< median of each counter
 };
 
 /// Initialises Google Benchmark with `benchmark_args` (argv[0] first, then --benchmark_* flags),
 /// throwing FlagError for arguments neither CLI11 nor Google Benchmark knows.
 void initialize_benchmark(std::vector<std::string> benchmark_args);
 
-/// Throws FlagError for the first argument after argv[0] that is not a --benchmark_* flag: CLI11 let
-/// it through, so neither the driver nor Google Benchmark knows it. Called before the GPU is touched.
+/// Throws FlagError for the first argument after argv[0] that is not a --benchmark_* flag: CLI11
+/// let it through, so neither the driver nor Google Benchmark knows it. Called before the GPU is
+/// touched.
 void reject_unknown_flags(const std::vector<std::string>& benchmark_args);
 
-/// The git commit the binaries were built from (cmake/WriteGitCommit.cmake), for records written by hand.
+/// The git commit the binaries were built from (cmake/WriteGitCommit.cmake), for records written by
+/// hand.
 std::string built_from_commit();
 
 /// True when --benchmark_format asked for machine-readable output on stdout (json), in which
@@ -72,7 +75,7 @@ bool benchmark_stdout_is_machine_readable(const std::vector<std::string>& benchm
 /// Runs every registered benchmark. Google Benchmark's own display goes to stdout only when
 /// --benchmark_format was given; otherwise one progress line per benchmark goes to `progress`.
 /// --benchmark_out is honoured as usual. Returns each benchmark's median, keyed by its name.
-std::map<std::string, BenchmarkMedian> run_benchmarks(const std::vector<std::string>& benchmark_args,
-                                                      std::ostream& progress);
+std::map<std::string, BenchmarkMedian> run_benchmarks(
+    const std::vector<std::string>& benchmark_args, std::ostream& progress);
 
 }  // namespace cudalabs

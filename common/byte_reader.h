@@ -23,7 +23,8 @@ class ByteReader {
  public:
   /// @param bytes   the whole file
   /// @param source  how messages name it, e.g. "weights file 'gen.bin'"
-  ByteReader(std::span<const std::byte> bytes, std::string source) : bytes_(bytes), source_(std::move(source)) {}
+  ByteReader(std::span<const std::byte> bytes, std::string source)
+      : bytes_(bytes), source_(std::move(source)) {}
 
   /// The next 4 bytes as a little-endian unsigned integer.
   std::uint32_t u32(const std::string& field) {
@@ -38,18 +39,20 @@ class ByteReader {
     return {p, count};
   }
 
-  std::size_t offset() const { return offset_; }                    ///< bytes consumed so far
+  std::size_t offset() const { return offset_; }                     ///< bytes consumed so far
   std::size_t remaining() const { return bytes_.size() - offset_; }  ///< bytes left
-  const std::string& source() const { return source_; }              ///< the file's name in messages
+  const std::string& source() const { return source_; }  ///< the file's name in messages
 
   /// Throws FileFormatError: "<source>: <what>".
-  [[noreturn]] void fail(const std::string& what) const { throw FileFormatError(source_ + ": " + what); }
+  [[noreturn]] void fail(const std::string& what) const {
+    throw FileFormatError(source_ + ": " + what);
+  }
 
  private:
   const std::byte* take(std::size_t count, const std::string& field) {
     if (count > remaining()) {
-      fail("truncated: " + field + " needs " + std::to_string(count) + " bytes at offset " + std::to_string(offset_) +
-           ", only " + std::to_string(remaining()) + " remain");
+      fail("truncated: " + field + " needs " + std::to_string(count) + " bytes at offset " +
+           std::to_string(offset_) + ", only " + std::to_string(remaining()) + " remain");
     }
     const std::byte* p = bytes_.data() + offset_;
     offset_ += count;

@@ -12,8 +12,10 @@ namespace cudalabs {
 
 namespace {
 
-[[noreturn]] void bad_value(std::string_view flag, std::string_view text, const std::string& expected) {
-  throw FlagError(std::string(flag) + ": invalid value '" + std::string(text) + "' (expected " + expected + ")");
+[[noreturn]] void bad_value(std::string_view flag, std::string_view text,
+                            const std::string& expected) {
+  throw FlagError(std::string(flag) + ": invalid value '" + std::string(text) + "' (expected " +
+                  expected + ")");
 }
 
 std::string range_text(const char* what, long long min, long long max) {
@@ -24,7 +26,8 @@ std::string range_text(const char* what, long long min, long long max) {
 
 }  // namespace
 
-long long parse_integer_flag(std::string_view flag, std::string_view text, long long min, long long max) {
+long long parse_integer_flag(std::string_view flag, std::string_view text, long long min,
+                             long long max) {
   long long value = 0;
   const char* first = text.data();
   const char* last = text.data() + text.size();
@@ -40,7 +43,8 @@ double parse_number_flag(std::string_view flag, std::string_view text, double mi
   const std::string copy(text);
   char* end = nullptr;
   const double value = copy.empty() ? 0.0 : std::strtod(copy.c_str(), &end);
-  if (copy.empty() || end != copy.c_str() + copy.size() || !std::isfinite(value) || value < min || value > max) {
+  if (copy.empty() || end != copy.c_str() + copy.size() || !std::isfinite(value) || value < min ||
+      value > max) {
     std::ostringstream expected;
     expected << "a finite number from " << min << " to " << max;
     bad_value(flag, text, expected.str());
@@ -56,12 +60,13 @@ std::string long_name(const std::string& names) {
 }
 }  // namespace
 
-CLI::Option* add_integer_flag(CLI::App& app, const std::string& names, int& target, long long min, long long max,
-                              const std::string& help) {
+CLI::Option* add_integer_flag(CLI::App& app, const std::string& names, int& target, long long min,
+                              long long max, const std::string& help) {
   // The value arrives as text so that the message for "abc" and for "0" is ours and alike.
   const std::string flag = long_name(names);
   auto* option = app.add_option_function<std::string>(
-      names, [&target, flag, min, max](const std::string& text) {
+      names,
+      [&target, flag, min, max](const std::string& text) {
         target = static_cast<int>(parse_integer_flag(flag, text, min, max));
       },
       help);
@@ -72,11 +77,12 @@ CLI::Option* add_integer_flag(CLI::App& app, const std::string& names, int& targ
 namespace {
 
 template <typename Number>
-CLI::Option* add_number(CLI::App& app, const std::string& names, Number& target, double min, double max,
-                        const std::string& help) {
+CLI::Option* add_number(CLI::App& app, const std::string& names, Number& target, double min,
+                        double max, const std::string& help) {
   const std::string flag = long_name(names);
   auto* option = app.add_option_function<std::string>(
-      names, [&target, flag, min, max](const std::string& text) {
+      names,
+      [&target, flag, min, max](const std::string& text) {
         target = static_cast<Number>(parse_number_flag(flag, text, min, max));
       },
       help);
@@ -87,13 +93,13 @@ CLI::Option* add_number(CLI::App& app, const std::string& names, Number& target,
 }
 }  // namespace
 
-CLI::Option* add_number_flag(CLI::App& app, const std::string& names, float& target, double min, double max,
-                             const std::string& help) {
+CLI::Option* add_number_flag(CLI::App& app, const std::string& names, float& target, double min,
+                             double max, const std::string& help) {
   return add_number(app, names, target, min, max, help);
 }
 
-CLI::Option* add_number_flag(CLI::App& app, const std::string& names, double& target, double min, double max,
-                             const std::string& help) {
+CLI::Option* add_number_flag(CLI::App& app, const std::string& names, double& target, double min,
+                             double max, const std::string& help) {
   return add_number(app, names, target, min, max, help);
 }
 

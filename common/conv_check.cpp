@@ -26,10 +26,14 @@ struct ConvVerifier::State {
   std::optional<ReferenceValues> reference;
   std::string description;
 
-  bool full_reference() const { return shape.output_elements() * shape.reduction_length() <= kFullReferenceLimit; }
+  bool full_reference() const {
+    return shape.output_elements() * shape.reduction_length() <= kFullReferenceLimit;
+  }
   int rows() const { return static_cast<int>(shape.output_elements() / shape.q()); }
 
-  std::vector<std::int64_t> samples() const { return sample_positions(rows(), shape.q(), 4096, derive_seed(seed, "samples")); }
+  std::vector<std::int64_t> samples() const {
+    return sample_positions(rows(), shape.q(), 4096, derive_seed(seed, "samples"));
+  }
 
   const ReferenceValues& references() {
     if (!reference) {
@@ -40,7 +44,8 @@ struct ConvVerifier::State {
   }
 };
 
-ConvVerifier::ConvVerifier(const ConvShape& shape, std::uint64_t seed) : state_(std::make_unique<State>()) {
+ConvVerifier::ConvVerifier(const ConvShape& shape, std::uint64_t seed)
+    : state_(std::make_unique<State>()) {
   validate_conv_shape(shape, "ConvVerifier");
   State& st = *state_;
   st.shape = shape;
@@ -51,40 +56,50 @@ ConvVerifier::ConvVerifier(const ConvShape& shape, std::uint64_t seed) : state_(
   fill_uniform(st.filter, derive_seed(seed, "filter"));
   st.device_input = DeviceBuffer<float>(std::span<const float>(st.input));
   st.device_filter = DeviceBuffer<float>(std::span<const float>(st.filter));
-  st.device_output = DeviceBuffer<float>(static_cast<std::size_t>(shape.output_elements()) + kGuardFloats);
-  st.description = st.full_reference()
-                       ? "CPU reference (all " + std::to_string(shape.output_elements()) + " elements)"
-                       : "CPU reference (" + std::to_string(st.samples().size()) + " sampled elements)";
+  st.device_output =
+      DeviceBuffer<float>(static_cast<std::size_t>(shape.output_elements()) + kGuardFloats);
+  st.description =
+      st.full_reference()
+          ? "CPU reference (all " + std::to_string(shape.output_elements()) + " elements)"
+          : "CPU reference (" + std::to_string(st.samples().size()) + " sampled elements)";
 }
 
 ConvVerifier::~ConvVerifier() = default;
 
-const std::string& ConvVerifier::reference_description() const { return state_->description; }
+const std::string& ConvVerifier::reference_description() const {
+  return state_->description;
+}
 
 ConvCheckReport ConvVerifier::check(const ConvLauncher& launch) {
   State& st = *state_;
   ConvCheckReport report;
   try {
     poison_device(st.device_output.data(), st.device_output.bytes());
-    launch(ConvArgs{st.shape, st.device_input.data(), st.device_filter.data(), st.device_output.data()}, nullptr);
+    launch(ConvArgs{st.shape, st.device_input.data(), st.device_filter.data(),
+                    st.device_output.data()},
+           nullptr);
     CUDA_CHECK(cudaDeviceSynchronize());
     const std::vector<float> all = st.device_output.to_host();
     const std::size_t count = static_cast<std::size_t>(st.shape.output_elements());
-    for (std::size_t i = count; i < all.size(); ++i) report.guard_changes += is_poison(all[i]) ? 0 : 1;
+    for (std::size_t i = count; i < all.size(); ++i)
+      report.guard_changes += is_poison(all[i]) ? 0 : 1;
     const std::span<const float> output(all.data(), count);
     bool nothing_written = report.guard_changes == 0;
-    for (std::size_t i = 0; i < count && nothing_written; ++i) nothing_written = is_poison(output[i]);
+    for (std::size_t i = 0; i < count && nothing_written; ++i)
+      nothing_written = is_poison(output[i]);
     if (nothing_written) {
       report.outcome = CheckOutcome::kNotImplemented;
       report.message = "never written: not implemented yet";
       return report;
     }
-    report.comparison = compare_gemm(output, st.shape.q(), st.references(), static_cast<int>(st.shape.reduction_length()));
+    report.comparison = compare_gemm(output, st.shape.q(), st.references(),
+                                     static_cast<int>(st.shape.reduction_length()));
     const bool passed = report.comparison.passed() && report.guard_changes == 0;
     report.outcome = passed ? CheckOutcome::kPassed : CheckOutcome::kFailed;
     report.message = report.comparison.describe();
     if (report.guard_changes > 0) {
-      report.message += "; " + std::to_string(report.guard_changes) + " floats written past the end of the output";
+      report.message += "; " + std::to_string(report.guard_changes) +
+                        " floats written past the end of the output";
     }
   } catch (const std::exception& error) {
     report.outcome = CheckOutcome::kFailed;

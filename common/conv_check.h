@@ -23,16 +23,16 @@ using ConvLauncher = std::function<void(const ConvArgs& args, cudaStream_t strea
 /// What one check found.
 struct ConvCheckReport {
   CheckOutcome outcome = CheckOutcome::kFailed;  ///< the verdict
-  std::string message;                           ///< one line: the verdict with the worst element and its bound
-  GemmComparison comparison;                     ///< the output, viewed as an (N*F*P) x Q matrix
-  std::int64_t guard_changes = 0;                ///< floats of the guard band behind the output that were written
+  std::string message;             ///< one line: the verdict with the worst element and its bound
+  GemmComparison comparison;       ///< the output, viewed as an (N*F*P) x Q matrix
+  std::int64_t guard_changes = 0;  ///< floats of the guard band behind the output that were written
 };
 
 /// Inputs and the reference for one shape, built once and used to check any number of launchers.
 class ConvVerifier {
  public:
-  /// Problems with up to this many multiply-adds get a full CPU reference; larger ones are checked at
-  /// sampled elements (every edge class plus random ones).
+  /// Problems with up to this many multiply-adds get a full CPU reference; larger ones are checked
+  /// at sampled elements (every edge class plus random ones).
   static constexpr std::int64_t kFullReferenceLimit = std::int64_t{1} << 33;
 
   /// Draws input and filters from `seed` and uploads them; the reference is computed at the first

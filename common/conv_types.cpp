@@ -34,12 +34,12 @@ void validate_conv_shape(const ConvShape& shape, const std::string& who) {
   require_positive(who, "r", shape.r);
   require_positive(who, "s", shape.s);
   if (shape.r > shape.h) {
-    throw std::invalid_argument(who + ": r = " + std::to_string(shape.r) + " is taller than the image (h = " +
-                                std::to_string(shape.h) + ")");
+    throw std::invalid_argument(who + ": r = " + std::to_string(shape.r) +
+                                " is taller than the image (h = " + std::to_string(shape.h) + ")");
   }
   if (shape.s > shape.w) {
-    throw std::invalid_argument(who + ": s = " + std::to_string(shape.s) + " is wider than the image (w = " +
-                                std::to_string(shape.w) + ")");
+    throw std::invalid_argument(who + ": s = " + std::to_string(shape.s) +
+                                " is wider than the image (w = " + std::to_string(shape.w) + ")");
   }
   require_indexable(who, "input", shape.input_elements());
   require_indexable(who, "filter", shape.filter_elements());

@@ -8,8 +8,9 @@
 namespace cudalabs {
 
 void throw_cublas_error(cublasStatus_t status, const char* call, const char* file, int line) {
-  throw std::runtime_error(std::string(call) + " failed at " + file + ":" + std::to_string(line) + ": " +
-                           cublasGetStatusName(status) + " (" + cublasGetStatusString(status) + ")");
+  throw std::runtime_error(std::string(call) + " failed at " + file + ":" + std::to_string(line) +
+                           ": " + cublasGetStatusName(status) + " (" +
+                           cublasGetStatusString(status) + ")");
 }
 
 CublasHandle::CublasHandle() {
@@ -20,15 +21,19 @@ CublasHandle::CublasHandle() {
   CUBLAS_CHECK(cublasSetMathMode(handle_, CUBLAS_DEFAULT_MATH));
 }
 
-CublasHandle::~CublasHandle() { (void)cublasDestroy(handle_); }  // a destructor must not throw
+CublasHandle::~CublasHandle() {
+  (void)cublasDestroy(handle_);
+}  // a destructor must not throw
 
 void cublas_gemm_row_major(const CublasHandle& handle, const GemmArgs& args, cudaStream_t stream) {
   validate_gemm_args(args, "cublas");
-  // Profilers select cuBLAS's kernels by this range (scripts/profile: ncu --nvtx-include "cublas/").
+  // Profilers select cuBLAS's kernels by this range (scripts/profile: ncu --nvtx-include
+  // "cublas/").
   const nvtx3::scoped_range range{"cublas"};
   CUBLAS_CHECK(cublasSetStream(handle.get(), stream));
-  CUBLAS_CHECK(cublasSgemm(handle.get(), CUBLAS_OP_N, CUBLAS_OP_N, args.n, args.m, args.k, &args.alpha, args.b,
-                           args.ldb, args.a, args.lda, &args.beta, args.c, args.ldc));
+  CUBLAS_CHECK(cublasSgemm(handle.get(), CUBLAS_OP_N, CUBLAS_OP_N, args.n, args.m, args.k,
+                           &args.alpha, args.b, args.ldb, args.a, args.lda, &args.beta, args.c,
+                           args.ldc));
 }
 
 }  // namespace cudalabs

@@ -10,10 +10,11 @@
 namespace cudalabs {
 
 /// Throws std::runtime_error naming the failed cuBLAS call, its file and line.
-[[noreturn]] void throw_cublas_error(cublasStatus_t status, const char* call, const char* file, int line);
+[[noreturn]] void throw_cublas_error(cublasStatus_t status, const char* call, const char* file,
+                                     int line);
 
-/// An owned cuBLAS handle set to plain FP32 math: no TF32 tensor-core shortcut, so cuBLAS computes the
-/// same float32 product the labs do and the comparison is fair.
+/// An owned cuBLAS handle set to plain FP32 math: no TF32 tensor-core shortcut, so cuBLAS computes
+/// the same float32 product the labs do and the comparison is fair.
 class CublasHandle {
  public:
   CublasHandle();
@@ -29,17 +30,18 @@ class CublasHandle {
 };
 
 /// Row-major C = alpha * A * B + beta * C with cublasSgemm. cuBLAS is column-major; a row-major
-/// matrix is the column-major view of its transpose, so the call computes C^T = B^T A^T by passing B
-/// first and swapping m and n. No data is transposed.
-void cublas_gemm_row_major(const CublasHandle& handle, const GemmArgs& args, cudaStream_t stream = nullptr);
+/// matrix is the column-major view of its transpose, so the call computes C^T = B^T A^T by passing
+/// B first and swapping m and n. No data is transposed.
+void cublas_gemm_row_major(const CublasHandle& handle, const GemmArgs& args,
+                           cudaStream_t stream = nullptr);
 
 }  // namespace cudalabs
 
 /// Evaluates a cuBLAS call and throws naming it if it did not succeed.
-#define CUBLAS_CHECK(call)                                                            \
-  do {                                                                                \
-    const cublasStatus_t cudalabs_cublas_status_ = (call);                            \
-    if (cudalabs_cublas_status_ != CUBLAS_STATUS_SUCCESS) {                           \
+#define CUBLAS_CHECK(call)                                                                \
+  do {                                                                                    \
+    const cublasStatus_t cudalabs_cublas_status_ = (call);                                \
+    if (cudalabs_cublas_status_ != CUBLAS_STATUS_SUCCESS) {                               \
       ::cudalabs::throw_cublas_error(cudalabs_cublas_status_, #call, __FILE__, __LINE__); \
-    }                                                                                 \
+    }                                                                                     \
   } while (0)

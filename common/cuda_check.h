@@ -46,12 +46,12 @@ void check_launch(const char* kernel, const char* file, int line);
 }  // namespace cudalabs
 
 /// Evaluates a CUDA runtime call and throws cudalabs::CudaError naming it if it did not succeed.
-#define CUDA_CHECK(call)                                                     \
-  do {                                                                       \
-    const cudaError_t cudalabs_status_ = (call);                             \
-    if (cudalabs_status_ != cudaSuccess) {                                   \
+#define CUDA_CHECK(call)                                                         \
+  do {                                                                           \
+    const cudaError_t cudalabs_status_ = (call);                                 \
+    if (cudalabs_status_ != cudaSuccess) {                                       \
       ::cudalabs::throw_cuda_error(cudalabs_status_, #call, __FILE__, __LINE__); \
-    }                                                                        \
+    }                                                                            \
   } while (0)
 
 /// Checks the kernel launch made just before it; `kernel` names the kernel in the message.

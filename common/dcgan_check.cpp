@@ -14,7 +14,8 @@ std::vector<int> spread_picks(int count, int wanted) {
   std::vector<int> picks;
   wanted = std::min(wanted, count);
   for (int i = 0; i < wanted; ++i) {
-    const int index = wanted == 1 ? 0 : static_cast<int>(static_cast<long long>(i) * (count - 1) / (wanted - 1));
+    const int index =
+        wanted == 1 ? 0 : static_cast<int>(static_cast<long long>(i) * (count - 1) / (wanted - 1));
     if (picks.empty() || picks.back() != index) picks.push_back(index);
   }
   return picks;
@@ -49,8 +50,9 @@ ImageCheck check_images(std::span<const float> images, const std::vector<int>& p
     const std::size_t image = worst_at / kImageFloats, rest = worst_at % kImageFloats;
     text << (check.passed ? "PASS" : "FAIL") << ": max |gpu - reference| = " << std::scientific;
     text.precision(2);
-    text << check.max_difference << " (tolerance " << kImageTolerance << ") at image " << picks[image] << " (y "
-         << rest / (64 * 3) << ", x " << rest / 3 % 64 << ", c " << rest % 3 << ")";
+    text << check.max_difference << " (tolerance " << kImageTolerance << ") at image "
+         << picks[image] << " (y " << rest / (64 * 3) << ", x " << rest / 3 % 64 << ", c "
+         << rest % 3 << ")";
   }
   check.message = text.str();
   return check;
@@ -66,18 +68,21 @@ std::vector<double> reference_images(const Weights& weights, std::span<const flo
   return reference_generator(weights, picked, static_cast<int>(picks.size()));
 }
 
-bool identical_images(std::span<const float> got, std::span<const float> expected, std::string& message) {
+bool identical_images(std::span<const float> got, std::span<const float> expected,
+                      std::string& message) {
   if (got.size() != expected.size()) {
-    message = "FAIL: " + std::to_string(got.size()) + " values against " + std::to_string(expected.size());
+    message = "FAIL: " + std::to_string(got.size()) + " values against " +
+              std::to_string(expected.size());
     return false;
   }
   std::size_t differ = 0, first = 0;
   for (std::size_t e = 0; e < got.size(); ++e) {
     if (std::memcmp(&got[e], &expected[e], sizeof(float)) != 0 && differ++ == 0) first = e;
   }
-  message = differ == 0 ? "PASS"
-                        : "FAIL: " + std::to_string(differ) + " values differ, the first in image " +
-                              std::to_string(first / kImageFloats);
+  message = differ == 0
+                ? "PASS"
+                : "FAIL: " + std::to_string(differ) + " values differ, the first in image " +
+                      std::to_string(first / kImageFloats);
   return differ == 0;
 }
 

@@ -11,8 +11,9 @@
 
 namespace cudalabs::dcgan {
 
-/// Largest difference from the double-precision reference an image may show: float32 rounding through
-/// five layers stays near 1e-5 on [-1, 1] outputs; a wrong index or a missing tap is > 1e-2.
+/// Largest difference from the double-precision reference an image may show: float32 rounding
+/// through five layers stays near 1e-5 on [-1, 1] outputs; a wrong index or a missing tap is >
+/// 1e-2.
 inline constexpr double kImageTolerance = 2e-4;
 
 /// Up to `wanted` image indices spread evenly over 0 .. count - 1, first and last included.
@@ -20,14 +21,14 @@ std::vector<int> spread_picks(int count, int wanted);
 
 /// The verdict on sampled images.
 struct ImageCheck {
-  bool passed = false;         ///< every sampled value finite and within kImageTolerance
-  bool unwritten = false;      ///< every sampled value NaN: the kernels wrote nothing
-  double max_difference = 0.0; ///< largest |gpu - reference| over the finite values
-  std::string message;         ///< one line: PASS/FAIL, the difference and where
+  bool passed = false;          ///< every sampled value finite and within kImageTolerance
+  bool unwritten = false;       ///< every sampled value NaN: the kernels wrote nothing
+  double max_difference = 0.0;  ///< largest |gpu - reference| over the finite values
+  std::string message;          ///< one line: PASS/FAIL, the difference and where
 };
 
-/// Compares images `picks` of `images` (image-major, kImageFloats each) with `reference`, which holds
-/// the reference images of `picks` in that order.
+/// Compares images `picks` of `images` (image-major, kImageFloats each) with `reference`, which
+/// holds the reference images of `picks` in that order.
 ImageCheck check_images(std::span<const float> images, const std::vector<int>& picks,
                         const std::vector<double>& reference);
 
@@ -35,8 +36,10 @@ ImageCheck check_images(std::span<const float> images, const std::vector<int>& p
 std::vector<double> reference_images(const Weights& weights, std::span<const float> latents,
                                      const std::vector<int>& picks);
 
-/// Whether `got` equals `expected` bit for bit (the same kernels on the same z give the same floats on
-/// every GPU of one kind); `message` gets "PASS" or "FAIL: N values differ, the first in image I".
-bool identical_images(std::span<const float> got, std::span<const float> expected, std::string& message);
+/// Whether `got` equals `expected` bit for bit (the same kernels on the same z give the same floats
+/// on every GPU of one kind); `message` gets "PASS" or "FAIL: N values differ, the first in image
+/// I".
+bool identical_images(std::span<const float> got, std::span<const float> expected,
+                      std::string& message);
 
 }  // namespace cudalabs::dcgan

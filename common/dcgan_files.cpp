@@ -37,12 +37,14 @@ void expect_magic(ByteReader& reader, const char (&magic)[8]) {
     reader.fail("wrong magic '" + printable + "' (expected '" + std::string(magic, 8) + "')");
   }
   const std::uint32_t version = reader.u32("the version");
-  if (version != kVersion) reader.fail("version " + std::to_string(version) + " (this suite reads version 1)");
+  if (version != kVersion)
+    reader.fail("version " + std::to_string(version) + " (this suite reads version 1)");
 }
 
 float read_float32(const std::byte* p) {
-  const std::uint32_t bits = static_cast<std::uint32_t>(p[0]) | static_cast<std::uint32_t>(p[1]) << 8 |
-                             static_cast<std::uint32_t>(p[2]) << 16 | static_cast<std::uint32_t>(p[3]) << 24;
+  const std::uint32_t bits =
+      static_cast<std::uint32_t>(p[0]) | static_cast<std::uint32_t>(p[1]) << 8 |
+      static_cast<std::uint32_t>(p[2]) << 16 | static_cast<std::uint32_t>(p[3]) << 24;
   return std::bit_cast<float>(bits);
 }
 
@@ -56,21 +58,25 @@ void append_bytes(std::vector<std::byte>& out, const void* data, std::size_t cou
 }
 
 // Reads `count` elements of `size` bytes each, converting to float and refusing non-finite values.
-std::vector<float> read_elements(ByteReader& reader, std::size_t count, Precision precision, const std::string& what) {
+std::vector<float> read_elements(ByteReader& reader, std::size_t count, Precision precision,
+                                 const std::string& what) {
   const std::size_t size = precision == Precision::kFloat32 ? 4 : 2;
   if (count > reader.remaining() / size) {
-    reader.fail("truncated: " + what + " needs " + std::to_string(count * size) + " bytes at offset " +
-                std::to_string(reader.offset()) + ", only " + std::to_string(reader.remaining()) + " remain");
+    reader.fail("truncated: " + what + " needs " + std::to_string(count * size) +
+                " bytes at offset " + std::to_string(reader.offset()) + ", only " +
+                std::to_string(reader.remaining()) + " remain");
   }
   const std::span<const std::byte> raw = reader.bytes(count * size, what);
   std::vector<float> values(count);
   for (std::size_t i = 0; i < count; ++i) {
     const std::byte* p = raw.data() + i * size;
-    values[i] = size == 4 ? read_float32(p)
-                          : half_to_float(static_cast<std::uint16_t>(static_cast<std::uint16_t>(p[0]) |
-                                                                     static_cast<std::uint16_t>(p[1]) << 8));
+    values[i] =
+        size == 4 ? read_float32(p)
+                  : half_to_float(static_cast<std::uint16_t>(
+                        static_cast<std::uint16_t>(p[0]) | static_cast<std::uint16_t>(p[1]) << 8));
     if (!std::isfinite(values[i])) {
-      reader.fail(what + " element " + std::to_string(i) + " is " + (std::isnan(values[i]) ? "NaN" : "infinite"));
+      reader.fail(what + " element " + std::to_string(i) + " is " +
+                  (std::isnan(values[i]) ? "NaN" : "infinite"));
     }
   }
   return values;
@@ -78,8 +84,8 @@ std::vector<float> read_elements(ByteReader& reader, std::size_t count, Precisio
 
 void expect_end(const ByteReader& reader) {
   if (reader.remaining() != 0) {
-    reader.fail(std::to_string(reader.remaining()) + " unexpected bytes after the data, at offset " +
-                std::to_string(reader.offset()));
+    reader.fail(std::to_string(reader.remaining()) +
+                " unexpected bytes after the data, at offset " + std::to_string(reader.offset()));
   }
 }
 
@@ -113,7 +119,8 @@ std::uint16_t float_to_half(float value) {
   const std::uint16_t sign = static_cast<std::uint16_t>((bits >> 16) & 0x8000u);
   const std::uint32_t exponent = (bits >> 23) & 0xFFu;
   const std::uint32_t mantissa = bits & 0x7FFFFFu;
-  if (exponent == 0xFF) return static_cast<std::uint16_t>(sign | 0x7C00u | (mantissa ? 0x200u : 0u));
+  if (exponent == 0xFF)
+    return static_cast<std::uint16_t>(sign | 0x7C00u | (mantissa ? 0x200u : 0u));
   const int e = static_cast<int>(exponent) - 127 + 15;
   if (e >= 0x1F) return static_cast<std::uint16_t>(sign | 0x7C00u);  // too large: infinity
   if (e <= 0) {
@@ -128,14 +135,16 @@ std::uint16_t float_to_half(float value) {
   }
   std::uint32_t half = (static_cast<std::uint32_t>(e) << 10) | (mantissa >> 13);
   const std::uint32_t rest = mantissa & 0x1FFFu;
-  if (rest > 0x1000u || (rest == 0x1000u && (half & 1u))) ++half;  // may carry into the exponent: correct
+  if (rest > 0x1000u || (rest == 0x1000u && (half & 1u)))
+    ++half;  // may carry into the exponent: correct
   return static_cast<std::uint16_t>(sign | half);
 }
 
 std::vector<std::byte> read_file_bytes(const std::string& path, const std::string& what) {
   const std::string name = what + " '" + path + "'";
   std::error_code error;
-  if (std::filesystem::is_directory(path, error)) throw FileFormatError(name + ": cannot be read (it is a folder)");
+  if (std::filesystem::is_directory(path, error))
+    throw FileFormatError(name + ": cannot be read (it is a folder)");
   std::ifstream file(path, std::ios::binary);
   if (!file) throw FileFormatError(name + ": cannot be read (" + std::strerror(errno) + ")");
   file.seekg(0, std::ios::end);
@@ -144,28 +153,34 @@ std::vector<std::byte> read_file_bytes(const std::string& path, const std::strin
   if (size < 0 || !file) throw FileFormatError(name + ": cannot be read (not a regular file)");
   std::vector<std::byte> bytes(static_cast<std::size_t>(size));
   if (size > 0) file.read(reinterpret_cast<char*>(bytes.data()), size);
-  if (file.gcount() != size) throw FileFormatError(name + ": read error after " + std::to_string(file.gcount()) + " bytes");
+  if (file.gcount() != size)
+    throw FileFormatError(name + ": read error after " + std::to_string(file.gcount()) + " bytes");
   return bytes;
 }
 
 void write_file_bytes(const std::string& path, std::span<const std::byte> bytes) {
   std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  if (file) file.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  if (!file) throw std::runtime_error("'" + path + "': cannot be written (" + std::strerror(errno) + ")");
+  if (file)
+    file.write(reinterpret_cast<const char*>(bytes.data()),
+               static_cast<std::streamsize>(bytes.size()));
+  if (!file)
+    throw std::runtime_error("'" + path + "': cannot be written (" + std::strerror(errno) + ")");
 }
 
 Weights parse_weights(std::span<const std::byte> bytes, const std::string& source) {
   ByteReader reader(bytes, source);
   expect_magic(reader, kWeightsMagic);
   const std::uint32_t type = reader.u32("the element type");
-  if (type != static_cast<std::uint32_t>(Precision::kFloat32) && type != static_cast<std::uint32_t>(Precision::kFloat16)) {
+  if (type != static_cast<std::uint32_t>(Precision::kFloat32) &&
+      type != static_cast<std::uint32_t>(Precision::kFloat16)) {
     reader.fail("element type " + std::to_string(type) + " (expected 1 = float32 or 2 = float16)");
   }
   const Precision precision = static_cast<Precision>(type);
   const std::vector<TensorSpec>& specs = generator_tensors();
   const std::uint32_t count = reader.u32("the tensor count");
   if (count != specs.size()) {
-    reader.fail(std::to_string(count) + " tensors (the generator has " + std::to_string(specs.size()) + ")");
+    reader.fail(std::to_string(count) + " tensors (the generator has " +
+                std::to_string(specs.size()) + ")");
   }
   for (const TensorSpec& spec : specs) {
     const std::string field = "tensor '" + spec.name + "'";
@@ -175,18 +190,21 @@ Weights parse_weights(std::span<const std::byte> bytes, const std::string& sourc
     }
     const std::span<const std::byte> name_bytes = reader.bytes(length, "the name of " + field);
     const std::string name(reinterpret_cast<const char*>(name_bytes.data()), length);
-    if (name != spec.name) reader.fail("tensor '" + name + "' where '" + spec.name + "' was expected");
+    if (name != spec.name)
+      reader.fail("tensor '" + name + "' where '" + spec.name + "' was expected");
     const std::uint32_t rank = reader.u32("the rank of " + field);
     if (rank == 0 || rank > kMaxRank) reader.fail("rank " + std::to_string(rank) + " for " + field);
     std::vector<std::uint32_t> shape(rank);
     for (std::uint32_t& dimension : shape) dimension = reader.u32("the shape of " + field);
     if (shape != spec.shape) {
-      reader.fail(field + " has shape " + shape_text(shape) + ", the generator needs " + shape_text(spec.shape));
+      reader.fail(field + " has shape " + shape_text(shape) + ", the generator needs " +
+                  shape_text(spec.shape));
     }
   }
   Weights weights;
   for (const TensorSpec& spec : specs) {
-    weights.tensors.push_back(read_elements(reader, spec.elements(), precision, "tensor '" + spec.name + "'"));
+    weights.tensors.push_back(
+        read_elements(reader, spec.elements(), precision, "tensor '" + spec.name + "'"));
   }
   expect_end(reader);
   return weights;
@@ -200,10 +218,11 @@ Weights read_weights(const std::string& path) {
 std::vector<std::byte> serialize_weights(const Weights& weights, Precision precision) {
   const std::vector<TensorSpec>& specs = generator_tensors();
   if (weights.tensors.size() != specs.size()) {
-    throw std::invalid_argument("serialize_weights: " + std::to_string(weights.tensors.size()) + " tensors, the generator has " +
-                                std::to_string(specs.size()));
+    throw std::invalid_argument("serialize_weights: " + std::to_string(weights.tensors.size()) +
+                                " tensors, the generator has " + std::to_string(specs.size()));
   }
-  // The magic goes in by construction: GCC 12 misreads an insert into an empty vector as an overflow.
+  // The magic goes in by construction: GCC 12 misreads an insert into an empty vector as an
+  // overflow.
   std::vector<std::byte> out(8);
   std::memcpy(out.data(), kWeightsMagic, 8);
   append_u32(out, kVersion);
@@ -238,14 +257,17 @@ Latents parse_latents(std::span<const std::byte> bytes, const std::string& sourc
   ByteReader reader(bytes, source);
   expect_magic(reader, kLatentsMagic);
   const std::uint32_t count = reader.u32("the count");
-  if (count == 0 || count > (1u << 24)) reader.fail("count " + std::to_string(count) + " (expected 1 to 16777216)");
+  if (count == 0 || count > (1u << 24))
+    reader.fail("count " + std::to_string(count) + " (expected 1 to 16777216)");
   const std::uint32_t dimension = reader.u32("the dimension");
   if (dimension != kLatent) {
-    reader.fail("dimension " + std::to_string(dimension) + " (the generator takes " + std::to_string(kLatent) + ")");
+    reader.fail("dimension " + std::to_string(dimension) + " (the generator takes " +
+                std::to_string(kLatent) + ")");
   }
   Latents latents;
   latents.count = static_cast<int>(count);
-  latents.values = read_elements(reader, static_cast<std::size_t>(count) * kLatent, Precision::kFloat32, "the latent vectors");
+  latents.values = read_elements(reader, static_cast<std::size_t>(count) * kLatent,
+                                 Precision::kFloat32, "the latent vectors");
   expect_end(reader);
   return latents;
 }
@@ -256,9 +278,10 @@ Latents read_latents(const std::string& path) {
 }
 
 std::vector<std::byte> serialize_latents(const Latents& latents) {
-  if (latents.count < 1 || latents.values.size() != static_cast<std::size_t>(latents.count) * kLatent) {
-    throw std::invalid_argument("serialize_latents: count " + std::to_string(latents.count) + " with " +
-                                std::to_string(latents.values.size()) + " floats");
+  if (latents.count < 1 ||
+      latents.values.size() != static_cast<std::size_t>(latents.count) * kLatent) {
+    throw std::invalid_argument("serialize_latents: count " + std::to_string(latents.count) +
+                                " with " + std::to_string(latents.values.size()) + " floats");
   }
   std::vector<std::byte> out(8);
   std::memcpy(out.data(), kLatentsMagic, 8);

@@ -25,12 +25,14 @@
 ///
 /// Readers refuse, with one line naming the file and the problem: an unreadable file, a wrong magic
 /// or version, an unknown element type, a tensor out of order or of the wrong shape, a truncated
-/// file (the field and offset), bytes after the end, and any NaN or infinity (the tensor and index).
+/// file (the field and offset), bytes after the end, and any NaN or infinity (the tensor and
+/// index).
 ///
 /// Python: `f = open(p, "rb"); assert f.read(8) == b"CLDCGANW"; version, dtype, count =
 /// struct.unpack("<3I", f.read(12))`, then per tensor `n, = struct.unpack("<I", f.read(4));
-/// name = f.read(n).decode(); rank, = struct.unpack("<I", f.read(4)); shape = struct.unpack(f"<{rank}I",
-/// f.read(4 * rank))`, then `numpy.frombuffer(f.read(), "<f4")` split by the shapes.
+/// name = f.read(n).decode(); rank, = struct.unpack("<I", f.read(4)); shape =
+/// struct.unpack(f"<{rank}I", f.read(4 * rank))`, then `numpy.frombuffer(f.read(), "<f4")` split by
+/// the shapes.
 #pragma once
 
 #include "common/byte_reader.h"
@@ -60,7 +62,8 @@ Weights parse_weights(std::span<const std::byte> bytes, const std::string& sourc
 /// Reads and parses a weights file. Throws FileFormatError (also when it cannot be read).
 Weights read_weights(const std::string& path);
 /// The bytes of a weights file holding `weights` (which must match generator_tensors()).
-std::vector<std::byte> serialize_weights(const Weights& weights, Precision precision = Precision::kFloat32);
+std::vector<std::byte> serialize_weights(const Weights& weights,
+                                         Precision precision = Precision::kFloat32);
 
 /// Parses a latent-input file held in memory. Throws FileFormatError.
 Latents parse_latents(std::span<const std::byte> bytes, const std::string& source);

@@ -2,9 +2,9 @@
 
 #include "common/dcgan_model.h"
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
-#include <bit>
 #include <cstring>
 #include <fstream>
 #include <stdexcept>
@@ -20,13 +20,15 @@ constexpr int kChannels = 3;
 
 void check_images(std::span<const float> images, int count, const std::string& path) {
   if (count < 1 || images.size() != static_cast<std::size_t>(count) * kImageFloats) {
-    throw std::invalid_argument(path + ": " + std::to_string(images.size()) + " floats are not count = " +
-                                std::to_string(count) + " images of 64 x 64 x 3");
+    throw std::invalid_argument(path + ": " + std::to_string(images.size()) +
+                                " floats are not count = " + std::to_string(count) +
+                                " images of 64 x 64 x 3");
   }
 }
 
 void append_u32(std::vector<char>& bytes, std::uint32_t value) {
-  for (int shift = 0; shift < 32; shift += 8) bytes.push_back(static_cast<char>((value >> shift) & 0xff));
+  for (int shift = 0; shift < 32; shift += 8)
+    bytes.push_back(static_cast<char>((value >> shift) & 0xff));
 }
 
 }  // namespace
@@ -39,19 +41,24 @@ unsigned char to_pixel(float value) {
 void write_raw_images(const std::string& path, std::span<const float> images, int count) {
   check_images(images, count, path);
   std::vector<char> header = {'C', 'L', 'D', 'C', 'G', 'A', 'N', 'I'};
-  for (std::uint32_t field : {1u, static_cast<std::uint32_t>(count), 64u, 64u, 3u}) append_u32(header, field);
+  for (std::uint32_t field : {1u, static_cast<std::uint32_t>(count), 64u, 64u, 3u})
+    append_u32(header, field);
   std::ofstream file(path, std::ios::binary);
-  static_assert(std::endian::native == std::endian::little, "the raw file is little-endian float32");
+  static_assert(std::endian::native == std::endian::little,
+                "the raw file is little-endian float32");
   if (file) {
     file.write(header.data(), static_cast<std::streamsize>(header.size()));
-    file.write(reinterpret_cast<const char*>(images.data()), static_cast<std::streamsize>(images.size_bytes()));
+    file.write(reinterpret_cast<const char*>(images.data()),
+               static_cast<std::streamsize>(images.size_bytes()));
   }
   if (!file) throw std::runtime_error(path + ": cannot write the raw images");
 }
 
-void write_png_grid(const std::string& path, std::span<const float> images, int count, int columns) {
+void write_png_grid(const std::string& path, std::span<const float> images, int count,
+                    int columns) {
   check_images(images, count, path);
-  if (columns < 1) throw std::invalid_argument(path + ": columns = " + std::to_string(columns) + " must be >= 1");
+  if (columns < 1)
+    throw std::invalid_argument(path + ": columns = " + std::to_string(columns) + " must be >= 1");
   const int across = std::min(columns, count);
   const int down = (count + across - 1) / across;
   const int width = across * kImage, height = down * kImage;
@@ -60,11 +67,12 @@ void write_png_grid(const std::string& path, std::span<const float> images, int 
     const int top = (n / across) * kImage, left = (n % across) * kImage;
     for (int y = 0; y < kImage; ++y)
       for (int x = 0; x < kImage * kChannels; ++x) {
-        pixels[(static_cast<std::size_t>(top + y) * width + left) * kChannels + x] =
-            to_pixel(images[n * kImageFloats + static_cast<std::size_t>(y) * kImage * kChannels + x]);
+        pixels[(static_cast<std::size_t>(top + y) * width + left) * kChannels + x] = to_pixel(
+            images[n * kImageFloats + static_cast<std::size_t>(y) * kImage * kChannels + x]);
       }
   }
-  if (stbi_write_png(path.c_str(), width, height, kChannels, pixels.data(), width * kChannels) == 0) {
+  if (stbi_write_png(path.c_str(), width, height, kChannels, pixels.data(), width * kChannels) ==
+      0) {
     throw std::runtime_error(path + ": cannot write the PNG");
   }
 }

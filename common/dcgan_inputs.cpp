@@ -20,7 +20,8 @@ Weights load_weights(const std::string& choice, int builtin_seed, const std::str
   return read_weights(path);
 }
 
-Latents load_latents(const std::string& input, int num, std::uint64_t seed, std::string& description) {
+Latents load_latents(const std::string& input, int num, std::uint64_t seed,
+                     std::string& description) {
   if (!input.empty()) {
     description = input;
     return read_latents(input);
@@ -32,13 +33,18 @@ Latents load_latents(const std::string& input, int num, std::uint64_t seed, std:
 }
 
 void add_input_flags(CLI::App& app, InputFlags& flags) {
-  app.add_option("--weights", flags.weights,
-                 "Weights: a .cldw file, 'trained' (the committed Fashion-MNIST generator), 'builtin' (DCGAN "
-                 "initialisation from --weights-seed) or 'default' (trained if present, else builtin)");
-  add_integer_flag(app, "--weights-seed", flags.weights_seed, 0, 1 << 30, "Seed of the builtin weights");
-  app.add_option("--input", flags.input, "Latent vectors: a .cldz file (instead of --num random ones)");
-  add_integer_flag(app, "--num", flags.num, 1, 1 << 20, "Images to generate from random latent vectors");
-  app.add_option("--seed", flags.seed_text, "Seed of the random latent vectors (default: CUDALABS_SEED or fresh)");
+  app.add_option(
+      "--weights", flags.weights,
+      "Weights: a .cldw file, 'trained' (the committed Fashion-MNIST generator), 'builtin' (DCGAN "
+      "initialisation from --weights-seed) or 'default' (trained if present, else builtin)");
+  add_integer_flag(app, "--weights-seed", flags.weights_seed, 0, 1 << 30,
+                   "Seed of the builtin weights");
+  app.add_option("--input", flags.input,
+                 "Latent vectors: a .cldz file (instead of --num random ones)");
+  add_integer_flag(app, "--num", flags.num, 1, 1 << 20,
+                   "Images to generate from random latent vectors");
+  app.add_option("--seed", flags.seed_text,
+                 "Seed of the random latent vectors (default: CUDALABS_SEED or fresh)");
 }
 
 std::uint64_t check_input_flags(const CLI::App& app, const InputFlags& flags) {
@@ -46,7 +52,8 @@ std::uint64_t check_input_flags(const CLI::App& app, const InputFlags& flags) {
     throw FlagError("--num: give either --num or --input '" + flags.input + "', not both");
   }
   return flags.seed_text.empty() ? run_seed()
-                                 : static_cast<std::uint64_t>(parse_integer_flag("--seed", flags.seed_text, 0, 1LL << 62));
+                                 : static_cast<std::uint64_t>(
+                                       parse_integer_flag("--seed", flags.seed_text, 0, 1LL << 62));
 }
 
 }  // namespace cudalabs::dcgan

@@ -17,7 +17,8 @@ const std::vector<TensorSpec>& generator_tensors() {
   static const std::vector<TensorSpec> tensors = [] {
     std::vector<TensorSpec> list;
     auto batch_norm = [&list](const std::string& prefix, std::uint32_t channels) {
-      for (const char* part : {"scale", "offset", "mean", "variance"}) list.push_back({prefix + "." + part, {channels}});
+      for (const char* part : {"scale", "offset", "mean", "variance"})
+        list.push_back({prefix + "." + part, {channels}});
     };
     list.push_back({"linear.weight", {kLatent, 4 * 4 * 512}});
     list.push_back({"linear.bias", {4 * 4 * 512}});
@@ -44,14 +45,16 @@ const std::vector<float>& Weights::operator[](const std::string& name) const {
 
 namespace {
 
-// Normal deviates by Box-Muller from the suite's uniform generator (reproducible on every platform).
+// Normal deviates by Box-Muller from the suite's uniform generator (reproducible on every
+// platform).
 void fill_normal(std::vector<float>& values, std::uint64_t seed, float mean, float deviation) {
   std::vector<float> uniform(values.size() * 2);
   fill_uniform(uniform, seed, 0.0f, 1.0f);
   for (std::size_t i = 0; i < values.size(); ++i) {
     const double u1 = 1.0 - uniform[2 * i];  // in (0, 1]: the logarithm stays finite
     const double u2 = uniform[2 * i + 1];
-    values[i] = static_cast<float>(mean + deviation * std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2));
+    values[i] = static_cast<float>(mean + deviation * std::sqrt(-2.0 * std::log(u1)) *
+                                              std::cos(2.0 * M_PI * u2));
   }
 }
 

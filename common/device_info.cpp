@@ -14,9 +14,11 @@ std::optional<std::string> gpu_unavailable_reason() {
     int count = 0;
     const cudaError_t status = cudaGetDeviceCount(&count);
     if (status != cudaSuccess) {
-      return std::string("no CUDA GPU available (cudaGetDeviceCount: ") + cudaGetErrorString(status) + ")";
+      return std::string("no CUDA GPU available (cudaGetDeviceCount: ") +
+             cudaGetErrorString(status) + ")";
     }
-    if (count == 0) return std::string("no CUDA GPU available (cudaGetDeviceCount found 0 devices)");
+    if (count == 0)
+      return std::string("no CUDA GPU available (cudaGetDeviceCount found 0 devices)");
     return std::nullopt;
   }();
   return reason;
@@ -26,7 +28,9 @@ void require_gpu() {
   if (auto reason = gpu_unavailable_reason()) throw NoGpuError(*reason);
 }
 
-std::string DeviceInfo::slug() const { return device_slug(name); }
+std::string DeviceInfo::slug() const {
+  return device_slug(name);
+}
 
 std::string DeviceInfo::version_text(int version) {
   return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
@@ -56,15 +60,16 @@ DeviceInfo current_device_info() {
   info.memory_bus_bits = props.memoryBusWidth;
   // The clocks left cudaDeviceProp in CUDA 13; the attributes still report them.
   CUDA_CHECK(cudaDeviceGetAttribute(&info.sm_clock_khz, cudaDevAttrClockRate, info.index));
-  CUDA_CHECK(cudaDeviceGetAttribute(&info.memory_clock_khz, cudaDevAttrMemoryClockRate, info.index));
+  CUDA_CHECK(
+      cudaDeviceGetAttribute(&info.memory_clock_khz, cudaDevAttrMemoryClockRate, info.index));
   CUDA_CHECK(cudaDriverGetVersion(&info.driver_version));
   CUDA_CHECK(cudaRuntimeGetVersion(&info.runtime_version));
   return info;
 }
 
 int fp32_lanes_per_sm(int major, int minor) {
-  if (major == 7) return 64;                  // Volta, Turing
-  if (major == 8) return minor == 0 ? 64 : 128;  // A100: 64; GA10x, Ada: 128
+  if (major == 7) return 64;                                 // Volta, Turing
+  if (major == 8) return minor == 0 ? 64 : 128;              // A100: 64; GA10x, Ada: 128
   if (major == 9 || major == 10 || major == 12) return 128;  // Hopper, Blackwell
   return 0;
 }
@@ -87,16 +92,18 @@ std::string device_slug(std::string_view name) {
 
 std::string device_name(int device) {
   cudaDeviceProp properties{};
-  return cudaGetDeviceProperties(&properties, device) == cudaSuccess ? std::string(properties.name) : std::string("?");
+  return cudaGetDeviceProperties(&properties, device) == cudaSuccess ? std::string(properties.name)
+                                                                     : std::string("?");
 }
 
 void require_device_memory(std::size_t bytes, const std::string& what) {
   std::size_t free_bytes = 0, total_bytes = 0;
   CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   if (bytes > free_bytes) {
-    throw std::invalid_argument(what + " needs " + std::to_string(bytes >> 20) + " MiB of device memory, but only " +
-                             std::to_string(free_bytes >> 20) + " MiB of " + std::to_string(total_bytes >> 20) +
-                             " MiB are free");
+    throw std::invalid_argument(what + " needs " + std::to_string(bytes >> 20) +
+                                " MiB of device memory, but only " +
+                                std::to_string(free_bytes >> 20) + " MiB of " +
+                                std::to_string(total_bytes >> 20) + " MiB are free");
   }
 }
 
@@ -105,7 +112,8 @@ void require_host_memory(std::size_t bytes, const std::string& what) {
   if (pages > 0 && page > 0 && bytes > static_cast<std::size_t>(pages) * page / 2) {
     throw std::invalid_argument(what + " needs " + std::to_string(bytes >> 20) +
                                 " MiB of host memory, more than half of this machine's " +
-                                std::to_string((static_cast<std::size_t>(pages) * page) >> 20) + " MiB");
+                                std::to_string((static_cast<std::size_t>(pages) * page) >> 20) +
+                                " MiB");
   }
 }
 

@@ -25,27 +25,27 @@ void require_gpu();
 
 /// The properties of the current device the labs report and reason with.
 struct DeviceInfo {
-  int index = 0;                        ///< CUDA device ordinal
-  std::string name;                     ///< e.g. "NVIDIA H100 80GB HBM3"
-  int major = 0;                        ///< compute capability, major
-  int minor = 0;                        ///< compute capability, minor
-  int sm_count = 0;                     ///< multiprocessors
-  std::size_t global_memory_bytes = 0;  ///< device memory
-  std::size_t l2_bytes = 0;             ///< L2 cache
-  std::size_t shared_per_sm = 0;        ///< shared memory per multiprocessor (maximum carveout)
-  std::size_t shared_per_block = 0;     ///< shared memory per block without opt-in (48 KiB)
-  std::size_t shared_per_block_optin = 0;     ///< shared memory per block with opt-in
+  int index = 0;                           ///< CUDA device ordinal
+  std::string name;                        ///< e.g. "NVIDIA H100 80GB HBM3"
+  int major = 0;                           ///< compute capability, major
+  int minor = 0;                           ///< compute capability, minor
+  int sm_count = 0;                        ///< multiprocessors
+  std::size_t global_memory_bytes = 0;     ///< device memory
+  std::size_t l2_bytes = 0;                ///< L2 cache
+  std::size_t shared_per_sm = 0;           ///< shared memory per multiprocessor (maximum carveout)
+  std::size_t shared_per_block = 0;        ///< shared memory per block without opt-in (48 KiB)
+  std::size_t shared_per_block_optin = 0;  ///< shared memory per block with opt-in
   std::size_t reserved_shared_per_block = 0;  ///< shared memory the driver reserves per block
-  int registers_per_sm = 0;             ///< 32-bit registers per multiprocessor
-  int max_threads_per_sm = 0;           ///< resident threads per multiprocessor
-  int max_blocks_per_sm = 0;            ///< resident blocks per multiprocessor
-  int max_threads_per_block = 0;        ///< threads per block
-  int warp_size = 0;                    ///< threads per warp
-  int sm_clock_khz = 0;                 ///< peak SM clock
-  int memory_clock_khz = 0;             ///< peak memory clock
-  int memory_bus_bits = 0;              ///< memory bus width
-  int driver_version = 0;               ///< e.g. 13000 for CUDA 13.0
-  int runtime_version = 0;              ///< the runtime this program was built against
+  int registers_per_sm = 0;                   ///< 32-bit registers per multiprocessor
+  int max_threads_per_sm = 0;                 ///< resident threads per multiprocessor
+  int max_blocks_per_sm = 0;                  ///< resident blocks per multiprocessor
+  int max_threads_per_block = 0;              ///< threads per block
+  int warp_size = 0;                          ///< threads per warp
+  int sm_clock_khz = 0;                       ///< peak SM clock
+  int memory_clock_khz = 0;                   ///< peak memory clock
+  int memory_bus_bits = 0;                    ///< memory bus width
+  int driver_version = 0;                     ///< e.g. 13000 for CUDA 13.0
+  int runtime_version = 0;                    ///< the runtime this program was built against
 
   /// The name in lower case with dashes, for file names: "nvidia-h100-80gb-hbm3".
   std::string slug() const;
@@ -59,20 +59,22 @@ DeviceInfo current_device_info();
 /// The name of CUDA device `device` ("?" when it cannot be read).
 std::string device_name(int device);
 
-/// FP32 lanes (CUDA cores) per multiprocessor for a compute capability, 0 when unknown. Used only to
-/// print the clock-derived FP32 peak next to the one the roofline lab measures.
+/// FP32 lanes (CUDA cores) per multiprocessor for a compute capability, 0 when unknown. Used only
+/// to print the clock-derived FP32 peak next to the one the roofline lab measures.
 int fp32_lanes_per_sm(int major, int minor);
 
-/// Lower-cases `name` and turns every run of other characters than letters and digits into one dash.
+/// Lower-cases `name` and turns every run of other characters than letters and digits into one
+/// dash.
 std::string device_slug(std::string_view name);
 
 /// Throws std::invalid_argument when `bytes` more bytes would not fit in the device's free memory,
-/// naming `what` (the flags that asked for it) and both sizes, so that a too-large problem is refused
-/// as bad input before any allocation.
+/// naming `what` (the flags that asked for it) and both sizes, so that a too-large problem is
+/// refused as bad input before any allocation.
 void require_device_memory(std::size_t bytes, const std::string& what);
 
-/// Throws std::invalid_argument when `bytes` of host memory would be more than half of this machine's
-/// physical memory, naming `what` and both sizes (the DCGAN drivers hold every image in host memory).
+/// Throws std::invalid_argument when `bytes` of host memory would be more than half of this
+/// machine's physical memory, naming `what` and both sizes (the DCGAN drivers hold every image in
+/// host memory).
 void require_host_memory(std::size_t bytes, const std::string& what);
 
 }  // namespace cudalabs

@@ -14,7 +14,8 @@ std::string earlier_labs_line(const std::vector<EarlierLab>& labs, bool student_
     line += " the reference kernels of " + reference;
     if (student_build) line += " (your own with EARLIER_LABS=student)";
   }
-  if (!own.empty()) line += std::string(reference.empty() ? "" : ";") + " your own kernels of " + own;
+  if (!own.empty())
+    line += std::string(reference.empty() ? "" : ";") + " your own kernels of " + own;
   return line;
 }
 

@@ -18,9 +18,13 @@ EventTimer::~EventTimer() {
   (void)cudaEventDestroy(stop_);
 }
 
-void EventTimer::start(cudaStream_t stream) { CUDA_CHECK(cudaEventRecord(start_, stream)); }
+void EventTimer::start(cudaStream_t stream) {
+  CUDA_CHECK(cudaEventRecord(start_, stream));
+}
 
-void EventTimer::stop(cudaStream_t stream) { CUDA_CHECK(cudaEventRecord(stop_, stream)); }
+void EventTimer::stop(cudaStream_t stream) {
+  CUDA_CHECK(cudaEventRecord(stop_, stream));
+}
 
 float EventTimer::elapsed_ms() {
   CUDA_CHECK(cudaEventSynchronize(stop_));
@@ -53,10 +57,12 @@ std::vector<double> time_each_run_ms(const std::function<void(cudaStream_t, int)
 double median(std::vector<double> values) {
   if (values.empty()) return std::numeric_limits<double>::quiet_NaN();
   const std::size_t middle = values.size() / 2;
-  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(middle), values.end());
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(middle),
+                   values.end());
   const double upper = values[middle];
   if (values.size() % 2 == 1) return upper;
-  const double lower = *std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(middle));
+  const double lower =
+      *std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(middle));
   return 0.5 * (lower + upper);
 }
 

@@ -28,9 +28,12 @@ std::string GemmCase::label() const {
 
 const char* outcome_text(CheckOutcome outcome) {
   switch (outcome) {
-    case CheckOutcome::kPassed: return "PASS";
-    case CheckOutcome::kNotImplemented: return "not implemented yet";
-    case CheckOutcome::kFailed: return "FAIL";
+    case CheckOutcome::kPassed:
+      return "PASS";
+    case CheckOutcome::kNotImplemented:
+      return "not implemented yet";
+    case CheckOutcome::kFailed:
+      return "FAIL";
   }
   return "?";
 }
@@ -43,13 +46,14 @@ namespace {
 
 // The references for one beta: what the launcher's output is compared with.
 struct References {
-  ReferenceValues exact;                    // CPU, all elements or samples
-  std::optional<ReferenceValues> cublas;    // every element from cuBLAS, for large problems
+  ReferenceValues exact;                  // CPU, all elements or samples
+  std::optional<ReferenceValues> cublas;  // every element from cuBLAS, for large problems
 };
 
 std::vector<float> absolute_values(const std::vector<float>& values) {
   std::vector<float> result(values.size());
-  std::transform(values.begin(), values.end(), result.begin(), [](float v) { return std::fabs(v); });
+  std::transform(values.begin(), values.end(), result.begin(),
+                 [](float v) { return std::fabs(v); });
   return result;
 }
 
@@ -89,15 +93,15 @@ struct GemmVerifier::State {
   // Uploads a host matrix behind pointer_offset floats of padding.
   DeviceBuffer<float> upload(const std::vector<float>& host) const {
     DeviceBuffer<float> buffer(host.size() + static_cast<std::size_t>(gemm_case.pointer_offset));
-    CUDA_CHECK(cudaMemcpy(buffer.data() + gemm_case.pointer_offset, host.data(), host.size() * sizeof(float),
-                          cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(buffer.data() + gemm_case.pointer_offset, host.data(),
+                          host.size() * sizeof(float), cudaMemcpyHostToDevice));
     return buffer;
   }
 
   std::vector<float> download_c() const {
     std::vector<float> host(c0.size());
-    CUDA_CHECK(cudaMemcpy(host.data(), device_c.data() + gemm_case.pointer_offset, host.size() * sizeof(float),
-                          cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(host.data(), device_c.data() + gemm_case.pointer_offset,
+                          host.size() * sizeof(float), cudaMemcpyDeviceToHost));
     return host;
   }
 
@@ -116,13 +120,15 @@ struct GemmVerifier::State {
     const GemmShape& s = gemm_case.shape;
     CublasHandle handle;
     DeviceBuffer<float> result(c0.size());
-    cublas_gemm_row_major(handle, GemmArgs{s.m, s.n, s.k, gemm_case.alpha, a_ptr(), lda, b_ptr(), ldb, 0.0f,
-                                           result.data(), ldc});
+    cublas_gemm_row_major(handle, GemmArgs{s.m, s.n, s.k, gemm_case.alpha, a_ptr(), lda, b_ptr(),
+                                           ldb, 0.0f, result.data(), ldc});
     const std::vector<float> abs_a = absolute_values(a), abs_b = absolute_values(b);
-    DeviceBuffer<float> device_abs_a{std::span<const float>(abs_a)}, device_abs_b{std::span<const float>(abs_b)};
+    DeviceBuffer<float> device_abs_a{std::span<const float>(abs_a)},
+        device_abs_b{std::span<const float>(abs_b)};
     DeviceBuffer<float> abs_product(c0.size());
-    cublas_gemm_row_major(handle, GemmArgs{s.m, s.n, s.k, std::fabs(gemm_case.alpha), device_abs_a.data(), lda,
-                                           device_abs_b.data(), ldb, 0.0f, abs_product.data(), ldc});
+    cublas_gemm_row_major(
+        handle, GemmArgs{s.m, s.n, s.k, std::fabs(gemm_case.alpha), device_abs_a.data(), lda,
+                         device_abs_b.data(), ldb, 0.0f, abs_product.data(), ldc});
     CUDA_CHECK(cudaDeviceSynchronize());
     const std::vector<float> values = result.to_host(), magnitudes = abs_product.to_host();
     ReferenceValues ref;
@@ -149,8 +155,9 @@ struct GemmVerifier::State {
       refs.exact = reference_gemm(host_inputs(0.0f));
       return refs;
     }
-    refs.exact = reference_gemm_at(host_inputs(0.0f),
-                                   sample_positions(s.m, s.n, options.sampled_elements, derive_seed(seed, "samples")));
+    refs.exact = reference_gemm_at(
+        host_inputs(0.0f),
+        sample_positions(s.m, s.n, options.sampled_elements, derive_seed(seed, "samples")));
     refs.cublas = cublas_product();
     // cuBLAS is only trusted as a reference after it agrees with the CPU on the samples.
     std::vector<float> cublas_c(c0.size());
@@ -160,7 +167,8 @@ struct GemmVerifier::State {
             static_cast<float>(refs.cublas->value[static_cast<std::size_t>(i) * s.n + j]);
     const GemmComparison cublas_vs_cpu = compare_gemm(cublas_c, ldc, refs.exact, s.k);
     if (!cublas_vs_cpu.passed()) {
-      throw std::runtime_error("the cuBLAS reference disagrees with the CPU reference: " + cublas_vs_cpu.describe());
+      throw std::runtime_error("the cuBLAS reference disagrees with the CPU reference: " +
+                               cublas_vs_cpu.describe());
     }
     return refs;
   }
@@ -182,7 +190,8 @@ GemmVerifier::GemmVerifier(const GemmCase& gemm_case, std::uint64_t seed, GemmCh
   const GemmShape& s = gemm_case.shape;
   if (gemm_case.lda_padding < 0 || gemm_case.ldb_padding < 0 || gemm_case.ldc_padding < 0 ||
       gemm_case.pointer_offset < 0) {
-    throw std::invalid_argument("GemmVerifier: negative leading-dimension padding in " + gemm_case.label());
+    throw std::invalid_argument("GemmVerifier: negative leading-dimension padding in " +
+                                gemm_case.label());
   }
   st.lda = s.k + gemm_case.lda_padding;
   st.ldb = s.n + gemm_case.ldb_padding;
@@ -196,24 +205,31 @@ GemmVerifier::GemmVerifier(const GemmCase& gemm_case, std::uint64_t seed, GemmCh
   fill_uniform(st.c0, derive_seed(seed, "C"));
   st.device_a = st.upload(st.a);
   st.device_b = st.upload(st.b);
-  st.device_c = DeviceBuffer<float>(st.c0.size() + static_cast<std::size_t>(gemm_case.pointer_offset));
+  st.device_c =
+      DeviceBuffer<float>(st.c0.size() + static_cast<std::size_t>(gemm_case.pointer_offset));
 
   std::ostringstream text;
   const std::int64_t elements = static_cast<std::int64_t>(s.m) * s.n;
   if (st.full_reference()) {
     text << "CPU reference (all " << elements << " elements)";
   } else {
-    text << "CPU reference (" << sample_positions(s.m, s.n, options.sampled_elements, derive_seed(seed, "samples")).size()
-         << " sampled elements) + cuBLAS (all " << elements << " elements)";
+    text
+        << "CPU reference ("
+        << sample_positions(s.m, s.n, options.sampled_elements, derive_seed(seed, "samples")).size()
+        << " sampled elements) + cuBLAS (all " << elements << " elements)";
   }
   st.description = text.str();
 }
 
 GemmVerifier::~GemmVerifier() = default;
 
-const std::string& GemmVerifier::reference_description() const { return state_->description; }
+const std::string& GemmVerifier::reference_description() const {
+  return state_->description;
+}
 
-std::uint64_t GemmVerifier::seed() const { return state_->seed; }
+std::uint64_t GemmVerifier::seed() const {
+  return state_->seed;
+}
 
 namespace {
 
@@ -240,11 +256,13 @@ GemmCheckReport GemmVerifier::check(GemmLauncher launch) {
     std::vector<float> c = st.download_c();
     bool nothing_written = true;
     for (int i = 0; i < s.m && nothing_written; ++i)
-      for (int j = 0; j < s.n && nothing_written; ++j) nothing_written = is_poison(c[static_cast<std::size_t>(i) * st.ldc + j]);
+      for (int j = 0; j < s.n && nothing_written; ++j)
+        nothing_written = is_poison(c[static_cast<std::size_t>(i) * st.ldc + j]);
     if (nothing_written) {
       report.outcome = CheckOutcome::kNotImplemented;
       report.message = "never written: not implemented yet";
-      report.write_check.checked = report.write_check.unwritten = static_cast<std::int64_t>(s.m) * s.n;
+      report.write_check.checked = report.write_check.unwritten =
+          static_cast<std::int64_t>(s.m) * s.n;
       report.value_check = report.write_check;
       return report;
     }
@@ -253,16 +271,19 @@ GemmCheckReport GemmVerifier::check(GemmLauncher launch) {
     if (!report.write_check.passed() || report.padding_changes > 0) {
       report.outcome = CheckOutcome::kFailed;
       report.message = "beta = 0 on a NaN-poisoned C: " + report.write_check.describe();
-      if (report.write_check.non_finite > 0) report.message += " (NaN written: was C read although beta = 0?)";
+      if (report.write_check.non_finite > 0)
+        report.message += " (NaN written: was C read although beta = 0?)";
       if (report.padding_changes > 0) {
-        report.message += "; " + std::to_string(report.padding_changes) + " padding elements beyond column n written";
+        report.message += "; " + std::to_string(report.padding_changes) +
+                          " padding elements beyond column n written";
       }
       report.value_check = report.write_check;
       return report;
     }
     // 2. Value check: random C, the case's beta.
     if (st.gemm_case.beta != 0.0f) {
-      CUDA_CHECK(cudaMemcpy(st.c_ptr(), st.c0.data(), st.c0.size() * sizeof(float), cudaMemcpyHostToDevice));
+      CUDA_CHECK(cudaMemcpy(st.c_ptr(), st.c0.data(), st.c0.size() * sizeof(float),
+                            cudaMemcpyHostToDevice));
       launch(st.args(st.gemm_case.beta), nullptr);
       CUDA_CHECK(cudaDeviceSynchronize());
       c = st.download_c();
@@ -270,9 +291,11 @@ GemmCheckReport GemmVerifier::check(GemmLauncher launch) {
       report.padding_changes = count_padding_changes(st.c0, c, s.m, s.n, st.ldc);
       if (!report.value_check.passed() || report.padding_changes > 0) {
         report.outcome = CheckOutcome::kFailed;
-        report.message = "beta = " + std::to_string(st.gemm_case.beta) + ": " + report.value_check.describe();
+        report.message =
+            "beta = " + std::to_string(st.gemm_case.beta) + ": " + report.value_check.describe();
         if (report.padding_changes > 0) {
-          report.message += "; " + std::to_string(report.padding_changes) + " padding elements beyond column n written";
+          report.message += "; " + std::to_string(report.padding_changes) +
+                            " padding elements beyond column n written";
         }
         return report;
       }

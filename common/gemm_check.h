@@ -1,15 +1,17 @@
 /// @file gemm_check.h
-/// @brief Verifies a GEMM launcher on the GPU against the CPU reference (and cuBLAS for large sizes).
+/// @brief Verifies a GEMM launcher on the GPU against the CPU reference (and cuBLAS for large
+/// sizes).
 ///
 /// The protocol, shared by the lab drivers and the grading tests:
 ///  1. Fresh random A, B and C (padding included) from a printed seed; never zeros.
-///  2. Write check: C poisoned with NaN, the launcher runs with beta = 0 and must write every element
+///  2. Write check: C poisoned with NaN, the launcher runs with beta = 0 and must write every
+///  element
 ///     of the m x n region, none of the padding, and match alpha * A * B.
 ///  3. Value check (when beta != 0): C reloaded with its random values, the launcher runs with the
 ///     case's alpha and beta and must match alpha * A * B + beta * C.
 /// Problems up to `full_reference_limit` multiply-adds are compared element by element with the CPU
-/// reference. Larger ones compare sampled elements with the CPU and every element with cuBLAS, whose
-/// own result is first checked against the CPU samples.
+/// reference. Larger ones compare sampled elements with the CPU and every element with cuBLAS,
+/// whose own result is first checked against the CPU samples.
 #pragma once
 
 #include "common/gemm_compare.h"
@@ -23,14 +25,14 @@ namespace cudalabs {
 
 /// One GEMM to check: the shape, alpha, beta and extra elements at the end of each row.
 struct GemmCase {
-  GemmShape shape;      ///< m, n, k
-  float alpha = 1.0f;   ///< scale of A * B
-  float beta = 0.0f;    ///< scale of the old C
-  int lda_padding = 0;  ///< lda = k + lda_padding
-  int ldb_padding = 0;  ///< ldb = n + ldb_padding
-  int ldc_padding = 0;  ///< ldc = n + ldc_padding
-  int pointer_offset = 0;  ///< A, B and C start this many floats into their allocations (1 misaligns
-                           ///< them for 128-bit accesses)
+  GemmShape shape;         ///< m, n, k
+  float alpha = 1.0f;      ///< scale of A * B
+  float beta = 0.0f;       ///< scale of the old C
+  int lda_padding = 0;     ///< lda = k + lda_padding
+  int ldb_padding = 0;     ///< ldb = n + ldb_padding
+  int ldc_padding = 0;     ///< ldc = n + ldc_padding
+  int pointer_offset = 0;  ///< A, B and C start this many floats into their allocations (1
+                           ///< misaligns them for 128-bit accesses)
 
   /// e.g. "17x33x65 alpha=1.5 beta=-0.5 ld+(1,2,3)".
   std::string label() const;
@@ -49,11 +51,12 @@ const char* outcome_text(CheckOutcome outcome);
 /// The result of checking one launcher on one case.
 struct GemmCheckReport {
   CheckOutcome outcome = CheckOutcome::kFailed;  ///< the verdict
-  std::string message;                  ///< one line: the verdict with the worst element and its bound
-  GemmComparison write_check;           ///< beta = 0 on a poisoned C
-  GemmComparison value_check;           ///< the case's beta on a random C (a copy of write_check when beta == 0)
-  std::int64_t padding_changes = 0;     ///< elements beyond column n that the kernel changed
-  double worst_relative_l2() const;     ///< the larger relative L2 error of the two checks
+  std::string message;         ///< one line: the verdict with the worst element and its bound
+  GemmComparison write_check;  ///< beta = 0 on a poisoned C
+  GemmComparison
+      value_check;  ///< the case's beta on a random C (a copy of write_check when beta == 0)
+  std::int64_t padding_changes = 0;  ///< elements beyond column n that the kernel changed
+  double worst_relative_l2() const;  ///< the larger relative L2 error of the two checks
 };
 
 /// Knobs of the protocol.
@@ -73,8 +76,8 @@ class GemmVerifier {
   GemmVerifier(const GemmVerifier&) = delete;
   GemmVerifier& operator=(const GemmVerifier&) = delete;
 
-  /// Runs the protocol on `launch`. Exceptions from the launcher (bad arguments, CUDA errors) become
-  /// a kFailed report naming them.
+  /// Runs the protocol on `launch`. Exceptions from the launcher (bad arguments, CUDA errors)
+  /// become a kFailed report naming them.
   GemmCheckReport check(GemmLauncher launch);
 
   /// What the results are compared with, e.g. "CPU reference (all 561 elements)".

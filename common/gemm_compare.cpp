@@ -32,31 +32,36 @@ std::string GemmComparison::describe() const {
   if (checked == 0) return "nothing compared";
   if (nothing_written()) return "never written: not implemented yet";
   if (unwritten > 0) {
-    text << unwritten << " of " << checked << " elements never written, first at (" << first_unwritten_row
-         << ", " << first_unwritten_col << ")";
+    text << unwritten << " of " << checked << " elements never written, first at ("
+         << first_unwritten_row << ", " << first_unwritten_col << ")";
     return text.str();
   }
   const char* verdict = passed() ? "PASS" : "FAIL";
-  text << verdict << ": rel L2 " << std::scientific << relative_l2 << " (bound " << relative_l2_bound << ")";
+  text << verdict << ": rel L2 " << std::scientific << relative_l2 << " (bound "
+       << relative_l2_bound << ")";
   text << ", worst (" << worst_row << ", " << worst_col << ") got " << worst_got << " expected "
-       << worst_expected << " |err| " << std::fabs(worst_got - worst_expected) << " bound " << worst_bound;
+       << worst_expected << " |err| " << std::fabs(worst_got - worst_expected) << " bound "
+       << worst_bound;
   if (over_bound > 0) text << ", " << over_bound << " elements over their bound";
   if (non_finite > 0) text << ", " << non_finite << " NaN or infinite";
   return text.str();
 }
 
-GemmComparison compare_gemm(std::span<const float> c, int ldc, const ReferenceValues& reference, int k,
-                            GemmTolerance tolerance) {
-  if (reference.m < 1 || reference.n < 1) throw std::invalid_argument("compare_gemm: empty reference");
+GemmComparison compare_gemm(std::span<const float> c, int ldc, const ReferenceValues& reference,
+                            int k, GemmTolerance tolerance) {
+  if (reference.m < 1 || reference.n < 1)
+    throw std::invalid_argument("compare_gemm: empty reference");
   const std::int64_t need = matrix_span(reference.m, reference.n, ldc);
   if (static_cast<std::int64_t>(c.size()) < need) {
-    throw std::invalid_argument("compare_gemm: C holds " + std::to_string(c.size()) + " elements, needs " +
-                                std::to_string(need));
+    throw std::invalid_argument("compare_gemm: C holds " + std::to_string(c.size()) +
+                                " elements, needs " + std::to_string(need));
   }
-  if (k < 1) throw std::invalid_argument("compare_gemm: k = " + std::to_string(k) + " must be >= 1");
+  if (k < 1)
+    throw std::invalid_argument("compare_gemm: k = " + std::to_string(k) + " must be >= 1");
 
   GemmComparison result;
-  result.relative_l2_bound = tolerance.l2_factor * kUnitRoundoff * std::sqrt(static_cast<double>(k) + 2.0);
+  result.relative_l2_bound =
+      tolerance.l2_factor * kUnitRoundoff * std::sqrt(static_cast<double>(k) + 2.0);
   const double gamma = tolerance.error_factor * float32_gamma(static_cast<std::int64_t>(k) + 2);
   double error_squares = 0.0, reference_squares = 0.0;
   for (std::size_t s = 0; s < reference.size(); ++s) {
@@ -75,7 +80,8 @@ GemmComparison compare_gemm(std::span<const float> c, int ldc, const ReferenceVa
     const double error = std::fabs(got - expected);
     const double bound = gamma * reference.magnitude[s] + kAbsoluteFloor;
     // NaN or infinity in a written element counts as an infinite error.
-    const double ratio = std::isfinite(got) ? error / bound : std::numeric_limits<double>::infinity();
+    const double ratio =
+        std::isfinite(got) ? error / bound : std::numeric_limits<double>::infinity();
     if (ratio > 1.0) ++result.over_bound;
     if (!std::isfinite(got)) ++result.non_finite;
     if (ratio > result.worst_ratio || result.worst_row < 0) {

@@ -14,8 +14,8 @@ namespace cudalabs {
 ///
 /// Per element: |got - expected| <= error_factor * gamma(k + 2) * magnitude, where
 /// gamma(n) = n u / (1 - n u), u = 2^-24 and magnitude = |alpha| |A||B| + |beta| |C|. That is the
-/// classical worst-case bound for a dot product of length k plus the two roundings of the alpha/beta
-/// update, valid for any summation order, so a correct kernel cannot break it.
+/// classical worst-case bound for a dot product of length k plus the two roundings of the
+/// alpha/beta update, valid for any summation order, so a correct kernel cannot break it.
 ///
 /// Over the whole matrix: ||got - expected||_2 / ||expected||_2 <= l2_factor * u * sqrt(k + 2).
 /// Rounding errors of a correct kernel add up like a random walk, about u sqrt(k/2) in practice; a
@@ -30,14 +30,15 @@ double float32_gamma(std::int64_t n);
 
 /// What the comparison found.
 struct GemmComparison {
-  std::int64_t checked = 0;        ///< elements compared
-  std::int64_t unwritten = 0;      ///< elements still holding the poison bit pattern (never written)
-  int first_unwritten_row = -1;    ///< row of the first unwritten element (-1 when none)
-  int first_unwritten_col = -1;    ///< column of the first unwritten element (-1 when none)
-  std::int64_t over_bound = 0;     ///< written elements whose error exceeds their bound
-  std::int64_t non_finite = 0;     ///< written elements that are NaN or infinite (e.g. C read when beta = 0)
-  int worst_row = -1;              ///< row of the element with the largest error / bound ratio
-  int worst_col = -1;              ///< its column
+  std::int64_t checked = 0;      ///< elements compared
+  std::int64_t unwritten = 0;    ///< elements still holding the poison bit pattern (never written)
+  int first_unwritten_row = -1;  ///< row of the first unwritten element (-1 when none)
+  int first_unwritten_col = -1;  ///< column of the first unwritten element (-1 when none)
+  std::int64_t over_bound = 0;   ///< written elements whose error exceeds their bound
+  std::int64_t non_finite =
+      0;               ///< written elements that are NaN or infinite (e.g. C read when beta = 0)
+  int worst_row = -1;  ///< row of the element with the largest error / bound ratio
+  int worst_col = -1;  ///< its column
   double worst_got = 0.0;          ///< its value
   double worst_expected = 0.0;     ///< its reference value
   double worst_bound = 0.0;        ///< its bound

@@ -6,8 +6,8 @@
 
 namespace cudalabs {
 
-/// Writes alpha * acc + beta * (*c) to *c. When beta == 0 the old value is not read at all: C may hold
-/// NaN or garbage (the BLAS convention), and the harness's NaN poisoning relies on it.
+/// Writes alpha * acc + beta * (*c) to *c. When beta == 0 the old value is not read at all: C may
+/// hold NaN or garbage (the BLAS convention), and the harness's NaN poisoning relies on it.
 __device__ __forceinline__ void store_gemm_result(float* c, float acc, float alpha, float beta) {
   *c = beta == 0.0f ? alpha * acc : fmaf(beta, *c, alpha * acc);
 }

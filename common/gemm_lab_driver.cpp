@@ -14,9 +14,9 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <memory>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <optional>
 #include <sstream>
 
@@ -54,29 +54,39 @@ void register_flags(CLI::App& app, GemmLabOptions& options) {
   add_integer_flag(app, "--n", options.n, 1, kMaxDimension, "Columns of B and C");
   add_integer_flag(app, "--k", options.k, 1, kMaxDimension, "Columns of A and rows of B");
   app.add_option("--shapes", options.shapes_text,
-                 "Several problems instead of --m/--n/--k: comma-separated N (a cube) or MxNxK, e.g. 256,1024,65536x64x3200");
+                 "Several problems instead of --m/--n/--k: comma-separated N (a cube) or MxNxK, "
+                 "e.g. 256,1024,65536x64x3200");
   add_number_flag(app, "--alpha", options.alpha, -1e6, 1e6, "Scale of A*B (timing and checks)");
   add_number_flag(app, "--beta", options.beta, -1e6, 1e6, "Scale of the old C while timing");
-  add_number_flag(app, "--verify-beta", options.verify_beta, -1e6, 1e6,
-                  "beta of the value check (the write check always uses beta = 0 on a NaN-poisoned C)");
+  add_number_flag(
+      app, "--verify-beta", options.verify_beta, -1e6, 1e6,
+      "beta of the value check (the write check always uses beta = 0 on a NaN-poisoned C)");
   app.add_option("--variant", options.variants, "Variant to run (repeatable; default: all)");
   add_integer_flag(app, "--repetitions", options.timing.repetitions, 1, 1000,
                    "Timed repetitions per variant; tables show their median");
-  add_number_flag(app, "--min-time", options.timing.min_time_s, 0.0, 60.0, "Minimum timed seconds per repetition");
-  add_integer_flag(app, "--warmups", options.timing.warmups, 0, 1000, "Untimed launches before each repetition");
-  app.add_option("--seed", options.seed_text, "Seed of the random inputs (default: CUDALABS_SEED or fresh)");
+  add_number_flag(app, "--min-time", options.timing.min_time_s, 0.0, 60.0,
+                  "Minimum timed seconds per repetition");
+  add_integer_flag(app, "--warmups", options.timing.warmups, 0, 1000,
+                   "Untimed launches before each repetition");
+  app.add_option("--seed", options.seed_text,
+                 "Seed of the random inputs (default: CUDALABS_SEED or fresh)");
   app.add_flag("--verify-only", options.verify_only, "Check every variant, time nothing");
   app.add_flag("--list", options.list, "List the variants and exit");
-  app.add_flag("--launch-info", options.launch_info,
-               "Print each variant's grid, block, registers, shared memory and theoretical occupancy");
+  app.add_flag(
+      "--launch-info", options.launch_info,
+      "Print each variant's grid, block, registers, shared memory and theoretical occupancy");
   app.add_option("--results-dir", options.results_dir,
-                 "Write the Google Benchmark JSON to DIR/<lab>_<device>.json (docs/pages/architecture.md, 'Recorded results')");
-  app.add_option("--results-tag", options.results_tag, "Name the JSON DIR/<lab>_<TAG>_<device>.json instead");
-  app.footer("Google Benchmark flags (--benchmark_format=json, --benchmark_out=FILE, ...) are passed through.");
+                 "Write the Google Benchmark JSON to DIR/<lab>_<device>.json "
+                 "(docs/pages/architecture.md, 'Recorded results')");
+  app.add_option("--results-tag", options.results_tag,
+                 "Name the JSON DIR/<lab>_<TAG>_<device>.json instead");
+  app.footer(
+      "Google Benchmark flags (--benchmark_format=json, --benchmark_out=FILE, ...) are passed "
+      "through.");
 }
 
-// Several copies of the inputs when one copy fits in L2, so that timed runs read from DRAM as a real
-// workload would rather than from a warm cache.
+// Several copies of the inputs when one copy fits in L2, so that timed runs read from DRAM as a
+// real workload would rather than from a warm cache.
 struct TimingInputs {
   struct Set {
     DeviceBuffer<float> a, b, c;
@@ -89,7 +99,8 @@ struct TimingInputs {
     const std::size_t b_count = static_cast<std::size_t>(s.k) * s.n;
     const std::size_t c_count = static_cast<std::size_t>(s.m) * s.n;
     const std::size_t set_bytes = (a_count + b_count + c_count) * sizeof(float);
-    const std::size_t copies = std::clamp<std::size_t>((2 * l2_bytes + set_bytes - 1) / set_bytes, 1, 8);
+    const std::size_t copies =
+        std::clamp<std::size_t>((2 * l2_bytes + set_bytes - 1) / set_bytes, 1, 8);
     for (std::size_t i = 0; i < copies; ++i) {
       std::vector<float> host_a(a_count), host_b(b_count), host_c(c_count);
       fill_uniform(host_a, derive_seed(seed, "time A " + std::to_string(i)));
@@ -103,8 +114,8 @@ struct TimingInputs {
 
   GemmArgs args(int run, float alpha, float beta) {
     Set& set = sets[static_cast<std::size_t>(run) % sets.size()];
-    return GemmArgs{shape.m, shape.n, shape.k, alpha, set.a.data(), shape.k, set.b.data(), shape.n,
-                    beta, set.c.data(), shape.n};
+    return GemmArgs{shape.m,      shape.n, shape.k, alpha,        set.a.data(), shape.k,
+                    set.b.data(), shape.n, beta,    set.c.data(), shape.n};
   }
 };
 
@@ -116,10 +127,13 @@ struct VariantRow {
 
 std::uint64_t choose_seed(const std::string& text) {
   if (text.empty()) return run_seed();
-  return static_cast<std::uint64_t>(parse_integer_flag("--seed", text, 0, std::numeric_limits<long long>::max()));
+  return static_cast<std::uint64_t>(
+      parse_integer_flag("--seed", text, 0, std::numeric_limits<long long>::max()));
 }
 
-std::string check_cell(const VariantRow& row) { return row.check ? outcome_text(row.check->outcome) : "reference"; }
+std::string check_cell(const VariantRow& row) {
+  return row.check ? outcome_text(row.check->outcome) : "reference";
+}
 
 void print_table(std::ostream& out, const std::vector<VariantRow>& rows, double cublas_gflops) {
   TextTable table({{"variant", false},
@@ -131,7 +145,8 @@ void print_table(std::ostream& out, const std::vector<VariantRow>& rows, double 
   for (const VariantRow& row : rows) {
     const double ms = row.timing ? row.timing->real_time_ms : std::nan("");
     double gflops = std::nan("");
-    if (row.timing && row.timing->counters.count("gflops")) gflops = row.timing->counters.at("gflops");
+    if (row.timing && row.timing->counters.count("gflops"))
+      gflops = row.timing->counters.at("gflops");
     const double percent = cublas_gflops > 0.0 ? 100.0 * gflops / cublas_gflops : std::nan("");
     std::string error = "-";
     if (row.check && row.check->outcome != CheckOutcome::kNotImplemented) {
@@ -140,8 +155,8 @@ void print_table(std::ostream& out, const std::vector<VariantRow>& rows, double 
       text << std::scientific << row.check->worst_relative_l2();
       error = text.str();
     }
-    table.add_row({row.name, TextTable::number(ms, 3), TextTable::number(gflops, 0), TextTable::number(percent, 1),
-                   error, check_cell(row)});
+    table.add_row({row.name, TextTable::number(ms, 3), TextTable::number(gflops, 0),
+                   TextTable::number(percent, 1), error, check_cell(row)});
   }
   table.print(out);
 }
@@ -158,7 +173,8 @@ struct ShapeRun {
 };
 
 std::string shape_flags(const GemmShape& shape) {
-  return "--m " + std::to_string(shape.m) + " --n " + std::to_string(shape.n) + " --k " + std::to_string(shape.k);
+  return "--m " + std::to_string(shape.m) + " --n " + std::to_string(shape.n) + " --k " +
+         std::to_string(shape.k);
 }
 
 }  // namespace
@@ -182,29 +198,32 @@ void require_room(const std::vector<GemmShape>& shapes) {
   for (const GemmShape& shape : shapes) {
     const std::size_t matrix_bytes =
         (static_cast<std::size_t>(shape.m) * shape.k + static_cast<std::size_t>(shape.k) * shape.n +
-         static_cast<std::size_t>(shape.m) * shape.n) * sizeof(float);
+         static_cast<std::size_t>(shape.m) * shape.n) *
+        sizeof(float);
     require_device_memory(3 * matrix_bytes, shape_flags(shape));
   }
 }
 
-void print_header(std::ostream& out, const GemmLab& lab, const DeviceInfo& device, const GemmLabOptions& options,
-                  std::uint64_t seed) {
+void print_header(std::ostream& out, const GemmLab& lab, const DeviceInfo& device,
+                  const GemmLabOptions& options, std::uint64_t seed) {
   out << lab.id << ": " << lab.title << "\n"
-      << "device: " << device.name << " (sm_" << device.major << device.minor << ", " << device.sm_count
-      << " SMs, driver " << DeviceInfo::version_text(device.driver_version) << ")\n"
+      << "device: " << device.name << " (sm_" << device.major << device.minor << ", "
+      << device.sm_count << " SMs, driver " << DeviceInfo::version_text(device.driver_version)
+      << ")\n"
       << "alpha=" << options.alpha << ", beta=" << options.beta << ", seed=" << seed << "\n";
 }
 
 // Every selected variant at every shape against the reference, with fresh inputs per shape.
 std::vector<ShapeRun> verify_shapes(std::ostream& out, const std::vector<GemmShape>& shapes,
-                                    const std::vector<const GemmVariant*>& selected, const GemmLabOptions& options,
-                                    std::uint64_t seed) {
+                                    const std::vector<const GemmVariant*>& selected,
+                                    const GemmLabOptions& options, std::uint64_t seed) {
   std::vector<ShapeRun> runs;
   for (const GemmShape& shape : shapes) {
     ShapeRun run{shape, {VariantRow{"cublas", std::nullopt, std::nullopt}}, true};
     GemmCase verify_case{shape, options.alpha, options.verify_beta};
     GemmVerifier verifier(verify_case, derive_seed(seed, "verify " + shape.label()));
-    out << "check: " << verify_case.label() << " against the " << verifier.reference_description() << "\n";
+    out << "check: " << verify_case.label() << " against the " << verifier.reference_description()
+        << "\n";
     for (const GemmVariant* variant : selected) {
       GemmCheckReport report = verifier.check(variant->launch);
       out << "  " << variant->name << ": " << report.message << "\n";
@@ -241,45 +260,62 @@ std::map<std::string, LaunchReport> report_launches(std::ostream& out, const Gem
 // What the timed benchmarks use while Google Benchmark runs them: it must outlive run_benchmarks.
 struct TimingSession {
   CublasHandle cublas;
-  std::map<std::string, std::vector<double>> cublas_gflops;  // per problem, each repetition's, for pct_cublas
+  std::map<std::string, std::vector<double>>
+      cublas_gflops;  // per problem, each repetition's, for pct_cublas
   std::vector<std::unique_ptr<TimingInputs>> inputs;
 };
 
 // Registers cuBLAS and each passing variant at every shape, cuBLAS first so that a variant's
 // pct_cublas is against the cuBLAS run just before it.
-void register_benchmarks(TimingSession& session, const GemmLab& lab, const std::vector<ShapeRun>& runs,
+void register_benchmarks(TimingSession& session, const GemmLab& lab,
+                         const std::vector<ShapeRun>& runs,
                          const std::vector<const GemmVariant*>& selected,
-                         const std::map<std::string, LaunchReport>& launches, const GemmLabOptions& options,
-                         const DeviceInfo& device, std::uint64_t seed) {
+                         const std::map<std::string, LaunchReport>& launches,
+                         const GemmLabOptions& options, const DeviceInfo& device,
+                         std::uint64_t seed) {
   const float alpha = options.alpha, beta = options.beta;
   const TimingOptions timing = options.timing;
   for (const ShapeRun& run : runs) {
-    session.inputs.push_back(
-        std::make_unique<TimingInputs>(run.shape, device.l2_bytes, derive_seed(seed, "timing " + run.shape.label())));
+    session.inputs.push_back(std::make_unique<TimingInputs>(
+        run.shape, device.l2_bytes, derive_seed(seed, "timing " + run.shape.label())));
     TimingInputs& in = *session.inputs.back();
     const std::string problem = run.shape.label();
     const double flops = run.shape.flops();
-    register_timed_benchmark("cublas/" + problem, [&session, &in, alpha, beta, timing, problem, flops](benchmark::State& state) {
-      time_iterations(state, [&](cudaStream_t stream, int r) {
-        cublas_gemm_row_major(session.cublas, in.args(r, alpha, beta), stream);
-      }, flops, 0.0, timing.warmups);
-      session.cublas_gflops[problem].push_back(state.counters["gflops"]);
-    }, timing);
+    register_timed_benchmark(
+        "cublas/" + problem,
+        [&session, &in, alpha, beta, timing, problem, flops](benchmark::State& state) {
+          time_iterations(
+              state,
+              [&](cudaStream_t stream, int r) {
+                cublas_gemm_row_major(session.cublas, in.args(r, alpha, beta), stream);
+              },
+              flops, 0.0, timing.warmups);
+          session.cublas_gflops[problem].push_back(state.counters["gflops"]);
+        },
+        timing);
     for (const VariantRow& row : run.rows) {
       if (!row.check || row.check->outcome != CheckOutcome::kPassed) continue;
-      const GemmVariant* variant = *std::find_if(selected.begin(), selected.end(),
-                                                 [&](const GemmVariant* v) { return row.name == v->name; });
+      const GemmVariant* variant =
+          *std::find_if(selected.begin(), selected.end(),
+                        [&](const GemmVariant* v) { return row.name == v->name; });
       const LaunchReport launch = launches.at(std::string(variant->name) + "/" + problem);
-      register_timed_benchmark(lab.id + "/" + variant->name + "/" + problem,
-                               [&session, &in, alpha, beta, timing, variant, problem, flops, launch](benchmark::State& state) {
-        time_iterations(state, [&](cudaStream_t stream, int r) {
-          variant->launch(in.args(r, alpha, beta), stream);
-        }, flops, 0.0, timing.warmups);
-        const double cublas_gflops = median(session.cublas_gflops[problem]);
-        if (cublas_gflops > 0.0) state.counters["pct_cublas"] = 100.0 * state.counters["gflops"] / cublas_gflops;
-        state.counters["registers"] = launch.registers_per_thread;
-        state.counters["occupancy"] = 100.0 * launch.occupancy.occupancy;
-      }, timing);
+      register_timed_benchmark(
+          lab.id + "/" + variant->name + "/" + problem,
+          [&session, &in, alpha, beta, timing, variant, problem, flops,
+           launch](benchmark::State& state) {
+            time_iterations(
+                state,
+                [&](cudaStream_t stream, int r) {
+                  variant->launch(in.args(r, alpha, beta), stream);
+                },
+                flops, 0.0, timing.warmups);
+            const double cublas_gflops = median(session.cublas_gflops[problem]);
+            if (cublas_gflops > 0.0)
+              state.counters["pct_cublas"] = 100.0 * state.counters["gflops"] / cublas_gflops;
+            state.counters["registers"] = launch.registers_per_thread;
+            state.counters["occupancy"] = 100.0 * launch.occupancy.occupancy;
+          },
+          timing);
     }
   }
 }
@@ -290,11 +326,13 @@ void print_results(std::ostream& out, const GemmLab& lab, std::vector<ShapeRun>&
   for (ShapeRun& run : runs) {
     const std::string problem = run.shape.label();
     for (VariantRow& row : run.rows) {
-      const std::string name = row.check ? lab.id + "/" + row.name + "/" + problem : "cublas/" + problem;
+      const std::string name =
+          row.check ? lab.id + "/" + row.name + "/" + problem : "cublas/" + problem;
       if (auto it = medians.find(name); it != medians.end()) row.timing = it->second;
     }
     const BenchmarkMedian* cublas = run.rows.front().timing ? &*run.rows.front().timing : nullptr;
-    const double cublas_gflops = cublas && cublas->counters.count("gflops") ? cublas->counters.at("gflops") : std::nan("");
+    const double cublas_gflops =
+        cublas && cublas->counters.count("gflops") ? cublas->counters.at("gflops") : std::nan("");
     out << "\n" << problem << "\n";
     print_table(out, run.rows, cublas_gflops);
   }
@@ -306,19 +344,23 @@ int gemm_lab_main(const GemmLab& lab, int argc, char** argv) {
   return guarded_main(lab.id, [&]() -> int {
     // ---- Parse ----
     GemmLabOptions options;
-    CLI::App app{lab.id + ": " + lab.title +
-                 ". Verifies every variant against the CPU reference, then times it against cuBLAS."};
+    CLI::App app{
+        lab.id + ": " + lab.title +
+        ". Verifies every variant against the CPU reference, then times it against cuBLAS."};
     register_flags(app, options);
     std::vector<std::string> benchmark_args = parse_flags(app, argc, argv);
     reject_unknown_flags(benchmark_args);
     if (options.list) {
-      for (const GemmVariant& variant : lab.variants) std::cout << variant.name << "\t" << variant.summary << "\n";
+      for (const GemmVariant& variant : lab.variants)
+        std::cout << variant.name << "\t" << variant.summary << "\n";
       return kExitOk;
     }
-    const std::vector<const GemmVariant*> selected = select_variants(lab.variants, options.variants);
+    const std::vector<const GemmVariant*> selected =
+        select_variants(lab.variants, options.variants);
     const std::vector<GemmShape> shapes = chosen_shapes(options);
     const std::uint64_t seed = choose_seed(options.seed_text);
-    std::ostream& out = benchmark_stdout_is_machine_readable(benchmark_args) ? std::cerr : std::cout;
+    std::ostream& out =
+        benchmark_stdout_is_machine_readable(benchmark_args) ? std::cerr : std::cout;
 
     // ---- Check the device and the sizes ----
     require_gpu();
@@ -326,8 +368,8 @@ int gemm_lab_main(const GemmLab& lab, int argc, char** argv) {
     if (!options.results_dir.empty()) {
       std::filesystem::create_directories(options.results_dir);
       const std::string tag = options.results_tag.empty() ? "" : options.results_tag + "_";
-      benchmark_args.push_back("--benchmark_out=" + options.results_dir + "/" + lab.id + "_" + tag + device.slug() +
-                               ".json");
+      benchmark_args.push_back("--benchmark_out=" + options.results_dir + "/" + lab.id + "_" + tag +
+                               device.slug() + ".json");
       benchmark_args.push_back("--benchmark_out_format=json");
     }
     initialize_benchmark(benchmark_args);
@@ -336,7 +378,8 @@ int gemm_lab_main(const GemmLab& lab, int argc, char** argv) {
 
     // ---- Verify ----
     std::vector<ShapeRun> runs = verify_shapes(out, shapes, selected, options, seed);
-    const bool all_passed = std::all_of(runs.begin(), runs.end(), [](const ShapeRun& r) { return r.all_passed; });
+    const bool all_passed =
+        std::all_of(runs.begin(), runs.end(), [](const ShapeRun& r) { return r.all_passed; });
     const std::map<std::string, LaunchReport> launches = report_launches(
         out, lab, runs, selected, OccupancyLimits::for_device(device), options.launch_info);
     if (options.verify_only) {
@@ -351,7 +394,8 @@ int gemm_lab_main(const GemmLab& lab, int argc, char** argv) {
     add_benchmark_context(device, argc, argv, seed);
     TimingSession session;
     register_benchmarks(session, lab, runs, selected, launches, options, device, seed);
-    out << "timing: " << options.timing.repetitions << " repetitions of at least " << options.timing.min_time_s
+    out << "timing: " << options.timing.repetitions << " repetitions of at least "
+        << options.timing.min_time_s
         << " s each, CUDA-event times, medians; input copies rotated when one fits in L2\n";
     print_results(out, lab, runs, run_benchmarks(benchmark_args, out));
     return all_passed ? kExitOk : kExitFailed;

@@ -1,5 +1,6 @@
 /// @file gemm_lab_driver.h
-/// @brief The driver shared by every GEMM lab: verify each variant, time it against cuBLAS, print one table.
+/// @brief The driver shared by every GEMM lab: verify each variant, time it against cuBLAS, print
+/// one table.
 ///
 /// A lab's main.cu is one call to gemm_lab_main with the lab's variant list, so the student's build
 /// and the solution's build are verified and timed by the same code.
@@ -14,11 +15,12 @@ namespace cudalabs {
 
 /// What a GEMM lab hands to the driver.
 struct GemmLab {
-  std::string id;                          ///< "lab01": benchmark names and result files start with it
-  std::string title;                       ///< one line shown in --help and the header
-  std::span<const GemmVariant> variants;   ///< the lab's variants, in teaching order
-  bool show_launch_info = false;           ///< print the launch table (grid, block, registers, occupancy)
-                                           ///< by default, as lab 04 does; --launch-info asks for it anywhere
+  std::string id;     ///< "lab01": benchmark names and result files start with it
+  std::string title;  ///< one line shown in --help and the header
+  std::span<const GemmVariant> variants;  ///< the lab's variants, in teaching order
+  bool show_launch_info =
+      false;  ///< print the launch table (grid, block, registers, occupancy)
+              ///< by default, as lab 04 does; --launch-info asks for it anywhere
 };
 
 /// Parses the flags, verifies every selected variant against the CPU reference (and cuBLAS for

@@ -21,7 +21,8 @@ int parse_dimension(const std::string& flag, const std::string& item, const std:
     used = 0;
   }
   if (text.empty() || used != text.size() || value < 1 || value > (1 << 20)) {
-    throw std::invalid_argument(flag + ": invalid shape '" + item + "' (expected N or MxNxK, sizes from 1 to 1048576)");
+    throw std::invalid_argument(flag + ": invalid shape '" + item +
+                                "' (expected N or MxNxK, sizes from 1 to 1048576)");
   }
   return static_cast<int>(value);
 }
@@ -32,7 +33,8 @@ std::vector<GemmShape> parse_gemm_shapes(const std::string& flag, const std::str
   std::size_t start = 0;
   while (start <= text.size()) {
     const std::size_t comma = text.find(',', start);
-    const std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const std::string item =
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     std::vector<std::string> parts;
     std::size_t from = 0;
     while (true) {
@@ -45,7 +47,8 @@ std::vector<GemmShape> parse_gemm_shapes(const std::string& flag, const std::str
       const int size = parse_dimension(flag, item, parts[0]);
       shapes.push_back({size, size, size});
     } else if (parts.size() == 3) {
-      shapes.push_back({parse_dimension(flag, item, parts[0]), parse_dimension(flag, item, parts[1]),
+      shapes.push_back({parse_dimension(flag, item, parts[0]),
+                        parse_dimension(flag, item, parts[1]),
                         parse_dimension(flag, item, parts[2])});
     } else {
       parse_dimension(flag, item, "");  // throws with the item named
@@ -57,29 +60,33 @@ std::vector<GemmShape> parse_gemm_shapes(const std::string& flag, const std::str
 }
 
 std::int64_t matrix_span(int rows, int cols, int ld) {
-  if (rows < 1) throw std::invalid_argument("matrix_span: rows = " + std::to_string(rows) + " must be >= 1");
-  if (cols < 1) throw std::invalid_argument("matrix_span: cols = " + std::to_string(cols) + " must be >= 1");
+  if (rows < 1)
+    throw std::invalid_argument("matrix_span: rows = " + std::to_string(rows) + " must be >= 1");
+  if (cols < 1)
+    throw std::invalid_argument("matrix_span: cols = " + std::to_string(cols) + " must be >= 1");
   if (ld < cols) {
-    throw std::invalid_argument("matrix_span: ld = " + std::to_string(ld) + " is smaller than cols = " +
-                                std::to_string(cols));
+    throw std::invalid_argument("matrix_span: ld = " + std::to_string(ld) +
+                                " is smaller than cols = " + std::to_string(cols));
   }
   return static_cast<std::int64_t>(rows - 1) * ld + cols;
 }
 
 namespace {
 
-void require_leading_dimension(const std::string& who, const char* name, int ld, const char* row_name,
-                               int row_length) {
+void require_leading_dimension(const std::string& who, const char* name, int ld,
+                               const char* row_name, int row_length) {
   if (ld < row_length) {
-    throw std::invalid_argument(who + ": " + name + " = " + std::to_string(ld) + " is smaller than " +
-                                row_name + " = " + std::to_string(row_length));
+    throw std::invalid_argument(who + ": " + name + " = " + std::to_string(ld) +
+                                " is smaller than " + row_name + " = " +
+                                std::to_string(row_length));
   }
 }
 
 void require_int_indexable(const std::string& who, const char* matrix, int rows, int cols, int ld) {
   if (matrix_span(rows, cols, ld) > std::numeric_limits<int>::max()) {
-    throw std::invalid_argument(who + ": matrix " + matrix + " (" + std::to_string(rows) + " rows, ld = " +
-                                std::to_string(ld) + ") has offsets beyond 2^31 - 1, which the kernels' "
+    throw std::invalid_argument(who + ": matrix " + matrix + " (" + std::to_string(rows) +
+                                " rows, ld = " + std::to_string(ld) +
+                                ") has offsets beyond 2^31 - 1, which the kernels' "
                                 "32-bit indexing cannot address");
   }
 }

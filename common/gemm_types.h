@@ -27,17 +27,17 @@ struct GemmShape {
 /// not leak into the result (the BLAS convention; the harness relies on it to detect unwritten
 /// elements).
 struct GemmArgs {
-  int m = 0;             ///< rows of A and C
-  int n = 0;             ///< columns of B and C
-  int k = 0;             ///< columns of A, rows of B
-  float alpha = 1.0f;    ///< scale of A * B
+  int m = 0;                 ///< rows of A and C
+  int n = 0;                 ///< columns of B and C
+  int k = 0;                 ///< columns of A, rows of B
+  float alpha = 1.0f;        ///< scale of A * B
   const float* a = nullptr;  ///< A, m x k, element (i, p) at a[i * lda + p]
-  int lda = 0;           ///< leading dimension of A, >= k
+  int lda = 0;               ///< leading dimension of A, >= k
   const float* b = nullptr;  ///< B, k x n, element (p, j) at b[p * ldb + j]
-  int ldb = 0;           ///< leading dimension of B, >= n
-  float beta = 0.0f;     ///< scale of the old C
-  float* c = nullptr;    ///< C, m x n, element (i, j) at c[i * ldc + j]
-  int ldc = 0;           ///< leading dimension of C, >= n
+  int ldb = 0;               ///< leading dimension of B, >= n
+  float beta = 0.0f;         ///< scale of the old C
+  float* c = nullptr;        ///< C, m x n, element (i, j) at c[i * ldc + j]
+  int ldc = 0;               ///< leading dimension of C, >= n
 
   /// The shape of the product.
   GemmShape shape() const { return {m, n, k}; }

@@ -26,8 +26,8 @@ std::vector<const GemmVariant*> select_variants(std::span<const GemmVariant> all
       if (name == variant.name) found = &variant;
     }
     if (found == nullptr) {
-      throw std::invalid_argument("--variant: unknown variant '" + name + "' (known: " +
-                                  variant_names(all) + ")");
+      throw std::invalid_argument("--variant: unknown variant '" + name +
+                                  "' (known: " + variant_names(all) + ")");
     }
     selected.push_back(found);
   }

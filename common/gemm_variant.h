@@ -2,7 +2,8 @@
 /// @brief The variant registry: a lab's kernels as a list of named entries.
 ///
 /// A lab exposes `std::span<const GemmVariant> variants()`. The driver, the grading tests, the
-/// benchmarks and the occupancy checks iterate over that list, so adding a variant is one line there.
+/// benchmarks and the occupancy checks iterate over that list, so adding a variant is one line
+/// there.
 #pragma once
 
 #include "common/gemm_types.h"
@@ -18,12 +19,12 @@
 namespace cudalabs {
 
 /// How a variant launches for a given shape: the kernel entry point and its configuration. Used to
-/// query registers and occupancy (cudaFuncGetAttributes, cudaOccupancyMaxActiveBlocksPerMultiprocessor)
-/// without running the kernel.
+/// query registers and occupancy (cudaFuncGetAttributes,
+/// cudaOccupancyMaxActiveBlocksPerMultiprocessor) without running the kernel.
 struct KernelLaunch {
-  const void* kernel = nullptr;       ///< the __global__ function, as passed to cudaFuncGetAttributes
-  dim3 grid;                          ///< blocks in the grid
-  dim3 block;                         ///< threads per block
+  const void* kernel = nullptr;  ///< the __global__ function, as passed to cudaFuncGetAttributes
+  dim3 grid;                     ///< blocks in the grid
+  dim3 block;                    ///< threads per block
   std::size_t dynamic_shared_bytes = 0;  ///< dynamic shared memory per block
 
   /// Threads per block (block.x * block.y * block.z).
@@ -39,14 +40,14 @@ using GemmLaunchDescriber = KernelLaunch (*)(const GemmShape& shape);
 
 /// One entry of a lab's variant list.
 struct GemmVariant {
-  const char* name;               ///< short name used in tables, flags and benchmark names
-  const char* summary;            ///< one line: what this variant changes
-  GemmLauncher launch;            ///< enqueues the GEMM
-  GemmLaunchDescriber describe;   ///< the kernel and configuration the launch uses
+  const char* name;              ///< short name used in tables, flags and benchmark names
+  const char* summary;           ///< one line: what this variant changes
+  GemmLauncher launch;           ///< enqueues the GEMM
+  GemmLaunchDescriber describe;  ///< the kernel and configuration the launch uses
 };
 
-/// Returns the variants of `all` named in `names`, in the order given; every variant when `names` is
-/// empty. Throws std::invalid_argument naming an unknown variant and listing the known ones.
+/// Returns the variants of `all` named in `names`, in the order given; every variant when `names`
+/// is empty. Throws std::invalid_argument naming an unknown variant and listing the known ones.
 std::vector<const GemmVariant*> select_variants(std::span<const GemmVariant> all,
                                                 const std::vector<std::string>& names);
 

@@ -18,11 +18,13 @@ std::string repository_or_default(const std::string& repository) {
 
 std::string recorded_path(const std::string& path, const std::string& repository) {
   if (path.empty() || path.front() != '/') return path;
-  const std::filesystem::path root = std::filesystem::path(repository_or_default(repository)).lexically_normal();
+  const std::filesystem::path root =
+      std::filesystem::path(repository_or_default(repository)).lexically_normal();
   const std::filesystem::path absolute = std::filesystem::path(path).lexically_normal();
   const std::filesystem::path inside = absolute.lexically_relative(root);
   if (!inside.empty() && *inside.begin() != "..") return inside == "." ? "." : inside.string();
-  const std::string name = absolute.has_filename() ? absolute.filename().string() : absolute.parent_path().filename().string();
+  const std::string name = absolute.has_filename() ? absolute.filename().string()
+                                                   : absolute.parent_path().filename().string();
   return "<outside>/" + name;
 }
 
@@ -32,7 +34,8 @@ std::string recorded_command(int argc, const char* const* argv, const std::strin
     std::string argument = argv[i];
     const std::size_t equals = argument.find('=');
     if (argument.rfind("--", 0) == 0 && equals != std::string::npos) {
-      argument = argument.substr(0, equals + 1) + recorded_path(argument.substr(equals + 1), repository);
+      argument =
+          argument.substr(0, equals + 1) + recorded_path(argument.substr(equals + 1), repository);
     } else {
       argument = recorded_path(argument, repository);
     }

@@ -1,6 +1,7 @@
 /// @file json_record.h
 /// @brief The one way the drivers write records: JSON through nlohmann/json, and command lines and
-/// paths written relative to the repository, so that a record says nothing about the machine's folders.
+/// paths written relative to the repository, so that a record says nothing about the machine's
+/// folders.
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>
@@ -10,8 +11,9 @@
 namespace cudalabs {
 
 /// `path` as a record keeps it: relative to the repository when it lies inside it ("build-gpu/labs/
-/// lab07_solution"), `<outside>/NAME` (its last component) when it is absolute and outside, unchanged
-/// when it is relative. `repository` is the repository's root (default: the one this was built from).
+/// lab07_solution"), `<outside>/NAME` (its last component) when it is absolute and outside,
+/// unchanged when it is relative. `repository` is the repository's root (default: the one this was
+/// built from).
 std::string recorded_path(const std::string& path, const std::string& repository = "");
 
 /// The command line as a record keeps it: the arguments joined by spaces, each path among them (an

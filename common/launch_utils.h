@@ -9,7 +9,9 @@
 namespace cudalabs {
 
 /// ceil(a / b) for positive integers: the number of tiles of size b that cover a.
-constexpr int ceil_div(int a, int b) { return (a + b - 1) / b; }
+constexpr int ceil_div(int a, int b) {
+  return (a + b - 1) / b;
+}
 
 /// A grid of x * y * z blocks, checked against CUDA's limits (x < 2^31, y and z <= 65535). Throws
 /// std::invalid_argument naming `who` and the dimension that does not fit, instead of letting the

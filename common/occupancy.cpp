@@ -11,8 +11,12 @@ namespace {
 
 constexpr std::size_t KiB = 1024;
 
-int round_up(int value, int unit) { return (value + unit - 1) / unit * unit; }
-std::size_t round_up(std::size_t value, std::size_t unit) { return (value + unit - 1) / unit * unit; }
+int round_up(int value, int unit) {
+  return (value + unit - 1) / unit * unit;
+}
+std::size_t round_up(std::size_t value, std::size_t unit) {
+  return (value + unit - 1) / unit * unit;
+}
 
 std::vector<std::size_t> kib(std::initializer_list<std::size_t> sizes) {
   std::vector<std::size_t> bytes;
@@ -80,8 +84,8 @@ OccupancyLimits OccupancyLimits::for_compute_capability(int major, int minor) {
       limits.shared_carveouts = kib({0, 8, 16, 32, 64, 100});
       break;
     default:
-      throw std::invalid_argument("occupancy: no limits known for compute capability " + std::to_string(major) + "." +
-                                  std::to_string(minor));
+      throw std::invalid_argument("occupancy: no limits known for compute capability " +
+                                  std::to_string(major) + "." + std::to_string(minor));
   }
   return limits;
 }
@@ -109,12 +113,15 @@ OccupancyLimits OccupancyLimits::for_device(const DeviceInfo& device) {
 OccupancyResult theoretical_occupancy(const KernelResources& kernel, const OccupancyLimits& limits,
                                       std::size_t shared_config) {
   if (kernel.threads_per_block < 1 || kernel.threads_per_block > limits.max_threads_per_block) {
-    throw std::invalid_argument("occupancy: threads per block = " + std::to_string(kernel.threads_per_block) +
-                                " is outside 1.." + std::to_string(limits.max_threads_per_block));
+    throw std::invalid_argument(
+        "occupancy: threads per block = " + std::to_string(kernel.threads_per_block) +
+        " is outside 1.." + std::to_string(limits.max_threads_per_block));
   }
-  if (kernel.registers_per_thread < 0 || kernel.registers_per_thread > limits.max_registers_per_thread) {
-    throw std::invalid_argument("occupancy: registers per thread = " + std::to_string(kernel.registers_per_thread) +
-                                " is outside 0.." + std::to_string(limits.max_registers_per_thread));
+  if (kernel.registers_per_thread < 0 ||
+      kernel.registers_per_thread > limits.max_registers_per_thread) {
+    throw std::invalid_argument(
+        "occupancy: registers per thread = " + std::to_string(kernel.registers_per_thread) +
+        " is outside 0.." + std::to_string(limits.max_registers_per_thread));
   }
   OccupancyResult r;
   r.warps_per_block = (kernel.threads_per_block + limits.warp_size - 1) / limits.warp_size;
@@ -122,7 +129,8 @@ OccupancyResult theoretical_occupancy(const KernelResources& kernel, const Occup
   r.block_limit_warps = limits.max_warps_per_sm / r.warps_per_block;
 
   // Registers: whole warps per sub-partition.
-  r.registers_per_warp = round_up(kernel.registers_per_thread * limits.warp_size, limits.register_allocation_unit);
+  r.registers_per_warp =
+      round_up(kernel.registers_per_thread * limits.warp_size, limits.register_allocation_unit);
   if (r.registers_per_warp == 0) {
     r.block_limit_registers = limits.max_blocks_per_sm;
   } else {
@@ -130,25 +138,31 @@ OccupancyResult theoretical_occupancy(const KernelResources& kernel, const Occup
     // over all sub-partitions.
     const int assumed = r.registers_per_warp * round_up(r.warps_per_block, limits.sub_partitions);
     if (assumed > limits.registers_per_block) {
-      throw std::invalid_argument("occupancy: a block of " + std::to_string(kernel.threads_per_block) + " threads at " +
-                                  std::to_string(kernel.registers_per_thread) + " registers needs " +
-                                  std::to_string(assumed) + " registers, more than the " +
-                                  std::to_string(limits.registers_per_block) + " a block may use");
+      throw std::invalid_argument(
+          "occupancy: a block of " + std::to_string(kernel.threads_per_block) + " threads at " +
+          std::to_string(kernel.registers_per_thread) + " registers needs " +
+          std::to_string(assumed) + " registers, more than the " +
+          std::to_string(limits.registers_per_block) + " a block may use");
     }
-    const int warps_per_sub_partition = (limits.registers_per_sm / limits.sub_partitions) / r.registers_per_warp;
+    const int warps_per_sub_partition =
+        (limits.registers_per_sm / limits.sub_partitions) / r.registers_per_warp;
     r.block_limit_registers = warps_per_sub_partition * limits.sub_partitions / r.warps_per_block;
   }
 
   // Shared memory.
-  r.shared_per_block = round_up(kernel.shared_per_block + limits.reserved_shared_per_block, limits.shared_allocation_unit);
+  r.shared_per_block = round_up(kernel.shared_per_block + limits.reserved_shared_per_block,
+                                limits.shared_allocation_unit);
   if (kernel.shared_per_block > limits.shared_per_block_optin) {
-    throw std::invalid_argument("occupancy: shared memory per block = " + std::to_string(kernel.shared_per_block) +
-                                " bytes exceeds the " + std::to_string(limits.shared_per_block_optin) + " a block may use");
+    throw std::invalid_argument(
+        "occupancy: shared memory per block = " + std::to_string(kernel.shared_per_block) +
+        " bytes exceeds the " + std::to_string(limits.shared_per_block_optin) + " a block may use");
   }
   r.shared_config = shared_config == 0 ? limits.shared_per_sm : shared_config;
-  r.block_limit_shared = r.shared_per_block == 0 ? INT_MAX : static_cast<int>(r.shared_config / r.shared_per_block);
+  r.block_limit_shared =
+      r.shared_per_block == 0 ? INT_MAX : static_cast<int>(r.shared_config / r.shared_per_block);
 
-  r.active_blocks = std::min({r.block_limit_sm, r.block_limit_warps, r.block_limit_registers, r.block_limit_shared});
+  r.active_blocks = std::min(
+      {r.block_limit_sm, r.block_limit_warps, r.block_limit_registers, r.block_limit_shared});
   r.active_warps = r.active_blocks * r.warps_per_block;
   r.occupancy = static_cast<double>(r.active_warps) / limits.max_warps_per_sm;
   // The limiter: every resource whose limit is the answer (ties are common: 16x16 blocks on an
@@ -167,10 +181,12 @@ OccupancyResult theoretical_occupancy(const KernelResources& kernel, const Occup
 
 std::size_t choose_carveout(const KernelResources& kernel, const OccupancyLimits& limits) {
   const OccupancyResult at_max = theoretical_occupancy(kernel, limits, limits.shared_per_sm);
-  const int others = std::min({at_max.block_limit_sm, at_max.block_limit_warps, at_max.block_limit_registers});
+  const int others =
+      std::min({at_max.block_limit_sm, at_max.block_limit_warps, at_max.block_limit_registers});
   const int wanted = std::min(others, at_max.block_limit_shared);
   for (const std::size_t carveout : limits.shared_carveouts) {
-    if (at_max.shared_per_block == 0 || static_cast<int>(carveout / at_max.shared_per_block) >= wanted) {
+    if (at_max.shared_per_block == 0 ||
+        static_cast<int>(carveout / at_max.shared_per_block) >= wanted) {
       return carveout;
     }
   }

@@ -22,7 +22,8 @@ class PinnedBuffer {
 
   /// Allocates `count` elements (uninitialised) with cudaMallocHost.
   explicit PinnedBuffer(std::size_t count) : count_(count) {
-    if (count_ > 0) CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&data_), count_ * sizeof(T)));
+    if (count_ > 0)
+      CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&data_), count_ * sizeof(T)));
   }
 
   ~PinnedBuffer() { release(); }

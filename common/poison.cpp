@@ -25,13 +25,16 @@ std::vector<float> poisoned_host(std::size_t count) {
   return std::vector<float>(count, poison);
 }
 
-std::int64_t count_padding_changes(std::span<const float> before, std::span<const float> after, int m,
-                                   int n, int ld) {
+std::int64_t count_padding_changes(std::span<const float> before, std::span<const float> after,
+                                   int m, int n, int ld) {
   if (before.size() != after.size()) {
-    throw std::invalid_argument("count_padding_changes: spans differ in size (" + std::to_string(before.size()) +
-                                " and " + std::to_string(after.size()) + ")");
+    throw std::invalid_argument("count_padding_changes: spans differ in size (" +
+                                std::to_string(before.size()) + " and " +
+                                std::to_string(after.size()) + ")");
   }
-  if (ld < n) throw std::invalid_argument("count_padding_changes: ld = " + std::to_string(ld) + " < n = " + std::to_string(n));
+  if (ld < n)
+    throw std::invalid_argument("count_padding_changes: ld = " + std::to_string(ld) +
+                                " < n = " + std::to_string(n));
   std::int64_t changed = 0;
   for (std::size_t i = 0; i < before.size(); ++i) {
     const std::size_t row = i / static_cast<std::size_t>(ld);

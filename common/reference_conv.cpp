@@ -7,28 +7,32 @@
 namespace cudalabs {
 namespace {
 
-void require_sizes(const ConvShape& shape, std::span<const float> input, std::span<const float> filter) {
+void require_sizes(const ConvShape& shape, std::span<const float> input,
+                   std::span<const float> filter) {
   validate_conv_shape(shape, "reference_conv2d");
   if (static_cast<std::int64_t>(input.size()) < shape.input_elements()) {
-    throw std::invalid_argument("reference_conv2d: input holds " + std::to_string(input.size()) + " floats, " +
-                                shape.label() + " needs " + std::to_string(shape.input_elements()));
+    throw std::invalid_argument("reference_conv2d: input holds " + std::to_string(input.size()) +
+                                " floats, " + shape.label() + " needs " +
+                                std::to_string(shape.input_elements()));
   }
   if (static_cast<std::int64_t>(filter.size()) < shape.filter_elements()) {
-    throw std::invalid_argument("reference_conv2d: filter holds " + std::to_string(filter.size()) + " floats, " +
-                                shape.label() + " needs " + std::to_string(shape.filter_elements()));
+    throw std::invalid_argument("reference_conv2d: filter holds " + std::to_string(filter.size()) +
+                                " floats, " + shape.label() + " needs " +
+                                std::to_string(shape.filter_elements()));
   }
 }
 
 // One output element: its value and magnitude, by a straight loop over c, r, s in double.
-void one_output(const ConvShape& shape, const float* input, const float* filter, std::int64_t row, int q,
-                double& value, double& magnitude) {
+void one_output(const ConvShape& shape, const float* input, const float* filter, std::int64_t row,
+                int q, double& value, double& magnitude) {
   const int p = static_cast<int>(row % shape.p());
   const int f = static_cast<int>((row / shape.p()) % shape.f);
   const std::int64_t n = row / (std::int64_t{shape.p()} * shape.f);
   double sum = 0.0, abs_sum = 0.0;
   for (int c = 0; c < shape.c; ++c) {
     const float* image = input + ((n * shape.c + c) * shape.h + p) * shape.w + q;
-    const float* weights = filter + (static_cast<std::int64_t>(f) * shape.c + c) * shape.r * shape.s;
+    const float* weights =
+        filter + (static_cast<std::int64_t>(f) * shape.c + c) * shape.r * shape.s;
     for (int r = 0; r < shape.r; ++r) {
       for (int s = 0; s < shape.s; ++s) {
         const double term = static_cast<double>(image[r * shape.w + s]) * weights[r * shape.s + s];
@@ -43,7 +47,8 @@ void one_output(const ConvShape& shape, const float* input, const float* filter,
 
 }  // namespace
 
-ReferenceValues reference_conv2d(const ConvShape& shape, std::span<const float> input, std::span<const float> filter) {
+ReferenceValues reference_conv2d(const ConvShape& shape, std::span<const float> input,
+                                 std::span<const float> filter) {
   require_sizes(shape, input, filter);
   ReferenceValues ref;
   const std::int64_t rows = std::int64_t{shape.n} * shape.f * shape.p();
@@ -62,7 +67,8 @@ ReferenceValues reference_conv2d(const ConvShape& shape, std::span<const float> 
 }
 
 ReferenceValues reference_conv2d_at(const ConvShape& shape, std::span<const float> input,
-                                    std::span<const float> filter, std::vector<std::int64_t> positions) {
+                                    std::span<const float> filter,
+                                    std::vector<std::int64_t> positions) {
   require_sizes(shape, input, filter);
   ReferenceValues ref;
   ref.m = static_cast<int>(std::int64_t{shape.n} * shape.f * shape.p());
@@ -71,15 +77,15 @@ ReferenceValues reference_conv2d_at(const ConvShape& shape, std::span<const floa
   ref.magnitude.resize(positions.size());
   for (std::int64_t position : positions) {
     if (position < 0 || position >= std::int64_t{ref.m} * ref.n) {
-      throw std::invalid_argument("reference_conv2d_at: position " + std::to_string(position) + " is outside " +
-                                  shape.label());
+      throw std::invalid_argument("reference_conv2d_at: position " + std::to_string(position) +
+                                  " is outside " + shape.label());
     }
   }
   ref.positions = std::move(positions);
 #pragma omp parallel for schedule(static)
   for (std::size_t i = 0; i < ref.positions.size(); ++i) {
-    one_output(shape, input.data(), filter.data(), ref.positions[i] / ref.n, static_cast<int>(ref.positions[i] % ref.n),
-               ref.value[i], ref.magnitude[i]);
+    one_output(shape, input.data(), filter.data(), ref.positions[i] / ref.n,
+               static_cast<int>(ref.positions[i] % ref.n), ref.value[i], ref.magnitude[i]);
   }
   return ref;
 }

@@ -11,8 +11,9 @@ constexpr int kTaps = 5;
 
 void require_size(std::size_t have, std::size_t need, const char* what) {
   if (have < need) {
-    throw std::invalid_argument(std::string("reference dcgan: ") + what + " holds " + std::to_string(have) +
-                                " values, the shape needs " + std::to_string(need));
+    throw std::invalid_argument(std::string("reference dcgan: ") + what + " holds " +
+                                std::to_string(have) + " values, the shape needs " +
+                                std::to_string(need));
   }
 }
 
@@ -58,7 +59,8 @@ void validate(const TconvShape& shape, const char* who) {
                                                {"out_channels", shape.out_channels}};
   for (const auto& [name, value] : sizes) {
     if (value < 1) {
-      throw std::invalid_argument(std::string(who) + ": " + name + " = " + std::to_string(value) + " must be >= 1");
+      throw std::invalid_argument(std::string(who) + ": " + name + " = " + std::to_string(value) +
+                                  " must be >= 1");
     }
   }
 }
@@ -66,7 +68,8 @@ void validate(const TconvShape& shape, const char* who) {
 std::vector<double> reference_tconv(const TconvShape& shape, std::span<const double> input,
                                     std::span<const float> filter, std::span<const float> bias) {
   check_spans(shape, input.size(), filter.size(), bias.size());
-  const int h_in = shape.height, w_in = shape.width, c_in = shape.in_channels, k_out = shape.out_channels;
+  const int h_in = shape.height, w_in = shape.width, c_in = shape.in_channels,
+            k_out = shape.out_channels;
   const int h_out = 2 * h_in, w_out = 2 * w_in;
   std::vector<double> output(shape.output_elements());
 #pragma omp parallel for collapse(2) schedule(static)
@@ -81,11 +84,13 @@ std::vector<double> reference_tconv(const TconvShape& shape, std::span<const dou
           for (int s = 0; s < kTaps; ++s) {
             const int col2 = x + 1 - s;
             if (col2 % 2 != 0 || col2 < 0 || col2 / 2 >= w_in) continue;
-            const double* in = &input[((static_cast<std::size_t>(n) * h_in + row2 / 2) * w_in + col2 / 2) * c_in];
+            const double* in =
+                &input[((static_cast<std::size_t>(n) * h_in + row2 / 2) * w_in + col2 / 2) * c_in];
             const float* taps = &filter[(static_cast<std::size_t>(r) * kTaps + s) * k_out * c_in];
             for (int k = 0; k < k_out; ++k) {
               double sum = 0.0;
-              for (int c = 0; c < c_in; ++c) sum += in[c] * taps[static_cast<std::size_t>(k) * c_in + c];
+              for (int c = 0; c < c_in; ++c)
+                sum += in[c] * taps[static_cast<std::size_t>(k) * c_in + c];
               out[k] += sum;
             }
           }
@@ -97,9 +102,11 @@ std::vector<double> reference_tconv(const TconvShape& shape, std::span<const dou
 }
 
 std::vector<double> reference_tconv_scatter(const TconvShape& shape, std::span<const double> input,
-                                            std::span<const float> filter, std::span<const float> bias) {
+                                            std::span<const float> filter,
+                                            std::span<const float> bias) {
   check_spans(shape, input.size(), filter.size(), bias.size());
-  const int h_in = shape.height, w_in = shape.width, c_in = shape.in_channels, k_out = shape.out_channels;
+  const int h_in = shape.height, w_in = shape.width, c_in = shape.in_channels,
+            k_out = shape.out_channels;
   const int h_out = 2 * h_in, w_out = 2 * w_in;
   std::vector<double> output(shape.output_elements());
   for (std::size_t e = 0; e < output.size(); ++e) output[e] = bias[e % k_out];
@@ -107,7 +114,8 @@ std::vector<double> reference_tconv_scatter(const TconvShape& shape, std::span<c
     for (int i = 0; i < h_in; ++i)
       for (int j = 0; j < w_in; ++j)
         for (int c = 0; c < c_in; ++c) {
-          const double value = input[((static_cast<std::size_t>(n) * h_in + i) * w_in + j) * c_in + c];
+          const double value =
+              input[((static_cast<std::size_t>(n) * h_in + i) * w_in + j) * c_in + c];
           for (int r = 0; r < kTaps; ++r) {
             const int y = 2 * i - 1 + r;  // the forward convolution's padding before is 1
             if (y < 0 || y >= h_out) continue;
@@ -116,7 +124,8 @@ std::vector<double> reference_tconv_scatter(const TconvShape& shape, std::span<c
               if (x < 0 || x >= w_out) continue;
               for (int k = 0; k < k_out; ++k) {
                 output[((static_cast<std::size_t>(n) * h_out + y) * w_out + x) * k_out + k] +=
-                    value * filter[((static_cast<std::size_t>(r) * kTaps + s) * k_out + k) * c_in + c];
+                    value *
+                    filter[((static_cast<std::size_t>(r) * kTaps + s) * k_out + k) * c_in + c];
               }
             }
           }
@@ -131,19 +140,24 @@ void reference_batch_norm(std::span<double> values, int channels, std::span<cons
     throw std::invalid_argument("reference batch norm: channels = " + std::to_string(channels) +
                                 " does not divide " + std::to_string(values.size()) + " values");
   }
-  for (std::span<const float> p : {scale, offset, mean, variance}) require_size(p.size(), channels, "a batch-norm parameter");
+  for (std::span<const float> p : {scale, offset, mean, variance})
+    require_size(p.size(), channels, "a batch-norm parameter");
 #pragma omp parallel for schedule(static)
   for (std::int64_t e = 0; e < static_cast<std::int64_t>(values.size()); ++e) {
     const int c = static_cast<int>(e % channels);
-    const double normalised = (values[e] - mean[c]) / std::sqrt(static_cast<double>(variance[c]) + kBatchNormEpsilon);
+    const double normalised =
+        (values[e] - mean[c]) / std::sqrt(static_cast<double>(variance[c]) + kBatchNormEpsilon);
     const double y = scale[c] * normalised + offset[c];
     values[e] = relu && y < 0.0 ? 0.0 : y;
   }
 }
 
-std::vector<double> reference_linear(const Weights& weights, std::span<const float> latents, int count) {
+std::vector<double> reference_linear(const Weights& weights, std::span<const float> latents,
+                                     int count) {
   constexpr int kOut = 4 * 4 * 512;
-  if (count < 1) throw std::invalid_argument("reference linear: count = " + std::to_string(count) + " must be >= 1");
+  if (count < 1)
+    throw std::invalid_argument("reference linear: count = " + std::to_string(count) +
+                                " must be >= 1");
   require_size(latents.size(), static_cast<std::size_t>(count) * kLatent, "the latent vectors");
   const std::vector<float>& w = weights["linear.weight"];
   const std::vector<float>& b = weights["linear.bias"];
@@ -152,24 +166,27 @@ std::vector<double> reference_linear(const Weights& weights, std::span<const flo
   for (int n = 0; n < count; ++n)
     for (int j = 0; j < kOut; ++j) {
       double sum = b[j];
-      for (int i = 0; i < kLatent; ++i) sum += static_cast<double>(latents[n * kLatent + i]) * w[i * kOut + j];
+      for (int i = 0; i < kLatent; ++i)
+        sum += static_cast<double>(latents[n * kLatent + i]) * w[i * kOut + j];
       out[static_cast<std::size_t>(n) * kOut + j] = sum;
     }
   return out;
 }
 
 TconvShape generator_layer(int layer, int batch) {
-  if (layer < 1 || layer > 4) throw std::invalid_argument("generator layer " + std::to_string(layer) + " is not 1..4");
+  if (layer < 1 || layer > 4)
+    throw std::invalid_argument("generator layer " + std::to_string(layer) + " is not 1..4");
   const int channels[] = {512, 256, 128, 64, 3};
   const int size = 4 << (layer - 1);
   return {batch, size, size, channels[layer - 1], channels[layer]};
 }
 
-std::vector<double> reference_generator(const Weights& weights, std::span<const float> latents, int count) {
+std::vector<double> reference_generator(const Weights& weights, std::span<const float> latents,
+                                        int count) {
   auto batch_norm = [&weights](std::vector<double>& values, int index, int channels) {
     const std::string p = "bn" + std::to_string(index);
-    reference_batch_norm(values, channels, weights[p + ".scale"], weights[p + ".offset"], weights[p + ".mean"],
-                         weights[p + ".variance"], true);
+    reference_batch_norm(values, channels, weights[p + ".scale"], weights[p + ".offset"],
+                         weights[p + ".mean"], weights[p + ".variance"], true);
   };
   std::vector<double> x = reference_linear(weights, latents, count);
   batch_norm(x, 0, 512);

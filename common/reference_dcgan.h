@@ -43,18 +43,23 @@ std::vector<double> reference_tconv(const TconvShape& shape, std::span<const dou
 /// contribution into the outputs y = 2 i - 1 + r (TensorFlow's definition as the gradient of a
 /// stride-2 'SAME' convolution). Sequential and slow; an independent formulation.
 std::vector<double> reference_tconv_scatter(const TconvShape& shape, std::span<const double> input,
-                                            std::span<const float> filter, std::span<const float> bias);
+                                            std::span<const float> filter,
+                                            std::span<const float> bias);
 
-/// Inference-form batch norm over the last dimension (channels), optionally followed by ReLU, in place.
+/// Inference-form batch norm over the last dimension (channels), optionally followed by ReLU, in
+/// place.
 void reference_batch_norm(std::span<double> values, int channels, std::span<const float> scale,
                           std::span<const float> offset, std::span<const float> mean,
                           std::span<const float> variance, bool relu);
 
 /// z (count x 100) -> count x 8192 (4 x 4 x 512, HWC): the linear layer with its bias.
-std::vector<double> reference_linear(const Weights& weights, std::span<const float> latents, int count);
+std::vector<double> reference_linear(const Weights& weights, std::span<const float> latents,
+                                     int count);
 
-/// The whole generator: count latent vectors -> count images of 64 x 64 x 3 (HWC), values in [-1, 1].
-std::vector<double> reference_generator(const Weights& weights, std::span<const float> latents, int count);
+/// The whole generator: count latent vectors -> count images of 64 x 64 x 3 (HWC), values in [-1,
+/// 1].
+std::vector<double> reference_generator(const Weights& weights, std::span<const float> latents,
+                                        int count);
 
 /// The four transposed convolutions of the generator (layer 1..4) at a batch size.
 TconvShape generator_layer(int layer, int batch);

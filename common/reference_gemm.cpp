@@ -13,8 +13,8 @@ namespace {
 void require_span(const char* name, std::size_t have, int rows, int cols, int ld) {
   const std::int64_t need = matrix_span(rows, cols, ld);
   if (static_cast<std::int64_t>(have) < need) {
-    throw std::invalid_argument(std::string("reference_gemm: ") + name + " holds " + std::to_string(have) +
-                                " elements, needs " + std::to_string(need));
+    throw std::invalid_argument(std::string("reference_gemm: ") + name + " holds " +
+                                std::to_string(have) + " elements, needs " + std::to_string(need));
   }
 }
 
@@ -94,8 +94,9 @@ ReferenceValues reference_gemm_at(const HostGemmInputs& in, std::vector<std::int
   const int m = in.shape.m, n = in.shape.n, k = in.shape.k;
   for (const std::int64_t pos : positions) {
     if (pos < 0 || pos >= static_cast<std::int64_t>(m) * n) {
-      throw std::invalid_argument("reference_gemm_at: position " + std::to_string(pos) + " is outside the " +
-                                  std::to_string(m) + " x " + std::to_string(n) + " matrix C");
+      throw std::invalid_argument("reference_gemm_at: position " + std::to_string(pos) +
+                                  " is outside the " + std::to_string(m) + " x " +
+                                  std::to_string(n) + " matrix C");
     }
   }
   ReferenceValues out;
@@ -128,7 +129,8 @@ ReferenceValues reference_gemm_at(const HostGemmInputs& in, std::vector<std::int
   return out;
 }
 
-ReferenceValues add_scaled_c(ReferenceValues product, float beta, std::span<const float> c, int ldc) {
+ReferenceValues add_scaled_c(ReferenceValues product, float beta, std::span<const float> c,
+                             int ldc) {
   if (beta == 0.0f) return product;
   require_span("C", c.size(), product.m, product.n, ldc);
   const double scale = beta;
@@ -142,8 +144,8 @@ ReferenceValues add_scaled_c(ReferenceValues product, float beta, std::span<cons
 
 std::vector<std::int64_t> sample_positions(int m, int n, int random_count, std::uint64_t seed) {
   if (m < 1 || n < 1) {
-    throw std::invalid_argument("sample_positions: matrix " + std::to_string(m) + " x " + std::to_string(n) +
-                                " is empty");
+    throw std::invalid_argument("sample_positions: matrix " + std::to_string(m) + " x " +
+                                std::to_string(n) + " is empty");
   }
   std::vector<std::int64_t> positions;
   auto add = [&](std::int64_t row, std::int64_t col) { positions.push_back(row * n + col); };

@@ -12,15 +12,16 @@ namespace cudalabs {
 
 /// A GEMM's inputs in host memory (row-major, leading dimensions as in GemmArgs).
 struct HostGemmInputs {
-  GemmShape shape;               ///< m, n, k
-  float alpha = 1.0f;            ///< scale of A * B
-  float beta = 0.0f;             ///< scale of the old C (C is not read when beta == 0)
-  std::span<const float> a;      ///< A, at least matrix_span(m, k, lda) elements
-  int lda = 0;                   ///< leading dimension of A
-  std::span<const float> b;      ///< B, at least matrix_span(k, n, ldb) elements
-  int ldb = 0;                   ///< leading dimension of B
-  std::span<const float> c;      ///< the old C, at least matrix_span(m, n, ldc) elements (may be empty when beta == 0)
-  int ldc = 0;                   ///< leading dimension of C
+  GemmShape shape;           ///< m, n, k
+  float alpha = 1.0f;        ///< scale of A * B
+  float beta = 0.0f;         ///< scale of the old C (C is not read when beta == 0)
+  std::span<const float> a;  ///< A, at least matrix_span(m, k, lda) elements
+  int lda = 0;               ///< leading dimension of A
+  std::span<const float> b;  ///< B, at least matrix_span(k, n, ldb) elements
+  int ldb = 0;               ///< leading dimension of B
+  std::span<const float>
+      c;  ///< the old C, at least matrix_span(m, n, ldc) elements (may be empty when beta == 0)
+  int ldc = 0;  ///< leading dimension of C
 };
 
 /// Expected values of some or all elements of C, with the scale each error is measured against.
@@ -41,9 +42,13 @@ struct ReferenceValues {
   /// Number of elements held.
   std::size_t size() const { return value.size(); }
   /// Row of the i-th element held.
-  int row_of(std::size_t i) const { return dense() ? static_cast<int>(i / n) : static_cast<int>(positions[i] / n); }
+  int row_of(std::size_t i) const {
+    return dense() ? static_cast<int>(i / n) : static_cast<int>(positions[i] / n);
+  }
   /// Column of the i-th element held.
-  int col_of(std::size_t i) const { return dense() ? static_cast<int>(i % n) : static_cast<int>(positions[i] % n); }
+  int col_of(std::size_t i) const {
+    return dense() ? static_cast<int>(i % n) : static_cast<int>(positions[i] % n);
+  }
 };
 
 /// Computes every element of C in double: blocked over rows, columns and the reduction so that a
@@ -53,12 +58,14 @@ ReferenceValues reference_gemm(const HostGemmInputs& inputs);
 
 /// Computes only the elements at `positions` (row * n + col), each by a straight double loop.
 /// Used for large problems, where the full reference would take minutes.
-ReferenceValues reference_gemm_at(const HostGemmInputs& inputs, std::vector<std::int64_t> positions);
+ReferenceValues reference_gemm_at(const HostGemmInputs& inputs,
+                                  std::vector<std::int64_t> positions);
 
 /// Adds beta * C to a product reference computed with beta = 0: value += beta * C(i, j) and
 /// magnitude += |beta| |C(i, j)| at every element held. Lets one product serve several betas.
 /// `c` is row-major with leading dimension `ldc`.
-ReferenceValues add_scaled_c(ReferenceValues product, float beta, std::span<const float> c, int ldc);
+ReferenceValues add_scaled_c(ReferenceValues product, float beta, std::span<const float> c,
+                             int ldc);
 
 /// Positions for a sampled check: every corner and edge element class (first and last rows and
 /// columns, where partial tiles live) plus `random_count` positions drawn with `seed`.

@@ -13,8 +13,8 @@ TextTable::TextTable(std::vector<Column> columns) : columns_(std::move(columns))
 
 void TextTable::add_row(std::vector<std::string> cells) {
   if (cells.size() != columns_.size()) {
-    throw std::invalid_argument("TextTable::add_row: " + std::to_string(cells.size()) + " cells for " +
-                                std::to_string(columns_.size()) + " columns");
+    throw std::invalid_argument("TextTable::add_row: " + std::to_string(cells.size()) +
+                                " cells for " + std::to_string(columns_.size()) + " columns");
   }
   rows_.push_back(std::move(cells));
 }

@@ -1,5 +1,6 @@
 /// @file labs/00_roofline/checks.h
-/// @brief Bit-exact checks of the two roofline kernels, shared by the lab 00 driver and its grading tests.
+/// @brief Bit-exact checks of the two roofline kernels, shared by the lab 00 driver and its grading
+/// tests.
 #pragma once
 
 #include "common/cuda_check.h"
@@ -28,16 +29,20 @@ struct Check {
 /// "PASS", "not implemented yet" or "FAIL".
 inline const char* verdict_text(Verdict verdict) {
   switch (verdict) {
-    case Verdict::kPass: return "PASS";
-    case Verdict::kNotImplemented: return "not implemented yet";
-    case Verdict::kFail: return "FAIL";
+    case Verdict::kPass:
+      return "PASS";
+    case Verdict::kNotImplemented:
+      return "not implemented yet";
+    case Verdict::kFail:
+      return "FAIL";
   }
   return "?";
 }
 
 /// Copies `count` floats with launch_copy into a NaN-poisoned destination and compares bit for bit.
 /// The offsets (in floats) move the pointers off 16-byte alignment to exercise the scalar path.
-inline Check check_copy(std::size_t count, std::size_t src_offset, std::size_t dst_offset, std::uint64_t seed) {
+inline Check check_copy(std::size_t count, std::size_t src_offset, std::size_t dst_offset,
+                        std::uint64_t seed) {
   std::vector<float> host(count + src_offset);
   cudalabs::fill_uniform(host, seed);
   cudalabs::DeviceBuffer<float> src{std::span<const float>(host)};
@@ -60,7 +65,8 @@ inline Check check_copy(std::size_t count, std::size_t src_offset, std::size_t d
   }
   std::ostringstream text;
   text << "copy of " << count << " floats (offsets " << src_offset << ", " << dst_offset << "): ";
-  if (unwritten == count) return {Verdict::kNotImplemented, text.str() + "never written: not implemented yet"};
+  if (unwritten == count)
+    return {Verdict::kNotImplemented, text.str() + "never written: not implemented yet"};
   if (unwritten + wrong > 0) {
     text << unwritten << " unwritten and " << wrong << " wrong elements, first at " << first_bad;
     return {Verdict::kFail, text.str()};
@@ -68,8 +74,8 @@ inline Check check_copy(std::size_t count, std::size_t src_offset, std::size_t d
   return {Verdict::kPass, text.str() + "PASS (bit-exact)"};
 }
 
-/// Runs launch_fma and compares about `sampled` outputs (evenly spaced, the last thread included) bit
-/// for bit with fma_reference.
+/// Runs launch_fma and compares about `sampled` outputs (evenly spaced, the last thread included)
+/// bit for bit with fma_reference.
 inline Check check_fma(long long threads, int iterations, long long sampled) {
   cudalabs::DeviceBuffer<float> out(static_cast<std::size_t>(threads));
   cudalabs::poison_device(out.data(), out.bytes());
@@ -94,7 +100,8 @@ inline Check check_fma(long long threads, int iterations, long long sampled) {
     if (first_bad < 0) first_bad = t;
   }
   std::ostringstream text;
-  text << "fma of " << threads << " threads x " << iterations << " iterations (" << sample.size() << " checked): ";
+  text << "fma of " << threads << " threads x " << iterations << " iterations (" << sample.size()
+       << " checked): ";
   if (unwritten == static_cast<long long>(sample.size())) {
     return {Verdict::kNotImplemented, text.str() + "never written: not implemented yet"};
   }

@@ -1,5 +1,6 @@
 /// @file labs/00_roofline/lab.h
-/// @brief Lab 00: measure the device's two ceilings, memory bandwidth and FP32 rate, and the ridge point.
+/// @brief Lab 00: measure the device's two ceilings, memory bandwidth and FP32 rate, and the ridge
+/// point.
 #pragma once
 
 #include "common/gemm_variant.h"
@@ -23,8 +24,8 @@ inline constexpr float kFmaAddend = 0.001f;
 /// Threads per block of both kernels.
 inline constexpr int kThreadsPerBlock = 256;
 
-/// The value chain `chain` of thread `thread` starts from. Exact in float (a multiple of 2^-10 plus a
-/// small integer), so host and device agree bit for bit.
+/// The value chain `chain` of thread `thread` starts from. Exact in float (a multiple of 2^-10 plus
+/// a small integer), so host and device agree bit for bit.
 __host__ __device__ inline float fma_start_value(long long thread, int chain) {
   return static_cast<float>(thread % 1021) * 0.0009765625f + static_cast<float>(chain);
 }
@@ -36,7 +37,8 @@ inline float fma_reference(long long thread, int iterations) {
   float chains[kFmaChains];
   for (int c = 0; c < kFmaChains; ++c) chains[c] = fma_start_value(thread, c);
   for (int i = 0; i < iterations; ++i)
-    for (int c = 0; c < kFmaChains; ++c) chains[c] = std::fma(chains[c], kFmaMultiplier, kFmaAddend);
+    for (int c = 0; c < kFmaChains; ++c)
+      chains[c] = std::fma(chains[c], kFmaMultiplier, kFmaAddend);
   float sum = 0.0f;
   for (int c = 0; c < kFmaChains; ++c) sum += chains[c];
   return sum;

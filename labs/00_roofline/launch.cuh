@@ -28,15 +28,17 @@ int multiprocessor_count() {
 // A grid-stride copy needs only enough blocks to fill the machine: 8 blocks of 256 threads per SM
 // (full occupancy on every architecture of the suite), fewer when there is little to copy.
 cudalabs::KernelLaunch describe_copy(std::size_t count) {
-  const long long wanted = static_cast<long long>((count / 4 + kThreadsPerBlock) / kThreadsPerBlock);
+  const long long wanted =
+      static_cast<long long>((count / 4 + kThreadsPerBlock) / kThreadsPerBlock);
   const long long blocks = std::max(1LL, std::min<long long>(wanted, 8LL * multiprocessor_count()));
-  return {reinterpret_cast<const void*>(&copy_kernel), cudalabs::checked_grid(blocks, 1, 1, "lab00 copy"),
-          dim3(kThreadsPerBlock), 0};
+  return {reinterpret_cast<const void*>(&copy_kernel),
+          cudalabs::checked_grid(blocks, 1, 1, "lab00 copy"), dim3(kThreadsPerBlock), 0};
 }
 
 cudalabs::KernelLaunch describe_fma(long long threads) {
   return {reinterpret_cast<const void*>(&fma_kernel),
-          cudalabs::checked_grid((threads + kThreadsPerBlock - 1) / kThreadsPerBlock, 1, 1, "lab00 fma"),
+          cudalabs::checked_grid((threads + kThreadsPerBlock - 1) / kThreadsPerBlock, 1, 1,
+                                 "lab00 fma"),
           dim3(kThreadsPerBlock), 0};
 }
 
@@ -50,9 +52,12 @@ void launch_copy(const float* src, float* dst, std::size_t count, cudaStream_t s
 
 void launch_fma(float* out, long long threads, int iterations, cudaStream_t stream) {
   if (out == nullptr) throw std::invalid_argument("lab00 fma: null pointer");
-  if (threads < 1) throw std::invalid_argument("lab00 fma: threads = " + std::to_string(threads) + " must be >= 1");
+  if (threads < 1)
+    throw std::invalid_argument("lab00 fma: threads = " + std::to_string(threads) +
+                                " must be >= 1");
   if (iterations < 1) {
-    throw std::invalid_argument("lab00 fma: iterations = " + std::to_string(iterations) + " must be >= 1");
+    throw std::invalid_argument("lab00 fma: iterations = " + std::to_string(iterations) +
+                                " must be >= 1");
   }
   const cudalabs::KernelLaunch config = describe_fma(threads);
   fma_kernel<<<config.grid, config.block, 0, stream>>>(out, threads, iterations);

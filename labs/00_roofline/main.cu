@@ -1,5 +1,7 @@
-// Lab 00 driver: measures the two ceilings (memory bandwidth with the copy kernel, FP32 rate with the
-// FMA kernel), next to cudaMemcpy and cuBLAS measured in the same run, and prints the ridge point.
+// Lab 00 driver: measures the two ceilings (memory bandwidth with the copy kernel, FP32 rate with
+// the FMA kernel), next to cudaMemcpy and cuBLAS measured in the same run, and prints the ridge
+// point.
+#include "checks.h"
 #include "common/benchmark_support.h"
 #include "common/cli.h"
 #include "common/cublas_gemm.h"
@@ -9,7 +11,6 @@
 #include "common/poison.h"
 #include "common/random_fill.h"
 #include "common/text_table.h"
-#include "checks.h"
 #include "lab.h"
 
 #include <algorithm>
@@ -23,10 +24,10 @@
 namespace {
 
 using cudalabs::BenchmarkMedian;
-using lab00::Check;
-using lab00::Verdict;
 using cudalabs::DeviceBuffer;
 using cudalabs::TextTable;
+using lab00::Check;
+using lab00::Verdict;
 
 struct Options {
   int copy_mib = 1024;
@@ -38,30 +39,37 @@ struct Options {
   std::string results_dir;
 };
 
-double counter(const std::map<std::string, BenchmarkMedian>& medians, const std::string& name, const char* key) {
+double counter(const std::map<std::string, BenchmarkMedian>& medians, const std::string& name,
+               const char* key) {
   const auto it = medians.find(name);
   if (it == medians.end()) return std::nan("");
   const auto c = it->second.counters.find(key);
   return c == it->second.counters.end() ? std::nan("") : c->second;
 }
 
-double milliseconds(const std::map<std::string, BenchmarkMedian>& medians, const std::string& name) {
+double milliseconds(const std::map<std::string, BenchmarkMedian>& medians,
+                    const std::string& name) {
   const auto it = medians.find(name);
   return it == medians.end() ? std::nan("") : it->second.real_time_ms;
 }
 
 void register_flags(CLI::App& app, Options& options) {
-  cudalabs::add_integer_flag(app, "--copy-mib", options.copy_mib, 1, 1 << 20,
-                             "MiB copied per run (refused if twice that does not fit in device memory)");
-  cudalabs::add_integer_flag(app, "--fma-iterations", options.fma_iterations, 1, 1 << 24, "FMA steps per chain");
+  cudalabs::add_integer_flag(
+      app, "--copy-mib", options.copy_mib, 1, 1 << 20,
+      "MiB copied per run (refused if twice that does not fit in device memory)");
+  cudalabs::add_integer_flag(app, "--fma-iterations", options.fma_iterations, 1, 1 << 24,
+                             "FMA steps per chain");
   cudalabs::add_integer_flag(app, "--fma-waves", options.fma_waves, 1, 1024,
                              "FMA threads = waves x SMs x max resident threads per SM");
   cudalabs::add_integer_flag(app, "--gemm-size", options.gemm_size, 256, 16384,
                              "M = N = K of the cuBLAS SGEMM shown as a real kernel's rate");
-  cudalabs::add_integer_flag(app, "--repetitions", options.timing.repetitions, 1, 1000, "Timed repetitions");
-  cudalabs::add_number_flag(app, "--min-time", options.timing.min_time_s, 0.0, 60.0, "Minimum seconds per repetition");
+  cudalabs::add_integer_flag(app, "--repetitions", options.timing.repetitions, 1, 1000,
+                             "Timed repetitions");
+  cudalabs::add_number_flag(app, "--min-time", options.timing.min_time_s, 0.0, 60.0,
+                            "Minimum seconds per repetition");
   app.add_flag("--verify-only", options.verify_only, "Check both kernels, time nothing");
-  app.add_option("--results-dir", options.results_dir, "Write the Google Benchmark JSON to DIR/lab00_<device>.json");
+  app.add_option("--results-dir", options.results_dir,
+                 "Write the Google Benchmark JSON to DIR/lab00_<device>.json");
 }
 
 // The sizes one run uses, from the flags and the device.
@@ -74,11 +82,13 @@ struct Sizes {
 Sizes sizes_for(const Options& options, const cudalabs::DeviceInfo& device) {
   Sizes sizes;
   sizes.copy_count = static_cast<std::size_t>(options.copy_mib) << 18;  // floats in copy_mib MiB
-  sizes.fma_threads = static_cast<long long>(options.fma_waves) * device.sm_count * device.max_threads_per_sm;
+  sizes.fma_threads =
+      static_cast<long long>(options.fma_waves) * device.sm_count * device.max_threads_per_sm;
   sizes.gemm_elements = static_cast<std::size_t>(options.gemm_size) * options.gemm_size;
-  cudalabs::require_device_memory((2 * sizes.copy_count + 3 * sizes.gemm_elements + sizes.fma_threads) * sizeof(float),
-                                  "--copy-mib " + std::to_string(options.copy_mib) + " --gemm-size " +
-                                      std::to_string(options.gemm_size));
+  cudalabs::require_device_memory(
+      (2 * sizes.copy_count + 3 * sizes.gemm_elements + sizes.fma_threads) * sizeof(float),
+      "--copy-mib " + std::to_string(options.copy_mib) + " --gemm-size " +
+          std::to_string(options.gemm_size));
   return sizes;
 }
 
@@ -89,14 +99,18 @@ struct Verdicts {
   bool all_passed() const { return copy == Verdict::kPass && fma == Verdict::kPass; }
 };
 
-Verdicts check_kernels(std::ostream& out, const Options& options, const Sizes& sizes, std::uint64_t seed) {
-  const Check copy_aligned = lab00::check_copy(sizes.copy_count, 0, 0, cudalabs::derive_seed(seed, "copy"));
+Verdicts check_kernels(std::ostream& out, const Options& options, const Sizes& sizes,
+                       std::uint64_t seed) {
+  const Check copy_aligned =
+      lab00::check_copy(sizes.copy_count, 0, 0, cudalabs::derive_seed(seed, "copy"));
   const Check copy_odd = lab00::check_copy(1000003, 1, 3, cudalabs::derive_seed(seed, "copy odd"));
   const Check fma_small = lab00::check_fma(3 * lab00::kThreadsPerBlock + 17, 1000, 1 << 20);
   const Check fma_timed = lab00::check_fma(sizes.fma_threads, options.fma_iterations, 2048);
-  for (const Check* check : {&copy_aligned, &copy_odd, &fma_small, &fma_timed}) out << "  " << check->message << "\n";
+  for (const Check* check : {&copy_aligned, &copy_odd, &fma_small, &fma_timed})
+    out << "  " << check->message << "\n";
   auto combine = [](const Check& a, const Check& b) {
-    if (a.verdict == Verdict::kNotImplemented && b.verdict == Verdict::kNotImplemented) return Verdict::kNotImplemented;
+    if (a.verdict == Verdict::kNotImplemented && b.verdict == Verdict::kNotImplemented)
+      return Verdict::kNotImplemented;
     if (a.verdict == Verdict::kPass && b.verdict == Verdict::kPass) return Verdict::kPass;
     return Verdict::kFail;
   };
@@ -110,60 +124,93 @@ struct Names {
 
 Names names_for(const Options& options, const Sizes& sizes) {
   const std::string copy_problem = std::to_string(options.copy_mib) + "MiB";
-  const std::string fma_problem = std::to_string(sizes.fma_threads) + "x" + std::to_string(options.fma_iterations);
+  const std::string fma_problem =
+      std::to_string(sizes.fma_threads) + "x" + std::to_string(options.fma_iterations);
   const cudalabs::GemmShape gemm{options.gemm_size, options.gemm_size, options.gemm_size};
-  return {"reference/cudaMemcpy/" + copy_problem, "lab00/copy/" + copy_problem, "lab00/fma/" + fma_problem,
-          "cublas/" + gemm.label()};
+  return {"reference/cudaMemcpy/" + copy_problem, "lab00/copy/" + copy_problem,
+          "lab00/fma/" + fma_problem, "cublas/" + gemm.label()};
 }
 
 // Times cudaMemcpy, the passing kernels and cuBLAS; the buffers live until the benchmarks have run.
-std::map<std::string, BenchmarkMedian> time_all(std::ostream& out, const Options& options, const Sizes& sizes,
-                                                const Verdicts& verdicts, const Names& names, std::uint64_t seed,
+std::map<std::string, BenchmarkMedian> time_all(std::ostream& out, const Options& options,
+                                                const Sizes& sizes, const Verdicts& verdicts,
+                                                const Names& names, std::uint64_t seed,
                                                 const std::vector<std::string>& benchmark_args) {
-  const double copy_bytes = 2.0 * static_cast<double>(sizes.copy_count) * sizeof(float);  // read + written
+  const double copy_bytes =
+      2.0 * static_cast<double>(sizes.copy_count) * sizeof(float);  // read + written
   const cudalabs::GemmShape gemm{options.gemm_size, options.gemm_size, options.gemm_size};
   const cudalabs::TimingOptions timing = options.timing;
   std::vector<float> host(sizes.copy_count);
   cudalabs::fill_uniform(host, cudalabs::derive_seed(seed, "copy timing"));
   DeviceBuffer<float> src{std::span<const float>(host)}, dst(sizes.copy_count);
   DeviceBuffer<float> fma_out(static_cast<std::size_t>(sizes.fma_threads));
-  cudalabs::register_timed_benchmark(names.memcpy, [&](benchmark::State& state) {
-    cudalabs::time_iterations(state, [&](cudaStream_t stream, int) {
-      CUDA_CHECK(cudaMemcpyAsync(dst.data(), src.data(), src.bytes(), cudaMemcpyDeviceToDevice, stream));
-    }, 0.0, copy_bytes, timing.warmups);
-  }, timing);
+  cudalabs::register_timed_benchmark(
+      names.memcpy,
+      [&](benchmark::State& state) {
+        cudalabs::time_iterations(
+            state,
+            [&](cudaStream_t stream, int) {
+              CUDA_CHECK(cudaMemcpyAsync(dst.data(), src.data(), src.bytes(),
+                                         cudaMemcpyDeviceToDevice, stream));
+            },
+            0.0, copy_bytes, timing.warmups);
+      },
+      timing);
   if (verdicts.copy == Verdict::kPass) {
-    cudalabs::register_timed_benchmark(names.copy, [&](benchmark::State& state) {
-      cudalabs::time_iterations(state, [&](cudaStream_t stream, int) {
-        lab00::launch_copy(src.data(), dst.data(), sizes.copy_count, stream);
-      }, 0.0, copy_bytes, timing.warmups);
-    }, timing);
+    cudalabs::register_timed_benchmark(
+        names.copy,
+        [&](benchmark::State& state) {
+          cudalabs::time_iterations(
+              state,
+              [&](cudaStream_t stream, int) {
+                lab00::launch_copy(src.data(), dst.data(), sizes.copy_count, stream);
+              },
+              0.0, copy_bytes, timing.warmups);
+        },
+        timing);
   }
   if (verdicts.fma == Verdict::kPass) {
-    cudalabs::register_timed_benchmark(names.fma, [&](benchmark::State& state) {
-      cudalabs::time_iterations(state, [&](cudaStream_t stream, int) {
-        lab00::launch_fma(fma_out.data(), sizes.fma_threads, options.fma_iterations, stream);
-      }, lab00::fma_flops(sizes.fma_threads, options.fma_iterations), 0.0, timing.warmups);
-    }, timing);
+    cudalabs::register_timed_benchmark(
+        names.fma,
+        [&](benchmark::State& state) {
+          cudalabs::time_iterations(
+              state,
+              [&](cudaStream_t stream, int) {
+                lab00::launch_fma(fma_out.data(), sizes.fma_threads, options.fma_iterations,
+                                  stream);
+              },
+              lab00::fma_flops(sizes.fma_threads, options.fma_iterations), 0.0, timing.warmups);
+        },
+        timing);
   }
   std::vector<float> host_a(sizes.gemm_elements), host_b(sizes.gemm_elements);
   cudalabs::fill_uniform(host_a, cudalabs::derive_seed(seed, "gemm A"));
   cudalabs::fill_uniform(host_b, cudalabs::derive_seed(seed, "gemm B"));
-  DeviceBuffer<float> a{std::span<const float>(host_a)}, b{std::span<const float>(host_b)}, c(sizes.gemm_elements);
+  DeviceBuffer<float> a{std::span<const float>(host_a)}, b{std::span<const float>(host_b)},
+      c(sizes.gemm_elements);
   cudalabs::CublasHandle cublas;
-  cudalabs::register_timed_benchmark(names.cublas, [&](benchmark::State& state) {
-    cudalabs::time_iterations(state, [&](cudaStream_t stream, int) {
-      cudalabs::cublas_gemm_row_major(cublas, {gemm.m, gemm.n, gemm.k, 1.0f, a.data(), gemm.k, b.data(), gemm.n,
-                                               0.0f, c.data(), gemm.n}, stream);
-    }, gemm.flops(), 0.0, timing.warmups);
-  }, timing);
+  cudalabs::register_timed_benchmark(
+      names.cublas,
+      [&](benchmark::State& state) {
+        cudalabs::time_iterations(
+            state,
+            [&](cudaStream_t stream, int) {
+              cudalabs::cublas_gemm_row_major(cublas,
+                                              {gemm.m, gemm.n, gemm.k, 1.0f, a.data(), gemm.k,
+                                               b.data(), gemm.n, 0.0f, c.data(), gemm.n},
+                                              stream);
+            },
+            gemm.flops(), 0.0, timing.warmups);
+      },
+      timing);
   out << "timing: " << timing.repetitions << " repetitions, CUDA-event times, medians\n";
   return cudalabs::run_benchmarks(benchmark_args, out);
 }
 
 // The table, the two measured ceilings and the ridge point.
 void print_roofline(std::ostream& out, const cudalabs::DeviceInfo& device, const Options& options,
-                    const Verdicts& verdicts, const Names& names, const std::map<std::string, BenchmarkMedian>& medians) {
+                    const Verdicts& verdicts, const Names& names,
+                    const std::map<std::string, BenchmarkMedian>& medians) {
   const double memcpy_bw = counter(medians, names.memcpy, "gbytes_per_s");
   const double copy_bw = counter(medians, names.copy, "gbytes_per_s");
   const double fma_rate = counter(medians, names.fma, "gflops");
@@ -174,53 +221,64 @@ void print_roofline(std::ostream& out, const cudalabs::DeviceInfo& device, const
   const double clock_peak = 2.0 * lanes * device.sm_count * device.sm_clock_khz * 1e-6;  // GFLOP/s
   const cudalabs::GemmShape gemm{options.gemm_size, options.gemm_size, options.gemm_size};
 
-  TextTable table({{"kernel", false}, {"ms", true}, {"rate", true}, {"% of ceiling", true}, {"check", false}});
-  auto percent = [](double value, double ceiling) { return TextTable::number(100.0 * value / ceiling, 1); };
+  TextTable table(
+      {{"kernel", false}, {"ms", true}, {"rate", true}, {"% of ceiling", true}, {"check", false}});
+  auto percent = [](double value, double ceiling) {
+    return TextTable::number(100.0 * value / ceiling, 1);
+  };
   table.add_row({"cudaMemcpy D2D", TextTable::number(milliseconds(medians, names.memcpy), 3),
-                 TextTable::number(memcpy_bw, 0) + " GB/s", percent(memcpy_bw, bandwidth_ceiling), "reference"});
+                 TextTable::number(memcpy_bw, 0) + " GB/s", percent(memcpy_bw, bandwidth_ceiling),
+                 "reference"});
   table.add_row({"copy (lab00)", TextTable::number(milliseconds(medians, names.copy), 3),
                  TextTable::number(copy_bw, 0) + " GB/s", percent(copy_bw, bandwidth_ceiling),
                  lab00::verdict_text(verdicts.copy)});
   table.add_row({"fma (lab00)", TextTable::number(milliseconds(medians, names.fma), 3),
                  TextTable::number(fma_rate, 0) + " GFLOP/s", percent(fma_rate, compute_ceiling),
                  lab00::verdict_text(verdicts.fma)});
-  table.add_row({"cuBLAS SGEMM " + gemm.label(), TextTable::number(milliseconds(medians, names.cublas), 3),
-                 TextTable::number(cublas_rate, 0) + " GFLOP/s", percent(cublas_rate, compute_ceiling), "reference"});
+  table.add_row({"cuBLAS SGEMM " + gemm.label(),
+                 TextTable::number(milliseconds(medians, names.cublas), 3),
+                 TextTable::number(cublas_rate, 0) + " GFLOP/s",
+                 percent(cublas_rate, compute_ceiling), "reference"});
   out << "\n";
   table.print(out);
-  out << "\nmeasured ceilings: memory " << TextTable::number(bandwidth_ceiling, 0) << " GB/s (bytes read + written), "
+  out << "\nmeasured ceilings: memory " << TextTable::number(bandwidth_ceiling, 0)
+      << " GB/s (bytes read + written), "
       << "FP32 " << TextTable::number(compute_ceiling, 0) << " GFLOP/s\n"
       << "ridge point: " << TextTable::number(compute_ceiling / bandwidth_ceiling, 1)
       << " FLOP/byte (a kernel doing fewer FLOPs per byte of DRAM traffic is memory-bound)\n";
   if (lanes > 0) {
-    out << "for comparison, SMs x FP32 lanes x 2 x max clock = " << device.sm_count << " x " << lanes << " x 2 x "
-        << device.sm_clock_khz / 1000 << " MHz = " << TextTable::number(clock_peak, 0)
-        << " GFLOP/s; the FMA kernel reached " << TextTable::number(100.0 * fma_rate / clock_peak, 1) << " % of it\n";
+    out << "for comparison, SMs x FP32 lanes x 2 x max clock = " << device.sm_count << " x "
+        << lanes << " x 2 x " << device.sm_clock_khz / 1000
+        << " MHz = " << TextTable::number(clock_peak, 0) << " GFLOP/s; the FMA kernel reached "
+        << TextTable::number(100.0 * fma_rate / clock_peak, 1) << " % of it\n";
   }
 }
 
 int run(int argc, char** argv) {
   Options options;
-  CLI::App app{"lab00: the roofline. Measures memory bandwidth (copy kernel) and FP32 rate (FMA kernel), "
-               "next to cudaMemcpy and cuBLAS, and prints the ridge point."};
+  CLI::App app{
+      "lab00: the roofline. Measures memory bandwidth (copy kernel) and FP32 rate (FMA kernel), "
+      "next to cudaMemcpy and cuBLAS, and prints the ridge point."};
   register_flags(app, options);
   std::vector<std::string> benchmark_args = cudalabs::parse_flags(app, argc, argv);
   cudalabs::reject_unknown_flags(benchmark_args);
-  std::ostream& out = cudalabs::benchmark_stdout_is_machine_readable(benchmark_args) ? std::cerr : std::cout;
+  std::ostream& out =
+      cudalabs::benchmark_stdout_is_machine_readable(benchmark_args) ? std::cerr : std::cout;
 
   cudalabs::require_gpu();
   const cudalabs::DeviceInfo device = cudalabs::current_device_info();
   if (!options.results_dir.empty()) {
     std::filesystem::create_directories(options.results_dir);
-    benchmark_args.push_back("--benchmark_out=" + options.results_dir + "/lab00_" + device.slug() + ".json");
+    benchmark_args.push_back("--benchmark_out=" + options.results_dir + "/lab00_" + device.slug() +
+                             ".json");
     benchmark_args.push_back("--benchmark_out_format=json");
   }
   cudalabs::initialize_benchmark(benchmark_args);
   const std::uint64_t seed = cudalabs::run_seed();
   const Sizes sizes = sizes_for(options, device);
   out << "lab00: the roofline\n"
-      << "device: " << device.name << " (sm_" << device.major << device.minor << ", " << device.sm_count
-      << " SMs, max SM clock " << device.sm_clock_khz / 1000 << " MHz, driver "
+      << "device: " << device.name << " (sm_" << device.major << device.minor << ", "
+      << device.sm_count << " SMs, max SM clock " << device.sm_clock_khz / 1000 << " MHz, driver "
       << cudalabs::DeviceInfo::version_text(device.driver_version) << "), seed=" << seed << "\n";
 
   const Verdicts verdicts = check_kernels(out, options, sizes, seed);

@@ -15,8 +15,8 @@ cudalabs::KernelLaunch describe(const cudalabs::GemmShape& shape) {
   const int along_x = kThreadXWalksColumns ? shape.n : shape.m;
   const int along_y = kThreadXWalksColumns ? shape.m : shape.n;
   return {reinterpret_cast<const void*>(&naive_gemm_kernel<kThreadXWalksColumns>),
-          cudalabs::checked_grid(cudalabs::ceil_div(along_x, kBlockX), cudalabs::ceil_div(along_y, kBlockY), 1,
-                                 "lab01 naive GEMM"),
+          cudalabs::checked_grid(cudalabs::ceil_div(along_x, kBlockX),
+                                 cudalabs::ceil_div(along_y, kBlockY), 1, "lab01 naive GEMM"),
           dim3(kBlockX, kBlockY), 0};
 }
 
@@ -29,12 +29,16 @@ void launch(const cudalabs::GemmArgs& args, cudaStream_t stream) {
 }
 
 constexpr cudalabs::GemmVariant kVariants[] = {
-    {"naive_strided", "threadIdx.x walks down a column of C: uncoalesced", &launch<false>, &describe<false>},
-    {"naive_coalesced", "threadIdx.x walks along a row of C: coalesced", &launch<true>, &describe<true>},
+    {"naive_strided", "threadIdx.x walks down a column of C: uncoalesced", &launch<false>,
+     &describe<false>},
+    {"naive_coalesced", "threadIdx.x walks along a row of C: coalesced", &launch<true>,
+     &describe<true>},
 };
 
 }  // namespace
 
-std::span<const cudalabs::GemmVariant> variants() { return kVariants; }
+std::span<const cudalabs::GemmVariant> variants() {
+  return kVariants;
+}
 
 }  // namespace lab01

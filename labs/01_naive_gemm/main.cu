@@ -4,6 +4,7 @@
 
 int main(int argc, char** argv) {
   return cudalabs::gemm_lab_main(
-      {"lab01", "naive GEMM, one thread per element of C (strided vs coalesced mapping)", lab01::variants()},
+      {"lab01", "naive GEMM, one thread per element of C (strided vs coalesced mapping)",
+       lab01::variants()},
       argc, argv);
 }

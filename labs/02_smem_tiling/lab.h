@@ -18,7 +18,8 @@ inline constexpr int kTile = 32;
 ///   001's mapping): a warp's 32 threads hit one bank of the unpadded tile (32-way conflicts).
 /// - `tiled_strided_padded`: the same with each shared row padded by one float, which spreads a
 ///   column over all 32 banks.
-/// - `tiled_coalesced`: threadIdx.x walking along the rows: conflict-free without padding, and every
+/// - `tiled_coalesced`: threadIdx.x walking along the rows: conflict-free without padding, and
+/// every
 ///   global access coalesced.
 std::span<const cudalabs::GemmVariant> variants();
 

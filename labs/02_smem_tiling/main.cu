@@ -4,6 +4,7 @@
 
 int main(int argc, char** argv) {
   return cudalabs::gemm_lab_main(
-      {"lab02", "shared-memory tiling, with and without padding against bank conflicts", lab02::variants()},
+      {"lab02", "shared-memory tiling, with and without padding against bank conflicts",
+       lab02::variants()},
       argc, argv);
 }

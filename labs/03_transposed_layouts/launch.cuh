@@ -1,7 +1,7 @@
 // Lab 03 launch plumbing, shared by the student's and the solution's kernels.cu (each includes it
 // after defining layout_gemm_kernel). One block of 16 x 16 threads per 16 x 16 tile of C; as in
-// [SGEMM-3080], blockIdx.x and threadIdx.x run along the rows of C, blockIdx.y and threadIdx.y along
-// its columns.
+// [SGEMM-3080], blockIdx.x and threadIdx.x run along the rows of C, blockIdx.y and threadIdx.y
+// along its columns.
 #pragma once
 
 #include "common/cuda_check.h"
@@ -14,8 +14,8 @@ namespace {
 template <bool kTransposeA, bool kTransposeB>
 cudalabs::KernelLaunch describe(const cudalabs::GemmShape& shape) {
   return {reinterpret_cast<const void*>(&layout_gemm_kernel<kTransposeA, kTransposeB>),
-          cudalabs::checked_grid(cudalabs::ceil_div(shape.m, kTile), cudalabs::ceil_div(shape.n, kTile), 1,
-                                 "lab03 layout GEMM"),
+          cudalabs::checked_grid(cudalabs::ceil_div(shape.m, kTile),
+                                 cudalabs::ceil_div(shape.n, kTile), 1, "lab03 layout GEMM"),
           dim3(kTile, kTile), 0};
 }
 
@@ -36,6 +36,8 @@ constexpr cudalabs::GemmVariant kVariants[] = {
 
 }  // namespace
 
-std::span<const cudalabs::GemmVariant> variants() { return kVariants; }
+std::span<const cudalabs::GemmVariant> variants() {
+  return kVariants;
+}
 
 }  // namespace lab03

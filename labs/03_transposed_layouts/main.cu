@@ -4,5 +4,7 @@
 
 int main(int argc, char** argv) {
   return cudalabs::gemm_lab_main(
-      {"lab03", "transposed shared-memory layouts RR, RC, CR, CC ([SGEMM-3080])", lab03::variants()}, argc, argv);
+      {"lab03", "transposed shared-memory layouts RR, RC, CR, CC ([SGEMM-3080])",
+       lab03::variants()},
+      argc, argv);
 }

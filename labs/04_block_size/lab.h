@@ -1,5 +1,6 @@
 /// @file labs/04_block_size/lab.h
-/// @brief Lab 04: the tiled GEMM templated on its block edge, and what the block size does to occupancy.
+/// @brief Lab 04: the tiled GEMM templated on its block edge, and what the block size does to
+/// occupancy.
 #pragma once
 
 #include "common/gemm_variant.h"

@@ -13,8 +13,8 @@ namespace {
 template <int kEdge>
 cudalabs::KernelLaunch describe(const cudalabs::GemmShape& shape) {
   return {reinterpret_cast<const void*>(&tiled_gemm_kernel<kEdge>),
-          cudalabs::checked_grid(cudalabs::ceil_div(shape.n, kEdge), cudalabs::ceil_div(shape.m, kEdge), 1,
-                                 "lab04 tiled GEMM"),
+          cudalabs::checked_grid(cudalabs::ceil_div(shape.n, kEdge),
+                                 cudalabs::ceil_div(shape.m, kEdge), 1, "lab04 tiled GEMM"),
           dim3(kEdge, kEdge), 0};
 }
 
@@ -35,6 +35,8 @@ constexpr cudalabs::GemmVariant kVariants[] = {
 
 }  // namespace
 
-std::span<const cudalabs::GemmVariant> variants() { return kVariants; }
+std::span<const cudalabs::GemmVariant> variants() {
+  return kVariants;
+}
 
 }  // namespace lab04

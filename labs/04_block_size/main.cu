@@ -4,7 +4,8 @@
 #include "lab.h"
 
 int main(int argc, char** argv) {
-  cudalabs::GemmLab lab{"lab04", "block size: the tiled GEMM with 4x4 to 32x32 blocks, and occupancy",
+  cudalabs::GemmLab lab{"lab04",
+                        "block size: the tiled GEMM with 4x4 to 32x32 blocks, and occupancy",
                         lab04::variants()};
   lab.show_launch_info = true;
   return cudalabs::gemm_lab_main(lab, argc, argv);

@@ -1,10 +1,11 @@
 // Lab 05: register tiling. YOUR KERNEL GOES HERE.
 //
-// Write `register_tiled_kernel<BM, BN, BK, TM, TN>`. A block of (BM/TM) x (BN/TN) threads computes a
-// BM x BN tile of C; thread t owns the TM x TN patch at rows (t / (BN/TN)) * TM .. + TM - 1 and columns
-// (t % (BN/TN)) * TN .. + TN - 1 of the tile, accumulated in a register array acc[TM][TN].
+// Write `register_tiled_kernel<BM, BN, BK, TM, TN>`. A block of (BM/TM) x (BN/TN) threads computes
+// a BM x BN tile of C; thread t owns the TM x TN patch at rows (t / (BN/TN)) * TM .. + TM - 1 and
+// columns (t % (BN/TN)) * TN .. + TN - 1 of the tile, accumulated in a register array acc[TM][TN].
 // Per step of BK along K:
-//  1. The block stages the BM x BK tile of A TRANSPOSED, a_tile[k][m] (rows padded by kPadA), and the
+//  1. The block stages the BM x BK tile of A TRANSPOSED, a_tile[k][m] (rows padded by kPadA), and
+//  the
 //     BK x BN tile of B as b_tile[k][n]; the threads share the loads with a strided loop over the
 //     tile's elements. Elements outside A or B are 0. Then __syncthreads().
 //  2. For each k < BK: copy the thread's TM values a_tile[k][...] and TN values b_tile[k][...] into

@@ -1,5 +1,6 @@
 /// @file labs/05_register_tiling/lab.h
-/// @brief Lab 05: register tiling. Each thread computes several outputs from operands held in registers.
+/// @brief Lab 05: register tiling. Each thread computes several outputs from operands held in
+/// registers.
 #pragma once
 
 #include "common/gemm_variant.h"
@@ -9,8 +10,8 @@
 /// Lab 05: register tiling and instruction-level parallelism.
 namespace lab05 {
 
-/// Floats of padding at the end of each row of the transposed A tile: spreads the tile's stores over
-/// the banks while keeping rows 16-byte aligned.
+/// Floats of padding at the end of each row of the transposed A tile: spreads the tile's stores
+/// over the banks while keeping rows 16-byte aligned.
 inline constexpr int kPadA = 4;
 
 /// The lab's variants:

@@ -14,8 +14,8 @@ template <int BM, int BN, int BK, int TM, int TN>
 cudalabs::KernelLaunch describe(const cudalabs::GemmShape& shape) {
   constexpr int kThreads = (BM / TM) * (BN / TN);
   return {reinterpret_cast<const void*>(&register_tiled_kernel<BM, BN, BK, TM, TN>),
-          cudalabs::checked_grid(cudalabs::ceil_div(shape.n, BN), cudalabs::ceil_div(shape.m, BM), 1,
-                                 "lab05 register-tiled GEMM"),
+          cudalabs::checked_grid(cudalabs::ceil_div(shape.n, BN), cudalabs::ceil_div(shape.m, BM),
+                                 1, "lab05 register-tiled GEMM"),
           dim3(kThreads), 0};
 }
 
@@ -30,11 +30,14 @@ void launch(const cudalabs::GemmArgs& args, cudaStream_t stream) {
 constexpr cudalabs::GemmVariant kVariants[] = {
     {"rt_1d", "64x64x8 tiles, 8 outputs per thread down a column", &launch<64, 64, 8, 8, 1>,
      &describe<64, 64, 8, 8, 1>},
-    {"rt_2d", "128x128x8 tiles, 8x8 outputs per thread", &launch<128, 128, 8, 8, 8>, &describe<128, 128, 8, 8, 8>},
+    {"rt_2d", "128x128x8 tiles, 8x8 outputs per thread", &launch<128, 128, 8, 8, 8>,
+     &describe<128, 128, 8, 8, 8>},
 };
 
 }  // namespace
 
-std::span<const cudalabs::GemmVariant> variants() { return kVariants; }
+std::span<const cudalabs::GemmVariant> variants() {
+  return kVariants;
+}
 
 }  // namespace lab05

@@ -10,10 +10,12 @@
 //     (they arrive while you compute); compute tile t from buffer t % 2; write the registers into
 //     buffer (t + 1) % 2; __syncthreads(). One barrier per tile: why is that enough?
 //
-// async_gemm_kernel: kAsyncStages shared buffers filled with cudalabs::async_copy_4 (common/async_copy.cuh):
+// async_gemm_kernel: kAsyncStages shared buffers filled with cudalabs::async_copy_4
+// (common/async_copy.cuh):
 //   prologue: start copies of tiles 0 .. kAsyncStages - 2, committing one group per tile
 //   for each tile t: async_copy_wait<kAsyncStages - 2>(); __syncthreads(); start the copies of
-//     tile t + kAsyncStages - 1 into the buffer tile t - 1 used, commit (even when empty); compute tile t.
+//     tile t + kAsyncStages - 1 into the buffer tile t - 1 used, commit (even when empty); compute
+//     tile t.
 // Zero-fill elements outside A and B (valid = false), and store only inside C.
 #include "common/async_copy.cuh"
 #include "common/gemm_device.cuh"

@@ -13,7 +13,8 @@ namespace {
 template <int BM, int BN, int BK, int TM, int TN>
 cudalabs::KernelLaunch describe_prefetch(const cudalabs::GemmShape& shape) {
   return {reinterpret_cast<const void*>(&prefetch_gemm_kernel<BM, BN, BK, TM, TN>),
-          cudalabs::checked_grid(cudalabs::ceil_div(shape.n, BN), cudalabs::ceil_div(shape.m, BM), 1, "lab06"),
+          cudalabs::checked_grid(cudalabs::ceil_div(shape.n, BN), cudalabs::ceil_div(shape.m, BM),
+                                 1, "lab06"),
           dim3((BM / TM) * (BN / TN)), 0};
 }
 
@@ -28,7 +29,8 @@ void launch_prefetch(const cudalabs::GemmArgs& args, cudaStream_t stream) {
 template <int BM, int BN, int BK, int TM, int TN>
 cudalabs::KernelLaunch describe_async(const cudalabs::GemmShape& shape) {
   return {reinterpret_cast<const void*>(&async_gemm_kernel<BM, BN, BK, TM, TN>),
-          cudalabs::checked_grid(cudalabs::ceil_div(shape.n, BN), cudalabs::ceil_div(shape.m, BM), 1, "lab06"),
+          cudalabs::checked_grid(cudalabs::ceil_div(shape.n, BN), cudalabs::ceil_div(shape.m, BM),
+                                 1, "lab06"),
           dim3((BM / TM) * (BN / TN)), 0};
 }
 
@@ -41,14 +43,17 @@ void launch_async(const cudalabs::GemmArgs& args, cudaStream_t stream) {
 }
 
 constexpr cudalabs::GemmVariant kVariants[] = {
-    {"prefetch_regs", "128x128x8, 8x8 per thread, next tile prefetched into registers, 2 shared buffers",
+    {"prefetch_regs",
+     "128x128x8, 8x8 per thread, next tile prefetched into registers, 2 shared buffers",
      &launch_prefetch<128, 128, 8, 8, 8>, &describe_prefetch<128, 128, 8, 8, 8>},
-    {"cp_async", "128x128x8, 8x8 per thread, cp.async into 3 shared stages", &launch_async<128, 128, 8, 8, 8>,
-     &describe_async<128, 128, 8, 8, 8>},
+    {"cp_async", "128x128x8, 8x8 per thread, cp.async into 3 shared stages",
+     &launch_async<128, 128, 8, 8, 8>, &describe_async<128, 128, 8, 8, 8>},
 };
 
 }  // namespace
 
-std::span<const cudalabs::GemmVariant> variants() { return kVariants; }
+std::span<const cudalabs::GemmVariant> variants() {
+  return kVariants;
+}
 
 }  // namespace lab06

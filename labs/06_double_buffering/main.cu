@@ -4,5 +4,7 @@
 
 int main(int argc, char** argv) {
   return cudalabs::gemm_lab_main(
-      {"lab06", "double buffering: global->register prefetch, and cp.async stages", lab06::variants()}, argc, argv);
+      {"lab06", "double buffering: global->register prefetch, and cp.async stages",
+       lab06::variants()},
+      argc, argv);
 }

@@ -3,17 +3,20 @@
 // Write `wide_gemm_kernel<Tile, kVector>` (tiles.h describes Tile). Start from your lab 06
 // prefetch_regs kernel and make every instruction that is not an FFMA count:
 //  1. 128-bit global loads: each thread loads its share of the A and B tiles as float4s (the 4
-//     consecutive k of a row of A, the 4 consecutive columns of a row of B). When kVector is false, or
-//     a float4 would cross the matrix's edge, load the 4 floats one by one (zeros outside).
+//     consecutive k of a row of A, the 4 consecutive columns of a row of B). When kVector is false,
+//     or a float4 would cross the matrix's edge, load the 4 floats one by one (zeros outside).
 //  2. A goes to shared memory transposed, a_tile[buffer][k][m] with rows padded by kPadA (4 scalar
 //     stores); B as one 128-bit store into b_tile[buffer][k][n]. Two buffers, one barrier per tile.
-//  3. Warp tiling: warp w owns the warp tile at (w / WARPS_N) * WM, (w % WARPS_N) * WN; lane l sits at
-//     lane_m = l / LANES_N, lane_n = l % LANES_N and owns TM x TN outputs made of 4 x 4 pieces: rows
-//     lane_m * 4 + g * LANES_M * 4, columns lane_n * 4 + h * LANES_N * 4 (g < TM / 4, h < TN / 4).
-//     Load each piece's 4 values with one 128-bit shared load.
+//  3. Warp tiling: warp w owns the warp tile at (w / WARPS_N) * WM, (w % WARPS_N) * WN; lane l sits
+//  at
+//     lane_m = l / LANES_N, lane_n = l % LANES_N and owns TM x TN outputs made of 4 x 4 pieces:
+//     rows lane_m * 4 + g * LANES_M * 4, columns lane_n * 4 + h * LANES_N * 4 (g < TM / 4, h < TN /
+//     4). Load each piece's 4 values with one 128-bit shared load.
 //  4. Shared->register prefetch: keep two slots of fragments; while step k's FFMAs run, load step
-//     k + 1's fragments into the other slot (for the last k, from the next tile, after the barrier).
-//  5. Map blockIdx.x (a 1-D grid) to a tile so that consecutive blocks walk down kGroupRows block rows.
+//     k + 1's fragments into the other slot (for the last k, from the next tile, after the
+//     barrier).
+//  5. Map blockIdx.x (a 1-D grid) to a tile so that consecutive blocks walk down kGroupRows block
+//  rows.
 //  6. Store C four columns at a time when kVector and the 4 columns are inside C.
 #include "common/gemm_device.cuh"
 #include "lab.h"
@@ -29,11 +32,12 @@ __global__ void wide_gemm_kernel(cudalabs::GemmArgs args) {
 }
 
 // The same kernel fed by cp.async (common/async_copy.cuh) instead of register staging: kStages
-// stages in dynamic shared memory (extern __shared__), each one transposed A tile of BK x (BM + kPadA)
-// floats followed by one B tile of BK x BN floats. A goes in through 4-byte copies (transposing on the
-// way), B through 16-byte copies when kVector allows. Prologue: start tiles 0 .. kStages - 1 (one
-// commit each), wait for tile 0, barrier. At the last k of tile t: wait for tile t + 1, barrier, start
-// tile t + kStages in the stage tile t used, prefetch tile t + 1's first fragments.
+// stages in dynamic shared memory (extern __shared__), each one transposed A tile of BK x (BM +
+// kPadA) floats followed by one B tile of BK x BN floats. A goes in through 4-byte copies
+// (transposing on the way), B through 16-byte copies when kVector allows. Prologue: start tiles 0
+// .. kStages - 1 (one commit each), wait for tile 0, barrier. At the last k of tile t: wait for
+// tile t + 1, barrier, start tile t + kStages in the stage tile t used, prefetch tile t + 1's first
+// fragments.
 template <class Tile, bool kVector, int kStages>
 __global__ void async_wide_gemm_kernel(cudalabs::GemmArgs args) {
   // TODO(lab07): the cp.async form of wide_gemm_kernel.

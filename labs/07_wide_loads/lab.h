@@ -1,5 +1,6 @@
 /// @file labs/07_wide_loads/lab.h
-/// @brief Lab 07: 128-bit loads, shared->register prefetch and warp tiling: the suite's final SGEMM.
+/// @brief Lab 07: 128-bit loads, shared->register prefetch and warp tiling: the suite's final
+/// SGEMM.
 #pragma once
 
 #include "common/gemm_variant.h"
@@ -12,8 +13,8 @@ namespace lab07 {
 /// Floats of padding at the end of each row of the transposed A tile, so that the four transposing
 /// stores of a warp hit 32 different banks.
 inline constexpr int kPadA = 4;
-/// Block rows per group of the block swizzle: consecutive blocks walk down a group of kGroupRows block
-/// rows before moving right, so that the A and B panels they share are still in L2.
+/// Block rows per group of the block swizzle: consecutive blocks walk down a group of kGroupRows
+/// block rows before moving right, so that the A and B panels they share are still in L2.
 inline constexpr int kGroupRows = 8;
 
 /// The lab's variants (block tile, warps, outputs per thread):
@@ -22,10 +23,11 @@ inline constexpr int kGroupRows = 8;
 /// - `wide_128x128`: 128 x 128 x 8, 8 warps, 8 x 8 per thread
 /// - `wide_128x256`: 128 x 256 x 8, 8 warps, 8 x 16 per thread
 /// - `wide_256x128`: 256 x 128 x 8, 8 warps, 16 x 8 per thread
-/// - `async_128x256`: the 128 x 256 tile fed by cp.async, 3 stages deep, instead of register staging
+/// - `async_128x256`: the 128 x 256 tile fed by cp.async, 3 stages deep, instead of register
+/// staging
 /// - `best`: picks one of the above from the problem's shape (the suite's final FP32 GEMM)
-/// Every variant takes 128-bit paths when A, B, C are 16-byte aligned and lda, ldb, ldc are multiples
-/// of 4, and scalar paths otherwise; any shape is right.
+/// Every variant takes 128-bit paths when A, B, C are 16-byte aligned and lda, ldb, ldc are
+/// multiples of 4, and scalar paths otherwise; any shape is right.
 std::span<const cudalabs::GemmVariant> variants();
 
 /// The `best` variant's launcher, for other labs (lab 09 lowers its convolutions onto it).

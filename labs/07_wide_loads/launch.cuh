@@ -1,8 +1,8 @@
 // Lab 07 launch plumbing, shared by the student's and the solution's kernels.cu (each includes it
-// after defining wide_gemm_kernel<Tile, kVector>). A 1-D grid of one block per tile of C (the kernel
-// maps its block index to a tile, see kGroupRows); kVector selects the 128-bit paths, which need
-// 16-byte aligned matrices with leading dimensions that are multiples of 4; other arguments take the
-// scalar instantiation of the same kernel.
+// after defining wide_gemm_kernel<Tile, kVector>). A 1-D grid of one block per tile of C (the
+// kernel maps its block index to a tile, see kGroupRows); kVector selects the 128-bit paths, which
+// need 16-byte aligned matrices with leading dimensions that are multiples of 4; other arguments
+// take the scalar instantiation of the same kernel.
 #pragma once
 
 #include "common/cuda_check.h"
@@ -18,8 +18,8 @@ namespace {
 
 bool vector_paths_allowed(const cudalabs::GemmArgs& args) {
   auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
-  return aligned(args.a) && aligned(args.b) && aligned(args.c) && args.lda % 4 == 0 && args.ldb % 4 == 0 &&
-         args.ldc % 4 == 0;
+  return aligned(args.a) && aligned(args.b) && aligned(args.c) && args.lda % 4 == 0 &&
+         args.ldb % 4 == 0 && args.ldc % 4 == 0;
 }
 
 template <class Tile>
@@ -74,10 +74,12 @@ void launch_async(const cudalabs::GemmArgs& args, cudaStream_t stream) {
   cudalabs::validate_gemm_args(args, "lab07 async GEMM");
   const cudalabs::KernelLaunch config = describe_async<Tile, kStages>(args.shape());
   if (vector_paths_allowed(args)) {
-    async_wide_gemm_kernel<Tile, true, kStages><<<config.grid, config.block, config.dynamic_shared_bytes, stream>>>(args);
+    async_wide_gemm_kernel<Tile, true, kStages>
+        <<<config.grid, config.block, config.dynamic_shared_bytes, stream>>>(args);
   } else {
     allow_async_shared_memory<Tile, false, kStages>();
-    async_wide_gemm_kernel<Tile, false, kStages><<<config.grid, config.block, config.dynamic_shared_bytes, stream>>>(args);
+    async_wide_gemm_kernel<Tile, false, kStages>
+        <<<config.grid, config.block, config.dynamic_shared_bytes, stream>>>(args);
   }
   CUDA_CHECK_LAUNCH("lab07 async_wide_gemm_kernel");
 }
@@ -92,33 +94,41 @@ int multiprocessors() {
   return count;
 }
 
-// The `best` choice, from the shape alone: the largest tile that wastes little of itself on the edges of
-// C (at least 85 % of its outputs inside C) and still gives every SM a block (90 % of one full wave).
-// Big tiles reuse each loaded element more; a grid smaller than the machine leaves SMs idle. The order
-// follows the H100 measurements recorded in docs/data/results/lab07_sweep_*.json.
+// The `best` choice, from the shape alone: the largest tile that wastes little of itself on the
+// edges of C (at least 85 % of its outputs inside C) and still gives every SM a block (90 % of one
+// full wave). Big tiles reuse each loaded element more; a grid smaller than the machine leaves SMs
+// idle. The order follows the H100 measurements recorded in docs/data/results/lab07_sweep_*.json.
 enum class BestTile { k64x64, k128x64, k128x128, k256x128, k128x256 };
 
 BestTile choose_tile(const cudalabs::GemmShape& shape) {
   const double sms = multiprocessors();
   auto fits = [&](int bm, int bn, int blocks_per_sm) {
-    const long long tiles_m = cudalabs::ceil_div(shape.m, bm), tiles_n = cudalabs::ceil_div(shape.n, bn);
-    const double used = static_cast<double>(shape.m) * shape.n / (static_cast<double>(tiles_m * bm) * (tiles_n * bn));
+    const long long tiles_m = cudalabs::ceil_div(shape.m, bm),
+                    tiles_n = cudalabs::ceil_div(shape.n, bn);
+    const double used = static_cast<double>(shape.m) * shape.n /
+                        (static_cast<double>(tiles_m * bm) * (tiles_n * bn));
     return used >= 0.85 && static_cast<double>(tiles_m * tiles_n) >= 0.9 * sms * blocks_per_sm;
   };
   if (fits(128, 256, 1)) return BestTile::k128x256;
   if (fits(256, 128, 1)) return BestTile::k256x128;
   if (fits(128, 128, 2)) return BestTile::k128x128;
-  if (fits(128, 64, 2)) return BestTile::k128x64;  // tall and narrow, e.g. the DCGAN lowering (N = 64)
+  if (fits(128, 64, 2))
+    return BestTile::k128x64;  // tall and narrow, e.g. the DCGAN lowering (N = 64)
   return BestTile::k64x64;
 }
 
 cudalabs::KernelLaunch describe_best(const cudalabs::GemmShape& shape) {
   switch (choose_tile(shape)) {
-    case BestTile::k128x256: return describe<Tile128x256>(shape);
-    case BestTile::k256x128: return describe<Tile256x128>(shape);
-    case BestTile::k128x128: return describe<Tile128x128>(shape);
-    case BestTile::k128x64: return describe<Tile128x64>(shape);
-    case BestTile::k64x64: break;
+    case BestTile::k128x256:
+      return describe<Tile128x256>(shape);
+    case BestTile::k256x128:
+      return describe<Tile256x128>(shape);
+    case BestTile::k128x128:
+      return describe<Tile128x128>(shape);
+    case BestTile::k128x64:
+      return describe<Tile128x64>(shape);
+    case BestTile::k64x64:
+      break;
   }
   return describe<Tile64x64>(shape);
 }
@@ -126,30 +136,43 @@ cudalabs::KernelLaunch describe_best(const cudalabs::GemmShape& shape) {
 void launch_best(const cudalabs::GemmArgs& args, cudaStream_t stream) {
   cudalabs::validate_gemm_args(args, "lab07 best");
   switch (choose_tile(args.shape())) {
-    case BestTile::k128x256: return launch<Tile128x256>(args, stream);
-    case BestTile::k256x128: return launch<Tile256x128>(args, stream);
-    case BestTile::k128x128: return launch<Tile128x128>(args, stream);
-    case BestTile::k128x64: return launch<Tile128x64>(args, stream);
-    case BestTile::k64x64: break;
+    case BestTile::k128x256:
+      return launch<Tile128x256>(args, stream);
+    case BestTile::k256x128:
+      return launch<Tile256x128>(args, stream);
+    case BestTile::k128x128:
+      return launch<Tile128x128>(args, stream);
+    case BestTile::k128x64:
+      return launch<Tile128x64>(args, stream);
+    case BestTile::k64x64:
+      break;
   }
   launch<Tile64x64>(args, stream);
 }
 
 constexpr cudalabs::GemmVariant kVariants[] = {
     {"wide_64x64", "64x64x8, 4 warps, 4x8 per thread", &launch<Tile64x64>, &describe<Tile64x64>},
-    {"wide_128x64", "128x64x8, 4 warps, 8x8 per thread", &launch<Tile128x64>, &describe<Tile128x64>},
-    {"wide_128x128", "128x128x8, 8 warps, 8x8 per thread", &launch<Tile128x128>, &describe<Tile128x128>},
-    {"wide_128x256", "128x256x8, 8 warps, 8x16 per thread", &launch<Tile128x256>, &describe<Tile128x256>},
-    {"wide_256x128", "256x128x8, 8 warps, 16x8 per thread", &launch<Tile256x128>, &describe<Tile256x128>},
-    {"async_128x256", "128x256x8 fed by cp.async (3 stages) instead of registers", &launch_async<Tile128x256, 3>,
-     &describe_async<Tile128x256, 3>},
+    {"wide_128x64", "128x64x8, 4 warps, 8x8 per thread", &launch<Tile128x64>,
+     &describe<Tile128x64>},
+    {"wide_128x128", "128x128x8, 8 warps, 8x8 per thread", &launch<Tile128x128>,
+     &describe<Tile128x128>},
+    {"wide_128x256", "128x256x8, 8 warps, 8x16 per thread", &launch<Tile128x256>,
+     &describe<Tile128x256>},
+    {"wide_256x128", "256x128x8, 8 warps, 16x8 per thread", &launch<Tile256x128>,
+     &describe<Tile256x128>},
+    {"async_128x256", "128x256x8 fed by cp.async (3 stages) instead of registers",
+     &launch_async<Tile128x256, 3>, &describe_async<Tile128x256, 3>},
     {"best", "the tile above that suits the shape", &launch_best, &describe_best},
 };
 
 }  // namespace
 
-std::span<const cudalabs::GemmVariant> variants() { return kVariants; }
+std::span<const cudalabs::GemmVariant> variants() {
+  return kVariants;
+}
 
-void best_gemm(const cudalabs::GemmArgs& args, cudaStream_t stream) { launch_best(args, stream); }
+void best_gemm(const cudalabs::GemmArgs& args, cudaStream_t stream) {
+  launch_best(args, stream);
+}
 
 }  // namespace lab07

@@ -4,6 +4,7 @@
 
 int main(int argc, char** argv) {
   return cudalabs::gemm_lab_main(
-      {"lab07", "128-bit loads, shared->register prefetch, warp tiling: the final SGEMM", lab07::variants()}, argc,
-      argv);
+      {"lab07", "128-bit loads, shared->register prefetch, warp tiling: the final SGEMM",
+       lab07::variants()},
+      argc, argv);
 }

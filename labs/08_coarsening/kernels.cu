@@ -14,7 +14,8 @@ namespace {
 template <int kFactor>
 __global__ void coarsened_conv_kernel(cudalabs::ConvArgs args, ConvTiling tiling) {
   // TODO(student): the coarsened convolution.
-  //  1. Which tile, filter and image: blockIdx.x (tile, row-major over tiling.tiles_q tiles per row),
+  //  1. Which tile, filter and image: blockIdx.x (tile, row-major over tiling.tiles_q tiles per
+  //  row),
   //     blockIdx.y (filter f), blockIdx.z (image n). The tile's first output is (p0, q0).
   //  2. For j = 0 .. kFactor-1, output o = threadIdx.x + j * blockDim.x of the tile is at
   //     (o / tiling.tile_q, o % tiling.tile_q); keep its offset in the staged patch and an

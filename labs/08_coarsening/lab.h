@@ -1,5 +1,6 @@
 /// @file labs/08_coarsening/lab.h
-/// @brief Lab 08: thread coarsening of a shared-memory convolution ([COARSEN-KGP], Tables 3.1 and 3.2).
+/// @brief Lab 08: thread coarsening of a shared-memory convolution ([COARSEN-KGP], Tables 3.1
+/// and 3.2).
 #pragma once
 
 #include "common/conv_types.h"
@@ -12,12 +13,14 @@
 /// Lab 08: thread coarsening.
 namespace lab08 {
 
-/// One coarsened kernel: `factor` outputs per thread, a block of ceil(tile outputs / factor) threads.
+/// One coarsened kernel: `factor` outputs per thread, a block of ceil(tile outputs / factor)
+/// threads.
 struct ConvVariant {
   const char* name;     ///< "coarsen1" ... "coarsen32": also the benchmark name, `lab08/NAME/CASE`
   const char* summary;  ///< one line for --list
   int factor;           ///< outputs computed by each thread
-  /// Validates (std::invalid_argument naming the argument) and enqueues the convolution on `stream`.
+  /// Validates (std::invalid_argument naming the argument) and enqueues the convolution on
+  /// `stream`.
   void (*launch)(const cudalabs::ConvArgs& args, cudaStream_t stream);
   /// The launch configuration for a shape, for the occupancy calculator; launches nothing.
   cudalabs::KernelLaunch (*describe)(const cudalabs::ConvShape& shape);
@@ -28,8 +31,8 @@ std::span<const ConvVariant> variants();
 
 /// One of [COARSEN-KGP]'s two problems.
 struct SeedCase {
-  const char* name;         ///< "case1" or "case2", as in the benchmark names
-  const char* description;  ///< where the seed states it
+  const char* name;           ///< "case1" or "case2", as in the benchmark names
+  const char* description;    ///< where the seed states it
   cudalabs::ConvShape shape;  ///< the problem's sizes
 };
 

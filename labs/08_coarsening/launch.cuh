@@ -15,8 +15,8 @@ template <int kFactor>
 cudalabs::KernelLaunch describe(const cudalabs::ConvShape& shape) {
   const ConvTiling tiling = plan_tiling(shape, kFactor);
   return {reinterpret_cast<const void*>(&coarsened_conv_kernel<kFactor>),
-          cudalabs::checked_grid(tiling.tiles, shape.f, shape.n, "lab08 coarsened convolution"), dim3(tiling.threads),
-          tiling.shared_bytes};
+          cudalabs::checked_grid(tiling.tiles, shape.f, shape.n, "lab08 coarsened convolution"),
+          dim3(tiling.threads), tiling.shared_bytes};
 }
 
 template <int kFactor>
@@ -24,7 +24,8 @@ void launch(const cudalabs::ConvArgs& args, cudaStream_t stream) {
   cudalabs::validate_conv_args(args, "lab08 coarsened convolution");
   const ConvTiling tiling = plan_tiling(args.shape, kFactor);
   const cudalabs::KernelLaunch config = describe<kFactor>(args.shape);
-  coarsened_conv_kernel<kFactor><<<config.grid, config.block, config.dynamic_shared_bytes, stream>>>(args, tiling);
+  coarsened_conv_kernel<kFactor>
+      <<<config.grid, config.block, config.dynamic_shared_bytes, stream>>>(args, tiling);
   CUDA_CHECK_LAUNCH("lab08 coarsened_conv_kernel");
 }
 
@@ -34,11 +35,14 @@ constexpr ConvVariant kVariants[] = {
     {"coarsen4", "four outputs per thread", 4, &launch<4>, &describe<4>},
     {"coarsen8", "eight outputs per thread", 8, &launch<8>, &describe<8>},
     {"coarsen16", "sixteen outputs per thread", 16, &launch<16>, &describe<16>},
-    {"coarsen32", "thirty-two outputs per thread: a block of one or two warps", 32, &launch<32>, &describe<32>},
+    {"coarsen32", "thirty-two outputs per thread: a block of one or two warps", 32, &launch<32>,
+     &describe<32>},
 };
 
 }  // namespace
 
-std::span<const ConvVariant> variants() { return kVariants; }
+std::span<const ConvVariant> variants() {
+  return kVariants;
+}
 
 }  // namespace lab08

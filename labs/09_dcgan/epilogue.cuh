@@ -6,7 +6,8 @@
 namespace lab09 {
 
 /// activation(value * scale[channel] + shift[channel]), with the defaults of Epilogue.
-__device__ __forceinline__ float apply_epilogue(const Epilogue& epilogue, float value, int channel) {
+__device__ __forceinline__ float apply_epilogue(const Epilogue& epilogue, float value,
+                                                int channel) {
   const float scale = epilogue.scale ? epilogue.scale[channel] : 1.0f;
   const float shift = epilogue.shift ? epilogue.shift[channel] : 0.0f;
   const float v = fmaf(value, scale, shift);

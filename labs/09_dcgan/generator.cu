@@ -26,7 +26,9 @@ using cudalabs::dcgan::Weights;
 constexpr int kLinearOut = 4 * 4 * 512;
 constexpr int kThreads = 256;
 
-std::span<const float> span_of(const std::vector<float>& v) { return v; }
+std::span<const float> span_of(const std::vector<float>& v) {
+  return v;
+}
 
 // ---- Per-element kernels ----
 
@@ -38,12 +40,14 @@ __global__ void epilogue_kernel(float* values, long long count, int channels, Ep
   }
 }
 
-__global__ void batch_norm_kernel(float* values, long long count, int channels, const float* scale, const float* offset,
-                                  const float* mean, const float* variance) {
+__global__ void batch_norm_kernel(float* values, long long count, int channels, const float* scale,
+                                  const float* offset, const float* mean, const float* variance) {
   for (long long e = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; e < count;
        e += static_cast<long long>(gridDim.x) * blockDim.x) {
     const int c = static_cast<int>(e % channels);
-    values[e] = scale[c] * (values[e] - mean[c]) * rsqrtf(variance[c] + cudalabs::dcgan::kBatchNormEpsilon) + offset[c];
+    values[e] = scale[c] * (values[e] - mean[c]) *
+                    rsqrtf(variance[c] + cudalabs::dcgan::kBatchNormEpsilon) +
+                offset[c];
   }
 }
 
@@ -51,8 +55,10 @@ int elementwise_blocks(long long count) {
   return static_cast<int>(std::min<long long>((count + kThreads - 1) / kThreads, 65535LL * 8));
 }
 
-void run_epilogue(float* values, long long count, int channels, const Epilogue& epilogue, cudaStream_t stream) {
-  epilogue_kernel<<<elementwise_blocks(count), kThreads, 0, stream>>>(values, count, channels, epilogue);
+void run_epilogue(float* values, long long count, int channels, const Epilogue& epilogue,
+                  cudaStream_t stream) {
+  epilogue_kernel<<<elementwise_blocks(count), kThreads, 0, stream>>>(values, count, channels,
+                                                                      epilogue);
   CUDA_CHECK_LAUNCH("lab09 epilogue_kernel");
 }
 
@@ -87,23 +93,26 @@ std::vector<float> packed_filter(const std::vector<float>& filter, int c_in, int
         for (int c = 0; c < c_in; ++c)
           for (int k = 0; k < k_out; ++k) {
             const int r = subpixel::filter_index(py, ty), s = subpixel::filter_index(px, tx);
-            phase[((static_cast<std::size_t>(ty) * subpixel::taps(px) + tx) * c_in + c) * k_out + k] =
-                filter[((static_cast<std::size_t>(r) * 5 + s) * k_out + k) * c_in + c];
+            phase[((static_cast<std::size_t>(ty) * subpixel::taps(px) + tx) * c_in + c) * k_out +
+                  k] = filter[((static_cast<std::size_t>(r) * 5 + s) * k_out + k) * c_in + c];
           }
   }
   return out;
 }
 
-// bn(x + bias) = x * a + shift with a = scale / sqrt(variance + eps), shift = (bias - mean) * a + offset.
-void fold_batch_norm(const std::vector<float>& bias, const std::vector<float>& scale, const std::vector<float>& offset,
-                     const std::vector<float>& mean, const std::vector<float>& variance, std::vector<float>& a,
+// bn(x + bias) = x * a + shift with a = scale / sqrt(variance + eps), shift = (bias - mean) * a +
+// offset.
+void fold_batch_norm(const std::vector<float>& bias, const std::vector<float>& scale,
+                     const std::vector<float>& offset, const std::vector<float>& mean,
+                     const std::vector<float>& variance, std::vector<float>& a,
                      std::vector<float>& shift) {
   const std::size_t channels = scale.size();
   a.resize(bias.size());
   shift.resize(bias.size());
   for (std::size_t j = 0; j < bias.size(); ++j) {
     const std::size_t c = j % channels;  // the linear layer: j = (h * 4 + w) * 512 + c
-    const double factor = scale[c] / std::sqrt(static_cast<double>(variance[c]) + cudalabs::dcgan::kBatchNormEpsilon);
+    const double factor =
+        scale[c] / std::sqrt(static_cast<double>(variance[c]) + cudalabs::dcgan::kBatchNormEpsilon);
     a[j] = static_cast<float>(factor);
     shift[j] = static_cast<float>((static_cast<double>(bias[j]) - mean[c]) * factor + offset[c]);
   }
@@ -113,17 +122,22 @@ void fold_batch_norm(const std::vector<float>& bias, const std::vector<float>& s
 
 std::array<double, 5> layer_flops(int batch) {
   std::array<double, 5> flops{2.0 * batch * cudalabs::dcgan::kLatent * kLinearOut};
-  for (int layer = 1; layer <= 4; ++layer) flops[layer] = 2.0 * cudalabs::dcgan::generator_layer(layer, batch).useful_macs();
+  for (int layer = 1; layer <= 4; ++layer)
+    flops[layer] = 2.0 * cudalabs::dcgan::generator_layer(layer, batch).useful_macs();
   return flops;
 }
 
 std::size_t Generator::device_bytes(int max_batch) {
-  // Two activation buffers of the largest layer (32 x 32 x 64 per image), the lowered chunk, the weights.
-  return (2 * static_cast<std::size_t>(max_batch) * 32 * 32 * 64 + kLoweredFloats + 4 * (5u << 20)) * sizeof(float);
+  // Two activation buffers of the largest layer (32 x 32 x 64 per image), the lowered chunk, the
+  // weights.
+  return (2 * static_cast<std::size_t>(max_batch) * 32 * 32 * 64 + kLoweredFloats +
+          4 * (5u << 20)) *
+         sizeof(float);
 }
 
 Generator::Generator(const Weights& weights, int max_batch) : max_batch_(max_batch) {
-  if (max_batch < 1) throw std::invalid_argument("--batch = " + std::to_string(max_batch) + " must be >= 1");
+  if (max_batch < 1)
+    throw std::invalid_argument("--batch = " + std::to_string(max_batch) + " must be >= 1");
   cudalabs::require_device_memory(device_bytes(max_batch), "--batch " + std::to_string(max_batch));
   linear_weight_ = cudalabs::DeviceBuffer<float>(span_of(weights["linear.weight"]));
   linear_bias_ = cudalabs::DeviceBuffer<float>(span_of(weights["linear.bias"]));
@@ -132,8 +146,8 @@ Generator::Generator(const Weights& weights, int max_batch) : max_batch_(max_bat
   bn0_mean_ = cudalabs::DeviceBuffer<float>(span_of(weights["bn0.mean"]));
   bn0_variance_ = cudalabs::DeviceBuffer<float>(span_of(weights["bn0.variance"]));
   std::vector<float> a, shift;
-  fold_batch_norm(weights["linear.bias"], weights["bn0.scale"], weights["bn0.offset"], weights["bn0.mean"],
-                  weights["bn0.variance"], a, shift);
+  fold_batch_norm(weights["linear.bias"], weights["bn0.scale"], weights["bn0.offset"],
+                  weights["bn0.mean"], weights["bn0.variance"], a, shift);
   linear_fused_scale_ = cudalabs::DeviceBuffer<float>(span_of(a));
   linear_fused_shift_ = cudalabs::DeviceBuffer<float>(span_of(shift));
   for (int l = 1; l <= 4; ++l) {
@@ -142,17 +156,18 @@ Generator::Generator(const Weights& weights, int max_batch) : max_batch_(max_bat
     const std::vector<float>& filter = weights[t + ".filter"];
     Layer& layer = layers_[l];
     layer.filter = cudalabs::DeviceBuffer<float>(span_of(filter));
-    layer.lowered_weights =
-        cudalabs::DeviceBuffer<float>(span_of(lowered_weights(filter, shape.in_channels, shape.out_channels)));
-    layer.packed = cudalabs::DeviceBuffer<float>(span_of(packed_filter(filter, shape.in_channels, shape.out_channels)));
+    layer.lowered_weights = cudalabs::DeviceBuffer<float>(
+        span_of(lowered_weights(filter, shape.in_channels, shape.out_channels)));
+    layer.packed = cudalabs::DeviceBuffer<float>(
+        span_of(packed_filter(filter, shape.in_channels, shape.out_channels)));
     layer.bias = cudalabs::DeviceBuffer<float>(span_of(weights[t + ".bias"]));
     if (l < 4) {
       layer.bn_scale = cudalabs::DeviceBuffer<float>(span_of(weights[b + ".scale"]));
       layer.bn_offset = cudalabs::DeviceBuffer<float>(span_of(weights[b + ".offset"]));
       layer.bn_mean = cudalabs::DeviceBuffer<float>(span_of(weights[b + ".mean"]));
       layer.bn_variance = cudalabs::DeviceBuffer<float>(span_of(weights[b + ".variance"]));
-      fold_batch_norm(weights[t + ".bias"], weights[b + ".scale"], weights[b + ".offset"], weights[b + ".mean"],
-                      weights[b + ".variance"], a, shift);
+      fold_batch_norm(weights[t + ".bias"], weights[b + ".scale"], weights[b + ".offset"],
+                      weights[b + ".mean"], weights[b + ".variance"], a, shift);
       layer.fused_scale = cudalabs::DeviceBuffer<float>(span_of(a));
       layer.fused_shift = cudalabs::DeviceBuffer<float>(span_of(shift));
     }
@@ -168,7 +183,8 @@ void Generator::poison_activations() {
   cudalabs::poison_device(lowered_.data(), lowered_.bytes());
 }
 
-void Generator::linear_layer(bool fused, const float* latents, int count, float* out, cudaStream_t stream) {
+void Generator::linear_layer(bool fused, const float* latents, int count, float* out,
+                             cudaStream_t stream) {
   cudalabs::GemmArgs gemm;
   gemm.m = count;
   gemm.n = kLinearOut;
@@ -182,19 +198,21 @@ void Generator::linear_layer(bool fused, const float* latents, int count, float*
   lab07::best_gemm(gemm, stream);
   const long long values = static_cast<long long>(count) * kLinearOut;
   if (fused) {
-    run_epilogue(out, values, kLinearOut, {linear_fused_scale_.data(), linear_fused_shift_.data(), Activation::kRelu},
-                   stream);
+    run_epilogue(out, values, kLinearOut,
+                 {linear_fused_scale_.data(), linear_fused_shift_.data(), Activation::kRelu},
+                 stream);
     return;
   }
   run_epilogue(out, values, kLinearOut, {nullptr, linear_bias_.data(), Activation::kNone}, stream);
   batch_norm_kernel<<<elementwise_blocks(values), kThreads, 0, stream>>>(
-      out, values, 512, bn0_scale_.data(), bn0_offset_.data(), bn0_mean_.data(), bn0_variance_.data());
+      out, values, 512, bn0_scale_.data(), bn0_offset_.data(), bn0_mean_.data(),
+      bn0_variance_.data());
   CUDA_CHECK_LAUNCH("lab09 batch_norm_kernel");
   apply_activation(out, values, Activation::kRelu, stream);
 }
 
-void Generator::tconv_layer(int l, TconvMethod method, bool fused, const float* in, int count, float* out,
-                            cudaStream_t stream) {
+void Generator::tconv_layer(int l, TconvMethod method, bool fused, const float* in, int count,
+                            float* out, cudaStream_t stream) {
   const Layer& layer = layers_[l];
   const TconvShape shape = cudalabs::dcgan::generator_layer(l, count);
   const bool last = l == 4;
@@ -202,16 +220,18 @@ void Generator::tconv_layer(int l, TconvMethod method, bool fused, const float* 
   // What the layer's own pass applies: everything when fused, only the bias otherwise.
   Epilogue epilogue{nullptr, layer.bias.data(), Activation::kNone};
   if (fused) {
-    epilogue = last ? Epilogue{nullptr, layer.bias.data(), Activation::kTanh}
-                    : Epilogue{layer.fused_scale.data(), layer.fused_shift.data(), Activation::kRelu};
+    epilogue =
+        last ? Epilogue{nullptr, layer.bias.data(), Activation::kTanh}
+             : Epilogue{layer.fused_scale.data(), layer.fused_shift.data(), Activation::kRelu};
   }
 
   switch (method) {
     case TconvMethod::kNaive:
     case TconvMethod::kBranchFree:
     case TconvMethod::kSubpixel: {
-      const TconvArgs args{shape, in, method == TconvMethod::kSubpixel ? layer.packed.data() : layer.filter.data(), out,
-                           epilogue};
+      const TconvArgs args{
+          shape, in, method == TconvMethod::kSubpixel ? layer.packed.data() : layer.filter.data(),
+          out, epilogue};
       if (method == TconvMethod::kNaive) tconv_naive(args, stream);
       if (method == TconvMethod::kBranchFree) tconv_branch_free(args, stream);
       if (method == TconvMethod::kSubpixel) tconv_subpixel(args, stream);
@@ -224,14 +244,19 @@ void Generator::tconv_layer(int l, TconvMethod method, bool fused, const float* 
       const int rows_per_image = 4 * shape.height * shape.width;
       const int columns = 25 * shape.in_channels;
       const std::size_t per_image = static_cast<std::size_t>(rows_per_image) * columns;
-      const int chunk = method == TconvMethod::kGemm ? 1 : std::max(1, static_cast<int>(kLoweredFloats / per_image));
-      if (per_image > kLoweredFloats) throw std::logic_error("lab09: one lowered image exceeds the lowered buffer");
+      const int chunk = method == TconvMethod::kGemm
+                            ? 1
+                            : std::max(1, static_cast<int>(kLoweredFloats / per_image));
+      if (per_image > kLoweredFloats)
+        throw std::logic_error("lab09: one lowered image exceeds the lowered buffer");
       for (int first = 0; first < count; first += chunk) {
         const int images = std::min(chunk, count - first);
         TconvShape part = shape;
         part.batch = images;
-        lower_tconv_input(part, in + static_cast<std::size_t>(first) * shape.height * shape.width * shape.in_channels,
-                          lowered_.data(), stream);
+        lower_tconv_input(
+            part,
+            in + static_cast<std::size_t>(first) * shape.height * shape.width * shape.in_channels,
+            lowered_.data(), stream);
         cudalabs::GemmArgs gemm;
         gemm.m = images * rows_per_image;
         gemm.n = shape.out_channels;
@@ -254,21 +279,27 @@ void Generator::tconv_layer(int l, TconvMethod method, bool fused, const float* 
     return;
   }
   batch_norm_kernel<<<elementwise_blocks(values), kThreads, 0, stream>>>(
-      out, values, shape.out_channels, layer.bn_scale.data(), layer.bn_offset.data(), layer.bn_mean.data(),
-      layer.bn_variance.data());
+      out, values, shape.out_channels, layer.bn_scale.data(), layer.bn_offset.data(),
+      layer.bn_mean.data(), layer.bn_variance.data());
   CUDA_CHECK_LAUNCH("lab09 batch_norm_kernel");
   apply_activation(out, values, Activation::kRelu, stream);
 }
 
-void Generator::run(const DcganVariant& variant, const std::array<TconvMethod, 4>& methods, const float* latents,
-                    int count, float* images, cudaStream_t stream, LayerTimes* times) {
+void Generator::run(const DcganVariant& variant, const std::array<TconvMethod, 4>& methods,
+                    const float* latents, int count, float* images, cudaStream_t stream,
+                    LayerTimes* times) {
   if (count < 1 || count > max_batch_) {
-    throw std::invalid_argument("lab09 generator: count = " + std::to_string(count) + " is outside 1.." +
-                                std::to_string(max_batch_) + " (the batch it was built for)");
+    throw std::invalid_argument("lab09 generator: count = " + std::to_string(count) +
+                                " is outside 1.." + std::to_string(max_batch_) +
+                                " (the batch it was built for)");
   }
   std::array<cudalabs::EventTimer, 5> timers;
-  auto start = [&](int l) { if (times) timers[l].start(stream); };
-  auto stop = [&](int l) { if (times) timers[l].stop(stream); };
+  auto start = [&](int l) {
+    if (times) timers[l].start(stream);
+  };
+  auto stop = [&](int l) {
+    if (times) timers[l].stop(stream);
+  };
   start(0);
   linear_layer(variant.fused, latents, count, ping_.data(), stream);
   stop(0);
@@ -285,8 +316,10 @@ void Generator::run(const DcganVariant& variant, const std::array<TconvMethod, 4
   }
 }
 
-std::array<TconvMethod, 4> Generator::choose_per_layer(int batch, bool fused, cudaStream_t stream, std::string* report) {
-  // Time each candidate on the layer's real input size (activations' contents do not change the time).
+std::array<TconvMethod, 4> Generator::choose_per_layer(int batch, bool fused, cudaStream_t stream,
+                                                       std::string* report) {
+  // Time each candidate on the layer's real input size (activations' contents do not change the
+  // time).
   batch = std::min(batch, max_batch_);
   std::array<TconvMethod, 4> chosen{};
   std::ostringstream text;
@@ -316,8 +349,8 @@ std::array<TconvMethod, 4> Generator::choose_per_layer(int batch, bool fused, cu
   return chosen;
 }
 
-std::array<TconvMethod, 4> Generator::methods_for(const DcganVariant& variant, int batch, cudaStream_t stream,
-                                                  std::string* report) {
+std::array<TconvMethod, 4> Generator::methods_for(const DcganVariant& variant, int batch,
+                                                  cudaStream_t stream, std::string* report) {
   if (!variant.measured_choice) return variant.methods;
   for (const auto& [key, methods] : measured_) {
     if (key == std::make_pair(batch, variant.fused)) return methods;
@@ -332,24 +365,48 @@ std::array<TconvMethod, 4> Generator::methods_for(const DcganVariant& variant, i
 namespace {
 using M = TconvMethod;
 constexpr DcganVariant kVariants[] = {
-    {"naive", "one thread per output, all 25 taps with a branch ([DCGAN-SHPC] 2.2)", {M::kNaive, M::kNaive, M::kNaive, M::kNaive},
-     false, false},
-    {"branch_free", "one thread per output, taps of the right parity only (2.2.1)",
-     {M::kBranchFree, M::kBranchFree, M::kBranchFree, M::kBranchFree}, false, false},
-    {"gemm", "lowered input I' times W' with the lab 07 GEMM, one image per GEMM (2.3.1)",
-     {M::kGemm, M::kGemm, M::kGemm, M::kGemm}, false, false},
-    {"gemm_batched", "the lowered GEMM over many images at once (2.3.3)",
-     {M::kGemmBatched, M::kGemmBatched, M::kGemmBatched, M::kGemmBatched}, false, false},
-    {"per_layer", "branch-free or batched GEMM per layer, whichever this GPU runs faster (2.4)",
-     {M::kBranchFree, M::kBranchFree, M::kBranchFree, M::kBranchFree}, false, true},
-    {"fused", "per_layer with bias, batch norm and ReLU folded into one pass per layer",
-     {M::kBranchFree, M::kBranchFree, M::kBranchFree, M::kBranchFree}, true, true},
-    {"subpixel", "four phase convolutions per layer as implicit GEMMs: no zero multiplied, fused tails (2.3 redone)",
-     {M::kSubpixel, M::kSubpixel, M::kSubpixel, M::kSubpixel}, true, false},
+    {"naive",
+     "one thread per output, all 25 taps with a branch ([DCGAN-SHPC] 2.2)",
+     {M::kNaive, M::kNaive, M::kNaive, M::kNaive},
+     false,
+     false},
+    {"branch_free",
+     "one thread per output, taps of the right parity only (2.2.1)",
+     {M::kBranchFree, M::kBranchFree, M::kBranchFree, M::kBranchFree},
+     false,
+     false},
+    {"gemm",
+     "lowered input I' times W' with the lab 07 GEMM, one image per GEMM (2.3.1)",
+     {M::kGemm, M::kGemm, M::kGemm, M::kGemm},
+     false,
+     false},
+    {"gemm_batched",
+     "the lowered GEMM over many images at once (2.3.3)",
+     {M::kGemmBatched, M::kGemmBatched, M::kGemmBatched, M::kGemmBatched},
+     false,
+     false},
+    {"per_layer",
+     "branch-free or batched GEMM per layer, whichever this GPU runs faster (2.4)",
+     {M::kBranchFree, M::kBranchFree, M::kBranchFree, M::kBranchFree},
+     false,
+     true},
+    {"fused",
+     "per_layer with bias, batch norm and ReLU folded into one pass per layer",
+     {M::kBranchFree, M::kBranchFree, M::kBranchFree, M::kBranchFree},
+     true,
+     true},
+    {"subpixel",
+     "four phase convolutions per layer as implicit GEMMs: no zero multiplied, fused tails (2.3 "
+     "redone)",
+     {M::kSubpixel, M::kSubpixel, M::kSubpixel, M::kSubpixel},
+     true,
+     false},
 };
 }  // namespace
 
-std::span<const DcganVariant> variants() { return kVariants; }
+std::span<const DcganVariant> variants() {
+  return kVariants;
+}
 
 const DcganVariant& find_variant(const std::string& name) {
   std::string names;
@@ -357,16 +414,22 @@ const DcganVariant& find_variant(const std::string& name) {
     if (name == variant.name) return variant;
     names += std::string(names.empty() ? "" : ", ") + variant.name;
   }
-  throw std::invalid_argument("--variant: unknown variant '" + name + "' (expected one of " + names + ")");
+  throw std::invalid_argument("--variant: unknown variant '" + name + "' (expected one of " +
+                              names + ")");
 }
 
 const char* method_name(TconvMethod method) {
   switch (method) {
-    case TconvMethod::kNaive: return "naive";
-    case TconvMethod::kBranchFree: return "branch_free";
-    case TconvMethod::kGemm: return "gemm";
-    case TconvMethod::kGemmBatched: return "gemm_batched";
-    case TconvMethod::kSubpixel: return "subpixel";
+    case TconvMethod::kNaive:
+      return "naive";
+    case TconvMethod::kBranchFree:
+      return "branch_free";
+    case TconvMethod::kGemm:
+      return "gemm";
+    case TconvMethod::kGemmBatched:
+      return "gemm_batched";
+    case TconvMethod::kSubpixel:
+      return "subpixel";
   }
   return "?";
 }

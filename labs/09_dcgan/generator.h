@@ -15,19 +15,20 @@
 
 namespace lab09 {
 
-/// Times of one run, per layer: [0] linear + batch norm + ReLU, [1..4] transposed convolution N with
-/// what follows it (batch norm + ReLU, or tanh).
+/// Times of one run, per layer: [0] linear + batch norm + ReLU, [1..4] transposed convolution N
+/// with what follows it (batch norm + ReLU, or tanh).
 using LayerTimes = std::array<float, 5>;
 
 /// Useful FLOPs of each layer for `batch` images (zeros skipped), the same for every variant.
 std::array<double, 5> layer_flops(int batch);
 
 /// Weights uploaded once, plus what the variants derive from them at load time:
-/// - W' of [DCGAN-SHPC] eqs. 5-6 per layer (25 C x K, rows (r * 5 + s) * C + c = filter[4 - r][4 - s][k][c]);
+/// - W' of [DCGAN-SHPC] eqs. 5-6 per layer (25 C x K, rows (r * 5 + s) * C + c = filter[4 - r][4 -
+/// s][k][c]);
 /// - the sub-pixel packed filters (subpixel.h);
 /// - batch norm folded for the fused variants: a = scale / sqrt(variance + eps) and
-///   shift = (bias - mean) * a + offset, so that bn(x + bias) = x * a + shift; for the linear layer,
-///   whose bias is per output j (8192), scale and shift are expanded to 8192 entries.
+///   shift = (bias - mean) * a + offset, so that bn(x + bias) = x * a + shift; for the linear
+///   layer, whose bias is per output j (8192), scale and shift are expanded to 8192 entries.
 class Generator {
  public:
   /// Uploads `weights` and allocates activations for batches of up to `max_batch` images.
@@ -38,16 +39,19 @@ class Generator {
   /// Runs `count` (1..max_batch) latent vectors at `latents` (device, count x 100) through the
   /// generator, writing count x 64 x 64 x 3 values to `images` (device). When `times` is given,
   /// the stream is synchronised and each layer's time (CUDA events) stored there.
-  void run(const DcganVariant& variant, const std::array<TconvMethod, 4>& methods, const float* latents, int count,
-           float* images, cudaStream_t stream, LayerTimes* times = nullptr);
+  void run(const DcganVariant& variant, const std::array<TconvMethod, 4>& methods,
+           const float* latents, int count, float* images, cudaStream_t stream,
+           LayerTimes* times = nullptr);
 
   /// [DCGAN-SHPC] §2.4, measured rather than assumed: for each transposed convolution, times the
   /// branch-free kernel and the batched GEMM at `batch` images on this GPU and keeps the faster.
-  std::array<TconvMethod, 4> choose_per_layer(int batch, bool fused, cudaStream_t stream, std::string* report);
+  std::array<TconvMethod, 4> choose_per_layer(int batch, bool fused, cudaStream_t stream,
+                                              std::string* report);
 
-  /// The methods a variant runs at `batch`: its own, or measured ones when it asks (cached per batch).
-  std::array<TconvMethod, 4> methods_for(const DcganVariant& variant, int batch, cudaStream_t stream,
-                                         std::string* report = nullptr);
+  /// The methods a variant runs at `batch`: its own, or measured ones when it asks (cached per
+  /// batch).
+  std::array<TconvMethod, 4> methods_for(const DcganVariant& variant, int batch,
+                                         cudaStream_t stream, std::string* report = nullptr);
 
   /// The largest batch run() accepts.
   int max_batch() const { return max_batch_; }
@@ -61,8 +65,8 @@ class Generator {
 
  private:
   void linear_layer(bool fused, const float* latents, int count, float* out, cudaStream_t stream);
-  void tconv_layer(int layer, TconvMethod method, bool fused, const float* in, int count, float* out,
-                   cudaStream_t stream);
+  void tconv_layer(int layer, TconvMethod method, bool fused, const float* in, int count,
+                   float* out, cudaStream_t stream);
 
   struct Layer {
     cudalabs::DeviceBuffer<float> filter, lowered_weights, packed, bias;
@@ -70,14 +74,16 @@ class Generator {
     cudalabs::DeviceBuffer<float> fused_scale, fused_shift;
   };
   int max_batch_;
-  cudalabs::DeviceBuffer<float> linear_weight_, linear_bias_, linear_fused_scale_, linear_fused_shift_;
+  cudalabs::DeviceBuffer<float> linear_weight_, linear_bias_, linear_fused_scale_,
+      linear_fused_shift_;
   cudalabs::DeviceBuffer<float> bn0_scale_, bn0_offset_, bn0_mean_, bn0_variance_;
   std::array<Layer, 5> layers_;  // [1..4]
   cudalabs::DeviceBuffer<float> ping_, pong_, lowered_;
   std::vector<std::pair<std::pair<int, bool>, std::array<TconvMethod, 4>>> measured_;
 };
 
-/// Floats of the lowered-input buffer the GEMM variants work through (chunks of images): 64 Mi floats.
+/// Floats of the lowered-input buffer the GEMM variants work through (chunks of images): 64 Mi
+/// floats.
 inline constexpr std::size_t kLoweredFloats = std::size_t{64} << 20;
 
 }  // namespace lab09

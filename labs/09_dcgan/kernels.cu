@@ -30,7 +30,8 @@ __global__ void branch_free_tconv_kernel(TconvArgs args) {
 // I' of [DCGAN-SHPC] eqs. 11-12: element (row d, column (r * 5 + s) * C + c) with d = (n, y, x) is
 // J[y + r][x + s][c] of image n: the input pixel ((y + r - 3) / 2, (x + s - 3) / 2) when both
 // y + r - 3 and x + s - 3 are even and inside the input, 0 otherwise. One thread per element.
-__global__ void lower_input_kernel(cudalabs::dcgan::TconvShape shape, const float* input, float* lowered) {
+__global__ void lower_input_kernel(cudalabs::dcgan::TconvShape shape, const float* input,
+                                   float* lowered) {
   // TODO(lab09): build the lowered input.
   (void)shape;
   (void)input;
@@ -38,29 +39,28 @@ __global__ void lower_input_kernel(cudalabs::dcgan::TconvShape shape, const floa
 }
 
 // The sub-pixel transposed convolution as an implicit GEMM, one phase per blockIdx.z (subpixel.h).
-// Block (blockIdx.x, blockIdx.y) computes a kTileM x kTileN tile of phase z's output: rows are input
-// pixels (n, i, j), columns output channels; its output pixel is (2 i + py, 2 j + px). Step through
-// the reduction (tap, c) subpixel::kTileK at a time: stage the A tile (input pixels at the tap's
-// offset, zeros outside the image) and the B tile (rows of the packed filter) in shared memory, and
-// let each thread accumulate its 8 x kThreadN block in registers, as in
-// labs 05-07. Finish with the epilogue.
-// Each of the (kTileM / 8) * (kTileN / kThreadN) threads owns 8 x kThreadN outputs. kMinBlocks is the
-// occupancy the launch asks for (__launch_bounds__(threads, kMinBlocks) caps the registers so that
-// that many blocks fit on an SM).
+// Block (blockIdx.x, blockIdx.y) computes a kTileM x kTileN tile of phase z's output: rows are
+// input pixels (n, i, j), columns output channels; its output pixel is (2 i + py, 2 j + px). Step
+// through the reduction (tap, c) subpixel::kTileK at a time: stage the A tile (input pixels at the
+// tap's offset, zeros outside the image) and the B tile (rows of the packed filter) in shared
+// memory, and let each thread accumulate its 8 x kThreadN block in registers, as in labs 05-07.
+// Finish with the epilogue. Each of the (kTileM / 8) * (kTileN / kThreadN) threads owns 8 x
+// kThreadN outputs. kMinBlocks is the occupancy the launch asks for (__launch_bounds__(threads,
+// kMinBlocks) caps the registers so that that many blocks fit on an SM).
 template <int kTileM, int kTileN, int kThreadN, int kMinBlocks>
 __global__ void subpixel_tconv_kernel(TconvArgs args) {
   // TODO(lab09): the sub-pixel implicit GEMM.
   (void)args;
 }
 
-// The sub-pixel form for a few output channels (K <= subpixel::kMaxSmallK, the RGB layer), where a GEMM
-// tile would be mostly padding and every input value feeds only K FMAs: reuse the loads instead.
-// Grid-stride over items p = (n * H + i) * groups + g, groups = ceil(W / kSmallKPixels): one thread
-// computes all K channels of the 2 x (2 kSmallKPixels) outputs (2 i + py, 2 j + px) of the input
-// pixels j = 4 g .. 4 g + 3, all four phases. Output (2 i + py, 2 j + px) reads input (i + d, j + e)
-// through filter (r, s) = (py + 1 - 2 d, px + 1 - 2 e) when both are in 0..4. Stage the filter in
-// the dynamic shared memory first (25 C float4s: one per (r, s, c) holding the K output channels,
-// zero-padded), unpacking args.filter, which is in the packed layout of subpixel.h.
+// The sub-pixel form for a few output channels (K <= subpixel::kMaxSmallK, the RGB layer), where a
+// GEMM tile would be mostly padding and every input value feeds only K FMAs: reuse the loads
+// instead. Grid-stride over items p = (n * H + i) * groups + g, groups = ceil(W / kSmallKPixels):
+// one thread computes all K channels of the 2 x (2 kSmallKPixels) outputs (2 i + py, 2 j + px) of
+// the input pixels j = 4 g .. 4 g + 3, all four phases. Output (2 i + py, 2 j + px) reads input (i
+// + d, j + e) through filter (r, s) = (py + 1 - 2 d, px + 1 - 2 e) when both are in 0..4. Stage the
+// filter in the dynamic shared memory first (25 C float4s: one per (r, s, c) holding the K output
+// channels, zero-padded), unpacking args.filter, which is in the packed layout of subpixel.h.
 __global__ void subpixel_small_k_kernel(TconvArgs args) {
   // TODO(lab09): the sub-pixel kernel for the RGB layer.
   (void)args;

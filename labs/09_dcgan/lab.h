@@ -1,11 +1,12 @@
 /// @file labs/09_dcgan/lab.h
-/// @brief Lab 09: the DCGAN generator of [DCGAN-SHPC] on one GPU: transposed convolutions written four
-/// ways (naive, branch-free, lowered to a GEMM, sub-pixel), batch norm fused, batches pipelined.
+/// @brief Lab 09: the DCGAN generator of [DCGAN-SHPC] on one GPU: transposed convolutions written
+/// four ways (naive, branch-free, lowered to a GEMM, sub-pixel), batch norm fused, batches
+/// pipelined.
 ///
 /// The network, the tensor layouts and the transposed convolution's exact sum are in
 /// common/dcgan_model.h; the CPU reference is common/reference_dcgan.h. Activations are H x W x C
-/// per image, images one after another, so a layer's output is the row-major matrix O' of [DCGAN-SHPC]'s
-/// eq. 1 (rows = pixels, columns = channels).
+/// per image, images one after another, so a layer's output is the row-major matrix O' of
+/// [DCGAN-SHPC]'s eq. 1 (rows = pixels, columns = channels).
 #pragma once
 
 #include "common/reference_dcgan.h"
@@ -13,8 +14,8 @@
 #include <cuda_runtime.h>
 
 #include <array>
-#include <string>
 #include <span>
+#include <string>
 
 /// Lab 09: the DCGAN generator.
 namespace lab09 {
@@ -27,8 +28,8 @@ enum class Activation { kNone, kRelu, kTanh };
 /// A plain transposed convolution passes shift = bias; the fused one passes the batch norm folded
 /// into scale and shift (generator.h says how), so that one pass does bias + batch norm + ReLU.
 struct Epilogue {
-  const float* scale = nullptr;  ///< device, one per output channel (or nullptr)
-  const float* shift = nullptr;  ///< device, one per output channel (or nullptr)
+  const float* scale = nullptr;               ///< device, one per output channel (or nullptr)
+  const float* shift = nullptr;               ///< device, one per output channel (or nullptr)
   Activation activation = Activation::kNone;  ///< applied last
 };
 
@@ -37,9 +38,10 @@ struct Epilogue {
 struct TconvArgs {
   cudalabs::dcgan::TconvShape shape;  ///< sizes
   const float* input = nullptr;       ///< batch x H x W x C
-  const float* filter = nullptr;      ///< [5][5][K][C] (for tconv_subpixel: the packed filter, subpixel.h)
-  float* output = nullptr;            ///< batch x 2H x 2W x K, every element written
-  Epilogue epilogue;                  ///< applied to every output value
+  const float* filter =
+      nullptr;              ///< [5][5][K][C] (for tconv_subpixel: the packed filter, subpixel.h)
+  float* output = nullptr;  ///< batch x 2H x 2W x K, every element written
+  Epilogue epilogue;        ///< applied to every output value
 };
 
 // ---- The kernels the student writes (kernels.cu) ----
@@ -48,8 +50,8 @@ struct TconvArgs {
 /// inserted zero are skipped by a branch ([DCGAN-SHPC] §2.2).
 void tconv_naive(const TconvArgs& args, cudaStream_t stream);
 
-/// The same, with the branch removed ([DCGAN-SHPC] §2.2.1): the r loop starts at the parity that lands
-/// on a real input row and steps by 2, likewise s, so no thread visits a zero.
+/// The same, with the branch removed ([DCGAN-SHPC] §2.2.1): the r loop starts at the parity that
+/// lands on a real input row and steps by 2, likewise s, so no thread visits a zero.
 void tconv_branch_free(const TconvArgs& args, cudaStream_t stream);
 
 /// [DCGAN-SHPC]'s lowering (eqs. 11-12): writes I' for `shape.batch` images, a row-major matrix of
@@ -62,17 +64,17 @@ void lower_tconv_input(const cudalabs::dcgan::TconvShape& shape, const float* in
 /// The sub-pixel (phase) form: the four output phases (y mod 2, x mod 2) are four ordinary
 /// convolutions with 2 or 3 taps per axis, computed as one implicit GEMM per phase (no lowered
 /// matrix in memory, no zero multiplied). `args.filter` is the packed filter of subpixel.h.
-/// Requires in_channels % 8 == 0 and out_channels % 4 == 0 or out_channels <= 4 (then one thread per
-/// output pixel, the filter in shared memory); throws std::invalid_argument otherwise.
+/// Requires in_channels % 8 == 0 and out_channels % 4 == 0 or out_channels <= 4 (then one thread
+/// per output pixel, the filter in shared memory); throws std::invalid_argument otherwise.
 void tconv_subpixel(const TconvArgs& args, cudaStream_t stream);
 
 // ---- The variants the driver, the tests and the benchmarks iterate over ----
 
 /// How one transposed convolution is computed.
 enum class TconvMethod {
-  kNaive,        ///< tconv_naive
-  kBranchFree,   ///< tconv_branch_free
-  kGemm,         ///< lower_tconv_input + the lab 07 GEMM, one image at a time ([DCGAN-SHPC] §2.3.1)
+  kNaive,       ///< tconv_naive
+  kBranchFree,  ///< tconv_branch_free
+  kGemm,        ///< lower_tconv_input + the lab 07 GEMM, one image at a time ([DCGAN-SHPC] §2.3.1)
   kGemmBatched,  ///< lower_tconv_input + the lab 07 GEMM over many images at once (§2.3.3)
   kSubpixel,     ///< tconv_subpixel
 };
@@ -82,11 +84,11 @@ const char* method_name(TconvMethod method);
 
 /// One way to run the whole generator.
 struct DcganVariant {
-  const char* name;     ///< benchmark name part: `lab09/NAME/b<batch>`
-  const char* summary;  ///< one line for --list
+  const char* name;                    ///< benchmark name part: `lab09/NAME/b<batch>`
+  const char* summary;                 ///< one line for --list
   std::array<TconvMethod, 4> methods;  ///< per transposed convolution (layer 1..4)
-  bool fused;           ///< bias + batch norm + ReLU (or tanh) in the layer's own pass
-  bool measured_choice; ///< methods chosen per layer by timing the candidates on this GPU (§2.4)
+  bool fused;            ///< bias + batch norm + ReLU (or tanh) in the layer's own pass
+  bool measured_choice;  ///< methods chosen per layer by timing the candidates on this GPU (§2.4)
 };
 
 /// naive, branch_free, gemm, gemm_batched, per_layer, fused, subpixel.

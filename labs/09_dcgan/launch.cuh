@@ -32,9 +32,11 @@ void require(bool ok, const std::string& message) {
 
 void validate(const TconvArgs& args, const char* who) {
   cudalabs::dcgan::validate(args.shape, who);
-  require(args.input && args.filter && args.output, std::string(who) + ": input, filter and output must not be null");
+  require(args.input && args.filter && args.output,
+          std::string(who) + ": input, filter and output must not be null");
   require(args.shape.output_elements() < (std::size_t{1} << 40),
-          std::string(who) + ": batch = " + std::to_string(args.shape.batch) + " makes an absurd output");
+          std::string(who) + ": batch = " + std::to_string(args.shape.batch) +
+              " makes an absurd output");
 }
 
 // Enough blocks of kElementThreads for `count` elements, at most what a grid-stride loop needs.
@@ -47,13 +49,15 @@ dim3 element_grid(std::size_t count) {
 
 void tconv_naive(const TconvArgs& args, cudaStream_t stream) {
   validate(args, "lab09 tconv_naive");
-  naive_tconv_kernel<<<element_grid(args.shape.output_elements()), kElementThreads, 0, stream>>>(args);
+  naive_tconv_kernel<<<element_grid(args.shape.output_elements()), kElementThreads, 0, stream>>>(
+      args);
   CUDA_CHECK_LAUNCH("lab09 naive_tconv_kernel");
 }
 
 void tconv_branch_free(const TconvArgs& args, cudaStream_t stream) {
   validate(args, "lab09 tconv_branch_free");
-  branch_free_tconv_kernel<<<element_grid(args.shape.output_elements()), kElementThreads, 0, stream>>>(args);
+  branch_free_tconv_kernel<<<element_grid(args.shape.output_elements()), kElementThreads, 0,
+                             stream>>>(args);
   CUDA_CHECK_LAUNCH("lab09 branch_free_tconv_kernel");
 }
 
@@ -61,8 +65,8 @@ void lower_tconv_input(const cudalabs::dcgan::TconvShape& shape, const float* in
                        cudaStream_t stream) {
   cudalabs::dcgan::validate(shape, "lab09 lower_tconv_input");
   require(input && lowered, "lab09 lower_tconv_input: input and lowered must not be null");
-  const std::size_t elements = static_cast<std::size_t>(shape.batch) * 4 * shape.height * shape.width * 25 *
-                               static_cast<std::size_t>(shape.in_channels);
+  const std::size_t elements = static_cast<std::size_t>(shape.batch) * 4 * shape.height *
+                               shape.width * 25 * static_cast<std::size_t>(shape.in_channels);
   lower_input_kernel<<<element_grid(elements), kElementThreads, 0, stream>>>(shape, input, lowered);
   CUDA_CHECK_LAUNCH("lab09 lower_input_kernel");
 }
@@ -71,44 +75,49 @@ void tconv_subpixel(const TconvArgs& args, cudaStream_t stream) {
   validate(args, "lab09 tconv_subpixel");
   const cudalabs::dcgan::TconvShape& s = args.shape;
   // The kernels read and write float4s.
-  for (const void* pointer : {static_cast<const void*>(args.input), static_cast<const void*>(args.output)}) {
+  for (const void* pointer :
+       {static_cast<const void*>(args.input), static_cast<const void*>(args.output)}) {
     require(reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0,
             "lab09 tconv_subpixel: input and output must be 16-byte aligned");
   }
-  require(s.in_channels % subpixel::kTileK == 0, "lab09 tconv_subpixel: in_channels = " +
-                                                     std::to_string(s.in_channels) + " must be a multiple of " +
-                                                     std::to_string(subpixel::kTileK));
+  require(s.in_channels % subpixel::kTileK == 0,
+          "lab09 tconv_subpixel: in_channels = " + std::to_string(s.in_channels) +
+              " must be a multiple of " + std::to_string(subpixel::kTileK));
   if (s.out_channels <= subpixel::kMaxSmallK) {
-    // A handful of output channels (the RGB layer): a GEMM tile would be almost all padding, so each
-    // thread computes every channel of the 2 x 2 kSmallKPixels outputs of kSmallKPixels input pixels
-    // (all four phases), the filter staged in shared memory as float4s. Threads: (image, input row,
-    // group of kSmallKPixels columns).
+    // A handful of output channels (the RGB layer): a GEMM tile would be almost all padding, so
+    // each thread computes every channel of the 2 x 2 kSmallKPixels outputs of kSmallKPixels input
+    // pixels (all four phases), the filter staged in shared memory as float4s. Threads: (image,
+    // input row, group of kSmallKPixels columns).
     const std::size_t filter_bytes = 25 * static_cast<std::size_t>(s.in_channels) * sizeof(float4);
     require(filter_bytes <= subpixel::kSmallKSharedBytes,
-            "lab09 tconv_subpixel: in_channels = " + std::to_string(s.in_channels) + " with out_channels = " +
-                std::to_string(s.out_channels) + " needs " + std::to_string(filter_bytes) +
-                " bytes of filter in shared memory (at most " + std::to_string(subpixel::kSmallKSharedBytes) + ")");
+            "lab09 tconv_subpixel: in_channels = " + std::to_string(s.in_channels) +
+                " with out_channels = " + std::to_string(s.out_channels) + " needs " +
+                std::to_string(filter_bytes) + " bytes of filter in shared memory (at most " +
+                std::to_string(subpixel::kSmallKSharedBytes) + ")");
     const std::size_t groups = (s.width + subpixel::kSmallKPixels - 1) / subpixel::kSmallKPixels;
     const std::size_t items = static_cast<std::size_t>(s.batch) * s.height * groups;
     // 128 threads: the kernel needs about 150 registers, so three such blocks share an SM. At most
     // 1024 blocks, striding over the items, so that each block stages the filter once for many.
     constexpr int kThreads = 128;
-    const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>((items + kThreads - 1) / kThreads, 1024));
+    const unsigned blocks =
+        static_cast<unsigned>(std::min<std::size_t>((items + kThreads - 1) / kThreads, 1024));
     subpixel_small_k_kernel<<<blocks, kThreads, filter_bytes, stream>>>(args);
     CUDA_CHECK_LAUNCH("lab09 subpixel_small_k_kernel");
     return;
   }
-  require(s.out_channels % 4 == 0, "lab09 tconv_subpixel: out_channels = " + std::to_string(s.out_channels) +
-                                       " must be a multiple of 4 (or at most " +
-                                       std::to_string(subpixel::kMaxSmallK) + ")");
-  const long long rows = static_cast<long long>(s.batch) * s.height * s.width;  // one GEMM row per input pixel
+  require(s.out_channels % 4 == 0,
+          "lab09 tconv_subpixel: out_channels = " + std::to_string(s.out_channels) +
+              " must be a multiple of 4 (or at most " + std::to_string(subpixel::kMaxSmallK) + ")");
+  const long long rows =
+      static_cast<long long>(s.batch) * s.height * s.width;  // one GEMM row per input pixel
   // The tile follows the layer's width: 128 x 256 (8 x 16 per thread, one block per SM) for 256 or
   // more output channels, 128 x 128 (8 x 8, two 256-thread blocks) down to 128, 128 x 64 (8 x 8,
   // three 128-thread blocks: the register cap of four made it spill) below, so that no block works
   // on absent columns.
   auto launch = [&](auto kernel, int tile_m, int tile_n, int threads) {
-    const dim3 grid = cudalabs::checked_grid((rows + tile_m - 1) / tile_m, (s.out_channels + tile_n - 1) / tile_n, 4,
-                                             "lab09 tconv_subpixel");
+    const dim3 grid =
+        cudalabs::checked_grid((rows + tile_m - 1) / tile_m, (s.out_channels + tile_n - 1) / tile_n,
+                               4, "lab09 tconv_subpixel");
     kernel<<<grid, threads, 0, stream>>>(args);
   };
   if (s.out_channels >= 256) {

@@ -1,5 +1,5 @@
-// Lab 09 driver (`lab09`, `lab09_solution`, and `dcgan`, the finished program): loads the weights and
-// latent vectors, checks every variant's images against the CPU reference generator, times each
+// Lab 09 driver (`lab09`, `lab09_solution`, and `dcgan`, the finished program): loads the weights
+// and latent vectors, checks every variant's images against the CPU reference generator, times each
 // variant per layer and per batch, runs the end-to-end pipeline (host memory to host memory), and
 // writes the images as a PNG grid and as raw floats.
 #include "common/benchmark_support.h"
@@ -8,16 +8,16 @@
 #include "common/dcgan_files.h"
 #include "common/dcgan_images.h"
 #include "common/dcgan_inputs.h"
-#include "common/earlier_labs.h"
 #include "common/device_buffer.h"
 #include "common/device_info.h"
+#include "common/earlier_labs.h"
 #include "common/poison.h"
 #include "common/random_fill.h"
 #include "common/reference_dcgan.h"
 #include "common/text_table.h"
+#include "labs/07_wide_loads/lab.h"
 #include "labs/09_dcgan/generator.h"
 #include "labs/09_dcgan/lab.h"
-#include "labs/07_wide_loads/lab.h"
 #include "labs/09_dcgan/pipeline.h"
 #include "labs/09_dcgan/run_record.h"
 
@@ -60,30 +60,44 @@ struct Options {
 
 void register_flags(CLI::App& app, Options& o) {
   dcgan::add_input_flags(app, o.inputs);
-  cudalabs::add_integer_flag(app, "--batch", o.batch, 1, 1 << 16, "Images per generator run (default min(num, 1024))");
-  app.add_option("--variant", o.variant_names, "Variant to run (repeatable; default all; --list names them)");
+  cudalabs::add_integer_flag(app, "--batch", o.batch, 1, 1 << 16,
+                             "Images per generator run (default min(num, 1024))");
+  app.add_option("--variant", o.variant_names,
+                 "Variant to run (repeatable; default all; --list names them)");
   app.add_option("--output", o.output, "Write the images as a PNG grid here");
   app.add_option("--raw", o.raw, "Write the images as raw float32 here (.cldi: dcgan_images.h)");
   cudalabs::add_integer_flag(app, "--columns", o.columns, 1, 256, "Images per row of the PNG grid");
-  cudalabs::add_integer_flag(app, "--check-images", o.check_images, 1, 1 << 16,
-                             "Images of the first batch checked against the CPU reference (spread over it)");
+  cudalabs::add_integer_flag(
+      app, "--check-images", o.check_images, 1, 1 << 16,
+      "Images of the first batch checked against the CPU reference (spread over it)");
   cudalabs::add_integer_flag(app, "--end-to-end-repetitions", o.end_to_end_repetitions, 0, 100,
                              "Timed end-to-end runs of the fastest variant (median; 0 skips it)");
-  cudalabs::add_integer_flag(app, "--repetitions", o.timing.repetitions, 1, 1000, "Timed repetitions per variant");
-  cudalabs::add_number_flag(app, "--min-time", o.timing.min_time_s, 0.0, 60.0, "Minimum timed seconds per repetition");
-  cudalabs::add_integer_flag(app, "--warmups", o.timing.warmups, 0, 1000, "Untimed runs before each repetition");
-  app.add_flag("--verify-only", o.verify_only, "Check every variant, time nothing; the last passing one writes the output");
+  cudalabs::add_integer_flag(app, "--repetitions", o.timing.repetitions, 1, 1000,
+                             "Timed repetitions per variant");
+  cudalabs::add_number_flag(app, "--min-time", o.timing.min_time_s, 0.0, 60.0,
+                            "Minimum timed seconds per repetition");
+  cudalabs::add_integer_flag(app, "--warmups", o.timing.warmups, 0, 1000,
+                             "Untimed runs before each repetition");
+  app.add_flag("--verify-only", o.verify_only,
+               "Check every variant, time nothing; the last passing one writes the output");
   app.add_flag("--list", o.list, "List the variants and exit");
-  app.add_option("--save-latents", o.save_latents, "Also write the latent vectors used to this .cldz file");
-  app.add_option("--save-weights", o.save_weights, "Also write the weights used to this .cldw file (float32)");
-  app.add_option("--results-dir", o.results_dir, "Write the Google Benchmark JSON to DIR/lab09_<device>.json");
-  app.add_option("--results-tag", o.results_tag, "Name the JSON DIR/lab09_<TAG>_<device>.json instead");
-  app.footer("Google Benchmark flags (--benchmark_format=json, --benchmark_out=FILE, ...) are passed through.");
+  app.add_option("--save-latents", o.save_latents,
+                 "Also write the latent vectors used to this .cldz file");
+  app.add_option("--save-weights", o.save_weights,
+                 "Also write the weights used to this .cldw file (float32)");
+  app.add_option("--results-dir", o.results_dir,
+                 "Write the Google Benchmark JSON to DIR/lab09_<device>.json");
+  app.add_option("--results-tag", o.results_tag,
+                 "Name the JSON DIR/lab09_<TAG>_<device>.json instead");
+  app.footer(
+      "Google Benchmark flags (--benchmark_format=json, --benchmark_out=FILE, ...) are passed "
+      "through.");
 }
 
 std::string methods_text(const std::array<TconvMethod, 4>& methods) {
   std::string text;
-  for (TconvMethod m : methods) text += std::string(text.empty() ? "" : ",") + lab09::method_name(m);
+  for (TconvMethod m : methods)
+    text += std::string(text.empty() ? "" : ",") + lab09::method_name(m);
   return text;
 }
 
@@ -107,7 +121,8 @@ struct Checked {
   std::array<TconvMethod, 4> methods{};
 };
 
-// The device side of a run: the generator sized for one batch, its first batch of latents, its images.
+// The device side of a run: the generator sized for one batch, its first batch of latents, its
+// images.
 struct Session {
   Session(const Inputs& in)
       : generator(in.weights, in.batch),
@@ -133,38 +148,44 @@ std::vector<const DcganVariant*> selected_variants(const Options& o) {
 Inputs load_inputs(const CLI::App& app, const Options& o) {
   Inputs in;
   in.seed = dcgan::check_input_flags(app, o.inputs);
-  in.weights = dcgan::load_weights(o.inputs.weights, o.inputs.weights_seed, CUDALABS_TRAINED_WEIGHTS, in.weights_text);
+  in.weights = dcgan::load_weights(o.inputs.weights, o.inputs.weights_seed,
+                                   CUDALABS_TRAINED_WEIGHTS, in.weights_text);
   in.latents = dcgan::load_latents(o.inputs.input, o.inputs.num, in.seed, in.latents_text);
   in.num = in.latents.count;
   const int batch = o.batch > 0 ? o.batch : std::min(in.num, 1024);
   if (batch > in.num && app.count("--batch") > 0) {
-    throw cudalabs::FlagError("--batch: " + std::to_string(batch) + " is larger than the " + std::to_string(in.num) +
-                              " images to generate");
+    throw cudalabs::FlagError("--batch: " + std::to_string(batch) + " is larger than the " +
+                              std::to_string(in.num) + " images to generate");
   }
   in.batch = std::min(batch, in.num);
   cudalabs::require_host_memory(static_cast<std::size_t>(in.num) * kImageFloats * sizeof(float) * 2,
                                 "--num " + std::to_string(in.num));
-  if (!o.save_latents.empty()) dcgan::write_file_bytes(o.save_latents, dcgan::serialize_latents(in.latents));
-  if (!o.save_weights.empty()) dcgan::write_file_bytes(o.save_weights, dcgan::serialize_weights(in.weights));
+  if (!o.save_latents.empty())
+    dcgan::write_file_bytes(o.save_latents, dcgan::serialize_latents(in.latents));
+  if (!o.save_weights.empty())
+    dcgan::write_file_bytes(o.save_weights, dcgan::serialize_weights(in.weights));
   return in;
 }
 
 void require_device_room(int batch) {
   cudalabs::require_gpu();
-  cudalabs::require_device_memory(lab09::Generator::device_bytes(batch) +
-                                      3 * static_cast<std::size_t>(batch) * (kImageFloats + 100) * sizeof(float) * 2,
-                                  "--batch " + std::to_string(batch));
+  cudalabs::require_device_memory(
+      lab09::Generator::device_bytes(batch) +
+          3 * static_cast<std::size_t>(batch) * (kImageFloats + 100) * sizeof(float) * 2,
+      "--batch " + std::to_string(batch));
 }
 
 std::string results_stem(const Options& o, const cudalabs::DeviceInfo& device) {
-  return o.results_dir + "/lab09_" + (o.results_tag.empty() ? "" : o.results_tag + "_") + device.slug();
+  return o.results_dir + "/lab09_" + (o.results_tag.empty() ? "" : o.results_tag + "_") +
+         device.slug();
 }
 
 void print_header(std::ostream& out, const cudalabs::DeviceInfo& device, const Inputs& in) {
   out << "dcgan: the DCGAN generator of [DCGAN-SHPC]\n"
-      << "device: " << device.name << " (sm_" << device.major << device.minor << ", " << device.sm_count << " SMs)\n"
-      << "weights: " << in.weights_text << "\nlatents: " << in.latents_text << "\nimages: " << in.num << ", batch "
-      << in.batch << "\n"
+      << "device: " << device.name << " (sm_" << device.major << device.minor << ", "
+      << device.sm_count << " SMs)\n"
+      << "weights: " << in.weights_text << "\nlatents: " << in.latents_text
+      << "\nimages: " << in.num << ", batch " << in.batch << "\n"
       << cudalabs::earlier_labs_line({{"07", cudalabs_lab07_kernels_build()}},
                                      std::string(cudalabs_lab09_kernels_build()) == "student")
       << "\n";
@@ -172,8 +193,9 @@ void print_header(std::ostream& out, const cudalabs::DeviceInfo& device, const I
 
 // Every variant's first batch, NaN-poisoned first, against the CPU reference's sampled images.
 std::map<std::string, Checked> check_variants(std::ostream& out, Session& session,
-                                              const std::vector<const DcganVariant*>& selected, int batch,
-                                              const std::vector<int>& picks, const std::vector<double>& reference) {
+                                              const std::vector<const DcganVariant*>& selected,
+                                              int batch, const std::vector<int>& picks,
+                                              const std::vector<double>& reference) {
   out << "check: images";
   for (int p : picks) out << " " << p;
   out << " of the first batch against the CPU reference generator (double)\n";
@@ -186,7 +208,8 @@ std::map<std::string, Checked> check_variants(std::ostream& out, Session& sessio
     if (!report.empty()) out << "  " << report << "\n";
     session.generator.poison_activations();
     cudalabs::poison_device(session.images.data(), session.images.bytes());
-    session.generator.run(*v, c.methods, session.latents.data(), batch, session.images.data(), nullptr);
+    session.generator.run(*v, c.methods, session.latents.data(), batch, session.images.data(),
+                          nullptr);
     CUDA_CHECK(cudaDeviceSynchronize());
     session.images.copy_to(host_images);
     c.check = dcgan::check_images(host_images, picks, reference);
@@ -211,7 +234,8 @@ std::map<std::string, cudalabs::BenchmarkMedian> time_batches(
           cudalabs::time_iterations(
               state,
               [&](cudaStream_t stream, int) {
-                session.generator.run(*v, m, session.latents.data(), batch, session.images.data(), stream);
+                session.generator.run(*v, m, session.latents.data(), batch, session.images.data(),
+                                      stream);
               },
               total_flops, 0.0, o.timing.warmups);
           if (state.counters.count("gflops")) {
@@ -226,15 +250,18 @@ std::map<std::string, cudalabs::BenchmarkMedian> time_batches(
 }
 
 // Each passing variant layer by layer: CUDA events around each layer, median of 5 runs.
-std::vector<lab09::LayerRecord> time_layers(Session& session, const std::vector<const DcganVariant*>& selected,
-                                            const std::map<std::string, Checked>& checked, int batch) {
+std::vector<lab09::LayerRecord> time_layers(Session& session,
+                                            const std::vector<const DcganVariant*>& selected,
+                                            const std::map<std::string, Checked>& checked,
+                                            int batch) {
   std::map<std::string, lab09::LayerRecord> by_name;  // sorted by name, as the table shows them
   for (const DcganVariant* v : selected) {
     const Checked& c = checked.at(v->name);
     if (!c.check.passed) continue;
     std::vector<lab09::LayerTimes> runs(5);
     for (lab09::LayerTimes& t : runs) {
-      session.generator.run(*v, c.methods, session.latents.data(), batch, session.images.data(), nullptr, &t);
+      session.generator.run(*v, c.methods, session.latents.data(), batch, session.images.data(),
+                            nullptr, &t);
     }
     lab09::LayerRecord& record = by_name[v->name];
     record = {v->name, methods_text(c.methods), {}, lab09::layer_flops(batch)};
@@ -250,25 +277,34 @@ std::vector<lab09::LayerRecord> time_layers(Session& session, const std::vector<
   return layers;
 }
 
-// The summary table; returns the variant the end-to-end run takes: the fastest timed one or, untimed
-// (--verify-only, or a single repetition, which gives Google Benchmark no median), the last passing one.
-const DcganVariant* print_summary(std::ostream& out, const std::vector<const DcganVariant*>& selected,
+// The summary table; returns the variant the end-to-end run takes: the fastest timed one or,
+// untimed
+// (--verify-only, or a single repetition, which gives Google Benchmark no median), the last passing
+// one.
+const DcganVariant* print_summary(std::ostream& out,
+                                  const std::vector<const DcganVariant*>& selected,
                                   const std::map<std::string, Checked>& checked,
-                                  const std::map<std::string, cudalabs::BenchmarkMedian>& medians, int batch) {
+                                  const std::map<std::string, cudalabs::BenchmarkMedian>& medians,
+                                  int batch) {
   const std::array<double, 5> flops = lab09::layer_flops(batch);
   const double total_flops = std::accumulate(flops.begin(), flops.end(), 0.0);
-  cudalabs::TextTable summary({{"variant", false}, {"tconv1..4", false}, {"ms/batch", true}, {"images/s", true},
-                               {"GFLOP/s", true}, {"check", false}});
+  cudalabs::TextTable summary({{"variant", false},
+                               {"tconv1..4", false},
+                               {"ms/batch", true},
+                               {"images/s", true},
+                               {"GFLOP/s", true},
+                               {"check", false}});
   const DcganVariant* fastest = nullptr;
   double fastest_ms = 0.0;
   for (const DcganVariant* v : selected) {
     const Checked& c = checked.at(v->name);
     const auto it = medians.find(batch_name(*v, batch));
     const double ms = it != medians.end() ? it->second.real_time_ms : std::nan("");
-    summary.add_row({v->name, methods_text(c.methods), cudalabs::TextTable::number(ms, 3),
-                     cudalabs::TextTable::number(batch / ms * 1e3, 0),
-                     cudalabs::TextTable::number(total_flops / ms * 1e-6, 0),
-                     c.check.passed ? "PASS" : (c.check.unwritten ? "not implemented yet" : "FAIL")});
+    summary.add_row(
+        {v->name, methods_text(c.methods), cudalabs::TextTable::number(ms, 3),
+         cudalabs::TextTable::number(batch / ms * 1e3, 0),
+         cudalabs::TextTable::number(total_flops / ms * 1e-6, 0),
+         c.check.passed ? "PASS" : (c.check.unwritten ? "not implemented yet" : "FAIL")});
     const bool timed = std::isfinite(ms);
     if (c.check.passed && (!fastest || !std::isfinite(fastest_ms) || (timed && ms < fastest_ms))) {
       fastest = v;
@@ -305,23 +341,26 @@ void print_layers(std::ostream& out, const std::vector<lab09::LayerRecord>& laye
 
 // Host latents -> host images with the pipeline: one untimed run (whose images are written out),
 // then the timed ones.
-lab09::EndToEndRecord run_end_to_end(std::ostream& out, Session& session, const DcganVariant& variant,
-                                     const std::array<TconvMethod, 4>& methods, const Inputs& in, int repetitions,
-                                     std::vector<float>& images) {
+lab09::EndToEndRecord run_end_to_end(std::ostream& out, Session& session,
+                                     const DcganVariant& variant,
+                                     const std::array<TconvMethod, 4>& methods, const Inputs& in,
+                                     int repetitions, std::vector<float>& images) {
   lab09::Pipeline pipeline(session.generator);
   std::vector<double> seconds;
   pipeline.generate(variant, methods, in.latents.values, in.num, images);
   for (int r = 0; r < repetitions; ++r) {
     seconds.push_back(pipeline.generate(variant, methods, in.latents.values, in.num, images));
   }
-  lab09::EndToEndRecord record{variant.name, in.num, in.batch, 0.0, static_cast<int>(seconds.size())};
+  lab09::EndToEndRecord record{variant.name, in.num, in.batch, 0.0,
+                               static_cast<int>(seconds.size())};
   if (seconds.empty()) return record;
   std::sort(seconds.begin(), seconds.end());
   const double median = seconds[seconds.size() / 2];
-  out << "\nend to end (" << variant.name << ", batches of " << in.batch << ", pinned staging, copies overlapped): "
-      << in.num << " images in " << cudalabs::TextTable::number(median * 1e3, 2)
-      << " ms = " << cudalabs::TextTable::number(in.num / median, 0) << " images/s (median of " << seconds.size()
-      << ")\n";
+  out << "\nend to end (" << variant.name << ", batches of " << in.batch
+      << ", pinned staging, copies overlapped): " << in.num << " images in "
+      << cudalabs::TextTable::number(median * 1e3, 2)
+      << " ms = " << cudalabs::TextTable::number(in.num / median, 0) << " images/s (median of "
+      << seconds.size() << ")\n";
   record.ms = median * 1e3;
   return record;
 }
@@ -329,13 +368,16 @@ lab09::EndToEndRecord run_end_to_end(std::ostream& out, Session& session, const 
 int run(int argc, char** argv) {
   // ---- Parse ----
   Options o;
-  CLI::App app{"dcgan (lab 09): the DCGAN generator of [DCGAN-SHPC] on one GPU. Checks every variant against the CPU "
-               "reference generator, times it per layer and end to end, and writes the images."};
+  CLI::App app{
+      "dcgan (lab 09): the DCGAN generator of [DCGAN-SHPC] on one GPU. Checks every variant "
+      "against the CPU "
+      "reference generator, times it per layer and end to end, and writes the images."};
   register_flags(app, o);
   std::vector<std::string> benchmark_args = cudalabs::parse_flags(app, argc, argv);
   cudalabs::reject_unknown_flags(benchmark_args);
   if (o.list) {
-    for (const DcganVariant& v : lab09::variants()) std::cout << v.name << "\t" << v.summary << "\n";
+    for (const DcganVariant& v : lab09::variants())
+      std::cout << v.name << "\t" << v.summary << "\n";
     return cudalabs::kExitOk;
   }
   const std::vector<const DcganVariant*> selected = selected_variants(o);
@@ -355,9 +397,12 @@ int run(int argc, char** argv) {
 
   // ---- Check: the first batch, sampled images against the CPU reference ----
   const std::vector<int> picks = dcgan::spread_picks(in.batch, o.check_images);
-  const std::vector<double> reference = dcgan::reference_images(in.weights, in.latents.values, picks);
-  const std::map<std::string, Checked> checked = check_variants(out, session, selected, in.batch, picks, reference);
-  bool all_passed = std::all_of(checked.begin(), checked.end(), [](const auto& c) { return c.second.check.passed; });
+  const std::vector<double> reference =
+      dcgan::reference_images(in.weights, in.latents.values, picks);
+  const std::map<std::string, Checked> checked =
+      check_variants(out, session, selected, in.batch, picks, reference);
+  bool all_passed = std::all_of(checked.begin(), checked.end(),
+                                [](const auto& c) { return c.second.check.passed; });
 
   // ---- Time: each passing variant on one batch, then per layer ----
   std::map<std::string, cudalabs::BenchmarkMedian> medians;
@@ -378,9 +423,9 @@ int run(int argc, char** argv) {
 
   // ---- End to end: host latents -> host images, the fastest variant ----
   std::vector<float> images(static_cast<std::size_t>(in.num) * kImageFloats);
-  const lab09::EndToEndRecord end_to_end = run_end_to_end(
-      out, session, *fastest, checked.at(fastest->name).methods, in, o.verify_only ? 0 : o.end_to_end_repetitions,
-      images);
+  const lab09::EndToEndRecord end_to_end =
+      run_end_to_end(out, session, *fastest, checked.at(fastest->name).methods, in,
+                     o.verify_only ? 0 : o.end_to_end_repetitions, images);
 
   // ---- Write: the record beside the benchmark JSON, the images ----
   if (!o.results_dir.empty() && !o.verify_only) {

@@ -17,9 +17,9 @@ using cudalabs::dcgan::kImageFloats;
 constexpr std::size_t kLatent = cudalabs::dcgan::kLatent;
 
 // Host-to-host copy of a batch's images, split over the cores: one thread moves ~10 GB/s, and the
-// copy must finish while the GPU computes the next batch. No more threads than pieces: a small batch
-// (a few images) is copied by the calling thread alone instead of waking a team that has nothing to
-// do, which matters when several workers share the cores (lab 10).
+// copy must finish while the GPU computes the next batch. No more threads than pieces: a small
+// batch (a few images) is copied by the calling thread alone instead of waking a team that has
+// nothing to do, which matters when several workers share the cores (lab 10).
 void parallel_copy(float* to, const float* from, std::size_t count, int threads) {
   constexpr std::size_t kPiece = std::size_t{1} << 18;  // 1 MiB of floats per task
   const long long pieces = static_cast<long long>((count + kPiece - 1) / kPiece);
@@ -33,7 +33,8 @@ void parallel_copy(float* to, const float* from, std::size_t count, int threads)
 
 }  // namespace
 
-Pipeline::Pipeline(Generator& generator) : generator_(generator), copy_threads_(omp_get_max_threads()) {
+Pipeline::Pipeline(Generator& generator)
+    : generator_(generator), copy_threads_(omp_get_max_threads()) {
   const std::size_t batch = static_cast<std::size_t>(generator.max_batch());
   for (int s = 0; s < kSlots; ++s) {
     host_latents_[s] = cudalabs::PinnedBuffer<float>(batch * kLatent);
@@ -62,7 +63,9 @@ Pipeline::~Pipeline() {
 }
 
 void Pipeline::set_copy_threads(int threads) {
-  if (threads < 1) throw std::invalid_argument("lab09 pipeline: copy threads = " + std::to_string(threads) + " must be >= 1");
+  if (threads < 1)
+    throw std::invalid_argument("lab09 pipeline: copy threads = " + std::to_string(threads) +
+                                " must be >= 1");
   copy_threads_ = threads;
 }
 
@@ -70,8 +73,10 @@ double Pipeline::generate(const DcganVariant& variant, const std::array<TconvMet
                           std::span<const float> latents, int num, std::span<float> images,
                           const DeliveredBatch& delivered) {
   if (num < 1) throw std::invalid_argument("--num = " + std::to_string(num) + " must be >= 1");
-  if (latents.size() < static_cast<std::size_t>(num) * kLatent || images.size() < static_cast<std::size_t>(num) * kImageFloats) {
-    throw std::invalid_argument("lab09 pipeline: buffers too small for num = " + std::to_string(num));
+  if (latents.size() < static_cast<std::size_t>(num) * kLatent ||
+      images.size() < static_cast<std::size_t>(num) * kImageFloats) {
+    throw std::invalid_argument("lab09 pipeline: buffers too small for num = " +
+                                std::to_string(num));
   }
   const int batch = generator_.max_batch();
   const int batches = (num + batch - 1) / batch;
@@ -80,8 +85,9 @@ double Pipeline::generate(const DcganVariant& variant, const std::array<TconvMet
   auto deliver = [&](int b) {
     const int s = b % kSlots;
     CUDA_CHECK(cudaEventSynchronize(downloaded_[s]));
-    parallel_copy(images.data() + static_cast<std::size_t>(b) * batch * kImageFloats, host_images_[s].data(),
-                  static_cast<std::size_t>(count_of(b)) * kImageFloats, copy_threads_);
+    parallel_copy(images.data() + static_cast<std::size_t>(b) * batch * kImageFloats,
+                  host_images_[s].data(), static_cast<std::size_t>(count_of(b)) * kImageFloats,
+                  copy_threads_);
     if (delivered) delivered(b * batch, count_of(b));
   };
 
@@ -91,28 +97,32 @@ double Pipeline::generate(const DcganVariant& variant, const std::array<TconvMet
     // Slot s last held batch b - 3: its pinned latents were uploaded and its images delivered
     // (deliver(b - 3) ran at iteration b - 1), so both host buffers are free again.
     if (b >= kSlots) CUDA_CHECK(cudaEventSynchronize(uploaded_[s]));
-    std::memcpy(host_latents_[s].data(), latents.data() + static_cast<std::size_t>(b) * batch * kLatent,
+    std::memcpy(host_latents_[s].data(),
+                latents.data() + static_cast<std::size_t>(b) * batch * kLatent,
                 static_cast<std::size_t>(count) * kLatent * sizeof(float));
     // The device latents of slot s are free once batch b - 3 has been computed.
     CUDA_CHECK(cudaStreamWaitEvent(upload_, computed_[s], 0));
     CUDA_CHECK(cudaMemcpyAsync(device_latents_[s].data(), host_latents_[s].data(),
-                               static_cast<std::size_t>(count) * kLatent * sizeof(float), cudaMemcpyHostToDevice, upload_));
+                               static_cast<std::size_t>(count) * kLatent * sizeof(float),
+                               cudaMemcpyHostToDevice, upload_));
     CUDA_CHECK(cudaEventRecord(uploaded_[s], upload_));
     // Compute needs the latents up, and the slot's device images downloaded (batch b - 3).
     CUDA_CHECK(cudaStreamWaitEvent(compute_, uploaded_[s], 0));
     CUDA_CHECK(cudaStreamWaitEvent(compute_, downloaded_[s], 0));
-    generator_.run(variant, methods, device_latents_[s].data(), count, device_images_[s].data(), compute_);
+    generator_.run(variant, methods, device_latents_[s].data(), count, device_images_[s].data(),
+                   compute_);
     CUDA_CHECK(cudaEventRecord(computed_[s], compute_));
     CUDA_CHECK(cudaStreamWaitEvent(download_, computed_[s], 0));
     CUDA_CHECK(cudaMemcpyAsync(host_images_[s].data(), device_images_[s].data(),
-                               static_cast<std::size_t>(count) * kImageFloats * sizeof(float), cudaMemcpyDeviceToHost,
-                               download_));
+                               static_cast<std::size_t>(count) * kImageFloats * sizeof(float),
+                               cudaMemcpyDeviceToHost, download_));
     CUDA_CHECK(cudaEventRecord(downloaded_[s], download_));
     // While the GPU works on batches b and b - 1, the host delivers batch b - 2.
     if (b >= 2) deliver(b - 2);
   }
   for (int b = std::max(0, batches - 2); b < batches; ++b) deliver(b);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   CUDA_CHECK(cudaStreamSynchronize(compute_));
   return seconds;
 }

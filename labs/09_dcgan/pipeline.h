@@ -1,10 +1,10 @@
 /// @file labs/09_dcgan/pipeline.h
-/// @brief End to end ([DCGAN-SHPC] §2.5): latent vectors in host memory -> images in host memory, in
-/// batches, with pinned staging buffers and the copies overlapped with the generator's kernels.
+/// @brief End to end ([DCGAN-SHPC] §2.5): latent vectors in host memory -> images in host memory,
+/// in batches, with pinned staging buffers and the copies overlapped with the generator's kernels.
 #pragma once
 
-#include "common/pinned_buffer.h"
 #include "common/device_buffer.h"
+#include "common/pinned_buffer.h"
 #include "labs/09_dcgan/generator.h"
 
 #include <cuda_runtime.h>
@@ -16,10 +16,10 @@
 namespace lab09 {
 
 /// Runs num latent vectors through the generator batch by batch. Three slots rotate: while batch b
-/// computes on the compute stream, batch b + 1's latents go up and batch b - 1's images come down on
-/// two copy streams (the copy engines work beside the SMs), and the host copies batch b - 2's images
-/// from pinned memory into the caller's buffer ([DCGAN-SHPC] §2.5.2's detour, which lets `images` be
-/// ordinary pageable memory).
+/// computes on the compute stream, batch b + 1's latents go up and batch b - 1's images come down
+/// on two copy streams (the copy engines work beside the SMs), and the host copies batch b - 2's
+/// images from pinned memory into the caller's buffer ([DCGAN-SHPC] §2.5.2's detour, which lets
+/// `images` be ordinary pageable memory).
 class Pipeline {
  public:
   /// Pinned and device buffers for batches of generator.max_batch() images.
@@ -38,8 +38,9 @@ class Pipeline {
                   std::span<const float> latents, int num, std::span<float> images,
                   const DeliveredBatch& delivered = {});
 
-  /// Host threads that copy images out of pinned memory (default: OpenMP's maximum). Several pipelines
-  /// in one process (one per GPU, lab 10) share the cores instead of each asking for all of them.
+  /// Host threads that copy images out of pinned memory (default: OpenMP's maximum). Several
+  /// pipelines in one process (one per GPU, lab 10) share the cores instead of each asking for all
+  /// of them.
   void set_copy_threads(int threads);
 
  private:

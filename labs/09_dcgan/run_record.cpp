@@ -12,8 +12,12 @@ void write_run_record(const std::string& path, const EndToEndRecord& end_to_end,
   nlohmann::json record{
       {"end_to_end",
        {{"name", "lab09/end_to_end/" + end_to_end.variant + "/n" + std::to_string(end_to_end.num)},
-        {"variant", end_to_end.variant}, {"num", end_to_end.num}, {"batch", end_to_end.batch},
-        {"real_time", end_to_end.ms}, {"time_unit", "ms"}, {"images_per_s", images_per_s},
+        {"variant", end_to_end.variant},
+        {"num", end_to_end.num},
+        {"batch", end_to_end.batch},
+        {"real_time", end_to_end.ms},
+        {"time_unit", "ms"},
+        {"images_per_s", images_per_s},
         {"repetitions", end_to_end.repetitions}}},
       {"layers", nlohmann::json::object()}};
   for (const LayerRecord& layer : layers) {

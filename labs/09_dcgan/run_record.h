@@ -11,19 +11,19 @@ namespace lab09 {
 
 /// The end-to-end run: num images from host memory to host memory, median wall-clock time.
 struct EndToEndRecord {
-  std::string variant;   ///< the variant that ran (the fastest timed one)
-  int num = 0;           ///< images generated
-  int batch = 0;         ///< images per generator run
-  double ms = 0.0;       ///< median milliseconds (0 when no repetition was timed)
-  int repetitions = 0;   ///< timed runs the median is taken over
+  std::string variant;  ///< the variant that ran (the fastest timed one)
+  int num = 0;          ///< images generated
+  int batch = 0;        ///< images per generator run
+  double ms = 0.0;      ///< median milliseconds (0 when no repetition was timed)
+  int repetitions = 0;  ///< timed runs the median is taken over
 };
 
 /// One variant's per-layer medians for one batch.
 struct LayerRecord {
-  std::string variant;             ///< variant name
-  std::string methods;             ///< its tconv methods, "gemm,subpixel,..."
-  std::array<float, 5> ms{};       ///< median ms of each layer (linear, tconv1..4)
-  std::array<double, 5> flops{};   ///< useful floating-point operations of each layer
+  std::string variant;            ///< variant name
+  std::string methods;            ///< its tconv methods, "gemm,subpixel,..."
+  std::array<float, 5> ms{};      ///< median ms of each layer (linear, tconv1..4)
+  std::array<double, 5> flops{};  ///< useful floating-point operations of each layer
 };
 
 /// Writes {"end_to_end": {...}, "layers": {variant: {methods, batch, ms, gflops}}} to `path`.

@@ -19,38 +19,50 @@
 
 namespace lab09::subpixel {
 
-/// Reduction steps per shared-memory tile: 8 channels of one tap, so a tile never straddles two taps
-/// (hence in_channels % 8 == 0) and each row of it is two aligned float4 loads.
+/// Reduction steps per shared-memory tile: 8 channels of one tap, so a tile never straddles two
+/// taps (hence in_channels % 8 == 0) and each row of it is two aligned float4 loads.
 inline constexpr int kTileK = 8;
-/// Up to this many output channels, tconv_subpixel computes output patches per thread instead of GEMM
-/// tiles (the RGB layer), with the whole filter in shared memory as one float4 of output channels per
-/// (r, s, c): 25 C float4s, at most kSmallKSharedBytes.
+/// Up to this many output channels, tconv_subpixel computes output patches per thread instead of
+/// GEMM tiles (the RGB layer), with the whole filter in shared memory as one float4 of output
+/// channels per (r, s, c): 25 C float4s, at most kSmallKSharedBytes.
 inline constexpr int kMaxSmallK = 4;
-/// Input pixels per thread in that case (columns 4 g .. 4 g + 3 of one input row): the thread writes
-/// their 2 x 2 outputs each, all four phases.
+/// Input pixels per thread in that case (columns 4 g .. 4 g + 3 of one input row): the thread
+/// writes their 2 x 2 outputs each, all four phases.
 inline constexpr int kSmallKPixels = 4;
 /// Shared memory the RGB layer's filter may take (the default per-block limit, no opt-in).
 inline constexpr std::size_t kSmallKSharedBytes = 48 * 1024;
 
 /// Output-row parity of phase z (0..3).
-__host__ __device__ inline int phase_row(int z) { return 1 - (z >> 1); }
+__host__ __device__ inline int phase_row(int z) {
+  return 1 - (z >> 1);
+}
 /// Output-column parity of phase z.
-__host__ __device__ inline int phase_col(int z) { return 1 - (z & 1); }
+__host__ __device__ inline int phase_col(int z) {
+  return 1 - (z & 1);
+}
 /// Taps along an axis for parity p: 2 for even outputs, 3 for odd ones.
-__host__ __device__ inline int taps(int parity) { return parity == 0 ? 2 : 3; }
+__host__ __device__ inline int taps(int parity) {
+  return parity == 0 ? 2 : 3;
+}
 /// Filter index of tap t for parity p.
-__host__ __device__ inline int filter_index(int parity, int tap) { return parity == 0 ? 1 + 2 * tap : 2 * tap; }
+__host__ __device__ inline int filter_index(int parity, int tap) {
+  return parity == 0 ? 1 + 2 * tap : 2 * tap;
+}
 /// Input offset of tap t for parity p: output 2 i + p reads input i + offset.
-__host__ __device__ inline int input_offset(int parity, int tap) { return parity == 0 ? -tap : 1 - tap; }
+__host__ __device__ inline int input_offset(int parity, int tap) {
+  return parity == 0 ? -tap : 1 - tap;
+}
 
 /// Floats of phase z's packed B (taps_y * taps_x * C rows, K columns).
 __host__ __device__ inline std::size_t phase_floats(int z, int in_channels, int out_channels) {
-  return static_cast<std::size_t>(taps(phase_row(z)) * taps(phase_col(z))) * in_channels * out_channels;
+  return static_cast<std::size_t>(taps(phase_row(z)) * taps(phase_col(z))) * in_channels *
+         out_channels;
 }
 /// Where phase z's B starts in the packed filter.
 __host__ __device__ inline std::size_t phase_start(int z, int in_channels, int out_channels) {
   std::size_t start = 0;
-  for (int before = 0; before < z; ++before) start += phase_floats(before, in_channels, out_channels);
+  for (int before = 0; before < z; ++before)
+    start += phase_floats(before, in_channels, out_channels);
   return start;
 }
 

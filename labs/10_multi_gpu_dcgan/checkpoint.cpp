@@ -6,8 +6,8 @@
 
 namespace lab10 {
 
-cudalabs::CaughtError checkpoint(MPI_Comm comm, const cudalabs::CaughtError& mine, const std::string& program,
-                                 const std::string& rank_label) {
+cudalabs::CaughtError checkpoint(MPI_Comm comm, const cudalabs::CaughtError& mine,
+                                 const std::string& program, const std::string& rank_label) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);

@@ -9,25 +9,31 @@
 namespace lab10 {
 namespace {
 
-const lab09::DcganVariant& worker_variant() { return lab09::find_variant("subpixel"); }
+const lab09::DcganVariant& worker_variant() {
+  return lab09::find_variant("subpixel");
+}
 
 }  // namespace
 
-GpuWorker::GpuWorker(int device, const cudalabs::dcgan::Weights& weights, int batch, int copy_threads)
+GpuWorker::GpuWorker(int device, const cudalabs::dcgan::Weights& weights, int batch,
+                     int copy_threads)
     : device_(device) {
   int devices = 0;
   CUDA_CHECK(cudaGetDeviceCount(&devices));
   if (device < 0 || device >= devices) {
-    throw std::invalid_argument("GPU " + std::to_string(device) + " does not exist (this machine has " +
-                                std::to_string(devices) + ")");
+    throw std::invalid_argument("GPU " + std::to_string(device) +
+                                " does not exist (this machine has " + std::to_string(devices) +
+                                ")");
   }
-  if (batch < 1) throw std::invalid_argument("--batch = " + std::to_string(batch) + " must be >= 1");
+  if (batch < 1)
+    throw std::invalid_argument("--batch = " + std::to_string(batch) + " must be >= 1");
   make_current();
   // The generator and the pipeline's three slots of latents and images, on this device.
-  cudalabs::require_device_memory(lab09::Generator::device_bytes(batch) +
-                                      3 * static_cast<std::size_t>(batch) * (cudalabs::dcgan::kImageFloats + 100) *
-                                          sizeof(float),
-                                  "GPU " + std::to_string(device) + " with --batch " + std::to_string(batch));
+  cudalabs::require_device_memory(
+      lab09::Generator::device_bytes(batch) + 3 * static_cast<std::size_t>(batch) *
+                                                  (cudalabs::dcgan::kImageFloats + 100) *
+                                                  sizeof(float),
+      "GPU " + std::to_string(device) + " with --batch " + std::to_string(batch));
   generator_ = std::make_unique<lab09::Generator>(weights, batch);
   pipeline_ = std::make_unique<lab09::Pipeline>(*generator_);
   pipeline_->set_copy_threads(copy_threads);
@@ -42,7 +48,9 @@ GpuWorker::~GpuWorker() {
   }
 }
 
-void GpuWorker::make_current() const { CUDA_CHECK(cudaSetDevice(device_)); }
+void GpuWorker::make_current() const {
+  CUDA_CHECK(cudaSetDevice(device_));
+}
 
 double GpuWorker::generate(std::span<const float> latents, int count, std::span<float> images,
                            const lab09::Pipeline::DeliveredBatch& delivered) {

@@ -14,9 +14,9 @@ namespace lab10 {
 
 /// Lab 09's generator and end-to-end pipeline on one GPU, running the sub-pixel variant.
 ///
-/// Every CUDA object belongs to the device that was current when it was made, and the current device
-/// is a per-thread setting: the constructor and generate() therefore make `device` current on the
-/// calling thread first, so that any thread may use the worker.
+/// Every CUDA object belongs to the device that was current when it was made, and the current
+/// device is a per-thread setting: the constructor and generate() therefore make `device` current
+/// on the calling thread first, so that any thread may use the worker.
 class GpuWorker {
  public:
   /// Uploads `weights` to GPU `device` and allocates for batches of up to `batch` images. Throws
@@ -33,9 +33,9 @@ class GpuWorker {
   /// The largest batch of one generator run.
   int batch() const { return generator_->max_batch(); }
 
-  /// Generates `count` images (0 does nothing) from `latents` (count x 100 floats, host) into `images`
-  /// (count x 64 x 64 x 3 floats, host), batch by batch with copies overlapped; `delivered` is called
-  /// as each batch lands (lab09::Pipeline). Returns the wall-clock seconds.
+  /// Generates `count` images (0 does nothing) from `latents` (count x 100 floats, host) into
+  /// `images` (count x 64 x 64 x 3 floats, host), batch by batch with copies overlapped;
+  /// `delivered` is called as each batch lands (lab09::Pipeline). Returns the wall-clock seconds.
   double generate(std::span<const float> latents, int count, std::span<float> images,
                   const lab09::Pipeline::DeliveredBatch& delivered = {});
 

@@ -2,7 +2,8 @@
 // lab teaches is how to keep several GPUs busy on one job from the host.
 //
 // 1. gpu_share: split num images over `parts` GPUs, in order and balanced (lab.h says exactly how).
-//    The driver and the MPI program both use it, so the threads and the ranks agree on who does what.
+//    The driver and the MPI program both use it, so the threads and the ranks agree on who does
+//    what.
 // 2. generate_on_gpus: one std::thread per worker. Each thread takes its share and calls
 //    workers[p]->generate on the matching slices of `latents` and `images` (GpuWorker makes its GPU
 //    current on the calling thread). A thread must not let an exception escape (std::terminate):
@@ -21,8 +22,8 @@ Share gpu_share(int num, int parts, int part) {
   return {};
 }
 
-double generate_on_gpus(std::span<GpuWorker* const> workers, std::span<const float> latents, int num,
-                        std::span<float> images) {
+double generate_on_gpus(std::span<GpuWorker* const> workers, std::span<const float> latents,
+                        int num, std::span<float> images) {
   // TODO(lab10): one host thread per worker, each generating its share into its place in `images`.
   (void)workers;
   (void)latents;

@@ -28,8 +28,8 @@ Share gpu_share(int num, int parts, int part);
 /// GPU would have written. Returns the wall-clock seconds from starting the threads to the last one
 /// finishing. If workers fail, waits for every thread, then throws std::runtime_error naming the
 /// first failing worker's GPU and its error.
-double generate_on_gpus(std::span<GpuWorker* const> workers, std::span<const float> latents, int num,
-                        std::span<float> images);
+double generate_on_gpus(std::span<GpuWorker* const> workers, std::span<const float> latents,
+                        int num, std::span<float> images);
 
 }  // namespace lab10
 

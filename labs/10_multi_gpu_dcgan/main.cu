@@ -1,14 +1,14 @@
-// Lab 10 driver (`lab10`, `lab10_solution`): the generator on several GPUs of this machine, one host
-// thread per GPU. Checks the split (gpu_share), checks sampled images against the CPU reference and
-// the whole multi-GPU output against one GPU's, times [DCGAN-SHPC]'s Table 4 (num_to_gen x GPUs, end to
-// end) and writes the images.
+// Lab 10 driver (`lab10`, `lab10_solution`): the generator on several GPUs of this machine, one
+// host thread per GPU. Checks the split (gpu_share), checks sampled images against the CPU
+// reference and the whole multi-GPU output against one GPU's, times [DCGAN-SHPC]'s Table 4
+// (num_to_gen x GPUs, end to end) and writes the images.
 #include "common/benchmark_support.h"
 #include "common/cli.h"
 #include "common/cuda_check.h"
 #include "common/dcgan_images.h"
 #include "common/dcgan_inputs.h"
-#include "common/earlier_labs.h"
 #include "common/device_info.h"
+#include "common/earlier_labs.h"
 #include "common/event_timer.h"
 #include "common/random_fill.h"
 #include "common/text_table.h"
@@ -46,28 +46,33 @@ struct Options {
 
 void register_flags(CLI::App& app, Options& o) {
   lab10::add_run_flags(app, o.run, "lab10_threads");
-  cudalabs::add_integer_flag(app, "--gpus", o.gpus, 1, 1024, "Use GPUs 0 .. N-1 (default: all present)");
-  app.add_option("--devices", o.devices,
-                 "Comma-separated CUDA devices, one worker each, instead of --gpus (a device may repeat: "
-                 "'0,0' runs two workers on GPU 0)");
-  app.add_option("--scaling-gpus", o.scaling_gpus,
-                 "GPU counts of the scaling table (default 1, 2, 4, ... up to the workers, and all of them)");
-  app.add_option("--benchmark_out", o.benchmark_out, "Also write the table's JSON to this file (as the grader asks)");
-  app.add_option("--benchmark_out_format", o.benchmark_out_format, "Format of --benchmark_out: json");
+  cudalabs::add_integer_flag(app, "--gpus", o.gpus, 1, 1024,
+                             "Use GPUs 0 .. N-1 (default: all present)");
+  app.add_option(
+      "--devices", o.devices,
+      "Comma-separated CUDA devices, one worker each, instead of --gpus (a device may repeat: "
+      "'0,0' runs two workers on GPU 0)");
+  app.add_option(
+      "--scaling-gpus", o.scaling_gpus,
+      "GPU counts of the scaling table (default 1, 2, 4, ... up to the workers, and all of them)");
+  app.add_option("--benchmark_out", o.benchmark_out,
+                 "Also write the table's JSON to this file (as the grader asks)");
+  app.add_option("--benchmark_out_format", o.benchmark_out_format,
+                 "Format of --benchmark_out: json");
 }
 
 // The worker devices: `listed` (--devices) when given, else --gpus (or all) in order.
 std::vector<int> choose_devices(const Options& o, const std::vector<int>& listed, int present) {
   for (int d : listed) {
     if (d >= present) {
-      throw cudalabs::FlagError("--devices: GPU " + std::to_string(d) + " does not exist (" + std::to_string(present) +
-                                " present)");
+      throw cudalabs::FlagError("--devices: GPU " + std::to_string(d) + " does not exist (" +
+                                std::to_string(present) + " present)");
     }
   }
   if (!listed.empty()) return listed;
   if (o.gpus > present) {
-    throw cudalabs::FlagError("--gpus: " + std::to_string(o.gpus) + " GPUs asked for, " + std::to_string(present) +
-                              " present");
+    throw cudalabs::FlagError("--gpus: " + std::to_string(o.gpus) + " GPUs asked for, " +
+                              std::to_string(present) + " present");
   }
   std::vector<int> devices(o.gpus > 0 ? o.gpus : present);
   for (std::size_t i = 0; i < devices.size(); ++i) devices[i] = static_cast<int>(i);
@@ -83,8 +88,8 @@ bool check_shares(int num, int parts, std::ostream& out) {
     const lab10::Share share = lab10::gpu_share(num, parts, p);
     all_empty = all_empty && share.count == 0;
     if (share.first != next || share.count < 0) {
-      problem << "part " << p << " is [" << share.first << ", " << share.first + share.count << "), expected it to start at "
-              << next;
+      problem << "part " << p << " is [" << share.first << ", " << share.first + share.count
+              << "), expected it to start at " << next;
     }
     next = share.first + share.count;
     smallest = std::min(smallest, share.count);
@@ -94,8 +99,10 @@ bool check_shares(int num, int parts, std::ostream& out) {
     out << "gpu_share: every share is empty: not implemented yet\n";
     return false;
   }
-  if (problem.str().empty() && next != num) problem << "the parts end at " << next << ", not at num = " << num;
-  if (problem.str().empty() && largest - smallest > 1) problem << "shares of " << smallest << " and " << largest << " images";
+  if (problem.str().empty() && next != num)
+    problem << "the parts end at " << next << ", not at num = " << num;
+  if (problem.str().empty() && largest - smallest > 1)
+    problem << "shares of " << smallest << " and " << largest << " images";
   if (!problem.str().empty()) {
     out << "gpu_share(" << num << ", " << parts << "): FAIL: " << problem.str() << "\n";
     return false;
@@ -116,23 +123,30 @@ struct Setup {
 
 // Parses the flags, loads the weights and latents, and picks the GPUs.
 Setup parse_and_load(int argc, char** argv, Options& o) {
-  CLI::App app{"lab10: the DCGAN generator on several GPUs of this machine, one host thread per GPU. Checks the "
-               "images against the CPU reference and one GPU's output, and times num_to_gen x GPUs end to end."};
+  CLI::App app{
+      "lab10: the DCGAN generator on several GPUs of this machine, one host thread per GPU. Checks "
+      "the "
+      "images against the CPU reference and one GPU's output, and times num_to_gen x GPUs end to "
+      "end."};
   register_flags(app, o);
   cudalabs::reject_unknown_flags(cudalabs::parse_flags(app, argc, argv));
   Setup s;
   s.checked = lab10::check_run_flags(app, o.run);
   if (o.benchmark_out_format != "json") {
-    throw cudalabs::FlagError("--benchmark_out_format: '" + o.benchmark_out_format + "' (only json is written)");
+    throw cudalabs::FlagError("--benchmark_out_format: '" + o.benchmark_out_format +
+                              "' (only json is written)");
   }
   if (!o.devices.empty() && app.count("--gpus") > 0) {
-    throw cudalabs::FlagError("--gpus: give either --gpus or --devices '" + o.devices + "', not both");
+    throw cudalabs::FlagError("--gpus: give either --gpus or --devices '" + o.devices +
+                              "', not both");
   }
   const std::vector<int> listed_devices =
-      o.devices.empty() ? std::vector<int>{} : lab10::parse_int_list("--devices", o.devices, 0, 1023);
-  s.weights = dcgan::load_weights(o.run.inputs.weights, o.run.inputs.weights_seed, CUDALABS_TRAINED_WEIGHTS,
-                                  s.weights_text);
-  s.latents = dcgan::load_latents(o.run.inputs.input, o.run.inputs.num, s.checked.seed, s.latents_text);
+      o.devices.empty() ? std::vector<int>{}
+                        : lab10::parse_int_list("--devices", o.devices, 0, 1023);
+  s.weights = dcgan::load_weights(o.run.inputs.weights, o.run.inputs.weights_seed,
+                                  CUDALABS_TRAINED_WEIGHTS, s.weights_text);
+  s.latents =
+      dcgan::load_latents(o.run.inputs.input, o.run.inputs.num, s.checked.seed, s.latents_text);
   s.num = s.latents.count;
   s.largest_num = s.num;
   for (int n : s.checked.scaling_nums) s.largest_num = std::max(s.largest_num, n);
@@ -154,17 +168,21 @@ Setup parse_and_load(int argc, char** argv, Options& o) {
 }
 
 void print_header(std::ostream& out, const Setup& s) {
-  out << "lab10: the DCGAN generator on " << s.devices.size() << " GPU worker(s), one host thread each\n";
-  for (int d : s.devices) out << "  worker on GPU " << d << ": " << cudalabs::device_name(d) << "\n";
+  out << "lab10: the DCGAN generator on " << s.devices.size()
+      << " GPU worker(s), one host thread each\n";
+  for (int d : s.devices)
+    out << "  worker on GPU " << d << ": " << cudalabs::device_name(d) << "\n";
   out << "weights: " << s.weights_text << "\nlatents: " << s.latents_text << "\nimages: " << s.num
       << ", batches of up to " << s.batch << " per GPU\n"
-      << cudalabs::earlier_labs_line({{"09", cudalabs_lab09_kernels_build()}, {"07", cudalabs_lab07_kernels_build()}},
-                                     std::string(cudalabs_lab10_kernels_build()) == "student")
+      << cudalabs::earlier_labs_line(
+             {{"09", cudalabs_lab09_kernels_build()}, {"07", cudalabs_lab07_kernels_build()}},
+             std::string(cudalabs_lab10_kernels_build()) == "student")
       << "\n";
 }
 
 // One worker per device, each with its own weights, streams and pinned buffers; `owned` keeps them.
-std::vector<lab10::GpuWorker*> make_workers(const Setup& s, std::vector<std::unique_ptr<lab10::GpuWorker>>& owned) {
+std::vector<lab10::GpuWorker*> make_workers(const Setup& s,
+                                            std::vector<std::unique_ptr<lab10::GpuWorker>>& owned) {
   const int copy_threads = std::max(1, omp_get_max_threads() / static_cast<int>(s.devices.size()));
   std::vector<lab10::GpuWorker*> workers;
   for (int d : s.devices) {
@@ -174,12 +192,13 @@ std::vector<lab10::GpuWorker*> make_workers(const Setup& s, std::vector<std::uni
   return workers;
 }
 
-// [DCGAN-SHPC]'s Table 4: num_to_gen x GPUs, end to end, host memory to host memory; printed and recorded.
-void scaling_table(const Setup& s, const Options& o, const std::vector<lab10::GpuWorker*>& workers, int argc,
-                   char** argv) {
+// [DCGAN-SHPC]'s Table 4: num_to_gen x GPUs, end to end, host memory to host memory; printed and
+// recorded.
+void scaling_table(const Setup& s, const Options& o, const std::vector<lab10::GpuWorker*>& workers,
+                   int argc, char** argv) {
   std::string unused;
-  const dcgan::Latents table_latents =
-      dcgan::load_latents("", s.largest_num, cudalabs::derive_seed(s.checked.seed, "scaling"), unused);
+  const dcgan::Latents table_latents = dcgan::load_latents(
+      "", s.largest_num, cudalabs::derive_seed(s.checked.seed, "scaling"), unused);
   std::vector<float> table_images(static_cast<std::size_t>(s.largest_num) * kImageFloats);
   std::vector<lab10::ScalingPoint> points;
   for (int n : s.checked.scaling_nums) {
@@ -197,9 +216,11 @@ void scaling_table(const Setup& s, const Options& o, const std::vector<lab10::Gp
       lab10::record_context(argc, argv, s.devices, cudalabs::built_from_commit());
   context["seed"] = std::to_string(s.checked.seed);
   context["weights"] = s.weights_text;
-  if (!o.benchmark_out.empty()) lab10::write_scaling_json(o.benchmark_out, "threads", context, points);
+  if (!o.benchmark_out.empty())
+    lab10::write_scaling_json(o.benchmark_out, "threads", context, points);
   lab10::report_scaling(std::cout, o.run, "lab10_threads", "threads",
-                        cudalabs::device_slug(cudalabs::device_name(s.devices[0])), context, points);
+                        cudalabs::device_slug(cudalabs::device_name(s.devices[0])), context,
+                        points);
 }
 
 int run(int argc, char** argv) {
@@ -211,7 +232,8 @@ int run(int argc, char** argv) {
   const int workers_count = static_cast<int>(s.devices.size());
   bool passed = true;
   const std::pair<int, int> split_cases[] = {{s.num, workers_count}, {10, 3}, {5, 7}, {65536, 4}};
-  for (const auto& [images_count, parts] : split_cases) passed = check_shares(images_count, parts, std::cout) && passed;
+  for (const auto& [images_count, parts] : split_cases)
+    passed = check_shares(images_count, parts, std::cout) && passed;
   if (!passed) return cudalabs::kExitFailed;
   std::cout << "gpu_share: PASS (in order, tiling every image, balanced)\n";
 
@@ -223,13 +245,15 @@ int run(int argc, char** argv) {
   bool unwritten = false;
   std::function<void(std::span<float>)> one_gpu;
   if (workers_count > 1) {
-    one_gpu = [&](std::span<float> single) { workers[0]->generate(s.latents.values, s.num, single); };
+    one_gpu = [&](std::span<float> single) {
+      workers[0]->generate(s.latents.values, s.num, single);
+    };
   }
-  passed = lab10::check_run(std::cout, s.weights, s.latents.values, images, s.num, o.run.check_images, one_gpu,
-                            "one GPU's output", unwritten);
+  passed = lab10::check_run(std::cout, s.weights, s.latents.values, images, s.num,
+                            o.run.check_images, one_gpu, "one GPU's output", unwritten);
   if (unwritten) return cudalabs::kExitFailed;
-  std::cout << "first run: " << s.num << " images in " << cudalabs::TextTable::number(seconds * 1e3, 2)
-            << " ms (untimed warm-up)\n";
+  std::cout << "first run: " << s.num << " images in "
+            << cudalabs::TextTable::number(seconds * 1e3, 2) << " ms (untimed warm-up)\n";
 
   if (!s.checked.scaling_nums.empty() && passed) scaling_table(s, o, workers, argc, argv);
   dcgan::write_requested_images(std::cout, o.run.output, o.run.raw, images, s.num, o.run.columns);

@@ -1,5 +1,5 @@
-// Lab 10's MPI program (`lab10_mpi` with the student's gpu_share, `dcgan_mpi` with the solution's): one
-// rank per GPU, on one node or many, [DCGAN-SHPC] §2.6.
+// Lab 10's MPI program (`lab10_mpi` with the student's gpu_share, `dcgan_mpi` with the solution's):
+// one rank per GPU, on one node or many, [DCGAN-SHPC] §2.6.
 //
 //   mpirun -np R [--bind-to none] dcgan_mpi [--num N | --input z.cldz] [--output grid.png] ...
 //
@@ -7,16 +7,18 @@
 //   MPI_COMM_TYPE_SHARED), so the same command works for one node or many. --simulate-nodes K makes
 //   one machine stand for K nodes: consecutive ranks form a node, as in [DCGAN-SHPC]'s rank tables.
 // - Rank 0 reads or draws the latent vectors and scatters each rank its gpu_share (MPI_Scatterv).
-// - Rank 0's output lives in an MPI-3 shared-memory window of rank 0's node (NodeOutput): rank 0 and,
+// - Rank 0's output lives in an MPI-3 shared-memory window of rank 0's node (NodeOutput): rank 0
+// and,
 //   with --gather shared (the default), every rank of its node run lab 09's pipeline straight into
 //   their places there; a barrier tells rank 0 they are done. No byte of theirs is sent.
-// - A rank of another node (or, with --gather collective, every rank but 0) sends its images: as each
-//   of its batches lands in host memory, it joins that round's MPI_Igatherv, so the images travel to
-//   rank 0 while the GPUs compute the next ones. On those ranks and on rank 0 a helper thread makes
-//   the MPI calls while the pipeline runs (MPI_THREAD_SERIALIZED: it is the only thread calling MPI
-//   then): on rank 0 it waits on the gathers, elsewhere it joins each round as its batch lands.
-//   Within one node that path is the slow one: the shared-memory transport copies every byte twice
-//   through small buffers (the handout measures both).
+// - A rank of another node (or, with --gather collective, every rank but 0) sends its images: as
+// each
+//   of its batches lands in host memory, it joins that round's MPI_Igatherv, so the images travel
+//   to rank 0 while the GPUs compute the next ones. On those ranks and on rank 0 a helper thread
+//   makes the MPI calls while the pipeline runs (MPI_THREAD_SERIALIZED: it is the only thread
+//   calling MPI then): on rank 0 it waits on the gathers, elsewhere it joins each round as its
+//   batch lands. Within one node that path is the slow one: the shared-memory transport copies
+//   every byte twice through small buffers (the handout measures both).
 // - Every phase ends at a checkpoint (MPI_Allreduce of a status): if any rank failed (no GPU, a bad
 //   device, not enough memory, a bad file), rank 0 prints one line naming the rank and its error,
 //   and every rank exits non-zero; none is left waiting in a collective.
@@ -27,8 +29,8 @@
 #include "common/cuda_check.h"
 #include "common/dcgan_images.h"
 #include "common/dcgan_inputs.h"
-#include "common/earlier_labs.h"
 #include "common/device_info.h"
+#include "common/earlier_labs.h"
 #include "common/event_timer.h"
 #include "common/random_fill.h"
 #include "common/text_table.h"
@@ -73,13 +75,17 @@ struct Options {
 
 void register_flags(CLI::App& app, Options& o) {
   lab10::add_run_flags(app, o.run, "lab10_mpi");
-  cudalabs::add_integer_flag(app, "--simulate-nodes", o.simulate_nodes, 1, 1024,
-                             "Treat this machine as K nodes of R / K consecutive ranks each ([DCGAN-SHPC]'s rank tables)");
+  cudalabs::add_integer_flag(
+      app, "--simulate-nodes", o.simulate_nodes, 1, 1024,
+      "Treat this machine as K nodes of R / K consecutive ranks each ([DCGAN-SHPC]'s rank tables)");
   app.add_option("--scaling-ranks", o.scaling_ranks,
-                 "Rank counts of the scaling table (default 1, 2, 4, ... up to R, and R): the first ranks of the run");
-  app.add_option("--gather", o.gather,
-                 "How images reach rank 0 from the ranks of its node: 'shared' (they write into rank 0's output, "
-                 "an MPI shared-memory window) or 'collective' (MPI_Igatherv, like the ranks of other nodes)");
+                 "Rank counts of the scaling table (default 1, 2, 4, ... up to R, and R): the "
+                 "first ranks of the run");
+  app.add_option(
+      "--gather", o.gather,
+      "How images reach rank 0 from the ranks of its node: 'shared' (they write into rank 0's "
+      "output, "
+      "an MPI shared-memory window) or 'collective' (MPI_Igatherv, like the ranks of other nodes)");
 }
 
 // ---- Where each rank runs ----
@@ -95,8 +101,9 @@ Placement place(const Options& o, int rank, int size) {
   Placement p;
   if (o.simulate_nodes > 0) {
     if (size % o.simulate_nodes != 0) {
-      throw cudalabs::FlagError("--simulate-nodes: " + std::to_string(size) + " ranks do not split into " +
-                                std::to_string(o.simulate_nodes) + " equal nodes");
+      throw cudalabs::FlagError("--simulate-nodes: " + std::to_string(size) +
+                                " ranks do not split into " + std::to_string(o.simulate_nodes) +
+                                " equal nodes");
     }
     p.ranks_on_node = size / o.simulate_nodes;
     p.node = rank / p.ranks_on_node;
@@ -104,14 +111,14 @@ Placement place(const Options& o, int rank, int size) {
     // All "nodes" share this machine's GPUs: node n's GPU g is physical GPU n * ranks_on_node + g.
     p.device = rank;
   } else {
-    // The ranks that share memory with this one are the ranks of its node; the lowest ranks take the
-    // lowest GPUs. Nodes are numbered by their lowest rank.
+    // The ranks that share memory with this one are the ranks of its node; the lowest ranks take
+    // the lowest GPUs. Nodes are numbered by their lowest rank.
     MPI_Comm node_comm;
     MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node_comm);
     MPI_Comm_rank(node_comm, &p.local_rank);
     MPI_Comm_size(node_comm, &p.ranks_on_node);
-    // A node's number is how many node leaders (local rank 0) have a lower world rank; the ranks of a
-    // node need not be consecutive, so it travels from the leader to the others.
+    // A node's number is how many node leaders (local rank 0) have a lower world rank; the ranks of
+    // a node need not be consecutive, so it travels from the leader to the others.
     const int leader = p.local_rank == 0 ? 1 : 0;
     int leaders_before = 0;
     MPI_Exscan(&leader, &leaders_before, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
@@ -141,14 +148,16 @@ struct Types {
   }
 };
 
-// num images on the ranks of `comm`: rank 0's `latents` scattered, every rank's share generated, the
-// images brought into rank 0's `output`. A rank with `in_place` (rank 0 always) generates straight
-// into its place in `output`, which it shares with rank 0; the others send theirs in MPI_Igatherv
-// rounds as their batches land. Returns rank 0's wall-clock seconds from a barrier to the last image
-// in place; the rank's own failure is returned in `outcome` (the run still completes every
-// collective, so that no rank waits forever).
-double distributed_generate(MPI_Comm comm, const Types& types, lab10::GpuWorker& worker, std::span<const float> latents,
-                            int num, const lab10::NodeOutput& output, bool in_place, cudalabs::CaughtError& outcome) {
+// num images on the ranks of `comm`: rank 0's `latents` scattered, every rank's share generated,
+// the images brought into rank 0's `output`. A rank with `in_place` (rank 0 always) generates
+// straight into its place in `output`, which it shares with rank 0; the others send theirs in
+// MPI_Igatherv rounds as their batches land. Returns rank 0's wall-clock seconds from a barrier to
+// the last image in place; the rank's own failure is returned in `outcome` (the run still completes
+// every collective, so that no rank waits forever).
+double distributed_generate(MPI_Comm comm, const Types& types, lab10::GpuWorker& worker,
+                            std::span<const float> latents, int num,
+                            const lab10::NodeOutput& output, bool in_place,
+                            cudalabs::CaughtError& outcome) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
@@ -166,7 +175,8 @@ double distributed_generate(MPI_Comm comm, const Types& types, lab10::GpuWorker&
   }
   const lab10::Share mine = shares[rank];
   const int batch = worker.batch();
-  // Round k gathers image k * batch .. of every share that is sent (none when all ranks write in place).
+  // Round k gathers image k * batch .. of every share that is sent (none when all ranks write in
+  // place).
   const int rounds = (largest_sent + batch - 1) / batch;
   const std::span<float> mine_in_output =
       in_place ? output.floats().subspan(static_cast<std::size_t>(mine.first) * kImageFloats,
@@ -177,15 +187,19 @@ double distributed_generate(MPI_Comm comm, const Types& types, lab10::GpuWorker&
   const double start = MPI_Wtime();
   std::vector<float> local_latents(rank == 0 ? 0 : static_cast<std::size_t>(mine.count) * kLatent);
   MPI_Scatterv(latents.data(), counts.data(), firsts.data(), types.latent,
-               rank == 0 ? MPI_IN_PLACE : static_cast<void*>(local_latents.data()), mine.count, types.latent, 0, comm);
+               rank == 0 ? MPI_IN_PLACE : static_cast<void*>(local_latents.data()), mine.count,
+               types.latent, 0, comm);
   const std::span<const float> my_latents =
-      rank == 0 ? latents.first(static_cast<std::size_t>(mine.count) * kLatent) : std::span<const float>(local_latents);
+      rank == 0 ? latents.first(static_cast<std::size_t>(mine.count) * kLatent)
+                : std::span<const float>(local_latents);
 
   // The counts and places rank 0 receives in each round.
-  std::vector<std::vector<int>> round_counts(rounds, std::vector<int>(size)), round_firsts(rounds, std::vector<int>(size));
+  std::vector<std::vector<int>> round_counts(rounds, std::vector<int>(size)),
+      round_firsts(rounds, std::vector<int>(size));
   for (int k = 0; k < rounds; ++k) {
     for (int r = 0; r < size; ++r) {
-      round_counts[k][r] = writes_in_place[r] ? 0 : std::clamp(shares[r].count - k * batch, 0, batch);
+      round_counts[k][r] =
+          writes_in_place[r] ? 0 : std::clamp(shares[r].count - k * batch, 0, batch);
       round_firsts[k][r] = shares[r].first + std::min(k * batch, shares[r].count);
     }
   }
@@ -198,11 +212,13 @@ double distributed_generate(MPI_Comm comm, const Types& types, lab10::GpuWorker&
         MPI_Igatherv(MPI_IN_PLACE, 0, types.image, output.floats().data(), round_counts[k].data(),
                      round_firsts[k].data(), types.image, 0, comm, &requests[k]);
       } else {
-        MPI_Igatherv(nullptr, 0, types.image, nullptr, nullptr, nullptr, types.image, 0, comm, &requests[k]);
+        MPI_Igatherv(nullptr, 0, types.image, nullptr, nullptr, nullptr, types.image, 0, comm,
+                     &requests[k]);
       }
     }
     std::thread helper([&] { MPI_Waitall(rounds, requests.data(), MPI_STATUSES_IGNORE); });
-    outcome = cudalabs::catch_error([&] { worker.generate(my_latents, mine.count, mine_in_output); });
+    outcome =
+        cudalabs::catch_error([&] { worker.generate(my_latents, mine.count, mine_in_output); });
     helper.join();
   } else {
     // The pipeline thread only announces landed batches; a helper thread, the only one calling MPI
@@ -216,14 +232,16 @@ double distributed_generate(MPI_Comm comm, const Types& types, lab10::GpuWorker&
       auto post_until = [&](int round_end) {
         for (; posted < round_end; ++posted) {
           const float* from =
-              local_images.data() + static_cast<std::size_t>(std::min(posted * batch, mine.count)) * kImageFloats;
-          MPI_Igatherv(from, round_counts[posted][rank], types.image, nullptr, nullptr, nullptr, types.image, 0, comm,
-                       &requests[posted]);
+              local_images.data() +
+              static_cast<std::size_t>(std::min(posted * batch, mine.count)) * kImageFloats;
+          MPI_Igatherv(from, round_counts[posted][rank], types.image, nullptr, nullptr, nullptr,
+                       types.image, 0, comm, &requests[posted]);
         }
       };
       while (posted < rounds) {
         const bool finished = !generating.load(std::memory_order_acquire);
-        // After the pipeline ends (a failure too), every remaining round is joined: rank 0 waits for all.
+        // After the pipeline ends (a failure too), every remaining round is joined: rank 0 waits
+        // for all.
         post_until(finished ? rounds : landed.load(std::memory_order_acquire));
         int done = 0;
         MPI_Testall(posted, requests.data(), &done, MPI_STATUSES_IGNORE);
@@ -265,18 +283,22 @@ struct RankState {
   bool in_place = false;  // writes its images straight into rank 0's output
 };
 
-// Runs one phase on every rank, then the checkpoint: 0 when every rank succeeded, else the exit code
-// (rank 0 has printed the failing rank's line). `help` tells whether the phase printed --help.
+// Runs one phase on every rank, then the checkpoint: 0 when every rank succeeded, else the exit
+// code (rank 0 has printed the failing rank's line). `help` tells whether the phase printed --help.
 int phase(RankState& s, const std::function<void()>& body, bool* help = nullptr) {
-  const cudalabs::CaughtError agreed = lab10::checkpoint(MPI_COMM_WORLD, cudalabs::catch_error(body), kProgram, s.label);
+  const cudalabs::CaughtError agreed =
+      lab10::checkpoint(MPI_COMM_WORLD, cudalabs::catch_error(body), kProgram, s.label);
   if (help) *help = agreed.help;
   return agreed.code;
 }
 
 // Phase 1: flags, the rank counts of the table, placement, weights, and a GPU for this rank.
 void parse_and_place(RankState& s, int argc, char** argv) {
-  CLI::App app{"dcgan_mpi (lab 10): the DCGAN generator with one MPI rank per GPU. Rank 0 scatters the latent "
-               "vectors, gathers the images, checks them and writes them; a scaling table times 1, 2, 4, ... ranks."};
+  CLI::App app{
+      "dcgan_mpi (lab 10): the DCGAN generator with one MPI rank per GPU. Rank 0 scatters the "
+      "latent "
+      "vectors, gathers the images, checks them and writes them; a scaling table times 1, 2, 4, "
+      "... ranks."};
   register_flags(app, s.o);
   cudalabs::reject_unknown_flags(cudalabs::parse_flags(app, argc, argv));
   const lab10::CheckedRunFlags checked = lab10::check_run_flags(app, s.o.run);
@@ -292,18 +314,19 @@ void parse_and_place(RankState& s, int argc, char** argv) {
     s.rank_counts.push_back(s.size);
   }
   s.placement = place(s.o, s.rank, s.size);
-  s.label = "rank " + std::to_string(s.rank) + " (node " + std::to_string(s.placement.node) + ", GPU " +
-            std::to_string(s.placement.local_rank) + ")";
-  s.weights = dcgan::load_weights(s.o.run.inputs.weights, s.o.run.inputs.weights_seed, CUDALABS_TRAINED_WEIGHTS,
-                                  s.weights_text);
+  s.label = "rank " + std::to_string(s.rank) + " (node " + std::to_string(s.placement.node) +
+            ", GPU " + std::to_string(s.placement.local_rank) + ")";
+  s.weights = dcgan::load_weights(s.o.run.inputs.weights, s.o.run.inputs.weights_seed,
+                                  CUDALABS_TRAINED_WEIGHTS, s.weights_text);
   cudalabs::require_gpu();
   int present = 0;
   CUDA_CHECK(cudaGetDeviceCount(&present));
   if (s.placement.device >= present) {
     const bool simulated = s.o.simulate_nodes > 0;
     throw std::invalid_argument("no GPU for " + std::string(simulated ? "rank " : "local rank ") +
-                                std::to_string(simulated ? s.rank : s.placement.local_rank) + ": this node has " +
-                                std::to_string(present) + " (start at most one rank per GPU)");
+                                std::to_string(simulated ? s.rank : s.placement.local_rank) +
+                                ": this node has " + std::to_string(present) +
+                                " (start at most one rank per GPU)");
   }
 }
 
@@ -312,8 +335,9 @@ void load_latents(RankState& s) {
   if (s.rank != 0) return;
   s.latents = dcgan::load_latents(s.o.run.inputs.input, s.o.run.inputs.num, s.seed, s.latents_text);
   s.num = s.latents.count;
-  s.largest_num = std::max(s.num, s.scaling_nums.empty() ? 0 : *std::max_element(s.scaling_nums.begin(),
-                                                                                    s.scaling_nums.end()));
+  s.largest_num = std::max(
+      s.num,
+      s.scaling_nums.empty() ? 0 : *std::max_element(s.scaling_nums.begin(), s.scaling_nums.end()));
   lab10::require_run_memory(s.num, s.largest_num);
 }
 
@@ -337,7 +361,8 @@ int make_output(RankState& s) {
   return code;
 }
 
-// One row of [DCGAN-SHPC]'s rank table, as it travels to rank 0: a struct with its own MPI datatype.
+// One row of [DCGAN-SHPC]'s rank table, as it travels to rank 0: a struct with its own MPI
+// datatype.
 struct RankRow {
   int node = 0;
   int local_rank = 0;
@@ -349,8 +374,8 @@ struct RankRowType {
   MPI_Datatype type;
   RankRowType() {
     const int lengths[] = {1, 1, 1, static_cast<int>(sizeof(RankRow::name))};
-    const MPI_Aint offsets[] = {offsetof(RankRow, node), offsetof(RankRow, local_rank), offsetof(RankRow, device),
-                                offsetof(RankRow, name)};
+    const MPI_Aint offsets[] = {offsetof(RankRow, node), offsetof(RankRow, local_rank),
+                                offsetof(RankRow, device), offsetof(RankRow, name)};
     const MPI_Datatype types[] = {MPI_INT, MPI_INT, MPI_INT, MPI_CHAR};
     MPI_Datatype packed;
     MPI_Type_create_struct(4, lengths, offsets, types, &packed);
@@ -362,51 +387,64 @@ struct RankRowType {
   ~RankRowType() { MPI_Type_free(&type); }
 };
 
-// [DCGAN-SHPC]'s rank table (which rank runs on which node and GPU) and the run's inputs, on rank 0.
+// [DCGAN-SHPC]'s rank table (which rank runs on which node and GPU) and the run's inputs, on rank
+// 0.
 void print_rank_table(std::ostream& out, const RankState& s) {
   RankRow mine{s.placement.node, s.placement.local_rank, s.placement.device, {}};
-  std::snprintf(mine.name, sizeof mine.name, "%s", cudalabs::device_name(s.placement.device).c_str());
+  std::snprintf(mine.name, sizeof mine.name, "%s",
+                cudalabs::device_name(s.placement.device).c_str());
   const RankRowType row_type;
   std::vector<RankRow> rows(s.rank == 0 ? s.size : 0);
   MPI_Gather(&mine, 1, row_type.type, rows.data(), 1, row_type.type, 0, MPI_COMM_WORLD);
-  out << "dcgan_mpi: " << s.size << " rank(s), one GPU each" << (s.o.simulate_nodes > 0 ? " (nodes simulated)" : "")
-      << "\n";
-  cudalabs::TextTable table({{"rank", true}, {"node", true}, {"GPU of node", true}, {"CUDA device", true}, {"name", false}});
+  out << "dcgan_mpi: " << s.size << " rank(s), one GPU each"
+      << (s.o.simulate_nodes > 0 ? " (nodes simulated)" : "") << "\n";
+  cudalabs::TextTable table({{"rank", true},
+                             {"node", true},
+                             {"GPU of node", true},
+                             {"CUDA device", true},
+                             {"name", false}});
   for (std::size_t r = 0; r < rows.size(); ++r) {
-    table.add_row({std::to_string(r), std::to_string(rows[r].node), std::to_string(rows[r].local_rank),
-                   std::to_string(rows[r].device), rows[r].name});
+    table.add_row({std::to_string(r), std::to_string(rows[r].node),
+                   std::to_string(rows[r].local_rank), std::to_string(rows[r].device),
+                   rows[r].name});
   }
   if (s.rank == 0) table.print(out);
   out << "weights: " << s.weights_text << "\nlatents: " << s.latents_text << "\nimages: " << s.num
       << ", batches of up to " << s.worker->batch() << " per GPU\ngather: "
-      << (s.o.gather == "shared" ? "the ranks of rank 0's node write into its output (shared memory), other nodes' send"
+      << (s.o.gather == "shared" ? "the ranks of rank 0's node write into its output (shared "
+                                   "memory), other nodes' send"
                                  : "every rank but 0 sends its images (MPI_Igatherv)")
       << "\n"
-      << cudalabs::earlier_labs_line({{"09", cudalabs_lab09_kernels_build()}, {"07", cudalabs_lab07_kernels_build()}},
-                                     std::string(cudalabs_lab10_kernels_build()) == "student")
+      << cudalabs::earlier_labs_line(
+             {{"09", cudalabs_lab09_kernels_build()}, {"07", cudalabs_lab07_kernels_build()}},
+             std::string(cudalabs_lab10_kernels_build()) == "student")
       << "\n";
 }
 
-// Phase 3: the checked run into the poisoned output; rank 0 checks and writes the images. Returns the
-// exit code of a failed rank, else 0, with `passed` agreed by every rank.
+// Phase 3: the checked run into the poisoned output; rank 0 checks and writes the images. Returns
+// the exit code of a failed rank, else 0, with `passed` agreed by every rank.
 int checked_run(std::ostream& out, RankState& s, const Types& types, bool& passed) {
   const std::span<float> images =
-      s.rank == 0 ? s.output->floats().first(static_cast<std::size_t>(s.num) * kImageFloats) : std::span<float>{};
+      s.rank == 0 ? s.output->floats().first(static_cast<std::size_t>(s.num) * kImageFloats)
+                  : std::span<float>{};
   std::fill(images.begin(), images.end(), std::nanf(""));
   cudalabs::CaughtError outcome;
-  const double first_seconds =
-      distributed_generate(MPI_COMM_WORLD, types, *s.worker, s.latents.values, s.num, *s.output, s.in_place, outcome);
+  const double first_seconds = distributed_generate(
+      MPI_COMM_WORLD, types, *s.worker, s.latents.values, s.num, *s.output, s.in_place, outcome);
   const int code = lab10::checkpoint(MPI_COMM_WORLD, outcome, kProgram, s.label).code;
   if (code != 0) return code;
   int verdict = 1;
   if (s.rank == 0) {
     bool unwritten = false;
     std::function<void(std::span<float>)> one_gpu;
-    if (s.size > 1) one_gpu = [&](std::span<float> single) { s.worker->generate(s.latents.values, s.num, single); };
-    verdict = lab10::check_run(out, s.weights, s.latents.values, images, s.num, s.o.run.check_images, one_gpu,
-                               "rank 0's GPU alone", unwritten);
-    out << "first run: " << s.num << " images in " << cudalabs::TextTable::number(first_seconds * 1e3, 2)
-        << " ms (untimed warm-up)\n";
+    if (s.size > 1)
+      one_gpu = [&](std::span<float> single) {
+        s.worker->generate(s.latents.values, s.num, single);
+      };
+    verdict = lab10::check_run(out, s.weights, s.latents.values, images, s.num,
+                               s.o.run.check_images, one_gpu, "rank 0's GPU alone", unwritten);
+    out << "first run: " << s.num << " images in "
+        << cudalabs::TextTable::number(first_seconds * 1e3, 2) << " ms (untimed warm-up)\n";
     // Written now: the table's runs reuse the output window.
     dcgan::write_requested_images(out, s.o.run.output, s.o.run.raw, images, s.num, s.o.run.columns);
   }
@@ -415,13 +453,14 @@ int checked_run(std::ostream& out, RankState& s, const Types& types, bool& passe
   return 0;
 }
 
-// Phase 4: [DCGAN-SHPC]'s Table 4 over the first g ranks, g in rank_counts; rank 0 prints and records
-// it. Returns the exit code of a failed rank, else 0.
+// Phase 4: [DCGAN-SHPC]'s Table 4 over the first g ranks, g in rank_counts; rank 0 prints and
+// records it. Returns the exit code of a failed rank, else 0.
 int scaling_runs(std::ostream& out, RankState& s, const Types& types, int argc, char** argv) {
   dcgan::Latents table_latents;
   if (s.rank == 0) {
     std::string unused;
-    table_latents = dcgan::load_latents("", s.largest_num, cudalabs::derive_seed(s.seed, "scaling"), unused);
+    table_latents =
+        dcgan::load_latents("", s.largest_num, cudalabs::derive_seed(s.seed, "scaling"), unused);
   }
   std::vector<lab10::ScalingPoint> points;
   for (int g : s.rank_counts) {
@@ -434,12 +473,13 @@ int scaling_runs(std::ostream& out, RankState& s, const Types& types, int argc, 
         // Every rank makes every run, failed or not, so that the collectives stay matched.
         for (int r = 0; r <= s.o.run.repetitions; ++r) {  // run 0 is the warm-up
           cudalabs::CaughtError run_outcome;
-          const double seconds =
-              distributed_generate(sub, types, *s.worker, table_latents.values, n, *s.output, s.in_place, run_outcome);
+          const double seconds = distributed_generate(sub, types, *s.worker, table_latents.values,
+                                                      n, *s.output, s.in_place, run_outcome);
           if (r > 0) runs.push_back(seconds);
           if (step.code == 0) step = run_outcome;
         }
-        if (s.rank == 0 && step.code == 0) points.push_back({n, g, cudalabs::median(runs), s.o.run.repetitions});
+        if (s.rank == 0 && step.code == 0)
+          points.push_back({n, g, cudalabs::median(runs), s.o.run.repetitions});
       }
       MPI_Comm_free(&sub);
     }
@@ -449,15 +489,18 @@ int scaling_runs(std::ostream& out, RankState& s, const Types& types, int argc, 
   if (s.rank != 0) return 0;
   std::vector<int> devices(s.size);
   for (int r = 0; r < s.size; ++r) devices[r] = r;  // one machine: rank r on GPU r
-  std::map<std::string, std::string> context = lab10::record_context(argc, argv, devices, cudalabs::built_from_commit());
+  std::map<std::string, std::string> context =
+      lab10::record_context(argc, argv, devices, cudalabs::built_from_commit());
   context["ranks"] = std::to_string(s.size);
   context["seed"] = std::to_string(s.seed);
   context["weights"] = s.weights_text;
   context["gather"] = s.o.gather;
-  // --gather collective is recorded apart (lab10_mpi-collective_<device>.json, lab10/mpi-collective/...).
+  // --gather collective is recorded apart (lab10_mpi-collective_<device>.json,
+  // lab10/mpi-collective/...).
   const std::string flavour = s.o.gather == "shared" ? "mpi" : "mpi-collective";
   lab10::report_scaling(out, s.o.run, "lab10_" + flavour, flavour,
-                        cudalabs::device_slug(cudalabs::device_name(s.placement.device)), context, points);
+                        cudalabs::device_slug(cudalabs::device_name(s.placement.device)), context,
+                        points);
   return 0;
 }
 
@@ -467,8 +510,8 @@ int run(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &s.size);
   s.label = "rank " + std::to_string(s.rank);
   const Types types;
-  // Rank 0 speaks for the run: the others print nothing (their --help too); their std::cout gets its
-  // own buffer back before `quiet` goes.
+  // Rank 0 speaks for the run: the others print nothing (their --help too); their std::cout gets
+  // its own buffer back before `quiet` goes.
   std::ostringstream quiet;
   struct RestoreCout {
     std::streambuf* saved;
@@ -477,7 +520,10 @@ int run(int argc, char** argv) {
   std::ostream& out = std::cout;
 
   bool help = false;
-  if (const int code = phase(s, [&] { parse_and_place(s, argc, argv); }, &help); code != 0) return code;
+  if (const int code = phase(
+          s, [&] { parse_and_place(s, argc, argv); }, &help);
+      code != 0)
+    return code;
   if (help) return cudalabs::kExitOk;
   if (const int code = phase(s, [&] { load_latents(s); }); code != 0) return code;
   MPI_Bcast(&s.num, 1, MPI_INT, 0, MPI_COMM_WORLD);
@@ -501,7 +547,8 @@ int main(int argc, char** argv) {
   MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided);
   int code = cudalabs::kExitFailed;
   if (provided < MPI_THREAD_SERIALIZED) {
-    std::cerr << kProgram << ": this MPI library does not allow a helper thread (MPI_THREAD_SERIALIZED)\n";
+    std::cerr << kProgram
+              << ": this MPI library does not allow a helper thread (MPI_THREAD_SERIALIZED)\n";
   } else {
     code = cudalabs::guarded_main(kProgram, [&] { return run(argc, argv); });
   }

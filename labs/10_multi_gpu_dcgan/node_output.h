@@ -14,8 +14,8 @@ namespace lab10 {
 /// Rank 0's output images, shared with the ranks of its node.
 ///
 /// Why: a gather between two processes of one node goes through the shared-memory transport's
-/// copy-in/copy-out (each byte copied twice by the CPU, through small buffers), which is slower than
-/// the GPUs make images. Ranks that can map the output need no message at all.
+/// copy-in/copy-out (each byte copied twice by the CPU, through small buffers), which is slower
+/// than the GPUs make images. Ranks that can map the output need no message at all.
 class NodeOutput {
  public:
   /// Collective over `node0`, the ranks of rank 0's node (world rank 0 is its rank 0); every other

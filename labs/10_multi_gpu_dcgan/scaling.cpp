@@ -18,7 +18,8 @@
 
 namespace lab10 {
 
-std::vector<int> parse_int_list(const std::string& flag, const std::string& text, long long min, long long max) {
+std::vector<int> parse_int_list(const std::string& flag, const std::string& text, long long min,
+                                long long max) {
   std::vector<int> values;
   std::stringstream items(text);
   std::string item;
@@ -57,8 +58,10 @@ std::string scaling_table(const std::vector<ScalingPoint>& points) {
       row.push_back(cudalabs::TextTable::number(it->second, 4));
       row.push_back(cudalabs::TextTable::number(num / it->second, 0));
       if (g > 1) {
-        row.push_back(one == seconds.end() ? "-"
-                                           : cudalabs::TextTable::number(one->second / it->second / g * 100.0, 0) + " %");
+        row.push_back(one == seconds.end()
+                          ? "-"
+                          : cudalabs::TextTable::number(one->second / it->second / g * 100.0, 0) +
+                                " %");
       }
     }
     table.add_row(row);
@@ -69,19 +72,28 @@ std::string scaling_table(const std::vector<ScalingPoint>& points) {
 }
 
 void write_scaling_json(const std::string& path, const std::string& flavour,
-                        const std::map<std::string, std::string>& context, const std::vector<ScalingPoint>& points) {
+                        const std::map<std::string, std::string>& context,
+                        const std::vector<ScalingPoint>& points) {
   nlohmann::json benchmarks = nlohmann::json::array();
   for (const ScalingPoint& p : points) {
-    const std::string name = "lab10/" + flavour + "/n" + std::to_string(p.num) + "x" + std::to_string(p.gpus) + "g";
-    benchmarks.push_back({{"name", name + "_median"}, {"run_name", name}, {"run_type", "aggregate"},
-                          {"aggregate_name", "median"}, {"repetitions", p.repetitions},
-                          {"real_time", p.seconds * 1e3}, {"time_unit", "ms"}, {"num", p.num}, {"gpus", p.gpus},
+    const std::string name =
+        "lab10/" + flavour + "/n" + std::to_string(p.num) + "x" + std::to_string(p.gpus) + "g";
+    benchmarks.push_back({{"name", name + "_median"},
+                          {"run_name", name},
+                          {"run_type", "aggregate"},
+                          {"aggregate_name", "median"},
+                          {"repetitions", p.repetitions},
+                          {"real_time", p.seconds * 1e3},
+                          {"time_unit", "ms"},
+                          {"num", p.num},
+                          {"gpus", p.gpus},
                           {"images_per_s", p.num / p.seconds}});
   }
   cudalabs::write_json_file(path, {{"context", context}, {"benchmarks", benchmarks}});
 }
 
-std::map<std::string, std::string> record_context(int argc, char** argv, const std::vector<int>& devices,
+std::map<std::string, std::string> record_context(int argc, char** argv,
+                                                  const std::vector<int>& devices,
                                                   const std::string& git_commit) {
   std::map<std::string, std::string> context;
   context["command"] = cudalabs::recorded_command(argc, argv);

@@ -1,6 +1,6 @@
 /// @file labs/10_multi_gpu_dcgan/scaling.h
-/// @brief The scaling experiment of [DCGAN-SHPC]'s Table 4, shared by the threaded driver and the MPI
-/// program: which runs, their table, and their record.
+/// @brief The scaling experiment of [DCGAN-SHPC]'s Table 4, shared by the threaded driver and the
+/// MPI program: which runs, their table, and their record.
 #pragma once
 
 #include <map>
@@ -19,7 +19,8 @@ struct ScalingPoint {
 
 /// Parses a comma-separated list of integers in [min, max] given to `flag`; throws FlagError
 /// naming the flag and the offending item.
-std::vector<int> parse_int_list(const std::string& flag, const std::string& text, long long min, long long max);
+std::vector<int> parse_int_list(const std::string& flag, const std::string& text, long long min,
+                                long long max);
 
 /// [DCGAN-SHPC]'s Table 4 with rates: one row per num, per GPU count the seconds, images/s and the
 /// efficiency against one GPU (images/s over GPUs x one GPU's images/s; "-" without a one-GPU run).
@@ -29,11 +30,13 @@ std::string scaling_table(const std::vector<ScalingPoint>& points);
 /// with real_time in ms and the counter images_per_s; `context` becomes the context object (values
 /// are strings).
 void write_scaling_json(const std::string& path, const std::string& flavour,
-                        const std::map<std::string, std::string>& context, const std::vector<ScalingPoint>& points);
+                        const std::map<std::string, std::string>& context,
+                        const std::vector<ScalingPoint>& points);
 
-/// The context every record carries: date, `git_commit`, command line, and what `devices` (ordinals)
-/// are: name, driver and runtime versions.
-std::map<std::string, std::string> record_context(int argc, char** argv, const std::vector<int>& devices,
+/// The context every record carries: date, `git_commit`, command line, and what `devices`
+/// (ordinals) are: name, driver and runtime versions.
+std::map<std::string, std::string> record_context(int argc, char** argv,
+                                                  const std::vector<int>& devices,
                                                   const std::string& git_commit);
 
 }  // namespace lab10

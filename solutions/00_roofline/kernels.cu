@@ -8,7 +8,8 @@
 // fma_kernel: kFmaChains independent chains of FFMA per thread. An FFMA's result is ready after a
 // few cycles; with 8 independent chains per thread and many warps per scheduler, every cycle has an
 // FFMA ready to issue. The inner loop is unrolled so the loop counter costs little next to the 8
-// FMAs of each step. Expect close to SMs x FP32 lanes x 2 x clock (about 67 TFLOP/s on an H100 SXM).
+// FMAs of each step. Expect close to SMs x FP32 lanes x 2 x clock (about 67 TFLOP/s on an H100
+// SXM).
 #include <cstddef>
 #include <cstdint>
 
@@ -17,7 +18,8 @@
 namespace lab00 {
 namespace {
 
-__global__ void copy_kernel(const float* __restrict__ src, float* __restrict__ dst, std::size_t count) {
+__global__ void copy_kernel(const float* __restrict__ src, float* __restrict__ dst,
+                            std::size_t count) {
   const std::size_t first = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   const bool aligned = (reinterpret_cast<std::uintptr_t>(src) % 16 == 0) &&

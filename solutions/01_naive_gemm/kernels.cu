@@ -1,9 +1,9 @@
 // Lab 01 solution: the naive GEMM.
 //
-// Idea: one thread computes one element C(row, col) as the dot product of row `row` of A with column
-// `col` of B, reading both straight from global memory. Every A and B element is read n or m times,
-// so the kernel is limited by memory traffic, and how a warp's 32 threads map onto C decides whether
-// those reads combine into few transactions (coalesced) or scatter into 32 (strided).
+// Idea: one thread computes one element C(row, col) as the dot product of row `row` of A with
+// column `col` of B, reading both straight from global memory. Every A and B element is read n or m
+// times, so the kernel is limited by memory traffic, and how a warp's 32 threads map onto C decides
+// whether those reads combine into few transactions (coalesced) or scatter into 32 (strided).
 //
 // Block: 32 x 8 threads. In `naive_coalesced` threadIdx.x is the column, so a warp covers 32
 // consecutive columns of one row: per step it reads one A(row, p) (a broadcast) and 32 consecutive

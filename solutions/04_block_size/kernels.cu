@@ -1,12 +1,13 @@
-// Lab 04 solution: the coalesced shared-memory tiled GEMM with the block edge as a template parameter.
+// Lab 04 solution: the coalesced shared-memory tiled GEMM with the block edge as a template
+// parameter.
 //
 // The edge sets three things at once: the work per block (edge^2 outputs), the reuse of each tile
 // (every element loaded into shared memory is read edge times, so global traffic falls as 1/edge),
 // and the block's footprint on the SM (edge^2 threads, 2 edge^2 floats of shared memory). Small
 // blocks are held back by the cap on resident blocks per SM (32 on Hopper: 4x4 blocks fill only
-// half the warp slots, and their warps are half empty) and by low reuse; 32 x 32 blocks reuse the most
-// but every barrier stalls 32 warps at once. The occupancy calculator (common/occupancy) predicts the
-// first effect, the measurement shows the rest.
+// half the warp slots, and their warps are half empty) and by low reuse; 32 x 32 blocks reuse the
+// most but every barrier stalls 32 warps at once. The occupancy calculator (common/occupancy)
+// predicts the first effect, the measurement shows the rest.
 #include "common/gemm_device.cuh"
 #include "lab.h"
 

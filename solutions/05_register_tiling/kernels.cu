@@ -21,10 +21,12 @@ namespace {
 
 // [walkthrough]
 template <int BM, int BN, int BK, int TM, int TN>
-__global__ void __launch_bounds__((BM / TM) * (BN / TN)) register_tiled_kernel(cudalabs::GemmArgs args) {
+__global__ void __launch_bounds__((BM / TM) * (BN / TN))
+    register_tiled_kernel(cudalabs::GemmArgs args) {
   constexpr int kThreads = (BM / TM) * (BN / TN);
   constexpr int kThreadCols = BN / TN;
-  static_assert((BM * BK) % kThreads == 0 && (BK * BN) % kThreads == 0, "tiles must split evenly over threads");
+  static_assert((BM * BK) % kThreads == 0 && (BK * BN) % kThreads == 0,
+                "tiles must split evenly over threads");
 
   __shared__ __align__(16) float a_tile[BK][BM + kPadA];  // A transposed: a_tile[k][m]
   __shared__ __align__(16) float b_tile[BK][BN];
@@ -37,8 +39,8 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN)) register_tiled_kernel(c
   float acc[TM][TN] = {};
   float a_reg[TM], b_reg[TN];
   for (int k0 = 0; k0 < args.k; k0 += BK) {
-    // Consecutive threads take consecutive k of one row of A (a 32-byte run per row) and consecutive
-    // columns of B (fully coalesced).
+    // Consecutive threads take consecutive k of one row of A (a 32-byte run per row) and
+    // consecutive columns of B (fully coalesced).
 #pragma unroll
     for (int r = 0; r < (BM * BK) / kThreads; ++r) {
       const int i = tid + r * kThreads;
@@ -76,7 +78,8 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN)) register_tiled_kernel(c
     for (int j = 0; j < TN; ++j) {
       const int col = col0 + patch_col + j;
       if (row < args.m && col < args.n) {
-        cudalabs::store_gemm_result(args.c + row * args.ldc + col, acc[i][j], args.alpha, args.beta);
+        cudalabs::store_gemm_result(args.c + row * args.ldc + col, acc[i][j], args.alpha,
+                                    args.beta);
       }
     }
   }

@@ -1,23 +1,26 @@
 // Lab 07 solution: the final SIMT SGEMM.
 //
-// Starting point: lab 06's double-buffered 128 x 128 x 8 kernel. On Hopper an SM sub-partition issues
-// one warp instruction per cycle and its 32 FP32 lanes retire one FFMA warp instruction per cycle, so
-// every instruction that is not an FFMA (a load, an address, a branch) takes a cycle from the FFMAs.
-// This kernel spends as few as it can on anything else:
-//  - 128-bit global loads (LDG.E.128): one instruction brings 4 floats of A or B; A lands transposed
+// Starting point: lab 06's double-buffered 128 x 128 x 8 kernel. On Hopper an SM sub-partition
+// issues one warp instruction per cycle and its 32 FP32 lanes retire one FFMA warp instruction per
+// cycle, so every instruction that is not an FFMA (a load, an address, a branch) takes a cycle from
+// the FFMAs. This kernel spends as few as it can on anything else:
+//  - 128-bit global loads (LDG.E.128): one instruction brings 4 floats of A or B; A lands
+//  transposed
 //    in shared memory through 4 scalar stores, B through one 128-bit store ([GEMM-BOOK] §2.2).
 //  - Warp tiling: each warp owns a warp tile, and each lane a TM x TN patch made of 4 x 4 pieces
 //    spread over it, so that a warp's 128-bit shared loads (LDS.128) touch one contiguous 128-byte
 //    row segment (A) or less (B): no bank conflict, and 4 LDS.128 feed 64 FFMAs (8 x 8 patch).
-//  - Shared->register prefetch ([GEMM-BOOK] §2.3): the fragments of step k + 1 are loaded while step
+//  - Shared->register prefetch ([GEMM-BOOK] §2.3): the fragments of step k + 1 are loaded while
+//  step
 //    k's FFMAs run (two register slots), so no FFMA waits for shared memory.
 //  - Double-buffered shared memory with a global->register prefetch (lab 06): one barrier per tile.
-//  - A block swizzle: blocks walk down groups of kGroupRows block rows, so that the panels of A and B
+//  - A block swizzle: blocks walk down groups of kGroupRows block rows, so that the panels of A and
+//  B
 //    they share are read from L2 rather than DRAM.
 //  - The alpha/beta update and the stores of C also go 128 bits at a time.
 // The 128-bit paths need 16-byte aligned matrices and leading dimensions that are multiples of 4;
-// otherwise the launcher picks the scalar instantiation (kVector = false) of the same kernel. Partial
-// tiles at any edge load zeros and store only inside C.
+// otherwise the launcher picks the scalar instantiation (kVector = false) of the same kernel.
+// Partial tiles at any edge load zeros and store only inside C.
 #include "common/async_copy.cuh"
 #include "common/gemm_device.cuh"
 #include "lab.h"
@@ -30,8 +33,8 @@ namespace {
 // Four consecutive floats of row `row`, columns col .. col + 3, of a rows x cols matrix; zeros
 // outside it. One 128-bit load when allowed and entirely inside, scalar loads otherwise.
 template <bool kVector>
-__device__ __forceinline__ float4 load_four(const float* __restrict__ matrix, int row, int col, int rows, int cols,
-                                            int ld) {
+__device__ __forceinline__ float4 load_four(const float* __restrict__ matrix, int row, int col,
+                                            int rows, int cols, int ld) {
   if (kVector && row < rows && col + 3 < cols) {
     return __ldg(reinterpret_cast<const float4*>(matrix + row * ld + col));
   }
@@ -46,7 +49,8 @@ __device__ __forceinline__ float4 load_four(const float* __restrict__ matrix, in
   return v;
 }
 
-// Where this block's tile of C starts: block b walks down kGroupRows block rows before moving right.
+// Where this block's tile of C starts: block b walks down kGroupRows block rows before moving
+// right.
 template <class Tile>
 __device__ __forceinline__ int2 swizzled_tile_origin(int m, int n) {
   const int tiles_m = (m + Tile::BM - 1) / Tile::BM, tiles_n = (n + Tile::BN - 1) / Tile::BN;
@@ -54,13 +58,15 @@ __device__ __forceinline__ int2 swizzled_tile_origin(int m, int n) {
   const int first_tile_m = static_cast<int>(blockIdx.x) / blocks_per_group * kGroupRows;
   const int group_rows = min(tiles_m - first_tile_m, kGroupRows);
   const int in_group = static_cast<int>(blockIdx.x) % blocks_per_group;
-  return make_int2((first_tile_m + in_group % group_rows) * Tile::BM, (in_group / group_rows) * Tile::BN);
+  return make_int2((first_tile_m + in_group % group_rows) * Tile::BM,
+                   (in_group / group_rows) * Tile::BN);
 }
 
 // C = alpha * acc + beta * C for this lane's pieces, four columns at a time where allowed.
 template <class Tile, bool kVector>
 __device__ __forceinline__ void store_pieces(const cudalabs::GemmArgs& args, int row0, int col0,
-                                             const LanePieces<Tile>& lane, const float (&acc)[Tile::TM][Tile::TN]) {
+                                             const LanePieces<Tile>& lane,
+                                             const float (&acc)[Tile::TM][Tile::TN]) {
 #pragma unroll
   for (int g = 0; g < Tile::TM / 4; ++g) {
 #pragma unroll
@@ -73,8 +79,8 @@ __device__ __forceinline__ void store_pieces(const cudalabs::GemmArgs& args, int
         const float* values = &acc[4 * g + r][4 * h];
         float* c = args.c + row * args.ldc + col;
         if (kVector && col + 3 < args.n) {
-          float4 out = make_float4(args.alpha * values[0], args.alpha * values[1], args.alpha * values[2],
-                                   args.alpha * values[3]);
+          float4 out = make_float4(args.alpha * values[0], args.alpha * values[1],
+                                   args.alpha * values[2], args.alpha * values[3]);
           if (args.beta != 0.0f) {
             const float4 old = *reinterpret_cast<const float4*>(c);
             out = make_float4(fmaf(args.beta, old.x, out.x), fmaf(args.beta, old.y, out.y),
@@ -84,7 +90,8 @@ __device__ __forceinline__ void store_pieces(const cudalabs::GemmArgs& args, int
         } else {
 #pragma unroll
           for (int q = 0; q < 4; ++q) {
-            if (col + q < args.n) cudalabs::store_gemm_result(c + q, values[q], args.alpha, args.beta);
+            if (col + q < args.n)
+              cudalabs::store_gemm_result(c + q, values[q], args.alpha, args.beta);
           }
         }
       }
@@ -93,10 +100,11 @@ __device__ __forceinline__ void store_pieces(const cudalabs::GemmArgs& args, int
 }
 
 // The register-staged kernel: global -> registers -> shared, two shared buffers. Its state lives in
-// this object so that the tile loop (warp_tile.cuh, shared with lab 09) can be written once per shared
-// buffer (kBuffer a compile-time 0 or 1): every shared-memory address is then a base register plus a
-// constant, and the loop carries no buffer arithmetic or per-tile branches (measured: 4 % of the issue
-// slots on the H100). The block loads its tiles; the loop stores and multiplies them.
+// this object so that the tile loop (warp_tile.cuh, shared with lab 09) can be written once per
+// shared buffer (kBuffer a compile-time 0 or 1): every shared-memory address is then a base
+// register plus a constant, and the loop carries no buffer arithmetic or per-tile branches
+// (measured: 4 % of the issue slots on the H100). The block loads its tiles; the loop stores and
+// multiplies them.
 template <class Tile, bool kVector>
 struct RegisterStagedBlock {
   static constexpr int BM = Tile::BM, BN = Tile::BN, BK = Tile::BK, TM = Tile::TM, TN = Tile::TN;
@@ -131,26 +139,28 @@ struct RegisterStagedBlock {
 #pragma unroll
       for (int r = 0; r < kAVectors; ++r) {
         const int v = tid + r * kThreads;
-        a_staged[r] =
-            __ldg(reinterpret_cast<const float4*>(args.a + (row0 + v / (BK / 4)) * args.lda + k0 + v % (BK / 4) * 4));
+        a_staged[r] = __ldg(reinterpret_cast<const float4*>(
+            args.a + (row0 + v / (BK / 4)) * args.lda + k0 + v % (BK / 4) * 4));
       }
 #pragma unroll
       for (int r = 0; r < kBVectors; ++r) {
         const int v = tid + r * kThreads;
-        b_staged[r] =
-            __ldg(reinterpret_cast<const float4*>(args.b + (k0 + v / (BN / 4)) * args.ldb + col0 + v % (BN / 4) * 4));
+        b_staged[r] = __ldg(reinterpret_cast<const float4*>(
+            args.b + (k0 + v / (BN / 4)) * args.ldb + col0 + v % (BN / 4) * 4));
       }
       return;
     }
 #pragma unroll
     for (int r = 0; r < kAVectors; ++r) {
       const int v = tid + r * kThreads;
-      a_staged[r] = load_four<kVector>(args.a, row0 + v / (BK / 4), k0 + v % (BK / 4) * 4, args.m, args.k, args.lda);
+      a_staged[r] = load_four<kVector>(args.a, row0 + v / (BK / 4), k0 + v % (BK / 4) * 4, args.m,
+                                       args.k, args.lda);
     }
 #pragma unroll
     for (int r = 0; r < kBVectors; ++r) {
       const int v = tid + r * kThreads;
-      b_staged[r] = load_four<kVector>(args.b, k0 + v / (BN / 4), col0 + v % (BN / 4) * 4, args.k, args.n, args.ldb);
+      b_staged[r] = load_four<kVector>(args.b, k0 + v / (BN / 4), col0 + v % (BN / 4) * 4, args.k,
+                                       args.n, args.ldb);
     }
   }
 
@@ -167,7 +177,8 @@ struct RegisterStagedBlock {
 };
 
 template <class Tile, bool kVector>
-__global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks) wide_gemm_kernel(cudalabs::GemmArgs args) {
+__global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
+    wide_gemm_kernel(cudalabs::GemmArgs args) {
   using Block = RegisterStagedBlock<Tile, kVector>;
   __shared__ __align__(16) typename Block::ATile a_tile[2];
   __shared__ __align__(16) typename Block::BTile b_tile[2];
@@ -180,7 +191,8 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks) wide_gemm_ke
 // 16-byte copies when kVector allows. No registers hold tiles in flight, which frees them for the
 // accumulators.
 template <class Tile, bool kVector, int kStages>
-__global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks) async_wide_gemm_kernel(cudalabs::GemmArgs args) {
+__global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
+    async_wide_gemm_kernel(cudalabs::GemmArgs args) {
   constexpr int BM = Tile::BM, BN = Tile::BN, BK = Tile::BK, TM = Tile::TM, TN = Tile::TN;
   constexpr int kThreads = Tile::kThreads;
   constexpr int kAVectors = BM * BK / 4 / kThreads;
@@ -191,15 +203,18 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks) async_wide_g
 
   extern __shared__ float4 shared_storage[];
   float* const shared = reinterpret_cast<float*>(shared_storage);
-  auto a_stage = [&](int stage) { return shared + stage * kStageFloats; };            // [BK][kAStride]
-  auto b_stage = [&](int stage) { return shared + stage * kStageFloats + BK * kAStride; };  // [BK][BN]
+  auto a_stage = [&](int stage) { return shared + stage * kStageFloats; };  // [BK][kAStride]
+  auto b_stage = [&](int stage) {
+    return shared + stage * kStageFloats + BK * kAStride;
+  };  // [BK][BN]
 
   const int2 origin = swizzled_tile_origin<Tile>(args.m, args.n);
   const int row0 = origin.x, col0 = origin.y, tid = threadIdx.x;
   const LanePieces<Tile> lane;
   const int tiles = (args.k + BK - 1) / BK;
 
-  // Starts the copies of tile t (if it exists) into stage t % kStages and commits them as one group.
+  // Starts the copies of tile t (if it exists) into stage t % kStages and commits them as one
+  // group.
   auto start_tile = [&](int t) {
     if (t < tiles) {
       float* a_dst = a_stage(t % kStages);
@@ -213,8 +228,8 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks) async_wide_g
 #pragma unroll
         for (int q = 0; q < 4; ++q) {
           const bool inside = row < args.m && k0 + k + q < args.k;
-          cudalabs::async_copy_4(a_dst + (k + q) * kAStride + m, inside ? args.a + row * args.lda + k0 + k + q : args.a,
-                                 inside);
+          cudalabs::async_copy_4(a_dst + (k + q) * kAStride + m,
+                                 inside ? args.a + row * args.lda + k0 + k + q : args.a, inside);
         }
       }
 #pragma unroll
@@ -229,7 +244,8 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks) async_wide_g
 #pragma unroll
           for (int q = 0; q < 4; ++q) {
             const bool inside = row < args.k && col + q < args.n;
-            cudalabs::async_copy_4(dst + q, inside ? args.b + row * args.ldb + col + q : args.b, inside);
+            cudalabs::async_copy_4(dst + q, inside ? args.b + row * args.ldb + col + q : args.b,
+                                   inside);
           }
         }
       }
@@ -250,8 +266,8 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks) async_wide_g
     for (int k = 0; k < BK; ++k) {
       const int slot = k & 1;
       if (k + 1 < BK) {
-        load_fragments<Tile>(a_stage(stage) + (k + 1) * kAStride, b_stage(stage) + (k + 1) * BN, lane, a_frag[slot ^ 1],
-                             b_frag[slot ^ 1]);
+        load_fragments<Tile>(a_stage(stage) + (k + 1) * kAStride, b_stage(stage) + (k + 1) * BN,
+                             lane, a_frag[slot ^ 1], b_frag[slot ^ 1]);
       } else {
         // Tile t + 1 has landed for this thread; after the barrier, for everyone, and nobody reads
         // stage t % kStages any more, so it is refilled with tile t + kStages.
@@ -260,7 +276,8 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks) async_wide_g
         start_tile(t + kStages);
         if (t + 1 < tiles) {
           const int next = (t + 1) % kStages;
-          load_fragments<Tile>(a_stage(next), b_stage(next), lane, a_frag[slot ^ 1], b_frag[slot ^ 1]);
+          load_fragments<Tile>(a_stage(next), b_stage(next), lane, a_frag[slot ^ 1],
+                               b_frag[slot ^ 1]);
         }
       }
       outer_product(a_frag[slot], b_frag[slot], acc);

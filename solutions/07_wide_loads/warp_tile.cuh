@@ -1,7 +1,8 @@
-// Lab 07's warp tile, the part of its SGEMM that any tile-staged product can reuse: where each lane's
-// 4 x 4 pieces sit, the conflict-free 128-bit fragment loads from the shared tiles, the register outer
-// product, and the register-staged tile loop. Lab 07's kernels include it, and so does lab 09's
-// sub-pixel convolution, whose A tile is gathered from an image instead of read from a matrix.
+// Lab 07's warp tile, the part of its SGEMM that any tile-staged product can reuse: where each
+// lane's 4 x 4 pieces sit, the conflict-free 128-bit fragment loads from the shared tiles, the
+// register outer product, and the register-staged tile loop. Lab 07's kernels include it, and so
+// does lab 09's sub-pixel convolution, whose A tile is gathered from an image instead of read from
+// a matrix.
 #pragma once
 
 #include "labs/07_wide_loads/tiles.h"
@@ -22,7 +23,8 @@ struct LanePieces {
   }
 };
 
-// Copies N / 4 float4s into `to`, the p-th from `from + p * stride` (a lane's pieces of one fragment).
+// Copies N / 4 float4s into `to`, the p-th from `from + p * stride` (a lane's pieces of one
+// fragment).
 template <int kStride, int N>
 __device__ __forceinline__ void load_pieces(const float* from, float (&to)[N]) {
 #pragma unroll
@@ -35,20 +37,23 @@ __device__ __forceinline__ void load_pieces(const float* from, float (&to)[N]) {
   }
 }
 
-// Loads step k's fragments (TM values of A from the transposed tile, TN of B) into register slot `slot`
-// with 128-bit shared loads. `a_row` and `b_row` point at row k of the tiles.
+// Loads step k's fragments (TM values of A from the transposed tile, TN of B) into register slot
+// `slot` with 128-bit shared loads. `a_row` and `b_row` point at row k of the tiles.
 template <class Tile>
-__device__ __forceinline__ void load_fragments(const float* a_row, const float* b_row, const LanePieces<Tile>& lane,
-                                               float (&a_frag)[Tile::TM], float (&b_frag)[Tile::TN]) {
+__device__ __forceinline__ void load_fragments(const float* a_row, const float* b_row,
+                                               const LanePieces<Tile>& lane,
+                                               float (&a_frag)[Tile::TM],
+                                               float (&b_frag)[Tile::TN]) {
   load_pieces<Tile::LANES_M * 4>(a_row + lane.row, a_frag);
   load_pieces<Tile::LANES_N * 4>(b_row + lane.col, b_frag);
 }
 
-// The TM x TN FFMAs of one step. The inner loop runs over the longer fragment: measured on the H100,
-// that order is 2-5 % faster for both 8 x 16 and 16 x 8 patches (it lets ptxas keep the shorter
-// fragment's operand in the reuse cache across a longer run of FFMAs).
+// The TM x TN FFMAs of one step. The inner loop runs over the longer fragment: measured on the
+// H100, that order is 2-5 % faster for both 8 x 16 and 16 x 8 patches (it lets ptxas keep the
+// shorter fragment's operand in the reuse cache across a longer run of FFMAs).
 template <int TM, int TN>
-__device__ __forceinline__ void outer_product(const float (&a_frag)[TM], const float (&b_frag)[TN], float (&acc)[TM][TN]) {
+__device__ __forceinline__ void outer_product(const float (&a_frag)[TM], const float (&b_frag)[TN],
+                                              float (&acc)[TM][TN]) {
   if constexpr (TN >= TM) {
 #pragma unroll
     for (int i = 0; i < TM; ++i)
@@ -62,9 +67,9 @@ __device__ __forceinline__ void outer_product(const float (&a_frag)[TM], const f
   }
 }
 
-// What the register-staged tile loop below asks of a block that stages its own tiles, checked by the
-// compiler wherever the loop is used. Where A comes from is the block's business: lab 07 reads a
-// matrix, lab 09 gathers from an image.
+// What the register-staged tile loop below asks of a block that stages its own tiles, checked by
+// the compiler wherever the loop is used. Where A comes from is the block's business: lab 07 reads
+// a matrix, lab 09 gathers from an image.
 template <class Block, class Tile>
 concept StagedTileBlock = requires(Block& block) {
   // Two shared buffers of each tile, A transposed: a_tile[buffer][k][m], b_tile[buffer][k][n].
@@ -77,9 +82,9 @@ concept StagedTileBlock = requires(Block& block) {
   { block.b_staged[Tile::BK * Tile::BN / 4 / Tile::kThreads - 1] } -> std::same_as<float4&>;
   // The lane's place in the warp tile, two register slots of fragments, the accumulators.
   { block.lane } -> std::convertible_to<const LanePieces<Tile>&>;
-  { block.a_frag[1] } -> std::same_as<float (&)[Tile::TM]>;
-  { block.b_frag[1] } -> std::same_as<float (&)[Tile::TN]>;
-  { block.acc } -> std::same_as<float (&)[Tile::TM][Tile::TN]>;
+  { block.a_frag[1] } -> std::same_as<float(&)[Tile::TM]>;
+  { block.b_frag[1] } -> std::same_as<float(&)[Tile::TN]>;
+  { block.acc } -> std::same_as<float(&)[Tile::TM][Tile::TN]>;
   // Loads the next tile along K from global memory into a_staged and b_staged.
   block.load_next_tile();
 };
@@ -102,15 +107,16 @@ __device__ __forceinline__ void store_staged_tile(Block& block) {
 #pragma unroll
   for (int r = 0; r < kBVectors; ++r) {
     const int v = block.tid + r * Tile::kThreads;
-    *reinterpret_cast<float4*>(&block.b_tile[kBuffer][v / (Tile::BN / 4)][v % (Tile::BN / 4) * 4]) = block.b_staged[r];
+    *reinterpret_cast<float4*>(&block.b_tile[kBuffer][v / (Tile::BN / 4)][v % (Tile::BN / 4) * 4]) =
+        block.b_staged[r];
   }
 }
 
 // Computes the tile in buffer kBuffer (its step-0 fragments are already in slot 0). With kHasNext,
 // the next tile is loaded into registers first, stored into the other buffer after the last step's
 // fragments were read, and its step-0 fragments prefetched. Written per buffer (kBuffer a template
-// argument), so every shared address is a base plus a constant and the loop has no buffer arithmetic.
-// [walkthrough]
+// argument), so every shared address is a base plus a constant and the loop has no buffer
+// arithmetic. [walkthrough]
 template <class Tile, int kBuffer, bool kHasNext, StagedTileBlock<Tile> Block>
 __device__ __forceinline__ void multiply_staged_tile(Block& block) {
   if constexpr (kHasNext) block.load_next_tile();  // global loads in flight during the FFMAs below
@@ -121,8 +127,8 @@ __device__ __forceinline__ void multiply_staged_tile(Block& block) {
       load_fragments<Tile>(block.a_tile[kBuffer][k + 1], block.b_tile[kBuffer][k + 1], block.lane,
                            block.a_frag[slot ^ 1], block.b_frag[slot ^ 1]);
     } else if constexpr (kHasNext) {
-      // The other buffer was last read before the previous barrier: refill it, and one barrier makes
-      // it visible to everyone.
+      // The other buffer was last read before the previous barrier: refill it, and one barrier
+      // makes it visible to everyone.
       store_staged_tile<Tile, kBuffer ^ 1>(block);
       __syncthreads();
       load_fragments<Tile>(block.a_tile[kBuffer ^ 1][0], block.b_tile[kBuffer ^ 1][0], block.lane,
@@ -133,15 +139,16 @@ __device__ __forceinline__ void multiply_staged_tile(Block& block) {
 }
 // [walkthrough]
 
-// All `tiles` (>= 1) tiles into block.acc: the first staged into buffer 0, then pairs (buffer 0, then
-// buffer 1) while both have a successor, then the last one or two.
+// All `tiles` (>= 1) tiles into block.acc: the first staged into buffer 0, then pairs (buffer 0,
+// then buffer 1) while both have a successor, then the last one or two.
 template <class Tile, StagedTileBlock<Tile> Block>
 __device__ __forceinline__ void multiply_staged_tiles(Block& block, int tiles) {
   static_assert(Tile::BK % 2 == 0, "the fragment slots alternate, so BK must be even");
   block.load_next_tile();
   store_staged_tile<Tile, 0>(block);
   __syncthreads();
-  load_fragments<Tile>(block.a_tile[0][0], block.b_tile[0][0], block.lane, block.a_frag[0], block.b_frag[0]);
+  load_fragments<Tile>(block.a_tile[0][0], block.b_tile[0][0], block.lane, block.a_frag[0],
+                       block.b_frag[0]);
   int t = 0;
   for (; t + 2 < tiles; t += 2) {
     multiply_staged_tile<Tile, 0, true>(block);

@@ -1,7 +1,7 @@
 // Lab 08 solution: the shared-memory convolution, coarsened by a compile-time factor.
 //
-// Idea ([COARSEN-KGP], section 3.1): merge the work of kFactor threads into one. What depends on the
-// thread index (an output's position, its offset in the staged patch, its accumulator) is
+// Idea ([COARSEN-KGP], section 3.1): merge the work of kFactor threads into one. What depends on
+// the thread index (an output's position, its offset in the staged patch, its accumulator) is
 // replicated kFactor times; what does not (the block's origin, the staging loops, the filter weight
 // read from shared memory, and the two barriers per channel chunk) is done once for all of them.
 // The block shrinks by kFactor, so more blocks fit on an SM and fewer barriers are executed; each
@@ -23,7 +23,7 @@ __global__ void coarsened_conv_kernel(cudalabs::ConvArgs args, ConvTiling tiling
   const cudalabs::ConvShape& shape = args.shape;
   const int P = shape.p(), Q = shape.q();
   const int plane = tiling.patch_plane();
-  float* patch = shared;                                 // [channel_chunk][patch_h][patch_w]
+  float* patch = shared;                                   // [channel_chunk][patch_h][patch_w]
   float* weights = shared + tiling.channel_chunk * plane;  // [channel_chunk][R][S]
 
   const int f = blockIdx.y, n = blockIdx.z;
@@ -63,7 +63,8 @@ __global__ void coarsened_conv_kernel(cudalabs::ConvArgs args, ConvTiling tiling
     for (int c = 0; c < channels; ++c) {
       for (int r = 0; r < shape.r; ++r) {
         for (int s = 0; s < shape.s; ++s) {
-          const float w = weights[(c * shape.r + r) * shape.s + s];  // one shared read, kFactor FMAs
+          const float w =
+              weights[(c * shape.r + r) * shape.s + s];  // one shared read, kFactor FMAs
           const float* window = patch + c * plane + r * tiling.patch_w + s;
 #pragma unroll
           for (int j = 0; j < kFactor; ++j) acc[j] += window[offset[j]] * w;
@@ -77,7 +78,8 @@ __global__ void coarsened_conv_kernel(cudalabs::ConvArgs args, ConvTiling tiling
   for (int j = 0; j < kFactor; ++j) {
     const int o = threadIdx.x + j * blockDim.x;
     const int p = p0 + o / tiling.tile_q, q = q0 + o % tiling.tile_q;
-    if (o < tiling.outputs() && p < P && q < Q) args.output[((n * shape.f + f) * P + p) * Q + q] = acc[j];
+    if (o < tiling.outputs() && p < P && q < Q)
+      args.output[((n * shape.f + f) * P + p) * Q + q] = acc[j];
   }
 }
 // [walkthrough]

@@ -1,19 +1,20 @@
 // Lab 09 solution: the transposed convolution four ways.
 //
 // - naive: one thread per output value visits all 25 taps and skips, by a branch, the 3 in 4 that
-//   fall on inserted zeros; neighbouring threads are neighbouring channels k, so their writes coalesce
-//   and they read the same input pixel (a broadcast).
+//   fall on inserted zeros; neighbouring threads are neighbouring channels k, so their writes
+//   coalesce and they read the same input pixel (a broadcast).
 // - branch-free: the loop bounds do the skipping: r starts at the parity of y + 1 and steps by 2,
 //   between the first and last rows that land inside the input; no thread evaluates a dead tap.
 // - lowering (eqs. 11-12): each thread writes one element of I'; the zeros of J are written too,
 //   which is why the GEMM that follows does 4x the useful work.
-// - sub-pixel: each output phase is a small dense convolution, done as an implicit GEMM whose A tile
+// - sub-pixel: each output phase is a small dense convolution, done as an implicit GEMM whose A
+// tile
 //   is gathered straight from the input (no I' in memory), multiplied on lab 07's warp tile;
 //   the RGB layer, with 3 output channels, takes a 2 x 8 patch of output pixels per thread instead.
+#include "labs/07_wide_loads/lab.h"
 #include "labs/09_dcgan/epilogue.cuh"
 #include "labs/09_dcgan/lab.h"
 #include "labs/09_dcgan/subpixel.h"
-#include "labs/07_wide_loads/lab.h"
 #include "solutions/07_wide_loads/warp_tile.cuh"
 
 namespace lab09 {
@@ -51,12 +52,18 @@ __global__ void naive_tconv_kernel(TconvArgs args) {
     float sum = 0.0f;
     for (int r = 0; r < 5; ++r) {
       for (int s_tap = 0; s_tap < 5; ++s_tap) {
-        const int row2 = o.y + 1 - r, col2 = o.x + 1 - s_tap;  // twice the input position, when even
+        const int row2 = o.y + 1 - r,
+                  col2 = o.x + 1 - s_tap;  // twice the input position, when even
         // The branch [DCGAN-SHPC] removes next: three taps in four land on an inserted zero.
-        if ((row2 & 1) == 0 && (col2 & 1) == 0 && row2 >= 0 && col2 >= 0 && row2 / 2 < s.height && col2 / 2 < s.width) {
-          const float* in = args.input + ((static_cast<long long>(o.n) * s.height + row2 / 2) * s.width + col2 / 2) *
-                                             s.in_channels;
-          const float* taps = args.filter + ((static_cast<long long>(r) * 5 + s_tap) * s.out_channels + o.k) * s.in_channels;
+        if ((row2 & 1) == 0 && (col2 & 1) == 0 && row2 >= 0 && col2 >= 0 && row2 / 2 < s.height &&
+            col2 / 2 < s.width) {
+          const float* in =
+              args.input +
+              ((static_cast<long long>(o.n) * s.height + row2 / 2) * s.width + col2 / 2) *
+                  s.in_channels;
+          const float* taps =
+              args.filter +
+              ((static_cast<long long>(r) * 5 + s_tap) * s.out_channels + o.k) * s.in_channels;
           sum += dot_channels(in, taps, s.in_channels);
         }
       }
@@ -71,7 +78,9 @@ __device__ __forceinline__ int first_tap(int y, int size) {
   int lo = max(0, y + 3 - 2 * size);
   return lo + ((lo ^ (y + 1)) & 1);
 }
-__device__ __forceinline__ int last_tap(int y) { return min(4, y + 1); }
+__device__ __forceinline__ int last_tap(int y) {
+  return min(4, y + 1);
+}
 
 __global__ void branch_free_tconv_kernel(TconvArgs args) {
   const TconvShape s = args.shape;
@@ -85,8 +94,12 @@ __global__ void branch_free_tconv_kernel(TconvArgs args) {
       const int i = (o.y + 1 - r) / 2;
       for (int s_tap = s_begin; s_tap <= s_end; s_tap += 2) {
         const int j = (o.x + 1 - s_tap) / 2;
-        const float* in = args.input + ((static_cast<long long>(o.n) * s.height + i) * s.width + j) * s.in_channels;
-        const float* taps = args.filter + ((static_cast<long long>(r) * 5 + s_tap) * s.out_channels + o.k) * s.in_channels;
+        const float* in =
+            args.input +
+            ((static_cast<long long>(o.n) * s.height + i) * s.width + j) * s.in_channels;
+        const float* taps =
+            args.filter +
+            ((static_cast<long long>(r) * 5 + s_tap) * s.out_channels + o.k) * s.in_channels;
         sum += dot_channels(in, taps, s.in_channels);
       }
     }
@@ -109,7 +122,8 @@ __global__ void lower_input_kernel(TconvShape s, const float* input, float* lowe
     // J[y + r][x + s]: 3 zero rows before the input, one zero between input rows.
     const int row2 = y + r - 3, col2 = x + s_tap - 3;
     float value = 0.0f;
-    if (row2 >= 0 && col2 >= 0 && (row2 & 1) == 0 && (col2 & 1) == 0 && row2 / 2 < s.height && col2 / 2 < s.width) {
+    if (row2 >= 0 && col2 >= 0 && (row2 & 1) == 0 && (col2 & 1) == 0 && row2 / 2 < s.height &&
+        col2 / 2 < s.width) {
       value = input[((n * s.height + row2 / 2) * s.width + col2 / 2) * s.in_channels + c];
     }
     lowered[e] = value;
@@ -117,31 +131,36 @@ __global__ void lower_input_kernel(TconvShape s, const float* input, float* lowe
 }
 
 // Sub-pixel implicit GEMM on lab 07's warp tile. Block tile kTileM x kTileN, stepping 8 along the
-// reduction (8 = one tap's run of 8 channels); (kTileM / 8) * (kTileN / kThreadN) threads in two warp
-// rows, each lane an 8 x kThreadN patch of 4 x 4 pieces (solutions/07_wide_loads/warp_tile.cuh), so
-// that the fragment loads are conflict-free LDS.128 and 4-6 of them feed 64-128 FFMAs. What differs
-// from lab 07's GEMM is where A comes from: row m of phase (py, px) is input pixel (n, i, j), and its
-// step (tap, c0) reads channels c0 .. c0 + 7 of pixel (i + di, j + dj), zeros outside the image.
+// reduction (8 = one tap's run of 8 channels); (kTileM / 8) * (kTileN / kThreadN) threads in two
+// warp rows, each lane an 8 x kThreadN patch of 4 x 4 pieces
+// (solutions/07_wide_loads/warp_tile.cuh), so that the fragment loads are conflict-free LDS.128 and
+// 4-6 of them feed 64-128 FFMAs. What differs from lab 07's GEMM is where A comes from: row m of
+// phase (py, px) is input pixel (n, i, j), and its step (tap, c0) reads channels c0 .. c0 + 7 of
+// pixel (i + di, j + dj), zeros outside the image.
 //
-// The rows run over (i, j, n), image fastest, not over (n, i, j): then a block's kTileM rows are a few
-// pixel positions (one, when the batch is a multiple of kTileM) in many images, and the taps that fall
-// outside the image for all of them are skipped, not multiplied by zeros. At a 4 x 4 input that is
-// 28 % of the phase GEMMs' work (8 x 8: 14 %, 16 x 16: 7 %). The reads stay 32-byte runs of channels.
+// The rows run over (i, j, n), image fastest, not over (n, i, j): then a block's kTileM rows are a
+// few pixel positions (one, when the batch is a multiple of kTileM) in many images, and the taps
+// that fall outside the image for all of them are skipped, not multiplied by zeros. At a 4 x 4
+// input that is 28 % of the phase GEMMs' work (8 x 8: 14 %, 16 x 16: 7 %). The reads stay 32-byte
+// runs of channels.
 //
 // Pipelining is lab 07's own tile loop (multiply_staged_tiles): the next tile is fetched into
-// registers while the current one is multiplied, two shared buffers (one barrier per step), and step
-// k + 1's fragments are read from shared memory while step k's FFMAs run.
+// registers while the current one is multiplied, two shared buffers (one barrier per step), and
+// step k + 1's fragments are read from shared memory while step k's FFMAs run.
 //
 // kMinBlocks is the occupancy __launch_bounds__ sets the register budget for (launch.cuh).
 template <int kTileM, int kTileN, int kThreadN, int kMinBlocks>
 struct PhaseGemmBlock {
   static constexpr int kThreads = (kTileM / 8) * (kTileN / kThreadN);
-  using Tile = lab07::TileShape<kTileM, kTileN, subpixel::kTileK, 2, kThreads / 64, 8, kThreadN, kMinBlocks>;
-  static constexpr int BM = kTileM, BN = kTileN, BK = subpixel::kTileK, TM = Tile::TM, TN = Tile::TN;
+  using Tile =
+      lab07::TileShape<kTileM, kTileN, subpixel::kTileK, 2, kThreads / 64, 8, kThreadN, kMinBlocks>;
+  static constexpr int BM = kTileM, BN = kTileN, BK = subpixel::kTileK, TM = Tile::TM,
+                       TN = Tile::TN;
   static constexpr int kAVectors = BM * BK / 4 / kThreads;  // float4s of A per thread per step
   static constexpr int kBVectors = BK * BN / 4 / kThreads;
   static_assert(Tile::kThreads == kThreads, "two warp rows must cover the block");
-  static_assert(kAVectors >= 1 && kBVectors >= 1, "every thread loads at least one float4 of each tile");
+  static_assert(kAVectors >= 1 && kBVectors >= 1,
+                "every thread loads at least one float4 of each tile");
   using ATile = float[BK][BM + lab07::kPadA];  // A transposed: a_tile[k][m]
   using BTile = float[BK][BN];
 
@@ -166,7 +185,8 @@ struct PhaseGemmBlock {
   float acc[TM][TN] = {};
   float a_frag[2][TM], b_frag[2][TN];
 
-  __device__ PhaseGemmBlock(const TconvArgs& tconv, ATile* a, BTile* b) : args(tconv), a_tile(a), b_tile(b) {
+  __device__ PhaseGemmBlock(const TconvArgs& tconv, ATile* a, BTile* b)
+      : args(tconv), a_tile(a), b_tile(b) {
     const TconvShape& s = args.shape;
     batch = s.batch;
     height = s.height;
@@ -192,20 +212,24 @@ struct PhaseGemmBlock {
       a_j[r] = position % width;
       a_image[r] = args.input + static_cast<long long>(n) * height * width * channels;
     }
-    // Positions first .. last: rows i_first .. i_last, and columns j_first .. j_last when that is one
-    // row (otherwise every column).
-    const int first = static_cast<int>(row0 / batch), last = static_cast<int>((min(row0 + BM, rows) - 1) / batch);
+    // Positions first .. last: rows i_first .. i_last, and columns j_first .. j_last when that is
+    // one row (otherwise every column).
+    const int first = static_cast<int>(row0 / batch),
+              last = static_cast<int>((min(row0 + BM, rows) - 1) / batch);
     const int i_first = first / width, i_last = last / width;
     const bool one_row = i_first == i_last;
     tap_range(py, i_first, i_last, height, ty_begin, ty_end);
-    tap_range(px, one_row ? first % width : 0, one_row ? last % width : width - 1, width, tx_begin, tx_end);
+    tap_range(px, one_row ? first % width : 0, one_row ? last % width : width - 1, width, tx_begin,
+              tx_end);
     next_ty = ty_begin;
     next_tx = tx_begin;
   }
 
-  // The taps t of parity p for which some input index in [first, last] plus the tap's offset lies in
-  // [0, size): offsets fall as t grows, so they are a range [begin, end), never empty (offset 0 is a tap).
-  static __device__ __forceinline__ void tap_range(int parity, int first, int last, int size, int& begin, int& end) {
+  // The taps t of parity p for which some input index in [first, last] plus the tap's offset lies
+  // in [0, size): offsets fall as t grows, so they are a range [begin, end), never empty (offset 0
+  // is a tap).
+  static __device__ __forceinline__ void tap_range(int parity, int first, int last, int size,
+                                                   int& begin, int& end) {
     begin = 0;
     end = subpixel::taps(parity);
     while (first + subpixel::input_offset(parity, begin) >= size) ++begin;
@@ -222,8 +246,8 @@ struct PhaseGemmBlock {
       const int i = a_i[r] + di, j = a_j[r] + dj;
       a_staged[r] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
       if (i >= 0 && i < height && j >= 0 && j < width) {
-        a_staged[r] =
-            __ldg(reinterpret_cast<const float4*>(a_image[r] + (static_cast<long long>(i) * width + j) * channels + next_c0 + k));
+        a_staged[r] = __ldg(reinterpret_cast<const float4*>(
+            a_image[r] + (static_cast<long long>(i) * width + j) * channels + next_c0 + k));
       }
     }
 #pragma unroll
@@ -231,7 +255,8 @@ struct PhaseGemmBlock {
       const int v = tid + r * kThreads;
       const int row = v / (BN / 4), col = col0 + v % (BN / 4) * 4;
       b_staged[r] = full_columns || col < out_channels
-                        ? __ldg(reinterpret_cast<const float4*>(b_matrix + static_cast<long long>(k0 + row) * out_channels + col))
+                        ? __ldg(reinterpret_cast<const float4*>(
+                              b_matrix + static_cast<long long>(k0 + row) * out_channels + col))
                         : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     }
     next_c0 += BK;
@@ -246,12 +271,13 @@ struct PhaseGemmBlock {
 
   // Lab 07's tile loop over this block's taps (warp_tile.cuh), then the epilogue.
   __device__ __forceinline__ void run() {
-    lab07::multiply_staged_tiles<Tile>(*this, (ty_end - ty_begin) * (tx_end - tx_begin) * channels / BK);
+    lab07::multiply_staged_tiles<Tile>(*this,
+                                       (ty_end - ty_begin) * (tx_end - tx_begin) * channels / BK);
     store_outputs();
   }
 
-  // Row m = (i * W + j) * batch + n of phase (py, px) is input pixel (n, i, j): its outputs go to pixel
-  // (n, 2 i + py, 2 j + px), through the epilogue, four channels per 128-bit store.
+  // Row m = (i * W + j) * batch + n of phase (py, px) is input pixel (n, i, j): its outputs go to
+  // pixel (n, 2 i + py, 2 j + px), through the epilogue, four channels per 128-bit store.
   __device__ __forceinline__ void store_outputs() {
 #pragma unroll
     for (int g = 0; g < TM / 4; ++g) {
@@ -281,7 +307,8 @@ struct PhaseGemmBlock {
 };
 
 template <int kTileM, int kTileN, int kThreadN, int kMinBlocks>
-__global__ void __launch_bounds__((kTileM / 8) * (kTileN / kThreadN), kMinBlocks) subpixel_tconv_kernel(TconvArgs args) {
+__global__ void __launch_bounds__((kTileM / 8) * (kTileN / kThreadN), kMinBlocks)
+    subpixel_tconv_kernel(TconvArgs args) {
   using Block = PhaseGemmBlock<kTileM, kTileN, kThreadN, kMinBlocks>;
   __shared__ __align__(16) typename Block::ATile a_tile[2];
   __shared__ __align__(16) typename Block::BTile b_tile[2];
@@ -291,12 +318,12 @@ __global__ void __launch_bounds__((kTileM / 8) * (kTileN / kThreadN), kMinBlocks
 
 // The RGB layer (K <= 4): a GEMM with 3 columns re-reads each input value for 3 FMAs only, so the
 // loads, not the FMAs, set the pace. One thread therefore computes a 2 x 8 patch of outputs, all
-// four phases of input pixels (i, 4 g .. 4 g + 3): output (2 i + py, 2 j + px) takes input row i + d
-// through filter row r = py + 1 - 2 d (when 0 <= r <= 4), likewise columns. Reading the 3 x 6 input
-// neighbourhood once, 4 channels at a time, feeds 1600 FMAs per 18 global loads; the filter sits in
-// shared memory as one float4 of output channels per (r, s, c), and each such load feeds 16 FMAs.
-// All loops over d, py, px and the column offset are unrolled, so the validity tests fold away and
-// the 64 accumulators stay in registers.
+// four phases of input pixels (i, 4 g .. 4 g + 3): output (2 i + py, 2 j + px) takes input row i +
+// d through filter row r = py + 1 - 2 d (when 0 <= r <= 4), likewise columns. Reading the 3 x 6
+// input neighbourhood once, 4 channels at a time, feeds 1600 FMAs per 18 global loads; the filter
+// sits in shared memory as one float4 of output channels per (r, s, c), and each such load feeds 16
+// FMAs. All loops over d, py, px and the column offset are unrolled, so the validity tests fold
+// away and the 64 accumulators stay in registers.
 __global__ void subpixel_small_k_kernel(TconvArgs args) {
   extern __shared__ float4 filter4[];  // [r][s][c]: output channels 0..K-1, zero-padded to 4
   const TconvShape s = args.shape;
@@ -304,7 +331,8 @@ __global__ void subpixel_small_k_kernel(TconvArgs args) {
   // Unpack the packed filter (subpixel.h) into [r][s][c] order.
   for (int row = threadIdx.x; row < 25 * channels; row += blockDim.x) {
     int z = 0, rest = row / channels;
-    while (rest >= subpixel::taps(subpixel::phase_row(z)) * subpixel::taps(subpixel::phase_col(z))) {
+    while (rest >=
+           subpixel::taps(subpixel::phase_row(z)) * subpixel::taps(subpixel::phase_col(z))) {
       rest -= subpixel::taps(subpixel::phase_row(z)) * subpixel::taps(subpixel::phase_col(z));
       ++z;
     }
@@ -339,7 +367,8 @@ __global__ void subpixel_small_k_kernel(TconvArgs args) {
         for (int e = 0; e < kPixels + 2; ++e) {
           const int column = j0 - 1 + e;
           x[e] = column >= 0 && column < s.width
-                     ? *reinterpret_cast<const float4*>(row + static_cast<long long>(column) * channels + c)
+                     ? *reinterpret_cast<const float4*>(
+                           row + static_cast<long long>(column) * channels + c)
                      : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
         }
 #pragma unroll
@@ -373,8 +402,11 @@ __global__ void subpixel_small_k_kernel(TconvArgs args) {
 #pragma unroll
       for (int column = 0; column < 2 * kPixels; ++column) {
         if (j0 + column / 2 >= s.width) continue;
-        float* out = args.output + ((n * 2 * s.height + 2 * i + py) * 2 * s.width + 2 * j0 + column) * out_channels;
-        // A constant trip count keeps acc in registers (a loop to out_channels would index it at run time).
+        float* out =
+            args.output +
+            ((n * 2 * s.height + 2 * i + py) * 2 * s.width + 2 * j0 + column) * out_channels;
+        // A constant trip count keeps acc in registers (a loop to out_channels would index it at
+        // run time).
 #pragma unroll
         for (int k = 0; k < 4; ++k) {
           if (k < out_channels) out[k] = apply_epilogue(args.epilogue, acc[py][column][k], k);

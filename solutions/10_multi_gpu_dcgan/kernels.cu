@@ -5,8 +5,8 @@
 //   gathered result is byte for byte one GPU's output (every image depends on its own z only).
 // - generate_on_gpus: one host thread per GPU. A GPU needs a host thread that keeps feeding it: the
 //   pipeline's thread waits on events and copies images out of pinned memory, so one thread driving
-//   all GPUs in turn would leave each idle while it serves the others. Threads write disjoint slices
-//   of `images`, so they share nothing and need no lock.
+//   all GPUs in turn would leave each idle while it serves the others. Threads write disjoint
+//   slices of `images`, so they share nothing and need no lock.
 #include "labs/10_multi_gpu_dcgan/lab.h"
 
 #include "common/dcgan_model.h"
@@ -21,8 +21,10 @@
 namespace lab10 {
 
 Share gpu_share(int num, int parts, int part) {
-  if (num < 0) throw std::invalid_argument("gpu_share: num = " + std::to_string(num) + " must be >= 0");
-  if (parts < 1) throw std::invalid_argument("gpu_share: parts = " + std::to_string(parts) + " must be >= 1");
+  if (num < 0)
+    throw std::invalid_argument("gpu_share: num = " + std::to_string(num) + " must be >= 0");
+  if (parts < 1)
+    throw std::invalid_argument("gpu_share: parts = " + std::to_string(parts) + " must be >= 1");
   if (part < 0 || part >= parts) {
     throw std::invalid_argument("gpu_share: part = " + std::to_string(part) + " is outside 0.." +
                                 std::to_string(parts - 1));
@@ -32,8 +34,8 @@ Share gpu_share(int num, int parts, int part) {
 }
 
 // [walkthrough]
-double generate_on_gpus(std::span<GpuWorker* const> workers, std::span<const float> latents, int num,
-                        std::span<float> images) {
+double generate_on_gpus(std::span<GpuWorker* const> workers, std::span<const float> latents,
+                        int num, std::span<float> images) {
   using cudalabs::dcgan::kImageFloats;
   using cudalabs::dcgan::kLatent;
   const int parts = static_cast<int>(workers.size());
@@ -62,9 +64,11 @@ double generate_on_gpus(std::span<GpuWorker* const> workers, std::span<const flo
     });
   }
   for (std::thread& thread : threads) thread.join();
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   for (int p = 0; p < parts; ++p) {
-    if (!errors[p].empty()) throw std::runtime_error("GPU " + std::to_string(workers[p]->device()) + ": " + errors[p]);
+    if (!errors[p].empty())
+      throw std::runtime_error("GPU " + std::to_string(workers[p]->device()) + ": " + errors[p]);
   }
   return seconds;
 }

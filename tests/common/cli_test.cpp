@@ -32,7 +32,8 @@ TEST(ParseIntegerFlag, RejectsWithFlagAndValue) {
   EXPECT_NE(message_of([] { parse_integer_flag("--n", "12x", 1, 100); }), "no error");
   EXPECT_NE(message_of([] { parse_integer_flag("--n", "", 1, 100); }), "no error");
   EXPECT_NE(message_of([] { parse_integer_flag("--n", "1.5", 1, 100); }), "no error");
-  EXPECT_NE(message_of([] { parse_integer_flag("--n", "99999999999999999999", 1, 100); }), "no error");
+  EXPECT_NE(message_of([] { parse_integer_flag("--n", "99999999999999999999", 1, 100); }),
+            "no error");
 }
 
 TEST(ParseNumberFlag, AcceptsFiniteAndRejectsTheRest) {
@@ -40,7 +41,8 @@ TEST(ParseNumberFlag, AcceptsFiniteAndRejectsTheRest) {
   EXPECT_DOUBLE_EQ(parse_number_flag("--alpha", "2e-3", -10, 10), 2e-3);
   for (const char* bad : {"nan", "inf", "x", "", "1.5.2", "11"}) {
     const std::string message = message_of([bad] { parse_number_flag("--alpha", bad, -10, 10); });
-    EXPECT_NE(message.find("--alpha: invalid value '" + std::string(bad) + "'"), std::string::npos) << message;
+    EXPECT_NE(message.find("--alpha: invalid value '" + std::string(bad) + "'"), std::string::npos)
+        << message;
   }
 }
 
@@ -51,7 +53,8 @@ TEST(ParseFlags, PassesBenchmarkFlagsThroughAndValidatesOurs) {
   std::vector<std::string> args = {"prog", "--m", "9", "--benchmark_format=json"};
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
-  const std::vector<std::string> rest = parse_flags(app, static_cast<int>(argv.size()), argv.data());
+  const std::vector<std::string> rest =
+      parse_flags(app, static_cast<int>(argv.size()), argv.data());
   EXPECT_EQ(m, 9);
   ASSERT_EQ(rest.size(), 2u);
   EXPECT_EQ(rest[1], "--benchmark_format=json");

@@ -39,15 +39,19 @@ TEST(ConvShape, ValidationNamesTheFieldAndValue) {
   EXPECT_EQ(rejection({1, 5, 5, 1, 0, 3, 3}), "test: f = 0 must be >= 1");
   EXPECT_EQ(rejection({1, 3, 5, 1, 1, 4, 3}), "test: r = 4 is taller than the image (h = 3)");
   EXPECT_EQ(rejection({1, 5, 2, 1, 1, 3, 3}), "test: s = 3 is wider than the image (w = 2)");
-  EXPECT_NE(rejection({100000, 100, 100, 3, 1, 1, 1}).find("more than a 32-bit index reaches"), std::string::npos);
+  EXPECT_NE(rejection({100000, 100, 100, 3, 1, 1, 1}).find("more than a 32-bit index reaches"),
+            std::string::npos);
 }
 
 TEST(ConvShape, ArgumentsNeedPointers) {
   float dummy = 0.0f;
   const ConvShape shape{1, 3, 3, 1, 1, 1, 1};
-  EXPECT_THROW(cudalabs::validate_conv_args({shape, nullptr, &dummy, &dummy}, "t"), std::invalid_argument);
-  EXPECT_THROW(cudalabs::validate_conv_args({shape, &dummy, nullptr, &dummy}, "t"), std::invalid_argument);
-  EXPECT_THROW(cudalabs::validate_conv_args({shape, &dummy, &dummy, nullptr}, "t"), std::invalid_argument);
+  EXPECT_THROW(cudalabs::validate_conv_args({shape, nullptr, &dummy, &dummy}, "t"),
+               std::invalid_argument);
+  EXPECT_THROW(cudalabs::validate_conv_args({shape, &dummy, nullptr, &dummy}, "t"),
+               std::invalid_argument);
+  EXPECT_THROW(cudalabs::validate_conv_args({shape, &dummy, &dummy, nullptr}, "t"),
+               std::invalid_argument);
   EXPECT_NO_THROW(cudalabs::validate_conv_args({shape, &dummy, &dummy, &dummy}, "t"));
 }
 

@@ -19,7 +19,9 @@ std::vector<unsigned char> bytes_of(const std::filesystem::path& path) {
   return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
 }
 
-std::uint32_t big_endian(const unsigned char* p) { return (p[0] << 24) | (p[1] << 16) | (p[2] << 8) | p[3]; }
+std::uint32_t big_endian(const unsigned char* p) {
+  return (p[0] << 24) | (p[1] << 16) | (p[2] << 8) | p[3];
+}
 
 TEST(DcganImages, PixelMapping) {
   EXPECT_EQ(dcgan::to_pixel(-1.0f), 0);
@@ -30,9 +32,11 @@ TEST(DcganImages, PixelMapping) {
 }
 
 TEST(DcganImages, RawFileHeaderAndValues) {
-  const std::filesystem::path path = std::filesystem::temp_directory_path() / "cudalabs_images_test.cldi";
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() / "cudalabs_images_test.cldi";
   std::vector<float> images(2 * 64 * 64 * 3);
-  for (std::size_t i = 0; i < images.size(); ++i) images[i] = static_cast<float>(i % 7) * 0.25f - 0.75f;
+  for (std::size_t i = 0; i < images.size(); ++i)
+    images[i] = static_cast<float>(i % 7) * 0.25f - 0.75f;
   dcgan::write_raw_images(path.string(), images, 2);
   const std::vector<unsigned char> bytes = bytes_of(path);
   ASSERT_EQ(bytes.size(), 28 + images.size() * 4);
@@ -50,7 +54,8 @@ TEST(DcganImages, RawFileHeaderAndValues) {
 }
 
 TEST(DcganImages, PngGridHasTheGridsSize) {
-  const std::filesystem::path path = std::filesystem::temp_directory_path() / "cudalabs_images_test.png";
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() / "cudalabs_images_test.png";
   std::vector<float> images(5 * 64 * 64 * 3, 0.5f);
   dcgan::write_png_grid(path.string(), images, 5, 3);  // 3 across, 2 down
   const std::vector<unsigned char> bytes = bytes_of(path);

@@ -1,12 +1,13 @@
-// The DCGAN drivers' shared inputs and checks (common/dcgan_inputs.h, common/dcgan_check.h), on the CPU.
+// The DCGAN drivers' shared inputs and checks (common/dcgan_inputs.h, common/dcgan_check.h), on the
+// CPU.
 #include "common/cli.h"
 #include "common/dcgan_check.h"
 #include "common/dcgan_images.h"
 #include "common/dcgan_inputs.h"
 #include "common/reference_dcgan.h"
 
-#include <CLI/CLI.hpp>
 #include <gtest/gtest.h>
+#include <CLI/CLI.hpp>
 
 #include <cmath>
 #include <filesystem>
@@ -27,11 +28,13 @@ TEST(DcganCheck, SpreadPicksCoverBothEndsWithoutRepeats) {
 TEST(DcganCheck, ReferenceImagesAreThoseOfThePickedLatents) {
   const dcgan::Weights weights = dcgan::default_weights(3);
   std::vector<float> latents(3 * dcgan::kLatent);
-  for (std::size_t i = 0; i < latents.size(); ++i) latents[i] = std::sin(0.37f * static_cast<float>(i));
+  for (std::size_t i = 0; i < latents.size(); ++i)
+    latents[i] = std::sin(0.37f * static_cast<float>(i));
   const std::vector<double> picked = dcgan::reference_images(weights, latents, {2});
   const std::vector<double> all = dcgan::reference_generator(weights, latents, 3);
   ASSERT_EQ(picked.size(), dcgan::kImageFloats);
-  for (std::size_t e = 0; e < picked.size(); ++e) ASSERT_EQ(picked[e], all[2 * dcgan::kImageFloats + e]);
+  for (std::size_t e = 0; e < picked.size(); ++e)
+    ASSERT_EQ(picked[e], all[2 * dcgan::kImageFloats + e]);
 }
 
 TEST(DcganCheck, CheckImagesPassesWithinToleranceAndNamesFailures) {
@@ -75,9 +78,11 @@ TEST(DcganInputs, FlagsGiveTheSeedAndRefuseNumWithInput) {
 
 TEST(DcganInputs, LoadsBuiltinWeightsAndSeededLatents) {
   std::string text;
-  const dcgan::Weights weights = dcgan::load_weights("default", 5, "/nonexistent/trained.cldw", text);
+  const dcgan::Weights weights =
+      dcgan::load_weights("default", 5, "/nonexistent/trained.cldw", text);
   EXPECT_EQ(text, "builtin (DCGAN initialisation, seed 5)");
-  const dcgan::Latents a = dcgan::load_latents("", 3, 9, text), b = dcgan::load_latents("", 3, 9, text);
+  const dcgan::Latents a = dcgan::load_latents("", 3, 9, text),
+                       b = dcgan::load_latents("", 3, 9, text);
   EXPECT_EQ(a.count, 3);
   EXPECT_EQ(a.values, b.values);
   for (float v : a.values) EXPECT_TRUE(v >= -1.0f && v < 1.0f);
@@ -85,7 +90,8 @@ TEST(DcganInputs, LoadsBuiltinWeightsAndSeededLatents) {
 }
 
 TEST(DcganImages, WritesOnlyTheRequestedFiles) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "cudalabs_requested_images";
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / "cudalabs_requested_images";
   std::filesystem::create_directories(dir);
   const std::vector<float> images(2 * dcgan::kImageFloats, 0.5f);
   std::ostringstream log;

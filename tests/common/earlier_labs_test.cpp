@@ -6,12 +6,14 @@ namespace cudalabs {
 namespace {
 
 TEST(EarlierLabsLine, ReferenceKernelsInAStudentBuildSayHowToUseYourOwn) {
-  EXPECT_EQ(earlier_labs_line({{"09", "solution"}, {"07", "solution"}}, true),
-            "built on: the reference kernels of lab 09, lab 07 (your own with EARLIER_LABS=student)");
+  EXPECT_EQ(
+      earlier_labs_line({{"09", "solution"}, {"07", "solution"}}, true),
+      "built on: the reference kernels of lab 09, lab 07 (your own with EARLIER_LABS=student)");
 }
 
 TEST(EarlierLabsLine, TheSolutionBuildNeedsNoHint) {
-  EXPECT_EQ(earlier_labs_line({{"07", "solution"}}, false), "built on: the reference kernels of lab 07");
+  EXPECT_EQ(earlier_labs_line({{"07", "solution"}}, false),
+            "built on: the reference kernels of lab 07");
 }
 
 TEST(EarlierLabsLine, YourOwnKernelsAreNamed) {

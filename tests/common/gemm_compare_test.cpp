@@ -20,8 +20,11 @@ struct Problem {
 };
 
 Problem make_problem(int m, int n, int k, float alpha, float beta, std::uint64_t seed) {
-  Problem p{{m, n, k}, std::vector<float>(static_cast<std::size_t>(m) * k), std::vector<float>(static_cast<std::size_t>(k) * n),
-            std::vector<float>(static_cast<std::size_t>(m) * n), {}};
+  Problem p{{m, n, k},
+            std::vector<float>(static_cast<std::size_t>(m) * k),
+            std::vector<float>(static_cast<std::size_t>(k) * n),
+            std::vector<float>(static_cast<std::size_t>(m) * n),
+            {}};
   fill_uniform(p.a, seed);
   fill_uniform(p.b, seed + 1);
   fill_uniform(p.c, seed + 2);
@@ -31,7 +34,8 @@ Problem make_problem(int m, int n, int k, float alpha, float beta, std::uint64_t
 
 // A float32 GEMM the way a naive kernel computes it: one sequential float accumulator per element.
 // `skip_term` drops one term of the reduction, as an off-by-one loop bound would.
-std::vector<float> float32_gemm(const Problem& p, float alpha, float beta, int skip_term = -1, bool reverse = false) {
+std::vector<float> float32_gemm(const Problem& p, float alpha, float beta, int skip_term = -1,
+                                bool reverse = false) {
   const int m = p.shape.m, n = p.shape.n, k = p.shape.k;
   std::vector<float> out(static_cast<std::size_t>(m) * n);
   for (int i = 0; i < m; ++i)
@@ -57,7 +61,8 @@ TEST(CompareGemm, Float32SequentialSumPassesWithMargin) {
   for (const int k : {1, 7, 256, 4096}) {
     const Problem p = make_problem(16, 24, k, 1.0f, 0.0f, 100 + k);
     for (const bool reverse : {false, true}) {
-      const GemmComparison result = compare_gemm(float32_gemm(p, 1.0f, 0.0f, -1, reverse), 24, p.reference, k);
+      const GemmComparison result =
+          compare_gemm(float32_gemm(p, 1.0f, 0.0f, -1, reverse), 24, p.reference, k);
       EXPECT_TRUE(result.passed()) << "k = " << k << ": " << result.describe();
       // Typical float32 errors sit well inside both bounds: room for any summation order.
       EXPECT_LT(result.worst_ratio, 0.5) << "k = " << k;
@@ -76,7 +81,8 @@ TEST(CompareGemm, AlphaBetaPasses) {
 TEST(CompareGemm, MissingTermIsCaught) {
   for (const int k : {64, 1024, 4096}) {
     const Problem p = make_problem(16, 16, k, 1.0f, 0.0f, 200 + k);
-    const GemmComparison result = compare_gemm(float32_gemm(p, 1.0f, 0.0f, k - 1), 16, p.reference, k);
+    const GemmComparison result =
+        compare_gemm(float32_gemm(p, 1.0f, 0.0f, k - 1), 16, p.reference, k);
     EXPECT_FALSE(result.passed()) << "k = " << k << ": dropping the last term went unnoticed";
     EXPECT_GT(result.relative_l2, result.relative_l2_bound);
   }

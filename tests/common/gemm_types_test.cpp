@@ -73,7 +73,8 @@ TEST(ParseGemmShapes, RejectsBadItems) {
       parse_gemm_shapes("--shapes", bad);
       ADD_FAILURE() << "accepted '" << bad << "'";
     } catch (const std::invalid_argument& error) {
-      EXPECT_NE(std::string(error.what()).find("--shapes: invalid shape"), std::string::npos) << error.what();
+      EXPECT_NE(std::string(error.what()).find("--shapes: invalid shape"), std::string::npos)
+          << error.what();
     }
   }
 }

@@ -1,5 +1,5 @@
-#include "common/gemm_check.h"
 #include "common/gemm_variant.h"
+#include "common/gemm_check.h"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,9 @@ namespace cudalabs {
 namespace {
 
 void no_launch(const GemmArgs&, cudaStream_t) {}
-KernelLaunch no_describe(const GemmShape&) { return {}; }
+KernelLaunch no_describe(const GemmShape&) {
+  return {};
+}
 
 constexpr GemmVariant kVariants[] = {
     {"first", "one", &no_launch, &no_describe},
@@ -49,6 +51,7 @@ TEST(KernelLaunch, CountsThreads) {
 
 TEST(OutcomeText, WhatTheDriversPrint) {
   EXPECT_STREQ(cudalabs::outcome_text(cudalabs::CheckOutcome::kPassed), "PASS");
-  EXPECT_STREQ(cudalabs::outcome_text(cudalabs::CheckOutcome::kNotImplemented), "not implemented yet");
+  EXPECT_STREQ(cudalabs::outcome_text(cudalabs::CheckOutcome::kNotImplemented),
+               "not implemented yet");
   EXPECT_STREQ(cudalabs::outcome_text(cudalabs::CheckOutcome::kFailed), "FAIL");
 }

@@ -11,10 +11,12 @@ namespace cudalabs {
 namespace {
 
 TEST(RecordedPath, InsideTheRepositoryBecomesRelative) {
-  EXPECT_EQ(recorded_path("/home/ann/cuda-labs/build-gpu/labs/lab07_solution", "/home/ann/cuda-labs"),
-            "build-gpu/labs/lab07_solution");
-  EXPECT_EQ(recorded_path("/home/ann/cuda-labs/./labs/../labs/09_dcgan/w.cldw", "/home/ann/cuda-labs/"),
-            "labs/09_dcgan/w.cldw");
+  EXPECT_EQ(
+      recorded_path("/home/ann/cuda-labs/build-gpu/labs/lab07_solution", "/home/ann/cuda-labs"),
+      "build-gpu/labs/lab07_solution");
+  EXPECT_EQ(
+      recorded_path("/home/ann/cuda-labs/./labs/../labs/09_dcgan/w.cldw", "/home/ann/cuda-labs/"),
+      "labs/09_dcgan/w.cldw");
   EXPECT_EQ(recorded_path("/home/ann/cuda-labs", "/home/ann/cuda-labs"), ".");
 }
 
@@ -22,7 +24,8 @@ TEST(RecordedPath, OutsideTheRepositoryKeepsOnlyItsName) {
   EXPECT_EQ(recorded_path("/tmp/tmp.XYZ/results", "/home/ann/cuda-labs"), "<outside>/results");
   EXPECT_EQ(recorded_path("/root/out/bench/", "/home/ann/cuda-labs"), "<outside>/bench");
   // A sibling whose name starts like the repository is outside it.
-  EXPECT_EQ(recorded_path("/home/ann/cuda-labs-old/x.json", "/home/ann/cuda-labs"), "<outside>/x.json");
+  EXPECT_EQ(recorded_path("/home/ann/cuda-labs-old/x.json", "/home/ann/cuda-labs"),
+            "<outside>/x.json");
 }
 
 TEST(RecordedPath, RelativePathsAndWordsStayAsTheyAre) {
@@ -32,15 +35,22 @@ TEST(RecordedPath, RelativePathsAndWordsStayAsTheyAre) {
 }
 
 TEST(RecordedCommand, EveryPathAmongTheArgumentsIsRecorded) {
-  const char* argv[] = {"/repo/build-gpu/labs/lab07_solution", "--results-dir", "/tmp/t.1/results",
-                        "--benchmark_out=/repo/out/x.json", "--size", "4096", "--weights=trained"};
+  const char* argv[] = {"/repo/build-gpu/labs/lab07_solution",
+                        "--results-dir",
+                        "/tmp/t.1/results",
+                        "--benchmark_out=/repo/out/x.json",
+                        "--size",
+                        "4096",
+                        "--weights=trained"};
   EXPECT_EQ(recorded_command(7, argv, "/repo"),
-            "build-gpu/labs/lab07_solution --results-dir <outside>/results --benchmark_out=out/x.json --size 4096 "
+            "build-gpu/labs/lab07_solution --results-dir <outside>/results "
+            "--benchmark_out=out/x.json --size 4096 "
             "--weights=trained");
 }
 
 TEST(RecordedCommand, BuiltFromThisRepositoryByDefault) {
-  const std::string here = std::filesystem::path(CUDALABS_TEST_SOURCE_DIR).lexically_normal().string();
+  const std::string here =
+      std::filesystem::path(CUDALABS_TEST_SOURCE_DIR).lexically_normal().string();
   const std::string program = here + "/build/labs/lab01";
   const char* argv[] = {program.c_str()};
   EXPECT_EQ(recorded_command(1, argv), "build/labs/lab01");

@@ -1,5 +1,5 @@
-// The occupancy calculator against hand-worked cases and [SGEMM-3080]'s RTX 3080 table (Nsight Compute's
-// Occupancy section for 4x4 ... 32x32 blocks of the shared-memory GEMM).
+// The occupancy calculator against hand-worked cases and [SGEMM-3080]'s RTX 3080 table (Nsight
+// Compute's Occupancy section for 4x4 ... 32x32 blocks of the shared-memory GEMM).
 #include "common/occupancy.h"
 
 #include <gtest/gtest.h>
@@ -15,10 +15,10 @@ struct SeedRow {
   double occupancy_percent;
 };
 
-// 004_6f35a0b9ab03ac03.txt, section 2.2: the CC kernel with edge x edge threads and 2 edge^2 floats of
-// dynamic shared memory, on an RTX 3080 (compute capability 8.6). Its register count is not printed,
-// but the limits pin it: 16x16 blocks held to 6 by registers means 7 would not fit, which with
-// 4 sub-partitions and 256-register allocation gives 40 registers per thread.
+// 004_6f35a0b9ab03ac03.txt, section 2.2: the CC kernel with edge x edge threads and 2 edge^2 floats
+// of dynamic shared memory, on an RTX 3080 (compute capability 8.6). Its register count is not
+// printed, but the limits pin it: 16x16 blocks held to 6 by registers means 7 would not fit, which
+// with 4 sub-partitions and 256-register allocation gives 40 registers per thread.
 TEST(Occupancy, ReproducesSgemm3080Rtx3080Table) {
   const OccupancyLimits rtx3080 = OccupancyLimits::for_compute_capability(8, 6);
   const SeedRow rows[] = {{4, 48, 28, 48, 16, 33.33},
@@ -28,7 +28,8 @@ TEST(Occupancy, ReproducesSgemm3080Rtx3080Table) {
   for (const SeedRow& row : rows) {
     const KernelResources kernel{row.edge * row.edge, 40, 2u * row.edge * row.edge * sizeof(float)};
     // Nsight Compute reports shared memory against the carveout the driver picked for the launch.
-    const OccupancyResult r = theoretical_occupancy(kernel, rtx3080, choose_carveout(kernel, rtx3080));
+    const OccupancyResult r =
+        theoretical_occupancy(kernel, rtx3080, choose_carveout(kernel, rtx3080));
     EXPECT_EQ(r.block_limit_registers, row.block_limit_registers) << row.edge << "x" << row.edge;
     EXPECT_EQ(r.block_limit_shared, row.block_limit_shared) << row.edge << "x" << row.edge;
     EXPECT_EQ(r.block_limit_warps, row.block_limit_warps) << row.edge << "x" << row.edge;
@@ -106,7 +107,8 @@ TEST(Occupancy, RejectsBlocksThatCannotLaunch) {
   EXPECT_THROW(theoretical_occupancy({1025, 32, 0}, h100), std::invalid_argument);
   EXPECT_THROW(theoretical_occupancy({0, 32, 0}, h100), std::invalid_argument);
   EXPECT_THROW(theoretical_occupancy({256, 256, 0}, h100), std::invalid_argument);
-  EXPECT_THROW(theoretical_occupancy({1024, 72, 0}, h100), std::invalid_argument);  // 73728 registers
+  EXPECT_THROW(theoretical_occupancy({1024, 72, 0}, h100),
+               std::invalid_argument);  // 73728 registers
   EXPECT_THROW(theoretical_occupancy({256, 32, 300 * 1024}, h100), std::invalid_argument);
   EXPECT_THROW(OccupancyLimits::for_compute_capability(5, 0), std::invalid_argument);
 }

@@ -27,7 +27,8 @@ TEST(CountPaddingChanges, SeesOnlyThePadding) {
   after[8] = 2.0f;  // row 1, column 3: padding
   EXPECT_EQ(count_padding_changes(before, after, 2, 3, 5), 2);
   EXPECT_EQ(count_padding_changes(before, before, 2, 3, 5), 0);
-  EXPECT_THROW(count_padding_changes(before, std::vector<float>(9), 2, 3, 5), std::invalid_argument);
+  EXPECT_THROW(count_padding_changes(before, std::vector<float>(9), 2, 3, 5),
+               std::invalid_argument);
 }
 
 }  // namespace

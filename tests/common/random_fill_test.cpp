@@ -45,7 +45,9 @@ TEST(DeriveSeed, DependsOnNameAndRunSeed) {
   EXPECT_NE(derive_seed(1, "A"), derive_seed(2, "A"));
 }
 
-TEST(RunSeed, IsStableWithinAProcess) { EXPECT_EQ(run_seed(), run_seed()); }
+TEST(RunSeed, IsStableWithinAProcess) {
+  EXPECT_EQ(run_seed(), run_seed());
+}
 
 }  // namespace
 }  // namespace cudalabs

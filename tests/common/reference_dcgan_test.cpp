@@ -1,7 +1,7 @@
 // The CPU reference generator: each layer against cases worked by hand, the transposed convolution
 // against a second formulation (scatter instead of gather), and the whole generator's invariants.
-#include "common/random_fill.h"
 #include "common/reference_dcgan.h"
+#include "common/random_fill.h"
 
 #include <gtest/gtest.h>
 
@@ -14,17 +14,20 @@ namespace {
 namespace dcgan = cudalabs::dcgan;
 using dcgan::TconvShape;
 
-std::vector<float> filter_5x5(const std::vector<std::pair<int, float>>& taps) {  // one channel in and out
+std::vector<float> filter_5x5(
+    const std::vector<std::pair<int, float>>& taps) {  // one channel in and out
   std::vector<float> f(25, 0.0f);
   for (auto [index, value] : taps) f[index] = value;
   return f;
 }
 
 TEST(ReferenceTconv, OnePixelLandsOnTheFilterCentre) {
-  // A 1 x 1 input v gives a 2 x 2 output: out(y, x) = v * filter[y + 1][x + 1] (input row (y + 1 - r) / 2 = 0).
+  // A 1 x 1 input v gives a 2 x 2 output: out(y, x) = v * filter[y + 1][x + 1] (input row (y + 1 -
+  // r) / 2 = 0).
   std::vector<float> filter(25);
   for (int i = 0; i < 25; ++i) filter[i] = static_cast<float>(i);  // filter[r][s] = 5 r + s
-  const std::vector<double> out = dcgan::reference_tconv({1, 1, 1, 1, 1}, std::vector<double>{2.0}, filter, std::vector<float>{0.5f});
+  const std::vector<double> out = dcgan::reference_tconv({1, 1, 1, 1, 1}, std::vector<double>{2.0},
+                                                         filter, std::vector<float>{0.5f});
   ASSERT_EQ(out.size(), 4u);
   EXPECT_EQ(out, (std::vector<double>{2 * 6 + 0.5, 2 * 7 + 0.5, 2 * 11 + 0.5, 2 * 12 + 0.5}));
 }
@@ -37,27 +40,31 @@ TEST(ReferenceTconv, TwoPixelsInARowWorkedByHand) {
   // Output row 1 needs r even: all zero.
   const double a = 1.5, b = -2.0;
   const std::vector<float> filter = filter_5x5({{5, 1}, {6, 2}, {7, 3}, {8, 4}, {9, 5}});
-  const std::vector<double> out = dcgan::reference_tconv({1, 1, 2, 1, 1}, std::vector<double>{a, b}, filter, std::vector<float>{0});
+  const std::vector<double> out = dcgan::reference_tconv({1, 1, 2, 1, 1}, std::vector<double>{a, b},
+                                                         filter, std::vector<float>{0});
   EXPECT_EQ(out, (std::vector<double>{2 * a, b + 3 * a, 2 * b + 4 * a, 3 * b + 5 * a, 0, 0, 0, 0}));
 }
 
 TEST(ReferenceTconv, ChannelsUseTheRsKcLayout) {
-  // C = 2 in, K = 2 out, 1 x 1 input [p, q], only the tap (1, 1): out(0, 0, k) = sum_c in[c] f[1][1][k][c].
+  // C = 2 in, K = 2 out, 1 x 1 input [p, q], only the tap (1, 1): out(0, 0, k) = sum_c in[c]
+  // f[1][1][k][c].
   std::vector<float> filter(25 * 2 * 2, 0.0f);
   const int tap = (1 * 5 + 1) * 4;
-  filter[tap + 0] = 1;   // k 0, c 0
-  filter[tap + 1] = 10;  // k 0, c 1
-  filter[tap + 2] = 100; // k 1, c 0
-  filter[tap + 3] = 0.5; // k 1, c 1
-  const std::vector<double> out = dcgan::reference_tconv({1, 1, 1, 2, 2}, std::vector<double>{2, 4}, filter, std::vector<float>{0, 0});
+  filter[tap + 0] = 1;    // k 0, c 0
+  filter[tap + 1] = 10;   // k 0, c 1
+  filter[tap + 2] = 100;  // k 1, c 0
+  filter[tap + 3] = 0.5;  // k 1, c 1
+  const std::vector<double> out = dcgan::reference_tconv({1, 1, 1, 2, 2}, std::vector<double>{2, 4},
+                                                         filter, std::vector<float>{0, 0});
   EXPECT_EQ(out[0], 2 * 1 + 4 * 10);
   EXPECT_EQ(out[1], 2 * 100 + 4 * 0.5);
 }
 
 TEST(ReferenceTconv, GatherEqualsScatterOnOddShapes) {
-  for (const TconvShape& shape : {TconvShape{2, 3, 5, 3, 4}, TconvShape{1, 1, 1, 2, 3}, TconvShape{3, 4, 1, 1, 2},
-                                  TconvShape{1, 6, 6, 5, 1}}) {
-    std::vector<float> input(shape.input_elements()), filter(shape.filter_elements()), bias(shape.out_channels);
+  for (const TconvShape& shape : {TconvShape{2, 3, 5, 3, 4}, TconvShape{1, 1, 1, 2, 3},
+                                  TconvShape{3, 4, 1, 1, 2}, TconvShape{1, 6, 6, 5, 1}}) {
+    std::vector<float> input(shape.input_elements()), filter(shape.filter_elements()),
+        bias(shape.out_channels);
     cudalabs::fill_uniform(input, 1);
     cudalabs::fill_uniform(filter, 2);
     cudalabs::fill_uniform(bias, 3);
@@ -65,25 +72,29 @@ TEST(ReferenceTconv, GatherEqualsScatterOnOddShapes) {
     const std::vector<double> gather = dcgan::reference_tconv(shape, in, filter, bias);
     const std::vector<double> scatter = dcgan::reference_tconv_scatter(shape, in, filter, bias);
     ASSERT_EQ(gather.size(), scatter.size());
-    for (std::size_t e = 0; e < gather.size(); ++e) EXPECT_NEAR(gather[e], scatter[e], 1e-12) << "element " << e;
+    for (std::size_t e = 0; e < gather.size(); ++e)
+      EXPECT_NEAR(gather[e], scatter[e], 1e-12) << "element " << e;
   }
 }
 
 TEST(ReferenceTconv, UsefulMacsCountTheRealTaps) {
   // Count by brute force: every (output, r, s) that meets a real input pixel, times C.
-  for (const TconvShape& shape : {TconvShape{1, 4, 4, 2, 3}, TconvShape{2, 1, 3, 1, 1}, TconvShape{1, 32, 32, 1, 1}}) {
+  for (const TconvShape& shape :
+       {TconvShape{1, 4, 4, 2, 3}, TconvShape{2, 1, 3, 1, 1}, TconvShape{1, 32, 32, 1, 1}}) {
     double count = 0;
     for (int y = 0; y < 2 * shape.height; ++y)
       for (int x = 0; x < 2 * shape.width; ++x)
         for (int r = 0; r < 5; ++r)
           for (int s = 0; s < 5; ++s) {
             const int i2 = y + 1 - r, j2 = x + 1 - s;
-            count += i2 >= 0 && j2 >= 0 && i2 % 2 == 0 && j2 % 2 == 0 && i2 / 2 < shape.height && j2 / 2 < shape.width;
+            count += i2 >= 0 && j2 >= 0 && i2 % 2 == 0 && j2 % 2 == 0 && i2 / 2 < shape.height &&
+                     j2 / 2 < shape.width;
           }
     EXPECT_EQ(shape.useful_macs(), count * shape.batch * shape.in_channels * shape.out_channels);
   }
-  // Away from the borders a quarter of the 25 taps is real (6.25 per output), which would make 0.327
-  // GFLOP per image; the borders of the small early layers lose taps, so the exact count is lower.
+  // Away from the borders a quarter of the 25 taps is real (6.25 per output), which would make
+  // 0.327 GFLOP per image; the borders of the small early layers lose taps, so the exact count is
+  // lower.
   double flops = 2.0 * 100 * 8192, interior = flops;
   for (int layer = 1; layer <= 4; ++layer) {
     const TconvShape shape = dcgan::generator_layer(layer, 1);
@@ -113,13 +124,14 @@ TEST(ReferenceBatchNorm, WorkedByHandWithRelu) {
   // Channel 1: scale 1, offset 0, mean 0, variance 1 - eps: identity, then ReLU.
   const float eps = dcgan::kBatchNormEpsilon;
   std::vector<double> values = {5, -1, 1, 2};  // (c0, c1), (c0, c1)
-  dcgan::reference_batch_norm(values, 2, std::vector<float>{2, 1}, std::vector<float>{1, 0}, std::vector<float>{3, 0},
-                              std::vector<float>{4 - eps, 1 - eps}, true);
+  dcgan::reference_batch_norm(values, 2, std::vector<float>{2, 1}, std::vector<float>{1, 0},
+                              std::vector<float>{3, 0}, std::vector<float>{4 - eps, 1 - eps}, true);
   EXPECT_NEAR(values[0], 3, 1e-6);
   EXPECT_EQ(values[1], 0);  // -1 through ReLU
   EXPECT_EQ(values[2], 0);  // 1 - 2 = -1 through ReLU
   EXPECT_NEAR(values[3], 2, 1e-6);
-  EXPECT_THROW(dcgan::reference_batch_norm(values, 3, {}, {}, {}, {}, false), std::invalid_argument);
+  EXPECT_THROW(dcgan::reference_batch_norm(values, 3, {}, {}, {}, {}, false),
+               std::invalid_argument);
 }
 
 TEST(ReferenceLinear, OutputJIsTheDotWithColumnJPlusBias) {
@@ -145,7 +157,8 @@ TEST(ReferenceGenerator, GivesImagesInRangeOnePerLatentIndependentOfTheBatch) {
   }
   EXPECT_GT(spread, 1e-3);  // not a constant image
   // Inference-form batch norm: image 1 alone equals image 1 of the pair.
-  const std::vector<double> second = dcgan::reference_generator(weights, std::vector<float>(z.begin() + 100, z.end()), 1);
+  const std::vector<double> second =
+      dcgan::reference_generator(weights, std::vector<float>(z.begin() + 100, z.end()), 1);
   for (std::size_t e = 0; e < second.size(); ++e) ASSERT_EQ(second[e], both[64 * 64 * 3 + e]);
 }
 

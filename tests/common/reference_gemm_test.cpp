@@ -1,6 +1,6 @@
 // The CPU reference GEMM against hand-worked cases and an independent straightforward formulation.
-#include "common/random_fill.h"
 #include "common/reference_gemm.h"
+#include "common/random_fill.h"
 
 #include <gtest/gtest.h>
 
@@ -43,9 +43,11 @@ std::vector<long double> triple_loop(const HostGemmInputs& in) {
   for (int i = 0; i < s.m; ++i)
     for (int j = 0; j < s.n; ++j) {
       long double sum = 0;
-      for (int p = 0; p < s.k; ++p) sum += static_cast<long double>(in.a[i * in.lda + p]) * in.b[p * in.ldb + j];
+      for (int p = 0; p < s.k; ++p)
+        sum += static_cast<long double>(in.a[i * in.lda + p]) * in.b[p * in.ldb + j];
       out[static_cast<std::size_t>(i) * s.n + j] =
-          in.alpha * sum + (in.beta != 0.0f ? static_cast<long double>(in.beta) * in.c[i * in.ldc + j] : 0.0L);
+          in.alpha * sum +
+          (in.beta != 0.0f ? static_cast<long double>(in.beta) * in.c[i * in.ldc + j] : 0.0L);
     }
   return out;
 }
@@ -59,8 +61,8 @@ class ReferenceGemmShapes : public ::testing::TestWithParam<Shape> {};
 TEST_P(ReferenceGemmShapes, MatchesTripleLoopAndSamples) {
   const Shape shape = GetParam();
   const int lda = shape.k + shape.pad, ldb = shape.n + shape.pad, ldc = shape.n + shape.pad;
-  std::vector<float> a(static_cast<std::size_t>(shape.m) * lda), b(static_cast<std::size_t>(shape.k) * ldb),
-      c(static_cast<std::size_t>(shape.m) * ldc);
+  std::vector<float> a(static_cast<std::size_t>(shape.m) * lda),
+      b(static_cast<std::size_t>(shape.k) * ldb), c(static_cast<std::size_t>(shape.m) * ldc);
   fill_uniform(a, 1);
   fill_uniform(b, 2);
   fill_uniform(c, 3);
@@ -69,22 +71,25 @@ TEST_P(ReferenceGemmShapes, MatchesTripleLoopAndSamples) {
   const std::vector<long double> expected = triple_loop(in);
   ASSERT_EQ(ref.size(), expected.size());
   for (std::size_t i = 0; i < expected.size(); ++i) {
-    ASSERT_NEAR(ref.value[i], static_cast<double>(expected[i]), 1e-9 * (1 + std::fabs(static_cast<double>(expected[i]))))
+    ASSERT_NEAR(ref.value[i], static_cast<double>(expected[i]),
+                1e-9 * (1 + std::fabs(static_cast<double>(expected[i]))))
         << "element " << i;
     ASSERT_GE(ref.magnitude[i], std::fabs(ref.value[i]) - 1e-9);
   }
   // The sampled path computes the same numbers at the sampled positions.
   const ReferenceValues sampled = reference_gemm_at(in, sample_positions(shape.m, shape.n, 50, 7));
   for (std::size_t s = 0; s < sampled.size(); ++s) {
-    const std::size_t dense = static_cast<std::size_t>(sampled.row_of(s)) * shape.n + sampled.col_of(s);
+    const std::size_t dense =
+        static_cast<std::size_t>(sampled.row_of(s)) * shape.n + sampled.col_of(s);
     EXPECT_NEAR(sampled.value[s], ref.value[dense], 1e-9 * (1 + std::fabs(ref.value[dense])));
     EXPECT_NEAR(sampled.magnitude[s], ref.magnitude[dense], 1e-9 * (1 + ref.magnitude[dense]));
   }
 }
 
 INSTANTIATE_TEST_SUITE_P(OddShapes, ReferenceGemmShapes,
-                         ::testing::Values(Shape{1, 1, 1, 0}, Shape{17, 33, 65, 0}, Shape{70, 300, 5, 3},
-                                           Shape{65, 257, 130, 1}, Shape{129, 1, 513, 0}, Shape{1, 129, 2, 4}));
+                         ::testing::Values(Shape{1, 1, 1, 0}, Shape{17, 33, 65, 0},
+                                           Shape{70, 300, 5, 3}, Shape{65, 257, 130, 1},
+                                           Shape{129, 1, 513, 0}, Shape{1, 129, 2, 4}));
 
 TEST(ReferenceGemm, AddScaledCMatchesDirectBeta) {
   std::vector<float> a(12 * 7), b(7 * 9), c(12 * 9);
@@ -92,7 +97,8 @@ TEST(ReferenceGemm, AddScaledCMatchesDirectBeta) {
   fill_uniform(b, 5);
   fill_uniform(c, 6);
   const ReferenceValues direct = reference_gemm({{12, 9, 7}, 0.5f, 1.5f, a, 7, b, 9, c, 9});
-  const ReferenceValues derived = add_scaled_c(reference_gemm({{12, 9, 7}, 0.5f, 0.0f, a, 7, b, 9, c, 9}), 1.5f, c, 9);
+  const ReferenceValues derived =
+      add_scaled_c(reference_gemm({{12, 9, 7}, 0.5f, 0.0f, a, 7, b, 9, c, 9}), 1.5f, c, 9);
   for (std::size_t i = 0; i < direct.size(); ++i) {
     EXPECT_NEAR(derived.value[i], direct.value[i], 1e-12);
     EXPECT_NEAR(derived.magnitude[i], direct.magnitude[i], 1e-12);
@@ -101,17 +107,22 @@ TEST(ReferenceGemm, AddScaledCMatchesDirectBeta) {
 
 TEST(ReferenceGemm, RejectsInconsistentInputs) {
   const std::vector<float> small(3);
-  EXPECT_THROW(reference_gemm({{2, 2, 2}, 1.0f, 0.0f, small, 2, small, 2, {}, 2}), std::invalid_argument);
-  EXPECT_THROW(reference_gemm({{0, 2, 2}, 1.0f, 0.0f, small, 2, small, 2, {}, 2}), std::invalid_argument);
+  EXPECT_THROW(reference_gemm({{2, 2, 2}, 1.0f, 0.0f, small, 2, small, 2, {}, 2}),
+               std::invalid_argument);
+  EXPECT_THROW(reference_gemm({{0, 2, 2}, 1.0f, 0.0f, small, 2, small, 2, {}, 2}),
+               std::invalid_argument);
   const std::vector<float> four(4);
-  EXPECT_THROW(reference_gemm({{2, 2, 2}, 1.0f, 0.0f, four, 1, four, 2, {}, 2}), std::invalid_argument);
-  EXPECT_THROW(reference_gemm_at({{2, 2, 2}, 1.0f, 0.0f, four, 2, four, 2, {}, 2}, {4}), std::invalid_argument);
+  EXPECT_THROW(reference_gemm({{2, 2, 2}, 1.0f, 0.0f, four, 1, four, 2, {}, 2}),
+               std::invalid_argument);
+  EXPECT_THROW(reference_gemm_at({{2, 2, 2}, 1.0f, 0.0f, four, 2, four, 2, {}, 2}, {4}),
+               std::invalid_argument);
 }
 
 TEST(SamplePositions, CoverCornersAndEdgesWithoutDuplicates) {
   const std::vector<std::int64_t> positions = sample_positions(10, 7, 100, 42);
   auto has = [&](int r, int c) {
-    return std::find(positions.begin(), positions.end(), static_cast<std::int64_t>(r) * 7 + c) != positions.end();
+    return std::find(positions.begin(), positions.end(), static_cast<std::int64_t>(r) * 7 + c) !=
+           positions.end();
   };
   EXPECT_TRUE(has(0, 0));
   EXPECT_TRUE(has(9, 6));

@@ -47,7 +47,10 @@ TEST(EventTimer, TimesAndTakesMedians) {
   CUDALABS_REQUIRE_GPU();
   DeviceBuffer<float> buffer(1 << 20);
   const std::vector<double> times = time_each_run_ms(
-      [&](cudaStream_t stream, int) { CUDA_CHECK(cudaMemsetAsync(buffer.data(), 0, buffer.bytes(), stream)); }, 1, 5);
+      [&](cudaStream_t stream, int) {
+        CUDA_CHECK(cudaMemsetAsync(buffer.data(), 0, buffer.bytes(), stream));
+      },
+      1, 5);
   ASSERT_EQ(times.size(), 5u);
   for (const double t : times) EXPECT_GT(t, 0.0);
   EXPECT_EQ(median({3.0, 1.0, 2.0}), 2.0);

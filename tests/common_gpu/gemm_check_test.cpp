@@ -1,5 +1,6 @@
-// The verification harness against planted bugs: it must pass a correct kernel, report a TODO kernel
-// as not implemented, and fail each planted mistake with a message that says what went wrong.
+// The verification harness against planted bugs: it must pass a correct kernel, report a TODO
+// kernel as not implemented, and fail each planted mistake with a message that says what went
+// wrong.
 #include "common/gemm_check.h"
 #include "common/random_fill.h"
 #include "tests/common_gpu/planted_kernels.h"
@@ -78,8 +79,8 @@ TEST(GemmVerifier, LocatesOneWrongElement) {
 
 TEST(GemmVerifier, TurnsLauncherErrorsIntoFailures) {
   CUDALABS_REQUIRE_GPU();
-  const GemmCheckReport report = check(
-      [](const GemmArgs&, cudaStream_t) { throw std::invalid_argument("refused"); }, kOdd);
+  const GemmCheckReport report =
+      check([](const GemmArgs&, cudaStream_t) { throw std::invalid_argument("refused"); }, kOdd);
   EXPECT_EQ(report.outcome, CheckOutcome::kFailed);
   EXPECT_EQ(report.message, "error: refused");
 }

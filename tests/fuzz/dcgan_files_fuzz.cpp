@@ -12,7 +12,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
 #ifdef CUDALABS_FUZZ_LATENTS
     const cudalabs::dcgan::Latents latents = cudalabs::dcgan::parse_latents(bytes, "fuzz input");
-    if (latents.values.size() != static_cast<std::size_t>(latents.count) * cudalabs::dcgan::kLatent) __builtin_trap();
+    if (latents.values.size() != static_cast<std::size_t>(latents.count) * cudalabs::dcgan::kLatent)
+      __builtin_trap();
 #else
     const cudalabs::dcgan::Weights weights = cudalabs::dcgan::parse_weights(bytes, "fuzz input");
     if (weights.tensors.size() != cudalabs::dcgan::generator_tensors().size()) __builtin_trap();

@@ -1,5 +1,5 @@
-// Lab 00 grading tests: the copy kernel is bit-exact for aligned, misaligned and odd counts; the FMA
-// kernel matches the CPU's std::fma chains bit for bit; both refuse bad arguments.
+// Lab 00 grading tests: the copy kernel is bit-exact for aligned, misaligned and odd counts; the
+// FMA kernel matches the CPU's std::fma chains bit for bit; both refuse bad arguments.
 #include "common/random_fill.h"
 #include "labs/00_roofline/checks.h"
 #include "labs/00_roofline/lab.h"
@@ -14,7 +14,8 @@ namespace {
 const bool kStudentBuild = std::string(CUDALABS_BUILD_NAME) == "student";
 
 void expect_passes(const lab00::Check& check) {
-  if (check.verdict == lab00::Verdict::kNotImplemented && kStudentBuild) GTEST_SKIP() << "not implemented yet";
+  if (check.verdict == lab00::Verdict::kNotImplemented && kStudentBuild)
+    GTEST_SKIP() << "not implemented yet";
   EXPECT_EQ(check.verdict, lab00::Verdict::kPass) << check.message;
 }
 
@@ -27,7 +28,8 @@ class CopyTest : public ::testing::TestWithParam<CopyCase> {};
 TEST_P(CopyTest, IsBitExact) {
   CUDALABS_REQUIRE_GPU();
   const CopyCase& c = GetParam();
-  const std::uint64_t seed = cudalabs::derive_seed(cudalabs::run_seed(), "copy " + std::to_string(c.count));
+  const std::uint64_t seed =
+      cudalabs::derive_seed(cudalabs::run_seed(), "copy " + std::to_string(c.count));
   expect_passes(lab00::check_copy(c.count, c.src_offset, c.dst_offset, seed));
 }
 
@@ -37,7 +39,8 @@ INSTANTIATE_TEST_SUITE_P(Counts, CopyTest,
                                            CopyCase{4096, 2, 2}, CopyCase{(1u << 24) + 5, 0, 0}),
                          [](const auto& info) {
                            return "n" + std::to_string(info.param.count) + "_off" +
-                                  std::to_string(info.param.src_offset) + "_" + std::to_string(info.param.dst_offset);
+                                  std::to_string(info.param.src_offset) + "_" +
+                                  std::to_string(info.param.dst_offset);
                          });
 
 struct FmaCase {
@@ -53,7 +56,8 @@ TEST_P(FmaTest, MatchesCpuChains) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, FmaTest,
-                         ::testing::Values(FmaCase{1, 1}, FmaCase{255, 7}, FmaCase{257, 1000}, FmaCase{100000, 33}),
+                         ::testing::Values(FmaCase{1, 1}, FmaCase{255, 7}, FmaCase{257, 1000},
+                                           FmaCase{100000, 33}),
                          [](const auto& info) {
                            return "t" + std::to_string(info.param.threads) + "_i" +
                                   std::to_string(info.param.iterations);
@@ -69,12 +73,14 @@ TEST(RooflineArguments, AreRejected) {
 }
 
 TEST(RooflineReference, FmaChainsConvergeAndStayFinite) {
-  // The CPU reference itself: after many steps every chain approaches kFmaAddend / (1 - kFmaMultiplier) = 1.
+  // The CPU reference itself: after many steps every chain approaches kFmaAddend / (1 -
+  // kFmaMultiplier) = 1.
   const float value = lab00::fma_reference(12345, 100000);
   EXPECT_NEAR(value, lab00::kFmaChains * 1.0f, 1e-3f * lab00::kFmaChains);
   // One step by hand for thread 0: chain c starts at c, becomes c * 0.999 + 0.001.
   float expected = 0.0f;
-  for (int c = 0; c < lab00::kFmaChains; ++c) expected += std::fma(static_cast<float>(c), 0.999f, 0.001f);
+  for (int c = 0; c < lab00::kFmaChains; ++c)
+    expected += std::fma(static_cast<float>(c), 0.999f, 0.001f);
   EXPECT_EQ(lab00::fma_reference(0, 1), expected);
 }
 

@@ -2,4 +2,5 @@
 #include "labs/05_register_tiling/lab.h"
 #include "tests/support/gemm_grading.h"
 
-static const bool registered = cudalabs::testing::register_gemm_grading_tests(lab05::variants(), CUDALABS_BUILD_NAME);
+static const bool registered =
+    cudalabs::testing::register_gemm_grading_tests(lab05::variants(), CUDALABS_BUILD_NAME);

@@ -2,4 +2,5 @@
 #include "labs/06_double_buffering/lab.h"
 #include "tests/support/gemm_grading.h"
 
-static const bool registered = cudalabs::testing::register_gemm_grading_tests(lab06::variants(), CUDALABS_BUILD_NAME);
+static const bool registered =
+    cudalabs::testing::register_gemm_grading_tests(lab06::variants(), CUDALABS_BUILD_NAME);

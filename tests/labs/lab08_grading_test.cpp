@@ -1,6 +1,6 @@
-// Lab 08 grading tests: every coarsening factor on [COARSEN-KGP]'s two problems and on odd shapes (partial
-// tiles, C = 1, F = 1, 1 x 1 and whole-image filters, chunked channels, shrunk tiles), plus bad
-// arguments. A factor that writes nothing is "not implemented yet" in the student build.
+// Lab 08 grading tests: every coarsening factor on [COARSEN-KGP]'s two problems and on odd shapes
+// (partial tiles, C = 1, F = 1, 1 x 1 and whole-image filters, chunked channels, shrunk tiles),
+// plus bad arguments. A factor that writes nothing is "not implemented yet" in the student build.
 #include "common/conv_check.h"
 #include "common/random_fill.h"
 #include "labs/08_coarsening/lab.h"
@@ -29,15 +29,16 @@ const std::vector<ConvCase>& conv_cases() {
   static const std::vector<ConvCase> cases = {
       {"case1", lab08::kSeedCases[0].shape},
       {"case2", lab08::kSeedCases[1].shape},
-      {"odd_3x37x70x3_f4x5x4", {3, 37, 70, 3, 4, 5, 4}},              // partial tiles in both directions
-      {"single_channel_2x20x19x1_f3x3x3", {2, 20, 19, 1, 3, 3, 3}},    // C = 1
-      {"single_filter_2x17x23x4_f1x2x5", {2, 17, 23, 4, 1, 2, 5}},     // F = 1
-      {"pointwise_2x9x11x6_f5x1x1", {2, 9, 11, 6, 5, 1, 1}},           // 1 x 1 filters
-      {"whole_image_3x7x9x2_f2x7x9", {3, 7, 9, 2, 2, 7, 9}},           // one output per image and filter
+      {"odd_3x37x70x3_f4x5x4", {3, 37, 70, 3, 4, 5, 4}},  // partial tiles in both directions
+      {"single_channel_2x20x19x1_f3x3x3", {2, 20, 19, 1, 3, 3, 3}},  // C = 1
+      {"single_filter_2x17x23x4_f1x2x5", {2, 17, 23, 4, 1, 2, 5}},   // F = 1
+      {"pointwise_2x9x11x6_f5x1x1", {2, 9, 11, 6, 5, 1, 1}},         // 1 x 1 filters
+      {"whole_image_3x7x9x2_f2x7x9", {3, 7, 9, 2, 2, 7, 9}},  // one output per image and filter
       {"one_element_1x1x1x1_f1x1x1", {1, 1, 1, 1, 1, 1, 1}},
-      {"many_channels_2x40x40x64_f3x7x7", {2, 40, 40, 64, 3, 7, 7}},   // channels staged in chunks
-      {"shrunk_tile_1x110x110x1_f1x70x70", {1, 110, 110, 1, 1, 70, 70}},  // a 70 x 70 filter: 4-row tiles
-      {"tall_2x300x5x2_f2x3x2", {2, 300, 5, 2, 2, 3, 2}},              // many tile rows, narrow
+      {"many_channels_2x40x40x64_f3x7x7", {2, 40, 40, 64, 3, 7, 7}},  // channels staged in chunks
+      {"shrunk_tile_1x110x110x1_f1x70x70",
+       {1, 110, 110, 1, 1, 70, 70}},                       // a 70 x 70 filter: 4-row tiles
+      {"tall_2x300x5x2_f2x3x2", {2, 300, 5, 2, 2, 3, 2}},  // many tile rows, narrow
   };
   return cases;
 }
@@ -55,14 +56,16 @@ cudalabs::ConvVerifier& verifier_for(const ConvCase& conv_case) {
 
 class ConvGradingTest : public ::testing::Test {
  public:
-  ConvGradingTest(const lab08::ConvVariant* variant, ConvCase conv_case) : variant_(variant), case_(std::move(conv_case)) {}
+  ConvGradingTest(const lab08::ConvVariant* variant, ConvCase conv_case)
+      : variant_(variant), case_(std::move(conv_case)) {}
 
   void TestBody() override {
     CUDALABS_REQUIRE_GPU();
     cudalabs::ConvVerifier& verifier = verifier_for(case_);
     const cudalabs::ConvCheckReport report = verifier.check(variant_->launch);
-    const std::string context = std::string(variant_->name) + " on " + case_.shape.label() + " (CUDALABS_SEED=" +
-                                std::to_string(cudalabs::run_seed()) + ", " + verifier.reference_description() + ")";
+    const std::string context = std::string(variant_->name) + " on " + case_.shape.label() +
+                                " (CUDALABS_SEED=" + std::to_string(cudalabs::run_seed()) + ", " +
+                                verifier.reference_description() + ")";
     if (report.outcome == cudalabs::CheckOutcome::kNotImplemented) {
       if (kStudentBuild) GTEST_SKIP() << variant_->name << ": not implemented yet";
       FAIL() << context << ": the solution writes nothing";
@@ -83,7 +86,8 @@ class ConvArgumentTest : public ::testing::Test {
   void TestBody() override {
     float dummy[4] = {};
     auto expect_rejected = [&](cudalabs::ConvArgs args, const std::string& needle) {
-      cudalabs::testing::expect_rejected(variant_->name, [&] { variant_->launch(args, nullptr); }, needle);
+      cudalabs::testing::expect_rejected(
+          variant_->name, [&] { variant_->launch(args, nullptr); }, needle);
     };
     const cudalabs::ConvArgs good{{1, 2, 2, 1, 1, 1, 1}, dummy, dummy, dummy};
     cudalabs::ConvArgs args = good;
@@ -102,7 +106,8 @@ class ConvArgumentTest : public ::testing::Test {
     args.output = nullptr;
     expect_rejected(args, "pointer output");
     args = good;
-    args.shape = {1, 200, 200, 1, 1, 90, 90};  // the filter alone and its patch overflow shared memory
+    args.shape = {1, 200, 200, 1,
+                  1, 90,  90};  // the filter alone and its patch overflow shared memory
     expect_rejected(args, "90 x 90 filter needs");
   }
 
@@ -114,11 +119,14 @@ const bool registered = [] {
   for (const lab08::ConvVariant& variant : lab08::variants()) {
     const std::string suite = std::string("Grading.") + variant.name;
     for (const ConvCase& conv_case : conv_cases()) {
-      ::testing::RegisterTest(suite.c_str(), conv_case.name.c_str(), nullptr, nullptr, __FILE__, __LINE__,
-                              [v = &variant, conv_case]() -> ::testing::Test* { return new ConvGradingTest(v, conv_case); });
+      ::testing::RegisterTest(suite.c_str(), conv_case.name.c_str(), nullptr, nullptr, __FILE__,
+                              __LINE__, [v = &variant, conv_case]() -> ::testing::Test* {
+                                return new ConvGradingTest(v, conv_case);
+                              });
     }
-    ::testing::RegisterTest(suite.c_str(), "rejects_bad_arguments", nullptr, nullptr, __FILE__, __LINE__,
-                            [v = &variant]() -> ::testing::Test* { return new ConvArgumentTest(v); });
+    ::testing::RegisterTest(
+        suite.c_str(), "rejects_bad_arguments", nullptr, nullptr, __FILE__, __LINE__,
+        [v = &variant]() -> ::testing::Test* { return new ConvArgumentTest(v); });
   }
   return true;
 }();

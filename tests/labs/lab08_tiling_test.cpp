@@ -1,5 +1,5 @@
-// Lab 08's block plan (tiling.h) on the CPU: [COARSEN-KGP]'s block sizes, partial tiles, channel chunks,
-// shrunk tiles and the refusal of filters that cannot fit.
+// Lab 08's block plan (tiling.h) on the CPU: [COARSEN-KGP]'s block sizes, partial tiles, channel
+// chunks, shrunk tiles and the refusal of filters that cannot fit.
 #include "labs/08_coarsening/lab.h"
 #include "labs/08_coarsening/tiling.h"
 
@@ -10,14 +10,16 @@
 namespace {
 
 TEST(Lab08Tiling, BlockSizesFollowCoarsenKgpTables) {
-  // Tables 3.1 and 3.2 list blocks of 841 (not rounded), 448, 224, 128, 64, 32 for case I and 992, 512,
-  // 256, 128, 64, 32 for case II: ceil(outputs / factor) rounded up to whole warps.
+  // Tables 3.1 and 3.2 list blocks of 841 (not rounded), 448, 224, 128, 64, 32 for case I and 992,
+  // 512, 256, 128, 64, 32 for case II: ceil(outputs / factor) rounded up to whole warps.
   const int factors[] = {1, 2, 4, 8, 16, 32};
   const int case1[] = {864, 448, 224, 128, 64, 32};
   const int case2[] = {992, 512, 256, 128, 64, 32};
   for (int i = 0; i < 6; ++i) {
-    EXPECT_EQ(lab08::plan_tiling(lab08::kSeedCases[0].shape, factors[i]).threads, case1[i]) << factors[i];
-    EXPECT_EQ(lab08::plan_tiling(lab08::kSeedCases[1].shape, factors[i]).threads, case2[i]) << factors[i];
+    EXPECT_EQ(lab08::plan_tiling(lab08::kSeedCases[0].shape, factors[i]).threads, case1[i])
+        << factors[i];
+    EXPECT_EQ(lab08::plan_tiling(lab08::kSeedCases[1].shape, factors[i]).threads, case2[i])
+        << factors[i];
   }
 }
 

@@ -1,16 +1,18 @@
 // Lab 09 grading tests.
-// - Each transposed-convolution kernel (naive, branch-free, sub-pixel) on the generator's four layers
+// - Each transposed-convolution kernel (naive, branch-free, sub-pixel) on the generator's four
+// layers
 //   and on odd shapes (rectangular, 1 x 1 inputs, 3 or 1 output channels), with and without a fused
 //   epilogue, against the double-precision reference, element by element within the float32 bound.
 // - The lowering kernel: I' must equal the CPU-built I' exactly (it is a copy).
-// - Every variant of the whole generator on batches of 1, 7 and 64, with the builtin and the trained
+// - Every variant of the whole generator on batches of 1, 7 and 64, with the builtin and the
+// trained
 //   weights, against the CPU reference generator.
 // - The pipeline (pinned staging, three slots): the same images as the generator run directly.
 // - Bad arguments, refused with the argument named.
-// A kernel that writes nothing is "not implemented yet" (skipped) in the student build, a failure in
-// the solution build.
-#include "common/dcgan_files.h"
+// A kernel that writes nothing is "not implemented yet" (skipped) in the student build, a failure
+// in the solution build.
 #include "common/cuda_check.h"
+#include "common/dcgan_files.h"
 #include "common/device_buffer.h"
 #include "common/gemm_compare.h"
 #include "common/poison.h"
@@ -41,8 +43,12 @@ using dcgan::TconvShape;
 const bool kStudentBuild = std::string(CUDALABS_BUILD_NAME) == "student";
 using dcgan::kImageFloats;
 
-std::uint64_t seed_for(const std::string& name) { return cudalabs::derive_seed(cudalabs::run_seed(), "lab09 " + name); }
-std::string seed_note() { return " (CUDALABS_SEED=" + std::to_string(cudalabs::run_seed()) + ")"; }
+std::uint64_t seed_for(const std::string& name) {
+  return cudalabs::derive_seed(cudalabs::run_seed(), "lab09 " + name);
+}
+std::string seed_note() {
+  return " (CUDALABS_SEED=" + std::to_string(cudalabs::run_seed()) + ")";
+}
 
 // ---------------------------------------------------------------- one layer
 
@@ -69,9 +75,12 @@ const std::vector<LayerCase>& layer_cases() {
       {"wide_b2_2x9_c32_k132", {2, 2, 9, 32, 132}, Tail::kBatchNormRelu},  // a partial column tile
       {"rgb_b2_3x6_c8_k3", {2, 3, 6, 8, 3}, Tail::kTanh},
       {"one_channel_b1_4x5_c8_k1", {1, 4, 5, 8, 1}, Tail::kBias},
-      {"odd_channels_b2_3x4_c12_k5", {2, 3, 4, 12, 5}, Tail::kBias},  // the sub-pixel kernel refuses it
-      // Batches of 128 and more: the sub-pixel GEMM's blocks then hold one pixel position each (b256)
-      // or straddle two (b200, b130), and skip the taps outside the image for all their rows.
+      {"odd_channels_b2_3x4_c12_k5",
+       {2, 3, 4, 12, 5},
+       Tail::kBias},  // the sub-pixel kernel refuses it
+      // Batches of 128 and more: the sub-pixel GEMM's blocks then hold one pixel position each
+      // (b256) or straddle two (b200, b130), and skip the taps outside the image for all their
+      // rows.
       {"many_b256_3x5_c16_k64", {256, 3, 5, 16, 64}, Tail::kBatchNormRelu},
       {"many_b200_3x3_c8_k136", {200, 3, 3, 8, 136}, Tail::kBias},
       {"many_b130_2x3_c8_k256", {130, 2, 3, 8, 256}, Tail::kTanh},
@@ -82,7 +91,8 @@ const std::vector<LayerCase>& layer_cases() {
 // Inputs, parameters and the double reference of one case, shared by the kernels.
 struct LayerData {
   std::vector<float> input, filter, bias, scale, shift;
-  cudalabs::ReferenceValues reference;  // after the tail; magnitude bounds every rounding on the way
+  cudalabs::ReferenceValues
+      reference;  // after the tail; magnitude bounds every rounding on the way
 };
 
 const LayerData& layer_data(const LayerCase& c) {
@@ -113,7 +123,8 @@ const LayerData& layer_data(const LayerCase& c) {
   // The kernels see bias (kBias, kTanh) or scale and shift (kBatchNormRelu, where shift stands for
   // the folded bias and batch norm): the reference applies exactly the same tail.
   std::vector<double> value = dcgan::reference_tconv(s, in, d.filter, fused ? zero_bias : d.bias);
-  std::vector<double> magnitude = dcgan::reference_tconv(s, abs_in, abs_filter, fused ? zero_bias : abs_bias);
+  std::vector<double> magnitude =
+      dcgan::reference_tconv(s, abs_in, abs_filter, fused ? zero_bias : abs_bias);
   for (std::size_t e = 0; e < value.size(); ++e) {
     const int k = static_cast<int>(e % s.out_channels);
     if (fused) {
@@ -141,7 +152,9 @@ std::vector<float> pack_for_subpixel(const std::vector<float>& filter, int c_in,
         if (s % 2 == px) continue;
         // taps run from the lowest filter index up, as subpixel::filter_index(p, t) does
         for (int c = 0; c < c_in; ++c)
-          for (int k = 0; k < k_out; ++k) packed.push_back(filter[((static_cast<std::size_t>(r) * 5 + s) * k_out + k) * c_in + c]);
+          for (int k = 0; k < k_out; ++k)
+            packed.push_back(
+                filter[((static_cast<std::size_t>(r) * 5 + s) * k_out + k) * c_in + c]);
       }
     }
   }
@@ -160,24 +173,29 @@ bool subpixel_accepts(const TconvShape& s) {
 
 class LayerGradingTest : public ::testing::Test {
  public:
-  LayerGradingTest(Kernel kernel, LayerCase layer_case) : kernel_(kernel), case_(std::move(layer_case)) {}
+  LayerGradingTest(Kernel kernel, LayerCase layer_case)
+      : kernel_(kernel), case_(std::move(layer_case)) {}
 
   void TestBody() override {
     CUDALABS_REQUIRE_GPU();
     const TconvShape& s = case_.shape;
     const LayerData& d = layer_data(case_);
     const std::vector<float> filter =
-        kernel_ == Kernel::kSubpixel ? pack_for_subpixel(d.filter, s.in_channels, s.out_channels) : d.filter;
-    cudalabs::DeviceBuffer<float> input(std::span<const float>{d.input}), dev_filter(std::span<const float>{filter});
-    cudalabs::DeviceBuffer<float> bias(std::span<const float>{d.bias}), scale(std::span<const float>{d.scale}),
-        shift(std::span<const float>{d.shift}), output(s.output_elements());
+        kernel_ == Kernel::kSubpixel ? pack_for_subpixel(d.filter, s.in_channels, s.out_channels)
+                                     : d.filter;
+    cudalabs::DeviceBuffer<float> input(std::span<const float>{d.input}),
+        dev_filter(std::span<const float>{filter});
+    cudalabs::DeviceBuffer<float> bias(std::span<const float>{d.bias}),
+        scale(std::span<const float>{d.scale}), shift(std::span<const float>{d.shift}),
+        output(s.output_elements());
     lab09::TconvArgs args{s, input.data(), dev_filter.data(), output.data(), {}};
-    if (case_.tail == Tail::kBatchNormRelu) args.epilogue = {scale.data(), shift.data(), lab09::Activation::kRelu};
+    if (case_.tail == Tail::kBatchNormRelu)
+      args.epilogue = {scale.data(), shift.data(), lab09::Activation::kRelu};
     if (case_.tail == Tail::kBias) args.epilogue = {nullptr, bias.data(), lab09::Activation::kNone};
     if (case_.tail == Tail::kTanh) args.epilogue = {nullptr, bias.data(), lab09::Activation::kTanh};
     if (kernel_ == Kernel::kSubpixel && !subpixel_accepts(s)) {
-      cudalabs::testing::expect_rejected("tconv_subpixel", [&] { lab09::tconv_subpixel(args, nullptr); },
-                                         "lab09 tconv_subpixel");
+      cudalabs::testing::expect_rejected(
+          "tconv_subpixel", [&] { lab09::tconv_subpixel(args, nullptr); }, "lab09 tconv_subpixel");
       return;
     }
     cudalabs::poison_device(output.data(), output.bytes());
@@ -186,10 +204,13 @@ class LayerGradingTest : public ::testing::Test {
     if (kernel_ == Kernel::kSubpixel) lab09::tconv_subpixel(args, nullptr);
     CUDA_CHECK(cudaDeviceSynchronize());
     const std::vector<float> got = output.to_host();
-    // The longest dot product a correct kernel may form: every tap of one phase times C, plus the tail.
+    // The longest dot product a correct kernel may form: every tap of one phase times C, plus the
+    // tail.
     const int k = 9 * s.in_channels + 2;
-    const cudalabs::GemmComparison comparison = cudalabs::compare_gemm(got, s.out_channels, d.reference, k);
-    const std::string context = std::string(kernel_name(kernel_)) + " on " + case_.name + seed_note();
+    const cudalabs::GemmComparison comparison =
+        cudalabs::compare_gemm(got, s.out_channels, d.reference, k);
+    const std::string context =
+        std::string(kernel_name(kernel_)) + " on " + case_.name + seed_note();
     if (comparison.nothing_written()) {
       if (kStudentBuild) GTEST_SKIP() << kernel_name(kernel_) << ": not implemented yet";
       FAIL() << context << ": the solution writes nothing";
@@ -204,9 +225,11 @@ class LayerGradingTest : public ::testing::Test {
 
 // ---------------------------------------------------------------- lowering
 
-// I' on the CPU, straight from [DCGAN-SHPC] eq. 11: J[y + r][x + s][c], J the zero-inserted padded input.
+// I' on the CPU, straight from [DCGAN-SHPC] eq. 11: J[y + r][x + s][c], J the zero-inserted padded
+// input.
 std::vector<float> lowered_on_cpu(const TconvShape& s, const std::vector<float>& input) {
-  const int jh = 2 * s.height + 4, jw = 2 * s.width + 4;  // 3 before, 1 between, 2 after: 2H - 1 + 5
+  const int jh = 2 * s.height + 4,
+            jw = 2 * s.width + 4;  // 3 before, 1 between, 2 after: 2H - 1 + 5
   std::vector<float> out;
   for (int n = 0; n < s.batch; ++n) {
     std::vector<float> j(static_cast<std::size_t>(jh) * jw * s.in_channels, 0.0f);
@@ -214,13 +237,15 @@ std::vector<float> lowered_on_cpu(const TconvShape& s, const std::vector<float>&
       for (int w = 0; w < s.width; ++w)
         for (int c = 0; c < s.in_channels; ++c)
           j[((static_cast<std::size_t>(3 + 2 * i) * jw) + 3 + 2 * w) * s.in_channels + c] =
-              input[((static_cast<std::size_t>(n) * s.height + i) * s.width + w) * s.in_channels + c];
+              input[((static_cast<std::size_t>(n) * s.height + i) * s.width + w) * s.in_channels +
+                    c];
     for (int y = 0; y < 2 * s.height; ++y)
       for (int x = 0; x < 2 * s.width; ++x)
         for (int r = 0; r < 5; ++r)
           for (int t = 0; t < 5; ++t)
             for (int c = 0; c < s.in_channels; ++c)
-              out.push_back(j[((static_cast<std::size_t>(y + r) * jw) + x + t) * s.in_channels + c]);
+              out.push_back(
+                  j[((static_cast<std::size_t>(y + r) * jw) + x + t) * s.in_channels + c]);
   }
   return out;
 }
@@ -233,9 +258,11 @@ class LoweringGradingTest : public ::testing::Test {
     CUDALABS_REQUIRE_GPU();
     const TconvShape& s = case_.shape;
     std::vector<float> input(s.input_elements());
-    cudalabs::fill_uniform(input, seed_for(case_.name + " lowering"), 0.5f, 1.5f);  // never 0: zeros must come from J
+    cudalabs::fill_uniform(input, seed_for(case_.name + " lowering"), 0.5f,
+                           1.5f);  // never 0: zeros must come from J
     const std::vector<float> expected = lowered_on_cpu(s, input);
-    cudalabs::DeviceBuffer<float> dev_input(std::span<const float>{input}), lowered(expected.size());
+    cudalabs::DeviceBuffer<float> dev_input(std::span<const float>{input}),
+        lowered(expected.size());
     cudalabs::poison_device(lowered.data(), lowered.bytes());
     lab09::lower_tconv_input(s, dev_input.data(), lowered.data(), nullptr);
     CUDA_CHECK(cudaDeviceSynchronize());
@@ -254,8 +281,8 @@ class LoweringGradingTest : public ::testing::Test {
     }
     const std::size_t columns = 25 * static_cast<std::size_t>(s.in_channels);
     EXPECT_EQ(unwritten, 0u) << case_.name << ": elements never written";
-    EXPECT_EQ(wrong, 0u) << case_.name << ": first wrong element at row " << first_wrong / columns << ", column "
-                         << first_wrong % columns << seed_note();
+    EXPECT_EQ(wrong, 0u) << case_.name << ": first wrong element at row " << first_wrong / columns
+                         << ", column " << first_wrong % columns << seed_note();
   }
 
  private:
@@ -270,16 +297,18 @@ const dcgan::Weights& weights_named(const std::string& name) {
   static std::map<std::string, dcgan::Weights> cache;
   auto it = cache.find(name);
   if (it == cache.end()) {
-    it = cache.emplace(name, name == "builtin" ? dcgan::default_weights(seed_for("weights"))
-                                               : dcgan::read_weights(kTrainedWeights)).first;
+    it = cache
+             .emplace(name, name == "builtin" ? dcgan::default_weights(seed_for("weights"))
+                                              : dcgan::read_weights(kTrainedWeights))
+             .first;
   }
   return it->second;
 }
 
 struct GeneratorData {
   std::vector<float> latents;
-  std::vector<int> picks;            // images checked against the reference
-  std::vector<double> reference;     // their reference images
+  std::vector<int> picks;         // images checked against the reference
+  std::vector<double> reference;  // their reference images
 };
 
 const GeneratorData& generator_data(const std::string& weights, int batch) {
@@ -295,9 +324,11 @@ const GeneratorData& generator_data(const std::string& weights, int batch) {
   }
   std::vector<float> picked;
   for (int p : d.picks) {
-    picked.insert(picked.end(), d.latents.begin() + p * dcgan::kLatent, d.latents.begin() + (p + 1) * dcgan::kLatent);
+    picked.insert(picked.end(), d.latents.begin() + p * dcgan::kLatent,
+                  d.latents.begin() + (p + 1) * dcgan::kLatent);
   }
-  d.reference = dcgan::reference_generator(weights_named(weights), picked, static_cast<int>(d.picks.size()));
+  d.reference =
+      dcgan::reference_generator(weights_named(weights), picked, static_cast<int>(d.picks.size()));
   return d;
 }
 
@@ -333,10 +364,12 @@ class GeneratorGradingTest : public ::testing::Test {
         worst = std::max(worst, std::abs(value - d.reference[p * kImageFloats + e]));
       }
     }
-    const std::string context = std::string(variant_->name) + " at batch " + std::to_string(batch_) + " with the " +
-                                weights_ + " weights" + seed_note();
+    const std::string context = std::string(variant_->name) + " at batch " +
+                                std::to_string(batch_) + " with the " + weights_ + " weights" +
+                                seed_note();
     if (non_finite == d.picks.size() * kImageFloats) {
-      if (kStudentBuild) GTEST_SKIP() << variant_->name << ": not implemented yet (a layer writes nothing)";
+      if (kStudentBuild)
+        GTEST_SKIP() << variant_->name << ": not implemented yet (a layer writes nothing)";
       FAIL() << context << ": the solution writes nothing";
     }
     EXPECT_EQ(non_finite, 0u) << context << ": NaN or unwritten values";
@@ -369,10 +402,12 @@ class PipelineGradingTest : public ::testing::Test {
         dev_images(static_cast<std::size_t>(batch_) * kImageFloats);
     for (int first = 0; first < num_; first += batch_) {
       const int count = std::min(batch_, num_ - first);
-      generator.run(variant, methods, dev_latents.data() + static_cast<std::size_t>(first) * dcgan::kLatent, count,
+      generator.run(variant, methods,
+                    dev_latents.data() + static_cast<std::size_t>(first) * dcgan::kLatent, count,
                     dev_images.data(), nullptr);
-      CUDA_CHECK(cudaMemcpy(expected.data() + static_cast<std::size_t>(first) * kImageFloats, dev_images.data(),
-                            static_cast<std::size_t>(count) * kImageFloats * sizeof(float), cudaMemcpyDeviceToHost));
+      CUDA_CHECK(cudaMemcpy(
+          expected.data() + static_cast<std::size_t>(first) * kImageFloats, dev_images.data(),
+          static_cast<std::size_t>(count) * kImageFloats * sizeof(float), cudaMemcpyDeviceToHost));
     }
     if (std::isnan(expected[0])) {
       if (kStudentBuild) GTEST_SKIP() << "subpixel: not implemented yet";
@@ -384,21 +419,23 @@ class PipelineGradingTest : public ::testing::Test {
     // Each batch is announced once, in order, and only when its images are already in place.
     int next_first = 0;
     std::size_t early = 0;
-    const double seconds = pipeline.generate(variant, methods, latents, num_, got, [&](int first, int count) {
-      EXPECT_EQ(first, next_first);
-      EXPECT_EQ(count, std::min(batch_, num_ - first));
-      for (std::size_t e = static_cast<std::size_t>(first) * kImageFloats;
-           e < static_cast<std::size_t>(first + count) * kImageFloats; ++e) {
-        early += got[e] != expected[e];
-      }
-      next_first = first + count;
-    });
+    const double seconds =
+        pipeline.generate(variant, methods, latents, num_, got, [&](int first, int count) {
+          EXPECT_EQ(first, next_first);
+          EXPECT_EQ(count, std::min(batch_, num_ - first));
+          for (std::size_t e = static_cast<std::size_t>(first) * kImageFloats;
+               e < static_cast<std::size_t>(first + count) * kImageFloats; ++e) {
+            early += got[e] != expected[e];
+          }
+          next_first = first + count;
+        });
     EXPECT_GT(seconds, 0.0);
     EXPECT_EQ(next_first, num_) << "the delivered batches do not cover every image";
     EXPECT_EQ(early, 0u) << "a batch was announced before its images were written";
     std::size_t differ = 0;
     for (std::size_t e = 0; e < got.size(); ++e) differ += got[e] != expected[e];
-    EXPECT_EQ(differ, 0u) << num_ << " images in batches of " << batch_ << ": values differ from the direct runs";
+    EXPECT_EQ(differ, 0u) << num_ << " images in batches of " << batch_
+                          << ": values differ from the direct runs";
   }
 
  private:
@@ -414,32 +451,49 @@ TEST(Arguments, KernelsRejectBadShapesAndPointers) {
   for (auto launch : {&lab09::tconv_naive, &lab09::tconv_branch_free, &lab09::tconv_subpixel}) {
     lab09::TconvArgs args = good;
     args.shape.batch = 0;
-    expect_rejected("tconv", [&] { launch(args, nullptr); }, "batch = 0");
+    expect_rejected(
+        "tconv", [&] { launch(args, nullptr); }, "batch = 0");
     args = good;
     args.shape.in_channels = -3;
-    expect_rejected("tconv", [&] { launch(args, nullptr); }, "in_channels = -3");
+    expect_rejected(
+        "tconv", [&] { launch(args, nullptr); }, "in_channels = -3");
     args = good;
     args.input = nullptr;
-    expect_rejected("tconv", [&] { launch(args, nullptr); }, "must not be null");
+    expect_rejected(
+        "tconv", [&] { launch(args, nullptr); }, "must not be null");
   }
   lab09::TconvArgs args = good;
   args.shape.in_channels = 12;
-  expect_rejected("tconv_subpixel", [&] { lab09::tconv_subpixel(args, nullptr); }, "in_channels = 12");
+  expect_rejected(
+      "tconv_subpixel", [&] { lab09::tconv_subpixel(args, nullptr); }, "in_channels = 12");
   args = good;
   args.shape.out_channels = 6;
-  expect_rejected("tconv_subpixel", [&] { lab09::tconv_subpixel(args, nullptr); }, "out_channels = 6");
+  expect_rejected(
+      "tconv_subpixel", [&] { lab09::tconv_subpixel(args, nullptr); }, "out_channels = 6");
   args = good;
   args.shape = {1, 2, 2, 1024, 4};  // 25 x 1024 x 4 floats of filter: more than shared memory holds
-  expect_rejected("tconv_subpixel", [&] { lab09::tconv_subpixel(args, nullptr); }, "bytes of filter");
+  expect_rejected(
+      "tconv_subpixel", [&] { lab09::tconv_subpixel(args, nullptr); }, "bytes of filter");
   args = good;
   args.input = dummy + 1;  // not 16-byte aligned
-  expect_rejected("tconv_subpixel", [&] { lab09::tconv_subpixel(args, nullptr); }, "16-byte aligned");
-  expect_rejected("lower_tconv_input", [&] { lab09::lower_tconv_input({1, 0, 2, 8, 4}, dummy, dummy, nullptr); },
-                  "height = 0");
-  expect_rejected("lower_tconv_input", [&] { lab09::lower_tconv_input({1, 2, 2, 8, 4}, dummy, nullptr, nullptr); },
-                  "must not be null");
-  expect_rejected("find_variant", [] { lab09::find_variant("fastest"); }, "unknown variant 'fastest'");
-  expect_rejected("Generator", [] { lab09::Generator(dcgan::default_weights(1), 0); }, "--batch = 0");
+  expect_rejected(
+      "tconv_subpixel", [&] { lab09::tconv_subpixel(args, nullptr); }, "16-byte aligned");
+  expect_rejected(
+      "lower_tconv_input",
+      [&] {
+        lab09::lower_tconv_input({1, 0, 2, 8, 4}, dummy, dummy, nullptr);
+      },
+      "height = 0");
+  expect_rejected(
+      "lower_tconv_input",
+      [&] {
+        lab09::lower_tconv_input({1, 2, 2, 8, 4}, dummy, nullptr, nullptr);
+      },
+      "must not be null");
+  expect_rejected(
+      "find_variant", [] { lab09::find_variant("fastest"); }, "unknown variant 'fastest'");
+  expect_rejected(
+      "Generator", [] { lab09::Generator(dcgan::default_weights(1), 0); }, "--batch = 0");
 }
 
 TEST(Arguments, GeneratorRejectsMoreImagesThanItsBatch) {
@@ -448,7 +502,10 @@ TEST(Arguments, GeneratorRejectsMoreImagesThanItsBatch) {
   cudalabs::DeviceBuffer<float> latents(3 * 100), images(3 * kImageFloats);
   cudalabs::testing::expect_rejected(
       "Generator::run",
-      [&] { generator.run(lab09::variants()[0], lab09::variants()[0].methods, latents.data(), 3, images.data(), nullptr); },
+      [&] {
+        generator.run(lab09::variants()[0], lab09::variants()[0].methods, latents.data(), 3,
+                      images.data(), nullptr);
+      },
       "count = 3 is outside 1..2");
 }
 
@@ -456,8 +513,9 @@ const bool registered = [] {
   for (Kernel kernel : {Kernel::kNaive, Kernel::kBranchFree, Kernel::kSubpixel}) {
     const std::string suite = std::string("Grading.") + kernel_name(kernel);
     for (const LayerCase& c : layer_cases()) {
-      ::testing::RegisterTest(suite.c_str(), c.name.c_str(), nullptr, nullptr, __FILE__, __LINE__,
-                              [kernel, c]() -> ::testing::Test* { return new LayerGradingTest(kernel, c); });
+      ::testing::RegisterTest(
+          suite.c_str(), c.name.c_str(), nullptr, nullptr, __FILE__, __LINE__,
+          [kernel, c]() -> ::testing::Test* { return new LayerGradingTest(kernel, c); });
     }
   }
   const LayerCase lowering_cases[] = {{"layer1_b1", dcgan::generator_layer(1, 1), Tail::kBias},
@@ -465,7 +523,8 @@ const bool registered = [] {
                                       {"odd_b3_3x5_c3", {3, 3, 5, 3, 1}, Tail::kBias},
                                       {"one_pixel_b2_1x1_c7", {2, 1, 1, 7, 1}, Tail::kBias}};
   for (const LayerCase& c : lowering_cases) {
-    ::testing::RegisterTest("Grading.lowering", c.name.c_str(), nullptr, nullptr, __FILE__, __LINE__,
+    ::testing::RegisterTest("Grading.lowering", c.name.c_str(), nullptr, nullptr, __FILE__,
+                            __LINE__,
                             [c]() -> ::testing::Test* { return new LoweringGradingTest(c); });
   }
   for (const lab09::DcganVariant& variant : lab09::variants()) {
@@ -481,10 +540,12 @@ const bool registered = [] {
     }
   }
   // num, batch: a short last batch; four batches (a slot reused); one batch.
-  const std::tuple<int, int, const char*> pipeline_cases[] = {{7, 3, "n7_b3"}, {10, 3, "n10_b3"}, {5, 5, "n5_b5"}};
+  const std::tuple<int, int, const char*> pipeline_cases[] = {
+      {7, 3, "n7_b3"}, {10, 3, "n10_b3"}, {5, 5, "n5_b5"}};
   for (const auto& [num, batch, name] : pipeline_cases) {
-    ::testing::RegisterTest("Grading.pipeline", name, nullptr, nullptr, __FILE__, __LINE__,
-                            [num, batch]() -> ::testing::Test* { return new PipelineGradingTest(num, batch); });
+    ::testing::RegisterTest(
+        "Grading.pipeline", name, nullptr, nullptr, __FILE__, __LINE__,
+        [num, batch]() -> ::testing::Test* { return new PipelineGradingTest(num, batch); });
   }
   return true;
 }();

@@ -1,7 +1,9 @@
 // Lab 10 grading tests.
-// - gpu_share: for many (num, parts), the parts are in order, tile [0, num) and differ by at most one
+// - gpu_share: for many (num, parts), the parts are in order, tile [0, num) and differ by at most
+// one
 //   image; bad arguments are refused with the argument named. (Host code: runs without a GPU.)
-// - generate_on_gpus: three workers on GPU 0 (so it runs on any machine with one GPU) and a worker on
+// - generate_on_gpus: three workers on GPU 0 (so it runs on any machine with one GPU) and a worker
+// on
 //   every GPU present (at least two, else skipped), with num not divisible by the worker count: the
 //   output is bit for bit one worker's output, and sampled images match the CPU reference.
 // - A worker on a GPU that does not exist is refused, naming it.
@@ -45,13 +47,15 @@ TEST(Split, SharesAreOrderedTilingAndBalanced) {
       int next = 0, smallest = num, largest = 0;
       for (int p = 0; p < parts; ++p) {
         const lab10::Share share = lab10::gpu_share(num, parts, p);
-        ASSERT_EQ(share.first, next) << "num " << num << ", parts " << parts << ": part " << p << " is out of order";
+        ASSERT_EQ(share.first, next)
+            << "num " << num << ", parts " << parts << ": part " << p << " is out of order";
         ASSERT_GE(share.count, 0);
         next += share.count;
         smallest = std::min(smallest, share.count);
         largest = std::max(largest, share.count);
       }
-      EXPECT_EQ(next, num) << "num " << num << ", parts " << parts << ": the parts do not cover every image";
+      EXPECT_EQ(next, num) << "num " << num << ", parts " << parts
+                           << ": the parts do not cover every image";
       EXPECT_LE(largest - smallest, 1) << "num " << num << ", parts " << parts << ": unbalanced";
     }
   }
@@ -67,18 +71,23 @@ TEST(Split, RejectsBadArguments) {
     FAIL() << "the solution's gpu_share returns empty shares";
   }
   using cudalabs::testing::expect_rejected;
-  expect_rejected("gpu_share", [] { lab10::gpu_share(-1, 2, 0); }, "num = -1");
-  expect_rejected("gpu_share", [] { lab10::gpu_share(10, 0, 0); }, "parts = 0");
-  expect_rejected("gpu_share", [] { lab10::gpu_share(10, 2, 2); }, "part = 2");
-  expect_rejected("gpu_share", [] { lab10::gpu_share(10, 2, -1); }, "part = -1");
+  expect_rejected(
+      "gpu_share", [] { lab10::gpu_share(-1, 2, 0); }, "num = -1");
+  expect_rejected(
+      "gpu_share", [] { lab10::gpu_share(10, 0, 0); }, "parts = 0");
+  expect_rejected(
+      "gpu_share", [] { lab10::gpu_share(10, 2, 2); }, "part = 2");
+  expect_rejected(
+      "gpu_share", [] { lab10::gpu_share(10, 2, -1); }, "part = -1");
 }
 
-// Workers on `devices`, num images: the threaded output against one worker's, bit for bit, and sampled
-// images against the CPU reference.
+// Workers on `devices`, num images: the threaded output against one worker's, bit for bit, and
+// sampled images against the CPU reference.
 void expect_same_as_one_gpu(const std::vector<int>& devices, int num, int batch) {
   const dcgan::Weights weights = dcgan::default_weights(7);
   std::vector<float> latents(static_cast<std::size_t>(num) * kLatent);
-  cudalabs::fill_uniform(latents, cudalabs::derive_seed(cudalabs::run_seed(), "lab10 latents"), -1.0f, 1.0f);
+  cudalabs::fill_uniform(latents, cudalabs::derive_seed(cudalabs::run_seed(), "lab10 latents"),
+                         -1.0f, 1.0f);
   std::vector<std::unique_ptr<lab10::GpuWorker>> owned;
   std::vector<lab10::GpuWorker*> workers;
   for (int d : devices) {
@@ -103,9 +112,11 @@ void expect_same_as_one_gpu(const std::vector<int>& devices, int num, int batch)
   EXPECT_EQ(unwritten, 0u) << "values never written";
   std::string message;
   EXPECT_TRUE(dcgan::identical_images(images, single, message))
-      << devices.size() << " workers, " << num << " images against one worker's output: " << message;
+      << devices.size() << " workers, " << num
+      << " images against one worker's output: " << message;
   const std::vector<int> picks = dcgan::spread_picks(num, 3);
-  const dcgan::ImageCheck check = dcgan::check_images(images, picks, dcgan::reference_images(weights, latents, picks));
+  const dcgan::ImageCheck check =
+      dcgan::check_images(images, picks, dcgan::reference_images(weights, latents, picks));
   EXPECT_TRUE(check.passed) << check.message;
 }
 

@@ -25,30 +25,32 @@ struct LabVariants {
 };
 
 void expect_calculator_matches_api(const std::string& name, const cudalabs::KernelLaunch& launch) {
-  const cudalabs::OccupancyLimits limits = cudalabs::OccupancyLimits::for_device(cudalabs::current_device_info());
+  const cudalabs::OccupancyLimits limits =
+      cudalabs::OccupancyLimits::for_device(cudalabs::current_device_info());
   const cudalabs::LaunchReport report = cudalabs::report_launch(name, launch, limits);
   EXPECT_EQ(report.occupancy.active_blocks, report.api_active_blocks)
       << name << ": " << report.registers_per_thread << " registers, " << report.static_shared
-      << " B static shared memory, " << launch.threads_per_block() << " threads; calculator limits SM "
-      << report.occupancy.block_limit_sm << ", warps " << report.occupancy.block_limit_warps << ", registers "
-      << report.occupancy.block_limit_registers << ", shared " << report.occupancy.block_limit_shared;
+      << " B static shared memory, " << launch.threads_per_block()
+      << " threads; calculator limits SM " << report.occupancy.block_limit_sm << ", warps "
+      << report.occupancy.block_limit_warps << ", registers "
+      << report.occupancy.block_limit_registers << ", shared "
+      << report.occupancy.block_limit_shared;
   EXPECT_GT(report.api_active_blocks, 0) << name;
 }
 
 TEST(OccupancyCalculator, AgreesWithTheCudaApiForEveryGemmKernel) {
   CUDALABS_REQUIRE_GPU();
-  const LabVariants labs[] = {{"lab01", lab01::variants()},
-                              {"lab02", lab02::variants()},
-                              {"lab03", lab03::variants()},
-                              {"lab04", lab04::variants()},
-                              {"lab05", lab05::variants()},
-                              {"lab06", lab06::variants()},
+  const LabVariants labs[] = {{"lab01", lab01::variants()}, {"lab02", lab02::variants()},
+                              {"lab03", lab03::variants()}, {"lab04", lab04::variants()},
+                              {"lab05", lab05::variants()}, {"lab06", lab06::variants()},
                               {"lab07", lab07::variants()}};
   int checked = 0;
   for (const LabVariants& lab : labs) {
     for (const GemmVariant& variant : lab.variants) {
-      for (const cudalabs::GemmShape shape : {cudalabs::GemmShape{4096, 4096, 4096}, cudalabs::GemmShape{17, 33, 65}}) {
-        expect_calculator_matches_api(std::string(lab.lab) + "/" + variant.name, variant.describe(shape));
+      for (const cudalabs::GemmShape shape :
+           {cudalabs::GemmShape{4096, 4096, 4096}, cudalabs::GemmShape{17, 33, 65}}) {
+        expect_calculator_matches_api(std::string(lab.lab) + "/" + variant.name,
+                                      variant.describe(shape));
         ++checked;
       }
     }

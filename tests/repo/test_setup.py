@@ -73,12 +73,12 @@ class SetupTest(unittest.TestCase):
 
     def test_list_names_every_group(self):
         with tempfile.TemporaryDirectory() as root:
-            done = self.run_setup("--list", "build", "mpi", "docs", "fuzz", root=root)
+            done = self.run_setup("--list", "build", "mpi", "docs", "fuzz", "style", root=root)
             self.assertEqual(done.returncode, 0)
             names = done.stdout.split()
             for package in ("cmake", "ninja-build", "libgtest-dev", "libbenchmark-dev", "libcli11-dev", "libstb-dev",
                             "libgomp1", "libopenmpi-dev", "doxygen", "doxygen-awesome-css", "graphviz",
-                            "python3-matplotlib", "clang"):
+                            "python3-matplotlib", "clang", "clang-format"):
                 self.assertIn(package, names)
 
     def test_bad_input_gets_one_line_and_exit_2(self):

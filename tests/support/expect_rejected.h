@@ -1,6 +1,6 @@
 /// @file tests/support/expect_rejected.h
-/// @brief The bad-argument check every launcher test makes: the call throws std::invalid_argument and
-/// its message names the argument.
+/// @brief The bad-argument check every launcher test makes: the call throws std::invalid_argument
+/// and its message names the argument.
 #pragma once
 
 #include <gtest/gtest.h>

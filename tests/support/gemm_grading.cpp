@@ -42,12 +42,14 @@ class GemmGradingTest : public ::testing::Test {
 
   void TestBody() override {
     CUDALABS_REQUIRE_GPU();
-    const std::uint64_t seed = derive_seed(run_seed(), std::string(variant_->name) + "/" + case_.name);
+    const std::uint64_t seed =
+        derive_seed(run_seed(), std::string(variant_->name) + "/" + case_.name);
     RecordProperty("seed", std::to_string(seed));
     GemmVerifier verifier(case_.gemm, seed);
     const GemmCheckReport report = verifier.check(variant_->launch);
-    const std::string context = std::string(variant_->name) + " on " + case_.gemm.label() + " (CUDALABS_SEED=" +
-                                std::to_string(run_seed()) + ", " + verifier.reference_description() + ")";
+    const std::string context = std::string(variant_->name) + " on " + case_.gemm.label() +
+                                " (CUDALABS_SEED=" + std::to_string(run_seed()) + ", " +
+                                verifier.reference_description() + ")";
     if (report.outcome == CheckOutcome::kNotImplemented) {
       if (student_build_) GTEST_SKIP() << variant_->name << ": not implemented yet";
       FAIL() << context << ": the solution writes nothing";
@@ -71,7 +73,8 @@ class GemmArgumentTest : public ::testing::Test {
     float dummy[16] = {};
     const GemmArgs good{2, 3, 4, 1.0f, dummy, 4, dummy, 3, 0.0f, dummy, 3};
     auto expect_rejected = [&](GemmArgs args, const std::string& needle) {
-      cudalabs::testing::expect_rejected(variant_->name, [&] { variant_->launch(args, nullptr); }, needle);
+      cudalabs::testing::expect_rejected(
+          variant_->name, [&] { variant_->launch(args, nullptr); }, needle);
     };
     GemmArgs args = good;
     args.m = 0;
@@ -110,13 +113,15 @@ bool register_gemm_grading_tests(std::span<const GemmVariant> variants, const st
   for (const GemmVariant& variant : variants) {
     const std::string suite = std::string("Grading.") + variant.name;
     for (const GradingCase& grading_case : gemm_grading_cases()) {
-      ::testing::RegisterTest(suite.c_str(), grading_case.name.c_str(), nullptr, nullptr, __FILE__, __LINE__,
+      ::testing::RegisterTest(suite.c_str(), grading_case.name.c_str(), nullptr, nullptr, __FILE__,
+                              __LINE__,
                               [v = &variant, grading_case, student_build]() -> ::testing::Test* {
                                 return new GemmGradingTest(v, grading_case, student_build);
                               });
     }
-    ::testing::RegisterTest(suite.c_str(), "rejects_bad_arguments", nullptr, nullptr, __FILE__, __LINE__,
-                            [v = &variant]() -> ::testing::Test* { return new GemmArgumentTest(v); });
+    ::testing::RegisterTest(
+        suite.c_str(), "rejects_bad_arguments", nullptr, nullptr, __FILE__, __LINE__,
+        [v = &variant]() -> ::testing::Test* { return new GemmArgumentTest(v); });
   }
   return true;
 }

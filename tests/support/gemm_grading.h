@@ -1,6 +1,6 @@
 /// @file tests/support/gemm_grading.h
-/// @brief The grading tests every GEMM lab shares: each variant on square, rectangular, odd and padded
-/// shapes with several alpha/beta, plus bad-argument checks.
+/// @brief The grading tests every GEMM lab shares: each variant on square, rectangular, odd and
+/// padded shapes with several alpha/beta, plus bad-argument checks.
 #pragma once
 
 #include "common/gemm_check.h"
@@ -19,9 +19,9 @@ struct GradingCase {
 };
 
 /// The shapes every GEMM variant is graded on: 1x1x1, odd (17x33x65, 1000x999x1001, ...),
-/// square, rectangular, K = 1, single rows and columns, padded leading dimensions, pointers off 16-byte
-/// alignment, alpha = 0, and a
-/// 2048-cube checked by samples on the CPU and every element against cuBLAS.
+/// square, rectangular, K = 1, single rows and columns, padded leading dimensions, pointers off
+/// 16-byte alignment, alpha = 0, and a 2048-cube checked by samples on the CPU and every element
+/// against cuBLAS.
 const std::vector<GradingCase>& gemm_grading_cases();
 
 /// Registers, with GoogleTest, one test per (variant, case) that runs the verification protocol
