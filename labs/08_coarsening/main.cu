@@ -47,6 +47,9 @@ struct Problem {
 };
 
 void register_flags(CLI::App& app, Options& options) {
+  // --h is the image height: help keeps only its long name, which every CLI11 version tells apart
+  // (newer ones refuse --h next to -h).
+  app.set_help_flag("--help", "Print this help message and exit");
   app.add_option("--case", options.case_name,
                  "case1, case2 or all ([COARSEN-KGP]'s problems; default all)")
       ->check(CLI::IsMember({"case1", "case2", "all"}));
