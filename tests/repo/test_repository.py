@@ -17,8 +17,11 @@ TOP_LEVEL = {".ci", ".clang-format", ".gitignore", "CMakeLists.txt", "Makefile",
 
 
 def tracked_files():
-    listing = subprocess.run(["git", "ls-files", "-z"], cwd=REPO, capture_output=True, text=True, check=True)
-    return [REPO / name for name in listing.stdout.split("\0") if name]
+    """The project's files: what git tracks or would track (not ignored), as they are on disk. (A copy
+    whose git index is older than its files, as on a lent GPU machine, still lists them right.)"""
+    listing = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=REPO,
+                             capture_output=True, text=True, check=True)
+    return sorted({REPO / name for name in listing.stdout.split("\0") if name and (REPO / name).is_file()})
 
 
 def text_of(path):
