@@ -1,6 +1,7 @@
 #include "labs/09_dcgan/pipeline.h"
 
 #include "common/cuda_check.h"
+#include "common/poison.h"
 
 #include <omp.h>
 
@@ -60,6 +61,13 @@ Pipeline::~Pipeline() {
       if (event) cudaEventDestroy(event);
     }
   }
+}
+
+void Pipeline::poison_device_images() {
+  for (cudalabs::DeviceBuffer<float>& images : device_images_) {
+    cudalabs::poison_device(images.data(), images.bytes());
+  }
+  CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 void Pipeline::set_copy_threads(int threads) {

@@ -43,6 +43,9 @@ class Pipeline {
   /// of them.
   void set_copy_threads(int threads);
 
+  /// Fills the device image slots with NaN, so that a checked run finds an image no kernel wrote.
+  void poison_device_images();
+
  private:
   static constexpr int kSlots = 3;
   Generator& generator_;

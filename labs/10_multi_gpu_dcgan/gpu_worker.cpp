@@ -48,6 +48,12 @@ GpuWorker::~GpuWorker() {
   }
 }
 
+void GpuWorker::poison() {
+  make_current();
+  generator_->poison_activations();
+  pipeline_->poison_device_images();
+}
+
 void GpuWorker::make_current() const {
   CUDA_CHECK(cudaSetDevice(device_));
 }

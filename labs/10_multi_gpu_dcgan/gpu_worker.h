@@ -39,6 +39,11 @@ class GpuWorker {
   double generate(std::span<const float> latents, int count, std::span<float> images,
                   const lab09::Pipeline::DeliveredBatch& delivered = {});
 
+  /// Fills its activations and device image slots with NaN before a checked run, so that a layer
+  /// whose kernel writes nothing (lab 09's skeleton) leaves NaN in the images: "not implemented
+  /// yet".
+  void poison();
+
  private:
   void make_current() const;
 

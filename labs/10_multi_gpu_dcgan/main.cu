@@ -241,6 +241,7 @@ int run(int argc, char** argv) {
   std::vector<std::unique_ptr<lab10::GpuWorker>> owned;
   const std::vector<lab10::GpuWorker*> workers = make_workers(s, owned);
   std::vector<float> images(static_cast<std::size_t>(s.num) * kImageFloats, std::nanf(""));
+  for (lab10::GpuWorker* worker : workers) worker->poison();
   const double seconds = lab10::generate_on_gpus(workers, s.latents.values, s.num, images);
   bool unwritten = false;
   std::function<void(std::span<float>)> one_gpu;

@@ -428,6 +428,7 @@ int checked_run(std::ostream& out, RankState& s, const Types& types, bool& passe
       s.rank == 0 ? s.output->floats().first(static_cast<std::size_t>(s.num) * kImageFloats)
                   : std::span<float>{};
   std::fill(images.begin(), images.end(), std::nanf(""));
+  if (const int code = phase(s, [&] { s.worker->poison(); }); code != 0) return code;
   cudalabs::CaughtError outcome;
   const double first_seconds = distributed_generate(
       MPI_COMM_WORLD, types, *s.worker, s.latents.values, s.num, *s.output, s.in_place, outcome);

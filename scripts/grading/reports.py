@@ -86,7 +86,7 @@ def markdown(header: Header, labs: list[LabScore]) -> str:
             for v in failing:
                 for test in v.failing:
                     out.append(f"- `{v.name}` {test.case}: {_first_line(test.message) or test.status}")
-        notes = [f"- {v.name}: {v.note}" for v in lab.variants if v.note and v.state == "passed"]
+        notes = [f"- {v.name}: {v.note}" for v in lab.variants if v.note and v.state in ("passed", "not run here")]
         if lab.run.built_on:
             notes.append("- graded alone: it ran on the reference kernels of " +
                          ", ".join(f"lab {n}" for n in lab.run.built_on) + ", not the submission's")

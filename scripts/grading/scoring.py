@@ -11,7 +11,7 @@ from .rubric import LabRubric, VariantRubric
 @dataclass
 class VariantScore:
     name: str
-    state: str  # passed | failed | not implemented yet | no tests | lab scored 0
+    state: str  # passed | failed | not implemented yet | no tests | not run here | lab scored 0
     tests: list[TestOutcome] = field(default_factory=list)
     correctness: float = 0.0
     correctness_max: float = 0.0
@@ -26,7 +26,12 @@ class VariantScore:
 
     @property
     def failing(self) -> list[TestOutcome]:
-        return [t for t in self.tests if t.status != "passed"]
+        return [t for t in self.tests if t.status not in ("passed", "skipped")]
+
+    @property
+    def not_run(self) -> list[TestOutcome]:
+        """Tests the machine could not run (e.g. 'needs 2 GPUs'): they count neither way."""
+        return [t for t in self.tests if t.status == "skipped"]
 
     @property
     def points(self) -> float:
@@ -84,15 +89,24 @@ def score_variant(rubric: VariantRubric, tests: list[TestOutcome], rate: Rate | 
     if any(t.status == "not_implemented" for t in tests):
         score.state = "not implemented yet"
         return score
-    score.correctness = round(rubric.correctness * score.passed / len(tests), 2)
-    if score.passed < len(tests):
+    ran = len(tests) - len(score.not_run)
+    not_run_note = "not run on this machine: " + "; ".join(f"{t.case} ({t.message})" for t in score.not_run)
+    if ran == 0:
+        score.state = "not run here"
+        score.note = not_run_note
+        return score
+    score.correctness = round(rubric.correctness * score.passed / ran, 2)
+    if score.not_run:
+        score.note = not_run_note
+    if score.passed < ran:
         score.state = "failed"
-        score.note = "performance counts once every test passes"
+        score.note = "; ".join(filter(None, ["performance counts once every test passes", score.note]))
         return score
     score.state = "passed"
     fraction = rate.fraction if rate else None
     if fraction is None:
-        score.note = "no benchmark result" if not rate or rate.student is None else "no reference rate"
+        missing = "no benchmark result" if not rate or rate.student is None else "no reference rate"
+        score.note = "; ".join(filter(None, [missing, score.note]))
     score.performance = performance_points(rubric, fraction)
     return score
 

@@ -148,6 +148,27 @@ class ScoringTest(unittest.TestCase):
     def tearDown(self):
         self.folder.cleanup()
 
+    def test_tests_the_machine_cannot_run_count_neither_way(self):
+        run = run_with({"fast": "passed", "slow": "passed"}, {"fast": Rate(100.0, 100.0), "slow": Rate(100.0, 100.0)})
+        run.tests[0] = TestOutcome(run.tests[0].name, "skipped", "needs 2 GPUs, found 1")
+        score = score_lab(self.rubric, run)
+        fast = score.variants[0]
+        self.assertEqual(fast.state, "passed")
+        self.assertEqual(fast.correctness, fast.correctness_max)
+        self.assertEqual(fast.failing, [])
+        self.assertIn("not run on this machine", fast.note)
+        self.assertIn("needs 2 GPUs, found 1", fast.note)
+        # A failure among the tests that ran still costs its share.
+        run.tests[1] = TestOutcome(run.tests[1].name, "failed", "element (0, 0) differs")
+        fast = score_lab(self.rubric, run).variants[0]
+        self.assertEqual(fast.state, "failed")
+        self.assertAlmostEqual(fast.correctness, round(fast.correctness_max * (len(GEMM_CASES) - 2) / (len(GEMM_CASES) - 1), 2))
+        # Nothing ran: no points, and the report says why.
+        for i in range(len(GEMM_CASES)):
+            run.tests[i] = TestOutcome(run.tests[i].name, "skipped", "needs 2 GPUs, found 1")
+        fast = score_lab(self.rubric, run).variants[0]
+        self.assertEqual((fast.state, fast.correctness), ("not run here", 0))
+
     def test_skeleton_scores_zero(self):
         score = score_lab(self.rubric, run_with({"fast": "not_implemented", "slow": "not_implemented"}))
         self.assertEqual(score.points, 0)
