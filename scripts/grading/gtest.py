@@ -24,11 +24,16 @@ class TestOutcome:
         return self.name.rsplit(".", 1)[-1]
 
 
+_WHERE = re.compile(r"^\S+:\d+$")  # "tests/labs/lab10_grading_test.cpp:135", GoogleTest's location line
+
+
 def _first_line(text: str) -> str:
-    for line in text.splitlines():
-        if line.strip():
-            return line.strip()
-    return ""
+    """The first line that says something: a bare source location is skipped when a reason follows."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    for line in lines:
+        if not _WHERE.match(line):
+            return line
+    return lines[0] if lines else ""
 
 
 def parse_xml(path: Path) -> list[TestOutcome]:

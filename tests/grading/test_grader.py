@@ -106,6 +106,8 @@ class GtestTest(unittest.TestCase):
         self.assertEqual(outcomes["Grading.tiled.odd_17x33x65"].case, "odd_17x33x65")
         self.assertEqual(outcomes["Grading.tiled.square_64"].status, "passed")
         self.assertEqual(outcomes["Grading.tiled.k_one_70x50x1"].status, "not_implemented")
+        # The reason, not GoogleTest's bare location line, is what the report shows.
+        self.assertEqual(outcomes["Grading.tiled.k_one_70x50x1"].message, "tiled: not implemented yet")
         self.assertEqual(outcomes["Counts/CopyTest.IsBitExact/n1_off0_0"].status, "skipped")
 
     def test_the_test_running_at_a_crash_is_named(self):
