@@ -1,6 +1,6 @@
 /// @file labs/09_dcgan/run_record.h
 /// @brief What lab 09's driver records beside its Google Benchmark JSON: the end-to-end run and the
-/// per-layer medians, which scripts/lab09-bench merges into docs/data/results/lab09_<device>.json.
+/// per-layer medians, which scripts/lab09-bench merges into docs/data/results/lab09_DEVICE.json.
 #pragma once
 
 #include <array>
