@@ -11,8 +11,8 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import gtest
-from .lab_run import COMPILE_ERROR, CRASHED, MEMCHECK, TIME_LIMIT, LabRun, Rate
+from . import gtest, integrity
+from .lab_run import COMPILE_ERROR, CRASHED, INTEGRITY, MEMCHECK, TIME_LIMIT, LabRun, Rate
 from .process import Completed, run_logged
 from .rubric import LabRubric
 from .scoring import score_lab
@@ -28,6 +28,7 @@ class Context:
     logs: Path  # where this submission's logs go
     env: dict  # environment of every run (CUDALABS_SEED set)
     time_limit_s: float | None = None  # overrides the rubric's (grader self-tests)
+    protected_names: frozenset[str] = frozenset()  # the suite's names a submission may not redefine
 
 
 def student_driver(build: Path, lab: Lab) -> Path:
@@ -51,6 +52,18 @@ def _abnormal_end(step: str, done: Completed, limit: float) -> tuple[str, str] |
     if done.signal_name:
         return CRASHED, f"{step} crashed ({done.signal_name}){where}"
     return None
+
+
+def _integrity(ctx: Context, lab: Lab, rubric: LabRubric, run: LabRun) -> bool:
+    """The rubric's integrity rules on the staged kernels.cu, before anything of it is compiled."""
+    source = ctx.build / "submission" / lab.folder / "kernels.cu"
+    violations = integrity.check_file(source, rubric.integrity, lab.folder, set(ctx.protected_names))
+    if not violations:
+        return True
+    run.fatal = INTEGRITY
+    run.reason = f"integrity: {violations[0]}"
+    run.details = [str(v) for v in violations[:12]]
+    return False
 
 
 def _build(ctx: Context, lab: Lab, rubric: LabRubric, run: LabRun) -> bool:
@@ -163,7 +176,7 @@ def grade_lab(ctx: Context, lab: Lab, rubric: LabRubric, submitted: bool) -> Lab
         run.fatal, run.reason = "missing", f"the submission has no {lab.folder}/kernels.cu"
         return run
     limit = ctx.time_limit_s or rubric.time_limit_s
-    if not _build(ctx, lab, rubric, run) or not _tests(ctx, lab, limit, run):
+    if not _integrity(ctx, lab, rubric, run) or not _build(ctx, lab, rubric, run) or not _tests(ctx, lab, limit, run):
         return run
     if not _memcheck(ctx, lab, rubric, limit, run):
         return run

@@ -11,6 +11,7 @@ COMPILE_ERROR = "does not compile"
 CRASHED = "crashed"
 TIME_LIMIT = "time limit"
 MEMCHECK = "memcheck errors"
+INTEGRITY = "integrity rule broken"
 
 
 @dataclass

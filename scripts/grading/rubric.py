@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .integrity import Rules
+
 
 class RubricError(ValueError):
     """The rubric file is unreadable or holds a bad value; the message names the key."""
@@ -47,6 +49,7 @@ class LabRubric:
     benchmark_args: tuple[str, ...]
     memcheck_filter: str
     unscored_tests: re.Pattern | None
+    integrity: Rules = Rules((), {})
 
     @property
     def max_points(self) -> float:
@@ -101,7 +104,28 @@ def _tiers(where: str, value) -> tuple[Tier, ...]:
 
 
 _LAB_KEYS = {"build_time_limit_s", "time_limit_s", "benchmark_args", "memcheck_filter", "correctness",
-             "performance", "unscored_tests", "variants"}
+             "performance", "unscored_tests", "variants", "integrity"}
+
+
+def _strings(where: str, value) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(item, str) and item for item in value):
+        raise RubricError(f"{where} = {value!r}: expected a list of non-empty strings")
+    return tuple(value)
+
+
+def _integrity(where: str, defaults, settings) -> Rules:
+    """The defaults' allowed includes and forbidden names, plus a lab's extra_includes."""
+    if not isinstance(defaults, dict) or set(defaults) - {"allowed_includes", "forbidden"}:
+        raise RubricError(f"defaults.integrity = {defaults!r}: expected {{allowed_includes, forbidden}}")
+    if not isinstance(settings, dict) or set(settings) - {"extra_includes"}:
+        raise RubricError(f"{where}.integrity = {settings!r}: a lab may only add extra_includes")
+    includes = _strings("defaults.integrity.allowed_includes", defaults.get("allowed_includes", []))
+    includes += _strings(f"{where}.integrity.extra_includes", settings.get("extra_includes", []))
+    forbidden = defaults.get("forbidden", {})
+    if not isinstance(forbidden, dict):
+        raise RubricError(f"defaults.integrity.forbidden = {forbidden!r}: expected rule -> list of names")
+    return Rules(includes, {rule: _strings(f"defaults.integrity.forbidden.{rule}", names)
+                            for rule, names in forbidden.items()})
 _VARIANT_KEYS = {"correctness", "performance", "tests", "benchmark"}
 
 
@@ -111,6 +135,7 @@ def _lab(number: str, settings: dict, defaults: dict) -> LabRubric:
     if unknown:
         raise RubricError(f"{where}: unknown key {sorted(unknown)[0]!r}")
     merged = {**defaults, **settings}
+    integrity = _integrity(where, defaults.get("integrity", {}), settings.get("integrity", {}))
     variants_spec = merged.get("variants")
     if not isinstance(variants_spec, dict) or not variants_spec:
         raise RubricError(f"{where}.variants = {variants_spec!r}: expected at least one variant")
@@ -144,7 +169,8 @@ def _lab(number: str, settings: dict, defaults: dict) -> LabRubric:
         time_limit_s=_number(f"{where}.time_limit_s", merged.get("time_limit_s"), 1),
         benchmark_args=tuple(args),
         memcheck_filter=memcheck_filter,
-        unscored_tests=_pattern(f"{where}.unscored_tests", merged.get("unscored_tests", "")))
+        unscored_tests=_pattern(f"{where}.unscored_tests", merged.get("unscored_tests", "")),
+        integrity=integrity)
 
 
 def load_rubric(path: Path) -> Rubric:
