@@ -9,6 +9,9 @@
 #   make docs              the docs site (Doxygen) from the handouts and docs/data/: $(BUILD_DIR)/docs/html
 #   make grade             grade a submission on the GPU: SUBMISSION=path/to/labs LABS=01,02 (default: labs/,
 #                          all labs); reports in $(BUILD_DIR)/grade/<submission>/ (or GRADE_DIR=...)
+#   make grade-class       grade a whole class on every GPU: CLASS=dir (a folder per student) or ROSTER=file.csv
+#                          (student,folder), LABS=..., REGRADE=1; gradebook and class report in
+#                          build/grade-class/<class>/ (or GRADE_DIR=...)
 #   make setup             install what the build needs (scripts/setup; every target above calls it first)
 #
 # Variables: BUILD_DIR (build), JOBS (all cores), CMAKE_FLAGS (extra cmake -D...), ARGS (driver flags),
@@ -22,9 +25,13 @@ N ?=
 SUBMISSION ?= labs
 LABS ?=
 GRADE_DIR ?=
+CLASS ?=
+ROSTER ?=
+REGRADE ?=
 EARLIER_LABS ?= reference
-# The build's packages; lab 10's MPI program is built when Open MPI is there, so it is optional.
-SETUP_GROUPS ?= build --optional mpi
+# The build's packages; lab 10's MPI program is built when Open MPI is there, and the class grader's
+# similarity check runs when similarity-tester is, so both are optional.
+SETUP_GROUPS ?= build --optional mpi grading
 # CUDA's installer puts nvcc under /usr/local/cuda/bin without adding it to PATH.
 export PATH := $(if $(shell command -v nvcc 2>/dev/null),$(PATH),/usr/local/cuda/bin:$(PATH))
 GENERATOR = $(if $(shell command -v ninja 2>/dev/null),Ninja,Unix Makefiles)
@@ -33,11 +40,12 @@ LAB_NUMBERS := $(foreach lab,$(LABS),$(firstword $(subst _, ,$(lab))))
 NO_GPU_MESSAGE = no CUDA GPU available: make $(MAKECMDGOALS) needs one (make test builds everything and runs the CPU tests)
 
 
-.PHONY: all setup configure build test run lab solution bench gpu-check docs clean help check-lab-number require-gpu grade
+.PHONY: all setup configure build test run lab solution bench gpu-check docs clean help check-lab-number require-gpu grade \
+        grade-class
 all: build
 
 help:
-	@sed -n '2,16p' Makefile
+	@sed -n '2,19p' Makefile
 
 # Quiet and fast when nothing is missing; installs what is (apt-get), or names the command to run.
 setup:
@@ -85,6 +93,11 @@ bench: require-gpu configure
 grade: require-gpu setup
 	scripts/grade --submission "$(SUBMISSION)" --labs "$(LABS)" --build "$(BUILD_DIR)/grade-build" \
 	  --out "$(or $(GRADE_DIR),$(BUILD_DIR)/grade/$(notdir $(abspath $(SUBMISSION))))"
+
+grade-class: require-gpu setup
+	@scripts/setup --optional grading
+	scripts/grade-class $(if $(CLASS),--class "$(CLASS)") $(if $(ROSTER),--roster "$(ROSTER)") --labs "$(LABS)" \
+	  $(if $(REGRADE),--regrade) $(if $(GRADE_DIR),--out "$(GRADE_DIR)")
 
 gpu-check:
 	scripts/gpu-check

@@ -1,0 +1,39 @@
+#!/usr/bin/env python3
+"""A stand-in for scripts/grade in the class grader's CPU tests: same arguments, no GPU. Each lab's
+kernels.cu says what to do: 'POINTS=n' scores n of 10, 'HANG' sleeps, 'CRASH' exits 1 without a report.
+It records which GPU it was given (CUDA_VISIBLE_DEVICES) in its report."""
+import argparse
+import json
+import os
+import re
+import sys
+import time
+from pathlib import Path
+
+parser = argparse.ArgumentParser()
+for flag in ("--submission", "--labs", "--build", "--out", "--rubric"):
+    parser.add_argument(flag, default="")
+args = parser.parse_args()
+out = Path(args.out)
+out.mkdir(parents=True, exist_ok=True)
+labs = []
+for number in args.labs.split(",") if args.labs else ["01"]:
+    sources = list(Path(args.submission).glob(f"{number}_*/kernels.cu"))
+    text = sources[0].read_text() if sources else ""
+    if "HANG" in text:
+        time.sleep(60)
+    if "CRASH" in text:
+        print("grade: the grading build does not configure", file=sys.stderr)
+        sys.exit(3)
+    points = float(re.search(r"POINTS=(\d+)", text).group(1)) if "POINTS=" in text else 0.0
+    failing = [] if points == 10 else [{"test": "Grading.v.odd_17x33x65", "case": "odd_17x33x65", "status": "failed",
+                                         "message": "element (0, 1) differs"}]
+    fatal = "integrity rule broken" if "cublas" in text else None
+    labs.append({"lab": number, "folder": f"{number}_x", "points": 0.0 if fatal else points, "max_points": 10.0,
+                 "fatal": fatal, "reason": "integrity: kernels.cu line 1: cuBLAS" if fatal else "",
+                 "variants": [{"name": "v", "failing": failing,
+                               "rate": {"fraction_of_solution": points / 10, "student": points, "solution": 10.0}}]})
+report = {"submission": args.submission, "gpu": os.environ.get("CUDA_VISIBLE_DEVICES", ""),
+          "points": sum(l["points"] for l in labs), "max_points": 10.0 * len(labs), "labs": labs}
+(out / "grade-report.json").write_text(json.dumps(report))
+(out / "grade-report.md").write_text("# fake\n")

@@ -1,0 +1,183 @@
+"""The class grader (scripts/grade-class) on the CPU: a stand-in grader (fake/fake_grade.py) replaces
+scripts/grade, so the roster, the parallel workers, resumption, a hanging or crashing student, the
+gradebook, the class report, similarity and bad input are exercised without a GPU."""
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "scripts"))
+
+from grading import classroom, similarity, submission  # noqa: E402
+
+GRADE_CLASS = REPO / "scripts" / "grade-class"
+FAKE = Path(__file__).resolve().parent / "fake" / "fake_grade.py"
+
+
+def make_student(root: Path, name: str, text: str, nested: bool = False) -> Path:
+    folder = root / name / ("labs" if nested else "") / "01_naive_gemm"
+    folder.mkdir(parents=True)
+    (folder / "kernels.cu").write_text(text)
+    return root / name
+
+
+def grade_class(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    env = {**os.environ, "CUDALABS_GRADE_COMMAND": str(FAKE)}
+    return subprocess.run([sys.executable, str(GRADE_CLASS), *args], capture_output=True, text=True, env=env,
+                          timeout=timeout)
+
+
+def gradebook(out: Path) -> dict[str, dict]:
+    with open(out / "gradebook.csv") as file:
+        return {row["Student ID"]: row for row in csv.DictReader(file)}
+
+
+class ClassGradingTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.root = Path(self.tmp.name)
+        self.klass = self.root / "class"
+        self.out = self.root / "out"
+        make_student(self.klass, "alice", "// POINTS=10\n")
+        make_student(self.klass, "bob", "// POINTS=4\n", nested=True)  # a clone of the suite: bob/labs/...
+        make_student(self.klass, "carol", "// HANG\n")
+        make_student(self.klass, "dave", "// CRASH\n")
+        (self.klass / "erin").mkdir()  # a folder with no lab in it: every lab missing
+        make_student(self.klass, "frank", "// POINTS=10 cublas\n")  # the stand-in scores it as an integrity case
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def run_class(self, *extra: str) -> subprocess.CompletedProcess:
+        done = grade_class("--class", str(self.klass), "--labs", "01", "--out", str(self.out), "--gpus", "0,1",
+                           "--student-timeout", "3", *extra)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        return done
+
+    def test_a_class_in_one_command(self):
+        done = self.run_class()
+        book = gradebook(self.out)
+        self.assertEqual(set(book), {"alice", "bob", "carol", "dave", "erin", "frank"})
+        self.assertEqual((book["alice"]["Lab 01"], book["alice"]["Total"], book["alice"]["Status"]), ("10", "10", "graded"))
+        self.assertEqual(book["bob"]["Lab 01"], "4")
+        self.assertTrue(book["carol"]["Status"].startswith("timed out after 3 s"))
+        self.assertIn("grader error: grade: the grading build does not configure", book["dave"]["Status"])
+        self.assertEqual(book["alice"]["Report"], "students/alice")
+        # One progress line per graded student, with the time left; both GPUs were used.
+        progress = [line for line in done.stdout.splitlines() if "] " in line and "left" in line]
+        self.assertEqual(len(progress), 6)
+        gpus = {json.loads((self.out / "students" / s / "grade-report.json").read_text())["gpu"] for s in ("alice", "bob")}
+        self.assertLessEqual(gpus, {"0", "1"})
+        report = (self.out / "class-report.md").read_text()
+        self.assertIn("## Points per lab", report)
+        self.assertIn("| 01 | v | odd_17x33x65 | 2 | element (0, 1) differs |", report)  # bob and erin
+        self.assertIn("- frank, lab 01: integrity: kernels.cu line 1: cuBLAS", report)
+        self.assertIn("- carol: timed out", report)
+        self.assertTrue((self.out / "class-report.html").read_text().startswith("<!DOCTYPE html>"))
+
+    def test_a_second_run_grades_only_what_changed(self):
+        self.run_class()
+        done = self.run_class()
+        self.assertIn("alice: current report", done.stdout)
+        self.assertIn("bob: current report", done.stdout)
+        self.assertNotIn("alice on GPU", done.stdout)
+        (self.klass / "alice" / "01_naive_gemm" / "kernels.cu").write_text("// POINTS=7\n")
+        done = self.run_class()
+        self.assertIn("alice on GPU", done.stdout)
+        self.assertNotIn("bob on GPU", done.stdout)
+        self.assertEqual(gradebook(self.out)["alice"]["Lab 01"], "7")
+        done = self.run_class("--regrade")
+        self.assertIn("bob on GPU", done.stdout)
+
+    def test_a_roster_names_the_students_and_their_folders(self):
+        roster = self.root / "roster.csv"
+        roster.write_text("Student,Folder\ns1001,alice\ns1002,bob\n")
+        done = grade_class("--roster", str(roster), "--class", str(self.klass), "--labs", "01", "--out", str(self.out),
+                           "--gpus", "0")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        book = gradebook(self.out)
+        self.assertEqual(set(book), {"s1001", "s1002"})
+        self.assertEqual(book["s1001"]["Report"], "students/s1001")
+        self.assertEqual(book["s1002"]["Lab 01"], "4")
+
+    def test_shares_then_merge_give_the_same_gradebook(self):
+        for share in ("1/2", "2/2"):
+            done = grade_class("--class", str(self.klass), "--labs", "01", "--out", str(self.out), "--gpus", "0",
+                               "--student-timeout", "3", "--chunk", share)
+            self.assertEqual(done.returncode, 0, done.stderr)
+            self.assertFalse((self.out / "gradebook.csv").exists())
+        done = grade_class("--class", str(self.klass), "--labs", "01", "--out", str(self.out), "--merge")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        book = gradebook(self.out)
+        self.assertEqual((book["alice"]["Total"], book["bob"]["Total"]), ("10", "4"))
+
+    def test_the_slurm_array_script_grades_shares_then_merges(self):
+        env = {**os.environ, "CUDALABS_GRADE_COMMAND": str(FAKE), "CLASS": str(self.klass), "OUT": str(self.out),
+               "LABS": "01", "SLURM_SUBMIT_DIR": str(REPO), "CUDA_VISIBLE_DEVICES": "3", "STUDENT_TIMEOUT": "3"}
+        for task in ("1", "2"):
+            done = subprocess.run(["bash", str(REPO / "scripts" / "grade-class.sbatch")], capture_output=True,
+                                  text=True, timeout=120,
+                                  env={**env, "SLURM_ARRAY_TASK_ID": task, "SLURM_ARRAY_TASK_COUNT": "2"})
+            self.assertEqual(done.returncode, 0, done.stderr)
+            self.assertIn("on GPU 3", done.stdout)  # the GPU Slurm gave the task, not device 0
+        done = subprocess.run(["bash", str(REPO / "scripts" / "grade-class.sbatch")], capture_output=True, text=True,
+                              timeout=120, env={**env, "MERGE": "1"})
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(gradebook(self.out)["bob"]["Total"], "4")
+
+    def test_bad_input_gets_one_line(self):
+        roster = self.root / "roster.csv"
+        cases = [
+            (["--class", str(self.root / "missing")], "CLASS: "),
+            (["--roster", str(self.root / "none.csv")], "ROSTER: "),
+            (["--class", str(self.klass), "--labs", "42"], "LABS: '42' is not a lab"),
+            (["--class", str(self.klass), "--chunk", "3/2"], "--chunk: '3/2'"),
+            (["--class", str(self.klass), "--gpus", "zero"], "--gpus: 'zero'"),
+            ([], "give CLASS=dir"),
+        ]
+        for rows, words in (("name,dir\na,b\n", "expected a header"), ("student,folder\na,x\na,y\n", "appears twice"),
+                            ("student,folder\nbad id,x\n", "not usable"), ("student,folder\nok\n", "expected 2 columns")):
+            cases.append((["--roster", str(roster), "--content", rows], words))
+        for args, words in cases:
+            if "--content" in args:
+                roster.write_text(args[-1])
+                args = args[:2]
+            done = grade_class(*args, "--out", str(self.out))
+            lines = done.stderr.strip().splitlines()
+            self.assertEqual(done.returncode, 2, (args, done.stderr))
+            self.assertEqual(len(lines), 1, done.stderr)
+            self.assertIn(words, lines[0])
+
+
+class ClassroomTest(unittest.TestCase):
+    def test_chunks_cover_every_student_once(self):
+        students = [classroom.Student(f"s{i}", Path("/x")) for i in range(7)]
+        shares = [classroom.chunk(students, f"{k}/3") for k in (1, 2, 3)]
+        self.assertEqual(sorted(s.id for share in shares for s in share), sorted(s.id for s in students))
+
+    def test_similarity_sees_through_renames_and_ignores_the_skeleton(self):
+        if shutil.which("sim_c") is None:
+            self.skipTest("sim_c not installed (Debian's similarity-tester: scripts/setup grading)")
+        lab = submission.Lab("02", "02_smem_tiling")
+        solution = (REPO / "solutions" / lab.folder / "kernels.cu").read_text()
+        with tempfile.TemporaryDirectory() as folder:
+            root = Path(folder)
+            for name, text in (("ann", solution), ("ben", solution.replace("tile", "blk").replace("sum", "acc")),
+                               ("cid", (REPO / "labs" / lab.folder / "kernels.cu").read_text())):
+                (root / name / lab.folder).mkdir(parents=True)
+                (root / name / lab.folder / "kernels.cu").write_text(text)
+            pairs = similarity.similar_pairs({n: root / n for n in ("ann", "ben", "cid")}, [lab], REPO, 50)
+        found = {(p.first, p.second) for p in pairs}
+        self.assertIn(("ann", "ben"), found)
+        self.assertIn(("ann", "solution"), found)
+        self.assertFalse(any("cid" in pair for pair in found))  # the skeleton alone is nobody's work
+
+
+if __name__ == "__main__":
+    unittest.main()
