@@ -121,8 +121,9 @@ struct TimingInputs {
 
 struct VariantRow {
   std::string name;
-  std::optional<GemmCheckReport> check;   // empty for cuBLAS
-  std::optional<BenchmarkMedian> timing;  // empty when not timed
+  std::optional<GemmCheckReport> check;         // empty for cuBLAS
+  std::optional<BenchmarkMedian> timing;        // empty when not timed
+  std::optional<GemmCheckReport> after_timing;  // the check again, on fresh inputs, after timing
 };
 
 std::uint64_t choose_seed(const std::string& text) {
@@ -132,6 +133,8 @@ std::uint64_t choose_seed(const std::string& text) {
 }
 
 std::string check_cell(const VariantRow& row) {
+  if (row.after_timing && row.after_timing->outcome != CheckOutcome::kPassed)
+    return "FAIL after timing";
   return row.check ? outcome_text(row.check->outcome) : "reference";
 }
 
@@ -320,6 +323,32 @@ void register_benchmarks(TimingSession& session, const GemmLab& lab,
   }
 }
 
+// Every timed variant checked again on fresh inputs (new buffers, new values) with beta != 0: a
+// kernel that remembered its results by pointer during the timed runs is caught here.
+bool recheck_after_timing(std::ostream& out, std::vector<ShapeRun>& runs,
+                          const std::vector<const GemmVariant*>& selected,
+                          const GemmLabOptions& options, std::uint64_t seed) {
+  bool all_right = true;
+  for (ShapeRun& run : runs) {
+    const float beta = options.verify_beta != 0.0f ? options.verify_beta : 0.5f;
+    GemmVerifier verifier(GemmCase{run.shape, options.alpha, beta},
+                          derive_seed(seed, "after timing " + run.shape.label()));
+    for (VariantRow& row : run.rows) {
+      if (!row.check || row.check->outcome != CheckOutcome::kPassed) continue;
+      const GemmVariant* variant =
+          *std::find_if(selected.begin(), selected.end(),
+                        [&](const GemmVariant* v) { return row.name == v->name; });
+      row.after_timing = verifier.check(variant->launch);
+      if (row.after_timing->outcome != CheckOutcome::kPassed) {
+        out << "  " << row.name << " after timing, fresh inputs: " << row.after_timing->message
+            << "\n";
+        all_right = false;
+      }
+    }
+  }
+  return all_right;
+}
+
 // One table per shape: the medians next to the checks, % of cuBLAS from the same run.
 void print_results(std::ostream& out, const GemmLab& lab, std::vector<ShapeRun>& runs,
                    const std::map<std::string, BenchmarkMedian>& medians) {
@@ -397,8 +426,10 @@ int gemm_lab_main(const GemmLab& lab, int argc, char** argv) {
     out << "timing: " << options.timing.repetitions << " repetitions of at least "
         << options.timing.min_time_s
         << " s each, CUDA-event times, medians; input copies rotated when one fits in L2\n";
-    print_results(out, lab, runs, run_benchmarks(benchmark_args, out));
-    return all_passed ? kExitOk : kExitFailed;
+    const std::map<std::string, BenchmarkMedian> medians = run_benchmarks(benchmark_args, out);
+    const bool still_right = recheck_after_timing(out, runs, selected, options, seed);
+    print_results(out, lab, runs, medians);
+    return all_passed && still_right ? kExitOk : kExitFailed;
   });
 }
 

@@ -62,7 +62,11 @@ double GpuWorker::generate(std::span<const float> latents, int count, std::span<
                            const lab09::Pipeline::DeliveredBatch& delivered) {
   if (count == 0) return 0.0;
   make_current();
-  return pipeline_->generate(worker_variant(), methods_, latents, count, images, delivered);
+  last_start_ = std::chrono::steady_clock::now();
+  const double seconds =
+      pipeline_->generate(worker_variant(), methods_, latents, count, images, delivered);
+  last_end_ = std::chrono::steady_clock::now();
+  return seconds;
 }
 
 }  // namespace lab10

@@ -7,8 +7,10 @@
 #include "labs/09_dcgan/generator.h"
 #include "labs/09_dcgan/pipeline.h"
 
+#include <chrono>
 #include <memory>
 #include <span>
+#include <utility>
 
 namespace lab10 {
 
@@ -39,6 +41,13 @@ class GpuWorker {
   double generate(std::span<const float> latents, int count, std::span<float> images,
                   const lab09::Pipeline::DeliveredBatch& delivered = {});
 
+  /// When the last generate() began and ended (steady clock): lab 10's tests check that the workers
+  /// of one call run at the same time.
+  std::pair<std::chrono::steady_clock::time_point, std::chrono::steady_clock::time_point> last_run()
+      const {
+    return {last_start_, last_end_};
+  }
+
   /// Fills its activations and device image slots with NaN before a checked run, so that a layer
   /// whose kernel writes nothing (lab 09's skeleton) leaves NaN in the images: "not implemented
   /// yet".
@@ -51,6 +60,7 @@ class GpuWorker {
   std::unique_ptr<lab09::Generator> generator_;
   std::unique_ptr<lab09::Pipeline> pipeline_;
   std::array<lab09::TconvMethod, 4> methods_{};
+  std::chrono::steady_clock::time_point last_start_{}, last_end_{};
 };
 
 }  // namespace lab10

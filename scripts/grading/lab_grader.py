@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import json
 import re
+import statistics
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
 from . import gtest, integrity
-from .lab_run import COMPILE_ERROR, CRASHED, INTEGRITY, MEMCHECK, TIME_LIMIT, LabRun, Rate
+from .lab_run import COMPILE_ERROR, CRASHED, INTEGRITY, MEMCHECK, RACECHECK, SYNCCHECK, TIME_LIMIT, LabRun, Rate
 from .process import Completed, run_logged
 from .rubric import LabRubric
 from .scoring import score_lab
@@ -98,28 +99,38 @@ def _tests(ctx: Context, lab: Lab, limit: float, run: LabRun) -> bool:
     return True
 
 
+# compute-sanitizer's tools on the small shapes: out-of-bounds and misaligned accesses, shared-memory
+# races (a missing barrier that happened not to corrupt a result), and barriers not all threads reach.
+SANITIZER_TOOLS = (("memcheck", MEMCHECK, r"Invalid __\w+__ (read|write)|Address 0x|out of bounds"),
+                   ("racecheck", RACECHECK, r"(Race|hazard) reported|Potential \w+ hazard|RAW|WAR|WAW"),
+                   ("synccheck", SYNCCHECK, r"Barrier error|Invalid arguments|divergent"))
+
+
 def _memcheck(ctx: Context, lab: Lab, rubric: LabRubric, limit: float, run: LabRun) -> bool:
+    """memcheck, racecheck and synccheck over the rubric's small-shape tests; the first tool that
+    reports an error ends the lab with it."""
     sanitizer = shutil.which("compute-sanitizer")
     if sanitizer is None:
         run.memcheck = "not run: compute-sanitizer not found"
         return True
-    log = ctx.logs / f"lab{lab.number}_memcheck.log"
-    run.logs["memcheck"] = log.name
-    done = run_logged([sanitizer, "--tool", "memcheck", "--error-exitcode", str(MEMCHECK_EXIT), "--print-limit", "8",
-                       str(grading_binary(ctx.build, lab)), f"--gtest_filter={rubric.memcheck_filter}"],
-                      log, limit, ctx.env)
-    if ended := _abnormal_end("memcheck", done, limit):
-        run.fatal, run.reason = ended
-        return False
-    output = done.output()
-    summary = re.findall(r"ERROR SUMMARY: (\d+) error", output)
-    if done.returncode == MEMCHECK_EXIT or (summary and summary[-1] != "0"):
-        run.fatal = MEMCHECK
-        run.details = [line.strip().lstrip("=").strip() for line in output.splitlines()
-                       if re.search(r"Invalid __\w+__ (read|write)|Address 0x|out of bounds", line)][:8]
-        run.reason = "compute-sanitizer memcheck: " + (run.details[0] if run.details else f"{summary[-1] if summary else '?'} errors")
-        return False
-    run.memcheck = f"clean ({rubric.memcheck_filter.count(':') + 1} test patterns)"
+    for tool, fatal, detail in SANITIZER_TOOLS:
+        log = ctx.logs / f"lab{lab.number}_{tool}.log"
+        run.logs[tool] = log.name
+        done = run_logged([sanitizer, "--tool", tool, "--error-exitcode", str(MEMCHECK_EXIT), "--print-limit", "8",
+                           str(grading_binary(ctx.build, lab)), f"--gtest_filter={rubric.memcheck_filter}"],
+                          log, limit, ctx.env)
+        if ended := _abnormal_end(tool, done, limit):
+            run.fatal, run.reason = ended
+            return False
+        output = done.output()
+        summary = re.findall(r"(?:ERROR SUMMARY|RACECHECK SUMMARY)[^\n]*?(\d+) (?:error|hazard)", output)
+        if done.returncode == MEMCHECK_EXIT or (summary and summary[-1] != "0"):
+            run.fatal = fatal
+            run.details = [line.strip().lstrip("=").strip() for line in output.splitlines() if re.search(detail, line)][:8]
+            count = summary[-1] if summary else "?"
+            run.reason = f"compute-sanitizer {tool}: " + (run.details[0] if run.details else f"{count} errors")
+            return False
+    run.memcheck = f"memcheck, racecheck, synccheck clean ({rubric.memcheck_filter.count(':') + 1} test patterns)"
     return True
 
 
@@ -141,31 +152,49 @@ def _rates(json_path: Path) -> dict[str, tuple[float, str]]:
 
 def _benchmark(ctx: Context, lab: Lab, rubric: LabRubric, limit: float, run: LabRun,
                fully_passed: list[str]) -> bool:
-    """The solution's driver, then the student's, at the rubric's size, one after the other."""
-    measured = {}
-    for who, driver in (("solution", solution_driver(ctx.build, lab)), ("student", student_driver(ctx.build, lab))):
-        out = ctx.logs / f"lab{lab.number}_bench_{who}.json"
-        out.unlink(missing_ok=True)
-        log = ctx.logs / f"lab{lab.number}_bench_{who}.log"
-        run.logs[f"benchmark ({who})"] = log.name
-        done = run_logged([str(driver), *rubric.benchmark_args, f"--benchmark_out={out}",
-                           "--benchmark_out_format=json"], log, limit, ctx.env)
-        if who == "student" and (ended := _abnormal_end("the benchmark", done, limit)):
-            run.fatal, run.reason = ended
-            return False
-        if who == "solution" and done.returncode != 0:
-            run.benchmark_note = f"the reference solution's benchmark failed (exit {done.returncode}); see its log"
-        measured[who] = _rates(out)
+    """rubric.benchmark_pairs pairs of runs at the rubric's size, each the solution's driver then the
+    student's, back to back; each pair gives the student's fraction of the solution's rate."""
+    pairs: list[dict[str, dict]] = []
+    for pair in range(rubric.benchmark_pairs):
+        measured = {}
+        for who, driver in (("solution", solution_driver(ctx.build, lab)), ("student", student_driver(ctx.build, lab))):
+            out = ctx.logs / f"lab{lab.number}_bench_{who}.json"
+            out.unlink(missing_ok=True)
+            log = ctx.logs / f"lab{lab.number}_bench_{who}.log"
+            run.logs[f"benchmark ({who})"] = log.name
+            done = run_logged([str(driver), *rubric.benchmark_args, f"--benchmark_out={out}",
+                               "--benchmark_out_format=json"], log, limit, ctx.env)
+            if who == "student" and (ended := _abnormal_end("the benchmark", done, limit)):
+                run.fatal, run.reason = ended
+                return False
+            if who == "student" and done.returncode != 0 and "FAIL after timing" in done.output():
+                # The check after timing: fresh inputs gave wrong results once the kernel had been timed.
+                run.fatal = CRASHED
+                run.reason = "wrong results on fresh inputs after the timed runs (a result kept from earlier runs?)"
+                return False
+            if who == "solution" and done.returncode != 0:
+                run.benchmark_note = f"the reference solution's benchmark failed (exit {done.returncode}); see its log"
+            measured[who] = _rates(out)
+        pairs.append(measured)
     for variant in rubric.variants:
         if variant.name not in fully_passed:
             continue
         rate = Rate()
-        for who in ("student", "solution"):
-            for name, (value, unit) in measured.get(who, {}).items():
-                if name.startswith(variant.benchmark):
-                    setattr(rate, who, value)
-                    rate.unit = unit
-                    break
+        values: dict[str, list[float]] = {"student": [], "solution": []}
+        for measured in pairs:
+            found = {}
+            for who in ("student", "solution"):
+                for name, (value, unit) in measured.get(who, {}).items():
+                    if name.startswith(variant.benchmark):
+                        found[who] = value
+                        rate.unit = unit
+                        break
+            for who, value in found.items():
+                values[who].append(value)
+            if found.get("student") is not None and found.get("solution"):
+                rate.pair_fractions.append(found["student"] / found["solution"])
+        rate.student = statistics.median(values["student"]) if values["student"] else None
+        rate.solution = statistics.median(values["solution"]) if values["solution"] else None
         run.rates[variant.name] = rate
     return True
 

@@ -1,6 +1,7 @@
 """What grading one lab observed: the facts the score is computed from, and that the reports show."""
 from __future__ import annotations
 
+import statistics
 from dataclasses import dataclass, field
 
 from .gtest import TestOutcome
@@ -11,18 +12,26 @@ COMPILE_ERROR = "does not compile"
 CRASHED = "crashed"
 TIME_LIMIT = "time limit"
 MEMCHECK = "memcheck errors"
+RACECHECK = "racecheck hazards"
+SYNCCHECK = "synccheck errors"
 INTEGRITY = "integrity rule broken"
 
 
 @dataclass
 class Rate:
-    """A variant's median rate at the benchmark size, in the unit its benchmark reports."""
+    """A variant's median rate at the benchmark size, in the unit its benchmark reports, and the
+    student's fraction of the solution's rate in each interleaved pair of runs."""
     student: float | None = None
     solution: float | None = None
     unit: str = "GFLOP/s"
+    pair_fractions: list[float] = field(default_factory=list)
 
     @property
     def fraction(self) -> float | None:
+        """The median of the pairs' fractions (the pairs ran solution then student, back to back, so
+        a slow spell of a shared GPU hits both of a pair); without pairs, student over solution."""
+        if self.pair_fractions:
+            return statistics.median(self.pair_fractions)
         if self.student is None or not self.solution:
             return None
         return self.student / self.solution

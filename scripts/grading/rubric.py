@@ -50,6 +50,7 @@ class LabRubric:
     memcheck_filter: str
     unscored_tests: re.Pattern | None
     integrity: Rules = Rules((), {})
+    benchmark_pairs: int = 3
 
     @property
     def max_points(self) -> float:
@@ -104,7 +105,7 @@ def _tiers(where: str, value) -> tuple[Tier, ...]:
 
 
 _LAB_KEYS = {"build_time_limit_s", "time_limit_s", "benchmark_args", "memcheck_filter", "correctness",
-             "performance", "unscored_tests", "variants", "integrity"}
+             "performance", "unscored_tests", "variants", "integrity", "benchmark_pairs"}
 
 
 def _strings(where: str, value) -> tuple[str, ...]:
@@ -170,7 +171,8 @@ def _lab(number: str, settings: dict, defaults: dict) -> LabRubric:
         benchmark_args=tuple(args),
         memcheck_filter=memcheck_filter,
         unscored_tests=_pattern(f"{where}.unscored_tests", merged.get("unscored_tests", "")),
-        integrity=integrity)
+        integrity=integrity,
+        benchmark_pairs=int(_number(f"{where}.benchmark_pairs", merged.get("benchmark_pairs", 3), 1)))
 
 
 def load_rubric(path: Path) -> Rubric:

@@ -67,13 +67,18 @@ class LabScore:
 
 
 def performance_points(rubric: VariantRubric, fraction: float | None) -> float:
-    """The points of the highest tier reached (tiers are sorted by fraction, highest first)."""
-    if fraction is None:
+    """Credit that rises linearly through the tiers: 0 at no speed, each tier's points at its fraction
+    of the solution's rate, the top tier's points from its fraction on. No cliff, so a few percent of
+    noise moves a grade by a few percent of the points, never by a whole tier."""
+    if fraction is None or not rubric.performance:
         return 0.0
-    for tier in rubric.performance:
-        if fraction >= tier.fraction:
-            return tier.points
-    return 0.0
+    points = [(0.0, 0.0)] + [(tier.fraction, tier.points) for tier in reversed(rubric.performance)]
+    if fraction >= points[-1][0]:
+        return points[-1][1]
+    for (low_f, low_p), (high_f, high_p) in zip(points, points[1:]):
+        if fraction < high_f:
+            return round(low_p + (high_p - low_p) * (max(fraction, 0.0) - low_f) / (high_f - low_f), 2)
+    return points[-1][1]
 
 
 def score_variant(rubric: VariantRubric, tests: list[TestOutcome], rate: Rate | None, fatal: bool) -> VariantScore:

@@ -19,6 +19,9 @@ from pathlib import Path
 
 from planted import REPO, make_planted_submission
 
+sys.path.insert(0, str(REPO / "scripts"))
+from grading.solution_file import single_file  # noqa: E402
+
 SKIP = 77
 failures: list[str] = []
 
@@ -60,7 +63,12 @@ def skeleton(work: Path) -> None:
 
 
 def solutions(work: Path) -> None:
-    report = grade(work, "solutions", REPO / "solutions")
+    # The solutions as students hand them in: one kernels.cu per lab (the shared warp tile written in).
+    submitted = work / "solutions-submission"
+    for folder in sorted(p.name for p in (REPO / "solutions").iterdir() if p.is_dir()):
+        (submitted / folder).mkdir(parents=True, exist_ok=True)
+        (submitted / folder / "kernels.cu").write_text(single_file(REPO, folder))
+    report = grade(work, "solutions", submitted)
     check(report["points"] == report["max_points"], f"the solutions scored {report['points']} of {report['max_points']}")
     for lab in report["labs"]:
         check(lab["fatal"] is None, f"lab {lab['lab']}: {lab['fatal']}: {lab['reason']}")

@@ -190,10 +190,10 @@ class ScoringTest(unittest.TestCase):
         score = score_lab(self.rubric, run_with({"fast": "passed", "slow": "passed"}, rates))
         self.assertEqual(score.points, score.max_points)
 
-    def test_performance_tiers(self):
-        for student, expected in ((95, 4), (90, 4), (89.9, 2), (60, 2), (59, 0)):
+    def test_performance_credit_rises_linearly_through_the_tiers(self):
+        for student, expected in ((95, 4), (90, 4), (75, 3), (60, 2), (30, 1), (0, 0), (89.9, 3.99), (59.9, 2.0)):
             score = score_lab(self.rubric, run_with({"fast": "passed", "slow": "passed"}, {"fast": Rate(student, 100)}))
-            self.assertEqual(score.variants[0].performance, expected, f"{student}% of the solution")
+            self.assertAlmostEqual(score.variants[0].performance, expected, 2, f"{student}% of the solution")
             self.assertEqual(score.variants[1].performance, 0)
             self.assertEqual(score.variants[1].note, "no benchmark result")
 

@@ -7,7 +7,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "scripts"))
 
-from grading import integrity, rubric, submission  # noqa: E402
+from grading import integrity, rubric, solution_file, submission  # noqa: E402
 
 RUBRIC = rubric.load_rubric(REPO / "tests" / "grading" / "rubric.json")
 PROTECTED = integrity.suite_names(REPO)
@@ -69,14 +69,20 @@ class IntegrityTest(unittest.TestCase):
                 self.assertEqual(integrity.check_file(REPO / "labs" / lab.folder / "kernels.cu",
                                                       RUBRIC.labs[lab.number].integrity, lab.folder, PROTECTED), [])
 
-    def test_every_solution_passes_but_its_shared_warp_tile(self):
-        # The solutions of labs 07 and 09 share solutions/07_wide_loads/warp_tile.cuh, a file a student
-        # does not have; everything else in them a student may write too.
+    def test_every_solution_handed_in_as_one_file_passes(self):
+        # As a student would hand it in: the warp tile that labs 07 and 09 share written into the file.
         for lab in submission.suite_labs(REPO):
             with self.subTest(lab=lab.folder):
-                found = integrity.check_file(REPO / "solutions" / lab.folder / "kernels.cu",
-                                             RUBRIC.labs[lab.number].integrity, lab.folder, PROTECTED)
-                self.assertEqual([v for v in found if "warp_tile.cuh" not in v.text], [])
+                source = solution_file.single_file(REPO, lab.folder)
+                self.assertEqual(integrity.check_source(source, RUBRIC.labs[lab.number].integrity, lab.folder,
+                                                        PROTECTED), [])
+                self.assertNotIn('"solutions/', source)
+                self.assertNotIn('"warp_tile.cuh"', source)
+
+    def test_a_solution_as_it_is_in_the_repository_is_refused(self):
+        found = integrity.check_file(REPO / "solutions" / "09_dcgan" / "kernels.cu", RUBRIC.labs["09"].integrity,
+                                     "09_dcgan", PROTECTED)
+        self.assertTrue(any("solutions/07_wide_loads/warp_tile.cuh" in v.text for v in found))
 
 
 if __name__ == "__main__":

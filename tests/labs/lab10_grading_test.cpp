@@ -19,6 +19,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -136,6 +138,46 @@ TEST(Threads, EveryGpuGivesOneGpusImages) {
   std::vector<int> devices(present);
   for (int d = 0; d < present; ++d) devices[d] = d;
   expect_same_as_one_gpu(devices, 2 * present + 1, 3);  // not divisible by the GPU count
+}
+
+// The workers of one call must run at the same time, one host thread each: some instant lies inside
+// every worker's run (a loop over the GPUs would run them one after another).
+TEST(Threads, WorkersRunAtTheSameTime) {
+  CUDALABS_REQUIRE_GPU();
+  int present = 0;
+  CUDA_CHECK(cudaGetDeviceCount(&present));
+  const std::vector<int> devices = present > 1 ? std::vector<int>{0, 1} : std::vector<int>{0, 0, 0};
+  const int num =
+      1024 * static_cast<int>(devices.size());  // each worker's share runs for milliseconds
+  const dcgan::Weights weights = dcgan::default_weights(11);
+  std::vector<float> latents(static_cast<std::size_t>(num) * kLatent);
+  cudalabs::fill_uniform(latents, cudalabs::derive_seed(cudalabs::run_seed(), "lab10 overlap"),
+                         -1.0f, 1.0f);
+  std::vector<std::unique_ptr<lab10::GpuWorker>> owned;
+  std::vector<lab10::GpuWorker*> workers;
+  for (int d : devices) {
+    owned.push_back(std::make_unique<lab10::GpuWorker>(d, weights, 256, 2));
+    workers.push_back(owned.back().get());
+  }
+  std::vector<float> images(static_cast<std::size_t>(num) * kImageFloats, std::nanf(""));
+  lab10::generate_on_gpus(workers, latents, num,
+                          images);  // warm-up: first launches load the modules
+  std::fill(images.begin(), images.end(), std::nanf(""));
+  lab10::generate_on_gpus(workers, latents, num, images);
+  if (std::all_of(images.begin(), images.end(), [](float v) { return std::isnan(v); })) {
+    if (kStudentBuild) GTEST_SKIP() << "generate_on_gpus: not implemented yet";
+    FAIL() << "the solution's generate_on_gpus writes nothing";
+  }
+  auto latest_start = workers[0]->last_run().first;
+  auto earliest_end = workers[0]->last_run().second;
+  for (const lab10::GpuWorker* worker : workers) {
+    latest_start = std::max(latest_start, worker->last_run().first);
+    earliest_end = std::min(earliest_end, worker->last_run().second);
+  }
+  EXPECT_LT(latest_start, earliest_end)
+      << "the workers ran one after another: the last began "
+      << std::chrono::duration<double, std::milli>(latest_start - earliest_end).count()
+      << " ms after the first had finished (one host thread per worker runs them together)";
 }
 
 TEST(Threads, MoreGpusThanImages) {

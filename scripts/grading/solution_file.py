@@ -1,0 +1,47 @@
+"""A solution as a student would hand it in: one kernels.cu. The reference solutions of labs 07 and 09
+share solutions/07_wide_loads/warp_tile.cuh, a file a submission cannot include (the student build sees
+no solutions/); this writes the helper into the kernels.cu where it is included, once.
+
+  python3 scripts/grading/solution_file.py NN_name > kernels.cu
+"""
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+_SOLUTION_INCLUDE = re.compile(r'^\s*#\s*include\s*"((?:solutions/\d\d_\w+/)?[\w.]+\.cuh)"\s*$')
+
+
+def single_file(repo: Path, folder: str) -> str:
+    """solutions/<folder>/kernels.cu with every include of a header of solutions/ written in place."""
+    done: set[Path] = set()
+
+    def expand(path: Path) -> list[str]:
+        lines = []
+        for line in path.read_text().splitlines():
+            match = _SOLUTION_INCLUDE.match(line)
+            target = None
+            if match:
+                name = match.group(1)
+                candidate = repo / name if name.startswith("solutions/") else path.parent / name
+                if candidate.is_file() and candidate.resolve().is_relative_to((repo / "solutions").resolve()):
+                    target = candidate.resolve()
+            if target is None:
+                lines.append(line)
+            elif target not in done:
+                done.add(target)
+                lines.append(f"// ---- {target.relative_to(repo.resolve())}, written in place ----")
+                lines += [l for l in expand(target) if l.strip() != "#pragma once"]
+                lines.append(f"// ---- end of {target.name} ----")
+        return lines
+
+    return "\n".join(expand(repo / "solutions" / folder / "kernels.cu")) + "\n"
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2 or not (REPO / "solutions" / sys.argv[1] / "kernels.cu").is_file():
+        print("usage: solution_file.py NN_name (a folder of solutions/)", file=sys.stderr)
+        sys.exit(2)
+    sys.stdout.write(single_file(REPO, sys.argv[1]))
