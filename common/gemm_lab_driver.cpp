@@ -222,7 +222,7 @@ std::vector<ShapeRun> verify_shapes(std::ostream& out, const std::vector<GemmSha
                                     const GemmLabOptions& options, std::uint64_t seed) {
   std::vector<ShapeRun> runs;
   for (const GemmShape& shape : shapes) {
-    ShapeRun run{shape, {VariantRow{"cublas", std::nullopt, std::nullopt}}, true};
+    ShapeRun run{shape, {VariantRow{"cublas", std::nullopt, std::nullopt, std::nullopt}}, true};
     GemmCase verify_case{shape, options.alpha, options.verify_beta};
     GemmVerifier verifier(verify_case, derive_seed(seed, "verify " + shape.label()));
     out << "check: " << verify_case.label() << " against the " << verifier.reference_description()
@@ -231,7 +231,7 @@ std::vector<ShapeRun> verify_shapes(std::ostream& out, const std::vector<GemmSha
       GemmCheckReport report = verifier.check(variant->launch);
       out << "  " << variant->name << ": " << report.message << "\n";
       run.all_passed = run.all_passed && report.outcome == CheckOutcome::kPassed;
-      run.rows.push_back(VariantRow{variant->name, std::move(report), std::nullopt});
+      run.rows.push_back(VariantRow{variant->name, std::move(report), std::nullopt, std::nullopt});
     }
     runs.push_back(std::move(run));
   }
