@@ -7,10 +7,13 @@ planted submission fails loudly instead of planting nothing.
 from __future__ import annotations
 
 import shutil
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "scripts"))
+from grading.solution_file import single_file  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -43,9 +46,11 @@ PLANTS = [
     Plant("04_block_size", "  float acc = 0.0f;\n",
           "  float acc = 0.0f;\n  while (args.m > 0 && clock64() >= 0) {\n  }  // planted: never ends\n",
           expect_fatal="time limit"),
+    # No header or call the integrity rules refuse: the crash must reach the tests to be caught there.
     Plant("05_register_tiling", '#include "launch.cuh"\n',
-          '#include "launch.cuh"\n\n#include <csignal>\n\nnamespace {\n// planted: the program is killed by a segmentation fault while it starts\n'
-          "const int planted_crash = std::raise(SIGSEGV);\n}  // namespace\n",
+          '#include "launch.cuh"\n\nnamespace {\n// planted: the program is killed by a segmentation fault while it starts\n'
+          "const int planted_crash = [] {\n  volatile int* nowhere = nullptr;\n  return *nowhere;\n}();\n"
+          "}  // namespace\n",
           expect_fatal="crashed"),
 ]
 
@@ -55,7 +60,7 @@ def make_planted_submission(folder: Path) -> list[Plant]:
     if folder.exists():
         shutil.rmtree(folder)
     for plant in PLANTS:
-        source = (REPO / "solutions" / plant.folder / "kernels.cu").read_text()
+        source = single_file(REPO, plant.folder)  # as a student hands it in: one file
         count = source.count(plant.old)
         if count != 1:
             raise RuntimeError(f"plant for {plant.folder}: the text to replace occurs {count} times, expected once: "

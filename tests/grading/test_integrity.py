@@ -79,6 +79,16 @@ class IntegrityTest(unittest.TestCase):
                 self.assertNotIn('"solutions/', source)
                 self.assertNotIn('"warp_tile.cuh"', source)
 
+    def test_the_self_tests_planted_faults_reach_the_step_that_must_catch_them(self):
+        sys.path.insert(0, str(REPO / "tests" / "grading"))
+        from planted import PLANTS  # noqa: E402
+        for plant in PLANTS:
+            with self.subTest(lab=plant.folder):
+                source = solution_file.single_file(REPO, plant.folder).replace(plant.old, plant.new)
+                number = plant.folder[:2]
+                self.assertEqual(integrity.check_source(source, RUBRIC.labs[number].integrity, plant.folder,
+                                                        PROTECTED), [])
+
     def test_a_solution_as_it_is_in_the_repository_is_refused(self):
         found = integrity.check_file(REPO / "solutions" / "09_dcgan" / "kernels.cu", RUBRIC.labs["09"].integrity,
                                      "09_dcgan", PROTECTED)
