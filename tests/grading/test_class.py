@@ -155,6 +155,26 @@ class ClassGradingTest(unittest.TestCase):
             self.assertIn(words, lines[0])
 
 
+class PlantedClassTest(unittest.TestCase):
+    def test_the_planted_class_has_every_fault_and_the_rules_catch_theirs(self):
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import planted_class  # noqa: E402
+        from grading import integrity, rubric  # noqa: E402
+        rules = rubric.load_rubric(REPO / "tests" / "grading" / "rubric.json")
+        protected = integrity.suite_names(REPO)
+        with tempfile.TemporaryDirectory() as folder:
+            expected = planted_class.write_class(Path(folder) / "class")
+            self.assertGreaterEqual(len(expected), 12)
+            for student, labs in expected.items():
+                for lab_folder, expect in labs.items():
+                    source = (Path(folder) / "class" / student / lab_folder / "kernels.cu").read_text()
+                    found = integrity.check_source(source, rules.labs[lab_folder[:2]].integrity, lab_folder, protected)
+                    # Only the integrity plants break a rule; every other fault must reach its own step.
+                    self.assertEqual(bool(found), expect == "integrity rule broken", (student, found))
+            students = {s.id for s in classroom.discover(Path(folder) / "class")}
+            self.assertEqual(students, set(expected))
+
+
 class ClassroomTest(unittest.TestCase):
     def test_chunks_cover_every_student_once(self):
         students = [classroom.Student(f"s{i}", Path("/x")) for i in range(7)]

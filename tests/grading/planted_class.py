@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""A class of planted submissions for `make grade-class` (the GPU demonstration of the class grader):
+the solutions, the skeletons, and one shortcut or fault per student, each with the reason the
+gradebook must show for it.
+
+  planted_class.py CLASS_DIR      writes CLASS_DIR/<student>/NN_name/kernels.cu and CLASS_DIR/expected.json
+
+Every plant starts from a one-file solution (what a student hands in) and names the text it replaces;
+if a solution changes so that the text is gone, writing the class fails loudly instead of planting
+nothing.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "scripts"))
+from grading.solution_file import single_file  # noqa: E402
+
+GEMM_LOOP = "  for (int p = 0; p < args.k; ++p) acc += a_row[p] * b_col[p * args.ldb];\n"
+
+
+@dataclass(frozen=True)
+class Planted:
+    student: str
+    folder: str  # the lab it plants into
+    old: str
+    new: str
+    expect: str  # what the student's report must say for that lab (a fatal class or a failing test)
+
+
+PLANTED = [
+    # Integrity rules, caught before anything is built.
+    Planted("cublas_call", "01_naive_gemm", '#include "lab.h"\n',
+            '#include "lab.h"\n#include <cublas_v2.h>\n', "integrity rule broken"),
+    Planted("includes_solution", "01_naive_gemm", '#include "lab.h"\n',
+            '#include "lab.h"\n#include "solutions/01_naive_gemm/kernels.cu"\n', "integrity rule broken"),
+    Planted("define_trick", "01_naive_gemm", '#include "lab.h"\n',
+            '#include "lab.h"\n#undef CUDA_CHECK_LAUNCH\n#define CUDA_CHECK_LAUNCH(kernel) (void)0\n',
+            "integrity rule broken"),
+    # Faults the build, the tests or compute-sanitizer catch.
+    Planted("no_compile", "01_naive_gemm", "  float acc = 0.0f;\n", "  float acc = 0.0f\n", "does not compile"),
+    Planted("hangs", "01_naive_gemm", "  float acc = 0.0f;\n",
+            "  float acc = 0.0f;\n  while (args.m > 0 && clock64() >= 0) {\n  }\n", "time limit"),
+    Planted("reads_out_of_bounds", "01_naive_gemm", GEMM_LOOP,
+            "  for (int p = 0; p <= args.k; ++p) acc += a_row[p] * b_col[p * args.ldb] * (p < args.k);\n",
+            "memcheck errors"),
+    # The second barrier gone: the next tile may overwrite one a slower warp still reads. Often the
+    # results survive; racecheck sees the hazard.
+    Planted("race", "02_smem_tiling",
+            "    __syncthreads();  // everyone is done reading before the next iteration overwrites the tiles\n",
+            "", "racecheck hazards"),
+    Planted("tile_multiple_only", "02_smem_tiling", "for (int k0 = 0; k0 < args.k; k0 += kTile)",
+            "for (int k0 = 0; k0 + kTile <= args.k; k0 += kTile)", "failing: odd_17x33x65"),
+    # A result kept from earlier launches, keyed by the operands' addresses: fast in the timed runs,
+    # caught by the check on fresh inputs after timing.
+    Planted("caches_by_pointer", "01_naive_gemm", "  if (row >= args.m || col >= args.n) return;  // the grid is rounded up to whole blocks\n",
+            "  if (row >= args.m || col >= args.n) return;  // the grid is rounded up to whole blocks\n"
+            "  if (args.a == seen_a && args.b == seen_b && args.c == seen_c) return;  // planted: 'already done'\n",
+            "wrong results on fresh inputs after the timed runs"),
+    # A lab 10 that loops over the GPUs instead of running them at once.
+    Planted("serial_lab10", "10_multi_gpu_dcgan", "    });\n  }\n  for (std::thread& thread : threads) thread.join();\n",
+            "    });\n    threads.back().join();  // planted: one GPU at a time\n  }\n",
+            "failing: WorkersRunAtTheSameTime"),
+]
+
+# The cache's memory and its update at the end of the kernel (the caches_by_pointer plant).
+CACHE_STATE = ("  cudalabs::store_gemm_result(args.c + row * args.ldc + col, acc, args.alpha, args.beta);\n", (
+    "  cudalabs::store_gemm_result(args.c + row * args.ldc + col, acc, args.alpha, args.beta);\n"
+    "  if (row == args.m - 1 && col == args.n - 1) {  // planted: remember these operands\n"
+    "    seen_a = args.a;\n    seen_b = args.b;\n    seen_c = args.c;\n  }\n"))
+CACHE_DECLARATIONS = ("namespace lab01 {\nnamespace {\n",
+                      "namespace lab01 {\nnamespace {\n\n__device__ const float* seen_a;\n"
+                      "__device__ const float* seen_b;\n__device__ float* seen_c;\n")
+
+
+def _plant(source: str, old: str, new: str, where: str) -> str:
+    if source.count(old) != 1:
+        raise RuntimeError(f"{where}: the text to replace occurs {source.count(old)} times, expected once: {old!r}")
+    return source.replace(old, new)
+
+
+def write_class(class_dir: Path) -> dict[str, dict[str, str]]:
+    """Writes the class; returns student -> {lab folder: what the report must say}."""
+    if class_dir.exists():
+        shutil.rmtree(class_dir)
+    folders = sorted(p.name for p in (REPO / "solutions").iterdir() if p.is_dir())
+    expected: dict[str, dict[str, str]] = {"solutions": {f: "full marks" for f in folders},
+                                           "skeletons": {f: "not implemented yet" for f in folders}}
+    for folder in folders:
+        for student, source in (("solutions", single_file(REPO, folder)),
+                                ("skeletons", (REPO / "labs" / folder / "kernels.cu").read_text())):
+            (class_dir / student / folder).mkdir(parents=True, exist_ok=True)
+            (class_dir / student / folder / "kernels.cu").write_text(source)
+    for plant in PLANTED:
+        source = _plant(single_file(REPO, plant.folder), plant.old, plant.new, plant.student)
+        if plant.student == "caches_by_pointer":
+            source = _plant(source, *CACHE_STATE, plant.student)
+            source = _plant(source, *CACHE_DECLARATIONS, plant.student)
+        (class_dir / plant.student / plant.folder).mkdir(parents=True)
+        (class_dir / plant.student / plant.folder / "kernels.cu").write_text(source)
+        expected[plant.student] = {plant.folder: plant.expect}
+    # Two near-copies of each other: the same lab 05, renamed and re-spaced by one of them.
+    original = single_file(REPO, "05_register_tiling")
+    for student, text in (("copy_a", original), ("copy_b", original.replace("acc", "sum").replace("  ", "   "))):
+        (class_dir / student / "05_register_tiling").mkdir(parents=True)
+        (class_dir / student / "05_register_tiling" / "kernels.cu").write_text(text)
+        expected[student] = {"05_register_tiling": "similar pair: copy_a, copy_b"}
+    (class_dir / "expected.json").write_text(json.dumps(expected, indent=1) + "\n")
+    return expected
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        print("usage: planted_class.py CLASS_DIR", file=sys.stderr)
+        sys.exit(2)
+    written = write_class(Path(sys.argv[1]))
+    print(f"planted_class: {len(written)} submissions in {sys.argv[1]} (expected results in expected.json)")
