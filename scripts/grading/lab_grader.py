@@ -16,6 +16,7 @@ from . import gtest, integrity
 from .lab_run import COMPILE_ERROR, CRASHED, INTEGRITY, MEMCHECK, RACECHECK, SYNCCHECK, TIME_LIMIT, LabRun, Rate
 from .process import Completed, run_logged
 from .rubric import LabRubric
+from .sandbox import Sandbox
 from .scoring import score_lab
 from .submission import Lab, compiler_errors
 
@@ -30,6 +31,7 @@ class Context:
     env: dict  # environment of every run (CUDALABS_SEED set)
     time_limit_s: float | None = None  # overrides the rubric's (grader self-tests)
     protected_names: frozenset[str] = frozenset()  # the suite's names a submission may not redefine
+    sandbox: Sandbox = Sandbox()  # wraps every run of student code
 
 
 def student_driver(build: Path, lab: Lab) -> Path:
@@ -88,7 +90,8 @@ def _tests(ctx: Context, lab: Lab, limit: float, run: LabRun) -> bool:
     xml.unlink(missing_ok=True)
     log = ctx.logs / f"lab{lab.number}_tests.log"
     run.logs["tests"] = log.name
-    done = run_logged([str(grading_binary(ctx.build, lab)), f"--gtest_output=xml:{xml}"], log, limit, ctx.env)
+    done = run_logged(ctx.sandbox.wrap([str(grading_binary(ctx.build, lab)), f"--gtest_output=xml:{xml}"]), log,
+                      limit, ctx.env)
     if ended := _abnormal_end("the grading tests", done, limit):
         run.fatal, run.reason = ended
         return False
@@ -116,9 +119,9 @@ def _memcheck(ctx: Context, lab: Lab, rubric: LabRubric, limit: float, run: LabR
     for tool, fatal, detail in SANITIZER_TOOLS:
         log = ctx.logs / f"lab{lab.number}_{tool}.log"
         run.logs[tool] = log.name
-        done = run_logged([sanitizer, "--tool", tool, "--error-exitcode", str(MEMCHECK_EXIT), "--print-limit", "8",
-                           str(grading_binary(ctx.build, lab)), f"--gtest_filter={rubric.memcheck_filter}"],
-                          log, limit, ctx.env)
+        done = run_logged(ctx.sandbox.wrap([sanitizer, "--tool", tool, "--error-exitcode", str(MEMCHECK_EXIT),
+                                            "--print-limit", "8", str(grading_binary(ctx.build, lab)),
+                                            f"--gtest_filter={rubric.memcheck_filter}"]), log, limit, ctx.env)
         if ended := _abnormal_end(tool, done, limit):
             run.fatal, run.reason = ended
             return False
@@ -162,8 +165,8 @@ def _benchmark(ctx: Context, lab: Lab, rubric: LabRubric, limit: float, run: Lab
             out.unlink(missing_ok=True)
             log = ctx.logs / f"lab{lab.number}_bench_{who}.log"
             run.logs[f"benchmark ({who})"] = log.name
-            done = run_logged([str(driver), *rubric.benchmark_args, f"--benchmark_out={out}",
-                               "--benchmark_out_format=json"], log, limit, ctx.env)
+            command = [str(driver), *rubric.benchmark_args, f"--benchmark_out={out}", "--benchmark_out_format=json"]
+            done = run_logged(ctx.sandbox.wrap(command) if who == "student" else command, log, limit, ctx.env)
             if who == "student" and (ended := _abnormal_end("the benchmark", done, limit)):
                 run.fatal, run.reason = ended
                 return False

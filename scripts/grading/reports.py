@@ -19,6 +19,7 @@ class Header:
     commit: str
     seed: str
     rubric: str
+    sandbox: str = ""  # how student code ran: sandboxed, or why not
 
 
 def _points(value: float) -> str:
@@ -65,7 +66,7 @@ def markdown(header: Header, labs: list[LabScore]) -> str:
            f"**Total: {_points(round(total, 2))} / {_points(round(maximum, 2))} points**", "",
            f"- device: {header.device}", f"- graded: {header.date}, suite commit {header.commit}",
            f"- seed: CUDALABS_SEED={header.seed} (rerun a failing test with it to see the same inputs)",
-           f"- rubric: {header.rubric}", "", "## Summary", ""]
+           f"- rubric: {header.rubric}", *([f"- {header.sandbox}"] if header.sandbox else []), "", "## Summary", ""]
     out += _table(["lab", "points", "tests passed", "status"],
                   [[l.run.folder, f"{_points(l.points)} / {_points(l.max_points)}",
                     f"{l.tests_passed} / {l.tests_total}", _status(l)] for l in labs])
