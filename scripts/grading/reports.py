@@ -87,6 +87,10 @@ def markdown(header: Header, labs: list[LabScore]) -> str:
             for v in failing:
                 for test in v.failing:
                     out.append(f"- `{v.name}` {test.case}: {_first_line(test.message) or test.status}")
+            first = failing[0].failing[0]
+            out += ["", "The student reproduces a failing test on the same inputs in their own build:", "",
+                    f"    CUDALABS_SEED={header.seed} ctest --test-dir build -R "
+                    f"'^lab{lab.run.number}\\.student\\.{re.escape(first.name)}$' --output-on-failure"]
         notes = [f"- {v.name}: {v.note}" for v in lab.variants if v.note and v.state in ("passed", "not run here")]
         if lab.run.built_on:
             notes.append("- graded alone: it ran on the reference kernels of " +

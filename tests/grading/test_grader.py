@@ -239,6 +239,8 @@ class ReportsTest(unittest.TestCase):
             junit = ElementTree.parse(paths[2]).getroot()
         self.assertIn(f"**Total: {scores[0].points:g} / {scores[0].max_points + scores[1].max_points:g} points**", markdown)
         self.assertIn("- `fast` square_64: fast on 64x64x64: element (1, 2) = 0 differs", markdown)
+        self.assertIn("CUDALABS_SEED=42 ctest --test-dir build -R '^lab01\\.student\\.Grading\\.fast\\.square_64$' "
+                      "--output-on-failure", markdown)
         self.assertIn("**Scored 0: kernels.cu does not compile", markdown)
         self.assertIn("kernels.cu(3): error: expected ';'", markdown)
         self.assertRegex(markdown, r"\| slow \| passed \| 4 / 4 \| 3 / 3 \| 99 GFLOP/s \| 100 GFLOP/s \| 99% \| 4 / 4 \|")
