@@ -14,6 +14,7 @@ DIR/plots/*.svg. Templates may use:
   {{coarsening:case1|case2}}             lab 08: every factor, H100 next to [COARSEN-KGP]'s table
   {{coarsening_speedup:case1|case2}}     lab 08: the best factor's speedup over factor 1
   {{bad_input_tests}}                    the command-line bad-input tests (tests/cli/CliTests.cmake)
+  {{rubric_points}}                      the points per lab of tests/grading/rubric.json
   {{dcgan:throughput|end_to_end|layers@BATCH}}   lab 09's tables (docs/tools/dcgan_tables.py)
   {{multigpu:threads|mpi|mpi-collective@DEVICE}} lab 10's scaling tables
   {{lab:NN}}                             set the lab the placeholders above refer to
@@ -90,6 +91,8 @@ class Renderer:
         if key == "coarsening":
             self.require(d.results, "results")
             return labdata.coarsening_table(d, self.data_dir, arg)
+        if key == "rubric_points":
+            return rubric_points_table(pathlib.Path(self.data_dir).parent.parent)
         if key == "bad_input_tests":
             return reliability.table(pathlib.Path(self.data_dir).parent.parent)
         if key == "coarsening_speedup":
@@ -121,6 +124,21 @@ class Renderer:
 
     def render(self, text):
         return re.sub(r"\{\{([^}]+)\}\}", self.replace, text)
+
+
+def rubric_points_table(repo):
+    """The points per lab and variant that tests/grading/rubric.json gives (the grader's own reader)."""
+    sys.path.insert(0, str(repo / "scripts"))
+    from grading.rubric import load_rubric  # noqa: E402
+    rubric = load_rubric(repo / "tests" / "grading" / "rubric.json")
+    rows = ["| lab | variants | correctness | performance (top tier) | lab total |", "|---|---|---|---|---|"]
+    for number, lab in sorted(rubric.labs.items()):
+        correctness = sum(v.correctness for v in lab.variants)
+        performance = sum(v.max_performance for v in lab.variants)
+        rows.append(f"| {number} | {len(lab.variants)} | {correctness:g} | {performance:g} | {lab.max_points:g} |")
+    total = sum(lab.max_points for lab in rubric.labs.values())
+    rows.append(f"| all | | | | {total:g} |")
+    return "\n".join(rows)
 
 
 def lab_folders(repo):
