@@ -40,7 +40,9 @@ __global__ void lower_input_kernel(cudalabs::dcgan::TconvShape shape, const floa
 
 // The sub-pixel transposed convolution as an implicit GEMM, one phase per blockIdx.z (subpixel.h).
 // Block (blockIdx.x, blockIdx.y) computes a kTileM x kTileN tile of phase z's output: rows are
-// input pixels (n, i, j), columns output channels; its output pixel is (2 i + py, 2 j + px). Step
+// input pixels (n, i, j), ordered image-fastest (row m = (i * W + j) * batch + n, so that a block's
+// rows share one pixel position and the same taps fall outside the image for all of them), columns
+// are output channels; a row's output pixel is (n, 2 i + py, 2 j + px). Step
 // through the reduction (tap, c) subpixel::kTileK at a time: stage the A tile (input pixels at the
 // tap's offset, zeros outside the image) and the B tile (rows of the packed filter) in shared
 // memory, and let each thread accumulate its 8 x kThreadN block in registers, as in labs 05-07.
