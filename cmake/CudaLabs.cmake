@@ -11,11 +11,11 @@ target_compile_options(cudalabs_warnings INTERFACE
 
 # The repository as a student's code sees it: common/ and labs/, no solutions/ (links in the build).
 set(CUDALABS_SUITE_VIEW "${PROJECT_BINARY_DIR}/suite-view")
+file(MAKE_DIRECTORY "${CUDALABS_SUITE_VIEW}")
 foreach(folder IN ITEMS common labs)
-  file(MAKE_DIRECTORY "${CUDALABS_SUITE_VIEW}")
-  if(NOT EXISTS "${CUDALABS_SUITE_VIEW}/${folder}")
-    file(CREATE_LINK "${PROJECT_SOURCE_DIR}/${folder}" "${CUDALABS_SUITE_VIEW}/${folder}" SYMBOLIC)
-  endif()
+  # Made anew at every configure, so that a checkout that moved gets links to where it is now.
+  file(REMOVE "${CUDALABS_SUITE_VIEW}/${folder}")
+  file(CREATE_LINK "${PROJECT_SOURCE_DIR}/${folder}" "${CUDALABS_SUITE_VIEW}/${folder}" SYMBOLIC)
 endforeach()
 
 # The labs added so far, in order; tests/ and the run scripts iterate over it.

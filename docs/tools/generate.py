@@ -27,7 +27,7 @@ import shutil
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from citations import doxygen_markdown, link_citations  # noqa: E402
+from doxygen_text import doxygen_markdown, link_citations  # noqa: E402
 import dcgan_tables  # noqa: E402
 import labdata  # noqa: E402
 import reliability  # noqa: E402

@@ -247,8 +247,7 @@ int run(int argc, char** argv) {
   Options options;
   CLI::App app{
       "lab08: thread coarsening of a shared-memory convolution ([COARSEN-KGP]). Checks every "
-      "coarsening "
-      "factor against the CPU reference, then times them."};
+      "coarsening factor against the CPU reference, then times them."};
   register_flags(app, options);
   std::vector<std::string> benchmark_args = cudalabs::parse_flags(app, argc, argv);
   cudalabs::reject_unknown_flags(benchmark_args);

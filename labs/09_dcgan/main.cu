@@ -370,8 +370,8 @@ int run(int argc, char** argv) {
   Options o;
   CLI::App app{
       "dcgan (lab 09): the DCGAN generator of [DCGAN-SHPC] on one GPU. Checks every variant "
-      "against the CPU "
-      "reference generator, times it per layer and end to end, and writes the images."};
+      "against the CPU reference generator, times it per layer and end to end, and writes the "
+      "images."};
   register_flags(app, o);
   std::vector<std::string> benchmark_args = cudalabs::parse_flags(app, argc, argv);
   cudalabs::reject_unknown_flags(benchmark_args);

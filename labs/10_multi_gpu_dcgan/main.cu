@@ -125,9 +125,8 @@ struct Setup {
 Setup parse_and_load(int argc, char** argv, Options& o) {
   CLI::App app{
       "lab10: the DCGAN generator on several GPUs of this machine, one host thread per GPU. Checks "
-      "the "
-      "images against the CPU reference and one GPU's output, and times num_to_gen x GPUs end to "
-      "end."};
+      "the images against the CPU reference and one GPU's output, and times num_to_gen x GPUs end "
+      "to end."};
   register_flags(app, o);
   cudalabs::reject_unknown_flags(cudalabs::parse_flags(app, argc, argv));
   Setup s;

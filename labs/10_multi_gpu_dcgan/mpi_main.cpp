@@ -84,8 +84,8 @@ void register_flags(CLI::App& app, Options& o) {
   app.add_option(
       "--gather", o.gather,
       "How images reach rank 0 from the ranks of its node: 'shared' (they write into rank 0's "
-      "output, "
-      "an MPI shared-memory window) or 'collective' (MPI_Igatherv, like the ranks of other nodes)");
+      "output, an MPI shared-memory window) or 'collective' (MPI_Igatherv, like the ranks of "
+      "other nodes)");
 }
 
 // ---- Where each rank runs ----
@@ -296,9 +296,8 @@ int phase(RankState& s, const std::function<void()>& body, bool* help = nullptr)
 void parse_and_place(RankState& s, int argc, char** argv) {
   CLI::App app{
       "dcgan_mpi (lab 10): the DCGAN generator with one MPI rank per GPU. Rank 0 scatters the "
-      "latent "
-      "vectors, gathers the images, checks them and writes them; a scaling table times 1, 2, 4, "
-      "... ranks."};
+      "latent vectors, gathers the images, checks them and writes them; a scaling table times 1, "
+      "2, 4, ... ranks."};
   register_flags(app, s.o);
   cudalabs::reject_unknown_flags(cudalabs::parse_flags(app, argc, argv));
   const lab10::CheckedRunFlags checked = lab10::check_run_flags(app, s.o.run);

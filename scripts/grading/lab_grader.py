@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import gtest, integrity
-from .lab_run import COMPILE_ERROR, CRASHED, INTEGRITY, MEMCHECK, RACECHECK, SYNCCHECK, TIME_LIMIT, LabRun, Rate
+from .lab_run import (COMPILE_ERROR, CRASHED, INTEGRITY, MEMCHECK, RACECHECK, SYNCCHECK, TIME_LIMIT,
+                      WRONG_AFTER_TIMING, LabRun, Rate)
 from .process import Completed, run_logged
 from .rubric import LabRubric
 from .sandbox import Sandbox
@@ -172,7 +173,7 @@ def _benchmark(ctx: Context, lab: Lab, rubric: LabRubric, limit: float, run: Lab
                 return False
             if who == "student" and done.returncode != 0 and "FAIL after timing" in done.output():
                 # The check after timing: fresh inputs gave wrong results once the kernel had been timed.
-                run.fatal = CRASHED
+                run.fatal = WRONG_AFTER_TIMING
                 run.reason = "wrong results on fresh inputs after the timed runs (a result kept from earlier runs?)"
                 return False
             if who == "solution" and done.returncode != 0:

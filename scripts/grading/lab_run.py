@@ -15,6 +15,7 @@ MEMCHECK = "memcheck errors"
 RACECHECK = "racecheck hazards"
 SYNCCHECK = "synccheck errors"
 INTEGRITY = "integrity rule broken"
+WRONG_AFTER_TIMING = "wrong after timing"
 
 
 @dataclass

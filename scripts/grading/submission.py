@@ -7,8 +7,10 @@ changes from one submission to the next: grading a class rebuilds only each stud
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -89,3 +91,14 @@ def earlier_labs(build: Path) -> dict[str, list[str]]:
     if not path.is_file():
         return {}
     return {lab: list(used) for lab, used in json.loads(path.read_text()).get("builds_on", {}).items()}
+
+
+def suite_commit(repo: Path) -> str:
+    """The suite's commit as reports name it: CUDALABS_GIT_COMMIT when set, else git's short hash."""
+    if commit := os.environ.get("CUDALABS_GIT_COMMIT"):
+        return commit
+    try:
+        return subprocess.run(["git", "-C", str(repo), "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, timeout=30).stdout.strip() or "unknown"
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"

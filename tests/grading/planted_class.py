@@ -61,7 +61,7 @@ PLANTED = [
     Planted("caches_by_pointer", "01_naive_gemm", "  if (row >= args.m || col >= args.n) return;  // the grid is rounded up to whole blocks\n",
             "  if (row >= args.m || col >= args.n) return;  // the grid is rounded up to whole blocks\n"
             "  if (args.a == seen_a && args.b == seen_b && args.c == seen_c) return;  // planted: 'already done'\n",
-            "wrong results on fresh inputs after the timed runs"),
+            "wrong after timing"),
     # A lab 10 that loops over the GPUs instead of running them at once.
     Planted("serial_lab10", "10_multi_gpu_dcgan", "    });\n  }\n  for (std::thread& thread : threads) thread.join();\n",
             "    });\n    threads.back().join();  // planted: one GPU at a time\n  }\n",

@@ -83,19 +83,33 @@ TEST(Split, RejectsBadArguments) {
       "gpu_share", [] { lab10::gpu_share(10, 2, -1); }, "part = -1");
 }
 
+// num latent vectors in [-1, 1), fresh for every run (the seed is printed), named by `use`.
+std::vector<float> random_latents(int num, const std::string& use) {
+  std::vector<float> latents(static_cast<std::size_t>(num) * kLatent);
+  cudalabs::fill_uniform(latents, cudalabs::derive_seed(cudalabs::run_seed(), use), -1.0f, 1.0f);
+  return latents;
+}
+
+// One worker per entry of `devices` (a device may repeat), kept alive here; `all` is what
+// generate_on_gpus takes.
+struct Workers {
+  Workers(const std::vector<int>& devices, const dcgan::Weights& weights, int batch) {
+    for (int d : devices) {
+      owned.push_back(std::make_unique<lab10::GpuWorker>(d, weights, batch, 2));
+      all.push_back(owned.back().get());
+    }
+  }
+  std::vector<std::unique_ptr<lab10::GpuWorker>> owned;
+  std::vector<lab10::GpuWorker*> all;
+};
+
 // Workers on `devices`, num images: the threaded output against one worker's, bit for bit, and
 // sampled images against the CPU reference.
 void expect_same_as_one_gpu(const std::vector<int>& devices, int num, int batch) {
   const dcgan::Weights weights = dcgan::default_weights(7);
-  std::vector<float> latents(static_cast<std::size_t>(num) * kLatent);
-  cudalabs::fill_uniform(latents, cudalabs::derive_seed(cudalabs::run_seed(), "lab10 latents"),
-                         -1.0f, 1.0f);
-  std::vector<std::unique_ptr<lab10::GpuWorker>> owned;
-  std::vector<lab10::GpuWorker*> workers;
-  for (int d : devices) {
-    owned.push_back(std::make_unique<lab10::GpuWorker>(d, weights, batch, 2));
-    workers.push_back(owned.back().get());
-  }
+  const std::vector<float> latents = random_latents(num, "lab10 latents");
+  Workers made(devices, weights, batch);
+  const std::vector<lab10::GpuWorker*>& workers = made.all;
   // Poisoned first: a layer whose kernel writes nothing (lab 09's skeleton, EARLIER_LABS=student)
   // then leaves NaN in the images rather than whatever the memory held.
   for (lab10::GpuWorker* worker : workers) worker->poison();
@@ -149,16 +163,10 @@ TEST(Threads, WorkersRunAtTheSameTime) {
   const std::vector<int> devices = present > 1 ? std::vector<int>{0, 1} : std::vector<int>{0, 0, 0};
   const int num =
       1024 * static_cast<int>(devices.size());  // each worker's share runs for milliseconds
+  const std::vector<float> latents = random_latents(num, "lab10 overlap");
   const dcgan::Weights weights = dcgan::default_weights(11);
-  std::vector<float> latents(static_cast<std::size_t>(num) * kLatent);
-  cudalabs::fill_uniform(latents, cudalabs::derive_seed(cudalabs::run_seed(), "lab10 overlap"),
-                         -1.0f, 1.0f);
-  std::vector<std::unique_ptr<lab10::GpuWorker>> owned;
-  std::vector<lab10::GpuWorker*> workers;
-  for (int d : devices) {
-    owned.push_back(std::make_unique<lab10::GpuWorker>(d, weights, 256, 2));
-    workers.push_back(owned.back().get());
-  }
+  Workers made(devices, weights, 256);
+  const std::vector<lab10::GpuWorker*>& workers = made.all;
   std::vector<float> images(static_cast<std::size_t>(num) * kImageFloats, std::nanf(""));
   lab10::generate_on_gpus(workers, latents, num,
                           images);  // warm-up: first launches load the modules

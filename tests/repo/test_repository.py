@@ -9,7 +9,7 @@ import unittest
 REPO = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "docs" / "tools"))
 import check_markup  # noqa: E402
-import citations  # noqa: E402
+import doxygen_text  # noqa: E402
 
 # What the top level holds; anything else there is a stray log or local file.
 TOP_LEVEL = {".ci", ".clang-format", ".gitignore", "CMakeLists.txt", "Makefile", "README.md", "cmake", "common",
@@ -49,7 +49,7 @@ class RepositoryTest(unittest.TestCase):
                      and __import__("re").search(r"\b[Ss]eed 00[0-4]\b", text_of(p))]
         self.assertEqual(old_names, [])
         references = (REPO / "docs" / "pages" / "references.md").read_text()
-        for key, label in citations.SOURCE_KEYS.items():
+        for key, label in doxygen_text.SOURCE_KEYS.items():
             self.assertIn(f"## [{key}]", references)
             self.assertIn(f"{{#{label}}}", references)
 
@@ -88,16 +88,16 @@ class DocsChecksTest(unittest.TestCase):
 
     def test_citations_link_to_the_source_section(self):
         text = "as [SGEMM-V100](../../docs/pages/references.md)'s kernel and [GEMM-BOOK](references.md) §2.3"
-        self.assertEqual(citations.link_citations(text),
+        self.assertEqual(doxygen_text.link_citations(text),
                          'as \\ref src_sgemm_v100 "[SGEMM-V100]"\'s kernel and \\ref src_gemm_book "[GEMM-BOOK]" §2.3')
 
     def test_citations_in_headings_stay_plain_keys(self):
-        self.assertEqual(citations.link_citations("### Next to [COARSEN-KGP](../../docs/pages/references.md)"),
+        self.assertEqual(doxygen_text.link_citations("### Next to [COARSEN-KGP](../../docs/pages/references.md)"),
                          "### Next to [COARSEN-KGP]")
 
     def test_bold_that_doxygen_would_show_as_text_becomes_html(self):
         text = "- **`best`** picks a tile\n```\nx = a ** b; **kept**\n```\n## What you write (`kernels.cu`)"
-        self.assertEqual(citations.doxygen_markdown(text),
+        self.assertEqual(doxygen_text.doxygen_markdown(text),
                          "- <b>`best`</b> picks a tile\n```\nx = a ** b; **kept**\n```\n## What you write (kernels.cu)")
 
 
