@@ -20,9 +20,11 @@ class Sandbox:
         return [*self.prefix, *command]
 
 
-def make_sandbox(writable: list[Path], wanted: bool = True) -> Sandbox:
+def make_sandbox(writable: list[Path], readable: list[Path] = (), wanted: bool = True) -> Sandbox:
     """A bubblewrap prefix that leaves only `writable` folders writable, tried once; an empty prefix
-    with the reason when the node does not allow it."""
+    with the reason when the node does not allow it. `readable` are the folders student code is run
+    from (the suite, the grading build): the private /tmp would hide one that lies under /tmp, so
+    those are mounted again, read-only, on top of it."""
     if not wanted:
         return Sandbox((), "not sandboxed: --no-sandbox")
     bwrap = shutil.which("bwrap")
@@ -30,6 +32,10 @@ def make_sandbox(writable: list[Path], wanted: bool = True) -> Sandbox:
         return Sandbox((), "not sandboxed: bubblewrap (bwrap) is not installed (scripts/setup grading)")
     prefix = [bwrap, "--ro-bind", "/", "/", "--dev-bind", "/dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
               "--unshare-net", "--die-with-parent", "--new-session"]
+    tmp = Path("/tmp").resolve()
+    for folder in readable:
+        if Path(folder).resolve().is_relative_to(tmp):
+            prefix += ["--ro-bind", str(folder), str(folder)]
     for folder in writable:
         prefix += ["--bind", str(folder), str(folder)]
     try:

@@ -19,7 +19,7 @@ class SandboxTest(unittest.TestCase):
         self.tmp = tempfile.TemporaryDirectory()
         self.reports = Path(self.tmp.name) / "report"
         self.reports.mkdir()
-        self.box = sandbox.make_sandbox([self.reports])
+        self.box = sandbox.make_sandbox([self.reports], readable=[REPO])
         if not self.box.prefix:
             self.skipTest(f"this machine does not allow it: {self.box.note}")
 
@@ -38,6 +38,21 @@ class SandboxTest(unittest.TestCase):
         self.assertNotEqual(done.returncode, 0)
         self.assertIn("Read-only file system", done.stderr)
         self.assertFalse((REPO / "planted.txt").exists())
+
+    def test_the_suite_stays_visible_under_a_private_tmp(self):
+        # A checkout (and its grading build) under /tmp must not vanish behind the private /tmp.
+        with tempfile.TemporaryDirectory(dir="/tmp") as folder:
+            suite = Path(folder) / "suite"
+            suite.mkdir()
+            (suite / "marker.txt").write_text("here")
+            box = sandbox.make_sandbox([self.reports], readable=[suite])
+            done = subprocess.run(box.wrap(["cat", str(suite / "marker.txt")]), capture_output=True, text=True,
+                                  timeout=60)
+            self.assertEqual((done.returncode, done.stdout), (0, "here"), done.stderr)
+            done = subprocess.run(box.wrap(["touch", str(suite / "new.txt")]), capture_output=True, text=True,
+                                  timeout=60)
+            self.assertNotEqual(done.returncode, 0)
+            self.assertIn("Read-only file system", done.stderr)
 
     def test_tmp_is_private(self):
         marker = Path("/tmp") / f"sandbox-test-{Path(self.tmp.name).name}"
