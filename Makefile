@@ -10,8 +10,8 @@
 #   make grade             grade a submission on the GPU: SUBMISSION=path/to/labs LABS=01,02 (default: labs/,
 #                          all labs); reports in $(BUILD_DIR)/grade/<submission>/ (or GRADE_DIR=...)
 #   make grade-class       grade a whole class on every GPU: CLASS=dir (a folder per student) or ROSTER=file.csv
-#                          (student,folder), LABS=..., REGRADE=1; gradebook and class report in
-#                          build/grade-class/<class>/ (or GRADE_DIR=...)
+#                          (student,folder), LABS=..., REGRADE=1, GPUS=0,1, RUBRIC=file; gradebook and class
+#                          report in build/grade-class/<class>/ (or GRADE_DIR=...)
 #   make setup             install what the build needs (scripts/setup; every target above calls it first)
 #
 # Variables: BUILD_DIR (build), JOBS (all cores), CMAKE_FLAGS (extra cmake -D...), ARGS (driver flags),
@@ -34,6 +34,9 @@ EARLIER_LABS ?= reference
 SETUP_GROUPS ?= build --optional mpi grading
 # CUDA's installer puts nvcc under /usr/local/cuda/bin without adding it to PATH.
 export PATH := $(if $(shell command -v nvcc 2>/dev/null),$(PATH),/usr/local/cuda/bin:$(PATH))
+# Tools extracted by `scripts/setup --bundle` (an offline machine's .deps) are found like installed ones.
+DEPS_BIN := $(or $(CUDALABS_DEPS),$(CURDIR)/.deps)/root/usr/bin
+export PATH := $(if $(wildcard $(DEPS_BIN)),$(DEPS_BIN):)$(PATH)
 GENERATOR = $(if $(shell command -v ninja 2>/dev/null),Ninja,Unix Makefiles)
 LABS := $(sort $(patsubst labs/%/,%,$(dir $(wildcard labs/[0-9][0-9]_*/lab.h))))
 LAB_NUMBERS := $(foreach lab,$(LABS),$(firstword $(subst _, ,$(lab))))
@@ -92,12 +95,13 @@ bench: require-gpu configure
 
 grade: require-gpu setup
 	scripts/grade --submission "$(SUBMISSION)" --labs "$(LABS)" --build "$(BUILD_DIR)/grade-build" \
-	  --out "$(or $(GRADE_DIR),$(BUILD_DIR)/grade/$(notdir $(abspath $(SUBMISSION))))"
+	  --out "$(or $(GRADE_DIR),$(BUILD_DIR)/grade/$(notdir $(abspath $(SUBMISSION))))" $(if $(RUBRIC),--rubric "$(RUBRIC)")
 
 grade-class: require-gpu setup
 	@scripts/setup --optional grading
 	scripts/grade-class $(if $(CLASS),--class "$(CLASS)") $(if $(ROSTER),--roster "$(ROSTER)") --labs "$(LABS)" \
-	  $(if $(REGRADE),--regrade) $(if $(GRADE_DIR),--out "$(GRADE_DIR)")
+	  $(if $(REGRADE),--regrade) $(if $(GRADE_DIR),--out "$(GRADE_DIR)") $(if $(RUBRIC),--rubric "$(RUBRIC)") \
+	  $(if $(GPUS),--gpus "$(GPUS)")
 
 gpu-check:
 	scripts/gpu-check

@@ -48,11 +48,40 @@ def lab_points(result: StudentResult) -> dict[str, tuple[float, float]]:
     return {lab["lab"]: (lab["points"], lab["max_points"]) for lab in result.report["labs"]}
 
 
+def findings(result: StudentResult, similar: list[SimilarPair]) -> str:
+    """What cost the student points, one clause per lab (the reason a lab scored 0, variants that repeat
+    another, failing tests by shape), and the pairs the similarity check lists with them."""
+    clauses = []
+    for lab in (result.report or {}).get("labs", []):
+        if lab.get("fatal") == "missing":
+            continue
+        if lab.get("fatal"):
+            clauses.append(f"lab {lab['lab']}: {lab['fatal']}: {lab['reason']}")
+            continue
+        for variant in lab["variants"]:
+            state = variant.get("state", "")
+            if state == "not distinct":
+                clauses.append(f"lab {lab['lab']}: {variant['name']} {variant.get('note', '').split(':')[0]}")
+            elif state == "not implemented yet":
+                clauses.append(f"lab {lab['lab']}: {variant['name']} not implemented yet")
+            elif variant["failing"]:
+                cases = ", ".join(f["case"] for f in variant["failing"][:4])
+                more = len(variant["failing"]) - 4
+                clauses.append(f"lab {lab['lab']}: {variant['name']} failing: {cases}" + (f" and {more} more" if more > 0 else ""))
+    for pair in similar:
+        if result.student in (pair.first, pair.second):
+            clauses.append(f"lab {pair.lab}: similar pair: {', '.join(sorted((pair.first, pair.second)))} "
+                           f"({pair.percent} % of {pair.first} is {pair.second}'s)")
+    return "; ".join(clauses)
+
+
 def write_gradebook(path: Path, summary: ClassSummary, base: Path) -> None:
-    """One row per student: points per lab, total, maximum, status, report folder (relative to base)."""
+    """One row per student: points per lab, total, maximum, status, what cost points, report folder
+    (relative to base)."""
     with open(path, "w", newline="") as file:
         writer = csv.writer(file)
-        writer.writerow(["Student ID", *[f"Lab {n}" for n in summary.labs], "Total", "Max", "Status", "Report"])
+        writer.writerow(["Student ID", *[f"Lab {n}" for n in summary.labs], "Total", "Max", "Status", "Findings",
+                         "Report"])
         for result in summary.results:
             points = lab_points(result)
             cells = [f"{points[n][0]:g}" if n in points else "" for n in summary.labs]
@@ -60,7 +89,7 @@ def write_gradebook(path: Path, summary: ClassSummary, base: Path) -> None:
             maximum = sum(m for _, m in points.values())
             report = result.report_dir.relative_to(base) if result.report_dir.is_relative_to(base) else result.report_dir
             writer.writerow([result.student, *cells, f"{total:g}" if points else "", f"{maximum:g}" if points else "",
-                             result.status, str(report)])
+                             result.status, findings(result, summary.similar), str(report)])
 
 
 def _histogram(values: list[float], bins: int = 10) -> list[int]:

@@ -12,7 +12,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import gtest, integrity
+from . import distinct, gtest, integrity
 from .lab_run import (COMPILE_ERROR, CRASHED, INTEGRITY, MEMCHECK, RACECHECK, SYNCCHECK, TIME_LIMIT,
                       WRONG_AFTER_TIMING, LabRun, Rate)
 from .process import Completed, run_logged
@@ -138,6 +138,40 @@ def _memcheck(ctx: Context, lab: Lab, rubric: LabRubric, limit: float, run: LabR
     return True
 
 
+def _distinct(ctx: Context, lab: Lab, rubric: LabRubric, limit: float, run: LabRun, passed: list[str]) -> None:
+    """The rubric's distinct rule: one profiled launch of each variant that passed its tests; a variant
+    whose measurements repeat an earlier one's is recorded in run.repeated (and scores nothing)."""
+    rule = rubric.distinct
+    if rule is None:
+        return
+    ncu = shutil.which("ncu")
+    if ncu is None:
+        run.distinct_note = "not checked: Nsight Compute (ncu) not found"
+        return
+    signatures: dict[str, dict[str, float]] = {}
+    for variant in passed:
+        log = ctx.logs / f"lab{lab.number}_distinct_{variant}.log"
+        run.logs[f"distinct ({variant})"] = log.name
+        command = [ncu, "--clock-control", "none", "--kernel-name-base", "demangled",
+                   "--kernel-name", f"regex:lab{lab.number}::", "--launch-count", "1", "--metrics", ",".join(rule.metrics),
+                   "--csv", "--page", "raw", str(student_driver(ctx.build, lab)), "--variant", variant, "--verify-only",
+                   *rule.args]
+        done = run_logged(ctx.sandbox.wrap(command), log, limit, ctx.env)
+        output = done.output()
+        if distinct.no_permission(output):
+            run.distinct_note = "not checked: this node does not let users read the GPU's performance counters"
+            return
+        measured = distinct.read_ncu_csv(output)
+        if done.timed_out or measured is None or not set(rule.metrics) <= set(measured):
+            run.distinct_note = f"not checked: no profile of {variant} (see {log.name})"
+            return
+        signatures[variant] = {m: measured[m] for m in rule.metrics}
+    for name, twin in distinct.repeated(signatures, rule).items():
+        run.repeated[name] = (f"not distinct from {twin}: {rule.why}, yet both measured "
+                              f"{distinct.describe(signatures[name])}")
+    run.distinct_note = f"checked with Nsight Compute on {len(signatures)} variants: {rule.why}"
+
+
 def _rates(json_path: Path) -> dict[str, tuple[float, str]]:
     """Benchmark run name -> (median rate, unit) from a Google Benchmark JSON file."""
     if not json_path.exists():
@@ -218,5 +252,8 @@ def grade_lab(ctx: Context, lab: Lab, rubric: LabRubric, submitted: bool) -> Lab
     if not fully_passed:
         run.benchmark_note = "not run: no variant passed every test"
         return run
-    _benchmark(ctx, lab, rubric, limit, run, fully_passed)
+    _distinct(ctx, lab, rubric, limit, run, fully_passed)
+    fully_passed = [name for name in fully_passed if name not in run.repeated]
+    if fully_passed:
+        _benchmark(ctx, lab, rubric, limit, run, fully_passed)
     return run

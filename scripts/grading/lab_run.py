@@ -49,6 +49,8 @@ class LabRun:
     memcheck: str = "not run"
     rates: dict[str, Rate] = field(default_factory=dict)  # by variant name
     benchmark_note: str = ""
+    repeated: dict[str, str] = field(default_factory=dict)  # variant -> why it is another variant again
+    distinct_note: str = ""  # how the variants' distinctness was checked, or why it was not
     logs: dict[str, str] = field(default_factory=dict)  # step -> log path, relative to the report
     built_on: list[str] = field(default_factory=list)  # earlier labs whose reference kernels it ran on
     seconds: float = 0.0

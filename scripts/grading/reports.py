@@ -91,10 +91,13 @@ def markdown(header: Header, labs: list[LabScore]) -> str:
             out += ["", "The student reproduces a failing test on the same inputs in their own build:", "",
                     f"    CUDALABS_SEED={header.seed} ctest --test-dir build -R "
                     f"'^lab{lab.run.number}\\.student\\.{re.escape(first.name)}$' --output-on-failure"]
-        notes = [f"- {v.name}: {v.note}" for v in lab.variants if v.note and v.state in ("passed", "not run here")]
+        notes = [f"- {v.name}: {v.note}" for v in lab.variants
+                 if v.note and v.state in ("passed", "not run here", "not distinct")]
         if lab.run.built_on:
             notes.append("- graded alone: it ran on the reference kernels of " +
                          ", ".join(f"lab {n}" for n in lab.run.built_on) + ", not the submission's")
+        if lab.run.distinct_note:
+            notes.append(f"- variants: {lab.run.distinct_note}")
         if lab.run.benchmark_note:
             notes.append(f"- benchmark: {lab.run.benchmark_note}")
         if lab.run.memcheck != "not run" or not lab.run.fatal:
@@ -129,6 +132,7 @@ def as_json(header: Header, labs: list[LabScore]) -> str:
                       "tests_passed": l.tests_passed, "tests_total": l.tests_total,
                       "fatal": l.run.fatal, "reason": l.run.reason, "details": l.run.details,
                       "memcheck": l.run.memcheck, "benchmark_note": l.run.benchmark_note, "logs": l.run.logs,
+                      "distinct_note": l.run.distinct_note,
                       "built_on_reference_labs": l.run.built_on,
                       "seconds": round(l.run.seconds, 1), "variants": [_variant_json(v) for v in l.variants],
                       "unscored_tests": [{"test": t.name, "status": t.status} for t in l.unscored],

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .distinct import DistinctRule
 from .integrity import Rules
 
 
@@ -51,6 +52,7 @@ class LabRubric:
     unscored_tests: re.Pattern | None
     integrity: Rules = Rules((), {})
     benchmark_pairs: int = 3
+    distinct: DistinctRule | None = None  # what sets the variants apart, checked with Nsight Compute
 
     @property
     def max_points(self) -> float:
@@ -105,7 +107,7 @@ def _tiers(where: str, value) -> tuple[Tier, ...]:
 
 
 _LAB_KEYS = {"build_time_limit_s", "time_limit_s", "benchmark_args", "memcheck_filter", "correctness",
-             "performance", "unscored_tests", "variants", "integrity", "benchmark_pairs"}
+             "performance", "unscored_tests", "variants", "integrity", "benchmark_pairs", "distinct"}
 
 
 def _strings(where: str, value) -> tuple[str, ...]:
@@ -127,6 +129,34 @@ def _integrity(where: str, defaults, settings) -> Rules:
         raise RubricError(f"defaults.integrity.forbidden = {forbidden!r}: expected rule -> list of names")
     return Rules(includes, {rule: _strings(f"defaults.integrity.forbidden.{rule}", names)
                             for rule, names in forbidden.items()})
+
+
+_DISTINCT_KEYS = {"why", "metrics", "args", "tolerance", "repeats"}
+
+
+def _distinct(where: str, settings, variants: list[str]) -> DistinctRule | None:
+    """A lab's distinct rule: why its variants differ, the ncu metrics that show it, the problem."""
+    if settings is None:
+        return None
+    if not isinstance(settings, dict) or set(settings) - _DISTINCT_KEYS or not {"why", "metrics", "args"} <= set(settings):
+        raise RubricError(f"{where}.distinct = {settings!r}: expected {{why, metrics, args[, tolerance, repeats]}}")
+    if not isinstance(settings["why"], str) or not settings["why"]:
+        raise RubricError(f"{where}.distinct.why = {settings['why']!r}: expected a sentence")
+    metrics = _strings(f"{where}.distinct.metrics", settings["metrics"])
+    for metric in metrics:
+        if not re.fullmatch(r"[a-z0-9_]+__[a-z0-9_.]+", metric):
+            raise RubricError(f"{where}.distinct.metrics: {metric!r} is not an Nsight Compute metric name")
+    tolerance = _number(f"{where}.distinct.tolerance", settings.get("tolerance", 0.05))
+    if not 0.0 < tolerance < 1.0:
+        raise RubricError(f"{where}.distinct.tolerance = {tolerance}: expected a fraction between 0 and 1")
+    repeats = _strings(f"{where}.distinct.repeats", settings.get("repeats", []))
+    for name in repeats:
+        if name not in variants:
+            raise RubricError(f"{where}.distinct.repeats: {name!r} is not a variant of the lab")
+    return DistinctRule(settings["why"], metrics, _strings(f"{where}.distinct.args", settings["args"]), tolerance,
+                        repeats)
+
+
 _VARIANT_KEYS = {"correctness", "performance", "tests", "benchmark"}
 
 
@@ -172,7 +202,8 @@ def _lab(number: str, settings: dict, defaults: dict) -> LabRubric:
         memcheck_filter=memcheck_filter,
         unscored_tests=_pattern(f"{where}.unscored_tests", merged.get("unscored_tests", "")),
         integrity=integrity,
-        benchmark_pairs=int(_number(f"{where}.benchmark_pairs", merged.get("benchmark_pairs", 3), 1)))
+        benchmark_pairs=int(_number(f"{where}.benchmark_pairs", merged.get("benchmark_pairs", 3), 1)),
+        distinct=_distinct(where, settings.get("distinct"), [v.name for v in variants]))
 
 
 def load_rubric(path: Path) -> Rubric:

@@ -81,11 +81,16 @@ def performance_points(rubric: VariantRubric, fraction: float | None) -> float:
     return points[-1][1]
 
 
-def score_variant(rubric: VariantRubric, tests: list[TestOutcome], rate: Rate | None, fatal: bool) -> VariantScore:
+def score_variant(rubric: VariantRubric, tests: list[TestOutcome], rate: Rate | None, fatal: bool,
+                  repeated: str = "") -> VariantScore:
     score = VariantScore(rubric.name, "", tests, correctness_max=rubric.correctness,
                          performance_max=rubric.max_performance, rate=rate)
     if fatal:
         score.state = "lab scored 0"
+        return score
+    if repeated:  # the same kernel as another variant: its tests pass, but it is not what its name says
+        score.state = "not distinct"
+        score.note = repeated
         return score
     if not tests:
         score.state = "no tests"
@@ -127,5 +132,6 @@ def score_lab(rubric: LabRubric, run: LabRun) -> LabScore:
         else:
             unmatched.append(test)
     fatal = run.fatal is not None
-    variants = [score_variant(v, by_variant[v.name], run.rates.get(v.name), fatal) for v in rubric.variants]
+    variants = [score_variant(v, by_variant[v.name], run.rates.get(v.name), fatal, run.repeated.get(v.name, ""))
+                for v in rubric.variants]
     return LabScore(run, variants, unscored, unmatched)

@@ -3,7 +3,13 @@
 the solutions, the skeletons, and one shortcut or fault per student, each with the reason the
 gradebook must show for it.
 
-  planted_class.py CLASS_DIR      writes CLASS_DIR/<student>/NN_name/kernels.cu and CLASS_DIR/expected.json
+  planted_class.py CLASS_DIR      writes CLASS_DIR/<student>/NN_name/kernels.cu, CLASS_DIR/expected.json
+                                  and CLASS_DIR/rubric.json (the suite's, with a short time limit for
+                                  lab 01, so that the planted hang costs a minute and a half, not seven)
+
+Grading labs 01, 02, 03 and 10 covers every plant:
+  make grade-class CLASS=DIR LABS=01,02,03,10 RUBRIC=DIR/rubric.json
+  tests/grading/check_class.py build/grade-class/<DIR's name> DIR/expected.json
 
 Every plant starts from a one-file solution (what a student hands in) and names the text it replaces;
 if a solution changes so that the text is gone, writing the class fails loudly instead of planting
@@ -55,13 +61,20 @@ PLANTED = [
             "    __syncthreads();  // everyone is done reading before the next iteration overwrites the tiles\n",
             "", "racecheck hazards"),
     Planted("tile_multiple_only", "02_smem_tiling", "for (int k0 = 0; k0 < args.k; k0 += kTile)",
-            "for (int k0 = 0; k0 + kTile <= args.k; k0 += kTile)", "failing: odd_17x33x65"),
+            "for (int k0 = 0; k0 + kTile <= args.k; k0 += kTile)", "odd_17x33x65"),
     # A result kept from earlier launches, keyed by the operands' addresses: fast in the timed runs,
     # caught by the check on fresh inputs after timing.
     Planted("caches_by_pointer", "01_naive_gemm", "  if (row >= args.m || col >= args.n) return;  // the grid is rounded up to whole blocks\n",
             "  if (row >= args.m || col >= args.n) return;  // the grid is rounded up to whole blocks\n"
             "  if (args.a == seen_a && args.b == seen_b && args.c == seen_c) return;  // planted: 'already done'\n",
             "wrong after timing"),
+    # Lab 03's four layouts as one: every variant stores and reads the tiles as RR does. All tests pass;
+    # the bank-conflict profile (the rubric's distinct rule) shows three variants repeating RR.
+    Planted("one_layout_lab03", "03_transposed_layouts",
+            "template <bool kTransposeA, bool kTransposeB>\n__global__ void layout_gemm_kernel(cudalabs::GemmArgs args) {\n",
+            "template <bool kIgnoredA, bool kIgnoredB>\n__global__ void layout_gemm_kernel(cudalabs::GemmArgs args) {\n"
+            "  constexpr bool kTransposeA = false, kTransposeB = false;  // planted: RR under every name\n",
+            "not distinct from RR"),
     # A lab 10 that loops over the GPUs instead of running them at once.
     Planted("serial_lab10", "10_multi_gpu_dcgan", "    });\n  }\n  for (std::thread& thread : threads) thread.join();\n",
             "    });\n    threads.back().join();  // planted: one GPU at a time\n  }\n",
@@ -104,13 +117,16 @@ def write_class(class_dir: Path) -> dict[str, dict[str, str]]:
         (class_dir / plant.student / plant.folder).mkdir(parents=True)
         (class_dir / plant.student / plant.folder / "kernels.cu").write_text(source)
         expected[plant.student] = {plant.folder: plant.expect}
-    # Two near-copies of each other: the same lab 05, renamed and re-spaced by one of them.
-    original = single_file(REPO, "05_register_tiling")
+    # Two near-copies of each other: the same lab 01, renamed and re-spaced by one of them.
+    original = single_file(REPO, "01_naive_gemm")
     for student, text in (("copy_a", original), ("copy_b", original.replace("acc", "sum").replace("  ", "   "))):
-        (class_dir / student / "05_register_tiling").mkdir(parents=True)
-        (class_dir / student / "05_register_tiling" / "kernels.cu").write_text(text)
-        expected[student] = {"05_register_tiling": "similar pair: copy_a, copy_b"}
+        (class_dir / student / "01_naive_gemm").mkdir(parents=True)
+        (class_dir / student / "01_naive_gemm" / "kernels.cu").write_text(text)
+        expected[student] = {"01_naive_gemm": "similar pair: copy_a, copy_b"}
     (class_dir / "expected.json").write_text(json.dumps(expected, indent=1) + "\n")
+    rubric = json.loads((REPO / "tests" / "grading" / "rubric.json").read_text())
+    rubric["labs"]["01"]["time_limit_s"] = 90
+    (class_dir / "rubric.json").write_text(json.dumps(rubric, indent=1) + "\n")
     return expected
 
 

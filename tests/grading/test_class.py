@@ -50,6 +50,7 @@ class ClassGradingTest(unittest.TestCase):
         make_student(self.klass, "dave", "// CRASH\n")
         (self.klass / "erin").mkdir()  # a folder with no lab in it: every lab missing
         make_student(self.klass, "frank", "// POINTS=10 cublas\n")  # the stand-in scores it as an integrity case
+        make_student(self.klass, "gina", "// POINTS=10 SAME\n")  # a second variant that repeats the first
 
     def tearDown(self):
         self.tmp.cleanup()
@@ -63,7 +64,7 @@ class ClassGradingTest(unittest.TestCase):
     def test_a_class_in_one_command(self):
         done = self.run_class()
         book = gradebook(self.out)
-        self.assertEqual(set(book), {"alice", "bob", "carol", "dave", "erin", "frank"})
+        self.assertEqual(set(book), {"alice", "bob", "carol", "dave", "erin", "frank", "gina"})
         self.assertEqual((book["alice"]["Lab 01"], book["alice"]["Total"], book["alice"]["Status"]), ("10", "10", "graded"))
         self.assertEqual(book["bob"]["Lab 01"], "4")
         self.assertTrue(book["carol"]["Status"].startswith("timed out after 3 s"))
@@ -71,7 +72,12 @@ class ClassGradingTest(unittest.TestCase):
         self.assertEqual(book["alice"]["Report"], "students/alice")
         # One progress line per graded student, with the time left; both GPUs were used.
         progress = [line for line in done.stdout.splitlines() if "] " in line and "left" in line]
-        self.assertEqual(len(progress), 6)
+        self.assertEqual(len(progress), 7)
+        # What cost points, per student, in the gradebook itself.
+        self.assertEqual(book["alice"]["Findings"], "")
+        self.assertEqual(book["bob"]["Findings"], "lab 01: v failing: odd_17x33x65")
+        self.assertEqual(book["frank"]["Findings"], "lab 01: integrity rule broken: integrity: kernels.cu line 1: cuBLAS")
+        self.assertEqual(book["gina"]["Findings"], "lab 01: w not distinct from v")
         gpus = {json.loads((self.out / "students" / s / "grade-report.json").read_text())["gpu"] for s in ("alice", "bob")}
         self.assertLessEqual(gpus, {"0", "1"})
         report = (self.out / "class-report.md").read_text()

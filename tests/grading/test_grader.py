@@ -14,7 +14,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "scripts"))
 
-from grading import gtest, reports, submission  # noqa: E402
+from grading import distinct, gtest, reports, submission  # noqa: E402
 from grading.gtest import TestOutcome  # noqa: E402
 from grading.lab_run import COMPILE_ERROR, LabRun, Rate  # noqa: E402
 from grading.process import run_logged  # noqa: E402
@@ -29,6 +29,11 @@ def write_rubric(folder: Path, text: str) -> Path:
     path = folder / "rubric.json"
     path.write_text(textwrap.dedent(text))
     return path
+
+
+# Everything a lab needs but the key under test.
+LAB_DEFAULTS = ('{"defaults": {"correctness": 1, "performance": [], "benchmark_args": [], "memcheck_filter": "*", '
+                '"build_time_limit_s": 1, "time_limit_s": 1}, ')
 
 
 class RubricTest(unittest.TestCase):
@@ -61,6 +66,13 @@ class RubricTest(unittest.TestCase):
             '{"defaults": {"correctness": 1, "performance": [{"fraction": 0, "points": 1}]}, "labs": {"01": {"variants": {"a": {}}}}}':
                 "performance[0].fraction = 0.0",
             "{not json": "not JSON",
+            LAB_DEFAULTS + '"labs": {"01": {"distinct": {"why": "w"}, "variants": {"a": {}}}}}': "labs.01.distinct = ",
+            LAB_DEFAULTS + '"labs": {"01": {"distinct": {"why": "w", "metrics": ["not a metric"], "args": []}, '
+            '"variants": {"a": {}}}}}': "labs.01.distinct.metrics: 'not a metric' is not an Nsight Compute metric name",
+            LAB_DEFAULTS + '"labs": {"01": {"distinct": {"why": "w", "metrics": ["a__b.sum"], "args": ["--size", "8"], '
+            '"tolerance": 2}, "variants": {"a": {}}}}}': "labs.01.distinct.tolerance = 2.0",
+            LAB_DEFAULTS + '"labs": {"01": {"distinct": {"why": "w", "metrics": ["a__b.sum"], "args": ["--size", "8"], '
+            '"repeats": ["zz"]}, "variants": {"a": {}}}}}': "labs.01.distinct.repeats: 'zz' is not a variant",
         }
         with tempfile.TemporaryDirectory() as folder:
             for text, needle in cases.items():
@@ -218,6 +230,43 @@ class ScoringTest(unittest.TestCase):
         run = run_with({"fast": "passed", "slow": "passed"})
         run.tests.append(TestOutcome("Mystery.test", "failed", "boom"))
         self.assertEqual([t.name for t in score_lab(self.rubric, run).unmatched], ["Mystery.test"])
+
+
+NCU_CSV = """$ ncu --metrics ... build/labs/lab03 --variant RC --verify-only
+==PROF== Connected to process 4242
+lab03 RC 192x160x96: PASS
+"ID","Process ID","Kernel Name","l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum","launch__block_size"
+"","","","","","",""
+"0","4242","void lab03::layout_gemm_kernel<0, 1>(GemmArgs)","1,234,567","256"
+"""
+
+
+class DistinctTest(unittest.TestCase):
+    RULE = distinct.DistinctRule("layouts differ", ("ld", "st"), ("--size", "8"), 0.05, ("best",))
+
+    def test_ncu_csv_after_the_program_output(self):
+        values = distinct.read_ncu_csv(NCU_CSV)
+        self.assertEqual(values["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"], 1234567.0)
+        self.assertEqual(values["launch__block_size"], 256.0)
+        self.assertIsNone(distinct.read_ncu_csv("==PROF== No kernels were profiled.\n"))
+        self.assertTrue(distinct.no_permission("==ERROR== ERR_NVGPUCTRPERM - The user does not have permission"))
+
+    def test_variants_that_measure_the_same_repeat_the_first(self):
+        signatures = {"RR": {"ld": 1000.0, "st": 900.0}, "RC": {"ld": 1000.0, "st": 450.0},
+                      "CR": {"ld": 1020.0, "st": 890.0},  # within 5 % of RR on both: RR again
+                      "CC": {"ld": 0.0, "st": 0.0}, "CC2": {"ld": 0.0, "st": 0.0}, "best": {"ld": 1000.0, "st": 450.0}}
+        self.assertEqual(distinct.repeated(signatures, self.RULE), {"CR": "RR", "CC2": "CC"})
+        self.assertFalse(distinct.agree({"ld": 0.0}, {"ld": 3.0}, 0.05))
+
+    def test_a_repeated_variant_scores_nothing_and_says_why(self):
+        with tempfile.TemporaryDirectory() as folder:
+            rubric = lab_rubric(Path(folder))
+        run = run_with({"fast": "passed", "slow": "passed"}, {"fast": Rate(100, 100), "slow": Rate(100, 100)})
+        run.repeated["slow"] = "not distinct from fast: layouts differ, yet both measured ld 1000"
+        slow = score_lab(rubric, run).variants[1]
+        self.assertEqual((slow.state, slow.points), ("not distinct", 0))
+        self.assertIn("not distinct from fast", slow.note)
+        self.assertEqual(score_lab(rubric, run).variants[0].points, 6 + 4)
 
 
 class ReportsTest(unittest.TestCase):

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """A stand-in for scripts/grade in the class grader's CPU tests: same arguments, no GPU. Each lab's
-kernels.cu says what to do: 'POINTS=n' scores n of 10, 'HANG' sleeps, 'CRASH' exits 1 without a report.
+kernels.cu says what to do: 'POINTS=n' scores n of 10, 'HANG' sleeps, 'CRASH' exits 1 without a report,
+'SAME' makes a second variant repeat the first (the distinct rule).
 It records which GPU it was given (CUDA_VISIBLE_DEVICES) in its report."""
 import argparse
 import json
@@ -31,8 +32,11 @@ for number in args.labs.split(",") if args.labs else ["01"]:
     fatal = "integrity rule broken" if "cublas" in text else None
     labs.append({"lab": number, "folder": f"{number}_x", "points": 0.0 if fatal else points, "max_points": 10.0,
                  "fatal": fatal, "reason": "integrity: kernels.cu line 1: cuBLAS" if fatal else "",
-                 "variants": [{"name": "v", "failing": failing,
+                 "variants": [{"name": "v", "state": "passed" if not failing else "failed", "failing": failing,
                                "rate": {"fraction_of_solution": points / 10, "student": points, "solution": 10.0}}]})
+    if "SAME" in text:
+        labs[-1]["variants"].append({"name": "w", "state": "not distinct", "failing": [], "rate": None,
+                                     "note": "not distinct from v: each has its own profile, yet both measured x 1"})
 report = {"submission": args.submission, "gpu": os.environ.get("CUDA_VISIBLE_DEVICES", ""),
           "points": sum(l["points"] for l in labs), "max_points": 10.0 * len(labs), "labs": labs}
 (out / "grade-report.json").write_text(json.dumps(report))
