@@ -8,8 +8,10 @@
 #include "common/device_info.h"
 #include "common/event_timer.h"
 #include "common/gemm_check.h"
+#include "common/gemm_compare.h"
 #include "common/launch_report.h"
 #include "common/random_fill.h"
+#include "common/reference_gemm.h"
 #include "common/text_table.h"
 
 #include <algorithm>
@@ -323,13 +325,46 @@ void register_benchmarks(TimingSession& session, const GemmLab& lab,
   }
 }
 
-// Every timed variant checked again on fresh inputs (new buffers, new values) with beta != 0: a
-// kernel that remembered its results by pointer during the timed runs is caught here.
-bool recheck_after_timing(std::ostream& out, std::vector<ShapeRun>& runs,
+// The first timed buffer set refilled with fresh values and launched on once more exactly as timed
+// (the timed alpha and beta), checked on sampled elements against the CPU. A kernel that skipped
+// work it had "already done" for these pointers during the timed runs leaves the old result here;
+// new buffers would not catch it.
+GemmCheckReport check_in_timed_buffers(TimingInputs& in, const GemmVariant& variant, float alpha,
+                                       float beta, std::uint64_t seed) {
+  TimingInputs::Set& set = in.sets.front();
+  std::vector<float> a(set.a.size()), b(set.b.size()), c(set.c.size());
+  fill_uniform(a, derive_seed(seed, "refill A"));
+  fill_uniform(b, derive_seed(seed, "refill B"));
+  fill_uniform(c, derive_seed(seed, "refill C"));
+  set.a.copy_from(a);
+  set.b.copy_from(b);
+  set.c.copy_from(c);
+  GemmCheckReport report;
+  try {
+    variant.launch(in.args(0, alpha, beta), nullptr);
+    CUDA_CHECK(cudaDeviceSynchronize());
+  } catch (const std::exception& error) {
+    report.message = std::string("the launch failed: ") + error.what();
+    return report;
+  }
+  const GemmShape& s = in.shape;
+  const HostGemmInputs host{s, alpha, beta, a, s.k, b, s.n, c, s.n};
+  report.value_check = compare_gemm(
+      set.c.to_host(), s.n, reference_gemm_at(host, sample_positions(s.m, s.n, 512, seed)), s.k);
+  report.write_check = report.value_check;
+  report.outcome = report.value_check.passed() ? CheckOutcome::kPassed : CheckOutcome::kFailed;
+  report.message = "timed buffers refilled: " + report.value_check.describe();
+  return report;
+}
+
+// Every timed variant checked again after timing: on fresh inputs in new buffers with beta != 0
+// (the whole protocol), and on fresh inputs in the very buffers it was timed on, launched as timed.
+bool recheck_after_timing(std::ostream& out, std::vector<ShapeRun>& runs, TimingSession& session,
                           const std::vector<const GemmVariant*>& selected,
                           const GemmLabOptions& options, std::uint64_t seed) {
   bool all_right = true;
-  for (ShapeRun& run : runs) {
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    ShapeRun& run = runs[i];
     const float beta = options.verify_beta != 0.0f ? options.verify_beta : 0.5f;
     GemmVerifier verifier(GemmCase{run.shape, options.alpha, beta},
                           derive_seed(seed, "after timing " + run.shape.label()));
@@ -339,6 +374,11 @@ bool recheck_after_timing(std::ostream& out, std::vector<ShapeRun>& runs,
           *std::find_if(selected.begin(), selected.end(),
                         [&](const GemmVariant* v) { return row.name == v->name; });
       row.after_timing = verifier.check(variant->launch);
+      if (row.after_timing->outcome == CheckOutcome::kPassed) {
+        row.after_timing = check_in_timed_buffers(
+            *session.inputs[i], *variant, options.alpha, options.beta,
+            derive_seed(seed, "refill " + row.name + " " + run.shape.label()));
+      }
       if (row.after_timing->outcome != CheckOutcome::kPassed) {
         out << "  " << row.name << " after timing, fresh inputs: " << row.after_timing->message
             << "\n";
@@ -427,7 +467,7 @@ int gemm_lab_main(const GemmLab& lab, int argc, char** argv) {
         << options.timing.min_time_s
         << " s each, CUDA-event times, medians; input copies rotated when one fits in L2\n";
     const std::map<std::string, BenchmarkMedian> medians = run_benchmarks(benchmark_args, out);
-    const bool still_right = recheck_after_timing(out, runs, selected, options, seed);
+    const bool still_right = recheck_after_timing(out, runs, session, selected, options, seed);
     print_results(out, lab, runs, medians);
     return all_passed && still_right ? kExitOk : kExitFailed;
   });

@@ -62,11 +62,14 @@ PLANTED = [
             "", "racecheck hazards"),
     Planted("tile_multiple_only", "02_smem_tiling", "for (int k0 = 0; k0 < args.k; k0 += kTile)",
             "for (int k0 = 0; k0 + kTile <= args.k; k0 += kTile)", "odd_17x33x65"),
-    # A result kept from earlier launches, keyed by the operands' addresses: fast in the timed runs,
-    # caught by the check on fresh inputs after timing.
+    # Results kept from earlier launches, keyed by C's address, on large problems with beta = 0 (the
+    # timed runs' case, where C is only written): the grading tests (below 1024 rows) and the checks
+    # before timing see a correct kernel; the timed runs skip their work. Caught by the check after
+    # timing that refills the timed buffers and launches once more as timed.
     Planted("caches_by_pointer", "01_naive_gemm", "  if (row >= args.m || col >= args.n) return;  // the grid is rounded up to whole blocks\n",
             "  if (row >= args.m || col >= args.n) return;  // the grid is rounded up to whole blocks\n"
-            "  if (args.a == seen_a && args.b == seen_b && args.c == seen_c) return;  // planted: 'already done'\n",
+            "  if (args.m >= 1024 && args.beta == 0.0f)  // planted: 'already computed for this C'\n"
+            "    for (float* seen : seen_c)\n      if (seen == args.c) return;\n",
             "wrong after timing"),
     # Lab 03's four layouts as one: every variant stores and reads the tiles as RR does. All tests pass;
     # the bank-conflict profile (the rubric's distinct rule) shows three variants repeating RR.
@@ -84,11 +87,11 @@ PLANTED = [
 # The cache's memory and its update at the end of the kernel (the caches_by_pointer plant).
 CACHE_STATE = ("  cudalabs::store_gemm_result(args.c + row * args.ldc + col, acc, args.alpha, args.beta);\n", (
     "  cudalabs::store_gemm_result(args.c + row * args.ldc + col, acc, args.alpha, args.beta);\n"
-    "  if (row == args.m - 1 && col == args.n - 1) {  // planted: remember these operands\n"
-    "    seen_a = args.a;\n    seen_b = args.b;\n    seen_c = args.c;\n  }\n"))
+    "  if (row == args.m - 1 && col == args.n - 1 && args.m >= 1024 && args.beta == 0.0f)  // planted\n"
+    "    seen_c[seen_count++ % 8] = args.c;\n"))
 CACHE_DECLARATIONS = ("namespace lab01 {\nnamespace {\n",
-                      "namespace lab01 {\nnamespace {\n\n__device__ const float* seen_a;\n"
-                      "__device__ const float* seen_b;\n__device__ float* seen_c;\n")
+                      "namespace lab01 {\nnamespace {\n\n__device__ float* seen_c[8];  // planted\n"
+                      "__device__ unsigned seen_count;\n")
 
 
 def _plant(source: str, old: str, new: str, where: str) -> str:
