@@ -15,6 +15,8 @@ DIR/plots/*.svg. Templates may use:
   {{coarsening_speedup:case1|case2}}     lab 08: the best factor's speedup over factor 1
   {{bad_input_tests}}                    the command-line bad-input tests (tests/cli/CliTests.cmake)
   {{rubric_points}}                      the points per lab of tests/grading/rubric.json
+  {{distinct_rules}}                     what sets each lab's variants apart (the rubric's distinct rules)
+  {{lab_effort}}                         hours and difficulty (estimates), lines to write and grading time
   {{dcgan:throughput|end_to_end|layers@BATCH}}   lab 09's tables (docs/tools/dcgan_tables.py)
   {{multigpu:threads|mpi|mpi-collective@DEVICE}} lab 10's scaling tables
   {{lab:NN}}                             set the lab the placeholders above refer to
@@ -29,6 +31,7 @@ import sys
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from doxygen_text import doxygen_markdown, link_citations  # noqa: E402
 import dcgan_tables  # noqa: E402
+import grading_tables  # noqa: E402
 import labdata  # noqa: E402
 import reliability  # noqa: E402
 import plots  # noqa: E402
@@ -93,6 +96,10 @@ class Renderer:
             return labdata.coarsening_table(d, self.data_dir, arg)
         if key == "rubric_points":
             return rubric_points_table(pathlib.Path(self.data_dir).parent.parent)
+        if key == "distinct_rules":
+            return grading_tables.distinct_rules(pathlib.Path(self.data_dir).parent.parent)
+        if key == "lab_effort":
+            return grading_tables.lab_effort(pathlib.Path(self.data_dir).parent.parent)
         if key == "bad_input_tests":
             return reliability.table(pathlib.Path(self.data_dir).parent.parent)
         if key == "coarsening_speedup":

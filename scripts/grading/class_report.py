@@ -48,6 +48,9 @@ def lab_points(result: StudentResult) -> dict[str, tuple[float, float]]:
     return {lab["lab"]: (lab["points"], lab["max_points"]) for lab in result.report["labs"]}
 
 
+SIMILAR_PAIRS_LISTED = 3  # per student in the gradebook
+
+
 def findings(result: StudentResult, similar: list[SimilarPair]) -> str:
     """What cost the student points, one clause per lab (the reason a lab scored 0, variants that repeat
     another, failing tests by shape), and the pairs the similarity check lists with them."""
@@ -68,10 +71,12 @@ def findings(result: StudentResult, similar: list[SimilarPair]) -> str:
                 cases = ", ".join(f["case"] for f in variant["failing"][:4])
                 more = len(variant["failing"]) - 4
                 clauses.append(f"lab {lab['lab']}: {variant['name']} failing: {cases}" + (f" and {more} more" if more > 0 else ""))
-    for pair in similar:
-        if result.student in (pair.first, pair.second):
-            clauses.append(f"lab {pair.lab}: similar pair: {', '.join(sorted((pair.first, pair.second)))} "
-                           f"({pair.percent} % of {pair.first} is {pair.second}'s)")
+    pairs = [pair for pair in similar if result.student in (pair.first, pair.second)]
+    for pair in pairs[:SIMILAR_PAIRS_LISTED]:  # highest first; the class report lists them all
+        clauses.append(f"lab {pair.lab}: similar pair: {', '.join(sorted((pair.first, pair.second)))} "
+                       f"({pair.percent} % of {pair.first} is {pair.second}'s)")
+    if len(pairs) > SIMILAR_PAIRS_LISTED:
+        clauses.append(f"{len(pairs) - SIMILAR_PAIRS_LISTED} more similar pairs in the class report")
     return "; ".join(clauses)
 
 
