@@ -49,8 +49,11 @@ class RubricTest(unittest.TestCase):
         rubric = load_rubric(RUBRIC)
         lab07 = rubric.labs["07"]
         best = next(v for v in lab07.variants if v.name == "best")
-        self.assertEqual(best.correctness, 8)
-        self.assertEqual(best.max_performance, 6)
+        self.assertEqual(best.correctness, 12)  # the variant's own value
+        self.assertEqual(best.max_performance, 10)
+        wide = next(v for v in lab07.variants if v.name == "wide_64x64")
+        self.assertEqual(wide.correctness, 8)  # the lab's value over the defaults' 6
+        self.assertEqual(wide.max_performance, 4)  # the defaults' tiers
         self.assertEqual(best.benchmark, "lab07/best/")
         self.assertTrue(best.tests.search("Grading.best.odd_17x33x65"))
         self.assertFalse(best.tests.search("Grading.bestest.odd_17x33x65"))
