@@ -4,6 +4,7 @@
 #   make test              build everything and run the tests (GPU tests are skipped, with the reason, without one)
 #   make lab N=01          build and run the student's lab 01 (ARGS="--size 2048" passes flags)
 #   make solution N=01     the same with the reference solution
+#   make profile N=05      Nsight Compute on your lab 05 and the solution's, key metrics side by side
 #   make bench             time every solution and write Google Benchmark JSON to $(BUILD_DIR)/bench
 #   make gpu-check         on a GPU machine: build, all GPU tests, short benchmarks, compute-sanitizer
 #   make docs              the docs site (Doxygen) from the handouts and docs/data/: $(BUILD_DIR)/docs/html
@@ -43,12 +44,12 @@ LAB_NUMBERS := $(foreach lab,$(LABS),$(firstword $(subst _, ,$(lab))))
 NO_GPU_MESSAGE = no CUDA GPU available: make $(MAKECMDGOALS) needs one (make test builds everything and runs the CPU tests)
 
 
-.PHONY: all setup configure build test run lab solution bench gpu-check docs clean help check-lab-number require-gpu grade \
+.PHONY: all setup configure build test run lab solution profile bench gpu-check docs clean help check-lab-number require-gpu grade \
         grade-class
 all: build
 
 help:
-	@sed -n '2,19p' Makefile
+	@sed -n '2,20p' Makefile
 
 # Quiet and fast when nothing is missing; installs what is (apt-get), or names the command to run.
 setup:
@@ -88,6 +89,15 @@ lab: check-lab-number require-gpu configure
 solution: check-lab-number require-gpu configure
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target lab$(N)_solution
 	$(BUILD_DIR)/labs/lab$(N)_solution $(ARGS)
+
+# Nsight Compute on your lab (and the solution's, for comparison): the CSVs in $(BUILD_DIR)/profile/,
+# the handouts' key metrics side by side on the terminal. SOLUTION=1 profiles only the solution.
+profile: check-lab-number require-gpu configure
+	@command -v ncu >/dev/null || { echo "make profile: Nsight Compute (ncu) not found; it comes with the CUDA toolkit" >&2; exit 2; }
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target lab$(N)_solution $(if $(SOLUTION),,lab$(N))
+	scripts/profile --solution $(BUILD_DIR) $(N) $(BUILD_DIR)/profile/lab$(N)_solution.csv $(ARGS)
+	$(if $(SOLUTION),,scripts/profile $(BUILD_DIR) $(N) $(BUILD_DIR)/profile/lab$(N)_yours.csv $(ARGS))
+	@scripts/profile_compare.py $(if $(SOLUTION),,$(BUILD_DIR)/profile/lab$(N)_yours.csv) $(BUILD_DIR)/profile/lab$(N)_solution.csv
 
 bench: require-gpu configure
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target $(foreach n,$(LAB_NUMBERS),lab$(n)_solution)
