@@ -133,6 +133,13 @@ class Renderer:
         return re.sub(r"\{\{([^}]+)\}\}", self.replace, text)
 
 
+ANSWERS_INTRO = """# Answer keys {#answers}
+
+For instructors: the expected predictions (each handout's "Predict first" table) and the answers to
+each handout's questions. Measured figures come from docs/data/ like every other page; the reasoning is
+what a student should be able to give. This page is not part of the student release."""
+
+
 def rubric_points_table(repo):
     """The points per lab and variant that tests/grading/rubric.json gives (the grader's own reader)."""
     sys.path.insert(0, str(repo / "scripts"))
@@ -179,6 +186,14 @@ def main():
         if walkthrough.exists():
             text += "\n\n" + walkthrough.read_text()
         (pages / f"lab{number}.md").write_text(doxygen_markdown(link_citations(renderer.render(text))))
+
+    # The answer keys: one instructor page from docs/answers/, each lab's part rendered with its data.
+    # The student release (make release-students) leaves docs/answers/ out, and so this page.
+    answers = sorted((repo / "docs" / "answers").glob("lab[0-9][0-9].md"))
+    if answers:
+        parts = [ANSWERS_INTRO] + [Renderer(data_dir, args.device, path.stem[3:]).render(path.read_text())
+                                   for path in answers]
+        (pages / "answers.md").write_text(doxygen_markdown(link_citations("\n\n".join(parts))))
 
     for page in sorted((repo / "docs" / "pages").glob("*.md")):
         (pages / page.name).write_text(doxygen_markdown(link_citations(
