@@ -13,6 +13,7 @@
 #   make grade-class       grade a whole class on every GPU: CLASS=dir (a folder per student) or ROSTER=file.csv
 #                          (student,folder), LABS=..., REGRADE=1, GPUS=0,1, RUBRIC=file; gradebook and class
 #                          report in build/grade-class/<class>/ (or GRADE_DIR=...)
+#   make release-students  DEST=dir: a copy for a class, without solutions, grader or answer keys
 #   make setup             install what the build needs (scripts/setup; every target above calls it first)
 #
 # Variables: BUILD_DIR (build), JOBS (all cores), CMAKE_FLAGS (extra cmake -D...), ARGS (driver flags),
@@ -29,7 +30,7 @@ GRADE_DIR ?=
 CLASS ?=
 ROSTER ?=
 REGRADE ?=
-EARLIER_LABS ?= reference
+EARLIER_LABS ?= $(if $(HAVE_SOLUTIONS),reference,student)
 # The build's packages; lab 10's MPI program is built when Open MPI is there, and the class grader's
 # similarity check runs when similarity-tester is, so both are optional.
 SETUP_GROUPS ?= build --optional mpi grading
@@ -41,15 +42,18 @@ export PATH := $(if $(wildcard $(DEPS_BIN)),$(DEPS_BIN):)$(PATH)
 GENERATOR = $(if $(shell command -v ninja 2>/dev/null),Ninja,Unix Makefiles)
 LABS := $(sort $(patsubst labs/%/,%,$(dir $(wildcard labs/[0-9][0-9]_*/lab.h))))
 LAB_NUMBERS := $(foreach lab,$(LABS),$(firstword $(subst _, ,$(lab))))
+# A student release (make release-students) has no solutions/ and no grader: what needs them says so.
+HAVE_SOLUTIONS := $(wildcard solutions/00_*)
+NOT_IN_RELEASE = make $(MAKECMDGOALS): this copy is a student release, without solutions/ and the grader
 NO_GPU_MESSAGE = no CUDA GPU available: make $(MAKECMDGOALS) needs one (make test builds everything and runs the CPU tests)
 
 
-.PHONY: all setup configure build test run lab solution profile bench gpu-check docs clean help check-lab-number require-gpu grade \
+.PHONY: all setup configure build test run lab solution profile bench gpu-check release-students docs clean help check-lab-number require-gpu grade \
         grade-class
 all: build
 
 help:
-	@sed -n '2,20p' Makefile
+	@sed -n '2,21p' Makefile
 
 # Quiet and fast when nothing is missing; installs what is (apt-get), or names the command to run.
 setup:
@@ -79,7 +83,7 @@ check-lab-number:
 	$(if $(filter $(N),$(LAB_NUMBERS)),,$(error N=$(N) is not a lab: use one of $(LAB_NUMBERS), e.g. make lab N=01))
 
 run: require-gpu configure
-	cmake --build $(BUILD_DIR) -j $(JOBS) --target $(foreach n,$(LAB_NUMBERS),lab$(n)_solution)
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target $(foreach n,$(LAB_NUMBERS),lab$(n)$(if $(HAVE_SOLUTIONS),_solution))
 	scripts/run-labs $(BUILD_DIR) $(BUILD_DIR)/run
 
 lab: check-lab-number require-gpu configure
@@ -87,6 +91,7 @@ lab: check-lab-number require-gpu configure
 	$(BUILD_DIR)/labs/lab$(N) $(ARGS)
 
 solution: check-lab-number require-gpu configure
+	$(if $(HAVE_SOLUTIONS),,$(error $(NOT_IN_RELEASE)))
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target lab$(N)_solution
 	$(BUILD_DIR)/labs/lab$(N)_solution $(ARGS)
 
@@ -94,24 +99,33 @@ solution: check-lab-number require-gpu configure
 # the handouts' key metrics side by side on the terminal. SOLUTION=1 profiles only the solution.
 profile: check-lab-number require-gpu configure
 	@command -v ncu >/dev/null || { echo "make profile: Nsight Compute (ncu) not found; it comes with the CUDA toolkit" >&2; exit 2; }
-	cmake --build $(BUILD_DIR) -j $(JOBS) --target lab$(N)_solution $(if $(SOLUTION),,lab$(N))
-	scripts/profile --solution $(BUILD_DIR) $(N) $(BUILD_DIR)/profile/lab$(N)_solution.csv $(ARGS)
+	$(if $(and $(SOLUTION),$(if $(HAVE_SOLUTIONS),,x)),$(error $(NOT_IN_RELEASE)))
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target $(if $(HAVE_SOLUTIONS),lab$(N)_solution) $(if $(SOLUTION),,lab$(N))
+	$(if $(HAVE_SOLUTIONS),scripts/profile --solution $(BUILD_DIR) $(N) $(BUILD_DIR)/profile/lab$(N)_solution.csv $(ARGS))
 	$(if $(SOLUTION),,scripts/profile $(BUILD_DIR) $(N) $(BUILD_DIR)/profile/lab$(N)_yours.csv $(ARGS))
-	@scripts/profile_compare.py $(if $(SOLUTION),,$(BUILD_DIR)/profile/lab$(N)_yours.csv) $(BUILD_DIR)/profile/lab$(N)_solution.csv
+	@scripts/profile_compare.py $(if $(SOLUTION),,$(BUILD_DIR)/profile/lab$(N)_yours.csv) \
+	  $(if $(HAVE_SOLUTIONS),$(BUILD_DIR)/profile/lab$(N)_solution.csv)
 
 bench: require-gpu configure
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target $(foreach n,$(LAB_NUMBERS),lab$(n)_solution)
 	LAB_ARGS="--repetitions 10 $(ARGS)" scripts/run-labs $(BUILD_DIR) $(BUILD_DIR)/bench
 
 grade: require-gpu setup
+	$(if $(wildcard scripts/grade),,$(error $(NOT_IN_RELEASE)))
 	scripts/grade --submission "$(SUBMISSION)" --labs "$(LABS)" --build "$(BUILD_DIR)/grade-build" \
 	  --out "$(or $(GRADE_DIR),$(BUILD_DIR)/grade/$(notdir $(abspath $(SUBMISSION))))" $(if $(RUBRIC),--rubric "$(RUBRIC)")
 
 grade-class: require-gpu setup
+	$(if $(wildcard scripts/grade-class),,$(error $(NOT_IN_RELEASE)))
 	@scripts/setup --optional grading
 	scripts/grade-class $(if $(CLASS),--class "$(CLASS)") $(if $(ROSTER),--roster "$(ROSTER)") --labs "$(LABS)" \
 	  $(if $(REGRADE),--regrade) $(if $(GRADE_DIR),--out "$(GRADE_DIR)") $(if $(RUBRIC),--rubric "$(RUBRIC)") \
 	  $(if $(GPUS),--gpus "$(GPUS)")
+
+# A copy of the suite for a class: no solutions, no grader, no answer keys, docs without solution code.
+release-students:
+	$(if $(DEST),,$(error make release-students needs DEST=folder, e.g. make release-students DEST=../course-2027))
+	scripts/release-students "$(DEST)"
 
 gpu-check:
 	scripts/gpu-check

@@ -21,14 +21,35 @@ endforeach()
 # The labs added so far, in order; tests/ and the run scripts iterate over it.
 set_property(GLOBAL PROPERTY CUDALABS_LABS "")
 
+# A student release (make release-students) has no solutions/: only the student's builds exist, and a
+# later lab runs on the student's own earlier labs.
+if(EXISTS "${PROJECT_SOURCE_DIR}/solutions")
+  set(CUDALABS_HAVE_SOLUTIONS ON)
+  set(CUDALABS_BUILDS student solution)
+else()
+  set(CUDALABS_HAVE_SOLUTIONS OFF)
+  set(CUDALABS_BUILDS student)
+  message(STATUS "No solutions/ (a student release): the labs build your kernels only, later labs run on "
+                 "your earlier ones, and the solution-side tests are left out")
+endif()
+
 # Which kernels a student's later lab builds on: the reference solutions of the earlier labs, so that
 # every lab can be done, run, tested and graded alone (lab 10's host code works before lab 09's
 # kernels do), or the student's own, for the whole chain to be theirs (make ... EARLIER_LABS=student).
-set(CUDALABS_EARLIER_LABS "reference" CACHE STRING
+if(CUDALABS_HAVE_SOLUTIONS)
+  set(default_earlier_labs reference)
+else()
+  set(default_earlier_labs student)
+endif()
+set(CUDALABS_EARLIER_LABS "${default_earlier_labs}" CACHE STRING
     "Kernels of the earlier labs that a student's later lab runs on: reference or student")
 set_property(CACHE CUDALABS_EARLIER_LABS PROPERTY STRINGS reference student)
 if(NOT CUDALABS_EARLIER_LABS MATCHES "^(reference|student)$")
   message(FATAL_ERROR "CUDALABS_EARLIER_LABS is '${CUDALABS_EARLIER_LABS}': use reference or student")
+endif()
+if(NOT CUDALABS_HAVE_SOLUTIONS AND CUDALABS_EARLIER_LABS STREQUAL "reference")
+  message(FATAL_ERROR "CUDALABS_EARLIER_LABS is 'reference', but this copy has no solutions/ (a student "
+                      "release): later labs run on your own earlier labs (EARLIER_LABS=student)")
 endif()
 # Lab -> the labs it builds on, directly or through another: BUILD/earlier_labs.json, for the grader.
 set_property(GLOBAL PROPERTY CUDALABS_EARLIER_ENTRIES "")
@@ -54,7 +75,7 @@ function(cudalabs_add_lab number name)
     message(FATAL_ERROR "lab ${number}: the student's kernels are missing: ${student_source}")
   endif()
 
-  foreach(build IN ITEMS student solution)
+  foreach(build IN LISTS CUDALABS_BUILDS)
     set(kernels "lab${number}_${build}_kernels")
     set(shared_sources "")
     foreach(source IN LISTS LAB_SOURCES)
@@ -83,9 +104,11 @@ extern \"C\" const char* cudalabs_lab${number}_kernels_build() { return \"${buil
 
   add_executable(lab${number} "${lab_dir}/main.cu")
   target_link_libraries(lab${number} PRIVATE lab${number}_student_kernels cudalabs_driver cudalabs_warnings)
-  add_executable(lab${number}_solution "${lab_dir}/main.cu")
-  target_link_libraries(lab${number}_solution PRIVATE lab${number}_solution_kernels cudalabs_driver
-                                                      cudalabs_warnings)
+  if(CUDALABS_HAVE_SOLUTIONS)
+    add_executable(lab${number}_solution "${lab_dir}/main.cu")
+    target_link_libraries(lab${number}_solution PRIVATE lab${number}_solution_kernels cudalabs_driver
+                                                        cudalabs_warnings)
+  endif()
 
   set_property(GLOBAL APPEND PROPERTY CUDALABS_LABS "${number}_${name}")
   # The labs this one builds on, through the ones it uses (lab 10 -> 09 -> 07).
@@ -112,7 +135,7 @@ endfunction()
 # discovered test is labelled gpu, labNN and the build; a test that calls GTEST_SKIP (no GPU, or a
 # skeleton kernel that writes nothing) is reported by ctest as skipped, never as passed.
 function(cudalabs_add_grading_tests number source)
-  foreach(build IN ITEMS student solution)
+  foreach(build IN LISTS CUDALABS_BUILDS)
     set(target "lab${number}_grading_${build}")
     add_executable(${target} "${source}" ${ARGN})
     target_link_libraries(${target} PRIVATE lab${number}_${build}_kernels cudalabs_test_support

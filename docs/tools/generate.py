@@ -15,6 +15,7 @@ DIR/plots/*.svg. Templates may use:
   {{coarsening_speedup:case1|case2}}     lab 08: the best factor's speedup over factor 1
   {{bad_input_tests}}                    the command-line bad-input tests (tests/cli/CliTests.cmake)
   {{rubric_points}}                      the points per lab of tests/grading/rubric.json
+  {{edition}}                            which edition this site is: instructor's or student
   {{distinct_rules}}                     what sets each lab's variants apart (the rubric's distinct rules)
   {{lab_effort}}                         hours and difficulty (estimates), lines to write and grading time
   {{dcgan:throughput|end_to_end|layers@BATCH}}   lab 09's tables (docs/tools/dcgan_tables.py)
@@ -94,6 +95,11 @@ class Renderer:
         if key == "coarsening":
             self.require(d.results, "results")
             return labdata.coarsening_table(d, self.data_dir, arg)
+        if key == "edition":
+            repo = pathlib.Path(self.data_dir).parent.parent
+            return ("Instructor's edition: the walkthroughs show the solutions' code, and the answer keys are on "
+                    "\\ref answers." if (repo / "solutions").is_dir() else
+                    "Student edition: no solution code and no answer keys (written by make release-students).")
         if key == "rubric_points":
             return rubric_points_table(pathlib.Path(self.data_dir).parent.parent)
         if key == "distinct_rules":
