@@ -20,6 +20,15 @@ DIR/plots/*.svg. Templates may use:
   {{lab_effort}}                         hours and difficulty (estimates), lines to write and grading time
   {{dcgan:throughput|end_to_end|layers@BATCH}}   lab 09's tables (docs/tools/dcgan_tables.py)
   {{multigpu:threads|mpi|mpi-collective@DEVICE}} lab 10's scaling tables
+  {{calc:EXPR:FORMAT}}                   arithmetic on recorded values: ms(V), gflops(V), pct(V) (of cuBLAS),
+                                         counter(V,NAME) (a results field), metric(V,NCU_METRIC); V is
+                                         VARIANT[@PROBLEM][#LAB][!DEVICE], e.g.
+                                         {{calc:ms(naive_strided)/ms(naive_coalesced):x1}}
+  {{quote:TEXT}} {{const:TEXT}}          a figure quoted from a source, or a constant (a datasheet value,
+                                         a count that follows from the code): shown as written, and
+                                         marked so that the numbers check (check_numbers.py) accepts it
+  {{fastest:NN}} {{fastest_pct:NN}}      lab NN's fastest variant at 4096^3 and its % of cuBLAS (the
+                                         progression plot's rule)
   {{lab:NN}}                             set the lab the placeholders above refer to
 A placeholder whose data is missing fails the build, so a page never shows a stale or invented number.
 """
@@ -39,6 +48,13 @@ import plots  # noqa: E402
 
 FORMATS = {
     "pct": lambda v: f"{v:.1f} %",
+    "pct0": lambda v: f"{v:.0f} %",
+    "x1": lambda v: f"{v:.1f}x",
+    "x2": lambda v: f"{v:.2f}x",
+    "f0": lambda v: f"{v:,.0f}",
+    "f1": lambda v: f"{v:,.1f}",
+    "f2": lambda v: f"{v:.2f}",
+    "f3": lambda v: f"{v:.3f}",
     "ratio": lambda v: f"{v:.2f}",
     "count": lambda v: f"{v:,.0f}",
     "gb": lambda v: f"{v / 1e9:.2f} GB",
@@ -75,8 +91,58 @@ class Renderer:
             raise KeyError(f"lab {self.lab}: no {what} for {self.device}")
         return thing
 
+    def lab_data(self, lab, device=None):
+        key = (lab, device or self.device)
+        if key not in self.cache:
+            self.cache[key] = labdata.LabData(self.data_dir, lab, key[1])
+        return self.cache[key]
+
+    def term(self, function, argument):
+        """One recorded value for calc: function(VARIANT[@PROBLEM][#LAB][!DEVICE][, NAME])."""
+        target, _, name = (part.strip() for part in argument.partition(","))
+        target, _, device = target.partition("!")
+        target, _, lab = target.partition("#")
+        variant, _, problem = target.partition("@")
+        data = self.lab_data(lab or self.lab, device or None)
+        if function == "metric":
+            return self.require(data.profile, f"profile of lab {lab or self.lab}").value(variant, name)
+        results = self.require(data.results, f"results of lab {lab or self.lab}")
+        if function == "pct":
+            return results.percent_of_cublas(variant, problem or None)
+        entry = (results.cublas(problem or results.problems()[0]) if variant == "cublas"
+                 else results.entry(variant, problem or None))
+        field = {"ms": "real_time", "gflops": "gflops", "counter": name}[function]
+        if field not in entry:
+            raise KeyError(f"lab {lab or self.lab}: {variant} has no {field}")
+        return float(entry[field])
+
+    def calc(self, expression):
+        """Evaluates EXPR (numbers, + - * / and parentheses over recorded terms)."""
+        values = []
+
+        def substitute(match):
+            values.append(self.term(match.group(1), match.group(2)))
+            return f"v[{len(values) - 1}]"
+        arithmetic = re.sub(r"\b(ms|gflops|pct|counter|metric)\(([^()]*)\)", substitute, expression)
+        if not re.fullmatch(r"(?:v\[\d+\]|\d+(?:\.\d+)?(?:e\d+)?|[\s+*/()\-])*", arithmetic):
+            raise KeyError(f"calc: '{expression}' is not arithmetic over ms(), gflops(), pct(), counter(), metric()")
+        return eval(arithmetic, {"__builtins__": {}}, {"v": values})  # noqa: S307 - digits, operators and v[i] only
+
     def replace(self, match):
         key, _, arg = match.group(1).partition(":")
+        if key in ("quote", "const"):
+            return arg
+        if key in ("fastest", "fastest_pct"):
+            # The progression's rule, the plot's too: the lab's variant with the highest GFLOP/s at 4096^3.
+            results = self.require(self.lab_data(arg).results, f"results of lab {arg}")
+            best = max((b for b in results.entries(plots.PROBLEM) if b["run_name"].startswith("lab")),
+                       key=lambda b: b["gflops"])
+            if key == "fastest_pct":
+                return f"{100 * best['gflops'] / results.cublas(plots.PROBLEM)['gflops']:.1f} %"
+            return f"{results.variant_of(best['run_name'])} {best['gflops']:,.0f} GFLOP/s"
+        if key == "calc":
+            expression, _, fmt = arg.rpartition(":")
+            return FORMATS[fmt](self.calc(expression))
         if key == "lab":
             self.lab = arg
             return ""

@@ -9,6 +9,7 @@ import unittest
 REPO = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "docs" / "tools"))
 import check_markup  # noqa: E402
+import check_numbers  # noqa: E402
 import doxygen_text  # noqa: E402
 
 # What the top level holds; anything else there is a stray log or local file.
@@ -99,6 +100,25 @@ class DocsChecksTest(unittest.TestCase):
         text = "- **`best`** picks a tile\n```\nx = a ** b; **kept**\n```\n## What you write (`kernels.cu`)"
         self.assertEqual(doxygen_text.doxygen_markdown(text),
                          "- <b>`best`</b> picks a tile\n```\nx = a ** b; **kept**\n```\n## What you write (kernels.cu)")
+
+
+class NumbersCheckTest(unittest.TestCase):
+    def test_an_unbacked_figure_is_caught_and_backed_ones_pass(self):
+        page = "\n".join([
+            "The kernel runs at 9,021 GFLOP/s, 2.4x faster.",                  # two hand-written figures
+            "It runs at {{gflops:tiled_coalesced}} GFLOP/s, {{calc:ms(a)/ms(b):x1}} faster.",
+            "[SGEMM-3080] timed it at {{quote:1558 ms}} on {{const:132}} SMs.",
+            "Code is not prose: `--min-time 0.05`, and neither is a link [x](a/1.5.md) or §2.3.",
+            "```", "ms = 12.5 ms", "```",
+            "A 4096^3 problem, 32 x 32 tiles, lab 05, 8 warps."])           # counts and sizes are not figures
+        self.assertEqual(check_numbers.unbacked(page), [(1, "9,021 GFLOP/s"), (1, "2.4x")])
+
+    def test_the_suite_passes_and_the_pending_list_only_shrinks(self):
+        done = subprocess.run([sys.executable, str(REPO / "docs" / "tools" / "check_numbers.py"), str(REPO)],
+                              capture_output=True, text=True)
+        self.assertEqual(done.returncode, 0, done.stdout)
+        for name in check_numbers.pending(REPO):
+            self.assertTrue((REPO / name).is_file(), f"numbers_pending.txt lists {name}, which does not exist")
 
 
 if __name__ == "__main__":
