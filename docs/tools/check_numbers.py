@@ -40,6 +40,11 @@ def sources(repo: Path) -> list[Path]:
             + sorted(repo.glob("docs/answers/*.md")) + sorted(repo.glob("docs/pages/*.md")))
 
 
+# An integer number of bytes (4 bytes, 48 KiB, 1 GiB) is a size the code or the hardware fixes, not a
+# measurement; a measured size has decimals (32.9 GB) and is checked.
+SIZE = re.compile(r"^\d+\s?(?:bytes|B|KB|KiB|MiB|GiB|TiB)$")
+
+
 def unbacked(text: str) -> list[tuple[int, str]]:
     """(line number, figure) of every figure-like number in prose that no placeholder gives."""
     found, fenced = [], False
@@ -52,7 +57,8 @@ def unbacked(text: str) -> list[tuple[int, str]]:
         prose = line
         for pattern in (PLACEHOLDER, CODE_SPAN, LINK_TARGET, ANCHOR, SECTION):
             prose = pattern.sub(" ", prose)
-        found += [(number, match.group(0).strip()) for match in FIGURE.finditer(prose)]
+        found += [(number, match.group(0).strip()) for match in FIGURE.finditer(prose)
+                  if not SIZE.match(match.group(0).strip())]
     return found
 
 
