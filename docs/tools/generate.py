@@ -22,7 +22,7 @@ DIR/plots/*.svg. Templates may use:
   {{multigpu:threads|mpi|mpi-collective@DEVICE}} lab 10's scaling tables
   {{calc:EXPR:FORMAT}}                   arithmetic on recorded values: ms(V), gflops(V), pct(V) (of cuBLAS),
                                          counter(V,NAME) (a results field), metric(V,NCU_METRIC); V is
-                                         VARIANT[@PROBLEM][#LAB][!DEVICE], e.g.
+                                         VARIANT[@PROBLEM][#LAB][!DEVICE][&RECORD], e.g.
                                          {{calc:ms(naive_strided)/ms(naive_coalesced):x1}}
   {{quote:TEXT}} {{const:TEXT}}          a figure quoted from a source, or a constant (a datasheet value,
                                          a count that follows from the code): shown as written, and
@@ -98,15 +98,23 @@ class Renderer:
         return self.cache[key]
 
     def term(self, function, argument):
-        """One recorded value for calc: function(VARIANT[@PROBLEM][#LAB][!DEVICE][, NAME])."""
+        """One recorded value for calc: function(VARIANT[@PROBLEM][#LAB][!DEVICE][&RECORD][, NAME]); RECORD
+        names another results file, docs/data/RECORD_<device>.json (e.g. results/lab05_sweep)."""
         target, _, name = (part.strip() for part in argument.partition(","))
+        target, _, record = target.partition("&")
         target, _, device = target.partition("!")
         target, _, lab = target.partition("#")
         variant, _, problem = target.partition("@")
         data = self.lab_data(lab or self.lab, device or None)
         if function == "metric":
             return self.require(data.profile, f"profile of lab {lab or self.lab}").value(variant, name)
-        results = self.require(data.results, f"results of lab {lab or self.lab}")
+        if record:
+            path = pathlib.Path(self.data_dir) / f"{record}_{device or self.device}.json"
+            if not path.exists():
+                raise KeyError(f"calc: no record {path}")
+            results = labdata.Results(path)
+        else:
+            results = self.require(data.results, f"results of lab {lab or self.lab}")
         if function == "pct":
             return results.percent_of_cublas(variant, problem or None)
         entry = (results.cublas(problem or results.problems()[0]) if variant == "cublas"
