@@ -109,9 +109,20 @@ class Renderer:
         if function == "metric":
             return self.require(data.profile, f"profile of lab {lab or self.lab}").value(variant, name)
         if record:
-            path = pathlib.Path(self.data_dir) / f"{record}_{device or self.device}.json"
+            # RECORD is a results file (results/lab05_sweep: <device>.json appended), or a driver's log
+            # named in full (history/....txt), whose "timed NAME: T ms (median)" lines give ms().
+            path = pathlib.Path(self.data_dir) / (record if "." in record else f"{record}_{device or self.device}.json")
             if not path.exists():
                 raise KeyError(f"calc: no record {path}")
+            if path.suffix == ".txt":
+                if function != "ms":
+                    raise KeyError(f"calc: a driver's log gives ms() only ({record})")
+                timed = dict(re.findall(r"timed (\S+): ([\d.]+) ms \(median\)", path.read_text()))
+                name = next((n for n in timed if n.split("/")[-2 if n.count("/") > 1 else 0] == variant
+                             and (not problem or n.endswith("/" + problem))), None)
+                if name is None:
+                    raise KeyError(f"calc: {record} times no {variant}@{problem}")
+                return float(timed[name])
             results = labdata.Results(path)
         else:
             results = self.require(data.results, f"results of lab {lab or self.lab}")
