@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 UNITS = (r"ms|µs|us|ns|s|GFLOP/s|TFLOP/s|GB/s|TB/s|GB|MB|KB|KiB|MiB|GiB|TiB|%|images/s|FLOP/byte|"
-         r"FLOP per byte|cycles|GHz|MHz|W|bytes|B")
+         r"FLOP per byte|cycles|GHz|MHz|bytes|B")
 UNIT = r"(?:\s?(?:" + UNITS + r")|x)(?![\w/])"  # "2.4x" is a ratio; "32 x 32" is a shape
 FIGURE = re.compile(
     r"(?<![\w.$#@/\\-])"                                  # not inside a word, a path, a version or a flag
@@ -42,7 +42,7 @@ def sources(repo: Path) -> list[Path]:
 
 # An integer number of bytes (4 bytes, 48 KiB, 1 GiB) is a size the code or the hardware fixes, not a
 # measurement; a measured size has decimals (32.9 GB) and is checked.
-SIZE = re.compile(r"^\d+\s?(?:bytes|B|KB|KiB|MiB|GiB|TiB)$")
+SIZE = re.compile(r"^\d+\s?(?:bytes|B|KB|MB|GB|KiB|MiB|GiB|TiB)$")
 
 
 def unbacked(text: str) -> list[tuple[int, str]]:

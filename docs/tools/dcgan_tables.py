@@ -119,3 +119,19 @@ def scaling(data_dir, device, flavour):
     runs = "/".join(str(r) for r in repetitions)
     return "\n".join(lines) + (f"\n\nEnd to end (latent vectors in host memory to images in host memory), median of {runs} runs, "
                                f"{what}; {c['devices']}, {c['date'][:10]}, commit `{c['git_commit']}`.")
+
+
+def tuning_rows(data_dir):
+    """The rows of lab 09's tuning record (docs/data/dcgan/tuning.md) as dicts by column name; a row with
+    an empty commit continues the one above."""
+    lines = [l for l in (pathlib.Path(data_dir) / "dcgan" / "tuning.md").read_text().splitlines() if l.startswith("|")]
+    header = [c.strip() for c in lines[0].strip("|").split("|")]
+    rows, last = [], {}
+    for line in lines[2:]:
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        row = dict(zip(header, cells))
+        if not row["commit"]:
+            row["commit"], row["change"] = last.get("commit", ""), last.get("change", "")
+        rows.append(row)
+        last = row
+    return rows

@@ -27,12 +27,16 @@ DIR/plots/*.svg. Templates may use:
   {{quote:TEXT}} {{const:TEXT}}          a figure quoted from a source, or a constant (a datasheet value,
                                          a count that follows from the code): shown as written, and
                                          marked so that the numbers check (check_numbers.py) accepts it
+  {{record:FILE:TEXT}}                   a figure copied from a text record under docs/data/ (checked to be there)
+  {{json:FILE:KEY.PATH:FORMAT}}          a value of a JSON record under docs/data/
+  {{tuning:COMMIT/BATCH[/N]:COLUMN:FORMAT}}  a cell of lab 09's tuning record (docs/data/dcgan/tuning.md)
   {{fastest:NN}} {{fastest_pct:NN}}      lab NN's fastest variant at 4096^3 and its % of cuBLAS (the
                                          progression plot's rule)
   {{lab:NN}}                             set the lab the placeholders above refer to
 A placeholder whose data is missing fails the build, so a page never shows a stale or invented number.
 """
 import argparse
+import json
 import pathlib
 import re
 import shutil
@@ -108,6 +112,11 @@ class Renderer:
         data = self.lab_data(lab or self.lab, device or None)
         if function == "metric":
             return self.require(data.profile, f"profile of lab {lab or self.lab}").value(variant, name)
+        if function in ("layer", "layer_gflops"):  # lab 09's per layer: layer(VARIANT@bBATCH, INDEX) ms, or GFLOP/s
+            layers = json.loads(data.results_path.read_text()).get("layers", {})
+            if f"{variant}/{problem}" not in layers:
+                raise KeyError(f"calc: no layer times for {variant}/{problem}")
+            return float(layers[f"{variant}/{problem}"]["gflops" if function == "layer_gflops" else "ms"][int(name)])
         if record:
             # RECORD is a results file (results/lab05_sweep: <device>.json appended), or a driver's log
             # named in full (history/....txt), whose "timed NAME: T ms (median)" lines give ms().
@@ -142,7 +151,7 @@ class Renderer:
         def substitute(match):
             values.append(self.term(match.group(1), match.group(2)))
             return f"v[{len(values) - 1}]"
-        arithmetic = re.sub(r"\b(ms|gflops|pct|counter|metric)\(([^()]*)\)", substitute, expression)
+        arithmetic = re.sub(r"\b(ms|gflops|pct|counter|metric|layer_gflops|layer)\(([^()]*)\)", substitute, expression)
         if not re.fullmatch(r"(?:v\[\d+\]|\d+(?:\.\d+)?(?:e\d+)?|[\s+*/()\-])*", arithmetic):
             raise KeyError(f"calc: '{expression}' is not arithmetic over ms(), gflops(), pct(), counter(), metric()")
         return eval(arithmetic, {"__builtins__": {}}, {"v": values})  # noqa: S307 - digits, operators and v[i] only
@@ -159,6 +168,30 @@ class Renderer:
             if key == "fastest_pct":
                 return f"{100 * best['gflops'] / results.cublas(plots.PROBLEM)['gflops']:.1f} %"
             return f"{results.variant_of(best['run_name'])} {best['gflops']:,.0f} GFLOP/s"
+        if key == "record":
+            # A figure copied from a text record: shown as written, and the build fails if the record
+            # (docs/data/FILE) does not hold it.
+            name, _, text = arg.partition(":")
+            path = pathlib.Path(self.data_dir) / name
+            if not path.exists() or text not in path.read_text(errors="replace"):
+                raise KeyError(f"record: docs/data/{name} does not hold '{text}'")
+            return text
+        if key == "json":
+            name, field, fmt = arg.split(":")
+            value = json.loads((pathlib.Path(self.data_dir) / name).read_text())
+            for part in field.split("."):
+                value = value[part]
+            return FORMATS[fmt](float(value))
+        if key == "tuning":
+            # Lab 09's tuning record (docs/data/dcgan/tuning.md): COMMIT/BATCH[/N]:COLUMN:FORMAT, the N-th row
+            # of that commit and batch.
+            spec, column, fmt = arg.split(":")
+            commit, batch, *nth = spec.split("/")
+            rows = [r for r in dcgan_tables.tuning_rows(self.data_dir) if r["commit"] == commit and r["batch"] == batch]
+            index = int(nth[0]) - 1 if nth else 0
+            if index >= len(rows) or column not in rows[index]:
+                raise KeyError(f"tuning: no row {spec} with a column '{column}' in docs/data/dcgan/tuning.md")
+            return FORMATS[fmt](labdata.number(rows[index][column].split()[0]))
         if key == "calc":
             expression, _, fmt = arg.rpartition(":")
             return FORMATS[fmt](self.calc(expression))
