@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 UNITS = (r"ms|µs|us|ns|s|GFLOP/s|TFLOP/s|GB/s|TB/s|GB|MB|KB|KiB|MiB|GiB|TiB|%|images/s|FLOP/byte|"
-         r"FLOP per byte|cycles|GHz|MHz|bytes|B")
+         r"FLOP per byte|cycles|GHz|MHz|bytes|B|million|billion")
 UNIT = r"(?:\s?(?:" + UNITS + r")|x)(?![\w/])"  # "2.4x" is a ratio; "32 x 32" is a shape
 FIGURE = re.compile(
     r"(?<![\w.$#@/\\-])"                                  # not inside a word, a path, a version or a flag
