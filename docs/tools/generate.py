@@ -5,7 +5,7 @@
 
 writes DIR/pages/*.md (the main page, one page per lab: handout + walkthrough, results, guides) and
 DIR/plots/*.svg. Templates may use:
-  {{results}} {{sweep}}                  the lab's timing tables (docs/data/results)
+  {{results}} {{sweep}}                  the lab's timing tables (docs/data/results); {{sweep:compact}}: one table
   {{section:sol|occupancy|memory|stalls|banks|issue}}   an Nsight Compute section as a table
   {{plot:NAME.svg}}                      an image drawn by plots.py
   {{gflops:VARIANT}} {{ms:VARIANT}} {{pct:VARIANT}}    one timing (default problem), also VARIANT@PROBLEM
@@ -231,9 +231,14 @@ class Renderer:
             best = max(labdata.coarsening_rows(d, arg), key=lambda r: r["speedup"])
             return f"{best['speedup']:.2f}x faster than factor 1"
         if key == "sweep":
-            return self.require(d.sweep, "sweep").tables()
+            sweep = self.require(d.sweep, "sweep")
+            return sweep.compact_table() if arg == "compact" else sweep.tables()
         if key == "section":
-            return self.require(d.profile, "profile").table(labdata.SECTIONS[arg])
+            table = self.require(d.profile, "profile").table(labdata.SECTIONS[arg])
+            if arg == "stalls":
+                table += ("\n\nCycles a warp spent in each stall per instruction it issued; what each reason means, and "
+                          "what usually cures it: \\ref profiling_stalls.")
+            return table
         if key == "plot":
             caption = PLOT_CAPTIONS.get(arg, f"Every variant of lab {self.lab} against cuBLAS and the FP32 ceiling")
             return f"![{caption}]({arg})"
@@ -279,6 +284,18 @@ def rubric_points_table(repo):
     return "\n".join(rows)
 
 
+def lab_footer(number, numbers):
+    """The way on from a lab page: the previous and next labs, the profiling guide, the results."""
+    index = numbers.index(number)
+    links = []
+    if index > 0:
+        links.append(f"previous: \\ref lab{numbers[index - 1]}")
+    if index + 1 < len(numbers):
+        links.append(f"next: \\ref lab{numbers[index + 1]}")
+    links += ["how to profile your kernel and read the tables: \\ref profiling", "every measured table: \\ref results"]
+    return "---\n\n" + "; ".join(links).capitalize() + "."
+
+
 def lab_folders(repo):
     return sorted(p for p in (repo / "labs").glob("[0-9][0-9]_*") if (p / "README.md").exists())
 
@@ -309,6 +326,7 @@ def main():
         walkthrough = repo / "docs" / "walkthroughs" / f"lab{number}.md"
         if walkthrough.exists():
             text += "\n\n" + walkthrough.read_text()
+        text += "\n\n" + lab_footer(number, [f.name[:2] for f in lab_folders(repo)])
         (pages / f"lab{number}.md").write_text(doxygen_markdown(link_citations(renderer.render(text))))
 
     # The answer keys: one instructor page from docs/answers/, each lab's part rendered with its data.

@@ -88,6 +88,31 @@ class Results:
         parts = [f"**{p}**\n\n{self.table(p)}" for p in self.problems()]
         return "\n\n".join(parts) + "\n\n" + self.note()
 
+    def compact_table(self):
+        """All problems in one table: a row per variant (cuBLAS first), a column per problem, each cell
+        GFLOP/s with the share of cuBLAS's rate in the same run."""
+        problems = self.problems()
+        variants = ["cublas"] + [v for v in dict.fromkeys(self.variant_of(b["run_name"]) for b in self.medians)
+                                 if v != "cublas"]
+        header = ["variant"] + [p.replace("x", " x ") if p.count("x") == 2 and len(set(p.split("x"))) > 1
+                                else p.split("x")[0] + "^3" for p in problems]
+        rows = []
+        for variant in variants:
+            cells = [variant]
+            for problem in problems:
+                entry = self.cublas(problem) if variant == "cublas" else next(
+                    (b for b in self.entries(problem) if self.variant_of(b["run_name"]) == variant), None)
+                reference = self.cublas(problem)
+                if entry is None or "gflops" not in entry:
+                    cells.append("-")
+                elif variant == "cublas" or not reference:
+                    cells.append(f"{entry['gflops']:,.0f}")
+                else:
+                    cells.append(f"{entry['gflops']:,.0f} ({100.0 * entry['gflops'] / reference['gflops']:.0f} %)")
+            rows.append(cells)
+        return (markdown_table(header, rows) + "\n\nGFLOP/s, and in brackets the share of cuBLAS's rate in the same run. "
+                + self.note())
+
 
 class Profile:
     """One Nsight Compute raw-page CSV written by scripts/profile: one row per variant."""
