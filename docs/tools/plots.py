@@ -12,9 +12,29 @@ GEMM_LABS = ["01", "02", "03", "04", "05", "06", "07"]
 PROBLEM = "4096x4096x4096"
 
 
+def device_name(data_dir, device):
+    """The device as the records name it ("NVIDIA H100 80GB HBM3"), not the file-name slug."""
+    for lab in ["00"] + GEMM_LABS:
+        results = labdata.LabData(data_dir, lab, device).results
+        if results is not None and results.context.get("device"):
+            return results.context["device"]
+    return device
+
+
+def _gflops_axis(axis):
+    """GFLOP/s with thousands separators, the tables' unit."""
+    axis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:,.0f}"))
+
+
+def _legend_below(ax, ncol=3):
+    """A legend under the plot, where it covers no bar, line or tick label."""
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=ncol, frameon=False)
+
+
 def _save(fig, path):
     fig.tight_layout()
-    fig.savefig(path, format="svg")
+    # bbox "tight" keeps the legends placed under the axes inside the picture.
+    fig.savefig(path, format=pathlib.Path(path).suffix.lstrip(".") or "svg", bbox_inches="tight")
     plt.close(fig)
 
 
@@ -42,39 +62,51 @@ def progression(data_dir, device, out):
             continue
         best = max((b for b in results.entries(PROBLEM) if b["run_name"].startswith("lab")), key=lambda b: b["gflops"])
         labels.append(f"lab {lab}\n{results.variant_of(best['run_name'])}")
-        values.append(best["gflops"] / 1000)
-        cublas = results.cublas(PROBLEM)["gflops"] / 1000
+        values.append(best["gflops"])
+        cublas = results.cublas(PROBLEM)["gflops"]
         pcts.append(100 * best["gflops"] / results.cublas(PROBLEM)["gflops"])
     fig, ax = plt.subplots(figsize=(9, 4.2))
     bars = ax.bar(range(len(values)), values, color="#4c72b0")
     for bar, p in zip(bars, pcts):
         ax.annotate(f"{p:.0f} %", (bar.get_x() + bar.get_width() / 2, bar.get_height()), ha="center", va="bottom", fontsize=8)
     if cublas:
-        ax.axhline(cublas, color="#c44e52", linestyle="--", label=f"cuBLAS SGEMM ({cublas:.1f})")
+        ax.axhline(cublas, color="#c44e52", linestyle="--", label=f"cuBLAS SGEMM ({cublas:,.0f} GFLOP/s)")
     limits = ceilings(data_dir, device)
     if limits and limits[0]:
-        ax.axhline(limits[0] / 1000, color="#55a868", linestyle=":", label=f"measured FP32 ceiling ({limits[0] / 1000:.1f})")
+        ax.axhline(limits[0], color="#55a868", linestyle=":", label=f"measured FP32 ceiling ({limits[0]:,.0f} GFLOP/s)")
     ax.set_xticks(range(len(labels)), labels, fontsize=7)
-    ax.set_ylabel("TFLOP/s (4096^3, median)")
-    ax.set_title(f"The progression on {device}: best variant per lab, % of cuBLAS above each bar", fontsize=9)
-    ax.legend(fontsize=8, loc="upper left")
+    ax.set_ylabel("GFLOP/s (4096^3, median)")
+    _gflops_axis(ax.yaxis)
+    ax.set_title(f"The progression on the {device_name(data_dir, device)}: fastest variant per lab, "
+                 "% of cuBLAS above each bar", fontsize=9)
+    _legend_below(ax, ncol=2)
     _save(fig, out)
 
 
 def lab_variants(data_dir, device, lab, out):
-    """Every variant of one lab with cuBLAS and the FP32 ceiling."""
+    """Every variant of one lab with cuBLAS and the FP32 ceiling, each bar labelled with its rate; a log
+    axis when the rates span more than a decade (lab 01's strided kernel next to cuBLAS)."""
     results = labdata.LabData(data_dir, lab, device).results
     problem = results.problems()[0]
     entries = [b for b in results.entries(problem) if b["run_name"].startswith("lab")]
-    fig, ax = plt.subplots(figsize=(7, 3.4))
-    ax.barh([results.variant_of(b["run_name"]) for b in entries], [b["gflops"] / 1000 for b in entries], color="#4c72b0")
-    ax.axvline(results.cublas(problem)["gflops"] / 1000, color="#c44e52", linestyle="--", label="cuBLAS")
+    rates = [b["gflops"] for b in entries]
+    cublas = results.cublas(problem)["gflops"]
+    fig, ax = plt.subplots(figsize=(7, 0.45 * len(entries) + 1.6))
+    bars = ax.barh([results.variant_of(b["run_name"]) for b in entries], rates, color="#4c72b0")
+    for bar, rate in zip(bars, rates):
+        ax.annotate(f"{rate:,.0f}", (bar.get_width(), bar.get_y() + bar.get_height() / 2), xytext=(3, 0),
+                    textcoords="offset points", va="center", fontsize=7)
+    ax.axvline(cublas, color="#c44e52", linestyle="--", label=f"cuBLAS ({cublas:,.0f})")
     limits = ceilings(data_dir, device)
     if limits and limits[0]:
-        ax.axvline(limits[0] / 1000, color="#55a868", linestyle=":", label="measured FP32 ceiling")
+        ax.axvline(limits[0], color="#55a868", linestyle=":", label=f"measured FP32 ceiling ({limits[0]:,.0f})")
+    if max(rates + [cublas]) / max(min(rates), 1.0) > 10:
+        ax.set_xscale("log", base=10)
+    _gflops_axis(ax.xaxis)
+    ax.set_xlim(right=max(rates + [cublas, limits[0] if limits and limits[0] else 0]) * 1.6)
     ax.invert_yaxis()
-    ax.set_xlabel(f"TFLOP/s ({problem}, median)")
-    ax.legend(fontsize=8, loc="lower right")
+    ax.set_xlabel(f"GFLOP/s ({problem.replace('x', ' x ')}, median, {device_name(data_dir, device)})")
+    _legend_below(ax, ncol=2)
     _save(fig, out)
 
 
@@ -108,14 +140,17 @@ def roofline(data_dir, device, out):
             ax.scatter(flops / bytes_moved, gflops, marker="*" if is_cublas else markers[i % len(markers)],
                        s=60 if is_cublas else 22, color="black" if is_cublas else plt.cm.tab10(i),
                        label="cuBLAS" if is_cublas else (f"lab {lab}" if variant == data.profile.variants()[0] else None))
-            if variant in ("cublas", "best", "naive_strided", "tiled_coalesced", "rt_2d", "cp_async"):
-                ax.annotate(variant, (flops / bytes_moved, gflops), fontsize=6, xytext=(3, -8), textcoords="offset points")
+            # Labels for the landmarks only, placed to the right so that they do not cover each other.
+            if variant in ("cublas", "naive_strided", "rt_2d"):
+                ax.annotate(variant, (flops / bytes_moved, gflops), fontsize=6, xytext=(6, -3), textcoords="offset points")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log", base=10)
     ax.set_xlabel("arithmetic intensity (FLOP per DRAM byte, Nsight Compute)")
     ax.set_ylabel("GFLOP/s (4096^3, median)")
-    ax.set_title(f"Roofline of {device}: {bandwidth:.0f} GB/s, {fma / 1000:.1f} TFLOP/s measured (lab 00)", fontsize=9)
-    ax.legend(fontsize=7, loc="lower right", ncol=2)
+    ax.set_title(f"Roofline of the {device_name(data_dir, device)}: {bandwidth:,.0f} GB/s, {fma:,.0f} GFLOP/s "
+                 "measured (lab 00)", fontsize=9)
+    _gflops_axis(ax.yaxis)
+    _legend_below(ax, ncol=4)
     _save(fig, out)
     return True
 
@@ -128,11 +163,12 @@ def block_size(data_dir, device, out):
     entries = [b for b in data.results.entries(PROBLEM) if b["run_name"].startswith("lab04/")]
     edges = [int(data.results.variant_of(b["run_name"]).split("x")[-1]) for b in entries]
     fig, ax = plt.subplots(figsize=(6, 3.4))
-    ax.plot(edges, [b["gflops"] / 1000 for b in entries], "o-", color="#4c72b0", label="TFLOP/s")
+    ax.plot(edges, [b["gflops"] for b in entries], "o-", color="#4c72b0", label="GFLOP/s")
     ax.set_xscale("log", base=2)
     ax.set_xticks(edges, [f"{e}x{e}" for e in edges])
     ax.set_xlabel("block")
-    ax.set_ylabel("TFLOP/s (4096^3)")
+    ax.set_ylabel("GFLOP/s (4096^3)")
+    _gflops_axis(ax.yaxis)
     twin = ax.twinx()
     twin.plot(edges, [b.get("occupancy", 0) for b in entries], "s--", color="#dd8452", label="theoretical occupancy %")
     if data.profile:
@@ -145,7 +181,9 @@ def block_size(data_dir, device, out):
         twin.plot(edges, achieved, "x:", color="#55a868", label="achieved occupancy % (ncu)")
     twin.set_ylim(0, 110)
     twin.set_ylabel("occupancy %")
-    fig.legend(fontsize=7, loc="lower right")
+    handles = ax.get_legend_handles_labels()[0] + twin.get_legend_handles_labels()[0]
+    ax.legend(handles, [h.get_label() for h in handles], fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.22),
+              ncol=3, frameon=False)
     _save(fig, out)
     return True
 
@@ -160,15 +198,16 @@ def sweep(data_dir, device, out):
             continue
         cubes = [p for p in results.problems() if len(set(p.split("x"))) == 1]
         sizes = [int(p.split("x")[0]) for p in cubes]
-        best = [max(b["gflops"] for b in results.entries(p) if b["run_name"].startswith("lab")) / 1000 for p in cubes]
+        best = [max(b["gflops"] for b in results.entries(p) if b["run_name"].startswith("lab")) for p in cubes]
         ax.plot(sizes, best, style, label=f"lab {lab}, fastest variant")
         if lab == "07" and not cublas_drawn:
-            ax.plot(sizes, [results.cublas(p)["gflops"] / 1000 for p in cubes], "k--", label="cuBLAS (lab 07 run)")
+            ax.plot(sizes, [results.cublas(p)["gflops"] for p in cubes], "k--", label="cuBLAS (lab 07 run)")
             cublas_drawn = True
     ax.set_xscale("log", base=2)
     ax.set_xlabel("M = N = K")
-    ax.set_ylabel("TFLOP/s (median)")
-    ax.legend(fontsize=8)
+    ax.set_ylabel(f"GFLOP/s (median, {device_name(data_dir, device)})")
+    _gflops_axis(ax.yaxis)
+    _legend_below(ax, ncol=4)
     _save(fig, out)
     return True
 
