@@ -246,6 +246,34 @@ def coarsening(data_dir, device, out):
     return True
 
 
+def multi_gpu_scaling(data_dir, device, out, record_device="nvidia-h200"):
+    """Lab 10: images/s against the number of images, one and two GPUs, threads and MPI, from its record
+    (the two-GPU machine's, whatever device the rest of the site shows)."""
+    path = pathlib.Path(data_dir) / "results" / f"lab10_{record_device}.json"
+    if not path.exists():
+        return False
+    results = labdata.Results(path)
+    fig, ax = plt.subplots(figsize=(7.5, 4))
+    styles = {"threads": ("#4c72b0", "o"), "mpi": ("#dd8452", "s"), "mpi-collective": ("#c44e52", "x")}
+    for kind, (color, marker) in styles.items():
+        for gpus, line in ((1, ":"), (2, "-")):
+            if kind == "mpi-collective" and gpus == 1:
+                continue
+            points = sorted((int(b["num"]), b["images_per_s"]) for b in results.medians
+                            if b["run_name"].startswith(f"lab10/{kind}/") and int(b["gpus"]) == gpus)
+            if points:
+                ax.plot([p[0] for p in points], [p[1] for p in points], line, marker=marker, color=color,
+                        label=f"{kind}, {gpus} GPU{'s' if gpus > 1 else ''}")
+    ax.set_xscale("log", base=10)
+    ax.set_yscale("log", base=10)
+    _gflops_axis(ax.yaxis)
+    ax.set_xlabel("images generated (num_to_gen), end to end")
+    ax.set_ylabel(f"images/s ({results.context.get('device', record_device)})")
+    _legend_below(ax, ncol=3)
+    _save(fig, out)
+    return True
+
+
 def draw_all(data_dir, device, out_dir):
     out = pathlib.Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -257,7 +285,7 @@ def draw_all(data_dir, device, out_dir):
             lab_variants(data_dir, device, lab, out / f"lab{lab}_variants.svg")
             drawn.append(f"lab{lab}_variants.svg")
     for name, function in (("roofline.svg", roofline), ("lab04_block_size.svg", block_size), ("gemm_sweep.svg", sweep),
-                           ("lab08_coarsening.svg", coarsening)):
+                           ("lab08_coarsening.svg", coarsening), ("lab10_scaling.svg", multi_gpu_scaling)):
         if function(data_dir, device, out / name):
             drawn.append(name)
     return drawn
