@@ -15,15 +15,12 @@ namespace {
 
 template <bool kThreadXWalksColumns>
 __global__ void naive_gemm_kernel(cudalabs::GemmArgs args) {
-  // TODO(lab01): compute one element of C per thread.
-  //  1. x = blockIdx.x * blockDim.x + threadIdx.x, and y likewise; pick row and col from x and y
-  //     according to kThreadXWalksColumns.
-  //  2. Threads outside C (row >= args.m or col >= args.n) return: the grid is rounded up.
-  //  3. acc = sum over p < args.k of A(row, p) * B(p, col), where A(i, p) = args.a[i * args.lda +
-  //  p]
-  //     and B(p, j) = args.b[p * args.ldb + j].
-  //  4. cudalabs::store_gemm_result(&C(row, col), acc, args.alpha, args.beta), with
-  //     C(i, j) = args.c[i * args.ldc + j]. It does not read C when beta == 0.
+  // TODO(lab01): one thread computes one element C(row, col) = alpha * (row of A . column of B) +
+  // beta * C(row, col). The lesson is which thread gets which element: with kThreadXWalksColumns
+  // the 32 threads of a warp must take 32 neighbouring columns of one row, without it 32
+  // neighbouring rows of one column. Threads outside C have nothing to do (the grid is rounded up).
+  // Store with cudalabs::store_gemm_result (common/gemm_device.cuh). Stuck on the indexing? The
+  // handout's "Hints" section spells it out.
   (void)args;
 }
 

@@ -19,17 +19,12 @@ namespace {
 
 template <bool kThreadXWalksRows, int kPadding>
 __global__ void tiled_gemm_kernel(cudalabs::GemmArgs args) {
-  // TODO(lab02): the tiled GEMM.
-  //  1. local_row/local_col from threadIdx per kThreadXWalksRows; row = blockIdx.y * kTile +
-  //  local_row,
-  //     col = blockIdx.x * kTile + local_col.
-  //  2. For each k0 = 0, kTile, 2 kTile, ... < args.k:
-  //       a_tile[local_row][local_col] = A(row, k0 + local_col) or 0 outside A;
-  //       b_tile[local_row][local_col] = B(k0 + local_row, col) or 0 outside B;
-  //       __syncthreads(); acc += a_tile[local_row][p] * b_tile[p][local_col] for p < kTile;
-  //       __syncthreads();   (why is this second barrier needed?)
-  //  3. If (row, col) is inside C: cudalabs::store_gemm_result(&C(row, col), acc, args.alpha,
-  //  args.beta).
+  // TODO(lab02): the tiled GEMM. Each step along K, the block copies a kTile x kTile tile of A and
+  // one of B into shared memory (zeros outside the matrices), waits until all are there, and each
+  // thread accumulates its element from the tiles; the variants differ in which thread owns which
+  // element (kThreadXWalksRows) and in the padding of the tile rows (kPadding), which is the
+  // lesson: predict each one's bank conflicts. Two barriers per step: say why each is needed. The
+  // handout's "Hints" section has the index expressions.
   (void)args;
 }
 

@@ -19,12 +19,10 @@ namespace {
 
 template <bool kTransposeA, bool kTransposeB>
 __global__ void layout_gemm_kernel(cudalabs::GemmArgs args) {
-  // TODO(lab03): the tiled GEMM with the layouts above.
-  //  - __shared__ float a_tile[kTile][kTile], b_tile[kTile][kTile];
-  //  - row = blockIdx.x * kTile + threadIdx.x, col = blockIdx.y * kTile + threadIdx.y
-  //  - for each k0: store the A and B elements (0 outside the matrices) at the layout's position,
-  //    __syncthreads(), accumulate 16 products, __syncthreads()
-  //  - store C(row, col) with cudalabs::store_gemm_result when inside C
+  // TODO(lab03): lab 02's tiled GEMM with [SGEMM-3080]'s mapping (threadIdx.x walks the rows of C),
+  // 16 x 16 tiles, and each tile stored as in global memory or transposed as the template
+  // parameters say. The lesson is the bank geometry of each layout: work it out before you measure.
+  // The handout's "Hints" section has the indexing.
   (void)args;
 }
 
