@@ -7,17 +7,24 @@
 //     or a float4 would cross the matrix's edge, load the 4 floats one by one (zeros outside).
 //  2. A goes to shared memory transposed, a_tile[buffer][k][m] with rows padded by kPadA (4 scalar
 //     stores); B as one 128-bit store into b_tile[buffer][k][n]. Two buffers, one barrier per tile.
-//  3. Warp tiling: warp w owns the warp tile at (w / WARPS_N) * WM, (w % WARPS_N) * WN; lane l sits
-//  at
-//     lane_m = l / LANES_N, lane_n = l % LANES_N and owns TM x TN outputs made of 4 x 4 pieces:
-//     rows lane_m * 4 + g * LANES_M * 4, columns lane_n * 4 + h * LANES_N * 4 (g < TM / 4, h < TN /
-//     4). Load each piece's 4 values with one 128-bit shared load.
+//  3. Warp tiling: warp w owns the warp tile at (w / WARPS_N) * WM, (w % WARPS_N) * WN; lane l
+//     sits at lane_m = l / LANES_N, lane_n = l % LANES_N and owns TM x TN outputs made of 4 x 4
+//     pieces: rows lane_m * 4 + g * LANES_M * 4, columns lane_n * 4 + h * LANES_N * 4
+//     (g < TM / 4, h < TN / 4). Load each piece's 4 values with one 128-bit shared load.
 //  4. Shared->register prefetch: keep two slots of fragments; while step k's FFMAs run, load step
 //     k + 1's fragments into the other slot (for the last k, from the next tile, after the
 //     barrier).
-//  5. Map blockIdx.x (a 1-D grid) to a tile so that consecutive blocks walk down kGroupRows block
-//  rows.
-//  6. Store C four columns at a time when kVector and the 4 columns are inside C.
+//  5. Write the tile loop once per shared buffer (a compile-time 0 or 1, e.g. a template lambda or
+//     an unrolled pair of iterations), so that every shared address is a base register plus a
+//     constant, with no buffer arithmetic in the loop.
+//  6. Interior tiles (wholly inside A and B) take plain 128-bit loads with no bounds tests; only
+//     edge tiles, and the scalar instantiation, go through the checked loads of step 1.
+//  7. Map blockIdx.x (a 1-D grid) to a tile so that consecutive blocks walk down kGroupRows block
+//     rows.
+//  8. Store C four columns at a time when kVector and the 4 columns are inside C.
+//  9. Declare the kernel __launch_bounds__(Tile::kThreads, Tile::kMinBlocks) (tiles.h): without the
+//     cap the compiler may take registers that cost a block per SM (lab 06 shows what that costs).
+//     `cmake -DCUDALABS_PTXAS_VERBOSE=ON` shows registers and spills: there must be none.
 #include "common/gemm_device.cuh"
 #include "lab.h"
 #include "tiles.h"
