@@ -27,6 +27,7 @@ DIR/plots/*.svg. Templates may use:
   {{quote:TEXT}} {{const:TEXT}}          a figure quoted from a source, or a constant (a datasheet value,
                                          a count that follows from the code): shown as written, and
                                          marked so that the numbers check (check_numbers.py) accepts it
+  {{diff:NN:MM}}                         lab MM's key kernel lines against lab NN's, as a unified diff
   {{sass_hot:NAME}}                      the hottest SASS instructions of profiles/NAME_<device>.csv
   {{record:FILE:TEXT}}                   a figure copied from a text record under docs/data/ (checked to be there)
   {{json:FILE:KEY.PATH:FORMAT}}          a value of a JSON record under docs/data/
@@ -46,6 +47,7 @@ import sys
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from doxygen_text import doxygen_markdown, link_citations  # noqa: E402
 import dcgan_tables  # noqa: E402
+import diagrams  # noqa: E402
 import grading_tables  # noqa: E402
 import labdata  # noqa: E402
 import reliability  # noqa: E402
@@ -82,6 +84,8 @@ PLOT_CAPTIONS = {
 
 
 class Renderer:
+    drawn = None  # the pictures this build made; a page naming another fails the build
+
     def __init__(self, data_dir, device, lab):
         self.data_dir = data_dir
         self.device = device
@@ -171,6 +175,8 @@ class Renderer:
             if key == "fastest_pct":
                 return f"{100 * best['gflops'] / results.cublas(plots.PROBLEM)['gflops']:.1f} %"
             return f"{results.variant_of(best['run_name'])} {best['gflops']:,.0f} GFLOP/s"
+        if key == "diff":
+            return kernel_diff(pathlib.Path(self.data_dir).parent.parent, *arg.split(":"))
         if key == "sass_hot":
             return sass_hot_table(pathlib.Path(self.data_dir) / "profiles" / f"{arg}_{self.device}.csv")
         if key == "record":
@@ -245,7 +251,9 @@ class Renderer:
                           "what usually cures it: \\ref profiling_stalls.")
             return table
         if key == "plot":
-            caption = PLOT_CAPTIONS.get(arg, f"Every variant of lab {self.lab} against cuBLAS and the FP32 ceiling")
+            if Renderer.drawn is not None and arg not in Renderer.drawn:
+                raise KeyError(f"plot {arg}: not drawn (no data for it, or no such plot)")
+            caption = PLOT_CAPTIONS.get(arg, plot_caption(arg, self.lab))
             return f"![{caption}]({arg})"
         if key in ("gflops", "ms", "pct"):
             results = self.require(d.results, "results")
@@ -292,6 +300,42 @@ def rubric_points_table(repo):
 SASS_ROLES = (("FFMA", "the arithmetic"), ("LDS", "fragment load from shared memory"), ("STS", "tile store to shared memory"),
               ("LDG", "tile load from global memory"), ("BAR", "barrier"), ("ISETP", "loop or bounds test"),
               ("IADD", "index arithmetic"), ("LEA", "address arithmetic"), ("BRA", "branch"), ("MOV", "register move"))
+
+
+WALKTHROUGH_SOURCES = {"07": "07_wide_loads/warp_tile.cuh"}
+
+
+def walkthrough_region(repo, number):
+    """The lines between the `// [walkthrough]` markers of a lab's solution: the kernel's key lines."""
+    folder = next(p.name for p in (repo / "solutions").iterdir() if p.name.startswith(number + "_"))
+    path = repo / "solutions" / WALKTHROUGH_SOURCES.get(number, f"{folder}/kernels.cu")
+    lines = path.read_text().splitlines()
+    marks = [i for i, line in enumerate(lines) if "[walkthrough]" in line]  # as Doxygen's \\snippet finds them
+    if len(marks) != 2:
+        raise KeyError(f"diff: {path} needs two // [walkthrough] markers")
+    return lines[marks[0] + 1:marks[1]], str(path.relative_to(repo))
+
+
+def kernel_diff(repo, before, after):
+    """What changed in the kernel's key lines from lab `before`'s solution to lab `after`'s."""
+    if not (repo / "solutions").is_dir():
+        return "*The change from the previous lab's solution is shown in the instructor's edition.*"
+    old, old_name = walkthrough_region(repo, before)
+    new, new_name = walkthrough_region(repo, after)
+    import difflib  # noqa: PLC0415 - only this placeholder diffs
+    diff = list(difflib.unified_diff(old, new, old_name, new_name, lineterm="", n=2))
+    return "```diff\n" + "\n".join(diff) + "\n```"
+
+
+def plot_caption(name, lab):
+    """The caption (and alt text) of a per-lab plot: what it shows and what to look at."""
+    if name.endswith("_roofline.svg"):
+        return (f"Lab {lab}'s variants on the measured roofline: left of the ridge a kernel is bound by DRAM bandwidth, "
+                "right of it by arithmetic; the gap under the roof is what the next lab goes after")
+    if name.endswith("_tiles.svg"):
+        return f"Lab {lab}'s tiling, drawn from the tile constants in its code: who loads and computes what"
+    return (f"Every variant of lab {lab} against cuBLAS and the FP32 ceiling: how far each bar is from the dashed "
+            "cuBLAS line")
 
 
 def sass_hot_table(path):
@@ -343,11 +387,13 @@ def main():
     if pages.exists():
         shutil.rmtree(pages)
     pages.mkdir(parents=True)
-    drawn = plots.draw_all(data_dir, args.device, out / "plots")
+    drawn = plots.draw_all(data_dir, args.device, out / "plots") + diagrams.draw_all(repo, out / "plots")
     # Lab 09's picture: the generator's own output, recorded with the data.
     samples = data_dir / "dcgan" / "samples.png"
     if samples.exists():
         shutil.copy(samples, out / "plots" / "lab09_samples.png")
+        drawn.append("lab09_samples.png")
+    Renderer.drawn = set(drawn)
 
     for folder in lab_folders(repo):
         number = folder.name[:2]

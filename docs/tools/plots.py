@@ -110,19 +110,24 @@ def lab_variants(data_dir, device, lab, out):
     _save(fig, out)
 
 
-def roofline(data_dir, device, out):
-    """Lab 00's ceilings with every profiled GEMM kernel placed by its DRAM intensity and its rate."""
+def roofline(data_dir, device, out, labs=None):
+    """Lab 00's ceilings with every profiled GEMM kernel placed by its DRAM intensity and its rate: the
+    whole suite (labs=None, landmarks labelled) or one lab (every variant labelled, cuBLAS beside)."""
     limits = ceilings(data_dir, device)
     if not limits or not limits[0] or not limits[1]:
         return False
     fma, bandwidth = limits
+    single = labs is not None and len(labs) == 1
     fig, ax = plt.subplots(figsize=(7.5, 4.6))
     xs = sorted([2 ** e for e in range(-4, 12)] + [fma / bandwidth])
     ax.plot(xs, [min(fma, bandwidth * x) for x in xs], color="black", linewidth=1.5, label="measured roofline")
     ax.axvline(fma / bandwidth, color="grey", linestyle=":", linewidth=1)
     ax.annotate(f"ridge {fma / bandwidth:.1f} FLOP/B", (fma / bandwidth, fma * 0.05), fontsize=7, rotation=90)
     markers = "os^Dv<>"
+    drawn = 0
     for i, lab in enumerate(GEMM_LABS):
+        if labs is not None and lab not in labs:
+            continue
         data = labdata.LabData(data_dir, lab, device)
         if data.results is None or data.profile is None:
             continue
@@ -134,20 +139,29 @@ def roofline(data_dir, device, out):
                           else data.results.cublas(PROBLEM)["gflops"])
             except (KeyError, TypeError):
                 continue
-            if variant == "cublas" and lab != "07":
+            if variant == "cublas" and not single and lab != "07":
                 continue
             is_cublas = variant == "cublas"
-            ax.scatter(flops / bytes_moved, gflops, marker="*" if is_cublas else markers[i % len(markers)],
-                       s=60 if is_cublas else 22, color="black" if is_cublas else plt.cm.tab10(i),
-                       label="cuBLAS" if is_cublas else (f"lab {lab}" if variant == data.profile.variants()[0] else None))
-            # Labels for the landmarks only, placed to the right so that they do not cover each other.
-            if variant in ("cublas", "naive_strided", "rt_2d"):
+            if single:
+                color, label = ("black", "cuBLAS") if is_cublas else (plt.cm.tab10(drawn % 10), variant)
+            else:
+                color = "black" if is_cublas else plt.cm.tab10(i)
+                label = "cuBLAS" if is_cublas else (f"lab {lab}" if variant == data.profile.variants()[0] else None)
+            ax.scatter(flops / bytes_moved, gflops, marker="*" if is_cublas else markers[(drawn if single else i) % len(markers)],
+                       s=70 if is_cublas else (40 if single else 22), color=color, label=label)
+            drawn += 1
+            # The whole suite labels its landmarks only, so that labels do not cover each other.
+            if not single and variant in ("cublas", "naive_strided", "rt_2d"):
                 ax.annotate(variant, (flops / bytes_moved, gflops), fontsize=6, xytext=(6, -3), textcoords="offset points")
+    if drawn == 0:
+        plt.close(fig)
+        return False
     ax.set_xscale("log", base=2)
     ax.set_yscale("log", base=10)
     ax.set_xlabel("arithmetic intensity (FLOP per DRAM byte, Nsight Compute)")
     ax.set_ylabel("GFLOP/s (4096^3, median)")
-    ax.set_title(f"Roofline of the {device_name(data_dir, device)}: {bandwidth:,.0f} GB/s, {fma:,.0f} GFLOP/s "
+    what = f"lab {labs[0]}" if single else "every GEMM lab"
+    ax.set_title(f"Roofline of the {device_name(data_dir, device)}, {what}: {bandwidth:,.0f} GB/s, {fma:,.0f} GFLOP/s "
                  "measured (lab 00)", fontsize=9)
     _gflops_axis(ax.yaxis)
     _legend_below(ax, ncol=4)
@@ -284,6 +298,8 @@ def draw_all(data_dir, device, out_dir):
         if labdata.LabData(data_dir, lab, device).results is not None:
             lab_variants(data_dir, device, lab, out / f"lab{lab}_variants.svg")
             drawn.append(f"lab{lab}_variants.svg")
+        if roofline(data_dir, device, out / f"lab{lab}_roofline.svg", labs=[lab]):
+            drawn.append(f"lab{lab}_roofline.svg")
     for name, function in (("roofline.svg", roofline), ("lab04_block_size.svg", block_size), ("gemm_sweep.svg", sweep),
                            ("lab08_coarsening.svg", coarsening), ("lab10_scaling.svg", multi_gpu_scaling)):
         if function(data_dir, device, out / name):
