@@ -287,7 +287,7 @@ void Generator::tconv_layer(int l, TconvMethod method, bool fused, const float* 
 
 void Generator::run(const DcganVariant& variant, const std::array<TconvMethod, 4>& methods,
                     const float* latents, int count, float* images, cudaStream_t stream,
-                    LayerTimes* times) {
+                    LayerTimes* times, const std::array<cudaEvent_t, 6>* marks) {
   if (count < 1 || count > max_batch_) {
     throw std::invalid_argument("lab09 generator: count = " + std::to_string(count) +
                                 " is outside 1.." + std::to_string(max_batch_) +
@@ -296,6 +296,7 @@ void Generator::run(const DcganVariant& variant, const std::array<TconvMethod, 4
   std::array<cudalabs::EventTimer, 5> timers;
   auto start = [&](int l) {
     if (times) timers[l].start(stream);
+    if (marks) CUDA_CHECK(cudaEventRecord((*marks)[l], stream));
   };
   auto stop = [&](int l) {
     if (times) timers[l].stop(stream);
@@ -311,6 +312,7 @@ void Generator::run(const DcganVariant& variant, const std::array<TconvMethod, 4
     stop(l);
     std::swap(in, out);
   }
+  if (marks) CUDA_CHECK(cudaEventRecord((*marks)[5], stream));
   if (times) {
     for (int l = 0; l < 5; ++l) (*times)[l] = timers[l].elapsed_ms();
   }

@@ -38,10 +38,12 @@ class Generator {
 
   /// Runs `count` (1..max_batch) latent vectors at `latents` (device, count x 100) through the
   /// generator, writing count x 64 x 64 x 3 values to `images` (device). When `times` is given,
-  /// the stream is synchronised and each layer's time (CUDA events) stored there.
+  /// the stream is synchronised and each layer's time (CUDA events) stored there. When `marks` is
+  /// given, its events are recorded on the stream before each layer and after the last (no
+  /// synchronisation: the pipeline's timeline reads them later).
   void run(const DcganVariant& variant, const std::array<TconvMethod, 4>& methods,
            const float* latents, int count, float* images, cudaStream_t stream,
-           LayerTimes* times = nullptr);
+           LayerTimes* times = nullptr, const std::array<cudaEvent_t, 6>* marks = nullptr);
 
   /// [DCGAN-SHPC] §2.4, measured rather than assumed: for each transposed convolution, times the
   /// branch-free kernel and the batched GEMM at `batch` images on this GPU and keeps the faster.

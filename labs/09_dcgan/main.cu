@@ -15,6 +15,7 @@
 #include "common/random_fill.h"
 #include "common/reference_dcgan.h"
 #include "common/text_table.h"
+#include "common/timeline.h"
 #include "labs/07_wide_loads/lab.h"
 #include "labs/09_dcgan/generator.h"
 #include "labs/09_dcgan/lab.h"
@@ -24,6 +25,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <numeric>
@@ -56,6 +58,7 @@ struct Options {
   cudalabs::TimingOptions timing;
   std::string results_dir;
   std::string results_tag;
+  std::string timeline;
 };
 
 void register_flags(CLI::App& app, Options& o) {
@@ -66,6 +69,10 @@ void register_flags(CLI::App& app, Options& o) {
                  "Variant to run (repeatable; default all; --list names them)");
   app.add_option("--output", o.output, "Write the images as a PNG grid here");
   app.add_option("--raw", o.raw, "Write the images as raw float32 here (.cldi: dcgan_images.h)");
+  app.add_option(
+      "--timeline", o.timeline,
+      "Write the timeline of one more end-to-end run here (Chrome trace JSON: Perfetto, "
+      "chrome://tracing): per batch the host copies, the upload, each layer, the download");
   cudalabs::add_integer_flag(app, "--columns", o.columns, 1, 256, "Images per row of the PNG grid");
   cudalabs::add_integer_flag(
       app, "--check-images", o.check_images, 1, 1 << 16,
@@ -344,12 +351,24 @@ void print_layers(std::ostream& out, const std::vector<lab09::LayerRecord>& laye
 lab09::EndToEndRecord run_end_to_end(std::ostream& out, Session& session,
                                      const DcganVariant& variant,
                                      const std::array<TconvMethod, 4>& methods, const Inputs& in,
-                                     int repetitions, std::vector<float>& images) {
+                                     int repetitions, std::vector<float>& images,
+                                     const std::string& timeline_path) {
   lab09::Pipeline pipeline(session.generator);
   std::vector<double> seconds;
   pipeline.generate(variant, methods, in.latents.values, in.num, images);
   for (int r = 0; r < repetitions; ++r) {
     seconds.push_back(pipeline.generate(variant, methods, in.latents.values, in.num, images));
+  }
+  if (!timeline_path.empty()) {
+    // One more run with the timing events on (they cost the timed runs nothing).
+    cudalabs::Timeline timeline;
+    const cudalabs::DeviceInfo device = cudalabs::current_device_info();
+    pipeline.set_timeline(&timeline, 0, "GPU 0: " + device.name);
+    pipeline.generate(variant, methods, in.latents.values, in.num, images);
+    pipeline.set_timeline(nullptr, 0, "");
+    timeline.write(timeline_path);
+    out << "timeline: " << timeline.spans().size() << " spans of one end-to-end run ("
+        << variant.name << ") in " << timeline_path << "\n";
   }
   lab09::EndToEndRecord record{variant.name, in.num, in.batch, 0.0,
                                static_cast<int>(seconds.size())};
@@ -379,6 +398,9 @@ int run(int argc, char** argv) {
     for (const DcganVariant& v : lab09::variants())
       std::cout << v.name << "\t" << v.summary << "\n";
     return cudalabs::kExitOk;
+  }
+  if (!o.timeline.empty() && !std::ofstream(o.timeline)) {  // before any GPU work
+    throw cudalabs::FlagError("--timeline: '" + o.timeline + "' cannot be written");
   }
   const std::vector<const DcganVariant*> selected = selected_variants(o);
   const Inputs in = load_inputs(app, o);
@@ -425,7 +447,7 @@ int run(int argc, char** argv) {
   std::vector<float> images(static_cast<std::size_t>(in.num) * kImageFloats);
   const lab09::EndToEndRecord end_to_end =
       run_end_to_end(out, session, *fastest, checked.at(fastest->name).methods, in,
-                     o.verify_only ? 0 : o.end_to_end_repetitions, images);
+                     o.verify_only ? 0 : o.end_to_end_repetitions, images, o.timeline);
 
   // ---- Write: the record beside the benchmark JSON, the images ----
   if (!o.results_dir.empty() && !o.verify_only) {

@@ -8,8 +8,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace lab09 {
 namespace {
@@ -70,6 +72,40 @@ void Pipeline::poison_device_images() {
   CUDA_CHECK(cudaDeviceSynchronize());
 }
 
+void Pipeline::set_timeline(cudalabs::Timeline* timeline, int process, const std::string& label) {
+  timeline_ = timeline;
+  timeline_process_ = process;
+  if (timeline_) timeline_->name_process(process, label);
+}
+
+namespace {
+
+// A batch's CUDA events for the timeline: upload, the generator's layer boundaries, download.
+struct BatchEvents {
+  cudaEvent_t upload_start{}, upload_end{}, download_start{}, download_end{};
+  std::array<cudaEvent_t, 6> layers{};
+  double stage_start_us = 0.0, stage_end_us = 0.0, copy_start_us = 0.0, copy_end_us = 0.0;
+
+  BatchEvents() {
+    for (cudaEvent_t* e : all()) CUDA_CHECK(cudaEventCreate(e));
+  }
+  ~BatchEvents() {
+    for (cudaEvent_t* e : all())
+      if (*e) cudaEventDestroy(*e);
+  }
+  BatchEvents(const BatchEvents&) = delete;
+  BatchEvents& operator=(const BatchEvents&) = delete;
+  std::vector<cudaEvent_t*> all() {
+    std::vector<cudaEvent_t*> events = {&upload_start, &upload_end, &download_start, &download_end};
+    for (cudaEvent_t& e : layers) events.push_back(&e);
+    return events;
+  }
+};
+
+constexpr const char* kLayerNames[5] = {"linear", "tconv1", "tconv2", "tconv3", "tconv4"};
+
+}  // namespace
+
 void Pipeline::set_copy_threads(int threads) {
   if (threads < 1)
     throw std::invalid_argument("lab09 pipeline: copy threads = " + std::to_string(threads) +
@@ -89,13 +125,28 @@ double Pipeline::generate(const DcganVariant& variant, const std::array<TconvMet
   const int batch = generator_.max_batch();
   const int batches = (num + batch - 1) / batch;
   auto count_of = [&](int b) { return std::min(batch, num - b * batch); };
+  // The timeline's clock for this GPU: an event recorded and waited for now, read on the host.
+  std::vector<std::unique_ptr<BatchEvents>> marks;
+  cudaEvent_t anchor = nullptr;
+  double anchor_us = 0.0;
+  if (timeline_) {
+    CUDA_CHECK(cudaEventCreate(&anchor));
+    CUDA_CHECK(cudaEventRecord(anchor, compute_));
+    CUDA_CHECK(cudaEventSynchronize(anchor));
+    anchor_us = timeline_->now_us();
+    for (int b = 0; b < batches; ++b) marks.push_back(std::make_unique<BatchEvents>());
+  }
+  auto host_now = [&] { return timeline_ ? timeline_->now_us() : 0.0; };
+
   // Host side of batch b's images: wait for their download, then copy them out of pinned memory.
   auto deliver = [&](int b) {
     const int s = b % kSlots;
     CUDA_CHECK(cudaEventSynchronize(downloaded_[s]));
+    if (timeline_) marks[b]->copy_start_us = host_now();
     parallel_copy(images.data() + static_cast<std::size_t>(b) * batch * kImageFloats,
                   host_images_[s].data(), static_cast<std::size_t>(count_of(b)) * kImageFloats,
                   copy_threads_);
+    if (timeline_) marks[b]->copy_end_us = host_now();
     if (delivered) delivered(b * batch, count_of(b));
   };
 
@@ -105,25 +156,32 @@ double Pipeline::generate(const DcganVariant& variant, const std::array<TconvMet
     // Slot s last held batch b - 3: its pinned latents were uploaded and its images delivered
     // (deliver(b - 3) ran at iteration b - 1), so both host buffers are free again.
     if (b >= kSlots) CUDA_CHECK(cudaEventSynchronize(uploaded_[s]));
+    BatchEvents* m = timeline_ ? marks[b].get() : nullptr;
+    if (m) m->stage_start_us = host_now();
     std::memcpy(host_latents_[s].data(),
                 latents.data() + static_cast<std::size_t>(b) * batch * kLatent,
                 static_cast<std::size_t>(count) * kLatent * sizeof(float));
+    if (m) m->stage_end_us = host_now();
     // The device latents of slot s are free once batch b - 3 has been computed.
     CUDA_CHECK(cudaStreamWaitEvent(upload_, computed_[s], 0));
+    if (m) CUDA_CHECK(cudaEventRecord(m->upload_start, upload_));
     CUDA_CHECK(cudaMemcpyAsync(device_latents_[s].data(), host_latents_[s].data(),
                                static_cast<std::size_t>(count) * kLatent * sizeof(float),
                                cudaMemcpyHostToDevice, upload_));
+    if (m) CUDA_CHECK(cudaEventRecord(m->upload_end, upload_));
     CUDA_CHECK(cudaEventRecord(uploaded_[s], upload_));
     // Compute needs the latents up, and the slot's device images downloaded (batch b - 3).
     CUDA_CHECK(cudaStreamWaitEvent(compute_, uploaded_[s], 0));
     CUDA_CHECK(cudaStreamWaitEvent(compute_, downloaded_[s], 0));
     generator_.run(variant, methods, device_latents_[s].data(), count, device_images_[s].data(),
-                   compute_);
+                   compute_, nullptr, m ? &m->layers : nullptr);
     CUDA_CHECK(cudaEventRecord(computed_[s], compute_));
     CUDA_CHECK(cudaStreamWaitEvent(download_, computed_[s], 0));
+    if (m) CUDA_CHECK(cudaEventRecord(m->download_start, download_));
     CUDA_CHECK(cudaMemcpyAsync(host_images_[s].data(), device_images_[s].data(),
                                static_cast<std::size_t>(count) * kImageFloats * sizeof(float),
                                cudaMemcpyDeviceToHost, download_));
+    if (m) CUDA_CHECK(cudaEventRecord(m->download_end, download_));
     CUDA_CHECK(cudaEventRecord(downloaded_[s], download_));
     // While the GPU works on batches b and b - 1, the host delivers batch b - 2.
     if (b >= 2) deliver(b - 2);
@@ -132,6 +190,34 @@ double Pipeline::generate(const DcganVariant& variant, const std::array<TconvMet
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   CUDA_CHECK(cudaStreamSynchronize(compute_));
+  if (timeline_) {
+    CUDA_CHECK(cudaStreamSynchronize(upload_));
+    CUDA_CHECK(cudaStreamSynchronize(download_));
+    // Event times on the host's axis: the anchor's host time plus each event's offset from it.
+    auto at = [&](cudaEvent_t e) {
+      float ms = 0.0f;
+      CUDA_CHECK(cudaEventElapsedTime(&ms, anchor, e));
+      return anchor_us + 1000.0 * ms;
+    };
+    auto gpu_span = [&](const std::string& name, const char* category, const char* track,
+                        cudaEvent_t from, cudaEvent_t to) {
+      timeline_->add({name, category, timeline_process_, track, at(from), at(to) - at(from)});
+    };
+    for (int b = 0; b < batches; ++b) {
+      BatchEvents& m = *marks[b];
+      const std::string suffix = " b" + std::to_string(b);
+      timeline_->add({"stage latents" + suffix, "host", timeline_process_, "host", m.stage_start_us,
+                      m.stage_end_us - m.stage_start_us});
+      gpu_span("upload" + suffix, "copy", "upload stream", m.upload_start, m.upload_end);
+      for (int l = 0; l < 5; ++l) {
+        gpu_span(kLayerNames[l] + suffix, "kernel", "compute stream", m.layers[l], m.layers[l + 1]);
+      }
+      gpu_span("download" + suffix, "copy", "download stream", m.download_start, m.download_end);
+      timeline_->add({"copy images" + suffix, "host", timeline_process_, "host", m.copy_start_us,
+                      m.copy_end_us - m.copy_start_us});
+    }
+    CUDA_CHECK(cudaEventDestroy(anchor));
+  }
   return seconds;
 }
 

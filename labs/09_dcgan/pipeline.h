@@ -5,6 +5,7 @@
 
 #include "common/device_buffer.h"
 #include "common/pinned_buffer.h"
+#include "common/timeline.h"
 #include "labs/09_dcgan/generator.h"
 
 #include <cuda_runtime.h>
@@ -12,6 +13,7 @@
 #include <array>
 #include <functional>
 #include <span>
+#include <string>
 
 namespace lab09 {
 
@@ -46,6 +48,12 @@ class Pipeline {
   /// Fills the device image slots with NaN, so that a checked run finds an image no kernel wrote.
   void poison_device_images();
 
+  /// Records the next generate() calls into `timeline` (nullptr stops): per batch, the host's
+  /// staging of the latents and copy of the images, the upload, each layer's kernels and the
+  /// download, as spans of track group `process` named `label` (e.g. "GPU 1"). Timing events are
+  /// made only then.
+  void set_timeline(cudalabs::Timeline* timeline, int process, const std::string& label);
+
  private:
   static constexpr int kSlots = 3;
   Generator& generator_;
@@ -54,6 +62,8 @@ class Pipeline {
   std::array<cudaEvent_t, kSlots> uploaded_{}, computed_{}, downloaded_{};
   cudaStream_t compute_ = nullptr, upload_ = nullptr, download_ = nullptr;
   int copy_threads_;
+  cudalabs::Timeline* timeline_ = nullptr;
+  int timeline_process_ = 0;
 };
 
 }  // namespace lab09

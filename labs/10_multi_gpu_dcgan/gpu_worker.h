@@ -41,6 +41,12 @@ class GpuWorker {
   double generate(std::span<const float> latents, int count, std::span<float> images,
                   const lab09::Pipeline::DeliveredBatch& delivered = {});
 
+  /// Records the next generate() calls into `timeline` (nullptr stops), as track group `process`
+  /// named `label` (lab09::Pipeline::set_timeline).
+  void set_timeline(cudalabs::Timeline* timeline, int process, const std::string& label) {
+    pipeline_->set_timeline(timeline, process, label);
+  }
+
   /// When the last generate() began and ended (steady clock): lab 10's tests check that the workers
   /// of one call run at the same time.
   std::pair<std::chrono::steady_clock::time_point, std::chrono::steady_clock::time_point> last_run()

@@ -52,6 +52,8 @@ cudalabs_add_cli_test(dcgan_input_wrong_magic 2 "^dcgan: latent file '.*lab.h': 
                       dcgan --input ${PROJECT_SOURCE_DIR}/labs/09_dcgan/lab.h)
 cudalabs_add_cli_test(dcgan_too_many_images 2 "^dcgan: --num 1048576 needs 98304 MiB of host memory" dcgan --num 1048576)
 cudalabs_add_cli_test(lab09_check_images_zero 2 "^dcgan: --check-images: invalid value '0'" lab09 --check-images 0)
+cudalabs_add_cli_test(dcgan_timeline_unwritable 2 "^dcgan: --timeline: '/nonexistent/t.json' cannot be written" dcgan
+                      --timeline /nonexistent/t.json)
 
 add_test(NAME cli.lab01_list
          COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:lab01>|--list" -DEXPECT_EXIT=0
@@ -116,6 +118,8 @@ endif()
 cudalabs_add_cli_test(lab10_devices_not_a_number 2 "^lab10: --devices: invalid value 'a'" lab10 --devices 0,a)
 cudalabs_add_cli_test(lab10_scaling_zero 2 "^lab10: --scaling: invalid value '0'" lab10 --scaling 10,0)
 cudalabs_add_cli_test(lab10_gpus_and_devices 2 "^lab10: --gpus: give either --gpus or --devices" lab10 --gpus 1 --devices 0)
+cudalabs_add_cli_test(lab10_timeline_unwritable 2 "^lab10: --timeline: '/nonexistent/t.json' cannot be written" lab10
+                      --timeline /nonexistent/t.json)
 cudalabs_add_cli_test(lab10_too_many_images 2 "^lab10: --num 1048576 with --scaling up to 1048576 needs" lab10 --num 1048576)
 add_test(NAME cli.lab10_no_gpu
          COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:lab10>" -DEXPECT_EXIT=1
