@@ -15,13 +15,14 @@ namespace cudalabs {
 /// events to this clock itself (lab09::Pipeline): Timeline holds no CUDA state.
 class Timeline {
  public:
+  /// One span: a named interval on a track.
   struct Span {
-    std::string name;      ///< e.g. "tconv2 b3"
-    std::string category;  ///< e.g. "kernel", "copy", "host"
-    int process = 0;       ///< the track group: one per GPU
-    std::string thread;    ///< the track: a stream or a host thread
-    double start_us = 0.0;
-    double duration_us = 0.0;
+    std::string name;          ///< e.g. "tconv2 b3"
+    std::string category;      ///< e.g. "kernel", "copy", "host"
+    int process = 0;           ///< the track group: one per GPU
+    std::string thread;        ///< the track: a stream or a host thread
+    double start_us = 0.0;     ///< microseconds from the timeline's start
+    double duration_us = 0.0;  ///< microseconds
   };
 
   Timeline();

@@ -1,9 +1,11 @@
 """The docs' plots, drawn at build time from docs/data/ as SVG (matplotlib, Debian's python3-matplotlib)."""
+import json
 import pathlib
 
 import matplotlib
 
 matplotlib.use("Agg")
+import matplotlib.patches  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 import labdata  # noqa: E402
@@ -288,6 +290,47 @@ def multi_gpu_scaling(data_dir, device, out, record_device="nvidia-h200"):
     return True
 
 
+TIMELINES = {"lab09_timeline.svg": "lab09_subpixel_n5248_b1312_nvidia-h100-80gb-hbm3.json",
+             "lab10_timeline.svg": "lab10_two-workers-one-gpu_n5248_b1312_nvidia-h100-80gb-hbm3.json"}
+
+
+def timeline(data_dir, out, record):
+    """A recorded trace (docs/data/timelines/, written by --timeline) as a Gantt chart: a row per track
+    (GPU, stream or host thread), a bar per span, kernels coloured by layer, copies and host work apart."""
+    path = pathlib.Path(data_dir) / "timelines" / record
+    if not path.exists():
+        return False
+    events = json.loads(path.read_text())["traceEvents"]
+    processes = {e["pid"]: e["args"]["name"] for e in events if e["ph"] == "M" and e["name"] == "process_name"}
+    threads = {(e["pid"], e["tid"]): e["args"]["name"] for e in events if e["ph"] == "M" and e["name"] == "thread_name"}
+    spans = [e for e in events if e["ph"] == "X"]
+    if not spans:
+        return False
+    origin = min(e["ts"] for e in spans)
+    order = ["host", "upload stream", "compute stream", "download stream"]
+    tracks = sorted(threads, key=lambda k: (k[0], order.index(threads[k]) if threads[k] in order else 9))
+    colors = {"linear": "#8172b3", "tconv1": "#4c72b0", "tconv2": "#55a868", "tconv3": "#c44e52", "tconv4": "#ccb974",
+              "upload": "#64b5cd", "download": "#64b5cd", "stage latents": "#999999", "copy images": "#dd8452"}
+    fig, ax = plt.subplots(figsize=(9, 0.42 * len(tracks) + 1.4))
+    for row, key in enumerate(tracks):
+        for e in spans:
+            if (e["pid"], e["tid"]) != key:
+                continue
+            kind = e["name"].rsplit(" b", 1)[0]
+            ax.barh(row, e["dur"] / 1000, left=(e["ts"] - origin) / 1000, height=0.6, color=colors.get(kind, "#999999"),
+                    edgecolor="white", linewidth=0.4)
+            if e["dur"] > 1500:  # label the wide bars with their batch
+                ax.annotate(e["name"].rsplit(" ", 1)[1], ((e["ts"] - origin + e["dur"] / 2) / 1000, row), ha="center",
+                            va="center", fontsize=6, color="white")
+    ax.set_yticks(range(len(tracks)), [f"{processes.get(k[0], k[0])}: {threads[k]}" for k in tracks], fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlabel("ms from the first span")
+    handles = [matplotlib.patches.Patch(color=c, label=n) for n, c in colors.items() if n not in ("download",)]
+    ax.legend(handles=handles, fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.25), ncol=5, frameon=False)
+    _save(fig, out)
+    return True
+
+
 def draw_all(data_dir, device, out_dir):
     out = pathlib.Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -300,6 +343,9 @@ def draw_all(data_dir, device, out_dir):
             drawn.append(f"lab{lab}_variants.svg")
         if roofline(data_dir, device, out / f"lab{lab}_roofline.svg", labs=[lab]):
             drawn.append(f"lab{lab}_roofline.svg")
+    for name, record in TIMELINES.items():
+        if timeline(data_dir, out / name, record):
+            drawn.append(name)
     for name, function in (("roofline.svg", roofline), ("lab04_block_size.svg", block_size), ("gemm_sweep.svg", sweep),
                            ("lab08_coarsening.svg", coarsening), ("lab10_scaling.svg", multi_gpu_scaling)):
         if function(data_dir, device, out / name):
