@@ -211,9 +211,47 @@ def html_page(summary: ClassSummary) -> str:
                         for c in counts)
         parts.append(f"<tr><td>{number}</td>{cells}</tr>")
     parts.append("</table>")
-    body = markdown(summary).split("\n## Tests most often failed", 1)[1]
-    parts.append("<h2>Tests most often failed</h2><pre>" + esc(body) + "</pre></body></html>")
+    body = "## Tests most often failed" + markdown(summary).split("\n## Tests most often failed", 1)[1]
+    parts.append(markdown_html(body) + "</body></html>")
     return "".join(parts)
+
+
+def markdown_html(text: str) -> str:
+    """The class report's own markdown (headings, lists, pipe tables, paragraphs) as HTML: tables stay
+    tables, so a gradebook's findings can be sorted and read in a browser."""
+    esc = html.escape
+    out, table, items = [], [], []
+
+    def flush() -> None:
+        if table:
+            rows = [[esc(c.strip()) for c in line.strip().strip("|").split("|")] for line in table
+                    if not set(line.replace("|", "").strip()) <= set("-: ")]
+            out.append("<table><tr>" + "".join(f"<th>{c}</th>" for c in rows[0]) + "</tr>"
+                       + "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows[1:])
+                       + "</table>")
+            table.clear()
+        if items:
+            out.append("<ul>" + "".join(f"<li>{esc(i)}</li>" for i in items) + "</ul>")
+            items.clear()
+
+    for line in text.splitlines():
+        if line.startswith("|"):
+            if items:
+                flush()
+            table.append(line)
+            continue
+        if line.startswith("- "):
+            if table:
+                flush()
+            items.append(line[2:])
+            continue
+        flush()
+        if line.startswith("## "):
+            out.append(f"<h2>{esc(line[3:])}</h2>")
+        elif line.strip():
+            out.append(f"<p>{esc(line)}</p>")
+    flush()
+    return "".join(out)
 
 
 def write_class_reports(out: Path, summary: ClassSummary) -> list[Path]:

@@ -85,7 +85,11 @@ class ClassGradingTest(unittest.TestCase):
         self.assertIn("| 01 | v | odd_17x33x65 | 2 | element (0, 1) differs |", report)  # bob and erin
         self.assertIn("- frank, lab 01: integrity: kernels.cu line 1: cuBLAS", report)
         self.assertIn("- carol: timed out", report)
-        self.assertTrue((self.out / "class-report.html").read_text().startswith("<!DOCTYPE html>"))
+        page = (self.out / "class-report.html").read_text()
+        self.assertTrue(page.startswith("<!DOCTYPE html>"))
+        self.assertNotIn("<pre>", page)  # the tables are HTML tables, not text
+        self.assertIn("<td>odd_17x33x65</td><td>2</td>", page)
+        self.assertIn("<li>frank, lab 01: integrity: kernels.cu line 1: cuBLAS</li>", page)
 
     def test_a_second_run_grades_only_what_changed(self):
         self.run_class()
