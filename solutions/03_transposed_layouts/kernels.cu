@@ -5,12 +5,10 @@
 // warp (32 threads) is tx = 0..15 for two consecutive ty. Shared memory has 32 four-byte banks;
 // address a lives in bank a % 32. In the inner loop, step p:
 //  - A(tx, p) from a_tile[tx][p] (R) sits at 16 tx + p: 16 different addresses, even tx in one bank
-//  and
-//    odd tx in another, an 8-way conflict on every step. From a_tile[p][tx] (C) it sits at 16 p +
-//    tx: 16 consecutive banks, conflict-free.
+//    and odd tx in another, an 8-way conflict on every step. From a_tile[p][tx] (C) it sits at
+//    16 p + tx: 16 consecutive banks, conflict-free.
 //  - B(p, ty) from b_tile[p][ty] (R) or b_tile[ty][p] (C): the warp reads only two addresses (two
-//  ty),
-//    in different banks either way, so B's layout hardly matters for the loads.
+//    ty), in different banks either way, so B's layout hardly matters for the loads.
 //  - The stores that fill the tiles: a_tile[tx][ty] (R) is 8-way conflicted, a_tile[ty][tx] (C) is
 //    not; the same holds for B. They happen once per 16 inner steps.
 // Prediction: RR ~ RC (A loads conflicted) and CR ~ CC (A loads clean), CC a little ahead of CR
