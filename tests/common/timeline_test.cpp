@@ -58,7 +58,7 @@ TEST(Timeline, TakesSpansFromManyThreads) {
         timeline.add({"span", "host", t, "host", timeline.now_us(), 1.0});
     });
   }
-  for (std::thread& thread : threads) thread.join();
+  for (auto& adder : threads) adder.join();
   EXPECT_EQ(timeline.spans().size(), 1000u);
   EXPECT_GE(timeline.now_us(), 0.0);
 }
