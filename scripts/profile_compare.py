@@ -6,13 +6,16 @@ solution's), side by side per variant, in the handouts' terms.
 """
 from __future__ import annotations
 
-import csv
 import sys
 from pathlib import Path
 
+# The docs' own reader of scripts/profile's CSV (it also knows the NVTX-filtered cuBLAS row's layout).
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "docs" / "tools"))
+import labdata  # noqa: E402
+
 # (label, metric, unit scale, format): what the handouts discuss, in their units.
 KEY_METRICS = (
-    ("time (ms)", "gpu__time_duration.sum", None, "{:.3f}"),
+    ("time (ms)", "gpu__time_duration.sum", 1e-6, "{:.3f}"),  # ncu records nanoseconds
     ("registers / thread", "launch__registers_per_thread", None, "{:.0f}"),
     ("achieved occupancy (%)", "sm__warps_active.avg.pct_of_peak_sustained_active", None, "{:.1f}"),
     ("SM throughput (% of peak)", "sm__throughput.avg.pct_of_peak_sustained_elapsed", None, "{:.1f}"),
@@ -24,26 +27,18 @@ KEY_METRICS = (
     ("shared store bank conflicts", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", None, "{:,.0f}"),
     ("FFMA (thread instructions)", "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", None, "{:,.0f}"),
 )
-_TIME_UNITS = {"ns": 1e-6, "usecond": 1e-3, "us": 1e-3, "msecond": 1.0, "ms": 1.0, "second": 1e3, "s": 1e3,
-               "nsecond": 1e-6}
-
-
 def read_profile(path: Path) -> dict[str, dict[str, float]]:
-    """Variant -> metric -> value (times in ms) from scripts/profile's CSV (header, units, rows)."""
-    rows = list(csv.reader(path.read_text().splitlines()))
-    header, units = rows[0], rows[1]
+    """Variant -> metric -> value, the first kernel of each variant (labdata.Profile's reading)."""
+    profile = labdata.Profile(path)
     found: dict[str, dict[str, float]] = {}
-    for row in rows[2:]:
+    for row in profile.rows:
         values = {}
-        for name, unit, cell in zip(header, units, row):
+        for name, cell in row.items():
             try:
-                value = float(cell.replace(",", ""))
+                values[name] = labdata.number(cell)
             except ValueError:
                 continue
-            if name == "gpu__time_duration.sum":
-                value *= _TIME_UNITS.get(unit, 1.0)
-            values[name] = value
-        found.setdefault(row[0], values)  # the first kernel of a variant
+        found.setdefault(row["variant"], values)
     return found
 
 

@@ -38,6 +38,8 @@ DIR/plots/*.svg. Templates may use:
 A placeholder whose data is missing fails the build, so a page never shows a stale or invented number.
 """
 import argparse
+import csv
+import difflib
 import json
 import pathlib
 import re
@@ -62,12 +64,11 @@ FORMATS = {
     "f1": lambda v: f"{v:,.1f}",
     "f2": lambda v: f"{v:.2f}",
     "f3": lambda v: f"{v:.3f}",
-    "ratio": lambda v: f"{v:.2f}",
-    "count": lambda v: f"{v:,.0f}",
     "gb": lambda v: f"{v / 1e9:.2f} GB",
     "ms": lambda v: f"{v / 1e6:.2f} ms",
     "float1": lambda v: f"{v:.1f}",
 }
+FORMATS.update(ratio=FORMATS["f2"], count=FORMATS["f0"])  # the walkthroughs' older names
 
 
 PLOT_CAPTIONS = {
@@ -235,7 +236,7 @@ class Renderer:
                     "\\ref answers." if (repo / "solutions").is_dir() else
                     "Student edition: no solution code and no answer keys (written by make release-students).")
         if key == "rubric_points":
-            return rubric_points_table(pathlib.Path(self.data_dir).parent.parent)
+            return grading_tables.rubric_points(pathlib.Path(self.data_dir).parent.parent)
         if key == "distinct_rules":
             return grading_tables.distinct_rules(pathlib.Path(self.data_dir).parent.parent)
         if key == "lab_effort":
@@ -287,21 +288,6 @@ each handout's questions. Measured figures come from docs/data/ like every other
 what a student should be able to give. This page is not part of the student release."""
 
 
-def rubric_points_table(repo):
-    """The points per lab and variant that tests/grading/rubric.json gives (the grader's own reader)."""
-    sys.path.insert(0, str(repo / "scripts"))
-    from grading.rubric import load_rubric  # noqa: E402
-    rubric = load_rubric(repo / "tests" / "grading" / "rubric.json")
-    rows = ["| lab | variants | correctness | performance (top tier) | lab total |", "|---|---|---|---|---|"]
-    for number, lab in sorted(rubric.labs.items()):
-        correctness = sum(v.correctness for v in lab.variants)
-        performance = sum(v.max_performance for v in lab.variants)
-        rows.append(f"| {number} | {len(lab.variants)} | {correctness:g} | {performance:g} | {lab.max_points:g} |")
-    total = sum(lab.max_points for lab in rubric.labs.values())
-    rows.append(f"| all | | | | {total:g} |")
-    return "\n".join(rows)
-
-
 SASS_ROLES = (("FFMA", "the arithmetic"), ("LDS", "fragment load from shared memory"), ("STS", "tile store to shared memory"),
               ("LDG", "tile load from global memory"), ("BAR", "barrier"), ("ISETP", "loop or bounds test"),
               ("IADD", "index arithmetic"), ("LEA", "address arithmetic"), ("BRA", "branch"), ("MOV", "register move"))
@@ -327,7 +313,6 @@ def kernel_diff(repo, before, after):
         return "*The change from the previous lab's solution is shown in the instructor's edition.*"
     old, old_name = walkthrough_region(repo, before)
     new, new_name = walkthrough_region(repo, after)
-    import difflib  # noqa: PLC0415 - only this placeholder diffs
     diff = list(difflib.unified_diff(old, new, old_name, new_name, lineterm="", n=2))
     return "```diff\n" + "\n".join(diff) + "\n```"
 
@@ -350,8 +335,7 @@ def sass_hot_table(path):
         raise KeyError(f"no SASS profile {path}")
     lines = [l for l in path.read_text().splitlines() if not l.startswith("#")]
     total = next(float(l.split(",")[1]) for l in path.read_text().splitlines() if l.startswith("# total samples"))
-    import csv as csv_module  # noqa: PLC0415 - only this table reads CSV here
-    rows = list(csv_module.DictReader(lines))
+    rows = list(csv.DictReader(lines))
     out = ["| offset | SASS | share of stall samples | dominant reason | role |", "| --- | --- | ---: | --- | --- |"]
     for row in rows[:12]:
         reasons = {k[6:]: float(v) for k, v in row.items() if k.startswith("stall_") and k != "stall_selected"}

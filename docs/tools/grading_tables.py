@@ -1,4 +1,4 @@
-"""The instructor's guide's tables that come from the grader's own files: the rubric's distinct rules,
+"""The instructor's guide's tables that come from the grader's own files: the rubric's points and distinct rules,
 and each lab's effort (the authors' estimate beside what is measured: the lines the solution adds to
 the skeleton, the grading time of the recorded solutions' run)."""
 import json
@@ -14,6 +14,19 @@ def _grading(repo: pathlib.Path):
     sys.path.insert(0, str(repo / "scripts"))
     from grading import rubric, similarity, solution_file  # noqa: E402
     return rubric, similarity, solution_file
+
+
+def rubric_points(repo: pathlib.Path) -> str:
+    """The points per lab and variant that tests/grading/rubric.json gives (the grader's own reader)."""
+    rubric_module, _, _ = _grading(repo)
+    rubric = rubric_module.load_rubric(repo / "tests" / "grading" / "rubric.json")
+    rows = ["| lab | variants | correctness | performance (top tier) | lab total |", "|---|---|---|---|---|"]
+    for number, lab in sorted(rubric.labs.items()):
+        correctness = sum(v.correctness for v in lab.variants)
+        performance = sum(v.max_performance for v in lab.variants)
+        rows.append(f"| {number} | {len(lab.variants)} | {correctness:g} | {performance:g} | {lab.max_points:g} |")
+    rows.append(f"| all | | | | {sum(lab.max_points for lab in rubric.labs.values()):g} |")
+    return "\n".join(rows)
 
 
 def distinct_rules(repo: pathlib.Path) -> str:

@@ -34,10 +34,8 @@ def main() -> int:
         listing = subprocess.run([str(driver), "--list"], capture_output=True, text=True, check=True).stdout
         signatures = {}
         for variant in (line.split()[0] for line in listing.splitlines() if line.strip()):
-            output = subprocess.run(["ncu", "--clock-control", "none", "--kernel-name-base", "demangled", "--kernel-name",
-                                     f"regex:lab{lab}::", "--launch-count", "1", "--metrics", ",".join(rule.metrics),
-                                     "--csv", "--page", "raw", str(driver), "--variant", variant, "--verify-only",
-                                     *rule.args], capture_output=True, text=True).stdout
+            output = subprocess.run(distinct.ncu_command("ncu", str(driver), lab, variant, rule),
+                                    capture_output=True, text=True).stdout
             measured = distinct.read_ncu_csv(output)
             if measured is None:
                 print(f"lab {lab} {variant}: no profile")

@@ -22,6 +22,14 @@ class DistinctRule:
     repeats: tuple[str, ...] = ()  # variants that may repeat another (lab 07's best picks one of them)
 
 
+def ncu_command(ncu: str, driver: str, lab: str, variant: str, rule: DistinctRule) -> list[str]:
+    """The profile the rule reads: the first launch of the lab's kernels in a --verify-only run of one
+    variant on the rule's problem (clocks as the GPU sets them, as the recorded profiles are taken)."""
+    return [ncu, "--clock-control", "none", "--kernel-name-base", "demangled", "--kernel-name", f"regex:lab{lab}::",
+            "--launch-count", "1", "--metrics", ",".join(rule.metrics), "--csv", "--page", "raw", driver, "--variant",
+            variant, "--verify-only", *rule.args]
+
+
 def read_ncu_csv(text: str) -> dict[str, float] | None:
     """The metrics of the first kernel in ncu's `--csv --page raw` output (the program's own output and
     ncu's notes come first); None when no kernel was profiled."""

@@ -152,10 +152,7 @@ def _distinct(ctx: Context, lab: Lab, rubric: LabRubric, limit: float, run: LabR
     for variant in passed:
         log = ctx.logs / f"lab{lab.number}_distinct_{variant}.log"
         run.logs[f"distinct ({variant})"] = log.name
-        command = [ncu, "--clock-control", "none", "--kernel-name-base", "demangled",
-                   "--kernel-name", f"regex:lab{lab.number}::", "--launch-count", "1", "--metrics", ",".join(rule.metrics),
-                   "--csv", "--page", "raw", str(student_driver(ctx.build, lab)), "--variant", variant, "--verify-only",
-                   *rule.args]
+        command = distinct.ncu_command(ncu, str(student_driver(ctx.build, lab)), lab.number, variant, rule)
         done = run_logged(ctx.sandbox.wrap(command), log, limit, ctx.env)
         output = done.output()
         if distinct.no_permission(output):

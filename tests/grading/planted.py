@@ -55,17 +55,22 @@ PLANTS = [
 ]
 
 
+def replace_once(source: str, old: str, new: str, where: str) -> str:
+    """source with `old` replaced by `new`; fails loudly when `old` does not occur exactly once (a
+    solution changed under the plant), instead of planting nothing."""
+    count = source.count(old)
+    if count != 1:
+        raise RuntimeError(f"plant for {where}: the text to replace occurs {count} times, expected once: {old!r}")
+    return source.replace(old, new)
+
+
 def make_planted_submission(folder: Path) -> list[Plant]:
     """Writes folder/NN_name/kernels.cu for every plant; returns the plants."""
     if folder.exists():
         shutil.rmtree(folder)
     for plant in PLANTS:
         source = single_file(REPO, plant.folder)  # as a student hands it in: one file
-        count = source.count(plant.old)
-        if count != 1:
-            raise RuntimeError(f"plant for {plant.folder}: the text to replace occurs {count} times, expected once: "
-                               f"{plant.old!r}")
         target = folder / plant.folder / "kernels.cu"
         target.parent.mkdir(parents=True)
-        target.write_text(source.replace(plant.old, plant.new))
+        target.write_text(replace_once(source, plant.old, plant.new, plant.folder))
     return PLANTS

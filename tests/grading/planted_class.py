@@ -25,7 +25,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "scripts"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 from grading.solution_file import single_file  # noqa: E402
+from planted import replace_once  # noqa: E402 - the plant grader_selftest uses, this folder
 
 GEMM_LOOP = "  for (int p = 0; p < args.k; ++p) acc += a_row[p] * b_col[p * args.ldb];\n"
 
@@ -94,12 +96,6 @@ CACHE_DECLARATIONS = ("namespace lab01 {\nnamespace {\n",
                       "__device__ unsigned seen_count;\n")
 
 
-def _plant(source: str, old: str, new: str, where: str) -> str:
-    if source.count(old) != 1:
-        raise RuntimeError(f"{where}: the text to replace occurs {source.count(old)} times, expected once: {old!r}")
-    return source.replace(old, new)
-
-
 def write_class(class_dir: Path) -> dict[str, dict[str, str]]:
     """Writes the class; returns student -> {lab folder: what the report must say}."""
     if class_dir.exists():
@@ -113,10 +109,10 @@ def write_class(class_dir: Path) -> dict[str, dict[str, str]]:
             (class_dir / student / folder).mkdir(parents=True, exist_ok=True)
             (class_dir / student / folder / "kernels.cu").write_text(source)
     for plant in PLANTED:
-        source = _plant(single_file(REPO, plant.folder), plant.old, plant.new, plant.student)
+        source = replace_once(single_file(REPO, plant.folder), plant.old, plant.new, plant.student)
         if plant.student == "caches_by_pointer":
-            source = _plant(source, *CACHE_STATE, plant.student)
-            source = _plant(source, *CACHE_DECLARATIONS, plant.student)
+            source = replace_once(source, *CACHE_STATE, plant.student)
+            source = replace_once(source, *CACHE_DECLARATIONS, plant.student)
         (class_dir / plant.student / plant.folder).mkdir(parents=True)
         (class_dir / plant.student / plant.folder / "kernels.cu").write_text(source)
         expected[plant.student] = {plant.folder: plant.expect}

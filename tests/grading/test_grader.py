@@ -254,6 +254,12 @@ class DistinctTest(unittest.TestCase):
         self.assertIsNone(distinct.read_ncu_csv("==PROF== No kernels were profiled.\n"))
         self.assertTrue(distinct.no_permission("==ERROR== ERR_NVGPUCTRPERM - The user does not have permission"))
 
+    def test_the_profile_command_reads_the_rule(self):
+        command = distinct.ncu_command("ncu", "build/labs/lab03", "03", "RC", self.RULE)
+        self.assertEqual(command[command.index("--metrics") + 1], "ld,st")
+        self.assertIn("regex:lab03::", command)
+        self.assertEqual(command[command.index("--variant") + 1:], ["RC", "--verify-only", "--size", "8"])
+
     def test_variants_that_measure_the_same_repeat_the_first(self):
         signatures = {"RR": {"ld": 1000.0, "st": 900.0}, "RC": {"ld": 1000.0, "st": 450.0},
                       "CR": {"ld": 1020.0, "st": 890.0},  # within 5 % of RR on both: RR again
