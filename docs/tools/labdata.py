@@ -222,6 +222,26 @@ SECTIONS = {
 }
 
 
+class Trace:
+    """A Chrome trace written by --timeline (docs/data/timelines/NAME): its spans, in microseconds."""
+
+    def __init__(self, data_dir, name):
+        path = pathlib.Path(data_dir) / "timelines" / name
+        if not path.exists():
+            raise KeyError(f"no timeline {path}")
+        self.events = json.loads(path.read_text())["traceEvents"]
+        self.spans = [e for e in self.events if e["ph"] == "X"]
+        self.origin = min(e["ts"] for e in self.spans)
+
+    def kernels_ms(self, worker):
+        """The kernels' time of one worker (its trace process), added up."""
+        return sum(e["dur"] for e in self.spans if e["pid"] == worker and e["cat"] == "kernel") / 1000
+
+    def end_ms(self):
+        """From the first span's start to the last span's end."""
+        return (max(e["ts"] + e["dur"] for e in self.spans) - self.origin) / 1000
+
+
 class LabData:
     """Everything recorded for one lab on one device."""
 

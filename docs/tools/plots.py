@@ -291,7 +291,8 @@ def multi_gpu_scaling(data_dir, device, out, record_device="nvidia-h200"):
 
 
 TIMELINES = {"lab09_timeline.svg": "lab09_subpixel_n5248_b1312_nvidia-h100-80gb-hbm3.json",
-             "lab10_timeline.svg": "lab10_two-workers-one-gpu_n5248_b1312_nvidia-h100-80gb-hbm3.json"}
+             "lab10_timeline.svg": "lab10_two-workers-one-gpu_n5248_b1312_nvidia-h100-80gb-hbm3.json",
+             "lab10_timeline_two_gpus.svg": "lab10_two-gpus_n5248_b1312_nvidia-h200.json"}
 
 
 def timeline(data_dir, out, record):
