@@ -1,16 +1,31 @@
-// Lab 07: wide loads and warp tiling. YOUR KERNEL GOES HERE.
+// Lab 07: wide loads and warp tiling. YOUR KERNELS GO HERE, in four steps; each step is a variant
+// of its own (`--variant step1_wide_loads`, ...), tested and timed alone, so you can see what each
+// lesson buys before the next. Start from your lab 06 prefetch_regs kernel.
 //
-// Write `wide_gemm_kernel<Tile, kVector>` (tiles.h describes Tile). Start from your lab 06
-// prefetch_regs kernel and make every instruction that is not an FFMA count:
-//  1. 128-bit global loads: each thread loads its share of the A and B tiles as float4s (the 4
-//     consecutive k of a row of A, the 4 consecutive columns of a row of B). When kVector is false,
-//     or a float4 would cross the matrix's edge, load the 4 floats one by one (zeros outside).
+// Step 1, `wide_loads_kernel<kVector>`: lab 06's kernel (StepTile in tiles.h: 128 x 128 x 8, 256
+// threads, 8 x 8 outputs per thread, two shared buffers, one barrier per tile), with 128-bit
+// global loads:
+//  1. Each thread loads its share of the A and B tiles as float4s (the 4 consecutive k of a row of
+//     A, the 4 consecutive columns of a row of B): one float4 of each per tile. When kVector is
+//     false, or a float4 would cross the matrix's edge, load the 4 floats one by one (zeros
+//     outside).
 //  2. A goes to shared memory transposed, a_tile[buffer][k][m] with rows padded by kPadA (4 scalar
-//     stores); B as one 128-bit store into b_tile[buffer][k][n]. Two buffers, one barrier per tile.
-//  3. Warp tiling: warp w owns the warp tile at (w / WARPS_N) * WM, (w % WARPS_N) * WN; lane l
-//     sits at lane_m = l / LANES_N, lane_n = l % LANES_N and owns TM x TN outputs made of 4 x 4
-//     pieces: rows lane_m * 4 + g * LANES_M * 4, columns lane_n * 4 + h * LANES_N * 4
-//     (g < TM / 4, h < TN / 4). Load each piece's 4 values with one 128-bit shared load.
+//     stores); B as one 128-bit store into b_tile[buffer][k][n].
+//  Unroll (#pragma unroll) every loop that indexes the accumulators, including their zeroing and
+//  the final stores: a loop index the compiler cannot resolve puts the whole array in local memory
+//  (ptxas -v reports it as spill stores).
+//  Predict before you time it: how many global load instructions does a block issue per tile now,
+//  against lab 06's? Where is the time going instead (make profile N=07)?
+//
+// Step 2, `warp_tiles_kernel<kVector>`: step 1 with warp tiling (StepTile's warps and lanes):
+//  3. Warp w owns the warp tile at (w / WARPS_N) * WM, (w % WARPS_N) * WN; lane l sits at
+//     lane_m = l / LANES_N, lane_n = l % LANES_N and owns TM x TN outputs made of 4 x 4 pieces:
+//     rows lane_m * 4 + g * LANES_M * 4, columns lane_n * 4 + h * LANES_N * 4 (g < TM / 4,
+//     h < TN / 4). Load each piece's 4 values with one 128-bit shared load.
+//  Predict: the shared-memory wavefronts per load instruction, before and after (bank conflicts).
+//
+// Step 3, `wide_gemm_kernel<Tile, kVector>`: step 2 for any TileShape, with everything that is not
+// an FFMA taken out of the loop:
 //  4. Shared->register prefetch: keep two slots of fragments; while step k's FFMAs run, load step
 //     k + 1's fragments into the other slot (for the last k, from the next tile, after the
 //     barrier).
@@ -25,6 +40,8 @@
 //  9. Declare the kernel __launch_bounds__(Tile::kThreads, Tile::kMinBlocks) (tiles.h): without the
 //     cap the compiler may take registers that cost a block per SM (lab 06 shows what that costs).
 //     `cmake -DCUDALABS_PTXAS_VERBOSE=ON` shows registers and spills: there must be none.
+//
+// Step 4, `async_wide_gemm_kernel<Tile, kVector, kStages>`: step 3 fed by cp.async (below).
 #include "common/gemm_device.cuh"
 #include "lab.h"
 #include "tiles.h"
@@ -32,9 +49,23 @@
 namespace lab07 {
 namespace {
 
+template <bool kVector>
+__global__ void __launch_bounds__(StepTile::kThreads, StepTile::kMinBlocks)
+    wide_loads_kernel(cudalabs::GemmArgs args) {
+  // TODO(lab07): step 1, lab 06's kernel with 128-bit global loads.
+  (void)args;
+}
+
+template <bool kVector>
+__global__ void __launch_bounds__(StepTile::kThreads, StepTile::kMinBlocks)
+    warp_tiles_kernel(cudalabs::GemmArgs args) {
+  // TODO(lab07): step 2, step 1 with warp tiles and 128-bit shared loads.
+  (void)args;
+}
+
 template <class Tile, bool kVector>
 __global__ void wide_gemm_kernel(cudalabs::GemmArgs args) {
-  // TODO(lab07): the wide-load, warp-tiled, double-buffered GEMM described above.
+  // TODO(lab07): step 3, the wide-load, warp-tiled, prefetching GEMM described above.
   (void)args;
 }
 
@@ -47,7 +78,7 @@ __global__ void wide_gemm_kernel(cudalabs::GemmArgs args) {
 // fragments.
 template <class Tile, bool kVector, int kStages>
 __global__ void async_wide_gemm_kernel(cudalabs::GemmArgs args) {
-  // TODO(lab07): the cp.async form of wide_gemm_kernel.
+  // TODO(lab07): step 4, the cp.async form of wide_gemm_kernel.
   (void)args;
 }
 

@@ -17,7 +17,11 @@ inline constexpr int kPadA = 4;
 /// block rows before moving right, so that the A and B panels they share are still in L2.
 inline constexpr int kGroupRows = 8;
 
-/// The lab's variants (block tile, warps, outputs per thread):
+/// The lab's variants, in the order a student writes them (block tile, warps, outputs per thread):
+/// - `step1_wide_loads`: lab 06's 128 x 128 x 8 kernel (8 x 8 per thread) with 128-bit global loads
+/// - `step2_warp_tiles`: step 1 with warp tiles, each fragment read by conflict-free 128-bit shared
+/// loads
+/// The `wide_*` kernels add the shared->register prefetch and the polish of the final kernel:
 /// - `wide_64x64`: 64 x 64 x 8, 4 warps, 4 x 8 per thread: for small problems
 /// - `wide_128x64`: 128 x 64 x 8, 4 warps, 8 x 8 per thread: for narrow problems
 /// - `wide_128x128`: 128 x 128 x 8, 8 warps, 8 x 8 per thread

@@ -1,8 +1,10 @@
 // Lab 07 launch plumbing, shared by the student's and the solution's kernels.cu (each includes it
-// after defining wide_gemm_kernel<Tile, kVector>). A 1-D grid of one block per tile of C (the
-// kernel maps its block index to a tile, see kGroupRows); kVector selects the 128-bit paths, which
-// need 16-byte aligned matrices with leading dimensions that are multiples of 4; other arguments
-// take the scalar instantiation of the same kernel.
+// after defining its kernels: the steps wide_loads_kernel<kVector> and warp_tiles_kernel<kVector>,
+// wide_gemm_kernel<Tile, kVector> and async_wide_gemm_kernel<Tile, kVector, kStages>). The steps
+// run on lab 06's 2-D grid; the wide kernels on a 1-D grid of one block per tile of C (the kernel
+// maps its block index to a tile, see kGroupRows). kVector selects the 128-bit paths, which need
+// 16-byte aligned matrices with leading dimensions that are multiples of 4; other arguments take
+// the scalar instantiation of the same kernel.
 #pragma once
 
 #include "common/cuda_check.h"
@@ -40,6 +42,41 @@ void launch(const cudalabs::GemmArgs& args, cudaStream_t stream) {
     wide_gemm_kernel<Tile, false><<<config.grid, config.block, 0, stream>>>(args);
   }
   CUDA_CHECK_LAUNCH("lab07 wide_gemm_kernel");
+}
+
+// Steps 1 and 2 (wide_loads_kernel, warp_tiles_kernel): lab 06's grid, one StepTile of C per block
+// on a 2-D grid.
+enum class Step { kWideLoads, kWarpTiles };
+
+template <Step kStep, bool kVector>
+constexpr auto step_kernel() {
+  if constexpr (kStep == Step::kWideLoads) {
+    return &wide_loads_kernel<kVector>;
+  } else {
+    return &warp_tiles_kernel<kVector>;
+  }
+}
+
+template <Step kStep>
+cudalabs::KernelLaunch describe_step(const cudalabs::GemmShape& shape) {
+  return {reinterpret_cast<const void*>(step_kernel<kStep, true>()),
+          cudalabs::checked_grid(cudalabs::ceil_div(shape.n, StepTile::BN),
+                                 cudalabs::ceil_div(shape.m, StepTile::BM), 1, "lab07 step"),
+          dim3(StepTile::kThreads), 0};
+}
+
+template <Step kStep>
+void launch_step(const cudalabs::GemmArgs& args, cudaStream_t stream) {
+  constexpr const char* kName =
+      kStep == Step::kWideLoads ? "lab07 wide_loads_kernel" : "lab07 warp_tiles_kernel";
+  cudalabs::validate_gemm_args(args, kName);
+  const cudalabs::KernelLaunch config = describe_step<kStep>(args.shape());
+  if (vector_paths_allowed(args)) {
+    step_kernel<kStep, true>()<<<config.grid, config.block, 0, stream>>>(args);
+  } else {
+    step_kernel<kStep, false>()<<<config.grid, config.block, 0, stream>>>(args);
+  }
+  CUDA_CHECK_LAUNCH(kName);
 }
 
 // The cp.async kernel keeps its stages in dynamic shared memory; above 48 KiB a kernel must opt in,
@@ -151,6 +188,10 @@ void launch_best(const cudalabs::GemmArgs& args, cudaStream_t stream) {
 }
 
 constexpr cudalabs::GemmVariant kVariants[] = {
+    {"step1_wide_loads", "step 1: lab 06's 128x128x8 kernel with 128-bit global loads",
+     &launch_step<Step::kWideLoads>, &describe_step<Step::kWideLoads>},
+    {"step2_warp_tiles", "step 2: step 1 with warp tiles and 128-bit shared loads",
+     &launch_step<Step::kWarpTiles>, &describe_step<Step::kWarpTiles>},
     {"wide_64x64", "64x64x8, 4 warps, 4x8 per thread", &launch<Tile64x64>, &describe<Tile64x64>},
     {"wide_128x64", "128x64x8, 4 warps, 8x8 per thread", &launch<Tile128x64>,
      &describe<Tile128x64>},

@@ -99,6 +99,114 @@ __device__ __forceinline__ void store_pieces(const cudalabs::GemmArgs& args, int
   }
 }
 
+// Steps 1 and 2 of the climb: lab 06's prefetch_regs kernel (128 x 128 x 8, 256 threads, 8 x 8
+// outputs per thread, two shared buffers) changed one lesson at a time. Each step's thread stages
+// one float4 of A and one of B per tile: A's row tid / 2, columns 4 * (tid % 2) ..; B's row tid / 32,
+// columns 4 * (tid % 32) ...
+struct StagedFloat4s {
+  float4 a, b;
+};
+
+template <bool kVector>
+__device__ __forceinline__ StagedFloat4s load_step_tile(const cudalabs::GemmArgs& args, int row0,
+                                                        int col0, int k0) {
+  const int tid = threadIdx.x;
+  return {load_four<kVector>(args.a, row0 + tid / 2, k0 + tid % 2 * 4, args.m, args.k, args.lda),
+          load_four<kVector>(args.b, k0 + tid / 32, col0 + tid % 32 * 4, args.k, args.n, args.ldb)};
+}
+
+// A transposed through four scalar stores (the kPadA floats of padding keep them conflict-free), B
+// through one 128-bit store.
+__device__ __forceinline__ void store_step_tile(const StagedFloat4s& staged,
+                                               float (&a_tile)[StepTile::BK][StepTile::BM + kPadA],
+                                               float (&b_tile)[StepTile::BK][StepTile::BN]) {
+  const int tid = threadIdx.x, m = tid / 2, k = tid % 2 * 4;
+  a_tile[k + 0][m] = staged.a.x;
+  a_tile[k + 1][m] = staged.a.y;
+  a_tile[k + 2][m] = staged.a.z;
+  a_tile[k + 3][m] = staged.a.w;
+  *reinterpret_cast<float4*>(&b_tile[tid / 32][tid % 32 * 4]) = staged.b;
+}
+
+// Step 1, 128-bit global loads: one LDG.128 instead of four LDG.32 for each 4 floats of A or B. The
+// rest is lab 06's kernel: each thread owns the 8 x 8 patch at rows 8 * (tid / 16), columns
+// 8 * (tid % 16) of the block tile, and reads its fragments from shared memory one float at a time.
+template <bool kVector>
+__global__ void __launch_bounds__(StepTile::kThreads, StepTile::kMinBlocks)
+    wide_loads_kernel(cudalabs::GemmArgs args) {
+  constexpr int BM = StepTile::BM, BN = StepTile::BN, BK = StepTile::BK, TM = 8, TN = 8;
+  static_assert(StepTile::kThreads == (BM / TM) * (BN / TN) && BM * BK / 4 == StepTile::kThreads &&
+                    BK * BN / 4 == StepTile::kThreads,
+                "one float4 of A and one of B per thread per tile");
+  __shared__ __align__(16) float a_tile[2][BK][BM + kPadA];
+  __shared__ __align__(16) float b_tile[2][BK][BN];
+  const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+  const int patch_row = threadIdx.x / (BN / TN) * TM, patch_col = threadIdx.x % (BN / TN) * TN;
+  const int tiles = (args.k + BK - 1) / BK;
+
+  float acc[TM][TN] = {};
+  store_step_tile(load_step_tile<kVector>(args, row0, col0, 0), a_tile[0], b_tile[0]);
+  __syncthreads();
+  for (int t = 0; t < tiles; ++t) {
+    const int buffer = t & 1;
+    StagedFloat4s next{};
+    if (t + 1 < tiles) next = load_step_tile<kVector>(args, row0, col0, (t + 1) * BK);
+#pragma unroll
+    for (int k = 0; k < BK; ++k) {
+      float a_reg[TM], b_reg[TN];
+#pragma unroll
+      for (int i = 0; i < TM; ++i) a_reg[i] = a_tile[buffer][k][patch_row + i];
+#pragma unroll
+      for (int j = 0; j < TN; ++j) b_reg[j] = b_tile[buffer][k][patch_col + j];
+      outer_product(a_reg, b_reg, acc);
+    }
+    if (t + 1 < tiles) store_step_tile(next, a_tile[buffer ^ 1], b_tile[buffer ^ 1]);
+    __syncthreads();
+  }
+#pragma unroll
+  for (int i = 0; i < TM; ++i)
+#pragma unroll
+    for (int j = 0; j < TN; ++j) {
+      const int row = row0 + patch_row + i, col = col0 + patch_col + j;
+      if (row < args.m && col < args.n)
+        cudalabs::store_gemm_result(args.c + row * args.ldc + col, acc[i][j], args.alpha,
+                                    args.beta);
+    }
+}
+
+// Step 2, warp tiling: the same loads and stores, but each lane owns 4 x 4 pieces spread over its
+// warp's tile (LanePieces, warp_tile.cuh), so that each fragment comes in with conflict-free LDS.128
+// instead of scalar loads with bank conflicts. No prefetch yet: each step's FFMAs wait for its
+// fragments.
+template <bool kVector>
+__global__ void __launch_bounds__(StepTile::kThreads, StepTile::kMinBlocks)
+    warp_tiles_kernel(cudalabs::GemmArgs args) {
+  constexpr int BM = StepTile::BM, BN = StepTile::BN, BK = StepTile::BK;
+  __shared__ __align__(16) float a_tile[2][BK][BM + kPadA];
+  __shared__ __align__(16) float b_tile[2][BK][BN];
+  const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+  const LanePieces<StepTile> lane;
+  const int tiles = (args.k + BK - 1) / BK;
+
+  float acc[StepTile::TM][StepTile::TN] = {};
+  store_step_tile(load_step_tile<kVector>(args, row0, col0, 0), a_tile[0], b_tile[0]);
+  __syncthreads();
+  for (int t = 0; t < tiles; ++t) {
+    const int buffer = t & 1;
+    StagedFloat4s next{};
+    if (t + 1 < tiles) next = load_step_tile<kVector>(args, row0, col0, (t + 1) * BK);
+#pragma unroll
+    for (int k = 0; k < BK; ++k) {
+      float a_frag[StepTile::TM], b_frag[StepTile::TN];
+      load_fragments<StepTile>(a_tile[buffer][k], b_tile[buffer][k], lane, a_frag, b_frag);
+      outer_product(a_frag, b_frag, acc);
+    }
+    if (t + 1 < tiles) store_step_tile(next, a_tile[buffer ^ 1], b_tile[buffer ^ 1]);
+    __syncthreads();
+  }
+  store_pieces<StepTile, false>(args, row0, col0, lane, acc);
+}
+
 // The register-staged kernel: global -> registers -> shared, two shared buffers. Its state lives in
 // this object so that the tile loop (warp_tile.cuh, shared with lab 09) can be written once per
 // shared buffer (kBuffer a compile-time 0 or 1): every shared-memory address is then a base
