@@ -41,8 +41,8 @@ using Tile128x256 =
     TileShape<128, 256, 8, 2, 4, 8, 16, 1>;  ///< 8 warps, 8 x 16 per lane, 1 block per SM
 using Tile256x128 =
     TileShape<256, 128, 8, 4, 2, 16, 8, 1>;  ///< 8 warps, 16 x 8 per lane, 1 block per SM
-/// Steps 1 and 2 of the lab (wide_loads_kernel, warp_tiles_kernel) keep lab 06's block: 128 x 128 x 8,
-/// 256 threads, 8 x 8 outputs per thread, two blocks per SM.
+/// Steps 1 and 2 of the lab (wide_loads_kernel, warp_tiles_kernel) keep lab 06's block: 128 x 128 x
+/// 8, 256 threads, 8 x 8 outputs per thread, two blocks per SM.
 using StepTile = Tile128x128;
 
 /// Shared memory of the cp.async kernel: kStages copies of the transposed A tile and the B tile.

@@ -12,7 +12,7 @@
 //     not know the others' messages: bring them with one MPI_Gather of fixed-size lines (e.g. 512
 //     chars, '\0'-padded; an empty line for a rank that did not fail).
 //  4. Every rank returns {worst code, "failed"}.
-// checkpoint.h has the contract; ctest --test-dir build -R lab10_mpi.student.checkpoint tests it.
+// checkpoint.h has the contract; ctest --test-dir build -R lab10.student.Checkpoint tests it.
 #include "labs/10_multi_gpu_dcgan/checkpoint.h"
 
 #include "labs/10_multi_gpu_dcgan/scatter.h"

@@ -11,7 +11,7 @@
 //     its own address space: base_ and floats_.
 //  4. MPI_Win_lock_all(MPI_MODE_NOCHECK, window_): one passive epoch for the window's life, since
 //     MPI_Win_sync (sync() below) is only defined inside one.
-// node_output.h has the contract; ctest --test-dir build -R lab10_mpi.student.node_output tests
+// node_output.h has the contract; ctest --test-dir build -R lab10.student.NodeOutput tests
 // it.
 #include "labs/10_multi_gpu_dcgan/node_output.h"
 

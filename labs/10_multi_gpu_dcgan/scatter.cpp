@@ -5,7 +5,7 @@
 // Rank 0 keeps its own share where it is: pass MPI_IN_PLACE as its receive buffer and return a view
 // of its part of `all`. Every other rank resizes `storage` to its share and receives into it.
 // scatter.h has the contract; tests/labs/lab10_mpi_parts_test.cpp checks it on 1 to 3 ranks
-// (ctest --test-dir build -R lab10_mpi.student.scatter).
+// (ctest --test-dir build -R lab10.student.Scatter).
 #include "labs/10_multi_gpu_dcgan/scatter.h"
 
 namespace lab10 {

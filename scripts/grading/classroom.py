@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .submission import KERNELS, Lab
+from .submission import Lab, student_files
 
 _ID = re.compile(r"[\w.@+-]+")
 META = "grade-meta.json"
@@ -101,12 +101,15 @@ def chunk(students: list[Student], text: str) -> list[Student]:
 
 
 def fingerprint(student: Student, labs: list[Lab]) -> str:
-    """What the grade depends on in the submission: each graded lab's kernels.cu (or its absence)."""
+    """What the grade depends on in the submission: each graded lab's files (student_files: kernels.cu,
+    lab 10's MPI parts), or their absence."""
     digest = hashlib.sha256()
     for lab in labs:
-        source = student.folder / lab.folder / KERNELS
         digest.update(lab.folder.encode())
-        digest.update(source.read_bytes() if source.is_file() else b"<missing>")
+        for name in student_files(lab):
+            source = student.folder / lab.folder / name
+            digest.update(name.encode())
+            digest.update(source.read_bytes() if source.is_file() else b"<missing>")
     return digest.hexdigest()
 
 

@@ -19,7 +19,7 @@ from .process import Completed, run_logged
 from .rubric import LabRubric
 from .sandbox import Sandbox
 from .scoring import score_lab
-from .submission import Lab, compiler_errors
+from .submission import Lab, compiler_errors, student_files
 
 RATE_COUNTERS = (("gflops", "GFLOP/s"), ("gbytes_per_s", "GB/s"))
 MEMCHECK_EXIT = 86
@@ -59,9 +59,11 @@ def _abnormal_end(step: str, done: Completed, limit: float) -> tuple[str, str] |
 
 
 def _integrity(ctx: Context, lab: Lab, rubric: LabRubric, run: LabRun) -> bool:
-    """The rubric's integrity rules on the staged kernels.cu, before anything of it is compiled."""
-    source = ctx.build / "submission" / lab.folder / "kernels.cu"
-    violations = integrity.check_file(source, rubric.integrity, lab.folder, set(ctx.protected_names))
+    """The rubric's integrity rules on the staged student files, before anything of them is compiled."""
+    violations = []
+    for name in student_files(lab):
+        source = ctx.build / "submission" / lab.folder / name
+        violations += integrity.check_file(source, rubric.integrity, lab.folder, set(ctx.protected_names))
     if not violations:
         return True
     run.fatal = INTEGRITY
@@ -70,11 +72,20 @@ def _integrity(ctx: Context, lab: Lab, rubric: LabRubric, run: LabRun) -> bool:
     return False
 
 
+def mpi_built(build: Path) -> bool:
+    """Whether the grading build found an MPI library (lab 10's MPI parts and their tests are built)."""
+    cache = build / "CMakeCache.txt"
+    return cache.is_file() and "CUDALABS_MPI_FOUND:INTERNAL=ON" in cache.read_text(errors="replace")
+
+
 def _build(ctx: Context, lab: Lab, rubric: LabRubric, run: LabRun) -> bool:
     log = ctx.logs / f"lab{lab.number}_build.log"
     run.logs["build"] = log.name
-    done = run_logged(["cmake", "--build", str(ctx.build), "--target", f"lab{lab.number}",
-                       f"lab{lab.number}_grading_student"], log, rubric.build_time_limit_s, ctx.env)
+    targets = [f"lab{lab.number}", f"lab{lab.number}_grading_student"]
+    if rubric.mpi_tests and mpi_built(ctx.build):
+        targets.append(rubric.mpi_tests.binary)
+    done = run_logged(["cmake", "--build", str(ctx.build), "--target", *targets], log, rubric.build_time_limit_s,
+                      ctx.env)
     if done.returncode == 0:
         return True
     run.fatal = COMPILE_ERROR
@@ -82,7 +93,8 @@ def _build(ctx: Context, lab: Lab, rubric: LabRubric, run: LabRun) -> bool:
         run.reason = f"the build exceeded {rubric.build_time_limit_s:.0f} s"
     else:
         run.details = compiler_errors(done.output(), ctx.build / "submission")
-        run.reason = "kernels.cu does not compile" + (f": {run.details[0]}" if run.details else "")
+        what = "kernels.cu does" if len(student_files(lab)) == 1 else "the lab's files do"
+        run.reason = f"{what} not compile" + (f": {run.details[0]}" if run.details else "")
     return False
 
 
@@ -100,6 +112,37 @@ def _tests(ctx: Context, lab: Lab, limit: float, run: LabRun) -> bool:
         run.fatal, run.reason = CRASHED, f"the grading tests exited with code {done.returncode} before reporting"
         return False
     run.tests = gtest.parse_xml(xml)
+    return _mpi_tests(ctx, lab, rubric, limit, run)
+
+
+# Open MPI refuses to start as root unless told; the grader may run as root in a container.
+MPI_ENV = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
+
+
+def _mpi_tests(ctx: Context, lab: Lab, rubric: LabRubric, limit: float, run: LabRun) -> bool:
+    """The rubric's MPI test program (lab 10's parts), under mpirun; its tests join the lab's. Without an
+    MPI library those tests are missing, and the report says why."""
+    if rubric.mpi_tests is None:
+        return True
+    binary = ctx.build / "tests" / rubric.mpi_tests.binary
+    mpirun = shutil.which("mpirun", path=ctx.env.get("PATH"))
+    if mpirun is None or not binary.exists():
+        run.details.append("MPI tests not run: no MPI library on the grading node (scripts/setup mpi)")
+        return True
+    xml = ctx.logs / f"lab{lab.number}_mpi_tests.xml"
+    xml.unlink(missing_ok=True)
+    log = ctx.logs / f"lab{lab.number}_mpi_tests.log"
+    run.logs["mpi tests"] = log.name
+    command = [mpirun, "-q", "--oversubscribe", "-np", str(rubric.mpi_tests.ranks), str(binary),
+               f"--gtest_output=xml:{xml}"]
+    done = run_logged(ctx.sandbox.wrap(command), log, limit, {**ctx.env, **MPI_ENV})
+    if ended := _abnormal_end("the MPI tests", done, limit):
+        run.fatal, run.reason = ended
+        return False
+    if not xml.exists():
+        run.fatal, run.reason = CRASHED, f"the MPI tests exited with code {done.returncode} before reporting"
+        return False
+    run.tests += gtest.parse_xml(xml)
     return True
 
 

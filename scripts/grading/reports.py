@@ -26,6 +26,15 @@ def _points(value: float) -> str:
     return f"{value:g}"
 
 
+def _ctest_pattern(test_name: str) -> str:
+    """The ctest name of a GoogleTest test: one ctest per test (the grading binaries), or one per suite
+    (lab 10's MPI tests, which run a suite under mpirun)."""
+    if test_name.count(".") != 1:
+        return re.escape(test_name)
+    suite, _, test = test_name.partition(".")
+    return f"{re.escape(suite)}(\\.{re.escape(test)})?"
+
+
 def _first_line(text: str, width: int = 160) -> str:
     """One line that says what failed. GoogleTest starts a failure with its location and the failed
     assertion and ends it with the test's own streamed message, so the last line is the useful one."""
@@ -90,7 +99,7 @@ def markdown(header: Header, labs: list[LabScore]) -> str:
             first = failing[0].failing[0]
             out += ["", "The student reproduces a failing test on the same inputs in their own build:", "",
                     f"    CUDALABS_SEED={header.seed} ctest --test-dir build -R "
-                    f"'^lab{lab.run.number}\\.student\\.{re.escape(first.name)}$' --output-on-failure"]
+                    f"'^lab{lab.run.number}\\.student\\.{_ctest_pattern(first.name)}$' --output-on-failure"]
         notes = [f"- {v.name}: {v.note}" for v in lab.variants
                  if v.note and v.state in ("passed", "not run here", "not distinct")]
         if lab.run.built_on:

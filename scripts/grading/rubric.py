@@ -42,6 +42,14 @@ class VariantRubric:
 
 
 @dataclass(frozen=True)
+class MpiTests:
+    """A GoogleTest program of the grading build run with `ranks` MPI ranks; its tests are scored like the
+    grading binary's, by the variants' test patterns."""
+    binary: str  # the target's name, under the build's tests/ folder
+    ranks: int
+
+
+@dataclass(frozen=True)
 class LabRubric:
     number: str
     variants: tuple[VariantRubric, ...]
@@ -53,6 +61,7 @@ class LabRubric:
     integrity: Rules = Rules((), {})
     benchmark_pairs: int = 3
     distinct: DistinctRule | None = None  # what sets the variants apart, checked with Nsight Compute
+    mpi_tests: MpiTests | None = None  # a second test program run under mpirun (lab 10's MPI parts)
 
     @property
     def max_points(self) -> float:
@@ -107,7 +116,7 @@ def _tiers(where: str, value) -> tuple[Tier, ...]:
 
 
 _LAB_KEYS = {"build_time_limit_s", "time_limit_s", "benchmark_args", "memcheck_filter", "correctness",
-             "performance", "unscored_tests", "variants", "integrity", "benchmark_pairs", "distinct"}
+             "performance", "unscored_tests", "variants", "integrity", "benchmark_pairs", "distinct", "mpi_tests"}
 
 
 def _strings(where: str, value) -> tuple[str, ...]:
@@ -157,6 +166,15 @@ def _distinct(where: str, settings, variants: list[str]) -> DistinctRule | None:
                         repeats)
 
 
+def _mpi_tests(where: str, settings) -> MpiTests | None:
+    if settings is None:
+        return None
+    if not isinstance(settings, dict) or set(settings) != {"binary", "ranks"} or not isinstance(settings["binary"], str) \
+            or not re.fullmatch(r"\w+", settings["binary"]):
+        raise RubricError(f"{where}.mpi_tests = {settings!r}: expected {{\"binary\": TARGET, \"ranks\": R}}")
+    return MpiTests(settings["binary"], int(_number(f"{where}.mpi_tests.ranks", settings["ranks"], 1)))
+
+
 _VARIANT_KEYS = {"correctness", "performance", "tests", "benchmark"}
 
 
@@ -203,7 +221,8 @@ def _lab(number: str, settings: dict, defaults: dict) -> LabRubric:
         unscored_tests=_pattern(f"{where}.unscored_tests", merged.get("unscored_tests", "")),
         integrity=integrity,
         benchmark_pairs=int(_number(f"{where}.benchmark_pairs", merged.get("benchmark_pairs", 3), 1)),
-        distinct=_distinct(where, settings.get("distinct"), [v.name for v in variants]))
+        distinct=_distinct(where, settings.get("distinct"), [v.name for v in variants]),
+        mpi_tests=_mpi_tests(where, settings.get("mpi_tests")))
 
 
 def load_rubric(path: Path) -> Rubric:

@@ -40,6 +40,16 @@ def single_file(repo: Path, folder: str) -> str:
     return "\n".join(expand(repo / "solutions" / folder / "kernels.cu")) + "\n"
 
 
+def handed_in(repo: Path, folder: str) -> dict[str, str]:
+    """Every file of a lab's solution that a student hands in (submission.student_files): kernels.cu as
+    one file, and lab 10's MPI parts as they are."""
+    from .submission import Lab, student_files  # noqa: PLC0415 - the command line runs without the package
+    files = {"kernels.cu": single_file(repo, folder)}
+    for name in student_files(Lab(folder[:2], folder), repo)[1:]:
+        files[name] = (repo / "solutions" / folder / name).read_text()
+    return files
+
+
 if __name__ == "__main__":
     if len(sys.argv) != 2 or not (REPO / "solutions" / sys.argv[1] / "kernels.cu").is_file():
         print("usage: solution_file.py NN_name (a folder of solutions/)", file=sys.stderr)

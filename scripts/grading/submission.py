@@ -1,5 +1,6 @@
-"""A submission staged into the grading build: only the student's kernels.cu files are taken from it;
-lab.h, launch.cuh, the drivers and the tests are always the suite's own.
+"""A submission staged into the grading build: only the files the student writes are taken from it (each
+lab's kernels.cu, and lab 10's MPI parts); lab.h, launch.cuh, the drivers and the tests are always the
+suite's own.
 
 The staging folder sits at a fixed place inside the grading build, so the CMake configuration never
 changes from one submission to the next: grading a class rebuilds only each student's kernels.
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 KERNELS = "kernels.cu"
+REPO = Path(__file__).resolve().parents[2]
 
 
 @dataclass(frozen=True)
@@ -30,6 +32,16 @@ def suite_labs(repo: Path) -> list[Lab]:
         if path.is_dir() and re.fullmatch(r"\d\d_\w+", path.name) and (path / "lab.h").exists():
             labs.append(Lab(path.name[:2], path.name))
     return labs
+
+
+def student_files(lab: Lab, repo: Path = REPO) -> list[str]:
+    """The files of a lab that the student writes: kernels.cu first, then every other source of the
+    skeleton that has a TODO of the lab (lab 10's MPI parts: scatter.cpp, node_output.cpp, ...)."""
+    folder = repo / "labs" / lab.folder
+    marker = f"TODO(lab{lab.number})"
+    others = sorted(path.name for path in folder.iterdir() if path.suffix in (".cu", ".cpp") and path.name != KERNELS
+                    and marker in path.read_text(errors="replace")) if folder.is_dir() else []
+    return [KERNELS, *others]
 
 
 def select_labs(labs: list[Lab], text: str) -> list[Lab]:
@@ -48,21 +60,25 @@ def select_labs(labs: list[Lab], text: str) -> list[Lab]:
 
 
 def stage(repo: Path, submission: Path, staging: Path, graded: list[Lab]) -> dict[str, bool]:
-    """Fills staging/NN_name/kernels.cu: the submission's file for each graded lab that has one, the
-    pristine skeleton otherwise (so every lab still configures). Returns lab number -> submitted."""
+    """Fills staging/NN_name/ with the student's files of each lab (student_files): the submission's
+    for each graded lab that has them, the pristine skeleton's otherwise (so every lab still
+    configures, and a missing MPI part scores as not implemented). A lab counts as submitted when its
+    kernels.cu is there. Returns lab number -> submitted."""
     submitted = {}
     graded_numbers = {lab.number for lab in graded}
     for lab in suite_labs(repo):
-        target = staging / lab.folder / KERNELS
-        target.parent.mkdir(parents=True, exist_ok=True)
-        source = submission / lab.folder / KERNELS
-        use_submission = lab.number in graded_numbers and source.is_file()
-        if lab.number in graded_numbers:
-            submitted[lab.number] = use_submission
-        new = (source if use_submission else repo / "labs" / lab.folder / KERNELS).read_bytes()
-        # Rewritten only when it changed, so an unchanged lab is not recompiled.
-        if not target.exists() or target.read_bytes() != new:
-            target.write_bytes(new)
+        graded_lab = lab.number in graded_numbers
+        if graded_lab:
+            submitted[lab.number] = (submission / lab.folder / KERNELS).is_file()
+        for name in student_files(lab, repo):
+            target = staging / lab.folder / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            source = submission / lab.folder / name
+            use_submission = graded_lab and submitted[lab.number] and source.is_file()
+            new = (source if use_submission else repo / "labs" / lab.folder / name).read_bytes()
+            # Rewritten only when it changed, so an unchanged lab is not recompiled.
+            if not target.exists() or target.read_bytes() != new:
+                target.write_bytes(new)
     return submitted
 
 

@@ -101,8 +101,8 @@ __device__ __forceinline__ void store_pieces(const cudalabs::GemmArgs& args, int
 
 // Steps 1 and 2 of the climb: lab 06's prefetch_regs kernel (128 x 128 x 8, 256 threads, 8 x 8
 // outputs per thread, two shared buffers) changed one lesson at a time. Each step's thread stages
-// one float4 of A and one of B per tile: A's row tid / 2, columns 4 * (tid % 2) ..; B's row tid / 32,
-// columns 4 * (tid % 32) ...
+// one float4 of A and one of B per tile: A's row tid / 2, columns 4 * (tid % 2) ..; B's row tid /
+// 32, columns 4 * (tid % 32) ...
 struct StagedFloat4s {
   float4 a, b;
 };
@@ -118,8 +118,8 @@ __device__ __forceinline__ StagedFloat4s load_step_tile(const cudalabs::GemmArgs
 // A transposed through four scalar stores (the kPadA floats of padding keep them conflict-free), B
 // through one 128-bit store.
 __device__ __forceinline__ void store_step_tile(const StagedFloat4s& staged,
-                                               float (&a_tile)[StepTile::BK][StepTile::BM + kPadA],
-                                               float (&b_tile)[StepTile::BK][StepTile::BN]) {
+                                                float (&a_tile)[StepTile::BK][StepTile::BM + kPadA],
+                                                float (&b_tile)[StepTile::BK][StepTile::BN]) {
   const int tid = threadIdx.x, m = tid / 2, k = tid % 2 * 4;
   a_tile[k + 0][m] = staged.a.x;
   a_tile[k + 1][m] = staged.a.y;
@@ -175,9 +175,9 @@ __global__ void __launch_bounds__(StepTile::kThreads, StepTile::kMinBlocks)
 }
 
 // Step 2, warp tiling: the same loads and stores, but each lane owns 4 x 4 pieces spread over its
-// warp's tile (LanePieces, warp_tile.cuh), so that each fragment comes in with conflict-free LDS.128
-// instead of scalar loads with bank conflicts. No prefetch yet: each step's FFMAs wait for its
-// fragments.
+// warp's tile (LanePieces, warp_tile.cuh), so that each fragment comes in with conflict-free
+// LDS.128 instead of scalar loads with bank conflicts. No prefetch yet: each step's FFMAs wait for
+// its fragments.
 template <bool kVector>
 __global__ void __launch_bounds__(StepTile::kThreads, StepTile::kMinBlocks)
     warp_tiles_kernel(cudalabs::GemmArgs args) {

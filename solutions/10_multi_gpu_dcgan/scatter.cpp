@@ -25,7 +25,8 @@ std::span<const float> scatter_latents(MPI_Comm comm, MPI_Datatype latent,
   MPI_Scatterv(all.data(), counts.data(), firsts.data(), latent,
                rank == 0 ? MPI_IN_PLACE : static_cast<void*>(storage.data()), mine.count, latent, 0,
                comm);
-  if (rank == 0) return all.subspan(static_cast<std::size_t>(mine.first) * cudalabs::dcgan::kLatent, floats);
+  if (rank == 0)
+    return all.subspan(static_cast<std::size_t>(mine.first) * cudalabs::dcgan::kLatent, floats);
   return storage;
 }
 

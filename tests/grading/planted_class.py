@@ -26,7 +26,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "scripts"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from grading.solution_file import single_file  # noqa: E402
+from grading.solution_file import handed_in, single_file  # noqa: E402
 from planted import replace_once  # noqa: E402 - the plant grader_selftest uses, this folder
 
 GEMM_LOOP = "  for (int p = 0; p < args.k; ++p) acc += a_row[p] * b_col[p * args.ldb];\n"
@@ -104,10 +104,11 @@ def write_class(class_dir: Path) -> dict[str, dict[str, str]]:
     expected: dict[str, dict[str, str]] = {"solutions": {f: "full marks" for f in folders},
                                            "skeletons": {f: "not implemented yet" for f in folders}}
     for folder in folders:
-        for student, source in (("solutions", single_file(REPO, folder)),
-                                ("skeletons", (REPO / "labs" / folder / "kernels.cu").read_text())):
+        for student, files in (("solutions", handed_in(REPO, folder)),
+                               ("skeletons", {"kernels.cu": (REPO / "labs" / folder / "kernels.cu").read_text()})):
             (class_dir / student / folder).mkdir(parents=True, exist_ok=True)
-            (class_dir / student / folder / "kernels.cu").write_text(source)
+            for name, text in files.items():
+                (class_dir / student / folder / name).write_text(text)
     for plant in PLANTED:
         source = replace_once(single_file(REPO, plant.folder), plant.old, plant.new, plant.student)
         if plant.student == "caches_by_pointer":

@@ -52,8 +52,11 @@ class RubricTest(unittest.TestCase):
         self.assertEqual(best.correctness, 12)  # the variant's own value
         self.assertEqual(best.max_performance, 10)
         wide = next(v for v in lab07.variants if v.name == "wide_64x64")
-        self.assertEqual(wide.correctness, 8)  # the lab's value over the defaults' 6
+        self.assertEqual(wide.correctness, 6)  # the lab's value
         self.assertEqual(wide.max_performance, 4)  # the defaults' tiers
+        lab10 = rubric.labs["10"]
+        self.assertEqual(next(v for v in lab10.variants if v.name == "mpi_checkpoint").correctness, 8)
+        self.assertEqual((lab10.mpi_tests.binary, lab10.mpi_tests.ranks), ("lab10_mpi_parts_test_student", 3))
         self.assertEqual(best.benchmark, "lab07/best/")
         self.assertTrue(best.tests.search("Grading.best.odd_17x33x65"))
         self.assertFalse(best.tests.search("Grading.bestest.odd_17x33x65"))
@@ -76,6 +79,9 @@ class RubricTest(unittest.TestCase):
             '"tolerance": 2}, "variants": {"a": {}}}}}': "labs.01.distinct.tolerance = 2.0",
             LAB_DEFAULTS + '"labs": {"01": {"distinct": {"why": "w", "metrics": ["a__b.sum"], "args": ["--size", "8"], '
             '"repeats": ["zz"]}, "variants": {"a": {}}}}}': "labs.01.distinct.repeats: 'zz' is not a variant",
+            LAB_DEFAULTS + '"labs": {"01": {"mpi_tests": {"binary": "t"}, "variants": {"a": {}}}}}': "labs.01.mpi_tests = ",
+            LAB_DEFAULTS + '"labs": {"01": {"mpi_tests": {"binary": "t", "ranks": 0}, "variants": {"a": {}}}}}':
+                "labs.01.mpi_tests.ranks = 0",
         }
         with tempfile.TemporaryDirectory() as folder:
             for text, needle in cases.items():
@@ -359,6 +365,33 @@ class SubmissionTest(unittest.TestCase):
             skeleton = (REPO / "labs" / labs[0].folder / "kernels.cu").read_text()
             self.assertEqual((staging / labs[0].folder / "kernels.cu").read_text(), skeleton)
             self.assertTrue(all((staging / lab.folder / "kernels.cu").exists() for lab in labs))
+
+    def test_lab10s_mpi_parts_are_the_students_too(self):
+        lab10 = next(lab for lab in submission.suite_labs(REPO) if lab.number == "10")
+        self.assertEqual(submission.student_files(lab10),
+                         ["kernels.cu", "checkpoint.cpp", "node_output.cpp", "scatter.cpp"])
+        lab01 = submission.suite_labs(REPO)[1]
+        self.assertEqual(submission.student_files(lab01), ["kernels.cu"])
+        with tempfile.TemporaryDirectory() as folder:
+            student, staging = Path(folder) / "student", Path(folder) / "staging"
+            (student / lab10.folder).mkdir(parents=True)
+            (student / lab10.folder / "kernels.cu").write_text("// bob's threads\n")
+            (student / lab10.folder / "scatter.cpp").write_text("// bob's scatter\n")
+            (student / lab10.folder / "mpi_main.cpp").write_text("// must be ignored\n")
+            self.assertEqual(submission.stage(REPO, student, staging, [lab10]), {"10": True})
+            self.assertEqual((staging / lab10.folder / "scatter.cpp").read_text(), "// bob's scatter\n")
+            # A part not handed in is the skeleton's: it scores as not implemented.
+            self.assertEqual((staging / lab10.folder / "checkpoint.cpp").read_text(),
+                             (REPO / "labs" / lab10.folder / "checkpoint.cpp").read_text())
+            self.assertFalse((staging / lab10.folder / "mpi_main.cpp").exists())
+
+    def test_the_reproduce_command_names_the_ctest(self):
+        self.assertEqual(reports._ctest_pattern("Grading.fast.square_64"), r"Grading\.fast\.square_64")
+        # lab 10's MPI tests are one ctest per suite, its grading tests one per test: both match.
+        pattern = re.compile("^lab10\\.student\\." + reports._ctest_pattern("Scatter.EveryRankGetsItsShare") + "$")
+        self.assertTrue(pattern.match("lab10.student.Scatter"))
+        self.assertTrue(pattern.match("lab10.student.Scatter.EveryRankGetsItsShare"))
+        self.assertFalse(pattern.match("lab10.student.ScatterX"))
 
     def test_grading_build_runs_later_labs_on_the_reference(self):
         command = submission.cmake_configure_command(REPO, Path("/b"), Path("/b/submission"))

@@ -65,9 +65,17 @@ class IntegrityTest(unittest.TestCase):
 
     def test_every_skeleton_passes(self):
         for lab in submission.suite_labs(REPO):
-            with self.subTest(lab=lab.folder):
-                self.assertEqual(integrity.check_file(REPO / "labs" / lab.folder / "kernels.cu",
-                                                      RUBRIC.labs[lab.number].integrity, lab.folder, PROTECTED), [])
+            for name in submission.student_files(lab):
+                with self.subTest(lab=lab.folder, file=name):
+                    self.assertEqual(integrity.check_file(REPO / "labs" / lab.folder / name,
+                                                          RUBRIC.labs[lab.number].integrity, lab.folder, PROTECTED), [])
+
+    def test_lab10s_mpi_parts_of_the_solution_pass(self):
+        lab = next(lab for lab in submission.suite_labs(REPO) if lab.number == "10")
+        for name in submission.student_files(lab)[1:]:
+            with self.subTest(file=name):
+                self.assertEqual(integrity.check_file(REPO / "solutions" / lab.folder / name,
+                                                      RUBRIC.labs["10"].integrity, lab.folder, PROTECTED), [])
 
     def test_every_solution_handed_in_as_one_file_passes(self):
         # As a student would hand it in: the warp tile that labs 07 and 09 share written into the file.

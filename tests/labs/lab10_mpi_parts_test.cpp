@@ -1,8 +1,8 @@
 // Lab 10's MPI parts, each on its own, under mpirun (no GPU needed): the scatter of the latent
 // vectors, rank 0's shared output window and the ranks' checkpoint. Every scenario runs on the
 // whole of MPI_COMM_WORLD and again on sub-communicators of 2 and 1 ranks, so that one mpirun of 3
-// ranks covers 1, 2 and 3. Every check is agreed over the communicator before it is asserted, so all
-// ranks pass or fail (and skip) together and none is left waiting in a collective.
+// ranks covers 1, 2 and 3. Every check is agreed over the communicator before it is asserted, so
+// all ranks pass or fail (and skip) together and none is left waiting in a collective.
 //
 //   mpirun -np 3 lab10_mpi_parts_test_<build> [--gtest_filter=Scatter.*]
 #include "common/cli.h"
@@ -85,15 +85,16 @@ void free_communicators(std::vector<MPI_Comm>& comms) {
     if (comm != MPI_COMM_WORLD) MPI_Comm_free(&comm);
 }
 
-// The split the parts are tested with, written here rather than taken from the build's gpu_share, so
-// that a skeleton's empty shares cannot make a part pass: the first num % parts parts get one more.
+// The split the parts are tested with, written here rather than taken from the build's gpu_share,
+// so that a skeleton's empty shares cannot make a part pass: the first num % parts parts get one
+// more.
 lab10::Share share_of(int num, int parts, int part) {
   const int base = num / parts, extra = num % parts;
   return {part * base + std::min(part, extra), base + (part < extra ? 1 : 0)};
 }
 
-// Runs `part` on every rank; true when the part is not written yet (it threw NotImplemented, which a
-// skeleton does on every rank at once). The solution build must never get there.
+// Runs `part` on every rank; true when the part is not written yet (it threw NotImplemented, which
+// a skeleton does on every rank at once). The solution build must never get there.
 bool not_implemented(const std::function<void()>& part, std::string& what) {
   try {
     part();
@@ -104,13 +105,13 @@ bool not_implemented(const std::function<void()>& part, std::string& what) {
   return false;
 }
 
-#define SKIP_IF_NOT_WRITTEN(part)                                                 \
-  do {                                                                            \
-    std::string what;                                                             \
-    if (not_implemented(part, what)) {                                            \
-      if (kStudentBuild) GTEST_SKIP() << what;                                    \
-      FAIL() << "the solution's part threw NotImplemented: " << what;             \
-    }                                                                             \
+#define SKIP_IF_NOT_WRITTEN(part)                                     \
+  do {                                                                \
+    std::string what;                                                 \
+    if (not_implemented(part, what)) {                                \
+      if (kStudentBuild) GTEST_SKIP() << what;                        \
+      FAIL() << "the solution's part threw NotImplemented: " << what; \
+    }                                                                 \
   } while (false)
 
 // ---- Scatter ----
@@ -143,18 +144,20 @@ bool scatter_gives_every_rank_its_share(MPI_Comm comm, int num, std::string& pro
       for (int e = 0; e < static_cast<int>(kLatent); ++e) all[i * kLatent + e] = latent_value(i, e);
   }
   std::vector<float> storage{-1.0f};  // a leftover the scatter must replace
-  const std::span<const float> mine = lab10::scatter_latents(comm, latent.type, shares, all, storage);
+  const std::span<const float> mine =
+      lab10::scatter_latents(comm, latent.type, shares, all, storage);
   const lab10::Share share = shares[rank];
   bool ok = mine.size() == static_cast<std::size_t>(share.count) * kLatent;
-  if (!ok) problem = "rank " + std::to_string(rank) + " got " + std::to_string(mine.size()) +
-                     " floats for a share of " + std::to_string(share.count) + " vectors";
+  if (!ok)
+    problem = "rank " + std::to_string(rank) + " got " + std::to_string(mine.size()) +
+              " floats for a share of " + std::to_string(share.count) + " vectors";
   for (std::size_t f = 0; ok && f < mine.size(); ++f) {
     const int i = share.first + static_cast<int>(f / kLatent), e = static_cast<int>(f % kLatent);
     if (mine[f] != latent_value(i, e)) {
       ok = false;
-      problem = "rank " + std::to_string(rank) + ": float " + std::to_string(f) + " of its share is " +
-                std::to_string(mine[f]) + ", not vector " + std::to_string(i) + "'s element " +
-                std::to_string(e);
+      problem = "rank " + std::to_string(rank) + ": float " + std::to_string(f) +
+                " of its share is " + std::to_string(mine[f]) + ", not vector " +
+                std::to_string(i) + "'s element " + std::to_string(e);
     }
   }
   if (ok && rank == 0 && share.count > 0 && mine.data() != all.data() + share.first * kLatent) {
@@ -187,8 +190,9 @@ bool ranks_write_into_rank0s_output(MPI_Comm comm, int images, std::string& prob
   const int rank = rank_of(comm), size = size_of(comm);
   const lab10::NodeOutput output(comm, static_cast<std::size_t>(images));
   bool ok = output.floats().size() == static_cast<std::size_t>(images) * kImageFloats;
-  if (!ok) problem = "rank " + std::to_string(rank) + " sees " + std::to_string(output.floats().size()) +
-                     " floats for " + std::to_string(images) + " images";
+  if (!ok)
+    problem = "rank " + std::to_string(rank) + " sees " + std::to_string(output.floats().size()) +
+              " floats for " + std::to_string(images) + " images";
   if (!everywhere(comm, ok, problem)) return false;
   const lab10::Share mine = share_of(images, size, rank);
   for (std::size_t f = mine.first * kImageFloats; f < (mine.first + mine.count) * kImageFloats; ++f)
@@ -199,11 +203,13 @@ bool ranks_write_into_rank0s_output(MPI_Comm comm, int images, std::string& prob
   if (rank == 0) {
     for (int r = 0; r < size && ok; ++r) {
       const lab10::Share share = share_of(images, size, r);
-      for (std::size_t f = share.first * kImageFloats; f < (share.first + share.count) * kImageFloats; ++f) {
+      for (std::size_t f = share.first * kImageFloats;
+           f < (share.first + share.count) * kImageFloats; ++f) {
         if (output.floats()[f] != static_cast<float>(r * 7 + 1)) {
           ok = false;
-          problem = "rank 0 reads " + std::to_string(output.floats()[f]) + " at float " + std::to_string(f) +
-                    ", which rank " + std::to_string(r) + " wrote as " + std::to_string(r * 7 + 1);
+          problem = "rank 0 reads " + std::to_string(output.floats()[f]) + " at float " +
+                    std::to_string(f) + ", which rank " + std::to_string(r) + " wrote as " +
+                    std::to_string(r * 7 + 1);
           break;
         }
       }
@@ -265,7 +271,8 @@ TEST(Checkpoint, AllFineGoesOnSilently) {
     const Agreed agreed = agree(comm, [](int) { return cudalabs::CaughtError{}; });
     EXPECT_TRUE(everywhere(comm, agreed.outcome.code == cudalabs::kExitOk && !agreed.outcome.help &&
                                      agreed.printed.empty()))
-        << size_of(comm) << " rank(s): code " << agreed.outcome.code << ", printed '" << agreed.printed << "'";
+        << size_of(comm) << " rank(s): code " << agreed.outcome.code << ", printed '"
+        << agreed.printed << "'";
   }
   free_communicators(comms);
 }
@@ -276,14 +283,19 @@ TEST(Checkpoint, OneFailingRankStopsEveryRankWithOneLine) {
   for (MPI_Comm comm : comms) {
     const int size = size_of(comm), last = size - 1;
     const Agreed agreed = agree(comm, [&](int rank) {
-      return rank == last ? cudalabs::CaughtError{cudalabs::kExitBadInput, "--num: invalid value '0'"}
-                          : cudalabs::CaughtError{};
+      return rank == last
+                 ? cudalabs::CaughtError{cudalabs::kExitBadInput, "--num: invalid value '0'"}
+                 : cudalabs::CaughtError{};
     });
-    const std::string expected = "prog: rank " + std::to_string(last) + ": --num: invalid value '0'\n";
-    const bool printed_right = rank_of(comm) == 0 ? agreed.printed == expected : agreed.printed.empty();
-    EXPECT_TRUE(everywhere(comm, agreed.outcome.code == cudalabs::kExitBadInput && !agreed.outcome.help && printed_right))
-        << size << " rank(s), rank " << last << " failing: code " << agreed.outcome.code << ", printed '"
-        << agreed.printed << "' (rank 0 should print '" << expected << "', the others nothing)";
+    const std::string expected =
+        "prog: rank " + std::to_string(last) + ": --num: invalid value '0'\n";
+    const bool printed_right =
+        rank_of(comm) == 0 ? agreed.printed == expected : agreed.printed.empty();
+    EXPECT_TRUE(everywhere(comm, agreed.outcome.code == cudalabs::kExitBadInput &&
+                                     !agreed.outcome.help && printed_right))
+        << size << " rank(s), rank " << last << " failing: code " << agreed.outcome.code
+        << ", printed '" << agreed.printed << "' (rank 0 should print '" << expected
+        << "', the others nothing)";
   }
   free_communicators(comms);
 }
@@ -301,12 +313,14 @@ TEST(Checkpoint, SeveralFailuresNameTheLowestRankAndTheWorstCode) {
     const int worst = size > 1 ? cudalabs::kExitBadInput : cudalabs::kExitFailed;
     const std::string expected =
         "prog: rank 0: no GPU" +
-        (size > 1 ? " (" + std::to_string(size) + " of " + std::to_string(size) + " ranks failed)" : std::string()) +
+        (size > 1 ? " (" + std::to_string(size) + " of " + std::to_string(size) + " ranks failed)"
+                  : std::string()) +
         "\n";
-    const bool printed_right = rank_of(comm) == 0 ? agreed.printed == expected : agreed.printed.empty();
+    const bool printed_right =
+        rank_of(comm) == 0 ? agreed.printed == expected : agreed.printed.empty();
     EXPECT_TRUE(everywhere(comm, agreed.outcome.code == worst && printed_right))
-        << size << " rank(s): code " << agreed.outcome.code << " (expected " << worst << "), printed '"
-        << agreed.printed << "' (rank 0 should print '" << expected << "')";
+        << size << " rank(s): code " << agreed.outcome.code << " (expected " << worst
+        << "), printed '" << agreed.printed << "' (rank 0 should print '" << expected << "')";
   }
   free_communicators(comms);
 }
@@ -316,12 +330,13 @@ TEST(Checkpoint, HelpStopsEveryRankQuietly) {
   std::vector<MPI_Comm> comms = communicators();
   for (MPI_Comm comm : comms) {
     const Agreed agreed = agree(comm, [](int rank) {
-      return rank == 0 ? cudalabs::CaughtError{cudalabs::kExitOk, "", true} : cudalabs::CaughtError{};
+      return rank == 0 ? cudalabs::CaughtError{cudalabs::kExitOk, "", true}
+                       : cudalabs::CaughtError{};
     });
     EXPECT_TRUE(everywhere(comm, agreed.outcome.help && agreed.outcome.code == cudalabs::kExitOk &&
                                      agreed.printed.empty()))
-        << size_of(comm) << " rank(s): help " << agreed.outcome.help << ", code " << agreed.outcome.code
-        << ", printed '" << agreed.printed << "'";
+        << size_of(comm) << " rank(s): help " << agreed.outcome.help << ", code "
+        << agreed.outcome.code << ", printed '" << agreed.printed << "'";
   }
   free_communicators(comms);
 }

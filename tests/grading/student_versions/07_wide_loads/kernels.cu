@@ -58,16 +58,20 @@ __global__ void __launch_bounds__(StepTile::kThreads, StepTile::kMinBlocks)
   __shared__ __align__(16) float bs[2][BK][BN];
   const int tid = threadIdx.x;
   const int bm = blockIdx.y * BM, bn = blockIdx.x * BN;
-  // my float4 of A: row tid / 2 of the tile, k = (tid % 2) * 4; of B: row tid / 32, n = (tid % 32) * 4
+  // my float4 of A: row tid / 2, k = (tid % 2) * 4; of B: row tid / 32, n = (tid % 32) * 4
   const int a_m = tid >> 1, a_k = (tid & 1) << 2, b_k = tid >> 5, b_n = (tid & 31) << 2;
   auto fetch = [&](const float* p, int r, int c, int rows, int cols, int ld) {
-    if (kVector && r < rows && c + 4 <= cols) return *reinterpret_cast<const float4*>(p + (size_t)r * ld + c);
+    if (kVector && r < rows && c + 4 <= cols)
+      return *reinterpret_cast<const float4*>(p + (size_t)r * ld + c);
     float v[4];
     for (int q = 0; q < 4; ++q) v[q] = (r < rows && c + q < cols) ? p[(size_t)r * ld + c + q] : 0.f;
     return make_float4(v[0], v[1], v[2], v[3]);
   };
   auto put = [&](int buf, float4 a, float4 b) {
-    as[buf][a_k][a_m] = a.x; as[buf][a_k + 1][a_m] = a.y; as[buf][a_k + 2][a_m] = a.z; as[buf][a_k + 3][a_m] = a.w;
+    as[buf][a_k][a_m] = a.x;
+    as[buf][a_k + 1][a_m] = a.y;
+    as[buf][a_k + 2][a_m] = a.z;
+    as[buf][a_k + 3][a_m] = a.w;
     *reinterpret_cast<float4*>(&bs[buf][b_k][b_n]) = b;
   };
   const int ty = tid / (BN / T), tx = tid % (BN / T);
@@ -77,7 +81,8 @@ __global__ void __launch_bounds__(StepTile::kThreads, StepTile::kMinBlocks)
 #pragma unroll
     for (int j = 0; j < T; ++j) c[i][j] = 0.f;
   const int ntiles = (args.k + BK - 1) / BK;
-  put(0, fetch(args.a, bm + a_m, a_k, args.m, args.k, args.lda), fetch(args.b, b_k, bn + b_n, args.k, args.n, args.ldb));
+  put(0, fetch(args.a, bm + a_m, a_k, args.m, args.k, args.lda),
+      fetch(args.b, b_k, bn + b_n, args.k, args.n, args.ldb));
   __syncthreads();
   for (int t = 0; t < ntiles; ++t) {
     const int cur = t % 2;
@@ -126,17 +131,22 @@ __global__ void __launch_bounds__(StepTile::kThreads, StepTile::kMinBlocks)
   const int bm = blockIdx.y * BM, bn = blockIdx.x * BN;
   const int a_m = tid >> 1, a_k = (tid & 1) << 2, b_k = tid >> 5, b_n = (tid & 31) << 2;
   auto fetch = [&](const float* p, int r, int c, int rows, int cols, int ld) {
-    if (kVector && r < rows && c + 4 <= cols) return *reinterpret_cast<const float4*>(p + (size_t)r * ld + c);
+    if (kVector && r < rows && c + 4 <= cols)
+      return *reinterpret_cast<const float4*>(p + (size_t)r * ld + c);
     float v[4];
     for (int q = 0; q < 4; ++q) v[q] = (r < rows && c + q < cols) ? p[(size_t)r * ld + c + q] : 0.f;
     return make_float4(v[0], v[1], v[2], v[3]);
   };
   auto put = [&](int buf, float4 a, float4 b) {
-    as[buf][a_k][a_m] = a.x; as[buf][a_k + 1][a_m] = a.y; as[buf][a_k + 2][a_m] = a.z; as[buf][a_k + 3][a_m] = a.w;
+    as[buf][a_k][a_m] = a.x;
+    as[buf][a_k + 1][a_m] = a.y;
+    as[buf][a_k + 2][a_m] = a.z;
+    as[buf][a_k + 3][a_m] = a.w;
     *reinterpret_cast<float4*>(&bs[buf][b_k][b_n]) = b;
   };
   // item 3: my warp tile and my lane's 4 x 4 pieces
-  const int wm0 = (warp / StepTile::WARPS_N) * StepTile::WM, wn0 = (warp % StepTile::WARPS_N) * StepTile::WN;
+  const int wm0 = (warp / StepTile::WARPS_N) * StepTile::WM,
+            wn0 = (warp % StepTile::WARPS_N) * StepTile::WN;
   const int lm = lane / StepTile::LANES_N, ln = lane % StepTile::LANES_N;
   auto row_of = [&](int i) { return wm0 + lm * 4 + (i / 4) * StepTile::LANES_M * 4 + i % 4; };
   auto col_of = [&](int j) { return wn0 + ln * 4 + (j / 4) * StepTile::LANES_N * 4 + j % 4; };
@@ -146,7 +156,8 @@ __global__ void __launch_bounds__(StepTile::kThreads, StepTile::kMinBlocks)
 #pragma unroll
     for (int j = 0; j < TN; ++j) c[i][j] = 0.f;
   const int ntiles = (args.k + BK - 1) / BK;
-  put(0, fetch(args.a, bm + a_m, a_k, args.m, args.k, args.lda), fetch(args.b, b_k, bn + b_n, args.k, args.n, args.ldb));
+  put(0, fetch(args.a, bm + a_m, a_k, args.m, args.k, args.lda),
+      fetch(args.b, b_k, bn + b_n, args.k, args.n, args.ldb));
   __syncthreads();
   for (int t = 0; t < ntiles; ++t) {
     const int cur = t % 2;
@@ -163,12 +174,18 @@ __global__ void __launch_bounds__(StepTile::kThreads, StepTile::kMinBlocks)
 #pragma unroll
       for (int g = 0; g < TM / 4; ++g) {
         const float4 v = *reinterpret_cast<const float4*>(&as[cur][k][row_of(4 * g)]);
-        ra[4 * g] = v.x; ra[4 * g + 1] = v.y; ra[4 * g + 2] = v.z; ra[4 * g + 3] = v.w;
+        ra[4 * g] = v.x;
+        ra[4 * g + 1] = v.y;
+        ra[4 * g + 2] = v.z;
+        ra[4 * g + 3] = v.w;
       }
 #pragma unroll
       for (int h = 0; h < TN / 4; ++h) {
         const float4 v = *reinterpret_cast<const float4*>(&bs[cur][k][col_of(4 * h)]);
-        rb[4 * h] = v.x; rb[4 * h + 1] = v.y; rb[4 * h + 2] = v.z; rb[4 * h + 3] = v.w;
+        rb[4 * h] = v.x;
+        rb[4 * h + 1] = v.y;
+        rb[4 * h + 2] = v.z;
+        rb[4 * h + 3] = v.w;
       }
 #pragma unroll
       for (int i = 0; i < TM; ++i)
