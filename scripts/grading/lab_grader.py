@@ -98,7 +98,7 @@ def _build(ctx: Context, lab: Lab, rubric: LabRubric, run: LabRun) -> bool:
     return False
 
 
-def _tests(ctx: Context, lab: Lab, limit: float, run: LabRun) -> bool:
+def _tests(ctx: Context, lab: Lab, rubric: LabRubric, limit: float, run: LabRun) -> bool:
     xml = ctx.logs / f"lab{lab.number}_tests.xml"
     xml.unlink(missing_ok=True)
     log = ctx.logs / f"lab{lab.number}_tests.log"
@@ -283,7 +283,7 @@ def grade_lab(ctx: Context, lab: Lab, rubric: LabRubric, submitted: bool) -> Lab
         run.fatal, run.reason = "missing", f"the submission has no {lab.folder}/kernels.cu"
         return run
     limit = ctx.time_limit_s or rubric.time_limit_s
-    if not _integrity(ctx, lab, rubric, run) or not _build(ctx, lab, rubric, run) or not _tests(ctx, lab, limit, run):
+    if not _integrity(ctx, lab, rubric, run) or not _build(ctx, lab, rubric, run) or not _tests(ctx, lab, rubric, limit, run):
         return run
     if not _memcheck(ctx, lab, rubric, limit, run):
         return run

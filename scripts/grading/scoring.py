@@ -114,7 +114,7 @@ def score_variant(rubric: VariantRubric, tests: list[TestOutcome], rate: Rate | 
         return score
     score.state = "passed"
     fraction = rate.fraction if rate else None
-    if fraction is None:
+    if fraction is None and rubric.max_performance > 0:  # a variant without speed points needs no rate
         missing = "no benchmark result" if not rate or rate.student is None else "no reference rate"
         score.note = "; ".join(filter(None, [missing, score.note]))
     score.performance = performance_points(rubric, fraction)

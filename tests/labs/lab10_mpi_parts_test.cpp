@@ -89,8 +89,9 @@ void free_communicators(std::vector<MPI_Comm>& comms) {
 // so that a skeleton's empty shares cannot make a part pass: the first num % parts parts get one
 // more.
 lab10::Share share_of(int num, int parts, int part) {
-  const int base = num / parts, extra = num % parts;
-  return {part * base + std::min(part, extra), base + (part < extra ? 1 : 0)};
+  const int small = num / parts, bigger = num % parts;  // parts 0 .. bigger - 1 get small + 1
+  if (part < bigger) return {part * (small + 1), small + 1};
+  return {bigger * (small + 1) + (part - bigger) * small, small};
 }
 
 // Runs `part` on every rank; true when the part is not written yet (it threw NotImplemented, which
