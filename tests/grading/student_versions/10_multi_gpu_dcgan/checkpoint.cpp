@@ -27,7 +27,8 @@ cudalabs::CaughtError checkpoint(MPI_Comm comm, const cudalabs::CaughtError& min
   MPI_Gather(text.data(), width, MPI_CHAR, all.data(), width, MPI_CHAR, 0, comm);
   if (me == 0) {
     for (int r = 0; r < n; ++r) {
-      const std::string line(all.data() + static_cast<size_t>(r) * width);  // stops at the first '\0'
+      const std::string line(all.data() +
+                             static_cast<size_t>(r) * width);  // stops at the first '\0'
       if (line.empty()) continue;
       std::cerr << program << ": " << line;
       if (how_many > 1) std::cerr << " (" << how_many << " of " << n << " ranks failed)";

@@ -11,7 +11,8 @@ namespace lab10 {
 
 namespace {
 void check(int rc, const std::string& call) {
-  if (rc != MPI_SUCCESS) throw std::runtime_error(call + " failed (code " + std::to_string(rc) + ")");
+  if (rc != MPI_SUCCESS)
+    throw std::runtime_error(call + " failed (code " + std::to_string(rc) + ")");
 }
 }  // namespace
 

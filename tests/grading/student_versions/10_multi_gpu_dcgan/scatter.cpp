@@ -19,8 +19,8 @@ std::span<const float> scatter_latents(MPI_Comm comm, MPI_Datatype latent,
   }
   const int mine = shares[me].count;
   if (me == 0) {
-    MPI_Scatterv(all.data(), sendcounts.data(), displs.data(), latent, MPI_IN_PLACE, mine, latent, 0,
-                 comm);
+    MPI_Scatterv(all.data(), sendcounts.data(), displs.data(), latent, MPI_IN_PLACE, mine, latent,
+                 0, comm);
     return all.subspan(static_cast<size_t>(shares[0].first) * cudalabs::dcgan::kLatent,
                        static_cast<size_t>(mine) * cudalabs::dcgan::kLatent);
   }
