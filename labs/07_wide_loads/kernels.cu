@@ -28,8 +28,8 @@
 // an FFMA taken out of the loop. Write it as four helpers and a block object, because lab 09's
 // sub-pixel kernel reuses the helpers with another A (its skeleton's "Your warp tile" section gives
 // their contract): LanePieces<Tile> (item 3's lane mapping), load_fragments (one step's fragments),
-// outer_product (its FFMAs) and multiply_staged_tiles<Tile>(block, tiles) (the tile loop below), over
-// a block that stages its own tiles (load_next_tile).
+// outer_product (its FFMAs) and multiply_staged_tiles<Tile>(block, tiles) (the tile loop below),
+// over a block that stages its own tiles (load_next_tile).
 //  4. Shared->register prefetch: keep two slots of fragments; while step k's FFMAs run, load step
 //     k + 1's fragments into the other slot (for the last k, from the next tile, after the
 //     barrier).

@@ -4,10 +4,10 @@
 // Read common/dcgan_model.h for the exact sum of the transposed convolution, lab.h for what each
 // function must do, and subpixel.h for the phase decomposition. Apply `args.epilogue` to every
 // value you write (apply_epilogue in epilogue.cuh): that is where bias, batch norm and ReLU go.
+#include "labs/07_wide_loads/tiles.h"
 #include "labs/09_dcgan/epilogue.cuh"
 #include "labs/09_dcgan/lab.h"
 #include "labs/09_dcgan/subpixel.h"
-#include "labs/07_wide_loads/tiles.h"
 
 namespace lab09 {
 namespace {
