@@ -4,6 +4,7 @@
 // Read common/dcgan_model.h for the exact sum of the transposed convolution, lab.h for what each
 // function must do, and subpixel.h for the phase decomposition. Apply `args.epilogue` to every
 // value you write (apply_epilogue in epilogue.cuh): that is where bias, batch norm and ReLU go.
+#include "labs/07_wide_loads/lab.h"
 #include "labs/07_wide_loads/tiles.h"
 #include "labs/09_dcgan/epilogue.cuh"
 #include "labs/09_dcgan/lab.h"
@@ -42,7 +43,8 @@ __global__ void lower_input_kernel(cudalabs::dcgan::TconvShape shape, const floa
 // ---- Your warp tile, from lab 07 ----
 // The sub-pixel GEMM below is lab 07's step 3 with another A: copy the four helpers of your lab 07
 // kernels.cu here (they are the same code: only load_next_tile differs), replacing these stubs, or
-// write them from this contract. Tile is a lab07::TileShape (labs/07_wide_loads/tiles.h).
+// write them from this contract. Tile is a lab07::TileShape (labs/07_wide_loads/tiles.h), and kPadA
+// is lab07::kPadA (labs/07_wide_loads/lab.h).
 //  - LanePieces<Tile>{row, col}: this lane's first 4 x 4 piece in the block tile (warp tile at
 //    (w / WARPS_N) * WM, (w % WARPS_N) * WN, lane at (l / LANES_N) * 4, (l % LANES_N) * 4); the
 //    other pieces follow every LANES_M * 4 rows and LANES_N * 4 columns.
