@@ -3,6 +3,7 @@ share solutions/07_wide_loads/warp_tile.cuh, a file a submission cannot include 
 no solutions/); this writes the helper into the kernels.cu where it is included, once.
 
   python3 scripts/grading/solution_file.py NN_name > kernels.cu
+  python3 scripts/grading/solution_file.py NN_name --into DIR     every file handed in (lab 10's MPI parts)
 """
 from __future__ import annotations
 
@@ -51,7 +52,15 @@ def handed_in(repo: Path, folder: str) -> dict[str, str]:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2 or not (REPO / "solutions" / sys.argv[1] / "kernels.cu").is_file():
-        print("usage: solution_file.py NN_name (a folder of solutions/)", file=sys.stderr)
+    arguments = sys.argv[1:]
+    into = len(arguments) == 3 and arguments[1] == "--into"
+    if not (len(arguments) == 1 or into) or not (REPO / "solutions" / arguments[0] / "kernels.cu").is_file():
+        print("usage: solution_file.py NN_name [--into DIR] (NN_name a folder of solutions/)", file=sys.stderr)
         sys.exit(2)
-    sys.stdout.write(single_file(REPO, sys.argv[1]))
+    if into:
+        sys.path.insert(0, str(REPO / "scripts"))
+        from grading.solution_file import handed_in as files_of  # noqa: PLC0415 - as a package, for its imports
+        for name, text in files_of(REPO, arguments[0]).items():
+            (Path(arguments[2]) / name).write_text(text)
+    else:
+        sys.stdout.write(single_file(REPO, arguments[0]))
