@@ -152,6 +152,28 @@ if(CUDALABS_MPI_FOUND AND TARGET dcgan_mpi)
   set_tests_properties(cli.lab10_mpi_gpu PROPERTIES LABELS "gpu;cli;mpi" SKIP_REGULAR_EXPRESSION "SKIPPED: " TIMEOUT 900)
 endif()
 
+# The timelines (--timeline): the trace of a GPU run has every step of every batch of every worker once
+# (tests/cli/timeline_check.py; skipped without a GPU), and the checker itself reads the recorded traces.
+add_test(NAME cli.timeline_check_reads_traces
+         COMMAND Python3::Interpreter ${PROJECT_SOURCE_DIR}/tests/cli/timeline_check_test.py)
+set_tests_properties(cli.timeline_check_reads_traces PROPERTIES LABELS "cpu;cli")
+if(TARGET dcgan)
+  add_test(NAME cli.dcgan_timeline_batches
+           COMMAND Python3::Interpreter ${PROJECT_SOURCE_DIR}/tests/cli/timeline_check.py 1 10 4 $<TARGET_FILE:dcgan>
+                   --weights builtin --variant subpixel --repetitions 1 --min-time 0.01 --end-to-end-repetitions 1
+                   --check-images 1)
+  set_tests_properties(cli.dcgan_timeline_batches PROPERTIES LABELS "gpu;cli" SKIP_REGULAR_EXPRESSION "SKIPPED: "
+                       TIMEOUT 600)
+endif()
+if(TARGET lab10_solution)
+  # Two workers on GPU 0: the mechanism of two GPUs on any GPU machine.
+  add_test(NAME cli.lab10_timeline_batches
+           COMMAND Python3::Interpreter ${PROJECT_SOURCE_DIR}/tests/cli/timeline_check.py 2 11 4
+                   $<TARGET_FILE:lab10_solution> --weights builtin --devices 0,0 --verify-only --check-images 1)
+  set_tests_properties(cli.lab10_timeline_batches PROPERTIES LABELS "gpu;cli" SKIP_REGULAR_EXPRESSION "SKIPPED: "
+                       TIMEOUT 600)
+endif()
+
 # The reliability page's bad-input table is generated from this file: every test above that expects
 # one line on stderr must be in it, with its command, exit code and line.
 add_test(NAME cli.reliability_table_lists_every_bad_input_test
