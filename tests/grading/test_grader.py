@@ -3,7 +3,9 @@ and staging. Run by ctest as grader.units; the end-to-end runs on a GPU are in g
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
 import sys
 import tempfile
 import textwrap
@@ -14,9 +16,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "scripts"))
 
-from grading import distinct, gtest, reports, submission  # noqa: E402
+from grading import distinct, gtest, lab_grader, reports, submission  # noqa: E402
 from grading.gtest import TestOutcome  # noqa: E402
-from grading.lab_run import COMPILE_ERROR, LabRun, Rate  # noqa: E402
+from grading.lab_run import COMPILE_ERROR, CRASHED, LabRun, Rate  # noqa: E402
 from grading.process import run_logged  # noqa: E402
 from grading.rubric import RubricError, load_rubric  # noqa: E402
 from grading.scoring import score_lab  # noqa: E402
@@ -341,6 +343,59 @@ class ProcessTest(unittest.TestCase):
             self.assertEqual(done.returncode, 3)
             self.assertIsNone(done.signal_name)
             self.assertIn("hello", done.output())
+
+
+class MpiTestsTest(unittest.TestCase):
+    """lab_grader's MPI step with a stand-in test program (a script writing GoogleTest XML) under the real
+    mpirun, when there is one."""
+
+    XML = textwrap.dedent("""\
+        #!/bin/sh
+        # A stand-in MPI test program: {behaviour}
+        for arg in "$@"; do case $arg in --gtest_output=xml:*) out=${{arg#--gtest_output=xml:}};; esac; done
+        {body}
+        """)
+    PASSING = ('printf \'<testsuites><testsuite name="Scatter"><testcase classname="Scatter" '
+               'name="EveryRankGetsItsShare" time="0.1"/></testsuite></testsuites>\' > "$out"')
+
+    def grade(self, folder: Path, script: str | None):
+        build, logs = folder / "build", folder / "logs"
+        (build / "tests").mkdir(parents=True)
+        (build / "CMakeCache.txt").write_text("CUDALABS_MPI_FOUND:INTERNAL=ON\n")
+        if script is not None:
+            program = build / "tests" / "lab10_mpi_parts_test_student"
+            program.write_text(script)
+            program.chmod(0o755)
+        ctx = lab_grader.Context(build, logs, {**os.environ})
+        rubric = load_rubric(RUBRIC).labs["10"]
+        run = LabRun("10", "10_multi_gpu_dcgan")
+        ok = lab_grader._mpi_tests(ctx, submission.Lab("10", "10_multi_gpu_dcgan"), rubric, 60, run)
+        return ok, run
+
+    def setUp(self):
+        if shutil.which("mpirun") is None:
+            self.skipTest("no mpirun here")
+
+    def test_the_tests_join_the_labs(self):
+        with tempfile.TemporaryDirectory() as folder:
+            ok, run = self.grade(Path(folder), self.XML.format(behaviour="passes", body=self.PASSING))
+            self.assertTrue(ok, run.reason)
+            self.assertEqual([(t.name, t.status) for t in run.tests], [("Scatter.EveryRankGetsItsShare", "passed")])
+            self.assertTrue(lab_grader.mpi_built(Path(folder) / "build"))
+
+    def test_a_crash_before_the_report_scores_zero(self):
+        with tempfile.TemporaryDirectory() as folder:
+            ok, run = self.grade(Path(folder), self.XML.format(behaviour="crashes", body="exit 3"))
+            self.assertFalse(ok)
+            self.assertEqual(run.fatal, CRASHED)
+            self.assertIn("the MPI tests exited with code", run.reason)
+
+    def test_without_the_program_the_report_says_why(self):
+        with tempfile.TemporaryDirectory() as folder:
+            ok, run = self.grade(Path(folder), None)
+            self.assertTrue(ok)
+            self.assertEqual(run.tests, [])
+            self.assertIn("MPI tests not run", run.details[0])
 
 
 class SubmissionTest(unittest.TestCase):
