@@ -20,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <sstream>
 
 namespace cudalabs {
@@ -57,7 +58,9 @@ void register_flags(CLI::App& app, GemmLabOptions& options) {
   add_integer_flag(app, "--k", options.k, 1, kMaxDimension, "Columns of A and rows of B");
   app.add_option("--shapes", options.shapes_text,
                  "Several problems instead of --m/--n/--k: comma-separated N (a cube) or MxNxK, "
-                 "e.g. 256,1024,65536x64x3200");
+                 "each optionally with a layout: _ld+P (lda, ldb, ldc padded by P floats), _lda+P, "
+                 "_ldb+P, _ldc+P, _off+O (matrices O floats past an aligned start), e.g. "
+                 "256,1024,65536x64x3200,4095x4097x4099_ld+1");
   add_number_flag(app, "--alpha", options.alpha, -1e6, 1e6, "Scale of A*B (timing and checks)");
   add_number_flag(app, "--beta", options.beta, -1e6, 1e6, "Scale of the old C while timing");
   add_number_flag(
@@ -89,17 +92,20 @@ void register_flags(CLI::App& app, GemmLabOptions& options) {
 
 // Several copies of the inputs when one copy fits in L2, so that timed runs read from DRAM as a
 // real workload would rather than from a warm cache.
+// Each matrix sits in its allocation as the problem's layout says (padded rows, offset start).
 struct TimingInputs {
   struct Set {
     DeviceBuffer<float> a, b, c;
   };
   std::vector<Set> sets;
-  GemmShape shape;
+  GemmProblem problem;
 
-  TimingInputs(const GemmShape& s, std::size_t l2_bytes, std::uint64_t seed) : shape(s) {
-    const std::size_t a_count = static_cast<std::size_t>(s.m) * s.k;
-    const std::size_t b_count = static_cast<std::size_t>(s.k) * s.n;
-    const std::size_t c_count = static_cast<std::size_t>(s.m) * s.n;
+  TimingInputs(const GemmProblem& p, std::size_t l2_bytes, std::uint64_t seed) : problem(p) {
+    const GemmShape& s = p.shape;
+    const std::size_t offset = static_cast<std::size_t>(p.layout.pointer_offset);
+    const std::size_t a_count = static_cast<std::size_t>(s.m) * p.lda() + offset;
+    const std::size_t b_count = static_cast<std::size_t>(s.k) * p.ldb() + offset;
+    const std::size_t c_count = static_cast<std::size_t>(s.m) * p.ldc() + offset;
     const std::size_t set_bytes = (a_count + b_count + c_count) * sizeof(float);
     const std::size_t copies =
         std::clamp<std::size_t>((2 * l2_bytes + set_bytes - 1) / set_bytes, 1, 8);
@@ -116,8 +122,19 @@ struct TimingInputs {
 
   GemmArgs args(int run, float alpha, float beta) {
     Set& set = sets[static_cast<std::size_t>(run) % sets.size()];
-    return GemmArgs{shape.m,      shape.n, shape.k, alpha,        set.a.data(), shape.k,
-                    set.b.data(), shape.n, beta,    set.c.data(), shape.n};
+    const GemmShape& s = problem.shape;
+    const int offset = problem.layout.pointer_offset;
+    return GemmArgs{s.m,
+                    s.n,
+                    s.k,
+                    alpha,
+                    set.a.data() + offset,
+                    problem.lda(),
+                    set.b.data() + offset,
+                    problem.ldb(),
+                    beta,
+                    set.c.data() + offset,
+                    problem.ldc()};
   }
 };
 
@@ -172,40 +189,51 @@ namespace {
 
 // Verification and timing of every selected variant at one shape.
 struct ShapeRun {
-  GemmShape shape;
+  GemmProblem problem;
   std::vector<VariantRow> rows;  // cuBLAS first
   bool all_passed = true;
 };
 
-std::string shape_flags(const GemmShape& shape) {
-  return "--m " + std::to_string(shape.m) + " --n " + std::to_string(shape.n) + " --k " +
-         std::to_string(shape.k);
+std::string shape_flags(const GemmProblem& problem) {
+  if (problem.layout.suffix().empty()) {
+    return "--m " + std::to_string(problem.shape.m) + " --n " + std::to_string(problem.shape.n) +
+           " --k " + std::to_string(problem.shape.k);
+  }
+  return "--shapes " + problem.label();
+}
+
+GemmCase case_of(const GemmProblem& problem, float alpha, float beta) {
+  const GemmLayout& l = problem.layout;
+  return GemmCase{problem.shape, alpha,           beta, l.lda_padding, l.ldb_padding,
+                  l.ldc_padding, l.pointer_offset};
 }
 
 }  // namespace
 
 namespace {
 
-// The shapes the flags name, checked.
-std::vector<GemmShape> chosen_shapes(const GemmLabOptions& options) {
-  std::vector<GemmShape> shapes = options.shapes_text.empty()
-                                      ? std::vector<GemmShape>{{options.m, options.n, options.k}}
-                                      : parse_gemm_shapes("--shapes", options.shapes_text);
-  for (const GemmShape& shape : shapes) {
-    validate_gemm_shape(shape, options.shapes_text.empty() ? "--m/--n/--k" : "--shapes");
+// The problems the flags name, checked.
+std::vector<GemmProblem> chosen_problems(const GemmLabOptions& options) {
+  std::vector<GemmProblem> problems =
+      options.shapes_text.empty()
+          ? std::vector<GemmProblem>{{{options.m, options.n, options.k}, {}}}
+          : parse_gemm_problems("--shapes", options.shapes_text);
+  for (const GemmProblem& problem : problems) {
+    validate_gemm_problem(problem, options.shapes_text.empty() ? "--m/--n/--k" : "--shapes");
   }
-  return shapes;
+  return problems;
 }
 
 // Inputs, references and cuBLAS's scratch for the check, plus the timing copies: refused before
 // anything is allocated if the largest shape cannot fit.
-void require_room(const std::vector<GemmShape>& shapes) {
-  for (const GemmShape& shape : shapes) {
-    const std::size_t matrix_bytes =
-        (static_cast<std::size_t>(shape.m) * shape.k + static_cast<std::size_t>(shape.k) * shape.n +
-         static_cast<std::size_t>(shape.m) * shape.n) *
-        sizeof(float);
-    require_device_memory(3 * matrix_bytes, shape_flags(shape));
+void require_room(const std::vector<GemmProblem>& problems) {
+  for (const GemmProblem& problem : problems) {
+    const GemmShape& s = problem.shape;
+    const std::size_t matrix_bytes = (static_cast<std::size_t>(s.m) * problem.lda() +
+                                      static_cast<std::size_t>(s.k) * problem.ldb() +
+                                      static_cast<std::size_t>(s.m) * problem.ldc()) *
+                                     sizeof(float);
+    require_device_memory(3 * matrix_bytes, shape_flags(problem));
   }
 }
 
@@ -219,14 +247,14 @@ void print_header(std::ostream& out, const GemmLab& lab, const DeviceInfo& devic
 }
 
 // Every selected variant at every shape against the reference, with fresh inputs per shape.
-std::vector<ShapeRun> verify_shapes(std::ostream& out, const std::vector<GemmShape>& shapes,
+std::vector<ShapeRun> verify_shapes(std::ostream& out, const std::vector<GemmProblem>& problems,
                                     const std::vector<const GemmVariant*>& selected,
                                     const GemmLabOptions& options, std::uint64_t seed) {
   std::vector<ShapeRun> runs;
-  for (const GemmShape& shape : shapes) {
-    ShapeRun run{shape, {VariantRow{"cublas", std::nullopt, std::nullopt, std::nullopt}}, true};
-    GemmCase verify_case{shape, options.alpha, options.verify_beta};
-    GemmVerifier verifier(verify_case, derive_seed(seed, "verify " + shape.label()));
+  for (const GemmProblem& problem : problems) {
+    ShapeRun run{problem, {VariantRow{"cublas", std::nullopt, std::nullopt, std::nullopt}}, true};
+    const GemmCase verify_case = case_of(problem, options.alpha, options.verify_beta);
+    GemmVerifier verifier(verify_case, derive_seed(seed, "verify " + problem.label()));
     out << "check: " << verify_case.label() << " against the " << verifier.reference_description()
         << "\n";
     for (const GemmVariant* variant : selected) {
@@ -250,12 +278,13 @@ std::map<std::string, LaunchReport> report_launches(std::ostream& out, const Gem
   for (const ShapeRun& run : runs) {
     std::vector<LaunchReport> ordered;
     for (const GemmVariant* variant : selected) {
-      LaunchReport report = report_launch(variant->name, variant->describe(run.shape), limits);
-      launches[std::string(variant->name) + "/" + run.shape.label()] = report;
+      LaunchReport report =
+          report_launch(variant->name, variant->describe(run.problem.shape), limits);
+      launches[std::string(variant->name) + "/" + run.problem.label()] = report;
       ordered.push_back(report);
     }
     if (lab.show_launch_info || print) {
-      out << "\n" << run.shape.label() << " ";
+      out << "\n" << run.problem.label() << " ";
       print_launch_table(out, ordered);
     }
   }
@@ -282,10 +311,10 @@ void register_benchmarks(TimingSession& session, const GemmLab& lab,
   const TimingOptions timing = options.timing;
   for (const ShapeRun& run : runs) {
     session.inputs.push_back(std::make_unique<TimingInputs>(
-        run.shape, device.l2_bytes, derive_seed(seed, "timing " + run.shape.label())));
+        run.problem, device.l2_bytes, derive_seed(seed, "timing " + run.problem.label())));
     TimingInputs& in = *session.inputs.back();
-    const std::string problem = run.shape.label();
-    const double flops = run.shape.flops();
+    const std::string problem = run.problem.label();
+    const double flops = run.problem.shape.flops();
     register_timed_benchmark(
         "cublas/" + problem,
         [&session, &in, alpha, beta, timing, problem, flops](benchmark::State& state) {
@@ -347,10 +376,17 @@ GemmCheckReport check_in_timed_buffers(TimingInputs& in, const GemmVariant& vari
     report.message = std::string("the launch failed: ") + error.what();
     return report;
   }
-  const GemmShape& s = in.shape;
-  const HostGemmInputs host{s, alpha, beta, a, s.k, b, s.n, c, s.n};
+  const GemmProblem& p = in.problem;
+  const GemmShape& s = p.shape;
+  const std::size_t offset = static_cast<std::size_t>(p.layout.pointer_offset);
+  const auto matrix = [offset](const std::vector<float>& all) {
+    return std::span<const float>(all).subspan(offset);
+  };
+  const HostGemmInputs host{s,         alpha,   beta,      matrix(a), p.lda(),
+                            matrix(b), p.ldb(), matrix(c), p.ldc()};
+  const std::vector<float> result = set.c.to_host();
   report.value_check = compare_gemm(
-      set.c.to_host(), s.n, reference_gemm_at(host, sample_positions(s.m, s.n, 512, seed)), s.k);
+      matrix(result), p.ldc(), reference_gemm_at(host, sample_positions(s.m, s.n, 512, seed)), s.k);
   report.write_check = report.value_check;
   report.outcome = report.value_check.passed() ? CheckOutcome::kPassed : CheckOutcome::kFailed;
   report.message = "timed buffers refilled: " + report.value_check.describe();
@@ -366,8 +402,8 @@ bool recheck_after_timing(std::ostream& out, std::vector<ShapeRun>& runs, Timing
   for (std::size_t i = 0; i < runs.size(); ++i) {
     ShapeRun& run = runs[i];
     const float beta = options.verify_beta != 0.0f ? options.verify_beta : 0.5f;
-    GemmVerifier verifier(GemmCase{run.shape, options.alpha, beta},
-                          derive_seed(seed, "after timing " + run.shape.label()));
+    GemmVerifier verifier(case_of(run.problem, options.alpha, beta),
+                          derive_seed(seed, "after timing " + run.problem.label()));
     for (VariantRow& row : run.rows) {
       if (!row.check || row.check->outcome != CheckOutcome::kPassed) continue;
       const GemmVariant* variant =
@@ -377,7 +413,7 @@ bool recheck_after_timing(std::ostream& out, std::vector<ShapeRun>& runs, Timing
       if (row.after_timing->outcome == CheckOutcome::kPassed) {
         row.after_timing = check_in_timed_buffers(
             *session.inputs[i], *variant, options.alpha, options.beta,
-            derive_seed(seed, "refill " + row.name + " " + run.shape.label()));
+            derive_seed(seed, "refill " + row.name + " " + run.problem.label()));
       }
       if (row.after_timing->outcome != CheckOutcome::kPassed) {
         out << "  " << row.name << " after timing, fresh inputs: " << row.after_timing->message
@@ -393,7 +429,7 @@ bool recheck_after_timing(std::ostream& out, std::vector<ShapeRun>& runs, Timing
 void print_results(std::ostream& out, const GemmLab& lab, std::vector<ShapeRun>& runs,
                    const std::map<std::string, BenchmarkMedian>& medians) {
   for (ShapeRun& run : runs) {
-    const std::string problem = run.shape.label();
+    const std::string problem = run.problem.label();
     for (VariantRow& row : run.rows) {
       const std::string name =
           row.check ? lab.id + "/" + row.name + "/" + problem : "cublas/" + problem;
@@ -426,7 +462,7 @@ int gemm_lab_main(const GemmLab& lab, int argc, char** argv) {
     }
     const std::vector<const GemmVariant*> selected =
         select_variants(lab.variants, options.variants);
-    const std::vector<GemmShape> shapes = chosen_shapes(options);
+    const std::vector<GemmProblem> shapes = chosen_problems(options);
     const std::uint64_t seed = choose_seed(options.seed_text);
     std::ostream& out =
         benchmark_stdout_is_machine_readable(benchmark_args) ? std::cerr : std::cout;
@@ -453,7 +489,7 @@ int gemm_lab_main(const GemmLab& lab, int argc, char** argv) {
         out, lab, runs, selected, OccupancyLimits::for_device(device), options.launch_info);
     if (options.verify_only) {
       for (const ShapeRun& run : runs) {
-        out << "\n" << run.shape.label() << "\n";
+        out << "\n" << run.problem.label() << "\n";
         print_table(out, run.rows, std::nan(""));
       }
       return all_passed ? kExitOk : kExitFailed;

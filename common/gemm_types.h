@@ -20,6 +20,32 @@ struct GemmShape {
   double flops() const { return 2.0 * m * n * static_cast<double>(k); }
 };
 
+/// How the matrices of a problem sit in memory, beyond the tight row-major layout: extra elements
+/// at the end of each row (lda = k + lda_padding, ...) and an offset of every matrix's first
+/// element from a 256-byte aligned allocation (1 misaligns all three for 128-bit accesses).
+struct GemmLayout {
+  int lda_padding = 0;     ///< lda = k + lda_padding
+  int ldb_padding = 0;     ///< ldb = n + ldb_padding
+  int ldc_padding = 0;     ///< ldc = n + ldc_padding
+  int pointer_offset = 0;  ///< floats between each allocation's start and its matrix
+
+  /// The suffix benchmark names carry: "" for the tight layout, else "_ld+1" (all three padded
+  /// alike), "_lda+1_ldc+3" (each its own), then "_off+1".
+  std::string suffix() const;
+};
+
+/// A shape and a layout: one problem of a shape sweep, named "MxNxK" plus the layout's suffix.
+struct GemmProblem {
+  GemmShape shape;    ///< m, n, k
+  GemmLayout layout;  ///< paddings and offset
+
+  int lda() const { return shape.k + layout.lda_padding; }  ///< A's leading dimension
+  int ldb() const { return shape.n + layout.ldb_padding; }  ///< B's leading dimension
+  int ldc() const { return shape.n + layout.ldc_padding; }  ///< C's leading dimension
+  /// e.g. "4095x4097x4099" or "4096x4096x4096_lda+1".
+  std::string label() const { return shape.label() + layout.suffix(); }
+};
+
 /// Everything a GEMM kernel needs. All matrices are row-major with leading dimensions (the distance
 /// in elements between the starts of two rows) that may exceed the row length.
 ///
@@ -58,6 +84,17 @@ void validate_gemm_shape(const GemmShape& shape, const std::string& who);
 /// Parses a comma-separated list of shapes, each "MxNxK" or a single N for an N x N x N cube
 /// ("256,1024,65536x64x3200"). Throws std::invalid_argument naming `flag` and the bad item.
 std::vector<GemmShape> parse_gemm_shapes(const std::string& flag, const std::string& text);
+
+/// Parses a comma-separated list of problems: each a shape as parse_gemm_shapes reads it, then
+/// optional layout parts, each after an underscore: ld+P (lda, ldb and ldc padded by P), lda+P,
+/// ldb+P, ldc+P, off+O (pointer offset), P and O from 0 to 1024; e.g.
+/// "4096,4095x4097x4099_ld+1,4096_lda+2_off+1". Throws std::invalid_argument naming `flag` and the
+/// bad item.
+std::vector<GemmProblem> parse_gemm_problems(const std::string& flag, const std::string& text);
+
+/// Checks a problem before anything is allocated, as validate_gemm_shape does, with the padded
+/// leading dimensions and the offset counted.
+void validate_gemm_problem(const GemmProblem& problem, const std::string& who);
 
 /// Number of floats a row-major matrix of `rows` rows with leading dimension `ld` occupies:
 /// (rows - 1) * ld + cols. Throws std::invalid_argument when rows or cols are below 1 or ld < cols.

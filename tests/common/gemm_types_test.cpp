@@ -79,6 +79,45 @@ TEST(ParseGemmShapes, RejectsBadItems) {
   }
 }
 
+TEST(ParseGemmProblems, LayoutsAfterTheShape) {
+  const std::vector<GemmProblem> problems = parse_gemm_problems(
+      "--shapes", "4096,4095x4097x4099_ld+1,64x32x16_lda+1_ldb+2_ldc+3_off+1,8_ld+0");
+  ASSERT_EQ(problems.size(), 4u);
+  EXPECT_EQ(problems[0].label(), "4096x4096x4096");
+  EXPECT_EQ(problems[1].label(), "4095x4097x4099_ld+1");
+  EXPECT_EQ(problems[1].lda(), 4100);
+  EXPECT_EQ(problems[1].ldb(), 4098);
+  EXPECT_EQ(problems[1].ldc(), 4098);
+  const GemmProblem& mixed = problems[2];
+  EXPECT_EQ(mixed.label(), "64x32x16_lda+1_ldb+2_ldc+3_off+1");
+  EXPECT_EQ(mixed.lda(), 17);
+  EXPECT_EQ(mixed.ldb(), 34);
+  EXPECT_EQ(mixed.ldc(), 35);
+  EXPECT_EQ(mixed.layout.pointer_offset, 1);
+  EXPECT_EQ(problems[3].label(), "8x8x8");  // a zero padding is the tight layout
+  // The label parses back to the same problem.
+  const GemmProblem again = parse_gemm_problems("--shapes", mixed.label()).front();
+  EXPECT_EQ(again.label(), mixed.label());
+}
+
+TEST(ParseGemmProblems, RejectsBadLayouts) {
+  for (const char* bad : {"64_ld", "64_ld+", "64_ld+-1", "64_ld+x", "64_pad+1", "64_", "_ld+1",
+                          "64_ld+1_", "64_off+2000", "0_ld+1", "64__ld+1"}) {
+    try {
+      parse_gemm_problems("--shapes", bad);
+      ADD_FAILURE() << "accepted '" << bad << "'";
+    } catch (const std::invalid_argument& error) {
+      EXPECT_EQ(std::string(error.what()).rfind("--shapes: invalid", 0), 0u) << error.what();
+    }
+  }
+}
+
+TEST(ValidateGemmProblem, CountsPaddingAndOffset) {
+  EXPECT_NO_THROW(validate_gemm_problem({{46340, 46340, 8}, {}}, "--shapes"));
+  EXPECT_THROW(validate_gemm_problem({{46340, 46340, 8}, {0, 0, 1024, 0}}, "--shapes"),
+               std::invalid_argument);
+}
+
 TEST(MatrixSpan, CountsThePaddingOfAllButTheLastRow) {
   EXPECT_EQ(matrix_span(3, 4, 6), 2 * 6 + 4);
   EXPECT_EQ(matrix_span(1, 4, 100), 4);
