@@ -4,12 +4,15 @@
 // run on lab 06's 2-D grid; the wide kernels on a 1-D grid of one block per tile of C (the kernel
 // maps its block index to a tile, see kGroupRows). kVector selects the 128-bit paths, which need
 // 16-byte aligned matrices with leading dimensions that are multiples of 4; other arguments take
-// the scalar instantiation of the same kernel.
+// the scalar instantiation of the same kernel. `best` runs the tile and the split of K that
+// best_plan.h predicts fastest (split_k.cuh runs the slices).
 #pragma once
 
+#include "best_plan.h"
 #include "common/cuda_check.h"
 #include "common/launch_utils.h"
 #include "lab.h"
+#include "split_k.cuh"
 #include "tiles.h"
 
 #include <cstddef>
@@ -18,10 +21,10 @@
 namespace lab07 {
 namespace {
 
+// 128-bit loads of A and B (the kernels test C's alignment themselves, once, for their stores).
 bool vector_paths_allowed(const cudalabs::GemmArgs& args) {
   auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
-  return aligned(args.a) && aligned(args.b) && aligned(args.c) && args.lda % 4 == 0 &&
-         args.ldb % 4 == 0 && args.ldc % 4 == 0;
+  return aligned(args.a) && aligned(args.b) && args.lda % 4 == 0 && args.ldb % 4 == 0;
 }
 
 template <class Tile>
@@ -131,60 +134,48 @@ int multiprocessors() {
   return count;
 }
 
-// The `best` choice, from the shape alone: the largest tile that wastes little of itself on the
-// edges of C (at least 85 % of its outputs inside C) and still gives every SM a block (90 % of one
-// full wave). Big tiles reuse each loaded element more; a grid smaller than the machine leaves SMs
-// idle. The order follows the H100 measurements recorded in docs/data/results/lab07_sweep_*.json.
-enum class BestTile { k64x64, k128x64, k128x128, k256x128, k128x256 };
-
-BestTile choose_tile(const cudalabs::GemmShape& shape) {
-  const double sms = multiprocessors();
-  auto fits = [&](int bm, int bn, int blocks_per_sm) {
-    const long long tiles_m = cudalabs::ceil_div(shape.m, bm),
-                    tiles_n = cudalabs::ceil_div(shape.n, bn);
-    const double used = static_cast<double>(shape.m) * shape.n /
-                        (static_cast<double>(tiles_m * bm) * (tiles_n * bn));
-    return used >= 0.85 && static_cast<double>(tiles_m * tiles_n) >= 0.9 * sms * blocks_per_sm;
-  };
-  if (fits(128, 256, 1)) return BestTile::k128x256;
-  if (fits(256, 128, 1)) return BestTile::k256x128;
-  if (fits(128, 128, 2)) return BestTile::k128x128;
-  if (fits(128, 64, 2))
-    return BestTile::k128x64;  // tall and narrow, e.g. the DCGAN lowering (N = 64)
-  return BestTile::k64x64;
+// The `best` plan for a shape (best_plan.h): which tile, and whether to split K.
+BestPlan plan_for(const cudalabs::GemmShape& shape) {
+  return plan_best(shape, multiprocessors());
 }
 
-cudalabs::KernelLaunch describe_best(const cudalabs::GemmShape& shape) {
-  switch (choose_tile(shape)) {
+template <class Visit>
+auto with_tile(BestTile tile, Visit visit) {
+  switch (tile) {
     case BestTile::k128x256:
-      return describe<Tile128x256>(shape);
+      return visit(Tile128x256{});
     case BestTile::k256x128:
-      return describe<Tile256x128>(shape);
+      return visit(Tile256x128{});
     case BestTile::k128x128:
-      return describe<Tile128x128>(shape);
+      return visit(Tile128x128{});
     case BestTile::k128x64:
-      return describe<Tile128x64>(shape);
+      return visit(Tile128x64{});
     case BestTile::k64x64:
       break;
   }
-  return describe<Tile64x64>(shape);
+  return visit(Tile64x64{});
+}
+
+// What the plan launches first: the whole GEMM, or the first slice of K.
+cudalabs::KernelLaunch describe_best(const cudalabs::GemmShape& shape) {
+  const BestPlan plan = plan_for(shape);
+  cudalabs::GemmShape first = shape;
+  first.k = plan.slice_k;
+  return with_tile(plan.candidate->tile,
+                   [&](auto tile) { return describe<decltype(tile)>(first); });
 }
 
 void launch_best(const cudalabs::GemmArgs& args, cudaStream_t stream) {
   cudalabs::validate_gemm_args(args, "lab07 best");
-  switch (choose_tile(args.shape())) {
-    case BestTile::k128x256:
-      return launch<Tile128x256>(args, stream);
-    case BestTile::k256x128:
-      return launch<Tile256x128>(args, stream);
-    case BestTile::k128x128:
-      return launch<Tile128x128>(args, stream);
-    case BestTile::k128x64:
-      return launch<Tile128x64>(args, stream);
-    case BestTile::k64x64:
-      break;
-  }
-  launch<Tile64x64>(args, stream);
+  const BestPlan plan = plan_for(args.shape());
+  with_tile(plan.candidate->tile, [&](auto tile) {
+    using Tile = decltype(tile);
+    if (plan.splits == 1) {
+      launch<Tile>(args, stream);
+    } else {
+      launch_split_k(args, plan.slice_k, &launch<Tile>, stream);
+    }
+  });
 }
 
 constexpr cudalabs::GemmVariant kVariants[] = {

@@ -18,14 +18,17 @@
 //  B
 //    they share are read from L2 rather than DRAM.
 //  - The alpha/beta update and the stores of C also go 128 bits at a time.
-// The 128-bit paths need 16-byte aligned matrices and leading dimensions that are multiples of 4;
-// otherwise the launcher picks the scalar instantiation (kVector = false) of the same kernel.
+// The 128-bit loads need A and B 16-byte aligned with lda and ldb multiples of 4; otherwise the
+// launcher picks the scalar instantiation (kVector = false), whose interior tiles still skip every
+// bounds test. C is stored 128 bits at a time when it allows, checked once at run time.
 // Partial tiles at any edge load zeros and store only inside C.
 #include "common/async_copy.cuh"
 #include "common/gemm_device.cuh"
 #include "lab.h"
 #include "tiles.h"
 #include "warp_tile.cuh"
+
+#include <cstdint>
 
 namespace lab07 {
 namespace {
@@ -62,11 +65,23 @@ __device__ __forceinline__ int2 swizzled_tile_origin(int m, int n) {
                    (in_group / group_rows) * Tile::BN);
 }
 
-// C = alpha * acc + beta * C for this lane's pieces, four columns at a time where allowed.
-template <class Tile, bool kVector>
+// Four consecutive floats that lie inside the matrix: one 128-bit load when aligned, else four
+// scalar loads, with no bounds tests either way.
+template <bool kVector>
+__device__ __forceinline__ float4 load_four_inside(const float* __restrict__ p) {
+  if (kVector) return __ldg(reinterpret_cast<const float4*>(p));
+  return make_float4(__ldg(p), __ldg(p + 1), __ldg(p + 2), __ldg(p + 3));
+}
+
+// C = alpha * acc + beta * C for this lane's pieces, four columns at a time where C allows it
+// (16-byte aligned, ldc a multiple of 4: one test for the whole kernel, so a misaligned C costs
+// only the stores). kVectorStores = false keeps every store scalar (step 2).
+template <class Tile, bool kVectorStores>
 __device__ __forceinline__ void store_pieces(const cudalabs::GemmArgs& args, int row0, int col0,
                                              const LanePieces<Tile>& lane,
                                              const float (&acc)[Tile::TM][Tile::TN]) {
+  const bool c_vector =
+      kVectorStores && reinterpret_cast<std::uintptr_t>(args.c) % 16 == 0 && args.ldc % 4 == 0;
 #pragma unroll
   for (int g = 0; g < Tile::TM / 4; ++g) {
 #pragma unroll
@@ -78,7 +93,7 @@ __device__ __forceinline__ void store_pieces(const cudalabs::GemmArgs& args, int
         const int col = col0 + lane.col + h * Tile::LANES_N * 4;
         const float* values = &acc[4 * g + r][4 * h];
         float* c = args.c + row * args.ldc + col;
-        if (kVector && col + 3 < args.n) {
+        if (c_vector && col + 3 < args.n) {
           float4 out = make_float4(args.alpha * values[0], args.alpha * values[1],
                                    args.alpha * values[2], args.alpha * values[3]);
           if (args.beta != 0.0f) {
@@ -229,8 +244,8 @@ struct RegisterStagedBlock {
   BTile* b_tile;
   int row0, col0, tid;
   LanePieces<Tile> lane;
-  // Most tiles lie wholly inside A and B: they take plain 128-bit loads with no bounds checks; the
-  // tiles at the edges (and every tile when kVector is false) take the checked path.
+  // Most tiles lie wholly inside A and B: they take plain loads (128-bit when kVector) with no
+  // bounds checks; only the tiles at the edges take the checked path.
   bool interior_block;
   int next_k0 = 0;  // the column of A (row of B) where the next tile starts
   float4 a_staged[kAVectors], b_staged[kBVectors];
@@ -239,7 +254,7 @@ struct RegisterStagedBlock {
 
   __device__ RegisterStagedBlock(const cudalabs::GemmArgs& gemm, ATile* a, BTile* b, int2 origin)
       : args(gemm), a_tile(a), b_tile(b), row0(origin.x), col0(origin.y), tid(threadIdx.x) {
-    interior_block = kVector && row0 + BM <= args.m && col0 + BN <= args.n;
+    interior_block = row0 + BM <= args.m && col0 + BN <= args.n;
   }
 
   __device__ __forceinline__ void load_tile(int k0) {
@@ -247,14 +262,14 @@ struct RegisterStagedBlock {
 #pragma unroll
       for (int r = 0; r < kAVectors; ++r) {
         const int v = tid + r * kThreads;
-        a_staged[r] = __ldg(reinterpret_cast<const float4*>(
-            args.a + (row0 + v / (BK / 4)) * args.lda + k0 + v % (BK / 4) * 4));
+        a_staged[r] = load_four_inside<kVector>(args.a + (row0 + v / (BK / 4)) * args.lda + k0 +
+                                                v % (BK / 4) * 4);
       }
 #pragma unroll
       for (int r = 0; r < kBVectors; ++r) {
         const int v = tid + r * kThreads;
-        b_staged[r] = __ldg(reinterpret_cast<const float4*>(
-            args.b + (k0 + v / (BN / 4)) * args.ldb + col0 + v % (BN / 4) * 4));
+        b_staged[r] = load_four_inside<kVector>(args.b + (k0 + v / (BN / 4)) * args.ldb + col0 +
+                                                v % (BN / 4) * 4);
       }
       return;
     }
@@ -280,7 +295,7 @@ struct RegisterStagedBlock {
 
   __device__ __forceinline__ void run() {
     multiply_staged_tiles<Tile>(*this, (args.k + BK - 1) / BK);
-    store_pieces<Tile, kVector>(args, row0, col0, lane, acc);
+    store_pieces<Tile, true>(args, row0, col0, lane, acc);
   }
 };
 
@@ -391,7 +406,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
       outer_product(a_frag[slot], b_frag[slot], acc);
     }
   }
-  store_pieces<Tile, kVector>(args, row0, col0, lane, acc);
+  store_pieces<Tile, true>(args, row0, col0, lane, acc);
 }
 
 }  // namespace

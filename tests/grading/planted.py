@@ -31,6 +31,7 @@ class Plant:
 _PARTIAL_K_TILE_CASES = {
     "one_element_1x1x1", "odd_17x33x65", "odd_1000x999x1001", "rect_96x40x300", "tall_1000x1x257",
     "wide_1x1030x33", "k_one_70x50x1", "padded_ld_70x50x90", "misaligned_131x67x69", "large_odd_1537x1031x2051",
+    "ldc_misaligned_200x136x72", "ld_mod4_2_130x66x70", "large_k_64x64x5000", "large_k_odd_33x65x4099",
 }
 
 PLANTS = [

@@ -20,8 +20,9 @@ struct GradingCase {
 
 /// The shapes every GEMM variant is graded on: 1x1x1, odd (17x33x65, 1000x999x1001, ...),
 /// square, rectangular, K = 1, single rows and columns, padded leading dimensions, pointers off
-/// 16-byte alignment, alpha = 0, and a 2048-cube checked by samples on the CPU and every element
-/// against cuBLAS.
+/// 16-byte alignment (all three, or only C), leading dimensions 2 mod 4, a large K over a small C
+/// (where lab 07's `best` splits K), alpha = 0, and a 2048-cube checked by samples on the CPU and
+/// every element against cuBLAS.
 const std::vector<GradingCase>& gemm_grading_cases();
 
 /// Registers, with GoogleTest, one test per (variant, case) that runs the verification protocol

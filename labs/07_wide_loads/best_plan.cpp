@@ -1,0 +1,89 @@
+#include "best_plan.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace lab07 {
+namespace {
+
+// One SM's speed on each tile, in GFLOP/s: each wide_* variant at 8192^3 on the H100 (132 SMs,
+// 15.5 waves of the big tiles: 97 % of the last wave busy), divided by 132 and by that 0.97
+// (docs/data/results/lab07_tile_rates_nvidia-h100.txt). Only their ratios matter for the choice,
+// and those hold on other GPUs of the same kind of SM.
+constexpr TileCandidate kCandidates[] = {
+    {BestTile::k256x128, "wide_256x128", 256, 128, 8, 8, 1, 412.0},
+    {BestTile::k128x256, "wide_128x256", 128, 256, 8, 8, 1, 391.0},
+    {BestTile::k128x128, "wide_128x128", 128, 128, 8, 8, 2, 364.0},
+    {BestTile::k128x64, "wide_128x64", 128, 64, 8, 4, 2, 380.0},
+    {BestTile::k64x64, "wide_64x64", 64, 64, 8, 4, 4, 295.0},
+};
+
+constexpr int kSaturatingWarps = 8;             // two per scheduler keep an SM's FFMA pipes busy
+constexpr double kMemoryGBps = 2500.0 / 132.0;  // DRAM bandwidth per SM (H100: about 2.5 TB/s)
+constexpr double kSplitLaunchUs = 3.0;          // each slice's launch on a stream of its own
+constexpr double kReduceLaunchUs = 5.0;
+constexpr double kSplitMustSave = 0.95;
+constexpr int kMinSliceK = 128;
+
+long long ceil_div(long long a, long long b) {
+  return (a + b - 1) / b;
+}
+
+int slice_k_for(int k, int splits) {
+  return static_cast<int>(ceil_div(ceil_div(k, splits), 8) * 8);
+}
+
+}  // namespace
+
+std::span<const TileCandidate> best_candidates() {
+  return kCandidates;
+}
+
+double predicted_us(const TileCandidate& c, const cudalabs::GemmShape& shape, int splits, int sms) {
+  const int slice_k = splits > 1 ? slice_k_for(shape.k, splits) : shape.k;
+  const long long slices = ceil_div(shape.k, slice_k);
+  const long long tiles = ceil_div(shape.m, c.bm) * ceil_div(shape.n, c.bn) * slices;
+  const long long per_sm = ceil_div(tiles, sms);
+  const long long resident = std::min<long long>(per_sm, c.blocks_per_sm);
+  const double busy = std::min(1.0, static_cast<double>(resident * c.warps) / kSaturatingWarps);
+  const double tile_flops = 2.0 * c.bm * c.bn * static_cast<double>(ceil_div(slice_k, c.bk) * c.bk);
+  const double round_us = resident * tile_flops / (c.sm_gflops * 1e3 * busy);
+  double us = static_cast<double>(ceil_div(per_sm, c.blocks_per_sm)) * round_us;
+  if (slices > 1) {
+    // Each slice's partial C written and read back, then C read and written once.
+    const double bytes = (2.0 * slices + 2.0) * shape.m * static_cast<double>(shape.n) * 4.0;
+    us += bytes / (kMemoryGBps * sms * 1e3) + kSplitLaunchUs * slices + kReduceLaunchUs;
+  }
+  return us;
+}
+
+BestPlan plan_best(const cudalabs::GemmShape& shape, int sms) {
+  BestPlan best;
+  for (const TileCandidate& c : kCandidates) {
+    const double us = predicted_us(c, shape, 1, sms);
+    if (best.candidate == nullptr || us < best.predicted_us) best = {&c, 1, shape.k, us};
+  }
+  const double unsplit_us = best.predicted_us;
+  for (const TileCandidate& c : kCandidates) {
+    for (int splits : {2, 3, 4, 6, 8, 12, 16}) {
+      const int slice_k = slice_k_for(shape.k, splits);
+      if (slice_k < kMinSliceK || slice_k >= shape.k) continue;
+      const double us = predicted_us(c, shape, splits, sms);
+      if (us < kSplitMustSave * unsplit_us && us < best.predicted_us) {
+        best = {&c, static_cast<int>(ceil_div(shape.k, slice_k)), slice_k, us};
+      }
+    }
+  }
+  return best;
+}
+
+std::string BestPlan::describe() const {
+  std::ostringstream text;
+  text << candidate->name;
+  if (splits > 1) text << ", K split " << splits << " ways (" << slice_k << " each)";
+  text << ", predicted " << std::lround(predicted_us) << " us";
+  return text.str();
+}
+
+}  // namespace lab07

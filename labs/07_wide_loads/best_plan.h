@@ -1,0 +1,49 @@
+/// @file labs/07_wide_loads/best_plan.h
+/// @brief How `best` picks a block tile and a split of K for a shape: a model of waves built on
+/// each tile's measured speed.
+#pragma once
+
+#include "common/gemm_types.h"
+
+#include <span>
+#include <string>
+
+namespace lab07 {
+
+/// The block tiles `best` chooses from.
+enum class BestTile { k64x64, k128x64, k128x128, k256x128, k128x256 };
+
+/// One tile `best` may run, with what the model needs to know of it.
+struct TileCandidate {
+  BestTile tile;      ///< which kernel
+  const char* name;   ///< its variant's name, e.g. "wide_256x128"
+  int bm, bn, bk;     ///< block tile
+  int warps;          ///< warps per block
+  int blocks_per_sm;  ///< blocks an SM holds at once (its __launch_bounds__ budget)
+  double sm_gflops;   ///< one SM's speed on this tile when full (measured, see best_plan.cpp)
+};
+
+/// What `best` runs for one shape.
+struct BestPlan {
+  const TileCandidate* candidate = nullptr;  ///< the tile
+  int splits = 1;   ///< slices of K: each slice a GEMM of its own into a workspace, then summed
+  int slice_k = 0;  ///< K of every slice but the last (a multiple of 8); K itself when unsplit
+  double predicted_us = 0.0;  ///< the model's time
+  /// e.g. "wide_256x128, K split 4 ways (4096 each), predicted 812 us".
+  std::string describe() const;
+};
+
+/// The candidates, largest tile first.
+std::span<const TileCandidate> best_candidates();
+
+/// The model's time for `candidate` on `shape` with K in `splits` slices on a GPU of `sms` SMs, in
+/// microseconds on an H100-like SM. An SM holds blocks_per_sm blocks at a time, so the busiest SM
+/// runs ceil(tiles / sms) blocks in rounds of blocks_per_sm; an SM with fewer than 8 warps issues
+/// proportionally less. A split adds its partial sums' trip through memory and the launches.
+double predicted_us(const TileCandidate& candidate, const cudalabs::GemmShape& shape, int splits,
+                    int sms);
+
+/// The fastest plan the model finds. A split must save 5 % to be chosen over one pass.
+BestPlan plan_best(const cudalabs::GemmShape& shape, int sms);
+
+}  // namespace lab07

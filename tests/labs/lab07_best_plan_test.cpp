@@ -1,0 +1,78 @@
+// Lab 07's `best` plan on the CPU: the model's choices at shapes measured on the H100 (132 SMs),
+// and the plan's invariants on many shapes.
+#include "labs/07_wide_loads/best_plan.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+
+namespace lab07 {
+namespace {
+
+constexpr int kH100Sms = 132;
+
+std::string tile_at(int m, int n, int k) {
+  return plan_best({m, n, k}, kH100Sms).candidate->name;
+}
+
+// The choices the measurements of docs/data/results/lab07_tile_rates_nvidia-h100.txt back.
+TEST(BestPlan, PicksTheTileMeasuredFastest) {
+  EXPECT_EQ(tile_at(8192, 8192, 8192), "wide_256x128");  // 102.5 % of cuBLAS, 128x256 97.1 %
+  EXPECT_EQ(tile_at(4096, 4096, 4096), "wide_256x128");
+  EXPECT_EQ(tile_at(3000, 3000, 3000), "wide_128x64");  // 2.2 waves of big tiles: 128x64 98.3 %
+  // N = 64: the tiles 64 wide (64x64 measured 107.8 %, 128x64 98.7 %, 128x128 46.8 %).
+  EXPECT_EQ(plan_best({20480, 64, 3200}, kH100Sms).candidate->bn, 64);
+  EXPECT_EQ(tile_at(4095, 4097, 4099), "wide_256x128");  // 528 tiles: 4.0 waves
+  EXPECT_EQ(plan_best({8192, 8192, 8192}, kH100Sms).splits, 1);
+}
+
+TEST(BestPlan, SplitsALargeKOverASmallC) {
+  const BestPlan plan = plan_best({1024, 1024, 65536}, kH100Sms);
+  EXPECT_GT(plan.splits, 1) << plan.describe();
+  const BestPlan tiny = plan_best({64, 64, 5000}, kH100Sms);
+  EXPECT_GT(tiny.splits, 1) << tiny.describe();
+  // A split must pay: one tile of a small K is never split.
+  EXPECT_EQ(plan_best({64, 64, 64}, kH100Sms).splits, 1);
+}
+
+TEST(BestPlan, MoreWavesTakeLonger) {
+  const TileCandidate& big = best_candidates().front();
+  const double one_wave = predicted_us(big, {256 * 12, 128 * 11, 1024}, 1, kH100Sms);    // 132
+  const double a_tile_more = predicted_us(big, {256 * 19, 128 * 7, 1024}, 1, kH100Sms);  // 133
+  EXPECT_NEAR(a_tile_more / one_wave, 2.0, 1e-9);
+  EXPECT_GT(predicted_us(big, {4096, 4096, 8192}, 1, kH100Sms),
+            predicted_us(big, {4096, 4096, 4096}, 1, kH100Sms));
+}
+
+TEST(BestPlan, SlicesCoverKExactlyOnAnyShape) {
+  std::mt19937 random(7);
+  std::uniform_int_distribution<int> size(1, 20000);
+  for (int i = 0; i < 2000; ++i) {
+    const cudalabs::GemmShape shape{size(random), size(random) / 16 + 1, size(random) * 4};
+    for (int sms : {1, 80, 132}) {
+      const BestPlan plan = plan_best(shape, sms);
+      ASSERT_NE(plan.candidate, nullptr);
+      ASSERT_GE(plan.splits, 1);
+      ASSERT_LE(plan.splits, 16);
+      ASSERT_GT(plan.predicted_us, 0.0);
+      if (plan.splits == 1) {
+        ASSERT_EQ(plan.slice_k, shape.k);
+      } else {
+        ASSERT_EQ(plan.slice_k % 8, 0) << plan.describe();
+        ASSERT_GE(static_cast<long long>(plan.slice_k) * plan.splits, shape.k) << plan.describe();
+        ASSERT_LT(static_cast<long long>(plan.slice_k) * (plan.splits - 1), shape.k)
+            << plan.describe();
+      }
+    }
+  }
+}
+
+TEST(BestPlan, DescribesItself) {
+  EXPECT_EQ(plan_best({8192, 8192, 8192}, kH100Sms).describe().rfind("wide_256x128, predicted", 0),
+            0u);
+  EXPECT_NE(plan_best({1024, 1024, 65536}, kH100Sms).describe().find("K split"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace lab07
