@@ -43,7 +43,8 @@ std::span<const TileCandidate> best_candidates();
 double predicted_us(const TileCandidate& candidate, const cudalabs::GemmShape& shape, int splits,
                     int sms);
 
-/// The fastest plan the model finds. A split must save 5 % to be chosen over one pass.
+/// The fastest plan the model finds. K is split only when the largest tile would fill less than
+/// half of the SMs, and a split must then save 5 %.
 BestPlan plan_best(const cudalabs::GemmShape& shape, int sms);
 
 }  // namespace lab07

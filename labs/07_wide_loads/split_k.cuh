@@ -3,7 +3,9 @@
 // rows k0 .. k1) into a slice of a workspace, on streams of their own so that they share the GPU;
 // one more kernel sums the slices in a fixed order (the result does not depend on which slice
 // finished first) and applies alpha and beta. The workspace comes from the stream-ordered
-// allocator, so concurrent callers never share it.
+// allocator, so concurrent callers never share it. It starts as the poison pattern (all bits set),
+// and an element some slice left unwritten stays unwritten in C: a kernel that writes nothing (a
+// TODO) is still reported as not implemented rather than as wrong.
 #pragma once
 
 #include "common/cuda_check.h"
@@ -24,9 +26,18 @@ __global__ void sum_slices_kernel(cudalabs::GemmArgs args, const float* __restri
     const int row = static_cast<int>(e / args.n), col = static_cast<int>(e % args.n);
     const float* partial = slices + static_cast<long long>(row) * ldw + col;
     float sum = 0.0f;
-    for (int s = 0; s < slice_count; ++s) sum += partial[s * slice_floats];
+    bool written = true;
+    for (int s = 0; s < slice_count; ++s) {
+      const float value = partial[s * slice_floats];
+      written = written && __float_as_uint(value) != 0xFFFFFFFFu;
+      sum += value;
+    }
     float* c = args.c + static_cast<long long>(row) * args.ldc + col;
-    *c = args.beta == 0.0f ? args.alpha * sum : fmaf(args.beta, *c, args.alpha * sum);
+    if (!written) {
+      *c = __uint_as_float(0xFFFFFFFFu);
+    } else {
+      *c = args.beta == 0.0f ? args.alpha * sum : fmaf(args.beta, *c, args.alpha * sum);
+    }
   }
 }
 
@@ -61,6 +72,7 @@ void launch_split_k(const cudalabs::GemmArgs& args, int slice_k, Launch launch_s
   float* workspace = nullptr;
   CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&workspace),
                              sizeof(float) * slice_floats * splits, stream));
+  CUDA_CHECK(cudaMemsetAsync(workspace, 0xFF, sizeof(float) * slice_floats * splits, stream));
   const auto& streams = slice_streams();
   cudaEvent_t ready, done[kMaxSlices];
   CUDA_CHECK(cudaEventCreateWithFlags(&ready, cudaEventDisableTiming));

@@ -30,8 +30,12 @@ TEST(BestPlan, PicksTheTileMeasuredFastest) {
 TEST(BestPlan, SplitsALargeKOverASmallC) {
   const BestPlan plan = plan_best({1024, 1024, 65536}, kH100Sms);
   EXPECT_GT(plan.splits, 1) << plan.describe();
+  EXPECT_GT(plan_best({10240, 128, 6400}, kH100Sms).splits, 1);
   const BestPlan tiny = plan_best({64, 64, 5000}, kH100Sms);
   EXPECT_GT(tiny.splits, 1) << tiny.describe();
+  // Not when the largest tile fills half the SMs (measured slower: 20480 x 64 x 3200, 61 %).
+  EXPECT_EQ(plan_best({20480, 64, 3200}, kH100Sms).splits, 1);
+  EXPECT_EQ(plan_best({40960, 3, 1600}, kH100Sms).splits, 1);
   // A split must pay: one tile of a small K is never split.
   EXPECT_EQ(plan_best({64, 64, 64}, kH100Sms).splits, 1);
 }
