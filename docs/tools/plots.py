@@ -228,6 +228,46 @@ def sweep(data_dir, device, out):
     return True
 
 
+SHAPES_RECORDS = {"before": "history/lab07_v4-before-shapes_shapes", "after": "results/lab07_shapes"}
+
+
+def lab07_shapes(data_dir, device, out):
+    """Lab 07's `best` over cuBLAS on every shape of the shape sweep, before and after the wave model and
+    split-K, with the 0.95 target."""
+    records = {}
+    for when, record in SHAPES_RECORDS.items():
+        path = pathlib.Path(data_dir) / f"{record}_{device}.json"
+        if not path.exists():
+            return False
+        records[when] = labdata.Results(path)
+    # The sweep's own order (squares, rectangles, the DCGAN's GEMMs, layouts), not the interleaved run order.
+    command = records["after"].context.get("command", "").split()
+    listed = command[command.index("--shapes") + 1].split(",") if "--shapes" in command else []
+    measured = records["after"].problems()
+    problems = [p if "x" in p.split("_")[0] else f"{p}x{p}x{p}" for p in listed]
+    problems = [p for p in problems if p in measured] or measured
+
+    def ratio(results, problem):
+        best = next(b for b in results.entries(problem) if results.variant_of(b["run_name"]) == "best")
+        return best["gflops"] / results.cublas(problem)["gflops"]
+    fig, ax = plt.subplots(figsize=(7.5, 0.2 * len(problems) + 1.2))
+    rows = range(len(problems))
+    ax.barh([r + 0.2 for r in rows], [ratio(records["before"], p) for p in problems], height=0.4,
+            color="0.75", label="before (one tile by a rule of thumb, scalar loads when any matrix is misaligned)")
+    ax.barh([r - 0.2 for r in rows], [ratio(records["after"], p) for p in problems], height=0.4,
+            color="tab:blue", label="after (the wave model, split-K, unchecked interior loads)")
+    ax.axvline(1.0, color="black", linewidth=0.8)
+    ax.axvline(0.95, color="tab:red", linestyle="--", linewidth=0.8, label="target: 0.95 of cuBLAS")
+    ax.set_yticks(list(rows))
+    ax.set_yticklabels(problems, fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlim(0.5, 1.15)
+    ax.set_xlabel(f"best / cuBLAS, GFLOP/s (medians, one process, {device_name(data_dir, device)})")
+    _legend_below(ax, ncol=1)
+    _save(fig, out)
+    return True
+
+
 def coarsening(data_dir, device, out):
     """Lab 08: speedup over factor 1 and achieved occupancy against the coarsening factor, both cases,
     next to [COARSEN-KGP]'s Tables 3.1 and 3.2."""
@@ -348,7 +388,8 @@ def draw_all(data_dir, device, out_dir):
         if timeline(data_dir, out / name, record):
             drawn.append(name)
     for name, function in (("roofline.svg", roofline), ("lab04_block_size.svg", block_size), ("gemm_sweep.svg", sweep),
-                           ("lab08_coarsening.svg", coarsening), ("lab10_scaling.svg", multi_gpu_scaling)):
+                           ("lab08_coarsening.svg", coarsening), ("lab10_scaling.svg", multi_gpu_scaling),
+                           ("lab07_shapes.svg", lab07_shapes)):
         if function(data_dir, device, out / name):
             drawn.append(name)
     return drawn

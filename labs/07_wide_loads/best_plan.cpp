@@ -9,8 +9,8 @@ namespace {
 
 // One SM's speed on each tile, in GFLOP/s: each wide_* variant at 8192^3 on the H100 (132 SMs,
 // 15.5 waves of the big tiles: 97 % of the last wave busy), divided by 132 and by that 0.97
-// (docs/data/results/lab07_tile_rates_nvidia-h100.txt). Only their ratios matter for the choice,
-// and those hold on other GPUs of the same kind of SM.
+// (docs/data/history/lab07_v4-before-shapes_variants_nvidia-h100-80gb-hbm3.txt). Only their ratios
+// matter for the choice, and those hold on other GPUs of the same kind of SM.
 constexpr TileCandidate kCandidates[] = {
     {BestTile::k256x128, "wide_256x128", 256, 128, 8, 8, 1, 412.0},
     {BestTile::k128x256, "wide_128x256", 128, 256, 8, 8, 1, 391.0},
@@ -27,8 +27,9 @@ constexpr double kSplitMustSave = 0.95;
 // K is split only when the largest tile would fill less than half of the GPU's SMs: on the H100,
 // splitting 20480 x 64 x 3200 (80 such tiles for 132 SMs) measured 92.7 % of cuBLAS against
 // 107.3 % unsplit, and 40960 x 3 x 1600 68.0 % against 85.8 %, while 10240 x 128 x 6400 (40 tiles)
-// gained (82.3 % against 65.3 %). The first two stream A from DRAM, which a split does not
-// shorten, and the model counts arithmetic only.
+// gained (82.3 % against 65.3 %; docs/data/history/lab07_v5-split-probe_nvidia-h100-80gb-hbm3.txt).
+// The first two stream A from DRAM, which a split does not shorten, and the model counts
+// arithmetic only.
 constexpr double kSplitBelowFill = 0.5;
 constexpr int kMinSliceK = 128;
 

@@ -17,7 +17,9 @@ enum class BestTile { k64x64, k128x64, k128x128, k256x128, k128x256 };
 struct TileCandidate {
   BestTile tile;      ///< which kernel
   const char* name;   ///< its variant's name, e.g. "wide_256x128"
-  int bm, bn, bk;     ///< block tile
+  int bm;             ///< block tile rows
+  int bn;             ///< block tile columns
+  int bk;             ///< block tile depth along K
   int warps;          ///< warps per block
   int blocks_per_sm;  ///< blocks an SM holds at once (its __launch_bounds__ budget)
   double sm_gflops;   ///< one SM's speed on this tile when full (measured, see best_plan.cpp)

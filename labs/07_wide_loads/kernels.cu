@@ -36,11 +36,12 @@
 //  5. Write the tile loop once per shared buffer (a compile-time 0 or 1, e.g. a template lambda or
 //     an unrolled pair of iterations), so that every shared address is a base register plus a
 //     constant, with no buffer arithmetic in the loop.
-//  6. Interior tiles (wholly inside A and B) take plain 128-bit loads with no bounds tests; only
-//     edge tiles, and the scalar instantiation, go through the checked loads of step 1.
+//  6. Interior tiles (wholly inside A and B) take plain loads with no bounds tests: 128-bit when
+//     kVector, four scalar loads otherwise; only edge tiles go through the checked loads of step 1.
 //  7. Map blockIdx.x (a 1-D grid) to a tile so that consecutive blocks walk down kGroupRows block
 //     rows.
-//  8. Store C four columns at a time when kVector and the 4 columns are inside C.
+//  8. Store C four columns at a time when C allows it and the 4 columns are inside C. kVector says
+//     nothing about C: test C's alignment (16 bytes) and ldc % 4 once, at the start.
 //  9. Declare the kernel __launch_bounds__(Tile::kThreads, Tile::kMinBlocks) (tiles.h): without the
 //     cap the compiler may take registers that cost a block per SM (lab 06 shows what that costs).
 //     `cmake -DCUDALABS_PTXAS_VERBOSE=ON` shows registers and spills: there must be none.

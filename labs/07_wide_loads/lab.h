@@ -30,8 +30,9 @@ inline constexpr int kGroupRows = 8;
 /// - `async_128x256`: the 128 x 256 tile fed by cp.async, 3 stages deep, instead of register
 /// staging
 /// - `best`: picks one of the above from the problem's shape (the suite's final FP32 GEMM)
-/// Every variant takes 128-bit paths when A, B, C are 16-byte aligned and lda, ldb, ldc are
-/// multiples of 4, and scalar paths otherwise; any shape is right.
+/// Every variant loads A and B 128 bits at a time when both are 16-byte aligned with lda and ldb
+/// multiples of 4, and stores C so when C is aligned with ldc a multiple of 4; scalar otherwise.
+/// Any shape is right.
 std::span<const cudalabs::GemmVariant> variants();
 
 /// The `best` variant's launcher, for other labs (lab 09 lowers its convolutions onto it).

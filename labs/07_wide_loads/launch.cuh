@@ -2,10 +2,11 @@
 // after defining its kernels: the steps wide_loads_kernel<kVector> and warp_tiles_kernel<kVector>,
 // wide_gemm_kernel<Tile, kVector> and async_wide_gemm_kernel<Tile, kVector, kStages>). The steps
 // run on lab 06's 2-D grid; the wide kernels on a 1-D grid of one block per tile of C (the kernel
-// maps its block index to a tile, see kGroupRows). kVector selects the 128-bit paths, which need
-// 16-byte aligned matrices with leading dimensions that are multiples of 4; other arguments take
-// the scalar instantiation of the same kernel. `best` runs the tile and the split of K that
-// best_plan.h predicts fastest (split_k.cuh runs the slices).
+// maps its block index to a tile, see kGroupRows). kVector selects the 128-bit loads, which need A
+// and B 16-byte aligned with lda and ldb multiples of 4; other arguments take the scalar
+// instantiation of the same kernel. The kernels test C's alignment for their stores themselves.
+// `best` runs the tile and the split of K that best_plan.h predicts fastest (split_k.cuh runs the
+// slices).
 #pragma once
 
 #include "best_plan.h"

@@ -16,7 +16,8 @@ std::string tile_at(int m, int n, int k) {
   return plan_best({m, n, k}, kH100Sms).candidate->name;
 }
 
-// The choices the measurements of docs/data/results/lab07_tile_rates_nvidia-h100.txt back.
+// The choices the measurements of
+// docs/data/history/lab07_v4-before-shapes_variants_nvidia-h100-80gb-hbm3.txt back.
 TEST(BestPlan, PicksTheTileMeasuredFastest) {
   EXPECT_EQ(tile_at(8192, 8192, 8192), "wide_256x128");  // 102.5 % of cuBLAS, 128x256 97.1 %
   EXPECT_EQ(tile_at(4096, 4096, 4096), "wide_256x128");
