@@ -41,6 +41,7 @@
 #include "labs/10_multi_gpu_dcgan/checkpoint.h"
 #include "labs/10_multi_gpu_dcgan/lab.h"
 #include "labs/10_multi_gpu_dcgan/node_output.h"
+#include "labs/10_multi_gpu_dcgan/not_implemented.h"
 #include "labs/10_multi_gpu_dcgan/run_flags.h"
 #include "labs/10_multi_gpu_dcgan/scaling.h"
 #include "labs/10_multi_gpu_dcgan/scatter.h"

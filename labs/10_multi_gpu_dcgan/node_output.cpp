@@ -16,7 +16,7 @@
 #include "labs/10_multi_gpu_dcgan/node_output.h"
 
 #include "common/dcgan_model.h"
-#include "labs/10_multi_gpu_dcgan/scatter.h"
+#include "labs/10_multi_gpu_dcgan/not_implemented.h"
 
 #include <stdexcept>
 #include <string>

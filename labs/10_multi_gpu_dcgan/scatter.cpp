@@ -8,6 +8,8 @@
 // (ctest --test-dir build -R lab10.student.Scatter).
 #include "labs/10_multi_gpu_dcgan/scatter.h"
 
+#include "labs/10_multi_gpu_dcgan/not_implemented.h"
+
 namespace lab10 {
 
 std::span<const float> scatter_latents(MPI_Comm comm, MPI_Datatype latent,

@@ -8,18 +8,9 @@
 #include <mpi.h>
 
 #include <span>
-#include <stdexcept>
 #include <vector>
 
 namespace lab10 {
-
-/// Thrown by a part of the MPI program that the student has not written yet (checkpoint,
-/// NodeOutput, scatter_latents); the program and the tests report it as "not implemented yet".
-struct NotImplemented : std::logic_error {
-  /// `part` names the function or class, e.g. "checkpoint": "checkpoint: not implemented yet".
-  explicit NotImplemented(const char* part)
-      : std::logic_error(std::string(part) + ": not implemented yet") {}
-};
 
 /// Collective over `comm`: rank 0's `all` holds every latent vector of the run, and `shares[r]`
 /// (gpu_share over the ranks of `comm`) says which run of them rank r generates. `latent` is the

@@ -280,7 +280,9 @@ def _benchmark(ctx: Context, lab: Lab, rubric: LabRubric, limit: float, run: Lab
 def grade_lab(ctx: Context, lab: Lab, rubric: LabRubric, submitted: bool) -> LabRun:
     run = LabRun(lab.number, lab.folder)
     if not submitted:
-        run.fatal, run.reason = "missing", f"the submission has no {lab.folder}/kernels.cu"
+        files = student_files(lab)
+        wanted = files[0] if len(files) == 1 else "any of " + ", ".join(files)
+        run.fatal, run.reason = "missing", f"the submission has no {lab.folder}/{wanted}"
         return run
     limit = ctx.time_limit_s or rubric.time_limit_s
     if not _integrity(ctx, lab, rubric, run) or not _build(ctx, lab, rubric, run) or not _tests(ctx, lab, rubric, limit, run):

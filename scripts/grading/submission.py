@@ -62,15 +62,17 @@ def select_labs(labs: list[Lab], text: str) -> list[Lab]:
 def stage(repo: Path, submission: Path, staging: Path, graded: list[Lab]) -> dict[str, bool]:
     """Fills staging/NN_name/ with the student's files of each lab (student_files): the submission's
     for each graded lab that has them, the pristine skeleton's otherwise (so every lab still
-    configures, and a missing MPI part scores as not implemented). A lab counts as submitted when its
-    kernels.cu is there. Returns lab number -> submitted."""
+    configures, and a missing MPI part scores as not implemented). A lab counts as submitted when any
+    of its student files is there (lab 10's MPI parts alone are a submission). Returns lab number ->
+    submitted."""
     submitted = {}
     graded_numbers = {lab.number for lab in graded}
     for lab in suite_labs(repo):
         graded_lab = lab.number in graded_numbers
+        names = student_files(lab, repo)
         if graded_lab:
-            submitted[lab.number] = (submission / lab.folder / KERNELS).is_file()
-        for name in student_files(lab, repo):
+            submitted[lab.number] = any((submission / lab.folder / name).is_file() for name in names)
+        for name in names:
             target = staging / lab.folder / name
             target.parent.mkdir(parents=True, exist_ok=True)
             source = submission / lab.folder / name

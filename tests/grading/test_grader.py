@@ -440,6 +440,17 @@ class SubmissionTest(unittest.TestCase):
                              (REPO / "labs" / lab10.folder / "checkpoint.cpp").read_text())
             self.assertFalse((staging / lab10.folder / "mpi_main.cpp").exists())
 
+    def test_a_lab_with_only_its_mpi_parts_is_submitted(self):
+        lab10 = next(lab for lab in submission.suite_labs(REPO) if lab.number == "10")
+        with tempfile.TemporaryDirectory() as folder:
+            student, staging = Path(folder) / "student", Path(folder) / "staging"
+            (student / lab10.folder).mkdir(parents=True)
+            (student / lab10.folder / "checkpoint.cpp").write_text("// carol's checkpoint\n")
+            self.assertEqual(submission.stage(REPO, student, staging, [lab10]), {"10": True})
+            self.assertEqual((staging / lab10.folder / "checkpoint.cpp").read_text(), "// carol's checkpoint\n")
+            self.assertEqual((staging / lab10.folder / "kernels.cu").read_text(),
+                             (REPO / "labs" / lab10.folder / "kernels.cu").read_text())
+
     def test_the_reproduce_command_names_the_ctest(self):
         self.assertEqual(reports._ctest_pattern("Grading.fast.square_64"), r"Grading\.fast\.square_64")
         # lab 10's MPI tests are one ctest per suite, its grading tests one per test: both match.
