@@ -231,7 +231,13 @@ class Trace:
             raise KeyError(f"no timeline {path}")
         self.events = json.loads(path.read_text())["traceEvents"]
         self.spans = [e for e in self.events if e["ph"] == "X"]
+        if not self.spans:
+            raise KeyError(f"timeline {path} has no spans")
         self.origin = min(e["ts"] for e in self.spans)
+        metadata = [e for e in self.events if e["ph"] == "M"]
+        # Trace process id -> name ("GPU 0 worker"), (process, thread) -> track name ("compute stream").
+        self.processes = {e["pid"]: e["args"]["name"] for e in metadata if e["name"] == "process_name"}
+        self.threads = {(e["pid"], e["tid"]): e["args"]["name"] for e in metadata if e["name"] == "thread_name"}
 
     def kernels_ms(self, worker):
         """The kernels' time of one worker (its trace process), added up."""

@@ -1,5 +1,4 @@
 """The docs' plots, drawn at build time from docs/data/ as SVG (matplotlib, Debian's python3-matplotlib)."""
-import json
 import pathlib
 
 import matplotlib
@@ -338,16 +337,11 @@ TIMELINES = {"lab09_timeline.svg": "lab09_subpixel_n5248_b1312_nvidia-h100-80gb-
 def timeline(data_dir, out, record):
     """A recorded trace (docs/data/timelines/, written by --timeline) as a Gantt chart: a row per track
     (GPU, stream or host thread), a bar per span, kernels coloured by layer, copies and host work apart."""
-    path = pathlib.Path(data_dir) / "timelines" / record
-    if not path.exists():
+    try:
+        trace = labdata.Trace(data_dir, record)
+    except KeyError:
         return False
-    events = json.loads(path.read_text())["traceEvents"]
-    processes = {e["pid"]: e["args"]["name"] for e in events if e["ph"] == "M" and e["name"] == "process_name"}
-    threads = {(e["pid"], e["tid"]): e["args"]["name"] for e in events if e["ph"] == "M" and e["name"] == "thread_name"}
-    spans = [e for e in events if e["ph"] == "X"]
-    if not spans:
-        return False
-    origin = min(e["ts"] for e in spans)
+    processes, threads, spans, origin = trace.processes, trace.threads, trace.spans, trace.origin
     order = ["host", "upload stream", "compute stream", "download stream"]
     tracks = sorted(threads, key=lambda k: (k[0], order.index(threads[k]) if threads[k] in order else 9))
     colors = {"linear": "#8172b3", "tconv1": "#4c72b0", "tconv2": "#55a868", "tconv3": "#c44e52", "tconv4": "#ccb974",
