@@ -11,6 +11,12 @@ import re
 import sys
 from pathlib import Path
 
+if __package__:
+    from .submission import Lab, student_files
+else:  # run as a script (scripts/check-lab-alone): the package is found from scripts/
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from grading.submission import Lab, student_files  # noqa: E402
+
 REPO = Path(__file__).resolve().parents[2]
 _SOLUTION_INCLUDE = re.compile(r'^\s*#\s*include\s*"((?:solutions/\d\d_\w+/)?[\w.]+\.cuh)"\s*$')
 
@@ -44,7 +50,6 @@ def single_file(repo: Path, folder: str) -> str:
 def handed_in(repo: Path, folder: str) -> dict[str, str]:
     """Every file of a lab's solution that a student hands in (submission.student_files): kernels.cu as
     one file, and lab 10's MPI parts as they are."""
-    from .submission import Lab, student_files  # noqa: PLC0415 - the command line runs without the package
     files = {"kernels.cu": single_file(repo, folder)}
     for name in student_files(Lab(folder[:2], folder), repo)[1:]:
         files[name] = (repo / "solutions" / folder / name).read_text()
@@ -58,9 +63,7 @@ if __name__ == "__main__":
         print("usage: solution_file.py NN_name [--into DIR] (NN_name a folder of solutions/)", file=sys.stderr)
         sys.exit(2)
     if into:
-        sys.path.insert(0, str(REPO / "scripts"))
-        from grading.solution_file import handed_in as files_of  # noqa: PLC0415 - as a package, for its imports
-        for name, text in files_of(REPO, arguments[0]).items():
+        for name, text in handed_in(REPO, arguments[0]).items():
             (Path(arguments[2]) / name).write_text(text)
     else:
         sys.stdout.write(single_file(REPO, arguments[0]))
