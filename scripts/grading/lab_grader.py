@@ -98,20 +98,31 @@ def _build(ctx: Context, lab: Lab, rubric: LabRubric, run: LabRun) -> bool:
     return False
 
 
-def _tests(ctx: Context, lab: Lab, rubric: LabRubric, limit: float, run: LabRun) -> bool:
-    xml = ctx.logs / f"lab{lab.number}_tests.xml"
+def _gtest_program(ctx: Context, run: LabRun, what: str, log_key: str, stem: str, command: list[str],
+                   limit: float, env: dict[str, str]) -> list | None:
+    """Runs a GoogleTest program in the sandbox with its XML report and log in the report folder
+    (stem.xml, stem.log, listed as log_key). Its tests; None when it hung, crashed or ended before
+    reporting (run.fatal says which)."""
+    xml = ctx.logs / f"{stem}.xml"
     xml.unlink(missing_ok=True)
-    log = ctx.logs / f"lab{lab.number}_tests.log"
-    run.logs["tests"] = log.name
-    done = run_logged(ctx.sandbox.wrap([str(grading_binary(ctx.build, lab)), f"--gtest_output=xml:{xml}"]), log,
-                      limit, ctx.env)
-    if ended := _abnormal_end("the grading tests", done, limit):
+    log = ctx.logs / f"{stem}.log"
+    run.logs[log_key] = log.name
+    done = run_logged(ctx.sandbox.wrap([*command, f"--gtest_output=xml:{xml}"]), log, limit, env)
+    if ended := _abnormal_end(what, done, limit):
         run.fatal, run.reason = ended
-        return False
+        return None
     if not xml.exists():
-        run.fatal, run.reason = CRASHED, f"the grading tests exited with code {done.returncode} before reporting"
+        run.fatal, run.reason = CRASHED, f"{what} exited with code {done.returncode} before reporting"
+        return None
+    return gtest.parse_xml(xml)
+
+
+def _tests(ctx: Context, lab: Lab, rubric: LabRubric, limit: float, run: LabRun) -> bool:
+    tests = _gtest_program(ctx, run, "the grading tests", "tests", f"lab{lab.number}_tests",
+                           [str(grading_binary(ctx.build, lab))], limit, ctx.env)
+    if tests is None:
         return False
-    run.tests = gtest.parse_xml(xml)
+    run.tests = tests
     return _mpi_tests(ctx, lab, rubric, limit, run)
 
 
@@ -129,20 +140,12 @@ def _mpi_tests(ctx: Context, lab: Lab, rubric: LabRubric, limit: float, run: Lab
     if mpirun is None or not binary.exists():
         run.details.append("MPI tests not run: no MPI library on the grading node (scripts/setup mpi)")
         return True
-    xml = ctx.logs / f"lab{lab.number}_mpi_tests.xml"
-    xml.unlink(missing_ok=True)
-    log = ctx.logs / f"lab{lab.number}_mpi_tests.log"
-    run.logs["mpi tests"] = log.name
-    command = [mpirun, "-q", "--oversubscribe", "-np", str(rubric.mpi_tests.ranks), str(binary),
-               f"--gtest_output=xml:{xml}"]
-    done = run_logged(ctx.sandbox.wrap(command), log, limit, {**ctx.env, **MPI_ENV})
-    if ended := _abnormal_end("the MPI tests", done, limit):
-        run.fatal, run.reason = ended
+    command = [mpirun, "-q", "--oversubscribe", "-np", str(rubric.mpi_tests.ranks), str(binary)]
+    tests = _gtest_program(ctx, run, "the MPI tests", "mpi tests", f"lab{lab.number}_mpi_tests", command,
+                           limit, {**ctx.env, **MPI_ENV})
+    if tests is None:
         return False
-    if not xml.exists():
-        run.fatal, run.reason = CRASHED, f"the MPI tests exited with code {done.returncode} before reporting"
-        return False
-    run.tests += gtest.parse_xml(xml)
+    run.tests += tests
     return True
 
 
