@@ -19,10 +19,11 @@ namespace cudalabs {
 std::string GemmCase::label() const {
   std::ostringstream text;
   text << shape.label() << " alpha=" << alpha << " beta=" << beta;
-  if (lda_padding != 0 || ldb_padding != 0 || ldc_padding != 0) {
-    text << " ld+(" << lda_padding << "," << ldb_padding << "," << ldc_padding << ")";
+  const GemmLayout& l = layout;
+  if (l.lda_padding != 0 || l.ldb_padding != 0 || l.ldc_padding != 0) {
+    text << " ld+(" << l.lda_padding << "," << l.ldb_padding << "," << l.ldc_padding << ")";
   }
-  if (pointer_offset != 0) text << " offset " << pointer_offset;
+  if (l.pointer_offset != 0) text << " offset " << l.pointer_offset;
   return text.str();
 }
 
@@ -81,9 +82,9 @@ struct GemmVerifier::State {
   }
 
   // The matrices as the launcher sees them: pointer_offset floats into their allocations.
-  float* a_ptr() { return device_a.data() + gemm_case.pointer_offset; }
-  float* b_ptr() { return device_b.data() + gemm_case.pointer_offset; }
-  float* c_ptr() { return device_c.data() + gemm_case.pointer_offset; }
+  float* a_ptr() { return device_a.data() + gemm_case.layout.pointer_offset; }
+  float* b_ptr() { return device_b.data() + gemm_case.layout.pointer_offset; }
+  float* c_ptr() { return device_c.data() + gemm_case.layout.pointer_offset; }
 
   GemmArgs args(float beta) {
     const GemmShape& s = gemm_case.shape;
@@ -92,15 +93,16 @@ struct GemmVerifier::State {
 
   // Uploads a host matrix behind pointer_offset floats of padding.
   DeviceBuffer<float> upload(const std::vector<float>& host) const {
-    DeviceBuffer<float> buffer(host.size() + static_cast<std::size_t>(gemm_case.pointer_offset));
-    CUDA_CHECK(cudaMemcpy(buffer.data() + gemm_case.pointer_offset, host.data(),
+    DeviceBuffer<float> buffer(host.size() +
+                               static_cast<std::size_t>(gemm_case.layout.pointer_offset));
+    CUDA_CHECK(cudaMemcpy(buffer.data() + gemm_case.layout.pointer_offset, host.data(),
                           host.size() * sizeof(float), cudaMemcpyHostToDevice));
     return buffer;
   }
 
   std::vector<float> download_c() const {
     std::vector<float> host(c0.size());
-    CUDA_CHECK(cudaMemcpy(host.data(), device_c.data() + gemm_case.pointer_offset,
+    CUDA_CHECK(cudaMemcpy(host.data(), device_c.data() + gemm_case.layout.pointer_offset,
                           host.size() * sizeof(float), cudaMemcpyDeviceToHost));
     return host;
   }
@@ -188,14 +190,16 @@ GemmVerifier::GemmVerifier(const GemmCase& gemm_case, std::uint64_t seed, GemmCh
   st.seed = seed;
   st.options = options;
   const GemmShape& s = gemm_case.shape;
-  if (gemm_case.lda_padding < 0 || gemm_case.ldb_padding < 0 || gemm_case.ldc_padding < 0 ||
-      gemm_case.pointer_offset < 0) {
+  const GemmLayout& layout = gemm_case.layout;
+  if (layout.lda_padding < 0 || layout.ldb_padding < 0 || layout.ldc_padding < 0 ||
+      layout.pointer_offset < 0) {
     throw std::invalid_argument("GemmVerifier: negative leading-dimension padding in " +
                                 gemm_case.label());
   }
-  st.lda = s.k + gemm_case.lda_padding;
-  st.ldb = s.n + gemm_case.ldb_padding;
-  st.ldc = s.n + gemm_case.ldc_padding;
+  const GemmProblem problem{s, layout};
+  st.lda = problem.lda();
+  st.ldb = problem.ldb();
+  st.ldc = problem.ldc();
   // Whole rows are allocated, padding included, so that every row has the same stride.
   st.a.resize(static_cast<std::size_t>(s.m) * st.lda);
   st.b.resize(static_cast<std::size_t>(s.k) * st.ldb);
@@ -206,7 +210,7 @@ GemmVerifier::GemmVerifier(const GemmCase& gemm_case, std::uint64_t seed, GemmCh
   st.device_a = st.upload(st.a);
   st.device_b = st.upload(st.b);
   st.device_c =
-      DeviceBuffer<float>(st.c0.size() + static_cast<std::size_t>(gemm_case.pointer_offset));
+      DeviceBuffer<float>(st.c0.size() + static_cast<std::size_t>(gemm_case.layout.pointer_offset));
 
   std::ostringstream text;
   const std::int64_t elements = static_cast<std::int64_t>(s.m) * s.n;

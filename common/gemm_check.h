@@ -28,11 +28,8 @@ struct GemmCase {
   GemmShape shape;         ///< m, n, k
   float alpha = 1.0f;      ///< scale of A * B
   float beta = 0.0f;       ///< scale of the old C
-  int lda_padding = 0;     ///< lda = k + lda_padding
-  int ldb_padding = 0;     ///< ldb = n + ldb_padding
-  int ldc_padding = 0;     ///< ldc = n + ldc_padding
-  int pointer_offset = 0;  ///< A, B and C start this many floats into their allocations (1
-                           ///< misaligns them for 128-bit accesses)
+  GemmLayout layout = {};  ///< padded leading dimensions and the offset of the matrices (an
+                           ///< offset of 1 misaligns them for 128-bit accesses)
 
   /// e.g. "17x33x65 alpha=1.5 beta=-0.5 ld+(1,2,3)".
   std::string label() const;

@@ -203,9 +203,7 @@ std::string shape_flags(const GemmProblem& problem) {
 }
 
 GemmCase case_of(const GemmProblem& problem, float alpha, float beta) {
-  const GemmLayout& l = problem.layout;
-  return GemmCase{problem.shape, alpha,           beta, l.lda_padding, l.ldb_padding,
-                  l.ldc_padding, l.pointer_offset};
+  return GemmCase{problem.shape, alpha, beta, problem.layout};
 }
 
 }  // namespace
@@ -462,7 +460,7 @@ int gemm_lab_main(const GemmLab& lab, int argc, char** argv) {
     }
     const std::vector<const GemmVariant*> selected =
         select_variants(lab.variants, options.variants);
-    const std::vector<GemmProblem> shapes = chosen_problems(options);
+    const std::vector<GemmProblem> problems = chosen_problems(options);
     const std::uint64_t seed = choose_seed(options.seed_text);
     std::ostream& out =
         benchmark_stdout_is_machine_readable(benchmark_args) ? std::cerr : std::cout;
@@ -479,10 +477,10 @@ int gemm_lab_main(const GemmLab& lab, int argc, char** argv) {
     }
     initialize_benchmark(benchmark_args);
     print_header(out, lab, device, options, seed);
-    require_room(shapes);
+    require_room(problems);
 
     // ---- Verify ----
-    std::vector<ShapeRun> runs = verify_shapes(out, shapes, selected, options, seed);
+    std::vector<ShapeRun> runs = verify_shapes(out, problems, selected, options, seed);
     const bool all_passed =
         std::all_of(runs.begin(), runs.end(), [](const ShapeRun& r) { return r.all_passed; });
     const std::map<std::string, LaunchReport> launches = report_launches(

@@ -2,6 +2,8 @@
 
 #include "common/argument_checks.h"
 
+#include <algorithm>
+#include <cctype>
 #include <limits>
 #include <stdexcept>
 
@@ -12,50 +14,81 @@ std::string GemmShape::label() const {
 }
 
 namespace {
-int parse_dimension(const std::string& flag, const std::string& item, const std::string& text) {
+
+// The pieces of `text` between separators: "a,b" -> {"a", "b"}; "" -> {""}.
+std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> pieces;
+  std::size_t start = 0;
+  for (std::size_t at = text.find(separator); at != std::string::npos;
+       at = text.find(separator, start)) {
+    pieces.push_back(text.substr(start, at - start));
+    start = at + 1;
+  }
+  pieces.push_back(text.substr(start));
+  return pieces;
+}
+
+// `text` as a whole decimal number from low to high, or -1 when it is not one.
+long long parse_count(const std::string& text, long long low, long long high) {
+  if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0]))) return -1;
   std::size_t used = 0;
-  long long value = 0;
+  long long value = -1;
   try {
     value = std::stoll(text, &used);
   } catch (const std::exception&) {
-    used = 0;
+    return -1;
   }
-  if (text.empty() || used != text.size() || value < 1 || value > (1 << 20)) {
+  return used == text.size() && value >= low && value <= high ? value : -1;
+}
+
+// "N" (a cube) or "MxNxK".
+GemmShape parse_shape_item(const std::string& flag, const std::string& item) {
+  std::vector<int> sizes;
+  for (const std::string& part : split(item, 'x')) {
+    sizes.push_back(static_cast<int>(parse_count(part, 1, 1 << 20)));
+  }
+  const bool valid = (sizes.size() == 1 || sizes.size() == 3) &&
+                     std::all_of(sizes.begin(), sizes.end(), [](int s) { return s > 0; });
+  if (!valid) {
     throw std::invalid_argument(flag + ": invalid shape '" + item +
                                 "' (expected N or MxNxK, sizes from 1 to 1048576)");
   }
-  return static_cast<int>(value);
+  return sizes.size() == 1 ? GemmShape{sizes[0], sizes[0], sizes[0]}
+                           : GemmShape{sizes[0], sizes[1], sizes[2]};
 }
+
+constexpr int kMaxLayoutValue = 1024;
+
+// One "name+value" part of a problem's layout, applied to `layout`.
+void apply_layout_part(const std::string& flag, const std::string& item, const std::string& part,
+                       GemmLayout& layout) {
+  const std::size_t plus = part.find('+');
+  const std::string name = part.substr(0, plus);
+  const long long value =
+      plus == std::string::npos ? -1 : parse_count(part.substr(plus + 1), 0, kMaxLayoutValue);
+  int* target = name == "lda"   ? &layout.lda_padding
+                : name == "ldb" ? &layout.ldb_padding
+                : name == "ldc" ? &layout.ldc_padding
+                : name == "off" ? &layout.pointer_offset
+                                : nullptr;
+  if ((target == nullptr && name != "ld") || value < 0) {
+    throw std::invalid_argument(flag + ": invalid layout '" + part + "' in '" + item +
+                                "' (expected ld+P, lda+P, ldb+P, ldc+P or off+O, from 0 to " +
+                                std::to_string(kMaxLayoutValue) + ")");
+  }
+  const int v = static_cast<int>(value);
+  if (target != nullptr) {
+    *target = v;
+  } else {
+    layout.lda_padding = layout.ldb_padding = layout.ldc_padding = v;
+  }
+}
+
 }  // namespace
 
 std::vector<GemmShape> parse_gemm_shapes(const std::string& flag, const std::string& text) {
   std::vector<GemmShape> shapes;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t comma = text.find(',', start);
-    const std::string item =
-        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    std::vector<std::string> parts;
-    std::size_t from = 0;
-    while (true) {
-      const std::size_t x = item.find('x', from);
-      parts.push_back(item.substr(from, x == std::string::npos ? std::string::npos : x - from));
-      if (x == std::string::npos) break;
-      from = x + 1;
-    }
-    if (parts.size() == 1) {
-      const int size = parse_dimension(flag, item, parts[0]);
-      shapes.push_back({size, size, size});
-    } else if (parts.size() == 3) {
-      shapes.push_back({parse_dimension(flag, item, parts[0]),
-                        parse_dimension(flag, item, parts[1]),
-                        parse_dimension(flag, item, parts[2])});
-    } else {
-      parse_dimension(flag, item, "");  // throws with the item named
-    }
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
+  for (const std::string& item : split(text, ',')) shapes.push_back(parse_shape_item(flag, item));
   return shapes;
 }
 
@@ -75,66 +108,15 @@ std::string GemmLayout::suffix() const {
   return text;
 }
 
-namespace {
-
-constexpr int kMaxLayoutValue = 1024;
-
-// One "_name+value" part of a problem's layout, applied to `layout`.
-void apply_layout_part(const std::string& flag, const std::string& item, const std::string& part,
-                       GemmLayout& layout) {
-  const std::size_t plus = part.find('+');
-  const std::string name = part.substr(0, plus);
-  long long value = -1;
-  if (plus != std::string::npos) {
-    const std::string digits = part.substr(plus + 1);
-    std::size_t used = 0;
-    try {
-      value = std::stoll(digits, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (digits.empty() || used != digits.size() || digits[0] == '-' || digits[0] == '+') value = -1;
-  }
-  int* target = name == "lda"   ? &layout.lda_padding
-                : name == "ldb" ? &layout.ldb_padding
-                : name == "ldc" ? &layout.ldc_padding
-                : name == "off" ? &layout.pointer_offset
-                                : nullptr;
-  if ((target == nullptr && name != "ld") || value < 0 || value > kMaxLayoutValue) {
-    throw std::invalid_argument(flag + ": invalid layout '" + part + "' in '" + item +
-                                "' (expected ld+P, lda+P, ldb+P, ldc+P or off+O, from 0 to " +
-                                std::to_string(kMaxLayoutValue) + ")");
-  }
-  const int v = static_cast<int>(value);
-  if (target != nullptr) {
-    *target = v;
-  } else {
-    layout.lda_padding = layout.ldb_padding = layout.ldc_padding = v;
-  }
-}
-
-}  // namespace
-
 std::vector<GemmProblem> parse_gemm_problems(const std::string& flag, const std::string& text) {
   std::vector<GemmProblem> problems;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const std::size_t comma = text.find(',', start);
-    const std::string item =
-        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    const std::size_t underscore = item.find('_');
-    if (item.empty() || underscore == 0) parse_gemm_shapes(flag, "");  // throws naming the flag
-    GemmProblem problem{parse_gemm_shapes(flag, item.substr(0, underscore)).front(), {}};
-    for (std::size_t from = underscore; from != std::string::npos;) {
-      const std::size_t next = item.find('_', from + 1);
-      apply_layout_part(flag, item,
-                        item.substr(from + 1, next == std::string::npos ? next : next - from - 1),
-                        problem.layout);
-      from = next;
+  for (const std::string& item : split(text, ',')) {
+    const std::vector<std::string> parts = split(item, '_');
+    GemmProblem problem{parse_shape_item(flag, parts.front()), {}};
+    for (std::size_t i = 1; i < parts.size(); ++i) {
+      apply_layout_part(flag, item, parts[i], problem.layout);
     }
     problems.push_back(problem);
-    if (comma == std::string::npos) break;
-    start = comma + 1;
   }
   return problems;
 }
@@ -173,29 +155,18 @@ void require_int_indexable(const std::string& who, const char* matrix, int rows,
 
 }  // namespace
 
-void validate_gemm_shape(const GemmShape& shape, const std::string& who) {
-  require_positive(who, "m", shape.m);
-  require_positive(who, "n", shape.n);
-  require_positive(who, "k", shape.k);
-  require_int_indexable(who, "A", shape.m, shape.k, shape.k);
-  require_int_indexable(who, "B", shape.k, shape.n, shape.n);
-  require_int_indexable(who, "C", shape.m, shape.n, shape.n);
+void validate_gemm_problem(const GemmProblem& problem, const std::string& who) {
+  const GemmShape& s = problem.shape;
+  require_positive(who, "m", s.m);
+  require_positive(who, "n", s.n);
+  require_positive(who, "k", s.k);
+  require_int_indexable(who, "A", s.m, s.k, problem.lda());
+  require_int_indexable(who, "B", s.k, s.n, problem.ldb());
+  require_int_indexable(who, "C", s.m, s.n, problem.ldc());
 }
 
-void validate_gemm_problem(const GemmProblem& problem, const std::string& who) {
-  validate_gemm_shape(problem.shape, who);
-  const GemmShape& s = problem.shape;
-  const int offset = problem.layout.pointer_offset;
-  auto require_fits = [&](const char* matrix, int rows, int cols, int ld) {
-    if (matrix_span(rows, cols, ld) + offset > std::numeric_limits<int>::max()) {
-      throw std::invalid_argument(who + ": matrix " + matrix + " of " + problem.label() +
-                                  " has offsets beyond 2^31 - 1, which the kernels' 32-bit "
-                                  "indexing cannot address");
-    }
-  };
-  require_fits("A", s.m, s.k, problem.lda());
-  require_fits("B", s.k, s.n, problem.ldb());
-  require_fits("C", s.m, s.n, problem.ldc());
+void validate_gemm_shape(const GemmShape& shape, const std::string& who) {
+  validate_gemm_problem({shape, {}}, who);
 }
 
 void validate_gemm_args(const GemmArgs& args, const std::string& who) {

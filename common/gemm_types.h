@@ -36,8 +36,8 @@ struct GemmLayout {
 
 /// A shape and a layout: one problem of a shape sweep, named "MxNxK" plus the layout's suffix.
 struct GemmProblem {
-  GemmShape shape;    ///< m, n, k
-  GemmLayout layout;  ///< paddings and offset
+  GemmShape shape;         ///< m, n, k
+  GemmLayout layout = {};  ///< paddings and offset
 
   int lda() const { return shape.k + layout.lda_padding; }  ///< A's leading dimension
   int ldb() const { return shape.n + layout.ldb_padding; }  ///< B's leading dimension
@@ -93,7 +93,8 @@ std::vector<GemmShape> parse_gemm_shapes(const std::string& flag, const std::str
 std::vector<GemmProblem> parse_gemm_problems(const std::string& flag, const std::string& text);
 
 /// Checks a problem before anything is allocated, as validate_gemm_shape does, with the padded
-/// leading dimensions and the offset counted.
+/// leading dimensions counted (the offset moves the pointers the kernels index from, not the
+/// offsets they compute).
 void validate_gemm_problem(const GemmProblem& problem, const std::string& who);
 
 /// Number of floats a row-major matrix of `rows` rows with leading dimension `ld` occupies:

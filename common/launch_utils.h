@@ -4,12 +4,14 @@
 
 #include <cuda_runtime.h>
 
+#include <concepts>
 #include <string>
 
 namespace cudalabs {
 
 /// ceil(a / b) for positive integers: the number of tiles of size b that cover a.
-constexpr int ceil_div(int a, int b) {
+template <std::integral T>
+constexpr T ceil_div(T a, T b) {
   return (a + b - 1) / b;
 }
 

@@ -247,8 +247,7 @@ def lab07_shapes(data_dir, device, out):
     problems = [p for p in problems if p in measured] or measured
 
     def ratio(results, problem):
-        best = next(b for b in results.entries(problem) if results.variant_of(b["run_name"]) == "best")
-        return best["gflops"] / results.cublas(problem)["gflops"]
+        return results.percent_of_cublas("best", problem) / 100
     fig, ax = plt.subplots(figsize=(7.5, 0.2 * len(problems) + 1.2))
     rows = range(len(problems))
     ax.barh([r + 0.2 for r in rows], [ratio(records["before"], p) for p in problems], height=0.4,

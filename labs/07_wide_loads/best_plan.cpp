@@ -1,5 +1,7 @@
 #include "best_plan.h"
 
+#include "common/launch_utils.h"
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -33,12 +35,15 @@ constexpr double kSplitMustSave = 0.95;
 constexpr double kSplitBelowFill = 0.5;
 constexpr int kMinSliceK = 128;
 
-long long ceil_div(long long a, long long b) {
-  return (a + b - 1) / b;
-}
+using cudalabs::ceil_div;
 
 int slice_k_for(int k, int splits) {
-  return static_cast<int>(ceil_div(ceil_div(k, splits), 8) * 8);
+  return ceil_div(ceil_div(k, splits), 8) * 8;
+}
+
+// Tiles of bm x bn that cover C.
+long long tiles_of(const cudalabs::GemmShape& shape, int bm, int bn) {
+  return static_cast<long long>(ceil_div(shape.m, bm)) * ceil_div(shape.n, bn);
 }
 
 }  // namespace
@@ -49,14 +54,15 @@ std::span<const TileCandidate> best_candidates() {
 
 double predicted_us(const TileCandidate& c, const cudalabs::GemmShape& shape, int splits, int sms) {
   const int slice_k = splits > 1 ? slice_k_for(shape.k, splits) : shape.k;
-  const long long slices = ceil_div(shape.k, slice_k);
-  const long long tiles = ceil_div(shape.m, c.bm) * ceil_div(shape.n, c.bn) * slices;
-  const long long per_sm = ceil_div(tiles, sms);
+  const int slices = ceil_div(shape.k, slice_k);
+  const long long tiles = tiles_of(shape, c.bm, c.bn) * slices;
+  const long long per_sm = ceil_div(tiles, static_cast<long long>(sms));
   const long long resident = std::min<long long>(per_sm, c.blocks_per_sm);
   const double busy = std::min(1.0, static_cast<double>(resident * c.warps) / kSaturatingWarps);
   const double tile_flops = 2.0 * c.bm * c.bn * static_cast<double>(ceil_div(slice_k, c.bk) * c.bk);
   const double round_us = resident * tile_flops / (c.sm_gflops * 1e3 * busy);
-  double us = static_cast<double>(ceil_div(per_sm, c.blocks_per_sm)) * round_us;
+  double us =
+      static_cast<double>(ceil_div(per_sm, static_cast<long long>(c.blocks_per_sm))) * round_us;
   if (slices > 1) {
     // Each slice's partial C written and read back, then C read and written once.
     const double bytes = (2.0 * slices + 2.0) * shape.m * static_cast<double>(shape.n) * 4.0;
@@ -73,17 +79,16 @@ BestPlan plan_best(const cudalabs::GemmShape& shape, int sms) {
   }
   const double unsplit_us = best.predicted_us;
   const TileCandidate& largest = kCandidates[0];
-  const double fill =
-      static_cast<double>(ceil_div(shape.m, largest.bm) * ceil_div(shape.n, largest.bn)) /
-      (static_cast<double>(sms) * largest.blocks_per_sm);
+  const double fill = static_cast<double>(tiles_of(shape, largest.bm, largest.bn)) /
+                      (static_cast<double>(sms) * largest.blocks_per_sm);
   if (fill >= kSplitBelowFill) return best;
   for (const TileCandidate& c : kCandidates) {
-    for (int splits : {2, 3, 4, 6, 8, 12, 16}) {
+    for (int splits : {2, 3, 4, 6, 8, 12, kMaxSplits}) {
       const int slice_k = slice_k_for(shape.k, splits);
       if (slice_k < kMinSliceK || slice_k >= shape.k) continue;
       const double us = predicted_us(c, shape, splits, sms);
       if (us < kSplitMustSave * unsplit_us && us < best.predicted_us) {
-        best = {&c, static_cast<int>(ceil_div(shape.k, slice_k)), slice_k, us};
+        best = {&c, ceil_div(shape.k, slice_k), slice_k, us};
       }
     }
   }

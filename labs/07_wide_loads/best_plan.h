@@ -25,6 +25,9 @@ struct TileCandidate {
   double sm_gflops;   ///< one SM's speed on this tile when full (measured, see best_plan.cpp)
 };
 
+/// The most slices `best` cuts K into.
+inline constexpr int kMaxSplits = 16;
+
 /// What `best` runs for one shape.
 struct BestPlan {
   const TileCandidate* candidate = nullptr;  ///< the tile

@@ -8,7 +8,9 @@
 // TODO) is still reported as not implemented rather than as wrong.
 #pragma once
 
+#include "best_plan.h"
 #include "common/cuda_check.h"
+#include "common/gemm_device.cuh"
 #include "common/gemm_types.h"
 
 #include <array>
@@ -36,17 +38,15 @@ __global__ void sum_slices_kernel(cudalabs::GemmArgs args, const float* __restri
     if (!written) {
       *c = __uint_as_float(0xFFFFFFFFu);
     } else {
-      *c = args.beta == 0.0f ? args.alpha * sum : fmaf(args.beta, *c, args.alpha * sum);
+      cudalabs::store_gemm_result(c, sum, args.alpha, args.beta);
     }
   }
 }
 
-constexpr int kMaxSlices = 16;
-
 // Streams of this device for the slices, created once per device and reused by every call.
-const std::array<cudaStream_t, kMaxSlices>& slice_streams() {
+const std::array<cudaStream_t, kMaxSplits>& slice_streams() {
   static std::mutex mutex;
-  static std::array<cudaStream_t, kMaxSlices> streams[64];
+  static std::array<cudaStream_t, kMaxSplits> streams[64];
   static bool created[64] = {};
   int device = 0;
   CUDA_CHECK(cudaGetDevice(&device));
@@ -66,7 +66,7 @@ template <class Launch>
 void launch_split_k(const cudalabs::GemmArgs& args, int slice_k, Launch launch_slice,
                     cudaStream_t stream) {
   const int splits = (args.k + slice_k - 1) / slice_k;
-  if (splits > kMaxSlices || slice_k % 4 != 0) throw std::logic_error("lab07 split-K: bad plan");
+  if (splits > kMaxSplits || slice_k % 4 != 0) throw std::logic_error("lab07 split-K: bad plan");
   const int ldw = (args.n + 3) / 4 * 4;  // slices keep 128-bit stores
   const long long slice_floats = static_cast<long long>(args.m) * ldw;
   float* workspace = nullptr;
@@ -74,7 +74,7 @@ void launch_split_k(const cudalabs::GemmArgs& args, int slice_k, Launch launch_s
                              sizeof(float) * slice_floats * splits, stream));
   CUDA_CHECK(cudaMemsetAsync(workspace, 0xFF, sizeof(float) * slice_floats * splits, stream));
   const auto& streams = slice_streams();
-  cudaEvent_t ready, done[kMaxSlices];
+  cudaEvent_t ready, done[kMaxSplits];
   CUDA_CHECK(cudaEventCreateWithFlags(&ready, cudaEventDisableTiming));
   CUDA_CHECK(cudaEventRecord(ready, stream));
   for (int s = 0; s < splits; ++s) {

@@ -112,10 +112,12 @@ TEST(ParseGemmProblems, RejectsBadLayouts) {
   }
 }
 
-TEST(ValidateGemmProblem, CountsPaddingAndOffset) {
+TEST(ValidateGemmProblem, CountsThePadding) {
   EXPECT_NO_THROW(validate_gemm_problem({{46340, 46340, 8}, {}}, "--shapes"));
+  EXPECT_NO_THROW(validate_gemm_problem({{46340, 46340, 8}, {0, 0, 0, 1024}}, "--shapes"));
   EXPECT_THROW(validate_gemm_problem({{46340, 46340, 8}, {0, 0, 1024, 0}}, "--shapes"),
                std::invalid_argument);
+  EXPECT_THROW(validate_gemm_problem({{0, 4, 4}, {}}, "--shapes"), std::invalid_argument);
 }
 
 TEST(MatrixSpan, CountsThePaddingOfAllButTheLastRow) {

@@ -16,7 +16,7 @@ GemmCheckReport check(GemmLauncher launch, const GemmCase& gemm_case) {
   return verifier.check(launch);
 }
 
-const GemmCase kOdd{{37, 29, 71}, 1.5f, -0.5f, 1, 2, 3};
+const GemmCase kOdd{{37, 29, 71}, 1.5f, -0.5f, {1, 2, 3}};
 const GemmCase kLarge{{2048, 1031, 2051}, 1.0f, 0.5f};  // sampled CPU + cuBLAS path
 
 TEST(GemmVerifier, PassesACorrectKernel) {
