@@ -1,6 +1,7 @@
 #include "best_plan.h"
 
 #include "common/launch_utils.h"
+#include "tiles.h"
 
 #include <algorithm>
 #include <cmath>
@@ -19,10 +20,17 @@ constexpr TileCandidate kCandidates[] = {
     {BestTile::k128x128, "wide_128x128", 128, 128, 8, 8, 2, 364.0},
     {BestTile::k128x64, "wide_128x64", 128, 64, 8, 4, 2, 380.0},
     {BestTile::k64x64, "wide_64x64", 64, 64, 8, 4, 4, 295.0},
+    // The narrow kernel's speed is DRAM's; its FFMAs (a whole column chunk, 4, 8 or 16 wide, for
+    // every row) are a floor of their own at this rate.
+    {BestTile::kNarrow, "narrow_columns", kNarrowWarps* kNarrowRows, kNarrowMaxCols, 1,
+     kNarrowWarps, 8, 100.0},
 };
+// The narrow kernel is considered up to this width of C (4 column chunks).
+constexpr int kNarrowConsideredCols = 4 * kNarrowMaxCols;
 
 constexpr int kSaturatingWarps = 8;             // two per scheduler keep an SM's FFMA pipes busy
 constexpr double kMemoryGBps = 2500.0 / 132.0;  // DRAM bandwidth per SM (H100: about 2.5 TB/s)
+constexpr double kLaunchUs = 2.0;               // a lone kernel's launch and drain
 constexpr double kSplitLaunchUs = 3.0;          // each slice's launch on a stream of its own
 constexpr double kReduceLaunchUs = 5.0;
 constexpr double kSplitMustSave = 0.95;
@@ -52,45 +60,89 @@ std::span<const TileCandidate> best_candidates() {
   return kCandidates;
 }
 
+// The columns of C the narrow kernel computes: its column chunk (4, 8 or 16) times the chunks.
+long long narrow_columns(int n) {
+  if (n <= 4) return 4;
+  if (n <= 8) return 8;
+  return static_cast<long long>(ceil_div(n, kNarrowMaxCols)) * kNarrowMaxCols;
+}
+
+// Reading `bytes` from DRAM with `blocks` blocks: an SM's share of the bandwidth per SM they
+// occupy.
+double dram_us(double bytes, long long blocks, int sms) {
+  return bytes / (kMemoryGBps * static_cast<double>(std::min<long long>(blocks, sms)) * 1e3);
+}
+
 double predicted_us(const TileCandidate& c, const cudalabs::GemmShape& shape, int splits, int sms) {
   const int slice_k = splits > 1 ? slice_k_for(shape.k, splits) : shape.k;
   const int slices = ceil_div(shape.k, slice_k);
-  const long long tiles = tiles_of(shape, c.bm, c.bn) * slices;
-  const long long per_sm = ceil_div(tiles, static_cast<long long>(sms));
-  const long long resident = std::min<long long>(per_sm, c.blocks_per_sm);
-  const double busy = std::min(1.0, static_cast<double>(resident * c.warps) / kSaturatingWarps);
-  const double tile_flops = 2.0 * c.bm * c.bn * static_cast<double>(ceil_div(slice_k, c.bk) * c.bk);
-  const double round_us = resident * tile_flops / (c.sm_gflops * 1e3 * busy);
-  double us =
-      static_cast<double>(ceil_div(per_sm, static_cast<long long>(c.blocks_per_sm))) * round_us;
+  const double m = shape.m, n = shape.n, k = shape.k;
+  double us = 0.0;
+  if (c.tile == BestTile::kNarrow) {
+    const long long columns = narrow_columns(shape.n);
+    const long long chunks = ceil_div(columns, static_cast<long long>(c.bn));  // reads of A
+    const long long blocks = ceil_div(shape.m, c.bm) * chunks * slices;
+    const double flops = 2.0 * m * k * static_cast<double>(columns);
+    const double busy_sms = static_cast<double>(std::min<long long>(blocks, sms));
+    us = std::max(dram_us(4.0 * (m * k * static_cast<double>(chunks) + k * n + m * n), blocks, sms),
+                  flops / (c.sm_gflops * 1e3 * busy_sms)) +
+         kLaunchUs;
+  } else {
+    const long long tiles = tiles_of(shape, c.bm, c.bn) * slices;
+    const long long per_sm = ceil_div(tiles, static_cast<long long>(sms));
+    const long long resident = std::min<long long>(per_sm, c.blocks_per_sm);
+    const double busy = std::min(1.0, static_cast<double>(resident * c.warps) / kSaturatingWarps);
+    const double tile_flops =
+        2.0 * c.bm * c.bn * static_cast<double>(ceil_div(slice_k, c.bk) * c.bk);
+    const double round_us = resident * tile_flops / (c.sm_gflops * 1e3 * busy);
+    // Each block ends by writing its tile of C, at the SM's share of DRAM's bandwidth: at a small
+    // K that is a large part of the block's time.
+    const double store_us = resident * 4.0 * c.bm * c.bn / (kMemoryGBps * 1e3);
+    const double compute_us =
+        static_cast<double>(ceil_div(per_sm, static_cast<long long>(c.blocks_per_sm))) *
+        (round_us + store_us);
+    us = std::max(compute_us, dram_us(4.0 * (m * k + k * n + m * n), tiles, sms));
+  }
   if (slices > 1) {
     // Each slice's partial C written and read back, then C read and written once.
-    const double bytes = (2.0 * slices + 2.0) * shape.m * static_cast<double>(shape.n) * 4.0;
+    const double bytes = (2.0 * slices + 2.0) * m * n * 4.0;
     us += bytes / (kMemoryGBps * sms * 1e3) + kSplitLaunchUs * slices + kReduceLaunchUs;
   }
   return us;
 }
 
-BestPlan plan_best(const cudalabs::GemmShape& shape, int sms) {
-  BestPlan best;
+std::vector<BestPlan> candidate_plans(const cudalabs::GemmShape& shape, int sms) {
+  std::vector<BestPlan> plans;
   for (const TileCandidate& c : kCandidates) {
-    const double us = predicted_us(c, shape, 1, sms);
-    if (best.candidate == nullptr || us < best.predicted_us) best = {&c, 1, shape.k, us};
+    if (c.tile == BestTile::kNarrow && shape.n > kNarrowConsideredCols) continue;
+    for (int splits : {1, 2, 3, 4, 6, 8, 12, kMaxSplits}) {
+      const int slice_k = splits == 1 ? shape.k : slice_k_for(shape.k, splits);
+      if (splits > 1 && (slice_k < kMinSliceK || slice_k >= shape.k)) continue;
+      if (splits > 1 && plans.back().candidate == &c && plans.back().slice_k == slice_k)
+        continue;  // rounding made it the plan before
+      plans.push_back(
+          {&c, ceil_div(shape.k, slice_k), slice_k, predicted_us(c, shape, splits, sms)});
+    }
+  }
+  return plans;
+}
+
+BestPlan plan_best(const cudalabs::GemmShape& shape, int sms) {
+  const std::vector<BestPlan> plans = candidate_plans(shape, sms);
+  BestPlan best;
+  for (const BestPlan& plan : plans) {
+    if (plan.splits == 1 && (best.candidate == nullptr || plan.predicted_us < best.predicted_us))
+      best = plan;
   }
   const double unsplit_us = best.predicted_us;
   const TileCandidate& largest = kCandidates[0];
   const double fill = static_cast<double>(tiles_of(shape, largest.bm, largest.bn)) /
                       (static_cast<double>(sms) * largest.blocks_per_sm);
   if (fill >= kSplitBelowFill) return best;
-  for (const TileCandidate& c : kCandidates) {
-    for (int splits : {2, 3, 4, 6, 8, 12, kMaxSplits}) {
-      const int slice_k = slice_k_for(shape.k, splits);
-      if (slice_k < kMinSliceK || slice_k >= shape.k) continue;
-      const double us = predicted_us(c, shape, splits, sms);
-      if (us < kSplitMustSave * unsplit_us && us < best.predicted_us) {
-        best = {&c, ceil_div(shape.k, slice_k), slice_k, us};
-      }
-    }
+  for (const BestPlan& plan : plans) {
+    if (plan.splits > 1 && plan.predicted_us < kSplitMustSave * unsplit_us &&
+        plan.predicted_us < best.predicted_us)
+      best = plan;
   }
   return best;
 }

@@ -1,17 +1,19 @@
 /// @file labs/07_wide_loads/best_plan.h
-/// @brief How `best` picks a block tile and a split of K for a shape: a model of waves built on
-/// each tile's measured speed.
+/// @brief How `best` picks a kernel and a split of K for a shape: a model of waves built on each
+/// tile's measured speed, with DRAM's bandwidth as a floor.
 #pragma once
 
 #include "common/gemm_types.h"
 
 #include <span>
 #include <string>
+#include <vector>
 
 namespace lab07 {
 
-/// The block tiles `best` chooses from.
-enum class BestTile { k64x64, k128x64, k128x128, k256x128, k128x256 };
+/// The kernels `best` chooses from: the block tiles, and the narrow kernel for a C a few columns
+/// wide (its "tile" is the 32 rows x 16 columns one block computes).
+enum class BestTile { k64x64, k128x64, k128x128, k256x128, k128x256, kNarrow };
 
 /// One tile `best` may run, with what the model needs to know of it.
 struct TileCandidate {
@@ -38,13 +40,20 @@ struct BestPlan {
   std::string describe() const;
 };
 
-/// The candidates, largest tile first.
+/// The candidates, largest tile first, the narrow kernel last.
 std::span<const TileCandidate> best_candidates();
+
+/// Every plan `best` may run for `shape` on `sms` SMs, each with its predicted time: each tile
+/// unsplit and split 2 to kMaxSplits ways (slices of at least 128), and the narrow kernel (unsplit
+/// and split) for N <= 64. lab07_plans times them all against the model.
+std::vector<BestPlan> candidate_plans(const cudalabs::GemmShape& shape, int sms);
 
 /// The model's time for `candidate` on `shape` with K in `splits` slices on a GPU of `sms` SMs, in
 /// microseconds on an H100-like SM. An SM holds blocks_per_sm blocks at a time, so the busiest SM
 /// runs ceil(tiles / sms) blocks in rounds of blocks_per_sm; an SM with fewer than 8 warps issues
-/// proportionally less. A split adds its partial sums' trip through memory and the launches.
+/// proportionally less. No kernel beats DRAM: reading A, B and C once at the bandwidth of the SMs
+/// it occupies is a floor (the narrow kernel's whole cost: it reads A once per 16 columns of C).
+/// A split adds its partial sums' trip through memory and the launches.
 double predicted_us(const TileCandidate& candidate, const cudalabs::GemmShape& shape, int splits,
                     int sms);
 

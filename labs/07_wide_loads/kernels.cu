@@ -1,4 +1,4 @@
-// Lab 07: wide loads and warp tiling. YOUR KERNELS GO HERE, in four steps; each step is a variant
+// Lab 07: wide loads and warp tiling. YOUR KERNELS GO HERE, in five steps; each step is a variant
 // of its own (`--variant step1_wide_loads`, ...), tested and timed alone, so you can see what each
 // lesson buys before the next. Start from your lab 06 prefetch_regs kernel.
 //
@@ -36,8 +36,10 @@
 //  5. Write the tile loop once per shared buffer (a compile-time 0 or 1, e.g. a template lambda or
 //     an unrolled pair of iterations), so that every shared address is a base register plus a
 //     constant, with no buffer arithmetic in the loop.
-//  6. Interior tiles (wholly inside A and B) take plain loads with no bounds tests: 128-bit when
-//     kVector, four scalar loads otherwise; only edge tiles go through the checked loads of step 1.
+//  6. Interior tiles (wholly inside A and B) take plain loads with no bounds tests; only edge tiles
+//     go through checked loads. Without kVector, load the tile float by float with a warp's 32
+//     loads on 32 consecutive floats of a row (element tid + j * kThreads of the tile), not on the
+//     first floats of 32 float4s: the handout's "Off the tile grid" measures the difference.
 //  7. Map blockIdx.x (a 1-D grid) to a tile so that consecutive blocks walk down kGroupRows block
 //     rows.
 //  8. Store C four columns at a time when C allows it and the 4 columns are inside C. kVector says
@@ -47,6 +49,17 @@
 //     `cmake -DCUDALABS_PTXAS_VERBOSE=ON` shows registers and spills: there must be none.
 //
 // Step 4, `async_wide_gemm_kernel<Tile, kVector, kStages>`: step 3 fed by cp.async (below).
+//
+// Step 5, `narrow_gemm_kernel<kCols>` (the handout's "Off the tile grid"): a C only a few columns
+// wide, where any tile computes mostly zeros.
+// 10. Warp w of block b computes rows row0 .. row0 + kNarrowRows - 1 of C, row0 =
+//     ((b / chunks) * kNarrowWarps + w) * kNarrowRows, over the column chunk col0 = (b % chunks) *
+//     kCols (chunks = ceil(N / kCols); tiles.h). Lane l takes k = l, l + 32, ...: each of its loads
+//     of A is one float of a row, so a warp's 32 loads are 128 contiguous bytes whatever A's
+//     alignment. Multiply each by the kCols values of B's row k (zeros past N), then add the lanes'
+//     sums with __shfl_xor_sync and store the rows and columns inside C.
+//  Predict: at 40960 x 3 x 1600, how many bytes must be read, and how long does that take at the
+//  bandwidth lab 00 measured? What fraction of a 128 x 64 tile's FFMAs are useful?
 #include "common/gemm_device.cuh"
 #include "lab.h"
 #include "tiles.h"
@@ -84,6 +97,12 @@ __global__ void wide_gemm_kernel(cudalabs::GemmArgs args) {
 template <class Tile, bool kVector, int kStages>
 __global__ void async_wide_gemm_kernel(cudalabs::GemmArgs args) {
   // TODO(lab07): step 4, the cp.async form of wide_gemm_kernel.
+  (void)args;
+}
+
+template <int kCols>
+__global__ void __launch_bounds__(kNarrowThreads) narrow_gemm_kernel(cudalabs::GemmArgs args) {
+  // TODO(lab07): step 5, the narrow kernel described above.
   (void)args;
 }
 

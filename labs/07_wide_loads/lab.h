@@ -3,6 +3,7 @@
 /// SGEMM.
 #pragma once
 
+#include "best_plan.h"
 #include "common/gemm_variant.h"
 
 #include <span>
@@ -29,7 +30,10 @@ inline constexpr int kGroupRows = 8;
 /// - `wide_256x128`: 256 x 128 x 8, 8 warps, 16 x 8 per thread
 /// - `async_128x256`: the 128 x 256 tile fed by cp.async, 3 stages deep, instead of register
 /// staging
-/// - `best`: picks one of the above from the problem's shape (the suite's final FP32 GEMM)
+/// - `narrow_columns`: for a C a few columns wide (N <= 16): each warp streams 4 rows of A, its
+///   lanes splitting K (a matrix-vector product in disguise, bound by reading A)
+/// - `best`: runs one of the above, K split or not, as best_plan.h predicts fastest for the shape
+///   (the suite's final FP32 GEMM)
 /// Every variant loads A and B 128 bits at a time when both are 16-byte aligned with lda and ldb
 /// multiples of 4, and stores C so when C is aligned with ldc a multiple of 4; scalar otherwise.
 /// Any shape is right.
@@ -37,6 +41,11 @@ std::span<const cudalabs::GemmVariant> variants();
 
 /// The `best` variant's launcher, for other labs (lab 09 lowers its convolutions onto it).
 void best_gemm(const cudalabs::GemmArgs& args, cudaStream_t stream);
+
+/// Runs one plan of candidate_plans (best_plan.h) for args, whichever `best` would choose: for
+/// lab07_plans, which times every plan against the model. Throws std::invalid_argument for a plan
+/// that does not fit args (another K) or bad arguments.
+void launch_plan(const BestPlan& plan, const cudalabs::GemmArgs& args, cudaStream_t stream);
 
 }  // namespace lab07
 

@@ -18,6 +18,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
 
 namespace lab07 {
 namespace {
@@ -125,6 +128,39 @@ void launch_async(const cudalabs::GemmArgs& args, cudaStream_t stream) {
   CUDA_CHECK_LAUNCH("lab07 async_wide_gemm_kernel");
 }
 
+// The narrow kernel: one block per kNarrowWarps * kNarrowRows rows of C and column chunk, the chunk
+// 4, 8 or kNarrowMaxCols columns wide (the narrowest that covers N, so a C of 3 columns computes
+// 4).
+template <int kCols>
+cudalabs::KernelLaunch describe_narrow_chunk(const cudalabs::GemmShape& shape) {
+  const long long blocks =
+      static_cast<long long>(cudalabs::ceil_div(shape.m, kNarrowWarps * kNarrowRows)) *
+      cudalabs::ceil_div(shape.n, kCols);
+  return {reinterpret_cast<const void*>(&narrow_gemm_kernel<kCols>),
+          cudalabs::checked_grid(blocks, 1, 1, "lab07 narrow GEMM"), dim3(kNarrowThreads), 0};
+}
+
+template <class Visit>
+auto with_narrow_chunk(int n, Visit visit) {
+  if (n <= 4) return visit(std::integral_constant<int, 4>{});
+  if (n <= 8) return visit(std::integral_constant<int, 8>{});
+  return visit(std::integral_constant<int, kNarrowMaxCols>{});
+}
+
+cudalabs::KernelLaunch describe_narrow(const cudalabs::GemmShape& shape) {
+  return with_narrow_chunk(shape.n,
+                           [&](auto cols) { return describe_narrow_chunk<cols()>(shape); });
+}
+
+void launch_narrow(const cudalabs::GemmArgs& args, cudaStream_t stream) {
+  cudalabs::validate_gemm_args(args, "lab07 narrow GEMM");
+  with_narrow_chunk(args.n, [&](auto cols) {
+    const cudalabs::KernelLaunch config = describe_narrow_chunk<cols()>(args.shape());
+    narrow_gemm_kernel<cols()><<<config.grid, config.block, 0, stream>>>(args);
+  });
+  CUDA_CHECK_LAUNCH("lab07 narrow_gemm_kernel");
+}
+
 int multiprocessors() {
   static const int count = [] {
     int device = 0, sms = 0;
@@ -140,21 +176,41 @@ BestPlan plan_for(const cudalabs::GemmShape& shape) {
   return plan_best(shape, multiprocessors());
 }
 
-template <class Visit>
-auto with_tile(BestTile tile, Visit visit) {
+// The launcher of one of best's kernels.
+cudalabs::GemmLauncher launcher_of(BestTile tile) {
   switch (tile) {
     case BestTile::k128x256:
-      return visit(Tile128x256{});
+      return &launch<Tile128x256>;
     case BestTile::k256x128:
-      return visit(Tile256x128{});
+      return &launch<Tile256x128>;
     case BestTile::k128x128:
-      return visit(Tile128x128{});
+      return &launch<Tile128x128>;
     case BestTile::k128x64:
-      return visit(Tile128x64{});
+      return &launch<Tile128x64>;
     case BestTile::k64x64:
+      return &launch<Tile64x64>;
+    case BestTile::kNarrow:
       break;
   }
-  return visit(Tile64x64{});
+  return &launch_narrow;
+}
+
+cudalabs::GemmLaunchDescriber describer_of(BestTile tile) {
+  switch (tile) {
+    case BestTile::k128x256:
+      return &describe<Tile128x256>;
+    case BestTile::k256x128:
+      return &describe<Tile256x128>;
+    case BestTile::k128x128:
+      return &describe<Tile128x128>;
+    case BestTile::k128x64:
+      return &describe<Tile128x64>;
+    case BestTile::k64x64:
+      return &describe<Tile64x64>;
+    case BestTile::kNarrow:
+      break;
+  }
+  return &describe_narrow;
 }
 
 // What the plan launches first: the whole GEMM, or the first slice of K.
@@ -162,21 +218,21 @@ cudalabs::KernelLaunch describe_best(const cudalabs::GemmShape& shape) {
   const BestPlan plan = plan_for(shape);
   cudalabs::GemmShape first = shape;
   first.k = plan.slice_k;
-  return with_tile(plan.candidate->tile,
-                   [&](auto tile) { return describe<decltype(tile)>(first); });
+  return describer_of(plan.candidate->tile)(first);
+}
+
+void run_plan(const BestPlan& plan, const cudalabs::GemmArgs& args, cudaStream_t stream) {
+  const cudalabs::GemmLauncher launch_kernel = launcher_of(plan.candidate->tile);
+  if (plan.splits == 1) {
+    launch_kernel(args, stream);
+  } else {
+    launch_split_k(args, plan.slice_k, launch_kernel, stream);
+  }
 }
 
 void launch_best(const cudalabs::GemmArgs& args, cudaStream_t stream) {
   cudalabs::validate_gemm_args(args, "lab07 best");
-  const BestPlan plan = plan_for(args.shape());
-  with_tile(plan.candidate->tile, [&](auto tile) {
-    using Tile = decltype(tile);
-    if (plan.splits == 1) {
-      launch<Tile>(args, stream);
-    } else {
-      launch_split_k(args, plan.slice_k, &launch<Tile>, stream);
-    }
-  });
+  run_plan(plan_for(args.shape()), args, stream);
 }
 
 constexpr cudalabs::GemmVariant kVariants[] = {
@@ -195,7 +251,9 @@ constexpr cudalabs::GemmVariant kVariants[] = {
      &describe<Tile256x128>},
     {"async_128x256", "128x256x8 fed by cp.async (3 stages) instead of registers",
      &launch_async<Tile128x256, 3>, &describe_async<Tile128x256, 3>},
-    {"best", "the tile above that suits the shape", &launch_best, &describe_best},
+    {"narrow_columns", "for C a few columns wide: lanes split K, each warp streams 4 rows of A",
+     &launch_narrow, &describe_narrow},
+    {"best", "the kernel above that suits the shape", &launch_best, &describe_best},
 };
 
 }  // namespace
@@ -206,6 +264,15 @@ std::span<const cudalabs::GemmVariant> variants() {
 
 void best_gemm(const cudalabs::GemmArgs& args, cudaStream_t stream) {
   launch_best(args, stream);
+}
+
+void launch_plan(const BestPlan& plan, const cudalabs::GemmArgs& args, cudaStream_t stream) {
+  cudalabs::validate_gemm_args(args, "lab07 plan");
+  if (plan.candidate == nullptr || plan.splits < 1 || plan.splits > kMaxSplits ||
+      (plan.splits > 1 && plan.slice_k % 4 != 0) || (plan.splits == 1 && plan.slice_k != args.k))
+    throw std::invalid_argument("lab07 plan: not a plan for K = " + std::to_string(args.k) + ": " +
+                                (plan.candidate ? plan.describe() : std::string("no kernel")));
+  run_plan(plan, args, stream);
 }
 
 }  // namespace lab07

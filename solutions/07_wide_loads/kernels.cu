@@ -5,23 +5,24 @@
 // cycle, so every instruction that is not an FFMA (a load, an address, a branch) takes a cycle from
 // the FFMAs. This kernel spends as few as it can on anything else:
 //  - 128-bit global loads (LDG.E.128): one instruction brings 4 floats of A or B; A lands
-//  transposed
-//    in shared memory through 4 scalar stores, B through one 128-bit store ([GEMM-BOOK] §2.2).
+//    transposed in shared memory through 4 scalar stores, B through one 128-bit store
+//    ([GEMM-BOOK] §2.2).
 //  - Warp tiling: each warp owns a warp tile, and each lane a TM x TN patch made of 4 x 4 pieces
 //    spread over it, so that a warp's 128-bit shared loads (LDS.128) touch one contiguous 128-byte
 //    row segment (A) or less (B): no bank conflict, and 4 LDS.128 feed 64 FFMAs (8 x 8 patch).
 //  - Shared->register prefetch ([GEMM-BOOK] §2.3): the fragments of step k + 1 are loaded while
-//  step
-//    k's FFMAs run (two register slots), so no FFMA waits for shared memory.
+//    step k's FFMAs run (two register slots), so no FFMA waits for shared memory.
 //  - Double-buffered shared memory with a global->register prefetch (lab 06): one barrier per tile.
 //  - A block swizzle: blocks walk down groups of kGroupRows block rows, so that the panels of A and
-//  B
-//    they share are read from L2 rather than DRAM.
+//    B they share are read from L2 rather than DRAM.
 //  - The alpha/beta update and the stores of C also go 128 bits at a time.
 // The 128-bit loads need A and B 16-byte aligned with lda and ldb multiples of 4; otherwise the
-// launcher picks the scalar instantiation (kVector = false), whose interior tiles still skip every
-// bounds test. C is stored 128 bits at a time when it allows, checked once at run time.
-// Partial tiles at any edge load zeros and store only inside C.
+// launcher picks the scalar instantiation (kVector = false), which stages the tiles float by float
+// with a warp's loads on consecutive addresses, and whose interior tiles still skip every bounds
+// test. C is stored 128 bits at a time when it allows, checked once at run time. Partial tiles at
+// any edge load zeros and store only inside C.
+//
+// A C only a few columns wide wastes most of any tile: narrow_gemm_kernel streams A instead.
 #include "common/async_copy.cuh"
 #include "common/gemm_device.cuh"
 #include "lab.h"
@@ -65,12 +66,10 @@ __device__ __forceinline__ int2 swizzled_tile_origin(int m, int n) {
                    (in_group / group_rows) * Tile::BN);
 }
 
-// Four consecutive floats that lie inside the matrix: one 128-bit load when aligned, else four
-// scalar loads, with no bounds tests either way.
-template <bool kVector>
+// Four consecutive floats that lie inside the matrix, 16-byte aligned: one 128-bit load, no bounds
+// tests.
 __device__ __forceinline__ float4 load_four_inside(const float* __restrict__ p) {
-  if (kVector) return __ldg(reinterpret_cast<const float4*>(p));
-  return make_float4(__ldg(p), __ldg(p + 1), __ldg(p + 2), __ldg(p + 3));
+  return __ldg(reinterpret_cast<const float4*>(p));
 }
 
 // C = alpha * acc + beta * C for this lane's pieces, four columns at a time where C allows it
@@ -244,6 +243,9 @@ struct RegisterStagedBlock {
   BTile* b_tile;
   int row0, col0, tid;
   LanePieces<Tile> lane;
+  // Without 128-bit loads the tiles are staged float by float, a warp's loads on consecutive
+  // floats of a row (warp_tile.cuh, stages_by_float).
+  static constexpr bool kStagesByFloat = !kVector;
   // Most tiles lie wholly inside A and B: they take plain loads (128-bit when kVector) with no
   // bounds checks; only the tiles at the edges take the checked path.
   bool interior_block;
@@ -257,19 +259,44 @@ struct RegisterStagedBlock {
     interior_block = row0 + BM <= args.m && col0 + BN <= args.n;
   }
 
+  // Element e of the tile (row-major) into component q of staged[e / kThreads / 4]: see
+  // stages_by_float.
+  template <int kVectors, int kCols>
+  __device__ __forceinline__ void load_floats(float4 (&staged)[kVectors], const float* matrix,
+                                              int ld, int first_row, int first_col, int rows,
+                                              int cols, bool inside) {
+    float values[4 * kVectors];
+#pragma unroll
+    for (int j = 0; j < 4 * kVectors; ++j) {
+      const int e = tid + j * kThreads;
+      const int row = first_row + e / kCols, col = first_col + e % kCols;
+      values[j] = inside || (row < rows && col < cols) ? __ldg(matrix + row * ld + col) : 0.0f;
+    }
+#pragma unroll
+    for (int r = 0; r < kVectors; ++r)
+      staged[r] =
+          make_float4(values[4 * r], values[4 * r + 1], values[4 * r + 2], values[4 * r + 3]);
+  }
+
   __device__ __forceinline__ void load_tile(int k0) {
-    if (interior_block && k0 + BK <= args.k) {
+    const bool inside = interior_block && k0 + BK <= args.k;
+    if constexpr (kStagesByFloat) {
+      load_floats<kAVectors, BK>(a_staged, args.a, args.lda, row0, k0, args.m, args.k, inside);
+      load_floats<kBVectors, BN>(b_staged, args.b, args.ldb, k0, col0, args.k, args.n, inside);
+      return;
+    }
+    if (inside) {
 #pragma unroll
       for (int r = 0; r < kAVectors; ++r) {
         const int v = tid + r * kThreads;
-        a_staged[r] = load_four_inside<kVector>(args.a + (row0 + v / (BK / 4)) * args.lda + k0 +
-                                                v % (BK / 4) * 4);
+        a_staged[r] =
+            load_four_inside(args.a + (row0 + v / (BK / 4)) * args.lda + k0 + v % (BK / 4) * 4);
       }
 #pragma unroll
       for (int r = 0; r < kBVectors; ++r) {
         const int v = tid + r * kThreads;
-        b_staged[r] = load_four_inside<kVector>(args.b + (k0 + v / (BN / 4)) * args.ldb + col0 +
-                                                v % (BN / 4) * 4);
+        b_staged[r] =
+            load_four_inside(args.b + (k0 + v / (BN / 4)) * args.ldb + col0 + v % (BN / 4) * 4);
       }
       return;
     }
@@ -407,6 +434,53 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
     }
   }
   store_pieces<Tile, true>(args, row0, col0, lane, acc);
+}
+
+// A C of a few columns (N <= 16: the DCGAN's RGB layer has 3): a tile of 64 or more columns would
+// compute zeros in all but N of them, and the product is a matrix-vector product in disguise, bound
+// by reading A once (2 N FLOPs per 4 bytes). So each warp streams kNarrowRows rows of A, its lanes
+// on consecutive k (every load a contiguous 128 bytes, any alignment), multiplies each element by
+// the kCols values of B's row k (read through L1, where B stays), and the lanes' partial sums meet
+// through shuffles. Block b covers rows (b / chunks) * kNarrowWarps * kNarrowRows .. and the column
+// chunk b % chunks.
+template <int kCols>
+__global__ void __launch_bounds__(kNarrowThreads) narrow_gemm_kernel(cudalabs::GemmArgs args) {
+  const int chunks = (args.n + kCols - 1) / kCols;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int row0 = (static_cast<int>(blockIdx.x) / chunks * kNarrowWarps + warp) * kNarrowRows;
+  const int col0 = static_cast<int>(blockIdx.x) % chunks * kCols;
+  if (row0 >= args.m) return;  // no barrier below: a warp may leave alone
+  const int rows = min(kNarrowRows, args.m - row0), cols = min(kCols, args.n - col0);
+  const float* a = args.a + row0 * args.lda;
+  const float* b = args.b + col0;
+
+  float acc[kNarrowRows][kCols] = {};
+#pragma unroll 4
+  for (int k = lane; k < args.k; k += 32) {
+    float b_row[kCols];
+#pragma unroll
+    for (int c = 0; c < kCols; ++c) b_row[c] = c < cols ? __ldg(b + k * args.ldb + c) : 0.0f;
+#pragma unroll
+    for (int r = 0; r < kNarrowRows; ++r) {
+      const float a_value = r < rows ? __ldg(a + r * args.lda + k) : 0.0f;
+#pragma unroll
+      for (int c = 0; c < kCols; ++c) acc[r][c] = fmaf(a_value, b_row[c], acc[r][c]);
+    }
+  }
+  // Every lane ends with every sum; lane (r * kCols + c) % 32 stores element (r, c).
+#pragma unroll
+  for (int r = 0; r < kNarrowRows; ++r) {
+#pragma unroll
+    for (int c = 0; c < kCols; ++c) {
+      float sum = acc[r][c];
+#pragma unroll
+      for (int offset = 16; offset > 0; offset /= 2)
+        sum += __shfl_xor_sync(0xFFFFFFFFu, sum, offset);
+      if ((r * kCols + c) % 32 == lane && r < rows && c < cols)
+        cudalabs::store_gemm_result(args.c + (row0 + r) * args.ldc + col0 + c, sum, args.alpha,
+                                    args.beta);
+    }
+  }
 }
 
 }  // namespace

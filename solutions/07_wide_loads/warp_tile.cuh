@@ -75,8 +75,9 @@ concept StagedTileBlock = requires(Block& block) {
   // Two shared buffers of each tile, A transposed: a_tile[buffer][k][m], b_tile[buffer][k][n].
   { block.a_tile[1][Tile::BK - 1][Tile::BM - 1] } -> std::same_as<float&>;
   { block.b_tile[1][Tile::BK - 1][Tile::BN - 1] } -> std::same_as<float&>;
-  // The next tile's float4s in registers: thread tid holds float4s tid, tid + kThreads, ... of each
-  // tile, A's as (row v / (BK / 4), columns v % (BK / 4) * 4 ..).
+  // The next tile in registers, as float4s: thread tid holds float4s tid, tid + kThreads, ... of
+  // each tile, A's as (row v / (BK / 4), columns v % (BK / 4) * 4 ..); or, for a block that says
+  // kStagesByFloat, as floats (stages_by_float below).
   { block.tid } -> std::convertible_to<int>;
   { block.a_staged[Tile::BM * Tile::BK / 4 / Tile::kThreads - 1] } -> std::same_as<float4&>;
   { block.b_staged[Tile::BK * Tile::BN / 4 / Tile::kThreads - 1] } -> std::same_as<float4&>;
@@ -89,10 +90,55 @@ concept StagedTileBlock = requires(Block& block) {
   block.load_next_tile();
 };
 
+// A block whose matrix is not 16-byte aligned loads it one float at a time, and keeps a warp's 32
+// loads on 32 consecutive floats of a row (128 contiguous bytes) rather than on the first float of
+// 32 float4s (512 bytes apart in 16-byte steps, four times the sectors per load). Such a block says
+// `static constexpr bool kStagesByFloat = true`: component q of its a_staged[r] is then element
+// e = tid + (4 r + q) * kThreads of the tile in row-major order (A's row e / BK, column e % BK; B's
+// row e / BN, column e % BN).
+template <class Block>
+constexpr bool stages_by_float = requires {
+  requires Block::kStagesByFloat;
+};
+
+// Component q (0..3) of v; q is a constant once the caller's loop is unrolled.
+__device__ __forceinline__ float component(const float4& v, int q) {
+  return q == 0 ? v.x : q == 1 ? v.y : q == 2 ? v.z : v.w;
+}
+
+// Registers -> shared buffer kBuffer, for a block that stages floats (stages_by_float): one scalar
+// store each. A's land transposed; a warp's 32 stores cover 4 rows of A x 8 k, and with the row
+// padding (BM + kPadA = 4 mod 32) those are 32 different banks. B's are 32 consecutive floats.
+template <class Tile, int kBuffer, StagedTileBlock<Tile> Block>
+__device__ __forceinline__ void store_staged_floats(Block& block) {
+  constexpr int kAVectors = Tile::BM * Tile::BK / 4 / Tile::kThreads;
+  constexpr int kBVectors = Tile::BK * Tile::BN / 4 / Tile::kThreads;
+#pragma unroll
+  for (int r = 0; r < kAVectors; ++r) {
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+      const int e = block.tid + (4 * r + q) * Tile::kThreads;
+      block.a_tile[kBuffer][e % Tile::BK][e / Tile::BK] = component(block.a_staged[r], q);
+    }
+  }
+#pragma unroll
+  for (int r = 0; r < kBVectors; ++r) {
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+      const int e = block.tid + (4 * r + q) * Tile::kThreads;
+      block.b_tile[kBuffer][e / Tile::BN][e % Tile::BN] = component(block.b_staged[r], q);
+    }
+  }
+}
+
 // Registers -> shared buffer kBuffer: A transposed by four scalar stores (the row padding keeps a
 // warp's stores on 32 different banks), B by one 128-bit store.
 template <class Tile, int kBuffer, StagedTileBlock<Tile> Block>
 __device__ __forceinline__ void store_staged_tile(Block& block) {
+  if constexpr (stages_by_float<Block>) {
+    store_staged_floats<Tile, kBuffer>(block);
+    return;
+  }
   constexpr int kAVectors = Tile::BM * Tile::BK / 4 / Tile::kThreads;
   constexpr int kBVectors = Tile::BK * Tile::BN / 4 / Tile::kThreads;
 #pragma unroll

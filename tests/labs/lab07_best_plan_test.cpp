@@ -4,8 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
+#include <vector>
 
 namespace lab07 {
 namespace {
@@ -41,6 +43,45 @@ TEST(BestPlan, SplitsALargeKOverASmallC) {
   EXPECT_EQ(plan_best({64, 64, 64}, kH100Sms).splits, 1);
 }
 
+// A C a few columns wide is a matrix-vector product: the narrow kernel streams A once, where the
+// narrowest tile (64 columns) would compute 61 columns of zeros at N = 3.
+TEST(BestPlan, StreamsANarrowC) {
+  EXPECT_EQ(plan_best({40960, 3, 1600}, kH100Sms).candidate->tile, BestTile::kNarrow);
+  EXPECT_EQ(plan_best({4096, 16, 4096}, kH100Sms).candidate->tile, BestTile::kNarrow);
+  EXPECT_EQ(plan_best({100000, 1, 512}, kH100Sms).candidate->tile, BestTile::kNarrow);
+  EXPECT_NE(plan_best({20480, 64, 3200}, kH100Sms).candidate->tile, BestTile::kNarrow);
+  EXPECT_NE(plan_best({4096, 4096, 4096}, kH100Sms).candidate->tile, BestTile::kNarrow);
+  // Its time is reading A at DRAM's speed: twice the rows, twice the time.
+  const TileCandidate& narrow = best_candidates().back();
+  ASSERT_EQ(narrow.tile, BestTile::kNarrow);
+  const double half = predicted_us(narrow, {20480, 3, 1600}, 1, kH100Sms);
+  const double whole = predicted_us(narrow, {40960, 3, 1600}, 1, kH100Sms);
+  EXPECT_NEAR((whole - 2.0) / (half - 2.0), 2.0, 0.01);  // less the 2 us launch
+}
+
+// The plans best chooses from: every kernel unsplit, splits only with slices of 128 or more, the
+// narrow kernel only for N <= 64, and best's choice among them.
+TEST(BestPlan, CandidatePlansCoverTheChoices) {
+  const std::vector<BestPlan> plans = candidate_plans({1024, 1024, 65536}, kH100Sms);
+  int unsplit = 0;
+  for (const BestPlan& plan : plans) {
+    if (plan.splits == 1) ++unsplit;
+    EXPECT_TRUE(plan.splits == 1 || plan.slice_k >= 128) << plan.describe();
+    EXPECT_NE(plan.candidate->tile, BestTile::kNarrow);
+  }
+  EXPECT_EQ(unsplit, 5);
+  const BestPlan chosen = plan_best({1024, 1024, 65536}, kH100Sms);
+  EXPECT_TRUE(std::any_of(plans.begin(), plans.end(), [&](const BestPlan& p) {
+    return p.candidate == chosen.candidate && p.slice_k == chosen.slice_k;
+  }));
+  const std::vector<BestPlan> narrow = candidate_plans({40960, 3, 1600}, kH100Sms);
+  EXPECT_TRUE(std::any_of(narrow.begin(), narrow.end(), [](const BestPlan& p) {
+    return p.candidate->tile == BestTile::kNarrow;
+  }));
+  // No split of a K too short for two slices of 128.
+  for (const BestPlan& plan : candidate_plans({64, 64, 200}, kH100Sms)) EXPECT_EQ(plan.splits, 1);
+}
+
 TEST(BestPlan, MoreWavesTakeLonger) {
   const TileCandidate& big = best_candidates().front();
   const double one_wave = predicted_us(big, {256 * 12, 128 * 11, 1024}, 1, kH100Sms);    // 132
@@ -58,6 +99,11 @@ TEST(BestPlan, SlicesCoverKExactlyOnAnyShape) {
     for (int sms : {1, 80, 132}) {
       const BestPlan plan = plan_best(shape, sms);
       ASSERT_NE(plan.candidate, nullptr);
+      for (const BestPlan& other : candidate_plans(shape, sms)) {
+        ASSERT_GE(static_cast<long long>(other.slice_k) * other.splits, shape.k);
+        ASSERT_LT(static_cast<long long>(other.slice_k) * (other.splits - 1), shape.k);
+        ASSERT_GT(other.predicted_us, 0.0);
+      }
       ASSERT_GE(plan.splits, 1);
       ASSERT_LE(plan.splits, 16);
       ASSERT_GT(plan.predicted_us, 0.0);
