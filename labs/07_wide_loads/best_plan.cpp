@@ -14,23 +14,27 @@ namespace {
 // 15.5 waves of the big tiles: 97 % of the last wave busy), divided by 132 and by that 0.97
 // (docs/data/history/lab07_v4-before-shapes_variants_nvidia-h100-80gb-hbm3.txt). Only their ratios
 // matter for the choice, and those hold on other GPUs of the same kind of SM.
+// The fixed cost of a launch: fitted to lab07_plans at K = 64, 100 and 128, where the rounds are
+// short (docs/data/history/lab07_v6-plans_nvidia-h100-80gb-hbm3.txt). An SM that holds one block
+// at a time idles while that block fills its pipeline and drains its stores; with two or more,
+// one block's loads and stores overlap another's FFMAs.
 constexpr TileCandidate kCandidates[] = {
-    {BestTile::k256x128, "wide_256x128", 256, 128, 8, 8, 1, 412.0},
-    {BestTile::k128x256, "wide_128x256", 128, 256, 8, 8, 1, 391.0},
-    {BestTile::k128x128, "wide_128x128", 128, 128, 8, 8, 2, 364.0},
-    {BestTile::k128x64, "wide_128x64", 128, 64, 8, 4, 2, 380.0},
-    {BestTile::k64x64, "wide_64x64", 64, 64, 8, 4, 4, 295.0},
+    {BestTile::k256x128, "wide_256x128", 256, 128, 8, 8, 1, 412.0, 25.0},
+    {BestTile::k128x256, "wide_128x256", 128, 256, 8, 8, 1, 391.0, 25.0},
+    {BestTile::k128x128, "wide_128x128", 128, 128, 8, 8, 2, 364.0, 12.0},
+    {BestTile::k128x64, "wide_128x64", 128, 64, 8, 4, 2, 380.0, 8.0},
+    {BestTile::k64x64, "wide_64x64", 64, 64, 8, 4, 4, 295.0, 5.0},
     // The narrow kernel's speed is DRAM's; its FFMAs (a whole column chunk, 4, 8 or 16 wide, for
     // every row) are a floor of their own at this rate.
-    {BestTile::kNarrow, "narrow_columns", kNarrowWarps* kNarrowRows, kNarrowMaxCols, 1,
-     kNarrowWarps, 8, 100.0},
+    {BestTile::kNarrow, "narrow_columns", kNarrowWarps * kNarrowRows, kNarrowMaxCols, 1,
+     kNarrowWarps, 8, 100.0, 2.0},
 };
 // The narrow kernel is considered up to this width of C (4 column chunks).
 constexpr int kNarrowConsideredCols = 4 * kNarrowMaxCols;
 
+constexpr double kRoundStartUs = 2.5;  // a round's blocks wait for their first tiles
 constexpr int kSaturatingWarps = 8;             // two per scheduler keep an SM's FFMA pipes busy
 constexpr double kMemoryGBps = 2500.0 / 132.0;  // DRAM bandwidth per SM (H100: about 2.5 TB/s)
-constexpr double kLaunchUs = 2.0;               // a lone kernel's launch and drain
 constexpr double kSplitLaunchUs = 3.0;          // each slice's launch on a stream of its own
 constexpr double kReduceLaunchUs = 5.0;
 constexpr double kSplitMustSave = 0.95;
@@ -85,8 +89,7 @@ double predicted_us(const TileCandidate& c, const cudalabs::GemmShape& shape, in
     const double flops = 2.0 * m * k * static_cast<double>(columns);
     const double busy_sms = static_cast<double>(std::min<long long>(blocks, sms));
     us = std::max(dram_us(4.0 * (m * k * static_cast<double>(chunks) + k * n + m * n), blocks, sms),
-                  flops / (c.sm_gflops * 1e3 * busy_sms)) +
-         kLaunchUs;
+                  flops / (c.sm_gflops * 1e3 * busy_sms));
   } else {
     const long long tiles = tiles_of(shape, c.bm, c.bn) * slices;
     const long long per_sm = ceil_div(tiles, static_cast<long long>(sms));
@@ -95,14 +98,15 @@ double predicted_us(const TileCandidate& c, const cudalabs::GemmShape& shape, in
     const double tile_flops =
         2.0 * c.bm * c.bn * static_cast<double>(ceil_div(slice_k, c.bk) * c.bk);
     const double round_us = resident * tile_flops / (c.sm_gflops * 1e3 * busy);
-    // Each block ends by writing its tile of C, at the SM's share of DRAM's bandwidth: at a small
-    // K that is a large part of the block's time.
-    const double store_us = resident * 4.0 * c.bm * c.bn / (kMemoryGBps * 1e3);
+    // Each round ends by writing a tile of C at the SM's share of DRAM's bandwidth (the stores of
+    // the other blocks of the round overlap its FFMAs): at a small K, a large part of the round.
+    const double store_us = 4.0 * c.bm * c.bn / (kMemoryGBps * 1e3);
     const double compute_us =
         static_cast<double>(ceil_div(per_sm, static_cast<long long>(c.blocks_per_sm))) *
-        (round_us + store_us);
+        (kRoundStartUs + round_us + store_us);
     us = std::max(compute_us, dram_us(4.0 * (m * k + k * n + m * n), tiles, sms));
   }
+  us += c.fixed_us;
   if (slices > 1) {
     // Each slice's partial C written and read back, then C read and written once.
     const double bytes = (2.0 * slices + 2.0) * m * n * 4.0;

@@ -25,6 +25,7 @@ struct TileCandidate {
   int warps;          ///< warps per block
   int blocks_per_sm;  ///< blocks an SM holds at once (its __launch_bounds__ budget)
   double sm_gflops;   ///< one SM's speed on this tile when full (measured, see best_plan.cpp)
+  double fixed_us;    ///< what a launch costs beyond its rounds: fill, drain, the last stores
 };
 
 /// The most slices `best` cuts K into.

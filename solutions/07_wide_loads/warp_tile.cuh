@@ -76,8 +76,8 @@ concept StagedTileBlock = requires(Block& block) {
   { block.a_tile[1][Tile::BK - 1][Tile::BM - 1] } -> std::same_as<float&>;
   { block.b_tile[1][Tile::BK - 1][Tile::BN - 1] } -> std::same_as<float&>;
   // The next tile in registers, as float4s: thread tid holds float4s tid, tid + kThreads, ... of
-  // each tile, A's as (row v / (BK / 4), columns v % (BK / 4) * 4 ..); or, for a block that says
-  // kStagesByFloat, as floats (stages_by_float below).
+  // each tile, A's as (row v / (BK / 4), columns v % (BK / 4) * 4 ..); a block that says
+  // kBStagedByFloat holds B's as floats instead (b_staged_by_float below).
   { block.tid } -> std::convertible_to<int>;
   { block.a_staged[Tile::BM * Tile::BK / 4 / Tile::kThreads - 1] } -> std::same_as<float4&>;
   { block.b_staged[Tile::BK * Tile::BN / 4 / Tile::kThreads - 1] } -> std::same_as<float4&>;
@@ -90,55 +90,27 @@ concept StagedTileBlock = requires(Block& block) {
   block.load_next_tile();
 };
 
-// A block whose matrix is not 16-byte aligned loads it one float at a time, and keeps a warp's 32
-// loads on 32 consecutive floats of a row (128 contiguous bytes) rather than on the first float of
-// 32 float4s (512 bytes apart in 16-byte steps, four times the sectors per load). Such a block says
-// `static constexpr bool kStagesByFloat = true`: component q of its a_staged[r] is then element
-// e = tid + (4 r + q) * kThreads of the tile in row-major order (A's row e / BK, column e % BK; B's
-// row e / BN, column e % BN).
+// A block whose B is not 16-byte aligned loads it one float at a time. Loading a float4's four
+// floats one by one would put a warp's 32 loads 16 bytes apart (512 bytes, 16 sectors, for 128 bytes
+// of data): four instructions each touching four times the sectors. Such a block instead gives
+// each warp a contiguous run of the B tile, its lanes on consecutive floats, and says
+// `static constexpr bool kBStagedByFloat = true`: component q of its b_staged[r] is then element
+// e = warp * 128 * kBVectors + (4 r + q) * 32 + lane of the tile in row-major order (row e / BN,
+// column e % BN), and the loads of one lane are 128 bytes apart within a row. A keeps its float4
+// layout either way: a tile row of A is only BK = 8 floats, so its warp loads span rows whatever
+// the mapping.
 template <class Block>
-constexpr bool stages_by_float = requires {
-  requires Block::kStagesByFloat;
-};
+constexpr bool b_staged_by_float = requires { requires Block::kBStagedByFloat; };
 
 // Component q (0..3) of v; q is a constant once the caller's loop is unrolled.
 __device__ __forceinline__ float component(const float4& v, int q) {
   return q == 0 ? v.x : q == 1 ? v.y : q == 2 ? v.z : v.w;
 }
 
-// Registers -> shared buffer kBuffer, for a block that stages floats (stages_by_float): one scalar
-// store each. A's land transposed; a warp's 32 stores cover 4 rows of A x 8 k, and with the row
-// padding (BM + kPadA = 4 mod 32) those are 32 different banks. B's are 32 consecutive floats.
-template <class Tile, int kBuffer, StagedTileBlock<Tile> Block>
-__device__ __forceinline__ void store_staged_floats(Block& block) {
-  constexpr int kAVectors = Tile::BM * Tile::BK / 4 / Tile::kThreads;
-  constexpr int kBVectors = Tile::BK * Tile::BN / 4 / Tile::kThreads;
-#pragma unroll
-  for (int r = 0; r < kAVectors; ++r) {
-#pragma unroll
-    for (int q = 0; q < 4; ++q) {
-      const int e = block.tid + (4 * r + q) * Tile::kThreads;
-      block.a_tile[kBuffer][e % Tile::BK][e / Tile::BK] = component(block.a_staged[r], q);
-    }
-  }
-#pragma unroll
-  for (int r = 0; r < kBVectors; ++r) {
-#pragma unroll
-    for (int q = 0; q < 4; ++q) {
-      const int e = block.tid + (4 * r + q) * Tile::kThreads;
-      block.b_tile[kBuffer][e / Tile::BN][e % Tile::BN] = component(block.b_staged[r], q);
-    }
-  }
-}
-
 // Registers -> shared buffer kBuffer: A transposed by four scalar stores (the row padding keeps a
 // warp's stores on 32 different banks), B by one 128-bit store.
 template <class Tile, int kBuffer, StagedTileBlock<Tile> Block>
 __device__ __forceinline__ void store_staged_tile(Block& block) {
-  if constexpr (stages_by_float<Block>) {
-    store_staged_floats<Tile, kBuffer>(block);
-    return;
-  }
   constexpr int kAVectors = Tile::BM * Tile::BK / 4 / Tile::kThreads;
   constexpr int kBVectors = Tile::BK * Tile::BN / 4 / Tile::kThreads;
 #pragma unroll
@@ -150,11 +122,22 @@ __device__ __forceinline__ void store_staged_tile(Block& block) {
     block.a_tile[kBuffer][k + 2][m] = block.a_staged[r].z;
     block.a_tile[kBuffer][k + 3][m] = block.a_staged[r].w;
   }
+  if constexpr (b_staged_by_float<Block>) {
+    // 32 consecutive floats per warp store: no bank conflict.
+    float* b_flat = &block.b_tile[kBuffer][0][0];
+    const int warp = block.tid / 32, lane = block.tid % 32;
 #pragma unroll
-  for (int r = 0; r < kBVectors; ++r) {
-    const int v = block.tid + r * Tile::kThreads;
-    *reinterpret_cast<float4*>(&block.b_tile[kBuffer][v / (Tile::BN / 4)][v % (Tile::BN / 4) * 4]) =
-        block.b_staged[r];
+    for (int r = 0; r < kBVectors; ++r)
+#pragma unroll
+      for (int q = 0; q < 4; ++q)
+        b_flat[warp * 128 * kBVectors + (4 * r + q) * 32 + lane] = component(block.b_staged[r], q);
+  } else {
+#pragma unroll
+    for (int r = 0; r < kBVectors; ++r) {
+      const int v = block.tid + r * Tile::kThreads;
+      *reinterpret_cast<float4*>(
+          &block.b_tile[kBuffer][v / (Tile::BN / 4)][v % (Tile::BN / 4) * 4]) = block.b_staged[r];
+    }
   }
 }
 
