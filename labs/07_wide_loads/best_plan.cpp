@@ -26,13 +26,13 @@ constexpr TileCandidate kCandidates[] = {
     {BestTile::k64x64, "wide_64x64", 64, 64, 8, 4, 4, 295.0, 5.0},
     // The narrow kernel's speed is DRAM's; its FFMAs (a whole column chunk, 4, 8 or 16 wide, for
     // every row) are a floor of their own at this rate.
-    {BestTile::kNarrow, "narrow_columns", kNarrowWarps * kNarrowRows, kNarrowMaxCols, 1,
+    {BestTile::kNarrow, "narrow_columns", kNarrowWarps* kNarrowRows, kNarrowMaxCols, 1,
      kNarrowWarps, 8, 100.0, 2.0},
 };
 // The narrow kernel is considered up to this width of C (4 column chunks).
 constexpr int kNarrowConsideredCols = 4 * kNarrowMaxCols;
 
-constexpr double kRoundStartUs = 2.5;  // a round's blocks wait for their first tiles
+constexpr double kRoundStartUs = 2.5;           // a round's blocks wait for their first tiles
 constexpr int kSaturatingWarps = 8;             // two per scheduler keep an SM's FFMA pipes busy
 constexpr double kMemoryGBps = 2500.0 / 132.0;  // DRAM bandwidth per SM (H100: about 2.5 TB/s)
 constexpr double kSplitLaunchUs = 3.0;          // each slice's launch on a stream of its own

@@ -36,10 +36,8 @@
 //  5. Write the tile loop once per shared buffer (a compile-time 0 or 1, e.g. a template lambda or
 //     an unrolled pair of iterations), so that every shared address is a base register plus a
 //     constant, with no buffer arithmetic in the loop.
-//  6. Interior tiles (wholly inside A and B) take plain loads with no bounds tests; only edge tiles
-//     go through checked loads. Without kVector, load B float by float with a warp's 32 loads on
-//     32 consecutive floats of a row, not on the first floats of 32 float4s (16 bytes apart): the
-//     handout's "Off the tile grid" measures the difference.
+//  6. Interior tiles (wholly inside A and B) take plain loads with no bounds tests: 128-bit when
+//     kVector, four scalar loads otherwise; only edge tiles go through the checked loads of step 1.
 //  7. Map blockIdx.x (a 1-D grid) to a tile so that consecutive blocks walk down kGroupRows block
 //     rows.
 //  8. Store C four columns at a time when C allows it and the 4 columns are inside C. kVector says

@@ -17,9 +17,9 @@
 //    B they share are read from L2 rather than DRAM.
 //  - The alpha/beta update and the stores of C also go 128 bits at a time.
 // The 128-bit loads need A and B 16-byte aligned with lda and ldb multiples of 4; otherwise the
-// launcher picks the scalar instantiation (kVector = false), which stages B float by float with a
-// warp's loads on consecutive addresses, and whose interior tiles still skip every bounds test. C is stored 128 bits at a time when it allows, checked once at run time. Partial tiles at
-// any edge load zeros and store only inside C.
+// launcher picks the scalar instantiation (kVector = false), whose interior tiles still skip every
+// bounds test. C is stored 128 bits at a time when it allows, checked once at run time. Partial
+// tiles at any edge load zeros and store only inside C.
 //
 // A C only a few columns wide wastes most of any tile: narrow_gemm_kernel streams A instead.
 #include "common/async_copy.cuh"
@@ -244,9 +244,6 @@ struct RegisterStagedBlock {
   BTile* b_tile;
   int row0, col0, tid;
   LanePieces<Tile> lane;
-  // Without 128-bit loads B is staged float by float, a warp's loads on consecutive floats of a
-  // row (warp_tile.cuh, b_staged_by_float).
-  static constexpr bool kBStagedByFloat = !kVector;
   // Most tiles lie wholly inside A and B: they take plain loads (128-bit when kVector) with no
   // bounds checks; only the tiles at the edges take the checked path.
   bool interior_block;
@@ -260,57 +257,33 @@ struct RegisterStagedBlock {
     interior_block = row0 + BM <= args.m && col0 + BN <= args.n;
   }
 
-  // B's tile float by float (kBStagedByFloat): component q of b_staged[r] is element
-  // warp * 128 * kBVectors + (4 r + q) * 32 + lane, so a lane's loads sit 32 floats apart in a row.
-  __device__ __forceinline__ void load_b_floats(int k0, bool inside) {
-    const int first = tid / 32 * 128 * kBVectors + tid % 32;
-#pragma unroll
-    for (int r = 0; r < kBVectors; ++r) {
-      float v[4];
-#pragma unroll
-      for (int q = 0; q < 4; ++q) {
-        const int e = first + (4 * r + q) * 32;
-        const int row = k0 + e / BN, col = col0 + e % BN;
-        v[q] = inside || (row < args.k && col < args.n) ? __ldg(args.b + row * args.ldb + col)
-                                                        : 0.0f;
-      }
-      b_staged[r] = make_float4(v[0], v[1], v[2], v[3]);
-    }
-  }
-
   __device__ __forceinline__ void load_tile(int k0) {
-    const bool inside = interior_block && k0 + BK <= args.k;
-    if (inside) {
+    if (interior_block && k0 + BK <= args.k) {
 #pragma unroll
       for (int r = 0; r < kAVectors; ++r) {
         const int v = tid + r * kThreads;
         a_staged[r] = load_four_inside<kVector>(args.a + (row0 + v / (BK / 4)) * args.lda + k0 +
                                                 v % (BK / 4) * 4);
       }
-    } else {
-#pragma unroll
-      for (int r = 0; r < kAVectors; ++r) {
-        const int v = tid + r * kThreads;
-        a_staged[r] = load_four<kVector>(args.a, row0 + v / (BK / 4), k0 + v % (BK / 4) * 4,
-                                         args.m, args.k, args.lda);
-      }
-    }
-    if constexpr (kBStagedByFloat) {
-      load_b_floats(k0, inside);
-    } else if (inside) {
 #pragma unroll
       for (int r = 0; r < kBVectors; ++r) {
         const int v = tid + r * kThreads;
         b_staged[r] = load_four_inside<kVector>(args.b + (k0 + v / (BN / 4)) * args.ldb + col0 +
                                                 v % (BN / 4) * 4);
       }
-    } else {
+      return;
+    }
 #pragma unroll
-      for (int r = 0; r < kBVectors; ++r) {
-        const int v = tid + r * kThreads;
-        b_staged[r] = load_four<kVector>(args.b, k0 + v / (BN / 4), col0 + v % (BN / 4) * 4,
-                                         args.k, args.n, args.ldb);
-      }
+    for (int r = 0; r < kAVectors; ++r) {
+      const int v = tid + r * kThreads;
+      a_staged[r] = load_four<kVector>(args.a, row0 + v / (BK / 4), k0 + v % (BK / 4) * 4, args.m,
+                                       args.k, args.lda);
+    }
+#pragma unroll
+    for (int r = 0; r < kBVectors; ++r) {
+      const int v = tid + r * kThreads;
+      b_staged[r] = load_four<kVector>(args.b, k0 + v / (BN / 4), col0 + v % (BN / 4) * 4, args.k,
+                                       args.n, args.ldb);
     }
   }
 

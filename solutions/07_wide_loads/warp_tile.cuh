@@ -75,9 +75,8 @@ concept StagedTileBlock = requires(Block& block) {
   // Two shared buffers of each tile, A transposed: a_tile[buffer][k][m], b_tile[buffer][k][n].
   { block.a_tile[1][Tile::BK - 1][Tile::BM - 1] } -> std::same_as<float&>;
   { block.b_tile[1][Tile::BK - 1][Tile::BN - 1] } -> std::same_as<float&>;
-  // The next tile in registers, as float4s: thread tid holds float4s tid, tid + kThreads, ... of
-  // each tile, A's as (row v / (BK / 4), columns v % (BK / 4) * 4 ..); a block that says
-  // kBStagedByFloat holds B's as floats instead (b_staged_by_float below).
+  // The next tile's float4s in registers: thread tid holds float4s tid, tid + kThreads, ... of each
+  // tile, A's as (row v / (BK / 4), columns v % (BK / 4) * 4 ..).
   { block.tid } -> std::convertible_to<int>;
   { block.a_staged[Tile::BM * Tile::BK / 4 / Tile::kThreads - 1] } -> std::same_as<float4&>;
   { block.b_staged[Tile::BK * Tile::BN / 4 / Tile::kThreads - 1] } -> std::same_as<float4&>;
@@ -89,23 +88,6 @@ concept StagedTileBlock = requires(Block& block) {
   // Loads the next tile along K from global memory into a_staged and b_staged.
   block.load_next_tile();
 };
-
-// A block whose B is not 16-byte aligned loads it one float at a time. Loading a float4's four
-// floats one by one would put a warp's 32 loads 16 bytes apart (512 bytes, 16 sectors, for 128 bytes
-// of data): four instructions each touching four times the sectors. Such a block instead gives
-// each warp a contiguous run of the B tile, its lanes on consecutive floats, and says
-// `static constexpr bool kBStagedByFloat = true`: component q of its b_staged[r] is then element
-// e = warp * 128 * kBVectors + (4 r + q) * 32 + lane of the tile in row-major order (row e / BN,
-// column e % BN), and the loads of one lane are 128 bytes apart within a row. A keeps its float4
-// layout either way: a tile row of A is only BK = 8 floats, so its warp loads span rows whatever
-// the mapping.
-template <class Block>
-constexpr bool b_staged_by_float = requires { requires Block::kBStagedByFloat; };
-
-// Component q (0..3) of v; q is a constant once the caller's loop is unrolled.
-__device__ __forceinline__ float component(const float4& v, int q) {
-  return q == 0 ? v.x : q == 1 ? v.y : q == 2 ? v.z : v.w;
-}
 
 // Registers -> shared buffer kBuffer: A transposed by four scalar stores (the row padding keeps a
 // warp's stores on 32 different banks), B by one 128-bit store.
@@ -122,22 +104,11 @@ __device__ __forceinline__ void store_staged_tile(Block& block) {
     block.a_tile[kBuffer][k + 2][m] = block.a_staged[r].z;
     block.a_tile[kBuffer][k + 3][m] = block.a_staged[r].w;
   }
-  if constexpr (b_staged_by_float<Block>) {
-    // 32 consecutive floats per warp store: no bank conflict.
-    float* b_flat = &block.b_tile[kBuffer][0][0];
-    const int warp = block.tid / 32, lane = block.tid % 32;
 #pragma unroll
-    for (int r = 0; r < kBVectors; ++r)
-#pragma unroll
-      for (int q = 0; q < 4; ++q)
-        b_flat[warp * 128 * kBVectors + (4 * r + q) * 32 + lane] = component(block.b_staged[r], q);
-  } else {
-#pragma unroll
-    for (int r = 0; r < kBVectors; ++r) {
-      const int v = block.tid + r * Tile::kThreads;
-      *reinterpret_cast<float4*>(
-          &block.b_tile[kBuffer][v / (Tile::BN / 4)][v % (Tile::BN / 4) * 4]) = block.b_staged[r];
-    }
+  for (int r = 0; r < kBVectors; ++r) {
+    const int v = block.tid + r * Tile::kThreads;
+    *reinterpret_cast<float4*>(&block.b_tile[kBuffer][v / (Tile::BN / 4)][v % (Tile::BN / 4) * 4]) =
+        block.b_staged[r];
   }
 }
 
