@@ -78,7 +78,8 @@ PLOT_CAPTIONS = {
     "gemm_sweep.svg": "Labs 05-07 and cuBLAS across problem sizes",
     "lab04_block_size.svg": "Rate and occupancy against the block edge",
     "lab07_shapes.svg": "Lab 07's best over cuBLAS on every shape of the sweep, before (grey) and after (blue) the "
-                        "wave model and split-K: look for the bars left of the red 0.95 line, the shapes still to win",
+                        "wave model, split-K and the narrow kernel (a bar past the axis carries its value): look for "
+                        "the bars left of the red 0.95 line, the shapes still to win",
     "lab08_coarsening.svg": "Speedup and achieved occupancy against the coarsening factor, H100 and [COARSEN-KGP]",
     "lab10_scaling.svg": "Lab 10 on two H200s: images per second against the job size, one and two GPUs, with threads "
                          "and with MPI ranks; two GPUs pay off only once a job is far above the floor of a run",

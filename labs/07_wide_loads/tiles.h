@@ -48,10 +48,10 @@ using StepTile = Tile128x128;
 /// The narrow kernel, for a C only a few columns wide: blocks of kNarrowWarps warps, each warp
 /// computing kNarrowRows rows of C over a chunk of kCols columns (4, 8 or kNarrowMaxCols), its
 /// lanes splitting K. Wider C takes several chunks.
-inline constexpr int kNarrowWarps = 8;
-inline constexpr int kNarrowRows = 4;      ///< rows of C per warp
-inline constexpr int kNarrowMaxCols = 16;  ///< the widest column chunk
-inline constexpr int kNarrowThreads = kNarrowWarps * 32;
+inline constexpr int kNarrowWarps = 8;                    ///< warps per block of the narrow kernel
+inline constexpr int kNarrowRows = 4;                     ///< rows of C per warp
+inline constexpr int kNarrowMaxCols = 16;                 ///< the widest column chunk
+inline constexpr int kNarrowThreads = kNarrowWarps * 32;  ///< threads per block
 
 /// Shared memory of the cp.async kernel: kStages copies of the transposed A tile and the B tile.
 template <class Tile, int kStages>

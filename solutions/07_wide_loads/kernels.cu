@@ -427,6 +427,7 @@ __global__ void __launch_bounds__(kNarrowThreads) narrow_gemm_kernel(cudalabs::G
   const float* a = args.a + row0 * args.lda;
   const float* b = args.b + col0;
 
+  // [narrow]
   float acc[kNarrowRows][kCols] = {};
 #pragma unroll 4
   for (int k = lane; k < args.k; k += 32) {
@@ -454,6 +455,7 @@ __global__ void __launch_bounds__(kNarrowThreads) narrow_gemm_kernel(cudalabs::G
                                     args.beta);
     }
   }
+  // [narrow]
 }
 
 }  // namespace

@@ -38,6 +38,15 @@ cudalabs_add_cli_test(lab08_filter_too_large_for_shared_memory 2 "^lab08: tiling
 cudalabs_add_cli_test(lab08_too_many_elements 2 "^lab08: .*the input has 5000000000000 elements"
                       lab08 --n 1000000 --h 1000 --w 1000)
 
+cudalabs_add_cli_test(lab07_plans_shape_zero 2 "^lab07_plans: --shapes: invalid shape '0'" lab07_plans --shapes 0)
+cudalabs_add_cli_test(lab07_plans_bad_layout 2 "^lab07_plans: --shapes: invalid layout 'ldb\\+x'" lab07_plans
+                      --shapes 4096_ldb+x)
+cudalabs_add_cli_test(lab07_plans_within_below_one 2 "^lab07_plans: --within: invalid value '0.5'" lab07_plans
+                      --shapes 64 --within 0.5)
+cudalabs_add_cli_test(lab07_plans_unknown_flag 2 "^lab07_plans: unknown flag '--bogus'" lab07_plans --shapes 64 --bogus)
+cudalabs_add_cli_test(lab07_plans_unwritable_output 2 "^lab07_plans: --output: '/nonexistent/p.json' cannot be written"
+                      lab07_plans --shapes 64 --output /nonexistent/p.json)
+
 cudalabs_add_cli_test(dcgan_num_zero 2 "^dcgan: --num: invalid value '0' \\(expected an integer from 1 to" dcgan --num 0)
 cudalabs_add_cli_test(dcgan_batch_zero 2 "^dcgan: --batch: invalid value '0'" dcgan --batch 0)
 cudalabs_add_cli_test(dcgan_batch_above_num 2 "^dcgan: --batch: 8 is larger than the 4 images to generate" dcgan --num 4 --batch 8)
@@ -172,6 +181,14 @@ if(TARGET lab10_solution)
                    $<TARGET_FILE:lab10_solution> --weights builtin --devices 0,0 --verify-only --check-images 1)
   set_tests_properties(cli.lab10_timeline_batches PROPERTIES LABELS "gpu;cli" SKIP_REGULAR_EXPRESSION "SKIPPED: "
                        TIMEOUT 600)
+endif()
+if(TARGET lab07_plans_solution)
+  add_test(NAME cli.lab07_plans_every_plan_right
+           COMMAND Python3::Interpreter ${PROJECT_SOURCE_DIR}/tests/cli/plans_check.py
+                   $<TARGET_FILE:lab07_plans_solution>
+           WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}/tests/cli)
+  set_tests_properties(cli.lab07_plans_every_plan_right PROPERTIES LABELS "gpu;cli;lab07"
+                       SKIP_REGULAR_EXPRESSION "SKIPPED: " TIMEOUT 600)
 endif()
 
 # The reliability page's bad-input table is generated from this file: every test above that expects
