@@ -15,9 +15,11 @@ namespace {
 // (docs/data/history/lab07_v4-before-shapes_variants_nvidia-h100-80gb-hbm3.txt). Only their ratios
 // matter for the choice, and those hold on other GPUs of the same kind of SM.
 // The fixed cost of a launch: fitted to lab07_plans at K = 64, 100 and 128, where the rounds are
-// short (docs/data/history/lab07_v6-plans_nvidia-h100-80gb-hbm3.txt). An SM that holds one block
-// at a time idles while that block fills its pipeline and drains its stores; with two or more,
-// one block's loads and stores overlap another's FFMAs.
+// short, as it first timed one launch per measurement, the host's enqueue included
+// (docs/data/history/lab07_v6-plans-single-launch_nvidia-h100-80gb-hbm3.txt); timed in batches
+// (lab07_v6-plans_*) the costs are smaller, and the choices the same at those shapes. An SM that
+// holds one block at a time idles while that block fills its pipeline and drains its stores; with
+// two or more, one block's loads and stores overlap another's FFMAs.
 constexpr TileCandidate kCandidates[] = {
     {BestTile::k256x128, "wide_256x128", 256, 128, 8, 8, 1, 412.0, 25.0},
     {BestTile::k128x256, "wide_128x256", 128, 256, 8, 8, 1, 391.0, 25.0},
