@@ -18,9 +18,8 @@
 //  - The alpha/beta update and the stores of C also go 128 bits at a time.
 // The 128-bit loads need A and B 16-byte aligned with lda and ldb multiples of 4; otherwise the
 // launcher picks the scalar instantiation (kVector = false), whose interior tiles still skip every
-// bounds test and read each float4 through the aligned 128-bit loads around it. C is stored 128
-// bits at a time when it allows, checked once at run time. Partial tiles at any edge load zeros and
-// store only inside C.
+// bounds test. C is stored 128 bits at a time when it allows, checked once at run time. Partial
+// tiles at any edge load zeros and store only inside C.
 //
 // A C only a few columns wide wastes most of any tile: narrow_gemm_kernel streams A instead.
 #include "common/async_copy.cuh"
@@ -66,29 +65,11 @@ __device__ __forceinline__ int2 swizzled_tile_origin(int m, int n) {
                    (in_group / group_rows) * Tile::BN);
 }
 
-// Four consecutive floats from p, which need not be 16-byte aligned, through the one or two aligned
-// 128-bit loads that hold them, shifted into place: two requests instead of four scalar ones (the
-// L1 throughput is what a misaligned matrix costs:
-// docs/data/history/lab07_v6-scalar-path_ncu_*.csv). The aligned window reaches up to 3 floats
-// before p and 6 after: the caller checks that they lie in the same row of the matrix.
-__device__ __forceinline__ float4 load_four_realigned(const float* __restrict__ p) {
-  const int shift = static_cast<int>(reinterpret_cast<std::uintptr_t>(p) / sizeof(float) % 4);
-  const float4* aligned = reinterpret_cast<const float4*>(p - shift);
-  const float4 lo = __ldg(aligned);
-  if (shift == 0) return lo;
-  const float4 hi = __ldg(aligned + 1);
-  if (shift == 1) return make_float4(lo.y, lo.z, lo.w, hi.x);
-  if (shift == 2) return make_float4(lo.z, lo.w, hi.x, hi.y);
-  return make_float4(lo.w, hi.x, hi.y, hi.z);
-}
-
-// Four consecutive floats that lie inside the matrix, with no bounds tests: one 128-bit load when
-// aligned; otherwise realigned 128-bit loads when the window around them stays in the row
-// (`window`), four scalar loads when it does not.
+// Four consecutive floats that lie inside the matrix: one 128-bit load when aligned, else four
+// scalar loads, with no bounds tests either way.
 template <bool kVector>
-__device__ __forceinline__ float4 load_four_inside(const float* __restrict__ p, bool window) {
+__device__ __forceinline__ float4 load_four_inside(const float* __restrict__ p) {
   if (kVector) return __ldg(reinterpret_cast<const float4*>(p));
-  if (window) return load_four_realigned(p);
   return make_float4(__ldg(p), __ldg(p + 1), __ldg(p + 2), __ldg(p + 3));
 }
 
@@ -278,21 +259,17 @@ struct RegisterStagedBlock {
 
   __device__ __forceinline__ void load_tile(int k0) {
     if (interior_block && k0 + BK <= args.k) {
-      // Realigned loads read up to 3 floats before a float4 and 6 past its start: inside A's rows
-      // and B's rows unless the tile touches their first or last columns.
-      const bool a_window = k0 >= 3 && k0 + BK + 3 <= args.k;
-      const bool b_window = col0 >= 3 && col0 + BN + 3 <= args.n;
 #pragma unroll
       for (int r = 0; r < kAVectors; ++r) {
         const int v = tid + r * kThreads;
-        a_staged[r] = load_four_inside<kVector>(
-            args.a + (row0 + v / (BK / 4)) * args.lda + k0 + v % (BK / 4) * 4, a_window);
+        a_staged[r] = load_four_inside<kVector>(args.a + (row0 + v / (BK / 4)) * args.lda + k0 +
+                                                v % (BK / 4) * 4);
       }
 #pragma unroll
       for (int r = 0; r < kBVectors; ++r) {
         const int v = tid + r * kThreads;
-        b_staged[r] = load_four_inside<kVector>(
-            args.b + (k0 + v / (BN / 4)) * args.ldb + col0 + v % (BN / 4) * 4, b_window);
+        b_staged[r] = load_four_inside<kVector>(args.b + (k0 + v / (BN / 4)) * args.ldb + col0 +
+                                                v % (BN / 4) * 4);
       }
       return;
     }
