@@ -66,11 +66,10 @@ std::span<const TileCandidate> best_candidates() {
   return kCandidates;
 }
 
-// The columns of C the narrow kernel computes: its column chunk (4, 8 or 16) times the chunks.
+// The columns of C the narrow kernel computes: its column chunk times the chunks.
 long long narrow_columns(int n) {
-  if (n <= 4) return 4;
-  if (n <= 8) return 8;
-  return static_cast<long long>(ceil_div(n, kNarrowMaxCols)) * kNarrowMaxCols;
+  const int chunk = narrow_chunk(n);
+  return static_cast<long long>(ceil_div(n, chunk)) * chunk;
 }
 
 // Reading `bytes` from DRAM with `blocks` blocks: an SM's share of the bandwidth per SM they

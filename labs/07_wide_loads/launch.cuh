@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <type_traits>
 
 namespace lab07 {
@@ -140,11 +141,17 @@ cudalabs::KernelLaunch describe_narrow_chunk(const cudalabs::GemmShape& shape) {
           cudalabs::checked_grid(blocks, 1, 1, "lab07 narrow GEMM"), dim3(kNarrowThreads), 0};
 }
 
+// Calls visit with narrow_chunk(n) (tiles.h) as a compile-time constant.
 template <class Visit>
 auto with_narrow_chunk(int n, Visit visit) {
-  if (n <= 4) return visit(std::integral_constant<int, 4>{});
-  if (n <= 8) return visit(std::integral_constant<int, 8>{});
-  return visit(std::integral_constant<int, kNarrowMaxCols>{});
+  switch (narrow_chunk(n)) {
+    case 4:
+      return visit(std::integral_constant<int, 4>{});
+    case 8:
+      return visit(std::integral_constant<int, 8>{});
+    default:
+      return visit(std::integral_constant<int, kNarrowMaxCols>{});
+  }
 }
 
 cudalabs::KernelLaunch describe_narrow(const cudalabs::GemmShape& shape) {
@@ -176,64 +183,8 @@ BestPlan plan_for(const cudalabs::GemmShape& shape) {
   return plan_best(shape, multiprocessors());
 }
 
-// The launcher of one of best's kernels.
-cudalabs::GemmLauncher launcher_of(BestTile tile) {
-  switch (tile) {
-    case BestTile::k128x256:
-      return &launch<Tile128x256>;
-    case BestTile::k256x128:
-      return &launch<Tile256x128>;
-    case BestTile::k128x128:
-      return &launch<Tile128x128>;
-    case BestTile::k128x64:
-      return &launch<Tile128x64>;
-    case BestTile::k64x64:
-      return &launch<Tile64x64>;
-    case BestTile::kNarrow:
-      break;
-  }
-  return &launch_narrow;
-}
-
-cudalabs::GemmLaunchDescriber describer_of(BestTile tile) {
-  switch (tile) {
-    case BestTile::k128x256:
-      return &describe<Tile128x256>;
-    case BestTile::k256x128:
-      return &describe<Tile256x128>;
-    case BestTile::k128x128:
-      return &describe<Tile128x128>;
-    case BestTile::k128x64:
-      return &describe<Tile128x64>;
-    case BestTile::k64x64:
-      return &describe<Tile64x64>;
-    case BestTile::kNarrow:
-      break;
-  }
-  return &describe_narrow;
-}
-
-// What the plan launches first: the whole GEMM, or the first slice of K.
-cudalabs::KernelLaunch describe_best(const cudalabs::GemmShape& shape) {
-  const BestPlan plan = plan_for(shape);
-  cudalabs::GemmShape first = shape;
-  first.k = plan.slice_k;
-  return describer_of(plan.candidate->tile)(first);
-}
-
-void run_plan(const BestPlan& plan, const cudalabs::GemmArgs& args, cudaStream_t stream) {
-  const cudalabs::GemmLauncher launch_kernel = launcher_of(plan.candidate->tile);
-  if (plan.splits == 1) {
-    launch_kernel(args, stream);
-  } else {
-    launch_split_k(args, plan.slice_k, launch_kernel, stream);
-  }
-}
-
-void launch_best(const cudalabs::GemmArgs& args, cudaStream_t stream) {
-  cudalabs::validate_gemm_args(args, "lab07 best");
-  run_plan(plan_for(args.shape()), args, stream);
-}
+cudalabs::KernelLaunch describe_best(const cudalabs::GemmShape& shape);
+void launch_best(const cudalabs::GemmArgs& args, cudaStream_t stream);
 
 constexpr cudalabs::GemmVariant kVariants[] = {
     {"step1_wide_loads", "step 1: lab 06's 128x128x8 kernel with 128-bit global loads",
@@ -255,6 +206,36 @@ constexpr cudalabs::GemmVariant kVariants[] = {
      &launch_narrow, &describe_narrow},
     {"best", "the kernel above that suits the shape", &launch_best, &describe_best},
 };
+
+// The variant that runs a plan's kernel: every candidate of best_plan.cpp is named after one.
+const cudalabs::GemmVariant& variant_of(const BestPlan& plan) {
+  for (const cudalabs::GemmVariant& variant : kVariants) {
+    if (std::string_view(variant.name) == plan.candidate->name) return variant;
+  }
+  throw std::logic_error(std::string("lab07 best: no variant named ") + plan.candidate->name);
+}
+
+// What the plan launches first: the whole GEMM, or the first slice of K.
+cudalabs::KernelLaunch describe_best(const cudalabs::GemmShape& shape) {
+  const BestPlan plan = plan_for(shape);
+  cudalabs::GemmShape first = shape;
+  first.k = plan.slice_k;
+  return variant_of(plan).describe(first);
+}
+
+void run_plan(const BestPlan& plan, const cudalabs::GemmArgs& args, cudaStream_t stream) {
+  const cudalabs::GemmLauncher launch_kernel = variant_of(plan).launch;
+  if (plan.splits == 1) {
+    launch_kernel(args, stream);
+  } else {
+    launch_split_k(args, plan.slice_k, launch_kernel, stream);
+  }
+}
+
+void launch_best(const cudalabs::GemmArgs& args, cudaStream_t stream) {
+  cudalabs::validate_gemm_args(args, "lab07 best");
+  run_plan(plan_for(args.shape()), args, stream);
+}
 
 }  // namespace
 

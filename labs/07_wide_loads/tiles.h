@@ -53,6 +53,12 @@ inline constexpr int kNarrowRows = 4;                     ///< rows of C per war
 inline constexpr int kNarrowMaxCols = 16;                 ///< the widest column chunk
 inline constexpr int kNarrowThreads = kNarrowWarps * 32;  ///< threads per block
 
+/// The narrow kernel's column chunk for a C of n columns: the narrowest of 4, 8 and kNarrowMaxCols
+/// that covers n (wider C takes several chunks of kNarrowMaxCols).
+constexpr int narrow_chunk(int n) {
+  return n <= 4 ? 4 : n <= 8 ? 8 : kNarrowMaxCols;
+}
+
 /// Shared memory of the cp.async kernel: kStages copies of the transposed A tile and the B tile.
 template <class Tile, int kStages>
 constexpr int async_shared_bytes() {
