@@ -36,4 +36,32 @@ void cublas_gemm_row_major(const CublasHandle& handle, const GemmArgs& args, cud
                            args.ldc));
 }
 
+namespace {
+
+// cublasGemmEx on row-major operands: the column-major C^T = B^T A^T, as for cublasSgemm above.
+template <class Input>
+void gemm_ex_row_major(const CublasHandle& handle, const GemmArgsOf<Input>& args,
+                       cudaDataType_t input_type, cublasComputeType_t compute, const char* who,
+                       cudaStream_t stream) {
+  validate_gemm_args(args, who);
+  const nvtx3::scoped_range range{"cublas"};
+  CUBLAS_CHECK(cublasSetStream(handle.get(), stream));
+  CUBLAS_CHECK(cublasGemmEx(handle.get(), CUBLAS_OP_N, CUBLAS_OP_N, args.n, args.m, args.k,
+                            &args.alpha, args.b, input_type, args.ldb, args.a, input_type, args.lda,
+                            &args.beta, args.c, CUDA_R_32F, args.ldc, compute,
+                            CUBLAS_GEMM_DEFAULT));
+}
+
+}  // namespace
+
+void cublas_gemm_bf16_row_major(const CublasHandle& handle, const Bf16GemmArgs& args,
+                                cudaStream_t stream) {
+  gemm_ex_row_major(handle, args, CUDA_R_16BF, CUBLAS_COMPUTE_32F, "cublas_bf16", stream);
+}
+
+void cublas_gemm_tf32_row_major(const CublasHandle& handle, const GemmArgs& args,
+                                cudaStream_t stream) {
+  gemm_ex_row_major(handle, args, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32, "cublas_tf32", stream);
+}
+
 }  // namespace cudalabs

@@ -35,6 +35,16 @@ class CublasHandle {
 void cublas_gemm_row_major(const CublasHandle& handle, const GemmArgs& args,
                            cudaStream_t stream = nullptr);
 
+/// Row-major C = alpha * A * B + beta * C with A and B in BF16 and C in FP32 (cublasGemmEx, FP32
+/// compute): cuBLAS on the tensor cores at lab 11's precision.
+void cublas_gemm_bf16_row_major(const CublasHandle& handle, const Bf16GemmArgs& args,
+                                cudaStream_t stream = nullptr);
+
+/// Row-major FP32 GEMM computed in TF32 on the tensor cores (cublasGemmEx with
+/// CUBLAS_COMPUTE_32F_FAST_TF32): the inputs keep 10 bits of mantissa in the products.
+void cublas_gemm_tf32_row_major(const CublasHandle& handle, const GemmArgs& args,
+                                cudaStream_t stream = nullptr);
+
 }  // namespace cudalabs
 
 /// Evaluates a cuBLAS call and throws naming it if it did not succeed.

@@ -7,11 +7,14 @@
 #include "common/random_fill.h"
 #include "common/reference_gemm.h"
 
+#include <cuda_bf16.h>
+
 #include <algorithm>
 #include <cmath>
 #include <exception>
 #include <optional>
 #include <sstream>
+#include <type_traits>
 #include <vector>
 
 namespace cudalabs {
@@ -58,15 +61,52 @@ std::vector<float> absolute_values(const std::vector<float>& values) {
   return result;
 }
 
+constexpr bool is_bf16(const float*) {
+  return false;
+}
+constexpr bool is_bf16(const __nv_bfloat16*) {
+  return true;
+}
+
+// The host's floats as the GPU's input type (exact for values already rounded to it).
+template <class Input>
+std::vector<Input> converted(const std::vector<float>& values) {
+  if constexpr (std::is_same_v<Input, float>) {
+    return values;
+  } else {
+    std::vector<Input> result(values.size());
+    std::transform(values.begin(), values.end(), result.begin(),
+                   [](float v) { return __float2bfloat16_rn(v); });
+    return result;
+  }
+}
+
+// cuBLAS at the input's precision: SGEMM for float, BF16 tensor cores for BF16.
+void cublas_product_call(const CublasHandle& handle, const GemmArgs& args) {
+  cublas_gemm_row_major(handle, args);
+}
+void cublas_product_call(const CublasHandle& handle, const Bf16GemmArgs& args) {
+  cublas_gemm_bf16_row_major(handle, args);
+}
+
 }  // namespace
 
-struct GemmVerifier::State {
+GemmTolerance tensor_core_tolerance() {
+  return GemmTolerance{2.0, 8.0, 1.0 / 8.0};
+}
+
+template <class Input>
+struct BasicGemmVerifier<Input>::State {
+  static constexpr bool kBf16 = is_bf16(static_cast<const Input*>(nullptr));
   GemmCase gemm_case;
   std::uint64_t seed = 0;
   GemmCheckOptions options;
   int lda = 0, ldb = 0, ldc = 0;
   std::vector<float> a, b, c0;
-  DeviceBuffer<float> device_a, device_b, device_c;
+  std::vector<float> unrounded_a, unrounded_b;  // BF16: the inputs before rounding
+  double rounding_cost = std::nan("");
+  DeviceBuffer<Input> device_a, device_b;
+  DeviceBuffer<float> device_c;
   std::optional<References> write_refs;  // beta = 0, computed at the first check that needs it
   std::optional<References> value_refs;  // the case's beta, when it is not 0
   std::string description;
@@ -81,22 +121,24 @@ struct GemmVerifier::State {
     return *value_refs;
   }
 
-  // The matrices as the launcher sees them: pointer_offset floats into their allocations.
-  float* a_ptr() { return device_a.data() + gemm_case.layout.pointer_offset; }
-  float* b_ptr() { return device_b.data() + gemm_case.layout.pointer_offset; }
+  // The matrices as the launcher sees them: pointer_offset elements into their allocations.
+  Input* a_ptr() { return device_a.data() + gemm_case.layout.pointer_offset; }
+  Input* b_ptr() { return device_b.data() + gemm_case.layout.pointer_offset; }
   float* c_ptr() { return device_c.data() + gemm_case.layout.pointer_offset; }
 
-  GemmArgs args(float beta) {
+  GemmArgsOf<Input> args(float beta) {
     const GemmShape& s = gemm_case.shape;
-    return GemmArgs{s.m, s.n, s.k, gemm_case.alpha, a_ptr(), lda, b_ptr(), ldb, beta, c_ptr(), ldc};
+    return GemmArgsOf<Input>{s.m,     s.n, s.k,  gemm_case.alpha, a_ptr(), lda,
+                             b_ptr(), ldb, beta, c_ptr(),         ldc};
   }
 
-  // Uploads a host matrix behind pointer_offset floats of padding.
-  DeviceBuffer<float> upload(const std::vector<float>& host) const {
-    DeviceBuffer<float> buffer(host.size() +
+  // Uploads a host matrix behind pointer_offset elements of padding.
+  DeviceBuffer<Input> upload(const std::vector<float>& host) const {
+    const std::vector<Input> values = converted<Input>(host);
+    DeviceBuffer<Input> buffer(host.size() +
                                static_cast<std::size_t>(gemm_case.layout.pointer_offset));
-    CUDA_CHECK(cudaMemcpy(buffer.data() + gemm_case.layout.pointer_offset, host.data(),
-                          host.size() * sizeof(float), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(buffer.data() + gemm_case.layout.pointer_offset, values.data(),
+                          values.size() * sizeof(Input), cudaMemcpyHostToDevice));
     return buffer;
   }
 
@@ -122,15 +164,16 @@ struct GemmVerifier::State {
     const GemmShape& s = gemm_case.shape;
     CublasHandle handle;
     DeviceBuffer<float> result(c0.size());
-    cublas_gemm_row_major(handle, GemmArgs{s.m, s.n, s.k, gemm_case.alpha, a_ptr(), lda, b_ptr(),
-                                           ldb, 0.0f, result.data(), ldc});
-    const std::vector<float> abs_a = absolute_values(a), abs_b = absolute_values(b);
-    DeviceBuffer<float> device_abs_a{std::span<const float>(abs_a)},
-        device_abs_b{std::span<const float>(abs_b)};
+    cublas_product_call(handle, GemmArgsOf<Input>{s.m, s.n, s.k, gemm_case.alpha, a_ptr(), lda,
+                                                  b_ptr(), ldb, 0.0f, result.data(), ldc});
+    const std::vector<Input> abs_a = converted<Input>(absolute_values(a)),
+                             abs_b = converted<Input>(absolute_values(b));
+    DeviceBuffer<Input> device_abs_a{std::span<const Input>(abs_a)},
+        device_abs_b{std::span<const Input>(abs_b)};
     DeviceBuffer<float> abs_product(c0.size());
-    cublas_gemm_row_major(
-        handle, GemmArgs{s.m, s.n, s.k, std::fabs(gemm_case.alpha), device_abs_a.data(), lda,
-                         device_abs_b.data(), ldb, 0.0f, abs_product.data(), ldc});
+    cublas_product_call(
+        handle, GemmArgsOf<Input>{s.m, s.n, s.k, std::fabs(gemm_case.alpha), device_abs_a.data(),
+                                  lda, device_abs_b.data(), ldb, 0.0f, abs_product.data(), ldc});
     CUDA_CHECK(cudaDeviceSynchronize());
     const std::vector<float> values = result.to_host(), magnitudes = abs_product.to_host();
     ReferenceValues ref;
@@ -167,12 +210,27 @@ struct GemmVerifier::State {
       for (int j = 0; j < s.n; ++j)
         cublas_c[static_cast<std::size_t>(i) * ldc + j] =
             static_cast<float>(refs.cublas->value[static_cast<std::size_t>(i) * s.n + j]);
-    const GemmComparison cublas_vs_cpu = compare_gemm(cublas_c, ldc, refs.exact, s.k);
+    const GemmComparison cublas_vs_cpu = compare_gemm(cublas_c, ldc, refs.exact, s.k, tolerance());
     if (!cublas_vs_cpu.passed()) {
       throw std::runtime_error("the cuBLAS reference disagrees with the CPU reference: " +
                                cublas_vs_cpu.describe());
     }
     return refs;
+  }
+
+  // The bound a result of this precision is held to against the CPU.
+  static GemmTolerance tolerance() { return kBf16 ? tensor_core_tolerance() : GemmTolerance{}; }
+
+  // The result against the unrounded inputs, on sampled elements (BF16 only).
+  void measure_rounding_cost(const std::vector<float>& c) {
+    if constexpr (kBf16) {
+      const GemmShape& s = gemm_case.shape;
+      const HostGemmInputs unrounded{
+          s, gemm_case.alpha, 0.0f, unrounded_a, lda, unrounded_b, ldb, c0, ldc};
+      const ReferenceValues ref = reference_gemm_at(
+          unrounded, sample_positions(s.m, s.n, 256, derive_seed(seed, "rounding samples")));
+      rounding_cost = compare_gemm(c, ldc, ref, s.k).relative_l2;
+    }
   }
 
   References with_beta(const References& product, float beta) const {
@@ -183,7 +241,9 @@ struct GemmVerifier::State {
   }
 };
 
-GemmVerifier::GemmVerifier(const GemmCase& gemm_case, std::uint64_t seed, GemmCheckOptions options)
+template <class Input>
+BasicGemmVerifier<Input>::BasicGemmVerifier(const GemmCase& gemm_case, std::uint64_t seed,
+                                            GemmCheckOptions options)
     : state_(std::make_unique<State>()) {
   State& st = *state_;
   st.gemm_case = gemm_case;
@@ -207,6 +267,14 @@ GemmVerifier::GemmVerifier(const GemmCase& gemm_case, std::uint64_t seed, GemmCh
   fill_uniform(st.a, derive_seed(seed, "A"));
   fill_uniform(st.b, derive_seed(seed, "B"));
   fill_uniform(st.c0, derive_seed(seed, "C"));
+  if constexpr (State::kBf16) {
+    // The GPU reads BF16: the reference multiplies exactly those values.
+    st.unrounded_a = st.a;
+    st.unrounded_b = st.b;
+    const auto round = [](float v) { return __bfloat162float(__float2bfloat16_rn(v)); };
+    std::transform(st.a.begin(), st.a.end(), st.a.begin(), round);
+    std::transform(st.b.begin(), st.b.end(), st.b.begin(), round);
+  }
   st.device_a = st.upload(st.a);
   st.device_b = st.upload(st.b);
   st.device_c =
@@ -225,30 +293,42 @@ GemmVerifier::GemmVerifier(const GemmCase& gemm_case, std::uint64_t seed, GemmCh
   st.description = text.str();
 }
 
-GemmVerifier::~GemmVerifier() = default;
+template <class Input>
+BasicGemmVerifier<Input>::~BasicGemmVerifier() = default;
 
-const std::string& GemmVerifier::reference_description() const {
+template <class Input>
+const std::string& BasicGemmVerifier<Input>::reference_description() const {
   return state_->description;
 }
 
-std::uint64_t GemmVerifier::seed() const {
+template <class Input>
+std::uint64_t BasicGemmVerifier<Input>::seed() const {
   return state_->seed;
+}
+
+template <class Input>
+double BasicGemmVerifier<Input>::rounding_cost() const {
+  return state_->rounding_cost;
 }
 
 namespace {
 
 // Compares with the CPU reference and, for large problems, with cuBLAS too; keeps the worse.
-GemmComparison compare_all(const std::vector<float>& c, int ldc, const References& refs, int k) {
-  GemmComparison exact = compare_gemm(c, ldc, refs.exact, k);
+GemmComparison compare_all(const std::vector<float>& c, int ldc, const References& refs, int k,
+                           GemmTolerance tolerance) {
+  GemmComparison exact = compare_gemm(c, ldc, refs.exact, k, tolerance);
   if (!refs.cublas || !exact.passed()) return exact;
   // cuBLAS is itself float32: the per-element bound doubles and the L2 bound allows both errors.
-  GemmComparison against_cublas = compare_gemm(c, ldc, *refs.cublas, k, GemmTolerance{2.0, 8.0});
+  const GemmTolerance both{2.0 * tolerance.error_factor, 2.0 * tolerance.l2_factor,
+                           2.0 * tolerance.bias_factor};
+  GemmComparison against_cublas = compare_gemm(c, ldc, *refs.cublas, k, both);
   return against_cublas.passed() ? exact : against_cublas;
 }
 
 }  // namespace
 
-GemmCheckReport GemmVerifier::check(GemmLauncher launch) {
+template <class Input>
+GemmCheckReport BasicGemmVerifier<Input>::check(GemmLauncherOf<Input> launch) {
   State& st = *state_;
   GemmCheckReport report;
   const GemmShape& s = st.gemm_case.shape;
@@ -270,7 +350,8 @@ GemmCheckReport GemmVerifier::check(GemmLauncher launch) {
       report.value_check = report.write_check;
       return report;
     }
-    report.write_check = compare_all(c, st.ldc, st.write_references(), s.k);
+    report.write_check = compare_all(c, st.ldc, st.write_references(), s.k, State::tolerance());
+    st.measure_rounding_cost(c);
     report.padding_changes = count_padding_changes(poisoned_host(c.size()), c, s.m, s.n, st.ldc);
     if (!report.write_check.passed() || report.padding_changes > 0) {
       report.outcome = CheckOutcome::kFailed;
@@ -291,7 +372,7 @@ GemmCheckReport GemmVerifier::check(GemmLauncher launch) {
       launch(st.args(st.gemm_case.beta), nullptr);
       CUDA_CHECK(cudaDeviceSynchronize());
       c = st.download_c();
-      report.value_check = compare_all(c, st.ldc, st.value_references(), s.k);
+      report.value_check = compare_all(c, st.ldc, st.value_references(), s.k, State::tolerance());
       report.padding_changes = count_padding_changes(st.c0, c, s.m, s.n, st.ldc);
       if (!report.value_check.passed() || report.padding_changes > 0) {
         report.outcome = CheckOutcome::kFailed;
@@ -316,5 +397,8 @@ GemmCheckReport GemmVerifier::check(GemmLauncher launch) {
   }
   return report;
 }
+
+template class BasicGemmVerifier<float>;
+template class BasicGemmVerifier<__nv_bfloat16>;
 
 }  // namespace cudalabs

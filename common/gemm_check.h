@@ -56,6 +56,11 @@ struct GemmCheckReport {
   double worst_relative_l2() const;  ///< the larger relative L2 error of the two checks
 };
 
+/// The tolerance of a GEMM accumulated in FP32 by the tensor cores: twice the classical bound per
+/// element, and over the matrix 8 u sqrt(k + 2) plus u k / 8, a systematic term that allows one
+/// round-toward-zero per 16-term step (the tensor cores align and truncate the products they add).
+GemmTolerance tensor_core_tolerance();
+
 /// Knobs of the protocol.
 struct GemmCheckOptions {
   /// Problems with m * n * k up to this many multiply-adds get a full CPU reference.
@@ -65,17 +70,29 @@ struct GemmCheckOptions {
 };
 
 /// Inputs and references for one case, built once and used to check any number of launchers.
-class GemmVerifier {
+///
+/// `Input` is the element type of A and B: float (labs 01-10) or __nv_bfloat16 (lab 11). With
+/// BF16 the random inputs are rounded to BF16 first, so the CPU reference (double) computes the
+/// exact product of the very values the GPU reads; the tolerance is then the tensor cores' FP32
+/// accumulation (tensor_core_tolerance), and what the rounding itself costs is reported apart
+/// (rounding_cost).
+template <class Input>
+class BasicGemmVerifier {
  public:
   /// Draws the inputs from `seed`, uploads them and computes the references. Requires a GPU.
-  GemmVerifier(const GemmCase& gemm_case, std::uint64_t seed, GemmCheckOptions options = {});
-  ~GemmVerifier();
-  GemmVerifier(const GemmVerifier&) = delete;
-  GemmVerifier& operator=(const GemmVerifier&) = delete;
+  BasicGemmVerifier(const GemmCase& gemm_case, std::uint64_t seed, GemmCheckOptions options = {});
+  ~BasicGemmVerifier();
+  BasicGemmVerifier(const BasicGemmVerifier&) = delete;
+  BasicGemmVerifier& operator=(const BasicGemmVerifier&) = delete;
 
   /// Runs the protocol on `launch`. Exceptions from the launcher (bad arguments, CUDA errors)
   /// become a kFailed report naming them.
-  GemmCheckReport check(GemmLauncher launch);
+  GemmCheckReport check(GemmLauncherOf<Input> launch);
+
+  /// Lab 11: the relative L2 error of the last checked result (beta = 0) against the FP32 inputs
+  /// before they were rounded to BF16, on sampled elements: what BF16 costs, not a kernel's
+  /// error. NaN before a check has run or for float inputs.
+  double rounding_cost() const;
 
   /// What the results are compared with, e.g. "CPU reference (all 561 elements)".
   const std::string& reference_description() const;
@@ -86,5 +103,10 @@ class GemmVerifier {
   struct State;
   std::unique_ptr<State> state_;
 };
+
+/// The FP32 verifier of labs 01-10.
+using GemmVerifier = BasicGemmVerifier<float>;
+/// Lab 11's: BF16 A and B.
+using Bf16GemmVerifier = BasicGemmVerifier<__nv_bfloat16>;
 
 }  // namespace cudalabs

@@ -61,7 +61,8 @@ GemmComparison compare_gemm(std::span<const float> c, int ldc, const ReferenceVa
 
   GemmComparison result;
   result.relative_l2_bound =
-      tolerance.l2_factor * kUnitRoundoff * std::sqrt(static_cast<double>(k) + 2.0);
+      tolerance.l2_factor * kUnitRoundoff * std::sqrt(static_cast<double>(k) + 2.0) +
+      tolerance.bias_factor * kUnitRoundoff * static_cast<double>(k);
   const double gamma = tolerance.error_factor * float32_gamma(static_cast<std::int64_t>(k) + 2);
   double error_squares = 0.0, reference_squares = 0.0;
   for (std::size_t s = 0; s < reference.size(); ++s) {

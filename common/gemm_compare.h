@@ -19,10 +19,13 @@ namespace cudalabs {
 ///
 /// Over the whole matrix: ||got - expected||_2 / ||expected||_2 <= l2_factor * u * sqrt(k + 2).
 /// Rounding errors of a correct kernel add up like a random walk, about u sqrt(k/2) in practice; a
-/// missing or doubled term moves the ratio by about 1/sqrt(k), far above the bound.
+/// missing or doubled term moves the ratio by about 1/sqrt(k), far above the bound. An accumulation
+/// that truncates (the tensor cores) adds bias_factor u k.
 struct GemmTolerance {
   double error_factor = 1.0;  ///< multiplies gamma(k + 2); 2 when the reference is itself float32
   double l2_factor = 4.0;     ///< multiplies u sqrt(k + 2)
+  double bias_factor = 0.0;   ///< multiplies u k in the L2 bound: an error of one sign per term
+                              ///< (a truncating accumulation), which adds up linearly
 };
 
 /// gamma(n) = n u / (1 - n u) for float32 (u = 2^-24).

@@ -14,6 +14,8 @@
 #include "common/reference_gemm.h"
 #include "common/text_table.h"
 
+#include <cuda_bf16.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
@@ -22,6 +24,7 @@
 #include <optional>
 #include <span>
 #include <sstream>
+#include <type_traits>
 
 namespace cudalabs {
 
@@ -93,9 +96,14 @@ void register_flags(CLI::App& app, GemmLabOptions& options) {
 // Several copies of the inputs when one copy fits in L2, so that timed runs read from DRAM as a
 // real workload would rather than from a warm cache.
 // Each matrix sits in its allocation as the problem's layout says (padded rows, offset start).
+// BF16 inputs (lab 11) keep FP32 copies of A and B too, for cuBLAS in TF32.
+template <class Input>
 struct TimingInputs {
+  static constexpr bool kBf16 = !std::is_same_v<Input, float>;
   struct Set {
-    DeviceBuffer<float> a, b, c;
+    DeviceBuffer<Input> a, b;
+    DeviceBuffer<float> c;
+    DeviceBuffer<float> float_a, float_b;  // BF16 labs: the same values in FP32
   };
   std::vector<Set> sets;
   GemmProblem problem;
@@ -106,7 +114,7 @@ struct TimingInputs {
     const std::size_t a_count = static_cast<std::size_t>(s.m) * p.lda() + offset;
     const std::size_t b_count = static_cast<std::size_t>(s.k) * p.ldb() + offset;
     const std::size_t c_count = static_cast<std::size_t>(s.m) * p.ldc() + offset;
-    const std::size_t set_bytes = (a_count + b_count + c_count) * sizeof(float);
+    const std::size_t set_bytes = (a_count + b_count) * sizeof(Input) + c_count * sizeof(float);
     const std::size_t copies =
         std::clamp<std::size_t>((2 * l2_bytes + set_bytes - 1) / set_bytes, 1, 8);
     for (std::size_t i = 0; i < copies; ++i) {
@@ -114,27 +122,45 @@ struct TimingInputs {
       fill_uniform(host_a, derive_seed(seed, "time A " + std::to_string(i)));
       fill_uniform(host_b, derive_seed(seed, "time B " + std::to_string(i)));
       fill_uniform(host_c, derive_seed(seed, "time C " + std::to_string(i)));
-      sets.push_back(Set{DeviceBuffer<float>(std::span<const float>(host_a)),
-                         DeviceBuffer<float>(std::span<const float>(host_b)),
-                         DeviceBuffer<float>(std::span<const float>(host_c))});
+      Set set{upload(host_a),
+              upload(host_b),
+              DeviceBuffer<float>(std::span<const float>(host_c)),
+              {},
+              {}};
+      if constexpr (kBf16) {
+        set.float_a = DeviceBuffer<float>(std::span<const float>(host_a));
+        set.float_b = DeviceBuffer<float>(std::span<const float>(host_b));
+      }
+      sets.push_back(std::move(set));
     }
   }
 
-  GemmArgs args(int run, float alpha, float beta) {
+  static DeviceBuffer<Input> upload(const std::vector<float>& host) {
+    std::vector<Input> values(host.size());
+    std::transform(host.begin(), host.end(), values.begin(),
+                   [](float v) { return static_cast<Input>(v); });
+    return DeviceBuffer<Input>(std::span<const Input>(values));
+  }
+
+  GemmArgsOf<Input> args(int run, float alpha, float beta) {
     Set& set = sets[static_cast<std::size_t>(run) % sets.size()];
+    return args_of(set.a.data(), set.b.data(), set.c.data(), alpha, beta);
+  }
+
+  // The FP32 copies (BF16 labs), for cuBLAS in TF32.
+  GemmArgs float_args(int run, float alpha, float beta) {
+    Set& set = sets[static_cast<std::size_t>(run) % sets.size()];
+    return args_of(set.float_a.data(), set.float_b.data(), set.c.data(), alpha, beta);
+  }
+
+  template <class Element>
+  GemmArgsOf<Element> args_of(const Element* a, const Element* b, float* c, float alpha,
+                              float beta) const {
     const GemmShape& s = problem.shape;
     const int offset = problem.layout.pointer_offset;
-    return GemmArgs{s.m,
-                    s.n,
-                    s.k,
-                    alpha,
-                    set.a.data() + offset,
-                    problem.lda(),
-                    set.b.data() + offset,
-                    problem.ldb(),
-                    beta,
-                    set.c.data() + offset,
-                    problem.ldc()};
+    return GemmArgsOf<Element>{s.m,        s.n,           s.k,          alpha,
+                               a + offset, problem.lda(), b + offset,   problem.ldb(),
+                               beta,       c + offset,    problem.ldc()};
   }
 };
 
@@ -143,6 +169,9 @@ struct VariantRow {
   std::optional<GemmCheckReport> check;         // empty for cuBLAS
   std::optional<BenchmarkMedian> timing;        // empty when not timed
   std::optional<GemmCheckReport> after_timing;  // the check again, on fresh inputs, after timing
+  std::string skipped;  // why the variant cannot run on this GPU (then nothing else is set)
+  double rounding_cost = std::nan("");  // BF16: rel. L2 against the unrounded FP32 inputs
+  std::string reference_label;  // a cuBLAS row's benchmark name prefix ("cublas", "cublas_tf32")
 };
 
 std::uint64_t choose_seed(const std::string& text) {
@@ -152,18 +181,31 @@ std::uint64_t choose_seed(const std::string& text) {
 }
 
 std::string check_cell(const VariantRow& row) {
+  if (!row.skipped.empty()) return "skipped";
   if (row.after_timing && row.after_timing->outcome != CheckOutcome::kPassed)
     return "FAIL after timing";
   return row.check ? outcome_text(row.check->outcome) : "reference";
 }
 
-void print_table(std::ostream& out, const std::vector<VariantRow>& rows, double cublas_gflops) {
-  TextTable table({{"variant", false},
-                   {"ms", true},
-                   {"GFLOP/s", true},
-                   {"% cuBLAS", true},
-                   {"rel. error", true},
-                   {"check", false}});
+std::string scientific(double value) {
+  if (std::isnan(value)) return "-";
+  std::ostringstream text;
+  text.precision(2);
+  text << std::scientific << value;
+  return text.str();
+}
+
+// BF16 labs add a column: each result against the unrounded FP32 inputs (what BF16 costs).
+void print_table(std::ostream& out, const std::vector<VariantRow>& rows, double cublas_gflops,
+                 bool bf16) {
+  std::vector<TextTable::Column> columns{{"variant", false},
+                                         {"ms", true},
+                                         {"GFLOP/s", true},
+                                         {"% cuBLAS", true},
+                                         {"rel. error", true}};
+  if (bf16) columns.push_back({"vs FP32 inputs", true});
+  columns.push_back({"check", false});
+  TextTable table(columns);
   for (const VariantRow& row : rows) {
     const double ms = row.timing ? row.timing->real_time_ms : std::nan("");
     double gflops = std::nan("");
@@ -171,14 +213,13 @@ void print_table(std::ostream& out, const std::vector<VariantRow>& rows, double 
       gflops = row.timing->counters.at("gflops");
     const double percent = cublas_gflops > 0.0 ? 100.0 * gflops / cublas_gflops : std::nan("");
     std::string error = "-";
-    if (row.check && row.check->outcome != CheckOutcome::kNotImplemented) {
-      std::ostringstream text;
-      text.precision(2);
-      text << std::scientific << row.check->worst_relative_l2();
-      error = text.str();
-    }
-    table.add_row({row.name, TextTable::number(ms, 3), TextTable::number(gflops, 0),
-                   TextTable::number(percent, 1), error, check_cell(row)});
+    if (row.check && row.check->outcome != CheckOutcome::kNotImplemented)
+      error = scientific(row.check->worst_relative_l2());
+    std::vector<std::string> cells{row.name, TextTable::number(ms, 3), TextTable::number(gflops, 0),
+                                   TextTable::number(percent, 1), error};
+    if (bf16) cells.push_back(scientific(row.rounding_cost));
+    cells.push_back(check_cell(row));
+    table.add_row(cells);
   }
   table.print(out);
 }
@@ -190,7 +231,7 @@ namespace {
 // Verification and timing of every selected variant at one shape.
 struct ShapeRun {
   GemmProblem problem;
-  std::vector<VariantRow> rows;  // cuBLAS first
+  std::vector<VariantRow> rows;  // the cuBLAS rows first
   bool all_passed = true;
 };
 
@@ -235,7 +276,8 @@ void require_room(const std::vector<GemmProblem>& problems) {
   }
 }
 
-void print_header(std::ostream& out, const GemmLab& lab, const DeviceInfo& device,
+template <class Input>
+void print_header(std::ostream& out, const GemmLabOf<Input>& lab, const DeviceInfo& device,
                   const GemmLabOptions& options, std::uint64_t seed) {
   out << lab.id << ": " << lab.title << "\n"
       << "device: " << device.name << " (sm_" << device.major << device.minor << ", "
@@ -244,22 +286,61 @@ void print_header(std::ostream& out, const GemmLab& lab, const DeviceInfo& devic
       << "alpha=" << options.alpha << ", beta=" << options.beta << ", seed=" << seed << "\n";
 }
 
+// The cuBLAS rows of a table: SGEMM for FP32 labs; BF16 and TF32 tensor cores for BF16 labs (the
+// first is the one "% cuBLAS" compares with).
+template <class Input>
+std::vector<VariantRow> reference_rows() {
+  const auto row = [](const char* name) {
+    VariantRow r;
+    r.name = r.reference_label = name;
+    return r;
+  };
+  if constexpr (std::is_same_v<Input, float>) {
+    return {row("cublas")};
+  } else {
+    return {row("cublas_bf16"), row("cublas_tf32")};
+  }
+}
+
+template <class Input>
+const GemmVariantOf<Input>& variant_named(const std::vector<const GemmVariantOf<Input>*>& selected,
+                                          const std::string& name) {
+  return **std::find_if(selected.begin(), selected.end(),
+                        [&](const GemmVariantOf<Input>* v) { return name == v->name; });
+}
+
 // Every selected variant at every shape against the reference, with fresh inputs per shape.
+template <class Input>
 std::vector<ShapeRun> verify_shapes(std::ostream& out, const std::vector<GemmProblem>& problems,
-                                    const std::vector<const GemmVariant*>& selected,
+                                    const std::vector<const GemmVariantOf<Input>*>& selected,
                                     const GemmLabOptions& options, std::uint64_t seed) {
   std::vector<ShapeRun> runs;
   for (const GemmProblem& problem : problems) {
-    ShapeRun run{problem, {VariantRow{"cublas", std::nullopt, std::nullopt, std::nullopt}}, true};
+    ShapeRun run{problem, reference_rows<Input>(), true};
     const GemmCase verify_case = case_of(problem, options.alpha, options.verify_beta);
-    GemmVerifier verifier(verify_case, derive_seed(seed, "verify " + problem.label()));
+    BasicGemmVerifier<Input> verifier(verify_case, derive_seed(seed, "verify " + problem.label()));
     out << "check: " << verify_case.label() << " against the " << verifier.reference_description()
         << "\n";
-    for (const GemmVariant* variant : selected) {
+    for (const GemmVariantOf<Input>* variant : selected) {
+      VariantRow row;
+      row.name = variant->name;
+      row.skipped = unavailable_reason(*variant);
+      if (!row.skipped.empty()) {
+        out << "  " << variant->name << ": skipped: " << row.skipped << "\n";
+        run.rows.push_back(std::move(row));
+        continue;
+      }
       GemmCheckReport report = verifier.check(variant->launch);
-      out << "  " << variant->name << ": " << report.message << "\n";
+      out << "  " << variant->name << ": " << report.message;
+      if (!std::isnan(verifier.rounding_cost()) &&
+          report.outcome != CheckOutcome::kNotImplemented) {
+        row.rounding_cost = verifier.rounding_cost();
+        out << "; against the unrounded FP32 inputs: rel L2 " << scientific(row.rounding_cost);
+      }
+      out << "\n";
       run.all_passed = run.all_passed && report.outcome == CheckOutcome::kPassed;
-      run.rows.push_back(VariantRow{variant->name, std::move(report), std::nullopt, std::nullopt});
+      row.check = std::move(report);
+      run.rows.push_back(std::move(row));
     }
     runs.push_back(std::move(run));
   }
@@ -268,14 +349,16 @@ std::vector<ShapeRun> verify_shapes(std::ostream& out, const std::vector<GemmPro
 
 // What each variant's launch asks of the SM, keyed by "variant/shape"; printed for lab 04 and with
 // --launch-info, recorded always.
-std::map<std::string, LaunchReport> report_launches(std::ostream& out, const GemmLab& lab,
-                                                    const std::vector<ShapeRun>& runs,
-                                                    const std::vector<const GemmVariant*>& selected,
-                                                    const OccupancyLimits& limits, bool print) {
+template <class Input>
+std::map<std::string, LaunchReport> report_launches(
+    std::ostream& out, const GemmLabOf<Input>& lab, const std::vector<ShapeRun>& runs,
+    const std::vector<const GemmVariantOf<Input>*>& selected, const OccupancyLimits& limits,
+    bool print) {
   std::map<std::string, LaunchReport> launches;
   for (const ShapeRun& run : runs) {
     std::vector<LaunchReport> ordered;
-    for (const GemmVariant* variant : selected) {
+    for (const GemmVariantOf<Input>* variant : selected) {
+      if (!unavailable_reason(*variant).empty()) continue;
       LaunchReport report =
           report_launch(variant->name, variant->describe(run.problem.shape), limits);
       launches[std::string(variant->name) + "/" + run.problem.label()] = report;
@@ -290,46 +373,67 @@ std::map<std::string, LaunchReport> report_launches(std::ostream& out, const Gem
 }
 
 // What the timed benchmarks use while Google Benchmark runs them: it must outlive run_benchmarks.
+template <class Input>
 struct TimingSession {
   CublasHandle cublas;
   std::map<std::string, std::vector<double>>
       cublas_gflops;  // per problem, each repetition's, for pct_cublas
-  std::vector<std::unique_ptr<TimingInputs>> inputs;
+  std::vector<std::unique_ptr<TimingInputs<Input>>> inputs;
 };
+
+// One cuBLAS reference launch: SGEMM, or BF16 / TF32 on the tensor cores for BF16 labs.
+template <class Input>
+void launch_reference(TimingSession<Input>& session, TimingInputs<Input>& in,
+                      const std::string& label, int run, float alpha, float beta,
+                      cudaStream_t stream) {
+  if constexpr (std::is_same_v<Input, float>) {
+    (void)label;
+    cublas_gemm_row_major(session.cublas, in.args(run, alpha, beta), stream);
+  } else if (label == "cublas_tf32") {
+    cublas_gemm_tf32_row_major(session.cublas, in.float_args(run, alpha, beta), stream);
+  } else {
+    cublas_gemm_bf16_row_major(session.cublas, in.args(run, alpha, beta), stream);
+  }
+}
 
 // Registers cuBLAS and each passing variant at every shape, cuBLAS first so that a variant's
 // pct_cublas is against the cuBLAS run just before it.
-void register_benchmarks(TimingSession& session, const GemmLab& lab,
+template <class Input>
+void register_benchmarks(TimingSession<Input>& session, const GemmLabOf<Input>& lab,
                          const std::vector<ShapeRun>& runs,
-                         const std::vector<const GemmVariant*>& selected,
+                         const std::vector<const GemmVariantOf<Input>*>& selected,
                          const std::map<std::string, LaunchReport>& launches,
                          const GemmLabOptions& options, const DeviceInfo& device,
                          std::uint64_t seed) {
   const float alpha = options.alpha, beta = options.beta;
   const TimingOptions timing = options.timing;
   for (const ShapeRun& run : runs) {
-    session.inputs.push_back(std::make_unique<TimingInputs>(
+    session.inputs.push_back(std::make_unique<TimingInputs<Input>>(
         run.problem, device.l2_bytes, derive_seed(seed, "timing " + run.problem.label())));
-    TimingInputs& in = *session.inputs.back();
+    TimingInputs<Input>& in = *session.inputs.back();
     const std::string problem = run.problem.label();
     const double flops = run.problem.shape.flops();
-    register_timed_benchmark(
-        "cublas/" + problem,
-        [&session, &in, alpha, beta, timing, problem, flops](benchmark::State& state) {
-          time_iterations(
-              state,
-              [&](cudaStream_t stream, int r) {
-                cublas_gemm_row_major(session.cublas, in.args(r, alpha, beta), stream);
-              },
-              flops, 0.0, timing.warmups);
-          session.cublas_gflops[problem].push_back(state.counters["gflops"]);
-        },
-        timing);
+    for (const VariantRow& row : run.rows) {
+      if (row.reference_label.empty()) continue;
+      const std::string label = row.reference_label;
+      const bool primary = label == run.rows.front().reference_label;
+      register_timed_benchmark(
+          label + "/" + problem,
+          [&session, &in, alpha, beta, timing, problem, flops, label,
+           primary](benchmark::State& state) {
+            time_iterations(
+                state,
+                [&](cudaStream_t stream, int r) {
+                  launch_reference(session, in, label, r, alpha, beta, stream);
+                },
+                flops, 0.0, timing.warmups);
+            if (primary) session.cublas_gflops[problem].push_back(state.counters["gflops"]);
+          },
+          timing);
+    }
     for (const VariantRow& row : run.rows) {
       if (!row.check || row.check->outcome != CheckOutcome::kPassed) continue;
-      const GemmVariant* variant =
-          *std::find_if(selected.begin(), selected.end(),
-                        [&](const GemmVariant* v) { return row.name == v->name; });
+      const GemmVariantOf<Input>* variant = &variant_named(selected, row.name);
       const LaunchReport launch = launches.at(std::string(variant->name) + "/" + problem);
       register_timed_benchmark(
           lab.id + "/" + variant->name + "/" + problem,
@@ -356,15 +460,23 @@ void register_benchmarks(TimingSession& session, const GemmLab& lab,
 // (the timed alpha and beta), checked on sampled elements against the CPU. A kernel that skipped
 // work it had "already done" for these pointers during the timed runs leaves the old result here;
 // new buffers would not catch it.
-GemmCheckReport check_in_timed_buffers(TimingInputs& in, const GemmVariant& variant, float alpha,
-                                       float beta, std::uint64_t seed) {
-  TimingInputs::Set& set = in.sets.front();
+template <class Input>
+GemmCheckReport check_in_timed_buffers(TimingInputs<Input>& in, const GemmVariantOf<Input>& variant,
+                                       float alpha, float beta, std::uint64_t seed) {
+  constexpr bool kBf16 = !std::is_same_v<Input, float>;
+  typename TimingInputs<Input>::Set& set = in.sets.front();
   std::vector<float> a(set.a.size()), b(set.b.size()), c(set.c.size());
   fill_uniform(a, derive_seed(seed, "refill A"));
   fill_uniform(b, derive_seed(seed, "refill B"));
   fill_uniform(c, derive_seed(seed, "refill C"));
-  set.a.copy_from(a);
-  set.b.copy_from(b);
+  if constexpr (kBf16) {
+    // The reference multiplies the values the GPU reads.
+    const auto round = [](float v) { return __bfloat162float(__float2bfloat16_rn(v)); };
+    std::transform(a.begin(), a.end(), a.begin(), round);
+    std::transform(b.begin(), b.end(), b.begin(), round);
+  }
+  set.a = TimingInputs<Input>::upload(a);
+  set.b = TimingInputs<Input>::upload(b);
   set.c.copy_from(c);
   GemmCheckReport report;
   try {
@@ -383,8 +495,9 @@ GemmCheckReport check_in_timed_buffers(TimingInputs& in, const GemmVariant& vari
   const HostGemmInputs host{s,         alpha,   beta,      matrix(a), p.lda(),
                             matrix(b), p.ldb(), matrix(c), p.ldc()};
   const std::vector<float> result = set.c.to_host();
-  report.value_check = compare_gemm(
-      matrix(result), p.ldc(), reference_gemm_at(host, sample_positions(s.m, s.n, 512, seed)), s.k);
+  report.value_check = compare_gemm(matrix(result), p.ldc(),
+                                    reference_gemm_at(host, sample_positions(s.m, s.n, 512, seed)),
+                                    s.k, kBf16 ? tensor_core_tolerance() : GemmTolerance{});
   report.write_check = report.value_check;
   report.outcome = report.value_check.passed() ? CheckOutcome::kPassed : CheckOutcome::kFailed;
   report.message = "timed buffers refilled: " + report.value_check.describe();
@@ -393,24 +506,24 @@ GemmCheckReport check_in_timed_buffers(TimingInputs& in, const GemmVariant& vari
 
 // Every timed variant checked again after timing: on fresh inputs in new buffers with beta != 0
 // (the whole protocol), and on fresh inputs in the very buffers it was timed on, launched as timed.
-bool recheck_after_timing(std::ostream& out, std::vector<ShapeRun>& runs, TimingSession& session,
-                          const std::vector<const GemmVariant*>& selected,
+template <class Input>
+bool recheck_after_timing(std::ostream& out, std::vector<ShapeRun>& runs,
+                          TimingSession<Input>& session,
+                          const std::vector<const GemmVariantOf<Input>*>& selected,
                           const GemmLabOptions& options, std::uint64_t seed) {
   bool all_right = true;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     ShapeRun& run = runs[i];
     const float beta = options.verify_beta != 0.0f ? options.verify_beta : 0.5f;
-    GemmVerifier verifier(case_of(run.problem, options.alpha, beta),
-                          derive_seed(seed, "after timing " + run.problem.label()));
+    BasicGemmVerifier<Input> verifier(case_of(run.problem, options.alpha, beta),
+                                      derive_seed(seed, "after timing " + run.problem.label()));
     for (VariantRow& row : run.rows) {
       if (!row.check || row.check->outcome != CheckOutcome::kPassed) continue;
-      const GemmVariant* variant =
-          *std::find_if(selected.begin(), selected.end(),
-                        [&](const GemmVariant* v) { return row.name == v->name; });
-      row.after_timing = verifier.check(variant->launch);
+      const GemmVariantOf<Input>& variant = variant_named(selected, row.name);
+      row.after_timing = verifier.check(variant.launch);
       if (row.after_timing->outcome == CheckOutcome::kPassed) {
         row.after_timing = check_in_timed_buffers(
-            *session.inputs[i], *variant, options.alpha, options.beta,
+            *session.inputs[i], variant, options.alpha, options.beta,
             derive_seed(seed, "refill " + row.name + " " + run.problem.label()));
       }
       if (row.after_timing->outcome != CheckOutcome::kPassed) {
@@ -424,46 +537,51 @@ bool recheck_after_timing(std::ostream& out, std::vector<ShapeRun>& runs, Timing
 }
 
 // One table per shape: the medians next to the checks, % of cuBLAS from the same run.
-void print_results(std::ostream& out, const GemmLab& lab, std::vector<ShapeRun>& runs,
+template <class Input>
+void print_results(std::ostream& out, const GemmLabOf<Input>& lab, std::vector<ShapeRun>& runs,
                    const std::map<std::string, BenchmarkMedian>& medians) {
   for (ShapeRun& run : runs) {
     const std::string problem = run.problem.label();
     for (VariantRow& row : run.rows) {
-      const std::string name =
-          row.check ? lab.id + "/" + row.name + "/" + problem : "cublas/" + problem;
+      const std::string name = row.reference_label.empty() ? lab.id + "/" + row.name + "/" + problem
+                                                           : row.reference_label + "/" + problem;
       if (auto it = medians.find(name); it != medians.end()) row.timing = it->second;
     }
     const BenchmarkMedian* cublas = run.rows.front().timing ? &*run.rows.front().timing : nullptr;
     const double cublas_gflops =
         cublas && cublas->counters.count("gflops") ? cublas->counters.at("gflops") : std::nan("");
     out << "\n" << problem << "\n";
-    print_table(out, run.rows, cublas_gflops);
+    print_table(out, run.rows, cublas_gflops, !std::is_same_v<Input, float>);
   }
 }
 
 }  // namespace
 
-int gemm_lab_main(const GemmLab& lab, int argc, char** argv) {
+namespace {
+
+template <class Input>
+int run_gemm_lab(const GemmLabOf<Input>& lab, int argc, char** argv) {
   return guarded_main(lab.id, [&]() -> int {
     // ---- Parse ----
     GemmLabOptions options;
-    CLI::App app{
-        lab.id + ": " + lab.title +
-        ". Verifies every variant against the CPU reference, then times it against cuBLAS."};
+    CLI::App app{lab.id + ": " + lab.title +
+                 ". Verifies every variant against the CPU reference, then times it against "
+                 "cuBLAS."};
     register_flags(app, options);
     std::vector<std::string> benchmark_args = parse_flags(app, argc, argv);
     reject_unknown_flags(benchmark_args);
     if (options.list) {
-      for (const GemmVariant& variant : lab.variants)
+      for (const GemmVariantOf<Input>& variant : lab.variants)
         std::cout << variant.name << "\t" << variant.summary << "\n";
       return kExitOk;
     }
-    const std::vector<const GemmVariant*> selected =
+    const std::vector<const GemmVariantOf<Input>*> selected =
         select_variants(lab.variants, options.variants);
     const std::vector<GemmProblem> problems = chosen_problems(options);
     const std::uint64_t seed = choose_seed(options.seed_text);
     std::ostream& out =
         benchmark_stdout_is_machine_readable(benchmark_args) ? std::cerr : std::cout;
+    const bool bf16 = !std::is_same_v<Input, float>;
 
     // ---- Check the device and the sizes ----
     require_gpu();
@@ -488,14 +606,14 @@ int gemm_lab_main(const GemmLab& lab, int argc, char** argv) {
     if (options.verify_only) {
       for (const ShapeRun& run : runs) {
         out << "\n" << run.problem.label() << "\n";
-        print_table(out, run.rows, std::nan(""));
+        print_table(out, run.rows, std::nan(""), bf16);
       }
       return all_passed ? kExitOk : kExitFailed;
     }
 
     // ---- Time, then report ----
     add_benchmark_context(device, argc, argv, seed);
-    TimingSession session;
+    TimingSession<Input> session;
     register_benchmarks(session, lab, runs, selected, launches, options, device, seed);
     out << "timing: " << options.timing.repetitions << " repetitions of at least "
         << options.timing.min_time_s
@@ -505,6 +623,16 @@ int gemm_lab_main(const GemmLab& lab, int argc, char** argv) {
     print_results(out, lab, runs, medians);
     return all_passed && still_right ? kExitOk : kExitFailed;
   });
+}
+
+}  // namespace
+
+int gemm_lab_main(const GemmLab& lab, int argc, char** argv) {
+  return run_gemm_lab(lab, argc, argv);
+}
+
+int gemm_lab_main(const GemmLabOf<__nv_bfloat16>& lab, int argc, char** argv) {
+  return run_gemm_lab(lab, argc, argv);
 }
 
 }  // namespace cudalabs

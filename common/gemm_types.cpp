@@ -2,6 +2,8 @@
 
 #include "common/argument_checks.h"
 
+#include <cuda_bf16.h>
+
 #include <algorithm>
 #include <cctype>
 #include <limits>
@@ -169,7 +171,8 @@ void validate_gemm_shape(const GemmShape& shape, const std::string& who) {
   validate_gemm_problem({shape, {}}, who);
 }
 
-void validate_gemm_args(const GemmArgs& args, const std::string& who) {
+template <class Input>
+void validate_gemm_args(const GemmArgsOf<Input>& args, const std::string& who) {
   require_positive(who, "m", args.m);
   require_positive(who, "n", args.n);
   require_positive(who, "k", args.k);
@@ -183,5 +186,8 @@ void validate_gemm_args(const GemmArgs& args, const std::string& who) {
   require_int_indexable(who, "B", args.k, args.n, args.ldb);
   require_int_indexable(who, "C", args.m, args.n, args.ldc);
 }
+
+template void validate_gemm_args(const GemmArgs&, const std::string&);
+template void validate_gemm_args(const Bf16GemmArgs&, const std::string&);
 
 }  // namespace cudalabs

@@ -6,6 +6,9 @@
 #include <string>
 #include <vector>
 
+// CUDA's BF16 type (cuda_bf16.h), named here without pulling CUDA headers into every file.
+struct __nv_bfloat16;
+
 namespace cudalabs {
 
 /// The sizes of one GEMM: C is m x n, A is m x k, B is k x n.
@@ -47,19 +50,21 @@ struct GemmProblem {
 };
 
 /// Everything a GEMM kernel needs. All matrices are row-major with leading dimensions (the distance
-/// in elements between the starts of two rows) that may exceed the row length.
+/// in elements between the starts of two rows) that may exceed the row length. A and B hold
+/// `Input` elements (float for labs 01-10, BF16 for lab 11's tensor cores); C is always float.
 ///
 /// When beta == 0, C is write-only: its old contents are never read, so NaN or garbage there must
 /// not leak into the result (the BLAS convention; the harness relies on it to detect unwritten
 /// elements).
-struct GemmArgs {
+template <class Input>
+struct GemmArgsOf {
   int m = 0;                 ///< rows of A and C
   int n = 0;                 ///< columns of B and C
   int k = 0;                 ///< columns of A, rows of B
   float alpha = 1.0f;        ///< scale of A * B
-  const float* a = nullptr;  ///< A, m x k, element (i, p) at a[i * lda + p]
+  const Input* a = nullptr;  ///< A, m x k, element (i, p) at a[i * lda + p]
   int lda = 0;               ///< leading dimension of A, >= k
-  const float* b = nullptr;  ///< B, k x n, element (p, j) at b[p * ldb + j]
+  const Input* b = nullptr;  ///< B, k x n, element (p, j) at b[p * ldb + j]
   int ldb = 0;               ///< leading dimension of B, >= n
   float beta = 0.0f;         ///< scale of the old C
   float* c = nullptr;        ///< C, m x n, element (i, j) at c[i * ldc + j]
@@ -69,12 +74,18 @@ struct GemmArgs {
   GemmShape shape() const { return {m, n, k}; }
 };
 
+/// The single-precision GEMM of labs 01-10.
+using GemmArgs = GemmArgsOf<float>;
+/// Lab 11's GEMM: A and B in BF16, C and the arithmetic in FP32.
+using Bf16GemmArgs = GemmArgsOf<__nv_bfloat16>;
+
 /// Checks sizes, leading dimensions and pointers before any launch and throws
 /// std::invalid_argument naming the first bad argument and its value. It also refuses matrices
 /// whose element offsets do not fit in a 32-bit int, which the kernels use for indexing.
 /// @param args  the GEMM to check
 /// @param who   the caller's name, which starts the message (e.g. "lab01 naive_coalesced")
-void validate_gemm_args(const GemmArgs& args, const std::string& who);
+template <class Input>
+void validate_gemm_args(const GemmArgsOf<Input>& args, const std::string& who);
 
 /// Checks a shape before anything is allocated: every size >= 1 and every matrix (with leading
 /// dimension equal to its row length) addressable with 32-bit offsets. Throws std::invalid_argument

@@ -33,25 +33,48 @@ struct KernelLaunch {
 
 /// Enqueues one GEMM on `stream`. Validates the arguments first and throws std::invalid_argument
 /// for bad ones; launch failures throw CudaError.
-using GemmLauncher = void (*)(const GemmArgs& args, cudaStream_t stream);
+template <class Input>
+using GemmLauncherOf = void (*)(const GemmArgsOf<Input>& args, cudaStream_t stream);
+/// A launcher of labs 01-10 (FP32 A and B).
+using GemmLauncher = GemmLauncherOf<float>;
 
 /// Describes the launch that GemmLauncher makes for a shape.
 using GemmLaunchDescriber = KernelLaunch (*)(const GemmShape& shape);
 
-/// One entry of a lab's variant list.
-struct GemmVariant {
+/// One entry of a lab's variant list. `Input` is the element type of A and B (float; BF16 in lab
+/// 11).
+template <class Input>
+struct GemmVariantOf {
   const char* name;              ///< short name used in tables, flags and benchmark names
   const char* summary;           ///< one line: what this variant changes
-  GemmLauncher launch;           ///< enqueues the GEMM
+  GemmLauncherOf<Input> launch;  ///< enqueues the GEMM
   GemmLaunchDescriber describe;  ///< the kernel and configuration the launch uses
+  /// Why the variant cannot run on the current GPU (e.g. "needs compute capability 9.0 ..."), empty
+  /// when it can; null for a variant that runs on every GPU the suite supports. The driver and the
+  /// tests report such a variant as skipped with this reason.
+  std::string (*unavailable)() = nullptr;
 };
+
+/// A variant of labs 01-10.
+using GemmVariant = GemmVariantOf<float>;
 
 /// Returns the variants of `all` named in `names`, in the order given; every variant when `names`
 /// is empty. Throws std::invalid_argument naming an unknown variant and listing the known ones.
 std::vector<const GemmVariant*> select_variants(std::span<const GemmVariant> all,
                                                 const std::vector<std::string>& names);
+/// The same for BF16 variants (lab 11).
+std::vector<const GemmVariantOf<__nv_bfloat16>*> select_variants(
+    std::span<const GemmVariantOf<__nv_bfloat16>> all, const std::vector<std::string>& names);
 
 /// The names of `all`, comma-separated (for messages and --help).
 std::string variant_names(std::span<const GemmVariant> all);
+/// The same for BF16 variants (lab 11).
+std::string variant_names(std::span<const GemmVariantOf<__nv_bfloat16>> all);
+
+/// Why `variant` cannot run here (its `unavailable`), or empty.
+template <class Input>
+std::string unavailable_reason(const GemmVariantOf<Input>& variant) {
+  return variant.unavailable == nullptr ? std::string() : variant.unavailable();
+}
 
 }  // namespace cudalabs

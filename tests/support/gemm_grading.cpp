@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cuda_bf16.h>
+
 #include <stdexcept>
 
 namespace cudalabs::testing {
@@ -39,17 +41,20 @@ const std::vector<GradingCase>& gemm_grading_cases() {
 
 namespace {
 
+template <class Input>
 class GemmGradingTest : public ::testing::Test {
  public:
-  GemmGradingTest(const GemmVariant* variant, GradingCase grading_case, bool student_build)
+  GemmGradingTest(const GemmVariantOf<Input>* variant, GradingCase grading_case, bool student_build)
       : variant_(variant), case_(std::move(grading_case)), student_build_(student_build) {}
 
   void TestBody() override {
     CUDALABS_REQUIRE_GPU();
+    if (const std::string why = unavailable_reason(*variant_); !why.empty())
+      GTEST_SKIP() << variant_->name << ": " << why;
     const std::uint64_t seed =
         derive_seed(run_seed(), std::string(variant_->name) + "/" + case_.name);
     RecordProperty("seed", std::to_string(seed));
-    GemmVerifier verifier(case_.gemm, seed);
+    BasicGemmVerifier<Input> verifier(case_.gemm, seed);
     const GemmCheckReport report = verifier.check(variant_->launch);
     const std::string context = std::string(variant_->name) + " on " + case_.gemm.label() +
                                 " (CUDALABS_SEED=" + std::to_string(run_seed()) + ", " +
@@ -62,25 +67,27 @@ class GemmGradingTest : public ::testing::Test {
   }
 
  private:
-  const GemmVariant* variant_;
+  const GemmVariantOf<Input>* variant_;
   GradingCase case_;
   bool student_build_;
 };
 
 // Every launcher refuses bad arguments with std::invalid_argument naming the argument, before any
 // launch: this needs no GPU.
+template <class Input>
 class GemmArgumentTest : public ::testing::Test {
  public:
-  explicit GemmArgumentTest(const GemmVariant* variant) : variant_(variant) {}
+  explicit GemmArgumentTest(const GemmVariantOf<Input>* variant) : variant_(variant) {}
 
   void TestBody() override {
+    Input inputs[16] = {};
     float dummy[16] = {};
-    const GemmArgs good{2, 3, 4, 1.0f, dummy, 4, dummy, 3, 0.0f, dummy, 3};
-    auto expect_rejected = [&](GemmArgs args, const std::string& needle) {
+    const GemmArgsOf<Input> good{2, 3, 4, 1.0f, inputs, 4, inputs, 3, 0.0f, dummy, 3};
+    auto expect_rejected = [&](GemmArgsOf<Input> args, const std::string& needle) {
       cudalabs::testing::expect_rejected(
           variant_->name, [&] { variant_->launch(args, nullptr); }, needle);
     };
-    GemmArgs args = good;
+    GemmArgsOf<Input> args = good;
     args.m = 0;
     expect_rejected(args, "m = 0");
     args = good;
@@ -107,27 +114,37 @@ class GemmArgumentTest : public ::testing::Test {
   }
 
  private:
-  const GemmVariant* variant_;
+  const GemmVariantOf<Input>* variant_;
 };
 
 }  // namespace
 
-bool register_gemm_grading_tests(std::span<const GemmVariant> variants, const std::string& build) {
+template <class Input>
+bool register_gemm_grading_tests(std::span<const GemmVariantOf<Input>> variants,
+                                 const std::string& build,
+                                 const std::vector<GradingCase>& extra_cases) {
   const bool student_build = build == "student";
-  for (const GemmVariant& variant : variants) {
+  std::vector<GradingCase> cases = gemm_grading_cases();
+  cases.insert(cases.end(), extra_cases.begin(), extra_cases.end());
+  for (const GemmVariantOf<Input>& variant : variants) {
     const std::string suite = std::string("Grading.") + variant.name;
-    for (const GradingCase& grading_case : gemm_grading_cases()) {
+    for (const GradingCase& grading_case : cases) {
       ::testing::RegisterTest(suite.c_str(), grading_case.name.c_str(), nullptr, nullptr, __FILE__,
                               __LINE__,
                               [v = &variant, grading_case, student_build]() -> ::testing::Test* {
-                                return new GemmGradingTest(v, grading_case, student_build);
+                                return new GemmGradingTest<Input>(v, grading_case, student_build);
                               });
     }
     ::testing::RegisterTest(
         suite.c_str(), "rejects_bad_arguments", nullptr, nullptr, __FILE__, __LINE__,
-        [v = &variant]() -> ::testing::Test* { return new GemmArgumentTest(v); });
+        [v = &variant]() -> ::testing::Test* { return new GemmArgumentTest<Input>(v); });
   }
   return true;
 }
+
+template bool register_gemm_grading_tests(std::span<const GemmVariant>, const std::string&,
+                                          const std::vector<GradingCase>&);
+template bool register_gemm_grading_tests(std::span<const GemmVariantOf<__nv_bfloat16>>,
+                                          const std::string&, const std::vector<GradingCase>&);
 
 }  // namespace cudalabs::testing

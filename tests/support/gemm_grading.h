@@ -26,9 +26,14 @@ struct GradingCase {
 const std::vector<GradingCase>& gemm_grading_cases();
 
 /// Registers, with GoogleTest, one test per (variant, case) that runs the verification protocol
-/// (gemm_check.h), and one bad-argument test per variant. In the student build (`build` ==
-/// "student") a variant that writes nothing is reported skipped as "not implemented yet"; in the
-/// solution build it fails. Call from a static initialiser; returns true.
-bool register_gemm_grading_tests(std::span<const GemmVariant> variants, const std::string& build);
+/// (gemm_check.h), and one bad-argument test per variant; `extra_cases` join the standard ones. In
+/// the student build (`build` == "student") a variant that writes nothing is reported skipped as
+/// "not implemented yet"; in the solution build it fails. A variant that cannot run on this GPU
+/// (its `unavailable` gives a reason) is skipped with that reason. `Input` is float, or BF16 for
+/// lab 11 (verified as Bf16GemmVerifier does). Call from a static initialiser; returns true.
+template <class Input>
+bool register_gemm_grading_tests(std::span<const GemmVariantOf<Input>> variants,
+                                 const std::string& build,
+                                 const std::vector<GradingCase>& extra_cases = {});
 
 }  // namespace cudalabs::testing

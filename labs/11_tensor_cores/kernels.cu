@@ -1,0 +1,120 @@
+// Lab 11: the GEMM on tensor cores. YOUR KERNELS GO HERE, one rung of the ladder per step; each is
+// a variant of its own (`--variant wmma_global`, ...), tested and timed alone against cuBLAS in
+// BF16. A and B are BF16 (__nv_bfloat16), C and every sum are FP32. tiles.h gives each step's tile
+// shape, tensor_core_ptx.cuh one wrapper per PTX instruction you need, launch.cuh the grids, the
+// shared-memory sizes and the tensor maps. Every kernel must be right for any M, N, K >= 1 and any
+// leading dimensions: kAligned = false means A or B may not be read 16 bytes at a time.
+//
+// Step 1, `wmma_global_kernel<kAligned>` (WmmaGlobalTile: 4 warps, 32 x 32 of C each):
+//  1. Each warp keeps 2 x 2 wmma accumulator fragments (16 x 16 x 16, float) and, for every 16 of
+//     K, loads 2 A and 2 B fragments (bf16, row_major) with wmma::load_matrix_sync straight from
+//     global memory, then 4 mma_sync. The API needs 32-byte aligned fragment starts and ld a
+//     multiple of 8: when kAligned is false, or the warp's fragments would cross an edge of A, B
+//     or K, copy the 32 x 16 piece of A and the 16 x 32 piece of B into a per-warp shared buffer
+//     first (zeros outside) and load the fragments from there.
+//  2. Store each accumulator to a 16 x 16 float buffer in shared memory (store_matrix_sync), then
+//     let the lanes write C = alpha * acc + beta * C element by element, inside C only, C unread
+//     when beta == 0.
+//  Predict: how many times is each element of A read from global memory? (make profile N=11)
+//
+// Step 2, `wmma_pipelined_kernel<kAligned>` (WmmaPipelinedTile: 128 x 128 x 32, 8 warps of
+// 64 x 32, 3 stages): lab 07's shared tiles, now as BF16 rows padded by 8 elements.
+//  3. Stage A's 128 x 32 and B's 32 x 128 tiles in 16-byte chunks: ptx::cp_async_16 (reading only
+//     the bytes inside the matrix) when kAligned, 8 element loads and one 16-byte store otherwise.
+//  4. Keep kStages - 1 tiles in flight: commit one group per tile (empty ones too), wait until
+//     kStages - 2 groups remain, barrier, start the next tile into the stage just freed, multiply.
+//  Predict: the bank conflicts of load_matrix_sync with rows of 32 BF16 unpadded, and padded.
+//
+// Step 3, `mma_swizzled_kernel<kAligned>` (MmaTile: 128 x 128 x 64, 4 warps of 64 x 64, 3 stages):
+//  5. Lay each stage out as SwizzledTile says: 128-byte rows whose 16-byte chunk c sits at
+//     position c ^ (row % 8). A: BM rows of 64 k. B: 64-column panels of 64 k-rows, 8 KiB apart.
+//  6. Per 16 of K: ptx::ldmatrix_x4 for each of the warp's 4 A pieces (lane l gives row l % 16,
+//     chunk l / 16), ptx::ldmatrix_x4<true> for its 4 pairs of 8-column B pieces (lane l gives
+//     k-row l % 16, the pair's chunk + l / 16), then 32 ptx::mma_m16n8k16_bf16.
+//  7. Write C from the accumulators as tensor_core_ptx.cuh lays them out (two columns a lane).
+//  Predict: shared-memory wavefronts per ldmatrix, with and without the swizzle.
+//
+// Steps 4 to 6 need a Hopper GPU (sm_90a); they report "needs compute capability 9.0" elsewhere.
+//
+// Step 4, `wgmma_kernel<kAligned>` (WgmmaTile: one warpgroup, 64 x 128 x 64, 4 stages): step 3's
+//  stages and loads, and instead of ldmatrix and mma.sync, per 16 of K one
+//  ptx::wgmma_bf16<128> whose operands are shared-memory descriptors (ptx::wgmma_descriptor):
+//  8. A (K-major): start at the stage + 32 bytes per 16 of K, stride byte offset 1024 (8 rows).
+//     B (N-major): start 16 rows down per 16 of K, leading byte offset 8192 (the next panel),
+//     stride byte offset 1024.
+//  9. Before the first wgmma: every thread's ptx::fence_proxy_async_shared() (its writes, before
+//     the tensor cores read), the barrier, ptx::wgmma_fence(). After: commit, wait, and only then
+//     let the stage be overwritten.
+//
+// Step 5, `tma_wgmma_kernel` (TmaTile: 128 x 128 x 64, 4 stages): the tensor maps (launch.cuh)
+//  describe A in 128 x 64 boxes and B in 64 x 64 boxes. 10. One thread initialises a "full"
+//  mbarrier per stage and starts the first stages: ptx::mbarrier_arrive_expect_bytes with the
+//  stage's bytes, then ptx::tma_load_2d for A's box and B's two panels. Everyone waits on the
+//  stage's barrier (parity = how many times the stage was used, mod 2), multiplies both 64-row
+//  halves, waits for the wgmma, barriers, and the thread refills the stage.
+//
+// Step 6, `warp_specialized_kernel` (SpecializedTile: 3 warpgroups, 128 x 256 x 64, persistent):
+// 11. Warpgroup 0 produces: ptx::set_max_registers<40, false>, then one thread walks this block's
+//     tiles (blockIdx.x, + gridDim.x, ...; grouped order) and, per stage, waits on its "empty"
+//     barrier and issues the TMA loads. Warpgroups 1 and 2 consume: set_max_registers<232, true>,
+//     wait on "full", wgmma_bf16<256> on their 64 rows, wait, and each warp arrives on "empty".
+//  Predict: the bytes per FLOP a 128 x 256 x 64 stage needs, against the bandwidth lab 00
+//  measured.
+#include "lab.h"
+#include "tensor_core_ptx.cuh"
+#include "tiles.h"
+
+#include <cuda.h>
+
+namespace lab11 {
+namespace {
+
+template <bool kAligned>
+__global__ void __launch_bounds__(WmmaGlobalTile::kThreads)
+    wmma_global_kernel(cudalabs::Bf16GemmArgs args) {
+  // TODO(lab11): step 1, WMMA fragments straight from global memory.
+  (void)args;
+}
+
+template <bool kAligned>
+__global__ void __launch_bounds__(WmmaPipelinedTile::kThreads)
+    wmma_pipelined_kernel(cudalabs::Bf16GemmArgs args) {
+  // TODO(lab11): step 2, WMMA on shared tiles fed by cp.async.
+  (void)args;
+}
+
+template <bool kAligned>
+__global__ void __launch_bounds__(MmaTile::kThreads)
+    mma_swizzled_kernel(cudalabs::Bf16GemmArgs args) {
+  // TODO(lab11): step 3, mma.sync and ldmatrix on swizzled tiles.
+  (void)args;
+}
+
+template <bool kAligned>
+__global__ void __launch_bounds__(WgmmaTile::kThreads) wgmma_kernel(cudalabs::Bf16GemmArgs args) {
+  // TODO(lab11): step 4, wgmma from shared-memory descriptors.
+  (void)args;
+}
+
+__global__ void __launch_bounds__(TmaTile::kThreads)
+    tma_wgmma_kernel(cudalabs::Bf16GemmArgs args, const __grid_constant__ CUtensorMap a_map,
+                     const __grid_constant__ CUtensorMap b_map) {
+  // TODO(lab11): step 5, TMA and an mbarrier pipeline feeding wgmma.
+  (void)args;
+  (void)a_map;
+  (void)b_map;
+}
+
+__global__ void __launch_bounds__(SpecializedTile::kThreads, 1)
+    warp_specialized_kernel(cudalabs::Bf16GemmArgs args, const __grid_constant__ CUtensorMap a_map,
+                            const __grid_constant__ CUtensorMap b_map) {
+  // TODO(lab11): step 6, producer and consumer warpgroups on a persistent grid.
+  (void)args;
+  (void)a_map;
+  (void)b_map;
+}
+
+}  // namespace
+}  // namespace lab11
+
+#include "launch.cuh"

@@ -1,0 +1,42 @@
+/// @file labs/11_tensor_cores/lab.h
+/// @brief Lab 11 (extension): the GEMM on tensor cores, from WMMA to Hopper's wgmma fed by TMA.
+#pragma once
+
+#include "common/gemm_variant.h"
+
+#include <cuda_bf16.h>
+
+#include <span>
+
+/// Lab 11: tensor cores. A and B in BF16, C and the accumulation in FP32,
+/// C = alpha * A * B + beta * C, row-major with leading dimensions, any M, N, K >= 1.
+namespace lab11 {
+
+/// One rung of the lab's ladder: A and B in BF16. Its `unavailable` says why it cannot run on the
+/// current GPU ("needs compute capability 9.0 ..."), so the driver and tests skip it with that.
+using TensorCoreVariant = cudalabs::GemmVariantOf<__nv_bfloat16>;
+
+/// The ladder, in the order a student builds it:
+/// - `wmma_global`: WMMA fragments loaded straight from global memory, 4 warps of 32 x 32
+/// - `wmma_pipelined`: WMMA on 128 x 128 x 32 shared tiles, 3 cp.async stages
+/// - `mma_swizzled`: mma.sync m16n8k16 fed by ldmatrix from 128-byte-swizzled shared tiles
+///   (128 x 128 x 64, 3 stages): no bank conflicts
+/// - `wgmma`: Hopper's warpgroup MMA (m64n128k16) on swizzled tiles described by descriptors,
+///   one warpgroup per 64 x 128 tile, cp.async stages (sm_90a)
+/// - `tma_wgmma`: the tiles brought by the copy engine (TMA) and an mbarrier pipeline, 128 x 128
+///   per warpgroup (sm_90a)
+/// - `warp_specialized`: a producer warpgroup feeding two consumer warpgroups (setmaxnreg), a
+///   persistent grid walking 128 x 256 tiles in grouped order (sm_90a)
+/// - `best`: the fastest rung this GPU and these operands allow
+/// The wgmma rungs load 16-byte chunks: A and B 16-byte aligned with lda and ldb multiples of 8.
+/// Other operands run `mma_swizzled`'s element-wise path (a documented fallback); every rung is
+/// right for any shape.
+std::span<const TensorCoreVariant> variants();
+
+/// The `best` variant's launcher, for the DCGAN on tensor cores.
+void best_gemm(const cudalabs::Bf16GemmArgs& args, cudaStream_t stream);
+
+}  // namespace lab11
+
+/// Which build of lab 11's kernels this program linked: "student" or "solution".
+extern "C" const char* cudalabs_lab11_kernels_build();

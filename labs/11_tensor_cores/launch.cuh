@@ -1,0 +1,285 @@
+// Lab 11 launch plumbing, shared by the student's and the solution's kernels.cu (each includes it
+// after defining its kernels: wmma_global_kernel<kAligned>, wmma_pipelined_kernel<kAligned>,
+// mma_swizzled_kernel<kAligned>, wgmma_kernel<kAligned>, tma_wgmma_kernel and
+// warp_specialized_kernel). kAligned selects the 16-byte copies (the WMMA loads of step 1: 32
+// bytes), which need A and B so aligned with lda and ldb multiples of 8; other operands take the
+// element-wise instantiation of the same kernel. The TMA rungs need the same alignment for their
+// tensor maps; other operands run mma_swizzled_kernel<false> instead (the documented fallback).
+#pragma once
+
+#include "common/cuda_check.h"
+#include "common/launch_utils.h"
+#include "lab.h"
+#include "tiles.h"
+#include "tma_maps.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace lab11 {
+namespace {
+
+using cudalabs::Bf16GemmArgs;
+using cudalabs::ceil_div;
+using cudalabs::GemmShape;
+using cudalabs::KernelLaunch;
+
+bool aligned_to(const void* pointer, std::uintptr_t bytes) {
+  return reinterpret_cast<std::uintptr_t>(pointer) % bytes == 0;
+}
+
+// A and B can be read 16 bytes at a time (cp.async, TMA): aligned, rows a multiple of 8 apart.
+bool chunks_allowed(const Bf16GemmArgs& args) {
+  return aligned_to(args.a, 16) && aligned_to(args.b, 16) && args.lda % 8 == 0 && args.ldb % 8 == 0;
+}
+
+// WMMA's load_matrix_sync from global memory: 32-byte aligned fragments, ld a multiple of 8.
+bool wmma_direct_allowed(const Bf16GemmArgs& args) {
+  return aligned_to(args.a, 32) && aligned_to(args.b, 32) && args.lda % 8 == 0 && args.ldb % 8 == 0;
+}
+
+#ifdef CUDALABS_LAB11_SM90A
+constexpr bool kBuiltForSm90a = true;
+#else
+constexpr bool kBuiltForSm90a = false;
+#endif
+
+// The compute capability of the current device.
+std::pair<int, int> current_capability() {
+  int device = 0, major = 0, minor = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+  return {major, minor};
+}
+
+// Why a kernel that needs compute capability `needs_major` cannot run here; empty when it can.
+std::string missing_capability(int needs_major, const void* kernel) {
+  const auto [major, minor] = current_capability();
+  const std::string here = std::to_string(major) + "." + std::to_string(minor);
+  if (needs_major == 9) {
+    if (major != 9)
+      return "needs compute capability 9.0 (sm_90a code runs on Hopper only; this GPU is " + here +
+             ")";
+    if (!kBuiltForSm90a)
+      return "this build has no sm_90a code (configure with 90 in CMAKE_CUDA_ARCHITECTURES)";
+    return {};
+  }
+  if (major < needs_major)
+    return "needs compute capability " + std::to_string(needs_major) + ".0 (this GPU is " + here +
+           ")";
+  // Code built only for an older GPU runs here as JIT-compiled PTX with no BF16 tensor cores.
+  cudaFuncAttributes attributes{};
+  CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+  if (attributes.binaryVersion < needs_major * 10)
+    return "this build has no code for compute capability " + std::to_string(needs_major) +
+           ".0 or newer (configure with CMAKE_CUDA_ARCHITECTURES=" + std::to_string(major) +
+           std::to_string(minor) + ")";
+  return {};
+}
+
+void require_capability(int needs_major, const void* kernel, const char* who) {
+  const std::string missing = missing_capability(needs_major, kernel);
+  if (!missing.empty()) throw std::runtime_error(std::string(who) + ": " + missing);
+}
+
+// Raises a kernel's dynamic shared-memory limit (over 48 KiB needs the opt-in).
+template <class Kernel>
+void allow_shared(Kernel kernel, std::size_t bytes) {
+  CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel),
+                                  cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  static_cast<int>(bytes)));
+}
+
+// ---- One block per tile of C on a 2-D grid (steps 1 to 4) ----
+
+template <class Tile>
+dim3 tile_grid(const GemmShape& shape, const char* who) {
+  return cudalabs::checked_grid(ceil_div(shape.n, Tile::BN), ceil_div(shape.m, Tile::BM), 1, who);
+}
+
+KernelLaunch describe_wmma_global(const GemmShape& shape) {
+  return {reinterpret_cast<const void*>(&wmma_global_kernel<true>),
+          tile_grid<WmmaGlobalTile>(shape, "lab11 wmma_global"), dim3(WmmaGlobalTile::kThreads), 0};
+}
+
+std::string wmma_global_unavailable() {
+  return missing_capability(8, reinterpret_cast<const void*>(&wmma_global_kernel<true>));
+}
+
+void launch_wmma_global(const Bf16GemmArgs& args, cudaStream_t stream) {
+  cudalabs::validate_gemm_args(args, "lab11 wmma_global");
+  const KernelLaunch config = describe_wmma_global(args.shape());
+  require_capability(8, config.kernel, "lab11 wmma_global");
+  if (wmma_direct_allowed(args)) {
+    wmma_global_kernel<true><<<config.grid, config.block, 0, stream>>>(args);
+  } else {
+    wmma_global_kernel<false><<<config.grid, config.block, 0, stream>>>(args);
+  }
+  CUDA_CHECK_LAUNCH("lab11 wmma_global_kernel");
+}
+
+// A kernel templated on kAligned, with its tile and the compute capability it needs.
+template <template <bool> class KernelOf, class Tile, int kNeedsMajor>
+struct TiledRung {
+  static std::string unavailable() {
+    return missing_capability(kNeedsMajor, reinterpret_cast<const void*>(KernelOf<true>::kernel));
+  }
+  static KernelLaunch describe(const GemmShape& shape) {
+    return {reinterpret_cast<const void*>(KernelOf<true>::kernel),
+            tile_grid<Tile>(shape, KernelOf<true>::kName), dim3(Tile::kThreads),
+            Tile::kSharedBytes};
+  }
+  static void launch(const Bf16GemmArgs& args, cudaStream_t stream) {
+    cudalabs::validate_gemm_args(args, KernelOf<true>::kName);
+    const KernelLaunch config = describe(args.shape());
+    require_capability(kNeedsMajor, config.kernel, KernelOf<true>::kName);
+    if (chunks_allowed(args)) {
+      run(KernelOf<true>::kernel, config, args, stream);
+    } else {
+      run(KernelOf<false>::kernel, config, args, stream);
+    }
+  }
+  template <class Kernel>
+  static void run(Kernel kernel, const KernelLaunch& config, const Bf16GemmArgs& args,
+                  cudaStream_t stream) {
+    allow_shared(kernel, config.dynamic_shared_bytes);
+    kernel<<<config.grid, config.block, config.dynamic_shared_bytes, stream>>>(args);
+    CUDA_CHECK_LAUNCH(KernelOf<true>::kName);
+  }
+};
+
+template <bool kAligned>
+struct WmmaPipelined {
+  static constexpr auto kernel = &wmma_pipelined_kernel<kAligned>;
+  static constexpr const char* kName = "lab11 wmma_pipelined";
+};
+template <bool kAligned>
+struct MmaSwizzled {
+  static constexpr auto kernel = &mma_swizzled_kernel<kAligned>;
+  static constexpr const char* kName = "lab11 mma_swizzled";
+};
+template <bool kAligned>
+struct Wgmma {
+  static constexpr auto kernel = &wgmma_kernel<kAligned>;
+  static constexpr const char* kName = "lab11 wgmma";
+};
+
+using WmmaPipelinedRung = TiledRung<WmmaPipelined, WmmaPipelinedTile, 8>;
+using MmaSwizzledRung = TiledRung<MmaSwizzled, MmaTile, 8>;
+using WgmmaRung = TiledRung<Wgmma, WgmmaTile, 9>;
+
+// ---- The TMA rungs (steps 5 and 6): tensor maps, or mma_swizzled's element-wise path ----
+
+KernelLaunch describe_tma(const GemmShape& shape) {
+  return {reinterpret_cast<const void*>(&tma_wgmma_kernel),
+          tile_grid<TmaTile>(shape, "lab11 tma_wgmma"), dim3(TmaTile::kThreads),
+          TmaTile::kSharedBytes};
+}
+
+std::string tma_unavailable() {
+  return missing_capability(9, reinterpret_cast<const void*>(&tma_wgmma_kernel));
+}
+
+void launch_tma(const Bf16GemmArgs& args, cudaStream_t stream) {
+  cudalabs::validate_gemm_args(args, "lab11 tma_wgmma");
+  const KernelLaunch config = describe_tma(args.shape());
+  require_capability(9, config.kernel, "lab11 tma_wgmma");
+  if (!chunks_allowed(args))
+    return MmaSwizzledRung::run(MmaSwizzled<false>::kernel, MmaSwizzledRung::describe(args.shape()),
+                                args, stream);
+  const CUtensorMap a_map = bf16_tensor_map(args.a, args.m, args.k, args.lda, TmaTile::BM);
+  const CUtensorMap b_map = bf16_tensor_map(args.b, args.k, args.n, args.ldb, SwizzledTile::BK);
+  allow_shared(&tma_wgmma_kernel, config.dynamic_shared_bytes);
+  tma_wgmma_kernel<<<config.grid, config.block, config.dynamic_shared_bytes, stream>>>(args, a_map,
+                                                                                       b_map);
+  CUDA_CHECK_LAUNCH("lab11 tma_wgmma_kernel");
+}
+
+int multiprocessors() {
+  int device = 0, count = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
+  return count;
+}
+
+KernelLaunch describe_specialized(const GemmShape& shape) {
+  using Tile = SpecializedTile;
+  const long long tiles =
+      static_cast<long long>(ceil_div(shape.m, Tile::BM)) * ceil_div(shape.n, Tile::BN);
+  const long long blocks = std::min<long long>(tiles, multiprocessors());
+  return {reinterpret_cast<const void*>(&warp_specialized_kernel),
+          cudalabs::checked_grid(blocks, 1, 1, "lab11 warp_specialized"), dim3(Tile::kThreads),
+          Tile::kSharedBytes};
+}
+
+std::string specialized_unavailable() {
+  return missing_capability(9, reinterpret_cast<const void*>(&warp_specialized_kernel));
+}
+
+void launch_specialized(const Bf16GemmArgs& args, cudaStream_t stream) {
+  cudalabs::validate_gemm_args(args, "lab11 warp_specialized");
+  const KernelLaunch config = describe_specialized(args.shape());
+  require_capability(9, config.kernel, "lab11 warp_specialized");
+  if (!chunks_allowed(args))
+    return MmaSwizzledRung::run(MmaSwizzled<false>::kernel, MmaSwizzledRung::describe(args.shape()),
+                                args, stream);
+  const CUtensorMap a_map = bf16_tensor_map(args.a, args.m, args.k, args.lda, SpecializedTile::BM);
+  const CUtensorMap b_map = bf16_tensor_map(args.b, args.k, args.n, args.ldb, SwizzledTile::BK);
+  allow_shared(&warp_specialized_kernel, config.dynamic_shared_bytes);
+  warp_specialized_kernel<<<config.grid, config.block, config.dynamic_shared_bytes, stream>>>(
+      args, a_map, b_map);
+  CUDA_CHECK_LAUNCH("lab11 warp_specialized_kernel");
+}
+
+// ---- best: the fastest rung this GPU allows ----
+
+bool hopper_rungs_run_here() {
+  return specialized_unavailable().empty();
+}
+
+// best runs wherever mma_swizzled does.
+std::string best_unavailable() {
+  return MmaSwizzledRung::unavailable();
+}
+
+KernelLaunch describe_best(const GemmShape& shape) {
+  return hopper_rungs_run_here() ? describe_specialized(shape) : MmaSwizzledRung::describe(shape);
+}
+
+void launch_best(const Bf16GemmArgs& args, cudaStream_t stream) {
+  if (hopper_rungs_run_here()) return launch_specialized(args, stream);
+  MmaSwizzledRung::launch(args, stream);
+}
+
+const TensorCoreVariant kVariants[] = {
+    {"wmma_global", "WMMA 16x16x16 fragments loaded straight from global memory",
+     &launch_wmma_global, &describe_wmma_global, &wmma_global_unavailable},
+    {"wmma_pipelined", "WMMA on 128x128x32 shared tiles, 3 cp.async stages",
+     &WmmaPipelinedRung::launch, &WmmaPipelinedRung::describe, &WmmaPipelinedRung::unavailable},
+    {"mma_swizzled", "mma.sync m16n8k16 + ldmatrix from 128-byte-swizzled tiles, 128x128x64",
+     &MmaSwizzledRung::launch, &MmaSwizzledRung::describe, &MmaSwizzledRung::unavailable},
+    {"wgmma", "Hopper wgmma m64n128k16 from shared-memory descriptors, one warpgroup per 64x128",
+     &WgmmaRung::launch, &WgmmaRung::describe, &WgmmaRung::unavailable},
+    {"tma_wgmma", "tiles brought by TMA on an mbarrier pipeline, 128x128 per warpgroup",
+     &launch_tma, &describe_tma, &tma_unavailable},
+    {"warp_specialized",
+     "producer + 2 consumer warpgroups, setmaxnreg, persistent 128x256 tiles in grouped order",
+     &launch_specialized, &describe_specialized, &specialized_unavailable},
+    {"best", "the fastest rung this GPU allows", &launch_best, &describe_best, &best_unavailable},
+};
+
+}  // namespace
+
+std::span<const TensorCoreVariant> variants() {
+  return kVariants;
+}
+
+void best_gemm(const cudalabs::Bf16GemmArgs& args, cudaStream_t stream) {
+  launch_best(args, stream);
+}
+
+}  // namespace lab11

@@ -1,0 +1,226 @@
+/// @file labs/11_tensor_cores/tensor_core_ptx.cuh
+/// @brief Thin wrappers over the PTX instructions lab 11 uses: ldmatrix and mma.sync (compute
+/// capability 8.0+), and Hopper's mbarrier, TMA, wgmma and setmaxnreg (sm_90a).
+///
+/// Each wrapper is one instruction, so that a kernel reads as the algorithm and the handout can
+/// point at the PTX ISA section of each. They are given, not a TODO: the lab is about where the
+/// data goes, not about inline-assembly syntax.
+#pragma once
+
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+// Hopper's warpgroup instructions exist only in the sm_90a target (the "a" is for
+// architecture-specific: no other GPU will run that code).
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define LAB11_HOPPER_DEVICE_CODE 1
+#else
+#define LAB11_HOPPER_DEVICE_CODE 0
+#endif
+
+namespace lab11::ptx {
+
+/// The address `pointer` has in the shared-memory window, as the instructions below take it.
+__device__ __forceinline__ std::uint32_t shared_address(const void* pointer) {
+  return static_cast<std::uint32_t>(__cvta_generic_to_shared(pointer));
+}
+
+// ---- Compute capability 8.0+: cp.async, ldmatrix, mma.sync ----
+
+/// Starts a 16-byte copy from global `source` to shared `destination` (both 16-byte aligned) of
+/// which the first `source_bytes` (0 to 16) are read and the rest zero-filled: one instruction for
+/// an interior chunk, a partial chunk at an edge, or none at all (0 reads nothing).
+__device__ __forceinline__ void cp_async_16(void* destination, const void* source,
+                                            int source_bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared_address(destination)),
+               "l"(source), "r"(source_bytes));
+#endif
+}
+
+/// Closes the group of cp.async copies started since the last commit.
+__device__ __forceinline__ void cp_async_commit() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n" ::);
+#endif
+}
+
+/// Waits until at most kPending of this thread's committed cp.async groups are in flight.
+template <int kPending>
+__device__ __forceinline__ void cp_async_wait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending));
+#endif
+}
+
+/// ldmatrix.x4: four 8 x 8 matrices of 16-bit elements from shared memory. Lanes 8i .. 8i + 7 give
+/// the addresses of matrix i's 8 rows (16 bytes each); every lane gets 2 elements of each matrix,
+/// in the layout mma.sync takes its A operand (and, with kTranspose, its B operand from a
+/// row-major tile).
+template <bool kTranspose>
+__device__ __forceinline__ void ldmatrix_x4(std::uint32_t (&fragment)[4],
+                                            std::uint32_t row_address) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if constexpr (kTranspose) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(fragment[0]), "=r"(fragment[1]), "=r"(fragment[2]), "=r"(fragment[3])
+                 : "r"(row_address));
+  } else {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(fragment[0]), "=r"(fragment[1]), "=r"(fragment[2]), "=r"(fragment[3])
+                 : "r"(row_address));
+  }
+#endif
+}
+
+/// One warp-wide D = A * B + D on the tensor cores: A 16 x 16 (row), B 16 x 8 (col), BF16 in,
+/// FP32 accumulators. Lane l holds accumulators (l / 4, 2 (l % 4) + {0, 1}) in d[0], d[1] and
+/// row l / 4 + 8 in d[2], d[3].
+__device__ __forceinline__ void mma_m16n8k16_bf16(float (&d)[4], const std::uint32_t (&a)[4],
+                                                  std::uint32_t b0, std::uint32_t b1) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile(
+      "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+      "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+#endif
+}
+
+// ---- Hopper (sm_90a): mbarrier, TMA, wgmma, setmaxnreg ----
+
+/// Initialises a shared-memory barrier that completes a phase when `arrivals` threads have
+/// arrived (and every byte it expects has landed).
+__device__ __forceinline__ void mbarrier_init(std::uint64_t* barrier, int arrivals) {
+#if LAB11_HOPPER_DEVICE_CODE
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(shared_address(barrier)),
+               "r"(arrivals));
+#endif
+}
+
+/// Makes barrier initialisation visible to the copy engine (and the other threads, after a
+/// __syncthreads()).
+__device__ __forceinline__ void fence_barrier_init() {
+#if LAB11_HOPPER_DEVICE_CODE
+  asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+#endif
+}
+
+/// Arrives on `barrier` and tells it that `bytes` more bytes will land in this phase (the TMA
+/// copies that follow signal them).
+__device__ __forceinline__ void mbarrier_arrive_expect_bytes(std::uint64_t* barrier, int bytes) {
+#if LAB11_HOPPER_DEVICE_CODE
+  asm volatile(
+      "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(shared_address(barrier)),
+      "r"(bytes)
+      : "memory");
+#endif
+}
+
+/// Arrives on `barrier` (one of the arrivals its phase waits for).
+__device__ __forceinline__ void mbarrier_arrive(std::uint64_t* barrier) {
+#if LAB11_HOPPER_DEVICE_CODE
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(shared_address(barrier))
+               : "memory");
+#endif
+}
+
+/// Waits until the phase of `barrier` with parity `phase` (0 or 1) has completed. A fresh barrier
+/// counts its (never run) phase of parity 1 as complete, so producers start by waiting on 1.
+__device__ __forceinline__ void mbarrier_wait(std::uint64_t* barrier, int phase) {
+#if LAB11_HOPPER_DEVICE_CODE
+  asm volatile(
+      "{\n"
+      ".reg .pred done;\n"
+      "wait_again:\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+      "@!done bra wait_again;\n"
+      "}\n" ::"r"(shared_address(barrier)),
+      "r"(phase)
+      : "memory");
+#endif
+}
+
+/// TMA: copies the box at (inner, outer) (elements) of the 2-D tensor `map` describes into shared
+/// memory at `destination`, swizzled as the map says, zeros where the box leaves the tensor; the
+/// bytes are signalled on `barrier`.
+__device__ __forceinline__ void tma_load_2d(void* destination, const void* map,
+                                            std::uint64_t* barrier, int inner, int outer) {
+#if LAB11_HOPPER_DEVICE_CODE
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes "
+      "[%0], [%1, {%3, %4}], [%2];\n" ::"r"(shared_address(destination)),
+      "l"(map), "r"(shared_address(barrier)), "r"(inner), "r"(outer)
+      : "memory");
+#endif
+}
+
+/// Orders this thread's ordinary shared-memory writes before later reads by the tensor cores or
+/// the copy engine (the "async proxy").
+__device__ __forceinline__ void fence_proxy_async_shared() {
+#if LAB11_HOPPER_DEVICE_CODE
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#endif
+}
+
+/// A wgmma shared-memory matrix descriptor (PTX ISA, "Matrix Descriptor Format"): the start
+/// address, the leading and stride byte offsets, all in 16-byte units, and the swizzle mode
+/// (1 = 128-byte swizzle).
+__device__ __forceinline__ std::uint64_t wgmma_descriptor(std::uint32_t start_address,
+                                                          std::uint32_t leading_byte_offset,
+                                                          std::uint32_t stride_byte_offset) {
+  std::uint64_t descriptor = 0;
+  descriptor |= static_cast<std::uint64_t>((start_address & 0x3FFFF) >> 4);
+  descriptor |= static_cast<std::uint64_t>((leading_byte_offset & 0x3FFFF) >> 4) << 16;
+  descriptor |= static_cast<std::uint64_t>((stride_byte_offset & 0x3FFFF) >> 4) << 32;
+  descriptor |= std::uint64_t{1} << 62;  // 128-byte swizzle
+  return descriptor;
+}
+
+/// Must precede the first wgmma of a group whose accumulators other instructions touched.
+__device__ __forceinline__ void wgmma_fence() {
+#if LAB11_HOPPER_DEVICE_CODE
+  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#endif
+}
+
+/// Closes the group of wgmma instructions issued since the last commit.
+__device__ __forceinline__ void wgmma_commit() {
+#if LAB11_HOPPER_DEVICE_CODE
+  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+#endif
+}
+
+/// Waits until at most kPending committed wgmma groups of this warpgroup are in flight.
+template <int kPending>
+__device__ __forceinline__ void wgmma_wait() {
+#if LAB11_HOPPER_DEVICE_CODE
+  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(kPending) : "memory");
+#endif
+}
+
+/// Keeps the compiler from moving accumulator reads or writes across an asynchronous wgmma.
+template <int kCount>
+__device__ __forceinline__ void wgmma_hold(float (&d)[kCount]) {
+#pragma unroll
+  for (int i = 0; i < kCount; ++i) asm volatile("" : "+f"(d[i])::"memory");
+}
+
+/// Raises (kIncrease) or lowers this warpgroup's register budget to kRegisters per thread: the
+/// producer of a warp-specialised kernel gives its registers to the consumers.
+template <int kRegisters, bool kIncrease>
+__device__ __forceinline__ void set_max_registers() {
+#if LAB11_HOPPER_DEVICE_CODE
+  if constexpr (kIncrease) {
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kRegisters));
+  } else {
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kRegisters));
+  }
+#endif
+}
+
+}  // namespace lab11::ptx
+
+#include "wgmma_instructions.cuh"

@@ -1,0 +1,70 @@
+/// @file labs/11_tensor_cores/tiles.h
+/// @brief Lab 11's tile shapes: one struct per rung, shared by the kernels and the launchers.
+#pragma once
+
+#include <cstddef>
+
+namespace lab11 {
+
+/// BF16 elements in one 16-byte chunk: the unit of cp.async, ldmatrix rows and the swizzle.
+inline constexpr int kChunk = 8;
+
+/// `wmma_global`: 4 warps, each a 32 x 32 tile of C made of 2 x 2 fragments of 16 x 16 x 16.
+struct WmmaGlobalTile {
+  static constexpr int BM = 64, BN = 64, kWarpM = 32, kWarpN = 32, kWarpsN = 2;
+  static constexpr int kThreads = 128;
+};
+
+/// `wmma_pipelined`: 128 x 128 x 32 block tiles, 8 warps of 64 x 32 (4 x 2 fragments), rows padded
+/// by 8 elements (16 bytes) against bank conflicts, kStages cp.async stages.
+struct WmmaPipelinedTile {
+  static constexpr int BM = 128, BN = 128, BK = 32, kPad = 8, kStages = 3;
+  static constexpr int kWarpM = 64, kWarpN = 32, kWarpsN = 4, kThreads = 256;
+  static constexpr int kLdA = BK + kPad, kLdB = BN + kPad;  // elements per shared row
+  static constexpr std::size_t kStageBytes = (BM * kLdA + BK * kLdB) * 2;
+  static constexpr std::size_t kEpilogueBytes = (kThreads / 32) * 16 * 16 * 4;  // a fragment a warp
+  static constexpr std::size_t kSharedBytes = kStages * kStageBytes + kEpilogueBytes;
+};
+
+/// The shared layout of the mma.sync and wgmma rungs: rows of 64 BF16 (128 bytes) whose eight
+/// 16-byte chunks are permuted by XOR with the row's index mod 8 (the 128-byte swizzle that TMA
+/// writes and wgmma reads). A stage holds A as BM such rows (K-major) and B as BN / 64 panels of
+/// 64 k-rows by 64 columns (N-major), each panel 8 KiB.
+struct SwizzledTile {
+  static constexpr int BK = 64, kRowBytes = 128, kPanelColumns = 64;
+  static constexpr int kPanelBytes = BK * kRowBytes;  // one 64 x 64 panel of B
+};
+
+/// `mma_swizzled`: 128 x 128 x 64, 4 warps of 64 x 64 (4 x 8 m16n8 tiles each), 3 stages.
+struct MmaTile {
+  static constexpr int BM = 128, BN = 128, BK = SwizzledTile::BK, kStages = 3;
+  static constexpr int kWarpM = 64, kWarpN = 64, kWarpsN = 2, kThreads = 128;
+  static constexpr std::size_t kStageBytes = (BM + BN) * BK * 2;
+  static constexpr std::size_t kSharedBytes = kStages * kStageBytes + 1024;  // + alignment
+};
+
+/// `wgmma`: one warpgroup, 64 x 128 x 64 tiles (one m64n128k16 per 16 of K), 4 cp.async stages.
+struct WgmmaTile {
+  static constexpr int BM = 64, BN = 128, BK = SwizzledTile::BK, kStages = 4, kThreads = 128;
+  static constexpr std::size_t kStageBytes = (BM + BN) * BK * 2;
+  static constexpr std::size_t kSharedBytes = kStages * kStageBytes + 1024;
+};
+
+/// `tma_wgmma`: one warpgroup, 128 x 128 x 64 tiles brought by TMA, 4 stages on mbarriers.
+struct TmaTile {
+  static constexpr int BM = 128, BN = 128, BK = SwizzledTile::BK, kStages = 4, kThreads = 128;
+  static constexpr std::size_t kStageBytes = (BM + BN) * BK * 2;
+  static constexpr std::size_t kSharedBytes = kStages * kStageBytes + 1024 + 2 * kStages * 8;
+};
+
+/// `warp_specialized`: a producer warpgroup and two consumer warpgroups (64 x 256 each) on
+/// 128 x 256 x 64 tiles, 4 stages, a persistent grid of one block per SM.
+struct SpecializedTile {
+  static constexpr int BM = 128, BN = 256, BK = SwizzledTile::BK, kStages = 4;
+  static constexpr int kConsumers = 2, kThreads = 128 * (kConsumers + 1);
+  static constexpr int kGroupRows = 8;  // tile rows a group of consecutive tiles walks down
+  static constexpr std::size_t kStageBytes = (BM + BN) * BK * 2;
+  static constexpr std::size_t kSharedBytes = kStages * kStageBytes + 1024 + 2 * kStages * 8;
+};
+
+}  // namespace lab11

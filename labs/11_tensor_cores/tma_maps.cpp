@@ -1,0 +1,60 @@
+#include "tma_maps.h"
+
+#include "common/cuda_check.h"
+
+#include <cudaTypedefs.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace lab11 {
+
+namespace {
+
+// The driver's cuTensorMapEncodeTiled, found through the runtime so that nothing links libcuda.
+PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
+  static const PFN_cuTensorMapEncodeTiled_v12000 function = [] {
+    void* pointer = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &pointer, 12000,
+                                                cudaEnableDefault, &found));
+    if (found != cudaDriverEntryPointSuccess || pointer == nullptr)
+      throw std::runtime_error(
+          "lab11: the driver has no cuTensorMapEncodeTiled (TMA needs CUDA 12)");
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(pointer);
+  }();
+  return function;
+}
+
+}  // namespace
+
+CUtensorMap bf16_tensor_map(const __nv_bfloat16* matrix, int rows, int cols, int ld, int box_rows) {
+  if (reinterpret_cast<std::uintptr_t>(matrix) % 16 != 0)
+    throw std::invalid_argument("lab11 tensor map: the matrix is not 16-byte aligned");
+  if (ld % 8 != 0)
+    throw std::invalid_argument("lab11 tensor map: ld = " + std::to_string(ld) +
+                                " is not a multiple of 8 (rows must start 16 bytes apart)");
+  if (box_rows < 1 || box_rows > 256)
+    throw std::invalid_argument("lab11 tensor map: box_rows = " + std::to_string(box_rows) +
+                                " is outside 1 .. 256");
+  CUtensorMap map{};
+  const cuuint64_t size[2] = {static_cast<cuuint64_t>(cols), static_cast<cuuint64_t>(rows)};
+  const cuuint64_t row_stride[1] = {static_cast<cuuint64_t>(ld) * sizeof(__nv_bfloat16)};
+  const cuuint32_t box[2] = {static_cast<cuuint32_t>(kBoxColumns),
+                             static_cast<cuuint32_t>(box_rows)};
+  const cuuint32_t element_stride[2] = {1, 1};
+  const CUresult result = encode_tiled()(
+      &map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<__nv_bfloat16*>(matrix), size,
+      row_stride, box, element_stride, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (result != CUDA_SUCCESS) {
+    throw std::runtime_error("lab11: cuTensorMapEncodeTiled refused a " + std::to_string(rows) +
+                             " x " + std::to_string(cols) + " map (ld " + std::to_string(ld) +
+                             "): CUresult " + std::to_string(static_cast<int>(result)));
+  }
+  return map;
+}
+
+}  // namespace lab11

@@ -1,0 +1,285 @@
+// Lab 11 solution, steps 4 to 6: Hopper's warpgroup MMA (wgmma), the copy engine (TMA) and warp
+// specialisation. Built for sm_90a only; the launchers refuse other GPUs.
+//
+// Step 4, wgmma: four warps (a warpgroup) issue one asynchronous m64n128k16 together. The operands
+// stay in shared memory: the instruction reads them through 64-bit descriptors (start address,
+// the byte distance between 8-row groups, the swizzle mode) instead of each lane loading
+// fragments, so no register or issue slot goes to ldmatrix. The tiles use the 128-byte swizzle of
+// step 3, which is one of the layouts wgmma reads. A is K-major (row-major A: a row's 64 k are
+// one 128-byte row); B is N-major (row-major B), which the instruction's transpose bit accepts for
+// 16-bit types: B's 64 x 64 panels are 8 KiB apart (the descriptor's leading byte offset), its
+// 8-row groups 1 KiB apart (the stride byte offset). cp.async still stages the tiles, so every
+// thread spends instructions on addresses.
+//
+// Step 5, TMA: one thread asks the copy engine for a whole box of A or B (128 x 64 elements)
+// described by a tensor map built on the host; the engine swizzles it into shared memory, fills
+// zeros outside the matrix and counts the bytes on an mbarrier, which the warpgroup waits on. No
+// thread computes an address, and the edges cost nothing.
+//
+// Step 6, warp specialisation: a producer warpgroup only issues TMA (one thread), two consumer
+// warpgroups only multiply (64 x 256 each of a 128 x 256 tile). Each stage has two barriers:
+// "full" (the bytes landed) and "empty" (every consumer warp finished reading it), so producer
+// and consumers run as far ahead of each other as the stages allow. setmaxnreg moves registers
+// from the producer (40 a thread) to the consumers (232), which hold 128 FP32 accumulators each.
+// The grid is persistent, one block per SM walking the tiles in grouped order, so the next tile's
+// loads overlap this tile's epilogue.
+#pragma once
+
+#include "swizzled_tiles.cuh"
+
+#include <cuda.h>
+
+namespace lab11 {
+namespace {
+
+// Descriptors of the swizzled stage layout: A rows (K-major), 8-row groups 1 KiB apart; B panels
+// (N-major), 8 KiB apart, their 8-row groups 1 KiB apart. The 16-element step kk of K moves A's
+// start 32 bytes along its rows (the hardware applies the swizzle to the final address) and B's
+// start 16 rows down its panels.
+__device__ __forceinline__ std::uint64_t a_descriptor(std::uint32_t a_rows, int kk) {
+  return ptx::wgmma_descriptor(a_rows + kk * 32, 16, 8 * SwizzledTile::kRowBytes);
+}
+__device__ __forceinline__ std::uint64_t b_descriptor(std::uint32_t b_panels, int kk) {
+  return ptx::wgmma_descriptor(b_panels + kk * 16 * SwizzledTile::kRowBytes,
+                               SwizzledTile::kPanelBytes, 8 * SwizzledTile::kRowBytes);
+}
+
+// The first 1024-byte boundary in dynamic shared memory (the swizzle repeats every 1024 bytes).
+__device__ __forceinline__ unsigned char* aligned_shared(unsigned char* dynamic_shared) {
+  return reinterpret_cast<unsigned char*>(
+      (reinterpret_cast<std::uintptr_t>(dynamic_shared) + 1023) & ~std::uintptr_t{1023});
+}
+
+// Stores a warpgroup's m64nN accumulators (rows row0 .. row0 + 63) into C.
+template <int kN>
+__device__ __forceinline__ void store_warpgroup_tile(const cudalabs::Bf16GemmArgs& args,
+                                                     const float (&acc)[kN / 2], int row0, int col0,
+                                                     bool pairs) {
+  const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
+  const int row = row0 + 16 * warp + lane / 4;
+#pragma unroll
+  for (int j = 0; j < kN / 8; ++j) {
+    const int col = col0 + 8 * j + 2 * (lane % 4);
+    store_pair(args, row, col, acc[4 * j], acc[4 * j + 1], pairs);
+    store_pair(args, row + 8, col, acc[4 * j + 2], acc[4 * j + 3], pairs);
+  }
+}
+
+template <int kCount>
+__device__ __forceinline__ void zero(float (&acc)[kCount]) {
+#pragma unroll
+  for (int i = 0; i < kCount; ++i) acc[i] = 0.0f;
+}
+
+template <bool kAligned>
+__global__ void __launch_bounds__(WgmmaTile::kThreads) wgmma_kernel(cudalabs::Bf16GemmArgs args) {
+#if LAB11_HOPPER_DEVICE_CODE
+  using Tile = WgmmaTile;
+  extern __shared__ __align__(128) unsigned char dynamic_shared[];
+  unsigned char* shared = aligned_shared(dynamic_shared);
+  const auto stage = [&](int s) { return shared + s * Tile::kStageBytes; };
+  const int row0 = blockIdx.y * Tile::BM, col0 = blockIdx.x * Tile::BN;
+  const int tiles = (args.k + Tile::BK - 1) / Tile::BK;
+  float acc[Tile::BN / 2];
+  zero(acc);
+
+#pragma unroll
+  for (int s = 0; s < Tile::kStages - 1; ++s) {
+    if (s < tiles)
+      stage_swizzled_tiles<Tile::BM, Tile::BN, Tile::kThreads, kAligned>(args, stage(s), row0, col0,
+                                                                         s * Tile::BK);
+    ptx::cp_async_commit();
+  }
+  for (int t = 0; t < tiles; ++t) {
+    ptx::cp_async_wait<Tile::kStages - 2>();
+    // The tensor cores read shared memory through the async proxy: order this thread's ordinary
+    // writes (cp.async's included) before them, then wait for everyone's.
+    ptx::fence_proxy_async_shared();
+    __syncthreads();
+    const int next = t + Tile::kStages - 1;
+    if (next < tiles)
+      stage_swizzled_tiles<Tile::BM, Tile::BN, Tile::kThreads, kAligned>(
+          args, stage(next % Tile::kStages), row0, col0, next * Tile::BK);
+    ptx::cp_async_commit();
+
+    const std::uint32_t a_rows = ptx::shared_address(stage(t % Tile::kStages));
+    const std::uint32_t b_panels = a_rows + Tile::BM * SwizzledTile::kRowBytes;
+    ptx::wgmma_hold(acc);
+    ptx::wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < Tile::BK / 16; ++kk)
+      ptx::wgmma_bf16<Tile::BN>(acc, a_descriptor(a_rows, kk), b_descriptor(b_panels, kk), 1);
+    ptx::wgmma_commit();
+    ptx::wgmma_wait<0>();  // this stage is overwritten after the next barrier
+    ptx::wgmma_hold(acc);
+  }
+  ptx::cp_async_wait<0>();
+  store_warpgroup_tile<Tile::BN>(args, acc, row0, col0, pair_stores_allowed(args));
+#else
+  (void)args;
+#endif
+}
+
+// Asks the copy engine for stage `s`'s tiles at k tile `kt`: A's BM x 64 box at (row0, k) and
+// B's 64 x 64 panels at (k, col0 + 64 p), all counted on `full`.
+template <int BM, int BN>
+__device__ __forceinline__ void load_stage_tma(unsigned char* stage, std::uint64_t* full,
+                                               const CUtensorMap& a_map, const CUtensorMap& b_map,
+                                               int row0, int col0, int kt) {
+  constexpr int kStageBytes = (BM + BN) * SwizzledTile::BK * 2;
+  const int k = kt * SwizzledTile::BK;
+  ptx::mbarrier_arrive_expect_bytes(full, kStageBytes);
+  ptx::tma_load_2d(stage, &a_map, full, k, row0);
+  unsigned char* b_panels = stage + BM * SwizzledTile::kRowBytes;
+#pragma unroll
+  for (int p = 0; p < BN / SwizzledTile::kPanelColumns; ++p)
+    ptx::tma_load_2d(b_panels + p * SwizzledTile::kPanelBytes, &b_map, full,
+                     col0 + p * SwizzledTile::kPanelColumns, k);
+}
+
+__global__ void __launch_bounds__(TmaTile::kThreads)
+    tma_wgmma_kernel(cudalabs::Bf16GemmArgs args, const __grid_constant__ CUtensorMap a_map,
+                     const __grid_constant__ CUtensorMap b_map) {
+#if LAB11_HOPPER_DEVICE_CODE
+  using Tile = TmaTile;
+  extern __shared__ __align__(128) unsigned char dynamic_shared[];
+  unsigned char* shared = aligned_shared(dynamic_shared);
+  const auto stage = [&](int s) { return shared + s * Tile::kStageBytes; };
+  std::uint64_t* full =
+      reinterpret_cast<std::uint64_t*>(shared + Tile::kStages * Tile::kStageBytes);
+  const int row0 = blockIdx.y * Tile::BM, col0 = blockIdx.x * Tile::BN;
+  const int tiles = (args.k + Tile::BK - 1) / Tile::BK;
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < Tile::kStages; ++s) ptx::mbarrier_init(&full[s], 1);
+    ptx::fence_barrier_init();
+    for (int t = 0; t < Tile::kStages && t < tiles; ++t)
+      load_stage_tma<Tile::BM, Tile::BN>(stage(t), &full[t], a_map, b_map, row0, col0, t);
+  }
+  __syncthreads();
+
+  float acc[2][Tile::BN / 2];  // rows 0-63 and 64-127 of the tile
+  zero(acc[0]);
+  zero(acc[1]);
+  for (int t = 0; t < tiles; ++t) {
+    const int s = t % Tile::kStages;
+    ptx::mbarrier_wait(&full[s], (t / Tile::kStages) & 1);
+    const std::uint32_t a_rows = ptx::shared_address(stage(s));
+    const std::uint32_t b_panels = a_rows + Tile::BM * SwizzledTile::kRowBytes;
+    ptx::wgmma_hold(acc[0]);
+    ptx::wgmma_hold(acc[1]);
+    ptx::wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < Tile::BK / 16; ++kk) {
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+        ptx::wgmma_bf16<Tile::BN>(acc[h],
+                                  a_descriptor(a_rows + h * 64 * SwizzledTile::kRowBytes, kk),
+                                  b_descriptor(b_panels, kk), 1);
+    }
+    ptx::wgmma_commit();
+    ptx::wgmma_wait<0>();
+    ptx::wgmma_hold(acc[0]);
+    ptx::wgmma_hold(acc[1]);
+    __syncthreads();  // every warp is done with stage s: refill it
+    if (threadIdx.x == 0 && t + Tile::kStages < tiles)
+      load_stage_tma<Tile::BM, Tile::BN>(stage(s), &full[s], a_map, b_map, row0, col0,
+                                         t + Tile::kStages);
+  }
+  const bool pairs = pair_stores_allowed(args);
+  store_warpgroup_tile<Tile::BN>(args, acc[0], row0, col0, pairs);
+  store_warpgroup_tile<Tile::BN>(args, acc[1], row0 + 64, col0, pairs);
+#else
+  (void)args;
+  (void)a_map;
+  (void)b_map;
+#endif
+}
+
+__global__ void __launch_bounds__(SpecializedTile::kThreads, 1)
+    warp_specialized_kernel(cudalabs::Bf16GemmArgs args, const __grid_constant__ CUtensorMap a_map,
+                            const __grid_constant__ CUtensorMap b_map) {
+#if LAB11_HOPPER_DEVICE_CODE
+  using Tile = SpecializedTile;
+  extern __shared__ __align__(128) unsigned char dynamic_shared[];
+  unsigned char* shared = aligned_shared(dynamic_shared);
+  const auto stage = [&](int s) { return shared + s * Tile::kStageBytes; };
+  std::uint64_t* full =
+      reinterpret_cast<std::uint64_t*>(shared + Tile::kStages * Tile::kStageBytes);
+  std::uint64_t* empty = full + Tile::kStages;
+  const int tiles_m = (args.m + Tile::BM - 1) / Tile::BM;
+  const int tiles_n = (args.n + Tile::BN - 1) / Tile::BN;
+  const int tiles = tiles_m * tiles_n;
+  const int k_tiles = (args.k + Tile::BK - 1) / Tile::BK;
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < Tile::kStages; ++s) {
+      ptx::mbarrier_init(&full[s], 1);                      // the producer's arrival + bytes
+      ptx::mbarrier_init(&empty[s], Tile::kConsumers * 4);  // every consumer warp
+    }
+    ptx::fence_barrier_init();
+  }
+  __syncthreads();
+
+  const int group = threadIdx.x / 128;
+  if (group == 0) {
+    // Producer: one thread walks every tile of this block and keeps the stages full.
+    ptx::set_max_registers<40, false>();
+    if (threadIdx.x == 0) {
+      int s = 0, phase = 0;
+      for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        const int2 at = grouped_tile(tile, tiles_m, tiles_n, Tile::kGroupRows);
+        for (int kt = 0; kt < k_tiles; ++kt) {
+          ptx::mbarrier_wait(&empty[s], phase ^ 1);  // a fresh barrier passes parity 1 at once
+          load_stage_tma<Tile::BM, Tile::BN>(stage(s), &full[s], a_map, b_map, at.x * Tile::BM,
+                                             at.y * Tile::BN, kt);
+          if (++s == Tile::kStages) {
+            s = 0;
+            phase ^= 1;
+          }
+        }
+      }
+    }
+  } else {
+    // Consumers: warpgroup c multiplies rows 64 c .. 64 c + 63 of every tile.
+    ptx::set_max_registers<232, true>();
+    const int consumer = group - 1, lane = threadIdx.x % 32;
+    const bool pairs = pair_stores_allowed(args);
+    int s = 0, phase = 0;
+    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+      const int2 at = grouped_tile(tile, tiles_m, tiles_n, Tile::kGroupRows);
+      float acc[Tile::BN / 2];
+      zero(acc);
+      for (int kt = 0; kt < k_tiles; ++kt) {
+        ptx::mbarrier_wait(&full[s], phase);
+        const std::uint32_t a_rows =
+            ptx::shared_address(stage(s)) + consumer * 64 * SwizzledTile::kRowBytes;
+        const std::uint32_t b_panels =
+            ptx::shared_address(stage(s)) + Tile::BM * SwizzledTile::kRowBytes;
+        ptx::wgmma_hold(acc);
+        ptx::wgmma_fence();
+#pragma unroll
+        for (int kk = 0; kk < Tile::BK / 16; ++kk)
+          ptx::wgmma_bf16<Tile::BN>(acc, a_descriptor(a_rows, kk), b_descriptor(b_panels, kk), 1);
+        ptx::wgmma_commit();
+        ptx::wgmma_wait<0>();
+        ptx::wgmma_hold(acc);
+        if (lane == 0) ptx::mbarrier_arrive(&empty[s]);
+        if (++s == Tile::kStages) {
+          s = 0;
+          phase ^= 1;
+        }
+      }
+      store_warpgroup_tile<Tile::BN>(args, acc, at.x * Tile::BM + consumer * 64, at.y * Tile::BN,
+                                     pairs);
+    }
+  }
+#else
+  (void)args;
+  (void)a_map;
+  (void)b_map;
+#endif
+}
+
+}  // namespace
+}  // namespace lab11

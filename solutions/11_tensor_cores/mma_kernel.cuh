@@ -1,0 +1,108 @@
+// Lab 11 solution, step 3: mma.sync m16n8k16 fed by ldmatrix from swizzled shared memory.
+//
+// Below WMMA sits one PTX instruction per warp: mma.sync multiplies a 16 x 16 piece of A by a
+// 16 x 8 piece of B into 16 x 8 FP32 accumulators spread over the warp's registers, in a layout
+// the ISA documents, so the epilogue can write C straight from registers. ldmatrix loads the
+// operands: each lane names one 16-byte row of an 8 x 8 matrix and gets back its share of four
+// such matrices (.trans gives B's k-pairs from a row-major tile).
+//
+// A block computes 128 x 128 of C with 4 warps of 64 x 64 (4 x 8 mma tiles, 128 accumulators a
+// lane); tiles of K = 64 come in through cp.async, 3 stages deep. Shared rows are 128 bytes (64
+// BF16) and their 16-byte chunks are XOR-swizzled with the row index (swizzled_offset): the 8
+// rows one ldmatrix phase reads at the same logical chunk land on 8 different chunk positions,
+// so the 32 banks serve them in one wavefront. Unpadded rows would put all 8 in the same 4 banks.
+#pragma once
+
+#include "swizzled_tiles.cuh"
+
+namespace lab11 {
+namespace {
+
+template <bool kAligned>
+__global__ void __launch_bounds__(MmaTile::kThreads)
+    mma_swizzled_kernel(cudalabs::Bf16GemmArgs args) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  using Tile = MmaTile;
+  extern __shared__ __align__(128) unsigned char dynamic_shared[];
+  // The swizzle is a function of the address: start every stage on a 1024-byte boundary.
+  unsigned char* shared = reinterpret_cast<unsigned char*>(
+      (reinterpret_cast<std::uintptr_t>(dynamic_shared) + 1023) & ~std::uintptr_t{1023});
+  const auto stage = [&](int s) { return shared + s * Tile::kStageBytes; };
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int row0 = blockIdx.y * Tile::BM, col0 = blockIdx.x * Tile::BN;
+  const int warp_row = (warp / Tile::kWarpsN) * Tile::kWarpM;
+  const int warp_col = (warp % Tile::kWarpsN) * Tile::kWarpN;
+  const int tiles = (args.k + Tile::BK - 1) / Tile::BK;
+
+  float acc[4][8][4];
+#pragma unroll
+  for (int i = 0; i < 4; ++i)
+#pragma unroll
+    for (int j = 0; j < 8; ++j)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.0f;
+
+#pragma unroll
+  for (int s = 0; s < Tile::kStages - 1; ++s) {
+    if (s < tiles)
+      stage_swizzled_tiles<Tile::BM, Tile::BN, Tile::kThreads, kAligned>(args, stage(s), row0, col0,
+                                                                         s * Tile::BK);
+    ptx::cp_async_commit();
+  }
+  for (int t = 0; t < tiles; ++t) {
+    ptx::cp_async_wait<Tile::kStages - 2>();
+    __syncthreads();
+    const int next = t + Tile::kStages - 1;
+    if (next < tiles)
+      stage_swizzled_tiles<Tile::BM, Tile::BN, Tile::kThreads, kAligned>(
+          args, stage(next % Tile::kStages), row0, col0, next * Tile::BK);
+    ptx::cp_async_commit();
+
+    const std::uint32_t a_base = ptx::shared_address(stage(t % Tile::kStages));
+    const std::uint32_t b_base = a_base + Tile::BM * SwizzledTile::kRowBytes;
+#pragma unroll
+    for (int kk = 0; kk < Tile::BK / 16; ++kk) {
+      // Lane l names row l % 16 of the 16 x 16 piece, chunk 2 kk + l / 16: the four 8 x 8
+      // matrices come back in mma's order (rows 0-7 | 8-15) x (k 0-7 | 8-15).
+      std::uint32_t a[4][4];
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        const int row = warp_row + 16 * i + (lane & 15);
+        ptx::ldmatrix_x4<false>(a[i], a_base + swizzled_offset(row, 2 * kk + (lane >> 4)));
+      }
+      // Lane l names k-row 16 kk + l % 16 of 16 columns: (k 0-7 | 8-15) x (columns 0-7 | 8-15),
+      // transposed so that each lane holds pairs along k, as mma's B operand wants.
+      std::uint32_t b[4][4];
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        const int k = 16 * kk + (lane & 15);
+        const int column_chunk = (warp_col + 16 * j) / kChunk + (lane >> 4);
+        ptx::ldmatrix_x4<true>(b[j], b_base + b_panel_offset(k, column_chunk));
+      }
+#pragma unroll
+      for (int i = 0; i < 4; ++i)
+#pragma unroll
+        for (int j = 0; j < 8; ++j)
+          ptx::mma_m16n8k16_bf16(acc[i][j], a[i], b[j / 2][(j % 2) * 2], b[j / 2][(j % 2) * 2 + 1]);
+    }
+  }
+  ptx::cp_async_wait<0>();
+
+  const bool pairs = pair_stores_allowed(args);
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+#pragma unroll
+    for (int j = 0; j < 8; ++j) {
+      const int row = row0 + warp_row + 16 * i + lane / 4;
+      const int col = col0 + warp_col + 8 * j + 2 * (lane % 4);
+      store_pair(args, row, col, acc[i][j][0], acc[i][j][1], pairs);
+      store_pair(args, row + 8, col, acc[i][j][2], acc[i][j][3], pairs);
+    }
+  }
+#else
+  (void)args;
+#endif
+}
+
+}  // namespace
+}  // namespace lab11

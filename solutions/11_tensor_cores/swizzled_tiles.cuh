@@ -1,0 +1,115 @@
+// Lab 11 solution: what the tensor-core kernels share. Staging tiles of A and B in shared memory
+// 16 bytes at a time (cp.async when the operands allow it, element by element otherwise), the
+// 128-byte swizzle, and the alpha/beta update of C from the m16n8 accumulator layout.
+#pragma once
+
+#include "common/gemm_types.h"
+#include "tensor_core_ptx.cuh"
+#include "tiles.h"
+
+#include <cuda_bf16.h>
+
+#include <cstdint>
+
+namespace lab11 {
+
+using bf16 = __nv_bfloat16;
+
+// Byte offset of 16-byte chunk `chunk` (0..7) of 128-byte row `row` in a swizzled region: the
+// chunk index is XORed with row mod 8. Eight consecutive rows read at the same logical chunk (what
+// ldmatrix and the tensor cores do) then touch eight different chunk positions, so all 32 banks.
+// It is the pattern TMA's CU_TENSOR_MAP_SWIZZLE_128B writes and wgmma's 128-byte swizzle mode
+// reads, provided the region starts on a 1024-byte boundary.
+__device__ __forceinline__ int swizzled_offset(int row, int chunk) {
+  return row * SwizzledTile::kRowBytes + ((chunk ^ (row & 7)) << 4);
+}
+
+// Where chunk (k, n / 8) of a B stage lives: panel n / 64 (8 KiB each), then swizzled_offset
+// within it.
+__device__ __forceinline__ int b_panel_offset(int k, int column_chunk) {
+  return (column_chunk >> 3) * SwizzledTile::kPanelBytes + swizzled_offset(k, column_chunk & 7);
+}
+
+// Copies the 8 elements (row, col .. col + 7) of a rows x cols matrix into 16 bytes of shared
+// memory at `destination`, zeros outside the matrix. kAligned (the matrix 16-byte aligned, ld a
+// multiple of 8) takes one cp.async that reads only the bytes inside; otherwise 8 element loads
+// and one 16-byte store.
+template <bool kAligned>
+__device__ __forceinline__ void stage_chunk(void* destination, const bf16* __restrict__ matrix,
+                                            int ld, int rows, int cols, int row, int col) {
+  if constexpr (kAligned) {
+    const int inside = row < rows && col < cols ? min(kChunk, cols - col) : 0;
+    const bf16* source = inside > 0 ? matrix + row * ld + col : matrix;
+    ptx::cp_async_16(destination, source, inside * 2);
+  } else {
+    alignas(16) bf16 values[kChunk];
+#pragma unroll
+    for (int e = 0; e < kChunk; ++e) {
+      values[e] =
+          row < rows && col + e < cols ? matrix[row * ld + col + e] : __float2bfloat16_rn(0.0f);
+    }
+    *reinterpret_cast<uint4*>(destination) = *reinterpret_cast<const uint4*>(values);
+  }
+}
+
+// Starts copying A's BM x 64 and B's 64 x BN tile at k0 into a swizzled stage (A rows, then B
+// panels).
+template <int BM, int BN, int kThreads, bool kAligned>
+__device__ __forceinline__ void stage_swizzled_tiles(const cudalabs::Bf16GemmArgs& args,
+                                                     unsigned char* stage, int row0, int col0,
+                                                     int k0) {
+  constexpr int kChunksPerRow = SwizzledTile::kRowBytes / 16;
+  unsigned char* b_stage = stage + BM * SwizzledTile::kRowBytes;
+#pragma unroll
+  for (int chunk = threadIdx.x; chunk < BM * kChunksPerRow; chunk += kThreads) {
+    const int row = chunk / kChunksPerRow, c = chunk % kChunksPerRow;
+    stage_chunk<kAligned>(stage + swizzled_offset(row, c), args.a, args.lda, args.m, args.k,
+                          row0 + row, k0 + c * kChunk);
+  }
+  constexpr int kChunksB = BN / kChunk;
+#pragma unroll
+  for (int chunk = threadIdx.x; chunk < SwizzledTile::BK * kChunksB; chunk += kThreads) {
+    const int k = chunk / kChunksB, c = chunk % kChunksB;
+    stage_chunk<kAligned>(b_stage + b_panel_offset(k, c), args.b, args.ldb, args.k, args.n, k0 + k,
+                          col0 + c * kChunk);
+  }
+}
+
+// C(row, col .. col + 1) = alpha * (v0, v1) + beta * C: the pair of accumulators an mma.sync or
+// wgmma lane holds. One 8-byte store where C allows (8-byte aligned, ldc even: `pairs`), C never
+// read when beta == 0, nothing stored outside C.
+__device__ __forceinline__ void store_pair(const cudalabs::Bf16GemmArgs& args, int row, int col,
+                                           float v0, float v1, bool pairs) {
+  if (row >= args.m || col >= args.n) return;
+  float* c = args.c + row * args.ldc + col;
+  if (pairs && col + 1 < args.n) {
+    float2 out = make_float2(args.alpha * v0, args.alpha * v1);
+    if (args.beta != 0.0f) {
+      const float2 old = *reinterpret_cast<const float2*>(c);
+      out.x += args.beta * old.x;
+      out.y += args.beta * old.y;
+    }
+    *reinterpret_cast<float2*>(c) = out;
+    return;
+  }
+  c[0] = args.alpha * v0 + (args.beta != 0.0f ? args.beta * c[0] : 0.0f);
+  if (col + 1 < args.n) c[1] = args.alpha * v1 + (args.beta != 0.0f ? args.beta * c[1] : 0.0f);
+}
+
+// C allows 8-byte stores of pairs of columns (checked once per kernel).
+__device__ __forceinline__ bool pair_stores_allowed(const cudalabs::Bf16GemmArgs& args) {
+  return reinterpret_cast<std::uintptr_t>(args.c) % 8 == 0 && args.ldc % 2 == 0;
+}
+
+// Where tile `tile` of a tiles_m x tiles_n grid starts when consecutive tiles walk down
+// `group_rows` tile rows before moving right, so that tiles running together share panels of A
+// and B in L2.
+__device__ __forceinline__ int2 grouped_tile(int tile, int tiles_m, int tiles_n, int group_rows) {
+  const int per_group = group_rows * tiles_n;
+  const int first_row = tile / per_group * group_rows;
+  const int rows_here = min(tiles_m - first_row, group_rows);
+  const int in_group = tile % per_group;
+  return make_int2(first_row + in_group % rows_here, in_group / rows_here);
+}
+
+}  // namespace lab11
