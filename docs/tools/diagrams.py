@@ -13,7 +13,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 
 def _constant(path, name):
-    match = re.search(rf"\b{name}\s*=\s*(\d+)\s*;", pathlib.Path(path).read_text())
+    match = re.search(rf"\b{name}\s*=\s*(\d+)\s*[;,]", pathlib.Path(path).read_text())
     if not match:
         raise KeyError(f"diagrams: no constant {name} in {path}")
     return int(match.group(1))
@@ -140,6 +140,67 @@ def subpixel_phases(out):
     _save(fig, out)
 
 
+def tensor_core_layouts(repo, out):
+    """Lab 11: where the tensor cores' operands and results live. Left: the accumulators of one mma.sync
+    m16n8k16 (lane l holds rows l / 4 and l / 4 + 8, columns 2 (l % 4) and 2 (l % 4) + 1). Middle: a
+    wgmma m64nN accumulator, the same pattern once per warp of the warpgroup, 16 rows each. Right: the
+    128-byte swizzle of a shared tile (tiles.h: 128-byte rows of 16-byte chunks), each cell the logical
+    chunk stored there, chunk c of row r at position c ^ (r % 8): the 8 rows ldmatrix or the tensor
+    cores read at one logical chunk land on 8 different positions, so on all 32 banks."""
+    tiles = pathlib.Path(repo) / "labs" / "11_tensor_cores" / "tiles.h"
+    row_bytes = _constant(tiles, "kRowBytes")
+    chunks = row_bytes // 16
+    colors = plt.get_cmap("tab20")
+    fig, axes = plt.subplots(1, 3, figsize=(13, 4.8), gridspec_kw={"width_ratios": [1.0, 1.0, 1.3]})
+
+    ax = axes[0]
+    for r in range(16):
+        for c in range(8):
+            lane = (r % 8) * 4 + c // 2
+            register = (c % 2) + 2 * (r // 8)
+            ax.add_patch(patches.Rectangle((c, r), 1, 1, color=colors(lane % 20), ec="white"))
+            ax.text(c + 0.5, r + 0.5, f"{lane}\nd{register}", ha="center", va="center", fontsize=5)
+    ax.set_xlim(0, 8)
+    ax.set_ylim(16, 0)
+    ax.set_title("mma.sync m16n8k16: the 16 x 8 accumulators\n(lane, register)", fontsize=9)
+
+    ax = axes[1]
+    shades = ["#4c72b0", "#55a868", "#c44e52", "#8172b2"]
+    for r in range(64):
+        for c in range(16):
+            ax.add_patch(patches.Rectangle((c, r), 1, 1, color=shades[r // 16], alpha=0.35 + 0.65 * ((c // 2 + r) % 2),
+                                           ec="none"))
+    for warp in range(4):
+        ax.text(8, 16 * warp + 8, f"warp {warp}\nrows {16 * warp}-{16 * warp + 15}", ha="center", va="center",
+                fontsize=8, color="black")
+    ax.set_xlim(0, 16)
+    ax.set_ylim(64, 0)
+    ax.set_title("wgmma m64nN: the warpgroup's 64 x N accumulators\n(first 16 columns; each warp as on the left)",
+                 fontsize=9)
+
+    ax = axes[2]
+    for r in range(8):
+        for position in range(chunks):
+            logical = position ^ (r % 8)
+            ax.add_patch(patches.Rectangle((position, r), 1, 1, color=colors(2 * logical % 20), ec="white"))
+            ax.text(position + 0.5, r + 0.5, str(logical), ha="center", va="center", fontsize=8,
+                    fontweight="bold" if logical == 0 else "normal")
+    ax.set_xlim(0, chunks)
+    ax.set_ylim(8, 0)
+    ax.set_xticks([c + 0.5 for c in range(chunks)], [f"{4 * c}-{4 * c + 3}" for c in range(chunks)], fontsize=6)
+    ax.set_xlabel("banks of each 16-byte position", fontsize=8)
+    ax.set_title(f"the {row_bytes}-byte swizzle: the logical chunk in each position\n"
+                 "(chunk 0, bold, moves to a new position in every row)", fontsize=9)
+    for ax in axes[:2]:
+        ax.set_xticks([])
+        ax.set_yticks([])
+    axes[2].set_yticks([r + 0.5 for r in range(8)], [f"row {r}" for r in range(8)], fontsize=7)
+    for ax in (axes[0], axes[2]):
+        ax.set_aspect("equal")
+    fig.tight_layout()
+    _save(fig, out)
+
+
 def draw_all(repo, out_dir):
     out = pathlib.Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -147,4 +208,5 @@ def draw_all(repo, out_dir):
     for name, function in drawn.items():
         function(repo, out / name)
     subpixel_phases(out / "lab09_tiles.svg")
-    return list(drawn) + ["lab09_tiles.svg"]
+    tensor_core_layouts(repo, out / "lab11_layouts.svg")
+    return list(drawn) + ["lab09_tiles.svg", "lab11_layouts.svg"]

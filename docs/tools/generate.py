@@ -77,6 +77,12 @@ PLOT_CAPTIONS = {
     "roofline.svg": "The measured roofline with every profiled kernel placed by its DRAM intensity",
     "gemm_sweep.svg": "Labs 05-07 and cuBLAS across problem sizes",
     "lab04_block_size.svg": "Rate and occupancy against the block edge",
+    "progression_tensor_cores.svg": "Lab 11's tensor-core ladder at 4096^3 after lab 07's FP32 best, against cuBLAS in "
+                                    "BF16 and TF32 and the measured tensor-core ceiling",
+    "lab11_shapes.svg": "Lab 11's best over cuBLAS BF16 on every shape of the sweep: the bars left of the red line are "
+                        "the shapes still to win (off the tile grid, too few tiles, operands not 16-byte aligned)",
+    "lab11_layouts.svg": "Where the tensor cores' results and operands live: an mma.sync accumulator tile by lane and "
+                         "register, a wgmma accumulator by warp, and the 128-byte swizzle of a shared tile",
     "lab07_shapes.svg": "Lab 07's best over cuBLAS on every shape of the sweep, before (grey) and after (blue) the "
                         "wave model, split-K and the narrow kernel (a bar past the axis carries its value): look for "
                         "the bars left of the red 0.95 line, the shapes still to win",

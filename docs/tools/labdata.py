@@ -55,10 +55,14 @@ class Results:
                 return b
         raise KeyError(f"{self.path.name}: no variant {variant} at {problem}")
 
+    # The reference a lab is measured against: cuBLAS SGEMM (labs 01-07), cuBLAS in BF16 (lab 11).
+    REFERENCES = ("cublas", "cublas_bf16")
+
     def cublas(self, problem):
-        for b in self.entries(problem):
-            if b["run_name"] == "cublas/" + problem:
-                return b
+        for reference in self.REFERENCES:
+            for b in self.entries(problem):
+                if b["run_name"] == f"{reference}/{problem}":
+                    return b
         return None
 
     def percent_of_cublas(self, variant, problem=None):
@@ -93,7 +97,7 @@ class Results:
         GFLOP/s with the share of cuBLAS's rate in the same run."""
         problems = self.problems()
         variants = ["cublas"] + [v for v in dict.fromkeys(self.variant_of(b["run_name"]) for b in self.medians)
-                                 if v != "cublas"]
+                                 if v not in self.REFERENCES]
         header = ["variant"] + [p.replace("x", " x ") if p.count("x") == 2 and len(set(p.split("x"))) > 1
                                 else p.split("x")[0] + "^3" for p in problems]
         rows = []
@@ -261,6 +265,32 @@ class LabData:
         self.results = Results(self.results_path) if self.results_path.exists() else None
         self.sweep = Results(self.sweep_path) if self.sweep_path.exists() else None
         self.profile = Profile(self.profile_path) if self.profile_path.exists() else None
+
+
+def variant_order(data_dir, lab):
+    """A lab's variants in teaching order, as its launch.cuh lists them ({"name", ...} entries); [] if none."""
+    import re
+    repo = pathlib.Path(data_dir).resolve().parent.parent
+    folders = sorted((repo / "labs").glob(f"{lab}_*"))
+    if not folders or not (folders[0] / "launch.cuh").exists():
+        return []
+    return re.findall(r'^\s*\{"(\w+)",', (folders[0] / "launch.cuh").read_text(), re.M)
+
+
+def in_teaching_order(entries, order, name_of):
+    """`entries` sorted by `order` (names not in it keep their place after the listed ones)."""
+    rank = {name: i for i, name in enumerate(order)}
+    return sorted(entries, key=lambda e: rank.get(name_of(e), len(rank)))
+
+
+def tensor_ceiling(data_dir, device):
+    """Lab 11's measured tensor-core ceiling (lab11_ceiling's wgmma row, docs/data/logs/), GFLOP/s, or None."""
+    import re
+    path = pathlib.Path(data_dir) / "logs" / f"lab11_ceiling_{device}.txt"
+    if not path.exists():
+        return None
+    match = re.search(r"^wgmma \S+\s+([\d.]+)\s+PASS", path.read_text(), re.M)
+    return float(match.group(1)) * 1e3 if match else None
 
 
 def coarsen_kgp_tables(data_dir):

@@ -84,23 +84,29 @@ def progression(data_dir, device, out):
     _save(fig, out)
 
 
-def lab_variants(data_dir, device, lab, out):
-    """Every variant of one lab with cuBLAS and the FP32 ceiling, each bar labelled with its rate; a log
-    axis when the rates span more than a decade (lab 01's strided kernel next to cuBLAS)."""
+def lab_variants(data_dir, device, lab, out, ceiling=None):
+    """Every variant of one lab with cuBLAS and the FP32 ceiling (or `ceiling`: (GFLOP/s, label)), each bar
+    labelled with its rate; a log axis when the rates span more than a decade (lab 01's strided kernel next
+    to cuBLAS)."""
     results = labdata.LabData(data_dir, lab, device).results
     problem = results.problems()[0]
-    entries = [b for b in results.entries(problem) if b["run_name"].startswith("lab")]
+    entries = labdata.in_teaching_order([b for b in results.entries(problem) if b["run_name"].startswith("lab")],
+                                        labdata.variant_order(data_dir, lab),
+                                        lambda b: results.variant_of(b["run_name"]))
     rates = [b["gflops"] for b in entries]
-    cublas = results.cublas(problem)["gflops"]
+    reference = results.cublas(problem)
+    cublas = reference["gflops"]
     fig, ax = plt.subplots(figsize=(7, 0.45 * len(entries) + 1.6))
     bars = ax.barh([results.variant_of(b["run_name"]) for b in entries], rates, color="#4c72b0")
     for bar, rate in zip(bars, rates):
         ax.annotate(f"{rate:,.0f}", (bar.get_width(), bar.get_y() + bar.get_height() / 2), xytext=(3, 0),
                     textcoords="offset points", va="center", fontsize=7)
-    ax.axvline(cublas, color="#c44e52", linestyle="--", label=f"cuBLAS ({cublas:,.0f})")
-    limits = ceilings(data_dir, device)
+    name = "cuBLAS BF16" if reference["run_name"].startswith("cublas_bf16/") else "cuBLAS"
+    ax.axvline(cublas, color="#c44e52", linestyle="--", label=f"{name} ({cublas:,.0f})")
+    limits = (ceiling[0],) if ceiling else ceilings(data_dir, device)
     if limits and limits[0]:
-        ax.axvline(limits[0], color="#55a868", linestyle=":", label=f"measured FP32 ceiling ({limits[0]:,.0f})")
+        label = ceiling[1] if ceiling else "measured FP32 ceiling"
+        ax.axvline(limits[0], color="#55a868", linestyle=":", label=f"{label} ({limits[0]:,.0f})")
     if max(rates + [cublas]) / max(min(rates), 1.0) > 10:
         ax.set_xscale("log", base=10)
     _gflops_axis(ax.xaxis)
@@ -272,6 +278,68 @@ def lab07_shapes(data_dir, device, out):
     return True
 
 
+def tensor_cores(data_dir, device, out):
+    """The main page's second chart: lab 11's tensor-core ladder at 4096^3 after lab 07's FP32 best, with
+    cuBLAS in BF16 and TF32 and the measured tensor-core and FP32 ceilings."""
+    lab11 = labdata.LabData(data_dir, "11", device).results
+    lab07 = labdata.LabData(data_dir, "07", device).results
+    if lab11 is None or lab07 is None or PROBLEM not in lab11.problems():
+        return False
+    fp32 = max((b for b in lab07.entries(PROBLEM) if b["run_name"].startswith("lab")), key=lambda b: b["gflops"])
+    rungs = labdata.in_teaching_order([b for b in lab11.entries(PROBLEM) if b["run_name"].startswith("lab11/")
+                                       and lab11.variant_of(b["run_name"]) != "best"],
+                                      labdata.variant_order(data_dir, "11"), lambda b: lab11.variant_of(b["run_name"]))
+    bf16 = lab11.cublas(PROBLEM)["gflops"]
+    labels = [f"lab 07\n{lab07.variant_of(fp32['run_name'])}\n(FP32)"] + [lab11.variant_of(b["run_name"]) for b in rungs]
+    values = [fp32["gflops"]] + [b["gflops"] for b in rungs]
+    fig, ax = plt.subplots(figsize=(9, 4.4))
+    bars = ax.bar(range(len(values)), values, color=["0.6"] + ["#4c72b0"] * len(rungs))
+    for bar, value in zip(bars, values):
+        ax.annotate(f"{100 * value / bf16:.0f} %", (bar.get_x() + bar.get_width() / 2, bar.get_height()),
+                    ha="center", va="bottom", fontsize=8)
+    ax.axhline(bf16, color="#c44e52", linestyle="--", label=f"cuBLAS BF16 ({bf16:,.0f} GFLOP/s)")
+    tf32 = next((b["gflops"] for b in lab11.entries(PROBLEM) if b["run_name"].startswith("cublas_tf32/")), None)
+    if tf32:
+        ax.axhline(tf32, color="#dd8452", linestyle="-.", label=f"cuBLAS TF32 ({tf32:,.0f})")
+    peak = labdata.tensor_ceiling(data_dir, device)
+    if peak:
+        ax.axhline(peak, color="#55a868", linestyle=":", label=f"measured tensor-core ceiling ({peak:,.0f})")
+    ax.set_xticks(range(len(labels)), labels, fontsize=7)
+    ax.set_ylabel("GFLOP/s (4096^3, median)")
+    _gflops_axis(ax.yaxis)
+    ax.set_title(f"Lab 11 on the {device_name(data_dir, device)}: the tensor-core ladder (BF16 in, FP32 sums), "
+                 "% of cuBLAS BF16 above each bar", fontsize=9)
+    _legend_below(ax, ncol=2)
+    _save(fig, out)
+    return True
+
+
+def lab11_shapes(data_dir, device, out):
+    """Lab 11's `best` over cuBLAS BF16 on every shape of its sweep, with the 0.90 line."""
+    path = pathlib.Path(data_dir) / "results" / f"lab11_shapes_{device}.json"
+    if not path.exists():
+        return False
+    results = labdata.Results(path)
+    command = results.context.get("command", "").split()
+    listed = command[command.index("--shapes") + 1].split(",") if "--shapes" in command else []
+    measured = results.problems()
+    problems = [p if "x" in p.split("_")[0] else f"{p}x{p}x{p}" for p in listed]
+    problems = [p for p in problems if p in measured] or measured
+    ratios = [results.percent_of_cublas("best", p) / 100 for p in problems]
+    fig, ax = plt.subplots(figsize=(7.5, 0.2 * len(problems) + 1.2))
+    ax.barh(range(len(problems)), ratios, height=0.6, color="tab:blue", label="best / cuBLAS BF16")
+    ax.axvline(1.0, color="black", linewidth=0.8)
+    ax.axvline(0.9, color="tab:red", linestyle="--", linewidth=0.8, label="0.90 of cuBLAS")
+    ax.set_yticks(list(range(len(problems))))
+    ax.set_yticklabels(problems, fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1.15)
+    ax.set_xlabel(f"best / cuBLAS BF16, GFLOP/s (medians, one process, {device_name(data_dir, device)})")
+    _legend_below(ax, ncol=2)
+    _save(fig, out)
+    return True
+
+
 def coarsening(data_dir, device, out):
     """Lab 08: speedup over factor 1 and achieved occupancy against the coarsening factor, both cases,
     next to [COARSEN-KGP]'s Tables 3.1 and 3.2."""
@@ -383,12 +451,18 @@ def draw_all(data_dir, device, out_dir):
             drawn.append(f"lab{lab}_variants.svg")
         if roofline(data_dir, device, out / f"lab{lab}_roofline.svg", labs=[lab]):
             drawn.append(f"lab{lab}_roofline.svg")
+    if labdata.LabData(data_dir, "11", device).results is not None:
+        peak = labdata.tensor_ceiling(data_dir, device)
+        lab_variants(data_dir, device, "11", out / "lab11_variants.svg",
+                     ceiling=(peak, "measured tensor-core ceiling") if peak else None)
+        drawn.append("lab11_variants.svg")
     for name, record in TIMELINES.items():
         if timeline(data_dir, out / name, record):
             drawn.append(name)
     for name, function in (("roofline.svg", roofline), ("lab04_block_size.svg", block_size), ("gemm_sweep.svg", sweep),
                            ("lab08_coarsening.svg", coarsening), ("lab10_scaling.svg", multi_gpu_scaling),
-                           ("lab07_shapes.svg", lab07_shapes)):
+                           ("lab07_shapes.svg", lab07_shapes), ("progression_tensor_cores.svg", tensor_cores),
+                           ("lab11_shapes.svg", lab11_shapes)):
         if function(data_dir, device, out / name):
             drawn.append(name)
     return drawn

@@ -223,6 +223,7 @@ __global__ void __launch_bounds__(SpecializedTile::kThreads, 1)
 
   const int group = threadIdx.x / 128;
   if (group == 0) {
+    // [producer]
     // Producer: one thread walks every tile of this block and keeps the stages full.
     ptx::set_max_registers<40, false>();
     if (threadIdx.x == 0) {
@@ -240,7 +241,9 @@ __global__ void __launch_bounds__(SpecializedTile::kThreads, 1)
         }
       }
     }
+    // [producer]
   } else {
+    // [consumer]
     // Consumers: warpgroup c multiplies rows 64 c .. 64 c + 63 of every tile.
     ptx::set_max_registers<232, true>();
     const int consumer = group - 1, lane = threadIdx.x % 32;
@@ -273,6 +276,7 @@ __global__ void __launch_bounds__(SpecializedTile::kThreads, 1)
       store_warpgroup_tile<Tile::BN>(args, acc, at.x * Tile::BM + consumer * 64, at.y * Tile::BN,
                                      pairs);
     }
+    // [consumer]
   }
 #else
   (void)args;

@@ -60,6 +60,7 @@ __global__ void __launch_bounds__(MmaTile::kThreads)
 
     const std::uint32_t a_base = ptx::shared_address(stage(t % Tile::kStages));
     const std::uint32_t b_base = a_base + Tile::BM * SwizzledTile::kRowBytes;
+    // [fragments]
 #pragma unroll
     for (int kk = 0; kk < Tile::BK / 16; ++kk) {
       // Lane l names row l % 16 of the 16 x 16 piece, chunk 2 kk + l / 16: the four 8 x 8
@@ -85,6 +86,7 @@ __global__ void __launch_bounds__(MmaTile::kThreads)
         for (int j = 0; j < 8; ++j)
           ptx::mma_m16n8k16_bf16(acc[i][j], a[i], b[j / 2][(j % 2) * 2], b[j / 2][(j % 2) * 2 + 1]);
     }
+    // [fragments]
   }
   ptx::cp_async_wait<0>();
 
