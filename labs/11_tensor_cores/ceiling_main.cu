@@ -3,6 +3,7 @@
 // promise. Lab 11's handout asks for a prediction first; this is the number the ladder climbs
 // towards, as lab 00's FMA kernel is for labs 01-07.
 #include "ceiling_kernels.cuh"
+#include "common/benchmark_support.h"
 #include "common/cli.h"
 #include "common/cuda_check.h"
 #include "common/device_buffer.h"
@@ -72,7 +73,7 @@ int main(int argc, char** argv) {
                                "blocks launched per SM");
     cudalabs::add_integer_flag(app, "--repetitions", options.repetitions, 1, 1000,
                                "timed launches; the median is shown");
-    cudalabs::parse_flags(app, argc, argv);
+    cudalabs::reject_unknown_flags(cudalabs::parse_flags(app, argc, argv));
     cudalabs::require_gpu();
     const cudalabs::DeviceInfo device = cudalabs::current_device_info();
     std::cout << "lab11_ceiling: " << device.name << " (sm_" << device.major << device.minor << ", "

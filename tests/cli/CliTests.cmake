@@ -24,6 +24,13 @@ cudalabs_add_cli_test(lab01_unknown_flag 2 "^lab01: unknown flag '--bogus'" lab0
 cudalabs_add_cli_test(lab01_too_large 2 "^lab01: --m/--n/--k: matrix A" lab01 --m 1048576 --k 4096)
 cudalabs_add_cli_test(lab01_solution_m_zero 2 "^lab01: --m: invalid value '0'" lab01_solution --m 0)
 cudalabs_add_cli_test(lab02_repetitions_zero 2 "^lab02: --repetitions: invalid value '0'" lab02 --repetitions 0)
+cudalabs_add_cli_test(lab11_size_zero 2 "^lab11: --size: invalid value '0'" lab11 --size 0)
+cudalabs_add_cli_test(lab11_unknown_variant 2 "^lab11: --variant: unknown variant 'hgmma'" lab11 --variant hgmma)
+cudalabs_add_cli_test(lab11_bad_layout 2 "^lab11: --shapes: invalid layout 'ld\\+x'" lab11 --shapes 64_ld+x)
+cudalabs_add_cli_test(lab11_ceiling_iterations_zero 2
+                      "^lab11_ceiling: --iterations: invalid value '0' \\(expected an integer from 1 to" lab11_ceiling
+                      --iterations 0)
+cudalabs_add_cli_test(lab11_ceiling_unknown_flag 2 "^lab11_ceiling: unknown flag '--bogus'" lab11_ceiling --bogus)
 cudalabs_add_cli_test(lab00_copy_mib_zero 2 "^lab00: --copy-mib: invalid value '0'" lab00 --copy-mib 0)
 cudalabs_add_cli_test(lab00_unknown_flag 2 "^lab00: unknown flag '--bogus'" lab00 --bogus)
 cudalabs_add_cli_test(lab08_factor_not_a_power_of_two 2 "^lab08: --factor: invalid value '3' \\(expected 1, 2, 4, 8, 16 or 32\\)"
@@ -73,13 +80,13 @@ add_test(NAME cli.lab02_help
 set_tests_properties(cli.lab01_list cli.lab02_help PROPERTIES LABELS "cpu;cli")
 
 # Without a GPU every program says so in one line and exits 1 (skipped where a GPU is present).
-foreach(program IN ITEMS lab00 lab01 lab02_solution lab08 lab09 dcgan)
+foreach(program IN ITEMS lab00 lab01 lab02_solution lab08 lab09 dcgan lab11 lab11_ceiling)
   if(NOT TARGET ${program})
     continue()
   endif()
   add_test(NAME "cli.${program}_no_gpu"
            COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:${program}>" -DEXPECT_EXIT=1
-                   "-DEXPECT_STDERR=^(lab[0-9]+|dcgan): no CUDA GPU available" -DSTDERR_LINES=1 -DREQUIRE_NO_GPU=ON
+                   "-DEXPECT_STDERR=^(lab[0-9]+|lab11_ceiling|dcgan): no CUDA GPU available" -DSTDERR_LINES=1 -DREQUIRE_NO_GPU=ON
                    -P ${PROJECT_SOURCE_DIR}/cmake/ExpectOutput.cmake)
   set_tests_properties("cli.${program}_no_gpu" PROPERTIES LABELS "cpu;cli" SKIP_REGULAR_EXPRESSION "SKIPPED: ")
 endforeach()
