@@ -5,9 +5,9 @@
 //    independent accumulators per warp (compute capability 8.0+).
 //  - wgmma_ceiling_kernel: Hopper's wgmma m64n256k16 with both operands in shared memory, two
 //    warpgroups per block (sm_90a).
-// Every operand is 1.0, so each accumulator ends at exactly 16 x iterations (a sum of ones, exact in
-// FP32 up to 2^24): each thread writes 1 when all of its accumulators do and 0 otherwise, and the
-// host checks every thread, so a kernel that skipped work cannot pass.
+// Every operand is 1.0, so each accumulator ends at exactly 16 x iterations (a sum of ones, exact
+// in FP32 up to 2^24): each thread writes 1 when all of its accumulators do and 0 otherwise, and
+// the host checks every thread, so a kernel that skipped work cannot pass.
 #pragma once
 
 #include "tensor_core_ptx.cuh"

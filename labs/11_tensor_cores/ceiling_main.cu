@@ -50,8 +50,7 @@ Rate measure(const std::string& name, Launch launch, std::size_t threads, double
   }
   std::sort(rates.begin(), rates.end());
   const std::vector<float> values = out.to_host();
-  const auto wrong =
-      std::count_if(values.begin(), values.end(), [](float v) { return v != 1.0f; });
+  const auto wrong = std::count_if(values.begin(), values.end(), [](float v) { return v != 1.0f; });
   Rate rate{name, rates[rates.size() / 2], "PASS"};
   if (wrong > 0) {
     rate.check = "FAIL: " + std::to_string(wrong) + " of " + std::to_string(values.size()) +
@@ -65,10 +64,12 @@ Rate measure(const std::string& name, Launch launch, std::size_t threads, double
 int main(int argc, char** argv) {
   return cudalabs::guarded_main("lab11_ceiling", [&]() -> int {
     Options options;
-    CLI::App app{"lab11_ceiling: the tensor cores' peak BF16 rate, measured by kernels that only "
-                 "multiply operands they already hold"};
-    cudalabs::add_integer_flag(app, "--iterations", options.iterations, 1, 1 << 20,
-                               "MMA instructions per accumulator chain (sums stay exact below 2^20)");
+    CLI::App app{
+        "lab11_ceiling: the tensor cores' peak BF16 rate, measured by kernels that only "
+        "multiply operands they already hold"};
+    cudalabs::add_integer_flag(
+        app, "--iterations", options.iterations, 1, 1 << 20,
+        "MMA instructions per accumulator chain (sums stay exact below 2^20)");
     cudalabs::add_integer_flag(app, "--blocks-per-sm", options.blocks_per_sm, 1, 32,
                                "blocks launched per SM");
     cudalabs::add_integer_flag(app, "--repetitions", options.repetitions, 1, 1000,

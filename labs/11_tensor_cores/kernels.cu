@@ -53,11 +53,12 @@
 //  stage's barrier (parity = how many times the stage was used, mod 2), multiplies both 64-row
 //  halves, waits for the wgmma, barriers, and the thread refills the stage.
 //
-// Step 6, `warp_specialized_kernel` (SpecializedTile: 3 warpgroups, 128 x 256 x 64, persistent):
+// Step 6, `warp_specialized_kernel<kWidth>` (SpecializedTile: 3 warpgroups, 128 x kWidth x 64,
+// persistent; kWidth 256 for `warp_specialized`, 128 for `warp_specialized_128`):
 // 11. Warpgroup 0 produces: ptx::set_max_registers<40, false>, then one thread walks this block's
 //     tiles (blockIdx.x, + gridDim.x, ...; grouped order) and, per stage, waits on its "empty"
 //     barrier and issues the TMA loads. Warpgroups 1 and 2 consume: set_max_registers<232, true>,
-//     wait on "full", wgmma_bf16<256> on their 64 rows, wait, and each warp arrives on "empty".
+//     wait on "full", wgmma_bf16<kWidth> on their 64 rows, wait, and each warp arrives on "empty".
 //  Predict: the bytes per FLOP a 128 x 256 x 64 stage needs, against the bandwidth lab 00
 //  measured.
 #include "lab.h"
@@ -105,7 +106,8 @@ __global__ void __launch_bounds__(TmaTile::kThreads)
   (void)b_map;
 }
 
-__global__ void __launch_bounds__(SpecializedTile::kThreads, 1)
+template <int kWidth>
+__global__ void __launch_bounds__(SpecializedTile<kWidth>::kThreads, 1)
     warp_specialized_kernel(cudalabs::Bf16GemmArgs args, const __grid_constant__ CUtensorMap a_map,
                             const __grid_constant__ CUtensorMap b_map) {
   // TODO(lab11): step 6, producer and consumer warpgroups on a persistent grid.

@@ -27,10 +27,13 @@ using TensorCoreVariant = cudalabs::GemmVariantOf<__nv_bfloat16>;
 ///   per warpgroup (sm_90a)
 /// - `warp_specialized`: a producer warpgroup feeding two consumer warpgroups (setmaxnreg), a
 ///   persistent grid walking 128 x 256 tiles in grouped order (sm_90a)
-/// - `best`: the fastest rung this GPU and these operands allow
-/// The wgmma rungs load 16-byte chunks: A and B 16-byte aligned with lda and ldb multiples of 8.
-/// Other operands run `mma_swizzled`'s element-wise path (a documented fallback); every rung is
-/// right for any shape.
+/// - `warp_specialized_128`: the same kernel on 128 x 128 tiles, twice as many (sm_90a)
+/// - `best`: the warp-specialized width whose tiles leave the fewest SMs idle on Hopper,
+///   `mma_swizzled` on other GPUs
+/// The copies of 16-byte chunks (cp.async, TMA) need A and B 16-byte aligned with lda and ldb
+/// multiples of 8. Other operands take element-wise copies (rungs 2-4), or are first repacked into
+/// an aligned scratch buffer (the TMA rungs: the documented fallback); every rung is right for any
+/// shape.
 std::span<const TensorCoreVariant> variants();
 
 /// The `best` variant's launcher, for the DCGAN on tensor cores.

@@ -1,10 +1,12 @@
 // Lab 11 launch plumbing, shared by the student's and the solution's kernels.cu (each includes it
 // after defining its kernels: wmma_global_kernel<kAligned>, wmma_pipelined_kernel<kAligned>,
 // mma_swizzled_kernel<kAligned>, wgmma_kernel<kAligned>, tma_wgmma_kernel and
-// warp_specialized_kernel). kAligned selects the 16-byte copies (the WMMA loads of step 1: 32
-// bytes), which need A and B so aligned with lda and ldb multiples of 8; other operands take the
-// element-wise instantiation of the same kernel. The TMA rungs need the same alignment for their
-// tensor maps; other operands run mma_swizzled_kernel<false> instead (the documented fallback).
+// warp_specialized_kernel<kWidth>). kAligned selects the 16-byte copies (the WMMA loads of step 1:
+// 32 bytes), which need A and B so aligned with lda and ldb multiples of 8; other operands take the
+// element-wise instantiation of the same kernel. The TMA rungs' tensor maps need the same
+// alignment: other operands are first copied, one pass at memory speed, into an aligned scratch
+// buffer (stream-ordered, cudaMallocAsync), the documented fallback. `best` runs the
+// warp-specialized kernel whose tile width leaves the fewest SMs idle (best_width).
 #pragma once
 
 #include "common/cuda_check.h"
@@ -172,7 +174,72 @@ using WmmaPipelinedRung = TiledRung<WmmaPipelined, WmmaPipelinedTile, 8>;
 using MmaSwizzledRung = TiledRung<MmaSwizzled, MmaTile, 8>;
 using WgmmaRung = TiledRung<Wgmma, WgmmaTile, 9>;
 
-// ---- The TMA rungs (steps 5 and 6): tensor maps, or mma_swizzled's element-wise path ----
+// ---- The TMA rungs (steps 5 and 6): tensor maps, operands repacked where TMA cannot read them
+// ----
+
+// Copies 8 elements of a rows x cols matrix per thread into `packed` (leading dimension
+// packed_ld, a multiple of 8, 16-byte aligned): element loads wherever the source sits, one 16-byte
+// store. Columns past `cols` in the last chunk of a row become zeros (TMA never reads them).
+__global__ void repack_kernel(const __nv_bfloat16* __restrict__ source, int ld,
+                              __nv_bfloat16* __restrict__ packed, int packed_ld, int rows,
+                              int cols) {
+  const int chunks_per_row = (cols + 7) / 8;
+  const long long chunk = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (chunk >= static_cast<long long>(rows) * chunks_per_row) return;
+  const long long row = chunk / chunks_per_row;
+  const int col = static_cast<int>(chunk % chunks_per_row) * 8;
+  alignas(16) __nv_bfloat16 values[8];
+#pragma unroll
+  for (int e = 0; e < 8; ++e)
+    values[e] = col + e < cols ? source[row * ld + col + e] : __float2bfloat16_rn(0.0f);
+  *reinterpret_cast<uint4*>(packed + row * packed_ld + col) =
+      *reinterpret_cast<const uint4*>(values);
+}
+
+bool tma_readable(const __nv_bfloat16* matrix, int ld) {
+  return aligned_to(matrix, 16) && ld % 8 == 0;
+}
+
+// Operands a TMA kernel can read: `args` itself, or with A and/or B copied into scratch memory
+// allocated on `stream` and freed on it when this object goes, after the GEMM's launch.
+class TmaOperands {
+ public:
+  TmaOperands(const Bf16GemmArgs& args, cudaStream_t stream) : args_(args), stream_(stream) {
+    const bool pack_a = !tma_readable(args.a, args.lda), pack_b = !tma_readable(args.b, args.ldb);
+    if (!pack_a && !pack_b) return;
+    const int lda = ceil_div(args.k, 8) * 8, ldb = ceil_div(args.n, 8) * 8;
+    const std::size_t a_elements = pack_a ? static_cast<std::size_t>(args.m) * lda : 0;
+    const std::size_t b_elements = pack_b ? static_cast<std::size_t>(args.k) * ldb : 0;
+    CUDA_CHECK(
+        cudaMallocAsync(&scratch_, (a_elements + b_elements) * sizeof(__nv_bfloat16), stream));
+    auto* packed = static_cast<__nv_bfloat16*>(scratch_);  // cudaMallocAsync aligns to 256 bytes
+    if (pack_a) repack(args.a, args.lda, packed, lda, args.m, args.k, args_.a, args_.lda);
+    if (pack_b)
+      repack(args.b, args.ldb, packed + a_elements, ldb, args.k, args.n, args_.b, args_.ldb);
+  }
+  ~TmaOperands() {
+    if (scratch_ != nullptr) (void)cudaFreeAsync(scratch_, stream_);  // a destructor must not throw
+  }
+  TmaOperands(const TmaOperands&) = delete;
+  TmaOperands& operator=(const TmaOperands&) = delete;
+
+  const Bf16GemmArgs& args() const { return args_; }
+
+ private:
+  void repack(const __nv_bfloat16* source, int ld, __nv_bfloat16* packed, int packed_ld, int rows,
+              int cols, const __nv_bfloat16*& matrix, int& matrix_ld) {
+    const long long chunks = static_cast<long long>(rows) * ceil_div(cols, 8);
+    repack_kernel<<<cudalabs::checked_grid(ceil_div<long long>(chunks, 256), 1, 1, "lab11 repack"),
+                    256, 0, stream_>>>(source, ld, packed, packed_ld, rows, cols);
+    CUDA_CHECK_LAUNCH("lab11 repack_kernel");
+    matrix = packed;
+    matrix_ld = packed_ld;
+  }
+
+  Bf16GemmArgs args_;
+  cudaStream_t stream_;
+  void* scratch_ = nullptr;
+};
 
 KernelLaunch describe_tma(const GemmShape& shape) {
   return {reinterpret_cast<const void*>(&tma_wgmma_kernel),
@@ -188,14 +255,14 @@ void launch_tma(const Bf16GemmArgs& args, cudaStream_t stream) {
   cudalabs::validate_gemm_args(args, "lab11 tma_wgmma");
   const KernelLaunch config = describe_tma(args.shape());
   require_capability(9, config.kernel, "lab11 tma_wgmma");
-  if (!chunks_allowed(args))
-    return MmaSwizzledRung::run(MmaSwizzled<false>::kernel, MmaSwizzledRung::describe(args.shape()),
-                                args, stream);
-  const CUtensorMap a_map = bf16_tensor_map(args.a, args.m, args.k, args.lda, TmaTile::BM);
-  const CUtensorMap b_map = bf16_tensor_map(args.b, args.k, args.n, args.ldb, SwizzledTile::BK);
+  const TmaOperands operands(args, stream);
+  const Bf16GemmArgs& readable = operands.args();
+  const CUtensorMap a_map = bf16_tensor_map(readable.a, args.m, args.k, readable.lda, TmaTile::BM);
+  const CUtensorMap b_map =
+      bf16_tensor_map(readable.b, args.k, args.n, readable.ldb, SwizzledTile::BK);
   allow_shared(&tma_wgmma_kernel, config.dynamic_shared_bytes);
-  tma_wgmma_kernel<<<config.grid, config.block, config.dynamic_shared_bytes, stream>>>(args, a_map,
-                                                                                       b_map);
+  tma_wgmma_kernel<<<config.grid, config.block, config.dynamic_shared_bytes, stream>>>(
+      readable, a_map, b_map);
   CUDA_CHECK_LAUNCH("lab11 tma_wgmma_kernel");
 }
 
@@ -206,39 +273,46 @@ int multiprocessors() {
   return count;
 }
 
+template <int kWidth>
+long long specialized_tiles(const GemmShape& shape) {
+  return static_cast<long long>(ceil_div(shape.m, SpecializedTile<kWidth>::BM)) *
+         ceil_div(shape.n, kWidth);
+}
+
+template <int kWidth>
 KernelLaunch describe_specialized(const GemmShape& shape) {
-  using Tile = SpecializedTile;
-  const long long tiles =
-      static_cast<long long>(ceil_div(shape.m, Tile::BM)) * ceil_div(shape.n, Tile::BN);
-  const long long blocks = std::min<long long>(tiles, multiprocessors());
-  return {reinterpret_cast<const void*>(&warp_specialized_kernel),
-          cudalabs::checked_grid(blocks, 1, 1, "lab11 warp_specialized"), dim3(Tile::kThreads),
-          Tile::kSharedBytes};
+  const long long blocks = std::min<long long>(specialized_tiles<kWidth>(shape), multiprocessors());
+  return {reinterpret_cast<const void*>(&warp_specialized_kernel<kWidth>),
+          cudalabs::checked_grid(blocks, 1, 1, "lab11 warp_specialized"),
+          dim3(SpecializedTile<kWidth>::kThreads), SpecializedTile<kWidth>::kSharedBytes};
 }
 
+template <int kWidth>
 std::string specialized_unavailable() {
-  return missing_capability(9, reinterpret_cast<const void*>(&warp_specialized_kernel));
+  return missing_capability(9, reinterpret_cast<const void*>(&warp_specialized_kernel<kWidth>));
 }
 
+template <int kWidth>
 void launch_specialized(const Bf16GemmArgs& args, cudaStream_t stream) {
   cudalabs::validate_gemm_args(args, "lab11 warp_specialized");
-  const KernelLaunch config = describe_specialized(args.shape());
+  const KernelLaunch config = describe_specialized<kWidth>(args.shape());
   require_capability(9, config.kernel, "lab11 warp_specialized");
-  if (!chunks_allowed(args))
-    return MmaSwizzledRung::run(MmaSwizzled<false>::kernel, MmaSwizzledRung::describe(args.shape()),
-                                args, stream);
-  const CUtensorMap a_map = bf16_tensor_map(args.a, args.m, args.k, args.lda, SpecializedTile::BM);
-  const CUtensorMap b_map = bf16_tensor_map(args.b, args.k, args.n, args.ldb, SwizzledTile::BK);
-  allow_shared(&warp_specialized_kernel, config.dynamic_shared_bytes);
-  warp_specialized_kernel<<<config.grid, config.block, config.dynamic_shared_bytes, stream>>>(
-      args, a_map, b_map);
+  const TmaOperands operands(args, stream);
+  const Bf16GemmArgs& readable = operands.args();
+  const CUtensorMap a_map =
+      bf16_tensor_map(readable.a, args.m, args.k, readable.lda, SpecializedTile<kWidth>::BM);
+  const CUtensorMap b_map =
+      bf16_tensor_map(readable.b, args.k, args.n, readable.ldb, SwizzledTile::BK);
+  allow_shared(&warp_specialized_kernel<kWidth>, config.dynamic_shared_bytes);
+  warp_specialized_kernel<kWidth>
+      <<<config.grid, config.block, config.dynamic_shared_bytes, stream>>>(readable, a_map, b_map);
   CUDA_CHECK_LAUNCH("lab11 warp_specialized_kernel");
 }
 
 // ---- best: the fastest rung this GPU allows ----
 
 bool hopper_rungs_run_here() {
-  return specialized_unavailable().empty();
+  return specialized_unavailable<256>().empty();
 }
 
 // best runs wherever mma_swizzled does.
@@ -246,13 +320,27 @@ std::string best_unavailable() {
   return MmaSwizzledRung::unavailable();
 }
 
+// The tile width for a shape: a persistent block works through ceil(tiles / SMs) tiles in turn, so
+// the predicted time is that count times one tile's time; a 128-wide tile does half the work of a
+// 256-wide one at kNarrowTileRate of its rate (tiles.h).
+int best_width(const GemmShape& shape) {
+  const long long sms = multiprocessors();
+  const double rounds_256 = static_cast<double>(ceil_div(specialized_tiles<256>(shape), sms));
+  const double rounds_128 = static_cast<double>(ceil_div(specialized_tiles<128>(shape), sms));
+  return rounds_128 * 0.5 / kNarrowTileRate < rounds_256 ? 128 : 256;
+}
+
 KernelLaunch describe_best(const GemmShape& shape) {
-  return hopper_rungs_run_here() ? describe_specialized(shape) : MmaSwizzledRung::describe(shape);
+  if (!hopper_rungs_run_here()) return MmaSwizzledRung::describe(shape);
+  return best_width(shape) == 128 ? describe_specialized<128>(shape)
+                                  : describe_specialized<256>(shape);
 }
 
 void launch_best(const Bf16GemmArgs& args, cudaStream_t stream) {
-  if (hopper_rungs_run_here()) return launch_specialized(args, stream);
-  MmaSwizzledRung::launch(args, stream);
+  if (!hopper_rungs_run_here()) return MmaSwizzledRung::launch(args, stream);
+  cudalabs::validate_gemm_args(args, "lab11 best");
+  if (best_width(args.shape()) == 128) return launch_specialized<128>(args, stream);
+  launch_specialized<256>(args, stream);
 }
 
 const TensorCoreVariant kVariants[] = {
@@ -268,8 +356,13 @@ const TensorCoreVariant kVariants[] = {
      &launch_tma, &describe_tma, &tma_unavailable},
     {"warp_specialized",
      "producer + 2 consumer warpgroups, setmaxnreg, persistent 128x256 tiles in grouped order",
-     &launch_specialized, &describe_specialized, &specialized_unavailable},
-    {"best", "the fastest rung this GPU allows", &launch_best, &describe_best, &best_unavailable},
+     &launch_specialized<256>, &describe_specialized<256>, &specialized_unavailable<256>},
+    {"warp_specialized_128",
+     "the same with 128x128 tiles: twice the tiles, for grids that leave SMs idle",
+     &launch_specialized<128>, &describe_specialized<128>, &specialized_unavailable<128>},
+    {"best",
+     "the warp-specialized tile width that leaves the fewest SMs idle (mma_swizzled elsewhere)",
+     &launch_best, &describe_best, &best_unavailable},
 };
 
 }  // namespace

@@ -57,14 +57,21 @@ struct TmaTile {
   static constexpr std::size_t kSharedBytes = kStages * kStageBytes + 1024 + 2 * kStages * 8;
 };
 
-/// `warp_specialized`: a producer warpgroup and two consumer warpgroups (64 x 256 each) on
-/// 128 x 256 x 64 tiles, 4 stages, a persistent grid of one block per SM.
+/// `warp_specialized`: a producer warpgroup and two consumer warpgroups (64 x kWidth each) on
+/// 128 x kWidth x 64 tiles, 4 stages, a persistent grid of one block per SM. kWidth is 256 (the
+/// variant `warp_specialized`) or 128 (`warp_specialized_128`: twice the tiles, for problems whose
+/// 128 x 256 tiles would leave SMs idle).
+template <int kWidth>
 struct SpecializedTile {
-  static constexpr int BM = 128, BN = 256, BK = SwizzledTile::BK, kStages = 4;
+  static constexpr int BM = 128, BN = kWidth, BK = SwizzledTile::BK, kStages = 4;
   static constexpr int kConsumers = 2, kThreads = 128 * (kConsumers + 1);
   static constexpr int kGroupRows = 8;  // tile rows a group of consecutive tiles walks down
   static constexpr std::size_t kStageBytes = (BM + BN) * BK * 2;
   static constexpr std::size_t kSharedBytes = kStages * kStageBytes + 1024 + 2 * kStages * 8;
 };
+
+/// The rate of `warp_specialized_128` per SM against `warp_specialized`'s, measured at 8192^3 on
+/// the H100 (docs/data/results/lab11_*.json): `best` weighs the two tile widths' waves with it.
+inline constexpr double kNarrowTileRate = 0.9;
 
 }  // namespace lab11

@@ -17,12 +17,12 @@
 // thread computes an address, and the edges cost nothing.
 //
 // Step 6, warp specialisation: a producer warpgroup only issues TMA (one thread), two consumer
-// warpgroups only multiply (64 x 256 each of a 128 x 256 tile). Each stage has two barriers:
-// "full" (the bytes landed) and "empty" (every consumer warp finished reading it), so producer
-// and consumers run as far ahead of each other as the stages allow. setmaxnreg moves registers
-// from the producer (40 a thread) to the consumers (232), which hold 128 FP32 accumulators each.
-// The grid is persistent, one block per SM walking the tiles in grouped order, so the next tile's
-// loads overlap this tile's epilogue.
+// warpgroups only multiply (64 x 256 each of a 128 x 256 tile; 64 x 128 of 128 x 128 for the
+// narrower instance). Each stage has two barriers: "full" (the bytes landed) and "empty" (every
+// consumer warp finished reading it), so producer and consumers run as far ahead of each other as
+// the stages allow. setmaxnreg moves registers from the producer (40 a thread) to the consumers
+// (232), which hold 128 FP32 accumulators each. The grid is persistent, one block per SM walking
+// the tiles in grouped order, so the next tile's loads overlap this tile's epilogue.
 #pragma once
 
 #include "swizzled_tiles.cuh"
@@ -196,11 +196,12 @@ __global__ void __launch_bounds__(TmaTile::kThreads)
 #endif
 }
 
-__global__ void __launch_bounds__(SpecializedTile::kThreads, 1)
+template <int kWidth>
+__global__ void __launch_bounds__(SpecializedTile<kWidth>::kThreads, 1)
     warp_specialized_kernel(cudalabs::Bf16GemmArgs args, const __grid_constant__ CUtensorMap a_map,
                             const __grid_constant__ CUtensorMap b_map) {
 #if LAB11_HOPPER_DEVICE_CODE
-  using Tile = SpecializedTile;
+  using Tile = SpecializedTile<kWidth>;
   extern __shared__ __align__(128) unsigned char dynamic_shared[];
   unsigned char* shared = aligned_shared(dynamic_shared);
   const auto stage = [&](int s) { return shared + s * Tile::kStageBytes; };
