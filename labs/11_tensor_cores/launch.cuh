@@ -5,8 +5,8 @@
 // 32 bytes), which need A and B so aligned with lda and ldb multiples of 8; other operands take the
 // element-wise instantiation of the same kernel. The TMA rungs' tensor maps need the same
 // alignment: other operands are first copied, one pass at memory speed, into an aligned scratch
-// buffer (stream-ordered, cudaMallocAsync), the documented fallback. `best` runs the
-// warp-specialized kernel whose tile width leaves the fewest SMs idle (best_width).
+// buffer (stream-ordered, from a pool that keeps its memory), the documented fallback. `best` runs
+// the warp-specialized kernel whose tile width leaves the fewest SMs idle (best_width).
 #pragma once
 
 #include "common/cuda_check.h"
@@ -17,6 +17,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -188,16 +190,42 @@ __global__ void repack_kernel(const __nv_bfloat16* __restrict__ source, int ld,
   if (chunk >= static_cast<long long>(rows) * chunks_per_row) return;
   const long long row = chunk / chunks_per_row;
   const int col = static_cast<int>(chunk % chunks_per_row) * 8;
+  uint4* destination = reinterpret_cast<uint4*>(packed + row * packed_ld + col);
+  const __nv_bfloat16* from = source + row * ld + col;
+  if (col + 8 <= cols && reinterpret_cast<std::uintptr_t>(from) % 16 == 0) {
+    *destination = *reinterpret_cast<const uint4*>(from);  // a 16-byte aligned row: one load
+    return;
+  }
   alignas(16) __nv_bfloat16 values[8];
 #pragma unroll
-  for (int e = 0; e < 8; ++e)
-    values[e] = col + e < cols ? source[row * ld + col + e] : __float2bfloat16_rn(0.0f);
-  *reinterpret_cast<uint4*>(packed + row * packed_ld + col) =
-      *reinterpret_cast<const uint4*>(values);
+  for (int e = 0; e < 8; ++e) values[e] = col + e < cols ? from[e] : __float2bfloat16_rn(0.0f);
+  *destination = *reinterpret_cast<const uint4*>(values);
 }
 
 bool tma_readable(const __nv_bfloat16* matrix, int ld) {
   return aligned_to(matrix, 16) && ld % 8 == 0;
+}
+
+// Scratch for repacked operands comes from a memory pool of its own, one per device, that keeps
+// what is freed (release threshold: everything): a copy then costs its bandwidth, not an
+// allocation from the driver at every call.
+cudaMemPool_t scratch_pool() {
+  static std::mutex guard;
+  static std::map<int, cudaMemPool_t> pools;
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  const std::lock_guard<std::mutex> lock(guard);
+  if (const auto found = pools.find(device); found != pools.end()) return found->second;
+  cudaMemPoolProps properties{};
+  properties.allocType = cudaMemAllocationTypePinned;
+  properties.location.type = cudaMemLocationTypeDevice;
+  properties.location.id = device;
+  cudaMemPool_t pool = nullptr;
+  CUDA_CHECK(cudaMemPoolCreate(&pool, &properties));
+  std::uint64_t keep_everything = ~std::uint64_t{0};
+  CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep_everything));
+  pools[device] = pool;
+  return pool;
 }
 
 // Operands a TMA kernel can read: `args` itself, or with A and/or B copied into scratch memory
@@ -210,9 +238,9 @@ class TmaOperands {
     const int lda = ceil_div(args.k, 8) * 8, ldb = ceil_div(args.n, 8) * 8;
     const std::size_t a_elements = pack_a ? static_cast<std::size_t>(args.m) * lda : 0;
     const std::size_t b_elements = pack_b ? static_cast<std::size_t>(args.k) * ldb : 0;
-    CUDA_CHECK(
-        cudaMallocAsync(&scratch_, (a_elements + b_elements) * sizeof(__nv_bfloat16), stream));
-    auto* packed = static_cast<__nv_bfloat16*>(scratch_);  // cudaMallocAsync aligns to 256 bytes
+    CUDA_CHECK(cudaMallocFromPoolAsync(&scratch_, (a_elements + b_elements) * sizeof(__nv_bfloat16),
+                                       scratch_pool(), stream));
+    auto* packed = static_cast<__nv_bfloat16*>(scratch_);  // pool allocations are 256-byte aligned
     if (pack_a) repack(args.a, args.lda, packed, lda, args.m, args.k, args_.a, args_.lda);
     if (pack_b)
       repack(args.b, args.ldb, packed + a_elements, ldb, args.k, args.n, args_.b, args_.ldb);
