@@ -365,8 +365,8 @@ KernelLaunch describe_best(const GemmShape& shape) {
 }
 
 void launch_best(const Bf16GemmArgs& args, cudaStream_t stream) {
+  cudalabs::validate_gemm_args(args, "lab11 best");  // bad arguments first, before the device
   if (!hopper_rungs_run_here()) return MmaSwizzledRung::launch(args, stream);
-  cudalabs::validate_gemm_args(args, "lab11 best");
   if (best_width(args.shape()) == 128) return launch_specialized<128>(args, stream);
   launch_specialized<256>(args, stream);
 }
