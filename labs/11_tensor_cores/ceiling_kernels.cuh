@@ -1,13 +1,12 @@
-// Lab 11's ceiling: the tensor cores' own rate, measured the way lab 00 measures the FP32 pipes'.
-// No memory traffic in the loop: every warp multiplies operands it already holds, many times, into
-// independent accumulators, so nothing but the tensor pipe limits the rate.
-//  - mma_ceiling_kernel: mma.sync m16n8k16 (BF16 in, FP32 sums) on registers, kMmaChains
-//    independent accumulators per warp (compute capability 8.0+).
-//  - wgmma_ceiling_kernel: Hopper's wgmma m64n256k16 with both operands in shared memory, two
-//    warpgroups per block (sm_90a).
-// Every operand is 1.0, so each accumulator ends at exactly 16 x iterations (a sum of ones, exact
-// in FP32 up to 2^24): each thread writes 1 when all of its accumulators do and 0 otherwise, and
-// the host checks every thread, so a kernel that skipped work cannot pass.
+/// @file labs/11_tensor_cores/ceiling_kernels.cuh
+/// @brief Lab 11's ceiling: the tensor cores' own rate, measured the way lab 00 measures the FP32
+/// pipes'.
+///
+/// No memory traffic in the loop: every warp multiplies operands it already holds, many times, into
+/// independent accumulators, so nothing but the tensor pipe limits the rate. Every operand is 1.0,
+/// so each accumulator ends at exactly 16 x iterations (a sum of ones, exact in FP32 up to 2^24):
+/// each thread writes 1 when all of its accumulators do and 0 otherwise, and the host checks every
+/// thread, so a kernel that skipped work cannot pass.
 #pragma once
 
 #include "tensor_core_ptx.cuh"
@@ -21,6 +20,8 @@ inline constexpr int kMmaChains = 8;
 /// Warpgroups per block in the wgmma ceiling kernel.
 inline constexpr int kCeilingWarpgroups = 2;
 
+/// mma.sync m16n8k16 (BF16 in, FP32 sums) on registers, kMmaChains independent accumulators per
+/// warp, `iterations` times (compute capability 8.0+); `out` gets one 1/0 per thread.
 __global__ void mma_ceiling_kernel(float* out, int iterations) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   const std::uint32_t one_pair = 0x3F803F80u;  // two BF16 1.0s
@@ -43,6 +44,8 @@ __global__ void mma_ceiling_kernel(float* out, int iterations) {
 #endif
 }
 
+/// Hopper's wgmma m64n256k16 with both operands in shared memory, kCeilingWarpgroups warpgroups
+/// per block, `iterations` times (sm_90a); `out` gets one 1/0 per thread.
 __global__ void __launch_bounds__(128 * kCeilingWarpgroups, 1)
     wgmma_ceiling_kernel(float* out, int iterations) {
 #if LAB11_HOPPER_DEVICE_CODE

@@ -12,8 +12,8 @@
 
 #include <cstdint>
 
-// Hopper's warpgroup instructions exist only in the sm_90a target (the "a" is for
-// architecture-specific: no other GPU will run that code).
+/// 1 in device code compiled for sm_90a, the only target with Hopper's warpgroup instructions (the
+/// "a" is for architecture-specific: no other GPU runs that code); 0 elsewhere.
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define LAB11_HOPPER_DEVICE_CODE 1
 #else

@@ -102,6 +102,17 @@ class DocsChecksTest(unittest.TestCase):
                          "- <b>`best`</b> picks a tile\n```\nx = a ** b; **kept**\n```\n## What you write (kernels.cu)")
 
 
+class GeneratedSourceTest(unittest.TestCase):
+    def test_wgmma_wrappers_are_what_their_generator_writes(self):
+        sys.path.insert(0, str(REPO / "labs" / "11_tensor_cores"))
+        import generate_wgmma_instructions as generator
+        header = REPO / "labs" / "11_tensor_cores" / "wgmma_instructions.cuh"
+        self.assertEqual(header.read_text(), generator.text(),
+                         "wgmma_instructions.cuh was edited by hand: change generate_wgmma_instructions.py "
+                         "and run it")
+        self.assertIn('"+f"(d[127])', generator.text())  # the 256-wide wrapper lists all 128 registers
+
+
 class NumbersCheckTest(unittest.TestCase):
     def test_an_unbacked_figure_is_caught_and_backed_ones_pass(self):
         page = "\n".join([
