@@ -11,26 +11,26 @@ inline constexpr int kChunk = 8;
 
 /// `wmma_global`: 4 warps, each a 32 x 32 tile of C made of 2 x 2 fragments of 16 x 16 x 16.
 struct WmmaGlobalTile {
-  static constexpr int BM = 64;        ///< rows of C per block
-  static constexpr int BN = 64;        ///< columns of C per block
-  static constexpr int kWarpM = 32;    ///< rows of C per warp
-  static constexpr int kWarpN = 32;    ///< columns of C per warp
-  static constexpr int kWarpsN = 2;    ///< warps across the block tile
-  static constexpr int kThreads = 128; ///< threads per block
+  static constexpr int BM = 64;         ///< rows of C per block
+  static constexpr int BN = 64;         ///< columns of C per block
+  static constexpr int kWarpM = 32;     ///< rows of C per warp
+  static constexpr int kWarpN = 32;     ///< columns of C per warp
+  static constexpr int kWarpsN = 2;     ///< warps across the block tile
+  static constexpr int kThreads = 128;  ///< threads per block
 };
 
 /// `wmma_pipelined`: 128 x 128 x 32 block tiles, 8 warps of 64 x 32 (4 x 2 fragments), rows padded
 /// by 8 elements (16 bytes) against bank conflicts, kStages cp.async stages.
 struct WmmaPipelinedTile {
-  static constexpr int BM = 128;       ///< rows of C per block
-  static constexpr int BN = 128;       ///< columns of C per block
-  static constexpr int BK = 32;        ///< depth of each stage along K
-  static constexpr int kPad = 8;       ///< elements added to each shared row (16 bytes)
-  static constexpr int kStages = 3;    ///< cp.async stages in flight
-  static constexpr int kWarpM = 64;    ///< rows of C per warp
-  static constexpr int kWarpN = 32;    ///< columns of C per warp
-  static constexpr int kWarpsN = 4;    ///< warps across the block tile
-  static constexpr int kThreads = 256; ///< threads per block
+  static constexpr int BM = 128;          ///< rows of C per block
+  static constexpr int BN = 128;          ///< columns of C per block
+  static constexpr int BK = 32;           ///< depth of each stage along K
+  static constexpr int kPad = 8;          ///< elements added to each shared row (16 bytes)
+  static constexpr int kStages = 3;       ///< cp.async stages in flight
+  static constexpr int kWarpM = 64;       ///< rows of C per warp
+  static constexpr int kWarpN = 32;       ///< columns of C per warp
+  static constexpr int kWarpsN = 4;       ///< warps across the block tile
+  static constexpr int kThreads = 256;    ///< threads per block
   static constexpr int kLdA = BK + kPad;  ///< elements per shared row of A
   static constexpr int kLdB = BN + kPad;  ///< elements per shared row of B
   /// bytes of one stage (A and B tiles)
@@ -54,14 +54,14 @@ struct SwizzledTile {
 
 /// `mma_swizzled`: 128 x 128 x 64, 4 warps of 64 x 64 (4 x 8 m16n8 tiles each), 3 stages.
 struct MmaTile {
-  static constexpr int BM = 128;              ///< rows of C per block
-  static constexpr int BN = 128;              ///< columns of C per block
-  static constexpr int BK = SwizzledTile::BK; ///< depth of each stage along K
-  static constexpr int kStages = 3;           ///< cp.async stages in flight
-  static constexpr int kWarpM = 64;           ///< rows of C per warp
-  static constexpr int kWarpN = 64;           ///< columns of C per warp
-  static constexpr int kWarpsN = 2;           ///< warps across the block tile
-  static constexpr int kThreads = 128;        ///< threads per block
+  static constexpr int BM = 128;               ///< rows of C per block
+  static constexpr int BN = 128;               ///< columns of C per block
+  static constexpr int BK = SwizzledTile::BK;  ///< depth of each stage along K
+  static constexpr int kStages = 3;            ///< cp.async stages in flight
+  static constexpr int kWarpM = 64;            ///< rows of C per warp
+  static constexpr int kWarpN = 64;            ///< columns of C per warp
+  static constexpr int kWarpsN = 2;            ///< warps across the block tile
+  static constexpr int kThreads = 128;         ///< threads per block
   /// bytes of one stage (A and B tiles)
   static constexpr std::size_t kStageBytes = (BM + BN) * BK * 2;
   /// dynamic shared memory per block, with room to align the stages to 1024 bytes
@@ -70,11 +70,11 @@ struct MmaTile {
 
 /// `wgmma`: one warpgroup, 64 x 128 x 64 tiles (one m64n128k16 per 16 of K), 4 cp.async stages.
 struct WgmmaTile {
-  static constexpr int BM = 64;               ///< rows of C per block
-  static constexpr int BN = 128;              ///< columns of C per block
-  static constexpr int BK = SwizzledTile::BK; ///< depth of each stage along K
-  static constexpr int kStages = 4;           ///< cp.async stages in flight
-  static constexpr int kThreads = 128;        ///< threads per block (one warpgroup)
+  static constexpr int BM = 64;                ///< rows of C per block
+  static constexpr int BN = 128;               ///< columns of C per block
+  static constexpr int BK = SwizzledTile::BK;  ///< depth of each stage along K
+  static constexpr int kStages = 4;            ///< cp.async stages in flight
+  static constexpr int kThreads = 128;         ///< threads per block (one warpgroup)
   /// bytes of one stage (A and B tiles)
   static constexpr std::size_t kStageBytes = (BM + BN) * BK * 2;
   /// dynamic shared memory per block, with room to align the stages to 1024 bytes
@@ -83,14 +83,15 @@ struct WgmmaTile {
 
 /// `tma_wgmma`: one warpgroup, 128 x 128 x 64 tiles brought by TMA, 4 stages on mbarriers.
 struct TmaTile {
-  static constexpr int BM = 128;              ///< rows of C per block
-  static constexpr int BN = 128;              ///< columns of C per block
-  static constexpr int BK = SwizzledTile::BK; ///< depth of each stage along K
-  static constexpr int kStages = 4;           ///< TMA stages in flight
-  static constexpr int kThreads = 128;        ///< threads per block (one warpgroup)
+  static constexpr int BM = 128;               ///< rows of C per block
+  static constexpr int BN = 128;               ///< columns of C per block
+  static constexpr int BK = SwizzledTile::BK;  ///< depth of each stage along K
+  static constexpr int kStages = 4;            ///< TMA stages in flight
+  static constexpr int kThreads = 128;         ///< threads per block (one warpgroup)
   /// bytes of one stage (A and B tiles)
   static constexpr std::size_t kStageBytes = (BM + BN) * BK * 2;
-  /// dynamic shared memory per block: stages, 1024-byte alignment, a full and an empty mbarrier a stage
+  /// dynamic shared memory per block: stages, 1024-byte alignment, a full and an empty mbarrier a
+  /// stage
   static constexpr std::size_t kSharedBytes = kStages * kStageBytes + 1024 + 2 * kStages * 8;
 };
 
@@ -100,16 +101,17 @@ struct TmaTile {
 /// 128 x 256 tiles would leave SMs idle).
 template <int kWidth>
 struct SpecializedTile {
-  static constexpr int BM = 128;              ///< rows of C per tile
-  static constexpr int BN = kWidth;           ///< columns of C per tile
-  static constexpr int BK = SwizzledTile::BK; ///< depth of each stage along K
-  static constexpr int kStages = 4;           ///< TMA stages in flight
-  static constexpr int kConsumers = 2;        ///< consumer warpgroups, 64 rows each
+  static constexpr int BM = 128;                           ///< rows of C per tile
+  static constexpr int BN = kWidth;                        ///< columns of C per tile
+  static constexpr int BK = SwizzledTile::BK;              ///< depth of each stage along K
+  static constexpr int kStages = 4;                        ///< TMA stages in flight
+  static constexpr int kConsumers = 2;                     ///< consumer warpgroups, 64 rows each
   static constexpr int kThreads = 128 * (kConsumers + 1);  ///< threads per block (+ the producer)
   static constexpr int kGroupRows = 8;  ///< tile rows a group of consecutive tiles walks down
   /// bytes of one stage (A and B tiles)
   static constexpr std::size_t kStageBytes = (BM + BN) * BK * 2;
-  /// dynamic shared memory per block: stages, 1024-byte alignment, a full and an empty mbarrier a stage
+  /// dynamic shared memory per block: stages, 1024-byte alignment, a full and an empty mbarrier a
+  /// stage
   static constexpr std::size_t kSharedBytes = kStages * kStageBytes + 1024 + 2 * kStages * 8;
 };
 
