@@ -34,6 +34,23 @@ __device__ __forceinline__ void async_copy_16(float* dst, const float* src, bool
 #endif
 }
 
+/// Starts a 16-byte copy to shared `dst` (both addresses 16-byte aligned) of which only the first
+/// `source_bytes` (0 to 16) are read from `src` and the rest zero-filled: one instruction for a
+/// whole chunk, a partial chunk at a matrix's edge, or none of it (0 reads nothing).
+__device__ __forceinline__ void async_copy_16_zero_fill(void* dst, const void* src,
+                                                        int source_bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned shared_address = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared_address), "l"(src),
+               "r"(source_bytes));
+#else
+  alignas(16) unsigned char bytes[16];
+  for (int i = 0; i < 16; ++i)
+    bytes[i] = i < source_bytes ? static_cast<const unsigned char*>(src)[i] : 0;
+  *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(bytes);
+#endif
+}
+
 /// Closes the group of copies started since the last commit.
 __device__ __forceinline__ void async_copy_commit() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800

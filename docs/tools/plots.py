@@ -53,6 +53,40 @@ def ceilings(data_dir, device):
     return fma, bandwidth
 
 
+def _bars_with_percent(ax, values, percents, color):
+    """One bar per value, its percentage (of cuBLAS) written above it."""
+    bars = ax.bar(range(len(values)), values, color=color)
+    for bar, percent in zip(bars, percents):
+        ax.annotate(f"{percent:.0f} %", (bar.get_x() + bar.get_width() / 2, bar.get_height()), ha="center",
+                    va="bottom", fontsize=8)
+
+
+def _finish_bar_chart(fig, ax, labels, title, out):
+    """Labels, the GFLOP/s axis at 4096^3, the title and the legend of a bar chart, then the file."""
+    ax.set_xticks(range(len(labels)), labels, fontsize=7)
+    ax.set_ylabel("GFLOP/s (4096^3, median)")
+    _gflops_axis(ax.yaxis)
+    ax.set_title(title, fontsize=9)
+    _legend_below(ax, ncol=2)
+    _save(fig, out)
+
+
+def _wrapped(name, width=14):
+    """A long variant name broken after its first underscore, so that neighbouring tick labels do not run
+    into each other."""
+    return name.replace("_", "_\n", 1) if len(name) > width else name
+
+
+def _sweep_problems(results):
+    """The problems of a shape sweep in the sweep's own order (squares, rectangles, the DCGAN's GEMMs,
+    layouts) as its command listed them, not the interleaved run order."""
+    command = results.context.get("command", "").split()
+    listed = command[command.index("--shapes") + 1].split(",") if "--shapes" in command else []
+    measured = results.problems()
+    problems = [p if "x" in p.split("_")[0] else f"{p}x{p}x{p}" for p in listed]
+    return [p for p in problems if p in measured] or measured
+
+
 def progression(data_dir, device, out):
     """Best variant of every GEMM lab at 4096^3, with cuBLAS and the FP32 ceiling."""
     labels, values, pcts = [], [], []
@@ -67,21 +101,14 @@ def progression(data_dir, device, out):
         cublas = results.cublas(PROBLEM)["gflops"]
         pcts.append(100 * best["gflops"] / results.cublas(PROBLEM)["gflops"])
     fig, ax = plt.subplots(figsize=(9, 4.2))
-    bars = ax.bar(range(len(values)), values, color="#4c72b0")
-    for bar, p in zip(bars, pcts):
-        ax.annotate(f"{p:.0f} %", (bar.get_x() + bar.get_width() / 2, bar.get_height()), ha="center", va="bottom", fontsize=8)
+    _bars_with_percent(ax, values, pcts, "#4c72b0")
     if cublas:
         ax.axhline(cublas, color="#c44e52", linestyle="--", label=f"cuBLAS SGEMM ({cublas:,.0f} GFLOP/s)")
     limits = ceilings(data_dir, device)
     if limits and limits[0]:
         ax.axhline(limits[0], color="#55a868", linestyle=":", label=f"measured FP32 ceiling ({limits[0]:,.0f} GFLOP/s)")
-    ax.set_xticks(range(len(labels)), labels, fontsize=7)
-    ax.set_ylabel("GFLOP/s (4096^3, median)")
-    _gflops_axis(ax.yaxis)
-    ax.set_title(f"The progression on the {device_name(data_dir, device)}: fastest variant per lab, "
-                 "% of cuBLAS above each bar", fontsize=9)
-    _legend_below(ax, ncol=2)
-    _save(fig, out)
+    _finish_bar_chart(fig, ax, labels, f"The progression on the {device_name(data_dir, device)}: fastest variant "
+                      "per lab, % of cuBLAS above each bar", out)
 
 
 def lab_variants(data_dir, device, lab, out, ceiling=None):
@@ -245,12 +272,7 @@ def lab07_shapes(data_dir, device, out):
         if not path.exists():
             return False
         records[when] = labdata.Results(path)
-    # The sweep's own order (squares, rectangles, the DCGAN's GEMMs, layouts), not the interleaved run order.
-    command = records["after"].context.get("command", "").split()
-    listed = command[command.index("--shapes") + 1].split(",") if "--shapes" in command else []
-    measured = records["after"].problems()
-    problems = [p if "x" in p.split("_")[0] else f"{p}x{p}x{p}" for p in listed]
-    problems = [p for p in problems if p in measured] or measured
+    problems = _sweep_problems(records["after"])
 
     def ratio(results, problem):
         return results.percent_of_cublas("best", problem) / 100
@@ -290,13 +312,10 @@ def tensor_cores(data_dir, device, out):
                                        and lab11.variant_of(b["run_name"]) != "best"],
                                       labdata.variant_order(data_dir, "11"), lambda b: lab11.variant_of(b["run_name"]))
     bf16 = lab11.cublas(PROBLEM)["gflops"]
-    labels = [f"lab 07\n{lab07.variant_of(fp32['run_name'])}\n(FP32)"] + [lab11.variant_of(b["run_name"]) for b in rungs]
+    labels = [f"lab 07\n{lab07.variant_of(fp32['run_name'])}\n(FP32)"] + [_wrapped(lab11.variant_of(b["run_name"])) for b in rungs]
     values = [fp32["gflops"]] + [b["gflops"] for b in rungs]
     fig, ax = plt.subplots(figsize=(9, 4.4))
-    bars = ax.bar(range(len(values)), values, color=["0.6"] + ["#4c72b0"] * len(rungs))
-    for bar, value in zip(bars, values):
-        ax.annotate(f"{100 * value / bf16:.0f} %", (bar.get_x() + bar.get_width() / 2, bar.get_height()),
-                    ha="center", va="bottom", fontsize=8)
+    _bars_with_percent(ax, values, [100 * value / bf16 for value in values], ["0.6"] + ["#4c72b0"] * len(rungs))
     ax.axhline(bf16, color="#c44e52", linestyle="--", label=f"cuBLAS BF16 ({bf16:,.0f} GFLOP/s)")
     tf32 = next((b["gflops"] for b in lab11.entries(PROBLEM) if b["run_name"].startswith("cublas_tf32/")), None)
     if tf32:
@@ -304,13 +323,8 @@ def tensor_cores(data_dir, device, out):
     peak = labdata.tensor_ceiling(data_dir, device)
     if peak:
         ax.axhline(peak, color="#55a868", linestyle=":", label=f"measured tensor-core ceiling ({peak:,.0f})")
-    ax.set_xticks(range(len(labels)), labels, fontsize=7)
-    ax.set_ylabel("GFLOP/s (4096^3, median)")
-    _gflops_axis(ax.yaxis)
-    ax.set_title(f"Lab 11 on the {device_name(data_dir, device)}: the tensor-core ladder (BF16 in, FP32 sums), "
-                 "% of cuBLAS BF16 above each bar", fontsize=9)
-    _legend_below(ax, ncol=2)
-    _save(fig, out)
+    _finish_bar_chart(fig, ax, labels, f"Lab 11 on the {device_name(data_dir, device)}: the tensor-core ladder "
+                      "(BF16 in, FP32 sums), % of cuBLAS BF16 above each bar", out)
     return True
 
 
@@ -320,11 +334,7 @@ def lab11_shapes(data_dir, device, out):
     if not path.exists():
         return False
     results = labdata.Results(path)
-    command = results.context.get("command", "").split()
-    listed = command[command.index("--shapes") + 1].split(",") if "--shapes" in command else []
-    measured = results.problems()
-    problems = [p if "x" in p.split("_")[0] else f"{p}x{p}x{p}" for p in listed]
-    problems = [p for p in problems if p in measured] or measured
+    problems = _sweep_problems(results)
     ratios = [results.percent_of_cublas("best", p) / 100 for p in problems]
     fig, ax = plt.subplots(figsize=(7.5, 0.2 * len(problems) + 1.2))
     ax.barh(range(len(problems)), ratios, height=0.6, color="tab:blue", label="best / cuBLAS BF16")

@@ -19,8 +19,9 @@
 //
 // Step 2, `wmma_pipelined_kernel<kAligned>` (WmmaPipelinedTile: 128 x 128 x 32, 8 warps of
 // 64 x 32, 3 stages): lab 07's shared tiles, now as BF16 rows padded by 8 elements.
-//  3. Stage A's 128 x 32 and B's 32 x 128 tiles in 16-byte chunks: ptx::cp_async_16 (reading only
-//     the bytes inside the matrix) when kAligned, 8 element loads and one 16-byte store otherwise.
+//  3. Stage A's 128 x 32 and B's 32 x 128 tiles in 16-byte chunks: cp.async when kAligned
+//     (cudalabs::async_copy_16_zero_fill, common/async_copy.cuh, reading only the bytes inside the
+//     matrix), 8 element loads and one 16-byte store otherwise.
 //  4. Keep kStages - 1 tiles in flight: commit one group per tile (empty ones too), wait until
 //     kStages - 2 groups remain, barrier, start the next tile into the stage just freed, multiply.
 //  Predict: the bank conflicts of load_matrix_sync with rows of 32 BF16 unpadded, and padded.
@@ -61,6 +62,7 @@
 //     wait on "full", wgmma_bf16<kWidth> on their 64 rows, wait, and each warp arrives on "empty".
 //  Predict: the bytes per FLOP a 128 x 256 x 64 stage needs, against the bandwidth lab 00
 //  measured.
+#include "common/async_copy.cuh"
 #include "lab.h"
 #include "tensor_core_ptx.cuh"
 #include "tiles.h"

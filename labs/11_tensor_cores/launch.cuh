@@ -9,6 +9,7 @@
 // the warp-specialized kernel whose tile width leaves the fewest SMs idle (best_width).
 #pragma once
 
+#include "best_width.h"
 #include "common/cuda_check.h"
 #include "common/launch_utils.h"
 #include "lab.h"
@@ -302,14 +303,9 @@ int multiprocessors() {
 }
 
 template <int kWidth>
-long long specialized_tiles(const GemmShape& shape) {
-  return static_cast<long long>(ceil_div(shape.m, SpecializedTile<kWidth>::BM)) *
-         ceil_div(shape.n, kWidth);
-}
-
-template <int kWidth>
 KernelLaunch describe_specialized(const GemmShape& shape) {
-  const long long blocks = std::min<long long>(specialized_tiles<kWidth>(shape), multiprocessors());
+  const long long blocks =
+      std::min<long long>(specialized_tile_count(shape, kWidth), multiprocessors());
   return {reinterpret_cast<const void*>(&warp_specialized_kernel<kWidth>),
           cudalabs::checked_grid(blocks, 1, 1, "lab11 warp_specialized"),
           dim3(SpecializedTile<kWidth>::kThreads), SpecializedTile<kWidth>::kSharedBytes};
@@ -348,26 +344,17 @@ std::string best_unavailable() {
   return MmaSwizzledRung::unavailable();
 }
 
-// The tile width for a shape: a persistent block works through ceil(tiles / SMs) tiles in turn, so
-// the predicted time is that count times one tile's time; a 128-wide tile does half the work of a
-// 256-wide one at kNarrowTileRate of its rate (tiles.h).
-int best_width(const GemmShape& shape) {
-  const long long sms = multiprocessors();
-  const double rounds_256 = static_cast<double>(ceil_div(specialized_tiles<256>(shape), sms));
-  const double rounds_128 = static_cast<double>(ceil_div(specialized_tiles<128>(shape), sms));
-  return rounds_128 * 0.5 / kNarrowTileRate < rounds_256 ? 128 : 256;
-}
-
 KernelLaunch describe_best(const GemmShape& shape) {
   if (!hopper_rungs_run_here()) return MmaSwizzledRung::describe(shape);
-  return best_width(shape) == 128 ? describe_specialized<128>(shape)
-                                  : describe_specialized<256>(shape);
+  return best_width(shape, multiprocessors()) == 128 ? describe_specialized<128>(shape)
+                                                     : describe_specialized<256>(shape);
 }
 
 void launch_best(const Bf16GemmArgs& args, cudaStream_t stream) {
   cudalabs::validate_gemm_args(args, "lab11 best");  // bad arguments first, before the device
   if (!hopper_rungs_run_here()) return MmaSwizzledRung::launch(args, stream);
-  if (best_width(args.shape()) == 128) return launch_specialized<128>(args, stream);
+  if (best_width(args.shape(), multiprocessors()) == 128)
+    return launch_specialized<128>(args, stream);
   launch_specialized<256>(args, stream);
 }
 

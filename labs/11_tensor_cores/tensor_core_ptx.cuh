@@ -27,33 +27,7 @@ __device__ __forceinline__ std::uint32_t shared_address(const void* pointer) {
   return static_cast<std::uint32_t>(__cvta_generic_to_shared(pointer));
 }
 
-// ---- Compute capability 8.0+: cp.async, ldmatrix, mma.sync ----
-
-/// Starts a 16-byte copy from global `source` to shared `destination` (both 16-byte aligned) of
-/// which the first `source_bytes` (0 to 16) are read and the rest zero-filled: one instruction for
-/// an interior chunk, a partial chunk at an edge, or none at all (0 reads nothing).
-__device__ __forceinline__ void cp_async_16(void* destination, const void* source,
-                                            int source_bytes) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared_address(destination)),
-               "l"(source), "r"(source_bytes));
-#endif
-}
-
-/// Closes the group of cp.async copies started since the last commit.
-__device__ __forceinline__ void cp_async_commit() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.commit_group;\n" ::);
-#endif
-}
-
-/// Waits until at most kPending of this thread's committed cp.async groups are in flight.
-template <int kPending>
-__device__ __forceinline__ void cp_async_wait() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending));
-#endif
-}
+// ---- Compute capability 8.0+: ldmatrix, mma.sync (cp.async is common/async_copy.cuh's) ----
 
 /// ldmatrix.x4: four 8 x 8 matrices of 16-bit elements from shared memory. Lanes 8i .. 8i + 7 give
 /// the addresses of matrix i's 8 rows (16 bytes each); every lane gets 2 elements of each matrix,

@@ -71,6 +71,31 @@ __device__ __forceinline__ void zero(float (&acc)[kCount]) {
   for (int i = 0; i < kCount; ++i) acc[i] = 0.0f;
 }
 
+// One stage of K (BK = 64: four k16 steps) into a warpgroup's accumulators: kRows / 64 blocks of
+// 64 rows, block h reading A's rows from a_rows + 64 h rows, all from the same B panels. Returns
+// once the tensor cores are done with the stage, so it may be overwritten. wgmma_hold keeps the
+// compiler from touching the accumulators while the asynchronous instructions own them.
+// [multiply_stage]
+template <int kN, int kRowBlocks>
+__device__ __forceinline__ void multiply_stage(float (&acc)[kRowBlocks][kN / 2],
+                                               std::uint32_t a_rows, std::uint32_t b_panels) {
+#pragma unroll
+  for (int h = 0; h < kRowBlocks; ++h) ptx::wgmma_hold(acc[h]);
+  ptx::wgmma_fence();
+#pragma unroll
+  for (int kk = 0; kk < SwizzledTile::BK / 16; ++kk) {
+#pragma unroll
+    for (int h = 0; h < kRowBlocks; ++h)
+      ptx::wgmma_bf16<kN>(acc[h], a_descriptor(a_rows + h * 64 * SwizzledTile::kRowBytes, kk),
+                          b_descriptor(b_panels, kk), 1);
+  }
+  ptx::wgmma_commit();
+  ptx::wgmma_wait<0>();
+#pragma unroll
+  for (int h = 0; h < kRowBlocks; ++h) ptx::wgmma_hold(acc[h]);
+}
+// [multiply_stage]
+
 template <bool kAligned>
 __global__ void __launch_bounds__(WgmmaTile::kThreads) wgmma_kernel(cudalabs::Bf16GemmArgs args) {
 #if LAB11_HOPPER_DEVICE_CODE
@@ -80,41 +105,19 @@ __global__ void __launch_bounds__(WgmmaTile::kThreads) wgmma_kernel(cudalabs::Bf
   const auto stage = [&](int s) { return shared + s * Tile::kStageBytes; };
   const int row0 = blockIdx.y * Tile::BM, col0 = blockIdx.x * Tile::BN;
   const int tiles = (args.k + Tile::BK - 1) / Tile::BK;
-  float acc[Tile::BN / 2];
-  zero(acc);
+  float acc[1][Tile::BN / 2];
+  zero(acc[0]);
 
-#pragma unroll
-  for (int s = 0; s < Tile::kStages - 1; ++s) {
-    if (s < tiles)
-      stage_swizzled_tiles<Tile::BM, Tile::BN, Tile::kThreads, kAligned>(args, stage(s), row0, col0,
-                                                                         s * Tile::BK);
-    ptx::cp_async_commit();
-  }
-  for (int t = 0; t < tiles; ++t) {
-    ptx::cp_async_wait<Tile::kStages - 2>();
-    // The tensor cores read shared memory through the async proxy: order this thread's ordinary
-    // writes (cp.async's included) before them, then wait for everyone's.
-    ptx::fence_proxy_async_shared();
-    __syncthreads();
-    const int next = t + Tile::kStages - 1;
-    if (next < tiles)
-      stage_swizzled_tiles<Tile::BM, Tile::BN, Tile::kThreads, kAligned>(
-          args, stage(next % Tile::kStages), row0, col0, next * Tile::BK);
-    ptx::cp_async_commit();
-
-    const std::uint32_t a_rows = ptx::shared_address(stage(t % Tile::kStages));
-    const std::uint32_t b_panels = a_rows + Tile::BM * SwizzledTile::kRowBytes;
-    ptx::wgmma_hold(acc);
-    ptx::wgmma_fence();
-#pragma unroll
-    for (int kk = 0; kk < Tile::BK / 16; ++kk)
-      ptx::wgmma_bf16<Tile::BN>(acc, a_descriptor(a_rows, kk), b_descriptor(b_panels, kk), 1);
-    ptx::wgmma_commit();
-    ptx::wgmma_wait<0>();  // this stage is overwritten after the next barrier
-    ptx::wgmma_hold(acc);
-  }
-  ptx::cp_async_wait<0>();
-  store_warpgroup_tile<Tile::BN>(args, acc, row0, col0, pair_stores_allowed(args));
+  const auto load = [&](int s, int t) {
+    stage_swizzled_tiles<Tile::BM, Tile::BN, Tile::kThreads, kAligned>(args, stage(s), row0, col0,
+                                                                       t * Tile::BK);
+  };
+  const auto multiply = [&](int s) {
+    const std::uint32_t a_rows = ptx::shared_address(stage(s));
+    multiply_stage<Tile::BN>(acc, a_rows, a_rows + Tile::BM * SwizzledTile::kRowBytes);
+  };
+  cp_async_pipeline<Tile::kStages, true>(tiles, load, multiply);
+  store_warpgroup_tile<Tile::BN>(args, acc[0], row0, col0, pair_stores_allowed(args));
 #else
   (void)args;
 #endif
@@ -166,21 +169,7 @@ __global__ void __launch_bounds__(TmaTile::kThreads)
     ptx::mbarrier_wait(&full[s], (t / Tile::kStages) & 1);
     const std::uint32_t a_rows = ptx::shared_address(stage(s));
     const std::uint32_t b_panels = a_rows + Tile::BM * SwizzledTile::kRowBytes;
-    ptx::wgmma_hold(acc[0]);
-    ptx::wgmma_hold(acc[1]);
-    ptx::wgmma_fence();
-#pragma unroll
-    for (int kk = 0; kk < Tile::BK / 16; ++kk) {
-#pragma unroll
-      for (int h = 0; h < 2; ++h)
-        ptx::wgmma_bf16<Tile::BN>(acc[h],
-                                  a_descriptor(a_rows + h * 64 * SwizzledTile::kRowBytes, kk),
-                                  b_descriptor(b_panels, kk), 1);
-    }
-    ptx::wgmma_commit();
-    ptx::wgmma_wait<0>();
-    ptx::wgmma_hold(acc[0]);
-    ptx::wgmma_hold(acc[1]);
+    multiply_stage<Tile::BN>(acc, a_rows, b_panels);
     __syncthreads();  // every warp is done with stage s: refill it
     if (threadIdx.x == 0 && t + Tile::kStages < tiles)
       load_stage_tma<Tile::BM, Tile::BN>(stage(s), &full[s], a_map, b_map, row0, col0,
@@ -252,29 +241,22 @@ __global__ void __launch_bounds__(SpecializedTile<kWidth>::kThreads, 1)
     int s = 0, phase = 0;
     for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
       const int2 at = grouped_tile(tile, tiles_m, tiles_n, Tile::kGroupRows);
-      float acc[Tile::BN / 2];
-      zero(acc);
+      float acc[1][Tile::BN / 2];
+      zero(acc[0]);
       for (int kt = 0; kt < k_tiles; ++kt) {
         ptx::mbarrier_wait(&full[s], phase);
         const std::uint32_t a_rows =
             ptx::shared_address(stage(s)) + consumer * 64 * SwizzledTile::kRowBytes;
         const std::uint32_t b_panels =
             ptx::shared_address(stage(s)) + Tile::BM * SwizzledTile::kRowBytes;
-        ptx::wgmma_hold(acc);
-        ptx::wgmma_fence();
-#pragma unroll
-        for (int kk = 0; kk < Tile::BK / 16; ++kk)
-          ptx::wgmma_bf16<Tile::BN>(acc, a_descriptor(a_rows, kk), b_descriptor(b_panels, kk), 1);
-        ptx::wgmma_commit();
-        ptx::wgmma_wait<0>();
-        ptx::wgmma_hold(acc);
+        multiply_stage<Tile::BN>(acc, a_rows, b_panels);
         if (lane == 0) ptx::mbarrier_arrive(&empty[s]);
         if (++s == Tile::kStages) {
           s = 0;
           phase ^= 1;
         }
       }
-      store_warpgroup_tile<Tile::BN>(args, acc, at.x * Tile::BM + consumer * 64, at.y * Tile::BN,
+      store_warpgroup_tile<Tile::BN>(args, acc[0], at.x * Tile::BM + consumer * 64, at.y * Tile::BN,
                                      pairs);
     }
     // [consumer]

@@ -42,23 +42,12 @@ __global__ void __launch_bounds__(MmaTile::kThreads)
 #pragma unroll
       for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.0f;
 
-#pragma unroll
-  for (int s = 0; s < Tile::kStages - 1; ++s) {
-    if (s < tiles)
-      stage_swizzled_tiles<Tile::BM, Tile::BN, Tile::kThreads, kAligned>(args, stage(s), row0, col0,
-                                                                         s * Tile::BK);
-    ptx::cp_async_commit();
-  }
-  for (int t = 0; t < tiles; ++t) {
-    ptx::cp_async_wait<Tile::kStages - 2>();
-    __syncthreads();
-    const int next = t + Tile::kStages - 1;
-    if (next < tiles)
-      stage_swizzled_tiles<Tile::BM, Tile::BN, Tile::kThreads, kAligned>(
-          args, stage(next % Tile::kStages), row0, col0, next * Tile::BK);
-    ptx::cp_async_commit();
-
-    const std::uint32_t a_base = ptx::shared_address(stage(t % Tile::kStages));
+  const auto load = [&](int s, int t) {
+    stage_swizzled_tiles<Tile::BM, Tile::BN, Tile::kThreads, kAligned>(args, stage(s), row0, col0,
+                                                                       t * Tile::BK);
+  };
+  const auto multiply = [&](int s) {
+    const std::uint32_t a_base = ptx::shared_address(stage(s));
     const std::uint32_t b_base = a_base + Tile::BM * SwizzledTile::kRowBytes;
     // [fragments]
 #pragma unroll
@@ -87,8 +76,8 @@ __global__ void __launch_bounds__(MmaTile::kThreads)
           ptx::mma_m16n8k16_bf16(acc[i][j], a[i], b[j / 2][(j % 2) * 2], b[j / 2][(j % 2) * 2 + 1]);
     }
     // [fragments]
-  }
-  ptx::cp_async_wait<0>();
+  };
+  cp_async_pipeline<Tile::kStages, false>(tiles, load, multiply);
 
   const bool pairs = pair_stores_allowed(args);
 #pragma unroll

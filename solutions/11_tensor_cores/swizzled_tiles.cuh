@@ -1,8 +1,10 @@
 // Lab 11 solution: what the tensor-core kernels share. Staging tiles of A and B in shared memory
 // 16 bytes at a time (cp.async when the operands allow it, element by element otherwise), the
-// 128-byte swizzle, and the alpha/beta update of C from the m16n8 accumulator layout.
+// multistage cp.async loop of rungs 2 to 4, the 128-byte swizzle, and the alpha/beta update of C
+// from the m16n8 accumulator layout.
 #pragma once
 
+#include "common/async_copy.cuh"
 #include "common/gemm_types.h"
 #include "tensor_core_ptx.cuh"
 #include "tiles.h"
@@ -40,7 +42,7 @@ __device__ __forceinline__ void stage_chunk(void* destination, const bf16* __res
   if constexpr (kAligned) {
     const int inside = row < rows && col < cols ? min(kChunk, cols - col) : 0;
     const bf16* source = inside > 0 ? matrix + row * ld + col : matrix;
-    ptx::cp_async_16(destination, source, inside * 2);
+    cudalabs::async_copy_16_zero_fill(destination, source, inside * 2);
   } else {
     alignas(16) bf16 values[kChunk];
 #pragma unroll
@@ -51,6 +53,33 @@ __device__ __forceinline__ void stage_chunk(void* destination, const bf16* __res
     *reinterpret_cast<uint4*>(destination) = *reinterpret_cast<const uint4*>(values);
   }
 }
+
+// The multistage cp.async loop of rungs 2 to 4 over `tiles` tiles of K: kStages - 1 tiles in flight
+// before the first multiply, one commit group per tile (empty ones too, so that "wait until
+// kStages - 2 groups remain" always means "tile t has landed"). load(stage, tile) starts the copies
+// of a tile into a stage; multiply(stage) consumes one. The barrier before each multiply also tells
+// every thread that the stage about to be refilled was read by all. kAsyncReaders: the stages are
+// read by wgmma (the async proxy), so each thread orders its writes before them with a fence.
+// [pipeline]
+template <int kStages, bool kAsyncReaders, typename Load, typename Multiply>
+__device__ __forceinline__ void cp_async_pipeline(int tiles, Load load, Multiply multiply) {
+#pragma unroll
+  for (int s = 0; s < kStages - 1; ++s) {
+    if (s < tiles) load(s, s);
+    cudalabs::async_copy_commit();
+  }
+  for (int t = 0; t < tiles; ++t) {
+    cudalabs::async_copy_wait<kStages - 2>();
+    if constexpr (kAsyncReaders) ptx::fence_proxy_async_shared();
+    __syncthreads();
+    const int next = t + kStages - 1;
+    if (next < tiles) load(next % kStages, next);
+    cudalabs::async_copy_commit();
+    multiply(t % kStages);
+  }
+  cudalabs::async_copy_wait<0>();  // no copy may land after the block has moved on
+}
+// [pipeline]
 
 // Starts copying A's BM x 64 and B's 64 x BN tile at k0 into a swizzled stage (A rows, then B
 // panels).

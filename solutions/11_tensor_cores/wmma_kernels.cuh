@@ -157,25 +157,12 @@ __global__ void __launch_bounds__(WmmaPipelinedTile::kThreads)
 #pragma unroll
     for (int j = 0; j < 2; ++j) wmma::fill_fragment(acc[i][j], 0.0f);
 
-      // Prologue: the first kStages - 1 tiles in flight, one commit group each (empty ones too, so
-      // that "wait until kStages - 2 groups remain" always means "tile t has landed").
-#pragma unroll
-  for (int s = 0; s < Tile::kStages - 1; ++s) {
-    if (s < tiles)
-      stage_wmma_tiles<kAligned>(args, stage_a(s), stage_b(s), row0, col0, s * Tile::BK);
-    ptx::cp_async_commit();
-  }
-  for (int t = 0; t < tiles; ++t) {
-    ptx::cp_async_wait<Tile::kStages - 2>();
-    __syncthreads();  // tile t is in for everyone, and everyone is done with tile t - 1's stage
-    const int next = t + Tile::kStages - 1;
-    if (next < tiles) {
-      const int s = next % Tile::kStages;
-      stage_wmma_tiles<kAligned>(args, stage_a(s), stage_b(s), row0, col0, next * Tile::BK);
-    }
-    ptx::cp_async_commit();
-    const bf16* a = stage_a(t % Tile::kStages);
-    const bf16* b = stage_b(t % Tile::kStages);
+  const auto load = [&](int s, int t) {
+    stage_wmma_tiles<kAligned>(args, stage_a(s), stage_b(s), row0, col0, t * Tile::BK);
+  };
+  const auto multiply = [&](int s) {
+    const bf16* a = stage_a(s);
+    const bf16* b = stage_b(s);
 #pragma unroll
     for (int kk = 0; kk < Tile::BK; kk += 16) {
       FragmentA fa[4];
@@ -191,8 +178,8 @@ __global__ void __launch_bounds__(WmmaPipelinedTile::kThreads)
 #pragma unroll
         for (int j = 0; j < 2; ++j) wmma::mma_sync(acc[i][j], fa[i], fb[j], acc[i][j]);
     }
-  }
-  ptx::cp_async_wait<0>();  // no copy may land after the block has moved on
+  };
+  cp_async_pipeline<Tile::kStages, false>(tiles, load, multiply);
 #pragma unroll
   for (int i = 0; i < 4; ++i)
 #pragma unroll
