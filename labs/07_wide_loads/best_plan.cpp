@@ -40,6 +40,7 @@ constexpr double kMemoryGBps = 2500.0 / 132.0;  // DRAM bandwidth per SM (H100: 
 constexpr double kSplitLaunchUs = 3.0;          // each slice's launch on a stream of its own
 constexpr double kReduceLaunchUs = 5.0;
 constexpr double kSplitMustSave = 0.95;
+constexpr double kRepackLaunchUs = 3.0;  // a copy of a misaligned operand: its launch
 // K is split only when the largest tile would fill less than half of the GPU's SMs: on the H100,
 // splitting 20480 x 64 x 3200 (80 such tiles for 132 SMs) measured 92.7 % of cuBLAS against
 // 107.3 % unsplit, and 40960 x 3 x 1600 68.0 % against 85.8 %, while 10240 x 128 x 6400 (40 tiles)
@@ -150,6 +151,18 @@ BestPlan plan_best(const cudalabs::GemmShape& shape, int sms) {
       best = plan;
   }
   return best;
+}
+
+bool repack_pays(const BestPlan& plan, const cudalabs::GemmShape& shape, bool pack_a, bool pack_b,
+                 int sms) {
+  if ((!pack_a && !pack_b) || plan.candidate == nullptr ||
+      plan.candidate->tile == BestTile::kNarrow)
+    return false;
+  const double a_bytes = pack_a ? 4.0 * shape.m * static_cast<double>(shape.k) : 0.0;
+  const double b_bytes = pack_b ? 4.0 * shape.k * static_cast<double>(shape.n) : 0.0;
+  const double copy_us = 2.0 * (a_bytes + b_bytes) / (kMemoryGBps * sms * 1e3) +
+                         kRepackLaunchUs * ((pack_a ? 1 : 0) + (pack_b ? 1 : 0));
+  return copy_us < plan.predicted_us * (1.0 / kScalarPathRate - 1.0);
 }
 
 std::string BestPlan::describe() const {

@@ -62,4 +62,16 @@ double predicted_us(const TileCandidate& candidate, const cudalabs::GemmShape& s
 /// half of the SMs, and a split must then save 5 %.
 BestPlan plan_best(const cudalabs::GemmShape& shape, int sms);
 
+/// The speed of the block tiles when A or B does not allow 128-bit loads (the scalar
+/// instantiation), as a fraction of their speed with them.
+inline constexpr double kScalarPathRate = 0.89;
+
+/// Whether `best` should copy the operands that do not allow 128-bit loads (A when `pack_a`, B when
+/// `pack_b`) into aligned scratch before it runs `plan`: the copy reads and writes each of them
+/// once at DRAM speed, plus a launch each; it must cost less than the scalar path would add to the
+/// plan (1 / kScalarPathRate - 1 of its time). Never for the narrow kernel, whose loads take any
+/// alignment.
+bool repack_pays(const BestPlan& plan, const cudalabs::GemmShape& shape, bool pack_a, bool pack_b,
+                 int sms);
+
 }  // namespace lab07

@@ -6,10 +6,11 @@
 // and B 16-byte aligned with lda and ldb multiples of 4; other arguments take the scalar
 // instantiation of the same kernel. The kernels test C's alignment for their stores themselves.
 // `best` runs the tile and the split of K that best_plan.h predicts fastest (split_k.cuh runs the
-// slices).
+// slices), on aligned copies of a misaligned A or B where the copy pays (repack_pays).
 #pragma once
 
 #include "best_plan.h"
+#include "common/aligned_operands.cuh"
 #include "common/cuda_check.h"
 #include "common/launch_utils.h"
 #include "lab.h"
@@ -28,8 +29,8 @@ namespace {
 
 // 128-bit loads of A and B (the kernels test C's alignment themselves, once, for their stores).
 bool vector_paths_allowed(const cudalabs::GemmArgs& args) {
-  auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
-  return aligned(args.a) && aligned(args.b) && args.lda % 4 == 0 && args.ldb % 4 == 0;
+  return cudalabs::rows_allow_16_byte_loads(args.a, args.lda) &&
+         cudalabs::rows_allow_16_byte_loads(args.b, args.ldb);
 }
 
 template <class Tile>
@@ -232,9 +233,19 @@ void run_plan(const BestPlan& plan, const cudalabs::GemmArgs& args, cudaStream_t
   }
 }
 
+// A misaligned A or B would put every tile on the scalar path; where the model says a copy costs
+// less than that, the plan runs on copies that allow 128-bit loads (common/aligned_operands.cuh).
 void launch_best(const cudalabs::GemmArgs& args, cudaStream_t stream) {
   cudalabs::validate_gemm_args(args, "lab07 best");
-  run_plan(plan_for(args.shape()), args, stream);
+  const BestPlan plan = plan_for(args.shape());
+  const bool pack_a = !cudalabs::rows_allow_16_byte_loads(args.a, args.lda);
+  const bool pack_b = !cudalabs::rows_allow_16_byte_loads(args.b, args.ldb);
+  if (repack_pays(plan, args.shape(), pack_a, pack_b, multiprocessors())) {
+    const cudalabs::AlignedOperands<float> aligned(args, pack_a, pack_b, stream, "lab07 repack");
+    run_plan(plan, aligned.args(), stream);
+    return;
+  }
+  run_plan(plan, args, stream);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "best_width.h"
+#include "common/aligned_operands.cuh"
 #include "common/cuda_check.h"
 #include "common/launch_utils.h"
 #include "lab.h"
@@ -18,8 +19,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <map>
-#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -180,94 +179,14 @@ using WgmmaRung = TiledRung<Wgmma, WgmmaTile, 9>;
 // ---- The TMA rungs (steps 5 and 6): tensor maps, operands repacked where TMA cannot read them
 // ----
 
-// Copies 8 elements of a rows x cols matrix per thread into `packed` (leading dimension
-// packed_ld, a multiple of 8, 16-byte aligned): element loads wherever the source sits, one 16-byte
-// store. Columns past `cols` in the last chunk of a row become zeros (TMA never reads them).
-__global__ void repack_kernel(const __nv_bfloat16* __restrict__ source, int ld,
-                              __nv_bfloat16* __restrict__ packed, int packed_ld, int rows,
-                              int cols) {
-  const int chunks_per_row = (cols + 7) / 8;
-  const long long chunk = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (chunk >= static_cast<long long>(rows) * chunks_per_row) return;
-  const long long row = chunk / chunks_per_row;
-  const int col = static_cast<int>(chunk % chunks_per_row) * 8;
-  uint4* destination = reinterpret_cast<uint4*>(packed + row * packed_ld + col);
-  const __nv_bfloat16* from = source + row * ld + col;
-  if (col + 8 <= cols && reinterpret_cast<std::uintptr_t>(from) % 16 == 0) {
-    *destination = *reinterpret_cast<const uint4*>(from);  // a 16-byte aligned row: one load
-    return;
-  }
-  alignas(16) __nv_bfloat16 values[8];
-#pragma unroll
-  for (int e = 0; e < 8; ++e) values[e] = col + e < cols ? from[e] : __float2bfloat16_rn(0.0f);
-  *destination = *reinterpret_cast<const uint4*>(values);
-}
-
-bool tma_readable(const __nv_bfloat16* matrix, int ld) {
-  return aligned_to(matrix, 16) && ld % 8 == 0;
-}
-
-// Scratch for repacked operands comes from a memory pool of its own, one per device, that keeps
-// what is freed (release threshold: everything): a copy then costs its bandwidth, not an
-// allocation from the driver at every call.
-cudaMemPool_t scratch_pool() {
-  static std::mutex guard;
-  static std::map<int, cudaMemPool_t> pools;
-  int device = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  const std::lock_guard<std::mutex> lock(guard);
-  if (const auto found = pools.find(device); found != pools.end()) return found->second;
-  cudaMemPoolProps properties{};
-  properties.allocType = cudaMemAllocationTypePinned;
-  properties.location.type = cudaMemLocationTypeDevice;
-  properties.location.id = device;
-  cudaMemPool_t pool = nullptr;
-  CUDA_CHECK(cudaMemPoolCreate(&pool, &properties));
-  std::uint64_t keep_everything = ~std::uint64_t{0};
-  CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep_everything));
-  pools[device] = pool;
-  return pool;
-}
-
-// Operands a TMA kernel can read: `args` itself, or with A and/or B copied into scratch memory
-// allocated on `stream` and freed on it when this object goes, after the GEMM's launch.
-class TmaOperands {
+// Operands TMA can read (16-byte aligned, rows a multiple of 16 bytes apart): `args` itself, or
+// with A and/or B copied in one pass into pooled scratch (common/aligned_operands.cuh).
+class TmaOperands : public cudalabs::AlignedOperands<__nv_bfloat16> {
  public:
-  TmaOperands(const Bf16GemmArgs& args, cudaStream_t stream) : args_(args), stream_(stream) {
-    const bool pack_a = !tma_readable(args.a, args.lda), pack_b = !tma_readable(args.b, args.ldb);
-    if (!pack_a && !pack_b) return;
-    const int lda = ceil_div(args.k, 8) * 8, ldb = ceil_div(args.n, 8) * 8;
-    const std::size_t a_elements = pack_a ? static_cast<std::size_t>(args.m) * lda : 0;
-    const std::size_t b_elements = pack_b ? static_cast<std::size_t>(args.k) * ldb : 0;
-    CUDA_CHECK(cudaMallocFromPoolAsync(&scratch_, (a_elements + b_elements) * sizeof(__nv_bfloat16),
-                                       scratch_pool(), stream));
-    auto* packed = static_cast<__nv_bfloat16*>(scratch_);  // pool allocations are 256-byte aligned
-    if (pack_a) repack(args.a, args.lda, packed, lda, args.m, args.k, args_.a, args_.lda);
-    if (pack_b)
-      repack(args.b, args.ldb, packed + a_elements, ldb, args.k, args.n, args_.b, args_.ldb);
-  }
-  ~TmaOperands() {
-    if (scratch_ != nullptr) (void)cudaFreeAsync(scratch_, stream_);  // a destructor must not throw
-  }
-  TmaOperands(const TmaOperands&) = delete;
-  TmaOperands& operator=(const TmaOperands&) = delete;
-
-  const Bf16GemmArgs& args() const { return args_; }
-
- private:
-  void repack(const __nv_bfloat16* source, int ld, __nv_bfloat16* packed, int packed_ld, int rows,
-              int cols, const __nv_bfloat16*& matrix, int& matrix_ld) {
-    const long long chunks = static_cast<long long>(rows) * ceil_div(cols, 8);
-    repack_kernel<<<cudalabs::checked_grid(ceil_div<long long>(chunks, 256), 1, 1, "lab11 repack"),
-                    256, 0, stream_>>>(source, ld, packed, packed_ld, rows, cols);
-    CUDA_CHECK_LAUNCH("lab11 repack_kernel");
-    matrix = packed;
-    matrix_ld = packed_ld;
-  }
-
-  Bf16GemmArgs args_;
-  cudaStream_t stream_;
-  void* scratch_ = nullptr;
+  TmaOperands(const Bf16GemmArgs& args, cudaStream_t stream)
+      : AlignedOperands(args, !cudalabs::rows_allow_16_byte_loads(args.a, args.lda),
+                        !cudalabs::rows_allow_16_byte_loads(args.b, args.ldb), stream,
+                        "lab11 repack") {}
 };
 
 KernelLaunch describe_tma(const GemmShape& shape) {

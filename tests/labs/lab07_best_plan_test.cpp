@@ -131,5 +131,53 @@ TEST(BestPlan, DescribesItself) {
   EXPECT_NE(plan_best({1024, 1024, 65536}, kH100Sms).describe().find("K split"), std::string::npos);
 }
 
+TEST(RepackPays, CopiesMisalignedOperandsOfLargeProblems) {
+  // 4096^3 with B one float off: the copy (B read and written once, about 54 us) against 11 % of
+  // a plan of about 2.7 ms.
+  const cudalabs::GemmShape square{4096, 4096, 4096};
+  const BestPlan plan = plan_best(square, kH100Sms);
+  EXPECT_TRUE(repack_pays(plan, square, false, true, kH100Sms));
+  EXPECT_TRUE(repack_pays(plan, square, true, true, kH100Sms));
+  // The grading case that exercises the copy on the GPU (lab07_grading_test.cpp).
+  const cudalabs::GemmShape graded{2048, 2048, 2048};
+  EXPECT_TRUE(repack_pays(plan_best(graded, kH100Sms), graded, true, true, kH100Sms));
+}
+
+TEST(RepackPays, NeverWithoutAMisalignedOperandOrForSmallProblems) {
+  const cudalabs::GemmShape square{4096, 4096, 4096};
+  EXPECT_FALSE(repack_pays(plan_best(square, kH100Sms), square, false, false, kH100Sms));
+  for (const cudalabs::GemmShape small :
+       {cudalabs::GemmShape{1, 1, 1}, cudalabs::GemmShape{64, 64, 64},
+        cudalabs::GemmShape{131, 67, 69}, cudalabs::GemmShape{256, 256, 64}}) {
+    EXPECT_FALSE(repack_pays(plan_best(small, kH100Sms), small, true, true, kH100Sms))
+        << small.label();
+  }
+}
+
+TEST(RepackPays, NeverForTheNarrowKernel) {
+  // Its loads take any alignment: 65536 x 3 x 4096 reads A once either way.
+  const cudalabs::GemmShape narrow{65536, 3, 4096};
+  const BestPlan plan = plan_best(narrow, kH100Sms);
+  ASSERT_EQ(plan.candidate->tile, BestTile::kNarrow);
+  EXPECT_FALSE(repack_pays(plan, narrow, true, true, kH100Sms));
+}
+
+TEST(RepackPays, CopiesWhenTheCopyIsCheaperThanTheScalarPath) {
+  // Against the model's own terms, on random shapes: the copy's time must stay below what the
+  // scalar path would add whenever the answer is yes.
+  std::mt19937 random(7);
+  std::uniform_int_distribution<int> side(1, 12000);
+  for (int trial = 0; trial < 500; ++trial) {
+    const cudalabs::GemmShape shape{side(random), side(random), side(random)};
+    const BestPlan plan = plan_best(shape, kH100Sms);
+    const bool pack_a = trial % 3 != 1, pack_b = trial % 3 != 0;
+    if (!repack_pays(plan, shape, pack_a, pack_b, kH100Sms)) continue;
+    const double bytes = 4.0 * ((pack_a ? double(shape.m) * shape.k : 0.0) +
+                                (pack_b ? double(shape.k) * shape.n : 0.0));
+    EXPECT_LT(2.0 * bytes / (2500.0 * 1e3), plan.predicted_us * (1.0 / kScalarPathRate - 1.0))
+        << shape.label();
+  }
+}
+
 }  // namespace
 }  // namespace lab07

@@ -1,0 +1,131 @@
+/// @file aligned_operands.cuh
+/// @brief A GEMM's A and B as a kernel with 16-byte loads can read them: the operands themselves
+/// when they allow it, otherwise copies made in one pass into scratch memory whose rows are padded
+/// to 16 bytes.
+///
+/// A 16-byte load needs its address 16-byte aligned, so a matrix allows them on every row only when
+/// it starts 16-byte aligned and its leading dimension is a multiple of 16 bytes. A kernel that
+/// must fall back to element loads pays for it on every one of its O(M N K) loads; a copy costs one
+/// read and one write of the matrix, O(M K) or O(K N). Labs 07 and 11 copy when that pays.
+#pragma once
+
+#include "common/cuda_check.h"
+#include "common/gemm_types.h"
+#include "common/launch_utils.h"
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <mutex>
+
+namespace cudalabs {
+
+/// Elements of `Input` in 16 bytes: the unit of a vector load.
+template <class Input>
+inline constexpr int kChunkElements = 16 / static_cast<int>(sizeof(Input));
+
+/// True when every row of `matrix` (leading dimension `ld`) can be read 16 bytes at a time.
+template <class Input>
+bool rows_allow_16_byte_loads(const Input* matrix, int ld) {
+  return reinterpret_cast<std::uintptr_t>(matrix) % 16 == 0 && ld % kChunkElements<Input> == 0;
+}
+
+/// Copies one 16-byte chunk of a rows x cols matrix per thread into `packed` (leading dimension
+/// packed_ld, a multiple of the chunk, 16-byte aligned): one load where the source chunk is
+/// aligned and whole, element loads otherwise, one 16-byte store. Columns past `cols` in a row's
+/// last chunk become zeros.
+template <class Input>
+__global__ void repack_rows_kernel(const Input* __restrict__ source, int ld,
+                                   Input* __restrict__ packed, int packed_ld, int rows, int cols) {
+  constexpr int kChunk = kChunkElements<Input>;
+  const int chunks_per_row = (cols + kChunk - 1) / kChunk;
+  const long long chunk = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (chunk >= static_cast<long long>(rows) * chunks_per_row) return;
+  const long long row = chunk / chunks_per_row;
+  const int col = static_cast<int>(chunk % chunks_per_row) * kChunk;
+  uint4* destination = reinterpret_cast<uint4*>(packed + row * packed_ld + col);
+  const Input* from = source + row * ld + col;
+  if (col + kChunk <= cols && reinterpret_cast<std::uintptr_t>(from) % 16 == 0) {
+    *destination = *reinterpret_cast<const uint4*>(from);
+    return;
+  }
+  alignas(16) Input values[kChunk];
+#pragma unroll
+  for (int e = 0; e < kChunk; ++e) values[e] = col + e < cols ? from[e] : Input(0.0f);
+  *destination = *reinterpret_cast<const uint4*>(values);
+}
+
+/// A memory pool of this device for scratch operands, which keeps what is freed (release
+/// threshold: everything): a copy then costs its bandwidth, not an allocation from the driver at
+/// every call.
+inline cudaMemPool_t scratch_pool() {
+  static std::mutex guard;
+  static std::map<int, cudaMemPool_t> pools;
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  const std::lock_guard<std::mutex> lock(guard);
+  if (const auto found = pools.find(device); found != pools.end()) return found->second;
+  cudaMemPoolProps properties{};
+  properties.allocType = cudaMemAllocationTypePinned;
+  properties.location.type = cudaMemLocationTypeDevice;
+  properties.location.id = device;
+  cudaMemPool_t pool = nullptr;
+  CUDA_CHECK(cudaMemPoolCreate(&pool, &properties));
+  std::uint64_t keep_everything = ~std::uint64_t{0};
+  CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep_everything));
+  pools[device] = pool;
+  return pool;
+}
+
+/// `args` with A and/or B replaced by copies whose rows allow 16-byte loads (leading dimension
+/// rounded up to 16 bytes), made on `stream` into scratch from scratch_pool() and freed on the
+/// same stream when this object goes: launch the GEMM on `stream` before then.
+template <class Input>
+class AlignedOperands {
+ public:
+  /// Copies A when `pack_a`, B when `pack_b`; `who` names the caller in errors.
+  AlignedOperands(const GemmArgsOf<Input>& args, bool pack_a, bool pack_b, cudaStream_t stream,
+                  const char* who)
+      : args_(args), stream_(stream), who_(who) {
+    if (!pack_a && !pack_b) return;
+    constexpr int kChunk = kChunkElements<Input>;
+    const int lda = ceil_div(args.k, kChunk) * kChunk, ldb = ceil_div(args.n, kChunk) * kChunk;
+    const std::size_t a_elements = pack_a ? static_cast<std::size_t>(args.m) * lda : 0;
+    const std::size_t b_elements = pack_b ? static_cast<std::size_t>(args.k) * ldb : 0;
+    CUDA_CHECK(cudaMallocFromPoolAsync(&scratch_, (a_elements + b_elements) * sizeof(Input),
+                                       scratch_pool(), stream));
+    auto* packed = static_cast<Input*>(scratch_);  // pool allocations are 256-byte aligned
+    if (pack_a) repack(args.a, args.lda, packed, lda, args.m, args.k, args_.a, args_.lda);
+    if (pack_b)
+      repack(args.b, args.ldb, packed + a_elements, ldb, args.k, args.n, args_.b, args_.ldb);
+  }
+  ~AlignedOperands() {
+    if (scratch_ != nullptr) (void)cudaFreeAsync(scratch_, stream_);  // a destructor must not throw
+  }
+  AlignedOperands(const AlignedOperands&) = delete;
+  AlignedOperands& operator=(const AlignedOperands&) = delete;
+
+  /// The arguments to launch with: the copies in place of the operands that were copied.
+  const GemmArgsOf<Input>& args() const { return args_; }
+
+ private:
+  void repack(const Input* source, int ld, Input* packed, int packed_ld, int rows, int cols,
+              const Input*& matrix, int& matrix_ld) {
+    const long long chunks = static_cast<long long>(rows) * ceil_div(cols, kChunkElements<Input>);
+    repack_rows_kernel<Input>
+        <<<checked_grid(ceil_div<long long>(chunks, 256), 1, 1, who_), 256, 0, stream_>>>(
+            source, ld, packed, packed_ld, rows, cols);
+    CUDA_CHECK_LAUNCH(who_);
+    matrix = packed;
+    matrix_ld = packed_ld;
+  }
+
+  GemmArgsOf<Input> args_;
+  cudaStream_t stream_;
+  const char* who_;
+  void* scratch_ = nullptr;
+};
+
+}  // namespace cudalabs
