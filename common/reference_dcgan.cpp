@@ -183,17 +183,50 @@ TconvShape generator_layer(int layer, int batch) {
 
 std::vector<double> reference_generator(const Weights& weights, std::span<const float> latents,
                                         int count) {
+  return reference_generator(weights, latents, count, ComputePrecision::kFp32);
+}
+
+std::vector<double> reference_generator(const Weights& weights, std::span<const float> latents,
+                                        int count, ComputePrecision precision,
+                                        unsigned rounded_layers) {
   auto batch_norm = [&weights](std::vector<double>& values, int index, int channels) {
     const std::string p = "bn" + std::to_string(index);
     reference_batch_norm(values, channels, weights[p + ".scale"], weights[p + ".offset"],
                          weights[p + ".mean"], weights[p + ".variance"], true);
   };
-  std::vector<double> x = reference_linear(weights, latents, count);
+  // FP32 rounds nothing: the activations stay doubles between layers, the exact reference.
+  const bool rounds = precision != ComputePrecision::kFp32;
+  auto rounds_layer = [&](int layer) { return rounds && (rounded_layers >> layer & 1u) != 0; };
+  auto rounded = [precision](std::span<const float> values) {
+    std::vector<float> out(values.begin(), values.end());
+    for (float& v : out) v = round_to_precision(v, precision);
+    return out;
+  };
+  // The linear layer's weight and the filters as the products see them (FP32: the weights).
+  Weights rounded_weights;
+  if (rounds) {
+    rounded_weights = weights;
+    const auto& specs = generator_tensors();
+    for (std::size_t t = 0; t < specs.size(); ++t) {
+      const std::string& name = specs[t].name;
+      const int layer = name == "linear.weight"     ? 0
+                        : name.ends_with(".filter") ? name[5] - '0'  // "tconvL.filter"
+                                                    : -1;
+      if (layer >= 0 && rounds_layer(layer))
+        rounded_weights.tensors[t] = rounded(weights.tensors[t]);
+    }
+  }
+  const Weights& inputs = rounds ? rounded_weights : weights;
+  std::vector<double> x = rounds_layer(0) ? reference_linear(inputs, rounded(latents), count)
+                                          : reference_linear(inputs, latents, count);
   batch_norm(x, 0, 512);
   for (int layer = 1; layer <= 4; ++layer) {
     const TconvShape shape = generator_layer(layer, count);
     const std::string name = "tconv" + std::to_string(layer);
-    x = reference_tconv(shape, x, weights[name + ".filter"], weights[name + ".bias"]);
+    if (rounds_layer(layer)) {
+      for (double& v : x) v = round_to_precision(static_cast<float>(v), precision);
+    }
+    x = reference_tconv(shape, x, inputs[name + ".filter"], inputs[name + ".bias"]);
     if (layer < 4) {
       batch_norm(x, layer, shape.out_channels);
     } else {

@@ -6,6 +6,7 @@
 /// whole generator runs without float rounding: the GPU's float32 result is compared against it.
 #pragma once
 
+#include "common/compute_precision.h"
 #include "common/dcgan_model.h"
 
 #include <span>
@@ -60,6 +61,21 @@ std::vector<double> reference_linear(const Weights& weights, std::span<const flo
 /// 1].
 std::vector<double> reference_generator(const Weights& weights, std::span<const float> latents,
                                         int count);
+
+/// Every GEMM-shaped layer of the generator as a bit mask: the linear layer (bit 0) and the four
+/// transposed convolutions (bits 1 to 4).
+inline constexpr unsigned kAllGeneratorLayers = 0x1Fu;
+
+/// The generator as a GPU computes it when its GEMM-shaped layers run at `precision`: the inputs of
+/// the linear layer and of every transposed convolution (the latents or the activations, and the
+/// weights; not the biases) rounded as round_to_precision() says, everything else exact (sums,
+/// batch norm, tanh). With BF16 that is also what storing the activations between layers in BF16
+/// gives. ComputePrecision::kFp32 is reference_generator(weights, latents, count) itself.
+/// `rounded_layers` limits the rounding to some layers, one bit each: bit 0 the linear layer, bit
+/// L the transposed convolution L (1 to 4); all of them by default.
+std::vector<double> reference_generator(const Weights& weights, std::span<const float> latents,
+                                        int count, ComputePrecision precision,
+                                        unsigned rounded_layers = kAllGeneratorLayers);
 
 /// The four transposed convolutions of the generator (layer 1..4) at a batch size.
 TconvShape generator_layer(int layer, int batch);

@@ -27,6 +27,11 @@ cudalabs_add_cli_test(lab02_repetitions_zero 2 "^lab02: --repetitions: invalid v
 cudalabs_add_cli_test(lab11_size_zero 2 "^lab11: --size: invalid value '0'" lab11 --size 0)
 cudalabs_add_cli_test(lab11_unknown_variant 2 "^lab11: --variant: unknown variant 'hgmma'" lab11 --variant hgmma)
 cudalabs_add_cli_test(lab11_bad_layout 2 "^lab11: --shapes: invalid layout 'ld\\+x'" lab11 --shapes 64_ld+x)
+cudalabs_add_cli_test(lab11_precision_error_bad_precision 2
+                      "^lab11_precision_error: --precision: invalid value 'fp16' \\(expected fp32, tf32 or bf16\\)"
+                      lab11_precision_error --precision tf32,fp16)
+cudalabs_add_cli_test(lab11_precision_error_num_zero 2
+                      "^lab11_precision_error: --num: invalid value '0'" lab11_precision_error --num 0)
 cudalabs_add_cli_test(lab11_ceiling_iterations_zero 2
                       "^lab11_ceiling: --iterations: invalid value '0' \\(expected an integer from 1 to" lab11_ceiling
                       --iterations 0)

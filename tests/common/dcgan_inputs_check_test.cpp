@@ -51,6 +51,34 @@ TEST(DcganCheck, CheckImagesPassesWithinToleranceAndNamesFailures) {
   EXPECT_NE(none.message.find("not implemented yet"), std::string::npos);
 }
 
+TEST(DcganCheck, ToleranceGrowsWithTheRoundingAndTheMeanCatchesWhatTheMaximumAllows) {
+  using cudalabs::ComputePrecision;
+  const dcgan::ImageTolerance fp32 = dcgan::image_tolerance(ComputePrecision::kFp32);
+  const dcgan::ImageTolerance tf32 = dcgan::image_tolerance(ComputePrecision::kTf32);
+  const dcgan::ImageTolerance bf16 = dcgan::image_tolerance(ComputePrecision::kBf16);
+  EXPECT_EQ(fp32.max_difference, dcgan::kImageTolerance);
+  EXPECT_LT(fp32.max_difference, tf32.max_difference);
+  EXPECT_LT(tf32.max_difference, bf16.max_difference);
+  EXPECT_LT(tf32.mean_difference, bf16.mean_difference);
+  EXPECT_LT(bf16.max_difference, 0.2);  // a tenth of the [-1, 1] range at most
+
+  std::vector<double> reference(2 * dcgan::kImageFloats, 0.25);
+  std::vector<float> images(2 * dcgan::kImageFloats, 0.25f);
+  // Every value off by 0.01: inside BF16's maximum, far outside its mean.
+  for (float& v : images) v += 0.01f;
+  const dcgan::ImageCheck shifted =
+      dcgan::check_images(images, {0, 1}, reference, ComputePrecision::kBf16);
+  EXPECT_FALSE(shifted.passed) << shifted.message;
+  EXPECT_NEAR(shifted.mean_difference, 0.01, 1e-6);
+  EXPECT_NE(shifted.message.find("bf16 inputs"), std::string::npos) << shifted.message;
+  // One value off by 0.05, the rest exact: a BF16 rounding's worst, which it passes; FP32 does not.
+  images.assign(images.size(), 0.25f);
+  images[123] += 0.05f;
+  EXPECT_TRUE(dcgan::check_images(images, {0, 1}, reference, ComputePrecision::kBf16).passed);
+  EXPECT_FALSE(dcgan::check_images(images, {0, 1}, reference, ComputePrecision::kTf32).passed);
+  EXPECT_FALSE(dcgan::check_images(images, {0, 1}, reference).passed);
+}
+
 TEST(DcganCheck, IdenticalImagesIsBitForBit) {
   std::vector<float> a(2 * dcgan::kImageFloats, 1.0f), b = a;
   std::string message;

@@ -1,12 +1,16 @@
 // The CPU reference generator: each layer against cases worked by hand, the transposed convolution
 // against a second formulation (scatter instead of gather), and the whole generator's invariants.
 #include "common/reference_dcgan.h"
+#include "common/dcgan_check.h"
+#include "common/dcgan_files.h"
 #include "common/random_fill.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace {
@@ -172,6 +176,64 @@ TEST(ReferenceGenerator, LayerShapesFollowDcganShpc) {
   EXPECT_EQ(l4.out_channels, 3);
   EXPECT_EQ(l4.output_elements(), 5u * 64 * 64 * 3);
   EXPECT_THROW(dcgan::generator_layer(5, 1), std::invalid_argument);
+}
+
+// The trained generator (its activations are far from zero, unlike the builtin weights', so
+// rounding shows) at the precisions of lab 11's DCGAN.
+class ReferenceAtPrecision : public ::testing::Test {
+ protected:
+  static constexpr int kCount = 4;
+  void SetUp() override {
+    weights_ = dcgan::read_weights(std::string(CUDALABS_TEST_SOURCE_DIR) +
+                                   "/labs/09_dcgan/fashion_mnist.cldw");
+    latents_.resize(kCount * 100);
+    cudalabs::fill_uniform(latents_, 24, -1.0f, 1.0f);
+    exact_ = dcgan::reference_generator(weights_, latents_, kCount);
+  }
+  // Checks `images` against the exact reference as a GPU's images at `precision` are checked.
+  dcgan::ImageCheck check(const std::vector<double>& images, cudalabs::ComputePrecision precision) {
+    const std::vector<float> floats(images.begin(), images.end());
+    return dcgan::check_images(floats, {0, 1, 2, 3}, exact_, precision);
+  }
+  dcgan::Weights weights_;
+  std::vector<float> latents_;
+  std::vector<double> exact_;
+};
+
+TEST_F(ReferenceAtPrecision, Fp32IsTheExactReference) {
+  EXPECT_EQ(
+      dcgan::reference_generator(weights_, latents_, kCount, cudalabs::ComputePrecision::kFp32),
+      exact_);
+}
+
+TEST_F(ReferenceAtPrecision, RoundedInputsMoveTheImagesWithinTheirTolerance) {
+  for (const cudalabs::ComputePrecision precision :
+       {cudalabs::ComputePrecision::kTf32, cudalabs::ComputePrecision::kBf16}) {
+    const dcgan::ImageCheck result =
+        check(dcgan::reference_generator(weights_, latents_, kCount, precision), precision);
+    EXPECT_TRUE(result.passed) << result.message;
+    // The rounding is real: more than FP32's own tolerance, less than the precision's.
+    EXPECT_GT(result.max_difference, dcgan::kImageTolerance) << result.message;
+  }
+}
+
+TEST_F(ReferenceAtPrecision, TheBf16ToleranceStillCatchesAMissingTap) {
+  // One corner tap of a transposed convolution's filter lost (the kind of index slip a sub-pixel
+  // kernel makes; a corner tap moves the images least): with BF16 inputs the images must fail the
+  // BF16 tolerance, in the third layer and in the last.
+  const cudalabs::ComputePrecision bf16 = cudalabs::ComputePrecision::kBf16;
+  const auto& specs = dcgan::generator_tensors();
+  for (const std::string layer : {"tconv3.filter", "tconv4.filter"}) {
+    dcgan::Weights broken = weights_;
+    for (std::size_t t = 0; t < specs.size(); ++t) {
+      if (specs[t].name != layer) continue;
+      const std::size_t per_tap = broken.tensors[t].size() / 25;  // 5 x 5 x K x C: tap-major
+      std::fill_n(broken.tensors[t].begin(), per_tap, 0.0f);      // tap (0, 0)
+    }
+    const dcgan::ImageCheck result =
+        check(dcgan::reference_generator(broken, latents_, kCount, bf16), bf16);
+    EXPECT_FALSE(result.passed) << layer << ": " << result.message;
+  }
 }
 
 }  // namespace
