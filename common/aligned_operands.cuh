@@ -6,7 +6,8 @@
 /// A 16-byte load needs its address 16-byte aligned, so a matrix allows them on every row only when
 /// it starts 16-byte aligned and its leading dimension is a multiple of 16 bytes. A kernel that
 /// must fall back to element loads pays for it on every one of its O(M N K) loads; a copy costs one
-/// read and one write of the matrix, O(M K) or O(K N). Labs 07 and 11 copy when that pays.
+/// read and one write of the matrix, O(M K) or O(K N). Lab 11's TMA kernels copy whatever TMA
+/// cannot read; lab 07's `best` copies where its model says the copy pays.
 #pragma once
 
 #include "common/cuda_check.h"

@@ -37,7 +37,8 @@ bool aligned_to(const void* pointer, std::uintptr_t bytes) {
 
 // A and B can be read 16 bytes at a time (cp.async, TMA): aligned, rows a multiple of 8 apart.
 bool chunks_allowed(const Bf16GemmArgs& args) {
-  return aligned_to(args.a, 16) && aligned_to(args.b, 16) && args.lda % 8 == 0 && args.ldb % 8 == 0;
+  return cudalabs::rows_allow_16_byte_loads(args.a, args.lda) &&
+         cudalabs::rows_allow_16_byte_loads(args.b, args.ldb);
 }
 
 // WMMA's load_matrix_sync from global memory: 32-byte aligned fragments, ld a multiple of 8.
