@@ -9,6 +9,12 @@
         times model(z) on the GPU per batch (CUDA events, warm-up, median) and, end to end,
         model(z.cuda()).cpu() from host memory; writes Google-Benchmark-shaped entries
         pytorch/b<batch> and pytorch/end_to_end/n<num> with the counter images_per_s.
+
+    --precision bf16 or tf32 (both commands): PyTorch on tensor cores. compare runs torch.autocast
+    BF16 (or TF32 enabled) and checks the largest and the mean difference (--mean-tolerance). bench
+    first times every configuration at the largest batch (channels-last or not, BF16 weights or
+    autocast, each eager and under torch.compile where it compiles), keeps the fastest, and records
+    it as pytorch_<precision>/b<batch> with every configuration's rate and the winner in the context.
 """
 import argparse
 import json
@@ -22,6 +28,15 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import dcgan_torch  # noqa: E402
+
+
+def set_precision(precision):
+    """FP32 with no TF32 anywhere, or TF32 tensor cores allowed (BF16 comes from the model's dtype
+    or autocast, not from these switches)."""
+    tf32 = precision == "tf32"
+    torch.backends.cuda.matmul.allow_tf32 = tf32
+    torch.backends.cudnn.allow_tf32 = tf32
+    torch.backends.cudnn.benchmark = True
 
 
 def strict_fp32():
@@ -41,11 +56,11 @@ def load_model(path):
 
 
 def compare(args):
-    strict_fp32()
+    set_precision(args.precision)
     model = load_model(args.weights)
     z = torch.from_numpy(dcgan_torch.read_latents(args.latents)).cuda()
-    with torch.no_grad():
-        theirs = model(z).permute(0, 2, 3, 1).cpu().numpy()  # N x H x W x C, as the suite stores
+    with torch.no_grad(), torch.autocast("cuda", dtype=torch.bfloat16, enabled=args.precision == "bf16"):
+        theirs = model(z).float().permute(0, 2, 3, 1).cpu().numpy()  # N x H x W x C, as the suite
     failed = False
     for path in args.images:
         ours = dcgan_torch.read_images(path)
@@ -55,11 +70,14 @@ def compare(args):
             continue
         difference = np.abs(theirs - ours)
         worst = np.unravel_index(np.argmax(difference), difference.shape)
-        ok = difference.max() <= args.tolerance
+        ok = difference.max() <= args.tolerance and (args.mean_tolerance is None or
+                                                      difference.mean() <= args.mean_tolerance)
         failed = failed or not ok
         print(f"compare {os.path.basename(path)}: {'PASS' if ok else 'FAIL'}: {ours.shape[0]} images, max |torch - suite| = "
               f"{difference.max():.3g} at image {worst[0]} (h {worst[1]}, w {worst[2]}, c {worst[3]}), mean "
-              f"{difference.mean():.3g}; tolerance {args.tolerance}")
+              f"{difference.mean():.3g}; tolerance {args.tolerance}"
+              + (f", mean {args.mean_tolerance}" if args.mean_tolerance is not None else "")
+              + f" ({args.precision})")
     sys.exit(1 if failed else 0)
 
 
@@ -83,7 +101,84 @@ def entry(name, ms, images):
             "time_unit": "ms", "images_per_s": images / (ms / 1000.0)}
 
 
+def configurations(precision):
+    """(name, make(model) -> callable(z), input dtype) of every eager configuration tried."""
+    def eager(channels_last, bf16_weights, autocast):
+        def make(model):
+            m = model.to(torch.bfloat16) if bf16_weights else model
+            if channels_last:
+                m = m.to(memory_format=torch.channels_last)
+
+            def run(z):
+                with torch.autocast("cuda", dtype=torch.bfloat16, enabled=autocast):
+                    return m(z)
+            return run
+        return make
+    if precision == "bf16":
+        return [("bf16_weights_channels_last", eager(True, True, False), torch.bfloat16),
+                ("bf16_weights", eager(False, True, False), torch.bfloat16),
+                ("autocast_channels_last", eager(True, False, True), torch.float32),
+                ("autocast", eager(False, False, True), torch.float32)]
+    return [("channels_last", eager(True, False, False), torch.float32),
+            ("default", eager(False, False, False), torch.float32)]
+
+
+def best_configuration(args, batch):
+    """Times each configuration (and the fastest eager one compiled) at `batch`; returns the winner's
+    (name, callable, dtype) and every configuration's images/s."""
+    rates, candidates = {}, []
+    for name, make, dtype in configurations(args.precision):
+        run = make(load_model(args.weights))
+        z = torch.randn(batch, dcgan_torch.LATENT, device="cuda", dtype=dtype)
+        ms = median_ms(lambda: run(z), max(5, args.repetitions // 2))
+        rates[name] = batch / ms * 1000
+        candidates.append((ms, name, run, dtype))
+        print(f"bench: pytorch_{args.precision} {name}: {rates[name]:,.0f} images/s at batch {batch}", flush=True)
+    candidates.sort(key=lambda c: c[0])
+    ms, name, run, dtype = candidates[0]
+    try:
+        compiled = torch.compile(run)
+        z = torch.randn(batch, dcgan_torch.LATENT, device="cuda", dtype=dtype)
+        compiled_ms = median_ms(lambda: compiled(z), max(5, args.repetitions // 2))
+        rates[name + "_compiled"] = batch / compiled_ms * 1000
+        print(f"bench: pytorch_{args.precision} {name}_compiled: {rates[name + '_compiled']:,.0f} images/s",
+              flush=True)
+        if compiled_ms < ms:
+            return (name + "_compiled", compiled, dtype), rates
+    except Exception as error:  # torch.compile needs a working Triton toolchain: record why not
+        rates[name + "_compiled"] = f"failed: {type(error).__name__}: {str(error).splitlines()[0][:200]}"
+        print(f"bench: torch.compile failed: {rates[name + '_compiled']}", flush=True)
+    return (name, run, dtype), rates
+
+
+def bench_precision(args):
+    set_precision(args.precision)
+    batches = [int(b) for b in args.batches.split(",")]
+    (winner, run, dtype), rates = best_configuration(args, max(batches))
+    results, prefix = [], f"pytorch_{args.precision}"
+    with torch.no_grad():
+        for batch in batches:
+            z = torch.randn(batch, dcgan_torch.LATENT, device="cuda", dtype=dtype)
+            ms = median_ms(lambda: run(z), args.repetitions)
+            results.append(entry(f"{prefix}/b{batch}", ms, batch))
+            print(f"bench: {prefix}/b{batch} ({winner}): {ms:.3f} ms, {batch / ms * 1000:,.0f} images/s", flush=True)
+        num = args.end_to_end
+        z_host = torch.randn(num, dcgan_torch.LATENT)
+        ms = median_ms(lambda: run(z_host.cuda().to(dtype)).float().cpu(), args.repetitions)
+        results.append(entry(f"{prefix}/end_to_end/n{num}", ms, num))
+        print(f"bench: {prefix}/end_to_end/n{num}: {ms:.3f} ms, {num / ms * 1000:,.0f} images/s", flush=True)
+    context = {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
+               "cudnn": torch.backends.cudnn.version(), "date": time.strftime("%Y-%m-%d"),
+               "command": " ".join(sys.argv), "precision": args.precision, "cudnn_benchmark": True,
+               "winner": winner, "configurations_images_per_s": rates}
+    with open(args.json, "w") as f:
+        json.dump({"context": context, "benchmarks": results}, f, indent=1)
+
+
 def bench(args):
+    if args.precision != "fp32":
+        with torch.no_grad():
+            return bench_precision(args)
     strict_fp32()
     model = load_model(args.weights)
     results = []
@@ -113,12 +208,15 @@ def main():
     c.add_argument("--latents", required=True)
     c.add_argument("--images", required=True, nargs="+")
     c.add_argument("--tolerance", type=float, default=1e-4)
+    c.add_argument("--mean-tolerance", type=float, default=None)
+    c.add_argument("--precision", choices=["fp32", "tf32", "bf16"], default="fp32")
     b = sub.add_parser("bench")
     b.add_argument("--weights", default="")
     b.add_argument("--batches", default="1024,5248")
     b.add_argument("--end-to-end", type=int, default=5248)
     b.add_argument("--repetitions", type=int, default=20)
     b.add_argument("--json", required=True)
+    b.add_argument("--precision", choices=["fp32", "tf32", "bf16"], default="fp32")
     args = parser.parse_args()
     if not torch.cuda.is_available():
         sys.exit("pytorch_dcgan: no CUDA GPU visible to PyTorch")

@@ -82,6 +82,8 @@ std::vector<float> lowered_weights(const std::vector<float>& filter, int c_in, i
   return out;
 }
 
+}  // namespace
+
 // The sub-pixel packed filter (subpixel.h).
 std::vector<float> packed_filter(const std::vector<float>& filter, int c_in, int k_out) {
   std::vector<float> out(filter.size());  // 9 + 6 + 6 + 4 = 25 taps: exactly the filter's size
@@ -117,8 +119,6 @@ void fold_batch_norm(const std::vector<float>& bias, const std::vector<float>& s
     shift[j] = static_cast<float>((static_cast<double>(bias[j]) - mean[c]) * factor + offset[c]);
   }
 }
-
-}  // namespace
 
 std::array<double, 5> layer_flops(int batch) {
   std::array<double, 5> flops{2.0 * batch * cudalabs::dcgan::kLatent * kLinearOut};
@@ -181,6 +181,11 @@ void Generator::poison_activations() {
   cudalabs::poison_device(ping_.data(), ping_.bytes());
   cudalabs::poison_device(pong_.data(), pong_.bytes());
   cudalabs::poison_device(lowered_.data(), lowered_.bytes());
+  if (precision_layers_) precision_layers_->poison_activations();
+}
+
+void Generator::use_precision_layers(std::unique_ptr<PrecisionLayers> layers) {
+  precision_layers_ = std::move(layers);
 }
 
 void Generator::linear_layer(bool fused, const float* latents, int count, float* out,
@@ -294,25 +299,31 @@ void Generator::run(const DcganVariant& variant, const std::array<TconvMethod, 4
                                 " (the batch it was built for)");
   }
   std::array<cudalabs::EventTimer, 5> timers;
-  auto start = [&](int l) {
-    if (times) timers[l].start(stream);
+  // Before layer l (and l = 5 after the last): stop the previous layer's timer, start this one's.
+  const auto boundary = [&](int l) {
+    if (times && l > 0) timers[l - 1].stop(stream);
+    if (times && l < 5) timers[l].start(stream);
     if (marks) CUDA_CHECK(cudaEventRecord((*marks)[l], stream));
   };
-  auto stop = [&](int l) {
-    if (times) timers[l].stop(stream);
-  };
-  start(0);
-  linear_layer(variant.fused, latents, count, ping_.data(), stream);
-  stop(0);
-  float* in = ping_.data();
-  float* out = pong_.data();
-  for (int l = 1; l <= 4; ++l) {
-    start(l);
-    tconv_layer(l, methods[l - 1], variant.fused, in, count, l == 4 ? images : out, stream);
-    stop(l);
-    std::swap(in, out);
+  if (variant.precision != cudalabs::ComputePrecision::kFp32) {
+    if (!precision_layers_ || precision_layers_->precision() != variant.precision)
+      throw std::invalid_argument(std::string("lab09 generator: variant ") + variant.name +
+                                  " needs layers in " +
+                                  cudalabs::precision_name(variant.precision) +
+                                  " (lab 11's tensor cores), and none were given");
+    precision_layers_->run(latents, count, images, stream, boundary);
+  } else {
+    boundary(0);
+    linear_layer(variant.fused, latents, count, ping_.data(), stream);
+    float* in = ping_.data();
+    float* out = pong_.data();
+    for (int l = 1; l <= 4; ++l) {
+      boundary(l);
+      tconv_layer(l, methods[l - 1], variant.fused, in, count, l == 4 ? images : out, stream);
+      std::swap(in, out);
+    }
+    boundary(5);
   }
-  if (marks) CUDA_CHECK(cudaEventRecord((*marks)[5], stream));
   if (times) {
     for (int l = 0; l < 5; ++l) (*times)[l] = timers[l].elapsed_ms();
   }

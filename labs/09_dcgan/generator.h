@@ -10,6 +10,8 @@
 #include <cuda_runtime.h>
 
 #include <array>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,34 @@ using LayerTimes = std::array<float, 5>;
 
 /// Useful FLOPs of each layer for `batch` images (zeros skipped), the same for every variant.
 std::array<double, 5> layer_flops(int batch);
+
+/// The sub-pixel packed filter (subpixel.h) of a [5][5][K][C] filter.
+std::vector<float> packed_filter(const std::vector<float>& filter, int c_in, int k_out);
+
+/// Batch norm folded into the layer's tail: bn(x + bias) = x * a + shift with a = scale /
+/// sqrt(variance + eps) and shift = (bias - mean) * a + offset; a and shift get bias.size()
+/// entries (the linear layer's 8192, whose channel is j % 512).
+void fold_batch_norm(const std::vector<float>& bias, const std::vector<float>& scale,
+                     const std::vector<float>& offset, const std::vector<float>& mean,
+                     const std::vector<float>& variance, std::vector<float>& a,
+                     std::vector<float>& shift);
+
+/// The generator's layers at a reduced precision (lab 11 builds them on tensor cores): FP32
+/// latents in, FP32 images out, like Generator::run. A Generator given one runs it for every
+/// variant whose precision it has.
+class PrecisionLayers {
+ public:
+  virtual ~PrecisionLayers() = default;
+  /// The precision its layers compute in.
+  virtual cudalabs::ComputePrecision precision() const = 0;
+  /// Runs `count` latents (device, count x 100) into `images` (device, count x 64 x 64 x 3) on
+  /// `stream`, calling boundary(l) on the host as layer l (0 linear, 1..4 transposed
+  /// convolutions) is enqueued, and boundary(5) after the last.
+  virtual void run(const float* latents, int count, float* images, cudaStream_t stream,
+                   const std::function<void(int)>& boundary) = 0;
+  /// Fills its activation buffers with NaN (Generator::poison_activations).
+  virtual void poison_activations() = 0;
+};
 
 /// Weights uploaded once, plus what the variants derive from them at load time:
 /// - W' of [DCGAN-SHPC] eqs. 5-6 per layer (25 C x K, rows (r * 5 + s) * C + c = filter[4 - r][4 -
@@ -55,6 +85,10 @@ class Generator {
   std::array<TconvMethod, 4> methods_for(const DcganVariant& variant, int batch,
                                          cudaStream_t stream, std::string* report = nullptr);
 
+  /// Runs the variants of `layers`'s precision with them from now on (run() throws for a
+  /// variant of a precision no layers were given for).
+  void use_precision_layers(std::unique_ptr<PrecisionLayers> layers);
+
   /// The largest batch run() accepts.
   int max_batch() const { return max_batch_; }
 
@@ -82,6 +116,7 @@ class Generator {
   std::array<Layer, 5> layers_;  // [1..4]
   cudalabs::DeviceBuffer<float> ping_, pong_, lowered_;
   std::vector<std::pair<std::pair<int, bool>, std::array<TconvMethod, 4>>> measured_;
+  std::unique_ptr<PrecisionLayers> precision_layers_;
 };
 
 /// Floats of the lowered-input buffer the GEMM variants work through (chunks of images): 64 Mi

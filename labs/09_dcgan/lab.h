@@ -9,6 +9,7 @@
 /// [DCGAN-SHPC]'s eq. 1 (rows = pixels, columns = channels).
 #pragma once
 
+#include "common/compute_precision.h"
 #include "common/reference_dcgan.h"
 
 #include <cuda_runtime.h>
@@ -89,6 +90,9 @@ struct DcganVariant {
   std::array<TconvMethod, 4> methods;  ///< per transposed convolution (layer 1..4)
   bool fused;            ///< bias + batch norm + ReLU (or tanh) in the layer's own pass
   bool measured_choice;  ///< methods chosen per layer by timing the candidates on this GPU (§2.4)
+  /// What the layers compute in: every variant of this lab is FP32; lab 11's tensor-core layers
+  /// (generator.h's PrecisionLayers) run the others.
+  cudalabs::ComputePrecision precision = cudalabs::ComputePrecision::kFp32;
 };
 
 /// naive, branch_free, gemm, gemm_batched, per_layer, fused, subpixel.

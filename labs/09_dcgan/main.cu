@@ -1,7 +1,9 @@
 // Lab 09 driver (`lab09`, `lab09_solution`, and `dcgan`, the finished program): loads the weights
 // and latent vectors, checks every variant's images against the CPU reference generator, times each
 // variant per layer and per batch, runs the end-to-end pipeline (host memory to host memory), and
-// writes the images as a PNG grid and as raw floats.
+// writes the images as a PNG grid and as raw floats. `dcgan` also links lab 11's tensor-core
+// layers (CUDALABS_DCGAN_TENSOR_CORES): --precision bf16 runs them beside lab 09's FP32 sub-pixel
+// variant, and checks their images against both the CPU reference and that variant's.
 #include "common/benchmark_support.h"
 #include "common/cli.h"
 #include "common/dcgan_check.h"
@@ -21,6 +23,10 @@
 #include "labs/09_dcgan/lab.h"
 #include "labs/09_dcgan/pipeline.h"
 #include "labs/09_dcgan/run_record.h"
+#ifdef CUDALABS_DCGAN_TENSOR_CORES
+#include "labs/11_tensor_cores/lab.h"
+#include "labs/11_tensor_cores/tensor_core_generator.h"
+#endif
 
 #include <algorithm>
 #include <cmath>
@@ -28,6 +34,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <numeric>
 #include <optional>
 #include <string>
@@ -36,6 +43,7 @@
 namespace {
 
 namespace dcgan = cudalabs::dcgan;
+using cudalabs::ComputePrecision;
 using lab09::DcganVariant;
 using lab09::TconvMethod;
 
@@ -46,6 +54,7 @@ struct Options {
   dcgan::InputFlags inputs;
   int batch = 0;  // 0: min(num, 1024)
   std::vector<std::string> variant_names;
+  std::string precision_text = "fp32";
   std::string output;
   std::string raw;
   int columns = 8;
@@ -67,6 +76,9 @@ void register_flags(CLI::App& app, Options& o) {
                              "Images per generator run (default min(num, 1024))");
   app.add_option("--variant", o.variant_names,
                  "Variant to run (repeatable; default all; --list names them)");
+  app.add_option("--precision", o.precision_text,
+                 "fp32 (lab 09's kernels), or bf16: lab 11's tensor-core layers (the `dcgan` "
+                 "program only), run and checked beside the FP32 sub-pixel variant");
   app.add_option("--output", o.output, "Write the images as a PNG grid here");
   app.add_option("--raw", o.raw, "Write the images as raw float32 here (.cldi: dcgan_images.h)");
   app.add_option(
@@ -108,8 +120,31 @@ std::string methods_text(const std::array<TconvMethod, 4>& methods) {
   return text;
 }
 
+// lab09/<variant>/b<batch>, or lab11/dcgan_<precision>/b<batch> for lab 11's layers.
 std::string batch_name(const DcganVariant& v, int batch) {
-  return "lab09/" + std::string(v.name) + "/b" + std::to_string(batch);
+  const char* lab = v.precision == ComputePrecision::kFp32 ? "lab09/" : "lab11/";
+  return lab + std::string(v.name) + "/b" + std::to_string(batch);
+}
+
+// The --precision value, and whether this program can run it (one line naming the flag if not).
+ComputePrecision checked_precision(const Options& o) {
+  ComputePrecision precision = ComputePrecision::kFp32;
+  try {
+    precision = cudalabs::parse_precision(o.precision_text);
+  } catch (const std::invalid_argument& error) {
+    throw cudalabs::FlagError(error.what());
+  }
+  if (precision == ComputePrecision::kFp32) return precision;
+#ifdef CUDALABS_DCGAN_TENSOR_CORES
+  if (precision != ComputePrecision::kBf16)
+    throw cudalabs::FlagError("--precision " + o.precision_text +
+                              ": lab 11's tensor-core layers are built for bf16 only");
+#else
+  throw cudalabs::FlagError("--precision " + o.precision_text +
+                            ": this program runs lab 09's FP32 kernels; `dcgan` runs bf16 on lab "
+                            "11's tensor cores");
+#endif
+  return precision;
 }
 
 // What the flags and files give: weights, latents, sizes.
@@ -131,20 +166,37 @@ struct Checked {
 // The device side of a run: the generator sized for one batch, its first batch of latents, its
 // images.
 struct Session {
-  Session(const Inputs& in)
+  Session(const Inputs& in, ComputePrecision precision)
       : generator(in.weights, in.batch),
         latents(static_cast<std::size_t>(in.batch) * 100),
         images(static_cast<std::size_t>(in.batch) * kImageFloats) {
     latents.copy_from(std::span<const float>(in.latents.values).first(latents.size()));
+#ifdef CUDALABS_DCGAN_TENSOR_CORES
+    if (precision != ComputePrecision::kFp32) {
+      generator.use_precision_layers(
+          std::make_unique<lab11::TensorCoreLayers>(in.weights, in.batch, precision));
+    }
+#else
+    (void)precision;
+#endif
   }
   lab09::Generator generator;
   cudalabs::DeviceBuffer<float> latents;
   cudalabs::DeviceBuffer<float> images;
 };
 
-std::vector<const DcganVariant*> selected_variants(const Options& o) {
+// The --variant list (default: all of lab 09's); at a reduced precision, the FP32 sub-pixel
+// variant (default) and lab 11's.
+std::vector<const DcganVariant*> selected_variants(const Options& o, ComputePrecision precision) {
   std::vector<const DcganVariant*> selected;
   for (const std::string& name : o.variant_names) selected.push_back(&lab09::find_variant(name));
+  if (precision != ComputePrecision::kFp32) {
+#ifdef CUDALABS_DCGAN_TENSOR_CORES
+    if (selected.empty()) selected.push_back(&lab09::find_variant("subpixel"));
+    selected.push_back(&lab11::tensor_core_variant(precision));
+#endif
+    return selected;
+  }
   if (selected.empty()) {
     for (const DcganVariant& v : lab09::variants()) selected.push_back(&v);
   }
@@ -174,10 +226,22 @@ Inputs load_inputs(const CLI::App& app, const Options& o) {
   return in;
 }
 
-void require_device_room(int batch) {
+void require_device_room(int batch, ComputePrecision precision) {
   cudalabs::require_gpu();
+  std::size_t layers = 0;
+#ifdef CUDALABS_DCGAN_TENSOR_CORES
+  if (precision != ComputePrecision::kFp32) {
+    const std::string unavailable = lab11::tensor_core_unavailable(precision);
+    if (!unavailable.empty())
+      throw std::runtime_error("--precision " + std::string(cudalabs::precision_name(precision)) +
+                               ": " + unavailable);
+    layers = lab11::TensorCoreLayers::device_bytes(batch);
+  }
+#else
+  (void)precision;
+#endif
   cudalabs::require_device_memory(
-      lab09::Generator::device_bytes(batch) +
+      lab09::Generator::device_bytes(batch) + layers +
           3 * static_cast<std::size_t>(batch) * (kImageFloats + 100) * sizeof(float) * 2,
       "--batch " + std::to_string(batch));
 }
@@ -187,13 +251,22 @@ std::string results_stem(const Options& o, const cudalabs::DeviceInfo& device) {
          device.slug();
 }
 
+// The other labs' kernels this program runs: lab 07's GEMM, and lab 11's in `dcgan`.
+std::vector<cudalabs::EarlierLab> earlier_labs() {
+  std::vector<cudalabs::EarlierLab> labs{{"07", cudalabs_lab07_kernels_build()}};
+#ifdef CUDALABS_DCGAN_TENSOR_CORES
+  labs.push_back({"11", cudalabs_lab11_kernels_build()});
+#endif
+  return labs;
+}
+
 void print_header(std::ostream& out, const cudalabs::DeviceInfo& device, const Inputs& in) {
   out << "dcgan: the DCGAN generator of [DCGAN-SHPC]\n"
       << "device: " << device.name << " (sm_" << device.major << device.minor << ", "
       << device.sm_count << " SMs)\n"
       << "weights: " << in.weights_text << "\nlatents: " << in.latents_text
       << "\nimages: " << in.num << ", batch " << in.batch << "\n"
-      << cudalabs::earlier_labs_line({{"07", cudalabs_lab07_kernels_build()}},
+      << cudalabs::earlier_labs_line(earlier_labs(),
                                      std::string(cudalabs_lab09_kernels_build()) == "student")
       << "\n";
 }
@@ -219,10 +292,39 @@ std::map<std::string, Checked> check_variants(std::ostream& out, Session& sessio
                           nullptr);
     CUDA_CHECK(cudaDeviceSynchronize());
     session.images.copy_to(host_images);
-    c.check = dcgan::check_images(host_images, picks, reference);
+    c.check = dcgan::check_images(host_images, picks, reference, v->precision);
     out << "  " << v->name << ": " << c.check.message << "\n";
   }
   return checked;
+}
+
+// Every image of the first batch of each reduced-precision variant against the FP32 sub-pixel
+// variant's, under that precision's tolerance: a check of all images, not a sample.
+void check_against_fp32(std::ostream& out, Session& session,
+                        const std::vector<const DcganVariant*>& selected,
+                        std::map<std::string, Checked>& checked, int batch) {
+  const auto fp32 = checked.find("subpixel");
+  if (fp32 == checked.end() || !fp32->second.check.passed) return;
+  std::vector<float> host(static_cast<std::size_t>(batch) * kImageFloats);
+  const auto run_into_host = [&](const DcganVariant& v) {
+    cudalabs::poison_device(session.images.data(), session.images.bytes());
+    session.generator.run(v, checked.at(v.name).methods, session.latents.data(), batch,
+                          session.images.data(), nullptr);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    session.images.copy_to(host);
+  };
+  run_into_host(lab09::find_variant("subpixel"));
+  const std::vector<double> fp32_images(host.begin(), host.end());
+  std::vector<int> all(static_cast<std::size_t>(batch));
+  std::iota(all.begin(), all.end(), 0);
+  for (const DcganVariant* v : selected) {
+    if (v->precision == ComputePrecision::kFp32 || !checked.at(v->name).check.passed) continue;
+    run_into_host(*v);
+    const ImageCheck check = dcgan::check_images(host, all, fp32_images, v->precision);
+    out << "  " << v->name << " against subpixel (FP32), all " << batch
+        << " images: " << check.message << "\n";
+    if (!check.passed) checked.at(v->name).check = check;
+  }
 }
 
 // Each passing variant on one batch through Google Benchmark (CUDA events, medians).
@@ -402,11 +504,12 @@ int run(int argc, char** argv) {
   if (!o.timeline.empty() && !std::ofstream(o.timeline)) {  // before any GPU work
     throw cudalabs::FlagError("--timeline: '" + o.timeline + "' cannot be written");
   }
-  const std::vector<const DcganVariant*> selected = selected_variants(o);
+  const ComputePrecision precision = checked_precision(o);
+  const std::vector<const DcganVariant*> selected = selected_variants(o, precision);
   const Inputs in = load_inputs(app, o);
   const bool machine_readable = cudalabs::benchmark_stdout_is_machine_readable(benchmark_args);
   std::ostream& out = machine_readable ? std::cerr : std::cout;
-  require_device_room(in.batch);
+  require_device_room(in.batch, precision);
   const cudalabs::DeviceInfo device = cudalabs::current_device_info();
   if (!o.results_dir.empty()) {
     std::filesystem::create_directories(o.results_dir);
@@ -415,14 +518,16 @@ int run(int argc, char** argv) {
   }
   cudalabs::initialize_benchmark(benchmark_args);
   print_header(out, device, in);
-  Session session(in);
+  Session session(in, precision);
 
   // ---- Check: the first batch, sampled images against the CPU reference ----
   const std::vector<int> picks = dcgan::spread_picks(in.batch, o.check_images);
   const std::vector<double> reference =
       dcgan::reference_images(in.weights, in.latents.values, picks);
-  const std::map<std::string, Checked> checked =
+  std::map<std::string, Checked> checked =
       check_variants(out, session, selected, in.batch, picks, reference);
+  if (precision != ComputePrecision::kFp32)
+    check_against_fp32(out, session, selected, checked, in.batch);
   bool all_passed = std::all_of(checked.begin(), checked.end(),
                                 [](const auto& c) { return c.second.check.passed; });
 
@@ -454,7 +559,8 @@ int run(int argc, char** argv) {
     lab09::write_run_record(results_stem(o, device) + "_extra.json", end_to_end, layers, in.batch);
   }
   // The end-to-end images must be the checked ones: compare the sampled images once more.
-  const ImageCheck final_check = dcgan::check_images(images, picks, reference);
+  const ImageCheck final_check =
+      dcgan::check_images(images, picks, reference, fastest->precision);
   out << "end-to-end images: " << final_check.message << "\n";
   all_passed = all_passed && final_check.passed;
   dcgan::write_requested_images(out, o.output, o.raw, images, in.num, o.columns);

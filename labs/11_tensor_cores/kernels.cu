@@ -62,8 +62,21 @@
 //     wait on "full", wgmma_bf16<kWidth> on their 64 rows, wait, and each warp arrives on "empty".
 //  Predict: the bytes per FLOP a 128 x 256 x 64 stage needs, against the bandwidth lab 00
 //  measured.
+//
+// Step 7, `subpixel_wgmma_kernel<kWidth>` (SubpixelTile; dcgan_layers.h, subpixel_params.h): the
+// DCGAN's transposed convolutions on step 6's kernel. A work item is one sub-pixel phase z's tile
+// of BM input pixels by kWidth output channels (subpixel_params.h's fields say how many).
+// 12. The producer walks k steps kt = tap * (C / 64) + channel block: ptx::tma_load_4d of the
+//     activations at (64 * block, input_offset(px, tx), i0 + input_offset(py, ty), n0), where
+//     (n0, i0) is the tile's first pixel, and B's panels at row phase_first_row(z) + tap * C +
+//     64 * block of the packed filter. TMA writes zeros where a tap leaves the image.
+// 13. The consumers multiply as in step 6 (SubpixelTile::kRowBlocks blocks of 64 pixels each);
+//     the epilogue stores BF16(max(0, acc * scale[k] + shift[k])) (ReLU only when p.relu) to
+//     output pixel (n, 2 i + py, 2 j + px), and nothing for pixels past the batch.
+//  Predict: why does the 64-channel layer take 256-pixel tiles? What would 128 cost?
 #include "common/async_copy.cuh"
 #include "lab.h"
+#include "subpixel_params.h"
 #include "tensor_core_ptx.cuh"
 #include "tiles.h"
 
@@ -118,7 +131,19 @@ __global__ void __launch_bounds__(SpecializedTile<kWidth>::kThreads, 1)
   (void)b_map;
 }
 
+template <int kWidth>
+__global__ void __launch_bounds__(SubpixelTile<kWidth>::kThreads, 1)
+    subpixel_wgmma_kernel(SubpixelParams p, const __grid_constant__ CUtensorMap a_map,
+                          const __grid_constant__ CUtensorMap b_map) {
+  // TODO(lab11): step 7, the DCGAN's sub-pixel phases as implicit GEMMs on tensor cores.
+  (void)p;
+  (void)a_map;
+  (void)b_map;
+}
+
 }  // namespace
 }  // namespace lab11
 
 #include "launch.cuh"
+
+#include "dcgan_launch.cuh"

@@ -131,6 +131,20 @@ __device__ __forceinline__ void tma_load_2d(void* destination, const void* map,
 #endif
 }
 
+/// TMA: the box at (c, w, h, n) (elements; any may be negative) of the 4-D tensor `map` describes
+/// into shared memory at `destination`; elements outside the tensor arrive as zeros. The DCGAN's
+/// implicit GEMM reads an activation tile shifted by a filter tap this way, its borders for free.
+__device__ __forceinline__ void tma_load_4d(void* destination, const void* map,
+                                            std::uint64_t* barrier, int c, int w, int h, int n) {
+#if LAB11_HOPPER_DEVICE_CODE
+  asm volatile(
+      "cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes "
+      "[%0], [%1, {%3, %4, %5, %6}], [%2];\n" ::"r"(shared_address(destination)),
+      "l"(map), "r"(shared_address(barrier)), "r"(c), "r"(w), "r"(h), "r"(n)
+      : "memory");
+#endif
+}
+
 /// Orders this thread's ordinary shared-memory writes before later reads by the tensor cores or
 /// the copy engine (the "async proxy").
 __device__ __forceinline__ void fence_proxy_async_shared() {

@@ -57,4 +57,38 @@ CUtensorMap bf16_tensor_map(const __nv_bfloat16* matrix, int rows, int cols, int
   return map;
 }
 
+CUtensorMap bf16_activation_map(const __nv_bfloat16* activations, int batch, int height, int width,
+                                int channels, int box_rows, int box_images) {
+  if (reinterpret_cast<std::uintptr_t>(activations) % 16 != 0)
+    throw std::invalid_argument("lab11 activation map: the activations are not 16-byte aligned");
+  if (channels % kBoxColumns != 0)
+    throw std::invalid_argument("lab11 activation map: channels = " + std::to_string(channels) +
+                                " is not a multiple of " + std::to_string(kBoxColumns));
+  for (const int box : {width, box_rows, box_images}) {
+    if (box < 1 || box > 256)
+      throw std::invalid_argument("lab11 activation map: a box of " + std::to_string(box) +
+                                  " is outside 1 .. 256");
+  }
+  CUtensorMap map{};
+  const cuuint64_t size[4] = {static_cast<cuuint64_t>(channels), static_cast<cuuint64_t>(width),
+                              static_cast<cuuint64_t>(height), static_cast<cuuint64_t>(batch)};
+  const cuuint64_t pixel = static_cast<cuuint64_t>(channels) * sizeof(__nv_bfloat16);
+  const cuuint64_t strides[3] = {pixel, pixel * width, pixel * width * height};
+  const cuuint32_t box[4] = {static_cast<cuuint32_t>(kBoxColumns), static_cast<cuuint32_t>(width),
+                             static_cast<cuuint32_t>(box_rows),
+                             static_cast<cuuint32_t>(box_images)};
+  const cuuint32_t element_stride[4] = {1, 1, 1, 1};
+  const CUresult result = encode_tiled()(
+      &map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 4, const_cast<__nv_bfloat16*>(activations), size,
+      strides, box, element_stride, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (result != CUDA_SUCCESS) {
+    throw std::runtime_error("lab11: cuTensorMapEncodeTiled refused a " + std::to_string(batch) +
+                             " x " + std::to_string(height) + " x " + std::to_string(width) +
+                             " x " + std::to_string(channels) + " activation map: CUresult " +
+                             std::to_string(static_cast<int>(result)));
+  }
+  return map;
+}
+
 }  // namespace lab11

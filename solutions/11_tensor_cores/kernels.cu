@@ -5,9 +5,13 @@
 //  4. wgmma: Hopper's warpgroup MMA reading shared memory through descriptors.
 //  5. tma_wgmma: the copy engine fills the stages, an mbarrier says when.
 //  6. warp_specialized: producer and consumer warpgroups, setmaxnreg, a persistent grid.
+//  7. subpixel_wgmma: the DCGAN's transposed convolutions as implicit GEMMs on step 6's kernel.
 #include "hopper_kernels.cuh"
 #include "lab.h"
 #include "mma_kernel.cuh"
+#include "subpixel_kernel.cuh"
 #include "wmma_kernels.cuh"
 
 #include "launch.cuh"
+
+#include "dcgan_launch.cuh"

@@ -1,0 +1,57 @@
+/// @file labs/11_tensor_cores/dcgan_layers.h
+/// @brief Lab 11, step 7: the DCGAN generator's transposed convolutions on tensor cores, BF16
+/// activations and filters with FP32 sums.
+///
+/// Each of a layer's four sub-pixel phases (labs/09_dcgan/subpixel.h) is an implicit GEMM: rows
+/// are input pixels (image, i, j), columns output channels, and the reduction runs over (tap,
+/// channel). The copy engine reads A straight from the NHWC activations, one box per tap at the
+/// tap's shifted position, and fills zeros where the box leaves the image: the im2col gather and
+/// its borders cost nothing. B is the phase's packed filter in BF16. The epilogue applies the
+/// layer's folded batch norm and ReLU and stores BF16 at the phase's output pixels (2 i + py,
+/// 2 j + px). The RGB layer (3 output channels, too narrow for a tensor-core tile) and the
+/// linear layer's tail are given kernels.
+#pragma once
+
+#include "common/reference_dcgan.h"
+
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include <string>
+
+namespace lab11 {
+
+/// One transposed convolution (5 x 5, stride 2, 'SAME') on tensor cores.
+struct SubpixelBf16Args {
+  /// Sizes. in_channels a multiple of 64; out_channels 64, 128 or a multiple of 256 (the tile
+  /// widths); each tile's pixels must be whole image rows: W divides the tile's pixels (128, or
+  /// 256 for 64 output channels), and H x W divides them or is a multiple of them.
+  cudalabs::dcgan::TconvShape shape;
+  const __nv_bfloat16* input = nullptr;          ///< batch x H x W x C, 16-byte aligned
+  const __nv_bfloat16* packed_filter = nullptr;  ///< subpixel.h's packed filter, in BF16
+  __nv_bfloat16* output = nullptr;               ///< batch x 2H x 2W x K, every element written
+  const float* scale = nullptr;  ///< per output channel: value * scale + shift (folded batch norm)
+  const float* shift = nullptr;  ///< per output channel
+  bool relu = true;              ///< ReLU after scale and shift
+};
+
+/// Runs one transposed convolution on tensor cores. Throws std::invalid_argument naming the size
+/// it does not take, and std::runtime_error on a GPU without sm_90a code (see
+/// tconv_subpixel_bf16_unavailable).
+void tconv_subpixel_bf16(const SubpixelBf16Args& args, cudaStream_t stream);
+
+/// Why tconv_subpixel_bf16 cannot run on the current GPU; empty when it can.
+std::string tconv_subpixel_bf16_unavailable();
+
+/// The RGB layer in BF16 inputs and FP32 sums: input batch x H x W x C (BF16), filter packed as
+/// subpixel.h says but in FP32 with out_channels <= 4, output FP32 tanh(sum + bias).
+void tconv_rgb_bf16_input(const cudalabs::dcgan::TconvShape& shape, const __nv_bfloat16* input,
+                          const float* packed_filter, const float* bias, float* output,
+                          cudaStream_t stream);
+
+/// out[e] = BF16(max(0, in[e] * scale[e % period] + shift[e % period])), e < count: the linear
+/// layer's bias, batch norm and ReLU, stored as the next layer's BF16 input.
+void scale_shift_relu_to_bf16(const float* in, long long count, int period, const float* scale,
+                              const float* shift, __nv_bfloat16* out, cudaStream_t stream);
+
+}  // namespace lab11

@@ -1,0 +1,61 @@
+/// @file labs/11_tensor_cores/tensor_core_generator.h
+/// @brief Lab 09's generator with its transposed convolutions on tensor cores (step 7): the layers
+/// a lab09::Generator runs for the variants of a reduced precision.
+#pragma once
+
+#include "common/compute_precision.h"
+#include "common/dcgan_model.h"
+#include "common/device_buffer.h"
+#include "labs/09_dcgan/generator.h"
+#include "labs/09_dcgan/lab.h"
+
+#include <cuda_bf16.h>
+
+#include <array>
+#include <cstddef>
+#include <memory>
+
+namespace lab11 {
+
+/// The generator in BF16 on tensor cores:
+/// - the linear layer stays FP32 (lab 07's GEMM): under 1 % of the arithmetic, and in BF16 the
+///   largest share of the images' error (docs/data/dcgan/precision_error_per_layer_cpu.txt); its
+///   tail (bias, batch norm, ReLU) stores the first transposed convolution's input in BF16;
+/// - transposed convolutions 1 to 3 run tconv_subpixel_bf16, BF16 in and out, batch norm and ReLU
+///   in the epilogue;
+/// - the RGB layer reads BF16 and sums in FP32 (tconv_rgb_bf16_input), then tanh.
+class TensorCoreLayers final : public lab09::PrecisionLayers {
+ public:
+  /// Uploads `weights` (filters converted to BF16) and allocates activations for batches of up
+  /// to `max_batch` images. Only kBf16 is built so far: other precisions throw
+  /// std::invalid_argument naming --precision.
+  TensorCoreLayers(const cudalabs::dcgan::Weights& weights, int max_batch,
+                   cudalabs::ComputePrecision precision);
+
+  cudalabs::ComputePrecision precision() const override { return precision_; }
+  void run(const float* latents, int count, float* images, cudaStream_t stream,
+           const std::function<void(int)>& boundary) override;
+  void poison_activations() override;
+
+  /// Device bytes the layers for `max_batch` images allocate beyond their weights.
+  static std::size_t device_bytes(int max_batch);
+
+ private:
+  cudalabs::ComputePrecision precision_;
+  int max_batch_;
+  cudalabs::DeviceBuffer<float> linear_weight_, linear_scale_, linear_shift_, linear_out_;
+  std::array<cudalabs::DeviceBuffer<__nv_bfloat16>, 4> packed_;  // [1..3]
+  std::array<cudalabs::DeviceBuffer<float>, 4> scale_, shift_;    // [1..3]
+  cudalabs::DeviceBuffer<float> rgb_filter_, rgb_bias_;
+  cudalabs::DeviceBuffer<__nv_bfloat16> even_, odd_;  // inputs of layers 1, 3 and 2, 4
+};
+
+/// The dcgan driver's variant for `precision` (named "dcgan_bf16", ...): run by a Generator given
+/// TensorCoreLayers of that precision.
+const lab09::DcganVariant& tensor_core_variant(cudalabs::ComputePrecision precision);
+
+/// Why `precision` cannot run on the current GPU (empty when it can): the tensor-core kernels
+/// need sm_90a code and a Hopper GPU, and only BF16 is built.
+std::string tensor_core_unavailable(cudalabs::ComputePrecision precision);
+
+}  // namespace lab11

@@ -1,0 +1,171 @@
+// Lab 11 solution, step 7: the DCGAN's transposed convolutions as implicit GEMMs on step 6's
+// warp-specialized wgmma kernel. A work item is one phase's tile of BM input pixels by BN output
+// channels; the persistent blocks walk the items heaviest phase first. For each tap and each 64
+// of the input's channels the producer asks the copy engine for two things: the activations'
+// box at the tap's offset (a 4-D box of whole image rows: TMA writes zeros where the shifted rows
+// and columns leave the image, which are exactly the taps that fall outside it), and B's panels
+// of the packed filter. The consumers are step 6's; only the epilogue differs: folded batch norm
+// and ReLU, then BF16 stores to the phase's output pixels.
+#pragma once
+
+#include "hopper_kernels.cuh"
+#include "subpixel_params.h"
+
+namespace lab11 {
+namespace {
+
+// One item's place: phase z, first pixel, first output channel.
+struct SubpixelItem {
+  int z;
+  long long pixel0;
+  int col0;
+};
+
+__device__ __forceinline__ SubpixelItem subpixel_item(const SubpixelParams& p, int item, int bm,
+                                                      int bn) {
+  const int per_phase = p.row_tiles * p.column_tiles;
+  const int z = item / per_phase, in_phase = item % per_phase;
+  return {z, static_cast<long long>(in_phase / p.column_tiles) * bm,
+          (in_phase % p.column_tiles) * bn};
+}
+
+// Stage s of k step kt of `item`: tap kt / (C / 64), channels 64 (kt % (C / 64)) onwards.
+template <int BM, int BN>
+__device__ __forceinline__ void load_subpixel_stage(unsigned char* stage, std::uint64_t* full,
+                                                    const CUtensorMap& a_map,
+                                                    const CUtensorMap& b_map,
+                                                    const SubpixelParams& p,
+                                                    const SubpixelItem& item, int kt) {
+  using namespace lab09::subpixel;
+  const int blocks_per_tap = p.in_channels / SwizzledTile::BK;
+  const int tap = kt / blocks_per_tap, c0 = (kt % blocks_per_tap) * SwizzledTile::BK;
+  const int py = phase_row(item.z), px = phase_col(item.z);
+  const int ty = tap / taps(px), tx = tap % taps(px);
+  const long long image_pixels = static_cast<long long>(p.height) * p.width;
+  const int n0 = static_cast<int>(item.pixel0 / image_pixels);
+  const int i0 = static_cast<int>(item.pixel0 % image_pixels) / p.width;
+  ptx::mbarrier_arrive_expect_bytes(full, (BM + BN) * SwizzledTile::BK * 2);
+  ptx::tma_load_4d(stage, &a_map, full, c0, input_offset(px, tx), i0 + input_offset(py, ty), n0);
+  const int b_row = phase_first_row(item.z, p.in_channels) + tap * p.in_channels + c0;
+  unsigned char* b_panels = stage + BM * SwizzledTile::kRowBytes;
+#pragma unroll
+  for (int panel = 0; panel < BN / SwizzledTile::kPanelColumns; ++panel)
+    ptx::tma_load_2d(b_panels + panel * SwizzledTile::kPanelBytes, &b_map, full,
+                     item.col0 + panel * SwizzledTile::kPanelColumns, b_row);
+}
+
+// A warpgroup's 64 pixels from pixel0 on: scale, shift, ReLU, BF16 pairs at output pixel
+// (2 i + py, 2 j + px). Pixels past the batch (the last tile's) are not stored.
+template <int kN>
+__device__ __forceinline__ void store_phase_pixels(const SubpixelParams& p,
+                                                   const float (&acc)[kN / 2], long long pixel0,
+                                                   int col0, int z) {
+  const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
+  const int py = lab09::subpixel::phase_row(z), px = lab09::subpixel::phase_col(z);
+  const long long image_pixels = static_cast<long long>(p.height) * p.width;
+#pragma unroll
+  for (int half = 0; half < 2; ++half) {
+    const long long pixel = pixel0 + 16 * warp + lane / 4 + 8 * half;
+    const long long n = pixel / image_pixels;
+    if (n >= p.batch) continue;
+    const int i = static_cast<int>(pixel % image_pixels) / p.width;
+    const int j = static_cast<int>(pixel % p.width);
+    __nv_bfloat16* out =
+        p.output +
+        ((n * 2 * p.height + 2 * i + py) * 2 * p.width + 2 * j + px) * p.out_channels;
+#pragma unroll
+    for (int c8 = 0; c8 < kN / 8; ++c8) {
+      const int col = col0 + 8 * c8 + 2 * (lane % 4);
+      const float2 scale = *reinterpret_cast<const float2*>(p.scale + col);
+      const float2 shift = *reinterpret_cast<const float2*>(p.shift + col);
+      float v0 = acc[4 * c8 + 2 * half] * scale.x + shift.x;
+      float v1 = acc[4 * c8 + 2 * half + 1] * scale.y + shift.y;
+      if (p.relu) {
+        v0 = fmaxf(v0, 0.0f);
+        v1 = fmaxf(v1, 0.0f);
+      }
+      *reinterpret_cast<__nv_bfloat162*>(out + col) = __floats2bfloat162_rn(v0, v1);
+    }
+  }
+}
+
+template <int kWidth>
+__global__ void __launch_bounds__(SubpixelTile<kWidth>::kThreads, 1)
+    subpixel_wgmma_kernel(SubpixelParams p, const __grid_constant__ CUtensorMap a_map,
+                          const __grid_constant__ CUtensorMap b_map) {
+#if LAB11_HOPPER_DEVICE_CODE
+  using Tile = SubpixelTile<kWidth>;
+  extern __shared__ __align__(128) unsigned char dynamic_shared[];
+  unsigned char* shared = aligned_shared(dynamic_shared);
+  const auto stage = [&](int s) { return shared + s * Tile::kStageBytes; };
+  std::uint64_t* full =
+      reinterpret_cast<std::uint64_t*>(shared + Tile::kStages * Tile::kStageBytes);
+  std::uint64_t* empty = full + Tile::kStages;
+  const int items = 4 * p.row_tiles * p.column_tiles;
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < Tile::kStages; ++s) {
+      ptx::mbarrier_init(&full[s], 1);
+      ptx::mbarrier_init(&empty[s], Tile::kConsumers * 4);
+    }
+    ptx::fence_barrier_init();
+  }
+  __syncthreads();
+
+  const int group = threadIdx.x / 128;
+  if (group == 0) {
+    ptx::set_max_registers<40, false>();
+    if (threadIdx.x == 0) {
+      int s = 0, phase = 0;
+      for (int index = blockIdx.x; index < items; index += gridDim.x) {
+        const SubpixelItem item = subpixel_item(p, index, Tile::BM, Tile::BN);
+        const int k_steps = phase_k_steps(item.z, p.in_channels);
+        for (int kt = 0; kt < k_steps; ++kt) {
+          ptx::mbarrier_wait(&empty[s], phase ^ 1);
+          load_subpixel_stage<Tile::BM, Tile::BN>(stage(s), &full[s], a_map, b_map, p, item, kt);
+          if (++s == Tile::kStages) {
+            s = 0;
+            phase ^= 1;
+          }
+        }
+      }
+    }
+  } else {
+    ptx::set_max_registers<232, true>();
+    const int consumer = group - 1, lane = threadIdx.x % 32;
+    constexpr int kConsumerRows = 64 * Tile::kRowBlocks;
+    int s = 0, phase = 0;
+    for (int index = blockIdx.x; index < items; index += gridDim.x) {
+      const SubpixelItem item = subpixel_item(p, index, Tile::BM, Tile::BN);
+      const int k_steps = phase_k_steps(item.z, p.in_channels);
+      float acc[Tile::kRowBlocks][Tile::BN / 2];
+#pragma unroll
+      for (int h = 0; h < Tile::kRowBlocks; ++h) zero(acc[h]);
+      for (int kt = 0; kt < k_steps; ++kt) {
+        ptx::mbarrier_wait(&full[s], phase);
+        const std::uint32_t a_rows =
+            ptx::shared_address(stage(s)) + consumer * kConsumerRows * SwizzledTile::kRowBytes;
+        const std::uint32_t b_panels =
+            ptx::shared_address(stage(s)) + Tile::BM * SwizzledTile::kRowBytes;
+        multiply_stage<Tile::BN>(acc, a_rows, b_panels);
+        if (lane == 0) ptx::mbarrier_arrive(&empty[s]);
+        if (++s == Tile::kStages) {
+          s = 0;
+          phase ^= 1;
+        }
+      }
+#pragma unroll
+      for (int h = 0; h < Tile::kRowBlocks; ++h)
+        store_phase_pixels<Tile::BN>(p, acc[h], item.pixel0 + consumer * kConsumerRows + 64 * h,
+                                     item.col0, item.z);
+    }
+  }
+#else
+  (void)p;
+  (void)a_map;
+  (void)b_map;
+#endif
+}
+
+}  // namespace
+}  // namespace lab11
