@@ -17,6 +17,7 @@ import sys
 
 def main():
     runs, out = sys.argv[1], sys.argv[2]
+    stem = sys.argv[3] if len(sys.argv) > 3 else "lab09"  # lab11_dcgan: the tensor-core session
     benchmarks, layers, context = [], {}, {}
     for path in sorted(glob.glob(os.path.join(runs, "lab09_*.json"))):
         if path.endswith("_extra.json"):
@@ -35,29 +36,39 @@ def main():
                                    "images_per_s": e2e["images_per_s"], "batch": e2e["batch"], "num": e2e["num"]})
             for variant, table in extra["layers"].items():
                 layers[f"{variant}/b{table['batch']}"] = table
-    pytorch = json.load(open(os.path.join(runs, "pytorch.json")))
-    for b in pytorch["benchmarks"]:
-        benchmarks.append(dict(b, name=b["name"] + "_median", run_name=b["name"], run_type="aggregate",
-                               aggregate_name="median"))
-    context["pytorch"] = pytorch["context"]
+    for path in sorted(glob.glob(os.path.join(runs, "pytorch*.json"))):
+        pytorch = json.load(open(path))
+        for b in pytorch["benchmarks"]:
+            benchmarks.append(dict(b, name=b["name"] + "_median", run_name=b["name"], run_type="aggregate",
+                                   aggregate_name="median"))
+        precision = pytorch["context"].get("precision", "fp32")
+        context["pytorch" if precision == "fp32" else f"pytorch_{precision}"] = pytorch["context"]
     slug = context.get("device", "unknown").lower()
     slug = "".join(ch if ch.isalnum() else "-" for ch in slug)
     while "--" in slug:
         slug = slug.replace("--", "-")
     slug = slug.strip("-")
     result = {"context": context, "benchmarks": benchmarks, "layers": layers}
-    path = os.path.join(out, f"lab09_{slug}.json")
+    path = os.path.join(out, f"{stem}_{slug}.json")
     json.dump(result, open(path, "w"), indent=1)
     medians = {b["run_name"] if "run_name" in b else b["name"]: b for b in benchmarks if b.get("aggregate_name") == "median"}
     for batch in (1024, 5248):
-        theirs = medians.get(f"pytorch/b{batch}")
         for name, b in sorted(medians.items()):
-            if name.startswith("lab09/") and name.endswith(f"/b{batch}") and theirs and "images_per_s" in b:
+            if not name.endswith(f"/b{batch}") or "images_per_s" not in b:
+                continue
+            # lab11/dcgan_<precision>/b<batch> against pytorch_<precision>, lab 09's against pytorch
+            precision = name.split("/")[1][len("dcgan_"):] if name.startswith("lab11/dcgan_") else ""
+            theirs = medians.get(f"pytorch_{precision}/b{batch}" if precision else f"pytorch/b{batch}")
+            if (name.startswith("lab09/") or precision) and theirs:
                 print(f"{name}: {b['images_per_s']:,.0f} images/s = {b['images_per_s'] / theirs['images_per_s']:.2f}x "
-                      f"pytorch/b{batch} ({theirs['images_per_s']:,.0f})")
-    theirs = next((b for n, b in medians.items() if n.startswith("pytorch/end_to_end/")), None)
+                      f"{theirs['run_name']} ({theirs['images_per_s']:,.0f})")
     for name, b in sorted(medians.items()):
-        if name.startswith("lab09/end_to_end/") and theirs:
+        if "/end_to_end/" not in name or name.startswith("pytorch"):
+            continue
+        precision = name.split("/")[2][len("dcgan_"):] if name.startswith("lab11/end_to_end/dcgan_") else ""
+        prefix = f"pytorch_{precision}/end_to_end/" if precision else "pytorch/end_to_end/"
+        theirs = next((t for n, t in medians.items() if n.startswith(prefix)), None)
+        if theirs:
             print(f"{name}: {b['real_time']:.1f} ms = {theirs['real_time'] / b['real_time']:.2f}x faster than "
                   f"{theirs['run_name']} ({theirs['real_time']:.1f} ms)")
     print(f"wrote {path}")

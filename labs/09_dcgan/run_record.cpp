@@ -11,7 +11,8 @@ void write_run_record(const std::string& path, const EndToEndRecord& end_to_end,
   const double images_per_s = end_to_end.ms > 0 ? end_to_end.num / end_to_end.ms * 1e3 : 0.0;
   nlohmann::json record{
       {"end_to_end",
-       {{"name", "lab09/end_to_end/" + end_to_end.variant + "/n" + std::to_string(end_to_end.num)},
+       {{"name", std::string(end_to_end.variant.rfind("dcgan_", 0) == 0 ? "lab11" : "lab09") +
+                     "/end_to_end/" + end_to_end.variant + "/n" + std::to_string(end_to_end.num)},
         {"variant", end_to_end.variant},
         {"num", end_to_end.num},
         {"batch", end_to_end.batch},

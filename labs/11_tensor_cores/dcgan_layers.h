@@ -43,8 +43,10 @@ void tconv_subpixel_bf16(const SubpixelBf16Args& args, cudaStream_t stream);
 /// Why tconv_subpixel_bf16 cannot run on the current GPU; empty when it can.
 std::string tconv_subpixel_bf16_unavailable();
 
-/// The RGB layer in BF16 inputs and FP32 sums: input batch x H x W x C (BF16), filter packed as
-/// subpixel.h says but in FP32 with out_channels <= 4, output FP32 tanh(sum + bias).
+/// The RGB layer in BF16 inputs and FP32 sums: input batch x H x W x C (BF16, 16-byte aligned, C a
+/// multiple of 8 and at most 120: the filter, one float4 per tap and channel, fits the default 48
+/// KiB of shared memory), filter packed as subpixel.h says but in FP32 with out_channels <= 4,
+/// output FP32 tanh(sum + bias). Throws std::invalid_argument naming a size it does not take.
 void tconv_rgb_bf16_input(const cudalabs::dcgan::TconvShape& shape, const __nv_bfloat16* input,
                           const float* packed_filter, const float* bias, float* output,
                           cudaStream_t stream);

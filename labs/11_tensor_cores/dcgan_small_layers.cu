@@ -29,60 +29,88 @@ __global__ void scale_shift_relu_kernel(const float* __restrict__ in, long long 
   }
 }
 
-// One warp per (image, input row i, phase, 32 input columns): lane j computes output pixel
-// (2 i + py, 2 j + px), all kK channels. Every lane of a warp reads the same tap of the packed
-// filter in shared memory (one phase per warp), so those reads are broadcasts; each lane reads
-// its input pixel's channels 8 at a time (16 bytes).
+// The RGB layer's work is cut into warps of one phase each: 4 input rows by 32 input columns,
+// each lane 4 consecutive pixels of one row, all kK channels of each. The packed filter sits in
+// shared memory as one float4 per (tap, input channel), its channels padded to 4; every lane of a
+// warp reads the same tap, so each such read is one broadcast and serves 4 pixels' FMAs. Each lane
+// reads its pixels' channels 8 at a time (16 bytes).
+constexpr int kRgbRows = 4;     // input rows per warp
+constexpr int kRgbPixels = 4;   // consecutive pixels per lane
+constexpr int kRgbColumns = 32; // input columns per warp: 8 lanes of 4 pixels
+
 template <int kK>
 __global__ void rgb_kernel(TconvShape shape, const __nv_bfloat16* __restrict__ input,
                            const float* __restrict__ packed, const float* __restrict__ bias,
                            float* __restrict__ output) {
-  extern __shared__ float filter[];
+  extern __shared__ float4 filter[];  // [tap 0..24][c], taps of phase 0 first
   const int c_in = shape.in_channels;
-  for (int e = threadIdx.x; e < 25 * c_in * kK; e += blockDim.x) filter[e] = packed[e];
+  for (int e = threadIdx.x; e < 25 * c_in; e += blockDim.x) {
+    float v[4] = {};
+#pragma unroll
+    for (int k = 0; k < kK; ++k) v[k] = packed[static_cast<std::size_t>(e) * kK + k];
+    filter[e] = make_float4(v[0], v[1], v[2], v[3]);
+  }
   __syncthreads();
   const int warps = blockDim.x / 32, lane = threadIdx.x % 32;
-  const int chunks = (shape.width + 31) / 32;
-  const long long units = static_cast<long long>(shape.batch) * shape.height * 4 * chunks;
+  const int column_groups = (shape.width + kRgbColumns - 1) / kRgbColumns;
+  const int row_groups = (shape.height + kRgbRows - 1) / kRgbRows;
+  const long long units = static_cast<long long>(shape.batch) * row_groups * 4 * column_groups;
   for (long long u = blockIdx.x * static_cast<long long>(warps) + threadIdx.x / 32; u < units;
        u += static_cast<long long>(gridDim.x) * warps) {
-    const int chunk = static_cast<int>(u % chunks);
-    const int z = static_cast<int>(u / chunks % 4);
-    const int i = static_cast<int>(u / chunks / 4 % shape.height);
-    const long long n = u / chunks / 4 / shape.height;
-    const int j = chunk * 32 + lane;
+    const int group = static_cast<int>(u % column_groups);
+    const int z = static_cast<int>(u / column_groups % 4);
+    const int i = static_cast<int>(u / column_groups / 4 % row_groups) * kRgbRows + lane / 8;
+    const long long n = u / column_groups / 4 / row_groups;
+    const int j0 = group * kRgbColumns + (lane % 8) * kRgbPixels;
     const int py = subpixel::phase_row(z), px = subpixel::phase_col(z);
-    const float* phase_filter = filter + subpixel::phase_start(z, c_in, kK);
-    float acc[kK] = {};
+    const float4* phase_filter = filter + subpixel::phase_start(z, 1, 1) * c_in;
+    float acc[kRgbPixels][kK] = {};
     for (int ty = 0; ty < subpixel::taps(py); ++ty) {
       const int ii = i + subpixel::input_offset(py, ty);
-      if (ii < 0 || ii >= shape.height) continue;  // the same for the whole warp
+      const bool row_inside = i < shape.height && ii >= 0 && ii < shape.height;
       for (int tx = 0; tx < subpixel::taps(px); ++tx) {
-        const int jj = j + subpixel::input_offset(px, tx);
-        const bool inside = j < shape.width && jj >= 0 && jj < shape.width;
-        const __nv_bfloat16* pixel = input + ((n * shape.height + ii) * shape.width + jj) * c_in;
-        const float* taps = phase_filter + (ty * subpixel::taps(px) + tx) * c_in * kK;
+        const int jj0 = j0 + subpixel::input_offset(px, tx);
+        const __nv_bfloat16* row = input + ((n * shape.height + ii) * shape.width) * c_in;
+        const float4* taps = phase_filter + (ty * subpixel::taps(px) + tx) * c_in;
         for (int c0 = 0; c0 < c_in; c0 += 8) {
-          uint4 raw = make_uint4(0, 0, 0, 0);
-          if (inside) raw = *reinterpret_cast<const uint4*>(pixel + c0);
-          const __nv_bfloat162* pairs = reinterpret_cast<const __nv_bfloat162*>(&raw);
+          float x[kRgbPixels][8];
 #pragma unroll
-          for (int q = 0; q < 4; ++q) {
-            const float2 x = __bfloat1622float2(pairs[q]);
+          for (int p = 0; p < kRgbPixels; ++p) {
+            const int jj = jj0 + p;
+            uint4 raw = make_uint4(0, 0, 0, 0);
+            if (row_inside && jj >= 0 && jj < shape.width)
+              raw = *reinterpret_cast<const uint4*>(row + static_cast<long long>(jj) * c_in + c0);
+            const __nv_bfloat162* pairs = reinterpret_cast<const __nv_bfloat162*>(&raw);
 #pragma unroll
-            for (int k = 0; k < kK; ++k) {
-              acc[k] = fmaf(x.x, taps[(c0 + 2 * q) * kK + k], acc[k]);
-              acc[k] = fmaf(x.y, taps[(c0 + 2 * q + 1) * kK + k], acc[k]);
+            for (int q = 0; q < 4; ++q) {
+              const float2 v = __bfloat1622float2(pairs[q]);
+              x[p][2 * q] = v.x;
+              x[p][2 * q + 1] = v.y;
+            }
+          }
+#pragma unroll
+          for (int e = 0; e < 8; ++e) {
+            const float4 f4 = taps[c0 + e];
+            const float f[4] = {f4.x, f4.y, f4.z, f4.w};
+#pragma unroll
+            for (int p = 0; p < kRgbPixels; ++p) {
+#pragma unroll
+              for (int k = 0; k < kK; ++k) acc[p][k] = fmaf(x[p][e], f[k], acc[p][k]);
             }
           }
         }
       }
     }
-    if (j >= shape.width) continue;
-    float* out =
-        output + ((n * 2 * shape.height + 2 * i + py) * 2 * shape.width + 2 * j + px) * kK;
+    if (i >= shape.height) continue;
 #pragma unroll
-    for (int k = 0; k < kK; ++k) out[k] = tanhf(acc[k] + bias[k]);
+    for (int p = 0; p < kRgbPixels; ++p) {
+      const int j = j0 + p;
+      if (j >= shape.width) continue;
+      float* out =
+          output + ((n * 2 * shape.height + 2 * i + py) * 2 * shape.width + 2 * j + px) * kK;
+#pragma unroll
+      for (int k = 0; k < kK; ++k) out[k] = tanhf(acc[p][k] + bias[k]);
+    }
   }
 }
 
@@ -90,9 +118,10 @@ template <int kK>
 void launch_rgb(const TconvShape& shape, const __nv_bfloat16* input, const float* packed,
                 const float* bias, float* output, cudaStream_t stream) {
   constexpr int kThreads = 256;
-  const std::size_t shared = sizeof(float) * 25 * shape.in_channels * kK;
-  const long long units = static_cast<long long>(shape.batch) * shape.height * 4 *
-                          cudalabs::ceil_div(shape.width, 32);
+  const std::size_t shared = sizeof(float4) * 25 * shape.in_channels;
+  const long long units = static_cast<long long>(shape.batch) *
+                          cudalabs::ceil_div(shape.height, kRgbRows) * 4 *
+                          cudalabs::ceil_div(shape.width, kRgbColumns);
   int device = 0, sms = 0;
   CUDA_CHECK(cudaGetDevice(&device));
   CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
@@ -112,7 +141,7 @@ void tconv_rgb_bf16_input(const TconvShape& shape, const __nv_bfloat16* input,
   if (shape.in_channels % 8 != 0)
     throw std::invalid_argument("lab11 tconv_rgb_bf16_input: in_channels = " +
                                 std::to_string(shape.in_channels) + " is not a multiple of 8");
-  if (sizeof(float) * 25 * shape.in_channels * shape.out_channels > 48 * 1024)
+  if (sizeof(float4) * 25 * shape.in_channels > 48 * 1024)
     throw std::invalid_argument("lab11 tconv_rgb_bf16_input: in_channels = " +
                                 std::to_string(shape.in_channels) +
                                 " leaves the filter larger than 48 KiB");

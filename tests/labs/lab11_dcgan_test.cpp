@@ -151,6 +151,51 @@ INSTANTIATE_TEST_SUITE_P(
         LayerCase{"b1_32x4_c64_k512_two_column_tiles", {1, 32, 4, 64, 512}, true}),
     [](const ::testing::TestParamInfo<LayerCase>& info) { return info.param.name; });
 
+class RgbLayerTest : public ::testing::TestWithParam<LayerCase> {};
+
+// The RGB layer's kernel is given code (it has no tensor-core tile), so it runs in both builds.
+TEST_P(RgbLayerTest, MatchesReferenceOnBf16Inputs) {
+  CUDALABS_REQUIRE_GPU();
+  const LayerCase& c = GetParam();
+  const TconvShape& shape = c.shape;
+  std::vector<float> input(shape.input_elements()), filter(shape.filter_elements());
+  std::vector<float> bias(shape.out_channels);
+  cudalabs::fill_uniform(input, seed_for(c.name + " input"), -1.0f, 1.0f);
+  const float bound = 2.0f / std::sqrt(6.25f * shape.in_channels);
+  cudalabs::fill_uniform(filter, seed_for(c.name + " filter"), -bound, bound);
+  cudalabs::fill_uniform(bias, seed_for(c.name + " bias"), -0.5f, 0.5f);
+  input = rounded_to_bf16(input);
+  const std::vector<float> packed =
+      lab09::packed_filter(filter, shape.in_channels, shape.out_channels);
+  cudalabs::DeviceBuffer<__nv_bfloat16> d_input(std::span<const __nv_bfloat16>{as_bf16(input)});
+  cudalabs::DeviceBuffer<float> d_packed(std::span<const float>{packed}),
+      d_bias(std::span<const float>{bias}), d_output(shape.output_elements());
+  cudalabs::poison_device(d_output.data(), d_output.bytes());
+  lab11::tconv_rgb_bf16_input(shape, d_input.data(), d_packed.data(), d_bias.data(),
+                              d_output.data(), nullptr);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<float> got(shape.output_elements());
+  d_output.copy_to(got);
+  const std::vector<double> expected =
+      dcgan::reference_tconv(shape, std::vector<double>(input.begin(), input.end()), filter, bias);
+  std::size_t wrong = 0, first_wrong = 0;
+  for (std::size_t e = 0; e < expected.size(); ++e) {
+    const double error = std::abs(got[e] - std::tanh(expected[e]));
+    if (!(error <= 1e-4) && wrong++ == 0) first_wrong = e;  // NaN (unwritten) counts as wrong
+  }
+  EXPECT_EQ(wrong, 0u) << wrong << " of " << expected.size()
+                       << " outputs wrong or unwritten, the first at element " << first_wrong;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Layers, RgbLayerTest,
+    ::testing::Values(LayerCase{"layer4_b3", dcgan::generator_layer(4, 3), false},
+                      LayerCase{"b2_5x7_c8_k3", {2, 5, 7, 8, 3}, false},
+                      LayerCase{"b3_3x40_c16_k1", {3, 3, 40, 16, 1}, false},
+                      LayerCase{"b1_6x33_c24_k4", {1, 6, 33, 24, 4}, false},
+                      LayerCase{"b2_1x1_c120_k2", {2, 1, 1, 120, 2}, false}),
+    [](const ::testing::TestParamInfo<LayerCase>& info) { return info.param.name; });
+
 TEST(SubpixelLayerArguments, RefusesSizesItDoesNotTake) {
   using cudalabs::testing::expect_rejected;
   const auto call = [](TconvShape shape) {
@@ -167,6 +212,10 @@ TEST(SubpixelLayerArguments, RefusesSizesItDoesNotTake) {
       "tconv_rgb_bf16_input",
       [] { lab11::tconv_rgb_bf16_input({1, 4, 4, 64, 5}, nullptr, nullptr, nullptr, nullptr, 0); },
       "out_channels = 5");
+  expect_rejected(
+      "tconv_rgb_bf16_input",
+      [] { lab11::tconv_rgb_bf16_input({1, 4, 4, 128, 3}, nullptr, nullptr, nullptr, nullptr, 0); },
+      "in_channels = 128");
   expect_rejected(
       "TensorCoreLayers",
       [] { lab11::TensorCoreLayers(dcgan::default_weights(1), 4, ComputePrecision::kTf32); },
