@@ -29,14 +29,15 @@ __global__ void scale_shift_relu_kernel(const float* __restrict__ in, long long 
   }
 }
 
-// The RGB layer's work is cut into warps of one phase each: 4 input rows by 32 input columns,
-// each lane 4 consecutive pixels of one row, all kK channels of each. The packed filter sits in
-// shared memory as one float4 per (tap, input channel), its channels padded to 4; every lane of a
-// warp reads the same tap, so each such read is one broadcast and serves 4 pixels' FMAs. Each lane
-// reads its pixels' channels 8 at a time (16 bytes).
-constexpr int kRgbRows = 4;     // input rows per warp
-constexpr int kRgbPixels = 4;   // consecutive pixels per lane
-constexpr int kRgbColumns = 32; // input columns per warp: 8 lanes of 4 pixels
+// The RGB layer's work is cut into warp units of one phase: 16 consecutive input pixels of one
+// row. Lane l takes the channels 8 (l % 8) .. 8 (l % 8) + 7 (and every 64th after) of pixels
+// l / 8, l / 8 + 4, l / 8 + 8 and l / 8 + 12, so that each of its 16-byte loads is part of one
+// contiguous 512-byte read by the warp (4 whole pixels). The packed filter sits in shared memory as
+// one float4 per (tap, input channel), its channels padded to 4, and serves 4 pixels' FMAs per
+// read. The 8 lanes of a pixel add their partial sums with shuffles at the end.
+constexpr int kRgbPixels = 4;                 // pixels per lane
+constexpr int kRgbUnitPixels = 4 * kRgbPixels;  // consecutive pixels per warp unit
+constexpr int kRgbChunkLanes = 8;             // lanes sharing one pixel, 8 channels each
 
 template <int kK>
 __global__ void rgb_kernel(TconvShape shape, const __nv_bfloat16* __restrict__ input,
@@ -52,33 +53,32 @@ __global__ void rgb_kernel(TconvShape shape, const __nv_bfloat16* __restrict__ i
   }
   __syncthreads();
   const int warps = blockDim.x / 32, lane = threadIdx.x % 32;
-  const int column_groups = (shape.width + kRgbColumns - 1) / kRgbColumns;
-  const int row_groups = (shape.height + kRgbRows - 1) / kRgbRows;
-  const long long units = static_cast<long long>(shape.batch) * row_groups * 4 * column_groups;
+  const int slot = lane / kRgbChunkLanes, chunk = lane % kRgbChunkLanes;
+  const int groups = (shape.width + kRgbUnitPixels - 1) / kRgbUnitPixels;
+  const long long units = static_cast<long long>(shape.batch) * shape.height * 4 * groups;
   for (long long u = blockIdx.x * static_cast<long long>(warps) + threadIdx.x / 32; u < units;
        u += static_cast<long long>(gridDim.x) * warps) {
-    const int group = static_cast<int>(u % column_groups);
-    const int z = static_cast<int>(u / column_groups % 4);
-    const int i = static_cast<int>(u / column_groups / 4 % row_groups) * kRgbRows + lane / 8;
-    const long long n = u / column_groups / 4 / row_groups;
-    const int j0 = group * kRgbColumns + (lane % 8) * kRgbPixels;
+    const int j0 = static_cast<int>(u % groups) * kRgbUnitPixels + slot;
+    const int z = static_cast<int>(u / groups % 4);
+    const int i = static_cast<int>(u / groups / 4 % shape.height);
+    const long long n = u / groups / 4 / shape.height;
     const int py = subpixel::phase_row(z), px = subpixel::phase_col(z);
     const float4* phase_filter = filter + subpixel::phase_start(z, 1, 1) * c_in;
     float acc[kRgbPixels][kK] = {};
     for (int ty = 0; ty < subpixel::taps(py); ++ty) {
       const int ii = i + subpixel::input_offset(py, ty);
-      const bool row_inside = i < shape.height && ii >= 0 && ii < shape.height;
+      if (ii < 0 || ii >= shape.height) continue;  // the same for the whole warp
+      const __nv_bfloat16* row = input + (n * shape.height + ii) * shape.width * c_in;
       for (int tx = 0; tx < subpixel::taps(px); ++tx) {
         const int jj0 = j0 + subpixel::input_offset(px, tx);
-        const __nv_bfloat16* row = input + ((n * shape.height + ii) * shape.width) * c_in;
         const float4* taps = phase_filter + (ty * subpixel::taps(px) + tx) * c_in;
-        for (int c0 = 0; c0 < c_in; c0 += 8) {
+        for (int c0 = 8 * chunk; c0 < c_in; c0 += 8 * kRgbChunkLanes) {
           float x[kRgbPixels][8];
 #pragma unroll
           for (int p = 0; p < kRgbPixels; ++p) {
-            const int jj = jj0 + p;
+            const int jj = jj0 + 4 * p;
             uint4 raw = make_uint4(0, 0, 0, 0);
-            if (row_inside && jj >= 0 && jj < shape.width)
+            if (jj >= 0 && jj < shape.width)
               raw = *reinterpret_cast<const uint4*>(row + static_cast<long long>(jj) * c_in + c0);
             const __nv_bfloat162* pairs = reinterpret_cast<const __nv_bfloat162*>(&raw);
 #pragma unroll
@@ -101,15 +101,26 @@ __global__ void rgb_kernel(TconvShape shape, const __nv_bfloat16* __restrict__ i
         }
       }
     }
-    if (i >= shape.height) continue;
+    // The 8 lanes of a pixel hold sums over their channels: add them up.
 #pragma unroll
     for (int p = 0; p < kRgbPixels; ++p) {
-      const int j = j0 + p;
-      if (j >= shape.width) continue;
-      float* out =
-          output + ((n * 2 * shape.height + 2 * i + py) * 2 * shape.width + 2 * j + px) * kK;
 #pragma unroll
-      for (int k = 0; k < kK; ++k) out[k] = tanhf(acc[p][k] + bias[k]);
+      for (int k = 0; k < kK; ++k) {
+#pragma unroll
+        for (int offset = 1; offset < kRgbChunkLanes; offset *= 2)
+          acc[p][k] += __shfl_xor_sync(0xFFFFFFFFu, acc[p][k], offset);
+      }
+    }
+    if (chunk >= kK) continue;  // lane chunk writes channel chunk of its 4 pixels
+#pragma unroll
+    for (int p = 0; p < kRgbPixels; ++p) {
+      const int j = j0 + 4 * p;
+      if (j >= shape.width) continue;
+      float value = acc[p][0];
+#pragma unroll
+      for (int k = 1; k < kK; ++k) value = chunk == k ? acc[p][k] : value;
+      output[((n * 2 * shape.height + 2 * i + py) * 2 * shape.width + 2 * j + px) * kK + chunk] =
+          tanhf(value + bias[chunk]);
     }
   }
 }
@@ -119,9 +130,8 @@ void launch_rgb(const TconvShape& shape, const __nv_bfloat16* input, const float
                 const float* bias, float* output, cudaStream_t stream) {
   constexpr int kThreads = 256;
   const std::size_t shared = sizeof(float4) * 25 * shape.in_channels;
-  const long long units = static_cast<long long>(shape.batch) *
-                          cudalabs::ceil_div(shape.height, kRgbRows) * 4 *
-                          cudalabs::ceil_div(shape.width, kRgbColumns);
+  const long long units = static_cast<long long>(shape.batch) * shape.height * 4 *
+                          cudalabs::ceil_div(shape.width, kRgbUnitPixels);
   int device = 0, sms = 0;
   CUDA_CHECK(cudaGetDevice(&device));
   CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
