@@ -8,8 +8,8 @@
 /// tap's shifted position, and fills zeros where the box leaves the image: the im2col gather and
 /// its borders cost nothing. B is the phase's packed filter in BF16. The epilogue applies the
 /// layer's folded batch norm and ReLU and stores BF16 at the phase's output pixels (2 i + py,
-/// 2 j + px). The RGB layer (3 output channels, too narrow for a tensor-core tile) and the
-/// linear layer's tail are given kernels.
+/// 2 j + px). The RGB layer (3 output channels, too narrow for a wgmma tile: mma.sync's 8 columns)
+/// and the linear layer's tail are given kernels.
 #pragma once
 
 #include "common/reference_dcgan.h"
@@ -43,10 +43,11 @@ void tconv_subpixel_bf16(const SubpixelBf16Args& args, cudaStream_t stream);
 /// Why tconv_subpixel_bf16 cannot run on the current GPU; empty when it can.
 std::string tconv_subpixel_bf16_unavailable();
 
-/// The RGB layer in BF16 inputs and FP32 sums: input batch x H x W x C (BF16, 16-byte aligned, C a
-/// multiple of 8 and at most 120: the filter, one float4 per tap and channel, fits the default 48
-/// KiB of shared memory), filter packed as subpixel.h says but in FP32 with out_channels <= 4,
-/// output FP32 tanh(sum + bias). Throws std::invalid_argument naming a size it does not take.
+/// The RGB layer on tensor cores (mma.sync, compute capability 8.0+), BF16 inputs and filter,
+/// FP32 sums: input batch x H x W x C (BF16, 16-byte aligned, C 32, 64 or 96: B's fragments fit
+/// the default 48 KiB of shared memory), filter packed as subpixel.h says, in FP32 (rounded to BF16
+/// here), out_channels <= 8; output FP32 tanh(sum + bias). Throws std::invalid_argument naming a
+/// size it does not take.
 void tconv_rgb_bf16_input(const cudalabs::dcgan::TconvShape& shape, const __nv_bfloat16* input,
                           const float* packed_filter, const float* bias, float* output,
                           cudaStream_t stream);
