@@ -151,6 +151,11 @@ def best_configuration(args, batch):
     return (name, run, dtype), rates
 
 
+def command_line():
+    """The command as run, absolute paths (outside the repository) shortened to <outside>/NAME."""
+    return " ".join("<outside>/" + os.path.basename(a) if os.path.isabs(a) else a for a in sys.argv)
+
+
 def bench_precision(args):
     set_precision(args.precision)
     batches = [int(b) for b in args.batches.split(",")]
@@ -169,7 +174,7 @@ def bench_precision(args):
         print(f"bench: {prefix}/end_to_end/n{num}: {ms:.3f} ms, {num / ms * 1000:,.0f} images/s", flush=True)
     context = {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
                "cudnn": torch.backends.cudnn.version(), "date": time.strftime("%Y-%m-%d"),
-               "command": " ".join(sys.argv), "precision": args.precision, "cudnn_benchmark": True,
+               "command": command_line(), "precision": args.precision, "cudnn_benchmark": True,
                "winner": winner, "configurations_images_per_s": rates}
     with open(args.json, "w") as f:
         json.dump({"context": context, "benchmarks": results}, f, indent=1)
@@ -195,7 +200,7 @@ def bench(args):
         print(f"bench: pytorch/end_to_end/n{num}: {ms:.3f} ms, {num / ms * 1000:,.0f} images/s", flush=True)
     context = {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
                "cudnn": torch.backends.cudnn.version(), "date": time.strftime("%Y-%m-%d"),
-               "command": " ".join(sys.argv), "tf32": False, "cudnn_benchmark": True}
+               "command": command_line(), "tf32": False, "cudnn_benchmark": True}
     with open(args.json, "w") as f:
         json.dump({"context": context, "benchmarks": results}, f, indent=1)
 

@@ -3,6 +3,13 @@
     throughput   ours per variant and PyTorch at batches 1024 and 5248, images/s and the ratio
     layers       per-layer milliseconds and GFLOP/s of each variant at one batch
     end_to_end   num 5248 from host memory to host memory, ours and PyTorch's, same session
+
+Lab 11's step 7 from docs/data/results/lab11_dcgan_*.json (scripts/lab11-dcgan-bench):
+
+    tensor_cores        lab 11 at a precision, lab 09's FP32 sub-pixel variant and PyTorch's best
+                        configuration at that precision, batches 1024 and 5248 and end to end
+    tensor_core_layers  per-layer milliseconds of both generators at one batch
+    pytorch_configs     every PyTorch configuration the bench tried, and the one that won
 """
 import json
 import pathlib
@@ -135,3 +142,68 @@ def tuning_rows(data_dir):
         rows.append(row)
         last = row
     return rows
+
+
+def _tensor_core_path(data_dir, device):
+    path = pathlib.Path(data_dir) / "results" / f"lab11_dcgan_{device}.json"
+    if not path.exists():
+        raise KeyError(f"lab 11: no {path.name}")
+    return path
+
+
+def _tensor_core_source(data):
+    c = data["context"]
+    pytorch = next(v for k, v in c.items() if k.startswith("pytorch_"))
+    return (f"{c['device']}, {c.get('date', '')[:10]}, commit `{c.get('git_commit', '?')}`; PyTorch "
+            f"{pytorch['torch']} (cuDNN {pytorch['cudnn']}, {pytorch['precision']}, best configuration "
+            f"`{pytorch['winner']}`) in the same session")
+
+
+def tensor_cores(data_dir, device):
+    data = json.loads(_tensor_core_path(data_dir, device).read_text())
+    m = _medians(data)
+    precision = next(k for k in data["context"] if k.startswith("pytorch_"))[len("pytorch_"):]
+    rows = [(f"lab 11 `dcgan_{precision}`", f"lab11/dcgan_{precision}"), ("lab 09 `subpixel` (FP32)", "lab09/subpixel"),
+            (f"PyTorch, {precision}, best configuration", f"pytorch_{precision}")]
+    lines = ["| generator | ms, batch 1024 | images/s | x PyTorch | ms, batch 5248 | images/s | x PyTorch |",
+             "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for label, stem in rows:
+        cells = [label]
+        for batch in (1024, 5248):
+            b, theirs = m[f"{stem}/b{batch}"], m[f"pytorch_{precision}/b{batch}"]
+            cells += [f"{b['real_time']:.2f}", f"{b['images_per_s']:,.0f}", f"{b['images_per_s'] / theirs['images_per_s']:.2f}"]
+        lines.append("| " + " | ".join(cells) + " |")
+    theirs = next(b for n, b in m.items() if n.startswith(f"pytorch_{precision}/end_to_end/"))
+    lines += ["", "| end to end, 5,248 images | batches of | ms | images/s | x PyTorch |", "| --- | ---: | ---: | ---: | ---: |"]
+    for name, b in sorted(m.items()):
+        if name.startswith(f"lab11/end_to_end/dcgan_{precision}/"):
+            lines.append(f"| `dcgan --precision {precision}` | {b['batch']} | {b['real_time']:.1f} | {b['images_per_s']:,.0f} | "
+                         f"{theirs['real_time'] / b['real_time']:.2f} |")
+    lines.append(f"| PyTorch `model(z.cuda()).cpu()` | 5248 | {theirs['real_time']:.1f} | {theirs['images_per_s']:,.0f} | 1.00 |")
+    return "\n".join(lines) + f"\n\nOne batch on the GPU, CUDA-event medians; {_tensor_core_source(data)}."
+
+
+def tensor_core_layers(data_dir, device, batch="5248"):
+    data = json.loads(_tensor_core_path(data_dir, device).read_text())
+    tables = {k.split("/")[0]: v for k, v in data["layers"].items() if k.endswith(f"/b{batch}")}
+    order = [v for v in tables if v.startswith("dcgan_")] + ["subpixel"]
+    names = ["linear + bn0 + ReLU", "tconv1 4x4x512 -> 8x8x256", "tconv2 -> 16x16x128", "tconv3 -> 32x32x64",
+             "tconv4 -> 64x64x3 + tanh"]
+    lines = ["| layer | " + " | ".join(f"`{v}` ms (GFLOP/s)" for v in order) + " | speed-up |",
+             "| --- |" + " ---: |" * (len(order) + 1)]
+    for i, name in enumerate(names):
+        cells = [f"{tables[v]['ms'][i]:.3f} ({tables[v]['gflops'][i]:,.0f})" for v in order]
+        lines.append(f"| {name} | " + " | ".join(cells) + f" | {tables['subpixel']['ms'][i] / tables[order[0]]['ms'][i]:.1f}x |")
+    totals = [sum(tables[v]["ms"]) for v in order]
+    lines.append("| all layers | " + " | ".join(f"{t:.3f}" for t in totals) + f" | {totals[-1] / totals[0]:.1f}x |")
+    return "\n".join(lines) + f"\n\nBatch {batch}, CUDA events around each layer, median of 5 runs; {_tensor_core_source(data)}."
+
+
+def pytorch_configs(data_dir, device):
+    data = json.loads(_tensor_core_path(data_dir, device).read_text())
+    pytorch = next(v for k, v in data["context"].items() if k.startswith("pytorch_"))
+    lines = ["| PyTorch configuration | images/s at batch 5248 |", "| --- | ---: |"]
+    for name, rate in pytorch["configurations_images_per_s"].items():
+        cell = f"{rate:,.0f}" if isinstance(rate, (int, float)) else str(rate)
+        lines.append(f"| `{name}`{' (the baseline)' if name == pytorch['winner'] else ''} | {cell} |")
+    return "\n".join(lines) + f"\n\nEach timed alone at batch 5248 (`cudnn.benchmark` on), then the fastest: {_tensor_core_source(data)}."

@@ -559,8 +559,7 @@ int run(int argc, char** argv) {
     lab09::write_run_record(results_stem(o, device) + "_extra.json", end_to_end, layers, in.batch);
   }
   // The end-to-end images must be the checked ones: compare the sampled images once more.
-  const ImageCheck final_check =
-      dcgan::check_images(images, picks, reference, fastest->precision);
+  const ImageCheck final_check = dcgan::check_images(images, picks, reference, fastest->precision);
   out << "end-to-end images: " << final_check.message << "\n";
   all_passed = all_passed && final_check.passed;
   dcgan::write_requested_images(out, o.output, o.raw, images, in.num, o.columns);

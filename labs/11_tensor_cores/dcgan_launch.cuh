@@ -34,10 +34,10 @@ void check_tile_rows(const cudalabs::dcgan::TconvShape& shape, int tile_pixels) 
   const long long image_pixels = static_cast<long long>(shape.height) * shape.width;
   if (tile_pixels % shape.width != 0 ||
       (tile_pixels % image_pixels != 0 && image_pixels % tile_pixels != 0)) {
-    throw std::invalid_argument(subpixel_error(
-        "width", shape.width,
-        "and height " + std::to_string(shape.height) + " do not cut into tiles of " +
-            std::to_string(tile_pixels) + " pixels of whole image rows"));
+    throw std::invalid_argument(
+        subpixel_error("width", shape.width,
+                       "and height " + std::to_string(shape.height) + " do not cut into tiles of " +
+                           std::to_string(tile_pixels) + " pixels of whole image rows"));
   }
 }
 
@@ -61,18 +61,17 @@ void launch_subpixel(const SubpixelBf16Args& args, cudaStream_t stream) {
   p.scale = args.scale;
   p.shift = args.shift;
   p.relu = args.relu ? 1 : 0;
-  const CUtensorMap a_map =
-      bf16_activation_map(args.input, shape.batch, shape.height, shape.width, shape.in_channels,
-                          p.box_rows, p.box_images);
-  const CUtensorMap b_map = bf16_tensor_map(args.packed_filter, 25 * shape.in_channels,
-                                            shape.out_channels, shape.out_channels,
-                                            SwizzledTile::BK);
+  const CUtensorMap a_map = bf16_activation_map(args.input, shape.batch, shape.height, shape.width,
+                                                shape.in_channels, p.box_rows, p.box_images);
+  const CUtensorMap b_map =
+      bf16_tensor_map(args.packed_filter, 25 * shape.in_channels, shape.out_channels,
+                      shape.out_channels, SwizzledTile::BK);
   const long long items = 4LL * p.row_tiles * p.column_tiles;
   const dim3 grid = cudalabs::checked_grid(std::min<long long>(items, multiprocessors()), 1, 1,
                                            "lab11 tconv_subpixel_bf16");
   allow_shared(&subpixel_wgmma_kernel<kWidth>, Tile::kSharedBytes);
-  subpixel_wgmma_kernel<kWidth><<<grid, Tile::kThreads, Tile::kSharedBytes, stream>>>(p, a_map,
-                                                                                     b_map);
+  subpixel_wgmma_kernel<kWidth>
+      <<<grid, Tile::kThreads, Tile::kSharedBytes, stream>>>(p, a_map, b_map);
   CUDA_CHECK_LAUNCH("lab11 subpixel_wgmma_kernel");
 }
 

@@ -77,7 +77,8 @@ __global__ void rgb_kernel(TconvShape shape, const __nv_bfloat16* __restrict__ i
       const __nv_bfloat16* row = input + (n * shape.height + ii) * shape.width * c_in;
       for (int tx = 0; tx < subpixel::taps(px); ++tx) {
         const int tap = first_tap + ty * subpixel::taps(px) + tx;
-        // This lane's two rows of A: pixels j0 + lane / 4 and j0 + lane / 4 + 8, shifted by the tap.
+        // This lane's two rows of A: pixels j0 + lane / 4 and j0 + lane / 4 + 8, shifted by the
+        // tap.
         const int jj0 = j0 + lane / 4 + subpixel::input_offset(px, tx), jj1 = jj0 + 8;
         const bool in0 = jj0 >= 0 && jj0 < shape.width, in1 = jj1 >= 0 && jj1 < shape.width;
         const __nv_bfloat16* pixel0 = row + static_cast<long long>(jj0) * c_in + 8 * (lane % 4);
@@ -134,8 +135,8 @@ void tconv_rgb_bf16_input(const TconvShape& shape, const __nv_bfloat16* input,
   const char* who = "lab11 tconv_rgb_bf16_input";
   cudalabs::dcgan::validate(shape, who);
   if (shape.in_channels % 32 != 0 || shape.in_channels > 96)
-    throw std::invalid_argument(std::string(who) + ": in_channels = " +
-                                std::to_string(shape.in_channels) +
+    throw std::invalid_argument(std::string(who) +
+                                ": in_channels = " + std::to_string(shape.in_channels) +
                                 " is not 32, 64 or 96 (B's fragments must fit 48 KiB)");
   if (shape.out_channels > 8)
     throw std::invalid_argument(std::string(who) + ": out_channels = " +
@@ -153,9 +154,8 @@ void tconv_rgb_bf16_input(const TconvShape& shape, const __nv_bfloat16* input,
 void scale_shift_relu_to_bf16(const float* in, long long count, int period, const float* scale,
                               const float* shift, __nv_bfloat16* out, cudaStream_t stream) {
   if (count < 1 || period < 1)
-    throw std::invalid_argument("lab11 scale_shift_relu_to_bf16: count = " +
-                                std::to_string(count) + ", period = " + std::to_string(period) +
-                                " (both must be >= 1)");
+    throw std::invalid_argument("lab11 scale_shift_relu_to_bf16: count = " + std::to_string(count) +
+                                ", period = " + std::to_string(period) + " (both must be >= 1)");
   const long long blocks = std::min<long long>(cudalabs::ceil_div<long long>(count, 256), 65535);
   scale_shift_relu_kernel<<<static_cast<unsigned>(blocks), 256, 0, stream>>>(in, count, period,
                                                                              scale, shift, out);

@@ -11,15 +11,15 @@ namespace lab11 {
 
 /// One layer's sizes and epilogue, as the kernel reads them.
 struct SubpixelParams {
-  int batch;            ///< images
-  int height;           ///< input rows H
-  int width;            ///< input columns W
-  int in_channels;      ///< C, a multiple of 64
-  int out_channels;     ///< K
-  int box_rows;         ///< image rows per A box (H when a box spans several images)
-  int box_images;       ///< images per A box
-  int row_tiles;        ///< tiles of BM pixels per phase
-  int column_tiles;     ///< tiles of BN channels
+  int batch;              ///< images
+  int height;             ///< input rows H
+  int width;              ///< input columns W
+  int in_channels;        ///< C, a multiple of 64
+  int out_channels;       ///< K
+  int box_rows;           ///< image rows per A box (H when a box spans several images)
+  int box_images;         ///< images per A box
+  int row_tiles;          ///< tiles of BM pixels per phase
+  int column_tiles;       ///< tiles of BN channels
   __nv_bfloat16* output;  ///< batch x 2H x 2W x K
   const float* scale;     ///< per output channel
   const float* shift;     ///< per output channel

@@ -32,9 +32,12 @@ class TensorCoreLayers final : public lab09::PrecisionLayers {
   TensorCoreLayers(const cudalabs::dcgan::Weights& weights, int max_batch,
                    cudalabs::ComputePrecision precision);
 
+  /// kBf16.
   cudalabs::ComputePrecision precision() const override { return precision_; }
+  /// The layer sequence above for `count` (1..max_batch) latents (PrecisionLayers::run).
   void run(const float* latents, int count, float* images, cudaStream_t stream,
            const std::function<void(int)>& boundary) override;
+  /// Fills the linear layer's output and both activation buffers with NaN.
   void poison_activations() override;
 
   /// Device bytes the layers for `max_batch` images allocate beyond their weights.
@@ -45,7 +48,7 @@ class TensorCoreLayers final : public lab09::PrecisionLayers {
   int max_batch_;
   cudalabs::DeviceBuffer<float> linear_weight_, linear_scale_, linear_shift_, linear_out_;
   std::array<cudalabs::DeviceBuffer<__nv_bfloat16>, 4> packed_;  // [1..3]
-  std::array<cudalabs::DeviceBuffer<float>, 4> scale_, shift_;    // [1..3]
+  std::array<cudalabs::DeviceBuffer<float>, 4> scale_, shift_;   // [1..3]
   cudalabs::DeviceBuffer<float> rgb_filter_, rgb_bias_;
   cudalabs::DeviceBuffer<__nv_bfloat16> even_, odd_;  // inputs of layers 1, 3 and 2, 4
 };

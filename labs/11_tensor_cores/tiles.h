@@ -121,13 +121,13 @@ struct SpecializedTile {
 /// (64 channels) takes 256 pixels a tile, so that each stage's B panel serves four such blocks.
 template <int kWidth>
 struct SubpixelTile {
-  static constexpr int kRowBlocks = kWidth == 64 ? 2 : 1;    ///< 64-pixel blocks per consumer
-  static constexpr int kConsumers = 2;                       ///< consumer warpgroups
-  static constexpr int BM = 64 * kRowBlocks * kConsumers;    ///< input pixels per tile
-  static constexpr int BN = kWidth;                          ///< output channels per tile
-  static constexpr int BK = SwizzledTile::BK;                ///< channels of one tap per stage
-  static constexpr int kStages = 4;                          ///< TMA stages in flight
-  static constexpr int kThreads = 128 * (kConsumers + 1);   ///< threads per block (+ the producer)
+  static constexpr int kRowBlocks = kWidth == 64 ? 2 : 1;  ///< 64-pixel blocks per consumer
+  static constexpr int kConsumers = 2;                     ///< consumer warpgroups
+  static constexpr int BM = 64 * kRowBlocks * kConsumers;  ///< input pixels per tile
+  static constexpr int BN = kWidth;                        ///< output channels per tile
+  static constexpr int BK = SwizzledTile::BK;              ///< channels of one tap per stage
+  static constexpr int kStages = 4;                        ///< TMA stages in flight
+  static constexpr int kThreads = 128 * (kConsumers + 1);  ///< threads per block (+ the producer)
   /// bytes of one stage (A and B tiles)
   static constexpr std::size_t kStageBytes = (BM + BN) * BK * 2;
   /// dynamic shared memory per block: stages, 1024-byte alignment, a full and an empty mbarrier a

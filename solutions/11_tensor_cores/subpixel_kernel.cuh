@@ -71,8 +71,7 @@ __device__ __forceinline__ void store_phase_pixels(const SubpixelParams& p,
     const int i = static_cast<int>(pixel % image_pixels) / p.width;
     const int j = static_cast<int>(pixel % p.width);
     __nv_bfloat16* out =
-        p.output +
-        ((n * 2 * p.height + 2 * i + py) * 2 * p.width + 2 * j + px) * p.out_channels;
+        p.output + ((n * 2 * p.height + 2 * i + py) * 2 * p.width + 2 * j + px) * p.out_channels;
 #pragma unroll
     for (int c8 = 0; c8 < kN / 8; ++c8) {
       const int col = col0 + 8 * c8 + 2 * (lane % 4);

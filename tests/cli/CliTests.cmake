@@ -64,6 +64,12 @@ cudalabs_add_cli_test(dcgan_batch_zero 2 "^dcgan: --batch: invalid value '0'" dc
 cudalabs_add_cli_test(dcgan_batch_above_num 2 "^dcgan: --batch: 8 is larger than the 4 images to generate" dcgan --num 4 --batch 8)
 cudalabs_add_cli_test(dcgan_unknown_variant 2 "^dcgan: --variant: unknown variant 'fastest' \\(expected one of naive"
                       dcgan --variant fastest)
+cudalabs_add_cli_test(dcgan_precision_unknown 2
+                      "^dcgan: --precision: invalid value 'fp16' \\(expected fp32, tf32 or bf16\\)" dcgan --precision fp16)
+cudalabs_add_cli_test(dcgan_precision_tf32 2
+                      "^dcgan: --precision tf32: lab 11's tensor-core layers are built for bf16 only" dcgan --precision tf32)
+cudalabs_add_cli_test(lab09_precision_bf16 2 "^dcgan: --precision bf16: this program runs lab 09's FP32 kernels"
+                      lab09 --precision bf16)
 cudalabs_add_cli_test(dcgan_num_and_input 2 "^dcgan: --num: give either --num or --input" dcgan --num 4 --input z.cldz)
 cudalabs_add_cli_test(dcgan_missing_weights 2 "^dcgan: weights file '/nonexistent/w.cldw': cannot be read"
                       dcgan --weights /nonexistent/w.cldw)

@@ -46,11 +46,11 @@ std::uint64_t seed_for(const std::string& name) {
 }
 
 // Skips off Hopper (or without sm_90a code) with the reason.
-#define REQUIRE_TENSOR_CORE_LAYERS()                                                     \
-  do {                                                                                   \
-    CUDALABS_REQUIRE_GPU();                                                              \
+#define REQUIRE_TENSOR_CORE_LAYERS()                                                    \
+  do {                                                                                  \
+    CUDALABS_REQUIRE_GPU();                                                             \
     if (const std::string why = lab11::tconv_subpixel_bf16_unavailable(); !why.empty()) \
-      GTEST_SKIP() << why;                                                               \
+      GTEST_SKIP() << why;                                                              \
   } while (0)
 
 std::vector<float> rounded_to_bf16(std::vector<float> values) {
@@ -140,16 +140,15 @@ TEST_P(SubpixelLayerTest, MatchesReferenceOnBf16Inputs) {
 
 INSTANTIATE_TEST_SUITE_P(
     Layers, SubpixelLayerTest,
-    ::testing::Values(
-        LayerCase{"layer1_b1", dcgan::generator_layer(1, 1), true},
-        LayerCase{"layer2_b3", dcgan::generator_layer(2, 3), true},
-        LayerCase{"layer3_b2", dcgan::generator_layer(3, 2), false},
-        LayerCase{"layer1_b9_partial_tile", dcgan::generator_layer(1, 9), true},
-        LayerCase{"b3_4x4_c64_k64_one_partial_tile", {3, 4, 4, 64, 64}, true},
-        LayerCase{"b2_8x16_c128_k128_image_per_tile", {2, 8, 16, 128, 128}, false},
-        LayerCase{"b5_2x8_c192_k320_width64", {5, 2, 8, 192, 320}, true},
-        LayerCase{"b2_16x16_c64_k256_half_image_tiles", {2, 16, 16, 64, 256}, false},
-        LayerCase{"b1_32x4_c64_k512_two_column_tiles", {1, 32, 4, 64, 512}, true}),
+    ::testing::Values(LayerCase{"layer1_b1", dcgan::generator_layer(1, 1), true},
+                      LayerCase{"layer2_b3", dcgan::generator_layer(2, 3), true},
+                      LayerCase{"layer3_b2", dcgan::generator_layer(3, 2), false},
+                      LayerCase{"layer1_b9_partial_tile", dcgan::generator_layer(1, 9), true},
+                      LayerCase{"b3_4x4_c64_k64_one_partial_tile", {3, 4, 4, 64, 64}, true},
+                      LayerCase{"b2_8x16_c128_k128_image_per_tile", {2, 8, 16, 128, 128}, false},
+                      LayerCase{"b5_2x8_c192_k320_width64", {5, 2, 8, 192, 320}, true},
+                      LayerCase{"b2_16x16_c64_k256_half_image_tiles", {2, 16, 16, 64, 256}, false},
+                      LayerCase{"b1_32x4_c64_k512_two_column_tiles", {1, 32, 4, 64, 512}, true}),
     [](const ::testing::TestParamInfo<LayerCase>& info) { return info.param.name; });
 
 class RgbLayerTest : public ::testing::TestWithParam<LayerCase> {};
@@ -205,18 +204,47 @@ TEST(SubpixelLayerArguments, RefusesSizesItDoesNotTake) {
     args.shape = shape;
     lab11::tconv_subpixel_bf16(args, nullptr);
   };
-  expect_rejected("tconv_subpixel_bf16", [&] { call({1, 4, 4, 96, 64}); }, "in_channels = 96");
-  expect_rejected("tconv_subpixel_bf16", [&] { call({1, 4, 4, 64, 96}); }, "out_channels = 96");
-  expect_rejected("tconv_subpixel_bf16", [&] { call({1, 4, 12, 64, 128}); }, "width = 12");
-  expect_rejected("tconv_subpixel_bf16", [&] { call({1, 3, 8, 64, 128}); }, "width = 8");
-  expect_rejected("tconv_subpixel_bf16", [&] { call({0, 4, 4, 64, 64}); }, "batch");
+  expect_rejected(
+      "tconv_subpixel_bf16",
+      [&] {
+        call({1, 4, 4, 96, 64});
+      },
+      "in_channels = 96");
+  expect_rejected(
+      "tconv_subpixel_bf16",
+      [&] {
+        call({1, 4, 4, 64, 96});
+      },
+      "out_channels = 96");
+  expect_rejected(
+      "tconv_subpixel_bf16",
+      [&] {
+        call({1, 4, 12, 64, 128});
+      },
+      "width = 12");
+  expect_rejected(
+      "tconv_subpixel_bf16",
+      [&] {
+        call({1, 3, 8, 64, 128});
+      },
+      "width = 8");
+  expect_rejected(
+      "tconv_subpixel_bf16",
+      [&] {
+        call({0, 4, 4, 64, 64});
+      },
+      "batch");
   expect_rejected(
       "tconv_rgb_bf16_input",
-      [] { lab11::tconv_rgb_bf16_input({1, 4, 4, 64, 9}, nullptr, nullptr, nullptr, nullptr, 0); },
+      [] {
+        lab11::tconv_rgb_bf16_input({1, 4, 4, 64, 9}, nullptr, nullptr, nullptr, nullptr, 0);
+      },
       "out_channels = 9");
   expect_rejected(
       "tconv_rgb_bf16_input",
-      [] { lab11::tconv_rgb_bf16_input({1, 4, 4, 128, 3}, nullptr, nullptr, nullptr, nullptr, 0); },
+      [] {
+        lab11::tconv_rgb_bf16_input({1, 4, 4, 128, 3}, nullptr, nullptr, nullptr, nullptr, 0);
+      },
       "in_channels = 128");
   expect_rejected(
       "TensorCoreLayers",
@@ -256,8 +284,8 @@ TEST_P(Bf16GeneratorTest, WithinToleranceOfFp32AndReference) {
       std::make_unique<lab11::TensorCoreLayers>(trained_weights(), batch, ComputePrecision::kBf16));
   const std::vector<float> fp32 =
       run_generator(generator, lab09::find_variant("subpixel"), latents, batch);
-  const std::vector<float> bf16 = run_generator(
-      generator, lab11::tensor_core_variant(ComputePrecision::kBf16), latents, batch);
+  const std::vector<float> bf16 =
+      run_generator(generator, lab11::tensor_core_variant(ComputePrecision::kBf16), latents, batch);
 
   std::vector<int> all(static_cast<std::size_t>(batch));
   std::iota(all.begin(), all.end(), 0);
@@ -270,11 +298,11 @@ TEST_P(Bf16GeneratorTest, WithinToleranceOfFp32AndReference) {
   EXPECT_GT(against_fp32.max_difference, 0.0) << "BF16 images identical to FP32";
 
   const std::vector<int> picks = dcgan::spread_picks(batch, 3);
-  const dcgan::ImageCheck against_reference = dcgan::check_images(
-      bf16, picks, dcgan::reference_images(trained_weights(), latents, picks),
-      ComputePrecision::kBf16);
-  EXPECT_TRUE(against_reference.passed) << "against the CPU reference: "
-                                        << against_reference.message;
+  const dcgan::ImageCheck against_reference =
+      dcgan::check_images(bf16, picks, dcgan::reference_images(trained_weights(), latents, picks),
+                          ComputePrecision::kBf16);
+  EXPECT_TRUE(against_reference.passed)
+      << "against the CPU reference: " << against_reference.message;
 }
 
 INSTANTIATE_TEST_SUITE_P(Batches, Bf16GeneratorTest, ::testing::Values(1, 7, 64),
