@@ -151,59 +151,69 @@ def _tensor_core_path(data_dir, device):
     return path
 
 
+def _precisions(data):
+    """The reduced precisions of a lab 11 record, in the order BF16, TF32."""
+    found = [k[len("pytorch_"):] for k in data["context"] if k.startswith("pytorch_")]
+    return [p for p in ("bf16", "tf32") if p in found]
+
+
 def _tensor_core_source(data):
     c = data["context"]
-    pytorch = next(v for k, v in c.items() if k.startswith("pytorch_"))
+    baselines = "; ".join(f"{p.upper()} `{c['pytorch_' + p]['winner']}`" for p in _precisions(data))
+    pytorch = c["pytorch_" + _precisions(data)[0]]
     return (f"{c['device']}, {c.get('date', '')[:10]}, commit `{c.get('git_commit', '?')}`; PyTorch "
-            f"{pytorch['torch']} (cuDNN {pytorch['cudnn']}, {pytorch['precision']}, best configuration "
-            f"`{pytorch['winner']}`) in the same session")
+            f"{pytorch['torch']} (cuDNN {pytorch['cudnn']}; best configurations: {baselines}) in the same session")
 
 
 def tensor_cores(data_dir, device):
     data = json.loads(_tensor_core_path(data_dir, device).read_text())
     m = _medians(data)
-    precision = next(k for k in data["context"] if k.startswith("pytorch_"))[len("pytorch_"):]
-    rows = [(f"lab 11 `dcgan_{precision}`", f"lab11/dcgan_{precision}"), ("lab 09 `subpixel` (FP32)", "lab09/subpixel"),
-            (f"PyTorch, {precision}, best configuration", f"pytorch_{precision}")]
-    lines = ["| generator | ms, batch 1024 | images/s | x PyTorch | ms, batch 5248 | images/s | x PyTorch |",
+    rows = []
+    for p in _precisions(data):
+        rows += [(f"lab 11 `dcgan_{p}`", f"lab11/dcgan_{p}", p), (f"PyTorch, {p.upper()}, best configuration", f"pytorch_{p}", p)]
+    rows.append(("lab 09 `subpixel` (FP32)", "lab09/subpixel", _precisions(data)[0]))
+    lines = ["| generator | ms, batch 1024 | images/s | x PyTorch, same precision | ms, batch 5248 | images/s | x PyTorch, same precision |",
              "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
-    for label, stem in rows:
+    for label, stem, p in rows:
         cells = [label]
         for batch in (1024, 5248):
-            b, theirs = m[f"{stem}/b{batch}"], m[f"pytorch_{precision}/b{batch}"]
-            cells += [f"{b['real_time']:.2f}", f"{b['images_per_s']:,.0f}", f"{b['images_per_s'] / theirs['images_per_s']:.2f}"]
+            b, theirs = m[f"{stem}/b{batch}"], m[f"pytorch_{p}/b{batch}"]
+            ratio = f"{b['images_per_s'] / theirs['images_per_s']:.2f}" if not stem.startswith("lab09/") else "-"
+            cells += [f"{b['real_time']:.2f}", f"{b['images_per_s']:,.0f}", ratio]
         lines.append("| " + " | ".join(cells) + " |")
-    theirs = next(b for n, b in m.items() if n.startswith(f"pytorch_{precision}/end_to_end/"))
-    lines += ["", "| end to end, 5,248 images | batches of | ms | images/s | x PyTorch |", "| --- | ---: | ---: | ---: | ---: |"]
-    for name, b in sorted(m.items()):
-        if name.startswith(f"lab11/end_to_end/dcgan_{precision}/"):
-            lines.append(f"| `dcgan --precision {precision}` | {b['batch']} | {b['real_time']:.1f} | {b['images_per_s']:,.0f} | "
-                         f"{theirs['real_time'] / b['real_time']:.2f} |")
-    lines.append(f"| PyTorch `model(z.cuda()).cpu()` | 5248 | {theirs['real_time']:.1f} | {theirs['images_per_s']:,.0f} | 1.00 |")
+    lines += ["", "| end to end, 5,248 images | batches of | ms | images/s | x PyTorch, same precision |",
+              "| --- | ---: | ---: | ---: | ---: |"]
+    for p in _precisions(data):
+        theirs = next(b for n, b in m.items() if n.startswith(f"pytorch_{p}/end_to_end/"))
+        for name, b in sorted(m.items()):
+            if name.startswith(f"lab11/end_to_end/dcgan_{p}/"):
+                lines.append(f"| `dcgan --precision {p}` | {b['batch']} | {b['real_time']:.1f} | {b['images_per_s']:,.0f} | "
+                             f"{theirs['real_time'] / b['real_time']:.2f} |")
+        lines.append(f"| PyTorch {p.upper()}, `model(z.cuda()).cpu()` | 5248 | {theirs['real_time']:.1f} | "
+                     f"{theirs['images_per_s']:,.0f} | 1.00 |")
     return "\n".join(lines) + f"\n\nOne batch on the GPU, CUDA-event medians; {_tensor_core_source(data)}."
 
 
 def tensor_core_layers(data_dir, device, batch="5248"):
     data = json.loads(_tensor_core_path(data_dir, device).read_text())
     tables = {k.split("/")[0]: v for k, v in data["layers"].items() if k.endswith(f"/b{batch}")}
-    order = [v for v in tables if v.startswith("dcgan_")] + ["subpixel"]
+    order = [f"dcgan_{p}" for p in _precisions(data) if f"dcgan_{p}" in tables] + ["subpixel"]
     names = ["linear + bn0 + ReLU", "tconv1 4x4x512 -> 8x8x256", "tconv2 -> 16x16x128", "tconv3 -> 32x32x64",
              "tconv4 -> 64x64x3 + tanh"]
-    lines = ["| layer | " + " | ".join(f"`{v}` ms (GFLOP/s)" for v in order) + " | speed-up |",
-             "| --- |" + " ---: |" * (len(order) + 1)]
+    lines = ["| layer | " + " | ".join(f"`{v}` ms (GFLOP/s)" for v in order) + " |",
+             "| --- |" + " ---: |" * len(order)]
     for i, name in enumerate(names):
-        cells = [f"{tables[v]['ms'][i]:.3f} ({tables[v]['gflops'][i]:,.0f})" for v in order]
-        lines.append(f"| {name} | " + " | ".join(cells) + f" | {tables['subpixel']['ms'][i] / tables[order[0]]['ms'][i]:.1f}x |")
-    totals = [sum(tables[v]["ms"]) for v in order]
-    lines.append("| all layers | " + " | ".join(f"{t:.3f}" for t in totals) + f" | {totals[-1] / totals[0]:.1f}x |")
+        lines.append(f"| {name} | " + " | ".join(f"{tables[v]['ms'][i]:.3f} ({tables[v]['gflops'][i]:,.0f})" for v in order) + " |")
+    lines.append("| all layers | " + " | ".join(f"{sum(tables[v]['ms']):.3f}" for v in order) + " |")
     return "\n".join(lines) + f"\n\nBatch {batch}, CUDA events around each layer, median of 5 runs; {_tensor_core_source(data)}."
 
 
 def pytorch_configs(data_dir, device):
     data = json.loads(_tensor_core_path(data_dir, device).read_text())
-    pytorch = next(v for k, v in data["context"].items() if k.startswith("pytorch_"))
-    lines = ["| PyTorch configuration | images/s at batch 5248 |", "| --- | ---: |"]
-    for name, rate in pytorch["configurations_images_per_s"].items():
-        cell = f"{rate:,.0f}" if isinstance(rate, (int, float)) else str(rate)
-        lines.append(f"| `{name}`{' (the baseline)' if name == pytorch['winner'] else ''} | {cell} |")
+    lines = ["| precision | PyTorch configuration | images/s at batch 5248 |", "| --- | --- | ---: |"]
+    for p in _precisions(data):
+        pytorch = data["context"]["pytorch_" + p]
+        for name, rate in pytorch["configurations_images_per_s"].items():
+            cell = f"{rate:,.0f}" if isinstance(rate, (int, float)) else str(rate)
+            lines.append(f"| {p.upper()} | `{name}`{' (the baseline)' if name == pytorch['winner'] else ''} | {cell} |")
     return "\n".join(lines) + f"\n\nEach timed alone at batch 5248 (`cudnn.benchmark` on), then the fastest: {_tensor_core_source(data)}."

@@ -2,7 +2,7 @@
 // and latent vectors, checks every variant's images against the CPU reference generator, times each
 // variant per layer and per batch, runs the end-to-end pipeline (host memory to host memory), and
 // writes the images as a PNG grid and as raw floats. `dcgan` also links lab 11's tensor-core
-// layers (CUDALABS_DCGAN_TENSOR_CORES): --precision bf16 runs them beside lab 09's FP32 sub-pixel
+// layers (CUDALABS_DCGAN_TENSOR_CORES): --precision tf32|bf16 runs them beside lab 09's FP32 sub-pixel
 // variant, and checks their images against both the CPU reference and that variant's.
 #include "common/benchmark_support.h"
 #include "common/cli.h"
@@ -77,8 +77,8 @@ void register_flags(CLI::App& app, Options& o) {
   app.add_option("--variant", o.variant_names,
                  "Variant to run (repeatable; default all; --list names them)");
   app.add_option("--precision", o.precision_text,
-                 "fp32 (lab 09's kernels), or bf16: lab 11's tensor-core layers (the `dcgan` "
-                 "program only), run and checked beside the FP32 sub-pixel variant");
+                 "fp32 (lab 09's kernels), or tf32 or bf16: lab 11's tensor-core layers (the "
+                 "`dcgan` program only), run and checked beside the FP32 sub-pixel variant");
   app.add_option("--output", o.output, "Write the images as a PNG grid here");
   app.add_option("--raw", o.raw, "Write the images as raw float32 here (.cldi: dcgan_images.h)");
   app.add_option(
@@ -135,14 +135,10 @@ ComputePrecision checked_precision(const Options& o) {
     throw cudalabs::FlagError(error.what());
   }
   if (precision == ComputePrecision::kFp32) return precision;
-#ifdef CUDALABS_DCGAN_TENSOR_CORES
-  if (precision != ComputePrecision::kBf16)
-    throw cudalabs::FlagError("--precision " + o.precision_text +
-                              ": lab 11's tensor-core layers are built for bf16 only");
-#else
+#ifndef CUDALABS_DCGAN_TENSOR_CORES
   throw cudalabs::FlagError("--precision " + o.precision_text +
-                            ": this program runs lab 09's FP32 kernels; `dcgan` runs bf16 on lab "
-                            "11's tensor cores");
+                            ": this program runs lab 09's FP32 kernels; `dcgan` runs tf32 and bf16 "
+                            "on lab 11's tensor cores");
 #endif
   return precision;
 }
@@ -235,7 +231,7 @@ void require_device_room(int batch, ComputePrecision precision) {
     if (!unavailable.empty())
       throw std::runtime_error("--precision " + std::string(cudalabs::precision_name(precision)) +
                                ": " + unavailable);
-    layers = lab11::TensorCoreLayers::device_bytes(batch);
+    layers = lab11::TensorCoreLayers::device_bytes(batch, precision);
   }
 #else
   (void)precision;

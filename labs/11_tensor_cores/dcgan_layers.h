@@ -18,30 +18,47 @@
 #include <cuda_runtime.h>
 
 #include <string>
+#include <vector>
 
 namespace lab11 {
 
-/// One transposed convolution (5 x 5, stride 2, 'SAME') on tensor cores.
-struct SubpixelBf16Args {
-  /// Sizes. in_channels a multiple of 64; out_channels 64, 128 or a multiple of 256 (the tile
-  /// widths); each tile's pixels must be whole image rows: W divides the tile's pixels (128, or
-  /// 256 for 64 output channels), and H x W divides them or is a multiple of them.
+/// One transposed convolution (5 x 5, stride 2, 'SAME') on tensor cores; T is the activations'
+/// type: __nv_bfloat16 (BF16 inputs) or float (TF32 inputs).
+template <class T>
+struct SubpixelArgs {
+  /// Sizes. in_channels a multiple of 64 (BF16) or 32 (TF32); out_channels 64, 128 or a multiple
+  /// of 256 (the tile widths); each tile's pixels must be whole image rows: W divides the tile's
+  /// pixels (128, or 256 for 64 output channels), and H x W divides them or is a multiple of them.
   cudalabs::dcgan::TconvShape shape;
-  const __nv_bfloat16* input = nullptr;          ///< batch x H x W x C, 16-byte aligned
-  const __nv_bfloat16* packed_filter = nullptr;  ///< subpixel.h's packed filter, in BF16
-  __nv_bfloat16* output = nullptr;               ///< batch x 2H x 2W x K, every element written
+  const T* input = nullptr;  ///< batch x H x W x C, 16-byte aligned
+  /// BF16: subpixel.h's packed filter (25 C rows, K columns). TF32: the same transposed (K rows,
+  /// 25 C columns: transposed_packed_filter), for TF32 takes no transposed B.
+  const T* filter = nullptr;
+  T* output = nullptr;           ///< batch x 2H x 2W x K, every element written (TF32: rounded)
   const float* scale = nullptr;  ///< per output channel: value * scale + shift (folded batch norm)
   const float* shift = nullptr;  ///< per output channel
   bool relu = true;              ///< ReLU after scale and shift
 };
 
+/// BF16 activations and filter.
+using SubpixelBf16Args = SubpixelArgs<__nv_bfloat16>;
+/// FP32 activations and filter read as TF32.
+using SubpixelTf32Args = SubpixelArgs<float>;
+
 /// Runs one transposed convolution on tensor cores. Throws std::invalid_argument naming the size
 /// it does not take, and std::runtime_error on a GPU without sm_90a code (see
-/// tconv_subpixel_bf16_unavailable).
+/// tconv_subpixel_unavailable).
 void tconv_subpixel_bf16(const SubpixelBf16Args& args, cudaStream_t stream);
+/// The same with TF32 inputs.
+void tconv_subpixel_tf32(const SubpixelTf32Args& args, cudaStream_t stream);
 
-/// Why tconv_subpixel_bf16 cannot run on the current GPU; empty when it can.
-std::string tconv_subpixel_bf16_unavailable();
+/// Why the tensor-core transposed convolutions cannot run on the current GPU; empty when they can.
+std::string tconv_subpixel_unavailable();
+
+/// The packed filter (25 C rows by K columns, subpixel.h) transposed to K rows by 25 C columns,
+/// each value rounded to TF32: the TF32 kernel's B.
+std::vector<float> transposed_packed_filter(const std::vector<float>& packed, int in_channels,
+                                            int out_channels);
 
 /// The RGB layer on tensor cores (mma.sync, compute capability 8.0+), BF16 inputs and filter,
 /// FP32 sums: input batch x H x W x C (BF16, 16-byte aligned, C 32, 64 or 96: B's fragments fit
@@ -52,9 +69,13 @@ void tconv_rgb_bf16_input(const cudalabs::dcgan::TconvShape& shape, const __nv_b
                           const float* packed_filter, const float* bias, float* output,
                           cudaStream_t stream);
 
-/// out[e] = BF16(max(0, in[e] * scale[e % period] + shift[e % period])), e < count: the linear
-/// layer's bias, batch norm and ReLU, stored as the next layer's BF16 input.
-void scale_shift_relu_to_bf16(const float* in, long long count, int period, const float* scale,
-                              const float* shift, __nv_bfloat16* out, cudaStream_t stream);
+/// out[e] = max(0, in[e] * scale[e % period] + shift[e % period]), stored as BF16, or as FP32
+/// rounded to TF32 (e < count): the linear layer's bias, batch norm and ReLU, stored as the next
+/// layer's input.
+void scale_shift_relu(const float* in, long long count, int period, const float* scale,
+                      const float* shift, __nv_bfloat16* out, cudaStream_t stream);
+/// The same, stored as FP32 rounded to TF32.
+void scale_shift_relu(const float* in, long long count, int period, const float* scale,
+                      const float* shift, float* out, cudaStream_t stream);
 
 }  // namespace lab11

@@ -2,6 +2,7 @@
 // code, the same in both builds): the linear layer's tail, which stores the first transposed
 // convolution's BF16 input, and the RGB layer, whose 3 output channels would fill 3 of a wgmma
 // tile's 64 columns (it takes mma.sync's 8 instead).
+#include "common/compute_precision.h"
 #include "common/cuda_check.h"
 #include "common/launch_utils.h"
 #include "dcgan_layers.h"
@@ -19,15 +20,34 @@ namespace {
 using cudalabs::dcgan::TconvShape;
 namespace subpixel = lab09::subpixel;
 
+__device__ __forceinline__ void store_activation(__nv_bfloat16* out, float value) {
+  *out = __float2bfloat16_rn(value);
+}
+__device__ __forceinline__ void store_activation(float* out, float value) {
+  *out = ptx::round_to_tf32(value);
+}
+
+template <class T>
 __global__ void scale_shift_relu_kernel(const float* __restrict__ in, long long count, int period,
                                         const float* __restrict__ scale,
-                                        const float* __restrict__ shift,
-                                        __nv_bfloat16* __restrict__ out) {
+                                        const float* __restrict__ shift, T* __restrict__ out) {
   for (long long e = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; e < count;
        e += static_cast<long long>(gridDim.x) * blockDim.x) {
     const int j = static_cast<int>(e % period);
-    out[e] = __float2bfloat16_rn(fmaxf(in[e] * scale[j] + shift[j], 0.0f));
+    store_activation(out + e, fmaxf(in[e] * scale[j] + shift[j], 0.0f));
   }
+}
+
+template <class T>
+void launch_scale_shift_relu(const float* in, long long count, int period, const float* scale,
+                             const float* shift, T* out, cudaStream_t stream) {
+  if (count < 1 || period < 1)
+    throw std::invalid_argument("lab11 scale_shift_relu: count = " + std::to_string(count) +
+                                ", period = " + std::to_string(period) + " (both must be >= 1)");
+  const long long blocks = std::min<long long>(cudalabs::ceil_div<long long>(count, 256), 65535);
+  scale_shift_relu_kernel<<<static_cast<unsigned>(blocks), 256, 0, stream>>>(in, count, period,
+                                                                             scale, shift, out);
+  CUDA_CHECK_LAUNCH("lab11 scale_shift_relu_kernel");
 }
 
 // The RGB layer on mma.sync m16n8k16: a warp unit is one phase's 16 consecutive input pixels of
@@ -151,15 +171,29 @@ void tconv_rgb_bf16_input(const TconvShape& shape, const __nv_bfloat16* input,
   launch_rgb(shape, input, packed_filter, bias, output, stream);
 }
 
-void scale_shift_relu_to_bf16(const float* in, long long count, int period, const float* scale,
-                              const float* shift, __nv_bfloat16* out, cudaStream_t stream) {
-  if (count < 1 || period < 1)
-    throw std::invalid_argument("lab11 scale_shift_relu_to_bf16: count = " + std::to_string(count) +
-                                ", period = " + std::to_string(period) + " (both must be >= 1)");
-  const long long blocks = std::min<long long>(cudalabs::ceil_div<long long>(count, 256), 65535);
-  scale_shift_relu_kernel<<<static_cast<unsigned>(blocks), 256, 0, stream>>>(in, count, period,
-                                                                             scale, shift, out);
-  CUDA_CHECK_LAUNCH("lab11 scale_shift_relu_kernel");
+void scale_shift_relu(const float* in, long long count, int period, const float* scale,
+                      const float* shift, __nv_bfloat16* out, cudaStream_t stream) {
+  launch_scale_shift_relu(in, count, period, scale, shift, out, stream);
+}
+
+void scale_shift_relu(const float* in, long long count, int period, const float* scale,
+                      const float* shift, float* out, cudaStream_t stream) {
+  launch_scale_shift_relu(in, count, period, scale, shift, out, stream);
+}
+
+std::vector<float> transposed_packed_filter(const std::vector<float>& packed, int in_channels,
+                                            int out_channels) {
+  const std::size_t rows = static_cast<std::size_t>(25) * in_channels;
+  if (packed.size() != rows * out_channels)
+    throw std::invalid_argument("lab11 transposed_packed_filter: " +
+                                std::to_string(packed.size()) + " values for 25 x " +
+                                std::to_string(in_channels) + " x " + std::to_string(out_channels));
+  std::vector<float> out(packed.size());
+  for (std::size_t r = 0; r < rows; ++r)
+    for (int k = 0; k < out_channels; ++k)
+      out[k * rows + r] = cudalabs::round_to_precision(packed[r * out_channels + k],
+                                                       cudalabs::ComputePrecision::kTf32);
+  return out;
 }
 
 }  // namespace lab11

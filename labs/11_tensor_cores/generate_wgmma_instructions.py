@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Writes wgmma_instructions.cuh: one wgmma.mma_async wrapper per tile width N (64, 128, 256).
+"""Writes wgmma_instructions.cuh: one wgmma.mma_async wrapper per input type (BF16, TF32) and tile
+width N (64, 128, 256).
 
 Inline assembly takes no arrays, so each wrapper lists its N / 2 accumulator registers one by one;
 this script writes them so that nobody edits 128 operands by hand. Run it from anywhere:
@@ -14,9 +15,10 @@ HEADER = pathlib.Path(__file__).with_name("wgmma_instructions.cuh")
 
 PREAMBLE = """\
 /// @file labs/11_tensor_cores/wgmma_instructions.cuh
-/// @brief wgmma.mma_async for BF16 inputs and FP32 accumulators, m64nNk16 with N = 64, 128, 256: A
+/// @brief wgmma.mma_async with FP32 accumulators for N = 64, 128, 256: BF16 inputs, m64nNk16, A
 /// from shared memory K-major (row-major A), B from shared memory MN-major (row-major B, the
-/// "transposed" bit set). Included by tensor_core_ptx.cuh.
+/// "transposed" bit set); TF32 inputs, m64nNk8, both K-major (TF32 has no transposed form).
+/// Included by tensor_core_ptx.cuh.
 ///
 /// Written by generate_wgmma_instructions.py (do not edit by hand): one instruction per N, each
 /// with its N / 2 accumulator registers listed one by one, because inline assembly takes no arrays.
@@ -34,6 +36,12 @@ namespace lab11::ptx {
 template <int kN>
 __device__ __forceinline__ void wgmma_bf16(float (&d)[kN / 2], std::uint64_t a_descriptor,
                                            std::uint64_t b_descriptor, int accumulate);
+
+/// D (+)= A * B for a 64 x kN x 8 step of TF32 inputs (FP32 bits, the low 13 mantissa bits
+/// ignored), both operands K-major.
+template <int kN>
+__device__ __forceinline__ void wgmma_tf32(float (&d)[kN / 2], std::uint64_t a_descriptor,
+                                           std::uint64_t b_descriptor, int accumulate);
 """
 
 
@@ -41,7 +49,13 @@ def rows(items, per_row):
     return [items[i:i + per_row] for i in range(0, len(items), per_row)]
 
 
-def specialization(n):
+# name, instruction type and K of one step, and the immediates after `accumulate`: the scales of A
+# and B, then (16-bit types only) their transpose bits.
+TYPES = (("bf16", "bf16.bf16", 16, "1, 1, 0, 1"), ("tf32", "tf32.tf32", 8, "1, 1"))
+
+
+def specialization(n, kind):
+    name, types, k, immediates = kind
     count = n // 2
     def register_row(row):
         separator = ", " if row[-1] != count - 1 else ""
@@ -49,10 +63,10 @@ def specialization(n):
     registers = "\n".join(register_row(row) for row in rows(list(range(count)), 12))
     outputs = ",\n".join("        " + ", ".join(f'"+f"(d[{i}])' for i in row)
                          for row in rows(list(range(count)), 6))
-    signature = f"__device__ __forceinline__ void wgmma_bf16<{n}>("
+    signature = f"__device__ __forceinline__ void wgmma_{name}<{n}>("
     indent = " " * len(signature)
     return f"""
-/// D (+)= A * B for a 64 x {n} x 16 step, {count} accumulators a thread.
+/// D (+)= A * B for a 64 x {n} x {k} step of {name.upper()} inputs, {count} accumulators a thread.
 template <>
 {signature}float (&d)[{count}], std::uint64_t a_descriptor,
 {indent}std::uint64_t b_descriptor, int accumulate) {{
@@ -62,10 +76,10 @@ template <>
       "{{\\n"
       ".reg .pred accumulate;\\n"
       "setp.ne.b32 accumulate, %{count + 2}, 0;\\n"
-      "wgmma.mma_async.sync.aligned.m64n{n}k16.f32.bf16.bf16 "
+      "wgmma.mma_async.sync.aligned.m64n{n}k{k}.f32.{types} "
       "{{"
 {registers}
-      "}}, %{count}, %{count + 1}, accumulate, 1, 1, 0, 1;\\n"
+      "}}, %{count}, %{count + 1}, accumulate, {immediates};\\n"
       "}}\\n"
       :
 {outputs}
@@ -77,7 +91,8 @@ template <>
 
 
 def text():
-    return PREAMBLE + "".join(specialization(n) for n in WIDTHS) + "\n}  // namespace lab11::ptx\n"
+    body = "".join(specialization(n, kind) for kind in TYPES for n in WIDTHS)
+    return PREAMBLE + body + "\n}  // namespace lab11::ptx\n"
 
 
 if __name__ == "__main__":

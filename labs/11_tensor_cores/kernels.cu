@@ -66,13 +66,17 @@
 // Step 7, `subpixel_wgmma_kernel<kWidth>` (SubpixelTile; dcgan_layers.h, subpixel_params.h): the
 // DCGAN's transposed convolutions on step 6's kernel. A work item is one sub-pixel phase z's tile
 // of BM input pixels by kWidth output channels (subpixel_params.h's fields say how many).
-// 12. The producer walks k steps kt = tap * (C / 64) + channel block: ptx::tma_load_4d of the
-//     activations at (64 * block, input_offset(px, tx), i0 + input_offset(py, ty), n0), where
+// 12. The producer walks k steps kt = tap * (C / 64) + channel block (T = __nv_bfloat16): ptx::
+//     tma_load_4d of the activations at (64 * block, input_offset(px, tx), i0 + input_offset(py,
+//     ty), n0), where
 //     (n0, i0) is the tile's first pixel, and B's panels at row phase_first_row(z) + tap * C +
 //     64 * block of the packed filter. TMA writes zeros where a tap leaves the image.
 // 13. The consumers multiply as in step 6 (SubpixelTile::kRowBlocks blocks of 64 pixels each);
 //     the epilogue stores BF16(max(0, acc * scale[k] + shift[k])) (ReLU only when p.relu) to
 //     output pixel (n, 2 i + py, 2 j + px), and nothing for pixels past the batch.
+// 14. T = float takes TF32 inputs: a stage holds stage_channels<float>() = 32 channels, B is the
+//     transposed filter (K-major: one TMA box of BN rows at (column, col0)), ptx::wgmma_tf32 with
+//     a K-major descriptor for B (as A's), and the epilogue stores ptx::round_to_tf32 values.
 //  Predict: why does the 64-channel layer take 256-pixel tiles? What would 128 cost?
 #include "common/async_copy.cuh"
 #include "lab.h"
@@ -131,9 +135,9 @@ __global__ void __launch_bounds__(SpecializedTile<kWidth>::kThreads, 1)
   (void)b_map;
 }
 
-template <int kWidth>
+template <int kWidth, class T>
 __global__ void __launch_bounds__(SubpixelTile<kWidth>::kThreads, 1)
-    subpixel_wgmma_kernel(SubpixelParams p, const __grid_constant__ CUtensorMap a_map,
+    subpixel_wgmma_kernel(SubpixelParams<T> p, const __grid_constant__ CUtensorMap a_map,
                           const __grid_constant__ CUtensorMap b_map) {
   // TODO(lab11): step 7, the DCGAN's sub-pixel phases as implicit GEMMs on tensor cores.
   (void)p;

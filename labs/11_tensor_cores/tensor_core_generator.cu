@@ -1,6 +1,7 @@
 // The DCGAN generator's layer sequence on tensor cores (given code, the same in both builds): it
 // converts the weights once and calls step 7's kernel for the three wide transposed
-// convolutions, lab 07's GEMM for the linear layer and dcgan_small_layers.cu for the rest.
+// convolutions, lab 07's GEMM for the linear layer, dcgan_small_layers.cu for the linear layer's
+// tail and the BF16 RGB layer, and lab 09's FP32 sub-pixel kernel for the TF32 RGB layer.
 #include "tensor_core_generator.h"
 
 #include "common/cuda_check.h"
@@ -8,6 +9,7 @@
 #include "common/poison.h"
 #include "dcgan_layers.h"
 #include "labs/07_wide_loads/lab.h"
+#include "labs/09_dcgan/lab.h"
 
 #include <span>
 #include <stdexcept>
@@ -34,22 +36,25 @@ cudalabs::DeviceBuffer<T> upload(const std::vector<T>& values) {
 
 }  // namespace
 
-std::size_t TensorCoreLayers::device_bytes(int max_batch) {
-  // Linear output (FP32), the two BF16 activation buffers (largest inputs: 4x4x512 and 16x16x128
-  // / 8x8x256 and 32x32x64 per image).
+std::size_t TensorCoreLayers::device_bytes(int max_batch, ComputePrecision precision) {
+  // Linear output (FP32), the two activation buffers (largest inputs: 4x4x512 and 16x16x128 /
+  // 8x8x256 and 32x32x64 per image), 2 bytes a value in BF16, 4 in TF32.
   const std::size_t images = static_cast<std::size_t>(max_batch);
-  return images * (kLinearOut * sizeof(float) + (16 * 16 * 128 + 32 * 32 * 64) * 2);
+  const std::size_t value = precision == ComputePrecision::kBf16 ? 2 : 4;
+  return images * (kLinearOut * sizeof(float) + (16 * 16 * 128 + 32 * 32 * 64) * value);
 }
 
 TensorCoreLayers::TensorCoreLayers(const dcgan::Weights& weights, int max_batch,
                                    ComputePrecision precision)
     : precision_(precision), max_batch_(max_batch) {
-  if (precision != ComputePrecision::kBf16)
-    throw std::invalid_argument(std::string("--precision ") + cudalabs::precision_name(precision) +
-                                ": lab 11's tensor-core layers are built for bf16 only");
+  if (precision == ComputePrecision::kFp32)
+    throw std::invalid_argument(
+        "--precision fp32: lab 11's tensor-core layers take bf16 or tf32 (lab 09's are FP32)");
   if (max_batch < 1)
     throw std::invalid_argument("--batch = " + std::to_string(max_batch) + " must be >= 1");
-  cudalabs::require_device_memory(device_bytes(max_batch), "--batch " + std::to_string(max_batch));
+  cudalabs::require_device_memory(device_bytes(max_batch, precision),
+                                  "--batch " + std::to_string(max_batch));
+  const bool bf16 = precision == ComputePrecision::kBf16;
   linear_weight_ = upload(weights["linear.weight"]);
   std::vector<float> a, shift;
   lab09::fold_batch_norm(weights["linear.bias"], weights["bn0.scale"], weights["bn0.offset"],
@@ -66,7 +71,12 @@ TensorCoreLayers::TensorCoreLayers(const dcgan::Weights& weights, int max_batch,
       rgb_bias_ = upload(weights[t + ".bias"]);
       break;
     }
-    packed_[l] = upload(to_bf16(packed));
+    if (bf16) {
+      bf16_filter_[l] = upload(to_bf16(packed));
+    } else {
+      tf32_filter_[l] =
+          upload(transposed_packed_filter(packed, shape.in_channels, shape.out_channels));
+    }
     lab09::fold_batch_norm(weights[t + ".bias"], weights[b + ".scale"], weights[b + ".offset"],
                            weights[b + ".mean"], weights[b + ".variance"], a, shift);
     scale_[l] = upload(a);
@@ -74,14 +84,24 @@ TensorCoreLayers::TensorCoreLayers(const dcgan::Weights& weights, int max_batch,
   }
   const std::size_t images = static_cast<std::size_t>(max_batch);
   linear_out_ = cudalabs::DeviceBuffer<float>(images * kLinearOut);
-  even_ = cudalabs::DeviceBuffer<__nv_bfloat16>(images * 16 * 16 * 128);
-  odd_ = cudalabs::DeviceBuffer<__nv_bfloat16>(images * 32 * 32 * 64);
+  if (bf16) {
+    bf16_even_ = cudalabs::DeviceBuffer<__nv_bfloat16>(images * 16 * 16 * 128);
+    bf16_odd_ = cudalabs::DeviceBuffer<__nv_bfloat16>(images * 32 * 32 * 64);
+  } else {
+    tf32_even_ = cudalabs::DeviceBuffer<float>(images * 16 * 16 * 128);
+    tf32_odd_ = cudalabs::DeviceBuffer<float>(images * 32 * 32 * 64);
+  }
 }
 
 void TensorCoreLayers::poison_activations() {
-  cudalabs::poison_device(linear_out_.data(), linear_out_.bytes());
-  cudalabs::poison_device(even_.data(), even_.bytes());
-  cudalabs::poison_device(odd_.data(), odd_.bytes());
+  const auto poison = [](auto& buffer) {
+    if (buffer.size() > 0) cudalabs::poison_device(buffer.data(), buffer.bytes());
+  };
+  poison(linear_out_);
+  poison(bf16_even_);
+  poison(bf16_odd_);
+  poison(tf32_even_);
+  poison(tf32_odd_);
 }
 
 void TensorCoreLayers::run(const float* latents, int count, float* images, cudaStream_t stream,
@@ -89,6 +109,17 @@ void TensorCoreLayers::run(const float* latents, int count, float* images, cudaS
   if (count < 1 || count > max_batch_)
     throw std::invalid_argument("lab11 tensor-core generator: count = " + std::to_string(count) +
                                 " is outside 1.." + std::to_string(max_batch_));
+  if (precision_ == ComputePrecision::kBf16) {
+    run_layers(latents, bf16_even_.data(), bf16_odd_.data(), count, images, stream, boundary);
+  } else {
+    run_layers(latents, tf32_even_.data(), tf32_odd_.data(), count, images, stream, boundary);
+  }
+}
+
+template <class T>
+void TensorCoreLayers::run_layers(const float* latents, T* even, T* odd, int count, float* images,
+                                  cudaStream_t stream, const std::function<void(int)>& boundary) {
+  constexpr bool kBf16 = sizeof(T) == 2;
   boundary(0);
   cudalabs::GemmArgs gemm;
   gemm.m = count;
@@ -101,27 +132,37 @@ void TensorCoreLayers::run(const float* latents, int count, float* images, cudaS
   gemm.c = linear_out_.data();
   gemm.ldc = kLinearOut;
   lab07::best_gemm(gemm, stream);
-  scale_shift_relu_to_bf16(linear_out_.data(), static_cast<long long>(count) * kLinearOut,
-                           kLinearOut, linear_scale_.data(), linear_shift_.data(), even_.data(),
-                           stream);
-  __nv_bfloat16* in = even_.data();
-  __nv_bfloat16* out = odd_.data();
+  scale_shift_relu(linear_out_.data(), static_cast<long long>(count) * kLinearOut, kLinearOut,
+                   linear_scale_.data(), linear_shift_.data(), even, stream);
+  T* in = even;
+  T* out = odd;
   for (int l = 1; l <= 3; ++l) {
     boundary(l);
-    SubpixelBf16Args args;
+    SubpixelArgs<T> args;
     args.shape = dcgan::generator_layer(l, count);
     args.input = in;
-    args.packed_filter = packed_[l].data();
     args.output = out;
     args.scale = scale_[l].data();
     args.shift = shift_[l].data();
     args.relu = true;
-    tconv_subpixel_bf16(args, stream);
+    if constexpr (kBf16) {
+      args.filter = bf16_filter_[l].data();
+      tconv_subpixel_bf16(args, stream);
+    } else {
+      args.filter = tf32_filter_[l].data();
+      tconv_subpixel_tf32(args, stream);
+    }
     std::swap(in, out);
   }
   boundary(4);
-  tconv_rgb_bf16_input(dcgan::generator_layer(4, count), in, rgb_filter_.data(), rgb_bias_.data(),
-                       images, stream);
+  const dcgan::TconvShape rgb = dcgan::generator_layer(4, count);
+  if constexpr (kBf16) {
+    tconv_rgb_bf16_input(rgb, in, rgb_filter_.data(), rgb_bias_.data(), images, stream);
+  } else {
+    lab09::tconv_subpixel({rgb, in, rgb_filter_.data(), images,
+                           lab09::Epilogue{nullptr, rgb_bias_.data(), lab09::Activation::kTanh}},
+                          stream);
+  }
   boundary(5);
 }
 
@@ -130,22 +171,29 @@ const lab09::DcganVariant& tensor_core_variant(ComputePrecision precision) {
   static const lab09::DcganVariant kBf16{
       "dcgan_bf16",
       "lab 11: transposed convolutions 1-3 on tensor cores in BF16 (wgmma + TMA implicit GEMMs), "
-      "linear FP32, RGB layer on BF16 inputs",
+      "linear FP32, RGB layer on mma.sync",
       {M::kSubpixel, M::kSubpixel, M::kSubpixel, M::kSubpixel},
       true,
       false,
       ComputePrecision::kBf16};
-  if (precision != ComputePrecision::kBf16)
-    throw std::invalid_argument(std::string("--precision ") + cudalabs::precision_name(precision) +
-                                ": lab 11's tensor-core layers are built for bf16 only");
-  return kBf16;
+  static const lab09::DcganVariant kTf32{
+      "dcgan_tf32",
+      "lab 11: transposed convolutions 1-3 on tensor cores in TF32 (wgmma + TMA implicit GEMMs), "
+      "linear and RGB layers FP32",
+      {M::kSubpixel, M::kSubpixel, M::kSubpixel, M::kSubpixel},
+      true,
+      false,
+      ComputePrecision::kTf32};
+  if (precision == ComputePrecision::kFp32)
+    throw std::invalid_argument(
+        "--precision fp32: lab 11's tensor-core layers take bf16 or tf32 (lab 09's are FP32)");
+  return precision == ComputePrecision::kBf16 ? kBf16 : kTf32;
 }
 
 std::string tensor_core_unavailable(ComputePrecision precision) {
-  if (precision != ComputePrecision::kBf16)
-    return std::string("lab 11's tensor-core layers are built for bf16 only, not ") +
-           cudalabs::precision_name(precision);
-  return tconv_subpixel_bf16_unavailable();
+  if (precision == ComputePrecision::kFp32)
+    return "lab 11's tensor-core layers take bf16 or tf32, not fp32";
+  return tconv_subpixel_unavailable();
 }
 
 }  // namespace lab11

@@ -17,22 +17,24 @@
 
 namespace lab11 {
 
-/// The generator in BF16 on tensor cores:
-/// - the linear layer stays FP32 (lab 07's GEMM): under 1 % of the arithmetic, and in BF16 the
+/// The generator on tensor cores, in BF16 or TF32:
+/// - the linear layer stays FP32 (lab 07's GEMM): a sliver of the arithmetic, and in BF16 the
 ///   largest share of the images' error (docs/data/dcgan/precision_error_per_layer_cpu.txt); its
-///   tail (bias, batch norm, ReLU) stores the first transposed convolution's input in BF16;
-/// - transposed convolutions 1 to 3 run tconv_subpixel_bf16, BF16 in and out, batch norm and ReLU
-///   in the epilogue;
-/// - the RGB layer reads BF16 and sums in FP32 (tconv_rgb_bf16_input), then tanh.
+///   tail (bias, batch norm, ReLU) stores the first transposed convolution's input in BF16, or in
+///   FP32 rounded to TF32;
+/// - transposed convolutions 1 to 3 run tconv_subpixel_bf16 or _tf32, batch norm and ReLU in the
+///   epilogue;
+/// - the RGB layer: BF16 inputs on mma.sync (tconv_rgb_bf16_input); with TF32, lab 09's FP32
+///   sub-pixel kernel (its 3 output channels are a twentieth of the work).
 class TensorCoreLayers final : public lab09::PrecisionLayers {
  public:
-  /// Uploads `weights` (filters converted to BF16) and allocates activations for batches of up
-  /// to `max_batch` images. Only kBf16 is built so far: other precisions throw
-  /// std::invalid_argument naming --precision.
+  /// Uploads `weights` (filters converted to BF16, or rounded to TF32 and transposed) and
+  /// allocates activations for batches of up to `max_batch` images. kFp32 throws
+  /// std::invalid_argument naming --precision (lab 09's layers are FP32).
   TensorCoreLayers(const cudalabs::dcgan::Weights& weights, int max_batch,
                    cudalabs::ComputePrecision precision);
 
-  /// kBf16.
+  /// kBf16 or kTf32.
   cudalabs::ComputePrecision precision() const override { return precision_; }
   /// The layer sequence above for `count` (1..max_batch) latents (PrecisionLayers::run).
   void run(const float* latents, int count, float* images, cudaStream_t stream,
@@ -40,25 +42,32 @@ class TensorCoreLayers final : public lab09::PrecisionLayers {
   /// Fills the linear layer's output and both activation buffers with NaN.
   void poison_activations() override;
 
-  /// Device bytes the layers for `max_batch` images allocate beyond their weights.
-  static std::size_t device_bytes(int max_batch);
+  /// Device bytes the layers for `max_batch` images at `precision` allocate beyond their weights.
+  static std::size_t device_bytes(int max_batch, cudalabs::ComputePrecision precision);
 
  private:
   cudalabs::ComputePrecision precision_;
   int max_batch_;
   cudalabs::DeviceBuffer<float> linear_weight_, linear_scale_, linear_shift_, linear_out_;
-  std::array<cudalabs::DeviceBuffer<__nv_bfloat16>, 4> packed_;  // [1..3]
-  std::array<cudalabs::DeviceBuffer<float>, 4> scale_, shift_;   // [1..3]
+  std::array<cudalabs::DeviceBuffer<__nv_bfloat16>, 4> bf16_filter_;  // [1..3], BF16
+  std::array<cudalabs::DeviceBuffer<float>, 4> tf32_filter_;           // [1..3], TF32, transposed
+  std::array<cudalabs::DeviceBuffer<float>, 4> scale_, shift_;         // [1..3]
   cudalabs::DeviceBuffer<float> rgb_filter_, rgb_bias_;
-  cudalabs::DeviceBuffer<__nv_bfloat16> even_, odd_;  // inputs of layers 1, 3 and 2, 4
+  // Inputs of layers 1, 3 (even) and 2, 4 (odd): BF16, or FP32 for TF32.
+  cudalabs::DeviceBuffer<__nv_bfloat16> bf16_even_, bf16_odd_;
+  cudalabs::DeviceBuffer<float> tf32_even_, tf32_odd_;
+
+  template <class T>
+  void run_layers(const float* latents, T* even, T* odd, int count, float* images,
+                  cudaStream_t stream, const std::function<void(int)>& boundary);
 };
 
-/// The dcgan driver's variant for `precision` (named "dcgan_bf16", ...): run by a Generator given
-/// TensorCoreLayers of that precision.
+/// The dcgan driver's variant for `precision` ("dcgan_bf16" or "dcgan_tf32"): run by a Generator
+/// given TensorCoreLayers of that precision. Throws std::invalid_argument for kFp32.
 const lab09::DcganVariant& tensor_core_variant(cudalabs::ComputePrecision precision);
 
 /// Why `precision` cannot run on the current GPU (empty when it can): the tensor-core kernels
-/// need sm_90a code and a Hopper GPU, and only BF16 is built.
+/// need sm_90a code and a Hopper GPU.
 std::string tensor_core_unavailable(cudalabs::ComputePrecision precision);
 
 }  // namespace lab11

@@ -63,6 +63,19 @@ __device__ __forceinline__ void mma_m16n8k16_bf16(float (&d)[4], const std::uint
 #endif
 }
 
+/// `value` rounded to TF32 (10 mantissa bits, to nearest, ties away from zero: cvt.rna.tf32.f32),
+/// kept in FP32 bits. The tensor cores ignore the low bits of a TF32 operand; values stored rounded
+/// this way are what they multiply exactly.
+__device__ __forceinline__ float round_to_tf32(float value) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  std::uint32_t bits;
+  asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(bits) : "f"(value));
+  return __uint_as_float(bits);
+#else
+  return value;
+#endif
+}
+
 // ---- Hopper (sm_90a): mbarrier, TMA, wgmma, setmaxnreg ----
 
 /// Initialises a shared-memory barrier that completes a phase when `arrivals` threads have

@@ -57,13 +57,18 @@ CUtensorMap bf16_tensor_map(const __nv_bfloat16* matrix, int rows, int cols, int
   return map;
 }
 
-CUtensorMap bf16_activation_map(const __nv_bfloat16* activations, int batch, int height, int width,
-                                int channels, int box_rows, int box_images) {
+namespace {
+
+// The maps below for an element of `bytes` bytes and driver type `type`: the 4-D activations.
+CUtensorMap activation_map_of(const void* activations, CUtensorMapDataType type, int bytes,
+                              int batch, int height, int width, int channels, int box_rows,
+                              int box_images) {
+  const int box_channels = 128 / bytes;
   if (reinterpret_cast<std::uintptr_t>(activations) % 16 != 0)
     throw std::invalid_argument("lab11 activation map: the activations are not 16-byte aligned");
-  if (channels % kBoxColumns != 0)
+  if (channels % box_channels != 0)
     throw std::invalid_argument("lab11 activation map: channels = " + std::to_string(channels) +
-                                " is not a multiple of " + std::to_string(kBoxColumns));
+                                " is not a multiple of " + std::to_string(box_channels));
   for (const int box : {width, box_rows, box_images}) {
     if (box < 1 || box > 256)
       throw std::invalid_argument("lab11 activation map: a box of " + std::to_string(box) +
@@ -72,16 +77,16 @@ CUtensorMap bf16_activation_map(const __nv_bfloat16* activations, int batch, int
   CUtensorMap map{};
   const cuuint64_t size[4] = {static_cast<cuuint64_t>(channels), static_cast<cuuint64_t>(width),
                               static_cast<cuuint64_t>(height), static_cast<cuuint64_t>(batch)};
-  const cuuint64_t pixel = static_cast<cuuint64_t>(channels) * sizeof(__nv_bfloat16);
+  const cuuint64_t pixel = static_cast<cuuint64_t>(channels) * bytes;
   const cuuint64_t strides[3] = {pixel, pixel * width, pixel * width * height};
-  const cuuint32_t box[4] = {static_cast<cuuint32_t>(kBoxColumns), static_cast<cuuint32_t>(width),
-                             static_cast<cuuint32_t>(box_rows),
+  const cuuint32_t box[4] = {static_cast<cuuint32_t>(box_channels),
+                             static_cast<cuuint32_t>(width), static_cast<cuuint32_t>(box_rows),
                              static_cast<cuuint32_t>(box_images)};
   const cuuint32_t element_stride[4] = {1, 1, 1, 1};
   const CUresult result = encode_tiled()(
-      &map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 4, const_cast<__nv_bfloat16*>(activations), size,
-      strides, box, element_stride, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+      &map, type, 4, const_cast<void*>(activations), size, strides, box, element_stride,
+      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (result != CUDA_SUCCESS) {
     throw std::runtime_error("lab11: cuTensorMapEncodeTiled refused a " + std::to_string(batch) +
                              " x " + std::to_string(height) + " x " + std::to_string(width) +
@@ -89,6 +94,46 @@ CUtensorMap bf16_activation_map(const __nv_bfloat16* activations, int batch, int
                              std::to_string(static_cast<int>(result)));
   }
   return map;
+}
+
+}  // namespace
+
+CUtensorMap fp32_tensor_map(const float* matrix, int rows, int cols, int ld, int box_rows) {
+  if (reinterpret_cast<std::uintptr_t>(matrix) % 16 != 0)
+    throw std::invalid_argument("lab11 tensor map: the matrix is not 16-byte aligned");
+  if (ld % 4 != 0)
+    throw std::invalid_argument("lab11 tensor map: ld = " + std::to_string(ld) +
+                                " is not a multiple of 4 (rows must start 16 bytes apart)");
+  if (box_rows < 1 || box_rows > 256)
+    throw std::invalid_argument("lab11 tensor map: box_rows = " + std::to_string(box_rows) +
+                                " is outside 1 .. 256");
+  CUtensorMap map{};
+  const cuuint64_t size[2] = {static_cast<cuuint64_t>(cols), static_cast<cuuint64_t>(rows)};
+  const cuuint64_t row_stride[1] = {static_cast<cuuint64_t>(ld) * sizeof(float)};
+  const cuuint32_t box[2] = {32, static_cast<cuuint32_t>(box_rows)};
+  const cuuint32_t element_stride[2] = {1, 1};
+  const CUresult result = encode_tiled()(
+      &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float*>(matrix), size, row_stride, box,
+      element_stride, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (result != CUDA_SUCCESS) {
+    throw std::runtime_error("lab11: cuTensorMapEncodeTiled refused a " + std::to_string(rows) +
+                             " x " + std::to_string(cols) + " FP32 map (ld " + std::to_string(ld) +
+                             "): CUresult " + std::to_string(static_cast<int>(result)));
+  }
+  return map;
+}
+
+CUtensorMap activation_map(const __nv_bfloat16* activations, int batch, int height, int width,
+                           int channels, int box_rows, int box_images) {
+  return activation_map_of(activations, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, batch, height, width,
+                           channels, box_rows, box_images);
+}
+
+CUtensorMap activation_map(const float* activations, int batch, int height, int width,
+                           int channels, int box_rows, int box_images) {
+  return activation_map_of(activations, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, batch, height, width,
+                           channels, box_rows, box_images);
 }
 
 }  // namespace lab11

@@ -17,12 +17,21 @@ inline constexpr int kBoxColumns = 64;
 /// std::runtime_error when the driver refuses the map.
 CUtensorMap bf16_tensor_map(const __nv_bfloat16* matrix, int rows, int cols, int ld, int box_rows);
 
+/// A tensor map of the row-major FP32 `rows` x `cols` matrix at `matrix` (leading dimension `ld`,
+/// a multiple of 4), read in boxes of `box_rows` x 32 elements (128 bytes), 128-byte swizzled,
+/// zeros outside; the checks of bf16_tensor_map.
+CUtensorMap fp32_tensor_map(const float* matrix, int rows, int cols, int ld, int box_rows);
+
 /// A tensor map of the NHWC activations at `activations` (batch x height x width x channels,
-/// 16-byte aligned, channels a multiple of 64), read in boxes of kBoxColumns channels x width x
-/// box_rows x box_images: box_rows x box_images whole image rows of pixels, each pixel's 64
-/// channels one 128-byte swizzled row in shared memory, zeros outside the tensor (at negative
-/// coordinates too). Throws std::invalid_argument or std::runtime_error as bf16_tensor_map does.
-CUtensorMap bf16_activation_map(const __nv_bfloat16* activations, int batch, int height, int width,
-                                int channels, int box_rows, int box_images);
+/// 16-byte aligned, channels a multiple of the 128 bytes of one box row: 64 BF16 or 32 FP32), read
+/// in boxes of one 128-byte row of channels x width x box_rows x box_images: box_rows x box_images
+/// whole image rows of pixels, each pixel's channels one swizzled row in shared memory, zeros
+/// outside the tensor (at negative coordinates too). Throws std::invalid_argument or
+/// std::runtime_error as bf16_tensor_map does.
+CUtensorMap activation_map(const __nv_bfloat16* activations, int batch, int height, int width,
+                           int channels, int box_rows, int box_images);
+/// The same for FP32 activations (TF32 inputs): boxes of 32 channels.
+CUtensorMap activation_map(const float* activations, int batch, int height, int width,
+                           int channels, int box_rows, int box_images);
 
 }  // namespace lab11

@@ -5,7 +5,9 @@
 // box at the tap's offset (a 4-D box of whole image rows: TMA writes zeros where the shifted rows
 // and columns leave the image, which are exactly the taps that fall outside it), and B's panels
 // of the packed filter. The consumers are step 6's; only the epilogue differs: folded batch norm
-// and ReLU, then BF16 stores to the phase's output pixels.
+// and ReLU, then stores to the phase's output pixels. The same kernel takes TF32 inputs (T = float):
+// a stage then holds 32 channels (still 128 bytes a pixel), and B comes K-major, one box of BN
+// rows of the transposed filter, since TF32's wgmma reads no transposed operand.
 #pragma once
 
 #include "hopper_kernels.cuh"
@@ -21,7 +23,8 @@ struct SubpixelItem {
   int col0;
 };
 
-__device__ __forceinline__ SubpixelItem subpixel_item(const SubpixelParams& p, int item, int bm,
+template <class T>
+__device__ __forceinline__ SubpixelItem subpixel_item(const SubpixelParams<T>& p, int item, int bm,
                                                       int bn) {
   const int per_phase = p.row_tiles * p.column_tiles;
   const int z = item / per_phase, in_phase = item % per_phase;
@@ -29,39 +32,67 @@ __device__ __forceinline__ SubpixelItem subpixel_item(const SubpixelParams& p, i
           (in_phase % p.column_tiles) * bn};
 }
 
-// Stage s of k step kt of `item`: tap kt / (C / 64), channels 64 (kt % (C / 64)) onwards.
-template <int BM, int BN>
+// Stage s of k step kt of `item`: tap kt / (C / kChannels), channels kChannels (kt % (C /
+// kChannels)) onwards.
+template <int BM, int BN, class T>
 __device__ __forceinline__ void load_subpixel_stage(unsigned char* stage, std::uint64_t* full,
                                                     const CUtensorMap& a_map,
                                                     const CUtensorMap& b_map,
-                                                    const SubpixelParams& p,
+                                                    const SubpixelParams<T>& p,
                                                     const SubpixelItem& item, int kt) {
   using namespace lab09::subpixel;
-  const int blocks_per_tap = p.in_channels / SwizzledTile::BK;
-  const int tap = kt / blocks_per_tap, c0 = (kt % blocks_per_tap) * SwizzledTile::BK;
+  constexpr int kChannels = stage_channels<T>();
+  const int blocks_per_tap = p.in_channels / kChannels;
+  const int tap = kt / blocks_per_tap, c0 = (kt % blocks_per_tap) * kChannels;
   const int py = phase_row(item.z), px = phase_col(item.z);
   const int ty = tap / taps(px), tx = tap % taps(px);
   const long long image_pixels = static_cast<long long>(p.height) * p.width;
   const int n0 = static_cast<int>(item.pixel0 / image_pixels);
   const int i0 = static_cast<int>(item.pixel0 % image_pixels) / p.width;
-  ptx::mbarrier_arrive_expect_bytes(full, (BM + BN) * SwizzledTile::BK * 2);
+  ptx::mbarrier_arrive_expect_bytes(full, (BM + BN) * SwizzledTile::kRowBytes);
   ptx::tma_load_4d(stage, &a_map, full, c0, input_offset(px, tx), i0 + input_offset(py, ty), n0);
   const int b_row = phase_first_row(item.z, p.in_channels) + tap * p.in_channels + c0;
-  unsigned char* b_panels = stage + BM * SwizzledTile::kRowBytes;
+  unsigned char* b_tile = stage + BM * SwizzledTile::kRowBytes;
+  if constexpr (sizeof(T) == 2) {
 #pragma unroll
-  for (int panel = 0; panel < BN / SwizzledTile::kPanelColumns; ++panel)
-    ptx::tma_load_2d(b_panels + panel * SwizzledTile::kPanelBytes, &b_map, full,
-                     item.col0 + panel * SwizzledTile::kPanelColumns, b_row);
+    for (int panel = 0; panel < BN / SwizzledTile::kPanelColumns; ++panel)
+      ptx::tma_load_2d(b_tile + panel * SwizzledTile::kPanelBytes, &b_map, full,
+                       item.col0 + panel * SwizzledTile::kPanelColumns, b_row);
+  } else {
+    ptx::tma_load_2d(b_tile, &b_map, full, b_row, item.col0);  // BN rows of the transposed filter
+  }
+}
+
+// One stage of TF32 (32 channels: four k8 steps) into a warpgroup's accumulators; B is K-major,
+// laid out like A (BN rows of 128 bytes).
+template <int kN, int kRowBlocks>
+__device__ __forceinline__ void multiply_stage_tf32(float (&acc)[kRowBlocks][kN / 2],
+                                                    std::uint32_t a_rows, std::uint32_t b_rows) {
+#pragma unroll
+  for (int h = 0; h < kRowBlocks; ++h) ptx::wgmma_hold(acc[h]);
+  ptx::wgmma_fence();
+#pragma unroll
+  for (int kk = 0; kk < 4; ++kk) {
+#pragma unroll
+    for (int h = 0; h < kRowBlocks; ++h)
+      ptx::wgmma_tf32<kN>(acc[h], a_descriptor(a_rows + h * 64 * SwizzledTile::kRowBytes, kk),
+                          a_descriptor(b_rows, kk), 1);
+  }
+  ptx::wgmma_commit();
+  ptx::wgmma_wait<0>();
+#pragma unroll
+  for (int h = 0; h < kRowBlocks; ++h) ptx::wgmma_hold(acc[h]);
 }
 
 // A warpgroup's 64 pixels from pixel0 on: scale, shift, ReLU, BF16 pairs at output pixel
 // (2 i + py, 2 j + px). Pixels past the batch (the last tile's) are not stored.
-template <int kN>
-__device__ __forceinline__ void store_phase_pixels(const SubpixelParams& p,
+template <int kN, class T>
+__device__ __forceinline__ void store_phase_pixels(const SubpixelParams<T>& p,
                                                    const float (&acc)[kN / 2], long long pixel0,
                                                    int col0, int z) {
   const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
-  const int py = lab09::subpixel::phase_row(z), px = lab09::subpixel::phase_col(z);
+  const int row_parity = lab09::subpixel::phase_row(z);
+  const int column_parity = lab09::subpixel::phase_col(z);
   const long long image_pixels = static_cast<long long>(p.height) * p.width;
 #pragma unroll
   for (int half = 0; half < 2; ++half) {
@@ -70,8 +101,9 @@ __device__ __forceinline__ void store_phase_pixels(const SubpixelParams& p,
     if (n >= p.batch) continue;
     const int i = static_cast<int>(pixel % image_pixels) / p.width;
     const int j = static_cast<int>(pixel % p.width);
-    __nv_bfloat16* out =
-        p.output + ((n * 2 * p.height + 2 * i + py) * 2 * p.width + 2 * j + px) * p.out_channels;
+    T* out = p.output +
+             ((n * 2 * p.height + 2 * i + row_parity) * 2 * p.width + 2 * j + column_parity) *
+                 p.out_channels;
 #pragma unroll
     for (int c8 = 0; c8 < kN / 8; ++c8) {
       const int col = col0 + 8 * c8 + 2 * (lane % 4);
@@ -83,14 +115,19 @@ __device__ __forceinline__ void store_phase_pixels(const SubpixelParams& p,
         v0 = fmaxf(v0, 0.0f);
         v1 = fmaxf(v1, 0.0f);
       }
-      *reinterpret_cast<__nv_bfloat162*>(out + col) = __floats2bfloat162_rn(v0, v1);
+      if constexpr (sizeof(T) == 2) {
+        *reinterpret_cast<__nv_bfloat162*>(out + col) = __floats2bfloat162_rn(v0, v1);
+      } else {
+        *reinterpret_cast<float2*>(out + col) =
+            make_float2(ptx::round_to_tf32(v0), ptx::round_to_tf32(v1));
+      }
     }
   }
 }
 
-template <int kWidth>
+template <int kWidth, class T>
 __global__ void __launch_bounds__(SubpixelTile<kWidth>::kThreads, 1)
-    subpixel_wgmma_kernel(SubpixelParams p, const __grid_constant__ CUtensorMap a_map,
+    subpixel_wgmma_kernel(SubpixelParams<T> p, const __grid_constant__ CUtensorMap a_map,
                           const __grid_constant__ CUtensorMap b_map) {
 #if LAB11_HOPPER_DEVICE_CODE
   using Tile = SubpixelTile<kWidth>;
@@ -118,7 +155,7 @@ __global__ void __launch_bounds__(SubpixelTile<kWidth>::kThreads, 1)
       int s = 0, phase = 0;
       for (int index = blockIdx.x; index < items; index += gridDim.x) {
         const SubpixelItem item = subpixel_item(p, index, Tile::BM, Tile::BN);
-        const int k_steps = phase_k_steps(item.z, p.in_channels);
+        const int k_steps = phase_k_steps(item.z, p.in_channels, stage_channels<T>());
         for (int kt = 0; kt < k_steps; ++kt) {
           ptx::mbarrier_wait(&empty[s], phase ^ 1);
           load_subpixel_stage<Tile::BM, Tile::BN>(stage(s), &full[s], a_map, b_map, p, item, kt);
@@ -136,7 +173,7 @@ __global__ void __launch_bounds__(SubpixelTile<kWidth>::kThreads, 1)
     int s = 0, phase = 0;
     for (int index = blockIdx.x; index < items; index += gridDim.x) {
       const SubpixelItem item = subpixel_item(p, index, Tile::BM, Tile::BN);
-      const int k_steps = phase_k_steps(item.z, p.in_channels);
+      const int k_steps = phase_k_steps(item.z, p.in_channels, stage_channels<T>());
       float acc[Tile::kRowBlocks][Tile::BN / 2];
 #pragma unroll
       for (int h = 0; h < Tile::kRowBlocks; ++h) zero(acc[h]);
@@ -146,7 +183,11 @@ __global__ void __launch_bounds__(SubpixelTile<kWidth>::kThreads, 1)
             ptx::shared_address(stage(s)) + consumer * kConsumerRows * SwizzledTile::kRowBytes;
         const std::uint32_t b_panels =
             ptx::shared_address(stage(s)) + Tile::BM * SwizzledTile::kRowBytes;
-        multiply_stage<Tile::BN>(acc, a_rows, b_panels);
+        if constexpr (sizeof(T) == 2) {
+          multiply_stage<Tile::BN>(acc, a_rows, b_panels);
+        } else {
+          multiply_stage_tf32<Tile::BN>(acc, a_rows, b_panels);
+        }
         if (lane == 0) ptx::mbarrier_arrive(&empty[s]);
         if (++s == Tile::kStages) {
           s = 0;

@@ -66,8 +66,6 @@ cudalabs_add_cli_test(dcgan_unknown_variant 2 "^dcgan: --variant: unknown varian
                       dcgan --variant fastest)
 cudalabs_add_cli_test(dcgan_precision_unknown 2
                       "^dcgan: --precision: invalid value 'fp16' \\(expected fp32, tf32 or bf16\\)" dcgan --precision fp16)
-cudalabs_add_cli_test(dcgan_precision_tf32 2
-                      "^dcgan: --precision tf32: lab 11's tensor-core layers are built for bf16 only" dcgan --precision tf32)
 cudalabs_add_cli_test(lab09_precision_bf16 2 "^dcgan: --precision bf16: this program runs lab 09's FP32 kernels"
                       lab09 --precision bf16)
 cudalabs_add_cli_test(dcgan_num_and_input 2 "^dcgan: --num: give either --num or --input" dcgan --num 4 --input z.cldz)

@@ -3,9 +3,11 @@
 //   channel blocks, tiles of part of an image and of several images, every tile width), output
 //   poisoned first, against the double-precision reference on the same BF16-rounded inputs and
 //   filter, element by element;
-// - the whole generator in BF16 at batches 1, 7 and 64 with the trained weights: every image
-//   within the BF16 tolerance of the FP32 generator (lab 09's sub-pixel variant), and the sampled
-//   ones of the CPU reference; the pipeline gives the same images as a direct run;
+// - the same with TF32 inputs (FP32 activations, the transposed filter);
+// - the whole generator in BF16 and in TF32 at batches 1, 7 and 64 with the trained weights:
+//   every image within the precision's tolerance of the FP32 generator (lab 09's sub-pixel
+//   variant), and the sampled ones of the CPU reference; the BF16 pipeline gives the same images
+//   as direct runs;
 // - the RGB layer's mma.sync kernel (given code) on odd shapes and 1 to 8 output channels;
 // - sizes the kernel does not take, refused with the size named (no GPU needed).
 // A kernel that writes nothing is "not implemented yet" (skipped) in the student build, a failure
@@ -31,6 +33,7 @@
 #include <memory>
 #include <numeric>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -49,7 +52,7 @@ std::uint64_t seed_for(const std::string& name) {
 #define REQUIRE_TENSOR_CORE_LAYERS()                                                    \
   do {                                                                                  \
     CUDALABS_REQUIRE_GPU();                                                             \
-    if (const std::string why = lab11::tconv_subpixel_bf16_unavailable(); !why.empty()) \
+    if (const std::string why = lab11::tconv_subpixel_unavailable(); !why.empty()) \
       GTEST_SKIP() << why;                                                              \
   } while (0)
 
@@ -70,7 +73,56 @@ struct LayerCase {
   std::string name;
   TconvShape shape;
   bool relu;
+  ComputePrecision precision = ComputePrecision::kBf16;  // of the wide layers' cases
 };
+
+std::vector<float> rounded_to_tf32(std::vector<float> values) {
+  for (float& v : values) v = cudalabs::round_to_precision(v, ComputePrecision::kTf32);
+  return values;
+}
+
+// Uploads the case's inputs in the precision's type, runs the kernel, returns the output as float.
+template <class T>
+std::vector<float> run_subpixel(const LayerCase& c, const std::vector<float>& input,
+                                const std::vector<float>& filter, const std::vector<float>& scale,
+                                const std::vector<float>& shift) {
+  const TconvShape& shape = c.shape;
+  const std::vector<float> packed =
+      lab09::packed_filter(filter, shape.in_channels, shape.out_channels);
+  std::vector<T> host_input, host_filter;
+  if constexpr (sizeof(T) == 2) {
+    host_input = as_bf16(input);
+    host_filter = as_bf16(packed);
+  } else {
+    host_input = input;
+    host_filter = lab11::transposed_packed_filter(packed, shape.in_channels, shape.out_channels);
+  }
+  cudalabs::DeviceBuffer<T> d_input(std::span<const T>{host_input});
+  cudalabs::DeviceBuffer<T> d_filter(std::span<const T>{host_filter});
+  cudalabs::DeviceBuffer<T> d_output(shape.output_elements());
+  cudalabs::DeviceBuffer<float> d_scale(std::span<const float>{scale}),
+      d_shift(std::span<const float>{shift});
+  cudalabs::poison_device(d_output.data(), d_output.bytes());
+  lab11::SubpixelArgs<T> args;
+  args.shape = shape;
+  args.input = d_input.data();
+  args.filter = d_filter.data();
+  args.output = d_output.data();
+  args.scale = d_scale.data();
+  args.shift = d_shift.data();
+  args.relu = c.relu;
+  if constexpr (sizeof(T) == 2) {
+    lab11::tconv_subpixel_bf16(args, nullptr);
+  } else {
+    lab11::tconv_subpixel_tf32(args, nullptr);
+  }
+  CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<T> got(shape.output_elements());
+  d_output.copy_to(got);
+  std::vector<float> values(got.size());
+  for (std::size_t e = 0; e < got.size(); ++e) values[e] = static_cast<float>(got[e]);
+  return values;
+}
 
 class SubpixelLayerTest : public ::testing::TestWithParam<LayerCase> {};
 
@@ -87,29 +139,11 @@ TEST_P(SubpixelLayerTest, MatchesReferenceOnBf16Inputs) {
   cudalabs::fill_uniform(filter, seed_for(c.name + " filter"), -bound, bound);
   cudalabs::fill_uniform(scale, seed_for(c.name + " scale"), 0.5f, 1.5f);
   cudalabs::fill_uniform(shift, seed_for(c.name + " shift"), -0.5f, 0.5f);
-  input = rounded_to_bf16(input);
-  filter = rounded_to_bf16(filter);
-
-  const std::vector<float> packed =
-      lab09::packed_filter(filter, shape.in_channels, shape.out_channels);
-  cudalabs::DeviceBuffer<__nv_bfloat16> d_input(std::span<const __nv_bfloat16>{as_bf16(input)});
-  cudalabs::DeviceBuffer<__nv_bfloat16> d_packed(std::span<const __nv_bfloat16>{as_bf16(packed)});
-  cudalabs::DeviceBuffer<__nv_bfloat16> d_output(shape.output_elements());
-  cudalabs::DeviceBuffer<float> d_scale(std::span<const float>{scale}),
-      d_shift(std::span<const float>{shift});
-  cudalabs::poison_device(d_output.data(), d_output.bytes());
-  lab11::SubpixelBf16Args args;
-  args.shape = shape;
-  args.input = d_input.data();
-  args.packed_filter = d_packed.data();
-  args.output = d_output.data();
-  args.scale = d_scale.data();
-  args.shift = d_shift.data();
-  args.relu = c.relu;
-  lab11::tconv_subpixel_bf16(args, nullptr);
-  CUDA_CHECK(cudaDeviceSynchronize());
-  std::vector<__nv_bfloat16> got(shape.output_elements());
-  d_output.copy_to(got);
+  const bool bf16 = c.precision == ComputePrecision::kBf16;
+  input = bf16 ? rounded_to_bf16(input) : rounded_to_tf32(input);
+  filter = bf16 ? rounded_to_bf16(filter) : rounded_to_tf32(filter);
+  const std::vector<float> got = bf16 ? run_subpixel<__nv_bfloat16>(c, input, filter, scale, shift)
+                                      : run_subpixel<float>(c, input, filter, scale, shift);
 
   const std::vector<double> input_d(input.begin(), input.end());
   const std::vector<float> no_bias(shape.out_channels, 0.0f);
@@ -120,14 +154,15 @@ TEST_P(SubpixelLayerTest, MatchesReferenceOnBf16Inputs) {
     const int k = static_cast<int>(e % shape.out_channels);
     double expected = sums[e] * scale[k] + shift[k];
     if (c.relu) expected = std::max(expected, 0.0);
-    const double value = __bfloat162float(got[e]);
+    const double value = got[e];
     if (std::isnan(value)) {
       ++unwritten;
       continue;
     }
-    // BF16 rounding of the result (2^-9 relative, 2^-8 allowed) and the FP32 sums' order.
+    // The result's rounding (BF16 2^-9 relative, 2^-8 allowed; TF32 2^-11, 2^-10 allowed) and
+    // the FP32 sums' order.
     const double error = std::abs(value - expected);
-    const double allowed = std::ldexp(std::abs(expected), -8) + 1e-4;
+    const double allowed = std::ldexp(std::abs(expected), bf16 ? -8 : -10) + 1e-4;
     worst = std::max(worst, error / allowed);
     if (error > allowed && wrong++ == 0) first_wrong = e;
   }
@@ -148,7 +183,16 @@ INSTANTIATE_TEST_SUITE_P(
                       LayerCase{"b2_8x16_c128_k128_image_per_tile", {2, 8, 16, 128, 128}, false},
                       LayerCase{"b5_2x8_c192_k320_width64", {5, 2, 8, 192, 320}, true},
                       LayerCase{"b2_16x16_c64_k256_half_image_tiles", {2, 16, 16, 64, 256}, false},
-                      LayerCase{"b1_32x4_c64_k512_two_column_tiles", {1, 32, 4, 64, 512}, true}),
+                      LayerCase{"b1_32x4_c64_k512_two_column_tiles", {1, 32, 4, 64, 512}, true},
+        LayerCase{"tf32_layer1_b2", dcgan::generator_layer(1, 2), true, ComputePrecision::kTf32},
+        LayerCase{"tf32_layer2_b3", dcgan::generator_layer(2, 3), false, ComputePrecision::kTf32},
+        LayerCase{"tf32_layer3_b2", dcgan::generator_layer(3, 2), true, ComputePrecision::kTf32},
+        LayerCase{"tf32_b3_4x4_c32_k64_one_partial_tile", {3, 4, 4, 32, 64}, true,
+                  ComputePrecision::kTf32},
+        LayerCase{"tf32_b5_2x8_c96_k320_width64", {5, 2, 8, 96, 320}, false,
+                  ComputePrecision::kTf32},
+        LayerCase{"tf32_b1_32x4_c64_k512_two_column_tiles", {1, 32, 4, 64, 512}, true,
+                  ComputePrecision::kTf32}),
     [](const ::testing::TestParamInfo<LayerCase>& info) { return info.param.name; });
 
 class RgbLayerTest : public ::testing::TestWithParam<LayerCase> {};
@@ -248,8 +292,8 @@ TEST(SubpixelLayerArguments, RefusesSizesItDoesNotTake) {
       "in_channels = 128");
   expect_rejected(
       "TensorCoreLayers",
-      [] { lab11::TensorCoreLayers(dcgan::default_weights(1), 4, ComputePrecision::kTf32); },
-      "--precision tf32");
+      [] { lab11::TensorCoreLayers(dcgan::default_weights(1), 4, ComputePrecision::kFp32); },
+      "--precision fp32");
 }
 
 // ---------------------------------------------------------------- the generator
@@ -272,45 +316,49 @@ std::vector<float> run_generator(lab09::Generator& generator, const lab09::Dcgan
   return host;
 }
 
-class Bf16GeneratorTest : public ::testing::TestWithParam<int> {};
+class TensorCoreGeneratorTest
+    : public ::testing::TestWithParam<std::tuple<ComputePrecision, int>> {};
 
-TEST_P(Bf16GeneratorTest, WithinToleranceOfFp32AndReference) {
+TEST_P(TensorCoreGeneratorTest, WithinToleranceOfFp32AndReference) {
   REQUIRE_TENSOR_CORE_LAYERS();
-  const int batch = GetParam();
+  const auto [precision, batch] = GetParam();
   std::vector<float> latents(static_cast<std::size_t>(batch) * dcgan::kLatent);
   cudalabs::fill_uniform(latents, seed_for("latents " + std::to_string(batch)), -1.0f, 1.0f);
   lab09::Generator generator(trained_weights(), batch);
   generator.use_precision_layers(
-      std::make_unique<lab11::TensorCoreLayers>(trained_weights(), batch, ComputePrecision::kBf16));
+      std::make_unique<lab11::TensorCoreLayers>(trained_weights(), batch, precision));
   const std::vector<float> fp32 =
       run_generator(generator, lab09::find_variant("subpixel"), latents, batch);
-  const std::vector<float> bf16 =
-      run_generator(generator, lab11::tensor_core_variant(ComputePrecision::kBf16), latents, batch);
+  const std::vector<float> reduced =
+      run_generator(generator, lab11::tensor_core_variant(precision), latents, batch);
 
   std::vector<int> all(static_cast<std::size_t>(batch));
   std::iota(all.begin(), all.end(), 0);
   const dcgan::ImageCheck against_fp32 = dcgan::check_images(
-      bf16, all, std::vector<double>(fp32.begin(), fp32.end()), ComputePrecision::kBf16);
+      reduced, all, std::vector<double>(fp32.begin(), fp32.end()), precision);
   if (against_fp32.unwritten && kStudentBuild)
-    GTEST_SKIP() << "not implemented yet: the BF16 generator wrote no image";
+    GTEST_SKIP() << "not implemented yet: the tensor-core generator wrote no image";
   EXPECT_TRUE(against_fp32.passed) << "against FP32: " << against_fp32.message;
-  // A BF16 generator that equals FP32 would mean the tensor-core layers never ran.
-  EXPECT_GT(against_fp32.max_difference, 0.0) << "BF16 images identical to FP32";
+  // Images equal to FP32's would mean the tensor-core layers never ran.
+  EXPECT_GT(against_fp32.max_difference, 0.0) << "images identical to FP32";
 
   const std::vector<int> picks = dcgan::spread_picks(batch, 3);
-  const dcgan::ImageCheck against_reference =
-      dcgan::check_images(bf16, picks, dcgan::reference_images(trained_weights(), latents, picks),
-                          ComputePrecision::kBf16);
-  EXPECT_TRUE(against_reference.passed)
-      << "against the CPU reference: " << against_reference.message;
+  const dcgan::ImageCheck against_reference = dcgan::check_images(
+      reduced, picks, dcgan::reference_images(trained_weights(), latents, picks), precision);
+  EXPECT_TRUE(against_reference.passed) << "against the CPU reference: "
+                                        << against_reference.message;
 }
 
-INSTANTIATE_TEST_SUITE_P(Batches, Bf16GeneratorTest, ::testing::Values(1, 7, 64),
-                         [](const ::testing::TestParamInfo<int>& info) {
-                           std::string name = "b";
-                           name += std::to_string(info.param);
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Batches, TensorCoreGeneratorTest,
+    ::testing::Combine(::testing::Values(ComputePrecision::kBf16, ComputePrecision::kTf32),
+                       ::testing::Values(1, 7, 64)),
+    [](const ::testing::TestParamInfo<std::tuple<ComputePrecision, int>>& info) {
+      std::string name = cudalabs::precision_name(std::get<0>(info.param));
+      name += "_b";
+      name += std::to_string(std::get<1>(info.param));
+      return name;
+    });
 
 TEST(Bf16Pipeline, SameImagesAsDirectRuns) {
   REQUIRE_TENSOR_CORE_LAYERS();
