@@ -124,30 +124,25 @@ def configurations(precision):
 
 
 def best_configuration(args, batch):
-    """Times each configuration (and the fastest eager one compiled) at `batch`; returns the winner's
-    (name, callable, dtype) and every configuration's images/s."""
+    """Times each configuration at `batch`, eager and under torch.compile (where it compiles);
+    returns the fastest as (name, callable, dtype) and every configuration's images/s."""
     rates, candidates = {}, []
+    repetitions = max(5, args.repetitions // 2)
     for name, make, dtype in configurations(args.precision):
         run = make(load_model(args.weights))
         z = torch.randn(batch, dcgan_torch.LATENT, device="cuda", dtype=dtype)
-        ms = median_ms(lambda: run(z), max(5, args.repetitions // 2))
-        rates[name] = batch / ms * 1000
-        candidates.append((ms, name, run, dtype))
-        print(f"bench: pytorch_{args.precision} {name}: {rates[name]:,.0f} images/s at batch {batch}", flush=True)
-    candidates.sort(key=lambda c: c[0])
-    ms, name, run, dtype = candidates[0]
-    try:
-        compiled = torch.compile(run)
-        z = torch.randn(batch, dcgan_torch.LATENT, device="cuda", dtype=dtype)
-        compiled_ms = median_ms(lambda: compiled(z), max(5, args.repetitions // 2))
-        rates[name + "_compiled"] = batch / compiled_ms * 1000
-        print(f"bench: pytorch_{args.precision} {name}_compiled: {rates[name + '_compiled']:,.0f} images/s",
-              flush=True)
-        if compiled_ms < ms:
-            return (name + "_compiled", compiled, dtype), rates
-    except Exception as error:  # torch.compile needs a working Triton toolchain: record why not
-        rates[name + "_compiled"] = f"failed: {type(error).__name__}: {str(error).splitlines()[0][:200]}"
-        print(f"bench: torch.compile failed: {rates[name + '_compiled']}", flush=True)
+        for label, function in ((name, run), (name + "_compiled", None)):
+            try:
+                function = function or torch.compile(run)
+                ms = median_ms(lambda: function(z), repetitions)
+            except Exception as error:  # torch.compile needs a working Triton toolchain: record why not
+                rates[label] = f"failed: {type(error).__name__}: {str(error).splitlines()[0][:200]}"
+                print(f"bench: pytorch_{args.precision} {label}: {rates[label]}", flush=True)
+                continue
+            rates[label] = batch / ms * 1000
+            candidates.append((ms, label, function, dtype))
+            print(f"bench: pytorch_{args.precision} {label}: {rates[label]:,.0f} images/s at batch {batch}", flush=True)
+    ms, name, run, dtype = min(candidates, key=lambda c: c[0])
     return (name, run, dtype), rates
 
 

@@ -52,6 +52,16 @@ class PrecisionLayers {
   virtual void poison_activations() = 0;
 };
 
+/// What a program hands a generator to run a reduced precision (lab 11's tensor cores): the
+/// variant that selects it and how to make its layers. Empty (no `make`): FP32 only.
+struct PrecisionBackend {
+  const DcganVariant* variant = nullptr;  ///< the variant Generator::run takes for these layers
+  /// Builds the layers for `weights` and batches of up to `max_batch` images on the current GPU.
+  std::function<std::unique_ptr<PrecisionLayers>(const cudalabs::dcgan::Weights& weights,
+                                                 int max_batch)>
+      make;
+};
+
 /// Weights uploaded once, plus what the variants derive from them at load time:
 /// - W' of [DCGAN-SHPC] eqs. 5-6 per layer (25 C x K, rows (r * 5 + s) * C + c = filter[4 - r][4 -
 /// s][k][c]);

@@ -7,17 +7,11 @@
 #include <string>
 
 namespace lab10 {
-namespace {
-
-const lab09::DcganVariant& worker_variant() {
-  return lab09::find_variant("subpixel");
-}
-
-}  // namespace
 
 GpuWorker::GpuWorker(int device, const cudalabs::dcgan::Weights& weights, int batch,
-                     int copy_threads)
-    : device_(device) {
+                     int copy_threads, const lab09::PrecisionBackend& backend)
+    : device_(device),
+      variant_(backend.variant ? backend.variant : &lab09::find_variant("subpixel")) {
   int devices = 0;
   CUDA_CHECK(cudaGetDeviceCount(&devices));
   if (device < 0 || device >= devices) {
@@ -35,9 +29,10 @@ GpuWorker::GpuWorker(int device, const cudalabs::dcgan::Weights& weights, int ba
                                                   sizeof(float),
       "GPU " + std::to_string(device) + " with --batch " + std::to_string(batch));
   generator_ = std::make_unique<lab09::Generator>(weights, batch);
+  if (backend.make) generator_->use_precision_layers(backend.make(weights, batch));
   pipeline_ = std::make_unique<lab09::Pipeline>(*generator_);
   pipeline_->set_copy_threads(copy_threads);
-  methods_ = generator_->methods_for(worker_variant(), batch, nullptr);
+  methods_ = generator_->methods_for(*variant_, batch, nullptr);
 }
 
 // The pipeline's streams and events, then the generator's buffers, are released on their device.
@@ -64,7 +59,7 @@ double GpuWorker::generate(std::span<const float> latents, int count, std::span<
   make_current();
   last_start_ = std::chrono::steady_clock::now();
   const double seconds =
-      pipeline_->generate(worker_variant(), methods_, latents, count, images, delivered);
+      pipeline_->generate(*variant_, methods_, latents, count, images, delivered);
   last_end_ = std::chrono::steady_clock::now();
   return seconds;
 }

@@ -14,7 +14,8 @@
 
 namespace lab10 {
 
-/// Lab 09's generator and end-to-end pipeline on one GPU, running the sub-pixel variant.
+/// Lab 09's generator and end-to-end pipeline on one GPU, running the sub-pixel variant, or a
+/// reduced precision's layers when a program hands it a backend (lab 11's tensor cores).
 ///
 /// Every CUDA object belongs to the device that was current when it was made, and the current
 /// device is a per-thread setting: the constructor and generate() therefore make `device` current
@@ -24,8 +25,10 @@ class GpuWorker {
   /// Uploads `weights` to GPU `device` and allocates for batches of up to `batch` images. Throws
   /// std::invalid_argument naming the device when it does not exist or the buffers do not fit.
   /// `copy_threads` host threads copy its images out of pinned memory (the cores are shared by all
-  /// the workers of a process).
-  GpuWorker(int device, const cudalabs::dcgan::Weights& weights, int batch, int copy_threads);
+  /// the workers of a process). With a `backend` (lab09::PrecisionBackend), its layers are made on
+  /// this GPU and its variant runs instead of the sub-pixel one.
+  GpuWorker(int device, const cudalabs::dcgan::Weights& weights, int batch, int copy_threads,
+            const lab09::PrecisionBackend& backend = {});
   ~GpuWorker();
   GpuWorker(const GpuWorker&) = delete;
   GpuWorker& operator=(const GpuWorker&) = delete;
@@ -65,6 +68,7 @@ class GpuWorker {
   int device_;
   std::unique_ptr<lab09::Generator> generator_;
   std::unique_ptr<lab09::Pipeline> pipeline_;
+  const lab09::DcganVariant* variant_ = nullptr;
   std::array<lab09::TconvMethod, 4> methods_{};
   std::chrono::steady_clock::time_point last_start_{}, last_end_{};
 };

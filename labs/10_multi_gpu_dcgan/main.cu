@@ -16,6 +16,7 @@
 #include "labs/07_wide_loads/lab.h"
 #include "labs/09_dcgan/lab.h"
 #include "labs/10_multi_gpu_dcgan/lab.h"
+#include "labs/10_multi_gpu_dcgan/precision_backend.h"
 #include "labs/10_multi_gpu_dcgan/run_flags.h"
 #include "labs/10_multi_gpu_dcgan/scaling.h"
 
@@ -126,6 +127,7 @@ struct Setup {
   int num = 0, largest_num = 0, batch = 0;
   std::vector<int> devices;     // one worker each
   std::vector<int> gpu_counts;  // the columns of the scaling table
+  lab09::PrecisionBackend backend;  // --precision's layers (none for FP32)
 };
 
 // Parses the flags, loads the weights and latents, and picks the GPUs.
@@ -138,6 +140,7 @@ Setup parse_and_load(int argc, char** argv, Options& o) {
   cudalabs::reject_unknown_flags(cudalabs::parse_flags(app, argc, argv));
   Setup s;
   s.checked = lab10::check_run_flags(app, o.run);
+  lab10::check_precision_flag(s.checked.precision, "lab10");
   if (o.benchmark_out_format != "json") {
     throw cudalabs::FlagError("--benchmark_out_format: '" + o.benchmark_out_format +
                               "' (only json is written)");
@@ -162,6 +165,7 @@ Setup parse_and_load(int argc, char** argv, Options& o) {
   lab10::require_run_memory(s.num, s.largest_num);
 
   cudalabs::require_gpu();
+  s.backend = lab10::precision_backend(s.checked.precision);
   int present = 0;
   CUDA_CHECK(cudaGetDeviceCount(&present));
   s.devices = choose_devices(o, listed_devices, present);
@@ -195,7 +199,8 @@ std::vector<lab10::GpuWorker*> make_workers(const Setup& s,
   const int copy_threads = std::max(1, omp_get_max_threads() / static_cast<int>(s.devices.size()));
   std::vector<lab10::GpuWorker*> workers;
   for (int d : s.devices) {
-    owned.push_back(std::make_unique<lab10::GpuWorker>(d, s.weights, s.batch, copy_threads));
+    owned.push_back(
+        std::make_unique<lab10::GpuWorker>(d, s.weights, s.batch, copy_threads, s.backend));
     workers.push_back(owned.back().get());
   }
   return workers;
@@ -224,6 +229,7 @@ void scaling_table(const Setup& s, const Options& o, const std::vector<lab10::Gp
   std::map<std::string, std::string> context =
       lab10::record_context(argc, argv, s.devices, cudalabs::built_from_commit());
   context["seed"] = std::to_string(s.checked.seed);
+  context["precision"] = cudalabs::precision_name(s.checked.precision);
   context["weights"] = s.weights_text;
   if (!o.benchmark_out.empty())
     lab10::write_scaling_json(o.benchmark_out, "threads", context, points);
@@ -260,7 +266,8 @@ int run(int argc, char** argv) {
     };
   }
   passed = lab10::check_run(std::cout, s.weights, s.latents.values, images, s.num,
-                            o.run.check_images, one_gpu, "one GPU's output", unwritten);
+                            o.run.check_images, one_gpu, "one GPU's output", unwritten,
+                            s.checked.precision);
   if (unwritten) return cudalabs::kExitFailed;
   std::cout << "first run: " << s.num << " images in "
             << cudalabs::TextTable::number(seconds * 1e3, 2) << " ms (untimed warm-up)\n";

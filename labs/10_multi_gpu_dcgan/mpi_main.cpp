@@ -42,6 +42,7 @@
 #include "labs/10_multi_gpu_dcgan/lab.h"
 #include "labs/10_multi_gpu_dcgan/node_output.h"
 #include "labs/10_multi_gpu_dcgan/not_implemented.h"
+#include "labs/10_multi_gpu_dcgan/precision_backend.h"
 #include "labs/10_multi_gpu_dcgan/run_flags.h"
 #include "labs/10_multi_gpu_dcgan/scaling.h"
 #include "labs/10_multi_gpu_dcgan/scatter.h"
@@ -275,6 +276,8 @@ struct RankState {
   Placement placement;
   std::uint64_t seed = 0;
   std::vector<int> scaling_nums, rank_counts;
+  cudalabs::ComputePrecision precision = cudalabs::ComputePrecision::kFp32;  // --precision
+  lab09::PrecisionBackend backend;  // its layers on this rank's GPU (none for FP32)
   dcgan::Weights weights;
   std::string weights_text;
   dcgan::Latents latents;  // rank 0's
@@ -305,6 +308,8 @@ void parse_and_place(RankState& s, int argc, char** argv) {
   const lab10::CheckedRunFlags checked = lab10::check_run_flags(app, s.o.run);
   s.scaling_nums = checked.scaling_nums;
   s.seed = checked.seed;
+  s.precision = checked.precision;
+  lab10::check_precision_flag(s.precision, kProgram);
   if (s.o.gather != "shared" && s.o.gather != "collective") {
     throw cudalabs::FlagError("--gather: '" + s.o.gather + "' (expected shared or collective)");
   }
@@ -320,6 +325,7 @@ void parse_and_place(RankState& s, int argc, char** argv) {
   s.weights = dcgan::load_weights(s.o.run.inputs.weights, s.o.run.inputs.weights_seed,
                                   CUDALABS_TRAINED_WEIGHTS, s.weights_text);
   cudalabs::require_gpu();
+  s.backend = lab10::precision_backend(s.precision);
   int present = 0;
   CUDA_CHECK(cudaGetDeviceCount(&present));
   if (s.placement.device >= present) {
@@ -345,7 +351,8 @@ void load_latents(RankState& s) {
 void make_worker(RankState& s) {
   const int batch = s.o.run.batch > 0 ? s.o.run.batch : std::min(1024, s.largest_num);
   const int copy_threads = std::max(1, omp_get_max_threads() / s.placement.ranks_on_node);
-  s.worker = std::make_unique<lab10::GpuWorker>(s.placement.device, s.weights, batch, copy_threads);
+  s.worker = std::make_unique<lab10::GpuWorker>(s.placement.device, s.weights, batch, copy_threads,
+                                                s.backend);
 }
 
 // Rank 0's output, big enough for every run, in memory its node's ranks share (one window for the
@@ -444,7 +451,8 @@ int checked_run(std::ostream& out, RankState& s, const Types& types, bool& passe
         s.worker->generate(s.latents.values, s.num, single);
       };
     verdict = lab10::check_run(out, s.weights, s.latents.values, images, s.num,
-                               s.o.run.check_images, one_gpu, "rank 0's GPU alone", unwritten);
+                               s.o.run.check_images, one_gpu, "rank 0's GPU alone", unwritten,
+                               s.precision);
     out << "first run: " << s.num << " images in "
         << cudalabs::TextTable::number(first_seconds * 1e3, 2) << " ms (untimed warm-up)\n";
     // Written now: the table's runs reuse the output window.
@@ -495,6 +503,7 @@ int scaling_runs(std::ostream& out, RankState& s, const Types& types, int argc, 
       lab10::record_context(argc, argv, devices, cudalabs::built_from_commit());
   context["ranks"] = std::to_string(s.size);
   context["seed"] = std::to_string(s.seed);
+  context["precision"] = cudalabs::precision_name(s.precision);
   context["weights"] = s.weights_text;
   context["gather"] = s.o.gather;
   // --gather collective is recorded apart (lab10_mpi-collective_<device>.json,

@@ -27,6 +27,9 @@ void add_run_flags(CLI::App& app, RunFlags& flags, const std::string& record) {
                  "num_to_gen values of the scaling table (comma-separated)");
   cudalabs::add_integer_flag(app, "--repetitions", flags.repetitions, 1, 1000,
                              "Timed runs per table cell (median)");
+  app.add_option("--precision", flags.precision,
+                 "fp32 (lab 09's kernels), or tf32 or bf16: lab 11's tensor-core layers on every "
+                 "GPU (lab10_solution and dcgan_mpi only)");
   app.add_option("--results-dir", flags.results_dir,
                  "Write the table as JSON to DIR/" + record + "_<device>.json");
   app.add_option("--results-tag", flags.results_tag,
@@ -36,6 +39,11 @@ void add_run_flags(CLI::App& app, RunFlags& flags, const std::string& record) {
 CheckedRunFlags check_run_flags(const CLI::App& app, const RunFlags& flags) {
   CheckedRunFlags checked;
   checked.seed = dcgan::check_input_flags(app, flags.inputs);
+  try {
+    checked.precision = cudalabs::parse_precision(flags.precision);
+  } catch (const std::invalid_argument& error) {
+    throw cudalabs::FlagError(error.what());
+  }
   if (!flags.verify_only)
     checked.scaling_nums = parse_int_list("--scaling", flags.scaling, 1, 1 << 20);
   return checked;
@@ -50,10 +58,11 @@ void require_run_memory(int num, int largest_num) {
 bool check_run(std::ostream& out, const dcgan::Weights& weights, std::span<const float> latents,
                std::span<const float> images, int num, int check_images,
                const std::function<void(std::span<float>)>& one_gpu,
-               const std::string& one_gpu_label, bool& unwritten) {
+               const std::string& one_gpu_label, bool& unwritten,
+               cudalabs::ComputePrecision precision) {
   const std::vector<int> picks = dcgan::spread_picks(num, check_images);
-  const dcgan::ImageCheck check =
-      dcgan::check_images(images, picks, dcgan::reference_images(weights, latents, picks));
+  const dcgan::ImageCheck check = dcgan::check_images(
+      images, picks, dcgan::reference_images(weights, latents, picks), precision);
   out << "check: images";
   for (int p : picks) out << " " << p;
   out << " against the CPU reference generator (double): " << check.message << "\n";

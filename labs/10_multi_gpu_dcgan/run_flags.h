@@ -3,6 +3,7 @@
 /// run: their common flags, the checks of a finished run, and where the scaling record goes.
 #pragma once
 
+#include "common/compute_precision.h"
 #include "common/dcgan_inputs.h"
 #include "labs/10_multi_gpu_dcgan/scaling.h"
 
@@ -33,6 +34,7 @@ struct RunFlags {
   int repetitions = 5;                       ///< --repetitions per table cell
   std::string results_dir;                   ///< --results-dir for the record
   std::string results_tag;                   ///< --results-tag in the record's name
+  std::string precision = "fp32";            ///< --precision: fp32, or tf32/bf16 (lab 11's layers)
 };
 
 /// Registers the RunFlags; `record` names the JSON (lab10_threads or lab10_mpi) in --results-dir's
@@ -43,6 +45,7 @@ void add_run_flags(CLI::App& app, RunFlags& flags, const std::string& record);
 struct CheckedRunFlags {
   std::uint64_t seed = 0;         ///< seed of the random latent vectors
   std::vector<int> scaling_nums;  ///< num_to_gen values of the table (none with --verify-only)
+  cudalabs::ComputePrecision precision = cudalabs::ComputePrecision::kFp32;  ///< --precision
 };
 
 /// After parsing: checks the input flags and --scaling (FlagError naming the flag) and returns what
@@ -56,11 +59,13 @@ void require_run_memory(int num, int largest_num);
 /// The checks of a finished run, printed to `out`: `check_images` sampled images against the CPU
 /// reference generator, then, when `one_gpu` is given, the whole output against what it generates
 /// alone (bit for bit; `one_gpu_label` names it). Returns whether everything passed; `unwritten`
-/// tells that no image value was written (a TODO not implemented yet).
+/// tells that no image value was written (a TODO not implemented yet). The sampled images are held
+/// to `precision`'s tolerance (dcgan::image_tolerance); the one-GPU comparison stays bit for bit.
 bool check_run(std::ostream& out, const cudalabs::dcgan::Weights& weights,
                std::span<const float> latents, std::span<const float> images, int num,
                int check_images, const std::function<void(std::span<float>)>& one_gpu,
-               const std::string& one_gpu_label, bool& unwritten);
+               const std::string& one_gpu_label, bool& unwritten,
+               cudalabs::ComputePrecision precision = cudalabs::ComputePrecision::kFp32);
 
 /// Prints the table and, with --results-dir, writes it as `record`_<tag>_<device>.json there.
 void report_scaling(std::ostream& out, const RunFlags& flags, const std::string& record,

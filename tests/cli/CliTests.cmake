@@ -145,6 +145,11 @@ cudalabs_add_cli_test(lab10_scaling_zero 2 "^lab10: --scaling: invalid value '0'
 cudalabs_add_cli_test(lab10_gpus_and_devices 2 "^lab10: --gpus: give either --gpus or --devices" lab10 --gpus 1 --devices 0)
 cudalabs_add_cli_test(lab10_timeline_unwritable 2 "^lab10: --timeline: '/nonexistent/t.json' cannot be written" lab10
                       --timeline /nonexistent/t.json)
+cudalabs_add_cli_test(lab10_precision_bf16 2 "^lab10: --precision bf16: lab10 runs lab 09's FP32 kernels" lab10
+                      --precision bf16)
+cudalabs_add_cli_test(lab10_solution_precision_unknown 2
+                      "^lab10: --precision: invalid value 'fp8' \\(expected fp32, tf32 or bf16\\)"
+                      lab10_solution --precision fp8)
 cudalabs_add_cli_test(lab10_too_many_images 2 "^lab10: --num 1048576 with --scaling up to 1048576 needs" lab10 --num 1048576)
 add_test(NAME cli.lab10_no_gpu
          COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:lab10>" -DEXPECT_EXIT=1
@@ -166,6 +171,8 @@ if(CUDALABS_MPI_FOUND AND TARGET dcgan_mpi)
                         --num 0)
   cudalabs_add_mpi_test(dcgan_mpi_bad_gather 2 "^dcgan_mpi: rank 0: --gather: 'broadcast' \\(expected shared or collective\\) \\(2 of 2 ranks failed\\)" 2
                         --gather broadcast)
+  cudalabs_add_mpi_test(dcgan_mpi_bad_precision 2 "^dcgan_mpi: rank 0: --precision: invalid value 'fp8' \\(expected fp32, tf32 or bf16\\) \\(2 of 2 ranks failed\\)" 2
+                        --precision fp8)
   cudalabs_add_mpi_test(dcgan_mpi_uneven_nodes 2 "^dcgan_mpi: rank 0: --simulate-nodes: 3 ranks do not split into 2 equal nodes" 3
                         --simulate-nodes 2)
   cudalabs_add_mpi_test(dcgan_mpi_missing_weights 2 "^dcgan_mpi: rank 0 \\(node 0, GPU 0\\): weights file '/nonexistent/w.cldw': cannot be read" 2

@@ -9,6 +9,8 @@
 //   variant), and the sampled ones of the CPU reference; the BF16 pipeline gives the same images
 //   as direct runs;
 // - the RGB layer's mma.sync kernel (given code) on odd shapes and 1 to 8 output channels;
+// - lab 10's split at each precision: two workers (two GPUs where there are, else two on one)
+//   give the images one worker gives alone, bit for bit;
 // - sizes the kernel does not take, refused with the size named (no GPU needed).
 // A kernel that writes nothing is "not implemented yet" (skipped) in the student build, a failure
 // in the solution build; off Hopper the GPU tests skip with the reason.
@@ -21,6 +23,7 @@
 #include "common/reference_dcgan.h"
 #include "labs/09_dcgan/generator.h"
 #include "labs/09_dcgan/pipeline.h"
+#include "labs/10_multi_gpu_dcgan/lab.h"
 #include "labs/11_tensor_cores/dcgan_layers.h"
 #include "labs/11_tensor_cores/tensor_core_generator.h"
 #include "tests/support/expect_rejected.h"
@@ -386,5 +389,42 @@ TEST(Bf16Pipeline, SameImagesAsDirectRuns) {
     GTEST_SKIP() << "not implemented yet: the BF16 generator wrote no image";
   EXPECT_TRUE(same) << message;
 }
+
+class TensorCoreWorkersTest : public ::testing::TestWithParam<ComputePrecision> {};
+
+TEST_P(TensorCoreWorkersTest, TwoWorkersGiveOneWorkersImages) {
+  REQUIRE_TENSOR_CORE_LAYERS();
+  const ComputePrecision precision = GetParam();
+  constexpr int kNum = 37, kBatch = 8;  // uneven shares, several batches each, a partial last one
+  int devices = 0;
+  CUDA_CHECK(cudaGetDeviceCount(&devices));
+  const lab09::PrecisionBackend backend{
+      &lab11::tensor_core_variant(precision),
+      [precision](const dcgan::Weights& weights, int max_batch) {
+        return std::make_unique<lab11::TensorCoreLayers>(weights, max_batch, precision);
+      }};
+  std::vector<float> latents(static_cast<std::size_t>(kNum) * dcgan::kLatent);
+  cudalabs::fill_uniform(latents, seed_for("workers"), -1.0f, 1.0f);
+  lab10::GpuWorker first(0, trained_weights(), kBatch, 2, backend);
+  lab10::GpuWorker second(devices > 1 ? 1 : 0, trained_weights(), kBatch, 2, backend);
+  std::vector<float> alone(static_cast<std::size_t>(kNum) * dcgan::kImageFloats, std::nanf(""));
+  first.generate(latents, kNum, alone);
+  std::vector<float> split(alone.size(), std::nanf(""));
+  first.poison();
+  second.poison();
+  lab10::GpuWorker* workers[] = {&first, &second};
+  lab10::generate_on_gpus(workers, latents, kNum, split);
+  if (std::isnan(split[0]) && kStudentBuild)
+    GTEST_SKIP() << "not implemented yet: lab 10's generate_on_gpus or step 7 wrote no image";
+  std::string message;
+  EXPECT_TRUE(dcgan::identical_images(split, alone, message))
+      << message << " (" << (devices > 1 ? "GPUs 0 and 1" : "two workers on GPU 0") << ")";
+}
+
+INSTANTIATE_TEST_SUITE_P(Precisions, TensorCoreWorkersTest,
+                         ::testing::Values(ComputePrecision::kBf16, ComputePrecision::kTf32),
+                         [](const ::testing::TestParamInfo<ComputePrecision>& info) {
+                           return std::string(cudalabs::precision_name(info.param));
+                         });
 
 }  // namespace
