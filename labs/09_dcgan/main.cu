@@ -2,8 +2,8 @@
 // and latent vectors, checks every variant's images against the CPU reference generator, times each
 // variant per layer and per batch, runs the end-to-end pipeline (host memory to host memory), and
 // writes the images as a PNG grid and as raw floats. `dcgan` also links lab 11's tensor-core
-// layers (CUDALABS_DCGAN_TENSOR_CORES): --precision tf32|bf16 runs them beside lab 09's FP32 sub-pixel
-// variant, and checks their images against both the CPU reference and that variant's.
+// layers (CUDALABS_DCGAN_TENSOR_CORES): --precision tf32|bf16 runs them beside lab 09's FP32
+// sub-pixel variant, and checks their images against both the CPU reference and that variant's.
 #include "common/benchmark_support.h"
 #include "common/cli.h"
 #include "common/dcgan_check.h"

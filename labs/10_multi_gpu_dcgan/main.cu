@@ -125,8 +125,8 @@ struct Setup {
   dcgan::Latents latents;
   std::string weights_text, latents_text;
   int num = 0, largest_num = 0, batch = 0;
-  std::vector<int> devices;     // one worker each
-  std::vector<int> gpu_counts;  // the columns of the scaling table
+  std::vector<int> devices;         // one worker each
+  std::vector<int> gpu_counts;      // the columns of the scaling table
   lab09::PrecisionBackend backend;  // --precision's layers (none for FP32)
 };
 
@@ -265,9 +265,9 @@ int run(int argc, char** argv) {
       workers[0]->generate(s.latents.values, s.num, single);
     };
   }
-  passed = lab10::check_run(std::cout, s.weights, s.latents.values, images, s.num,
-                            o.run.check_images, one_gpu, "one GPU's output", unwritten,
-                            s.checked.precision);
+  passed =
+      lab10::check_run(std::cout, s.weights, s.latents.values, images, s.num, o.run.check_images,
+                       one_gpu, "one GPU's output", unwritten, s.checked.precision);
   if (unwritten) return cudalabs::kExitFailed;
   std::cout << "first run: " << s.num << " images in "
             << cudalabs::TextTable::number(seconds * 1e3, 2) << " ms (untimed warm-up)\n";

@@ -450,9 +450,9 @@ int checked_run(std::ostream& out, RankState& s, const Types& types, bool& passe
       one_gpu = [&](std::span<float> single) {
         s.worker->generate(s.latents.values, s.num, single);
       };
-    verdict = lab10::check_run(out, s.weights, s.latents.values, images, s.num,
-                               s.o.run.check_images, one_gpu, "rank 0's GPU alone", unwritten,
-                               s.precision);
+    verdict =
+        lab10::check_run(out, s.weights, s.latents.values, images, s.num, s.o.run.check_images,
+                         one_gpu, "rank 0's GPU alone", unwritten, s.precision);
     out << "first run: " << s.num << " images in "
         << cudalabs::TextTable::number(first_seconds * 1e3, 2) << " ms (untimed warm-up)\n";
     // Written now: the table's runs reuse the output window.

@@ -185,9 +185,9 @@ std::vector<float> transposed_packed_filter(const std::vector<float>& packed, in
                                             int out_channels) {
   const std::size_t rows = static_cast<std::size_t>(25) * in_channels;
   if (packed.size() != rows * out_channels)
-    throw std::invalid_argument("lab11 transposed_packed_filter: " +
-                                std::to_string(packed.size()) + " values for 25 x " +
-                                std::to_string(in_channels) + " x " + std::to_string(out_channels));
+    throw std::invalid_argument("lab11 transposed_packed_filter: " + std::to_string(packed.size()) +
+                                " values for 25 x " + std::to_string(in_channels) + " x " +
+                                std::to_string(out_channels));
   std::vector<float> out(packed.size());
   for (std::size_t r = 0; r < rows; ++r)
     for (int k = 0; k < out_channels; ++k)

@@ -13,19 +13,19 @@ namespace lab11 {
 /// __nv_bfloat16 (BF16 inputs) or float (TF32 inputs, stored rounded to TF32).
 template <class T>
 struct SubpixelParams {
-  int batch;              ///< images
-  int height;             ///< input rows H
-  int width;              ///< input columns W
-  int in_channels;        ///< C, a multiple of 64
-  int out_channels;       ///< K
-  int box_rows;           ///< image rows per A box (H when a box spans several images)
-  int box_images;         ///< images per A box
-  int row_tiles;          ///< tiles of BM pixels per phase
-  int column_tiles;       ///< tiles of BN channels
-  T* output;              ///< batch x 2H x 2W x K
-  const float* scale;     ///< per output channel
-  const float* shift;     ///< per output channel
-  int relu;               ///< 1: ReLU after scale and shift
+  int batch;           ///< images
+  int height;          ///< input rows H
+  int width;           ///< input columns W
+  int in_channels;     ///< C, a multiple of 64
+  int out_channels;    ///< K
+  int box_rows;        ///< image rows per A box (H when a box spans several images)
+  int box_images;      ///< images per A box
+  int row_tiles;       ///< tiles of BM pixels per phase
+  int column_tiles;    ///< tiles of BN channels
+  T* output;           ///< batch x 2H x 2W x K
+  const float* scale;  ///< per output channel
+  const float* shift;  ///< per output channel
+  int relu;            ///< 1: ReLU after scale and shift
 };
 
 /// Channels of one stage: one 128-byte swizzled row (64 BF16, 32 TF32).

@@ -50,8 +50,8 @@ class TensorCoreLayers final : public lab09::PrecisionLayers {
   int max_batch_;
   cudalabs::DeviceBuffer<float> linear_weight_, linear_scale_, linear_shift_, linear_out_;
   std::array<cudalabs::DeviceBuffer<__nv_bfloat16>, 4> bf16_filter_;  // [1..3], BF16
-  std::array<cudalabs::DeviceBuffer<float>, 4> tf32_filter_;           // [1..3], TF32, transposed
-  std::array<cudalabs::DeviceBuffer<float>, 4> scale_, shift_;         // [1..3]
+  std::array<cudalabs::DeviceBuffer<float>, 4> tf32_filter_;          // [1..3], TF32, transposed
+  std::array<cudalabs::DeviceBuffer<float>, 4> scale_, shift_;        // [1..3]
   cudalabs::DeviceBuffer<float> rgb_filter_, rgb_bias_;
   // Inputs of layers 1, 3 (even) and 2, 4 (odd): BF16, or FP32 for TF32.
   cudalabs::DeviceBuffer<__nv_bfloat16> bf16_even_, bf16_odd_;

@@ -79,14 +79,14 @@ CUtensorMap activation_map_of(const void* activations, CUtensorMapDataType type,
                               static_cast<cuuint64_t>(height), static_cast<cuuint64_t>(batch)};
   const cuuint64_t pixel = static_cast<cuuint64_t>(channels) * bytes;
   const cuuint64_t strides[3] = {pixel, pixel * width, pixel * width * height};
-  const cuuint32_t box[4] = {static_cast<cuuint32_t>(box_channels),
-                             static_cast<cuuint32_t>(width), static_cast<cuuint32_t>(box_rows),
+  const cuuint32_t box[4] = {static_cast<cuuint32_t>(box_channels), static_cast<cuuint32_t>(width),
+                             static_cast<cuuint32_t>(box_rows),
                              static_cast<cuuint32_t>(box_images)};
   const cuuint32_t element_stride[4] = {1, 1, 1, 1};
-  const CUresult result = encode_tiled()(
-      &map, type, 4, const_cast<void*>(activations), size, strides, box, element_stride,
-      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  const CUresult result =
+      encode_tiled()(&map, type, 4, const_cast<void*>(activations), size, strides, box,
+                     element_stride, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                     CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (result != CUDA_SUCCESS) {
     throw std::runtime_error("lab11: cuTensorMapEncodeTiled refused a " + std::to_string(batch) +
                              " x " + std::to_string(height) + " x " + std::to_string(width) +
@@ -130,8 +130,8 @@ CUtensorMap activation_map(const __nv_bfloat16* activations, int batch, int heig
                            channels, box_rows, box_images);
 }
 
-CUtensorMap activation_map(const float* activations, int batch, int height, int width,
-                           int channels, int box_rows, int box_images) {
+CUtensorMap activation_map(const float* activations, int batch, int height, int width, int channels,
+                           int box_rows, int box_images) {
   return activation_map_of(activations, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, batch, height, width,
                            channels, box_rows, box_images);
 }

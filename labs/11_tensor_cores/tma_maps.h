@@ -31,7 +31,7 @@ CUtensorMap fp32_tensor_map(const float* matrix, int rows, int cols, int ld, int
 CUtensorMap activation_map(const __nv_bfloat16* activations, int batch, int height, int width,
                            int channels, int box_rows, int box_images);
 /// The same for FP32 activations (TF32 inputs): boxes of 32 channels.
-CUtensorMap activation_map(const float* activations, int batch, int height, int width,
-                           int channels, int box_rows, int box_images);
+CUtensorMap activation_map(const float* activations, int batch, int height, int width, int channels,
+                           int box_rows, int box_images);
 
 }  // namespace lab11

@@ -5,9 +5,9 @@
 // box at the tap's offset (a 4-D box of whole image rows: TMA writes zeros where the shifted rows
 // and columns leave the image, which are exactly the taps that fall outside it), and B's panels
 // of the packed filter. The consumers are step 6's; only the epilogue differs: folded batch norm
-// and ReLU, then stores to the phase's output pixels. The same kernel takes TF32 inputs (T = float):
-// a stage then holds 32 channels (still 128 bytes a pixel), and B comes K-major, one box of BN
-// rows of the transposed filter, since TF32's wgmma reads no transposed operand.
+// and ReLU, then stores to the phase's output pixels. The same kernel takes TF32 inputs (T =
+// float): a stage then holds 32 channels (still 128 bytes a pixel), and B comes K-major, one box of
+// BN rows of the transposed filter, since TF32's wgmma reads no transposed operand.
 #pragma once
 
 #include "hopper_kernels.cuh"
@@ -101,9 +101,9 @@ __device__ __forceinline__ void store_phase_pixels(const SubpixelParams<T>& p,
     if (n >= p.batch) continue;
     const int i = static_cast<int>(pixel % image_pixels) / p.width;
     const int j = static_cast<int>(pixel % p.width);
-    T* out = p.output +
-             ((n * 2 * p.height + 2 * i + row_parity) * 2 * p.width + 2 * j + column_parity) *
-                 p.out_channels;
+    T* out =
+        p.output + ((n * 2 * p.height + 2 * i + row_parity) * 2 * p.width + 2 * j + column_parity) *
+                       p.out_channels;
 #pragma unroll
     for (int c8 = 0; c8 < kN / 8; ++c8) {
       const int col = col0 + 8 * c8 + 2 * (lane % 4);

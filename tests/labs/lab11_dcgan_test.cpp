@@ -52,11 +52,11 @@ std::uint64_t seed_for(const std::string& name) {
 }
 
 // Skips off Hopper (or without sm_90a code) with the reason.
-#define REQUIRE_TENSOR_CORE_LAYERS()                                                    \
-  do {                                                                                  \
-    CUDALABS_REQUIRE_GPU();                                                             \
+#define REQUIRE_TENSOR_CORE_LAYERS()                                               \
+  do {                                                                             \
+    CUDALABS_REQUIRE_GPU();                                                        \
     if (const std::string why = lab11::tconv_subpixel_unavailable(); !why.empty()) \
-      GTEST_SKIP() << why;                                                              \
+      GTEST_SKIP() << why;                                                         \
   } while (0)
 
 std::vector<float> rounded_to_bf16(std::vector<float> values) {
@@ -178,23 +178,28 @@ TEST_P(SubpixelLayerTest, MatchesReferenceOnBf16Inputs) {
 
 INSTANTIATE_TEST_SUITE_P(
     Layers, SubpixelLayerTest,
-    ::testing::Values(LayerCase{"layer1_b1", dcgan::generator_layer(1, 1), true},
-                      LayerCase{"layer2_b3", dcgan::generator_layer(2, 3), true},
-                      LayerCase{"layer3_b2", dcgan::generator_layer(3, 2), false},
-                      LayerCase{"layer1_b9_partial_tile", dcgan::generator_layer(1, 9), true},
-                      LayerCase{"b3_4x4_c64_k64_one_partial_tile", {3, 4, 4, 64, 64}, true},
-                      LayerCase{"b2_8x16_c128_k128_image_per_tile", {2, 8, 16, 128, 128}, false},
-                      LayerCase{"b5_2x8_c192_k320_width64", {5, 2, 8, 192, 320}, true},
-                      LayerCase{"b2_16x16_c64_k256_half_image_tiles", {2, 16, 16, 64, 256}, false},
-                      LayerCase{"b1_32x4_c64_k512_two_column_tiles", {1, 32, 4, 64, 512}, true},
+    ::testing::Values(
+        LayerCase{"layer1_b1", dcgan::generator_layer(1, 1), true},
+        LayerCase{"layer2_b3", dcgan::generator_layer(2, 3), true},
+        LayerCase{"layer3_b2", dcgan::generator_layer(3, 2), false},
+        LayerCase{"layer1_b9_partial_tile", dcgan::generator_layer(1, 9), true},
+        LayerCase{"b3_4x4_c64_k64_one_partial_tile", {3, 4, 4, 64, 64}, true},
+        LayerCase{"b2_8x16_c128_k128_image_per_tile", {2, 8, 16, 128, 128}, false},
+        LayerCase{"b5_2x8_c192_k320_width64", {5, 2, 8, 192, 320}, true},
+        LayerCase{"b2_16x16_c64_k256_half_image_tiles", {2, 16, 16, 64, 256}, false},
+        LayerCase{"b1_32x4_c64_k512_two_column_tiles", {1, 32, 4, 64, 512}, true},
         LayerCase{"tf32_layer1_b2", dcgan::generator_layer(1, 2), true, ComputePrecision::kTf32},
         LayerCase{"tf32_layer2_b3", dcgan::generator_layer(2, 3), false, ComputePrecision::kTf32},
         LayerCase{"tf32_layer3_b2", dcgan::generator_layer(3, 2), true, ComputePrecision::kTf32},
-        LayerCase{"tf32_b3_4x4_c32_k64_one_partial_tile", {3, 4, 4, 32, 64}, true,
+        LayerCase{"tf32_b3_4x4_c32_k64_one_partial_tile",
+                  {3, 4, 4, 32, 64},
+                  true,
                   ComputePrecision::kTf32},
-        LayerCase{"tf32_b5_2x8_c96_k320_width64", {5, 2, 8, 96, 320}, false,
-                  ComputePrecision::kTf32},
-        LayerCase{"tf32_b1_32x4_c64_k512_two_column_tiles", {1, 32, 4, 64, 512}, true,
+        LayerCase{
+            "tf32_b5_2x8_c96_k320_width64", {5, 2, 8, 96, 320}, false, ComputePrecision::kTf32},
+        LayerCase{"tf32_b1_32x4_c64_k512_two_column_tiles",
+                  {1, 32, 4, 64, 512},
+                  true,
                   ComputePrecision::kTf32}),
     [](const ::testing::TestParamInfo<LayerCase>& info) { return info.param.name; });
 
@@ -319,8 +324,8 @@ std::vector<float> run_generator(lab09::Generator& generator, const lab09::Dcgan
   return host;
 }
 
-class TensorCoreGeneratorTest
-    : public ::testing::TestWithParam<std::tuple<ComputePrecision, int>> {};
+class TensorCoreGeneratorTest : public ::testing::TestWithParam<std::tuple<ComputePrecision, int>> {
+};
 
 TEST_P(TensorCoreGeneratorTest, WithinToleranceOfFp32AndReference) {
   REQUIRE_TENSOR_CORE_LAYERS();
@@ -337,8 +342,8 @@ TEST_P(TensorCoreGeneratorTest, WithinToleranceOfFp32AndReference) {
 
   std::vector<int> all(static_cast<std::size_t>(batch));
   std::iota(all.begin(), all.end(), 0);
-  const dcgan::ImageCheck against_fp32 = dcgan::check_images(
-      reduced, all, std::vector<double>(fp32.begin(), fp32.end()), precision);
+  const dcgan::ImageCheck against_fp32 =
+      dcgan::check_images(reduced, all, std::vector<double>(fp32.begin(), fp32.end()), precision);
   if (against_fp32.unwritten && kStudentBuild)
     GTEST_SKIP() << "not implemented yet: the tensor-core generator wrote no image";
   EXPECT_TRUE(against_fp32.passed) << "against FP32: " << against_fp32.message;
@@ -348,8 +353,8 @@ TEST_P(TensorCoreGeneratorTest, WithinToleranceOfFp32AndReference) {
   const std::vector<int> picks = dcgan::spread_picks(batch, 3);
   const dcgan::ImageCheck against_reference = dcgan::check_images(
       reduced, picks, dcgan::reference_images(trained_weights(), latents, picks), precision);
-  EXPECT_TRUE(against_reference.passed) << "against the CPU reference: "
-                                        << against_reference.message;
+  EXPECT_TRUE(against_reference.passed)
+      << "against the CPU reference: " << against_reference.message;
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -398,11 +403,11 @@ TEST_P(TensorCoreWorkersTest, TwoWorkersGiveOneWorkersImages) {
   constexpr int kNum = 37, kBatch = 8;  // uneven shares, several batches each, a partial last one
   int devices = 0;
   CUDA_CHECK(cudaGetDeviceCount(&devices));
-  const lab09::PrecisionBackend backend{
-      &lab11::tensor_core_variant(precision),
-      [precision](const dcgan::Weights& weights, int max_batch) {
-        return std::make_unique<lab11::TensorCoreLayers>(weights, max_batch, precision);
-      }};
+  const lab09::PrecisionBackend backend{&lab11::tensor_core_variant(precision),
+                                        [precision](const dcgan::Weights& weights, int max_batch) {
+                                          return std::make_unique<lab11::TensorCoreLayers>(
+                                              weights, max_batch, precision);
+                                        }};
   std::vector<float> latents(static_cast<std::size_t>(kNum) * dcgan::kLatent);
   cudalabs::fill_uniform(latents, seed_for("workers"), -1.0f, 1.0f);
   lab10::GpuWorker first(0, trained_weights(), kBatch, 2, backend);
