@@ -52,64 +52,72 @@ void launch_scale_shift_relu(const float* in, long long count, int period, const
 
 // The RGB layer on mma.sync m16n8k16: a warp unit is one phase's 16 consecutive input pixels of
 // one row (the tile's 16 rows), its 8 columns the output channels (3 used: a quarter of the
-// tensor cores' work is wasted, which costs less than FP32 FMAs would). The sum over (tap,
-// channel) is permuted within each 32 channels so that a lane's A values are contiguous: in the
-// pair of k16 steps 2m, 2m + 1, lane c of a quad holds channels 32 m + 8 c .. + 7, loaded as one
-// 16-byte read (its first 4 for step 2m, the last 4 for 2m + 1), and the quad reads 64 contiguous
-// bytes of the pixel. B's fragments, in the same order, are built once per block in shared memory
-// (one 8-byte read per lane and step, no bank conflicts).
+// tensor cores' work is wasted, which costs less than FP32 FMAs would). Each warp keeps one phase
+// for its whole life, so that phase's B fragments (every tap and k16 step: at most 9 x 6) sit in
+// its registers, built once; no shared memory is used, and L1 keeps the input rows that the
+// phases and taps of neighbouring warps read again. The sum over (tap, channel) is permuted
+// within each 32 channels so that a lane's A values are contiguous: in the pair of k16 steps 2m,
+// 2m + 1, lane c of a quad holds channels 32 m + 8 c .. + 7, loaded as one 16-byte read (its first
+// 4 for step 2m, the last 4 for 2m + 1), and the quad reads 64 contiguous bytes of the pixel.
 constexpr int kRgbUnitPixels = 16;  // the mma's 16 rows
+constexpr int kRgbWarps = 8;        // per block: two warps per phase
 
 __device__ __forceinline__ std::uint32_t bf16_pair(float low, float high) {
   const __nv_bfloat162 pair = __floats2bfloat162_rn(low, high);
   return *reinterpret_cast<const std::uint32_t*>(&pair);
 }
 
-__global__ void rgb_kernel(TconvShape shape, const __nv_bfloat16* __restrict__ input,
-                           const float* __restrict__ packed, const float* __restrict__ bias,
-                           float* __restrict__ output) {
-  extern __shared__ uint2 fragments[];  // [tap 0..24][k16 step][lane]
-  const int c_in = shape.in_channels, k_out = shape.out_channels, steps = c_in / 16;
-  for (int e = threadIdx.x; e < 25 * steps * 32; e += blockDim.x) {
-    const int l = e % 32, step = e / 32 % steps, tap = e / 32 / steps;
-    const int n = l / 4, c0 = 32 * (step / 2) + 8 * (l % 4) + 4 * (step % 2);
-    const auto w = [&](int c) {
-      return n < k_out ? packed[(static_cast<std::size_t>(tap) * c_in + c) * k_out + n] : 0.0f;
-    };
-    fragments[e] = make_uint2(bf16_pair(w(c0), w(c0 + 1)), bf16_pair(w(c0 + 2), w(c0 + 3)));
+// Phase z (kTy x kTx taps) of the RGB layer for C = 16 kSteps, on the units of this warp.
+template <int kTy, int kTx, int kSteps>
+__device__ __forceinline__ void rgb_phase(const TconvShape& shape, int z,
+                                          const __nv_bfloat16* __restrict__ input,
+                                          const float* __restrict__ packed,
+                                          const float* __restrict__ bias,
+                                          float* __restrict__ output, long long first_unit,
+                                          long long unit_stride) {
+  const int lane = threadIdx.x % 32, c_in = shape.in_channels, k_out = shape.out_channels;
+  const int py = subpixel::phase_row(z), px = subpixel::phase_col(z);
+  const int first_tap = subpixel::phase_start(z, 1, 1);
+  // This lane's B fragments: output channel lane / 4, channels c0 .. c0 + 3 of each step.
+  uint2 b[kTy * kTx][kSteps];
+#pragma unroll
+  for (int tap = 0; tap < kTy * kTx; ++tap) {
+#pragma unroll
+    for (int step = 0; step < kSteps; ++step) {
+      const int n = lane / 4, c0 = 32 * (step / 2) + 8 * (lane % 4) + 4 * (step % 2);
+      const float* w = packed + (static_cast<std::size_t>(first_tap + tap) * c_in + c0) * k_out + n;
+      const bool real = n < k_out;
+      b[tap][step] = make_uint2(bf16_pair(real ? w[0] : 0.0f, real ? w[k_out] : 0.0f),
+                                bf16_pair(real ? w[2 * k_out] : 0.0f, real ? w[3 * k_out] : 0.0f));
+    }
   }
-  __syncthreads();
-  const int warps = blockDim.x / 32, lane = threadIdx.x % 32;
   const int groups = (shape.width + kRgbUnitPixels - 1) / kRgbUnitPixels;
-  const long long units = static_cast<long long>(shape.batch) * shape.height * 4 * groups;
-  for (long long u = blockIdx.x * static_cast<long long>(warps) + threadIdx.x / 32; u < units;
-       u += static_cast<long long>(gridDim.x) * warps) {
+  const long long units = static_cast<long long>(shape.batch) * shape.height * groups;
+  for (long long u = first_unit; u < units; u += unit_stride) {
     const int j0 = static_cast<int>(u % groups) * kRgbUnitPixels;
-    const int z = static_cast<int>(u / groups % 4);
-    const int i = static_cast<int>(u / groups / 4 % shape.height);
-    const long long n = u / groups / 4 / shape.height;
-    const int py = subpixel::phase_row(z), px = subpixel::phase_col(z);
-    const int first_tap = subpixel::phase_start(z, 1, 1);
+    const int i = static_cast<int>(u / groups % shape.height);
+    const long long n = u / groups / shape.height;
     float acc[4] = {};
-    for (int ty = 0; ty < subpixel::taps(py); ++ty) {
+#pragma unroll
+    for (int ty = 0; ty < kTy; ++ty) {
       const int ii = i + subpixel::input_offset(py, ty);
       if (ii < 0 || ii >= shape.height) continue;  // the same for the whole warp
       const __nv_bfloat16* row = input + (n * shape.height + ii) * shape.width * c_in;
-      for (int tx = 0; tx < subpixel::taps(px); ++tx) {
-        const int tap = first_tap + ty * subpixel::taps(px) + tx;
+#pragma unroll
+      for (int tx = 0; tx < kTx; ++tx) {
         // This lane's two rows of A: pixels j0 + lane / 4 and j0 + lane / 4 + 8, shifted by the
         // tap.
         const int jj0 = j0 + lane / 4 + subpixel::input_offset(px, tx), jj1 = jj0 + 8;
         const bool in0 = jj0 >= 0 && jj0 < shape.width, in1 = jj1 >= 0 && jj1 < shape.width;
         const __nv_bfloat16* pixel0 = row + static_cast<long long>(jj0) * c_in + 8 * (lane % 4);
         const __nv_bfloat16* pixel1 = row + static_cast<long long>(jj1) * c_in + 8 * (lane % 4);
-        const uint2* b = fragments + static_cast<std::size_t>(tap) * steps * 32 + lane;
-        for (int m = 0; m < steps / 2; ++m) {
+#pragma unroll
+        for (int m = 0; m < kSteps / 2; ++m) {
           const uint4 r0 = in0 ? *reinterpret_cast<const uint4*>(pixel0 + 32 * m) : uint4{};
           const uint4 r1 = in1 ? *reinterpret_cast<const uint4*>(pixel1 + 32 * m) : uint4{};
           const std::uint32_t a_even[4] = {r0.x, r1.x, r0.y, r1.y};
           const std::uint32_t a_odd[4] = {r0.z, r1.z, r0.w, r1.w};
-          const uint2 b_even = b[(2 * m) * 32], b_odd = b[(2 * m + 1) * 32];
+          const uint2 b_even = b[ty * kTx + tx][2 * m], b_odd = b[ty * kTx + tx][2 * m + 1];
           ptx::mma_m16n8k16_bf16(acc, a_even, b_even.x, b_even.y);
           ptx::mma_m16n8k16_bf16(acc, a_odd, b_odd.x, b_odd.y);
         }
@@ -131,20 +139,52 @@ __global__ void rgb_kernel(TconvShape shape, const __nv_bfloat16* __restrict__ i
   }
 }
 
-void launch_rgb(const TconvShape& shape, const __nv_bfloat16* input, const float* packed,
-                const float* bias, float* output, cudaStream_t stream) {
-  constexpr int kThreads = 256;
-  const std::size_t shared = sizeof(uint2) * 25 * (shape.in_channels / 16) * 32;
-  const long long units = static_cast<long long>(shape.batch) * shape.height * 4 *
+// Warp w of a block takes phase w % 4; the two warps of each phase in every block share its units.
+template <int kSteps>
+__global__ void __launch_bounds__(kRgbWarps * 32, 2)
+    rgb_kernel(TconvShape shape, const __nv_bfloat16* __restrict__ input,
+               const float* __restrict__ packed, const float* __restrict__ bias,
+               float* __restrict__ output) {
+  const int warp = threadIdx.x / 32, z = warp % 4;
+  const long long first = static_cast<long long>(blockIdx.x) * (kRgbWarps / 4) + warp / 4;
+  const long long stride = static_cast<long long>(gridDim.x) * (kRgbWarps / 4);
+  switch (z) {  // phases heaviest first: (1, 1) 3 x 3 taps, (1, 0), (0, 1), (0, 0)
+    case 0:
+      return rgb_phase<3, 3, kSteps>(shape, z, input, packed, bias, output, first, stride);
+    case 1:
+      return rgb_phase<3, 2, kSteps>(shape, z, input, packed, bias, output, first, stride);
+    case 2:
+      return rgb_phase<2, 3, kSteps>(shape, z, input, packed, bias, output, first, stride);
+    default:
+      return rgb_phase<2, 2, kSteps>(shape, z, input, packed, bias, output, first, stride);
+  }
+}
+
+template <int kSteps>
+void launch_rgb_steps(const TconvShape& shape, const __nv_bfloat16* input, const float* packed,
+                      const float* bias, float* output, cudaStream_t stream) {
+  const long long units = static_cast<long long>(shape.batch) * shape.height *
                           cudalabs::ceil_div(shape.width, kRgbUnitPixels);
   int device = 0, sms = 0;
   CUDA_CHECK(cudaGetDevice(&device));
   CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   const long long blocks =
-      std::min<long long>(cudalabs::ceil_div<long long>(units, kThreads / 32), 8LL * sms);
-  rgb_kernel<<<static_cast<unsigned>(blocks), kThreads, shared, stream>>>(shape, input, packed,
-                                                                          bias, output);
+      std::min<long long>(cudalabs::ceil_div<long long>(units, kRgbWarps / 4), 16LL * sms);
+  rgb_kernel<kSteps><<<static_cast<unsigned>(blocks), kRgbWarps * 32, 0, stream>>>(
+      shape, input, packed, bias, output);
   CUDA_CHECK_LAUNCH("lab11 rgb_kernel");
+}
+
+void launch_rgb(const TconvShape& shape, const __nv_bfloat16* input, const float* packed,
+                const float* bias, float* output, cudaStream_t stream) {
+  switch (shape.in_channels / 16) {
+    case 2:
+      return launch_rgb_steps<2>(shape, input, packed, bias, output, stream);
+    case 4:
+      return launch_rgb_steps<4>(shape, input, packed, bias, output, stream);
+    default:
+      return launch_rgb_steps<6>(shape, input, packed, bias, output, stream);
+  }
 }
 
 }  // namespace
@@ -157,7 +197,7 @@ void tconv_rgb_bf16_input(const TconvShape& shape, const __nv_bfloat16* input,
   if (shape.in_channels % 32 != 0 || shape.in_channels > 96)
     throw std::invalid_argument(std::string(who) +
                                 ": in_channels = " + std::to_string(shape.in_channels) +
-                                " is not 32, 64 or 96 (B's fragments must fit 48 KiB)");
+                                " is not 32, 64 or 96 (B's fragments live in registers)");
   if (shape.out_channels > 8)
     throw std::invalid_argument(std::string(who) + ": out_channels = " +
                                 std::to_string(shape.out_channels) + " is outside 1 .. 8");
