@@ -62,9 +62,9 @@ std::vector<float> transposed_packed_filter(const std::vector<float>& packed, in
 
 /// The RGB layer on tensor cores (mma.sync, compute capability 8.0+), BF16 inputs and filter,
 /// FP32 sums: input batch x H x W x C (BF16, 16-byte aligned, C 32, 64 or 96: a phase's B
-/// fragments live in a warp's registers), filter packed as subpixel.h says, in FP32 (rounded to BF16
-/// here), out_channels <= 8; output FP32 tanh(sum + bias). Throws std::invalid_argument naming a
-/// size it does not take.
+/// fragments live in a warp's registers), filter packed as subpixel.h says, in FP32 (rounded to
+/// BF16 here), out_channels <= 8; output FP32 tanh(sum + bias). Throws std::invalid_argument naming
+/// a size it does not take.
 void tconv_rgb_bf16_input(const cudalabs::dcgan::TconvShape& shape, const __nv_bfloat16* input,
                           const float* packed_filter, const float* bias, float* output,
                           cudaStream_t stream);

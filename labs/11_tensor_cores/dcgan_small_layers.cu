@@ -2,6 +2,7 @@
 // code, the same in both builds): the linear layer's tail, which stores the first transposed
 // convolution's BF16 input, and the RGB layer, whose 3 output channels would fill 3 of a wgmma
 // tile's 64 columns (it takes mma.sync's 8 instead).
+#include "common/async_copy.cuh"
 #include "common/compute_precision.h"
 #include "common/cuda_check.h"
 #include "common/launch_utils.h"
@@ -52,69 +53,76 @@ void launch_scale_shift_relu(const float* in, long long count, int period, const
 
 // The RGB layer on mma.sync m16n8k16: a warp unit is one phase's 16 consecutive input pixels of
 // one row (the tile's 16 rows), its 8 columns the output channels (3 used: a quarter of the
-// tensor cores' work is wasted, which costs less than FP32 FMAs would). Each warp keeps one phase
-// for its whole life, so that phase's B fragments (every tap and k16 step: at most 9 x 6) sit in
-// its registers, built once; no shared memory is used, and L1 keeps the input rows that the
-// phases and taps of neighbouring warps read again. The sum over (tap, channel) is permuted
-// within each 32 channels so that a lane's A values are contiguous: in the pair of k16 steps 2m,
-// 2m + 1, lane c of a quad holds channels 32 m + 8 c .. + 7, loaded as one 16-byte read (its first
-// 4 for step 2m, the last 4 for 2m + 1), and the quad reads 64 contiguous bytes of the pixel.
+// tensor cores' work is wasted, which costs less than FP32 FMAs would).
+// - A block walks whole images row by row. The input rows it needs (i - 1, i, i + 1) sit in a ring
+//   of four shared-memory row buffers; while row i is computed, cp.async brings row i + 2, so
+//   every input row crosses from L2 once per block and its latency hides behind a row's work.
+// - Warp w keeps phase w % 4 for its whole life, so that phase's B fragments (every tap and k16
+//   step: at most 9 x 6) sit in its registers, built once.
+// - The sum over (tap, channel) is permuted within each 32 channels so that a lane's A values are
+//   contiguous: in the pair of k16 steps 2m, 2m + 1, lane c of a quad holds channels 32 m + 8 c
+//   .. + 7, one 16-byte shared load (its first 4 for step 2m, the last 4 for 2m + 1). A pixel's
+//   row in shared memory is padded to 64 bytes past a multiple of 128, so the 8 lanes of each
+//   quarter-warp hit distinct banks.
 constexpr int kRgbUnitPixels = 16;  // the mma's 16 rows
 constexpr int kRgbWarps = 8;        // per block: two warps per phase
+constexpr int kRgbRowBuffers = 4;   // rows i - 1, i, i + 1 and the one being fetched
 
 __device__ __forceinline__ std::uint32_t bf16_pair(float low, float high) {
   const __nv_bfloat162 pair = __floats2bfloat162_rn(low, high);
   return *reinterpret_cast<const std::uint32_t*>(&pair);
 }
 
-// Phase z (kTy x kTx taps) of the RGB layer for C = 16 kSteps, on the units of this warp.
-template <int kTy, int kTx, int kSteps>
-__device__ __forceinline__ void rgb_phase(const TconvShape& shape, int z,
-                                          const __nv_bfloat16* __restrict__ input,
-                                          const float* __restrict__ packed,
-                                          const float* __restrict__ bias,
-                                          float* __restrict__ output, long long first_unit,
-                                          long long unit_stride) {
-  const int lane = threadIdx.x % 32, c_in = shape.in_channels, k_out = shape.out_channels;
-  const int py = subpixel::phase_row(z), px = subpixel::phase_col(z);
-  const int first_tap = subpixel::phase_start(z, 1, 1);
-  // This lane's B fragments: output channel lane / 4, channels c0 .. c0 + 3 of each step.
-  uint2 b[kTy * kTx][kSteps];
-#pragma unroll
-  for (int tap = 0; tap < kTy * kTx; ++tap) {
-#pragma unroll
-    for (int step = 0; step < kSteps; ++step) {
-      const int n = lane / 4, c0 = 32 * (step / 2) + 8 * (lane % 4) + 4 * (step % 2);
-      const float* w = packed + (static_cast<std::size_t>(first_tap + tap) * c_in + c0) * k_out + n;
-      const bool real = n < k_out;
-      b[tap][step] = make_uint2(bf16_pair(real ? w[0] : 0.0f, real ? w[k_out] : 0.0f),
-                                bf16_pair(real ? w[2 * k_out] : 0.0f, real ? w[3 * k_out] : 0.0f));
-    }
+// Bytes between two pixels of a row buffer: the pixel's channels, padded to 64 past a multiple
+// of 128.
+__host__ __device__ inline int rgb_pixel_stride(int c_in) {
+  return 2 * c_in + ((64 - 2 * c_in) % 128 + 128) % 128;
+}
+
+// Starts copying input row `i` of image `n` into row buffer `buffer` (all threads of the block).
+__device__ __forceinline__ void rgb_fetch_row(const TconvShape& shape,
+                                              const __nv_bfloat16* __restrict__ input, long long n,
+                                              int i, unsigned char* buffer) {
+  const int chunks_per_pixel = shape.in_channels / 8, stride = rgb_pixel_stride(shape.in_channels);
+  const __nv_bfloat16* row = input + (n * shape.height + i) * shape.width * shape.in_channels;
+  for (int e = threadIdx.x; e < shape.width * chunks_per_pixel; e += blockDim.x) {
+    const int pixel = e / chunks_per_pixel, chunk = e % chunks_per_pixel;
+    cudalabs::async_copy_16_zero_fill(buffer + pixel * stride + 16 * chunk,
+                                      row + static_cast<long long>(e) * 8, 16);
   }
+}
+
+// Phase z (kTy x kTx taps) for C = 16 kSteps: this warp's units of input row i of image n.
+template <int kTy, int kTx, int kSteps>
+__device__ __forceinline__ void rgb_row(const TconvShape& shape, int z,
+                                        const uint2 (&b)[kTy * kTx][kSteps],
+                                        const unsigned char* buffers, int buffer_bytes, long long n,
+                                        int i, const float* __restrict__ bias,
+                                        float* __restrict__ output) {
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32, k_out = shape.out_channels;
+  const int py = subpixel::phase_row(z), px = subpixel::phase_col(z);
+  const int stride = rgb_pixel_stride(shape.in_channels);
   const int groups = (shape.width + kRgbUnitPixels - 1) / kRgbUnitPixels;
-  const long long units = static_cast<long long>(shape.batch) * shape.height * groups;
-  for (long long u = first_unit; u < units; u += unit_stride) {
-    const int j0 = static_cast<int>(u % groups) * kRgbUnitPixels;
-    const int i = static_cast<int>(u / groups % shape.height);
-    const long long n = u / groups / shape.height;
+  for (int g = warp / 4; g < groups; g += kRgbWarps / 4) {
+    const int j0 = g * kRgbUnitPixels;
     float acc[4] = {};
 #pragma unroll
     for (int ty = 0; ty < kTy; ++ty) {
       const int ii = i + subpixel::input_offset(py, ty);
       if (ii < 0 || ii >= shape.height) continue;  // the same for the whole warp
-      const __nv_bfloat16* row = input + (n * shape.height + ii) * shape.width * c_in;
+      const unsigned char* row = buffers + (ii % kRgbRowBuffers) * buffer_bytes + 16 * (lane % 4);
 #pragma unroll
       for (int tx = 0; tx < kTx; ++tx) {
         // This lane's two rows of A: pixels j0 + lane / 4 and j0 + lane / 4 + 8, shifted by the
         // tap.
         const int jj0 = j0 + lane / 4 + subpixel::input_offset(px, tx), jj1 = jj0 + 8;
         const bool in0 = jj0 >= 0 && jj0 < shape.width, in1 = jj1 >= 0 && jj1 < shape.width;
-        const __nv_bfloat16* pixel0 = row + static_cast<long long>(jj0) * c_in + 8 * (lane % 4);
-        const __nv_bfloat16* pixel1 = row + static_cast<long long>(jj1) * c_in + 8 * (lane % 4);
 #pragma unroll
         for (int m = 0; m < kSteps / 2; ++m) {
-          const uint4 r0 = in0 ? *reinterpret_cast<const uint4*>(pixel0 + 32 * m) : uint4{};
-          const uint4 r1 = in1 ? *reinterpret_cast<const uint4*>(pixel1 + 32 * m) : uint4{};
+          const uint4 r0 =
+              in0 ? *reinterpret_cast<const uint4*>(row + jj0 * stride + 64 * m) : uint4{};
+          const uint4 r1 =
+              in1 ? *reinterpret_cast<const uint4*>(row + jj1 * stride + 64 * m) : uint4{};
           const std::uint32_t a_even[4] = {r0.x, r1.x, r0.y, r1.y};
           const std::uint32_t a_odd[4] = {r0.z, r1.z, r0.w, r1.w};
           const uint2 b_even = b[ty * kTx + tx][2 * m], b_odd = b[ty * kTx + tx][2 * m + 1];
@@ -139,38 +147,83 @@ __device__ __forceinline__ void rgb_phase(const TconvShape& shape, int z,
   }
 }
 
-// Warp w of a block takes phase w % 4; the two warps of each phase in every block share its units.
+// Phase z of every image this block takes: B's fragments into registers, then row by row.
+template <int kTy, int kTx, int kSteps>
+__device__ __forceinline__ void rgb_images(const TconvShape& shape, int z,
+                                           const __nv_bfloat16* __restrict__ input,
+                                           const float* __restrict__ packed,
+                                           const float* __restrict__ bias,
+                                           float* __restrict__ output, unsigned char* buffers,
+                                           int buffer_bytes) {
+  const int lane = threadIdx.x % 32, c_in = shape.in_channels, k_out = shape.out_channels;
+  const int first_tap = subpixel::phase_start(z, 1, 1);
+  // This lane's B fragments: output channel lane / 4, channels c0 .. c0 + 3 of each step.
+  uint2 b[kTy * kTx][kSteps];
+#pragma unroll
+  for (int tap = 0; tap < kTy * kTx; ++tap) {
+#pragma unroll
+    for (int step = 0; step < kSteps; ++step) {
+      const int n = lane / 4, c0 = 32 * (step / 2) + 8 * (lane % 4) + 4 * (step % 2);
+      const float* w = packed + (static_cast<std::size_t>(first_tap + tap) * c_in + c0) * k_out + n;
+      const bool real = n < k_out;
+      b[tap][step] = make_uint2(bf16_pair(real ? w[0] : 0.0f, real ? w[k_out] : 0.0f),
+                                bf16_pair(real ? w[2 * k_out] : 0.0f, real ? w[3 * k_out] : 0.0f));
+    }
+  }
+  for (long long n = blockIdx.x; n < shape.batch; n += gridDim.x) {
+    for (int i = 0; i < 2; ++i) {  // rows 0 and 1, one copy group each
+      if (i < shape.height) rgb_fetch_row(shape, input, n, i, buffers + i * buffer_bytes);
+      cudalabs::async_copy_commit();
+    }
+    for (int i = 0; i < shape.height; ++i) {
+      // Row i + 2 goes into the buffer of row i - 2, which every warp finished with before the
+      // last barrier; rows up to i + 1 must have landed before row i is computed.
+      if (i + 2 < shape.height)
+        rgb_fetch_row(shape, input, n, i + 2, buffers + ((i + 2) % kRgbRowBuffers) * buffer_bytes);
+      cudalabs::async_copy_commit();
+      cudalabs::async_copy_wait<1>();  // this thread's copies of rows up to i + 1
+      __syncthreads();                 // ... and every thread's
+      rgb_row<kTy, kTx, kSteps>(shape, z, b, buffers, buffer_bytes, n, i, bias, output);
+      __syncthreads();  // every warp is done with rows i - 1 .. i + 1
+    }
+  }
+}
+
+// Warp w of a block takes phase w % 4 (heaviest first: (1, 1) 3 x 3 taps, (1, 0), (0, 1), (0, 0)).
 template <int kSteps>
 __global__ void __launch_bounds__(kRgbWarps * 32, 2)
     rgb_kernel(TconvShape shape, const __nv_bfloat16* __restrict__ input,
                const float* __restrict__ packed, const float* __restrict__ bias,
                float* __restrict__ output) {
-  const int warp = threadIdx.x / 32, z = warp % 4;
-  const long long first = static_cast<long long>(blockIdx.x) * (kRgbWarps / 4) + warp / 4;
-  const long long stride = static_cast<long long>(gridDim.x) * (kRgbWarps / 4);
-  switch (z) {  // phases heaviest first: (1, 1) 3 x 3 taps, (1, 0), (0, 1), (0, 0)
+  extern __shared__ __align__(16) unsigned char buffers[];
+  const int buffer_bytes = shape.width * rgb_pixel_stride(shape.in_channels);
+  const int z = (threadIdx.x / 32) % 4;
+  switch (z) {
     case 0:
-      return rgb_phase<3, 3, kSteps>(shape, z, input, packed, bias, output, first, stride);
+      return rgb_images<3, 3, kSteps>(shape, z, input, packed, bias, output, buffers, buffer_bytes);
     case 1:
-      return rgb_phase<3, 2, kSteps>(shape, z, input, packed, bias, output, first, stride);
+      return rgb_images<3, 2, kSteps>(shape, z, input, packed, bias, output, buffers, buffer_bytes);
     case 2:
-      return rgb_phase<2, 3, kSteps>(shape, z, input, packed, bias, output, first, stride);
+      return rgb_images<2, 3, kSteps>(shape, z, input, packed, bias, output, buffers, buffer_bytes);
     default:
-      return rgb_phase<2, 2, kSteps>(shape, z, input, packed, bias, output, first, stride);
+      return rgb_images<2, 2, kSteps>(shape, z, input, packed, bias, output, buffers, buffer_bytes);
   }
 }
 
 template <int kSteps>
 void launch_rgb_steps(const TconvShape& shape, const __nv_bfloat16* input, const float* packed,
                       const float* bias, float* output, cudaStream_t stream) {
-  const long long units = static_cast<long long>(shape.batch) * shape.height *
-                          cudalabs::ceil_div(shape.width, kRgbUnitPixels);
   int device = 0, sms = 0;
   CUDA_CHECK(cudaGetDevice(&device));
   CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const long long blocks =
-      std::min<long long>(cudalabs::ceil_div<long long>(units, kRgbWarps / 4), 16LL * sms);
-  rgb_kernel<kSteps><<<static_cast<unsigned>(blocks), kRgbWarps * 32, 0, stream>>>(
+  const std::size_t shared =
+      static_cast<std::size_t>(kRgbRowBuffers) * shape.width * rgb_pixel_stride(shape.in_channels);
+  if (shared > 48 * 1024)
+    CUDA_CHECK(cudaFuncSetAttribute(&rgb_kernel<kSteps>,
+                                    cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    static_cast<int>(shared)));
+  const long long blocks = std::min<long long>(shape.batch, 2LL * sms);
+  rgb_kernel<kSteps><<<static_cast<unsigned>(blocks), kRgbWarps * 32, shared, stream>>>(
       shape, input, packed, bias, output);
   CUDA_CHECK_LAUNCH("lab11 rgb_kernel");
 }
