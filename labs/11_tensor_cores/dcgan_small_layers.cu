@@ -94,8 +94,7 @@ __device__ __forceinline__ void rgb_fetch_row(const TconvShape& shape,
 
 // Phase z (kTy x kTx taps) for C = 16 kSteps: this warp's units of input row i of image n.
 template <int kTy, int kTx, int kSteps>
-__device__ __forceinline__ void rgb_row(const TconvShape& shape, int z,
-                                        const uint2 (&b)[kTy * kTx][kSteps],
+__device__ __forceinline__ void rgb_row(const TconvShape& shape, int z, const uint2 (&b)[9][kSteps],
                                         const unsigned char* buffers, int buffer_bytes, long long n,
                                         int i, const float* __restrict__ bias,
                                         float* __restrict__ output) {
@@ -147,29 +146,41 @@ __device__ __forceinline__ void rgb_row(const TconvShape& shape, int z,
   }
 }
 
-// Phase z of every image this block takes: B's fragments into registers, then row by row.
-template <int kTy, int kTx, int kSteps>
-__device__ __forceinline__ void rgb_images(const TconvShape& shape, int z,
-                                           const __nv_bfloat16* __restrict__ input,
-                                           const float* __restrict__ packed,
-                                           const float* __restrict__ bias,
-                                           float* __restrict__ output, unsigned char* buffers,
-                                           int buffer_bytes) {
+// This lane's B fragments of phase z (its taps first; at most 9): output channel lane / 4,
+// channels c0 .. c0 + 3 of each k16 step.
+template <int kSteps>
+__device__ __forceinline__ void rgb_fragments(const TconvShape& shape, int z,
+                                              const float* __restrict__ packed,
+                                              uint2 (&b)[9][kSteps]) {
   const int lane = threadIdx.x % 32, c_in = shape.in_channels, k_out = shape.out_channels;
   const int first_tap = subpixel::phase_start(z, 1, 1);
-  // This lane's B fragments: output channel lane / 4, channels c0 .. c0 + 3 of each step.
-  uint2 b[kTy * kTx][kSteps];
+  const int taps = subpixel::taps(subpixel::phase_row(z)) * subpixel::taps(subpixel::phase_col(z));
 #pragma unroll
-  for (int tap = 0; tap < kTy * kTx; ++tap) {
+  for (int tap = 0; tap < 9; ++tap) {
 #pragma unroll
     for (int step = 0; step < kSteps; ++step) {
       const int n = lane / 4, c0 = 32 * (step / 2) + 8 * (lane % 4) + 4 * (step % 2);
+      const bool real = tap < taps && n < k_out;
       const float* w = packed + (static_cast<std::size_t>(first_tap + tap) * c_in + c0) * k_out + n;
-      const bool real = n < k_out;
       b[tap][step] = make_uint2(bf16_pair(real ? w[0] : 0.0f, real ? w[k_out] : 0.0f),
                                 bf16_pair(real ? w[2 * k_out] : 0.0f, real ? w[3 * k_out] : 0.0f));
     }
   }
+}
+
+// Warp w of a block takes phase w % 4 (heaviest first: (1, 1) 3 x 3 taps, (1, 0), (0, 1), (0, 0))
+// for the whole kernel; the block walks its images row by row, every warp through the same
+// barriers.
+template <int kSteps>
+__global__ void __launch_bounds__(kRgbWarps * 32, 2)
+    rgb_kernel(TconvShape shape, const __nv_bfloat16* __restrict__ input,
+               const float* __restrict__ packed, const float* __restrict__ bias,
+               float* __restrict__ output) {
+  extern __shared__ __align__(16) unsigned char buffers[];
+  const int buffer_bytes = shape.width * rgb_pixel_stride(shape.in_channels);
+  const int z = (threadIdx.x / 32) % 4;
+  uint2 b[9][kSteps];
+  rgb_fragments(shape, z, packed, b);
   for (long long n = blockIdx.x; n < shape.batch; n += gridDim.x) {
     for (int i = 0; i < 2; ++i) {  // rows 0 and 1, one copy group each
       if (i < shape.height) rgb_fetch_row(shape, input, n, i, buffers + i * buffer_bytes);
@@ -183,30 +194,21 @@ __device__ __forceinline__ void rgb_images(const TconvShape& shape, int z,
       cudalabs::async_copy_commit();
       cudalabs::async_copy_wait<1>();  // this thread's copies of rows up to i + 1
       __syncthreads();                 // ... and every thread's
-      rgb_row<kTy, kTx, kSteps>(shape, z, b, buffers, buffer_bytes, n, i, bias, output);
+      switch (z) {
+        case 0:
+          rgb_row<3, 3, kSteps>(shape, z, b, buffers, buffer_bytes, n, i, bias, output);
+          break;
+        case 1:
+          rgb_row<3, 2, kSteps>(shape, z, b, buffers, buffer_bytes, n, i, bias, output);
+          break;
+        case 2:
+          rgb_row<2, 3, kSteps>(shape, z, b, buffers, buffer_bytes, n, i, bias, output);
+          break;
+        default:
+          rgb_row<2, 2, kSteps>(shape, z, b, buffers, buffer_bytes, n, i, bias, output);
+      }
       __syncthreads();  // every warp is done with rows i - 1 .. i + 1
     }
-  }
-}
-
-// Warp w of a block takes phase w % 4 (heaviest first: (1, 1) 3 x 3 taps, (1, 0), (0, 1), (0, 0)).
-template <int kSteps>
-__global__ void __launch_bounds__(kRgbWarps * 32, 2)
-    rgb_kernel(TconvShape shape, const __nv_bfloat16* __restrict__ input,
-               const float* __restrict__ packed, const float* __restrict__ bias,
-               float* __restrict__ output) {
-  extern __shared__ __align__(16) unsigned char buffers[];
-  const int buffer_bytes = shape.width * rgb_pixel_stride(shape.in_channels);
-  const int z = (threadIdx.x / 32) % 4;
-  switch (z) {
-    case 0:
-      return rgb_images<3, 3, kSteps>(shape, z, input, packed, bias, output, buffers, buffer_bytes);
-    case 1:
-      return rgb_images<3, 2, kSteps>(shape, z, input, packed, bias, output, buffers, buffer_bytes);
-    case 2:
-      return rgb_images<2, 3, kSteps>(shape, z, input, packed, bias, output, buffers, buffer_bytes);
-    default:
-      return rgb_images<2, 2, kSteps>(shape, z, input, packed, bias, output, buffers, buffer_bytes);
   }
 }
 
