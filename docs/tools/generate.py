@@ -221,7 +221,7 @@ class Renderer:
             name, field, fmt = arg.split(":")
             value = json.loads((pathlib.Path(self.data_dir) / name).read_text())
             for part in field.split("."):
-                value = value[part]
+                value = value[int(part)] if isinstance(value, list) else value[part]
             return FORMATS[fmt](float(value))
         if key == "tuning":
             # Lab 09's tuning record (docs/data/dcgan/tuning.md): COMMIT/BATCH[/N]:COLUMN:FORMAT, the N-th row
