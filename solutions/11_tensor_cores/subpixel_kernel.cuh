@@ -34,6 +34,7 @@ __device__ __forceinline__ SubpixelItem subpixel_item(const SubpixelParams<T>& p
 
 // Stage s of k step kt of `item`: tap kt / (C / kChannels), channels kChannels (kt % (C /
 // kChannels)) onwards.
+// [tap_box]
 template <int BM, int BN, class T>
 __device__ __forceinline__ void load_subpixel_stage(unsigned char* stage, std::uint64_t* full,
                                                     const CUtensorMap& a_map,
@@ -62,6 +63,7 @@ __device__ __forceinline__ void load_subpixel_stage(unsigned char* stage, std::u
     ptx::tma_load_2d(b_tile, &b_map, full, b_row, item.col0);  // BN rows of the transposed filter
   }
 }
+// [tap_box]
 
 // One stage of TF32 (32 channels: four k8 steps) into a warpgroup's accumulators; B is K-major,
 // laid out like A (BN rows of 128 bytes).
