@@ -55,9 +55,11 @@ void launch_scale_shift_relu(const float* in, long long count, int period, const
 // one row (the tile's 16 rows), its 8 columns the output channels (3 used: a quarter of the
 // tensor cores' work is wasted, which costs less than FP32 FMAs would).
 // - A block walks whole images row by row. The input rows it needs (i - 1, i, i + 1) sit in a ring
-//   of four shared-memory row buffers; while row i is computed, cp.async brings row i + 2, so
-//   every input row crosses from L2 once per block and its latency hides behind a row's work.
-// - Warp w keeps phase w % 4 for its whole life, so that phase's B fragments (every tap and k16
+//   of five shared-memory row buffers; while row i is computed, cp.async brings rows i + 2 and
+//   i + 3, so every input row crosses from L2 once per block and its latency hides behind two
+//   rows' work. Four small blocks (one warp per phase) share an SM, so one block's barrier waits
+//   overlap the others' work.
+// - Warp w keeps phase w for its whole life, so that phase's B fragments (every tap and k16
 //   step: at most 9 x 6) sit in its registers, built once.
 // - The sum over (tap, channel) is permuted within each 32 channels so that a lane's A values are
 //   contiguous: in the pair of k16 steps 2m, 2m + 1, lane c of a quad holds channels 32 m + 8 c
@@ -65,8 +67,8 @@ void launch_scale_shift_relu(const float* in, long long count, int period, const
 //   row in shared memory is padded to 64 bytes past a multiple of 128, so the 8 lanes of each
 //   quarter-warp hit distinct banks.
 constexpr int kRgbUnitPixels = 16;  // the mma's 16 rows
-constexpr int kRgbWarps = 8;        // per block: two warps per phase
-constexpr int kRgbRowBuffers = 4;   // rows i - 1, i, i + 1 and the one being fetched
+constexpr int kRgbWarps = 4;        // per block: one warp per phase
+constexpr int kRgbRowBuffers = 5;   // rows i - 1, i, i + 1 and the two being fetched
 
 __device__ __forceinline__ std::uint32_t bf16_pair(float low, float high) {
   const __nv_bfloat162 pair = __floats2bfloat162_rn(low, high);
@@ -168,11 +170,11 @@ __device__ __forceinline__ void rgb_fragments(const TconvShape& shape, int z,
   }
 }
 
-// Warp w of a block takes phase w % 4 (heaviest first: (1, 1) 3 x 3 taps, (1, 0), (0, 1), (0, 0))
+// Warp w of a block takes phase w (heaviest first: (1, 1) 3 x 3 taps, (1, 0), (0, 1), (0, 0))
 // for the whole kernel; the block walks its images row by row, every warp through the same
 // barriers.
 template <int kSteps>
-__global__ void __launch_bounds__(kRgbWarps * 32, 2)
+__global__ void __launch_bounds__(kRgbWarps * 32, 4)
     rgb_kernel(TconvShape shape, const __nv_bfloat16* __restrict__ input,
                const float* __restrict__ packed, const float* __restrict__ bias,
                float* __restrict__ output) {
@@ -182,17 +184,17 @@ __global__ void __launch_bounds__(kRgbWarps * 32, 2)
   uint2 b[9][kSteps];
   rgb_fragments(shape, z, packed, b);
   for (long long n = blockIdx.x; n < shape.batch; n += gridDim.x) {
-    for (int i = 0; i < 2; ++i) {  // rows 0 and 1, one copy group each
+    for (int i = 0; i < 3; ++i) {  // rows 0 to 2, one copy group each
       if (i < shape.height) rgb_fetch_row(shape, input, n, i, buffers + i * buffer_bytes);
       cudalabs::async_copy_commit();
     }
     for (int i = 0; i < shape.height; ++i) {
-      // Row i + 2 goes into the buffer of row i - 2, which every warp finished with before the
+      // Row i + 3 goes into the buffer of row i - 2, which every warp finished with before the
       // last barrier; rows up to i + 1 must have landed before row i is computed.
-      if (i + 2 < shape.height)
-        rgb_fetch_row(shape, input, n, i + 2, buffers + ((i + 2) % kRgbRowBuffers) * buffer_bytes);
+      if (i + 3 < shape.height)
+        rgb_fetch_row(shape, input, n, i + 3, buffers + ((i + 3) % kRgbRowBuffers) * buffer_bytes);
       cudalabs::async_copy_commit();
-      cudalabs::async_copy_wait<1>();  // this thread's copies of rows up to i + 1
+      cudalabs::async_copy_wait<2>();  // this thread's copies of rows up to i + 1
       __syncthreads();                 // ... and every thread's
       switch (z) {
         case 0:
@@ -224,7 +226,7 @@ void launch_rgb_steps(const TconvShape& shape, const __nv_bfloat16* input, const
     CUDA_CHECK(cudaFuncSetAttribute(&rgb_kernel<kSteps>,
                                     cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     static_cast<int>(shared)));
-  const long long blocks = std::min<long long>(shape.batch, 2LL * sms);
+  const long long blocks = std::min<long long>(shape.batch, 4LL * sms);
   rgb_kernel<kSteps><<<static_cast<unsigned>(blocks), kRgbWarps * 32, shared, stream>>>(
       shape, input, packed, bias, output);
   CUDA_CHECK_LAUNCH("lab11 rgb_kernel");
