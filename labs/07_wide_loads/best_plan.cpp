@@ -12,8 +12,10 @@ namespace {
 
 // One SM's speed on each tile, in GFLOP/s: each wide_* variant at 8192^3 on the H100 (132 SMs,
 // 15.5 waves of the big tiles: 97 % of the last wave busy), divided by 132 and by that 0.97
-// (docs/data/history/lab07_v4-before-shapes_variants_nvidia-h100-80gb-hbm3.txt). Only their ratios
-// matter for the choice, and those hold on other GPUs of the same kind of SM.
+// (docs/data/history/lab07_v4-before-shapes_variants_nvidia-h100-80gb-hbm3.txt). The two tiles 16
+// deep are scaled from their 8-deep forms by the two's times at 4096^3
+// (docs/data/history/lab07_v7-deeper-tiles_nvidia-h100-80gb-hbm3.txt). Only their ratios matter for
+// the choice, and those hold on other GPUs of the same kind of SM.
 // The fixed cost of a launch: fitted to lab07_plans at K = 64, 100 and 128, where the rounds are
 // short, as it first timed one launch per measurement, the host's enqueue included
 // (docs/data/history/lab07_v6-plans-single-launch_nvidia-h100-80gb-hbm3.txt); timed in batches
@@ -25,7 +27,8 @@ constexpr TileCandidate kCandidates[] = {
     {BestTile::k128x256, "wide_128x256", 128, 256, 8, 8, 1, 391.0, 25.0},
     {BestTile::k128x128, "wide_128x128", 128, 128, 8, 8, 2, 364.0, 12.0},
     {BestTile::k128x64, "wide_128x64", 128, 64, 8, 4, 2, 380.0, 8.0},
-    {BestTile::k64x64, "wide_64x64", 64, 64, 8, 4, 4, 295.0, 5.0},
+    {BestTile::k128x64x16, "wide_128x64x16", 128, 64, 16, 4, 2, 364.0, 8.0},
+    {BestTile::k64x64, "wide_64x64", 64, 64, 16, 4, 4, 306.0, 5.0},
     // The narrow kernel's speed is DRAM's; its FFMAs (a whole column chunk, 4, 8 or 16 wide, for
     // every row) are a floor of their own at this rate.
     {BestTile::kNarrow, "narrow_columns", kNarrowWarps* kNarrowRows, kNarrowMaxCols, 1,
@@ -37,8 +40,12 @@ constexpr int kNarrowConsideredCols = 4 * kNarrowMaxCols;
 constexpr double kRoundStartUs = 2.5;           // a round's blocks wait for their first tiles
 constexpr int kSaturatingWarps = 8;             // two per scheduler keep an SM's FFMA pipes busy
 constexpr double kMemoryGBps = 2500.0 / 132.0;  // DRAM bandwidth per SM (H100: about 2.5 TB/s)
-constexpr double kSplitLaunchUs = 3.0;          // each slice's launch on a stream of its own
-constexpr double kReduceLaunchUs = 5.0;
+// A block staging one tile ahead waits this long for a tile that no other block has brought into
+// L2: wide_128x64 (two blocks an SM, 8 deep) ran 65536 x 64 x 3200, C one tile wide, at 307 GFLOP/s
+// an SM, one tile of 131 kFLOP per block every 0.85 us
+// (docs/data/history/lab07_v7-deeper-tiles_nvidia-h100-80gb-hbm3.txt).
+constexpr double kDramRoundTripUs = 0.85;
+constexpr double kReduceLaunchUs = 5.0;  // the poisoning memset and the summing kernel
 constexpr double kSplitMustSave = 0.95;
 constexpr double kRepackLaunchUs = 3.0;  // a copy of a misaligned operand: its launch
 // K is split only when the largest tile would fill less than half of the GPU's SMs: on the H100,
@@ -51,10 +58,6 @@ constexpr double kSplitBelowFill = 0.5;
 constexpr int kMinSliceK = 128;
 
 using cudalabs::ceil_div;
-
-int slice_k_for(int k, int splits) {
-  return ceil_div(ceil_div(k, splits), 8) * 8;
-}
 
 // Tiles of bm x bn that cover C.
 long long tiles_of(const cudalabs::GemmShape& shape, int bm, int bn) {
@@ -80,7 +83,7 @@ double dram_us(double bytes, long long blocks, int sms) {
 }
 
 double predicted_us(const TileCandidate& c, const cudalabs::GemmShape& shape, int splits, int sms) {
-  const int slice_k = splits > 1 ? slice_k_for(shape.k, splits) : shape.k;
+  const int slice_k = splits > 1 ? k_slice_length(shape.k, splits) : shape.k;
   const int slices = ceil_div(shape.k, slice_k);
   const double m = shape.m, n = shape.n, k = shape.k;
   double us = 0.0;
@@ -97,9 +100,15 @@ double predicted_us(const TileCandidate& c, const cudalabs::GemmShape& shape, in
     const long long per_sm = ceil_div(tiles, static_cast<long long>(sms));
     const long long resident = std::min<long long>(per_sm, c.blocks_per_sm);
     const double busy = std::min(1.0, static_cast<double>(resident * c.warps) / kSaturatingWarps);
+    double sm_gflops = c.sm_gflops * busy;
+    if (ceil_div(shape.n, c.bn) == 1 || ceil_div(shape.m, c.bm) == 1) {
+      // No panel is shared: one tile of BK per block per DRAM round trip at most.
+      const double tile_step_flops = 2.0 * c.bm * c.bn * c.bk;
+      sm_gflops = std::min(sm_gflops, resident * tile_step_flops / (kDramRoundTripUs * 1e3));
+    }
     const double tile_flops =
         2.0 * c.bm * c.bn * static_cast<double>(ceil_div(slice_k, c.bk) * c.bk);
-    const double round_us = resident * tile_flops / (c.sm_gflops * 1e3 * busy);
+    const double round_us = resident * tile_flops / (sm_gflops * 1e3);
     // Each round ends by writing a tile of C at the SM's share of DRAM's bandwidth (the stores of
     // the other blocks of the round overlap its FFMAs): at a small K, a large part of the round.
     const double store_us = 4.0 * c.bm * c.bn / (kMemoryGBps * 1e3);
@@ -110,9 +119,10 @@ double predicted_us(const TileCandidate& c, const cudalabs::GemmShape& shape, in
   }
   us += c.fixed_us;
   if (slices > 1) {
-    // Each slice's partial C written and read back, then C read and written once.
-    const double bytes = (2.0 * slices + 2.0) * m * n * 4.0;
-    us += bytes / (kMemoryGBps * sms * 1e3) + kSplitLaunchUs * slices + kReduceLaunchUs;
+    // The first slice poisoned, each slice's partial C written and read back, then C read and
+    // written once.
+    const double bytes = (2.0 * slices + 3.0) * m * n * 4.0;
+    us += bytes / (kMemoryGBps * sms * 1e3) + kReduceLaunchUs;
   }
   return us;
 }
@@ -122,12 +132,10 @@ std::vector<BestPlan> candidate_plans(const cudalabs::GemmShape& shape, int sms)
   for (const TileCandidate& c : kCandidates) {
     if (c.tile == BestTile::kNarrow && shape.n > kNarrowConsideredCols) continue;
     for (int splits : {1, 2, 3, 4, 6, 8, 12, kMaxSplits}) {
-      const int slice_k = splits == 1 ? shape.k : slice_k_for(shape.k, splits);
-      if (splits > 1 && (slice_k < kMinSliceK || slice_k >= shape.k)) continue;
-      if (splits > 1 && plans.back().candidate == &c && plans.back().slice_k == slice_k)
-        continue;  // rounding made it the plan before
-      plans.push_back(
-          {&c, ceil_div(shape.k, slice_k), slice_k, predicted_us(c, shape, splits, sms)});
+      const int slice_k = splits == 1 ? shape.k : k_slice_length(shape.k, splits);
+      if (splits > 1 && (slice_k < kMinSliceK || ceil_div(shape.k, slice_k) != splits))
+        continue;  // slices too thin, or rounding left fewer of them
+      plans.push_back({&c, splits, slice_k, predicted_us(c, shape, splits, sms)});
     }
   }
   return plans;

@@ -13,7 +13,7 @@ namespace lab07 {
 
 /// The kernels `best` chooses from: the block tiles, and the narrow kernel for a C a few columns
 /// wide (its "tile" is the 32 rows x 16 columns one block computes).
-enum class BestTile { k64x64, k128x64, k128x128, k256x128, k128x256, kNarrow };
+enum class BestTile { k64x64, k128x64, k128x64x16, k128x128, k256x128, k128x256, kNarrow };
 
 /// One tile `best` may run, with what the model needs to know of it.
 struct TileCandidate {
@@ -34,8 +34,8 @@ inline constexpr int kMaxSplits = 16;
 /// What `best` runs for one shape.
 struct BestPlan {
   const TileCandidate* candidate = nullptr;  ///< the tile
-  int splits = 1;   ///< slices of K: each slice a GEMM of its own into a workspace, then summed
-  int slice_k = 0;  ///< K of every slice but the last (a multiple of 8); K itself when unsplit
+  int splits = 1;   ///< slices of K, in one launch (gridDim.z) into a workspace, then summed
+  int slice_k = 0;  ///< K of every slice but the last: k_slice_length (tiles.h); K when unsplit
   double predicted_us = 0.0;  ///< the model's time
   /// e.g. "wide_256x128, K split 4 ways (4096 each), predicted 812 us".
   std::string describe() const;
@@ -52,9 +52,11 @@ std::vector<BestPlan> candidate_plans(const cudalabs::GemmShape& shape, int sms)
 /// The model's time for `candidate` on `shape` with K in `splits` slices on a GPU of `sms` SMs, in
 /// microseconds on an H100-like SM. An SM holds blocks_per_sm blocks at a time, so the busiest SM
 /// runs ceil(tiles / sms) blocks in rounds of blocks_per_sm; an SM with fewer than 8 warps issues
-/// proportionally less. No kernel beats DRAM: reading A, B and C once at the bandwidth of the SMs
-/// it occupies is a floor (the narrow kernel's whole cost: it reads A once per 16 columns of C).
-/// A split adds its partial sums' trip through memory and the launches.
+/// proportionally less. Where no two blocks share a panel (C one tile wide or one tile tall), every
+/// tile's loads come from DRAM, and a block staging one tile ahead finishes at most one tile per
+/// DRAM round trip. No kernel beats DRAM: reading A, B and C once at the bandwidth of the SMs it
+/// occupies is a floor (the narrow kernel's whole cost: it reads A once per 16 columns of C). A
+/// split adds its partial sums' trip through memory and the summing launch.
 double predicted_us(const TileCandidate& candidate, const cudalabs::GemmShape& shape, int splits,
                     int sms);
 

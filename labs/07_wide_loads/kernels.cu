@@ -60,6 +60,7 @@
 //  bandwidth lab 00 measured? What fraction of a 128 x 64 tile's FFMAs are useful?
 #include "common/gemm_device.cuh"
 #include "lab.h"
+#include "labs/07_wide_loads/k_slice.cuh"
 #include "tiles.h"
 
 namespace lab07 {
@@ -81,6 +82,7 @@ __global__ void __launch_bounds__(StepTile::kThreads, StepTile::kMinBlocks)
 
 template <class Tile, bool kVector>
 __global__ void wide_gemm_kernel(cudalabs::GemmArgs args) {
+  args = k_slice_of_block(args);  // given: best's split-K (k_slice.cuh); keep it first
   // TODO(lab07): step 3, the wide-load, warp-tiled, prefetching GEMM described above.
   (void)args;
 }
@@ -100,6 +102,7 @@ __global__ void async_wide_gemm_kernel(cudalabs::GemmArgs args) {
 
 template <int kCols>
 __global__ void __launch_bounds__(kNarrowThreads) narrow_gemm_kernel(cudalabs::GemmArgs args) {
+  args = k_slice_of_block(args);  // given: best's split-K (k_slice.cuh); keep it first
   // TODO(lab07): step 5, the narrow kernel described above.
   (void)args;
 }

@@ -23,8 +23,9 @@ inline constexpr int kGroupRows = 8;
 /// - `step2_warp_tiles`: step 1 with warp tiles, each fragment read by conflict-free 128-bit shared
 /// loads
 /// The `wide_*` kernels add the shared->register prefetch and the polish of the final kernel:
-/// - `wide_64x64`: 64 x 64 x 8, 4 warps, 4 x 8 per thread: for small problems
+/// - `wide_64x64`: 64 x 64 x 16, 4 warps, 4 x 8 per thread: for small problems
 /// - `wide_128x64`: 128 x 64 x 8, 4 warps, 8 x 8 per thread: for narrow problems
+/// - `wide_128x64x16`: the same, 16 deep: for a C one tile wide, whose A streams from DRAM
 /// - `wide_128x128`: 128 x 128 x 8, 8 warps, 8 x 8 per thread
 /// - `wide_128x256`: 128 x 256 x 8, 8 warps, 8 x 16 per thread
 /// - `wide_256x128`: 256 x 128 x 8, 8 warps, 16 x 8 per thread

@@ -5,8 +5,9 @@
 // maps its block index to a tile, see kGroupRows). kVector selects the 128-bit loads, which need A
 // and B 16-byte aligned with lda and ldb multiples of 4; other arguments take the scalar
 // instantiation of the same kernel. The kernels test C's alignment for their stores themselves.
-// `best` runs the tile and the split of K that best_plan.h predicts fastest (split_k.cuh runs the
-// slices), on aligned copies of a misaligned A or B where the copy pays (repack_pays).
+// `best` runs the tile and the split of K that best_plan.h predicts fastest (split_k.cuh: one
+// launch of every slice, gridDim.z = slices, then their sum), on aligned copies of a misaligned A
+// or B where the copy pays (repack_pays).
 #pragma once
 
 #include "best_plan.h"
@@ -41,16 +42,23 @@ cudalabs::KernelLaunch describe(const cudalabs::GemmShape& shape) {
           cudalabs::checked_grid(blocks, 1, 1, "lab07 wide GEMM"), dim3(Tile::kThreads), 0};
 }
 
+// One block per tile of C and slice of K (gridDim.z = slices, k_slice.cuh).
 template <class Tile>
-void launch(const cudalabs::GemmArgs& args, cudaStream_t stream) {
+void launch_slices(const cudalabs::GemmArgs& args, int slices, cudaStream_t stream) {
   cudalabs::validate_gemm_args(args, "lab07 wide GEMM");
-  const cudalabs::KernelLaunch config = describe<Tile>(args.shape());
+  cudalabs::KernelLaunch config = describe<Tile>(args.shape());
+  config.grid.z = static_cast<unsigned>(slices);
   if (vector_paths_allowed(args)) {
     wide_gemm_kernel<Tile, true><<<config.grid, config.block, 0, stream>>>(args);
   } else {
     wide_gemm_kernel<Tile, false><<<config.grid, config.block, 0, stream>>>(args);
   }
   CUDA_CHECK_LAUNCH("lab07 wide_gemm_kernel");
+}
+
+template <class Tile>
+void launch(const cudalabs::GemmArgs& args, cudaStream_t stream) {
+  launch_slices<Tile>(args, 1, stream);
 }
 
 // Steps 1 and 2 (wide_loads_kernel, warp_tiles_kernel): lab 06's grid, one StepTile of C per block
@@ -160,13 +168,18 @@ cudalabs::KernelLaunch describe_narrow(const cudalabs::GemmShape& shape) {
                            [&](auto cols) { return describe_narrow_chunk<cols()>(shape); });
 }
 
-void launch_narrow(const cudalabs::GemmArgs& args, cudaStream_t stream) {
+void launch_narrow_slices(const cudalabs::GemmArgs& args, int slices, cudaStream_t stream) {
   cudalabs::validate_gemm_args(args, "lab07 narrow GEMM");
   with_narrow_chunk(args.n, [&](auto cols) {
-    const cudalabs::KernelLaunch config = describe_narrow_chunk<cols()>(args.shape());
+    cudalabs::KernelLaunch config = describe_narrow_chunk<cols()>(args.shape());
+    config.grid.z = static_cast<unsigned>(slices);
     narrow_gemm_kernel<cols()><<<config.grid, config.block, 0, stream>>>(args);
   });
   CUDA_CHECK_LAUNCH("lab07 narrow_gemm_kernel");
+}
+
+void launch_narrow(const cudalabs::GemmArgs& args, cudaStream_t stream) {
+  launch_narrow_slices(args, 1, stream);
 }
 
 int multiprocessors() {
@@ -192,9 +205,11 @@ constexpr cudalabs::GemmVariant kVariants[] = {
      &launch_step<Step::kWideLoads>, &describe_step<Step::kWideLoads>},
     {"step2_warp_tiles", "step 2: step 1 with warp tiles and 128-bit shared loads",
      &launch_step<Step::kWarpTiles>, &describe_step<Step::kWarpTiles>},
-    {"wide_64x64", "64x64x8, 4 warps, 4x8 per thread", &launch<Tile64x64>, &describe<Tile64x64>},
+    {"wide_64x64", "64x64x16, 4 warps, 4x8 per thread", &launch<Tile64x64>, &describe<Tile64x64>},
     {"wide_128x64", "128x64x8, 4 warps, 8x8 per thread", &launch<Tile128x64>,
      &describe<Tile128x64>},
+    {"wide_128x64x16", "128x64x16, 4 warps, 8x8 per thread: for C one tile wide",
+     &launch<Tile128x64x16>, &describe<Tile128x64x16>},
     {"wide_128x128", "128x128x8, 8 warps, 8x8 per thread", &launch<Tile128x128>,
      &describe<Tile128x128>},
     {"wide_128x256", "128x256x8, 8 warps, 8x16 per thread", &launch<Tile128x256>,
@@ -224,12 +239,34 @@ cudalabs::KernelLaunch describe_best(const cudalabs::GemmShape& shape) {
   return variant_of(plan).describe(first);
 }
 
+// The launcher of a plan's kernel over gridDim.z slices of K.
+using SliceLauncher = void (*)(const cudalabs::GemmArgs&, int, cudaStream_t);
+
+SliceLauncher slice_launcher(BestTile tile) {
+  switch (tile) {
+    case BestTile::k64x64:
+      return &launch_slices<Tile64x64>;
+    case BestTile::k128x64:
+      return &launch_slices<Tile128x64>;
+    case BestTile::k128x64x16:
+      return &launch_slices<Tile128x64x16>;
+    case BestTile::k128x128:
+      return &launch_slices<Tile128x128>;
+    case BestTile::k256x128:
+      return &launch_slices<Tile256x128>;
+    case BestTile::k128x256:
+      return &launch_slices<Tile128x256>;
+    case BestTile::kNarrow:
+      return &launch_narrow_slices;
+  }
+  throw std::logic_error("lab07 best: no launcher for the plan's tile");
+}
+
 void run_plan(const BestPlan& plan, const cudalabs::GemmArgs& args, cudaStream_t stream) {
-  const cudalabs::GemmLauncher launch_kernel = variant_of(plan).launch;
   if (plan.splits == 1) {
-    launch_kernel(args, stream);
+    variant_of(plan).launch(args, stream);
   } else {
-    launch_split_k(args, plan.slice_k, launch_kernel, stream);
+    launch_split_k(args, plan.splits, slice_launcher(plan.candidate->tile), stream);
   }
 }
 
@@ -261,7 +298,9 @@ void best_gemm(const cudalabs::GemmArgs& args, cudaStream_t stream) {
 void launch_plan(const BestPlan& plan, const cudalabs::GemmArgs& args, cudaStream_t stream) {
   cudalabs::validate_gemm_args(args, "lab07 plan");
   if (plan.candidate == nullptr || plan.splits < 1 || plan.splits > kMaxSplits ||
-      (plan.splits > 1 && plan.slice_k % 4 != 0) || (plan.splits == 1 && plan.slice_k != args.k))
+      (plan.splits == 1 && plan.slice_k != args.k) ||
+      (plan.splits > 1 && (plan.slice_k != k_slice_length(args.k, plan.splits) ||
+                           cudalabs::ceil_div(args.k, plan.slice_k) != plan.splits)))
     throw std::invalid_argument("lab07 plan: not a plan for K = " + std::to_string(args.k) + ": " +
                                 (plan.candidate ? plan.describe() : std::string("no kernel")));
   run_plan(plan, args, stream);

@@ -2,6 +2,8 @@
 /// @brief The tile shapes of lab 07's kernels, as one template parameter each.
 #pragma once
 
+#include <cuda_runtime.h>  // __host__ __device__: best's plans and the kernels agree on k_slice_length
+
 namespace lab07 {
 
 /// A block tile of BM x BN outputs stepping BK along K, computed by WARPS_M x WARPS_N warps. Each
@@ -32,9 +34,14 @@ struct TileShape {
                 "tiles must split into float4s");
 };
 
-using Tile64x64 = TileShape<64, 64, 8, 2, 2, 4, 8, 4>;  ///< small problems: 4 warps, 4 x 8 per lane
+/// Small problems: 4 warps, 4 x 8 per lane, 16 deep (two tiles of 8 per barrier: a block of 4 warps
+/// has little else to hide its loads behind).
+using Tile64x64 = TileShape<64, 64, 16, 2, 2, 4, 8, 4>;
 using Tile128x64 =
     TileShape<128, 64, 8, 2, 2, 8, 8, 2>;  ///< narrow problems: 4 warps, 8 x 8 per lane
+/// Tile128x64 16 deep, for a C one tile wide: each block then reads its panel of A from DRAM, and a
+/// tile of 8 is too little work to cover that trip.
+using Tile128x64x16 = TileShape<128, 64, 16, 2, 2, 8, 8, 2>;
 using Tile128x128 =
     TileShape<128, 128, 8, 2, 4, 8, 8, 2>;  ///< 8 warps, 8 x 8 per lane, 2 blocks per SM
 using Tile128x256 =
@@ -57,6 +64,12 @@ inline constexpr int kNarrowThreads = kNarrowWarps * 32;  ///< threads per block
 /// that covers n (wider C takes several chunks of kNarrowMaxCols).
 constexpr int narrow_chunk(int n) {
   return n <= 4 ? 4 : n <= 8 ? 8 : kNarrowMaxCols;
+}
+
+/// K of each slice but the last when `best` splits K into `slices` (gridDim.z of a split launch): a
+/// multiple of 8, so that every slice starts 16-byte aligned where K's first column is.
+__host__ __device__ constexpr int k_slice_length(int k, int slices) {
+  return ((k + slices - 1) / slices + 7) / 8 * 8;
 }
 
 /// Shared memory of the cp.async kernel: kStages copies of the transposed A tile and the B tile.

@@ -25,6 +25,7 @@
 #include "common/async_copy.cuh"
 #include "common/gemm_device.cuh"
 #include "lab.h"
+#include "labs/07_wide_loads/k_slice.cuh"
 #include "tiles.h"
 #include "warp_tile.cuh"
 
@@ -302,6 +303,7 @@ struct RegisterStagedBlock {
 template <class Tile, bool kVector>
 __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
     wide_gemm_kernel(cudalabs::GemmArgs args) {
+  args = k_slice_of_block(args);  // best's split-K (k_slice.cuh)
   using Block = RegisterStagedBlock<Tile, kVector>;
   __shared__ __align__(16) typename Block::ATile a_tile[2];
   __shared__ __align__(16) typename Block::BTile b_tile[2];
@@ -418,6 +420,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
 // chunk b % chunks.
 template <int kCols>
 __global__ void __launch_bounds__(kNarrowThreads) narrow_gemm_kernel(cudalabs::GemmArgs args) {
+  args = k_slice_of_block(args);  // best's split-K (k_slice.cuh)
   const int chunks = (args.n + kCols - 1) / kCols;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int row0 = (static_cast<int>(blockIdx.x) / chunks * kNarrowWarps + warp) * kNarrowRows;
