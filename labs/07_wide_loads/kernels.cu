@@ -24,12 +24,12 @@
 //     h < TN / 4). Load each piece's 4 values with one 128-bit shared load.
 //  Predict: the shared-memory wavefronts per load instruction, before and after (bank conflicts).
 //
-// Step 3, `wide_gemm_kernel<Tile, kVector>`: step 2 for any TileShape, with everything that is not
-// an FFMA taken out of the loop. Write it as four helpers and a block object, because lab 09's
-// sub-pixel kernel reuses the helpers with another A (its skeleton's "Your warp tile" section gives
-// their contract): LanePieces<Tile> (item 3's lane mapping), load_fragments (one step's fragments),
-// outer_product (its FFMAs) and multiply_staged_tiles<Tile>(block, tiles) (the tile loop below),
-// over a block that stages its own tiles (load_next_tile).
+// Step 3, `wide_gemm_kernel<Tile, kVector, kSlicedK>`: step 2 for any TileShape, with everything
+// that is not an FFMA taken out of the loop. Write it as four helpers and a block object, because
+// lab 09's sub-pixel kernel reuses the helpers with another A (its skeleton's "Your warp tile"
+// section gives their contract): LanePieces<Tile> (item 3's lane mapping), load_fragments (one
+// step's fragments), outer_product (its FFMAs) and multiply_staged_tiles<Tile>(block, tiles) (the
+// tile loop below), over a block that stages its own tiles (load_next_tile).
 //  4. Shared->register prefetch: keep two slots of fragments; while step k's FFMAs run, load step
 //     k + 1's fragments into the other slot (for the last k, from the next tile, after the
 //     barrier).
@@ -48,8 +48,8 @@
 //
 // Step 4, `async_wide_gemm_kernel<Tile, kVector, kStages>`: step 3 fed by cp.async (below).
 //
-// Step 5, `narrow_gemm_kernel<kCols>` (the handout's "Off the tile grid"): a C only a few columns
-// wide, where any tile computes mostly zeros.
+// Step 5, `narrow_gemm_kernel<kCols, kSlicedK>` (the handout's "Off the tile grid"): a C only a few
+// columns wide, where any tile computes mostly zeros.
 // 10. Warp w of block b computes rows row0 .. row0 + kNarrowRows - 1 of C, row0 =
 //     ((b / chunks) * kNarrowWarps + w) * kNarrowRows, over the column chunk col0 = (b % chunks) *
 //     kCols (chunks = ceil(N / kCols); tiles.h). Lane l takes k = l, l + 32, ...: each of its loads
@@ -80,9 +80,9 @@ __global__ void __launch_bounds__(StepTile::kThreads, StepTile::kMinBlocks)
   (void)args;
 }
 
-template <class Tile, bool kVector>
+template <class Tile, bool kVector, bool kSlicedK>
 __global__ void wide_gemm_kernel(cudalabs::GemmArgs args) {
-  args = k_slice_of_block(args);  // given: best's split-K (k_slice.cuh); keep it first
+  if constexpr (kSlicedK) args = k_slice_of_block(args);  // given: best's split-K (k_slice.cuh)
   // TODO(lab07): step 3, the wide-load, warp-tiled, prefetching GEMM described above.
   (void)args;
 }
@@ -100,9 +100,9 @@ __global__ void async_wide_gemm_kernel(cudalabs::GemmArgs args) {
   (void)args;
 }
 
-template <int kCols>
+template <int kCols, bool kSlicedK>
 __global__ void __launch_bounds__(kNarrowThreads) narrow_gemm_kernel(cudalabs::GemmArgs args) {
-  args = k_slice_of_block(args);  // given: best's split-K (k_slice.cuh); keep it first
+  if constexpr (kSlicedK) args = k_slice_of_block(args);  // given: best's split-K (k_slice.cuh)
   // TODO(lab07): step 5, the narrow kernel described above.
   (void)args;
 }

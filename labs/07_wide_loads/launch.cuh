@@ -1,13 +1,13 @@
 // Lab 07 launch plumbing, shared by the student's and the solution's kernels.cu (each includes it
 // after defining its kernels: the steps wide_loads_kernel<kVector> and warp_tiles_kernel<kVector>,
-// wide_gemm_kernel<Tile, kVector> and async_wide_gemm_kernel<Tile, kVector, kStages>). The steps
-// run on lab 06's 2-D grid; the wide kernels on a 1-D grid of one block per tile of C (the kernel
-// maps its block index to a tile, see kGroupRows). kVector selects the 128-bit loads, which need A
-// and B 16-byte aligned with lda and ldb multiples of 4; other arguments take the scalar
-// instantiation of the same kernel. The kernels test C's alignment for their stores themselves.
-// `best` runs the tile and the split of K that best_plan.h predicts fastest (split_k.cuh: one
-// launch of every slice, gridDim.z = slices, then their sum), on aligned copies of a misaligned A
-// or B where the copy pays (repack_pays).
+// wide_gemm_kernel<Tile, kVector, kSlicedK> and async_wide_gemm_kernel<Tile, kVector, kStages>).
+// The steps run on lab 06's 2-D grid; the wide kernels on a 1-D grid of one block per tile of C
+// (the kernel maps its block index to a tile, see kGroupRows). kVector selects the 128-bit loads,
+// which need A and B 16-byte aligned with lda and ldb multiples of 4; other arguments take the
+// scalar instantiation of the same kernel. The kernels test C's alignment for their stores
+// themselves. `best` runs the tile and the split of K that best_plan.h predicts fastest
+// (split_k.cuh: one launch of every slice, gridDim.z = slices, then their sum), on aligned copies
+// of a misaligned A or B where the copy pays (repack_pays).
 #pragma once
 
 #include "best_plan.h"
@@ -38,7 +38,7 @@ template <class Tile>
 cudalabs::KernelLaunch describe(const cudalabs::GemmShape& shape) {
   const long long blocks = static_cast<long long>(cudalabs::ceil_div(shape.m, Tile::BM)) *
                            cudalabs::ceil_div(shape.n, Tile::BN);
-  return {reinterpret_cast<const void*>(&wide_gemm_kernel<Tile, true>),
+  return {reinterpret_cast<const void*>(&wide_gemm_kernel<Tile, true, false>),
           cudalabs::checked_grid(blocks, 1, 1, "lab07 wide GEMM"), dim3(Tile::kThreads), 0};
 }
 
@@ -48,10 +48,18 @@ void launch_slices(const cudalabs::GemmArgs& args, int slices, cudaStream_t stre
   cudalabs::validate_gemm_args(args, "lab07 wide GEMM");
   cudalabs::KernelLaunch config = describe<Tile>(args.shape());
   config.grid.z = static_cast<unsigned>(slices);
-  if (vector_paths_allowed(args)) {
-    wide_gemm_kernel<Tile, true><<<config.grid, config.block, 0, stream>>>(args);
+  // The sliced instantiation only where K is split: finding the slice costs registers.
+  const bool vector = vector_paths_allowed(args);
+  if (slices == 1) {
+    if (vector) {
+      wide_gemm_kernel<Tile, true, false><<<config.grid, config.block, 0, stream>>>(args);
+    } else {
+      wide_gemm_kernel<Tile, false, false><<<config.grid, config.block, 0, stream>>>(args);
+    }
+  } else if (vector) {
+    wide_gemm_kernel<Tile, true, true><<<config.grid, config.block, 0, stream>>>(args);
   } else {
-    wide_gemm_kernel<Tile, false><<<config.grid, config.block, 0, stream>>>(args);
+    wide_gemm_kernel<Tile, false, true><<<config.grid, config.block, 0, stream>>>(args);
   }
   CUDA_CHECK_LAUNCH("lab07 wide_gemm_kernel");
 }
@@ -146,7 +154,7 @@ cudalabs::KernelLaunch describe_narrow_chunk(const cudalabs::GemmShape& shape) {
   const long long blocks =
       static_cast<long long>(cudalabs::ceil_div(shape.m, kNarrowWarps * kNarrowRows)) *
       cudalabs::ceil_div(shape.n, kCols);
-  return {reinterpret_cast<const void*>(&narrow_gemm_kernel<kCols>),
+  return {reinterpret_cast<const void*>(&narrow_gemm_kernel<kCols, false>),
           cudalabs::checked_grid(blocks, 1, 1, "lab07 narrow GEMM"), dim3(kNarrowThreads), 0};
 }
 
@@ -173,7 +181,11 @@ void launch_narrow_slices(const cudalabs::GemmArgs& args, int slices, cudaStream
   with_narrow_chunk(args.n, [&](auto cols) {
     cudalabs::KernelLaunch config = describe_narrow_chunk<cols()>(args.shape());
     config.grid.z = static_cast<unsigned>(slices);
-    narrow_gemm_kernel<cols()><<<config.grid, config.block, 0, stream>>>(args);
+    if (slices == 1) {
+      narrow_gemm_kernel<cols(), false><<<config.grid, config.block, 0, stream>>>(args);
+    } else {
+      narrow_gemm_kernel<cols(), true><<<config.grid, config.block, 0, stream>>>(args);
+    }
   });
   CUDA_CHECK_LAUNCH("lab07 narrow_gemm_kernel");
 }

@@ -300,10 +300,10 @@ struct RegisterStagedBlock {
   }
 };
 
-template <class Tile, bool kVector>
+template <class Tile, bool kVector, bool kSlicedK>
 __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
     wide_gemm_kernel(cudalabs::GemmArgs args) {
-  args = k_slice_of_block(args);  // best's split-K (k_slice.cuh)
+  if constexpr (kSlicedK) args = k_slice_of_block(args);  // best's split-K (k_slice.cuh)
   using Block = RegisterStagedBlock<Tile, kVector>;
   __shared__ __align__(16) typename Block::ATile a_tile[2];
   __shared__ __align__(16) typename Block::BTile b_tile[2];
@@ -418,9 +418,9 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
 // the kCols values of B's row k (read through L1, where B stays), and the lanes' partial sums meet
 // through shuffles. Block b covers rows (b / chunks) * kNarrowWarps * kNarrowRows .. and the column
 // chunk b % chunks.
-template <int kCols>
+template <int kCols, bool kSlicedK>
 __global__ void __launch_bounds__(kNarrowThreads) narrow_gemm_kernel(cudalabs::GemmArgs args) {
-  args = k_slice_of_block(args);  // best's split-K (k_slice.cuh)
+  if constexpr (kSlicedK) args = k_slice_of_block(args);  // best's split-K (k_slice.cuh)
   const int chunks = (args.n + kCols - 1) / kCols;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int row0 = (static_cast<int>(blockIdx.x) / chunks * kNarrowWarps + warp) * kNarrowRows;
