@@ -1,16 +1,18 @@
 // Split-K for `best`: a GEMM whose tiles leave SMs idle (a large K over a small C) runs as one
 // launch of gridDim.z slices, each block a tile of one slice of K (k_slice.cuh) written into that
 // slice's part of a workspace; one more kernel sums the slices in a fixed order (the result does
-// not depend on which slice finished first) and applies alpha and beta. One launch, not one per
-// slice on streams of their own: the H100 ran three concurrent slice launches of 10240 x 128 x 6400
-// 25 % slower than one of them alone, where the single launch keeps the GPU's block scheduler
-// filling SMs. The workspace comes from the stream-ordered allocator, so concurrent callers never
-// share it. Its first slice starts as the poison pattern (all bits set), and an element left
-// unwritten there stays unwritten in C: a kernel that writes nothing (a TODO) is still reported as
-// not implemented rather than as wrong.
+// not depend on which slice finished first) and applies alpha and beta. One launch rather than one
+// per slice on streams of their own: it measured the same and needs no streams or events. The
+// workspace comes from the stream-ordered allocator, so concurrent callers never share it, out of
+// the pool that keeps what is freed (common/aligned_operands.cuh): the default pool hands its
+// memory back to the driver whenever the device synchronizes, and a split would then pay for a
+// fresh allocation at every call. Its first slice starts as the poison pattern (all bits set), and
+// an element left unwritten there stays unwritten in C: a kernel that writes nothing (a TODO) is
+// still reported as not implemented rather than as wrong.
 #pragma once
 
 #include "best_plan.h"
+#include "common/aligned_operands.cuh"
 #include "common/cuda_check.h"
 #include "common/gemm_device.cuh"
 #include "common/gemm_types.h"
@@ -56,8 +58,9 @@ void launch_split_k(const cudalabs::GemmArgs& args, int splits, LaunchSlices lau
   const int ldw = (args.n + 3) / 4 * 4;  // slices keep 128-bit stores
   const long long slice_floats = static_cast<long long>(args.m) * ldw;
   float* workspace = nullptr;
-  CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&workspace),
-                             sizeof(float) * slice_floats * splits, stream));
+  CUDA_CHECK(cudaMallocFromPoolAsync(reinterpret_cast<void**>(&workspace),
+                                     sizeof(float) * slice_floats * splits,
+                                     cudalabs::scratch_pool(), stream));
   CUDA_CHECK(cudaMemsetAsync(workspace, 0xFF, sizeof(float) * slice_floats, stream));
   cudalabs::GemmArgs slices = args;
   slices.c = workspace;
