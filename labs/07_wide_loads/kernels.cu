@@ -29,7 +29,9 @@
 // lab 09's sub-pixel kernel reuses the helpers with another A (its skeleton's "Your warp tile"
 // section gives their contract): LanePieces<Tile> (item 3's lane mapping), load_fragments (one
 // step's fragments), outer_product (its FFMAs) and multiply_staged_tiles<Tile>(block, tiles) (the
-// tile loop below), over a block that stages its own tiles (load_next_tile).
+// tile loop below), over a block that stages its own tiles (load_next_tile). kSlicedK is given:
+// when `best` splits K, its first line turns args into this block's slice (k_slice.cuh), and the
+// rest of the kernel computes that slice like any GEMM; leave the line first.
 //  4. Shared->register prefetch: keep two slots of fragments; while step k's FFMAs run, load step
 //     k + 1's fragments into the other slot (for the last k, from the next tile, after the
 //     barrier).
