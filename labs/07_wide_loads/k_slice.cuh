@@ -13,7 +13,7 @@
 
 namespace lab07 {
 
-// This block's GEMM: slice blockIdx.z of args (all of it on a grid of one slice).
+/// This block's GEMM: slice blockIdx.z of args (all of it on a grid of one slice).
 __device__ __forceinline__ cudalabs::GemmArgs k_slice_of_block(cudalabs::GemmArgs args) {
   if (gridDim.z == 1) return args;
   const int length = k_slice_length(args.k, static_cast<int>(gridDim.z));
