@@ -127,6 +127,52 @@ double predicted_us(const TileCandidate& c, const cudalabs::GemmShape& shape, in
   return us;
 }
 
+long long stream_k_iterations(const TileCandidate& c, const cudalabs::GemmShape& shape) {
+  return tiles_of(shape, c.bm, c.bn) * ceil_div(shape.k, c.bk);
+}
+
+// Blocks a stream-K plan runs: those the SMs hold at once, but no more than there are iterations.
+int stream_k_blocks(const TileCandidate& c, const cudalabs::GemmShape& shape, int sms) {
+  return static_cast<int>(std::min<long long>(static_cast<long long>(sms) * c.blocks_per_sm,
+                                              stream_k_iterations(c, shape)));
+}
+
+double predicted_stream_k_us(const TileCandidate& c, const cudalabs::GemmShape& shape, int sms) {
+  const long long tiles = tiles_of(shape, c.bm, c.bn);
+  const int blocks = stream_k_blocks(c, shape, sms);
+  const StreamKPartition part{static_cast<int>(tiles), ceil_div(shape.k, c.bk), blocks};
+  const long long resident =
+      std::min<long long>(ceil_div(blocks, sms), static_cast<long long>(c.blocks_per_sm));
+  const double busy = std::min(1.0, static_cast<double>(resident * c.warps) / kSaturatingWarps);
+  double sm_gflops = c.sm_gflops * busy;
+  if (ceil_div(shape.n, c.bn) == 1 || ceil_div(shape.m, c.bm) == 1) {
+    const double tile_step_flops = 2.0 * c.bm * c.bn * c.bk;
+    sm_gflops = std::min(sm_gflops, resident * tile_step_flops / (kDramRoundTripUs * 1e3));
+  }
+  const double step_us = resident * 2.0 * c.bm * c.bn * c.bk / (sm_gflops * 1e3);
+  double run_us = step_us * static_cast<double>(part.run());
+  // The tails are not in step: a block of tails reads panels no other block is reading, from DRAM,
+  // one tile per round trip at most.
+  if (part.tail() > 0) run_us = std::max(run_us, kDramRoundTripUs * part.run());
+  // Each piece fills the pipeline: one for a head block, up to ceil(run / tail) + 1 for a block of
+  // tails, where another block on the SM hides part of it. Its partial tile goes to L2 (the
+  // workspace fits), behind the next piece's loads.
+  const int pieces = part.tail() > 0 ? ceil_div(part.run(), part.tail()) + 1 : 1;
+  const double m = shape.m, n = shape.n, k = shape.k;
+  double us = std::max(run_us + pieces * kRoundStartUs / static_cast<double>(resident),
+                       dram_us(4.0 * (m * k + k * n + m * n), blocks, sms)) +
+              c.fixed_us;
+  // The pieces' partial tiles, written and read back, after the first slice is poisoned and
+  // before C is read and written once: the heads, and each tail cut once more for every run of
+  // tails that starts inside it.
+  const double pieces_per_tile =
+      part.heads() +
+      (part.tail() > 0 ? 1.0 + static_cast<double>(part.tail_blocks()) / static_cast<double>(tiles)
+                       : 0.0);
+  us += (2.0 * pieces_per_tile + 3.0) * m * n * 4.0 / (kMemoryGBps * sms * 1e3) + kReduceLaunchUs;
+  return us;
+}
+
 std::vector<BestPlan> candidate_plans(const cudalabs::GemmShape& shape, int sms) {
   std::vector<BestPlan> plans;
   for (const TileCandidate& c : kCandidates) {
@@ -135,8 +181,11 @@ std::vector<BestPlan> candidate_plans(const cudalabs::GemmShape& shape, int sms)
       const int slice_k = splits == 1 ? shape.k : k_slice_length(shape.k, splits);
       if (splits > 1 && (slice_k < kMinSliceK || ceil_div(shape.k, slice_k) != splits))
         continue;  // slices too thin, or rounding left fewer of them
-      plans.push_back({&c, splits, slice_k, predicted_us(c, shape, splits, sms)});
+      plans.push_back({&c, splits, slice_k, 0, predicted_us(c, shape, splits, sms)});
     }
+    if (c.tile != BestTile::kNarrow && stream_k_blocks(c, shape, sms) > 1)
+      plans.push_back(
+          {&c, 1, shape.k, stream_k_blocks(c, shape, sms), predicted_stream_k_us(c, shape, sms)});
   }
   return plans;
 }
@@ -145,7 +194,8 @@ BestPlan plan_best(const cudalabs::GemmShape& shape, int sms) {
   const std::vector<BestPlan> plans = candidate_plans(shape, sms);
   BestPlan best;
   for (const BestPlan& plan : plans) {
-    if (plan.splits == 1 && (best.candidate == nullptr || plan.predicted_us < best.predicted_us))
+    if (plan.splits == 1 && !plan.stream_k() &&
+        (best.candidate == nullptr || plan.predicted_us < best.predicted_us))
       best = plan;
   }
   const double unsplit_us = best.predicted_us;
@@ -154,7 +204,7 @@ BestPlan plan_best(const cudalabs::GemmShape& shape, int sms) {
                       (static_cast<double>(sms) * largest.blocks_per_sm);
   if (fill >= kSplitBelowFill) return best;
   for (const BestPlan& plan : plans) {
-    if (plan.splits > 1 && plan.predicted_us < kSplitMustSave * unsplit_us &&
+    if ((plan.splits > 1 || plan.stream_k()) && plan.predicted_us < kSplitMustSave * unsplit_us &&
         plan.predicted_us < best.predicted_us)
       best = plan;
   }
@@ -177,6 +227,7 @@ std::string BestPlan::describe() const {
   std::ostringstream text;
   text << candidate->name;
   if (splits > 1) text << ", K split " << splits << " ways (" << slice_k << " each)";
+  if (stream_k()) text << ", stream-K on " << stream_blocks << " blocks";
   text << ", predicted " << std::lround(predicted_us) << " us";
   return text.str();
 }

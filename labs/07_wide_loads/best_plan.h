@@ -36,8 +36,19 @@ struct BestPlan {
   const TileCandidate* candidate = nullptr;  ///< the tile
   int splits = 1;   ///< slices of K, in one launch (gridDim.z) into a workspace, then summed
   int slice_k = 0;  ///< K of every slice but the last: k_slice_length (tiles.h); K when unsplit
+  /// Stream-K instead when > 0: this many blocks (as many as the SMs hold at once) share out the K
+  /// iterations of every tile equally (tiles.h, StreamKPartition); splits is then 1 and slice_k K.
+  int stream_blocks = 0;
   double predicted_us = 0.0;  ///< the model's time
-  /// e.g. "wide_256x128, K split 4 ways (4096 each), predicted 812 us".
+  /// Whether the plan runs stream-K.
+  bool stream_k() const { return stream_blocks > 0; }
+  /// Whether `other` runs the same kernel with K shared out the same way.
+  bool same_as(const BestPlan& other) const {
+    return candidate == other.candidate && splits == other.splits && slice_k == other.slice_k &&
+           stream_blocks == other.stream_blocks;
+  }
+  /// e.g. "wide_256x128, K split 4 ways (4096 each), predicted 812 us", or "wide_256x128,
+  /// stream-K on 132 blocks, predicted 380 us".
   std::string describe() const;
 };
 
@@ -45,8 +56,8 @@ struct BestPlan {
 std::span<const TileCandidate> best_candidates();
 
 /// Every plan `best` may run for `shape` on `sms` SMs, each with its predicted time: each tile
-/// unsplit and split 2 to kMaxSplits ways (slices of at least 128), and the narrow kernel (unsplit
-/// and split) for N <= 64. lab07_plans times them all against the model.
+/// unsplit, split 2 to kMaxSplits ways (slices of at least 128) and under stream-K, and the narrow
+/// kernel (unsplit and split) for N <= 64. lab07_plans times them all against the model.
 std::vector<BestPlan> candidate_plans(const cudalabs::GemmShape& shape, int sms);
 
 /// The model's time for `candidate` on `shape` with K in `splits` slices on a GPU of `sms` SMs, in
@@ -60,8 +71,19 @@ std::vector<BestPlan> candidate_plans(const cudalabs::GemmShape& shape, int sms)
 double predicted_us(const TileCandidate& candidate, const cudalabs::GemmShape& shape, int splits,
                     int sms);
 
-/// The fastest plan the model finds. K is split only when the largest tile would fill less than
-/// half of the SMs, and a split must then save 5 %.
+/// The K iterations (BK deep) of all of a block tile's tiles of C: what stream-K shares out.
+long long stream_k_iterations(const TileCandidate& candidate, const cudalabs::GemmShape& shape);
+
+/// The model's time for `candidate` on `shape` under stream-K on `sms` SMs (tiles.h,
+/// StreamKPartition): blocks_per_sm blocks an SM, each an equal share of the iterations (no SM
+/// idles for want of a tile), plus a pipeline start and a stored partial tile for each piece of a
+/// tile a block computes, and the pieces' trip through memory and the summing launch, as for a
+/// split.
+double predicted_stream_k_us(const TileCandidate& candidate, const cudalabs::GemmShape& shape,
+                             int sms);
+
+/// The fastest plan the model finds. K is split or streamed only when the largest tile would fill
+/// less than half of the SMs, and it must then save 5 %.
 BestPlan plan_best(const cudalabs::GemmShape& shape, int sms);
 
 /// The speed of the block tiles when A or B does not allow 128-bit loads (the scalar

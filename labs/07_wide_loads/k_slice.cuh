@@ -1,11 +1,17 @@
-// Split-K in one launch. `best` runs a GEMM whose tiles would leave SMs idle (a large K over a
-// small C) as gridDim.z slices of K: block (x, y, z) computes tile x of the product of A's columns
-// and B's rows k0 .. k0 + k_slice_length - 1, k0 = z * k_slice_length (tiles.h), into slice z of a
-// workspace that args.c points to (args.m rows of args.ldc floats per slice), and one more kernel
-// sums the slices (split_k.cuh). A kernel that starts with `args = k_slice_of_block(args);` needs
-// nothing else: its slice is a GEMM like any other. The kernels do so only in their kSlicedK
-// instantiation: the slice's pointers and K then live in registers instead of the constant bank,
-// which costs registers (ptxas: wide_256x128 236 instead of 232, wide_128x128 a 40-byte spill).
+// How a block of the wide kernel finds its work when `best` shares out K (tiles.h, KSplit). The
+// kernel hands for_each_tile_of_block a function that computes one tile of a GEMM, and gets it
+// called once per piece of work:
+//  - kWhole: tile blockIdx.x of args.
+//  - kSlices (split-K): tile blockIdx.x of slice blockIdx.z of args (k_slice_of_block), written
+//    into that slice's part of a workspace that args.c points to (args.m rows of args.ldc floats
+//    per slice); split_k.cuh sums the slices.
+//  - kStream (stream-K): each piece of tile this block computes (StreamKPartition), as a GEMM of
+//    its own whose tile 0 is the piece: its A, B and C start at the tile's corner and its K range,
+//    its size is the tile's (smaller at C's edges), and its C lies in the workspace slice of the
+//    piece's rank.
+// A piece's GEMM is a GEMM like any other, so the kernel needs nothing else. The sliced and
+// streamed instantiations run only for split plans: finding the work costs registers (ptxas:
+// wide_256x128 236 instead of 232 with slices).
 #pragma once
 
 #include "common/gemm_types.h"
@@ -13,7 +19,7 @@
 
 namespace lab07 {
 
-/// This block's GEMM: slice blockIdx.z of args (all of it on a grid of one slice).
+/// This block's GEMM under split-K: slice blockIdx.z of args (all of it on a grid of one slice).
 __device__ __forceinline__ cudalabs::GemmArgs k_slice_of_block(cudalabs::GemmArgs args) {
   if (gridDim.z == 1) return args;
   const int length = k_slice_length(args.k, static_cast<int>(gridDim.z));
@@ -23,6 +29,57 @@ __device__ __forceinline__ cudalabs::GemmArgs k_slice_of_block(cudalabs::GemmArg
   args.c += static_cast<long long>(blockIdx.z) * args.m * args.ldc;
   args.k = min(length, args.k - k0);
   return args;
+}
+
+/// Stream-K's share-out of args among the gridDim.x blocks of a launch, for tiles of Tile.
+template <class Tile>
+__host__ __device__ constexpr StreamKPartition stream_k_partition(int m, int n, int k, int blocks) {
+  return {((m + Tile::BM - 1) / Tile::BM) * ((n + Tile::BN - 1) / Tile::BN),
+          (k + Tile::BK - 1) / Tile::BK, blocks};
+}
+
+/// Iterations first .. last - 1 of `tile` of args (tiles of Tile numbered row by row), as a GEMM of
+/// its own whose tile 0 is that tile, writing into workspace slice `rank` (args.m rows of args.ldc
+/// floats each).
+template <class Tile>
+__device__ __forceinline__ cudalabs::GemmArgs stream_k_piece(const cudalabs::GemmArgs& args,
+                                                             int tile, int first, int last,
+                                                             int rank) {
+  const int tiles_n = (args.n + Tile::BN - 1) / Tile::BN;
+  const int row0 = tile / tiles_n * Tile::BM, col0 = tile % tiles_n * Tile::BN;
+  const int k0 = first * Tile::BK;
+  cudalabs::GemmArgs piece = args;
+  piece.m = min(Tile::BM, args.m - row0);
+  piece.n = min(Tile::BN, args.n - col0);
+  piece.k = min(last * Tile::BK, args.k) - k0;
+  piece.a += static_cast<long long>(row0) * args.lda + k0;
+  piece.b += static_cast<long long>(k0) * args.ldb + col0;
+  piece.c += static_cast<long long>(rank) * args.m * args.ldc +
+             static_cast<long long>(row0) * args.ldc + col0;
+  return piece;
+}
+
+/// Calls tile_gemm(gemm, tile) for each piece of this block's work (see above): tile is the number
+/// of the tile of gemm to compute (blockIdx.x, or 0 for a stream-K piece). Pieces after the first
+/// start with a barrier, since they refill the shared tiles the previous one read.
+template <class Tile, KSplit kSplit, class TileGemm>
+__device__ __forceinline__ void for_each_tile_of_block(const cudalabs::GemmArgs& args,
+                                                       TileGemm&& tile_gemm) {
+  if constexpr (kSplit == KSplit::kWhole) {
+    tile_gemm(args, static_cast<int>(blockIdx.x));
+  } else if constexpr (kSplit == KSplit::kSlices) {
+    tile_gemm(k_slice_of_block(args), static_cast<int>(blockIdx.x));
+  } else {
+    const StreamKPartition part =
+        stream_k_partition<Tile>(args.m, args.n, args.k, static_cast<int>(gridDim.x));
+    bool first_piece = true;
+    for_each_stream_k_piece(part, static_cast<int>(blockIdx.x),
+                            [&](int tile, int first, int last, int rank) {
+                              if (!first_piece) __syncthreads();
+                              first_piece = false;
+                              tile_gemm(stream_k_piece<Tile>(args, tile, first, last, rank), 0);
+                            });
+  }
 }
 
 }  // namespace lab07

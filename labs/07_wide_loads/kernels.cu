@@ -24,24 +24,30 @@
 //     h < TN / 4). Load each piece's 4 values with one 128-bit shared load.
 //  Predict: the shared-memory wavefronts per load instruction, before and after (bank conflicts).
 //
-// Step 3, `wide_gemm_kernel<Tile, kVector, kSlicedK>`: step 2 for any TileShape, with everything
+// Step 3, `wide_gemm_kernel<Tile, kVector, kSplit>`: step 2 for any TileShape, with everything
 // that is not an FFMA taken out of the loop. Write it as four helpers and a block object, because
 // lab 09's sub-pixel kernel reuses the helpers with another A (its skeleton's "Your warp tile"
 // section gives their contract): LanePieces<Tile> (item 3's lane mapping), load_fragments (one
 // step's fragments), outer_product (its FFMAs) and multiply_staged_tiles<Tile>(block, tiles) (the
-// tile loop below), over a block that stages its own tiles (load_next_tile). kSlicedK is given:
-// when `best` splits K, its first line turns args into this block's slice (k_slice.cuh), and the
-// rest of the kernel computes that slice like any GEMM; leave the line first.
+// tile loop below), over a block that stages its own tiles (load_next_tile). kSplit is given: the
+// kernel's body is a lambda that computes tile number `tile` of a GEMM `gemm`, and
+// for_each_tile_of_block calls it with this block's work: args and blockIdx.x, or, when `best`
+// shares out K (split-K, stream-K), a slice or pieces of it, each a GEMM like any other.
 //  4. Shared->register prefetch: keep two slots of fragments; while step k's FFMAs run, load step
 //     k + 1's fragments into the other slot (for the last k, from the next tile, after the
 //     barrier).
 //  5. Write the tile loop once per shared buffer (a compile-time 0 or 1, e.g. a template lambda or
 //     an unrolled pair of iterations), so that every shared address is a base register plus a
 //     constant, with no buffer arithmetic in the loop.
-//  6. Interior tiles (wholly inside A and B) take plain loads with no bounds tests: 128-bit when
-//     kVector, four scalar loads otherwise; only edge tiles go through the checked loads of step 1.
-//  7. Map blockIdx.x (a 1-D grid) to a tile so that consecutive blocks walk down kGroupRows block
-//     rows.
+//  6. Every tile but the one past K's end takes plain loads with no bounds tests (128-bit when
+//     kVector, four scalar loads otherwise), edge blocks too: a row of A below C's last row reads
+//     the last row instead, a float4 of B right of C's last column the last whole float4 inside
+//     (clamp the index once; what those rows and columns compute is never stored). Only when
+//     N % 4 != 0 and the block's columns cross N does it take the checked loads of step 1 for
+//     every tile (a float4 straddling N could read past B's end). In a GEMM of one wave the
+//     slowest block sets the time.
+//  7. Map the tile number (blockIdx.x when K is not shared out) to a tile so that consecutive
+//     tiles walk down kGroupRows block rows.
 //  8. Store C four columns at a time when C allows it and the 4 columns are inside C. kVector says
 //     nothing about C: test C's alignment (16 bytes) and ldc % 4 once, at the start.
 //  9. Declare the kernel __launch_bounds__(Tile::kThreads, Tile::kMinBlocks) (tiles.h): without the
@@ -82,11 +88,16 @@ __global__ void __launch_bounds__(StepTile::kThreads, StepTile::kMinBlocks)
   (void)args;
 }
 
-template <class Tile, bool kVector, bool kSlicedK>
+template <class Tile, bool kVector, KSplit kSplit>
 __global__ void wide_gemm_kernel(cudalabs::GemmArgs args) {
-  if constexpr (kSlicedK) args = k_slice_of_block(args);  // given: best's split-K (k_slice.cuh)
-  // TODO(lab07): step 3, the wide-load, warp-tiled, prefetching GEMM described above.
-  (void)args;
+  // Given: best's share-out of K (k_slice.cuh) calls the lambda for each tile this block computes.
+  // Declare the shared tiles above it, so that every call uses the same ones.
+  for_each_tile_of_block<Tile, kSplit>(args, [&](const cudalabs::GemmArgs& gemm, int tile) {
+    // TODO(lab07): step 3, the wide-load, warp-tiled, prefetching GEMM described above: tile
+    // number `tile` of gemm.
+    (void)gemm;
+    (void)tile;
+  });
 }
 
 // The same kernel fed by cp.async (common/async_copy.cuh) instead of register staging: kStages

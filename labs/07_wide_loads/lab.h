@@ -33,8 +33,8 @@ inline constexpr int kGroupRows = 8;
 /// staging
 /// - `narrow_columns`: for a C a few columns wide (N <= 16): each warp streams 4 rows of A, its
 ///   lanes splitting K (a matrix-vector product in disguise, bound by reading A)
-/// - `best`: runs one of the above, K split or not, as best_plan.h predicts fastest for the shape
-///   (the suite's final FP32 GEMM)
+/// - `best`: runs one of the above, K whole, split or shared out by stream-K, as best_plan.h
+///   predicts fastest for the shape (the suite's final FP32 GEMM)
 /// Every variant loads A and B 128 bits at a time when both are 16-byte aligned with lda and ldb
 /// multiples of 4, and stores C so when C is aligned with ldc a multiple of 4; scalar otherwise.
 /// Any shape is right.

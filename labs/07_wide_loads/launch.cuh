@@ -1,13 +1,13 @@
 // Lab 07 launch plumbing, shared by the student's and the solution's kernels.cu (each includes it
 // after defining its kernels: the steps wide_loads_kernel<kVector> and warp_tiles_kernel<kVector>,
-// wide_gemm_kernel<Tile, kVector, kSlicedK> and async_wide_gemm_kernel<Tile, kVector, kStages>).
-// The steps run on lab 06's 2-D grid; the wide kernels on a 1-D grid of one block per tile of C
-// (the kernel maps its block index to a tile, see kGroupRows). kVector selects the 128-bit loads,
-// which need A and B 16-byte aligned with lda and ldb multiples of 4; other arguments take the
-// scalar instantiation of the same kernel. The kernels test C's alignment for their stores
-// themselves. `best` runs the tile and the split of K that best_plan.h predicts fastest
-// (split_k.cuh: one launch of every slice, gridDim.z = slices, then their sum), on aligned copies
-// of a misaligned A or B where the copy pays (repack_pays).
+// wide_gemm_kernel<Tile, kVector, kSplit>, async_wide_gemm_kernel<Tile, kVector, kStages> and
+// narrow_gemm_kernel<kCols, kSlicedK>). The steps run on lab 06's 2-D grid; the wide kernels on a
+// 1-D grid of one block per tile of C (the kernel maps its tile number to a tile, see kGroupRows).
+// kVector selects the 128-bit loads, which need A and B 16-byte aligned with lda and ldb multiples
+// of 4; other arguments take the scalar instantiation of the same kernel. The kernels test C's
+// alignment for their stores themselves. `best` runs the tile and the share-out of K that
+// best_plan.h predicts fastest (whole, split-K or stream-K: split_k.cuh), on aligned copies of a
+// misaligned A or B where the copy pays (repack_pays).
 #pragma once
 
 #include "best_plan.h"
@@ -24,6 +24,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 
 namespace lab07 {
 namespace {
@@ -38,35 +39,39 @@ template <class Tile>
 cudalabs::KernelLaunch describe(const cudalabs::GemmShape& shape) {
   const long long blocks = static_cast<long long>(cudalabs::ceil_div(shape.m, Tile::BM)) *
                            cudalabs::ceil_div(shape.n, Tile::BN);
-  return {reinterpret_cast<const void*>(&wide_gemm_kernel<Tile, true, false>),
+  return {reinterpret_cast<const void*>(&wide_gemm_kernel<Tile, true, KSplit::kWhole>),
           cudalabs::checked_grid(blocks, 1, 1, "lab07 wide GEMM"), dim3(Tile::kThreads), 0};
 }
 
-// One block per tile of C and slice of K (gridDim.z = slices, k_slice.cuh).
-template <class Tile>
-void launch_slices(const cudalabs::GemmArgs& args, int slices, cudaStream_t stream) {
-  cudalabs::validate_gemm_args(args, "lab07 wide GEMM");
-  cudalabs::KernelLaunch config = describe<Tile>(args.shape());
-  config.grid.z = static_cast<unsigned>(slices);
-  // The sliced instantiation only where K is split: finding the slice costs registers.
-  const bool vector = vector_paths_allowed(args);
-  if (slices == 1) {
-    if (vector) {
-      wide_gemm_kernel<Tile, true, false><<<config.grid, config.block, 0, stream>>>(args);
-    } else {
-      wide_gemm_kernel<Tile, false, false><<<config.grid, config.block, 0, stream>>>(args);
-    }
-  } else if (vector) {
-    wide_gemm_kernel<Tile, true, true><<<config.grid, config.block, 0, stream>>>(args);
+// The wide kernel's instantiation for kSplit, 128-bit loads or not, on `grid`.
+template <class Tile, KSplit kSplit>
+void launch_wide(const cudalabs::GemmArgs& args, dim3 grid, cudaStream_t stream) {
+  if (vector_paths_allowed(args)) {
+    wide_gemm_kernel<Tile, true, kSplit><<<grid, Tile::kThreads, 0, stream>>>(args);
   } else {
-    wide_gemm_kernel<Tile, false, true><<<config.grid, config.block, 0, stream>>>(args);
+    wide_gemm_kernel<Tile, false, kSplit><<<grid, Tile::kThreads, 0, stream>>>(args);
   }
   CUDA_CHECK_LAUNCH("lab07 wide_gemm_kernel");
 }
 
 template <class Tile>
 void launch(const cudalabs::GemmArgs& args, cudaStream_t stream) {
-  launch_slices<Tile>(args, 1, stream);
+  cudalabs::validate_gemm_args(args, "lab07 wide GEMM");
+  launch_wide<Tile, KSplit::kWhole>(args, describe<Tile>(args.shape()).grid, stream);
+}
+
+// Split-K: one block per tile of C and slice of K (gridDim.z = slices, k_slice.cuh).
+template <class Tile>
+void launch_slices(const cudalabs::GemmArgs& args, int slices, cudaStream_t stream) {
+  dim3 grid = describe<Tile>(args.shape()).grid;
+  grid.z = static_cast<unsigned>(slices);
+  launch_wide<Tile, KSplit::kSlices>(args, grid, stream);
+}
+
+// Stream-K: `blocks` blocks share out the K iterations of every tile (k_slice.cuh).
+template <class Tile>
+void launch_streamed(const cudalabs::GemmArgs& args, int blocks, cudaStream_t stream) {
+  launch_wide<Tile, KSplit::kStream>(args, dim3(static_cast<unsigned>(blocks)), stream);
 }
 
 // Steps 1 and 2 (wide_loads_kernel, warp_tiles_kernel): lab 06's grid, one StepTile of C per block
@@ -251,34 +256,42 @@ cudalabs::KernelLaunch describe_best(const cudalabs::GemmShape& shape) {
   return variant_of(plan).describe(first);
 }
 
-// The launcher of a plan's kernel over gridDim.z slices of K.
-using SliceLauncher = void (*)(const cudalabs::GemmArgs&, int, cudaStream_t);
-
-SliceLauncher slice_launcher(BestTile tile) {
+// Calls visit(std::type_identity<Tile>{}) with the TileShape of a block tile of best_plan.h.
+template <class Visit>
+void with_block_tile(BestTile tile, Visit visit) {
   switch (tile) {
     case BestTile::k64x64:
-      return &launch_slices<Tile64x64>;
+      return visit(std::type_identity<Tile64x64>{});
     case BestTile::k128x64:
-      return &launch_slices<Tile128x64>;
+      return visit(std::type_identity<Tile128x64>{});
     case BestTile::k128x64x16:
-      return &launch_slices<Tile128x64x16>;
+      return visit(std::type_identity<Tile128x64x16>{});
     case BestTile::k128x128:
-      return &launch_slices<Tile128x128>;
+      return visit(std::type_identity<Tile128x128>{});
     case BestTile::k256x128:
-      return &launch_slices<Tile256x128>;
+      return visit(std::type_identity<Tile256x128>{});
     case BestTile::k128x256:
-      return &launch_slices<Tile128x256>;
+      return visit(std::type_identity<Tile128x256>{});
     case BestTile::kNarrow:
-      return &launch_narrow_slices;
+      break;
   }
-  throw std::logic_error("lab07 best: no launcher for the plan's tile");
+  throw std::logic_error("lab07 best: not a block tile");
 }
 
 void run_plan(const BestPlan& plan, const cudalabs::GemmArgs& args, cudaStream_t stream) {
-  if (plan.splits == 1) {
+  if (plan.splits == 1 && !plan.stream_k()) {
     variant_of(plan).launch(args, stream);
+  } else if (plan.candidate->tile == BestTile::kNarrow) {
+    launch_split_k(args, plan.splits, &launch_narrow_slices, stream);
   } else {
-    launch_split_k(args, plan.splits, slice_launcher(plan.candidate->tile), stream);
+    with_block_tile(plan.candidate->tile, [&](auto tile) {
+      using Tile = typename decltype(tile)::type;
+      if (plan.stream_k()) {
+        launch_stream_k<Tile>(args, plan.stream_blocks, &launch_streamed<Tile>, stream);
+      } else {
+        launch_split_k(args, plan.splits, &launch_slices<Tile>, stream);
+      }
+    });
   }
 }
 
@@ -309,8 +322,11 @@ void best_gemm(const cudalabs::GemmArgs& args, cudaStream_t stream) {
 
 void launch_plan(const BestPlan& plan, const cudalabs::GemmArgs& args, cudaStream_t stream) {
   cudalabs::validate_gemm_args(args, "lab07 plan");
+  const bool streamable = plan.candidate != nullptr && plan.stream_k() &&
+                          plan.candidate->tile != BestTile::kNarrow && plan.splits == 1 &&
+                          plan.stream_blocks <= stream_k_iterations(*plan.candidate, args.shape());
   if (plan.candidate == nullptr || plan.splits < 1 || plan.splits > kMaxSplits ||
-      (plan.splits == 1 && plan.slice_k != args.k) ||
+      (plan.stream_k() && !streamable) || (plan.splits == 1 && plan.slice_k != args.k) ||
       (plan.splits > 1 && (plan.slice_k != k_slice_length(args.k, plan.splits) ||
                            cudalabs::ceil_div(args.k, plan.slice_k) != plan.splits)))
     throw std::invalid_argument("lab07 plan: not a plan for K = " + std::to_string(args.k) + ": " +

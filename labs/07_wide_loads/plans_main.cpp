@@ -1,5 +1,5 @@
-// lab07_plans: every plan `best` could run for a shape (each tile, K split or not, the narrow
-// kernel), timed against the model's prediction and cuBLAS in one process. It answers the
+// lab07_plans: every plan `best` could run for a shape (each tile, K whole, split or streamed, the
+// narrow kernel), timed against the model's prediction and cuBLAS in one process. It answers the
 // handout's question "is the model right?" with measurements: the plan best picks, the plan that
 // measured fastest, and how far apart they are.
 //
@@ -102,6 +102,7 @@ struct Row {
 std::string plan_name(const lab07::BestPlan& plan) {
   std::string name = plan.candidate->name;
   if (plan.splits > 1) name += "/split" + std::to_string(plan.splits);
+  if (plan.stream_k()) name += "/stream";
   return name;
 }
 
@@ -116,7 +117,7 @@ nlohmann::json run_problem(const cudalabs::GemmProblem& problem, const Options& 
 
   std::vector<Row> rows{{"cublas", nullptr, {}, 0.0}};
   for (const lab07::BestPlan& plan : plans) {
-    const bool is_chosen = plan.candidate == chosen.candidate && plan.slice_k == chosen.slice_k;
+    const bool is_chosen = plan.same_as(chosen);
     if (is_chosen || plan.predicted_us <= options.within * fastest_predicted)
       rows.push_back({plan_name(plan), &plan, {}, 0.0});
   }
@@ -175,8 +176,7 @@ nlohmann::json run_problem(const cudalabs::GemmProblem& problem, const Options& 
   for (const Row& row : rows) {
     if (row.plan == nullptr) continue;
     const double us = 1e3 * cudalabs::median(row.ms);
-    const bool is_chosen =
-        row.plan->candidate == chosen.candidate && row.plan->slice_k == chosen.slice_k;
+    const bool is_chosen = row.plan->same_as(chosen);
     const bool ok = row.rel_l2 <= bound;
     // A TODO kernel has no error and no speed worth showing: only its state.
     const char* check = !row.written ? "  not implemented yet" : ok ? "" : "  WRONG";
@@ -188,6 +188,7 @@ nlohmann::json run_problem(const cudalabs::GemmProblem& problem, const Options& 
                 check, is_chosen ? "  <- best" : "", &row == fastest ? "  <- fastest" : "");
     record_rows.push_back({{"plan", row.name},
                            {"slice_k", row.plan->slice_k},
+                           {"stream_blocks", row.plan->stream_blocks},
                            {"predicted_us", row.plan->predicted_us},
                            {"measured_us", us},
                            {"pct_cublas", 100.0 * cublas_us / us},

@@ -53,15 +53,15 @@ __device__ __forceinline__ float4 load_four(const float* __restrict__ matrix, in
   return v;
 }
 
-// Where this block's tile of C starts: block b walks down kGroupRows block rows before moving
-// right.
+// Where tile number `tile` of an m x n C starts: consecutive tiles walk down kGroupRows block rows
+// before moving right.
 template <class Tile>
-__device__ __forceinline__ int2 swizzled_tile_origin(int m, int n) {
+__device__ __forceinline__ int2 swizzled_tile_origin(int m, int n, int tile) {
   const int tiles_m = (m + Tile::BM - 1) / Tile::BM, tiles_n = (n + Tile::BN - 1) / Tile::BN;
   const int blocks_per_group = kGroupRows * tiles_n;
-  const int first_tile_m = static_cast<int>(blockIdx.x) / blocks_per_group * kGroupRows;
+  const int first_tile_m = tile / blocks_per_group * kGroupRows;
   const int group_rows = min(tiles_m - first_tile_m, kGroupRows);
-  const int in_group = static_cast<int>(blockIdx.x) % blocks_per_group;
+  const int in_group = tile % blocks_per_group;
   return make_int2((first_tile_m + in_group % group_rows) * Tile::BM,
                    (in_group / group_rows) * Tile::BN);
 }
@@ -245,32 +245,38 @@ struct RegisterStagedBlock {
   BTile* b_tile;
   int row0, col0, tid;
   LanePieces<Tile> lane;
-  // Most tiles lie wholly inside A and B: they take plain loads (128-bit when kVector) with no
-  // bounds checks; only the tiles at the edges take the checked path.
-  bool interior_block;
-  int next_k0 = 0;  // the column of A (row of B) where the next tile starts
+  // Every tile but the last takes plain loads (128-bit when kVector) with no bounds tests, edge
+  // blocks included: a row of A below C's last row reads the last row instead, and a float4 of B
+  // right of C's last column reads the float4 that holds that column (clamped, not tested). What
+  // they compute is never stored. In a GEMM of one wave the slowest block sets the time: edge
+  // blocks that tested every load made 1000^3 take 18 % longer than 1024^3 (the same blocks). When
+  // N % 4 != 0 that float4 reaches up to 3 floats past column N - 1, into the row's padding or the
+  // next row: inside B for every row but the last, so the tile that holds B's last row takes the
+  // tested loads (the tile past K's end does anyway).
+  int unchecked_k_end;  // tiles ending at or before this k take the plain loads
+  int next_k0 = 0;      // the column of A (row of B) where the next tile starts
   float4 a_staged[kAVectors], b_staged[kBVectors];
   float acc[TM][TN] = {};
   float a_frag[2][TM], b_frag[2][TN];
 
   __device__ RegisterStagedBlock(const cudalabs::GemmArgs& gemm, ATile* a, BTile* b, int2 origin)
       : args(gemm), a_tile(a), b_tile(b), row0(origin.x), col0(origin.y), tid(threadIdx.x) {
-    interior_block = row0 + BM <= args.m && col0 + BN <= args.n;
+    unchecked_k_end = args.n % 4 == 0 ? args.k : args.k - 1;
   }
 
   __device__ __forceinline__ void load_tile(int k0) {
-    if (interior_block && k0 + BK <= args.k) {
+    if (k0 + BK <= unchecked_k_end) {
 #pragma unroll
       for (int r = 0; r < kAVectors; ++r) {
         const int v = tid + r * kThreads;
-        a_staged[r] = load_four_inside<kVector>(args.a + (row0 + v / (BK / 4)) * args.lda + k0 +
-                                                v % (BK / 4) * 4);
+        const int row = min(row0 + v / (BK / 4), args.m - 1);
+        a_staged[r] = load_four_inside<kVector>(args.a + row * args.lda + k0 + v % (BK / 4) * 4);
       }
 #pragma unroll
       for (int r = 0; r < kBVectors; ++r) {
         const int v = tid + r * kThreads;
-        b_staged[r] = load_four_inside<kVector>(args.b + (k0 + v / (BN / 4)) * args.ldb + col0 +
-                                                v % (BN / 4) * 4);
+        const int column = min(col0 + v % (BN / 4) * 4, (args.n - 1) / 4 * 4);
+        b_staged[r] = load_four_inside<kVector>(args.b + (k0 + v / (BN / 4)) * args.ldb + column);
       }
       return;
     }
@@ -300,15 +306,17 @@ struct RegisterStagedBlock {
   }
 };
 
-template <class Tile, bool kVector, bool kSlicedK>
+template <class Tile, bool kVector, KSplit kSplit>
 __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
     wide_gemm_kernel(cudalabs::GemmArgs args) {
-  if constexpr (kSlicedK) args = k_slice_of_block(args);  // best's split-K (k_slice.cuh)
   using Block = RegisterStagedBlock<Tile, kVector>;
   __shared__ __align__(16) typename Block::ATile a_tile[2];
   __shared__ __align__(16) typename Block::BTile b_tile[2];
-  Block block(args, a_tile, b_tile, swizzled_tile_origin<Tile>(args.m, args.n));
-  block.run();
+  // best's share-out of K (k_slice.cuh): this block's tile, or its pieces of tiles under stream-K.
+  for_each_tile_of_block<Tile, kSplit>(args, [&](const cudalabs::GemmArgs& gemm, int tile) {
+    Block block(gemm, a_tile, b_tile, swizzled_tile_origin<Tile>(gemm.m, gemm.n, tile));
+    block.run();
+  });
 }
 
 // The cp.async kernel (compute capability 8.0+; a plain copy elsewhere): global -> shared directly,
@@ -333,7 +341,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
     return shared + stage * kStageFloats + BK * kAStride;
   };  // [BK][BN]
 
-  const int2 origin = swizzled_tile_origin<Tile>(args.m, args.n);
+  const int2 origin = swizzled_tile_origin<Tile>(args.m, args.n, static_cast<int>(blockIdx.x));
   const int row0 = origin.x, col0 = origin.y, tid = threadIdx.x;
   const LanePieces<Tile> lane;
   const int tiles = (args.k + BK - 1) / BK;

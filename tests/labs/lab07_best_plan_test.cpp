@@ -53,17 +53,121 @@ TEST(BestPlan, StagesDeeperWhenEveryTileComesFromDram) {
   EXPECT_GT(one_tile_c, wide_c * 1.1);
 }
 
-TEST(BestPlan, SplitsALargeKOverASmallC) {
+bool shares_out_k(const BestPlan& plan) {
+  return plan.splits > 1 || plan.stream_k();
+}
+
+TEST(BestPlan, SharesOutALargeKOverASmallC) {
   const BestPlan plan = plan_best({1024, 1024, 65536}, kH100Sms);
-  EXPECT_GT(plan.splits, 1) << plan.describe();
-  EXPECT_GT(plan_best({10240, 128, 6400}, kH100Sms).splits, 1);
+  EXPECT_TRUE(shares_out_k(plan)) << plan.describe();
+  EXPECT_TRUE(shares_out_k(plan_best({10240, 128, 6400}, kH100Sms)));
   const BestPlan tiny = plan_best({64, 64, 5000}, kH100Sms);
-  EXPECT_GT(tiny.splits, 1) << tiny.describe();
+  EXPECT_TRUE(shares_out_k(tiny)) << tiny.describe();
   // Not when the largest tile fills half the SMs (measured slower: 20480 x 64 x 3200, 61 %).
-  EXPECT_EQ(plan_best({20480, 64, 3200}, kH100Sms).splits, 1);
-  EXPECT_EQ(plan_best({40960, 3, 1600}, kH100Sms).splits, 1);
-  // A split must pay: one tile of a small K is never split.
-  EXPECT_EQ(plan_best({64, 64, 64}, kH100Sms).splits, 1);
+  EXPECT_FALSE(shares_out_k(plan_best({20480, 64, 3200}, kH100Sms)));
+  EXPECT_FALSE(shares_out_k(plan_best({40960, 3, 1600}, kH100Sms)));
+  // It must pay: one tile of a small K is never shared out.
+  EXPECT_FALSE(shares_out_k(plan_best({64, 64, 64}, kH100Sms)));
+}
+
+// 40 tiles of 256 x 128 split 3 ways keep 120 of 132 SMs busy; stream-K's equal shares keep all
+// of them, so the model prefers it where every split leaves SMs idle.
+TEST(BestPlan, StreamsKWhereNoSplitFillsTheSms) {
+  const BestPlan plan = plan_best({10240, 128, 6400}, kH100Sms);
+  EXPECT_TRUE(plan.stream_k()) << plan.describe();
+  EXPECT_EQ(plan.stream_blocks, kH100Sms * plan.candidate->blocks_per_sm);
+  EXPECT_EQ(plan.splits, 1);
+  EXPECT_EQ(plan.slice_k, 6400);
+  // The same shape on 120 SMs: 3 slices of 40 tiles fill them exactly, and the split has no pieces
+  // to sum beyond its slices.
+  const TileCandidate& big = best_candidates().front();
+  EXPECT_LT(predicted_us(big, {10240, 128, 6400}, 3, 120),
+            predicted_stream_k_us(big, {10240, 128, 6400}, 120));
+}
+
+TEST(EvenRuns, RunsCoverEveryIterationOnceInEqualShares) {
+  for (int items : {1, 2, 3, 7, 40, 64}) {
+    for (int length : {1, 2, 5, 13, 800}) {
+      for (int runs : {1, 2, 3, 5, 132, 264}) {
+        const EvenRuns even{items, length, runs};
+        if (runs > even.total()) continue;
+        ASSERT_EQ(even.first_iteration(0), 0);
+        ASSERT_EQ(even.first_iteration(runs), even.total());
+        std::vector<int> pieces(items, 0);
+        for (int r = 0; r < runs; ++r) {
+          const long long begin = even.first_iteration(r), end = even.first_iteration(r + 1);
+          ASSERT_GE(end - begin, even.total() / runs);  // equal shares, give or take one
+          ASSERT_LE(end - begin, even.total() / runs + 1);
+          for (long long it = begin; it < end; ++it) ASSERT_EQ(even.run_of(it), r);
+          for (int t = static_cast<int>(begin / length); t <= static_cast<int>((end - 1) / length);
+               ++t) {
+            ASSERT_EQ(r - even.first_run_of(t), pieces[t]);  // ranks count up in run order
+            ++pieces[t];
+          }
+        }
+        for (int t = 0; t < items; ++t) {
+          ASSERT_EQ(even.pieces_of(t), pieces[t]) << items << " " << length << " " << runs;
+          ASSERT_LE(pieces[t], even.max_pieces());
+        }
+      }
+    }
+  }
+}
+
+// Every block's pieces (for_each_stream_k_piece, which the kernels run) on many share-outs: every
+// iteration of every tile computed once, each tile's ranks 0 .. pieces_of - 1 once each, no block
+// above run() iterations, and the heads of all tiles in step.
+TEST(StreamKPartition, PiecesCoverEveryTileOnceWithinEqualShares) {
+  for (int tiles : {1, 2, 3, 5, 32, 40, 80}) {
+    for (int per_tile : {1, 2, 7, 13, 248, 800, 8192}) {
+      for (int blocks : {1, 2, 3, 11, 132, 264, 528}) {
+        const StreamKPartition part{tiles, per_tile, blocks};
+        const std::string where = std::to_string(tiles) + " tiles of " + std::to_string(per_tile) +
+                                  " on " + std::to_string(blocks);
+        std::vector<std::vector<int>> covered(tiles, std::vector<int>(per_tile, 0));
+        std::vector<std::vector<int>> ranks(tiles);
+        for (int b = 0; b < blocks; ++b) {
+          long long work = 0;
+          for_each_stream_k_piece(part, b, [&](int tile, int first, int last, int rank) {
+            ASSERT_TRUE(tile >= 0 && tile < tiles && 0 <= first && first < last && last <= per_tile)
+                << where;
+            for (int i = first; i < last; ++i) ++covered[tile][i];
+            ranks[tile].push_back(rank);
+            work += last - first;
+            if (b < part.head_blocks()) {
+              ASSERT_EQ(first, b / tiles * part.run()) << where;  // heads move along K in step
+              ASSERT_EQ(last - first, part.run()) << where;
+            }
+          });
+          ASSERT_LE(work, part.run()) << where << ", block " << b;
+        }
+        for (int t = 0; t < tiles; ++t) {
+          for (int i = 0; i < per_tile; ++i) ASSERT_EQ(covered[t][i], 1) << where << ", tile " << t;
+          std::sort(ranks[t].begin(), ranks[t].end());
+          ASSERT_EQ(static_cast<int>(ranks[t].size()), part.pieces_of(t)) << where;
+          for (int r = 0; r < part.pieces_of(t); ++r) ASSERT_EQ(ranks[t][r], r) << where;
+          ASSERT_LE(part.pieces_of(t), part.max_pieces()) << where;
+        }
+      }
+    }
+  }
+}
+
+TEST(StreamKPartition, TheHardShapesKeepTheirHeadsInStep) {
+  // 1024 x 1024 x 65536 in 256 x 128 x 8 tiles on 132 blocks: 32 tiles of 8192 iterations, runs of
+  // 1986: 4 heads of every tile on 128 blocks, and the 32 tails of 248 on the other 4 (8 each).
+  const StreamKPartition square{32, 8192, 132};
+  EXPECT_EQ(square.run(), 1986);
+  EXPECT_EQ(square.heads(), 4);
+  EXPECT_EQ(square.tail(), 248);
+  EXPECT_EQ(square.tail_blocks(), 4);
+  EXPECT_EQ(square.max_pieces(), 6);
+  // 10240 x 128 x 6400: 40 tiles of 800 on 132 blocks, runs of 243: 3 heads on 120 blocks, the
+  // tails of 71 on 12.
+  const StreamKPartition tall{40, 800, 132};
+  EXPECT_EQ(tall.heads(), 3);
+  EXPECT_EQ(tall.tail(), 71);
+  EXPECT_EQ(tall.tail_blocks(), 12);
 }
 
 // A C a few columns wide is a matrix-vector product: the narrow kernel streams A once, where the
@@ -86,23 +190,27 @@ TEST(BestPlan, StreamsANarrowC) {
 // narrow kernel only for N <= 64, and best's choice among them.
 TEST(BestPlan, CandidatePlansCoverTheChoices) {
   const std::vector<BestPlan> plans = candidate_plans({1024, 1024, 65536}, kH100Sms);
-  int unsplit = 0;
+  int unsplit = 0, streamed = 0;
   for (const BestPlan& plan : plans) {
-    if (plan.splits == 1) ++unsplit;
+    if (plan.splits == 1 && !plan.stream_k()) ++unsplit;
+    if (plan.stream_k()) ++streamed;
     EXPECT_TRUE(plan.splits == 1 || plan.slice_k >= 128) << plan.describe();
     EXPECT_NE(plan.candidate->tile, BestTile::kNarrow);
   }
   EXPECT_EQ(unsplit, static_cast<int>(best_candidates().size()) - 1);  // all but the narrow one
+  EXPECT_EQ(streamed, unsplit);                                        // each block tile
   const BestPlan chosen = plan_best({1024, 1024, 65536}, kH100Sms);
-  EXPECT_TRUE(std::any_of(plans.begin(), plans.end(), [&](const BestPlan& p) {
-    return p.candidate == chosen.candidate && p.slice_k == chosen.slice_k;
-  }));
+  EXPECT_TRUE(std::any_of(plans.begin(), plans.end(),
+                          [&](const BestPlan& p) { return p.same_as(chosen); }));
   const std::vector<BestPlan> narrow = candidate_plans({40960, 3, 1600}, kH100Sms);
   EXPECT_TRUE(std::any_of(narrow.begin(), narrow.end(), [](const BestPlan& p) {
     return p.candidate->tile == BestTile::kNarrow;
   }));
   // No split of a K too short for two slices of 128.
   for (const BestPlan& plan : candidate_plans({64, 64, 200}, kH100Sms)) EXPECT_EQ(plan.splits, 1);
+  // Stream-K runs no more blocks than there are iterations: one tile of 1 x 1 x 1 has one.
+  for (const BestPlan& plan : candidate_plans({1, 1, 1}, kH100Sms))
+    EXPECT_FALSE(plan.stream_k()) << plan.describe();
 }
 
 TEST(BestPlan, MoreWavesTakeLonger) {
@@ -123,6 +231,13 @@ TEST(BestPlan, SlicesCoverKExactlyOnAnyShape) {
       const BestPlan plan = plan_best(shape, sms);
       ASSERT_NE(plan.candidate, nullptr);
       for (const BestPlan& other : candidate_plans(shape, sms)) {
+        if (other.stream_k()) {
+          ASSERT_EQ(other.splits, 1);
+          ASSERT_EQ(other.slice_k, shape.k);
+          ASSERT_GE(other.stream_blocks, 2);
+          ASSERT_LE(other.stream_blocks, sms * other.candidate->blocks_per_sm);
+          ASSERT_LE(other.stream_blocks, stream_k_iterations(*other.candidate, shape));
+        }
         ASSERT_GE(static_cast<long long>(other.slice_k) * other.splits, shape.k);
         ASSERT_LT(static_cast<long long>(other.slice_k) * (other.splits - 1), shape.k);
         ASSERT_GT(other.predicted_us, 0.0);
@@ -147,7 +262,13 @@ TEST(BestPlan, SlicesCoverKExactlyOnAnyShape) {
 TEST(BestPlan, DescribesItself) {
   EXPECT_EQ(plan_best({8192, 8192, 8192}, kH100Sms).describe().rfind("wide_256x128, predicted", 0),
             0u);
-  EXPECT_NE(plan_best({1024, 1024, 65536}, kH100Sms).describe().find("K split"), std::string::npos);
+  BestPlan split = plan_best({1024, 1024, 65536}, kH100Sms);
+  split.stream_blocks = 0;
+  split.splits = 4;
+  split.slice_k = k_slice_length(65536, 4);
+  EXPECT_NE(split.describe().find("K split 4 ways (16384 each)"), std::string::npos);
+  EXPECT_NE(plan_best({10240, 128, 6400}, kH100Sms).describe().find(", stream-K on "),
+            std::string::npos);
 }
 
 TEST(RepackPays, CopiesMisalignedOperandsOfLargeProblems) {

@@ -1,8 +1,9 @@
 // Lab 07 grading tests: every variant on the standard shapes (tests/support/gemm_grading.h), plus
 // the scalar fallback for misaligned matrices and leading dimensions that are not multiples of 4,
 // and one misaligned problem large enough that `best` copies A and B into aligned scratch first
-// (repack_pays, tested on the CPU in lab07_best_plan_test.cpp). BestPlans runs every split of K
-// `best` may choose (one launch of gridDim.z slices, k_slice.cuh) on shapes off the tile grid.
+// (repack_pays, tested on the CPU in lab07_best_plan_test.cpp). BestPlans runs every share-out of
+// K `best` may choose (split-K's gridDim.z slices and stream-K's runs, k_slice.cuh) on shapes off
+// the tile grid.
 #include "common/gemm_check.h"
 #include "common/random_fill.h"
 #include "labs/07_wide_loads/lab.h"
@@ -24,8 +25,9 @@ void launch_current_plan(const cudalabs::GemmArgs& args, cudaStream_t stream) {
   lab07::launch_plan(current_plan, args, stream);
 }
 
-// Every split plan of every kernel: K not a multiple of the slice, misaligned operands (the scalar
-// path), a misaligned C, and a C three columns wide (the narrow kernel).
+// Every split and stream-K plan of every kernel: K not a multiple of the slice or of the tile's
+// depth, misaligned operands (the scalar path), a misaligned C, a C three columns wide (the narrow
+// kernel), and runs that end inside a tile (stream-K on 132 blocks: a tile in up to 6 pieces).
 TEST(BestPlans, EverySplitOfKIsRight) {
   CUDALABS_REQUIRE_GPU();
   const bool student_build = std::string(CUDALABS_BUILD_NAME) == "student";
@@ -40,7 +42,7 @@ TEST(BestPlans, EverySplitOfKIsRight) {
     cudalabs::GemmVerifier verifier(
         gemm_case, cudalabs::derive_seed(cudalabs::run_seed(), "BestPlans/" + gemm_case.label()));
     for (const lab07::BestPlan& plan : lab07::candidate_plans(gemm_case.shape, 132)) {
-      if (plan.splits == 1) continue;
+      if (plan.splits == 1 && !plan.stream_k()) continue;
       current_plan = plan;
       const cudalabs::GemmCheckReport report = verifier.check(&launch_current_plan);
       if (report.outcome == cudalabs::CheckOutcome::kNotImplemented && student_build) {

@@ -1,5 +1,6 @@
 // Lab 07, a student's version of steps 1 and 2, written from the skeleton's TODO list alone (see
-// tests/grading/student_versions/README.md); steps 3 and 4 are left as the skeleton has them.
+// tests/grading/student_versions/README.md); steps 3, 4 and 5 are left as the skeleton has them
+// (brought up to date with the skeleton's given lines when its interface changed).
 //
 // Lab 07: wide loads and warp tiling. YOUR KERNELS GO HERE, in four steps; each step is a variant
 // of its own (`--variant step1_wide_loads`, ...), tested and timed alone, so you can see what each
@@ -44,6 +45,7 @@
 // Step 4, `async_wide_gemm_kernel<Tile, kVector, kStages>`: step 3 fed by cp.async (below).
 #include "common/gemm_device.cuh"
 #include "lab.h"
+#include "labs/07_wide_loads/k_slice.cuh"
 #include "tiles.h"
 
 namespace lab07 {
@@ -207,10 +209,16 @@ __global__ void __launch_bounds__(StepTile::kThreads, StepTile::kMinBlocks)
     }
 }
 
-template <class Tile, bool kVector>
+template <class Tile, bool kVector, KSplit kSplit>
 __global__ void wide_gemm_kernel(cudalabs::GemmArgs args) {
-  // TODO(lab07): step 3, the wide-load, warp-tiled, prefetching GEMM described above.
-  (void)args;
+  // Given: best's share-out of K (k_slice.cuh) calls the lambda for each tile this block computes.
+  // Declare the shared tiles above it, so that every call uses the same ones.
+  for_each_tile_of_block<Tile, kSplit>(args, [&](const cudalabs::GemmArgs& gemm, int tile) {
+    // TODO(lab07): step 3, the wide-load, warp-tiled, prefetching GEMM described above: tile
+    // number `tile` of gemm.
+    (void)gemm;
+    (void)tile;
+  });
 }
 
 // The same kernel fed by cp.async (common/async_copy.cuh) instead of register staging: kStages
@@ -223,6 +231,13 @@ __global__ void wide_gemm_kernel(cudalabs::GemmArgs args) {
 template <class Tile, bool kVector, int kStages>
 __global__ void async_wide_gemm_kernel(cudalabs::GemmArgs args) {
   // TODO(lab07): step 4, the cp.async form of wide_gemm_kernel.
+  (void)args;
+}
+
+template <int kCols, bool kSlicedK>
+__global__ void __launch_bounds__(kNarrowThreads) narrow_gemm_kernel(cudalabs::GemmArgs args) {
+  if constexpr (kSlicedK) args = k_slice_of_block(args);  // given: best's split-K (k_slice.cuh)
+  // TODO(lab07): step 5, the narrow kernel described above.
   (void)args;
 }
 
