@@ -85,8 +85,9 @@ PLOT_CAPTIONS = {
     "lab11_layouts.svg": "Where the tensor cores' results and operands live: an mma.sync accumulator tile by lane and "
                          "register, a wgmma accumulator by warp, and the 128-byte swizzle of a shared tile",
     "lab07_shapes.svg": "Lab 07's best over cuBLAS on every shape of the sweep, before (grey) and after (blue) the "
-                        "wave model, split-K and the narrow kernel (a bar past the axis carries its value): look for "
-                        "the bars left of the red 0.95 line, the shapes still to win",
+                        "wave model, split-K, the narrow kernel, the aligned copies, the clamped edge blocks and "
+                        "stream-K (a bar past the axis carries its value): look for the bars left of the red 0.95 "
+                        "line, the shapes still to win",
     "lab08_coarsening.svg": "Speedup and achieved occupancy against the coarsening factor, H100 and [COARSEN-KGP]",
     "lab10_scaling.svg": "Lab 10 on two H200s: images per second against the job size, one and two GPUs, with threads "
                          "and with MPI ranks; two GPUs pay off only once a job is far above the floor of a run",
