@@ -12,9 +12,14 @@
 
 #include <string>
 
+// A C whose width is not a multiple of 4 over a K of whole tiles: an edge block's float4 of B
+// holding C's last column reaches past it, so the tile holding B's last row must test its loads
+// (tight: past B's last row is past its allocation, which memcheck sees; padded: the 128-bit path).
 static const bool registered = cudalabs::testing::register_gemm_grading_tests(
     lab07::variants(), CUDALABS_BUILD_NAME,
-    {{"misaligned_repacked_2048x2048x2048", {{2048, 2048, 2048}, 1.0f, 0.5f, {1, 3, 2, 1}}}});
+    {{"misaligned_repacked_2048x2048x2048", {{2048, 2048, 2048}, 1.0f, 0.5f, {1, 3, 2, 1}}},
+     {"n_mod4_whole_k_tiles_130x66x64", {{130, 66, 64}, 1.0f, 0.5f}},
+     {"n_mod4_whole_k_tiles_ld4_130x66x64", {{130, 66, 64}, 1.0f, 0.5f, {0, 2, 2}}}});
 
 namespace {
 
