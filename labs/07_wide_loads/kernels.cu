@@ -39,13 +39,13 @@
 //  5. Write the tile loop once per shared buffer (a compile-time 0 or 1, e.g. a template lambda or
 //     an unrolled pair of iterations), so that every shared address is a base register plus a
 //     constant, with no buffer arithmetic in the loop.
-//  6. Every tile but the one past K's end takes plain loads with no bounds tests (128-bit when
-//     kVector, four scalar loads otherwise), edge blocks too: a row of A below C's last row reads
-//     the last row instead, a float4 of B right of C's last column the last whole float4 inside
-//     (clamp the index once; what those rows and columns compute is never stored). Only when
-//     N % 4 != 0 and the block's columns cross N does it take the checked loads of step 1 for
-//     every tile (a float4 straddling N could read past B's end). In a GEMM of one wave the
-//     slowest block sets the time.
+//  6. Every tile but the last takes plain loads with no bounds tests (128-bit when kVector, four
+//     scalar loads otherwise), edge blocks too: a row of A below C's last row reads the last row
+//     instead, a float4 of B right of C's last column the float4 that holds that column (clamp the
+//     index; what those rows and columns compute is never stored). The tile that holds K's end
+//     takes the checked loads of step 1, and so does the tile that holds B's last row when
+//     N % 4 != 0: the float4 holding column N - 1 then reaches past it, which stays inside B for
+//     every row but the last. In a GEMM of one wave the slowest block sets the time.
 //  7. Map the tile number (blockIdx.x when K is not shared out) to a tile so that consecutive
 //     tiles walk down kGroupRows block rows.
 //  8. Store C four columns at a time when C allows it and the 4 columns are inside C. kVector says
