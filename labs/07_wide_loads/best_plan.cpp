@@ -1,6 +1,7 @@
 #include "best_plan.h"
 
 #include "common/launch_utils.h"
+#include "stream_k.h"
 #include "tiles.h"
 
 #include <algorithm>
@@ -82,6 +83,26 @@ double dram_us(double bytes, long long blocks, int sms) {
   return bytes / (kMemoryGBps * static_cast<double>(std::min<long long>(blocks, sms)) * 1e3);
 }
 
+// One SM's speed on tile c with `resident` blocks on it: an SM of fewer than kSaturatingWarps warps
+// issues proportionally less, and where no panel is shared (C one tile wide or tall) every tile's
+// loads come from DRAM, so a block finishes at most one tile of BK per round trip.
+double sm_gflops_at(const TileCandidate& c, const cudalabs::GemmShape& shape, long long resident) {
+  const double busy = std::min(1.0, static_cast<double>(resident * c.warps) / kSaturatingWarps);
+  double sm_gflops = c.sm_gflops * busy;
+  if (ceil_div(shape.n, c.bn) == 1 || ceil_div(shape.m, c.bm) == 1) {
+    const double tile_step_flops = 2.0 * c.bm * c.bn * c.bk;
+    sm_gflops = std::min(sm_gflops, resident * tile_step_flops / (kDramRoundTripUs * 1e3));
+  }
+  return sm_gflops;
+}
+
+// A workspace of `slices` partial Cs: the first poisoned, each written and read back, then C read
+// and written once, and the summing launch.
+double workspace_us(double slices, const cudalabs::GemmShape& shape, int sms) {
+  const double m = shape.m, n = shape.n;
+  return (2.0 * slices + 3.0) * m * n * 4.0 / (kMemoryGBps * sms * 1e3) + kReduceLaunchUs;
+}
+
 double predicted_us(const TileCandidate& c, const cudalabs::GemmShape& shape, int splits, int sms) {
   const int slice_k = splits > 1 ? k_slice_length(shape.k, splits) : shape.k;
   const int slices = ceil_div(shape.k, slice_k);
@@ -99,13 +120,7 @@ double predicted_us(const TileCandidate& c, const cudalabs::GemmShape& shape, in
     const long long tiles = tiles_of(shape, c.bm, c.bn) * slices;
     const long long per_sm = ceil_div(tiles, static_cast<long long>(sms));
     const long long resident = std::min<long long>(per_sm, c.blocks_per_sm);
-    const double busy = std::min(1.0, static_cast<double>(resident * c.warps) / kSaturatingWarps);
-    double sm_gflops = c.sm_gflops * busy;
-    if (ceil_div(shape.n, c.bn) == 1 || ceil_div(shape.m, c.bm) == 1) {
-      // No panel is shared: one tile of BK per block per DRAM round trip at most.
-      const double tile_step_flops = 2.0 * c.bm * c.bn * c.bk;
-      sm_gflops = std::min(sm_gflops, resident * tile_step_flops / (kDramRoundTripUs * 1e3));
-    }
+    const double sm_gflops = sm_gflops_at(c, shape, resident);
     const double tile_flops =
         2.0 * c.bm * c.bn * static_cast<double>(ceil_div(slice_k, c.bk) * c.bk);
     const double round_us = resident * tile_flops / (sm_gflops * 1e3);
@@ -118,12 +133,7 @@ double predicted_us(const TileCandidate& c, const cudalabs::GemmShape& shape, in
     us = std::max(compute_us, dram_us(4.0 * (m * k + k * n + m * n), tiles, sms));
   }
   us += c.fixed_us;
-  if (slices > 1) {
-    // The first slice poisoned, each slice's partial C written and read back, then C read and
-    // written once.
-    const double bytes = (2.0 * slices + 3.0) * m * n * 4.0;
-    us += bytes / (kMemoryGBps * sms * 1e3) + kReduceLaunchUs;
-  }
+  if (slices > 1) us += workspace_us(slices, shape, sms);
   return us;
 }
 
@@ -143,13 +153,8 @@ double predicted_stream_k_us(const TileCandidate& c, const cudalabs::GemmShape& 
   const StreamKPartition part{static_cast<int>(tiles), ceil_div(shape.k, c.bk), blocks};
   const long long resident =
       std::min<long long>(ceil_div(blocks, sms), static_cast<long long>(c.blocks_per_sm));
-  const double busy = std::min(1.0, static_cast<double>(resident * c.warps) / kSaturatingWarps);
-  double sm_gflops = c.sm_gflops * busy;
-  if (ceil_div(shape.n, c.bn) == 1 || ceil_div(shape.m, c.bm) == 1) {
-    const double tile_step_flops = 2.0 * c.bm * c.bn * c.bk;
-    sm_gflops = std::min(sm_gflops, resident * tile_step_flops / (kDramRoundTripUs * 1e3));
-  }
-  const double step_us = resident * 2.0 * c.bm * c.bn * c.bk / (sm_gflops * 1e3);
+  const double step_us =
+      resident * 2.0 * c.bm * c.bn * c.bk / (sm_gflops_at(c, shape, resident) * 1e3);
   double run_us = step_us * static_cast<double>(part.run());
   // The tails are not in step: a block of tails reads panels no other block is reading, from DRAM,
   // one tile per round trip at most.
@@ -162,15 +167,13 @@ double predicted_stream_k_us(const TileCandidate& c, const cudalabs::GemmShape& 
   double us = std::max(run_us + pieces * kRoundStartUs / static_cast<double>(resident),
                        dram_us(4.0 * (m * k + k * n + m * n), blocks, sms)) +
               c.fixed_us;
-  // The pieces' partial tiles, written and read back, after the first slice is poisoned and
-  // before C is read and written once: the heads, and each tail cut once more for every run of
-  // tails that starts inside it.
+  // The pieces' partial tiles go through the workspace like a split's slices: the heads, and each
+  // tail cut once more for every run of tails that starts inside it.
   const double pieces_per_tile =
       part.heads() +
       (part.tail() > 0 ? 1.0 + static_cast<double>(part.tail_blocks()) / static_cast<double>(tiles)
                        : 0.0);
-  us += (2.0 * pieces_per_tile + 3.0) * m * n * 4.0 / (kMemoryGBps * sms * 1e3) + kReduceLaunchUs;
-  return us;
+  return us + workspace_us(pieces_per_tile, shape, sms);
 }
 
 std::vector<BestPlan> candidate_plans(const cudalabs::GemmShape& shape, int sms) {

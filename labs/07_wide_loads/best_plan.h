@@ -37,7 +37,7 @@ struct BestPlan {
   int splits = 1;   ///< slices of K, in one launch (gridDim.z) into a workspace, then summed
   int slice_k = 0;  ///< K of every slice but the last: k_slice_length (tiles.h); K when unsplit
   /// Stream-K instead when > 0: this many blocks (as many as the SMs hold at once) share out the K
-  /// iterations of every tile equally (tiles.h, StreamKPartition); splits is then 1 and slice_k K.
+  /// iterations of every tile equally (stream_k.h, StreamKPartition); splits is then 1, slice_k K.
   int stream_blocks = 0;
   double predicted_us = 0.0;  ///< the model's time
   /// Whether the plan runs stream-K.
@@ -74,11 +74,11 @@ double predicted_us(const TileCandidate& candidate, const cudalabs::GemmShape& s
 /// The K iterations (BK deep) of all of a block tile's tiles of C: what stream-K shares out.
 long long stream_k_iterations(const TileCandidate& candidate, const cudalabs::GemmShape& shape);
 
-/// The model's time for `candidate` on `shape` under stream-K on `sms` SMs (tiles.h,
+/// The model's time for `candidate` on `shape` under stream-K on `sms` SMs (stream_k.h,
 /// StreamKPartition): blocks_per_sm blocks an SM, each an equal share of the iterations (no SM
-/// idles for want of a tile), plus a pipeline start and a stored partial tile for each piece of a
-/// tile a block computes, and the pieces' trip through memory and the summing launch, as for a
-/// split.
+/// idles for want of a tile; the tails, which no other block reads at the same time, at one tile
+/// per DRAM round trip at most), plus a pipeline fill for each piece of a tile a block computes,
+/// and the pieces' trip through memory and the summing launch, as for a split.
 double predicted_stream_k_us(const TileCandidate& candidate, const cudalabs::GemmShape& shape,
                              int sms);
 

@@ -1,4 +1,4 @@
-// How a block of the wide kernel finds its work when `best` shares out K (tiles.h, KSplit). The
+// How a block of the wide kernel finds its work when `best` shares out K (stream_k.h, KSplit). The
 // kernel hands for_each_tile_of_block a function that computes one tile of a GEMM, and gets it
 // called once per piece of work:
 //  - kWhole: tile blockIdx.x of args.
@@ -15,6 +15,7 @@
 #pragma once
 
 #include "common/gemm_types.h"
+#include "stream_k.h"
 #include "tiles.h"
 
 namespace lab07 {

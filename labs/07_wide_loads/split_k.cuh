@@ -1,4 +1,4 @@
-// Split-K and stream-K for `best` (tiles.h, KSplit): a GEMM whose tiles would leave SMs idle (a
+// Split-K and stream-K for `best` (stream_k.h, KSplit): a GEMM whose tiles would leave SMs idle (a
 // large K over a small C) runs as one launch whose blocks each compute part of a tile's K into a
 // workspace (k_slice.cuh), then one more kernel sums the parts in a fixed order (the result does
 // not depend on which block finished first) and applies alpha and beta.
@@ -83,14 +83,8 @@ __global__ void sum_slices_kernel(cudalabs::GemmArgs args, const float* __restri
     float* c = args.c + static_cast<long long>(row) * args.ldc + col;
     const bool all_written = written[0] && written[1] && written[2] && written[3];
     if (c_vector && valid == 4 && all_written) {
-      float4 out = make_float4(args.alpha * sum[0], args.alpha * sum[1], args.alpha * sum[2],
-                               args.alpha * sum[3]);
-      if (args.beta != 0.0f) {
-        const float4 old = *reinterpret_cast<const float4*>(c);
-        out = make_float4(fmaf(args.beta, old.x, out.x), fmaf(args.beta, old.y, out.y),
-                          fmaf(args.beta, old.z, out.z), fmaf(args.beta, old.w, out.w));
-      }
-      *reinterpret_cast<float4*>(c) = out;
+      cudalabs::store_gemm_result4(c, make_float4(sum[0], sum[1], sum[2], sum[3]), args.alpha,
+                                   args.beta);
       continue;
     }
 #pragma unroll
@@ -159,9 +153,9 @@ void launch_split_k(const cudalabs::GemmArgs& args, int splits, LaunchSlices lau
 template <class Tile, class LaunchStream>
 void launch_stream_k(const cudalabs::GemmArgs& args, int blocks, LaunchStream launch_stream,
                      cudaStream_t stream) {
+  if (blocks < 1) throw std::logic_error("lab07 stream-K: bad plan");
   SliceCount count;
   count.part = stream_k_partition<Tile>(args.m, args.n, args.k, blocks);
-  if (blocks < 1) throw std::logic_error("lab07 stream-K: bad plan");
   count.tile_rows = Tile::BM;
   count.tile_cols = Tile::BN;
   count.tiles_n = cudalabs::ceil_div(args.n, Tile::BN);

@@ -95,14 +95,8 @@ __device__ __forceinline__ void store_pieces(const cudalabs::GemmArgs& args, int
         const float* values = &acc[4 * g + r][4 * h];
         float* c = args.c + row * args.ldc + col;
         if (c_vector && col + 3 < args.n) {
-          float4 out = make_float4(args.alpha * values[0], args.alpha * values[1],
-                                   args.alpha * values[2], args.alpha * values[3]);
-          if (args.beta != 0.0f) {
-            const float4 old = *reinterpret_cast<const float4*>(c);
-            out = make_float4(fmaf(args.beta, old.x, out.x), fmaf(args.beta, old.y, out.y),
-                              fmaf(args.beta, old.z, out.z), fmaf(args.beta, old.w, out.w));
-          }
-          *reinterpret_cast<float4*>(c) = out;
+          cudalabs::store_gemm_result4(c, make_float4(values[0], values[1], values[2], values[3]),
+                                       args.alpha, args.beta);
         } else {
 #pragma unroll
           for (int q = 0; q < 4; ++q) {

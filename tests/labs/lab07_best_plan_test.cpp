@@ -1,6 +1,7 @@
 // Lab 07's `best` plan on the CPU: the model's choices at shapes measured on the H100 (132 SMs),
 // and the plan's invariants on many shapes.
 #include "labs/07_wide_loads/best_plan.h"
+#include "labs/07_wide_loads/stream_k.h"
 #include "labs/07_wide_loads/tiles.h"
 
 #include <gtest/gtest.h>
