@@ -8,6 +8,7 @@
 #   make bench             time every solution and write Google Benchmark JSON to $(BUILD_DIR)/bench
 #   make gpu-check         on a GPU machine: build, all GPU tests, short benchmarks, compute-sanitizer
 #   make docs              the docs site (Doxygen) from the handouts and docs/data/: $(BUILD_DIR)/docs/html
+#   make handouts          render labs/*/README.md from docs/handouts/ and docs/data/ (after editing either)
 #   make grade             grade a submission on the GPU: SUBMISSION=path/to/labs LABS=01,02 (default: labs/,
 #                          all labs); reports in $(BUILD_DIR)/grade/<submission>/ (or GRADE_DIR=...)
 #   make grade-class       grade a whole class on every GPU: CLASS=dir (a folder per student) or ROSTER=file.csv
@@ -49,11 +50,11 @@ NO_GPU_MESSAGE = no CUDA GPU available: make $(MAKECMDGOALS) needs one (make tes
 
 
 .PHONY: all setup configure build test run lab solution profile bench gpu-check release-students docs clean help check-lab-number require-gpu grade \
-        grade-class
+        grade-class handouts
 all: build
 
 help:
-	@sed -n '2,21p' Makefile
+	@sed -n '2,22p' Makefile
 
 # Quiet and fast when nothing is missing; installs what is (apt-get), or names the command to run.
 setup:
@@ -132,6 +133,11 @@ gpu-check:
 
 docs:
 	scripts/build-docs $(BUILD_DIR)
+
+# The handouts a student opens (labs/NN_name/README.md) are rendered from docs/handouts/NN_name.md with
+# the recorded figures written in; `make test` fails while one is not current.
+handouts:
+	scripts/render-handouts
 
 clean:
 	rm -rf $(BUILD_DIR)

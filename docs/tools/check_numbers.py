@@ -2,7 +2,8 @@
 """Every figure in the docs' prose comes from a record: the check that fails on one that does not.
 
 A figure-like number (a number with a unit: ms, GFLOP/s, GB, %, x, ...; a decimal; a number with
-thousands separators) in a handout, walkthrough, answer key or page must come from a placeholder of
+thousands separators) in a handout source (docs/handouts/; the labs' README.md files are rendered from
+them), walkthrough, answer key or page must come from a placeholder of
 the generator ({{ms:...}}, {{calc:...}}, {{metric:...}}, ...: docs/tools/generate.py), or be marked as
 a figure quoted from a source ({{quote:...}}) or a constant ({{const:...}}). Code spans and blocks,
 headings' anchors and link targets are not prose.
@@ -36,7 +37,7 @@ SECTION = re.compile(r"§\s?\d+(?:\.\d+)*|\beqs?\.\s?\d+(?:-\d+)?|\b[Tt]ables? \
 
 
 def sources(repo: Path) -> list[Path]:
-    return (sorted(repo.glob("labs/[0-9][0-9]_*/README.md")) + sorted(repo.glob("docs/walkthroughs/*.md"))
+    return (sorted(repo.glob("docs/handouts/*.md")) + sorted(repo.glob("docs/walkthroughs/*.md"))
             + sorted(repo.glob("docs/answers/*.md")) + sorted(repo.glob("docs/pages/*.md")))
 
 

@@ -1,378 +1,30 @@
 #!/usr/bin/env python3
-"""Generates the docs site's pages and plots from the handouts, the walkthrough templates and docs/data/.
+"""Generates the docs site's pages and plots from the handout sources (docs/handouts/), the walkthrough
+templates and docs/data/.
 
   generate.py --repo ROOT --out DIR [--device SLUG]
 
 writes DIR/pages/*.md (the main page, one page per lab: handout + walkthrough, results, guides) and
-DIR/plots/*.svg. Templates may use:
-  {{results}} {{sweep}}                  the lab's timing tables (docs/data/results); {{sweep:compact}}: one table
-  {{section:sol|occupancy|memory|stalls|banks|issue}}   an Nsight Compute section as a table
-  {{plot:NAME.svg}}                      an image drawn by plots.py
-  {{gflops:VARIANT}} {{ms:VARIANT}} {{pct:VARIANT}}    one timing (default problem), also VARIANT@PROBLEM
-  {{metric:VARIANT:NCU_METRIC:FORMAT}}   one profile value (FORMAT: pct, ratio, count, gb, ms, float1)
-  {{ceiling:fma|bandwidth|ridge}}        lab 00's measured ceilings
-  {{coarsening:case1|case2}}             lab 08: every factor, H100 next to [COARSEN-KGP]'s table
-  {{coarsening_speedup:case1|case2}}     lab 08: the best factor's speedup over factor 1
-  {{bad_input_tests}}                    the command-line bad-input tests (tests/cli/CliTests.cmake)
-  {{rubric_points}}                      the points per lab of tests/grading/rubric.json
-  {{edition}}                            which edition this site is: instructor's or student
-  {{distinct_rules}}                     what sets each lab's variants apart (the rubric's distinct rules)
-  {{lab_effort}}                         hours and difficulty (estimates), lines to write and grading time
-  {{dcgan:throughput|end_to_end|layers@BATCH}}   lab 09's tables (docs/tools/dcgan_tables.py)
-  {{dcgan:tensor_cores|tensor_core_layers@BATCH|pytorch_configs}}   lab 11's step 7 against lab 09 and PyTorch
-  {{multigpu:threads|mpi|mpi-collective@DEVICE}} lab 10's scaling tables
-  {{calc:EXPR:FORMAT}}                   arithmetic on recorded values: ms(V), gflops(V), pct(V) (of cuBLAS),
-                                         counter(V,NAME) (a results field), metric(V,NCU_METRIC); V is
-                                         VARIANT[@PROBLEM][#LAB][!DEVICE][&RECORD], e.g.
-                                         {{calc:ms(naive_strided)/ms(naive_coalesced):x1}}; a timeline's
-                                         trace_kernels(FILE,WORKER) and trace_end(FILE), in ms
-  {{quote:TEXT}} {{const:TEXT}}          a figure quoted from a source, or a constant (a datasheet value,
-                                         a count that follows from the code): shown as written, and
-                                         marked so that the numbers check (check_numbers.py) accepts it
-  {{diff:NN:MM}}                         lab MM's key kernel lines against lab NN's, as a unified diff
-  {{sass_hot:NAME}}                      the hottest SASS instructions of profiles/NAME_<device>.csv
-  {{record:FILE:TEXT}}                   a figure copied from a text record under docs/data/ (checked to be there)
-  {{json:FILE:KEY.PATH:FORMAT}}          a value of a JSON record under docs/data/
-  {{tuning:COMMIT/BATCH[/N]:COLUMN:FORMAT}}  a cell of lab 09's tuning record (docs/data/dcgan/tuning.md)
-  {{fastest:NN}} {{fastest_pct:NN}}      lab NN's fastest variant at 4096^3 and its % of cuBLAS (the
-                                         progression plot's rule)
-  {{lab:NN}}                             set the lab the placeholders above refer to
-A placeholder whose data is missing fails the build, so a page never shows a stale or invented number.
+DIR/plots/*.svg. The placeholders the templates may use are listed in render.py.
 """
 import argparse
-import csv
-import difflib
-import json
 import pathlib
-import re
 import shutil
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from doxygen_text import doxygen_markdown, link_citations  # noqa: E402
-import dcgan_tables  # noqa: E402
 import diagrams  # noqa: E402
-import grading_tables  # noqa: E402
 import labdata  # noqa: E402
-import reliability  # noqa: E402
 import plots  # noqa: E402
-
-FORMATS = {
-    "pct": lambda v: f"{v:.1f} %",
-    "pct0": lambda v: f"{v:.0f} %",
-    "x1": lambda v: f"{v:.1f}x",
-    "x2": lambda v: f"{v:.2f}x",
-    "f0": lambda v: f"{v:,.0f}",
-    "f1": lambda v: f"{v:,.1f}",
-    "f2": lambda v: f"{v:.2f}",
-    "f3": lambda v: f"{v:.3f}",
-    "gb": lambda v: f"{v / 1e9:.2f} GB",
-    "ms": lambda v: f"{v / 1e6:.2f} ms",
-    "float1": lambda v: f"{v:.1f}",
-}
-FORMATS.update(ratio=FORMATS["f2"], count=FORMATS["f0"])  # the walkthroughs' older names
-
-
-PLOT_CAPTIONS = {
-    "progression.svg": "Best variant of every lab at 4096^3 against cuBLAS and the measured FP32 ceiling",
-    "roofline.svg": "The measured roofline with every profiled kernel placed by its DRAM intensity",
-    "gemm_sweep.svg": "Labs 05-07 and cuBLAS across problem sizes",
-    "lab04_block_size.svg": "Rate and occupancy against the block edge",
-    "progression_tensor_cores.svg": "Lab 11's tensor-core ladder at 4096^3 after lab 07's FP32 best, against cuBLAS in "
-                                    "BF16 and TF32 and the measured tensor-core ceiling",
-    "lab11_shapes.svg": "Lab 11's best over cuBLAS BF16 on every shape of the sweep: the bars left of the red line are "
-                        "the shapes still to win (off the tile grid, too few tiles, operands not 16-byte aligned)",
-    "lab11_layouts.svg": "Where the tensor cores' results and operands live: an mma.sync accumulator tile by lane and "
-                         "register, a wgmma accumulator by warp, and the 128-byte swizzle of a shared tile",
-    "lab07_shapes.svg": "Lab 07's best over cuBLAS on every shape of the sweep, before (grey) and after (blue) the "
-                        "wave model, split-K, the narrow kernel, the aligned copies, the clamped edge blocks and "
-                        "stream-K (a bar past the axis carries its value): look for the bars left of the red 0.95 "
-                        "line, the shapes still to win",
-    "lab08_coarsening.svg": "Speedup and achieved occupancy against the coarsening factor, H100 and [COARSEN-KGP]",
-    "lab10_scaling.svg": "Lab 10 on two H200s: images per second against the job size, one and two GPUs, with threads "
-                         "and with MPI ranks; two GPUs pay off only once a job is far above the floor of a run",
-    "lab09_timeline.svg": "One end-to-end run of lab 09 (5,248 images in batches of 1,312, H100, recorded with --timeline): "
-                          "each batch's download and host copy run while the next batch computes; the GPU never waits for them",
-    "lab10_timeline.svg": "Lab 10 with two workers on the one GPU of the lent machine (recorded with --timeline): both "
-                          "host threads keep their pipelines busy and the two workers' kernels share the GPU, so each "
-                          "batch takes about twice as long",
-    "lab10_timeline_two_gpus.svg": "Lab 10 on two H200s, one worker each (recorded with --timeline): the same job as above, "
-                                   "split in two; each GPU runs its half's kernels alone, and the two rows end together",
-    "lab11_samples_fp32.png": "64 images of the trained generator in FP32 (lab 09's sub-pixel kernels, dcgan --num 64 "
-                              "--seed 2026 --variant subpixel, H100; docs/data/dcgan/samples_fp32.png)",
-    "lab11_samples_bf16.png": "The same 64 latent vectors through the BF16 tensor-core generator (dcgan --num 64 --seed "
-                              "2026 --precision bf16, H100; docs/data/dcgan/samples_bf16.png): the differences are below "
-                              "what the eye sees",
-    "lab11_samples_tf32.png": "And through the TF32 tensor-core generator (--precision tf32, H100; "
-                              "docs/data/dcgan/samples_tf32.png)",
-    "lab09_samples.png": "64 images from the trained Fashion-MNIST weights, generated by dcgan --num 64 --seed 2026 "
-                         "with the sub-pixel kernels on the H100 (docs/data/dcgan/samples.png): look at the fine "
-                         "checkered texture on the dark tops, the transposed convolutions' four phases showing",
-}
-
-
-class Renderer:
-    drawn = None  # the pictures this build made; a page naming another fails the build
-
-    def __init__(self, data_dir, device, lab):
-        self.data_dir = data_dir
-        self.device = device
-        self.lab = lab
-        self.cache = {}
-
-    def data(self):
-        if self.lab not in self.cache:
-            self.cache[self.lab] = labdata.LabData(self.data_dir, self.lab, self.device)
-        return self.cache[self.lab]
-
-    def require(self, thing, what):
-        if thing is None:
-            raise KeyError(f"lab {self.lab}: no {what} for {self.device}")
-        return thing
-
-    def lab_data(self, lab, device=None):
-        key = (lab, device or self.device)
-        if key not in self.cache:
-            self.cache[key] = labdata.LabData(self.data_dir, lab, key[1])
-        return self.cache[key]
-
-    def term(self, function, argument):
-        """One recorded value for calc: function(VARIANT[@PROBLEM][#LAB][!DEVICE][&RECORD][, NAME]); RECORD
-        names another results file, docs/data/RECORD_<device>.json (e.g. results/lab05_sweep)."""
-        target, _, name = (part.strip() for part in argument.partition(","))
-        if function in ("trace_kernels", "trace_end"):  # a timeline: trace_kernels(FILE, WORKER), trace_end(FILE)
-            trace = labdata.Trace(self.data_dir, target)
-            return trace.kernels_ms(int(name)) if function == "trace_kernels" else trace.end_ms()
-        target, _, record = target.partition("&")
-        target, _, device = target.partition("!")
-        target, _, lab = target.partition("#")
-        variant, _, problem = target.partition("@")
-        data = self.lab_data(lab or self.lab, device or None)
-        if function == "metric":
-            return self.require(data.profile, f"profile of lab {lab or self.lab}").value(variant, name)
-        if function in ("layer", "layer_gflops"):  # lab 09's per layer: layer(VARIANT@bBATCH, INDEX) ms, or GFLOP/s
-            layers = json.loads(data.results_path.read_text()).get("layers", {})
-            if f"{variant}/{problem}" not in layers:
-                raise KeyError(f"calc: no layer times for {variant}/{problem}")
-            return float(layers[f"{variant}/{problem}"]["gflops" if function == "layer_gflops" else "ms"][int(name)])
-        if record:
-            # RECORD is a results file (results/lab05_sweep: <device>.json appended), or a driver's log
-            # named in full (history/....txt), whose "timed NAME: T ms (median)" lines give ms().
-            path = pathlib.Path(self.data_dir) / (record if "." in record else f"{record}_{device or self.device}.json")
-            if not path.exists():
-                raise KeyError(f"calc: no record {path}")
-            if path.suffix == ".txt":
-                if function != "ms":
-                    raise KeyError(f"calc: a driver's log gives ms() only ({record})")
-                timed = dict(re.findall(r"timed (\S+): ([\d.]+) ms \(median\)", path.read_text()))
-                name = next((n for n in timed if n.split("/")[-2 if n.count("/") > 1 else 0] == variant
-                             and (not problem or n.endswith("/" + problem))), None)
-                if name is None:
-                    raise KeyError(f"calc: {record} times no {variant}@{problem}")
-                return float(timed[name])
-            results = labdata.Results(path)
-        else:
-            results = self.require(data.results, f"results of lab {lab or self.lab}")
-        if function == "pct":
-            return results.percent_of_cublas(variant, problem or None)
-        entry = (results.cublas(problem or results.problems()[0]) if variant == "cublas"
-                 else results.entry(variant, problem or None))
-        field = {"ms": "real_time", "gflops": "gflops", "counter": name}[function]
-        if field not in entry:
-            raise KeyError(f"lab {lab or self.lab}: {variant} has no {field}")
-        return float(entry[field])
-
-    def calc(self, expression):
-        """Evaluates EXPR (numbers, + - * / and parentheses over recorded terms)."""
-        values = []
-
-        def substitute(match):
-            values.append(self.term(match.group(1), match.group(2)))
-            return f"v[{len(values) - 1}]"
-        arithmetic = re.sub(r"\b(ms|gflops|pct|counter|metric|layer_gflops|layer|trace_kernels|trace_end)\(([^()]*)\)", substitute, expression)
-        if not re.fullmatch(r"(?:v\[\d+\]|\d+(?:\.\d+)?(?:e\d+)?|[\s+*/()\-])*", arithmetic):
-            raise KeyError(f"calc: '{expression}' is not arithmetic over ms(), gflops(), pct(), counter(), metric()")
-        return eval(arithmetic, {"__builtins__": {}}, {"v": values})  # noqa: S307 - digits, operators and v[i] only
-
-    def replace(self, match):
-        key, _, arg = match.group(1).partition(":")
-        if key in ("quote", "const"):
-            return arg
-        if key in ("fastest", "fastest_pct"):
-            # The progression's rule, the plot's too: the lab's variant with the highest GFLOP/s at 4096^3.
-            results = self.require(self.lab_data(arg).results, f"results of lab {arg}")
-            best = max((b for b in results.entries(plots.PROBLEM) if b["run_name"].startswith("lab")),
-                       key=lambda b: b["gflops"])
-            if key == "fastest_pct":
-                return f"{100 * best['gflops'] / results.cublas(plots.PROBLEM)['gflops']:.1f} %"
-            return f"{results.variant_of(best['run_name'])} {best['gflops']:,.0f} GFLOP/s"
-        if key == "diff":
-            return kernel_diff(pathlib.Path(self.data_dir).parent.parent, *arg.split(":"))
-        if key == "sass_hot":
-            return sass_hot_table(pathlib.Path(self.data_dir) / "profiles" / f"{arg}_{self.device}.csv")
-        if key == "record":
-            # A figure copied from a text record: shown as written, and the build fails if the record
-            # (docs/data/FILE) does not hold it.
-            name, _, text = arg.partition(":")
-            path = pathlib.Path(self.data_dir) / name
-            if not path.exists() or text not in path.read_text(errors="replace"):
-                raise KeyError(f"record: docs/data/{name} does not hold '{text}'")
-            return text
-        if key == "json":
-            name, field, fmt = arg.split(":")
-            value = json.loads((pathlib.Path(self.data_dir) / name).read_text())
-            for part in field.split("."):
-                value = value[int(part)] if isinstance(value, list) else value[part]
-            return FORMATS[fmt](float(value))
-        if key == "tuning":
-            # Lab 09's tuning record (docs/data/dcgan/tuning.md): COMMIT/BATCH[/N]:COLUMN:FORMAT, the N-th row
-            # of that commit and batch.
-            spec, column, fmt = arg.split(":")
-            commit, batch, *nth = spec.split("/")
-            rows = [r for r in dcgan_tables.tuning_rows(self.data_dir) if r["commit"] == commit and r["batch"] == batch]
-            index = int(nth[0]) - 1 if nth else 0
-            if index >= len(rows) or column not in rows[index]:
-                raise KeyError(f"tuning: no row {spec} with a column '{column}' in docs/data/dcgan/tuning.md")
-            return FORMATS[fmt](labdata.number(rows[index][column].split()[0]))
-        if key == "calc":
-            expression, _, fmt = arg.rpartition(":")
-            return FORMATS[fmt](self.calc(expression))
-        if key == "lab":
-            self.lab = arg
-            return ""
-        if key == "multigpu":
-            flavour, _, device = arg.partition("@")
-            return dcgan_tables.scaling(self.data_dir, device, flavour)
-        if key == "dcgan":
-            table, _, batch = arg.partition("@")
-            if table == "layers":
-                return dcgan_tables.layers(self.data_dir, self.device, batch or "1024")
-            if table == "tensor_core_layers":
-                return dcgan_tables.tensor_core_layers(self.data_dir, self.device, batch or "5248")
-            return {"throughput": dcgan_tables.throughput, "end_to_end": dcgan_tables.end_to_end,
-                    "tensor_cores": dcgan_tables.tensor_cores,
-                    "pytorch_configs": dcgan_tables.pytorch_configs}[table](self.data_dir, self.device)
-        d = self.data()
-        if key == "results":
-            return self.require(d.results, "results").tables()
-        if key == "coarsening":
-            self.require(d.results, "results")
-            return labdata.coarsening_table(d, self.data_dir, arg)
-        if key == "edition":
-            repo = pathlib.Path(self.data_dir).parent.parent
-            return ("Instructor's edition: the walkthroughs show the solutions' code, and the answer keys are on "
-                    "\\ref answers." if (repo / "solutions").is_dir() else
-                    "Student edition: no solution code and no answer keys (written by make release-students).")
-        if key == "rubric_points":
-            return grading_tables.rubric_points(pathlib.Path(self.data_dir).parent.parent)
-        if key == "distinct_rules":
-            return grading_tables.distinct_rules(pathlib.Path(self.data_dir).parent.parent)
-        if key == "lab_effort":
-            return grading_tables.lab_effort(pathlib.Path(self.data_dir).parent.parent)
-        if key == "bad_input_tests":
-            return reliability.table(pathlib.Path(self.data_dir).parent.parent)
-        if key == "coarsening_speedup":
-            self.require(d.results, "results")
-            best = max(labdata.coarsening_rows(d, arg), key=lambda r: r["speedup"])
-            return f"{best['speedup']:.2f}x faster than factor 1"
-        if key == "sweep":
-            sweep = self.require(d.sweep, "sweep")
-            return sweep.compact_table() if arg == "compact" else sweep.tables()
-        if key == "section":
-            table = self.require(d.profile, "profile").table(labdata.SECTIONS[arg])
-            if arg == "stalls":
-                table += ("\n\nCycles a warp spent in each stall per instruction it issued; what each reason means, and "
-                          "what usually cures it: \\ref profiling_stalls.")
-            return table
-        if key == "plot":
-            if Renderer.drawn is not None and arg not in Renderer.drawn:
-                raise KeyError(f"plot {arg}: not drawn (no data for it, or no such plot)")
-            caption = PLOT_CAPTIONS.get(arg, plot_caption(arg, self.lab))
-            return f"![{caption}]({arg})"
-        if key in ("gflops", "ms", "pct"):
-            results = self.require(d.results, "results")
-            variant, _, problem = arg.partition("@")
-            if key == "pct":
-                return f"{results.percent_of_cublas(variant, problem or None):.1f} %"
-            entry = results.cublas(problem or results.problems()[0]) if variant == "cublas" else results.entry(variant, problem or None)
-            return f"{entry['gflops']:,.0f}" if key == "gflops" else f"{entry['real_time']:.2f}"
-        if key == "metric":
-            variant, metric, fmt = arg.split(":")
-            return FORMATS[fmt](self.require(d.profile, "profile").value(variant, metric))
-        if key == "ceiling":
-            fma, bandwidth = plots.ceilings(self.data_dir, self.device)
-            return {"fma": f"{fma:,.0f} GFLOP/s", "bandwidth": f"{bandwidth:,.0f} GB/s",
-                    "ridge": f"{fma / bandwidth:.1f} FLOP/byte"}[arg]
-        raise KeyError(f"unknown placeholder {{{{{match.group(1)}}}}}")
-
-    def render(self, text):
-        return re.sub(r"\{\{([^}]+)\}\}", self.replace, text)
-
+import handouts  # noqa: E402
+from render import RECORDED_PICTURES, Renderer  # noqa: E402
 
 ANSWERS_INTRO = """# Answer keys {#answers}
 
 For instructors: the expected predictions (each handout's "Predict first" table) and the answers to
 each handout's questions. Measured figures come from docs/data/ like every other page; the reasoning is
 what a student should be able to give. This page is not part of the student release."""
-
-
-SASS_ROLES = (("FFMA", "the arithmetic"), ("LDS", "fragment load from shared memory"), ("STS", "tile store to shared memory"),
-              ("LDG", "tile load from global memory"), ("BAR", "barrier"), ("ISETP", "loop or bounds test"),
-              ("IADD", "index arithmetic"), ("LEA", "address arithmetic"), ("BRA", "branch"), ("MOV", "register move"))
-
-
-WALKTHROUGH_SOURCES = {"07": "07_wide_loads/warp_tile.cuh"}
-
-
-def walkthrough_region(repo, number):
-    """The lines between the `// [walkthrough]` markers of a lab's solution: the kernel's key lines."""
-    folder = next(p.name for p in (repo / "solutions").iterdir() if p.name.startswith(number + "_"))
-    path = repo / "solutions" / WALKTHROUGH_SOURCES.get(number, f"{folder}/kernels.cu")
-    lines = path.read_text().splitlines()
-    marks = [i for i, line in enumerate(lines) if "[walkthrough]" in line]  # as Doxygen's \\snippet finds them
-    if len(marks) != 2:
-        raise KeyError(f"diff: {path} needs two // [walkthrough] markers")
-    return lines[marks[0] + 1:marks[1]], str(path.relative_to(repo))
-
-
-def kernel_diff(repo, before, after):
-    """What changed in the kernel's key lines from lab `before`'s solution to lab `after`'s."""
-    if not (repo / "solutions").is_dir():
-        return "*The change from the previous lab's solution is shown in the instructor's edition.*"
-    old, old_name = walkthrough_region(repo, before)
-    new, new_name = walkthrough_region(repo, after)
-    diff = list(difflib.unified_diff(old, new, old_name, new_name, lineterm="", n=2))
-    return "```diff\n" + "\n".join(diff) + "\n```"
-
-
-def plot_caption(name, lab):
-    """The caption (and alt text) of a per-lab plot: what it shows and what to look at."""
-    if name.endswith("_roofline.svg"):
-        return (f"Lab {lab}'s variants on the measured roofline: left of the ridge a kernel is bound by DRAM bandwidth, "
-                "right of it by arithmetic; the gap under the roof is what the next lab goes after")
-    if name.endswith("_tiles.svg"):
-        return f"Lab {lab}'s tiling, drawn from the tile constants in its code: who loads and computes what"
-    return (f"Every variant of lab {lab} against cuBLAS and the FP32 ceiling: how far each bar is from the dashed "
-            "cuBLAS line")
-
-
-def sass_hot_table(path):
-    """A recorded source-level profile (the hottest SASS instructions with their warp-stall samples) as a
-    table: share of all samples, the stall reason that dominates, and what the instruction is for."""
-    if not path.exists():
-        raise KeyError(f"no SASS profile {path}")
-    lines = [l for l in path.read_text().splitlines() if not l.startswith("#")]
-    total = next(float(l.split(",")[1]) for l in path.read_text().splitlines() if l.startswith("# total samples"))
-    rows = list(csv.DictReader(lines))
-    out = ["| offset | SASS | share of stall samples | dominant reason | role |", "| --- | --- | ---: | --- | --- |"]
-    for row in rows[:12]:
-        reasons = {k[6:]: float(v) for k, v in row.items() if k.startswith("stall_") and k != "stall_selected"}
-        dominant = max(reasons, key=reasons.get)
-        opcode = row["sass"].split()[0]
-        role = next((r for prefix, r in SASS_ROLES if opcode.startswith(prefix)), opcode)
-        out.append(f"| {row['offset']} | `{row['sass']}` | {100 * float(row['samples']) / total:.1f} % | "
-                   f"{dominant.replace('_', ' ')} | {role} |")
-    return "\n".join(out)
 
 
 def lab_footer(number, numbers):
@@ -388,7 +40,8 @@ def lab_footer(number, numbers):
 
 
 def lab_folders(repo):
-    return sorted(p for p in (repo / "labs").glob("[0-9][0-9]_*") if (p / "README.md").exists())
+    """The labs that have a handout source (docs/handouts/NN_name.md)."""
+    return [p for p in handouts.lab_folders(repo) if handouts.source_of(repo, p).exists()]
 
 
 def main():
@@ -405,23 +58,18 @@ def main():
         shutil.rmtree(pages)
     pages.mkdir(parents=True)
     drawn = plots.draw_all(data_dir, args.device, out / "plots") + diagrams.draw_all(repo, out / "plots")
-    # Lab 09's picture: the generator's own output, recorded with the data.
-    samples = data_dir / "dcgan" / "samples.png"
-    if samples.exists():
-        shutil.copy(samples, out / "plots" / "lab09_samples.png")
-        drawn.append("lab09_samples.png")
-    # Lab 11's pictures: the same 64 latent vectors through the FP32 and the BF16 generator.
-    for precision in ("fp32", "bf16", "tf32"):
-        picture = data_dir / "dcgan" / f"samples_{precision}.png"
-        if picture.exists():
-            shutil.copy(picture, out / "plots" / f"lab11_samples_{precision}.png")
-            drawn.append(f"lab11_samples_{precision}.png")
+    # Pictures that are records themselves: lab 09's generator output, and lab 11's (the same 64 latent
+    # vectors through the FP32, BF16 and TF32 generators).
+    for name, record in RECORDED_PICTURES.items():
+        if (data_dir / record).exists():
+            shutil.copy(data_dir / record, out / "plots" / name)
+            drawn.append(name)
     Renderer.drawn = set(drawn)
 
     for folder in lab_folders(repo):
         number = folder.name[:2]
         renderer = Renderer(data_dir, args.device, number)
-        text = (folder / "README.md").read_text()
+        text = handouts.source_of(repo, folder).read_text()
         walkthrough = repo / "docs" / "walkthroughs" / f"lab{number}.md"
         if walkthrough.exists():
             text += "\n\n" + walkthrough.read_text()

@@ -8,6 +8,8 @@ import json
 import pathlib
 
 DEFAULT_DEVICE = "nvidia-h100-80gb-hbm3"
+# The problem the progression compares the GEMM labs at.
+PROBLEM = "4096x4096x4096"
 
 
 def number(text):
@@ -146,6 +148,17 @@ class Profile:
                     return number(r[a]) / number(r[b])
                 return number(r[metric])
         raise KeyError(f"{self.path.name}: no variant {variant}")
+
+    def same_kernel_as(self, variant):
+        """The first other variant whose profiled kernel is the one `variant` launched (a dispatcher such as
+        `best` names no kernel of its own)."""
+        kernel = next((r.get("Kernel Name") for r in self.rows if r["variant"] == variant), None)
+        if not kernel:
+            raise KeyError(f"{self.path.name}: no kernel name for {variant}")
+        for r in self.rows:
+            if r["variant"] not in (variant, "cublas") and r.get("Kernel Name") == kernel:
+                return r["variant"]
+        raise KeyError(f"{self.path.name}: no other variant runs {variant}'s kernel")
 
     def table(self, columns, variants=None):
         rows = []
@@ -334,3 +347,17 @@ def coarsening_table(lab_data, data_dir, problem):
                      f"{r['gflops']:,.0f}"))
     return markdown_table(("factor", "block", "registers", "theoretical occ. %", "achieved occ. %",
                            "SM active % / SM util. %", "ms", "speedup over 1", "GFLOP/s (H100)"), rows)
+
+
+def ceilings(data_dir, device):
+    """The measured FP32 and bandwidth ceilings from lab 00's results, or None."""
+    lab00 = LabData(data_dir, "00", device).results
+    if lab00 is None:
+        return None
+    fma = bandwidth = None
+    for b in lab00.medians:
+        if b["run_name"].startswith("lab00/fma/"):
+            fma = b["gflops"]
+        if b["run_name"].startswith(("lab00/copy/", "reference/cudaMemcpy/")):
+            bandwidth = max(bandwidth or 0.0, b["gbytes_per_s"])
+    return fma, bandwidth

@@ -1,11 +1,16 @@
 """The handouts make the student predict: each has a blank "Predict first" table before its measured
-results, and its answer key (the predictions and an answer per question) lives only in docs/answers/."""
+results, and its answer key (the predictions and an answer per question) lives only in docs/answers/.
+And they read well wherever a student opens them: each labs/NN_name/README.md is rendered from its source
+(docs/handouts/NN_name.md) and the records, holds no placeholder, and is current (make handouts)."""
 import re
+import sys
 import unittest
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-LABS = sorted(p for p in (REPO / "labs").glob("[0-9][0-9]_*") if (p / "README.md").is_file())
+LABS = sorted(p for p in (REPO / "labs").glob("[0-9][0-9]_*") if (p / "lab.h").is_file())
+sys.path.insert(0, str(REPO / "docs" / "tools"))
+import handouts  # noqa: E402
 
 
 def section(text: str, heading: str) -> str:
@@ -52,6 +57,53 @@ class HandoutTest(unittest.TestCase):
     def test_the_answer_keys_stay_out_of_the_handouts(self):
         for lab in LABS:
             self.assertNotIn("docs/answers", (lab / "README.md").read_text())
+
+
+class RenderedHandoutTest(unittest.TestCase):
+    def test_every_lab_has_a_source_and_a_rendered_handout(self):
+        for lab in LABS:
+            with self.subTest(lab=lab.name):
+                self.assertTrue((REPO / "docs" / "handouts" / f"{lab.name}.md").is_file(), "no handout source")
+                self.assertTrue((lab / "README.md").is_file(), "no rendered README.md (make handouts)")
+
+    def test_no_placeholder_or_doxygen_markup_is_left_in_a_readme(self):
+        for path in [lab / "README.md" for lab in LABS] + [REPO / "README.md"]:
+            text = path.read_text()
+            with self.subTest(path=str(path.relative_to(REPO))):
+                self.assertNotRegex(text, r"\{\{[^}]*\}\}", "a placeholder left over")
+                self.assertNotRegex(text, r"(?m)^#{1,6} .*\{#[\w-]+\}\s*$", "a Doxygen heading anchor")
+                self.assertNotRegex(text, r"(?<![\w`])\\(?:ref|snippet|page|dot)\b", "a Doxygen command")
+
+    def test_the_readmes_are_current(self):
+        problems = handouts.stale(REPO)
+        self.assertEqual(problems, [], "run make handouts (scripts/render-handouts) and commit the result")
+
+    def test_every_link_and_picture_of_a_readme_exists(self):
+        for path in [lab / "README.md" for lab in LABS] + [REPO / "README.md"]:
+            for target in re.findall(r"\]\(([^)\s]+)\)", path.read_text()):
+                if re.match(r"^[a-z]+:", target) or target.startswith("#"):
+                    continue
+                with self.subTest(path=str(path.relative_to(REPO)), target=target):
+                    self.assertTrue((path.parent / target.split("#")[0]).exists())
+
+    def test_the_check_sees_a_stale_readme_and_a_stale_record(self):
+        """A copy of the suite where one source changed and one record changed: both READMEs are named."""
+        import shutil
+        import tempfile
+        with tempfile.TemporaryDirectory() as scratch:
+            copy = Path(scratch) / "suite"
+            for part in ("labs", "docs/handouts", "docs/data", "docs/pages", "README.md"):
+                source = REPO / part
+                (shutil.copytree if source.is_dir() else shutil.copy)(source, copy / part)
+            self.assertEqual(handouts.stale(copy), [])
+            source = copy / "docs" / "handouts" / f"{LABS[1].name}.md"
+            source.write_text(source.read_text() + "\nOne more line.\n")
+            record = copy / "docs" / "data" / "results" / "lab05_nvidia-h100-80gb-hbm3.json"
+            record.write_text(record.read_text().replace('"gflops": 3', '"gflops": 4'))
+            named = " ".join(handouts.stale(copy))
+            self.assertIn(f"labs/{LABS[1].name}/README.md", named)
+            self.assertIn(f"labs/{LABS[5].name}/README.md", named)
+            self.assertNotIn(f"labs/{LABS[2].name}/README.md", named)
 
 
 if __name__ == "__main__":
