@@ -28,11 +28,17 @@
 /// file (the field and offset), bytes after the end, and any NaN or infinity (the tensor and
 /// index).
 ///
-/// Python: `f = open(p, "rb"); assert f.read(8) == b"CLDCGANW"; version, dtype, count =
-/// struct.unpack("<3I", f.read(12))`, then per tensor `n, = struct.unpack("<I", f.read(4));
-/// name = f.read(n).decode(); rank, = struct.unpack("<I", f.read(4)); shape =
-/// struct.unpack(f"<{rank}I", f.read(4 * rank))`, then `numpy.frombuffer(f.read(), "<f4")` split by
-/// the shapes.
+/// Reading a weights file in Python: the header, then per tensor its name and shape, then the
+/// values, split by the shapes:
+/// @code{.py}
+/// f = open(p, "rb"); assert f.read(8) == b"CLDCGANW"
+/// version, dtype, count = struct.unpack("<3I", f.read(12))
+/// for _ in range(count):
+///     n, = struct.unpack("<I", f.read(4)); name = f.read(n).decode()
+///     rank, = struct.unpack("<I", f.read(4))
+///     shape = struct.unpack(f"<{rank}I", f.read(4 * rank))
+/// values = numpy.frombuffer(f.read(), "<f4")
+/// @endcode
 #pragma once
 
 #include "common/byte_reader.h"

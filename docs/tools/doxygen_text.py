@@ -22,13 +22,17 @@ def link_citations(text):
 
 
 BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
+# A single-backtick code span that ends in a quote mark: Doxygen reads `x' as a typographic quotation
+# and loses the span; a double-backtick span is read as code.
+QUOTE_SPAN = re.compile(r"(?<!`)`([^`\n]*')`(?!`)")
 HEADING = re.compile(r"^(#{1,6} .*)$")
 
 
 def doxygen_markdown(text):
     """Rewrites what Doxygen would show as text: bold that starts with code or holds a reference
     (`**`x` is**`) becomes <b>...</b>, and code spans in headings (shown as <tt> in the page's table of
-    contents) become plain words. Fenced code blocks are left alone."""
+    contents) become plain words, and a code span ending in a quote mark gets two backticks. Fenced code
+    blocks are left alone."""
     out, fenced = [], False
     for line in text.split("\n"):
         if line.lstrip().startswith(("```", "~~~")):
@@ -37,5 +41,6 @@ def doxygen_markdown(text):
             if HEADING.match(line):
                 line = line.replace("`", "")
             line = BOLD.sub(r"<b>\1</b>", line)
+            line = QUOTE_SPAN.sub(r"`` \1 ``", line)
         out.append(line)
     return "\n".join(out)

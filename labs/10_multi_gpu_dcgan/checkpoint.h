@@ -14,9 +14,9 @@ namespace lab10 {
 
 /// Every rank of `comm` calls it at the same point with its own outcome (cudalabs::catch_error of
 /// its part of the phase). Returns the agreed outcome: fine only if every rank was; `help` if any
-/// rank showed --help (all stop quietly); otherwise rank 0 prints "`program`: `rank_label`: line"
-/// for the lowest failing rank of `comm`, with "(N of M ranks failed)" when more did, and every
-/// rank gets the worst exit code.
+/// rank showed `--help` (all stop quietly); otherwise rank 0 prints one line for the lowest failing
+/// rank of `comm`, `program: rank_label: message`, followed by `(N of M ranks failed)` when more
+/// did, and every rank gets the worst exit code.
 cudalabs::CaughtError checkpoint(MPI_Comm comm, const cudalabs::CaughtError& mine,
                                  const std::string& program, const std::string& rank_label);
 
