@@ -50,7 +50,8 @@ def unbacked(text: str) -> list[tuple[int, str]]:
     """(line number, figure) of every figure-like number in prose that no placeholder gives."""
     found, fenced = [], False
     for number, line in enumerate(text.splitlines(), start=1):
-        if line.lstrip().startswith(("```", "~~~")):
+        # Code blocks, and raw HTML for the site (\htmlonly: markup and scripts, not prose).
+        if line.lstrip().startswith(("```", "~~~", "\\htmlonly", "\\endhtmlonly")):
             fenced = not fenced
             continue
         if fenced or line.startswith("    ") and not line.lstrip().startswith(("-", "|", "*")):

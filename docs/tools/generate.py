@@ -9,15 +9,14 @@ DIR/plots/*.svg. The placeholders the templates may use are listed in render.py.
 """
 import argparse
 import pathlib
+import re
 import shutil
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 from doxygen_text import doxygen_markdown, link_citations  # noqa: E402
-import diagrams  # noqa: E402
-import labdata  # noqa: E402
-import plots  # noqa: E402
 import handouts  # noqa: E402
+import labdata  # noqa: E402
 from render import RECORDED_PICTURES, Renderer  # noqa: E402
 
 ANSWERS_INTRO = """# Answer keys {#answers}
@@ -39,6 +38,68 @@ def lab_footer(number, numbers):
     return "---\n\n" + "; ".join(links).capitalize() + "."
 
 
+PROFILE_HEADING = re.compile(r"Speed Of Light|Nsight Compute|stall|[Oo]ccupancy|bank conflicts|Issue|profile",
+                             re.I)
+
+
+def with_toc(text):
+    """A page with a table of contents under its title (Doxygen's [TOC]; the theme makes it follow the
+    reader), when it has sections enough to need one."""
+    lines = text.split("\n")
+    if "[TOC]" in text or sum(line.startswith("## ") for line in lines) < 3:
+        return text
+    first = next((i for i, line in enumerate(lines) if line.startswith("# ") or line.startswith("\\mainpage")), None)
+    if first is None:
+        return text
+    return "\n".join(lines[:first + 1] + ["", "[TOC]"] + lines[first + 1:])
+
+
+def anchor_profile_section(handout, walkthrough, number):
+    """Gives the lab's first profiling section the anchor labNN_profile: the walkthrough's first Nsight
+    Compute section, else the handout's "Run, test, profile" section. Returns both texts."""
+    anchor = f"{{#lab{number}_profile}}"
+    lines = walkthrough.split("\n")
+    for i, line in enumerate(lines):
+        if line.startswith("### ") and "{#" not in line:
+            section = "\n".join(lines[i:i + 40]).split("\n### ", 1)[0]
+            if PROFILE_HEADING.search(line) or "{{section:" in section or "{{sass_hot:" in section:
+                lines[i] = f"{line.rstrip()} {anchor}"
+                return handout, "\n".join(lines)
+    lines = handout.split("\n")
+    for i, line in enumerate(lines):
+        if line.startswith("## Run") and "{#" not in line:
+            lines[i] = f"{line.rstrip()} {anchor}"
+            return "\n".join(lines), walkthrough
+    raise KeyError(f"lab {number}: no profiling section to link to (a walkthrough section with a profile table, "
+                   "or a '## Run, test, profile' section in the handout)")
+
+
+def lab_page(repo, number, handout, results_anchors, numbers):
+    """A lab's page: the handout, its read-more list, the walkthrough and the way on, opening with links to
+    the walkthrough, the profiling section, the lab's place on the results page and the reading list."""
+    walkthrough_path = repo / "docs" / "walkthroughs" / f"lab{number}.md"
+    walkthrough = walkthrough_path.read_text() if walkthrough_path.exists() else ""
+    handout, walkthrough = anchor_profile_section(handout, walkthrough, number)
+    if f"results_lab{number}" not in results_anchors:
+        raise KeyError(f"lab {number}: docs/pages/results.md has no section {{#results_lab{number}}}")
+    links = []
+    if walkthrough:
+        links.append(f'\\ref lab{number}_walkthrough "walkthrough"')
+    links += [f'\\ref lab{number}_profile "profile"', f'\\ref results_lab{number} "all results"']
+    more = handouts.read_more(repo, number, site=True)
+    if more:
+        links.append(f'\\ref lab{number}_read_more "read more"')
+    nav = "<div class=\"lab-nav\">This page: " + " &middot; ".join(links) + "</div>"
+    lines = handout.split("\n")
+    title = next(i for i, line in enumerate(lines) if line.startswith("# "))
+    text = "\n".join(lines[:title + 1] + ["", nav, "", "[TOC]"] + lines[title + 1:])
+    if more:
+        text += "\n\n" + more
+    if walkthrough:
+        text += "\n\n" + walkthrough
+    return text + "\n\n" + lab_footer(number, numbers)
+
+
 def lab_folders(repo):
     """The labs that have a handout source (docs/handouts/NN_name.md)."""
     return [p for p in handouts.lab_folders(repo) if handouts.source_of(repo, p).exists()]
@@ -57,6 +118,8 @@ def main():
     if pages.exists():
         shutil.rmtree(pages)
     pages.mkdir(parents=True)
+    import diagrams  # matplotlib: only for drawing, so the page assembly above is testable without it
+    import plots
     drawn = plots.draw_all(data_dir, args.device, out / "plots") + diagrams.draw_all(repo, out / "plots")
     # Pictures that are records themselves: lab 09's generator output, and lab 11's (the same 64 latent
     # vectors through the FP32, BF16 and TF32 generators).
@@ -66,14 +129,13 @@ def main():
             drawn.append(name)
     Renderer.drawn = set(drawn)
 
+    results_page = repo / "docs" / "pages" / "results.md"
+    results_anchors = set(re.findall(r"\{#(results_lab\d\d)\}", results_page.read_text())) if results_page.exists() else set()
     for folder in lab_folders(repo):
         number = folder.name[:2]
         renderer = Renderer(data_dir, args.device, number)
-        text = handouts.source_of(repo, folder).read_text()
-        walkthrough = repo / "docs" / "walkthroughs" / f"lab{number}.md"
-        if walkthrough.exists():
-            text += "\n\n" + walkthrough.read_text()
-        text += "\n\n" + lab_footer(number, [f.name[:2] for f in lab_folders(repo)])
+        text = lab_page(repo, number, handouts.source_of(repo, folder).read_text(), results_anchors,
+                        [f.name[:2] for f in lab_folders(repo)])
         (pages / f"lab{number}.md").write_text(doxygen_markdown(link_citations(renderer.render(text))))
 
     # The answer keys: one instructor page from docs/answers/, each lab's part rendered with its data.
@@ -86,7 +148,7 @@ def main():
 
     for page in sorted((repo / "docs" / "pages").glob("*.md")):
         (pages / page.name).write_text(doxygen_markdown(link_citations(
-            Renderer(data_dir, args.device, "00").render(page.read_text()))))
+            Renderer(data_dir, args.device, "00").render(with_toc(page.read_text())))))
     print(f"generate: {len(list(pages.glob('*.md')))} pages, {len(drawn)} plots in {out}")
     return 0
 

@@ -90,10 +90,37 @@ def render_markdown(repo: pathlib.Path, text: str, lab: str, source: pathlib.Pat
     return HEADING_ANCHOR.sub(r"\1", renderer.render(text))
 
 
+# The read-more lists' short names (docs/pages/references.md), written out where a list stands alone.
+SHORT_NAMES = {
+    "PMPP": "[Programming Massively Parallel Processors](https://shop.elsevier.com/books/programming-massively-parallel-"
+            "processors/hwu/978-0-323-91231-0) (Hwu, Kirk and El Hajj, fourth edition)",
+    "Guide": "CUDA C++ Programming Guide", "Best Practices": "CUDA C++ Best Practices Guide",
+    "PTX ISA": "PTX ISA", "Nsight Compute": "Nsight Compute Profiling Guide"}
+
+
+def read_more(repo: pathlib.Path, number: str, site: bool = False) -> str:
+    """A lab's list of public sources, from its '### Lab NN' section of the references page, with the
+    page's short names written out; '' when the page has none."""
+    page = repo / "docs" / "pages" / "references.md"
+    if not page.exists():
+        return ""
+    match = re.search(rf"^### Lab {number}\b[^\n]*\n(.*?)(?=^#{{2,3}} |\Z)", page.read_text(), re.M | re.S)
+    if not match:
+        return ""
+    body = match.group(1).strip()
+    for short, full in SHORT_NAMES.items():
+        body = re.sub(rf"(?m)^- {re.escape(short)}, ", f"- {full}, ", body)
+    every = ('\\ref read_more "the references page"' if site else
+             "the [references page](../../docs/pages/references.md)")
+    heading = f"## Read more {{#lab{number}_read_more}}" if site else "## Read more"
+    return f"{heading}\n\nPublic books, manuals and papers on this lab's subject; every lab's list is on {every}.\n\n{body}\n"
+
+
 def render_handout(repo: pathlib.Path, folder: pathlib.Path, device: str = labdata.DEFAULT_DEVICE) -> str:
     source = source_of(repo, folder)
     target = folder / "README.md"
-    body = render_markdown(repo, source.read_text(), folder.name[:2], source, target, device)
+    text = source.read_text().rstrip("\n") + "\n\n" + read_more(repo, folder.name[:2])
+    body = render_markdown(repo, text, folder.name[:2], source, target, device)
     return NOTICE.format(source=source.relative_to(repo).as_posix()) + body.rstrip("\n") + "\n"
 
 

@@ -34,6 +34,7 @@ Templates may use:
   {{tuning:COMMIT/BATCH[/N]:COLUMN:FORMAT}}  a cell of lab 09's tuning record (docs/data/dcgan/tuning.md)
   {{fastest:NN}} {{fastest_pct:NN}}      lab NN's fastest variant at 4096^3 and its % of cuBLAS (the
                                          progression plot's rule); {{fastest_name:NN}} {{fastest_gflops:NN}} apart
+  {{record_note:RECORD}}                 a results record's device, date, commit and command (RECORD: results/NAME)
   {{kernel_of:VARIANT}}                  the variant whose kernel VARIANT ran when profiled (best -> wide_256x128)
   {{coarsening_factor:case1|case2}}      lab 08: the factor with the best speedup
   {{lab:NN}}                             set the lab the placeholders above refer to
@@ -225,6 +226,12 @@ class Renderer:
             if key == "fastest_gflops":
                 return f"{best['gflops']:,.0f}"
             return f"{results.variant_of(best['run_name'])} {best['gflops']:,.0f} GFLOP/s"
+        if key == "record_note":
+            # Where a results record comes from: device, date, commit and command (RECORD as in calc's &RECORD).
+            path = pathlib.Path(self.data_dir) / f"{arg}_{self.device}.json"
+            if not path.exists():
+                raise KeyError(f"record_note: no record {path}")
+            return labdata.Results(path).note()
         if key == "kernel_of":
             # Which variant's kernel another variant launched at the profiled problem (e.g. best -> the tile
             # it picked): the variant whose profiled kernel has the same name, from the lab's profile.

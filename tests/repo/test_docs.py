@@ -12,6 +12,7 @@ REPO = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "docs" / "tools"))
 import check_markup  # noqa: E402
 import doxygen_text  # noqa: E402
+import handouts  # noqa: E402
 
 
 def page(body):
@@ -60,6 +61,76 @@ class InlineCodeTest(unittest.TestCase):
     def test_the_generator_gives_quote_spans_two_backticks(self):
         self.assertEqual(doxygen_text.doxygen_markdown("run (`ctest -R 'lab07.*step1'`) and `it's` `x`"),
                          "run (`` ctest -R 'lab07.*step1' ``) and `it's` `x`")
+
+
+class ReferencesTest(unittest.TestCase):
+    def test_every_lab_has_a_read_more_list_of_public_sources(self):
+        text = (REPO / "docs" / "pages" / "references.md").read_text()
+        labs = sorted(p.name[:2] for p in (REPO / "labs").glob("[0-9][0-9]_*") if (p / "lab.h").is_file())
+        for lab in labs:
+            with self.subTest(lab=lab):
+                section = handouts.read_more(REPO, lab)
+                self.assertTrue(section, f"references.md has no '### Lab {lab}' read-more list")
+                links = re.findall(r"\]\((https://[^)\s]+)\)", section)
+                self.assertGreaterEqual(len(links), 2, "at least two public sources")
+
+    def test_the_named_public_sources_are_cited(self):
+        text = (REPO / "docs" / "pages" / "references.md").read_text()
+        for needle in ("Programming Massively Parallel Processors", "CUDA C++ Programming Guide",
+                       "parallel-thread-execution", "wgmma", "cp-async-bulk-tensor", "mma",
+                       "ProfilingGuide"):
+            self.assertIn(needle, text)
+
+
+class SiteTest(unittest.TestCase):
+    HEADER = ('<html xmlns="http://www.w3.org/1999/xhtml">\n<head>\n<title>x</title>\n</head>\n<body>\n'
+              '<tr id="projectrow">\n  <!--BEGIN PROJECT_NAME-->\n  <td id="projectalign">x</td>\n'
+              '  <!--END PROJECT_NAME-->\n  <td>$searchbox</td>\n</tr>\n')
+
+    def test_the_header_carries_the_extensions_and_the_text_search(self):
+        # docs/tools/site.py by its path: the name "site" is the standard library's.
+        spec = __import__("importlib.util").util.spec_from_file_location("docs_site", REPO / "docs" / "tools" / "site.py")
+        module = __import__("importlib.util").util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        with tempfile.TemporaryDirectory() as scratch:
+            source, out = pathlib.Path(scratch) / "in.html", pathlib.Path(scratch) / "out.html"
+            source.write_text(self.HEADER)
+            module.write_header(source, out)
+            header = out.read_text()
+            for script in module.EXTENSIONS:
+                self.assertIn(f'src="$relpath^{script}"', header)
+            self.assertIn('lang="en"', header)
+            self.assertLess(header.index('id="textsearch"'), header.index("$searchbox"))
+            self.assertIn('action="$relpath^fulltext.html"', header)
+            pages = pathlib.Path(scratch) / "html"
+            pages.mkdir()
+            body = '<div class="header"><div class="title">T</div></div><div class="contents">x</div>'
+            for name in ("lab02.html", "common_8h.html", "common_8h_source.html", "x-members.html"):
+                (pages / name).write_text(body)
+            self.assertEqual(module.mark_for_index(pages), 2)
+            self.assertIn('data-pagefind-body data-pagefind-weight="3"', (pages / "lab02.html").read_text())
+            self.assertIn('data-pagefind-meta="title"', (pages / "common_8h.html").read_text())
+            self.assertNotIn("data-pagefind", (pages / "common_8h_source.html").read_text())
+
+    def test_a_lab_page_opens_with_its_links_and_a_table_of_contents(self):
+        import generate
+        handout = "# Lab 05: register tiling {#lab05}\n\nText.\n\n## Run, test, profile\n\nx\n"
+        page = generate.lab_page(REPO, "05", handout, {"results_lab05"}, ["04", "05", "06"])
+        first = page.split("\n")[:6]
+        self.assertEqual(first[0], "# Lab 05: register tiling {#lab05}")
+        nav = next(line for line in first if "lab-nav" in line)
+        for anchor in ("lab05_walkthrough", "lab05_profile", "results_lab05", "lab05_read_more"):
+            self.assertIn(f"\\ref {anchor} ", nav)
+        self.assertIn("[TOC]", first)
+        self.assertIn("{#lab05_profile}", page)  # on the walkthrough's first Nsight Compute section
+        self.assertIn("## Read more {#lab05_read_more}", page)
+        with self.assertRaises(KeyError):  # a lab without a section on the results page fails the build
+            generate.lab_page(REPO, "05", handout, set(), ["05"])
+
+    def test_every_lab_has_its_section_on_the_results_page(self):
+        results = (REPO / "docs" / "pages" / "results.md").read_text()
+        for lab in sorted(p.name[:2] for p in (REPO / "labs").glob("[0-9][0-9]_*") if (p / "lab.h").is_file()):
+            self.assertIn(f"{{#results_lab{lab}}}", results)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""Searches the built site as a reader would: serves it on the loopback address, opens the full-text
+search page (fulltext.html?q=...) in headless Chromium (browser.py), waits until the page shows its
+results, and reads them out of the page. Fails when a search does not find the page that teaches its subject among the first
+results, or finds nothing.
+
+  check_search.py HTML_DIR [QUERY=PAGE ...]      default: the queries below
+
+Each query is a reader's word; each expected page is the lab page that teaches it.
+"""
+from __future__ import annotations
+
+import pathlib
+import sys
+import urllib.parse
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from browser import Browser, serve  # noqa: E402
+
+QUERIES = {"bank conflict": "lab02.html", "coalesced": "lab01.html", "coalesc": "lab01.html",
+           "roofline": "lab00.html", "cp.async": "lab06.html", "double buffering": "lab06.html",
+           "stream-K": "lab07.html", "wgmma": "lab11.html", "occupancy": "lab04.html",
+           "thread coarsening": "lab08.html", "MPI_Igatherv": "lab10.html"}
+TOP = 5  # the expected page must be among the first results
+DONE = "(m => m && m.textContent && !m.textContent.startsWith('Searching'))(document.getElementById('fulltext-message'))"
+
+
+def search(browser, base, query):
+    """(pages found in order, the page's message) for one query, as the search page shows them."""
+    if not browser.open(f"{base}/fulltext.html?q={urllib.parse.quote(query)}", DONE, timeout=30):
+        return [], "no answer within 30 s"
+    links = browser.evaluate("[...document.querySelectorAll('a.fulltext-result-link')].map(a => a.getAttribute('href'))")
+    message = browser.evaluate("document.getElementById('fulltext-message').textContent")
+    return [pathlib.PurePosixPath(urllib.parse.urlparse(link).path).name for link in links], message
+
+
+def main(argv):
+    if len(argv) < 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    html_dir = pathlib.Path(argv[1])
+    queries = dict(arg.split("=", 1) for arg in argv[2:]) or QUERIES
+    if not (html_dir / "fulltext.html").exists() or not (html_dir / "pagefind" / "pagefind.js").exists():
+        print(f"check_search: {html_dir} has no search page or no Pagefind index", file=sys.stderr)
+        return 1
+    failures = []
+    with serve(html_dir) as base, Browser() as browser:
+        for query, expected in queries.items():
+            pages, message = search(browser, base, query)
+            where = pages.index(expected) + 1 if expected in pages[:TOP] else None
+            print(f"check_search: '{query}': {message}; {expected} "
+                  + (f"is result {where}" if where else f"not among the first {TOP}: {pages[:TOP]}"))
+            if not where:
+                failures.append(query)
+    if failures:
+        print(f"check_search: the search does not find what it should for: {', '.join(failures)}", file=sys.stderr)
+        return 1
+    print(f"check_search: {len(queries)} searches in headless Chromium, each finds its page")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
