@@ -2,7 +2,7 @@
 """Every figure in the docs' prose comes from a record: the check that fails on one that does not.
 
 A figure-like number (a number with a unit: ms, GFLOP/s, GB, %, x, ...; a decimal; a number with
-thousands separators) in a handout source (docs/handouts/; the labs' README.md files are rendered from
+thousands separators; a count out of a count, "38 of 38") in a handout source (docs/handouts/; the labs' README.md files are rendered from
 them), walkthrough, answer key or page must come from a placeholder of
 the generator ({{ms:...}}, {{calc:...}}, {{metric:...}}, ...: docs/tools/generate.py), or be marked as
 a figure quoted from a source ({{quote:...}}) or a constant ({{const:...}}). Code spans and blocks,
@@ -29,6 +29,8 @@ FIGURE = re.compile(
     r"|\d+\.\d+"                                          # 2.5
     r"|\d+(?=" + UNIT + r"))"                             # 12 ms, 40 %, 3x
     r"(?:" + UNIT + r")?")
+# A count out of a count ("322 of 322", "38 of 38 shapes") states a result as surely as a figure with a unit.
+COUNT_OF = re.compile(r"(?<![\w.$#@/\\-])\d{2,}(?:,\d{3})* of \d{2,}(?:,\d{3})*\b")
 PLACEHOLDER = re.compile(r"\{\{[^}]*\}\}")
 CODE_SPAN = re.compile(r"`[^`]*`")
 LINK_TARGET = re.compile(r"\]\([^)]*\)")
@@ -59,6 +61,8 @@ def unbacked(text: str) -> list[tuple[int, str]]:
         prose = line
         for pattern in (PLACEHOLDER, CODE_SPAN, LINK_TARGET, ANCHOR, SECTION):
             prose = pattern.sub(" ", prose)
+        found += [(number, match.group(0).strip()) for match in COUNT_OF.finditer(prose)]
+        prose = COUNT_OF.sub(" ", prose)
         found += [(number, match.group(0).strip()) for match in FIGURE.finditer(prose)
                   if not SIZE.match(match.group(0).strip())]
     return found

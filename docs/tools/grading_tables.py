@@ -16,6 +16,14 @@ def _grading(repo: pathlib.Path):
     return rubric, similarity, solution_file
 
 
+def rubric_totals(repo: pathlib.Path) -> dict[str, float]:
+    """Lab -> the most points tests/grading/rubric.json gives it, read by the grader's own reader, so that
+    a page quoting a total follows the rubric whatever its format becomes."""
+    rubric_module, _, _ = _grading(repo)
+    rubric = rubric_module.load_rubric(repo / "tests" / "grading" / "rubric.json")
+    return {number: float(lab.max_points) for number, lab in sorted(rubric.labs.items())}
+
+
 def rubric_points(repo: pathlib.Path) -> str:
     """The points per lab and variant that tests/grading/rubric.json gives (the grader's own reader)."""
     rubric_module, _, _ = _grading(repo)
@@ -25,7 +33,7 @@ def rubric_points(repo: pathlib.Path) -> str:
         correctness = sum(v.correctness for v in lab.variants)
         performance = sum(v.max_performance for v in lab.variants)
         rows.append(f"| {number} | {len(lab.variants)} | {correctness:g} | {performance:g} | {lab.max_points:g} |")
-    rows.append(f"| all | | | | {sum(lab.max_points for lab in rubric.labs.values()):g} |")
+    rows.append(f"| all | | | | {sum(rubric_totals(repo).values()):g} |")
     return "\n".join(rows)
 
 

@@ -13,7 +13,9 @@ Templates may use:
   {{coarsening_speedup:case1|case2}}     lab 08: the best factor's speedup over factor 1
   {{bad_input_tests}}                    the command-line bad-input tests (tests/cli/CliTests.cmake)
   {{rubric_points}}                      the points per lab of tests/grading/rubric.json
+  {{rubric_total}} {{rubric_total:NN}}   the rubric's total now, of every lab or of lab NN
   {{edition}}                            which edition this site is: instructor's or student
+  {{edition_commands}}                   the two commands, as they work in this edition
   {{distinct_rules}}                     what sets each lab's variants apart (the rubric's distinct rules)
   {{lab_effort}}                         hours and difficulty (estimates), lines to write and grading time
   {{dcgan:throughput|end_to_end|layers@BATCH}}   lab 09's tables (docs/tools/dcgan_tables.py)
@@ -35,6 +37,7 @@ Templates may use:
   {{fastest:NN}} {{fastest_pct:NN}}      lab NN's fastest variant at 4096^3 and its % of cuBLAS (the
                                          progression plot's rule); {{fastest_name:NN}} {{fastest_gflops:NN}} apart
   {{record_note:RECORD}}                 a results record's device, date, commit and command (RECORD: results/NAME)
+  {{run_of:RECORD}}                      the same in a few words: device, date and commit
   {{kernel_of:VARIANT}}                  the variant whose kernel VARIANT ran when profiled (best -> wide_256x128)
   {{coarsening_factor:case1|case2}}      lab 08: the factor with the best speedup
   {{lab:NN}}                             set the lab the placeholders above refer to
@@ -226,6 +229,13 @@ class Renderer:
             if key == "fastest_gflops":
                 return f"{best['gflops']:,.0f}"
             return f"{results.variant_of(best['run_name'])} {best['gflops']:,.0f} GFLOP/s"
+        if key == "run_of":
+            # A results record's run in a few words: device, date and commit.
+            path = pathlib.Path(self.data_dir) / f"{arg}_{self.device}.json"
+            if not path.exists():
+                raise KeyError(f"run_of: no record {path}")
+            c = labdata.Results(path).context
+            return f"{c['device']}, {c['date'][:10]}, commit {c['git_commit'][:7]}"
         if key == "record_note":
             # Where a results record comes from: device, date, commit and command (RECORD as in calc's &RECORD).
             path = pathlib.Path(self.data_dir) / f"{arg}_{self.device}.json"
@@ -298,6 +308,22 @@ class Renderer:
             return ("Instructor's edition: the walkthroughs show the solutions' code, and the answer keys are on "
                     "\\ref answers." if (repo / "solutions").is_dir() else
                     "Student edition: no solution code and no answer keys (written by make release-students).")
+        if key == "edition_commands":
+            # make run builds what the copy has: the solutions in the instructor's, the student's kernels in a release.
+            repo = pathlib.Path(self.data_dir).parent.parent
+            what = ("build the reference solutions and run every lab in order" if (repo / "solutions").is_dir() else
+                    "build your kernels and run every lab in order")
+            return ("```\n"
+                    f"make run     # {what}, then the progression table (needs a GPU)\n"
+                    "make test    # build everything and run the tests (GPU tests are reported skipped, with the reason, "
+                    "without a GPU)\n```")
+        if key == "rubric_labs":
+            labs = sorted(grading_tables.rubric_totals(pathlib.Path(self.data_dir).parent.parent))
+            return f"{labs[0]}-{labs[-1]}" if len(labs) > 1 else labs[0]
+        if key == "rubric_total":
+            # The points the rubric gives now: all labs, or one lab (rubric_total:07).
+            totals = grading_tables.rubric_totals(pathlib.Path(self.data_dir).parent.parent)
+            return f"{(totals[arg] if arg else sum(totals.values())):g}"
         if key == "rubric_points":
             return grading_tables.rubric_points(pathlib.Path(self.data_dir).parent.parent)
         if key == "distinct_rules":

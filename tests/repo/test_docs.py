@@ -63,6 +63,28 @@ class InlineCodeTest(unittest.TestCase):
                          "run (`` ctest -R 'lab07.*step1' ``) and `it's` `x`")
 
 
+class EditionTest(unittest.TestCase):
+    def test_the_student_editions_main_page_does_not_promise_the_solutions(self):
+        from render import Renderer
+        with tempfile.TemporaryDirectory() as scratch:
+            (pathlib.Path(scratch) / "docs" / "data").mkdir(parents=True)
+            student = Renderer(pathlib.Path(scratch) / "docs" / "data", "x", "00").render("{{edition_commands}}")
+            (pathlib.Path(scratch) / "solutions").mkdir()
+            instructor = Renderer(pathlib.Path(scratch) / "docs" / "data", "x", "00").render("{{edition_commands}}")
+        self.assertNotIn("solution", student)
+        self.assertIn("your kernels", student)
+        self.assertIn("reference solutions", instructor)
+        self.assertIn("{{edition_commands}}", (REPO / "docs" / "pages" / "mainpage.md").read_text())
+
+
+class CountsTest(unittest.TestCase):
+    def test_a_hand_written_count_of_counts_is_caught(self):
+        import check_numbers
+        self.assertEqual(check_numbers.unbacked("The solutions scored 322 of 322 points."), [(1, "322 of 322")])
+        self.assertEqual(check_numbers.unbacked("They scored {{json:grading/x.json:points:count}} of {{rubric_total}}; "
+                                                "{{const:32 of 48}} warps; 2 of 3 ranks."), [])
+
+
 class ReferencesTest(unittest.TestCase):
     def test_every_lab_has_a_read_more_list_of_public_sources(self):
         text = (REPO / "docs" / "pages" / "references.md").read_text()
