@@ -33,8 +33,10 @@ ROSTER ?=
 REGRADE ?=
 EARLIER_LABS ?= $(if $(HAVE_SOLUTIONS),reference,student)
 # The build's packages; lab 10's MPI program is built when Open MPI is there, and the class grader's
-# similarity check runs when similarity-tester is, so both are optional.
+# similarity check runs when similarity-tester is, so both are optional. What only runs labs (make run,
+# lab, solution, profile, bench) needs the build group alone: RUN_SETUP_GROUPS.
 SETUP_GROUPS ?= build --optional mpi grading
+RUN_SETUP_GROUPS ?= build
 # CUDA's installer puts nvcc under /usr/local/cuda/bin without adding it to PATH.
 export PATH := $(if $(shell command -v nvcc 2>/dev/null),$(PATH),/usr/local/cuda/bin:$(PATH))
 # Tools extracted by `scripts/setup --bundle` (an offline machine's .deps) are found like installed ones.
@@ -57,17 +59,23 @@ help:
 	@sed -n '2,22p' Makefile
 
 # Quiet and fast when nothing is missing; installs what is (apt-get), or names the command to run.
+# The targets that only build and run labs install the build group alone (RUN_SETUP_GROUPS): a fresh
+# GPU node's `make run` waits for no MPI or grading package.
+RUNS_ONLY := $(filter run lab solution profile bench,$(MAKECMDGOALS))
 setup:
-	@scripts/setup $(SETUP_GROUPS)
+	@scripts/setup $(if $(and $(RUNS_ONLY),$(if $(filter-out $(RUNS_ONLY),$(MAKECMDGOALS)),,x)),$(RUN_SETUP_GROUPS),$(SETUP_GROUPS))
 
 $(BUILD_DIR)/CMakeCache.txt: | setup
 	cmake -S . -B $(BUILD_DIR) -G "$(GENERATOR)" -DCUDALABS_EARLIER_LABS=$(EARLIER_LABS) $(CMAKE_FLAGS)
 
-# An existing build follows EARLIER_LABS too: CMake is told again only when the value changed.
+# An existing build follows EARLIER_LABS too: CMake is told again only when the value changed, or when
+# Open MPI arrived after a build configured without it (make run first, make test later).
 configure: setup $(BUILD_DIR)/CMakeCache.txt
 	$(if $(filter reference student,$(EARLIER_LABS)),,$(error EARLIER_LABS=$(EARLIER_LABS) is not reference or student))
 	@grep -qx 'CUDALABS_EARLIER_LABS:STRING=$(EARLIER_LABS)' $(BUILD_DIR)/CMakeCache.txt || \
 	  cmake $(BUILD_DIR) -DCUDALABS_EARLIER_LABS=$(EARLIER_LABS)
+	@if command -v mpirun >/dev/null 2>&1 && grep -qx 'CUDALABS_MPI_FOUND:INTERNAL=OFF' $(BUILD_DIR)/CMakeCache.txt; then \
+	  cmake $(BUILD_DIR) >/dev/null; fi
 
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
@@ -83,6 +91,8 @@ require-gpu:
 check-lab-number:
 	$(if $(filter $(N),$(LAB_NUMBERS)),,$(error N=$(N) is not a lab: use one of $(LAB_NUMBERS), e.g. make lab N=01))
 
+# Builds exactly the drivers scripts/run-labs runs (and what they link), nothing else: no tests, no
+# student builds, no lab07_plans or MPI program.
 run: require-gpu configure
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target $(foreach n,$(LAB_NUMBERS),lab$(n)$(if $(HAVE_SOLUTIONS),_solution))
 	scripts/run-labs $(BUILD_DIR) $(BUILD_DIR)/run

@@ -161,7 +161,7 @@ if(CUDALABS_MPI_FOUND AND TARGET dcgan_mpi)
   function(cudalabs_add_mpi_test name exit_code stderr_regex ranks)
     string(REPLACE ";" "|" args "${ARGN}")
     add_test(NAME "cli.${name}"
-             COMMAND ${CMAKE_COMMAND} "-DCOMMAND=${MPIEXEC_EXECUTABLE}|-q|--oversubscribe|-np|${ranks}|$<TARGET_FILE:dcgan_mpi>|${args}"
+             COMMAND ${CMAKE_COMMAND} "-DCOMMAND=${PROJECT_SOURCE_DIR}/tests/cli/mpirun_isolated.sh|${MPIEXEC_EXECUTABLE}|-q|--oversubscribe|-np|${ranks}|$<TARGET_FILE:dcgan_mpi>|${args}"
                      -DEXPECT_EXIT=${exit_code} "-DEXPECT_STDERR=${stderr_regex}" -DSTDERR_LINES=1 ${CUDALABS_MPI_TEST_GPU}
                      -P ${PROJECT_SOURCE_DIR}/cmake/ExpectOutput.cmake)
     set_tests_properties("cli.${name}" PROPERTIES LABELS "cpu;cli;mpi" SKIP_REGULAR_EXPRESSION "SKIPPED: " TIMEOUT 120

@@ -14,6 +14,9 @@ if [ "$gpus" -eq 0 ]; then echo "SKIPPED: no CUDA GPU available"; exit 0; fi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# Open MPI's session directory in a folder of this run's own: no race with another mpirun.
+mkdir -p "$work/tmp"
+export TMPDIR=$work/tmp OMPI_MCA_orte_tmpdir_base=$work/tmp PRTE_MCA_prte_tmpdir_base=$work/tmp
 run_mpi() { timeout 300 mpirun -q --oversubscribe --bind-to none "$@"; }
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
