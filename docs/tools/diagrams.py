@@ -1,4 +1,4 @@
-"""Tiling diagrams drawn from the tile constants in the labs' own code (lab.h, launch.cuh, tiles.h), so that
+"""Diagrams drawn from the constants in the labs' own code (lab.h, launch.cuh, tiles.h), so that
 a picture cannot drift from the kernel it explains: who computes which part of C, and which shared-memory
 bank each lane of a warp touches.
 """
@@ -203,12 +203,329 @@ def tensor_core_layouts(repo, out):
     _save(fig, out)
 
 
+def _record_context(repo, record):
+    """The custom context of a results record (docs/data/RECORD_<device>.json), or {}."""
+    import json
+    import labdata
+    path = pathlib.Path(repo) / "docs" / "data" / f"{record}_{labdata.DEFAULT_DEVICE}.json"
+    return json.loads(path.read_text())["context"] if path.exists() else {}
+
+
+def coalescing(repo, out):
+    """Lab 01: one warp of a kBlockX x kBlockY block (lab.h) under each mapping: the elements of C it
+    computes, and the 32-byte sectors its 32 lanes touch in one load of A, one of B and the store of C
+    (row-major floats of a 4096-wide matrix). The measured sectors per load request (Nsight Compute,
+    docs/data/profiles/lab01_*.csv) are in each title."""
+    import labdata
+    lab = pathlib.Path(repo) / "labs" / "01_naive_gemm" / "lab.h"
+    block_x, block_y = _constant(lab, "kBlockX"), _constant(lab, "kBlockY")
+    width = 4096  # the profiled problem's leading dimension, in floats
+    profile = labdata.LabData(pathlib.Path(repo) / "docs" / "data", "01").profile
+    fig, axes = plt.subplots(2, 2, figsize=(11, 6.2), gridspec_kw={"width_ratios": [1, 2.4]})
+    for row, (variant, x_walks_columns) in enumerate((("naive_strided", False), ("naive_coalesced", True))):
+        ax = axes[row][0]
+        rows_c, cols_c = (block_x, block_y) if not x_walks_columns else (block_y, block_x)
+        for r in range(rows_c):
+            for c in range(cols_c):
+                warp0 = (c == 0) if not x_walks_columns else (r == 0)
+                ax.add_patch(patches.Rectangle((c, r), 1, 1, color="#c44e52" if warp0 else "#e8e8e8", ec="white",
+                                               linewidth=0.4))
+        ax.set_xlim(0, cols_c)
+        ax.set_ylim(rows_c, 0)
+        ax.set_aspect("equal")
+        ax.set_xticks([])
+        ax.set_yticks([])
+        ax.set_title(f"{variant}: a {block_x} x {block_y} block's piece of C\nwarp 0 (red) = "
+                     + ("one column: lane l computes row l" if not x_walks_columns else "one row: lane l computes column l"),
+                     fontsize=8)
+        ax = axes[row][1]
+        # Byte offsets of each lane's element, per access, for row-major matrices `width` floats wide.
+        if x_walks_columns:
+            accesses = {"load of A(row, p)": [0] * 32, "load of B(p, col + l)": [4 * l for l in range(32)],
+                        "store of C(row, col + l)": [4 * l for l in range(32)]}
+        else:
+            accesses = {"load of A(row + l, p)": [4 * width * l for l in range(32)], "load of B(p, col)": [0] * 32,
+                        "store of C(row + l, col)": [4 * width * l for l in range(32)]}
+        for y, (name, offsets) in enumerate(accesses.items()):
+            sectors = sorted(set(o // 32 for o in offsets))
+            for lane, offset in enumerate(offsets):
+                ax.add_patch(patches.Rectangle((lane, y), 1, 0.8, color=plt.cm.tab20(sectors.index(offset // 32) % 20),
+                                               ec="white", linewidth=0.5))
+            ax.text(32.5, y + 0.4, f"{len(sectors)} sector{'s' if len(sectors) > 1 else ''}", va="center", fontsize=8)
+            ax.text(-0.5, y + 0.4, name, va="center", ha="right", fontsize=8)
+        ax.set_xlim(-14, 38)
+        ax.set_ylim(3, -0.2)
+        ax.set_xticks([0, 8, 16, 24, 31], ["lane 0", "8", "16", "24", "31"], fontsize=7)
+        ax.set_yticks([])
+        for side in ("left", "right", "top"):
+            ax.spines[side].set_visible(False)
+        measured = ""
+        if profile is not None:
+            try:
+                measured = (" - measured: " + f"{profile.value(variant, 'l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum/l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum'):.1f}"
+                            + " sectors per load request (ncu)")
+            except KeyError:
+                pass
+        ax.set_title(f"{variant}: the 32-byte sector of each lane's address (one colour per sector){measured}",
+                     fontsize=8)
+    fig.suptitle("Lab 01: who computes what, and how many 32-byte sectors one warp instruction needs", fontsize=10)
+    fig.tight_layout()
+    _save(fig, out)
+
+
+def pipeline(repo, out):
+    """Lab 06: the tile loop over time, without and with overlap: lab 05's two barriers a tile, lab 06's
+    register prefetch into the other of two shared buffers (one barrier), and cp.async with
+    kAsyncStages stages (lab.h). Durations are drawn to illustrate the order, not measured."""
+    stages = _constant(pathlib.Path(repo) / "labs" / "06_double_buffering" / "lab.h", "kAsyncStages")
+    load, store, compute, tiles = 3.0, 0.6, 4.0, 6
+    fig, axes = plt.subplots(3, 1, figsize=(11, 7.0), sharex=True, gridspec_kw={"height_ratios": [3, 3, stages + 1]})
+    colors = {"load": "#64b5cd", "store": "#8172b3", "compute": "#55a868", "barrier": "black"}
+
+    def bar(ax, row, start, length, kind, tile):
+        ax.barh(row, length, left=start, height=0.6, color=colors[kind], edgecolor="white")
+        if length >= 0.9:
+            ax.text(start + length / 2, row, f"{tile}", ha="center", va="center", fontsize=7, color="white")
+
+    # Lab 05: load tile t, barrier, compute, barrier.
+    ax, t0 = axes[0], 0.0
+    for t in range(tiles):
+        bar(ax, 0, t0, load, "load", t)
+        bar(ax, 1, t0 + load, store, "store", t)
+        ax.axvline(t0 + load + store, color="black", linewidth=0.6)
+        bar(ax, 2, t0 + load + store, compute, "compute", t)
+        t0 += load + store + compute
+        ax.axvline(t0, color="black", linewidth=0.6)
+    ax.set_title("lab 05 rt_2d: load tile t, barrier, compute it, barrier: the loads wait for the arithmetic and "
+                 "the arithmetic for the loads", fontsize=8)
+    # prefetch_regs: global loads of t + 1 in flight during the FFMAs of t; store to the other buffer; one barrier.
+    ax = axes[1]
+    bar(ax, 0, 0, load, "load", 0)
+    bar(ax, 1, load, store, "store", 0)
+    t0 = load + store
+    ax.axvline(t0, color="black", linewidth=0.6)
+    for t in range(tiles):
+        if t + 1 < tiles:
+            bar(ax, 0, t0, load, "load", t + 1)
+        bar(ax, 2, t0, compute, "compute", t)
+        if t + 1 < tiles:
+            bar(ax, 1, t0 + compute, store, "store", t + 1)
+        t0 += compute + (store if t + 1 < tiles else 0)
+        ax.axvline(t0, color="black", linewidth=0.6)
+    ax.set_title("prefetch_regs: tile t + 1's loads fly into registers while tile t is computed, then go to the "
+                 "other shared buffer: one barrier a tile", fontsize=8)
+    # cp_async: `stages` buffers, stages - 1 tiles in flight while one is computed; a row per stage.
+    ax = axes[2]
+    for t in range(min(stages - 1, tiles)):
+        bar(ax, t % stages, t * 0.5, load, "load", t)
+    t0 = load + 0.5 * (stages - 2)
+    ax.axvline(t0, color="black", linewidth=0.6)
+    for t in range(tiles):
+        nxt = t + stages - 1
+        if nxt < tiles:
+            bar(ax, nxt % stages, t0, load, "load", nxt)
+        bar(ax, stages, t0, compute, "compute", t)
+        t0 += compute
+        ax.axvline(t0, color="black", linewidth=0.6)
+    ax.set_title(f"cp_async, {stages} stages: {stages - 1} tiles copy straight into shared memory while one is "
+                 "computed (no registers, no stores)", fontsize=8)
+    for ax in axes[:2]:
+        ax.set_yticks([0, 1, 2], ["global loads", "stores to shared", "FFMAs"], fontsize=8)
+    axes[2].set_yticks(range(stages + 1), [f"cp.async, stage {s}" for s in range(stages)] + ["FFMAs"], fontsize=8)
+    for ax in axes:
+        ax.invert_yaxis()
+        ax.set_xlim(0, (load + store + compute) * tiles + 1)
+    axes[2].set_xlabel("time, drawn to show the order (a black line: a barrier; the number: the tile)", fontsize=8)
+    handles = [patches.Patch(color=c, label=n) for n, c in colors.items() if n != "barrier"]
+    fig.legend(handles=handles, loc="lower center", ncol=3, fontsize=8, frameon=False, bbox_to_anchor=(0.5, -0.02))
+    fig.suptitle("Lab 06: the tile loop over time, before and after double buffering", fontsize=10)
+    fig.tight_layout(rect=(0, 0.04, 1, 1))
+    _save(fig, out)
+
+
+WAVES_SHAPE = (1024, 1024, 65536)  # a shape of the sweep with too few tiles for the SMs (lab 07's handout)
+
+
+def waves(repo, out, tile="Tile256x128"):
+    """Lab 07: how the work of one GEMM lands on the SMs over time, for a shape with fewer tiles than SMs:
+    whole tiles (one wave, most SMs idle), split-K (each tile's K in s slices, then a sum), and stream-K
+    (every SM the same share of all tiles' K steps, a tile's pieces on neighbouring SMs). The tile is
+    tiles.h's; the SM count is the lab 07 record's (docs/data/results/lab07_*.json)."""
+    bm, bn, bk = lab07_tile(repo, tile)[:3]
+    sms = int(_record_context(repo, "results/lab07").get("sm_count", 132))
+    m, n, k = WAVES_SHAPE
+    tiles = -(-m // bm) * -(-n // bn)
+    steps = k // bk
+    split = max(1, sms // tiles)
+    share = -(-tiles * steps // sms)
+    fig, axes = plt.subplots(1, 3, figsize=(12, 5.4), sharey=True)
+    color = lambda t: plt.cm.tab20(t % 20)  # noqa: E731
+
+    ax = axes[0]
+    for t in range(tiles):
+        ax.barh(t, steps, left=0, height=1.0, color=color(t), edgecolor="none")
+    ax.set_title(f"whole tiles: {tiles} blocks, one wave;\n{sms - tiles} of {sms} SMs idle, "
+                 f"{steps} steps of K each", fontsize=8)
+    ax = axes[1]
+    for t in range(tiles):
+        for s in range(split):
+            ax.barh(t * split + s, steps / split, left=0, height=1.0, color=color(t), edgecolor="none")
+        ax.barh(t * split, steps / split * 0.08, left=steps / split, height=1.0, color="black")
+    ax.set_title(f"split-K by {split}: {tiles * split} blocks of {steps // split} steps,\n"
+                 "then each tile's slices summed (black)", fontsize=8)
+    ax = axes[2]
+    for sm in range(sms):
+        begin, end = sm * share, min((sm + 1) * share, tiles * steps)
+        position = begin
+        while position < end:
+            t = position // steps
+            piece_end = min(end, (t + 1) * steps)
+            ax.barh(sm, piece_end - position, left=position - begin, height=1.0, color=color(t), edgecolor="white",
+                    linewidth=0.2)
+            position = piece_end
+    ax.set_title(f"stream-K: every SM {share} steps of the {tiles * steps:,} in all,\n"
+                 "a tile cut where one SM's share ends (its pieces summed)", fontsize=8)
+    for ax in axes:
+        ax.set_xlim(0, steps * 1.05)
+        ax.set_xlabel("time in steps of K (BK = %d)" % bk, fontsize=8)
+        ax.axvline(share, color="grey", linestyle=":", linewidth=0.8)
+    axes[0].set_ylim(sms, 0)
+    axes[0].set_ylabel(f"SM (the {sms} of the recorded GPU)", fontsize=8)
+    fig.suptitle(f"Lab 07: {m} x {n} x {k} in {bm} x {bn} tiles on {sms} SMs: one colour per tile of C; "
+                 "the dotted line is stream-K's finish", fontsize=10)
+    fig.tight_layout()
+    _save(fig, out)
+
+
+MPI_EXAMPLE = (5248, 2, 2)  # images, nodes, ranks per node: [DCGAN-SHPC]'s run size on two nodes
+
+
+def mpi_flow(repo, out):
+    """Lab 10: the data flow of the MPI program (mpi_main.cpp) on two nodes of two ranks: rank 0 reads or
+    draws the latents and scatters each rank its gpu_share (MPI_Scatterv); every rank runs lab 09's
+    pipeline on its GPU; the ranks of rank 0's node write their images straight into rank 0's node's
+    shared window (MPI_Win_allocate_shared), the others send theirs by MPI_Igatherv as each batch lands;
+    a checkpoint (MPI_Allreduce) closes each phase; rank 0 writes the output. Shares by lab.h's rule."""
+    num, nodes, per_node = MPI_EXAMPLE
+    ranks = nodes * per_node
+    shares = []
+    for r in range(ranks):  # gpu_share (lab.h): the first num % ranks parts get one image more
+        count = num // ranks + (1 if r < num % ranks else 0)
+        first = sum(s[1] for s in shares)
+        shares.append((first, count))
+    fig, ax = plt.subplots(figsize=(12, 6.2))
+    ax.set_xlim(0, 12)
+    ax.set_ylim(0, 7.4)
+    ax.axis("off")
+
+    def box(x, y, w, h, text, color, size=8, weight="normal"):
+        ax.add_patch(patches.FancyBboxPatch((x, y), w, h, boxstyle="round,pad=0.04", fc=color, ec="#555555"))
+        ax.text(x + w / 2, y + h / 2, text, ha="center", va="center", fontsize=size, fontweight=weight)
+
+    def arrow(x0, y0, x1, y1, text="", color="#333333", style="-|>", dashed=False):
+        ax.annotate("", (x1, y1), (x0, y0), arrowprops=dict(arrowstyle=style, color=color, lw=1.3,
+                                                             linestyle="--" if dashed else "-"))
+        if text:
+            ax.text((x0 + x1) / 2, (y0 + y1) / 2 + 0.12, text, ha="center", fontsize=7, color=color)
+
+    for node in range(nodes):
+        x0 = 0.3 + node * 6.0
+        ax.add_patch(patches.Rectangle((x0, 0.3), 5.5, 5.4, fill=False, ec="#999999", linestyle="--"))
+        ax.text(x0 + 0.1, 5.5, f"node {node}", fontsize=9, color="#555555")
+        for local in range(per_node):
+            r = node * per_node + local
+            x = x0 + 0.3 + local * 2.6
+            first, count = shares[r]
+            box(x, 3.6, 2.2, 1.2, f"rank {r}\nimages {first}..{first + count - 1}\n({count})", "#eef3fb", 8, "bold")
+            box(x, 1.9, 2.2, 1.0, f"GPU {local}\nlab 09's pipeline", "#e6f4ea", 8)
+            arrow(x + 1.1, 3.6, x + 1.1, 2.9, "its latents")
+    box(0.6, 0.5, 4.9, 0.9, "rank 0's node: one shared window (MPI_Win_allocate_shared)\nthe images of the whole run",
+        "#fdf1e6", 8)
+    for local in range(per_node):
+        x = 0.6 + local * 2.6 + 1.1
+        arrow(x, 1.9, x, 1.4, "", color="#dd8452")
+    ax.text(2.95, 1.62, "each batch copied straight into its place: no byte sent", ha="center", fontsize=7,
+            color="#dd8452")
+    for local in range(per_node):
+        x = 6.6 + local * 2.6 + 1.1
+        arrow(x, 1.9, 5.5, 0.95, "", color="#c44e52", dashed=True)
+    ax.text(8.3, 1.0, "MPI_Igatherv to rank 0, batch by batch,\nwhile the GPUs compute the next", ha="center",
+            fontsize=7, color="#c44e52")
+    box(0.6, 6.3, 3.0, 0.8, "rank 0 reads or draws\nthe latent vectors", "#eeeeee", 8)
+    for r in range(ranks):
+        x = 0.3 + (r // per_node) * 6.0 + 0.3 + (r % per_node) * 2.6 + 1.1
+        arrow(2.1, 6.3, x, 4.8, "", color="#4c72b0")
+    ax.text(5.6, 6.35, "MPI_Scatterv: each rank its share of the latent vectors", fontsize=7, color="#4c72b0")
+    box(8.4, 6.3, 3.3, 0.8, "each phase ends at a checkpoint\n(MPI_Allreduce of a status)", "#f4f4f4", 8)
+    ax.set_title(f"Lab 10: the MPI program's data flow, {num} images on {nodes} nodes of {per_node} ranks (one GPU "
+                 "each; shares by gpu_share); rank 0 writes the output from the window", fontsize=10)
+    _save(fig, out)
+
+
+def warpgroups(repo, out):
+    """Lab 11: the warp-specialized kernel of step 6 (tiles.h's SpecializedTile): one producer warpgroup
+    brings each stage's A and B with TMA into a ring of kStages stages, kConsumers consumer warpgroups
+    (64 rows of the tile each) run wgmma on a full stage and hand it back; full and empty mbarriers
+    say which. Left: who owns what of the tile; right: the first steps over time (order, not
+    measured durations)."""
+    text = (pathlib.Path(repo) / "labs" / "11_tensor_cores" / "tiles.h").read_text()
+
+    def value(struct, name):
+        body = text[text.index(f"struct {struct}"):]
+        match = re.search(rf"\b{name}\s*=\s*(\d+)", body[:body.index("};")])
+        if not match:
+            raise KeyError(f"diagrams: no {name} in {struct} (tiles.h)")
+        return int(match.group(1))
+    bm, stages, consumers = (value("SpecializedTile", n) for n in ("BM", "kStages", "kConsumers"))
+    bk = value("SwizzledTile", "BK")
+    width = 256  # the variant warp_specialized (warp_specialized_128: 128)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12.5, 4.8), gridspec_kw={"width_ratios": [1, 2.4]})
+    rows = bm // consumers
+    for c in range(consumers):
+        left.add_patch(patches.Rectangle((0, c * rows), width, rows, color=plt.cm.tab10(c + 1), alpha=0.6))
+        left.text(width / 2, c * rows + rows / 2, f"consumer warpgroup {c}\n{rows} x {width} accumulators\n"
+                  "(wgmma m64n256k16)", ha="center", va="center", fontsize=8)
+    left.set_xlim(0, width)
+    left.set_ylim(bm, 0)
+    left.set_aspect("equal")
+    left.set_title(f"one {bm} x {width} tile of C: rows split among {consumers} consumers", fontsize=9)
+    left.set_xlabel("columns of C")
+    left.set_ylabel("rows of C")
+    steps = stages + 4
+    produce, consume = 1.0, 2.0
+    lanes = ["producer (TMA)"] + [f"consumer {c} (wgmma)" for c in range(consumers)]
+    ready = []
+    for s in range(steps):
+        # The producer may refill a stage once every consumer has released it (the empty barrier).
+        free = 0.0 if s < stages else ready[s - stages][1]
+        start = max(s * produce if s < stages else 0.0, free, (ready[-1][0] if ready else 0.0))
+        done = start + produce
+        begin = max(done, ready[-1][1] if ready else 0.0)
+        ready.append((done, begin + consume))
+        right.barh(0, produce, left=start, height=0.6, color=plt.cm.tab20(s % 20), edgecolor="white")
+        right.text(start + produce / 2, 0, f"k{s}\ns{s % stages}", ha="center", va="center", fontsize=6)
+        for c in range(consumers):
+            right.barh(1 + c, consume, left=begin, height=0.6, color=plt.cm.tab20(s % 20), edgecolor="white")
+            right.text(begin + consume / 2, 1 + c, f"k{s}", ha="center", va="center", fontsize=7)
+    right.set_yticks(range(len(lanes)), lanes, fontsize=8)
+    right.invert_yaxis()
+    right.set_xlabel(f"time (order only): k = the step of K ({bk} deep), s = the stage of the ring of {stages}; "
+                     "a stage is refilled once both consumers released it", fontsize=8)
+    right.set_title(f"the ring of {stages} stages: the producer runs ahead until every stage is full, then "
+                    "refills each as the consumers hand it back", fontsize=9)
+    fig.suptitle("Lab 11 step 6: a producer warpgroup and consumer warpgroups (from tiles.h)", fontsize=10)
+    fig.tight_layout()
+    _save(fig, out)
+
+
 def draw_all(repo, out_dir):
     out = pathlib.Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    drawn = {"lab02_tiles.svg": bank_conflicts, "lab05_tiles.svg": thread_tiles, "lab07_tiles.svg": warp_tiles}
+    drawn = {"lab02_tiles.svg": bank_conflicts, "lab05_tiles.svg": thread_tiles, "lab07_tiles.svg": warp_tiles,
+             "lab01_coalescing.svg": coalescing, "lab06_pipeline.svg": pipeline, "lab07_waves.svg": waves,
+             "lab10_mpi_flow.svg": mpi_flow, "lab11_warpgroups.svg": warpgroups}
     for name, function in drawn.items():
         function(repo, out / name)
-    subpixel_phases(out / "lab09_tiles.svg")
+    subpixel_phases(out / "lab09_taps.svg")
     tensor_core_layouts(repo, out / "lab11_layouts.svg")
-    return list(drawn) + ["lab09_tiles.svg", "lab11_layouts.svg"]
+    return list(drawn) + ["lab09_taps.svg", "lab11_layouts.svg"]

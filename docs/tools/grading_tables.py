@@ -11,43 +11,72 @@ GRADING_RECORDS = ("grading/class_demo_nvidia-h100-80gb-hbm3/solutions-report.js
 
 
 def _grading(repo: pathlib.Path):
-    sys.path.insert(0, str(repo / "scripts"))
-    from grading import rubric, similarity, solution_file  # noqa: E402
-    return rubric, similarity, solution_file
+    """The grader's own modules (rubric, similarity, solution_file), wherever the grader keeps its package:
+    python/cudalabs/grading/ or, in older copies, scripts/grading/."""
+    import importlib
+    for folder, package in ((repo / "python", "cudalabs.grading"), (repo / "scripts", "grading")):
+        if (folder / pathlib.Path(*package.split("."))).is_dir():
+            if str(folder) not in sys.path:
+                sys.path.insert(0, str(folder))
+            return tuple(importlib.import_module(f"{package}.{name}") for name in ("rubric", "similarity", "solution_file"))
+    raise KeyError("the grader's package (python/cudalabs/grading or scripts/grading) is not in this copy")
 
 
 def rubric_totals(repo: pathlib.Path) -> dict[str, float]:
-    """Lab -> the most points tests/grading/rubric.json gives it, read by the grader's own reader, so that
-    a page quoting a total follows the rubric whatever its format becomes."""
-    rubric_module, _, _ = _grading(repo)
-    rubric = rubric_module.load_rubric(repo / "tests" / "grading" / "rubric.json")
-    return {number: float(lab.max_points) for number, lab in sorted(rubric.labs.items())}
+    """Lab -> the most points tests/grading/rubric.json gives it: each variant's correctness points and its
+    top performance tier, a variant's key overriding its lab's and a lab's overriding the defaults (the
+    rubric's own rule, in its 'about'). The one place the docs read the rubric's points: a change of
+    the rubric's format changes this function only."""
+    rubric = json.loads((repo / "tests" / "grading" / "rubric.json").read_text())
+    defaults = rubric.get("defaults", {})
+    totals = {}
+    for number, lab in sorted(rubric["labs"].items()):
+        points = 0.0
+        for variant in lab.get("variants", {}).values():
+            setting = lambda key: variant.get(key, lab.get(key, defaults.get(key)))  # noqa: E731
+            tiers = setting("performance") or []
+            points += float(setting("correctness") or 0) + max((float(t["points"]) for t in tiers), default=0.0)
+        totals[number] = points
+    return totals
+
+
+def _variant_points(repo: pathlib.Path):
+    """Lab -> [(correctness, top performance tier)] per variant, by rubric_totals' rule."""
+    rubric = json.loads((repo / "tests" / "grading" / "rubric.json").read_text())
+    defaults = rubric.get("defaults", {})
+    out = {}
+    for number, lab in sorted(rubric["labs"].items()):
+        rows = []
+        for variant in lab.get("variants", {}).values():
+            setting = lambda key: variant.get(key, lab.get(key, defaults.get(key)))  # noqa: E731
+            rows.append((float(setting("correctness") or 0),
+                         max((float(t["points"]) for t in setting("performance") or []), default=0.0)))
+        out[number] = rows
+    return out
 
 
 def rubric_points(repo: pathlib.Path) -> str:
-    """The points per lab and variant that tests/grading/rubric.json gives (the grader's own reader)."""
-    rubric_module, _, _ = _grading(repo)
-    rubric = rubric_module.load_rubric(repo / "tests" / "grading" / "rubric.json")
+    """The points per lab and variant that tests/grading/rubric.json gives."""
+    totals = rubric_totals(repo)
     rows = ["| lab | variants | correctness | performance (top tier) | lab total |", "|---|---|---|---|---|"]
-    for number, lab in sorted(rubric.labs.items()):
-        correctness = sum(v.correctness for v in lab.variants)
-        performance = sum(v.max_performance for v in lab.variants)
-        rows.append(f"| {number} | {len(lab.variants)} | {correctness:g} | {performance:g} | {lab.max_points:g} |")
-    rows.append(f"| all | | | | {sum(rubric_totals(repo).values()):g} |")
+    for number, variants in _variant_points(repo).items():
+        rows.append(f"| {number} | {len(variants)} | {sum(c for c, _ in variants):g} | {sum(p for _, p in variants):g} | "
+                    f"{totals[number]:g} |")
+    rows.append(f"| all | | | | {sum(totals.values()):g} |")
     return "\n".join(rows)
 
 
 def distinct_rules(repo: pathlib.Path) -> str:
-    rubric_module, _, _ = _grading(repo)
-    rubric = rubric_module.load_rubric(repo / "tests" / "grading" / "rubric.json")
+    """The rubric's distinct rules: what sets each lab's variants apart, and how it is measured."""
+    rubric = json.loads((repo / "tests" / "grading" / "rubric.json").read_text())
     rows = ["| lab | what sets the variants apart | Nsight Compute metrics | problem profiled |", "|---|---|---|---|"]
-    for number, lab in sorted(rubric.labs.items()):
-        rule = lab.distinct
-        if rule is None:
+    for number, lab in sorted(rubric["labs"].items()):
+        rule = lab.get("distinct")
+        if not rule:
             continue
-        repeats = f" ({', '.join(rule.repeats)} may repeat another)" if rule.repeats else ""
-        rows.append(f"| {number} | {rule.why}{repeats} | {', '.join(f'`{m}`' for m in rule.metrics)} | "
-                    f"`{' '.join(rule.args)}` |")
+        repeats = f" ({', '.join(rule['repeats'])} may repeat another)" if rule.get("repeats") else ""
+        rows.append(f"| {number} | {rule['why']}{repeats} | {', '.join(f'`{m}`' for m in rule['metrics'])} | "
+                    f"`{' '.join(rule.get('args', []))}` |")
     return "\n".join(rows)
 
 

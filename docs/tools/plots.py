@@ -30,6 +30,29 @@ def _gflops_axis(axis):
     axis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:,.0f}"))
 
 
+def _log_axis(axis):
+    """A base-10 log axis labelled at 1, 2 and 5 of every decade (with thousands separators), so that even
+    an axis spanning less than a decade shows several labels."""
+    axis.set_major_locator(matplotlib.ticker.LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    axis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:,.0f}" if v >= 1 else f"{v:g}"))
+    axis.set_minor_locator(matplotlib.ticker.LogLocator(base=10, subs=tuple(range(1, 10))))
+    axis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+
+
+def _legend_above(ax, ncol=3):
+    """A legend over the plot, clear of the bars and of the axis label under it."""
+    ax.legend(fontsize=7, loc="lower center", bbox_to_anchor=(0.5, 1.01), ncol=ncol, frameon=False)
+
+
+def _ratio_bars_past_edge(ax, rows, values, right_edge, offset=0.0):
+    """Writes its value at the right edge on every bar that runs past the axis, so that no bar is cut
+    without saying how long it is."""
+    for row, value in zip(rows, values):
+        if value > right_edge:
+            ax.text(right_edge - 0.005, row + offset, f"{value:.2f} \u2192", ha="right", va="center", fontsize=6,
+                    color="white", fontweight="bold")
+
+
 def _legend_below(ax, ncol=3):
     """A legend under the plot, where it covers no bar, line or tick label."""
     ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=ncol, frameon=False)
@@ -126,69 +149,82 @@ def lab_variants(data_dir, device, lab, out, ceiling=None):
         ax.axvline(limits[0], color="#55a868", linestyle=":", label=f"{label} ({limits[0]:,.0f})")
     if max(rates + [cublas]) / max(min(rates), 1.0) > 10:
         ax.set_xscale("log", base=10)
-    _gflops_axis(ax.xaxis)
+        _log_axis(ax.xaxis)
+    else:
+        _gflops_axis(ax.xaxis)
     ax.set_xlim(right=max(rates + [cublas, limits[0] if limits and limits[0] else 0]) * 1.6)
     ax.invert_yaxis()
     ax.set_xlabel(f"GFLOP/s ({problem.replace('x', ' x ')}, median, {device_name(data_dir, device)})")
-    _legend_below(ax, ncol=2)
+    _legend_above(ax, ncol=2)
     _save(fig, out)
 
 
 def roofline(data_dir, device, out, labs=None):
-    """Lab 00's ceilings with every profiled GEMM kernel placed by its DRAM intensity and its rate: the
-    whole suite (labs=None, landmarks labelled) or one lab (every variant labelled, cuBLAS beside)."""
+    """Lab 00's two measured roofs, DRAM bandwidth (the slope) and the FP32 FFMA rate (the flat roof), each
+    drawn and labelled, with every profiled GEMM kernel placed by its DRAM intensity and its rate, one
+    marker per variant: the whole suite (labs=None: a colour per lab, a marker per variant, each named in
+    the legend) or one lab (every variant labelled, cuBLAS beside)."""
     limits = ceilings(data_dir, device)
     if not limits or not limits[0] or not limits[1]:
         return False
     fma, bandwidth = limits
+    ridge = fma / bandwidth
     single = labs is not None and len(labs) == 1
-    fig, ax = plt.subplots(figsize=(7.5, 4.6))
-    xs = sorted([2 ** e for e in range(-4, 12)] + [fma / bandwidth])
-    ax.plot(xs, [min(fma, bandwidth * x) for x in xs], color="black", linewidth=1.5, label="measured roofline")
-    ax.axvline(fma / bandwidth, color="grey", linestyle=":", linewidth=1)
-    ax.annotate(f"ridge {fma / bandwidth:.1f} FLOP/B", (fma / bandwidth, fma * 0.05), fontsize=7, rotation=90)
-    markers = "os^Dv<>"
+    fig, ax = plt.subplots(figsize=(8, 5.2 if single else 6.4))
+    low, high = 2.0 ** -4, 2.0 ** 11
+    ax.plot([low, ridge], [bandwidth * low, fma], color="#4c72b0", linewidth=2,
+            label=f"DRAM roof: {bandwidth:,.0f} GB/s x intensity")
+    ax.plot([ridge, high], [bandwidth * ridge, bandwidth * high], color="#4c72b0", linewidth=0.8, linestyle=":")
+    ax.plot([ridge, high], [fma, fma], color="#c44e52", linewidth=2, label=f"FP32 roof: {fma:,.0f} GFLOP/s (FFMA)")
+    ax.plot([low, ridge], [fma, fma], color="#c44e52", linewidth=0.8, linestyle=":")
+    ax.axvline(ridge, color="grey", linestyle=":", linewidth=1)
+    ax.annotate(f"ridge {ridge:.1f} FLOP/B", (ridge, fma * 0.05), fontsize=7, rotation=90, xytext=(3, 0),
+                textcoords="offset points")
+    markers = "osD^v<>pPX*hH8"
+    colors = plt.cm.tab10
     drawn = 0
+    flops = 2.0 * 4096 ** 3
     for i, lab in enumerate(GEMM_LABS):
         if labs is not None and lab not in labs:
             continue
         data = labdata.LabData(data_dir, lab, device)
         if data.results is None or data.profile is None:
             continue
-        flops = 2.0 * 4096 ** 3
-        for variant in data.profile.variants():
+        variants = [v for v in data.profile.variants() if v != "cublas"]
+        if single or lab == "07":
+            variants.append("cublas")  # cuBLAS once: beside its own lab, or beside lab 07 on the whole suite
+        for j, variant in enumerate(variants):
             try:
-                bytes_moved = data.profile.value(variant, "dram__bytes_read.sum") + data.profile.value(variant, "dram__bytes_write.sum")
+                bytes_moved = (data.profile.value(variant, "dram__bytes_read.sum")
+                               + data.profile.value(variant, "dram__bytes_write.sum"))
                 gflops = (data.results.entry(variant, PROBLEM)["gflops"] if variant != "cublas"
                           else data.results.cublas(PROBLEM)["gflops"])
             except (KeyError, TypeError):
                 continue
-            if variant == "cublas" and not single and lab != "07":
-                continue
-            is_cublas = variant == "cublas"
-            if single:
-                color, label = ("black", "cuBLAS") if is_cublas else (plt.cm.tab10(drawn % 10), variant)
+            if variant == "cublas":
+                ax.scatter(flops / bytes_moved, gflops, marker="*", s=120, color="black", label="cuBLAS", zorder=3)
+            elif single:
+                ax.scatter(flops / bytes_moved, gflops, marker=markers[j % len(markers)], s=50, color=colors(j % 10),
+                           label=variant, zorder=3)
             else:
-                color = "black" if is_cublas else plt.cm.tab10(i)
-                label = "cuBLAS" if is_cublas else (f"lab {lab}" if variant == data.profile.variants()[0] else None)
-            ax.scatter(flops / bytes_moved, gflops, marker="*" if is_cublas else markers[(drawn if single else i) % len(markers)],
-                       s=70 if is_cublas else (40 if single else 22), color=color, label=label)
+                ax.scatter(flops / bytes_moved, gflops, marker=markers[j % len(markers)], s=34, color=colors(i % 10),
+                           edgecolor="white", linewidth=0.4, label=f"{lab} {variant}", zorder=3)
             drawn += 1
-            # The whole suite labels its landmarks only, so that labels do not cover each other.
-            if not single and variant in ("cublas", "naive_strided", "rt_2d"):
-                ax.annotate(variant, (flops / bytes_moved, gflops), fontsize=6, xytext=(6, -3), textcoords="offset points")
     if drawn == 0:
         plt.close(fig)
         return False
     ax.set_xscale("log", base=2)
     ax.set_yscale("log", base=10)
+    _log_axis(ax.yaxis)
+    ax.set_xlim(low, high)
+    ax.set_ylim(bandwidth * low, fma * 2.5)
     ax.set_xlabel("arithmetic intensity (FLOP per DRAM byte, Nsight Compute)")
     ax.set_ylabel("GFLOP/s (4096^3, median)")
-    what = f"lab {labs[0]}" if single else "every GEMM lab"
-    ax.set_title(f"Roofline of the {device_name(data_dir, device)}, {what}: {bandwidth:,.0f} GB/s, {fma:,.0f} GFLOP/s "
-                 "measured (lab 00)", fontsize=9)
-    _gflops_axis(ax.yaxis)
-    _legend_below(ax, ncol=4)
+    what = f"lab {labs[0]}" if single else "every GEMM lab (colour: the lab; marker: the variant)"
+    ax.set_title(f"Roofline of the {device_name(data_dir, device)}, {what}", fontsize=9)
+    ax.grid(True, which="major", linewidth=0.3)
+    ax.legend(fontsize=6 if not single else 7, loc="upper center", bbox_to_anchor=(0.5, -0.13),
+              ncol=4 if not single else 3, frameon=False)
     _save(fig, out)
     return True
 
@@ -274,10 +310,7 @@ def lab07_shapes(data_dir, device, out):
     ax.barh([r - 0.2 for r in rows], after, height=0.4, color="tab:blue",
             label="after (the wave model with fixed costs, split-K, the narrow kernel, aligned copies of misaligned operands)")
     right_edge = 1.15
-    for r, value in zip(rows, after):  # a bar past the axis gets its value written at the edge
-        if value > right_edge:
-            ax.text(right_edge - 0.005, r - 0.2, f"{value:.2f}", ha="right", va="center", fontsize=6,
-                    color="white")
+    _ratio_bars_past_edge(ax, rows, after, right_edge, offset=-0.2)
     ax.axvline(1.0, color="black", linewidth=0.8)
     ax.axvline(0.95, color="tab:red", linestyle="--", linewidth=0.8, label="target: 0.95 of cuBLAS")
     ax.set_yticks(list(rows))
@@ -326,14 +359,16 @@ def lab11_shapes(data_dir, device, out):
     results = labdata.Results(path)
     problems = _sweep_problems(results)
     ratios = [results.percent_of_cublas("best", p) / 100 for p in problems]
+    right_edge = 1.3
     fig, ax = plt.subplots(figsize=(7.5, 0.2 * len(problems) + 1.2))
     ax.barh(range(len(problems)), ratios, height=0.6, color="tab:blue", label="best / cuBLAS BF16")
+    _ratio_bars_past_edge(ax, range(len(problems)), ratios, right_edge)
     ax.axvline(1.0, color="black", linewidth=0.8)
     ax.axvline(0.9, color="tab:red", linestyle="--", linewidth=0.8, label="0.90 of cuBLAS")
     ax.set_yticks(list(range(len(problems))))
     ax.set_yticklabels(problems, fontsize=7)
     ax.invert_yaxis()
-    ax.set_xlim(0, 1.15)
+    ax.set_xlim(0, right_edge)
     ax.set_xlabel(f"best / cuBLAS BF16, GFLOP/s (medians, one process, {device_name(data_dir, device)})")
     _legend_below(ax, ncol=2)
     _save(fig, out)
@@ -394,7 +429,8 @@ def multi_gpu_scaling(data_dir, device, out, record_device="nvidia-h200"):
                         label=f"{kind}, {gpus} GPU{'s' if gpus > 1 else ''}")
     ax.set_xscale("log", base=10)
     ax.set_yscale("log", base=10)
-    _gflops_axis(ax.yaxis)
+    _log_axis(ax.xaxis)
+    _log_axis(ax.yaxis)
     ax.set_xlabel("images generated (num_to_gen), end to end")
     ax.set_ylabel(f"images/s ({results.context.get('device', record_device)})")
     _legend_below(ax, ncol=3)

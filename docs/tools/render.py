@@ -74,13 +74,34 @@ FORMATS.update(ratio=FORMATS["f2"], count=FORMATS["f0"])  # the walkthroughs' ol
 
 PLOT_CAPTIONS = {
     "progression.svg": "Best variant of every lab at 4096^3 against cuBLAS and the measured FP32 ceiling",
-    "roofline.svg": "The measured roofline with every profiled kernel placed by its DRAM intensity",
+    "roofline.svg": "The measured roofline, both roofs drawn (DRAM bandwidth, the slope; FP32 FFMA rate, the flat roof), "
+                    "with every profiled kernel placed by its DRAM intensity: a colour per lab, a marker per variant",
+    "lab11_variants.svg": "Every rung of lab 11 at 4096^3 against cuBLAS in BF16 (dashed) and the measured tensor-core "
+                          "ceiling (dotted): how far each bar is from cuBLAS",
+    "lab01_coalescing.svg": "One warp under each mapping (lab.h's 32 x 8 blocks): the elements of C it computes, and the "
+                            "32-byte sectors its 32 lanes need for one load of A, one of B and the store of C; the "
+                            "measured sectors per load request are in each title",
+    "lab06_pipeline.svg": "The tile loop over time: lab 05 waits at two barriers a tile, prefetch_regs loads the next "
+                          "tile into registers during the FFMAs (one barrier), cp_async keeps two tiles in flight "
+                          "(lab.h's stages); the order is drawn, not measured durations",
+    "lab07_waves.svg": "How a GEMM with fewer tiles than SMs lands on the SMs (tiles.h's 256 x 128 tile, the record's "
+                       "SM count): whole tiles leave most SMs idle, split-K cuts each tile's K into slices and sums "
+                       "them, stream-K gives every SM the same share of all the K steps",
+    "lab10_mpi_flow.svg": "The MPI program's data flow on two nodes of two ranks: MPI_Scatterv hands each rank its "
+                          "share, each GPU runs lab 09's pipeline, rank 0's node writes into one shared window, "
+                          "the other node's images travel by MPI_Igatherv while the GPUs go on",
+    "lab11_warpgroups.svg": "Step 6's warp-specialized kernel (tiles.h): one producer warpgroup fills a ring of "
+                            "stages with TMA, the consumer warpgroups each own 64 rows of the tile and hand a stage "
+                            "back when their wgmma is done",
+    "lab09_taps.svg": "Lab 09's sub-pixel view of a stride-2 transposed convolution: the taps of the 5 x 5 filter that "
+                      "each of the four output phases uses (subpixel.h's rule), each phase a small convolution of its own",
     "gemm_sweep.svg": "Labs 05-07 and cuBLAS across problem sizes",
     "lab04_block_size.svg": "Rate and occupancy against the block edge",
     "progression_tensor_cores.svg": "Lab 11's tensor-core ladder at 4096^3 after lab 07's FP32 best, against cuBLAS in "
                                     "BF16 and TF32 and the measured tensor-core ceiling",
-    "lab11_shapes.svg": "Lab 11's best over cuBLAS BF16 on every shape of the sweep: the bars left of the red line are "
-                        "the shapes still to win (off the tile grid, too few tiles, operands not 16-byte aligned)",
+    "lab11_shapes.svg": "Lab 11's best over cuBLAS BF16 on every shape of the sweep (a bar past the axis carries its "
+                        "value): the bars left of the red line are the shapes still to win (off the tile grid, too few "
+                        "tiles, operands not 16-byte aligned)",
     "lab11_layouts.svg": "Where the tensor cores' results and operands live: an mma.sync accumulator tile by lane and "
                          "register, a wgmma accumulator by warp, and the 128-byte swizzle of a shared tile",
     "lab07_shapes.svg": "Lab 07's best over cuBLAS on every shape of the sweep, before (grey) and after (blue) the "
@@ -402,8 +423,9 @@ def kernel_diff(repo, before, after):
 def plot_caption(name, lab):
     """The caption (and alt text) of a per-lab plot: what it shows and what to look at."""
     if name.endswith("_roofline.svg"):
-        return (f"Lab {lab}'s variants on the measured roofline: left of the ridge a kernel is bound by DRAM bandwidth, "
-                "right of it by arithmetic; the gap under the roof is what the next lab goes after")
+        return (f"Lab {lab}'s variants on the measured roofline, one marker each: left of the ridge a kernel is bound by "
+                "the DRAM roof (the slope), right of it by the FP32 roof (flat); the gap under the roof is what the next "
+                "lab goes after")
     if name.endswith("_tiles.svg"):
         return f"Lab {lab}'s tiling, drawn from the tile constants in its code: who loads and computes what"
     return (f"Every variant of lab {lab} against cuBLAS and the FP32 ceiling: how far each bar is from the dashed "
