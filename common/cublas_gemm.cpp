@@ -59,6 +59,11 @@ void cublas_gemm_bf16_row_major(const CublasHandle& handle, const Bf16GemmArgs& 
   gemm_ex_row_major(handle, args, CUDA_R_16BF, CUBLAS_COMPUTE_32F, "cublas_bf16", stream);
 }
 
+void cublas_gemm_fp16_row_major(const CublasHandle& handle, const Fp16GemmArgs& args,
+                                cudaStream_t stream) {
+  gemm_ex_row_major(handle, args, CUDA_R_16F, CUBLAS_COMPUTE_32F, "cublas_fp16", stream);
+}
+
 void cublas_gemm_tf32_row_major(const CublasHandle& handle, const GemmArgs& args,
                                 cudaStream_t stream) {
   gemm_ex_row_major(handle, args, CUDA_R_32F, CUBLAS_COMPUTE_32F_FAST_TF32, "cublas_tf32", stream);

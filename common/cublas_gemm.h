@@ -40,6 +40,11 @@ void cublas_gemm_row_major(const CublasHandle& handle, const GemmArgs& args,
 void cublas_gemm_bf16_row_major(const CublasHandle& handle, const Bf16GemmArgs& args,
                                 cudaStream_t stream = nullptr);
 
+/// Row-major C = alpha * A * B + beta * C with A and B in FP16 and C in FP32 (cublasGemmEx, FP32
+/// compute): cuBLAS on the tensor cores at the precision of lab 11's FP16 rungs.
+void cublas_gemm_fp16_row_major(const CublasHandle& handle, const Fp16GemmArgs& args,
+                                cudaStream_t stream = nullptr);
+
 /// Row-major FP32 GEMM computed in TF32 on the tensor cores (cublasGemmEx with
 /// CUBLAS_COMPUTE_32F_FAST_TF32): the inputs keep 10 bits of mantissa in the products.
 void cublas_gemm_tf32_row_major(const CublasHandle& handle, const GemmArgs& args,

@@ -8,6 +8,7 @@
 #include "common/reference_gemm.h"
 
 #include <cuda_bf16.h>
+#include <cuda_fp16.h>
 
 #include <algorithm>
 #include <cmath>
@@ -61,18 +62,16 @@ std::vector<float> absolute_values(const std::vector<float>& values) {
   return result;
 }
 
-constexpr bool is_bf16(const float*) {
-  return false;
-}
-constexpr bool is_bf16(const __nv_bfloat16*) {
-  return true;
-}
-
 // The host's floats as the GPU's input type (exact for values already rounded to it).
 template <class Input>
 std::vector<Input> converted(const std::vector<float>& values) {
   if constexpr (std::is_same_v<Input, float>) {
     return values;
+  } else if constexpr (std::is_same_v<Input, __half>) {
+    std::vector<Input> result(values.size());
+    std::transform(values.begin(), values.end(), result.begin(),
+                   [](float v) { return __float2half_rn(v); });
+    return result;
   } else {
     std::vector<Input> result(values.size());
     std::transform(values.begin(), values.end(), result.begin(),
@@ -88,6 +87,9 @@ void cublas_product_call(const CublasHandle& handle, const GemmArgs& args) {
 void cublas_product_call(const CublasHandle& handle, const Bf16GemmArgs& args) {
   cublas_gemm_bf16_row_major(handle, args);
 }
+void cublas_product_call(const CublasHandle& handle, const Fp16GemmArgs& args) {
+  cublas_gemm_fp16_row_major(handle, args);
+}
 
 }  // namespace
 
@@ -95,9 +97,40 @@ GemmTolerance tensor_core_tolerance() {
   return GemmTolerance{2.0, 8.0, 1.0 / 8.0};
 }
 
+GemmTolerance fp16_tensor_core_tolerance() {
+  return GemmTolerance{2.0, 8.0, 1.0 / 2.0};
+}
+
+template <>
+GemmTolerance input_tolerance<float>() {
+  return GemmTolerance{};
+}
+template <>
+GemmTolerance input_tolerance<__nv_bfloat16>() {
+  return tensor_core_tolerance();
+}
+template <>
+GemmTolerance input_tolerance<__half>() {
+  return fp16_tensor_core_tolerance();
+}
+
+template <>
+float round_to_input<float>(float value) {
+  return value;
+}
+template <>
+float round_to_input<__nv_bfloat16>(float value) {
+  return __bfloat162float(__float2bfloat16_rn(value));
+}
+template <>
+float round_to_input<__half>(float value) {
+  return __half2float(__float2half_rn(value));
+}
+
 template <class Input>
 struct BasicGemmVerifier<Input>::State {
-  static constexpr bool kBf16 = is_bf16(static_cast<const Input*>(nullptr));
+  // BF16 or FP16 operands (lab 11): rounded inputs, the tensor cores' tolerance, the rounding cost.
+  static constexpr bool kBf16 = !std::is_same_v<Input, float>;
   GemmCase gemm_case;
   std::uint64_t seed = 0;
   GemmCheckOptions options;
@@ -219,9 +252,9 @@ struct BasicGemmVerifier<Input>::State {
   }
 
   // The bound a result of this precision is held to against the CPU.
-  static GemmTolerance tolerance() { return kBf16 ? tensor_core_tolerance() : GemmTolerance{}; }
+  static GemmTolerance tolerance() { return input_tolerance<Input>(); }
 
-  // The result against the unrounded inputs, on sampled elements (BF16 only).
+  // The result against the unrounded inputs, on sampled elements (BF16 and FP16 only).
   void measure_rounding_cost(const std::vector<float>& c) {
     if constexpr (kBf16) {
       const GemmShape& s = gemm_case.shape;
@@ -268,12 +301,11 @@ BasicGemmVerifier<Input>::BasicGemmVerifier(const GemmCase& gemm_case, std::uint
   fill_uniform(st.b, derive_seed(seed, "B"));
   fill_uniform(st.c0, derive_seed(seed, "C"));
   if constexpr (State::kBf16) {
-    // The GPU reads BF16: the reference multiplies exactly those values.
+    // The GPU reads BF16 or FP16: the reference multiplies exactly those values.
     st.unrounded_a = st.a;
     st.unrounded_b = st.b;
-    const auto round = [](float v) { return __bfloat162float(__float2bfloat16_rn(v)); };
-    std::transform(st.a.begin(), st.a.end(), st.a.begin(), round);
-    std::transform(st.b.begin(), st.b.end(), st.b.begin(), round);
+    std::transform(st.a.begin(), st.a.end(), st.a.begin(), round_to_input<Input>);
+    std::transform(st.b.begin(), st.b.end(), st.b.begin(), round_to_input<Input>);
   }
   st.device_a = st.upload(st.a);
   st.device_b = st.upload(st.b);
@@ -400,5 +432,6 @@ GemmCheckReport BasicGemmVerifier<Input>::check(GemmLauncherOf<Input> launch) {
 
 template class BasicGemmVerifier<float>;
 template class BasicGemmVerifier<__nv_bfloat16>;
+template class BasicGemmVerifier<__half>;
 
 }  // namespace cudalabs

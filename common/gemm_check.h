@@ -61,6 +61,23 @@ struct GemmCheckReport {
 /// round-toward-zero per 16-term step (the tensor cores align and truncate the products they add).
 GemmTolerance tensor_core_tolerance();
 
+/// The tolerance of lab 11's FP16 rungs: the same, with the systematic term u k / 2, which allows
+/// one round-toward-zero per 4-term step: the tensor cores of compute capability 7.x align and
+/// truncate every 4 products (later ones every 8 or 16, within the same bound). FP16 inputs are
+/// products exact in FP32, as BF16 ones are; only the accumulation differs.
+GemmTolerance fp16_tensor_core_tolerance();
+
+/// The tolerance a result with `Input` operands is held to against the CPU reference:
+/// GemmTolerance{} for float, tensor_core_tolerance() for BF16, fp16_tensor_core_tolerance() for
+/// FP16.
+template <class Input>
+GemmTolerance input_tolerance();
+
+/// `value` rounded to `Input` (to nearest) and back to float: what the GPU reads of it. The value
+/// itself for float.
+template <class Input>
+float round_to_input(float value);
+
 /// Knobs of the protocol.
 struct GemmCheckOptions {
   /// Problems with m * n * k up to this many multiply-adds get a full CPU reference.
@@ -71,11 +88,11 @@ struct GemmCheckOptions {
 
 /// Inputs and references for one case, built once and used to check any number of launchers.
 ///
-/// `Input` is the element type of A and B: float (labs 01-10) or __nv_bfloat16 (lab 11). With
-/// BF16 the random inputs are rounded to BF16 first, so the CPU reference (double) computes the
-/// exact product of the very values the GPU reads; the tolerance is then the tensor cores' FP32
-/// accumulation (tensor_core_tolerance), and what the rounding itself costs is reported apart
-/// (rounding_cost).
+/// `Input` is the element type of A and B: float (labs 01-10), __nv_bfloat16 or __half (lab 11).
+/// With BF16 or FP16 the random inputs are rounded to that type first, so the CPU reference
+/// (double) computes the exact product of the very values the GPU reads; the tolerance is then the
+/// tensor cores' FP32 accumulation (input_tolerance), and what the rounding itself costs is
+/// reported apart (rounding_cost).
 template <class Input>
 class BasicGemmVerifier {
  public:
@@ -108,5 +125,7 @@ class BasicGemmVerifier {
 using GemmVerifier = BasicGemmVerifier<float>;
 /// Lab 11's: BF16 A and B.
 using Bf16GemmVerifier = BasicGemmVerifier<__nv_bfloat16>;
+/// Lab 11's FP16 rungs: FP16 A and B.
+using Fp16GemmVerifier = BasicGemmVerifier<__half>;
 
 }  // namespace cudalabs

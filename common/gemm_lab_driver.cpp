@@ -1,6 +1,7 @@
 #include "common/gemm_lab_driver.h"
 
 #include "common/benchmark_support.h"
+#include "common/build_report.h"
 #include "common/cli.h"
 #include "common/cublas_gemm.h"
 #include "common/cuda_check.h"
@@ -15,6 +16,7 @@
 #include "common/text_table.h"
 
 #include <cuda_bf16.h>
+#include <cuda_fp16.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -24,6 +26,7 @@
 #include <optional>
 #include <span>
 #include <sstream>
+#include <tuple>
 #include <type_traits>
 
 namespace cudalabs {
@@ -99,7 +102,7 @@ void register_flags(CLI::App& app, GemmLabOptions& options) {
 // BF16 inputs (lab 11) keep FP32 copies of A and B too, for cuBLAS in TF32.
 template <class Input>
 struct TimingInputs {
-  static constexpr bool kBf16 = !std::is_same_v<Input, float>;
+  static constexpr bool kBf16 = std::is_same_v<Input, __nv_bfloat16>;  // FP32 copies for TF32
   struct Set {
     DeviceBuffer<Input> a, b;
     DeviceBuffer<float> c;
@@ -137,8 +140,13 @@ struct TimingInputs {
 
   static DeviceBuffer<Input> upload(const std::vector<float>& host) {
     std::vector<Input> values(host.size());
-    std::transform(host.begin(), host.end(), values.begin(),
-                   [](float v) { return static_cast<Input>(v); });
+    std::transform(host.begin(), host.end(), values.begin(), [](float v) {
+      if constexpr (std::is_same_v<Input, __half>) {
+        return __float2half_rn(v);
+      } else {
+        return static_cast<Input>(v);
+      }
+    });
     return DeviceBuffer<Input>(std::span<const Input>(values));
   }
 
@@ -276,10 +284,9 @@ void require_room(const std::vector<GemmProblem>& problems) {
   }
 }
 
-template <class Input>
-void print_header(std::ostream& out, const GemmLabOf<Input>& lab, const DeviceInfo& device,
-                  const GemmLabOptions& options, std::uint64_t seed) {
-  out << lab.id << ": " << lab.title << "\n"
+void print_header(std::ostream& out, const std::string& id, const std::string& title,
+                  const DeviceInfo& device, const GemmLabOptions& options, std::uint64_t seed) {
+  out << id << ": " << title << "\n"
       << "device: " << device.name << " (sm_" << device.major << device.minor << ", "
       << device.sm_count << " SMs, driver " << DeviceInfo::version_text(device.driver_version)
       << ")\n"
@@ -297,6 +304,8 @@ std::vector<VariantRow> reference_rows() {
   };
   if constexpr (std::is_same_v<Input, float>) {
     return {row("cublas")};
+  } else if constexpr (std::is_same_v<Input, __half>) {
+    return {row("cublas_fp16")};
   } else {
     return {row("cublas_bf16"), row("cublas_tf32")};
   }
@@ -389,6 +398,9 @@ void launch_reference(TimingSession<Input>& session, TimingInputs<Input>& in,
   if constexpr (std::is_same_v<Input, float>) {
     (void)label;
     cublas_gemm_row_major(session.cublas, in.args(run, alpha, beta), stream);
+  } else if constexpr (std::is_same_v<Input, __half>) {
+    (void)label;
+    cublas_gemm_fp16_row_major(session.cublas, in.args(run, alpha, beta), stream);
   } else if (label == "cublas_tf32") {
     cublas_gemm_tf32_row_major(session.cublas, in.float_args(run, alpha, beta), stream);
   } else {
@@ -463,18 +475,14 @@ void register_benchmarks(TimingSession<Input>& session, const GemmLabOf<Input>& 
 template <class Input>
 GemmCheckReport check_in_timed_buffers(TimingInputs<Input>& in, const GemmVariantOf<Input>& variant,
                                        float alpha, float beta, std::uint64_t seed) {
-  constexpr bool kBf16 = !std::is_same_v<Input, float>;
   typename TimingInputs<Input>::Set& set = in.sets.front();
   std::vector<float> a(set.a.size()), b(set.b.size()), c(set.c.size());
   fill_uniform(a, derive_seed(seed, "refill A"));
   fill_uniform(b, derive_seed(seed, "refill B"));
   fill_uniform(c, derive_seed(seed, "refill C"));
-  if constexpr (kBf16) {
-    // The reference multiplies the values the GPU reads.
-    const auto round = [](float v) { return __bfloat162float(__float2bfloat16_rn(v)); };
-    std::transform(a.begin(), a.end(), a.begin(), round);
-    std::transform(b.begin(), b.end(), b.begin(), round);
-  }
+  // The reference multiplies the values the GPU reads (BF16 or FP16 rounded; float as drawn).
+  std::transform(a.begin(), a.end(), a.begin(), round_to_input<Input>);
+  std::transform(b.begin(), b.end(), b.begin(), round_to_input<Input>);
   set.a = TimingInputs<Input>::upload(a);
   set.b = TimingInputs<Input>::upload(b);
   set.c.copy_from(c);
@@ -497,7 +505,7 @@ GemmCheckReport check_in_timed_buffers(TimingInputs<Input>& in, const GemmVarian
   const std::vector<float> result = set.c.to_host();
   report.value_check = compare_gemm(matrix(result), p.ldc(),
                                     reference_gemm_at(host, sample_positions(s.m, s.n, 512, seed)),
-                                    s.k, kBf16 ? tensor_core_tolerance() : GemmTolerance{});
+                                    s.k, input_tolerance<Input>());
   report.write_check = report.value_check;
   report.outcome = report.value_check.passed() ? CheckOutcome::kPassed : CheckOutcome::kFailed;
   report.message = "timed buffers refilled: " + report.value_check.describe();
@@ -559,29 +567,133 @@ void print_results(std::ostream& out, const GemmLabOf<Input>& lab, std::vector<S
 
 namespace {
 
+// One precision of a lab (lab 11 has two: the BF16 ladder and the FP16 rungs): its variants as
+// selected, verified, described and timed.
 template <class Input>
-int run_gemm_lab(const GemmLabOf<Input>& lab, int argc, char** argv) {
-  return guarded_main(lab.id, [&]() -> int {
+struct PrecisionPass {
+  const GemmLabOf<Input>* lab = nullptr;
+  std::vector<const GemmVariantOf<Input>*> selected;
+  std::vector<ShapeRun> runs;
+  std::map<std::string, LaunchReport> launches;
+  std::unique_ptr<TimingSession<Input>> session;
+};
+
+// --variant across every precision's list: each name must be in one of them.
+template <class... Inputs>
+void select_across(const std::vector<std::string>& names, PrecisionPass<Inputs>&... passes) {
+  std::vector<std::string> known;
+  (known.push_back(variant_names(passes.lab->variants)), ...);
+  for (const std::string& name : names) {
+    const bool found = ((std::any_of(passes.lab->variants.begin(), passes.lab->variants.end(),
+                                     [&](const auto& v) { return name == v.name; })) ||
+                        ...);
+    if (!found) {
+      std::string list;
+      for (const std::string& part : known) list += (list.empty() ? "" : ", ") + part;
+      throw std::invalid_argument("--variant: unknown variant '" + name + "' (known: " + list +
+                                  ")");
+    }
+  }
+  const auto select = [&](auto& pass) {
+    if (names.empty()) {
+      for (const auto& variant : pass.lab->variants) pass.selected.push_back(&variant);
+      return;
+    }
+    for (const std::string& name : names)
+      for (const auto& variant : pass.lab->variants)
+        if (name == variant.name) pass.selected.push_back(&variant);
+  };
+  (select(passes), ...);
+}
+
+// The kernel a variant launches for a small problem, or null when it cannot say (it needs
+// something this GPU lacks).
+template <class Input>
+const void* kernel_of(const GemmVariantOf<Input>& variant) {
+  try {
+    return variant.describe(GemmShape{256, 256, 256}).kernel;
+  } catch (const std::exception&) {
+    return nullptr;
+  }
+}
+
+// The driver's first lines after the header: JIT-compiled code, features the build lacks here.
+template <class... Inputs>
+void report_build(std::ostream& out, std::span<const BuildFeature> features,
+                  const PrecisionPass<Inputs>&... passes) {
+  const void* lab_kernel = nullptr;
+  const auto first_kernel = [&](const auto& pass) {
+    for (const auto& variant : pass.lab->variants) {
+      if (lab_kernel == nullptr) lab_kernel = kernel_of(variant);
+    }
+  };
+  (first_kernel(passes), ...);
+  std::vector<const void*> feature_kernels;
+  for (const BuildFeature& feature : features) {
+    const void* kernel = nullptr;
+    std::istringstream users(feature.users);
+    std::string user;
+    while (kernel == nullptr && users >> user) {
+      const auto find = [&](const auto& pass) {
+        for (const auto& variant : pass.lab->variants)
+          if (kernel == nullptr && user == variant.name) kernel = kernel_of(variant);
+      };
+      (find(passes), ...);
+    }
+    feature_kernels.push_back(kernel);
+  }
+  print_build_report(out, lab_kernel, features, feature_kernels);
+}
+
+// The default problem, halved until its matrices (three times over: inputs, references, timing
+// copies) fit in the GPU's free memory, with one line saying so. Sizes given by flags are kept and
+// refused later by require_room when they do not fit.
+void shrink_default_to_fit(std::ostream& out, GemmLabOptions& options) {
+  std::size_t free_bytes = 0, total_bytes = 0;
+  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const auto need = [](long long size) {
+    return 3 * 3 * static_cast<std::size_t>(size) * static_cast<std::size_t>(size) * sizeof(float);
+  };
+  long long size = options.m;
+  while (size > 256 && need(size) > free_bytes / 10 * 9) size /= 2;
+  if (size == options.m) return;
+  out << "size: the default " << options.m << " x " << options.n << " x " << options.k
+      << " does not fit in this GPU's free memory (" << (free_bytes >> 20) << " MiB of "
+      << (total_bytes >> 20) << " MiB); running " << size << " x " << size << " x " << size
+      << " (--size chooses)\n";
+  options.m = options.n = options.k = static_cast<int>(size);
+}
+
+template <class... Inputs>
+int run_gemm_lab(int argc, char** argv, const std::string& id, const std::string& title,
+                 std::span<const BuildFeature> features, const GemmLabOf<Inputs>&... labs) {
+  constexpr bool kReduced = (!std::is_same_v<Inputs, float> || ...);
+  return guarded_main(id, [&]() -> int {
     // ---- Parse ----
     GemmLabOptions options;
-    CLI::App app{lab.id + ": " + lab.title +
+    CLI::App app{id + ": " + title +
                  ". Verifies every variant against the CPU reference, then times it against "
                  "cuBLAS."};
     register_flags(app, options);
     std::vector<std::string> benchmark_args = parse_flags(app, argc, argv);
     reject_unknown_flags(benchmark_args);
     if (options.list) {
-      for (const GemmVariantOf<Input>& variant : lab.variants)
-        std::cout << variant.name << "\t" << variant.summary << "\n";
+      const auto list = [](const auto& lab) {
+        for (const auto& variant : lab.variants)
+          std::cout << variant.name << "\t" << variant.summary << "\n";
+      };
+      (list(labs), ...);
       return kExitOk;
     }
-    const std::vector<const GemmVariantOf<Input>*> selected =
-        select_variants(lab.variants, options.variants);
-    const std::vector<GemmProblem> problems = chosen_problems(options);
+    std::tuple<PrecisionPass<Inputs>...> passes{PrecisionPass<Inputs>{&labs, {}, {}, {}, {}}...};
+    std::apply([&](auto&... p) { select_across(options.variants, p...); }, passes);
+    const bool sizes_given = app.count("--size") + app.count("--m") + app.count("--n") +
+                                 app.count("--k") + app.count("--shapes") >
+                             0;
     const std::uint64_t seed = choose_seed(options.seed_text);
     std::ostream& out =
         benchmark_stdout_is_machine_readable(benchmark_args) ? std::cerr : std::cout;
-    const bool bf16 = !std::is_same_v<Input, float>;
+    chosen_problems(options);  // bad sizes are bad input, before the device is asked anything
 
     // ---- Check the device and the sizes ----
     require_gpu();
@@ -589,38 +701,57 @@ int run_gemm_lab(const GemmLabOf<Input>& lab, int argc, char** argv) {
     if (!options.results_dir.empty()) {
       std::filesystem::create_directories(options.results_dir);
       const std::string tag = options.results_tag.empty() ? "" : options.results_tag + "_";
-      benchmark_args.push_back("--benchmark_out=" + options.results_dir + "/" + lab.id + "_" + tag +
+      benchmark_args.push_back("--benchmark_out=" + options.results_dir + "/" + id + "_" + tag +
                                device.slug() + ".json");
       benchmark_args.push_back("--benchmark_out_format=json");
     }
     initialize_benchmark(benchmark_args);
-    print_header(out, lab, device, options, seed);
+    print_header(out, id, title, device, options, seed);
+    std::apply([&](auto&... p) { report_build(out, features, p...); }, passes);
+    if (!sizes_given) shrink_default_to_fit(out, options);
+    const std::vector<GemmProblem> problems = chosen_problems(options);
     require_room(problems);
 
     // ---- Verify ----
-    std::vector<ShapeRun> runs = verify_shapes(out, problems, selected, options, seed);
-    const bool all_passed =
-        std::all_of(runs.begin(), runs.end(), [](const ShapeRun& r) { return r.all_passed; });
-    const std::map<std::string, LaunchReport> launches = report_launches(
-        out, lab, runs, selected, OccupancyLimits::for_device(device), options.launch_info);
+    bool all_passed = true;
+    const auto verify = [&](auto& pass) {
+      pass.runs = verify_shapes(out, problems, pass.selected, options, seed);
+      for (const ShapeRun& run : pass.runs) all_passed = all_passed && run.all_passed;
+      pass.launches = report_launches(out, *pass.lab, pass.runs, pass.selected,
+                                      OccupancyLimits::for_device(device), options.launch_info);
+    };
+    std::apply([&](auto&... p) { (verify(p), ...); }, passes);
     if (options.verify_only) {
-      for (const ShapeRun& run : runs) {
-        out << "\n" << run.problem.label() << "\n";
-        print_table(out, run.rows, std::nan(""), bf16);
-      }
+      const auto print = [&](auto& pass) {
+        for (const ShapeRun& run : pass.runs) {
+          out << "\n" << run.problem.label() << "\n";
+          print_table(out, run.rows, std::nan(""), kReduced);
+        }
+      };
+      std::apply([&](auto&... p) { (print(p), ...); }, passes);
       return all_passed ? kExitOk : kExitFailed;
     }
 
     // ---- Time, then report ----
     add_benchmark_context(device, argc, argv, seed);
-    TimingSession<Input> session;
-    register_benchmarks(session, lab, runs, selected, launches, options, device, seed);
+    const auto register_pass = [&]<class Input>(PrecisionPass<Input>& pass) {
+      pass.session = std::make_unique<TimingSession<Input>>();
+      register_benchmarks(*pass.session, *pass.lab, pass.runs, pass.selected, pass.launches,
+                          options, device, seed);
+    };
+    std::apply([&](auto&... p) { (register_pass(p), ...); }, passes);
     out << "timing: " << options.timing.repetitions << " repetitions of at least "
         << options.timing.min_time_s
         << " s each, CUDA-event times, medians; input copies rotated when one fits in L2\n";
     const std::map<std::string, BenchmarkMedian> medians = run_benchmarks(benchmark_args, out);
-    const bool still_right = recheck_after_timing(out, runs, session, selected, options, seed);
-    print_results(out, lab, runs, medians);
+    bool still_right = true;
+    const auto finish = [&](auto& pass) {
+      still_right =
+          recheck_after_timing(out, pass.runs, *pass.session, pass.selected, options, seed) &&
+          still_right;
+      print_results(out, *pass.lab, pass.runs, medians);
+    };
+    std::apply([&](auto&... p) { (finish(p), ...); }, passes);
     return all_passed && still_right ? kExitOk : kExitFailed;
   });
 }
@@ -628,11 +759,17 @@ int run_gemm_lab(const GemmLabOf<Input>& lab, int argc, char** argv) {
 }  // namespace
 
 int gemm_lab_main(const GemmLab& lab, int argc, char** argv) {
-  return run_gemm_lab(lab, argc, argv);
+  return run_gemm_lab(argc, argv, lab.id, lab.title, lab.features, lab);
 }
 
 int gemm_lab_main(const GemmLabOf<__nv_bfloat16>& lab, int argc, char** argv) {
-  return run_gemm_lab(lab, argc, argv);
+  return run_gemm_lab(argc, argv, lab.id, lab.title, lab.features, lab);
+}
+
+int gemm_lab_main(const TensorCoreLab& lab, int argc, char** argv) {
+  const GemmLabOf<__nv_bfloat16> bf16{lab.id, lab.title, lab.bf16_variants, false, {}};
+  const GemmLabOf<__half> fp16{lab.id, lab.title, lab.fp16_variants, false, {}};
+  return run_gemm_lab(argc, argv, lab.id, lab.title, lab.features, bf16, fp16);
 }
 
 }  // namespace cudalabs

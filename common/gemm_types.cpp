@@ -189,5 +189,6 @@ void validate_gemm_args(const GemmArgsOf<Input>& args, const std::string& who) {
 
 template void validate_gemm_args(const GemmArgs&, const std::string&);
 template void validate_gemm_args(const Bf16GemmArgs&, const std::string&);
+template void validate_gemm_args(const Fp16GemmArgs&, const std::string&);
 
 }  // namespace cudalabs

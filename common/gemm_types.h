@@ -6,8 +6,10 @@
 #include <string>
 #include <vector>
 
-// CUDA's BF16 type (cuda_bf16.h), named here without pulling CUDA headers into every file.
+// CUDA's BF16 and FP16 types (cuda_bf16.h, cuda_fp16.h), named here without pulling CUDA headers
+// into every file.
 struct __nv_bfloat16;
+struct __half;
 
 namespace cudalabs {
 
@@ -78,6 +80,9 @@ struct GemmArgsOf {
 using GemmArgs = GemmArgsOf<float>;
 /// Lab 11's GEMM: A and B in BF16, C and the arithmetic in FP32.
 using Bf16GemmArgs = GemmArgsOf<__nv_bfloat16>;
+/// Lab 11's FP16 rungs (the tensor cores of compute capability 7.5): A and B in FP16, C and the
+/// arithmetic in FP32.
+using Fp16GemmArgs = GemmArgsOf<__half>;
 
 /// Checks sizes, leading dimensions and pointers before any launch and throws
 /// std::invalid_argument naming the first bad argument and its value. It also refuses matrices

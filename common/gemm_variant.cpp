@@ -1,6 +1,7 @@
 #include "common/gemm_variant.h"
 
 #include <cuda_bf16.h>
+#include <cuda_fp16.h>
 
 #include <stdexcept>
 
@@ -48,12 +49,19 @@ std::string variant_names(std::span<const GemmVariant> all) {
 std::string variant_names(std::span<const GemmVariantOf<__nv_bfloat16>> all) {
   return names_of(all);
 }
+std::string variant_names(std::span<const GemmVariantOf<__half>> all) {
+  return names_of(all);
+}
 std::vector<const GemmVariant*> select_variants(std::span<const GemmVariant> all,
                                                 const std::vector<std::string>& names) {
   return select_from(all, names);
 }
 std::vector<const GemmVariantOf<__nv_bfloat16>*> select_variants(
     std::span<const GemmVariantOf<__nv_bfloat16>> all, const std::vector<std::string>& names) {
+  return select_from(all, names);
+}
+std::vector<const GemmVariantOf<__half>*> select_variants(
+    std::span<const GemmVariantOf<__half>> all, const std::vector<std::string>& names) {
   return select_from(all, names);
 }
 

@@ -41,8 +41,8 @@ using GemmLauncher = GemmLauncherOf<float>;
 /// Describes the launch that GemmLauncher makes for a shape.
 using GemmLaunchDescriber = KernelLaunch (*)(const GemmShape& shape);
 
-/// One entry of a lab's variant list. `Input` is the element type of A and B (float; BF16 in lab
-/// 11).
+/// One entry of a lab's variant list. `Input` is the element type of A and B (float; BF16 or FP16
+/// in lab 11).
 template <class Input>
 struct GemmVariantOf {
   const char* name;              ///< short name used in tables, flags and benchmark names
@@ -65,11 +65,16 @@ std::vector<const GemmVariant*> select_variants(std::span<const GemmVariant> all
 /// The same for BF16 variants (lab 11).
 std::vector<const GemmVariantOf<__nv_bfloat16>*> select_variants(
     std::span<const GemmVariantOf<__nv_bfloat16>> all, const std::vector<std::string>& names);
+/// The same for FP16 variants (lab 11's rungs for compute capability 7.5).
+std::vector<const GemmVariantOf<__half>*> select_variants(
+    std::span<const GemmVariantOf<__half>> all, const std::vector<std::string>& names);
 
 /// The names of `all`, comma-separated (for messages and --help).
 std::string variant_names(std::span<const GemmVariant> all);
 /// The same for BF16 variants (lab 11).
 std::string variant_names(std::span<const GemmVariantOf<__nv_bfloat16>> all);
+/// The same for FP16 variants (lab 11).
+std::string variant_names(std::span<const GemmVariantOf<__half>> all);
 
 /// Why `variant` cannot run here (its `unavailable`), or empty.
 template <class Input>

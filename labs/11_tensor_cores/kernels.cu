@@ -1,9 +1,10 @@
 // Lab 11: the GEMM on tensor cores. YOUR KERNELS GO HERE, one rung of the ladder per step; each is
 // a variant of its own (`--variant wmma_global`, ...), tested and timed alone against cuBLAS in
-// BF16. A and B are BF16 (__nv_bfloat16), C and every sum are FP32. tiles.h gives each step's tile
-// shape, tensor_core_ptx.cuh one wrapper per PTX instruction you need, launch.cuh the grids, the
-// shared-memory sizes and the tensor maps. Every kernel must be right for any M, N, K >= 1 and any
-// leading dimensions: kAligned = false means A or B may not be read 16 bytes at a time.
+// BF16 (the FP16 rungs: in FP16). A and B are BF16 (__nv_bfloat16; __half in the FP16 rungs), C
+// and every sum are FP32. tiles.h gives each step's tile shape, tensor_core_ptx.cuh one wrapper per
+// PTX instruction you need, launch.cuh the grids, the shared-memory sizes and the tensor maps.
+// Every kernel must be right for any M, N, K >= 1 and any leading dimensions: kAligned = false
+// means A or B may not be read 16 bytes at a time.
 //
 // Step 1, `wmma_global_kernel<kAligned>` (WmmaGlobalTile: 4 warps, 32 x 32 of C each):
 //  1. Each warp keeps 2 x 2 wmma accumulator fragments (16 x 16 x 16, float) and, for every 16 of
@@ -34,6 +35,21 @@
 //     k-row l % 16, the pair's chunk + l / 16), then 32 ptx::mma_m16n8k16_bf16.
 //  7. Write C from the accumulators as tensor_core_ptx.cuh lays them out (two columns a lane).
 //  Predict: shared-memory wavefronts per ldmatrix, with and without the swizzle.
+//
+// Steps 1 to 3 need BF16 tensor cores (compute capability 8.0). A GPU of compute capability 7.5
+// (T4, RTX 20) has FP16 ones: the FP16 rungs below are steps 1 and 3 for it (every GPU runs them),
+// and the driver times them against cuBLAS in FP16.
+//
+// Step 1h, `wmma_fp16_kernel<kAligned>` (WmmaGlobalTile; cudalabs::Fp16GemmArgs, A and B __half):
+//  step 1 with wmma fragments of __half instead of __nv_bfloat16; nothing else changes (a
+//  template on the element type can serve both).
+//
+// Step 3h, `mma_fp16_kernel<kAligned>` (MmaFp16Tile: 128 x 64 x 64, 4 warps of 64 x 32, 2 stages,
+// 49 KiB: 7.5 has 64 KiB of shared memory per SM): step 3 with FP16, ptx::mma_m16n8k16_fp16
+// instead of ..._bf16 (on 7.5 it issues two m16n8k8 from the same registers). A warp holds 4 x 4
+// m16n8 tiles: 4 ldmatrix_x4 for A and 2 ldmatrix_x4<true> for B per 16 of K. The copies take
+// common/async_copy.cuh as in step 2: plain loads and stores on 7.5, which has no cp.async.
+//  Predict: with 2 stages and synchronous copies on 7.5, what does the second stage still buy?
 //
 // Steps 4 to 6 need a Hopper GPU (sm_90a); they report "needs compute capability 9.0" elsewhere.
 //
@@ -107,6 +123,20 @@ template <bool kAligned>
 __global__ void __launch_bounds__(MmaTile::kThreads)
     mma_swizzled_kernel(cudalabs::Bf16GemmArgs args) {
   // TODO(lab11): step 3, mma.sync and ldmatrix on swizzled tiles.
+  (void)args;
+}
+
+template <bool kAligned>
+__global__ void __launch_bounds__(WmmaGlobalTile::kThreads)
+    wmma_fp16_kernel(cudalabs::Fp16GemmArgs args) {
+  // TODO(lab11): step 1h, step 1 with FP16 fragments.
+  (void)args;
+}
+
+template <bool kAligned>
+__global__ void __launch_bounds__(MmaFp16Tile::kThreads)
+    mma_fp16_kernel(cudalabs::Fp16GemmArgs args) {
+  // TODO(lab11): step 3h, step 3 with FP16 inputs on MmaFp16Tile.
   (void)args;
 }
 

@@ -5,6 +5,7 @@
 #include "common/gemm_variant.h"
 
 #include <cuda_bf16.h>
+#include <cuda_fp16.h>
 
 #include <span>
 
@@ -35,6 +36,18 @@ using TensorCoreVariant = cudalabs::GemmVariantOf<__nv_bfloat16>;
 /// an aligned scratch buffer (the TMA rungs: the documented fallback); every rung is right for any
 /// shape.
 std::span<const TensorCoreVariant> variants();
+
+/// One of the FP16 rungs: A and B in FP16, C and the accumulation in FP32, for every GPU with
+/// tensor cores (compute capability 7.5, T4 and RTX 20, has FP16 but not BF16 ones).
+using Fp16TensorCoreVariant = cudalabs::GemmVariantOf<__half>;
+
+/// The FP16 rungs, the first steps of the ladder again for a GPU of compute capability 7.5:
+/// - `wmma_fp16`: `wmma_global` with FP16 fragments
+/// - `mma_fp16`: `mma_swizzled` with FP16 inputs on 128 x 64 x 64 tiles, 2 stages (49 KiB of
+///   shared memory: 7.5 has 64 KiB per SM), m16n8k16 issued as two m16n8k8 on 7.5
+/// Their `unavailable` says why a build or GPU cannot run them (a build with no code for 7.5 or
+/// newer), so the driver and tests skip them with that.
+std::span<const Fp16TensorCoreVariant> fp16_variants();
 
 /// The `best` variant's launcher, for the DCGAN on tensor cores.
 void best_gemm(const cudalabs::Bf16GemmArgs& args, cudaStream_t stream);

@@ -1,7 +1,8 @@
 // Lab 11 launch plumbing, shared by the student's and the solution's kernels.cu (each includes it
 // after defining its kernels: wmma_global_kernel<kAligned>, wmma_pipelined_kernel<kAligned>,
 // mma_swizzled_kernel<kAligned>, wgmma_kernel<kAligned>, tma_wgmma_kernel and
-// warp_specialized_kernel<kWidth>). kAligned selects the 16-byte copies (the WMMA loads of step 1:
+// warp_specialized_kernel<kWidth>, and the FP16 rungs wmma_fp16_kernel<kAligned> and
+// mma_fp16_kernel<kAligned>). kAligned selects the 16-byte copies (the WMMA loads of step 1:
 // 32 bytes), which need A and B so aligned with lda and ldb multiples of 8; other operands take the
 // element-wise instantiation of the same kernel. The TMA rungs' tensor maps need the same
 // alignment: other operands are first copied, one pass at memory speed, into an aligned scratch
@@ -11,6 +12,7 @@
 
 #include "best_width.h"
 #include "common/aligned_operands.cuh"
+#include "common/build_report.h"
 #include "common/cuda_check.h"
 #include "common/launch_utils.h"
 #include "lab.h"
@@ -28,6 +30,7 @@ namespace {
 
 using cudalabs::Bf16GemmArgs;
 using cudalabs::ceil_div;
+using cudalabs::Fp16GemmArgs;
 using cudalabs::GemmShape;
 using cudalabs::KernelLaunch;
 
@@ -36,13 +39,15 @@ bool aligned_to(const void* pointer, std::uintptr_t bytes) {
 }
 
 // A and B can be read 16 bytes at a time (cp.async, TMA): aligned, rows a multiple of 8 apart.
-bool chunks_allowed(const Bf16GemmArgs& args) {
+template <class Args>
+bool chunks_allowed(const Args& args) {
   return cudalabs::rows_allow_16_byte_loads(args.a, args.lda) &&
          cudalabs::rows_allow_16_byte_loads(args.b, args.ldb);
 }
 
 // WMMA's load_matrix_sync from global memory: 32-byte aligned fragments, ld a multiple of 8.
-bool wmma_direct_allowed(const Bf16GemmArgs& args) {
+template <class Args>
+bool wmma_direct_allowed(const Args& args) {
   return aligned_to(args.a, 32) && aligned_to(args.b, 32) && args.lda % 8 == 0 && args.ldb % 8 == 0;
 }
 
@@ -61,33 +66,26 @@ std::pair<int, int> current_capability() {
   return {major, minor};
 }
 
-// Why a kernel that needs compute capability `needs_major` cannot run here; empty when it can.
-std::string missing_capability(int needs_major, const void* kernel) {
+// Why a kernel that needs compute capability `needs_arch` (80 for 8.0; 90: Hopper's sm_90a) cannot
+// run here; empty when it can. Decided from the GPU and from the code the build holds for it: the
+// architecture that code was compiled for (a build for 7.5 alone runs here as JIT-compiled compute
+// 7.5 PTX, whose kernels were compiled without the instructions of 8.0), never from the binary
+// version, which after JIT compilation is the GPU's own (common/build_report.h).
+std::string missing_capability(int needs_arch, const void* kernel) {
   const auto [major, minor] = current_capability();
-  const std::string here = std::to_string(major) + "." + std::to_string(minor);
-  if (needs_major == 9) {
+  const int here = 10 * major + minor;
+  if (needs_arch == 90) {
     if (major != 9)
-      return "needs compute capability 9.0 (sm_90a code runs on Hopper only; this GPU is " + here +
-             ")";
+      return "needs compute capability 9.0 (sm_90a code runs on Hopper only; this GPU is " +
+             cudalabs::arch_text(here) + ")";
     if (!kBuiltForSm90a)
       return "this build has no sm_90a code (configure with 90 in CMAKE_CUDA_ARCHITECTURES)";
-    return {};
   }
-  if (major < needs_major)
-    return "needs compute capability " + std::to_string(needs_major) + ".0 (this GPU is " + here +
-           ")";
-  // Code built only for an older GPU runs here as JIT-compiled PTX with no BF16 tensor cores.
-  cudaFuncAttributes attributes{};
-  CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
-  if (attributes.binaryVersion < needs_major * 10)
-    return "this build has no code for compute capability " + std::to_string(needs_major) +
-           ".0 or newer (configure with CMAKE_CUDA_ARCHITECTURES=" + std::to_string(major) +
-           std::to_string(minor) + ")";
-  return {};
+  return cudalabs::missing_feature_reason(here, cudalabs::kernel_code(kernel), needs_arch);
 }
 
-void require_capability(int needs_major, const void* kernel, const char* who) {
-  const std::string missing = missing_capability(needs_major, kernel);
+void require_capability(int needs_arch, const void* kernel, const char* who) {
+  const std::string missing = missing_capability(needs_arch, kernel);
   if (!missing.empty()) throw std::runtime_error(std::string(who) + ": " + missing);
 }
 
@@ -112,13 +110,13 @@ KernelLaunch describe_wmma_global(const GemmShape& shape) {
 }
 
 std::string wmma_global_unavailable() {
-  return missing_capability(8, reinterpret_cast<const void*>(&wmma_global_kernel<true>));
+  return missing_capability(80, reinterpret_cast<const void*>(&wmma_global_kernel<true>));
 }
 
 void launch_wmma_global(const Bf16GemmArgs& args, cudaStream_t stream) {
   cudalabs::validate_gemm_args(args, "lab11 wmma_global");
   const KernelLaunch config = describe_wmma_global(args.shape());
-  require_capability(8, config.kernel, "lab11 wmma_global");
+  require_capability(80, config.kernel, "lab11 wmma_global");
   if (wmma_direct_allowed(args)) {
     wmma_global_kernel<true><<<config.grid, config.block, 0, stream>>>(args);
   } else {
@@ -127,21 +125,44 @@ void launch_wmma_global(const Bf16GemmArgs& args, cudaStream_t stream) {
   CUDA_CHECK_LAUNCH("lab11 wmma_global_kernel");
 }
 
-// A kernel templated on kAligned, with its tile and the compute capability it needs.
-template <template <bool> class KernelOf, class Tile, int kNeedsMajor>
+// The FP16 rung of step 1 (compute capability 7.0: every GPU CUDA 13 builds for).
+KernelLaunch describe_wmma_fp16(const GemmShape& shape) {
+  return {reinterpret_cast<const void*>(&wmma_fp16_kernel<true>),
+          tile_grid<WmmaGlobalTile>(shape, "lab11 wmma_fp16"), dim3(WmmaGlobalTile::kThreads), 0};
+}
+
+std::string wmma_fp16_unavailable() {
+  return missing_capability(70, reinterpret_cast<const void*>(&wmma_fp16_kernel<true>));
+}
+
+void launch_wmma_fp16(const Fp16GemmArgs& args, cudaStream_t stream) {
+  cudalabs::validate_gemm_args(args, "lab11 wmma_fp16");
+  const KernelLaunch config = describe_wmma_fp16(args.shape());
+  require_capability(70, config.kernel, "lab11 wmma_fp16");
+  if (wmma_direct_allowed(args)) {
+    wmma_fp16_kernel<true><<<config.grid, config.block, 0, stream>>>(args);
+  } else {
+    wmma_fp16_kernel<false><<<config.grid, config.block, 0, stream>>>(args);
+  }
+  CUDA_CHECK_LAUNCH("lab11 wmma_fp16_kernel");
+}
+
+// A kernel templated on kAligned, with its tile, the compute capability it needs (80 for 8.0) and
+// its arguments (BF16, or FP16 for the FP16 rungs).
+template <template <bool> class KernelOf, class Tile, int kNeedsArch, class Args = Bf16GemmArgs>
 struct TiledRung {
   static std::string unavailable() {
-    return missing_capability(kNeedsMajor, reinterpret_cast<const void*>(KernelOf<true>::kernel));
+    return missing_capability(kNeedsArch, reinterpret_cast<const void*>(KernelOf<true>::kernel));
   }
   static KernelLaunch describe(const GemmShape& shape) {
     return {reinterpret_cast<const void*>(KernelOf<true>::kernel),
             tile_grid<Tile>(shape, KernelOf<true>::kName), dim3(Tile::kThreads),
             Tile::kSharedBytes};
   }
-  static void launch(const Bf16GemmArgs& args, cudaStream_t stream) {
+  static void launch(const Args& args, cudaStream_t stream) {
     cudalabs::validate_gemm_args(args, KernelOf<true>::kName);
     const KernelLaunch config = describe(args.shape());
-    require_capability(kNeedsMajor, config.kernel, KernelOf<true>::kName);
+    require_capability(kNeedsArch, config.kernel, KernelOf<true>::kName);
     if (chunks_allowed(args)) {
       run(KernelOf<true>::kernel, config, args, stream);
     } else {
@@ -149,7 +170,7 @@ struct TiledRung {
     }
   }
   template <class Kernel>
-  static void run(Kernel kernel, const KernelLaunch& config, const Bf16GemmArgs& args,
+  static void run(Kernel kernel, const KernelLaunch& config, const Args& args,
                   cudaStream_t stream) {
     allow_shared(kernel, config.dynamic_shared_bytes);
     kernel<<<config.grid, config.block, config.dynamic_shared_bytes, stream>>>(args);
@@ -173,9 +194,17 @@ struct Wgmma {
   static constexpr const char* kName = "lab11 wgmma";
 };
 
-using WmmaPipelinedRung = TiledRung<WmmaPipelined, WmmaPipelinedTile, 8>;
-using MmaSwizzledRung = TiledRung<MmaSwizzled, MmaTile, 8>;
-using WgmmaRung = TiledRung<Wgmma, WgmmaTile, 9>;
+template <bool kAligned>
+struct MmaFp16 {
+  static constexpr auto kernel = &mma_fp16_kernel<kAligned>;
+  static constexpr const char* kName = "lab11 mma_fp16";
+};
+
+using WmmaPipelinedRung = TiledRung<WmmaPipelined, WmmaPipelinedTile, 80>;
+using MmaSwizzledRung = TiledRung<MmaSwizzled, MmaTile, 80>;
+using WgmmaRung = TiledRung<Wgmma, WgmmaTile, 90>;
+// ldmatrix and FP16 mma.sync: compute capability 7.5.
+using MmaFp16Rung = TiledRung<MmaFp16, MmaFp16Tile, 75, Fp16GemmArgs>;
 
 // ---- The TMA rungs (steps 5 and 6): tensor maps, operands repacked where TMA cannot read them
 // ----
@@ -197,13 +226,13 @@ KernelLaunch describe_tma(const GemmShape& shape) {
 }
 
 std::string tma_unavailable() {
-  return missing_capability(9, reinterpret_cast<const void*>(&tma_wgmma_kernel));
+  return missing_capability(90, reinterpret_cast<const void*>(&tma_wgmma_kernel));
 }
 
 void launch_tma(const Bf16GemmArgs& args, cudaStream_t stream) {
   cudalabs::validate_gemm_args(args, "lab11 tma_wgmma");
   const KernelLaunch config = describe_tma(args.shape());
-  require_capability(9, config.kernel, "lab11 tma_wgmma");
+  require_capability(90, config.kernel, "lab11 tma_wgmma");
   const TmaOperands operands(args, stream);
   const Bf16GemmArgs& readable = operands.args();
   const CUtensorMap a_map = bf16_tensor_map(readable.a, args.m, args.k, readable.lda, TmaTile::BM);
@@ -233,14 +262,14 @@ KernelLaunch describe_specialized(const GemmShape& shape) {
 
 template <int kWidth>
 std::string specialized_unavailable() {
-  return missing_capability(9, reinterpret_cast<const void*>(&warp_specialized_kernel<kWidth>));
+  return missing_capability(90, reinterpret_cast<const void*>(&warp_specialized_kernel<kWidth>));
 }
 
 template <int kWidth>
 void launch_specialized(const Bf16GemmArgs& args, cudaStream_t stream) {
   cudalabs::validate_gemm_args(args, "lab11 warp_specialized");
   const KernelLaunch config = describe_specialized<kWidth>(args.shape());
-  require_capability(9, config.kernel, "lab11 warp_specialized");
+  require_capability(90, config.kernel, "lab11 warp_specialized");
   const TmaOperands operands(args, stream);
   const Bf16GemmArgs& readable = operands.args();
   const CUtensorMap a_map =
@@ -300,10 +329,22 @@ const TensorCoreVariant kVariants[] = {
      &launch_best, &describe_best, &best_unavailable},
 };
 
+const Fp16TensorCoreVariant kFp16Variants[] = {
+    {"wmma_fp16", "step 1 with FP16 fragments: WMMA 16x16x16 straight from global memory",
+     &launch_wmma_fp16, &describe_wmma_fp16, &wmma_fp16_unavailable},
+    {"mma_fp16",
+     "step 3 with FP16: mma.sync + ldmatrix from swizzled tiles, 128x64x64, 2 stages (fits 7.5)",
+     &MmaFp16Rung::launch, &MmaFp16Rung::describe, &MmaFp16Rung::unavailable},
+};
+
 }  // namespace
 
 std::span<const TensorCoreVariant> variants() {
   return kVariants;
+}
+
+std::span<const Fp16TensorCoreVariant> fp16_variants() {
+  return kFp16Variants;
 }
 
 void best_gemm(const cudalabs::Bf16GemmArgs& args, cudaStream_t stream) {

@@ -1,6 +1,6 @@
 /// @file labs/11_tensor_cores/tensor_core_ptx.cuh
-/// @brief Thin wrappers over the PTX instructions lab 11 uses: ldmatrix and mma.sync (compute
-/// capability 8.0+), and Hopper's mbarrier, TMA, wgmma and setmaxnreg (sm_90a).
+/// @brief Thin wrappers over the PTX instructions lab 11 uses: ldmatrix (compute capability 7.5+),
+/// mma.sync (FP16: 7.5+, BF16: 8.0+), and Hopper's mbarrier, TMA, wgmma and setmaxnreg (sm_90a).
 ///
 /// Each wrapper is one instruction, so that a kernel reads as the algorithm and the handout can
 /// point at the PTX ISA section of each. They are given, not a TODO: the lab is about where the
@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -27,7 +28,8 @@ __device__ __forceinline__ std::uint32_t shared_address(const void* pointer) {
   return static_cast<std::uint32_t>(__cvta_generic_to_shared(pointer));
 }
 
-// ---- Compute capability 8.0+: ldmatrix, mma.sync (cp.async is common/async_copy.cuh's) ----
+// ---- Compute capability 7.5+: ldmatrix, FP16 mma.sync; 8.0+: BF16 mma.sync (cp.async is
+// common/async_copy.cuh's) ----
 
 /// ldmatrix.x4: four 8 x 8 matrices of 16-bit elements from shared memory. Lanes 8i .. 8i + 7 give
 /// the addresses of matrix i's 8 rows (16 bytes each); every lane gets 2 elements of each matrix,
@@ -36,7 +38,7 @@ __device__ __forceinline__ std::uint32_t shared_address(const void* pointer) {
 template <bool kTranspose>
 __device__ __forceinline__ void ldmatrix_x4(std::uint32_t (&fragment)[4],
                                             std::uint32_t row_address) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 750
   if constexpr (kTranspose) {
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
                  : "=r"(fragment[0]), "=r"(fragment[1]), "=r"(fragment[2]), "=r"(fragment[3])
@@ -60,6 +62,31 @@ __device__ __forceinline__ void mma_m16n8k16_bf16(float (&d)[4], const std::uint
       "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
       : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+#endif
+}
+
+/// The same with FP16 A and B: one m16n8k16 on compute capability 8.0 and newer; on 7.5, whose
+/// tensor cores take FP16 as m16n8k8, two of those, the first on k 0-7 (a[0], a[1], b0), the second
+/// on k 8-15 (a[2], a[3], b1): the registers ldmatrix fills are the same either way.
+__device__ __forceinline__ void mma_m16n8k16_fp16(float (&d)[4], const std::uint32_t (&a)[4],
+                                                  std::uint32_t b0, std::uint32_t b1) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile(
+      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+      "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 750
+  asm volatile(
+      "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 "
+      "{%0, %1, %2, %3}, {%4, %5}, {%6}, {%0, %1, %2, %3};\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(b0));
+  asm volatile(
+      "mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32 "
+      "{%0, %1, %2, %3}, {%4, %5}, {%6}, {%0, %1, %2, %3};\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[2]), "r"(a[3]), "r"(b1));
 #endif
 }
 

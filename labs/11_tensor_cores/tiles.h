@@ -6,7 +6,8 @@
 
 namespace lab11 {
 
-/// BF16 elements in one 16-byte chunk: the unit of cp.async, ldmatrix rows and the swizzle.
+/// BF16 (or FP16) elements in one 16-byte chunk: the unit of cp.async, ldmatrix rows and the
+/// swizzle.
 inline constexpr int kChunk = 8;
 
 /// `wmma_global`: 4 warps, each a 32 x 32 tile of C made of 2 x 2 fragments of 16 x 16 x 16.
@@ -60,6 +61,24 @@ struct MmaTile {
   static constexpr int kStages = 3;            ///< cp.async stages in flight
   static constexpr int kWarpM = 64;            ///< rows of C per warp
   static constexpr int kWarpN = 64;            ///< columns of C per warp
+  static constexpr int kWarpsN = 2;            ///< warps across the block tile
+  static constexpr int kThreads = 128;         ///< threads per block
+  /// bytes of one stage (A and B tiles)
+  static constexpr std::size_t kStageBytes = (BM + BN) * BK * 2;
+  /// dynamic shared memory per block, with room to align the stages to 1024 bytes
+  static constexpr std::size_t kSharedBytes = kStages * kStageBytes + 1024;
+};
+
+/// `mma_fp16`: `mma_swizzled` with FP16 inputs, sized for compute capability 7.5 (64 KiB of shared
+/// memory per SM, no cp.async): 128 x 64 x 64, 4 warps of 64 x 32 (4 x 4 m16n8 tiles each), 2
+/// stages (the copies are synchronous on 7.5, so a third would only take memory).
+struct MmaFp16Tile {
+  static constexpr int BM = 128;               ///< rows of C per block
+  static constexpr int BN = 64;                ///< columns of C per block
+  static constexpr int BK = SwizzledTile::BK;  ///< depth of each stage along K
+  static constexpr int kStages = 2;            ///< stages
+  static constexpr int kWarpM = 64;            ///< rows of C per warp
+  static constexpr int kWarpN = 32;            ///< columns of C per warp
   static constexpr int kWarpsN = 2;            ///< warps across the block tile
   static constexpr int kThreads = 128;         ///< threads per block
   /// bytes of one stage (A and B tiles)

@@ -11,6 +11,12 @@
 // BF16) and their 16-byte chunks are XOR-swizzled with the row index (swizzled_offset): the 8
 // rows one ldmatrix phase reads at the same logical chunk land on 8 different chunk positions,
 // so the 32 banks serve them in one wavefront. Unpadded rows would put all 8 in the same 4 banks.
+//
+// `mma_fp16` is the same kernel with FP16 inputs, for GPUs of compute capability 7.5 (T4, RTX 20):
+// their tensor cores take FP16 (BF16 came with 8.0) as m16n8k8, two of which make one m16n8k16
+// (tensor_core_ptx.cuh), from the very registers ldmatrix fills. Its tile, MmaFp16Tile (128 x 64 x
+// 64, warps of 64 x 32, 2 stages: 49 KiB), fits 7.5's 64 KiB of shared memory per SM, where
+// mma_swizzled's 97 KiB would not; without cp.async there, the copies are plain loads and stores.
 #pragma once
 
 #include "swizzled_tiles.cuh"
@@ -18,11 +24,11 @@
 namespace lab11 {
 namespace {
 
-template <bool kAligned>
-__global__ void __launch_bounds__(MmaTile::kThreads)
-    mma_swizzled_kernel(cudalabs::Bf16GemmArgs args) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  using Tile = MmaTile;
+// The kernel for input type T (bf16 or fp16) on tile Tile.
+template <class T, class Tile, bool kAligned>
+__device__ __forceinline__ void mma_swizzled_body(const cudalabs::GemmArgsOf<T>& args) {
+  constexpr int kTilesM = Tile::kWarpM / 16;  // m16 pieces of A per warp
+  constexpr int kTilesN = Tile::kWarpN / 8;   // n8 pieces of B per warp
   extern __shared__ __align__(128) unsigned char dynamic_shared[];
   // The swizzle is a function of the address: start every stage on a 1024-byte boundary.
   unsigned char* shared = reinterpret_cast<unsigned char*>(
@@ -34,11 +40,11 @@ __global__ void __launch_bounds__(MmaTile::kThreads)
   const int warp_col = (warp % Tile::kWarpsN) * Tile::kWarpN;
   const int tiles = (args.k + Tile::BK - 1) / Tile::BK;
 
-  float acc[4][8][4];
+  float acc[kTilesM][kTilesN][4];
 #pragma unroll
-  for (int i = 0; i < 4; ++i)
+  for (int i = 0; i < kTilesM; ++i)
 #pragma unroll
-    for (int j = 0; j < 8; ++j)
+    for (int j = 0; j < kTilesN; ++j)
 #pragma unroll
       for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.0f;
 
@@ -54,26 +60,26 @@ __global__ void __launch_bounds__(MmaTile::kThreads)
     for (int kk = 0; kk < Tile::BK / 16; ++kk) {
       // Lane l names row l % 16 of the 16 x 16 piece, chunk 2 kk + l / 16: the four 8 x 8
       // matrices come back in mma's order (rows 0-7 | 8-15) x (k 0-7 | 8-15).
-      std::uint32_t a[4][4];
+      std::uint32_t a[kTilesM][4];
 #pragma unroll
-      for (int i = 0; i < 4; ++i) {
+      for (int i = 0; i < kTilesM; ++i) {
         const int row = warp_row + 16 * i + (lane & 15);
         ptx::ldmatrix_x4<false>(a[i], a_base + swizzled_offset(row, 2 * kk + (lane >> 4)));
       }
       // Lane l names k-row 16 kk + l % 16 of 16 columns: (k 0-7 | 8-15) x (columns 0-7 | 8-15),
       // transposed so that each lane holds pairs along k, as mma's B operand wants.
-      std::uint32_t b[4][4];
+      std::uint32_t b[kTilesN / 2][4];
 #pragma unroll
-      for (int j = 0; j < 4; ++j) {
+      for (int j = 0; j < kTilesN / 2; ++j) {
         const int k = 16 * kk + (lane & 15);
         const int column_chunk = (warp_col + 16 * j) / kChunk + (lane >> 4);
         ptx::ldmatrix_x4<true>(b[j], b_base + b_panel_offset(k, column_chunk));
       }
 #pragma unroll
-      for (int i = 0; i < 4; ++i)
+      for (int i = 0; i < kTilesM; ++i)
 #pragma unroll
-        for (int j = 0; j < 8; ++j)
-          ptx::mma_m16n8k16_bf16(acc[i][j], a[i], b[j / 2][(j % 2) * 2], b[j / 2][(j % 2) * 2 + 1]);
+        for (int j = 0; j < kTilesN; ++j)
+          mma_16x8x16(T{}, acc[i][j], a[i], b[j / 2][(j % 2) * 2], b[j / 2][(j % 2) * 2 + 1]);
     }
     // [fragments]
   };
@@ -81,15 +87,32 @@ __global__ void __launch_bounds__(MmaTile::kThreads)
 
   const bool pairs = pair_stores_allowed(args);
 #pragma unroll
-  for (int i = 0; i < 4; ++i) {
+  for (int i = 0; i < kTilesM; ++i) {
 #pragma unroll
-    for (int j = 0; j < 8; ++j) {
+    for (int j = 0; j < kTilesN; ++j) {
       const int row = row0 + warp_row + 16 * i + lane / 4;
       const int col = col0 + warp_col + 8 * j + 2 * (lane % 4);
       store_pair(args, row, col, acc[i][j][0], acc[i][j][1], pairs);
       store_pair(args, row + 8, col, acc[i][j][2], acc[i][j][3], pairs);
     }
   }
+}
+
+template <bool kAligned>
+__global__ void __launch_bounds__(MmaTile::kThreads)
+    mma_swizzled_kernel(cudalabs::Bf16GemmArgs args) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  mma_swizzled_body<bf16, MmaTile, kAligned>(args);
+#else
+  (void)args;
+#endif
+}
+
+template <bool kAligned>
+__global__ void __launch_bounds__(MmaFp16Tile::kThreads)
+    mma_fp16_kernel(cudalabs::Fp16GemmArgs args) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 750
+  mma_swizzled_body<fp16, MmaFp16Tile, kAligned>(args);
 #else
   (void)args;
 #endif

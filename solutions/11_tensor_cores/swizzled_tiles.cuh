@@ -1,7 +1,7 @@
-// Lab 11 solution: what the tensor-core kernels share. Staging tiles of A and B in shared memory
-// 16 bytes at a time (cp.async when the operands allow it, element by element otherwise), the
-// multistage cp.async loop of rungs 2 to 4, the 128-byte swizzle, and the alpha/beta update of C
-// from the m16n8 accumulator layout.
+// Lab 11 solution: what the tensor-core kernels share, for BF16 and FP16 inputs alike. Staging
+// tiles of A and B in shared memory 16 bytes at a time (cp.async when the operands allow it,
+// element by element otherwise), the multistage cp.async loop of rungs 2 to 4, the 128-byte
+// swizzle, and the alpha/beta update of C from the m16n8 accumulator layout.
 #pragma once
 
 #include "common/async_copy.cuh"
@@ -10,12 +10,35 @@
 #include "tiles.h"
 
 #include <cuda_bf16.h>
+#include <cuda_fp16.h>
 
 #include <cstdint>
+#include <type_traits>
 
 namespace lab11 {
 
 using bf16 = __nv_bfloat16;
+using fp16 = __half;
+
+// Zero in a 16-bit input type.
+template <class T>
+__device__ __forceinline__ T zero_of() {
+  if constexpr (std::is_same_v<T, fp16>) {
+    return __float2half_rn(0.0f);
+  } else {
+    return __float2bfloat16_rn(0.0f);
+  }
+}
+
+// One warp-wide 16 x 8 x 16 tensor-core step at T's precision (tensor_core_ptx.cuh).
+__device__ __forceinline__ void mma_16x8x16(bf16, float (&d)[4], const std::uint32_t (&a)[4],
+                                            std::uint32_t b0, std::uint32_t b1) {
+  ptx::mma_m16n8k16_bf16(d, a, b0, b1);
+}
+__device__ __forceinline__ void mma_16x8x16(fp16, float (&d)[4], const std::uint32_t (&a)[4],
+                                            std::uint32_t b0, std::uint32_t b1) {
+  ptx::mma_m16n8k16_fp16(d, a, b0, b1);
+}
 
 // Byte offset of 16-byte chunk `chunk` (0..7) of 128-byte row `row` in a swizzled region: the
 // chunk index is XORed with row mod 8. Eight consecutive rows read at the same logical chunk (what
@@ -36,19 +59,18 @@ __device__ __forceinline__ int b_panel_offset(int k, int column_chunk) {
 // memory at `destination`, zeros outside the matrix. kAligned (the matrix 16-byte aligned, ld a
 // multiple of 8) takes one cp.async that reads only the bytes inside; otherwise 8 element loads
 // and one 16-byte store.
-template <bool kAligned>
-__device__ __forceinline__ void stage_chunk(void* destination, const bf16* __restrict__ matrix,
-                                            int ld, int rows, int cols, int row, int col) {
+template <bool kAligned, class T>
+__device__ __forceinline__ void stage_chunk(void* destination, const T* __restrict__ matrix, int ld,
+                                            int rows, int cols, int row, int col) {
   if constexpr (kAligned) {
     const int inside = row < rows && col < cols ? min(kChunk, cols - col) : 0;
-    const bf16* source = inside > 0 ? matrix + row * ld + col : matrix;
+    const T* source = inside > 0 ? matrix + row * ld + col : matrix;
     cudalabs::async_copy_16_zero_fill(destination, source, inside * 2);
   } else {
-    alignas(16) bf16 values[kChunk];
+    alignas(16) T values[kChunk];
 #pragma unroll
     for (int e = 0; e < kChunk; ++e) {
-      values[e] =
-          row < rows && col + e < cols ? matrix[row * ld + col + e] : __float2bfloat16_rn(0.0f);
+      values[e] = row < rows && col + e < cols ? matrix[row * ld + col + e] : zero_of<T>();
     }
     *reinterpret_cast<uint4*>(destination) = *reinterpret_cast<const uint4*>(values);
   }
@@ -83,8 +105,8 @@ __device__ __forceinline__ void cp_async_pipeline(int tiles, Load load, Multiply
 
 // Starts copying A's BM x 64 and B's 64 x BN tile at k0 into a swizzled stage (A rows, then B
 // panels).
-template <int BM, int BN, int kThreads, bool kAligned>
-__device__ __forceinline__ void stage_swizzled_tiles(const cudalabs::Bf16GemmArgs& args,
+template <int BM, int BN, int kThreads, bool kAligned, class T>
+__device__ __forceinline__ void stage_swizzled_tiles(const cudalabs::GemmArgsOf<T>& args,
                                                      unsigned char* stage, int row0, int col0,
                                                      int k0) {
   constexpr int kChunksPerRow = SwizzledTile::kRowBytes / 16;
@@ -107,7 +129,8 @@ __device__ __forceinline__ void stage_swizzled_tiles(const cudalabs::Bf16GemmArg
 // C(row, col .. col + 1) = alpha * (v0, v1) + beta * C: the pair of accumulators an mma.sync or
 // wgmma lane holds. One 8-byte store where C allows (8-byte aligned, ldc even: `pairs`), C never
 // read when beta == 0, nothing stored outside C.
-__device__ __forceinline__ void store_pair(const cudalabs::Bf16GemmArgs& args, int row, int col,
+template <class T>
+__device__ __forceinline__ void store_pair(const cudalabs::GemmArgsOf<T>& args, int row, int col,
                                            float v0, float v1, bool pairs) {
   if (row >= args.m || col >= args.n) return;
   float* c = args.c + row * args.ldc + col;
@@ -126,7 +149,8 @@ __device__ __forceinline__ void store_pair(const cudalabs::Bf16GemmArgs& args, i
 }
 
 // C allows 8-byte stores of pairs of columns (checked once per kernel).
-__device__ __forceinline__ bool pair_stores_allowed(const cudalabs::Bf16GemmArgs& args) {
+template <class T>
+__device__ __forceinline__ bool pair_stores_allowed(const cudalabs::GemmArgsOf<T>& args) {
   return reinterpret_cast<std::uintptr_t>(args.c) % 8 == 0 && args.ldc % 2 == 0;
 }
 

@@ -1,4 +1,6 @@
-// Lab 11 solution, steps 1 and 2: the WMMA API (nvcuda::wmma), BF16 fragments of 16 x 16 x 16.
+// Lab 11 solution, steps 1 and 2: the WMMA API (nvcuda::wmma), BF16 fragments of 16 x 16 x 16;
+// step 1 again with FP16 fragments (`wmma_fp16`), which tensor cores have since compute capability
+// 7.0 (BF16 only since 8.0): the same kernel, another element type.
 //
 // Step 1 loads each fragment straight from global memory: every warp reads its own A rows and B
 // columns for every fragment, nothing is shared between warps, and the tensor cores wait on
@@ -23,15 +25,25 @@ namespace {
 #else
 #define LAB11_BF16_TENSOR_CORES 0  // BF16 fragments need compute capability 8.0
 #endif
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+#define LAB11_FP16_TENSOR_CORES 1
+#else
+#define LAB11_FP16_TENSOR_CORES 0  // FP16 fragments need compute capability 7.0
+#endif
 
 namespace wmma = nvcuda::wmma;
-using FragmentA = wmma::fragment<wmma::matrix_a, 16, 16, 16, bf16, wmma::row_major>;
-using FragmentB = wmma::fragment<wmma::matrix_b, 16, 16, 16, bf16, wmma::row_major>;
+template <class T>
+using FragmentAOf = wmma::fragment<wmma::matrix_a, 16, 16, 16, T, wmma::row_major>;
+template <class T>
+using FragmentBOf = wmma::fragment<wmma::matrix_b, 16, 16, 16, T, wmma::row_major>;
+using FragmentA = FragmentAOf<bf16>;
+using FragmentB = FragmentBOf<bf16>;
 using Accumulator = wmma::fragment<wmma::accumulator, 16, 16, 16, float>;
 
 // Writes one accumulator fragment at (row0, col0) of C through the warp's 16 x 16 float buffer:
 // C = alpha * acc + beta * C, only inside C (store_matrix_sync itself cannot stop at an edge).
-__device__ __forceinline__ void store_fragment(const cudalabs::Bf16GemmArgs& args,
+template <class T>
+__device__ __forceinline__ void store_fragment(const cudalabs::GemmArgsOf<T>& args,
                                                const Accumulator& acc, float* buffer, int row0,
                                                int col0) {
   const int lane = threadIdx.x % 32;
@@ -47,14 +59,15 @@ __device__ __forceinline__ void store_fragment(const cudalabs::Bf16GemmArgs& arg
   __syncwarp();
 }
 
-template <bool kAligned>
-__global__ void __launch_bounds__(WmmaGlobalTile::kThreads)
-    wmma_global_kernel(cudalabs::Bf16GemmArgs args) {
-#if LAB11_BF16_TENSOR_CORES
+// Step 1 for either element type T (BF16: wmma_global_kernel, FP16: wmma_fp16_kernel).
+template <class T, bool kAligned>
+__device__ __forceinline__ void wmma_global_body(const cudalabs::GemmArgsOf<T>& args) {
   using Tile = WmmaGlobalTile;
+  using FragmentA = FragmentAOf<T>;
+  using FragmentB = FragmentBOf<T>;
   constexpr int kWarps = Tile::kThreads / 32;
-  __shared__ alignas(32) bf16 staged_a[kWarps][Tile::kWarpM * 16];
-  __shared__ alignas(32) bf16 staged_b[kWarps][16 * Tile::kWarpN];
+  __shared__ alignas(32) T staged_a[kWarps][Tile::kWarpM * 16];
+  __shared__ alignas(32) T staged_b[kWarps][16 * Tile::kWarpN];
   __shared__ alignas(32) float out[kWarps][16 * 16];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int row0 = blockIdx.y * Tile::BM + (warp / Tile::kWarpsN) * Tile::kWarpM;
@@ -83,13 +96,11 @@ __global__ void __launch_bounds__(WmmaGlobalTile::kThreads)
       // outside.
       for (int e = lane; e < Tile::kWarpM * 16; e += 32) {
         const int row = row0 + e / 16, k = k0 + e % 16;
-        staged_a[warp][e] =
-            row < args.m && k < args.k ? args.a[row * args.lda + k] : __float2bfloat16_rn(0.0f);
+        staged_a[warp][e] = row < args.m && k < args.k ? args.a[row * args.lda + k] : zero_of<T>();
       }
       for (int e = lane; e < 16 * Tile::kWarpN; e += 32) {
         const int k = k0 + e / Tile::kWarpN, col = col0 + e % Tile::kWarpN;
-        staged_b[warp][e] =
-            k < args.k && col < args.n ? args.b[k * args.ldb + col] : __float2bfloat16_rn(0.0f);
+        staged_b[warp][e] = k < args.k && col < args.n ? args.b[k * args.ldb + col] : zero_of<T>();
       }
       __syncwarp();
 #pragma unroll
@@ -109,6 +120,24 @@ __global__ void __launch_bounds__(WmmaGlobalTile::kThreads)
 #pragma unroll
     for (int j = 0; j < 2; ++j)
       store_fragment(args, acc[i][j], out[warp], row0 + 16 * i, col0 + 16 * j);
+}
+
+template <bool kAligned>
+__global__ void __launch_bounds__(WmmaGlobalTile::kThreads)
+    wmma_global_kernel(cudalabs::Bf16GemmArgs args) {
+#if LAB11_BF16_TENSOR_CORES
+  wmma_global_body<bf16, kAligned>(args);
+#else
+  (void)args;
+#endif
+}
+
+// The FP16 rung of step 1: what a GPU of compute capability 7.x (T4, RTX 20) runs.
+template <bool kAligned>
+__global__ void __launch_bounds__(WmmaGlobalTile::kThreads)
+    wmma_fp16_kernel(cudalabs::Fp16GemmArgs args) {
+#if LAB11_FP16_TENSOR_CORES
+  wmma_global_body<fp16, kAligned>(args);
 #else
   (void)args;
 #endif

@@ -11,7 +11,7 @@ SETUP = REPO / "scripts" / "setup"
 
 # One file or program per package of the build group, as Debian lays them out.
 BUILD_FILES = [
-    "usr/bin/cmake", "usr/bin/ninja", "usr/bin/g++", "usr/bin/make", "usr/bin/python3",
+    "usr/bin/cmake", "usr/bin/ninja", "usr/bin/g++", "usr/bin/make", "usr/bin/python3", "usr/bin/zstd",
     "usr/lib/x86_64-linux-gnu/libgomp.so.1",
     "usr/lib/x86_64-linux-gnu/cmake/GTest/GTestConfig.cmake",
     "usr/lib/x86_64-linux-gnu/cmake/benchmark/benchmarkConfig.cmake",

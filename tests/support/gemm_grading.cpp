@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cuda_bf16.h>
+#include <cuda_fp16.h>
 
 #include <stdexcept>
 
@@ -145,6 +146,8 @@ bool register_gemm_grading_tests(std::span<const GemmVariantOf<Input>> variants,
 template bool register_gemm_grading_tests(std::span<const GemmVariant>, const std::string&,
                                           const std::vector<GradingCase>&);
 template bool register_gemm_grading_tests(std::span<const GemmVariantOf<__nv_bfloat16>>,
+                                          const std::string&, const std::vector<GradingCase>&);
+template bool register_gemm_grading_tests(std::span<const GemmVariantOf<__half>>,
                                           const std::string&, const std::vector<GradingCase>&);
 
 }  // namespace cudalabs::testing
