@@ -3,6 +3,7 @@
 // point.
 #include "checks.h"
 #include "common/benchmark_support.h"
+#include "common/build_report.h"
 #include "common/cli.h"
 #include "common/cublas_gemm.h"
 #include "common/cuda_check.h"
@@ -280,6 +281,7 @@ int run(int argc, char** argv) {
       << "device: " << device.name << " (sm_" << device.major << device.minor << ", "
       << device.sm_count << " SMs, max SM clock " << device.sm_clock_khz / 1000 << " MHz, driver "
       << cudalabs::DeviceInfo::version_text(device.driver_version) << "), seed=" << seed << "\n";
+  cudalabs::print_build_report(out, nullptr);  // JIT-compiled from older PTX?
 
   const Verdicts verdicts = check_kernels(out, options, sizes, seed);
   if (options.verify_only) return verdicts.all_passed() ? cudalabs::kExitOk : cudalabs::kExitFailed;

@@ -3,6 +3,7 @@
 // tabulates: block size, registers per thread, theoretical occupancy, time, speedup over factor 1,
 // GFLOP/s.
 #include "common/benchmark_support.h"
+#include "common/build_report.h"
 #include "common/cli.h"
 #include "common/conv_check.h"
 #include "common/device_buffer.h"
@@ -285,6 +286,7 @@ int run(int argc, char** argv) {
       << "device: " << device.name << " (sm_" << device.major << device.minor << ", "
       << device.sm_count << " SMs, driver "
       << cudalabs::DeviceInfo::version_text(device.driver_version) << "), seed=" << seed << "\n";
+  cudalabs::print_build_report(out, nullptr);  // JIT-compiled from older PTX?
 
   // ---- Verify ----
   bool all_passed = true;

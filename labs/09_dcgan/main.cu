@@ -5,6 +5,7 @@
 // layers (CUDALABS_DCGAN_TENSOR_CORES): --precision tf32|bf16 runs them beside lab 09's FP32
 // sub-pixel variant, and checks their images against both the CPU reference and that variant's.
 #include "common/benchmark_support.h"
+#include "common/build_report.h"
 #include "common/cli.h"
 #include "common/dcgan_check.h"
 #include "common/dcgan_files.h"
@@ -265,6 +266,7 @@ void print_header(std::ostream& out, const cudalabs::DeviceInfo& device, const I
       << cudalabs::earlier_labs_line(earlier_labs(),
                                      std::string(cudalabs_lab09_kernels_build()) == "student")
       << "\n";
+  cudalabs::print_build_report(out, nullptr);  // JIT-compiled from older PTX?
 }
 
 // Every variant's first batch, NaN-poisoned first, against the CPU reference's sampled images.

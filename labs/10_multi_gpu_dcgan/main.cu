@@ -3,6 +3,7 @@
 // reference and the whole multi-GPU output against one GPU's, times [DCGAN-SHPC]'s Table 4
 // (num_to_gen x GPUs, end to end) and writes the images.
 #include "common/benchmark_support.h"
+#include "common/build_report.h"
 #include "common/cli.h"
 #include "common/cuda_check.h"
 #include "common/dcgan_images.h"
@@ -191,6 +192,7 @@ void print_header(std::ostream& out, const Setup& s) {
              {{"09", cudalabs_lab09_kernels_build()}, {"07", cudalabs_lab07_kernels_build()}},
              std::string(cudalabs_lab10_kernels_build()) == "student")
       << "\n";
+  cudalabs::print_build_report(out, nullptr);  // JIT-compiled from older PTX?
 }
 
 // One worker per device, each with its own weights, streams and pinned buffers; `owned` keeps them.
