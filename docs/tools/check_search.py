@@ -2,7 +2,8 @@
 """Searches the built site as a reader would: serves it on the loopback address, opens the full-text
 search page (fulltext.html?q=...) in headless Chromium (browser.py), waits until the page shows its
 results, and reads them out of the page. Fails when a search does not find the page that teaches its subject among the first
-results, or finds nothing.
+results, or finds nothing; and when a lab page lacks its frame (the links it opens with, the table of
+contents, copy buttons on code blocks, the search box).
 
   check_search.py HTML_DIR [QUERY=PAGE ...]      default: the queries below
 
@@ -34,6 +35,39 @@ def search(browser, base, query):
     return [pathlib.PurePosixPath(urllib.parse.urlparse(link).path).name for link in links], message
 
 
+FRAME = """({copy: document.querySelectorAll('doxygen-awesome-fragment-copy-button').length,
+  fragments: document.querySelectorAll('div.fragment').length,
+  toc: !!document.querySelector('div.toc.interactive'),
+  nav: [...document.querySelectorAll('div.lab-nav a')].map(a => a.getAttribute('href')),
+  search: !!document.querySelector('#textsearch input')})"""
+
+
+def frame_problems(browser, base, html_dir):
+    """What a lab page lacks of its frame, as a reader sees it: the links it opens with (each to a page
+    and anchor that exist), the table of contents that follows the reader, a copy button on every code
+    block, and the full-text search box."""
+    problems = []
+    for page in sorted(pathlib.Path(html_dir).glob("lab[0-9][0-9].html")):
+        if not browser.open(f"{base}/{page.name}"):
+            problems.append(f"{page.name}: did not load")
+            continue
+        frame = browser.evaluate(FRAME)
+        if len(frame["nav"]) < 3:
+            problems.append(f"{page.name}: opens with {len(frame['nav'])} links, not the walkthrough, profile and results")
+        for href in frame["nav"]:
+            target, _, anchor = href.partition("#")
+            text = (pathlib.Path(html_dir) / (target or page.name)).read_text(errors="replace")
+            if anchor and f'id="{anchor}"' not in text:
+                problems.append(f"{page.name}: its link {href} goes nowhere")
+        if not frame["toc"]:
+            problems.append(f"{page.name}: no table of contents")
+        if frame["copy"] < frame["fragments"]:
+            problems.append(f"{page.name}: {frame['fragments'] - frame['copy']} code blocks without a copy button")
+        if not frame["search"]:
+            problems.append(f"{page.name}: no search box")
+    return problems
+
+
 def main(argv):
     if len(argv) < 2:
         print(__doc__, file=sys.stderr)
@@ -52,10 +86,16 @@ def main(argv):
                   + (f"is result {where}" if where else f"not among the first {TOP}: {pages[:TOP]}"))
             if not where:
                 failures.append(query)
+        frame = frame_problems(browser, base, html_dir)
+    for problem in frame:
+        print(f"check_search: {problem}", file=sys.stderr)
+    if frame:
+        return 1
     if failures:
         print(f"check_search: the search does not find what it should for: {', '.join(failures)}", file=sys.stderr)
         return 1
-    print(f"check_search: {len(queries)} searches in headless Chromium, each finds its page")
+    print(f"check_search: {len(queries)} searches in headless Chromium, each finds its page; every lab page opens "
+          "with its links, a table of contents and copy buttons")
     return 0
 
 

@@ -144,7 +144,7 @@ def main():
     if answers:
         parts = [ANSWERS_INTRO] + [Renderer(data_dir, args.device, path.stem[3:]).render(path.read_text())
                                    for path in answers]
-        (pages / "answers.md").write_text(doxygen_markdown(link_citations("\n\n".join(parts))))
+        (pages / "answers.md").write_text(doxygen_markdown(link_citations(with_toc("\n\n".join(parts)))))
 
     for page in sorted((repo / "docs" / "pages").glob("*.md")):
         (pages / page.name).write_text(doxygen_markdown(link_citations(
