@@ -10,7 +10,8 @@ student reads numbers, not templates, in a code browser, an editor or a student 
   handouts.py --repo ROOT --figures    draw the figures only (needs matplotlib)
 
 A rendered README is plain GitHub markdown: the Doxygen heading anchors ({#lab05}) are left out, links
-are rewritten from the source's folder to the README's, and a picture is a committed file (a recorded
+are rewritten from the source's folder to the README's, the site's cross-references (\\ref lab06,
+\\ref results "the results") become links to the files they name, and a picture is a committed file (a recorded
 one under docs/data/, or a figure drawn from the records under docs/handouts/figures/). The main
 README.md holds one generated part, between the markers below, rendered from
 docs/handouts/main_readme_table.md.
@@ -78,6 +79,42 @@ def figure_path(repo: pathlib.Path, name: str) -> pathlib.Path:
     return repo / FIGURES / name
 
 
+REF = re.compile(r'\\ref\s+(\w+)(?:\s+"([^"]*)")?')
+
+
+def ref_targets(repo: pathlib.Path) -> dict[str, pathlib.Path]:
+    """Doxygen anchors a source may reference (\\ref NAME) -> the file a README links to instead: the
+    labs' handouts, their walkthroughs, and the pages (every anchor a page defines)."""
+    targets = {}
+    for page in sorted((repo / "docs" / "pages").glob("*.md")):
+        for anchor in re.findall(r"\{#([\w-]+)\}", page.read_text()):
+            targets.setdefault(anchor, page)
+    for folder in lab_folders(repo):
+        number = folder.name[:2]
+        targets[f"lab{number}"] = folder / "README.md"
+        walkthrough = repo / "docs" / "walkthroughs" / f"lab{number}.md"
+        if walkthrough.exists():
+            targets[f"lab{number}_walkthrough"] = walkthrough
+    return targets
+
+
+def refs_to_links(text: str, repo: pathlib.Path, target_dir: pathlib.Path) -> str:
+    """`\\ref NAME ["text"]` (the site's cross-references) as markdown links a code browser follows."""
+    targets = ref_targets(repo)
+
+    def one(match):
+        anchor, label = match.group(1), match.group(2)
+        if anchor not in targets:
+            return match.group(0)
+        return f"[{label or anchor}]({os.path.relpath(targets[anchor], target_dir)})"
+    out, fenced = [], False
+    for line in text.split("\n"):
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+        out.append(line if fenced else REF.sub(one, line))
+    return "\n".join(out)
+
+
 def render_markdown(repo: pathlib.Path, text: str, lab: str, source: pathlib.Path, target: pathlib.Path,
                     device: str = labdata.DEFAULT_DEVICE) -> str:
     """A template as plain markdown for target's folder: placeholders filled in, pictures as committed
@@ -87,6 +124,7 @@ def render_markdown(repo: pathlib.Path, text: str, lab: str, source: pathlib.Pat
     renderer.page = lambda page: os.path.relpath(repo / "docs" / "pages" / page, target.parent)
     # Links written in the template are rebased first; those the placeholders write point from the target.
     text = rebase_links(text, source.parent, target.parent)
+    text = refs_to_links(text, repo, target.parent)
     return HEADING_ANCHOR.sub(r"\1", renderer.render(text))
 
 

@@ -86,6 +86,15 @@ class RenderedHandoutTest(unittest.TestCase):
                 with self.subTest(path=str(path.relative_to(REPO)), target=target):
                     self.assertTrue((path.parent / target.split("#")[0]).exists())
 
+    def test_a_sources_cross_references_become_links_in_the_readme(self):
+        source = REPO / "docs" / "handouts" / f"{LABS[5].name}.md"
+        text = handouts.render_markdown(REPO, "See \\ref lab06 and \\ref results \"the results\", \\ref nowhere.\n"
+                                        "```\n\\ref lab06\n```\n", LABS[5].name[:2], source, LABS[5] / "README.md")
+        self.assertIn(f"[lab06](../{LABS[6].name}/README.md)", text)
+        self.assertIn("[the results](../../docs/pages/results.md)", text)
+        self.assertIn("\\ref nowhere", text)  # unknown: left for the test above to name
+        self.assertIn("```\n\\ref lab06\n```", text)
+
     def test_the_check_sees_a_stale_readme_and_a_stale_record(self):
         """A copy of the suite where one source changed and one record changed: both READMEs are named."""
         import shutil
