@@ -370,6 +370,8 @@ class Renderer:
             if Renderer.drawn is not None and arg not in Renderer.drawn:
                 raise KeyError(f"plot {arg}: not drawn (no data for it, or no such plot)")
             caption = PLOT_CAPTIONS.get(arg, plot_caption(arg, self.lab))
+            if self.mode == "readme":  # a code browser shows no caption of its own
+                return f"![{caption}]({self.picture(arg)})\n\n*{caption}*"
             return f"![{caption}]({self.picture(arg)})"
         if key in ("gflops", "ms", "pct"):
             results = self.require(d.results, "results")
