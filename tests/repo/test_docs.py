@@ -110,10 +110,7 @@ class SiteTest(unittest.TestCase):
               '  <!--END PROJECT_NAME-->\n  <td>$searchbox</td>\n</tr>\n')
 
     def test_the_header_carries_the_extensions_and_the_text_search(self):
-        # docs/tools/site.py by its path: the name "site" is the standard library's.
-        spec = __import__("importlib.util").util.spec_from_file_location("docs_site", REPO / "docs" / "tools" / "site.py")
-        module = __import__("importlib.util").util.module_from_spec(spec)
-        spec.loader.exec_module(module)
+        import site_frame as module
         with tempfile.TemporaryDirectory() as scratch:
             source, out = pathlib.Path(scratch) / "in.html", pathlib.Path(scratch) / "out.html"
             source.write_text(self.HEADER)

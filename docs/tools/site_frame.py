@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """The docs site's page frame and full-text search (scripts/build-docs calls both steps).
 
-  site.py header DEFAULT_HEADER OUT_HEADER   Doxygen's own header (doxygen -w html) with the theme's
+  site_frame.py header DEFAULT_HEADER OUT_HEADER   Doxygen's own header (doxygen -w html) with the theme's
                                              extensions (copy buttons on code blocks, the page table of
                                              contents that follows the reader, paragraph links) and a
                                              box that searches the text of every page
-  site.py index HTML_DIR                     marks what Pagefind indexes: each page's contents and its
+  site_frame.py index HTML_DIR                     marks what Pagefind indexes: each page's contents and its
                                              title (source listings and indexes of symbols are left out)
 
 The search itself is Pagefind (npm, installed by scripts/setup docs): `pagefind --site HTML_DIR` writes
@@ -45,7 +45,7 @@ def write_header(default, out):
     """Doxygen's default header with the extensions in its head and the text search in its title row."""
     text = pathlib.Path(default).read_text()
     if "</head>" not in text or '<tr id="projectrow">' not in text:
-        raise SystemExit(f"site.py: {default} is not Doxygen's HTML header")
+        raise SystemExit(f"site_frame.py: {default} is not Doxygen's HTML header")
     text = text.replace("</head>", HEAD + "</head>", 1)
     # The pages are in English: Pagefind picks its stemmer by the page's language, as a screen reader does.
     text = re.sub(r"<html( [^>]*)?>", lambda m: m.group(0) if "lang=" in m.group(0) else m.group(0)[:-1] + ' lang="en">',
@@ -54,7 +54,7 @@ def write_header(default, out):
     text = re.sub(r'(<tr id="projectrow">.*?<!--END PROJECT_NAME-->\n)', lambda m: m.group(1) + SEARCH_BOX, text,
                   count=1, flags=re.S)
     if 'id="textsearch"' not in text:
-        raise SystemExit("site.py: no place for the search box in the header")
+        raise SystemExit("site_frame.py: no place for the search box in the header")
     pathlib.Path(out).write_text(text)
 
 
