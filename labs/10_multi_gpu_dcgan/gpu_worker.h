@@ -36,7 +36,7 @@ class GpuWorker {
   /// The CUDA device ordinal it runs on.
   int device() const { return device_; }
   /// The largest batch of one generator run.
-  int batch() const { return generator_->max_batch(); }
+  int batch() const;
 
   /// Generates `count` images (0 does nothing) from `latents` (count x 100 floats, host) into
   /// `images` (count x 64 x 64 x 3 floats, host), batch by batch with copies overlapped;
@@ -46,9 +46,7 @@ class GpuWorker {
 
   /// Records the next generate() calls into `timeline` (nullptr stops), as track group `process`
   /// named `label` (lab09::Pipeline::set_timeline).
-  void set_timeline(cudalabs::Timeline* timeline, int process, const std::string& label) {
-    pipeline_->set_timeline(timeline, process, label);
-  }
+  void set_timeline(cudalabs::Timeline* timeline, int process, const std::string& label);
 
   /// When the last generate() began and ended (steady clock): lab 10's tests check that the workers
   /// of one call run at the same time.

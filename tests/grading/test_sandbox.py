@@ -1,81 +1,154 @@
-"""The sandbox student code runs in (scripts/grading/sandbox.py): no network, read-only but the report
-folder, a private /tmp; and the report's line when the node does not allow it."""
+"""The sandbox every step of a student's code runs in (cudalabs.grading.sandbox), shown claim by claim
+on this machine: a hostile program run inside it cannot remount "/", cannot see or signal a process
+outside, cannot outlive its step, cannot write outside its scratch folder or through a link the
+grader later copies, has no network and no capability, and meets its process and file limits."""
+import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 from pathlib import Path
 from unittest import mock
 
-REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "scripts"))
+from cudalabs.grading import sandbox
+from cudalabs.grading.sandbox import Limits
 
-from grading import sandbox  # noqa: E402
+PYTHON = "/usr/bin/python3"  # the system's: the sandbox binds /usr, not a user's own Python
 
 
 class SandboxTest(unittest.TestCase):
     def setUp(self):
-        self.tmp = tempfile.TemporaryDirectory()
-        self.reports = Path(self.tmp.name) / "report"
-        self.reports.mkdir()
-        self.box = sandbox.make_sandbox([self.reports], readable=[REPO])
-        if not self.box.prefix:
+        self.box = sandbox.make_sandbox()
+        if not self.box.enabled:
             self.skipTest(f"this machine does not allow it: {self.box.note}")
+        self.tmp = tempfile.TemporaryDirectory()
+        os.chmod(self.tmp.name, 0o755)
+        self.scratch = Path(self.tmp.name) / "scratch"
+        self.box.prepare_writable(self.scratch)
+        self.outside = Path(self.tmp.name) / "outside"
+        self.outside.mkdir()
 
     def tearDown(self):
         self.tmp.cleanup()
 
-    def run_inside(self, script: str) -> subprocess.CompletedProcess:
-        return subprocess.run(self.box.wrap([sys.executable, "-c", script]), capture_output=True, text=True,
-                              timeout=60)
+    def run_inside(self, script: str, limits: Limits = Limits(), timeout: float = 60) -> subprocess.CompletedProcess:
+        command = self.box.command([PYTHON, "-c", script], writes=[self.scratch], workdir=self.scratch, limits=limits)
+        return subprocess.run(command, capture_output=True, text=True, timeout=timeout)
 
-    def test_only_the_report_folder_is_writable(self):
-        done = self.run_inside(f"open({str(self.reports / 'ok.txt')!r}, 'w').write('x')")
-        self.assertEqual(done.returncode, 0, done.stderr)
-        self.assertTrue((self.reports / "ok.txt").exists())
-        done = self.run_inside(f"open({str(REPO / 'planted.txt')!r}, 'w').write('x')")
+    def test_cannot_remount_root_writable(self):
+        done = self.run_inside("import subprocess, sys\n"
+                               "r = subprocess.run(['mount', '-o', 'remount,rw', '/'], capture_output=True)\n"
+                               "open('/usr/planted', 'w')")
         self.assertNotEqual(done.returncode, 0)
-        self.assertIn("Read-only file system", done.stderr)
-        self.assertFalse((REPO / "planted.txt").exists())
+        self.assertFalse(Path("/usr/planted").exists())
+        self.assertRegex(done.stderr, "Read-only file system|Permission denied")
 
-    def test_the_suite_stays_visible_under_a_private_tmp(self):
-        # A checkout (and its grading build) under /tmp must not vanish behind the private /tmp.
-        with tempfile.TemporaryDirectory(dir="/tmp") as folder:
-            suite = Path(folder) / "suite"
-            suite.mkdir()
-            (suite / "marker.txt").write_text("here")
-            box = sandbox.make_sandbox([self.reports], readable=[suite])
-            done = subprocess.run(box.wrap(["cat", str(suite / "marker.txt")]), capture_output=True, text=True,
-                                  timeout=60)
-            self.assertEqual((done.returncode, done.stdout), (0, "here"), done.stderr)
-            done = subprocess.run(box.wrap(["touch", str(suite / "new.txt")]), capture_output=True, text=True,
-                                  timeout=60)
+    def test_has_no_capability_and_no_root(self):
+        done = self.run_inside("import os\nprint(os.getuid())\n"
+                               "print([l for l in open('/proc/self/status') if l.startswith(('CapEff', 'NoNewPrivs'))])")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertNotEqual(done.stdout.splitlines()[0], "0")
+        self.assertIn("CapEff:\\t0000000000000000", done.stdout)
+        self.assertIn("NoNewPrivs:\\t1", done.stdout)
+
+    def test_cannot_see_or_signal_a_process_outside(self):
+        outside = subprocess.Popen(["sleep", "60"])
+        try:
+            done = self.run_inside(f"import os\nos.kill({outside.pid}, 9)")
             self.assertNotEqual(done.returncode, 0)
-            self.assertIn("Read-only file system", done.stderr)
+            self.assertIn("ProcessLookupError", done.stderr)
+            self.assertIsNone(outside.poll(), "the process outside the sandbox was killed")
+            listing = self.run_inside("import os\nprint(sorted(int(p) for p in os.listdir('/proc') if p.isdigit()))")
+            self.assertNotIn(str(outside.pid) + ",", listing.stdout + ",")
+        finally:
+            outside.kill()
+            outside.wait()
 
-    def test_tmp_is_private(self):
-        marker = Path("/tmp") / f"sandbox-test-{Path(self.tmp.name).name}"
-        done = self.run_inside(f"open({str(marker)!r}, 'w').write('x')")
+    def test_cannot_outlive_its_step(self):
+        marker = "cudalabs-sandbox-outlive-" + str(os.getpid())
+        done = self.run_inside("import subprocess\n"
+                               f"subprocess.Popen(['setsid', 'sh', '-c', 'exec -a {marker} sleep 300'], start_new_session=True)\n"
+                               "print('started')")
         self.assertEqual(done.returncode, 0, done.stderr)
-        self.assertFalse(marker.exists(), "a file written to /tmp inside the sandbox appeared outside")
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            alive = subprocess.run(["pgrep", "-f", marker], capture_output=True, text=True).stdout.split()
+            if not alive:
+                break
+            time.sleep(0.2)
+        self.assertEqual(alive, [], "a process the step started is still running after the step ended")
 
-    def test_no_network(self):
-        # Whatever listens on this machine's loopback, the sandbox has its own, empty network.
-        done = self.run_inside("import socket\ns = socket.socket()\ns.settimeout(5)\n"
-                               "s.connect(('127.0.0.1', 9))")
+    def test_writes_only_its_scratch_folder(self):
+        done = self.run_inside("open('kept.txt', 'w').write('x')\n"
+                               f"open({str(self.outside / 'planted.txt')!r}, 'w').write('x')")
         self.assertNotEqual(done.returncode, 0)
-        self.assertRegex(done.stderr, "Connection refused|Network is unreachable|timed out")
+        self.assertTrue((self.scratch / "kept.txt").exists())
+        self.assertFalse((self.outside / "planted.txt").exists())
+        home = Path.home()
+        self.assertFalse(self.run_inside(f"import os\nprint(os.listdir({str(home)!r}))").returncode == 0 and
+                         any(home.iterdir()), "the grader's home folder is visible in the sandbox")
+
+    def test_the_grader_never_writes_through_a_planted_link(self):
+        victim = self.outside / "grade-report.json"
+        victim.write_text("the grader's own file")
+        done = self.run_inside(f"import os\nos.symlink({str(victim)!r}, 'results.json')\n"
+                               f"os.symlink({str(self.outside)!r}, 'folder')\nopen('real.txt', 'w').write('data')")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        copied = Path(self.tmp.name) / "copied"
+        copied.mkdir()
+        (copied / "real.txt").symlink_to(victim)  # a link where a copied file goes: replaced, not followed
+        skipped = sandbox.copy_out(self.scratch, copied)
+        self.assertEqual(victim.read_text(), "the grader's own file")
+        self.assertIn("results.json", skipped)
+        self.assertIn("folder", skipped)
+        self.assertFalse((copied / "real.txt").is_symlink())
+        self.assertEqual((copied / "real.txt").read_text(), "data")
+        self.assertFalse((copied / "results.json").exists())
+
+    def test_has_no_network(self):
+        done = self.run_inside("import socket\ns = socket.socket()\ns.settimeout(5)\ns.connect(('1.1.1.1', 80))")
+        self.assertNotEqual(done.returncode, 0)
+        self.assertRegex(done.stderr, "Network is unreachable|timed out|refused")
+
+    def test_process_limit_holds(self):
+        done = self.run_inside("import os, time\ncount = 0\n"
+                               "try:\n    for _ in range(200):\n        if os.fork() == 0:\n            time.sleep(20)\n"
+                               "            os._exit(0)\n        count += 1\nexcept OSError:\n    print('refused at', count)\n",
+                               limits=Limits(processes=24), timeout=120)
+        self.assertIn("refused at", done.stdout, done.stderr)
+        self.assertLess(int(done.stdout.split()[-1]), 24)
+
+    def test_file_size_limit_holds(self):
+        done = self.run_inside("f = open('big', 'wb')\nfor _ in range(64):\n    f.write(b'x' * (1 << 20))\n",
+                               limits=Limits(file_bytes=8 << 20))
+        self.assertNotEqual(done.returncode, 0)
+        self.assertLessEqual((self.scratch / "big").stat().st_size, 8 << 20)
+
+    def test_memory_limit_holds(self):
+        done = self.run_inside("data = bytearray(1 << 30)\nprint(len(data))", limits=Limits(data_bytes=256 << 20))
+        self.assertNotEqual(done.returncode, 0)
+        self.assertIn("MemoryError", done.stderr)
+
+    def test_wall_clock_limit_ends_the_whole_step(self):
+        from cudalabs.grading.process import run_logged
+        log = Path(self.tmp.name) / "slow.log"
+        started = time.time()
+        done = run_logged(self.box.command([PYTHON, "-c", "import time\ntime.sleep(120)"], writes=[self.scratch]), log, 3)
+        self.assertTrue(done.timed_out)
+        self.assertLess(time.time() - started, 30)
 
 
 class NoSandboxTest(unittest.TestCase):
-    def test_the_report_says_when_there_is_none(self):
+    def test_the_report_says_why_when_there_is_none(self):
         with mock.patch.object(shutil, "which", return_value=None):
-            box = sandbox.make_sandbox([Path("/tmp")])
-        self.assertEqual(box.prefix, ())
-        self.assertIn("not sandboxed: bubblewrap (bwrap) is not installed", box.note)
-        self.assertEqual(box.wrap(["x"]), ["x"])
-        self.assertIn("--no-sandbox", sandbox.make_sandbox([], wanted=False).note)
+            box = sandbox.make_sandbox()
+        self.assertFalse(box.enabled)
+        self.assertIn("bwrap", box.note)
+        self.assertEqual(box.command(["x"]), ["x"])
+        self.assertIn("--unsandboxed", sandbox.make_sandbox(wanted=False).note)
 
 
 if __name__ == "__main__":

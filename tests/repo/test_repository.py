@@ -14,7 +14,7 @@ import doxygen_text  # noqa: E402
 
 # What the top level holds; anything else there is a stray log or local file.
 TOP_LEVEL = {".ci", ".clang-format", ".gitignore", "CMakeLists.txt", "Makefile", "README.md", "cmake", "common",
-             "docs", "labs", "scripts", "solutions", "tests", "tools", "RELEASE.md"}
+             "docs", "grader", "labs", "python", "scripts", "solutions", "tests", "tools", "RELEASE.md"}
 
 
 def tracked_files():

@@ -11,7 +11,8 @@ from .rubric import LabRubric, VariantRubric
 @dataclass
 class VariantScore:
     name: str
-    state: str  # passed | failed | not implemented yet | no tests | not run here | lab scored 0
+    state: str  # passed | failed | not implemented yet | no tests | not run here | lab scored 0 |
+    #             not distinct | technique not shown
     tests: list[TestOutcome] = field(default_factory=list)
     correctness: float = 0.0
     correctness_max: float = 0.0
@@ -82,7 +83,7 @@ def performance_points(rubric: VariantRubric, fraction: float | None) -> float:
 
 
 def score_variant(rubric: VariantRubric, tests: list[TestOutcome], rate: Rate | None, fatal: bool,
-                  repeated: str = "") -> VariantScore:
+                  repeated: str = "", technique_failures: list[str] | None = None) -> VariantScore:
     score = VariantScore(rubric.name, "", tests, correctness_max=rubric.correctness,
                          performance_max=rubric.max_performance, rate=rate)
     if fatal:
@@ -91,6 +92,10 @@ def score_variant(rubric: VariantRubric, tests: list[TestOutcome], rate: Rate | 
     if repeated:  # the same kernel as another variant: its tests pass, but it is not what its name says
         score.state = "not distinct"
         score.note = repeated
+        return score
+    if technique_failures:  # right results, but not by the technique the variant teaches
+        score.state = "technique not shown"
+        score.note = "; ".join(technique_failures)
         return score
     if not tests:
         score.state = "no tests"
@@ -132,6 +137,7 @@ def score_lab(rubric: LabRubric, run: LabRun) -> LabScore:
         else:
             unmatched.append(test)
     fatal = run.fatal is not None
-    variants = [score_variant(v, by_variant[v.name], run.rates.get(v.name), fatal, run.repeated.get(v.name, ""))
+    variants = [score_variant(v, by_variant[v.name], run.rates.get(v.name), fatal, run.repeated.get(v.name, ""),
+                              run.technique[v.name].failures if v.name in run.technique else None)
                 for v in rubric.variants]
     return LabScore(run, variants, unscored, unmatched)

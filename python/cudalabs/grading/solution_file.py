@@ -2,8 +2,8 @@
 share solutions/07_wide_loads/warp_tile.cuh, a file a submission cannot include (the student build sees
 no solutions/); this writes the helper into the kernels.cu where it is included, once.
 
-  python3 scripts/grading/solution_file.py NN_name > kernels.cu
-  python3 scripts/grading/solution_file.py NN_name --into DIR     every file handed in (lab 10's MPI parts)
+  PYTHONPATH=python python3 -m cudalabs.grading.solution_file NN_name > kernels.cu
+  PYTHONPATH=python python3 -m cudalabs.grading.solution_file NN_name --into DIR   every file handed in (lab 10's MPI parts)
 """
 from __future__ import annotations
 
@@ -11,13 +11,9 @@ import re
 import sys
 from pathlib import Path
 
-if __package__:
-    from .submission import Lab, student_files
-else:  # run as a script (scripts/check-lab-alone): the package is found from scripts/
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from grading.submission import Lab, student_files  # noqa: E402
+from ..paths import REPO
+from .submission import Lab, student_files
 
-REPO = Path(__file__).resolve().parents[2]
 _SOLUTION_INCLUDE = re.compile(r'^\s*#\s*include\s*"((?:solutions/\d\d_\w+/)?[\w.]+\.cuh)"\s*$')
 
 

@@ -3,11 +3,13 @@ dashboards. All three are written from the same scores."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import lms
 from .scoring import LabScore, VariantScore
 
 
@@ -20,6 +22,7 @@ class Header:
     seed: str
     rubric: str
     sandbox: str = ""  # how student code ran: sandboxed, or why not
+    technique: str = ""  # how the technique rules were checked, or why not
 
 
 def _points(value: float) -> str:
@@ -75,7 +78,8 @@ def markdown(header: Header, labs: list[LabScore]) -> str:
            f"**Total: {_points(round(total, 2))} / {_points(round(maximum, 2))} points**", "",
            f"- device: {header.device}", f"- graded: {header.date}, suite commit {header.commit}",
            f"- seed: CUDALABS_SEED={header.seed} (rerun a failing test with it to see the same inputs)",
-           f"- rubric: {header.rubric}", *([f"- {header.sandbox}"] if header.sandbox else []), "", "## Summary", ""]
+           f"- rubric: {header.rubric}", *([f"- {header.sandbox}"] if header.sandbox else []),
+           *([f"- technique: {header.technique}"] if header.technique else []), "", "## Summary", ""]
     out += _table(["lab", "points", "tests passed", "status"],
                   [[l.run.folder, f"{_points(l.points)} / {_points(l.max_points)}",
                     f"{l.tests_passed} / {l.tests_total}", _status(l)] for l in labs])
@@ -101,16 +105,20 @@ def markdown(header: Header, labs: list[LabScore]) -> str:
                     f"    CUDALABS_SEED={header.seed} ctest --test-dir build -R "
                     f"'^lab{lab.run.number}\\.student\\.{_ctest_pattern(first.name)}$' --output-on-failure"]
         notes = [f"- {v.name}: {v.note}" for v in lab.variants
-                 if v.note and v.state in ("passed", "not run here", "not distinct")]
+                 if v.note and v.state in ("passed", "not run here", "not distinct", "technique not shown")]
         if lab.run.built_on:
             notes.append("- graded alone: it ran on the reference kernels of " +
                          ", ".join(f"lab {n}" for n in lab.run.built_on) + ", not the submission's")
-        if lab.run.distinct_note:
-            notes.append(f"- variants: {lab.run.distinct_note}")
+        if lab.run.technique_note:
+            notes.append(f"- technique: {lab.run.technique_note}")
+        for variant, reason in lab.run.unavailable.items():
+            notes.append(f"- {variant}: not run on this GPU: {reason}")
+        for problem in lab.run.test_list_problems[:12]:
+            notes.append(f"- test list: {problem}")
         if lab.run.benchmark_note:
             notes.append(f"- benchmark: {lab.run.benchmark_note}")
-        if lab.run.memcheck != "not run" or not lab.run.fatal:
-            notes.append(f"- memcheck: {lab.run.memcheck}")
+        if lab.run.sanitizers != "not run" or not lab.run.fatal:
+            notes.append(f"- compute-sanitizer: {lab.run.sanitizers}")
         for test in lab.unscored:
             if test.status != "passed":
                 notes.append(f"- suite check {test.name} (no points): {test.status}: {_first_line(test.message)}")
@@ -134,14 +142,21 @@ def _variant_json(v: VariantScore) -> dict:
             "performance_max": v.performance_max, "rate": rate, "note": v.note}
 
 
+def _technique_json(run) -> dict:
+    return {name: {"passed": t.passed, "failures": t.failures, "checked": t.checked, "measured": t.measured}
+            for name, t in run.technique.items()}
+
+
 def as_json(header: Header, labs: list[LabScore]) -> str:
     data = {**header.__dict__,
             "points": round(sum(l.points for l in labs), 2), "max_points": round(sum(l.max_points for l in labs), 2),
             "labs": [{"lab": l.run.number, "folder": l.run.folder, "points": l.points, "max_points": l.max_points,
                       "tests_passed": l.tests_passed, "tests_total": l.tests_total,
                       "fatal": l.run.fatal, "reason": l.run.reason, "details": l.run.details,
-                      "memcheck": l.run.memcheck, "benchmark_note": l.run.benchmark_note, "logs": l.run.logs,
-                      "distinct_note": l.run.distinct_note,
+                      "sanitizers": l.run.sanitizers, "benchmark_note": l.run.benchmark_note, "logs": l.run.logs,
+                      "technique_note": l.run.technique_note, "technique": _technique_json(l.run),
+                      "repeated": l.run.repeated, "unavailable": l.run.unavailable,
+                      "test_list_problems": l.run.test_list_problems,
                       "built_on_reference_labs": l.run.built_on,
                       "seconds": round(l.run.seconds, 1), "variants": [_variant_json(v) for v in l.variants],
                       "unscored_tests": [{"test": t.name, "status": t.status} for t in l.unscored],
@@ -155,7 +170,7 @@ def junit(header: Header, labs: list[LabScore]) -> str:
     for lab in labs:
         suite = ElementTree.SubElement(root, "testsuite", name=f"lab{lab.run.number}", time=f"{lab.run.seconds:.1f}")
         properties = ElementTree.SubElement(suite, "properties")
-        for key, value in (("points", lab.points), ("max_points", lab.max_points), ("memcheck", lab.run.memcheck)):
+        for key, value in (("points", lab.points), ("max_points", lab.max_points), ("sanitizers", lab.run.sanitizers)):
             ElementTree.SubElement(properties, "property", name=key, value=str(value))
         cases = []
         if lab.run.fatal:
@@ -180,12 +195,24 @@ def junit(header: Header, labs: list[LabScore]) -> str:
     return ElementTree.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
 
 
+def write_new(path: Path, text: str) -> None:
+    """Writes `path` as a new file: whatever was there (a link too) is removed first, and the file is
+    opened without following links, so nothing is ever written through one."""
+    if path.is_symlink() or path.exists():
+        path.unlink()
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    with os.fdopen(fd, "w") as stream:
+        stream.write(text)
+
+
 def write_reports(directory: Path, header: Header, labs: list[LabScore]) -> list[Path]:
     directory.mkdir(parents=True, exist_ok=True)
     paths = []
     for name, text in (("grade-report.md", markdown(header, labs)), ("grade-report.json", as_json(header, labs)),
-                       ("grade-report.xml", junit(header, labs))):
+                       ("grade-report.xml", junit(header, labs)), ("results.json", lms.gradescope(header, labs)),
+                       ("classroom-result.json", lms.classroom(header, labs))):
         path = directory / name
-        path.write_text(text)
+        write_new(path, text)
         paths.append(path)
+    write_new(directory / "classroom-result.b64", lms.classroom_base64(header, labs) + "\n")
     return paths

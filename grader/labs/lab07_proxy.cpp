@@ -1,0 +1,30 @@
+// Lab 07's interface as the referee links it: the variants the grader names, `best` and any plan of
+// best_plan.h, each made in the runner on the student's code.
+#include "grader/referee/gemm_workload.h"
+#include "grader/referee/remote_variants.h"
+#include "labs/07_wide_loads/lab.h"
+
+namespace lab07 {
+
+std::span<const cudalabs::GemmVariant> variants() { return grader::referee::remote_gemm_variants<float>(); }
+
+void best_gemm(const cudalabs::GemmArgs& args, cudaStream_t stream) {
+  grader::referee::remote_gemm<float>("gemm.best", "", args, stream);
+}
+
+// The plan as four integers: its tile (an index into best_candidates()), splits, slice_k and the
+// stream-K block count; the runner rebuilds it from the same table.
+void launch_plan(const BestPlan& plan, const cudalabs::GemmArgs& args, cudaStream_t stream) {
+  const std::span<const TileCandidate> candidates = best_candidates();
+  std::int64_t tile = -1;
+  for (std::size_t i = 0; i < candidates.size(); ++i)
+    if (&candidates[i] == plan.candidate) tile = static_cast<std::int64_t>(i);
+  grader::referee::remote_gemm<float>("gemm.plan", "", args, stream, {tile, plan.splits, plan.slice_k, plan.stream_blocks});
+}
+
+}  // namespace lab07
+
+std::unique_ptr<grader::referee::Workload> grader::referee::make_workload(const std::string& variant,
+                                                                          const std::vector<std::string>& args) {
+  return gemm_workload<float>("gemm.variants", variant, gemm_shape_from(args, {512, 512, 256}));
+}

@@ -1,0 +1,224 @@
+// The referee: the trusted side of grading one lab. Its code is the suite's; the student's code
+// runs only in the runner it talks to. Three modes:
+//   referee [gtest flags]                      the lab's grading tests, every student call remote
+//   referee --probe VARIANT --out F [flags]    one checked call of VARIANT (Nsight Compute profiles
+//                                              the runner meanwhile); F: the problem's facts
+//   referee --bench --variants A,B --pairs P --rounds R --out F [flags]
+//                                              the reference's runner, then the student's, P times;
+//                                              every timed call's output checked; F: the rates
+// The lab's problem flags (e.g. --size 2048) follow; the lab's workload reads them.
+#include "common/random_fill.h"
+#include "grader/referee/remote_runner.h"
+#include "grader/referee/workload.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace grader::referee {
+namespace {
+
+// Every event the runner causes is filed under the test that caused it.
+class EventContext : public ::testing::EmptyTestEventListener {
+  void OnTestStart(const ::testing::TestInfo& info) override {
+    set_event_context(std::string(info.test_suite_name()) + "." + info.name());
+  }
+  void OnTestEnd(const ::testing::TestInfo&) override { set_event_context(""); }
+};
+
+struct Flags {
+  std::string out, variant;
+  std::vector<std::string> variants;
+  int pairs = 3, rounds = 5;
+  std::vector<std::string> problem;  // the lab's own flags
+};
+
+std::vector<std::string> split(const std::string& text) {
+  std::vector<std::string> parts;
+  std::stringstream stream(text);
+  for (std::string part; std::getline(stream, part, ',');)
+    if (!part.empty()) parts.push_back(part);
+  return parts;
+}
+
+int parse_count(const std::string& flag, const std::string& text, int low, int high) {
+  try {
+    std::size_t used = 0;
+    const int value = std::stoi(text, &used);
+    if (used == text.size() && value >= low && value <= high) return value;
+  } catch (const std::exception&) {
+  }
+  throw std::invalid_argument(flag + ": '" + text + "' is not a whole number from " + std::to_string(low) + " to " +
+                              std::to_string(high));
+}
+
+Flags parse(int argc, char** argv, int first) {
+  Flags flags;
+  for (int i = first; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw std::invalid_argument(arg + " needs a value");
+      return argv[++i];
+    };
+    if (arg == "--out") flags.out = value();
+    else if (arg == "--variants") flags.variants = split(value());
+    else if (arg == "--pairs") flags.pairs = parse_count(arg, value(), 1, 20);
+    else if (arg == "--rounds") flags.rounds = parse_count(arg, value(), 1, 50);
+    else flags.problem.push_back(arg);
+  }
+  if (flags.out.empty()) throw std::invalid_argument("--out FILE is required");
+  return flags;
+}
+
+void write_json(const std::string& path, const nlohmann::json& value) {
+  std::ofstream file(path);
+  file << value.dump(1) << "\n";
+  if (!file) throw std::runtime_error("cannot write " + path);
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+nlohmann::json facts_of(const Workload& workload) {
+  nlohmann::json facts = nlohmann::json::object();
+  for (const auto& [name, value] : workload.facts()) facts[name] = value;
+  return facts;
+}
+
+int probe_main(int argc, char** argv) {
+  if (argc < 3) throw std::invalid_argument("usage: referee --probe VARIANT --out FILE [problem flags]");
+  const std::string variant = argv[2];
+  const Flags flags = parse(argc, argv, 3);
+  nlohmann::json result = {{"variant", variant}};
+  try {
+    std::unique_ptr<Workload> workload = make_workload(variant, flags.problem);
+    if (!workload) throw std::runtime_error("this lab has no probe problem");
+    result["problem"] = workload->problem();
+    result["facts"] = facts_of(*workload);
+    RemoteRunner& runner = RemoteRunner::shared();
+    set_event_context("probe " + variant);
+    const std::vector<Call> calls = workload->prepare(runner, 1, cudalabs::derive_seed(cudalabs::run_seed(), "probe/" + variant));
+    runner.run(calls);
+    workload->check(runner);
+    runner.free_all();
+    runner.stop();
+    result["ok"] = true;
+  } catch (const std::exception& error) {
+    result["ok"] = false;
+    result["error"] = error.what();
+  }
+  write_json(flags.out, result);
+  return 0;
+}
+
+// One side's rounds of one variant on its runner: the median rate, or what went wrong.
+nlohmann::json time_side(RemoteRunner& runner, const std::string& variant, const Flags& flags, std::uint64_t seed) {
+  std::unique_ptr<Workload> workload = make_workload(variant, flags.problem);
+  if (!workload) throw std::runtime_error("this lab has no timed problem");
+  nlohmann::json side;
+  std::string stage = "warm-up";
+  try {
+    // A first call loads the modules; a second, timed, sizes the rounds.
+    for (int warm = 0; warm < 2; ++warm) {
+      std::vector<Call> calls = workload->prepare(runner, 1, cudalabs::derive_seed(seed, "warm" + std::to_string(warm)));
+      const auto start = std::chrono::steady_clock::now();
+      runner.run(calls);
+      const double seconds = seconds_since(start);
+      workload->check(runner);
+      runner.free_all();
+      if (warm == 1) side["first_call_s"] = seconds;
+    }
+    const double per_call = std::max(side["first_call_s"].get<double>(), 1e-6);
+    const std::size_t memory_cap = std::size_t{3} << 30;
+    const int by_memory = static_cast<int>(std::max<std::size_t>(2, memory_cap / std::max<std::size_t>(workload->bytes_per_set(), 1)));
+    const int sets = std::clamp(static_cast<int>(std::ceil(0.03 / per_call)), 2, std::min(64, by_memory));
+    side["sets"] = sets;
+    std::vector<double> rates;
+    for (int round = 0; round < flags.rounds; ++round) {
+      stage = "round " + std::to_string(round + 1);
+      std::vector<Call> calls = workload->prepare(runner, sets, cudalabs::derive_seed(seed, "round" + std::to_string(round)));
+      const auto start = std::chrono::steady_clock::now();
+      runner.run(calls);
+      const double seconds = seconds_since(start);
+      workload->check(runner);  // every timed call's output, where it was made
+      runner.free_all();
+      rates.push_back(workload->prepared_work() / seconds / workload->unit_scale());
+    }
+    std::sort(rates.begin(), rates.end());
+    side["rates"] = rates;
+    side["median"] = rates[rates.size() / 2];
+  } catch (const std::runtime_error& error) {
+    const std::string message = error.what();
+    // A check that failed says "wrong"; anything else is the runner's failure.
+    side[message.rfind("wrong", 0) == 0 ? "wrong" : "error"] = stage + ": " + message;
+    try {
+      runner.free_all();
+    } catch (...) {
+    }
+  } catch (const std::exception& error) {
+    side["error"] = stage + ": " + error.what();
+  }
+  return side;
+}
+
+int bench_main(int argc, char** argv) {
+  const Flags flags = parse(argc, argv, 2);
+  if (flags.variants.empty()) throw std::invalid_argument("--variants A,B is required");
+  const RunnerSettings student = RunnerSettings::from_environment("CUDALABS_RUNNER");
+  const RunnerSettings solution = RunnerSettings::from_environment("CUDALABS_RUNNER_SOLUTION");
+  nlohmann::json result = {{"pairs", flags.pairs}, {"rounds", flags.rounds}, {"variants", nlohmann::json::object()}};
+  if (auto workload = make_workload(flags.variants.front(), flags.problem)) {
+    result["problem"] = workload->problem();
+    result["unit"] = workload->unit();
+  }
+  const std::uint64_t seed = cudalabs::derive_seed(cudalabs::run_seed(), "bench");
+  for (int pair = 0; pair < flags.pairs; ++pair) {
+    // The reference first, then the student: each runner is stopped (its sandbox gone) before the
+    // other starts, so no student process is alive while the reference is timed.
+    for (const auto& [who, settings] : {std::pair{"solution", solution}, std::pair{"student", student}}) {
+      RemoteRunner runner(settings);
+      for (const std::string& variant : flags.variants) {
+        set_event_context(std::string("bench ") + who + " " + variant);
+        // Both sides get the same inputs in a pair; every pair and round new ones.
+        const std::uint64_t pair_seed = cudalabs::derive_seed(seed, variant + "/" + std::to_string(pair));
+        result["variants"][variant]["pairs"][pair][who] = time_side(runner, variant, flags, pair_seed);
+      }
+      runner.stop();
+    }
+  }
+  write_json(flags.out, result);
+  return 0;
+}
+
+}  // namespace
+}  // namespace grader::referee
+
+int main(int argc, char** argv) {
+  using namespace grader::referee;
+  try {
+    if (argc > 1 && std::string(argv[1]) == "--probe") return probe_main(argc, argv);
+    if (argc > 1 && std::string(argv[1]) == "--bench") return bench_main(argc, argv);
+  } catch (const std::exception& error) {
+    std::cerr << "referee: " << error.what() << "\n";
+    return 2;
+  }
+  ::testing::InitGoogleTest(&argc, argv);
+  ::testing::UnitTest::GetInstance()->listeners().Append(new EventContext);
+  const int status = RUN_ALL_TESTS();
+  try {
+    RemoteRunner::shared().stop();  // a tool's report is complete once the runner has exited
+  } catch (const std::exception& error) {
+    std::cerr << "referee: " << error.what() << "\n";
+  }
+  return status;
+}

@@ -1,0 +1,72 @@
+/// @file grader/runner/runner.h
+/// @brief The runner: the process that holds the student's code. It reads requests from the
+/// referee, makes the calls asked for on device buffers it was given, and replies with a status and
+/// the buffers' bytes. Nothing it replies is believed but those bytes, which the referee checks.
+///
+/// Each lab's runner links one list of handlers (lab_handlers), one per function of the lab's
+/// interface; a handler decodes a Call and calls the student's function.
+#pragma once
+
+#include "grader/call.h"
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <vector>
+#include <span>
+#include <stdexcept>
+#include <string>
+
+namespace grader::runner {
+
+/// Thrown by a handler when the student's code lacks the variant or function asked for.
+class Missing : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// What a handler may use: the buffers and the stream of this runner.
+class Context {
+ public:
+  virtual ~Context() = default;
+  /// The device pointer of buffer argument `index` of `call` (nullptr for kNullBuffer).
+  virtual void* pointer(const Call& call, std::size_t index) const = 0;
+  /// The stream every call is made on.
+  virtual cudaStream_t stream() const = 0;
+  /// Host data argument `index` of `call`.
+  virtual const std::vector<std::uint8_t>& blob(const Call& call, std::size_t index) const = 0;
+  /// The call's result for the referee (host bytes it checks itself), replacing any earlier one.
+  virtual void set_result(std::vector<std::uint8_t> bytes) = 0;
+  /// Asks the referee to do `kind` with `payload` and waits for its answer (thread-safe: lab 10's
+  /// workers call back from the student's threads). Throws std::runtime_error when it refused.
+  virtual std::vector<std::uint8_t> callback(const std::string& kind, const std::vector<std::uint8_t>& payload) = 0;
+
+  template <class T>
+  T* as(const Call& call, std::size_t index) const {
+    return static_cast<T*>(pointer(call, index));
+  }
+};
+
+/// Argument `index` of `call`, checked to be there (a malformed request is the referee's bug).
+std::int64_t integer(const Call& call, std::size_t index);
+double real(const Call& call, std::size_t index);
+/// As integer(), checked to fit an int.
+int int_arg(const Call& call, std::size_t index);
+
+struct Handler {
+  const char* function;                         ///< Call::function it answers
+  void (*run)(const Call& call, Context& context);
+};
+
+/// The handlers of the lab this runner is built for (one definition per runner executable).
+std::span<const Handler> lab_handlers();
+
+/// The entry of `table` named `name` (by its `name` member), or Missing naming it.
+template <class Table>
+const auto& find_named(const Table& table, const std::string& name) {
+  for (const auto& entry : table)
+    if (name == entry.name) return entry;
+  throw Missing("the submission has no variant named '" + name + "'");
+}
+
+}  // namespace grader::runner

@@ -1,0 +1,73 @@
+"""What grading one lab observed: the facts the score is computed from, and that the reports show.
+Every fact here comes from the grader's own side: the toolchain's outputs on the student's object,
+the referee's test results and events, Nsight Compute's and compute-sanitizer's reports, the
+referee's timings."""
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass, field
+
+from .gtest import TestOutcome
+from .technique import VariantTechnique
+
+# Why a lab scores 0 whatever its tests say.
+MISSING = "missing"
+COMPILE_ERROR = "does not compile"
+INTEGRITY = "integrity rule broken"
+CRASHED = "crashed"
+TIME_LIMIT = "time limit"
+MEMCHECK = "memcheck errors"
+RACECHECK = "racecheck hazards"
+SYNCCHECK = "synccheck errors"
+INITCHECK = "initcheck errors"
+WRONG_AFTER_TIMING = "wrong in a timed run"
+NOT_GRADED = "could not be graded"  # the grader's own side failed: no score is given, the report says why
+
+SANITIZER_FATAL = {"memcheck": MEMCHECK, "racecheck": RACECHECK, "synccheck": SYNCCHECK, "initcheck": INITCHECK}
+
+
+@dataclass
+class Rate:
+    """A variant's median rate on the benchmark problem (in the unit the referee reports) and the
+    student's fraction of the solution's rate in each pair of timed runs."""
+    student: float | None = None
+    solution: float | None = None
+    unit: str = "GFLOP/s"
+    pair_fractions: list[float] = field(default_factory=list)
+
+    @property
+    def fraction(self) -> float | None:
+        """The median of the pairs' fractions (each pair timed the solution, then the student, on the
+        same fresh inputs); without pairs, student over solution."""
+        if self.pair_fractions:
+            return statistics.median(self.pair_fractions)
+        if self.student is None or not self.solution:
+            return None
+        return self.student / self.solution
+
+
+@dataclass
+class LabRun:
+    number: str
+    folder: str
+    fatal: str | None = None  # one of the constants above, or None
+    reason: str = ""  # one line for the report when fatal
+    details: list[str] = field(default_factory=list)  # compiler errors, violations, sanitizer lines
+    tests: list[TestOutcome] = field(default_factory=list)
+    test_list_problems: list[str] = field(default_factory=list)  # missing or extra tests, skips not allowed
+    sanitizers: str = "not run"
+    rates: dict[str, Rate] = field(default_factory=dict)  # by variant name
+    benchmark_note: str = ""
+    technique: dict[str, VariantTechnique] = field(default_factory=dict)  # by variant
+    technique_note: str = ""
+    repeated: dict[str, str] = field(default_factory=dict)  # variant -> why it is another variant again
+    logs: dict[str, str] = field(default_factory=dict)  # step -> log path, relative to the report
+    built_on: list[str] = field(default_factory=list)  # earlier labs whose reference kernels it ran on
+    unavailable: dict[str, str] = field(default_factory=dict)  # variant -> why this GPU cannot run it
+    seconds: float = 0.0
+
+    def fail(self, kind: str, reason: str, details: list[str] | None = None) -> "LabRun":
+        self.fatal, self.reason = kind, reason
+        if details:
+            self.details = details
+        return self

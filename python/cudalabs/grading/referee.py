@@ -1,0 +1,93 @@
+"""Running a lab's referee (trusted, the suite's code) against a runner (the student's library, in the
+sandbox). The referee writes everything the grader reads (test results, events, probes, rates) into
+the grader's own work folder, which no sandbox sees; the runner's only way out is its replies, which
+the referee checks.
+
+Steps: the grading tests; the same tests under each compute-sanitizer tool; one probe of each variant
+under Nsight Compute; the timed pairs against the reference solution.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .process import Completed, run_logged
+from .sandbox import Limits, Sandbox
+
+RUN_LIMITS = Limits(processes=256, file_bytes=1 << 30, data_bytes=96 << 30, cpu_seconds=7200)
+
+
+@dataclass(frozen=True)
+class RunnerSpec:
+    """One runner: the folder holding a copy of the runner and the library it loads."""
+    folder: Path  # runner + libsubmission.so
+    scratch: Path  # the one folder its processes may write
+
+    def command(self, sandbox: Sandbox, tool: list[str] | None = None, extra_reads: list[Path] = ()) -> list[str]:
+        argv = [*(tool or []), str(self.folder / "runner")]
+        return sandbox.command(argv, reads=[self.folder, *extra_reads], writes=[self.scratch], gpu=True,
+                               workdir=self.scratch, limits=RUN_LIMITS)
+
+
+@dataclass
+class Step:
+    """What one referee step left in the work folder."""
+    completed: Completed
+    events: list[dict] = field(default_factory=list)
+    tool_log: Path | None = None
+    runner_log: Path | None = None
+
+    def events_of(self, *kinds: str) -> list[dict]:
+        return [event for event in self.events if event.get("event") in kinds]
+
+
+def read_events(path: Path) -> list[dict]:
+    if not path.is_file():
+        return []
+    events = []
+    for line in path.read_text(errors="replace").splitlines():
+        try:
+            events.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    return events
+
+
+def referee_environment(variants: dict[str, list[str]], unavailable: dict[str, str], seed: str,
+                        call_time_limit_s: float) -> dict:
+    return {**os.environ, "CUDALABS_SEED": seed, "CUDALABS_VARIANTS": json.dumps(variants),
+            "CUDALABS_UNAVAILABLE": json.dumps(unavailable), "CUDALABS_CALL_TIME_LIMIT": str(call_time_limit_s)}
+
+
+def run_referee(referee: Path, arguments: list[str], runner_command: list[str], work: Path, name: str, env: dict,
+                time_limit_s: float, extra_env: dict | None = None) -> Step:
+    """One referee run; its events, tool log and runner log under work/<name>.*"""
+    events, tool, runner = work / f"{name}.events.jsonl", work / f"{name}.tool.log", work / f"{name}.runner.log"
+    for path in (events, tool, runner):
+        path.unlink(missing_ok=True)
+    step_env = {**env, "CUDALABS_RUNNER": json.dumps(runner_command), "CUDALABS_RUNNER_OUTPUT": str(runner),
+                "CUDALABS_RUNNER_TOOL": str(tool), "CUDALABS_REFEREE_EVENTS": str(events), **(extra_env or {})}
+    done = run_logged([str(referee), *arguments], work / f"{name}.log", time_limit_s, step_env)
+    return Step(done, read_events(events), tool, runner)
+
+
+# compute-sanitizer's tools, and the report lines that mean an error of each.
+SANITIZER_ERROR_EXIT = 86
+
+
+def sanitizer_tool(tool: str) -> list[str]:
+    sanitizer = shutil.which("compute-sanitizer")
+    if sanitizer is None:
+        raise FileNotFoundError("compute-sanitizer not found")
+    return [sanitizer, "--tool", tool, "--error-exitcode", str(SANITIZER_ERROR_EXIT), "--print-limit", "8"]
+
+
+def ncu_tool(metrics: list[str]) -> list[str]:
+    ncu = shutil.which("ncu")
+    if ncu is None:
+        raise FileNotFoundError("Nsight Compute (ncu) not found")
+    return [ncu, "--clock-control", "none", "--target-processes", "all", "--metrics", ",".join(metrics), "--csv",
+            "--page", "raw"]

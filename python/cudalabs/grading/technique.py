@@ -1,0 +1,219 @@
+"""Technique rules: what a variant's kernels must do on the GPU, measured by Nsight Compute while the
+runner makes one call of that variant (the referee's probe). Every kernel the runner launched counts,
+whatever its name or namespace: the runner links no library that launches kernels of its own.
+
+A rule is an expression over the measurements (each metric summed over the kernels, with max_ and
+min_ forms) and the problem's facts (m, n, k, mnk, flops, bytes...), for example
+"ffma >= 0.95 * mnk and ffma >= 8 * 32 * lds" (the multiply-adds ran as FFMA on the GPU, eight of
+them per value loaded from shared memory). Rules fail closed: no kernel measured, a metric missing,
+a probe that failed, all fail the variant with the reason named.
+
+The same measurements decide the rubric's distinct rule: two variants whose measurements agree are
+one kernel under two names.
+"""
+from __future__ import annotations
+
+import ast
+import csv
+import math
+import operator
+import re
+from dataclasses import dataclass, field
+
+_NO_PERMISSION = re.compile(r"ERR_NVGPUCTRPERM|does not have permission to access NVIDIA GPU Performance Counters")
+
+
+@dataclass(frozen=True)
+class Rule:
+    variants: tuple[str, ...]  # the variants it applies to ("*" for all)
+    require: str  # the expression
+    why: str  # what it checks, in words, for the report
+
+    def applies_to(self, variant: str) -> bool:
+        return "*" in self.variants or variant in self.variants
+
+
+@dataclass(frozen=True)
+class TechniqueRules:
+    metrics: dict[str, str]  # alias -> Nsight Compute metric
+    rules: tuple[Rule, ...]
+    probe_args: tuple[str, ...]  # the referee's problem flags for the probe
+    distinct_metrics: tuple[str, ...] = ()  # aliases whose agreement means "the same kernel"
+    distinct_why: str = ""
+    distinct_tolerance: float = 0.05
+    may_repeat: tuple[str, ...] = ()  # variants that may repeat another (lab 07's best picks one)
+
+
+def no_permission(text: str) -> bool:
+    return bool(_NO_PERMISSION.search(text))
+
+
+def read_kernels(text: str) -> list[dict[str, str]]:
+    """Every kernel row of ncu's `--csv --page raw` output (the runner's and ncu's own lines are
+    skipped): metric name -> the cell's text."""
+    lines = [line for line in text.splitlines() if line.startswith('"')]
+    start = next((i for i, line in enumerate(lines) if line.startswith('"ID"')), None)
+    if start is None:
+        return []
+    rows = list(csv.reader(lines[start:]))
+    if len(rows) < 3:
+        return []
+    header = rows[0]
+    return [dict(zip(header, row)) for row in rows[2:] if len(row) == len(header)]
+
+
+def _number(cell: str) -> float | None:
+    text = cell.replace(",", "").strip()
+    match = re.match(r"^\(?\s*(-?[0-9.]+(?:[eE][-+]?\d+)?)", text)  # "256" or "(256, 1, 1)"
+    if not match:
+        return None
+    try:
+        return float(match.group(1))
+    except ValueError:
+        return None
+
+
+def aggregate(kernels: list[dict[str, str]], metrics: dict[str, str]) -> dict[str, float]:
+    """Per alias: the sum over the kernels, and max_<alias>, min_<alias>; `kernels` their number.
+    A metric absent from every kernel is absent here (a rule naming it fails)."""
+    values: dict[str, float] = {"kernels": float(len(kernels))}
+    for alias, metric in metrics.items():
+        cells = [_number(kernel[metric]) for kernel in kernels if metric in kernel]
+        cells = [c for c in cells if c is not None]
+        if not cells:
+            continue
+        values[alias] = sum(cells)
+        values[f"max_{alias}"] = max(cells)
+        values[f"min_{alias}"] = min(cells)
+    return values
+
+
+class RuleError(ValueError):
+    """A rule that cannot be evaluated: a name not measured, or a form the evaluator does not know."""
+
+
+_BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv}
+_COMPARE = {ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Eq: operator.eq,
+            ast.NotEq: operator.ne}
+
+
+def evaluate(expression: str, names: dict[str, float]) -> bool:
+    """The rule's truth, from arithmetic, comparisons, and/or/not over `names` and numbers only."""
+    def value(node: ast.AST):
+        if isinstance(node, ast.Expression):
+            return value(node.body)
+        if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+            return float(node.value)
+        if isinstance(node, ast.Name):
+            if node.id not in names:
+                raise RuleError(f"'{node.id}' was not measured")
+            return names[node.id]
+        if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
+            left, right = value(node.left), value(node.right)
+            if isinstance(node.op, ast.Div) and right == 0:
+                return math.inf if left > 0 else (0.0 if left == 0 else -math.inf)
+            return _BINARY[type(node.op)](left, right)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            return -value(node.operand)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            return not value(node.operand)
+        if isinstance(node, ast.BoolOp):
+            results = [value(v) for v in node.values]
+            return all(results) if isinstance(node.op, ast.And) else any(results)
+        if isinstance(node, ast.Compare):
+            left = value(node.left)
+            for op, comparator in zip(node.ops, node.comparators):
+                right = value(comparator)
+                if type(op) not in _COMPARE or not _COMPARE[type(op)](left, right):
+                    return False
+                left = right
+            return True
+        raise RuleError(f"'{ast.unparse(node)}' is not an expression a rule may use")
+    try:
+        tree = ast.parse(expression, mode="eval")
+    except SyntaxError as error:
+        raise RuleError(f"'{expression}' does not parse: {error.msg}") from None
+    return bool(value(tree))
+
+
+def validate_rule(expression: str, aliases: set[str]) -> None:
+    """Raises RuleError when the expression is malformed (checked as the rubric is read)."""
+    names = {name: 1.0 for name in aliases}
+    names.update({f"max_{a}": 1.0 for a in aliases})
+    names.update({f"min_{a}": 1.0 for a in aliases})
+    names.update({name: 1.0 for name in ("kernels", "m", "n", "k", "mnk", "flops", "bytes", "outputs", "macs",
+                                         "a_bytes", "b_bytes", "c_bytes", "threads", "factor", "count", "images", "taps")})
+    evaluate(expression, names)
+
+
+@dataclass
+class VariantTechnique:
+    """What the probe of one variant showed."""
+    variant: str
+    measured: dict[str, float] = field(default_factory=dict)
+    failures: list[str] = field(default_factory=list)  # each broken rule, with why
+    checked: list[str] = field(default_factory=list)  # each rule that held
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+
+def judge(variant: str, rules: TechniqueRules, probe_ok: bool, probe_error: str, tool_output: str,
+          facts: dict[str, float]) -> VariantTechnique:
+    """The variant's rules against its probe: fails closed on every missing piece."""
+    result = VariantTechnique(variant)
+    applicable = [rule for rule in rules.rules if rule.applies_to(variant)]
+    if not probe_ok:
+        result.failures.append(f"the probe did not run: {probe_error}")
+        return result
+    kernels = read_kernels(tool_output)
+    if not kernels:
+        result.failures.append("no kernel ran on the GPU during the variant's call (Nsight Compute measured none)")
+        return result
+    result.measured = aggregate(kernels, rules.metrics)
+    names = {**facts, **result.measured}
+    for rule in applicable:
+        try:
+            held = evaluate(rule.require, names)
+        except RuleError as error:
+            result.failures.append(f"{rule.why}: {error}")
+            continue
+        (result.checked if held else result.failures).append(
+            rule.why if held else f"{rule.why} (rule: {rule.require}; measured {describe(result.measured, rule.require)})")
+    return result
+
+
+def describe(measured: dict[str, float], expression: str = "") -> str:
+    """The measurements a rule names, in one short line."""
+    wanted = set(re.findall(r"[A-Za-z_]\w*", expression)) if expression else set(measured)
+    return ", ".join(f"{name} {value:.4g}" for name, value in sorted(measured.items()) if name in wanted) or "nothing"
+
+
+def agree(first: dict[str, float], second: dict[str, float], names: tuple[str, ...], tolerance: float) -> bool:
+    """True when every named measurement of the two is within `tolerance` of the larger one."""
+    for name in names:
+        if name not in first or name not in second:
+            return False
+        a, b = first[name], second[name]
+        if abs(a - b) > tolerance * max(abs(a), abs(b)):
+            return False
+    return True
+
+
+def repeated(measured: dict[str, dict[str, float]], rules: TechniqueRules) -> dict[str, str]:
+    """Variant -> the earlier variant (in the given order) whose distinct measurements it repeats."""
+    found: dict[str, str] = {}
+    if not rules.distinct_metrics:
+        return found
+    kept: list[str] = []
+    for name, values in measured.items():
+        if name in rules.may_repeat:
+            continue
+        twin = next((earlier for earlier in kept
+                     if agree(measured[earlier], values, rules.distinct_metrics, rules.distinct_tolerance)), None)
+        if twin is None:
+            kept.append(name)
+        else:
+            found[name] = twin
+    return found
