@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <csignal>
 #include <chrono>
 #include <cmath>
 #include <fstream>
@@ -205,6 +206,7 @@ int bench_main(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   using namespace grader::referee;
+  std::signal(SIGPIPE, SIG_IGN);  // a runner that dies mid-write is an error of that call, not the referee's end
   try {
     if (argc > 1 && std::string(argv[1]) == "--probe") return probe_main(argc, argv);
     if (argc > 1 && std::string(argv[1]) == "--bench") return bench_main(argc, argv);
@@ -216,7 +218,7 @@ int main(int argc, char** argv) {
   ::testing::UnitTest::GetInstance()->listeners().Append(new EventContext);
   const int status = RUN_ALL_TESTS();
   try {
-    RemoteRunner::shared().stop();  // a tool's report is complete once the runner has exited
+    RemoteRunner::stop_shared();  // a tool's report is complete once the runner has exited
   } catch (const std::exception& error) {
     std::cerr << "referee: " << error.what() << "\n";
   }

@@ -111,16 +111,22 @@ RunnerSettings RunnerSettings::from_environment(const std::string& prefix) {
   return settings;
 }
 
+namespace {
+RemoteRunner* shared_runner = nullptr;
+}
+
 RemoteRunner& RemoteRunner::shared() {
-  static RemoteRunner runner{RunnerSettings{}};
-  if (!runner.settings_read_) {
-    runner.settings_ = RunnerSettings::from_environment();
-    runner.settings_read_ = true;
-  }
+  // The environment is read at the first use, not at start-up: --gtest_list_tests needs no runner.
+  static RemoteRunner runner{RunnerSettings::from_environment()};
+  shared_runner = &runner;
   return runner;
 }
 
-RemoteRunner::RemoteRunner(RunnerSettings settings) : settings_(std::move(settings)), settings_read_(true) {
+void RemoteRunner::stop_shared() {
+  if (shared_runner != nullptr) shared_runner->stop();
+}
+
+RemoteRunner::RemoteRunner(RunnerSettings settings) : settings_(std::move(settings)) {
   std::random_device device;
   guard_seed_ = (std::uint64_t{device()} << 32) ^ device();
 }
@@ -153,6 +159,8 @@ void RemoteRunner::ensure_started() {
     dup2(requests[0], 3);
     dup2(replies[1], 4);
     dup2(output[1], 5);
+    // dup2 onto the same number keeps close-on-exec: clear it on the five the runner keeps.
+    for (int fd = 1; fd <= 5; ++fd) fcntl(fd, F_SETFD, 0);
     for (int fd = 6; fd < 1024; ++fd) ::close(fd);
     execvp(args[0], args.data());
     const std::string message = std::string("runner: cannot start ") + args[0] + ": " + std::strerror(errno) + "\n";

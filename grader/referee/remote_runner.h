@@ -40,8 +40,12 @@ struct RemoteBuffer {
 
 class RemoteRunner {
  public:
-  /// The runner of this process, started on first use.
+  /// The runner of this process (its command from the environment), started on first use; throws
+  /// std::runtime_error when CUDALABS_RUNNER is not set.
   static RemoteRunner& shared();
+  /// Stops the shared runner if it was ever made (the referee's last act: a tool's report is
+  /// complete only once the runner has exited).
+  static void stop_shared();
 
   /// A runner started (on first use) as `settings` say.
   explicit RemoteRunner(RunnerSettings settings);
@@ -76,7 +80,6 @@ class RemoteRunner {
   [[noreturn]] void died(const std::string& during, bool time_limit, const char* event = nullptr);
 
   RunnerSettings settings_;
-  bool settings_read_ = false;  // shared() reads the environment on first use, not at start-up
   Process* process_ = nullptr;
   std::int64_t runner_pid_ = 0;
   std::uint64_t next_id_ = 1;

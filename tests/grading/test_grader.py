@@ -1,5 +1,6 @@
-"""CPU tests of the grader's parts (scripts/grading): rubric, test results, scoring, reports, time limits
-and staging. Run by ctest as grader.units; the end-to-end runs on a GPU are in grader_selftest.py."""
+"""CPU tests of the grader's parts (cudalabs.grading): rubric, test results and the rubric's test lists,
+scoring, technique rules, reports and the LMS exports, time limits, reading a submission. Run by ctest as
+grader.units; the end-to-end runs on a GPU are in grader_selftest.py."""
 from __future__ import annotations
 
 import json
@@ -13,15 +14,14 @@ import unittest
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "scripts"))
-
-from grading import distinct, gtest, lab_grader, reports, submission  # noqa: E402
-from grading.gtest import TestOutcome  # noqa: E402
-from grading.lab_run import COMPILE_ERROR, CRASHED, LabRun, Rate  # noqa: E402
-from grading.process import run_logged  # noqa: E402
-from grading.rubric import RubricError, load_rubric  # noqa: E402
-from grading.scoring import score_lab  # noqa: E402
+from cudalabs.grading import gtest, lab_grader, reports, submission, technique
+from cudalabs.grading.gtest import TestOutcome
+from cudalabs.grading.lab_run import COMPILE_ERROR, LabRun, Rate
+from cudalabs.grading.process import run_logged
+from cudalabs.grading.rubric import RubricError, load_rubric
+from cudalabs.grading.scoring import score_lab
+from cudalabs.grading.technique import TechniqueRules, VariantTechnique
+from cudalabs.paths import REPO
 
 RUBRIC = REPO / "tests" / "grading" / "rubric.json"
 GEMM_CASES = ["odd_17x33x65", "square_64", "k_one_70x50x1", "rejects_bad_arguments"]
@@ -34,8 +34,13 @@ def write_rubric(folder: Path, text: str) -> Path:
 
 
 # Everything a lab needs but the key under test.
-LAB_DEFAULTS = ('{"defaults": {"correctness": 1, "performance": [], "benchmark_args": [], "memcheck_filter": "*", '
-                '"build_time_limit_s": 1, "time_limit_s": 1}, ')
+INTEGRITY = '"integrity": {"includes": ["labs/{folder}/*"], "symbols": {"x": ["memcpy"]}}'
+LAB_DEFAULTS = ('{"defaults": {"correctness": 1, "performance": [], "memcheck_filter": "*", '
+                '"build_time_limit_s": 1, "time_limit_s": 1, "tests": "t.txt", ' + INTEGRITY + '}, ')
+
+
+def write_lists(folder: Path) -> None:
+    (folder / "t.txt").write_text("# list\nGrading.a.x\n")
 
 
 class RubricTest(unittest.TestCase):
@@ -44,7 +49,7 @@ class RubricTest(unittest.TestCase):
         labs = [lab.number for lab in submission.suite_labs(REPO)]
         self.assertTrue(labs)
         for number in labs:
-            self.assertIn(number, rubric.labs, f"tests/grading/rubric.json has no lab {number}")
+            self.assertTrue(number in rubric.labs, f"tests/grading/rubric.json has no lab {number}")
             self.assertGreater(rubric.labs[number].max_points, 0)
 
     def test_defaults_and_overrides(self):
@@ -56,36 +61,54 @@ class RubricTest(unittest.TestCase):
         wide = next(v for v in lab07.variants if v.name == "wide_64x64")
         self.assertEqual(wide.correctness, 6)  # the lab's value
         self.assertEqual(wide.max_performance, 4)  # the defaults' tiers
-        lab10 = rubric.labs["10"]
-        self.assertEqual(next(v for v in lab10.variants if v.name == "mpi_checkpoint").correctness, 8)
-        self.assertEqual((lab10.mpi_tests.binary, lab10.mpi_tests.ranks), ("lab10_mpi_parts_test_student", 3))
-        self.assertEqual(best.benchmark, "lab07/best/")
         self.assertTrue(best.tests.search("Grading.best.odd_17x33x65"))
         self.assertFalse(best.tests.search("Grading.bestest.odd_17x33x65"))
         self.assertEqual(lab07.variant_of_test("Grading.wide_64x64.square_64").name, "wide_64x64")
+        self.assertIn("Grading.best.odd_17x33x65", lab07.tests)
+        lab11 = rubric.labs["11"]
+        self.assertEqual(lab11.variant_lists()["fp16_variants"], ["wmma_fp16", "mma_fp16"])
+        wgmma = next(v for v in lab11.variants if v.name == "wgmma")
+        self.assertEqual((wgmma.requires.compute_capability, wgmma.requires.architecture), (9.0, "90a"))
+        self.assertIsNone(rubric.labs["10"].benchmark)
+        self.assertEqual(rubric.labs["08"].benchmark.args, ("--case", "case2"))
+
+    def test_every_technique_lab_has_a_rule_for_every_variant(self):
+        rubric = load_rubric(RUBRIC)
+        for number, lab in rubric.labs.items():
+            if lab.technique is None:
+                continue
+            for variant in lab.variants:
+                self.assertTrue(any(rule.applies_to(variant.name) for rule in lab.technique.rules),
+                                f"lab {number} {variant.name}")
 
     def test_bad_values_are_named(self):
         cases = {
-            '{"labs": {"01": {"variants": {"a": {"correctness": -1}}}}}': "labs.01.variants.a.correctness = -1",
+            LAB_DEFAULTS + '"labs": {"01": {"variants": {"a": {"correctness": -1}}}}}': "labs.01.variants.a.correctness = -1",
             '{"labs": {"1": {}}}': "labs.1: lab keys are two-digit numbers",
-            '{"labs": {"01": {"variants": {}}}}': "labs.01.variants = {}",
-            '{"labs": {"01": {"variants": {"a": {"tests": "("}}}}}': "labs.01.variants.a.tests = '('",
-            '{"labs": {"01": {"colour": 1, "variants": {"a": {}}}}}': "labs.01: unknown key 'colour'",
+            LAB_DEFAULTS + '"labs": {"01": {"variants": {}}}}': "labs.01.variants = {}",
+            LAB_DEFAULTS + '"labs": {"01": {"variants": {"a": {"tests": "("}}}}}': "labs.01.variants.a.tests = '('",
+            LAB_DEFAULTS + '"labs": {"01": {"colour": 1, "variants": {"a": {}}}}}': "labs.01: unknown key 'colour'",
             '{"defaults": {"correctness": 1, "performance": [{"fraction": 0, "points": 1}]}, "labs": {"01": {"variants": {"a": {}}}}}':
                 "performance[0].fraction = 0.0",
             "{not json": "not JSON",
-            LAB_DEFAULTS + '"labs": {"01": {"distinct": {"why": "w"}, "variants": {"a": {}}}}}': "labs.01.distinct = ",
-            LAB_DEFAULTS + '"labs": {"01": {"distinct": {"why": "w", "metrics": ["not a metric"], "args": []}, '
-            '"variants": {"a": {}}}}}': "labs.01.distinct.metrics: 'not a metric' is not an Nsight Compute metric name",
-            LAB_DEFAULTS + '"labs": {"01": {"distinct": {"why": "w", "metrics": ["a__b.sum"], "args": ["--size", "8"], '
-            '"tolerance": 2}, "variants": {"a": {}}}}}': "labs.01.distinct.tolerance = 2.0",
-            LAB_DEFAULTS + '"labs": {"01": {"distinct": {"why": "w", "metrics": ["a__b.sum"], "args": ["--size", "8"], '
-            '"repeats": ["zz"]}, "variants": {"a": {}}}}}': "labs.01.distinct.repeats: 'zz' is not a variant",
-            LAB_DEFAULTS + '"labs": {"01": {"mpi_tests": {"binary": "t"}, "variants": {"a": {}}}}}': "labs.01.mpi_tests = ",
-            LAB_DEFAULTS + '"labs": {"01": {"mpi_tests": {"binary": "t", "ranks": 0}, "variants": {"a": {}}}}}':
-                "labs.01.mpi_tests.ranks = 0",
+            LAB_DEFAULTS + '"labs": {"01": {"technique": {"metrics": {"x": "not a metric"}, "rules": [{"variants": ["*"], '
+            '"require": "x > 0", "why": "w"}]}, "variants": {"a": {}}}}}': "labs.01.technique.metrics.x = 'not a metric'",
+            LAB_DEFAULTS + '"labs": {"01": {"technique": {"metrics": {"x": "a__b.sum"}, "rules": [{"variants": ["*"], '
+            '"require": "y > 0", "why": "w"}]}, "variants": {"a": {}}}}}': "'y' was not measured",
+            LAB_DEFAULTS + '"labs": {"01": {"technique": {"metrics": {"x": "a__b.sum"}, "rules": [{"variants": ["*"], '
+            '"require": "__import__(1)", "why": "w"}]}, "variants": {"a": {}}}}}': "is not an expression a rule may use",
+            LAB_DEFAULTS + '"labs": {"01": {"technique": {"metrics": {"x": "a__b.sum"}, "rules": [{"variants": ["zz"], '
+            '"require": "x > 0", "why": "w"}]}, "variants": {"a": {}}}}}': "'zz' is not a variant",
+            LAB_DEFAULTS + '"labs": {"01": {"technique": {"metrics": {"x": "a__b.sum"}, "rules": [{"variants": ["a"], '
+            '"require": "x > 0", "why": "w"}]}, "variants": {"a": {}, "b": {}}}}}': "no rule for 'b'",
+            LAB_DEFAULTS + '"labs": {"01": {"technique": {"rules": []}, "variants": {"a": {}}}}}': "expected at least one rule",
+            LAB_DEFAULTS + '"labs": {"01": {"sanitizers": ["valgrind"], "variants": {"a": {}}}}}': "'valgrind' is not",
+            LAB_DEFAULTS + '"labs": {"01": {"tests": "missing.txt", "variants": {"a": {}}}}}': "missing.txt cannot be read",
+            LAB_DEFAULTS + '"labs": {"01": {"integrity": {"forbidden": {}}, "variants": {"a": {}}}}}':
+                "labs.01.integrity: unknown key 'forbidden'",
         }
         with tempfile.TemporaryDirectory() as folder:
+            write_lists(Path(folder))
             for text, needle in cases.items():
                 path = write_rubric(Path(folder), text)
                 with self.assertRaises(RubricError, msg=text) as caught:
@@ -146,8 +169,10 @@ class GtestTest(unittest.TestCase):
 
 
 def lab_rubric(folder: Path):
+    write_lists(folder)
     path = write_rubric(folder, """
-        {"labs": {"01": {"benchmark_args": [], "memcheck_filter": "*", "build_time_limit_s": 10, "time_limit_s": 10,
+        {"defaults": {"integrity": {"includes": [], "symbols": {}}},
+         "labs": {"01": {"memcheck_filter": "*", "build_time_limit_s": 10, "time_limit_s": 10, "tests": "t.txt",
                          "unscored_tests": "^Reference\\\\.",
                          "performance": [{"fraction": 0.9, "points": 4}, {"fraction": 0.6, "points": 2}],
                          "variants": {"fast": {"correctness": 6}, "slow": {"correctness": 3}}}}}
@@ -243,47 +268,115 @@ class ScoringTest(unittest.TestCase):
         self.assertEqual([t.name for t in score_lab(self.rubric, run).unmatched], ["Mystery.test"])
 
 
-NCU_CSV = """$ ncu --metrics ... build/labs/lab03 --variant RC --verify-only
-==PROF== Connected to process 4242
-lab03 RC 192x160x96: PASS
-"ID","Process ID","Kernel Name","l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum","launch__block_size"
-"","","","","","",""
-"0","4242","void lab03::layout_gemm_kernel<0, 1>(GemmArgs)","1,234,567","256"
+NCU_CSV = """==PROF== Connected to process 42 (/scratch/runner)
+"ID","Process ID","Process Name","Kernel Name","launch__block_size","smsp__sass_thread_inst_executed_op_ffma_pred_on.sum","smsp__sass_inst_executed_op_shared_ld.sum"
+"","","","","","inst","inst"
+"0","42","runner","void k1(GemmArgs)","(256, 1, 1)","60,000,000","300,000"
+"1","42","runner","helper_kernel()","128","7,108,864","50,000"
+==PROF== Disconnected from process 42
 """
+METRICS = {"block": "launch__block_size", "ffma": "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
+           "lds": "smsp__sass_inst_executed_op_shared_ld.sum"}
 
 
-class DistinctTest(unittest.TestCase):
-    RULE = distinct.DistinctRule("layouts differ", ("ld", "st"), ("--size", "8"), 0.05, ("best",))
+class TechniqueTest(unittest.TestCase):
+    RULES = TechniqueRules(METRICS, (technique.Rule(("*",), "ffma >= 0.95 * mnk", "FFMA on the GPU"),
+                                     technique.Rule(("rt_2d",), "ffma >= 8 * 32 * lds", "a register tile")),
+                           (), ("lds",), "tiles differ", 0.05, ("best",))
+    FACTS = {"mnk": 67108864.0}
 
-    def test_ncu_csv_after_the_program_output(self):
-        values = distinct.read_ncu_csv(NCU_CSV)
-        self.assertEqual(values["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"], 1234567.0)
-        self.assertEqual(values["launch__block_size"], 256.0)
-        self.assertIsNone(distinct.read_ncu_csv("==PROF== No kernels were profiled.\n"))
-        self.assertTrue(distinct.no_permission("==ERROR== ERR_NVGPUCTRPERM - The user does not have permission"))
+    def test_every_kernel_of_the_call_counts_whatever_its_name(self):
+        kernels = technique.read_kernels(NCU_CSV)
+        self.assertEqual(len(kernels), 2)
+        values = technique.aggregate(kernels, METRICS)
+        self.assertEqual(values["ffma"], 67108864.0)
+        self.assertEqual((values["max_block"], values["min_block"], values["kernels"]), (256.0, 128.0, 2.0))
 
-    def test_the_profile_command_reads_the_rule(self):
-        command = distinct.ncu_command("ncu", "build/labs/lab03", "03", "RC", self.RULE)
-        self.assertEqual(command[command.index("--metrics") + 1], "ld,st")
-        self.assertIn("regex:lab03::", command)
-        self.assertEqual(command[command.index("--variant") + 1:], ["RC", "--verify-only", "--size", "8"])
+    def test_rules_hold_or_name_what_was_measured(self):
+        held = technique.judge("rt_1d", self.RULES, True, "", NCU_CSV, self.FACTS)
+        self.assertTrue(held.passed, held.failures)
+        broken = technique.judge("rt_2d", self.RULES, True, "", NCU_CSV, self.FACTS)
+        self.assertFalse(broken.passed)
+        self.assertIn("a register tile", broken.failures[0])
+        self.assertIn("lds 3.5e+05", broken.failures[0])
+
+    def test_rules_fail_closed(self):
+        nothing = technique.judge("rt_1d", self.RULES, True, "", "==PROF== No kernels were profiled.\n", self.FACTS)
+        self.assertIn("no kernel ran on the GPU", nothing.failures[0])
+        failed_probe = technique.judge("rt_1d", self.RULES, False, "the runner crashed", NCU_CSV, self.FACTS)
+        self.assertIn("the probe did not run: the runner crashed", failed_probe.failures[0])
+        unmeasured = TechniqueRules({"gmma": "sm__inst_executed_pipe_tensor_op_gmma.sum"},
+                                    (technique.Rule(("*",), "gmma > 0", "HGMMA"),), ())
+        missing = technique.judge("wgmma", unmeasured, True, "", NCU_CSV, self.FACTS)
+        self.assertIn("'gmma' was not measured", missing.failures[0])
+        self.assertTrue(technique.no_permission("==ERROR== ERR_NVGPUCTRPERM - The user does not have permission"))
+
+    def test_the_evaluator_takes_arithmetic_and_comparisons_only(self):
+        names = {"a": 2.0, "b": 0.0}
+        self.assertTrue(technique.evaluate("a * 3 >= 6 and not b > 1", names))
+        self.assertTrue(technique.evaluate("a / b > 1e9", names))  # a count over zero: unbounded
+        for text in ("__import__('os')", "a.real", "[a]", "a if b else a", "open('x')"):
+            with self.assertRaises(technique.RuleError, msg=text):
+                technique.evaluate(text, names)
 
     def test_variants_that_measure_the_same_repeat_the_first(self):
-        signatures = {"RR": {"ld": 1000.0, "st": 900.0}, "RC": {"ld": 1000.0, "st": 450.0},
-                      "CR": {"ld": 1020.0, "st": 890.0},  # within 5 % of RR on both: RR again
-                      "CC": {"ld": 0.0, "st": 0.0}, "CC2": {"ld": 0.0, "st": 0.0}, "best": {"ld": 1000.0, "st": 450.0}}
-        self.assertEqual(distinct.repeated(signatures, self.RULE), {"CR": "RR", "CC2": "CC"})
-        self.assertFalse(distinct.agree({"ld": 0.0}, {"ld": 3.0}, 0.05))
+        measured = {"RR": {"lds": 1000.0}, "RC": {"lds": 500.0}, "CR": {"lds": 1020.0}, "best": {"lds": 500.0}}
+        self.assertEqual(technique.repeated(measured, self.RULES), {"CR": "RR"})
 
-    def test_a_repeated_variant_scores_nothing_and_says_why(self):
+    def test_a_variant_without_its_technique_scores_nothing(self):
         with tempfile.TemporaryDirectory() as folder:
             rubric = lab_rubric(Path(folder))
         run = run_with({"fast": "passed", "slow": "passed"}, {"fast": Rate(100, 100), "slow": Rate(100, 100)})
-        run.repeated["slow"] = "not distinct from fast: layouts differ, yet both measured ld 1000"
-        slow = score_lab(rubric, run).variants[1]
-        self.assertEqual((slow.state, slow.points), ("not distinct", 0))
-        self.assertIn("not distinct from fast", slow.note)
-        self.assertEqual(score_lab(rubric, run).variants[0].points, 6 + 4)
+        run.technique["slow"] = VariantTechnique("slow", failures=["a register tile (rule: ...)"])
+        run.repeated["fast"] = "not distinct from x"
+        score = score_lab(rubric, run)
+        self.assertEqual((score.variants[1].state, score.variants[1].points), ("technique not shown", 0))
+        self.assertIn("a register tile", score.variants[1].note)
+        self.assertEqual((score.variants[0].state, score.variants[0].points), ("not distinct", 0))
+
+
+class TestListTest(unittest.TestCase):
+    """The referee's results against the rubric's list: nothing missing, no skip the grader did not decide."""
+
+    def classify(self, outcomes, unavailable=None):
+        with tempfile.TemporaryDirectory() as folder:
+            write_lists(Path(folder))
+            (Path(folder) / "t.txt").write_text("Grading.fast.a\nGrading.fast.b\nGrading.slow.a\nGrading.slow.b\n")
+            path = write_rubric(Path(folder), LAB_DEFAULTS + '"labs": {"01": {"capability_skips": ["^needs \\\\d+ GPUs"], '
+                                '"variants": {"fast": {}, "slow": {}}}}}')
+            rubric = load_rubric(path).labs["01"]
+        run = LabRun("01", "01_x")
+        return lab_grader._classify(outcomes, rubric, unavailable or {}, run), run
+
+    def test_a_missing_test_fails_and_an_extra_one_is_named(self):
+        tests, run = self.classify([TestOutcome("Grading.fast.a", "passed"), TestOutcome("Grading.slow.a", "passed"),
+                                    TestOutcome("Grading.slow.b", "passed"), TestOutcome("Grading.extra.z", "passed")])
+        self.assertEqual({t.name: t.status for t in tests}["Grading.fast.b"], "failed")
+        self.assertIn("did not run", {t.name: t.message for t in tests}["Grading.fast.b"])
+        self.assertTrue(any("Grading.extra.z" in p and "does not list" in p for p in run.test_list_problems))
+
+    def test_only_the_graders_reasons_excuse_a_skip(self):
+        tests, run = self.classify(
+            [TestOutcome("Grading.fast.a", "skipped", "needs compute capability 9.0 (this GPU has 8.0)"),
+             TestOutcome("Grading.fast.b", "skipped", "needs 2 GPUs, found 1"),
+             TestOutcome("Grading.slow.a", "skipped", "the variant says it cannot run"),
+             TestOutcome("Grading.slow.b", "not_implemented", "slow: not implemented yet")],
+            {"fast": "needs compute capability 9.0 (this GPU has 8.0)"})
+        status = {t.name: t.status for t in tests}
+        self.assertEqual(status, {"Grading.fast.a": "skipped", "Grading.fast.b": "skipped", "Grading.slow.a": "failed",
+                                  "Grading.slow.b": "not_implemented"})
+
+    def test_the_graders_availability_comes_from_the_rubric_and_the_gpu(self):
+        rubric = load_rubric(RUBRIC).labs["11"]
+        ampere = lab_grader.unavailable_reasons(rubric, lab_grader.GpuFacts("A100", 8.0), {"80", "90a"})
+        self.assertIn("needs compute capability 9", ampere["wgmma"])
+        self.assertNotIn("mma_swizzled", ampere)
+        hopper_without_90a = lab_grader.unavailable_reasons(rubric, lab_grader.GpuFacts("H100", 9.0), {"90"})
+        self.assertIn("needs a build for sm_90a", hopper_without_90a["tma_wgmma"])
+        self.assertEqual(lab_grader.unavailable_reasons(rubric, lab_grader.GpuFacts("H100", 9.0), {"90a"}), {})
+        self.assertEqual(lab_grader._built_architectures(["nvcc", "--generate-code=arch=compute_90a,code=[sm_90a]",
+                                                          "--generate-code=arch=compute_80,code=[compute_80,sm_80]"]),
+                         {"90a", "80"})
 
 
 class ReportsTest(unittest.TestCase):
@@ -299,10 +392,18 @@ class ReportsTest(unittest.TestCase):
             broken.number, broken.folder, broken.details = "02", "02_smem_tiling", ["kernels.cu(3): error: expected ';'"]
             run.built_on = ["09", "07"]
             scores = [score_lab(rubric, run), score_lab(rubric, broken)]
-            header = reports.Header("students/alice", "2026-11-22 10:00 UTC", "NVIDIA H100", "abc123", "42", "rubric.json")
-            paths = reports.write_reports(Path(folder) / "out", header, scores)
+            header = reports.Header("students/alice", "2026-11-22 10:00 UTC", "NVIDIA H100", "abc123", "42", "rubric.json",
+                                    "sandboxed: ...")
+            out = Path(folder) / "out"
+            out.mkdir()
+            (out / "grade-report.md").symlink_to(Path(folder) / "victim")  # a planted link is replaced, never followed
+            paths = reports.write_reports(out, header, scores)
+            self.assertFalse((Path(folder) / "victim").exists())
             markdown, data = paths[0].read_text(), json.loads(paths[1].read_text())
             junit = ElementTree.parse(paths[2]).getroot()
+            gradescope = json.loads((out / "results.json").read_text())
+            classroom = json.loads((out / "classroom-result.json").read_text())
+            encoded = (out / "classroom-result.b64").read_text().strip()
         self.assertIn(f"**Total: {scores[0].points:g} / {scores[0].max_points + scores[1].max_points:g} points**", markdown)
         self.assertIn("- `fast` square_64: fast on 64x64x64: element (1, 2) = 0 differs", markdown)
         self.assertIn("CUDALABS_SEED=42 ctest --test-dir build -R '^lab01\\.student\\.Grading\\.fast\\.square_64$' "
@@ -321,6 +422,42 @@ class ReportsTest(unittest.TestCase):
         self.assertEqual(suites[0].get("failures"), "1")
         self.assertEqual(suites[1].get("errors"), "1")
         self.assertEqual(int(suites[0].get("tests")), 2 * len(GEMM_CASES))
+        self.check_gradescope(gradescope, scores)
+        self.check_classroom(classroom, encoded, scores)
+
+    def check_gradescope(self, result: dict, scores) -> None:
+        """Gradescope's autograder results.json: a score, tests with score/max_score/name and a known
+        status and visibility, a leaderboard of named values; the tests' scores add up to the total."""
+        self.assertLessEqual(set(result), {"score", "execution_time", "output", "output_format", "visibility",
+                                           "stdout_visibility", "tests", "leaderboard", "extra_data"})
+        self.assertIsInstance(result["execution_time"], int)
+        self.assertIn(result["visibility"], {"hidden", "after_due_date", "after_published", "visible"})
+        for test in result["tests"]:
+            self.assertLessEqual({"score", "max_score", "name"}, set(test))
+            self.assertIn(test["status"], {"passed", "failed"})
+            self.assertIn(test["visibility"], {"hidden", "after_due_date", "after_published", "visible"})
+            self.assertLessEqual(test["score"], test["max_score"])
+        self.assertAlmostEqual(sum(t["score"] for t in result["tests"]), result["score"], 2)
+        self.assertAlmostEqual(result["score"], sum(s.points for s in scores), 2)
+        self.assertAlmostEqual(sum(t["max_score"] for t in result["tests"]), sum(s.max_points for s in scores), 2)
+        for entry in result["leaderboard"]:
+            self.assertEqual(set(entry) - {"order"}, {"name", "value"})
+            self.assertIn(entry.get("order", "desc"), {"asc", "desc"})
+        self.assertIn("Lab 02: 0 points, kernels.cu does not compile", result["output"])
+
+    def check_classroom(self, result: dict, encoded: str, scores) -> None:
+        """GitHub Classroom's runner result, as autograding-grading-reporter reads it: base64 of a JSON
+        with status pass/fail/error, max_score and tests whose scores it adds up."""
+        import base64
+        self.assertEqual(json.loads(base64.b64decode(encoded)), result)
+        self.assertEqual(result["version"], 1)
+        self.assertIn(result["status"], {"pass", "fail", "error"})
+        self.assertEqual(result["status"], "fail")  # lab 02 does not compile
+        for test in result["tests"]:
+            self.assertLessEqual({"name", "status", "message", "score"}, set(test))
+            self.assertIn(test["status"], {"pass", "fail", "error"})
+        self.assertAlmostEqual(sum(t["score"] for t in result["tests"]), sum(s.points for s in scores), 2)
+        self.assertAlmostEqual(result["max_score"], sum(s.max_points for s in scores), 2)
 
 
 class ProcessTest(unittest.TestCase):
@@ -345,59 +482,6 @@ class ProcessTest(unittest.TestCase):
             self.assertIn("hello", done.output())
 
 
-class MpiTestsTest(unittest.TestCase):
-    """lab_grader's MPI step with a stand-in test program (a script writing GoogleTest XML) under the real
-    mpirun, when there is one."""
-
-    XML = textwrap.dedent("""\
-        #!/bin/sh
-        # A stand-in MPI test program: {behaviour}
-        for arg in "$@"; do case $arg in --gtest_output=xml:*) out=${{arg#--gtest_output=xml:}};; esac; done
-        {body}
-        """)
-    PASSING = ('printf \'<testsuites><testsuite name="Scatter"><testcase classname="Scatter" '
-               'name="EveryRankGetsItsShare" time="0.1"/></testsuite></testsuites>\' > "$out"')
-
-    def grade(self, folder: Path, script: str | None):
-        build, logs = folder / "build", folder / "logs"
-        (build / "tests").mkdir(parents=True)
-        (build / "CMakeCache.txt").write_text("CUDALABS_MPI_FOUND:INTERNAL=ON\n")
-        if script is not None:
-            program = build / "tests" / "lab10_mpi_parts_test_student"
-            program.write_text(script)
-            program.chmod(0o755)
-        ctx = lab_grader.Context(build, logs, {**os.environ})
-        rubric = load_rubric(RUBRIC).labs["10"]
-        run = LabRun("10", "10_multi_gpu_dcgan")
-        ok = lab_grader._mpi_tests(ctx, submission.Lab("10", "10_multi_gpu_dcgan"), rubric, 60, run)
-        return ok, run
-
-    def setUp(self):
-        if shutil.which("mpirun") is None:
-            self.skipTest("no mpirun here")
-
-    def test_the_tests_join_the_labs(self):
-        with tempfile.TemporaryDirectory() as folder:
-            ok, run = self.grade(Path(folder), self.XML.format(behaviour="passes", body=self.PASSING))
-            self.assertTrue(ok, run.reason)
-            self.assertEqual([(t.name, t.status) for t in run.tests], [("Scatter.EveryRankGetsItsShare", "passed")])
-            self.assertTrue(lab_grader.mpi_built(Path(folder) / "build"))
-
-    def test_a_crash_before_the_report_scores_zero(self):
-        with tempfile.TemporaryDirectory() as folder:
-            ok, run = self.grade(Path(folder), self.XML.format(behaviour="crashes", body="exit 3"))
-            self.assertFalse(ok)
-            self.assertEqual(run.fatal, CRASHED)
-            self.assertIn("the MPI tests exited with code", run.reason)
-
-    def test_without_the_program_the_report_says_why(self):
-        with tempfile.TemporaryDirectory() as folder:
-            ok, run = self.grade(Path(folder), None)
-            self.assertTrue(ok)
-            self.assertEqual(run.tests, [])
-            self.assertIn("MPI tests not run", run.details[0])
-
-
 class SubmissionTest(unittest.TestCase):
     def test_select_labs(self):
         labs = submission.suite_labs(REPO)
@@ -406,73 +490,52 @@ class SubmissionTest(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "LABS: '42' is not a lab"):
             submission.select_labs(labs, "42")
 
-    def test_only_kernels_are_taken_and_missing_labs_use_the_skeleton(self):
+    def test_only_the_students_files_are_taken(self):
         labs = submission.suite_labs(REPO)
         with tempfile.TemporaryDirectory() as folder:
-            student, staging = Path(folder) / "student", Path(folder) / "staging"
+            student = Path(folder)
             (student / labs[1].folder).mkdir(parents=True)
             (student / labs[1].folder / "kernels.cu").write_text("// alice's kernels\n")
             (student / labs[1].folder / "lab.h").write_text("// must be ignored\n")
-            submitted = submission.stage(REPO, student, staging, labs[:3])
-            self.assertEqual(submitted, {labs[0].number: False, labs[1].number: True, labs[2].number: False})
-            self.assertEqual((staging / labs[1].folder / "kernels.cu").read_text(), "// alice's kernels\n")
-            self.assertFalse((staging / labs[1].folder / "lab.h").exists())
-            skeleton = (REPO / "labs" / labs[0].folder / "kernels.cu").read_text()
-            self.assertEqual((staging / labs[0].folder / "kernels.cu").read_text(), skeleton)
-            self.assertTrue(all((staging / lab.folder / "kernels.cu").exists() for lab in labs))
+            self.assertEqual(submission.submitted_files(student, labs[1]), {"kernels.cu": b"// alice's kernels\n"})
+            self.assertIsNone(submission.submitted_files(student, labs[2]))
+
+    def test_a_link_or_a_huge_file_is_not_read(self):
+        lab = submission.suite_labs(REPO)[1]
+        with tempfile.TemporaryDirectory() as folder:
+            student = Path(folder)
+            (student / lab.folder).mkdir(parents=True)
+            (student / lab.folder / "kernels.cu").symlink_to(REPO / "solutions" / lab.folder / "kernels.cu")
+            self.assertIsNone(submission.submitted_files(student, lab))
+            (student / lab.folder / "kernels.cu").unlink()
+            (student / lab.folder / "kernels.cu").write_bytes(b"x" * (submission.MAX_FILE_BYTES + 1))
+            self.assertIsNone(submission.submitted_files(student, lab))
 
     def test_lab10s_mpi_parts_are_the_students_too(self):
         lab10 = next(lab for lab in submission.suite_labs(REPO) if lab.number == "10")
-        self.assertEqual(submission.student_files(lab10),
-                         ["kernels.cu", "checkpoint.cpp", "node_output.cpp", "scatter.cpp"])
-        lab01 = submission.suite_labs(REPO)[1]
-        self.assertEqual(submission.student_files(lab01), ["kernels.cu"])
+        self.assertEqual(submission.student_files(lab10), ["kernels.cu", "checkpoint.cpp", "node_output.cpp", "scatter.cpp"])
         with tempfile.TemporaryDirectory() as folder:
-            student, staging = Path(folder) / "student", Path(folder) / "staging"
-            (student / lab10.folder).mkdir(parents=True)
-            (student / lab10.folder / "kernels.cu").write_text("// bob's threads\n")
-            (student / lab10.folder / "scatter.cpp").write_text("// bob's scatter\n")
-            (student / lab10.folder / "mpi_main.cpp").write_text("// must be ignored\n")
-            self.assertEqual(submission.stage(REPO, student, staging, [lab10]), {"10": True})
-            self.assertEqual((staging / lab10.folder / "scatter.cpp").read_text(), "// bob's scatter\n")
-            # A part not handed in is the skeleton's: it scores as not implemented.
-            self.assertEqual((staging / lab10.folder / "checkpoint.cpp").read_text(),
-                             (REPO / "labs" / lab10.folder / "checkpoint.cpp").read_text())
-            self.assertFalse((staging / lab10.folder / "mpi_main.cpp").exists())
-
-    def test_a_lab_with_only_its_mpi_parts_is_submitted(self):
-        lab10 = next(lab for lab in submission.suite_labs(REPO) if lab.number == "10")
-        with tempfile.TemporaryDirectory() as folder:
-            student, staging = Path(folder) / "student", Path(folder) / "staging"
+            student = Path(folder)
             (student / lab10.folder).mkdir(parents=True)
             (student / lab10.folder / "checkpoint.cpp").write_text("// carol's checkpoint\n")
-            self.assertEqual(submission.stage(REPO, student, staging, [lab10]), {"10": True})
-            self.assertEqual((staging / lab10.folder / "checkpoint.cpp").read_text(), "// carol's checkpoint\n")
-            self.assertEqual((staging / lab10.folder / "kernels.cu").read_text(),
-                             (REPO / "labs" / lab10.folder / "kernels.cu").read_text())
+            files = submission.submitted_files(student, lab10)
+            self.assertEqual(files["checkpoint.cpp"], b"// carol's checkpoint\n")
+            # A part not handed in is the skeleton's: it scores as not implemented.
+            self.assertEqual(files["kernels.cu"], (REPO / "labs" / lab10.folder / "kernels.cu").read_bytes())
 
-    def test_the_reproduce_command_names_the_ctest(self):
-        self.assertEqual(reports._ctest_pattern("Grading.fast.square_64"), r"Grading\.fast\.square_64")
-        # lab 10's MPI tests are one ctest per suite, its grading tests one per test: both match.
-        pattern = re.compile("^lab10\\.student\\." + reports._ctest_pattern("Scatter.EveryRankGetsItsShare") + "$")
-        self.assertTrue(pattern.match("lab10.student.Scatter"))
-        self.assertTrue(pattern.match("lab10.student.Scatter.EveryRankGetsItsShare"))
-        self.assertFalse(pattern.match("lab10.student.ScatterX"))
-
-    def test_grading_build_runs_later_labs_on_the_reference(self):
-        command = submission.cmake_configure_command(REPO, Path("/b"), Path("/b/submission"))
-        self.assertIn("-DCUDALABS_EARLIER_LABS=reference", command)
+    def test_earlier_labs_of_the_grading_build(self):
         with tempfile.TemporaryDirectory() as folder:
             self.assertEqual(submission.earlier_labs(Path(folder)), {})
             (Path(folder) / "earlier_labs.json").write_text(
                 '{"earlier_labs": "reference", "builds_on": {"09": ["07"], "10": ["09", "07"]}}')
             self.assertEqual(submission.earlier_labs(Path(folder)), {"09": ["07"], "10": ["09", "07"]})
 
-    def test_compiler_errors_are_picked_out(self):
-        log = "ninja: ...\nkernels.cu(27): error: expected a \";\"\nwarning: x\nninja: build stopped: subcommand failed.\n"
-        self.assertEqual(submission.compiler_errors(log), ['kernels.cu(27): error: expected a ";"'])
-        staged = "/b/submission/01_naive_gemm/kernels.cu(3): error: x\n"
-        self.assertEqual(submission.compiler_errors(staged, Path("/b/submission")), ["01_naive_gemm/kernels.cu(3): error: x"])
+    def test_the_reproduce_command_names_the_ctest(self):
+        self.assertEqual(reports._ctest_pattern("Grading.fast.square_64"), r"Grading\.fast\.square_64")
+        pattern = re.compile("^lab10\\.student\\." + reports._ctest_pattern("Scatter.EveryRankGetsItsShare") + "$")
+        self.assertTrue(pattern.match("lab10.student.Scatter"))
+        self.assertTrue(pattern.match("lab10.student.Scatter.EveryRankGetsItsShare"))
+        self.assertFalse(pattern.match("lab10.student.ScatterX"))
 
 
 if __name__ == "__main__":

@@ -69,7 +69,7 @@ def _built_architectures(argv: list[str]) -> set[str]:
     """The targets a compile command builds machine code for: {"90a", "80", ...}."""
     found = set()
     for arg in argv:
-        for code in re.findall(r"code=\[?([^\]\s]+)", arg):
+        for code in re.findall(r",code=\[?([^\]\s]+)", arg):
             for item in code.split(","):
                 if item.startswith("sm_"):
                     found.add(item[3:])

@@ -3,46 +3,22 @@ and each lab's effort (the authors' estimate beside what is measured: the lines 
 the skeleton, the grading time of the recorded solutions' run)."""
 import json
 import pathlib
-import sys
 
 # Newest first: the class demonstration ran the full grader of today (three sanitizers, the distinct
 # rule, three benchmark pairs); solutions.json is an earlier, lighter grader's run of labs 00-08.
 GRADING_RECORDS = ("grading/class_demo_nvidia-h100-80gb-hbm3/solutions-report.json", "grading/solutions.json")
 
 
-def _grading(repo: pathlib.Path):
-    """The grader's own modules (rubric, similarity, solution_file), wherever the grader keeps its package:
-    python/cudalabs/grading/ or, in older copies, scripts/grading/."""
-    import importlib
-    for folder, package in ((repo / "python", "cudalabs.grading"), (repo / "scripts", "grading")):
-        if (folder / pathlib.Path(*package.split("."))).is_dir():
-            if str(folder) not in sys.path:
-                sys.path.insert(0, str(folder))
-            return tuple(importlib.import_module(f"{package}.{name}") for name in ("rubric", "similarity", "solution_file"))
-    raise KeyError("the grader's package (python/cudalabs/grading or scripts/grading) is not in this copy")
+def read_rubric(repo: pathlib.Path) -> dict:
+    """tests/grading/rubric.json, the grader's rubric."""
+    return json.loads((repo / "tests" / "grading" / "rubric.json").read_text())
 
 
-def rubric_totals(repo: pathlib.Path) -> dict[str, float]:
-    """Lab -> the most points tests/grading/rubric.json gives it: each variant's correctness points and its
-    top performance tier, a variant's key overriding its lab's and a lab's overriding the defaults (the
-    rubric's own rule, in its 'about'). The one place the docs read the rubric's points: a change of
-    the rubric's format changes this function only."""
-    rubric = json.loads((repo / "tests" / "grading" / "rubric.json").read_text())
-    defaults = rubric.get("defaults", {})
-    totals = {}
-    for number, lab in sorted(rubric["labs"].items()):
-        points = 0.0
-        for variant in lab.get("variants", {}).values():
-            setting = lambda key: variant.get(key, lab.get(key, defaults.get(key)))  # noqa: E731
-            tiers = setting("performance") or []
-            points += float(setting("correctness") or 0) + max((float(t["points"]) for t in tiers), default=0.0)
-        totals[number] = points
-    return totals
-
-
-def _variant_points(repo: pathlib.Path):
-    """Lab -> [(correctness, top performance tier)] per variant, by rubric_totals' rule."""
-    rubric = json.loads((repo / "tests" / "grading" / "rubric.json").read_text())
+def variant_points(repo: pathlib.Path) -> dict[str, list[tuple[float, float]]]:
+    """Lab -> [(correctness, top performance tier)] per variant of tests/grading/rubric.json, a variant's key
+    overriding its lab's and a lab's overriding the defaults (the rubric's own rule, in its 'about'). The
+    one place the docs read the rubric's points: a change of the rubric's format changes this function only."""
+    rubric = read_rubric(repo)
     defaults = rubric.get("defaults", {})
     out = {}
     for number, lab in sorted(rubric["labs"].items()):
@@ -55,11 +31,17 @@ def _variant_points(repo: pathlib.Path):
     return out
 
 
+def rubric_totals(repo: pathlib.Path) -> dict[str, float]:
+    """Lab -> the most points the rubric gives it: each variant's correctness points and its top
+    performance tier (variant_points)."""
+    return {number: sum(c + p for c, p in rows) for number, rows in variant_points(repo).items()}
+
+
 def rubric_points(repo: pathlib.Path) -> str:
     """The points per lab and variant that tests/grading/rubric.json gives."""
     totals = rubric_totals(repo)
     rows = ["| lab | variants | correctness | performance (top tier) | lab total |", "|---|---|---|---|---|"]
-    for number, variants in _variant_points(repo).items():
+    for number, variants in variant_points(repo).items():
         rows.append(f"| {number} | {len(variants)} | {sum(c for c, _ in variants):g} | {sum(p for _, p in variants):g} | "
                     f"{totals[number]:g} |")
     rows.append(f"| all | | | | {sum(totals.values()):g} |")
@@ -68,7 +50,7 @@ def rubric_points(repo: pathlib.Path) -> str:
 
 def distinct_rules(repo: pathlib.Path) -> str:
     """The rubric's distinct rules: what sets each lab's variants apart, and how it is measured."""
-    rubric = json.loads((repo / "tests" / "grading" / "rubric.json").read_text())
+    rubric = read_rubric(repo)
     rows = ["| lab | what sets the variants apart | Nsight Compute metrics | problem profiled |", "|---|---|---|---|"]
     for number, lab in sorted(rubric["labs"].items()):
         rule = lab.get("distinct")
@@ -82,7 +64,8 @@ def distinct_rules(repo: pathlib.Path) -> str:
 
 def code_lines_to_write(repo: pathlib.Path, folder: str) -> int:
     """Lines of code (not blank, not comments) of the solution that the skeleton does not have."""
-    _, similarity, solution_file = _grading(repo)
+    from cudalabs.grading import similarity, solution_file  # the grader's own reading of what a student writes
+
     written = similarity.student_written(solution_file.single_file(repo, folder),
                                          (repo / "labs" / folder / "kernels.cu").read_text())
     return sum(1 for line in written.splitlines() if line.strip() and not line.strip().startswith("//"))

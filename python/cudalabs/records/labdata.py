@@ -1,11 +1,13 @@
 """Loading the recorded data of docs/data/ and turning it into markdown tables.
 
-Shared by the docs generator (generate.py), the plots (plots.py) and scripts/lab_tables.py, so that a
-number printed anywhere comes from the same file and the same code.
+Shared by the docs generator (cudalabs.docs.generate), the plots (cudalabs.docs.plots) and
+scripts/lab_tables.py, so that a number printed anywhere comes from the same file and the same code.
 """
 import csv
 import json
 import pathlib
+
+from cudalabs.records.benchmark import Record
 
 DEFAULT_DEVICE = "nvidia-h100-80gb-hbm3"
 # The problem the progression compares the GEMM labs at.
@@ -28,9 +30,9 @@ class Results:
 
     def __init__(self, path):
         self.path = pathlib.Path(path)
-        data = json.loads(self.path.read_text())
-        self.context = data["context"]
-        self.medians = [b for b in data["benchmarks"] if b.get("aggregate_name") == "median"]
+        record = Record.load(self.path)
+        self.context = record.context
+        self.medians = record.medians()
 
     def problems(self):
         seen = []

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Screenshots of the built site in headless Chromium (browser.py), served on the loopback address so
 that the full-text search works: to check by eye that the pages, their navigation, pictures and the
 search render (scripts/screenshot-docs).
@@ -14,8 +13,7 @@ import sys
 import time
 import urllib.parse
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from browser import Browser, serve  # noqa: E402
+from cudalabs.docs.browser import Browser, serve
 
 DEFAULT = [
     "index.html:mainpage.png:1500",

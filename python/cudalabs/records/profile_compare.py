@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """The key metrics of two Nsight Compute CSVs written by scripts/profile (yours and the reference
 solution's), side by side per variant, in the handouts' terms.
 
@@ -10,8 +9,7 @@ import sys
 from pathlib import Path
 
 # The docs' own reader of scripts/profile's CSV (it also knows the NVTX-filtered cuBLAS row's layout).
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "docs" / "tools"))
-import labdata  # noqa: E402
+from cudalabs.records import labdata
 
 # (label, metric, unit scale, format): what the handouts discuss, in their units.
 KEY_METRICS = (
@@ -67,11 +65,11 @@ def table(yours: dict, solution: dict | None) -> str:
     return "\n".join(lines)
 
 
-def main() -> int:
-    if len(sys.argv) not in (2, 3):
+def main(argv) -> int:
+    if len(argv) not in (2, 3):
         print("usage: profile_compare.py YOURS.csv [SOLUTION.csv]", file=sys.stderr)
         return 2
-    paths = [Path(p) for p in sys.argv[1:]]
+    paths = [Path(p) for p in argv[1:]]
     for path in paths:
         if not path.is_file():
             print(f"profile_compare: '{path}' is not a file (run scripts/profile first)", file=sys.stderr)
@@ -84,4 +82,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv))

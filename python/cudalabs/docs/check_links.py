@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Fails when a page of the built site links to a local file that does not exist.
 
   check_links.py HTML_DIR

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Prints the progression table of a run: every lab's variants with GFLOP/s and % of cuBLAS.
 
 Reads the Google Benchmark JSON files the lab drivers write (--results-dir), one per lab and device,
@@ -7,29 +6,13 @@ in the same file, so every ratio was measured side by side.
 
 Usage: scripts/progression.py RESULTS_DIR_OR_FILES...
 """
-import json
-import pathlib
 import sys
 
-
-def medians(path):
-    """Yields (name, entry) for the median aggregate of every benchmark in one JSON file."""
-    data = json.loads(pathlib.Path(path).read_text())
-    for entry in data.get("benchmarks", []):
-        if entry.get("aggregate_name") == "median":
-            yield entry.get("run_name", entry["name"]), entry
-
-
-def load(paths):
-    files = []
-    for arg in paths:
-        p = pathlib.Path(arg)
-        files.extend(sorted(p.glob("lab*_*.json")) if p.is_dir() else [p])
-    return files
+from cudalabs.records.benchmark import Record, record_files, run_name
 
 
 def main(argv):
-    files = load(argv[1:])
+    files = record_files(argv[1:])
     if not files:
         print("progression: no lab results found in " + " ".join(argv[1:]), file=sys.stderr)
         return 1
@@ -37,10 +20,10 @@ def main(argv):
     device = None
     last_cublas = None
     for path in files:
-        context = json.loads(path.read_text()).get("context", {})
-        device = device or context.get("device")
+        record = Record.load(path)
+        device = device or record.context.get("device")
         cublas = {}
-        entries = list(medians(path))
+        entries = [(run_name(entry), entry) for entry in record.medians()]
         for name, entry in entries:
             if name.startswith("cublas/"):
                 cublas[name.split("/", 1)[1]] = entry.get("gflops")

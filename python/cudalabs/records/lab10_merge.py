@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Merges one lab10-bench session into OUT/lab10_<device>.json.
 
 Inputs (RUNS folder): lab10_threads_<device>.json (lab10_solution), lab10_mpi_<device>.json
@@ -12,9 +11,11 @@ import json
 import os
 import sys
 
+from cudalabs.records.benchmark import Record
 
-def main():
-    runs, out = sys.argv[1], sys.argv[2]
+
+def main(argv):
+    runs, out = argv[1], argv[2]
     merged = {"context": {}, "benchmarks": []}
     device = None
     for flavour, required in (("threads", True), ("mpi", True), ("mpi-collective", False)):
@@ -24,11 +25,11 @@ def main():
                 continue
             print(f"lab10_merge: no {flavour} record in {runs}", file=sys.stderr)
             return 1
-        data = json.load(open(paths[0]))
-        merged["context"][flavour] = data["context"]
+        record = Record.load(paths[0])
+        merged["context"][flavour] = record.context
         for key in ("device", "date", "git_commit", "driver", "cuda_runtime", "devices"):
-            merged["context"].setdefault(key, data["context"].get(key, ""))
-        merged["benchmarks"] += data["benchmarks"]
+            merged["context"].setdefault(key, record.context.get(key, ""))
+        merged["benchmarks"] += record.benchmarks
         device = device or os.path.basename(paths[0])[len(f"lab10_{flavour}_"):-len(".json")]
     path = os.path.join(out, f"lab10_{device}.json")
     json.dump(merged, open(path, "w"), indent=1)
@@ -44,4 +45,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv))

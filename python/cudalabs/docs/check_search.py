@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Searches the built site as a reader would: serves it on the loopback address, opens the full-text
 search page (fulltext.html?q=...) in headless Chromium (browser.py), waits until the page shows its
 results, and reads them out of the page. Fails when a search does not find the page that teaches its subject among the first
@@ -15,8 +14,7 @@ import pathlib
 import sys
 import urllib.parse
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from browser import Browser, serve  # noqa: E402
+from cudalabs.docs.browser import Browser, serve
 
 QUERIES = {"bank conflict": "lab02.html", "coalesced": "lab01.html", "coalesc": "lab01.html",
            "roofline": "lab00.html", "cp.async": "lab06.html", "double buffering": "lab06.html",

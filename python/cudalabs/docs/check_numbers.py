@@ -1,16 +1,15 @@
-#!/usr/bin/env python3
 """Every figure in the docs' prose comes from a record: the check that fails on one that does not.
 
 A figure-like number (a number with a unit: ms, GFLOP/s, GB, %, x, ...; a decimal; a number with
 thousands separators; a count out of a count, "38 of 38") in a handout source (docs/handouts/; the labs' README.md files are rendered from
 them), walkthrough, answer key or page must come from a placeholder of
-the generator ({{ms:...}}, {{calc:...}}, {{metric:...}}, ...: docs/tools/generate.py), or be marked as
+the generator ({{ms:...}}, {{calc:...}}, {{metric:...}}, ...: cudalabs.docs.generate), or be marked as
 a figure quoted from a source ({{quote:...}}) or a constant ({{const:...}}). Code spans and blocks,
 headings' anchors and link targets are not prose.
 
-  check_numbers.py REPO        one line per unbacked number, exit 1 when there is one
+  python3 -m cudalabs.docs.check_numbers REPO      one line per unbacked number, exit 1 when there is one
 
-Pages whose figures are still written by hand are listed in docs/tools/numbers_pending.txt while they
+Pages whose figures are still written by hand are listed in python/cudalabs/docs/numbers_pending.txt while they
 are converted: their count is reported, not failed, and a listed page that has become clean must be
 taken off the list (the check fails until it is), so the list only shrinks.
 """
@@ -69,7 +68,7 @@ def unbacked(text: str) -> list[tuple[int, str]]:
 
 
 def pending(repo: Path) -> set[str]:
-    listing = repo / "docs" / "tools" / "numbers_pending.txt"
+    listing = repo / "python" / "cudalabs" / "docs" / "numbers_pending.txt"
     if not listing.exists():
         return set()
     return {line.strip() for line in listing.read_text().splitlines() if line.strip() and not line.startswith("#")}
@@ -77,7 +76,7 @@ def pending(repo: Path) -> set[str]:
 
 def main() -> int:
     if len(sys.argv) != 2:
-        print("usage: check_numbers.py REPO", file=sys.stderr)
+        print("usage: python3 -m cudalabs.docs.check_numbers REPO", file=sys.stderr)
         return 2
     repo = Path(sys.argv[1]).resolve()
     waiting = pending(repo)
@@ -88,7 +87,7 @@ def main() -> int:
         if name in waiting:
             waiting_counts[name] = len(found)
             if not found:
-                failures.append(f"{name} has no hand-written figure left: take it off docs/tools/numbers_pending.txt")
+                failures.append(f"{name} has no hand-written figure left: take it off python/cudalabs/docs/numbers_pending.txt")
             continue
         failures += [f"no record backs {name}:{line}: '{figure}' (use a placeholder, or mark it "
                      f"{{{{quote:...}}}} or {{{{const:...}}}})" for line, figure in found]

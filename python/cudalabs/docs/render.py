@@ -18,7 +18,7 @@ Templates may use:
   {{edition_commands}}                   the two commands, as they work in this edition
   {{distinct_rules}}                     what sets each lab's variants apart (the rubric's distinct rules)
   {{lab_effort}}                         hours and difficulty (estimates), lines to write and grading time
-  {{dcgan:throughput|end_to_end|layers@BATCH}}   lab 09's tables (docs/tools/dcgan_tables.py)
+  {{dcgan:throughput|end_to_end|layers@BATCH}}   lab 09's tables (dcgan_tables.py)
   {{dcgan:tensor_cores|tensor_core_layers@BATCH|pytorch_configs}}   lab 11's step 7 against lab 09 and PyTorch
   {{multigpu:threads|mpi|mpi-collective@DEVICE}} lab 10's scaling tables
   {{calc:EXPR:FORMAT}}                   arithmetic on recorded values: ms(V), gflops(V), pct(V) (of cuBLAS),
@@ -50,11 +50,10 @@ import pathlib
 import re
 import sys
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-import dcgan_tables  # noqa: E402
-import grading_tables  # noqa: E402
-import labdata  # noqa: E402
-import reliability  # noqa: E402
+from cudalabs.docs import dcgan_tables
+from cudalabs.docs import grading_tables
+from cudalabs.records import labdata
+from cudalabs.docs import reliability
 
 FORMATS = {
     "pct": lambda v: f"{v:.1f} %",

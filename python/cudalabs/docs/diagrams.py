@@ -206,7 +206,7 @@ def tensor_core_layouts(repo, out):
 def _record_context(repo, record):
     """The custom context of a results record (docs/data/RECORD_<device>.json), or {}."""
     import json
-    import labdata
+    from cudalabs.records import labdata
     path = pathlib.Path(repo) / "docs" / "data" / f"{record}_{labdata.DEFAULT_DEVICE}.json"
     return json.loads(path.read_text())["context"] if path.exists() else {}
 
@@ -216,7 +216,7 @@ def coalescing(repo, out):
     computes, and the 32-byte sectors its 32 lanes touch in one load of A, one of B and the store of C
     (row-major floats of a 4096-wide matrix). The measured sectors per load request (Nsight Compute,
     docs/data/profiles/lab01_*.csv) are in each title."""
-    import labdata
+    from cudalabs.records import labdata
     lab = pathlib.Path(repo) / "labs" / "01_naive_gemm" / "lab.h"
     block_x, block_y = _constant(lab, "kBlockX"), _constant(lab, "kBlockY")
     width = 4096  # the profiled problem's leading dimension, in floats

@@ -1,24 +1,21 @@
-#!/usr/bin/env python3
 """Markdown tables of a lab's recorded results and Nsight Compute sections, from docs/data/.
 
 Usage: scripts/lab_tables.py LAB [--device SLUG] [--data docs/data] [--sweep] [--section sol|occupancy|memory|stalls|banks|issue]
 """
 import argparse
-import pathlib
 import sys
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "docs" / "tools"))
-import labdata  # noqa: E402
+from cudalabs.records import labdata
 
 
-def main():
-    parser = argparse.ArgumentParser()
+def main(argv):
+    parser = argparse.ArgumentParser(prog="lab_tables.py")
     parser.add_argument("lab")
     parser.add_argument("--device", default=labdata.DEFAULT_DEVICE)
     parser.add_argument("--data", default="docs/data")
     parser.add_argument("--sweep", action="store_true")
     parser.add_argument("--section", action="append", choices=sorted(labdata.SECTIONS))
-    args = parser.parse_args()
+    args = parser.parse_args(argv[1:])
     lab = labdata.LabData(args.data, args.lab, args.device)
     results = lab.sweep if args.sweep else lab.results
     if results is None:
@@ -32,4 +29,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv))

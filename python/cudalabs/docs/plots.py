@@ -9,7 +9,7 @@ matplotlib.rcParams["svg.hashsalt"] = "cuda-labs"
 import matplotlib.patches  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
-import labdata  # noqa: E402
+from cudalabs.records import labdata  # noqa: E402
 
 GEMM_LABS = ["01", "02", "03", "04", "05", "06", "07"]
 PROBLEM = labdata.PROBLEM

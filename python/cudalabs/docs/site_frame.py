@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """The docs site's page frame and full-text search (scripts/build-docs calls both steps).
 
   site_frame.py header DEFAULT_HEADER OUT_HEADER   Doxygen's own header (doxygen -w html) with the theme's

@@ -1,8 +1,7 @@
-#!/usr/bin/env python3
 """Generates the docs site's pages and plots from the handout sources (docs/handouts/), the walkthrough
 templates and docs/data/.
 
-  generate.py --repo ROOT --out DIR [--device SLUG]
+  python3 -m cudalabs.docs.generate --repo ROOT --out DIR [--device SLUG]   (scripts/build-docs runs it)
 
 writes DIR/pages/*.md (the main page, one page per lab: handout + walkthrough, results, guides) and
 DIR/plots/*.svg. The placeholders the templates may use are listed in render.py.
@@ -13,11 +12,10 @@ import re
 import shutil
 import sys
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from doxygen_text import doxygen_markdown, link_citations  # noqa: E402
-import handouts  # noqa: E402
-import labdata  # noqa: E402
-from render import RECORDED_PICTURES, Renderer  # noqa: E402
+from cudalabs.docs.doxygen_text import doxygen_markdown, link_citations
+from cudalabs.docs import handouts
+from cudalabs.records import labdata
+from cudalabs.docs.render import RECORDED_PICTURES, Renderer
 
 ANSWERS_INTRO = """# Answer keys {#answers}
 
@@ -118,8 +116,8 @@ def main():
     if pages.exists():
         shutil.rmtree(pages)
     pages.mkdir(parents=True)
-    import diagrams  # matplotlib: only for drawing, so the page assembly above is testable without it
-    import plots
+    from cudalabs.docs import diagrams  # matplotlib: only for drawing, so the page assembly above is testable without it
+    from cudalabs.docs import plots
     drawn = plots.draw_all(data_dir, args.device, out / "plots") + diagrams.draw_all(repo, out / "plots")
     # Pictures that are records themselves: lab 09's generator output, and lab 11's (the same 64 latent
     # vectors through the FP32, BF16 and TF32 generators).

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Merges one lab09-bench session into docs-ready JSON: OUT/lab09_<device>.json.
 
 Inputs (RUNS folder): the dcgan Google Benchmark files lab09_<tag>_<device>.json, their
@@ -14,17 +13,19 @@ import json
 import os
 import sys
 
+from cudalabs.records.benchmark import Record, device_slug
 
-def main():
-    runs, out = sys.argv[1], sys.argv[2]
-    stem = sys.argv[3] if len(sys.argv) > 3 else "lab09"  # lab11_dcgan: the tensor-core session
+
+def main(argv):
+    runs, out = argv[1], argv[2]
+    stem = argv[3] if len(argv) > 3 else "lab09"  # lab11_dcgan: the tensor-core session
     benchmarks, layers, context = [], {}, {}
     for path in sorted(glob.glob(os.path.join(runs, "lab09_*.json"))):
         if path.endswith("_extra.json"):
             continue
-        data = json.load(open(path))
-        context = context or data["context"]
-        benchmarks += [b for b in data["benchmarks"] if b.get("run_type") == "aggregate"]
+        record = Record.load(path)
+        context = context or record.context
+        benchmarks += record.aggregates()
         extra_path = path[:-len(".json")] + "_extra.json"
         if os.path.exists(extra_path):
             extra = json.load(open(extra_path))
@@ -37,21 +38,17 @@ def main():
             for variant, table in extra["layers"].items():
                 layers[f"{variant}/b{table['batch']}"] = table
     for path in sorted(glob.glob(os.path.join(runs, "pytorch*.json"))):
-        pytorch = json.load(open(path))
-        for b in pytorch["benchmarks"]:
+        pytorch = Record.load(path)
+        for b in pytorch.benchmarks:
             benchmarks.append(dict(b, name=b["name"] + "_median", run_name=b["name"], run_type="aggregate",
                                    aggregate_name="median"))
-        precision = pytorch["context"].get("precision", "fp32")
-        context["pytorch" if precision == "fp32" else f"pytorch_{precision}"] = pytorch["context"]
-    slug = context.get("device", "unknown").lower()
-    slug = "".join(ch if ch.isalnum() else "-" for ch in slug)
-    while "--" in slug:
-        slug = slug.replace("--", "-")
-    slug = slug.strip("-")
+        precision = pytorch.context.get("precision", "fp32")
+        context["pytorch" if precision == "fp32" else f"pytorch_{precision}"] = pytorch.context
+    slug = device_slug(context.get("device", "unknown"))
     result = {"context": context, "benchmarks": benchmarks, "layers": layers}
     path = os.path.join(out, f"{stem}_{slug}.json")
     json.dump(result, open(path, "w"), indent=1)
-    medians = {b["run_name"] if "run_name" in b else b["name"]: b for b in benchmarks if b.get("aggregate_name") == "median"}
+    medians = Record(result).medians_by_name()
     for batch in (1024, 5248):
         for name, b in sorted(medians.items()):
             if not name.endswith(f"/b{batch}") or "images_per_s" not in b:
@@ -72,7 +69,8 @@ def main():
             print(f"{name}: {b['real_time']:.1f} ms = {theirs['real_time'] / b['real_time']:.2f}x faster than "
                   f"{theirs['run_name']} ({theirs['real_time']:.1f} ms)")
     print(f"wrote {path}")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main(sys.argv))

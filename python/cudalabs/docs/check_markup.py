@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Fails when a page of the built site shows markup as text: markdown that Doxygen did not render
 (`**bold**`, a code fence, a link written out, a stray backtick of broken inline code), an HTML tag
 escaped into the page (`<tt>`), or a generator placeholder or Doxygen command left over. With

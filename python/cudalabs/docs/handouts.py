@@ -1,13 +1,13 @@
-#!/usr/bin/env python3
 """The handouts rendered in place: each labs/NN_name/README.md is generated from its source,
 docs/handouts/NN_name.md, with every placeholder filled in from docs/data/ (render.py), so that a
 student reads numbers, not templates, in a code browser, an editor or a student release.
 
-  handouts.py --repo ROOT              write every labs/*/README.md, the main README's generated part
-                                       and, where matplotlib is installed, the figures they show
-  handouts.py --repo ROOT --check      exit 1, naming each file, when any of them differs from what the
-                                       sources and records render (what the CPU test runs)
-  handouts.py --repo ROOT --figures    draw the figures only (needs matplotlib)
+  python3 -m cudalabs.docs.handouts --repo ROOT             (make handouts, scripts/render-handouts)
+      write every labs/*/README.md, the main README's generated part and, where matplotlib is
+      installed, the figures they show
+  python3 -m cudalabs.docs.handouts --repo ROOT --check     exit 1, naming each file, when any of them
+      differs from what the sources and records render (what the CPU test runs)
+  python3 -m cudalabs.docs.handouts --repo ROOT --figures   draw the figures only (needs matplotlib)
 
 A rendered README is plain GitHub markdown: the Doxygen heading anchors ({#lab05}) are left out, links
 are rewritten from the source's folder to the README's, the site's cross-references (\\ref lab06,
@@ -26,9 +26,8 @@ import shutil
 import sys
 import tempfile
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-import labdata  # noqa: E402
-from render import RECORDED_PICTURES, Renderer  # noqa: E402
+from cudalabs.records import labdata
+from cudalabs.docs.render import RECORDED_PICTURES, Renderer
 
 HANDOUTS = pathlib.Path("docs") / "handouts"
 FIGURES = HANDOUTS / "figures"
@@ -222,8 +221,8 @@ def draw_figures(repo: pathlib.Path, device: str = labdata.DEFAULT_DEVICE, drawn
     names = [n for n in pictures(repo) if n not in RECORDED_PICTURES]
     with tempfile.TemporaryDirectory() as scratch:
         if drawn_dir is None:
-            import diagrams  # matplotlib: only here
-            import plots
+            from cudalabs.docs import diagrams  # matplotlib: only here
+            from cudalabs.docs import plots
             drawn_dir = pathlib.Path(scratch)
             plots.draw_all(repo / "docs" / "data", device, drawn_dir)
             diagrams.draw_all(repo, drawn_dir)
