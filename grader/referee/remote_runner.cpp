@@ -54,15 +54,17 @@ void drain(int fd, std::string path) {
   ::close(fd);
 }
 
+std::string signal_name(int number) {
+  const char* name = sigabbrev_np(number);
+  return name != nullptr ? std::string("SIG") + name : "signal " + std::to_string(number);
+}
+
 std::string describe_exit(int status) {
-  if (WIFSIGNALED(status)) return std::string("killed by signal ") + sigabbrev_np(WTERMSIG(status));
+  if (WIFSIGNALED(status)) return "killed by " + signal_name(WTERMSIG(status));
   if (WIFEXITED(status)) {
     const int code = WEXITSTATUS(status);
     // bubblewrap reports a child killed by signal N as exit 128 + N.
-    if (code > 128 && code < 128 + 65) {
-      const char* name = sigabbrev_np(code - 128);
-      return std::string("killed by signal ") + (name ? name : std::to_string(code - 128).c_str());
-    }
+    if (code > 128 && code < 128 + 65) return "killed by " + signal_name(code - 128);
     if (code == 3) return "exited after a sticky CUDA error (exit 3)";
     return "exited with code " + std::to_string(code);
   }

@@ -1,106 +1,139 @@
-"""The integrity rules (scripts/grading/integrity.py) against planted shortcuts, and the suite's own
-skeletons and solutions, which must pass them."""
-import sys
+"""Integrity from the compiler and the linker (cudalabs.grading.integrity), on real compiles in the
+sandbox: the skeleton and the solution pass; each way of reaching what the lab does not allow is
+caught by what the toolchain says, however the source spells it."""
+from __future__ import annotations
+
 import unittest
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "scripts"))
+from cudalabs.grading import build, integrity
+from cudalabs.grading.lab_grader import _build_library
+from cudalabs.grading.lab_run import COMPILE_ERROR, INTEGRITY, LabRun
+from cudalabs.grading.rubric import load_rubric
+from cudalabs.grading.solution_file import handed_in
+from cudalabs.grading.submission import Lab
+from cudalabs.paths import REPO
 
-from grading import integrity, rubric, solution_file, submission  # noqa: E402
+from grading_build import GradingBuildCase, one_architecture
 
-RUBRIC = rubric.load_rubric(REPO / "tests" / "grading" / "rubric.json")
-PROTECTED = integrity.suite_names(REPO)
-
-
-def check(source: str, number: str = "01", folder: str = "01_naive_gemm") -> list[integrity.Violation]:
-    return integrity.check_source(source, RUBRIC.labs[number].integrity, folder, PROTECTED)
+RUBRIC = load_rubric(REPO / "tests" / "grading" / "rubric.json")
+LAB = Lab("05", "05_register_tiling")
+SKELETON = (REPO / "labs" / LAB.folder / "kernels.cu").read_text()
 
 
-class IntegrityTest(unittest.TestCase):
-    def assert_caught(self, source: str, rule_words: str, line: int, **lab):
-        found = check(source, **lab)
-        self.assertTrue(found, f"nothing caught in {source!r}")
-        self.assertEqual(found[0].line, line)
-        self.assertIn(rule_words, found[0].rule)
+class IntegrityTest(GradingBuildCase):
+    lab_number = "05"
 
-    def test_an_included_solution_is_caught(self):
-        self.assert_caught('#include "lab.h"\n#include "solutions/01_naive_gemm/kernels.cu"\n', "include", 2)
-        self.assert_caught('#include "../../solutions/01_naive_gemm/kernels.cu"\n', "include", 1)
-        self.assert_caught("#define SOLUTION \"x.cu\"\n#include SOLUTION\n", "include", 2)
+    def grade_build(self, source: str, lab: Lab = LAB) -> LabRun:
+        run = LabRun(lab.number, lab.folder)
+        command = one_architecture(build.compile_command(self.build_dir, REPO, lab.number, lab.folder), lab.number)
+        _build_library(self.context, lab, RUBRIC.labs[lab.number], {"kernels.cu": source.encode()}, "student", run, command)
+        return run
 
-    def test_a_library_that_does_the_work_is_caught(self):
-        self.assert_caught("void f() {\n  cublasSgemm(h, a, b);\n}\n", "cuBLAS", 2)
-        self.assert_caught("#include <cublas_v2.h>\n", "include", 1)
-        self.assert_caught("auto x = thrust::reduce(a, b);\n", "Thrust", 1)
+    def assert_caught(self, run: LabRun, kind: str, *needles: str) -> None:
+        self.assertEqual(run.fatal, kind, run.reason)
+        text = "\n".join([run.reason, *run.details])
+        for needle in needles:
+            self.assertIn(needle, text)
 
-    def test_a_redefined_suite_name_is_caught(self):
-        self.assert_caught("#undef CUDA_CHECK_LAUNCH\n#define CUDA_CHECK_LAUNCH() steal()\n", "#undef", 1)
-        self.assert_caught("#define __syncthreads() (void)0\n", "#define", 1)
-        self.assert_caught("#define float double\n", "#define", 1)
-        self.assertEqual(check("#define TILE 32\n#define kMyPad 1\n"), [])
+    def test_the_skeleton_and_the_solution_pass(self):
+        for source in (SKELETON, handed_in(REPO, LAB.folder)["kernels.cu"]):
+            run = self.grade_build(source)
+            self.assertIsNone(run.fatal, run.reason + "\n" + "\n".join(run.details))
 
-    def test_host_side_access_is_caught(self):
-        self.assert_caught('static const char* where = std::getenv("HOME");\n', "environment", 1)
-        self.assert_caught('static FILE* log_file = fopen("/tmp/x", "w");\n', "file", 1)
-        self.assert_caught("int s = socket(2, 1, 0);\n", "network", 1)
-        self.assert_caught("static int r = system(\"rm -rf /\");\n", "environment", 1)
-        self.assert_caught("static int x = (atexit(+[] {}), 0);\n", "grader", 1)
+    def test_a_solution_is_out_of_reach_however_the_include_is_spelled(self):
+        for spelled in ('#include "../../solutions/05_register_tiling/kernels.cu"',
+                        '#include "labs/05_register_tiling/../../solutions/05_register_tiling/kernels.cu"',
+                        '#inc\\\nlude "../../solutions/05_register_tiling/kernels.cu"',
+                        '%:include "../../solutions/05_register_tiling/kernels.cu"',
+                        f'#include "{REPO}/solutions/05_register_tiling/kernels.cu"'):
+            run = self.grade_build(spelled + "\n" + SKELETON)
+            self.assert_caught(run, COMPILE_ERROR, "solutions")
 
-    def test_comments_and_strings_are_not_code(self):
-        source = ('// faster than cublasSgemm? fopen the docs\n/* #include "solutions/x.cu"\n getenv */\n'
-                  'const char* note = "cublas and getenv in a string";\n')
-        self.assertEqual(check(source), [])
+    def test_a_file_the_lab_does_not_allow_is_named_from_the_dependency_output(self):
+        run = self.grade_build('#define HEADER "common/cublas_gemm.h"\n#include HEADER\n' + SKELETON)
+        self.assert_caught(run, INTEGRITY, "includes a file lab 05 does not allow", "common/cublas_gemm.h")
+        run = self.grade_build('#include "labs/09_dcgan/subpixel.h"\n' + SKELETON)
+        self.assert_caught(run, INTEGRITY, "labs/09_dcgan/subpixel.h")
 
-    def test_includes_are_allowed_per_lab(self):
-        self.assertTrue(check("#include <thread>\n"))
-        self.assertEqual(check("#include <thread>\n", number="10", folder="10_multi_gpu_dcgan"), [])
-        self.assertEqual(check('#include "labs/01_naive_gemm/lab.h"\n#include <cuda/pipeline>\n'), [])
-        self.assertTrue(check('#include "labs/02_smem_tiling/lab.h"\n'))  # another lab's folder
+    def test_calls_outside_the_allowlist_are_named_however_spelled(self):
+        source = SKELETON + """
+#include <cublas_v2.h>
+#include <cstdio>
+#include <cstdlib>
+#include <dlfcn.h>
+#include <fstream>
+#define PASTE(a, b) a##b
+namespace planted {
+void calls() {
+  cublasHandle_t handle;
+  PASTE(cublas, Create)(&handle);
+  std::FILE* f = std::fopen("/tmp/x", "w");
+  (void)f;
+  (void)std::getenv("CUDALABS_SEED");
+  (void)dlopen("libcublas.so", 0);
+  std::ofstream out("/tmp/y");
+  (void)std::system("true");
+  cudaLaunchHostFunc(nullptr, nullptr, nullptr);
+}
+}  // namespace planted
+"""
+        run = self.grade_build(source)
+        self.assertEqual(run.fatal, INTEGRITY, run.reason)
+        text = "\n".join(run.details)
+        for symbol in ("cublasCreate_v2", "fopen", "getenv", "dlopen", "system", "cudaLaunchHostFunc",
+                       "std::basic_ofstream"):
+            self.assertIn(symbol, text, f"{symbol} was not named")
 
-    def test_the_violation_names_line_rule_and_text(self):
-        found = check("int a;\n  cublasCreate(&h);  // why not\n")
-        self.assertEqual(str(found[0]), "kernels.cu line 2: a library that does the lab's work (cuBLAS, cuDNN, "
-                                        "CUTLASS, Thrust, CUB): `cublasCreate(&h);  // why not`")
+    def test_the_suites_row_major_wrapper_is_not_callable(self):
+        source = SKELETON + """
+namespace cudalabs {
+class CublasHandle;
+struct GemmArgsOf_float;
+void cublas_gemm_row_major(const CublasHandle&, const GemmArgs&, cudaStream_t);
+}
+namespace planted {
+void call(const cudalabs::CublasHandle& h, const cudalabs::GemmArgs& a) { cudalabs::cublas_gemm_row_major(h, a, nullptr); }
+}
+"""
+        self.assert_caught(self.grade_build(source), INTEGRITY, "cudalabs::cublas_gemm_row_major")
 
-    def test_every_skeleton_passes(self):
-        for lab in submission.suite_labs(REPO):
-            for name in submission.student_files(lab):
-                with self.subTest(lab=lab.folder, file=name):
-                    self.assertEqual(integrity.check_file(REPO / "labs" / lab.folder / name,
-                                                          RUBRIC.labs[lab.number].integrity, lab.folder, PROTECTED), [])
+    def test_a_definition_of_a_suite_name_is_caught(self):
+        source = SKELETON + """
+namespace cudalabs {
+void check_launch(const char*, const char*, int) {}
+}
+"""
+        self.assert_caught(self.grade_build(source), INTEGRITY, "defines a name of the suite's own code",
+                           "cudalabs::check_launch")
 
-    def test_lab10s_mpi_parts_of_the_solution_pass(self):
-        lab = next(lab for lab in submission.suite_labs(REPO) if lab.number == "10")
-        for name in submission.student_files(lab)[1:]:
-            with self.subTest(file=name):
-                self.assertEqual(integrity.check_file(REPO / "solutions" / lab.folder / name,
-                                                      RUBRIC.labs["10"].integrity, lab.folder, PROTECTED), [])
+    def test_a_system_call_of_its_own_is_caught(self):
+        source = SKELETON + """
+namespace planted {
+long raw(long number) {
+  long result;
+  asm volatile("syscall" : "=a"(result) : "a"(number) : "rcx", "r11", "memory");
+  return result;
+}
+}
+"""
+        self.assert_caught(self.grade_build(source), INTEGRITY, "makes a system call of its own", "syscall")
 
-    def test_every_solution_handed_in_as_one_file_passes(self):
-        # As a student would hand it in: the warp tile that labs 07 and 09 share written into the file.
-        for lab in submission.suite_labs(REPO):
-            with self.subTest(lab=lab.folder):
-                source = solution_file.single_file(REPO, lab.folder)
-                self.assertEqual(integrity.check_source(source, RUBRIC.labs[lab.number].integrity, lab.folder,
-                                                        PROTECTED), [])
-                self.assertNotIn('"solutions/', source)
-                self.assertNotIn('"warp_tile.cuh"', source)
+    def test_an_object_without_the_interface_is_caught(self):
+        source = '#include "lab.h"\nnamespace lab05 { int unrelated() { return 1; } }\n'
+        self.assert_caught(self.grade_build(source), INTEGRITY, "does not define what the lab's interface declares",
+                           "lab05::variants()")
 
-    def test_the_self_tests_planted_faults_reach_the_step_that_must_catch_them(self):
-        sys.path.insert(0, str(REPO / "tests" / "grading"))
-        from planted import PLANTS  # noqa: E402
-        for plant in PLANTS:
-            with self.subTest(lab=plant.folder):
-                source = solution_file.single_file(REPO, plant.folder).replace(plant.old, plant.new)
-                number = plant.folder[:2]
-                self.assertEqual(integrity.check_source(source, RUBRIC.labs[number].integrity, plant.folder,
-                                                        PROTECTED), [])
 
-    def test_a_solution_as_it_is_in_the_repository_is_refused(self):
-        found = integrity.check_file(REPO / "solutions" / "09_dcgan" / "kernels.cu", RUBRIC.labs["09"].integrity,
-                                     "09_dcgan", PROTECTED)
-        self.assertTrue(any("solutions/07_wide_loads/warp_tile.cuh" in v.text for v in found))
+class DependencyFileTest(unittest.TestCase):
+    def test_make_style_dependencies(self):
+        text = "kernels.o: /a/kernels.cu /b/x\\ y.h \\\n  /c/z.h\n/b/x\\ y.h:\n"
+        self.assertEqual(integrity.parse_depfile(text), ["/a/kernels.cu", "/b/x y.h", "/c/z.h"])
+
+    def test_the_version_script_exports_the_interface_only(self):
+        script = build.version_script(["lab05::variants()"])
+        self.assertIn('"lab05::variants()";', script)
+        self.assertIn("local: *;", script)
 
 
 if __name__ == "__main__":

@@ -58,14 +58,34 @@ class Browser:
         os.close(from_browser_write)
         to_browser_read, from_browser_write = high
         # Chromium reads commands from its fd 3 and writes replies to its fd 4: bash puts the pipes there.
-        redirect = f'exec "$0" "$@" 3<&{to_browser_read} 4>&{from_browser_write} {to_browser_read}<&- {from_browser_write}>&-'
+        redirect = (
+            f'exec "$0" "$@" 3<&{to_browser_read} 4>&{from_browser_write} {to_browser_read}<&- {from_browser_write}>&-'
+        )
         self.process = subprocess.Popen(
-            ["bash", "-c", redirect, chromium_path(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--hide-scrollbars",
-             "--disable-background-networking", "--disable-component-update", "--disable-sync",
-             "--disable-dev-shm-usage", "--remote-debugging-pipe", f"--user-data-dir={self.profile.name}",
-             f"--window-size={width},{height}", "about:blank"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            pass_fds=(to_browser_read, from_browser_write))
+            [
+                "bash",
+                "-c",
+                redirect,
+                chromium_path(),
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                "--hide-scrollbars",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--disable-dev-shm-usage",
+                "--remote-debugging-pipe",
+                f"--user-data-dir={self.profile.name}",
+                f"--window-size={width},{height}",
+                "about:blank",
+            ],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            pass_fds=(to_browser_read, from_browser_write),
+        )
         os.close(to_browser_read)
         os.close(from_browser_write)
         self._buffer = b""
@@ -73,8 +93,11 @@ class Browser:
         target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
         self.session = self.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
         self.call("Page.enable", session=True)
-        self.call("Emulation.setDeviceMetricsOverride",
-                  {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False}, session=True)
+        self.call(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
+            session=True,
+        )
 
     def __enter__(self):
         return self
@@ -123,8 +146,9 @@ class Browser:
 
     def evaluate(self, expression):
         """The value of a JavaScript expression in the page (promises awaited)."""
-        result = self.call("Runtime.evaluate", {"expression": expression, "returnByValue": True, "awaitPromise": True},
-                           session=True)
+        result = self.call(
+            "Runtime.evaluate", {"expression": expression, "returnByValue": True, "awaitPromise": True}, session=True
+        )
         if "exceptionDetails" in result:
             raise RuntimeError(f"evaluate: {result['exceptionDetails'].get('text')}")
         return result["result"].get("value")
@@ -148,13 +172,18 @@ class Browser:
         if full_page:
             height = int(self.evaluate("document.documentElement.scrollHeight"))
         if height:
-            self.call("Emulation.setDeviceMetricsOverride",
-                      {"width": self.width, "height": height, "deviceScaleFactor": 1, "mobile": False}, session=True)
+            self.call(
+                "Emulation.setDeviceMetricsOverride",
+                {"width": self.width, "height": height, "deviceScaleFactor": 1, "mobile": False},
+                session=True,
+            )
             time.sleep(0.3)
         data = self.call("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": False}, session=True)
         with open(path, "wb") as out:
             out.write(base64.b64decode(data["data"]))
         if height:
-            self.call("Emulation.setDeviceMetricsOverride",
-                      {"width": self.width, "height": self.height, "deviceScaleFactor": 1, "mobile": False},
-                      session=True)
+            self.call(
+                "Emulation.setDeviceMetricsOverride",
+                {"width": self.width, "height": self.height, "deviceScaleFactor": 1, "mobile": False},
+                session=True,
+            )

@@ -27,8 +27,17 @@ LEFTOVERS = [
 ]
 SKIPPED_TAGS = {"pre", "code", "script", "style", "tt"}
 # Code blocks, diagrams, and the declarations of the API pages (where `char **argv` is C++).
-SKIPPED_CLASSES = {"fragment", "line", "dotgraph", "memItemLeft", "memItemRight", "memname", "memTemplParams",
-                   "paramname", "paramtype"}
+SKIPPED_CLASSES = {
+    "fragment",
+    "line",
+    "dotgraph",
+    "memItemLeft",
+    "memItemRight",
+    "memname",
+    "memTemplParams",
+    "paramname",
+    "paramtype",
+}
 VOID_TAGS = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
 
@@ -47,8 +56,9 @@ class VisibleText(html.parser.HTMLParser):
         if tag in VOID_TAGS:
             return
         classes = set((dict(attrs).get("class") or "").split())
-        self.stack.append((tag, tag == "div" and "contents" in classes,
-                           tag in SKIPPED_TAGS or bool(classes & SKIPPED_CLASSES)))
+        self.stack.append(
+            (tag, tag == "div" and "contents" in classes, tag in SKIPPED_TAGS or bool(classes & SKIPPED_CLASSES))
+        )
 
     def handle_endtag(self, tag):
         # Close up to the matching element; tolerate stray or unclosed tags.
@@ -71,7 +81,7 @@ def leftovers(page_html):
     for pattern, what in LEFTOVERS:
         for match in pattern.finditer(text):
             start = max(0, match.start() - 30)
-            found.append((what, " ".join(text[start:match.end() + 30].split())))
+            found.append((what, " ".join(text[start : match.end() + 30].split())))
     return found
 
 
@@ -96,14 +106,23 @@ def code_span_problems(paragraph, quotes=True):
         ticks = paragraph[start:end]
         close = re.compile(r"(?<!`)" + ticks + r"(?!`)").search(paragraph, end)
         if close is None:
-            problems.append(("inline code that does not close (a stray backtick)", paragraph[start:start + 60]))
+            problems.append(("inline code that does not close (a stray backtick)", paragraph[start : start + 60]))
             return problems
         if quotes and start > 0 and paragraph[start - 1] == '"':
-            problems.append(("inline code right after a double quote, which Doxygen shows as text (it does not "
-                             "read markup inside \"...\")", paragraph[start - 1:close.end()]))
+            problems.append(
+                (
+                    "inline code right after a double quote, which Doxygen shows as text (it does not "
+                    'read markup inside "...")',
+                    paragraph[start - 1 : close.end()],
+                )
+            )
         if quotes and len(ticks) == 1 and paragraph[close.start() - 1] == "'":
-            problems.append(("a code span ending in a quote mark, which Doxygen shows as a `quotation'",
-                             paragraph[start:close.end()]))
+            problems.append(
+                (
+                    "a code span ending in a quote mark, which Doxygen shows as a `quotation'",
+                    paragraph[start : close.end()],
+                )
+            )
         i = close.end()
 
 
@@ -165,10 +184,17 @@ def comment_lines(text):
 def source_files(repo):
     """The markdown sources of the site and the headers whose comments Doxygen reads."""
     repo = pathlib.Path(repo)
-    markdown = [p for folder in ("docs/handouts", "docs/walkthroughs", "docs/answers", "docs/pages")
-                for p in sorted((repo / folder).glob("*.md"))]
-    headers = [p for folder in ("common", "labs") for pattern in ("*.h", "*.cuh")
-               for p in sorted((repo / folder).rglob(pattern))]
+    markdown = [
+        p
+        for folder in ("docs/handouts", "docs/walkthroughs", "docs/answers", "docs/pages")
+        for p in sorted((repo / folder).glob("*.md"))
+    ]
+    headers = [
+        p
+        for folder in ("common", "labs")
+        for pattern in ("*.h", "*.cuh")
+        for p in sorted((repo / folder).rglob(pattern))
+    ]
     return markdown, headers
 
 
@@ -194,8 +220,10 @@ def main(argv):
             print("check_markup: broken inline code in the sources:\n  " + "\n  ".join(problems), file=sys.stderr)
             return 1
         markdown, headers = source_files(argv[2])
-        print(f"check_markup: {len(markdown)} markdown sources and the comments of {len(headers)} headers, "
-              "no broken inline code")
+        print(
+            f"check_markup: {len(markdown)} markdown sources and the comments of {len(headers)} headers, "
+            "no broken inline code"
+        )
         return 0
     if len(argv) != 2:
         print("usage: check_markup.py HTML_DIR | check_markup.py --sources REPO", file=sys.stderr)

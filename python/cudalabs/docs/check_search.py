@@ -1,7 +1,7 @@
 """Searches the built site as a reader would: serves it on the loopback address, opens the full-text
 search page (fulltext.html?q=...) in headless Chromium (browser.py), waits until the page shows its
-results, and reads them out of the page. Fails when a search does not find the page that teaches its subject among the first
-results, or finds nothing; and when a lab page lacks its frame (the links it opens with, the table of
+results, and reads them out of the page. Fails when a search does not find the page that teaches its subject
+among the first results, or finds nothing; and when a lab page lacks its frame (the links it opens with, the table of
 contents, copy buttons on code blocks, the search box).
 
   check_search.py HTML_DIR [QUERY=PAGE ...]      default: the queries below
@@ -16,19 +16,32 @@ import urllib.parse
 
 from cudalabs.docs.browser import Browser, serve
 
-QUERIES = {"bank conflict": "lab02.html", "coalesced": "lab01.html", "coalesc": "lab01.html",
-           "roofline": "lab00.html", "cp.async": "lab06.html", "double buffering": "lab06.html",
-           "stream-K": "lab07.html", "wgmma": "lab11.html", "occupancy": "lab04.html",
-           "thread coarsening": "lab08.html", "MPI_Igatherv": "lab10.html"}
+QUERIES = {
+    "bank conflict": "lab02.html",
+    "coalesced": "lab01.html",
+    "coalesc": "lab01.html",
+    "roofline": "lab00.html",
+    "cp.async": "lab06.html",
+    "double buffering": "lab06.html",
+    "stream-K": "lab07.html",
+    "wgmma": "lab11.html",
+    "occupancy": "lab04.html",
+    "thread coarsening": "lab08.html",
+    "MPI_Igatherv": "lab10.html",
+}
 TOP = 5  # the expected page must be among the first results
-DONE = "(m => m && m.textContent && !m.textContent.startsWith('Searching'))(document.getElementById('fulltext-message'))"
+DONE = (
+    "(m => m && m.textContent && !m.textContent.startsWith('Searching'))(document.getElementById('fulltext-message'))"
+)
 
 
 def search(browser, base, query):
     """(pages found in order, the page's message) for one query, as the search page shows them."""
     if not browser.open(f"{base}/fulltext.html?q={urllib.parse.quote(query)}", DONE, timeout=30):
         return [], "no answer within 30 s"
-    links = browser.evaluate("[...document.querySelectorAll('a.fulltext-result-link')].map(a => a.getAttribute('href'))")
+    links = browser.evaluate(
+        "[...document.querySelectorAll('a.fulltext-result-link')].map(a => a.getAttribute('href'))"
+    )
     message = browser.evaluate("document.getElementById('fulltext-message').textContent")
     return [pathlib.PurePosixPath(urllib.parse.urlparse(link).path).name for link in links], message
 
@@ -51,7 +64,9 @@ def frame_problems(browser, base, html_dir):
             continue
         frame = browser.evaluate(FRAME)
         if len(frame["nav"]) < 3:
-            problems.append(f"{page.name}: opens with {len(frame['nav'])} links, not the walkthrough, profile and results")
+            problems.append(
+                f"{page.name}: opens with {len(frame['nav'])} links, not the walkthrough, profile and results"
+            )
         for href in frame["nav"]:
             target, _, anchor = href.partition("#")
             text = (pathlib.Path(html_dir) / (target or page.name)).read_text(errors="replace")
@@ -80,8 +95,10 @@ def main(argv):
         for query, expected in queries.items():
             pages, message = search(browser, base, query)
             where = pages.index(expected) + 1 if expected in pages[:TOP] else None
-            print(f"check_search: '{query}': {message}; {expected} "
-                  + (f"is result {where}" if where else f"not among the first {TOP}: {pages[:TOP]}"))
+            print(
+                f"check_search: '{query}': {message}; {expected} "
+                + (f"is result {where}" if where else f"not among the first {TOP}: {pages[:TOP]}")
+            )
             if not where:
                 failures.append(query)
         frame = frame_problems(browser, base, html_dir)
@@ -92,8 +109,10 @@ def main(argv):
     if failures:
         print(f"check_search: the search does not find what it should for: {', '.join(failures)}", file=sys.stderr)
         return 1
-    print(f"check_search: {len(queries)} searches in headless Chromium, each finds its page; every lab page opens "
-          "with its links, a table of contents and copy buttons")
+    print(
+        f"check_search: {len(queries)} searches in headless Chromium, each finds its page; every lab page opens "
+        "with its links, a table of contents and copy buttons"
+    )
     return 0
 
 

@@ -13,6 +13,9 @@ matplotlib.rcParams["svg.hashsalt"] = "cuda-labs"
 import matplotlib.patches as patches  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
+from cudalabs.records import labdata  # noqa: E402
+from cudalabs.records.benchmark import Record  # noqa: E402
+
 
 def _constant(path, name):
     match = re.search(rf"\b{name}\s*=\s*(\d+)\s*[;,]", pathlib.Path(path).read_text())
@@ -33,8 +36,10 @@ def lab07_tile(repo, name="Tile128x256"):
 def lab05_tiles(repo):
     """The (BM, BN, BK, TM, TN) of lab 05's variants, read from its launch.cuh."""
     text = (pathlib.Path(repo) / "labs" / "05_register_tiling" / "launch.cuh").read_text()
-    return {name: tuple(int(v) for v in args.split(","))
-            for name, args in re.findall(r'\{"(\w+)",[^}]*?&launch<([\d,\s]+)>', text, re.S)}
+    return {
+        name: tuple(int(v) for v in args.split(","))
+        for name, args in re.findall(r'\{"(\w+)",[^}]*?&launch<([\d,\s]+)>', text, re.S)
+    }
 
 
 def _save(fig, out):
@@ -47,8 +52,10 @@ def bank_conflicts(repo, out):
     padding per row (kTile from lab.h)."""
     tile = _constant(pathlib.Path(repo) / "labs" / "02_smem_tiling" / "lab.h", "kTile")
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.4), sharey=True)
-    for ax, pad, title in ((axes[0], 0, f"a_tile[{tile}][{tile}]: every lane in one bank"),
-                           (axes[1], 1, f"a_tile[{tile}][{tile} + 1]: 32 lanes, 32 banks")):
+    for ax, pad, title in (
+        (axes[0], 0, f"a_tile[{tile}][{tile}]: every lane in one bank"),
+        (axes[1], 1, f"a_tile[{tile}][{tile} + 1]: 32 lanes, 32 banks"),
+    ):
         for lane in range(32):
             bank = (lane * (tile + pad)) % 32
             ax.add_patch(patches.Rectangle((bank, lane), 1, 1, color="#c44e52" if pad == 0 else "#55a868"))
@@ -96,8 +103,9 @@ def warp_tiles(repo, out, name="Tile128x256"):
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.4), gridspec_kw={"width_ratios": [bn / bm, wn / wm]})
     for w in range(warps_m * warps_n):
         r, c = divmod(w, warps_n)
-        left.add_patch(patches.Rectangle((c * wn, r * wm), wn, wm, fill=True, alpha=0.25 if w else 0.6,
-                                         color=plt.cm.tab10(w % 10)))
+        left.add_patch(
+            patches.Rectangle((c * wn, r * wm), wn, wm, fill=True, alpha=0.25 if w else 0.6, color=plt.cm.tab10(w % 10))
+        )
         left.annotate(f"warp {w}", (c * wn + wn / 2, r * wm + wm / 2), ha="center", va="center", fontsize=8)
     left.set_xlim(0, bn)
     left.set_ylim(bm, 0)
@@ -108,13 +116,17 @@ def warp_tiles(repo, out, name="Tile128x256"):
         for g in range(tm // 4):
             for h in range(tn // 4):
                 row, col = lane_m * 4 + g * lanes_m * 4, lane_n * 4 + h * lanes_n * 4
-                right.add_patch(patches.Rectangle((col, row), 4, 4, fill=lane == 0, color="#c44e52" if lane == 0 else
-                                                  "#dddddd", linewidth=0.3))
+                right.add_patch(
+                    patches.Rectangle(
+                        (col, row), 4, 4, fill=lane == 0, color="#c44e52" if lane == 0 else "#dddddd", linewidth=0.3
+                    )
+                )
     right.set_xlim(0, wn)
     right.set_ylim(wm, 0)
     right.set_aspect("equal")
-    right.set_title(f"warp 0: lane 0's {tm} x {tn} outputs in 4 x 4 pieces (red), {lanes_m} x {lanes_n} lanes",
-                    fontsize=9)
+    right.set_title(
+        f"warp 0: lane 0's {tm} x {tn} outputs in 4 x 4 pieces (red), {lanes_m} x {lanes_n} lanes", fontsize=9
+    )
     fig.suptitle(f"Lab 07: block, warp and lane tiles (from tiles.h), BK = {bk}", fontsize=10)
     _save(fig, out)
 
@@ -137,8 +149,10 @@ def subpixel_phases(out):
         ax.set_xticks([])
         ax.set_yticks([])
         ax.set_title(f"phase ({py}, {px}): {taps_r} x {taps_s} taps", fontsize=9)
-    fig.suptitle("Lab 09: the 5 x 5 filter's taps that each output phase of the stride-2 transposed convolution "
-                 "uses (blue)", fontsize=10)
+    fig.suptitle(
+        "Lab 09: the 5 x 5 filter's taps that each output phase of the stride-2 transposed convolution " "uses (blue)",
+        fontsize=10,
+    )
     _save(fig, out)
 
 
@@ -170,29 +184,50 @@ def tensor_core_layouts(repo, out):
     shades = ["#4c72b0", "#55a868", "#c44e52", "#8172b2"]
     for r in range(64):
         for c in range(16):
-            ax.add_patch(patches.Rectangle((c, r), 1, 1, color=shades[r // 16], alpha=0.35 + 0.65 * ((c // 2 + r) % 2),
-                                           ec="none"))
+            ax.add_patch(
+                patches.Rectangle(
+                    (c, r), 1, 1, color=shades[r // 16], alpha=0.35 + 0.65 * ((c // 2 + r) % 2), ec="none"
+                )
+            )
     for warp in range(4):
-        ax.text(8, 16 * warp + 8, f"warp {warp}\nrows {16 * warp}-{16 * warp + 15}", ha="center", va="center",
-                fontsize=8, color="black")
+        ax.text(
+            8,
+            16 * warp + 8,
+            f"warp {warp}\nrows {16 * warp}-{16 * warp + 15}",
+            ha="center",
+            va="center",
+            fontsize=8,
+            color="black",
+        )
     ax.set_xlim(0, 16)
     ax.set_ylim(64, 0)
-    ax.set_title("wgmma m64nN: the warpgroup's 64 x N accumulators\n(first 16 columns; each warp as on the left)",
-                 fontsize=9)
+    ax.set_title(
+        "wgmma m64nN: the warpgroup's 64 x N accumulators\n(first 16 columns; each warp as on the left)", fontsize=9
+    )
 
     ax = axes[2]
     for r in range(8):
         for position in range(chunks):
             logical = position ^ (r % 8)
             ax.add_patch(patches.Rectangle((position, r), 1, 1, color=colors(2 * logical % 20), ec="white"))
-            ax.text(position + 0.5, r + 0.5, str(logical), ha="center", va="center", fontsize=8,
-                    fontweight="bold" if logical == 0 else "normal")
+            ax.text(
+                position + 0.5,
+                r + 0.5,
+                str(logical),
+                ha="center",
+                va="center",
+                fontsize=8,
+                fontweight="bold" if logical == 0 else "normal",
+            )
     ax.set_xlim(0, chunks)
     ax.set_ylim(8, 0)
     ax.set_xticks([c + 0.5 for c in range(chunks)], [f"{4 * c}-{4 * c + 3}" for c in range(chunks)], fontsize=6)
     ax.set_xlabel("banks of each 16-byte position", fontsize=8)
-    ax.set_title(f"the {row_bytes}-byte swizzle: the logical chunk in each position\n"
-                 "(chunk 0, bold, moves to a new position in every row)", fontsize=9)
+    ax.set_title(
+        f"the {row_bytes}-byte swizzle: the logical chunk in each position\n"
+        "(chunk 0, bold, moves to a new position in every row)",
+        fontsize=9,
+    )
     for ax in axes[:2]:
         ax.set_xticks([])
         ax.set_yticks([])
@@ -205,10 +240,11 @@ def tensor_core_layouts(repo, out):
 
 def _record_context(repo, record):
     """The custom context of a results record (docs/data/RECORD_<device>.json), or {}."""
-    import json
-    from cudalabs.records import labdata
     path = pathlib.Path(repo) / "docs" / "data" / f"{record}_{labdata.DEFAULT_DEVICE}.json"
-    return json.loads(path.read_text())["context"] if path.exists() else {}
+    return Record.load(path).context if path.exists() else {}
+
+
+SECTORS_PER_REQUEST = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum/l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
 
 
 def coalescing(repo, out):
@@ -216,7 +252,6 @@ def coalescing(repo, out):
     computes, and the 32-byte sectors its 32 lanes touch in one load of A, one of B and the store of C
     (row-major floats of a 4096-wide matrix). The measured sectors per load request (Nsight Compute,
     docs/data/profiles/lab01_*.csv) are in each title."""
-    from cudalabs.records import labdata
     lab = pathlib.Path(repo) / "labs" / "01_naive_gemm" / "lab.h"
     block_x, block_y = _constant(lab, "kBlockX"), _constant(lab, "kBlockY")
     width = 4096  # the profiled problem's leading dimension, in floats
@@ -228,29 +263,46 @@ def coalescing(repo, out):
         for r in range(rows_c):
             for c in range(cols_c):
                 warp0 = (c == 0) if not x_walks_columns else (r == 0)
-                ax.add_patch(patches.Rectangle((c, r), 1, 1, color="#c44e52" if warp0 else "#e8e8e8", ec="white",
-                                               linewidth=0.4))
+                ax.add_patch(
+                    patches.Rectangle((c, r), 1, 1, color="#c44e52" if warp0 else "#e8e8e8", ec="white", linewidth=0.4)
+                )
         ax.set_xlim(0, cols_c)
         ax.set_ylim(rows_c, 0)
         ax.set_aspect("equal")
         ax.set_xticks([])
         ax.set_yticks([])
-        ax.set_title(f"{variant}: a {block_x} x {block_y} block's piece of C\nwarp 0 (red) = "
-                     + ("one column: lane l computes row l" if not x_walks_columns else "one row: lane l computes column l"),
-                     fontsize=8)
+        ax.set_title(
+            f"{variant}: a {block_x} x {block_y} block's piece of C\nwarp 0 (red) = "
+            + ("one column: lane l computes row l" if not x_walks_columns else "one row: lane l computes column l"),
+            fontsize=8,
+        )
         ax = axes[row][1]
         # Byte offsets of each lane's element, per access, for row-major matrices `width` floats wide.
         if x_walks_columns:
-            accesses = {"load of A(row, p)": [0] * 32, "load of B(p, col + l)": [4 * l for l in range(32)],
-                        "store of C(row, col + l)": [4 * l for l in range(32)]}
+            accesses = {
+                "load of A(row, p)": [0] * 32,
+                "load of B(p, col + l)": [4 * lane for lane in range(32)],
+                "store of C(row, col + l)": [4 * lane for lane in range(32)],
+            }
         else:
-            accesses = {"load of A(row + l, p)": [4 * width * l for l in range(32)], "load of B(p, col)": [0] * 32,
-                        "store of C(row + l, col)": [4 * width * l for l in range(32)]}
+            accesses = {
+                "load of A(row + l, p)": [4 * width * lane for lane in range(32)],
+                "load of B(p, col)": [0] * 32,
+                "store of C(row + l, col)": [4 * width * lane for lane in range(32)],
+            }
         for y, (name, offsets) in enumerate(accesses.items()):
             sectors = sorted(set(o // 32 for o in offsets))
             for lane, offset in enumerate(offsets):
-                ax.add_patch(patches.Rectangle((lane, y), 1, 0.8, color=plt.cm.tab20(sectors.index(offset // 32) % 20),
-                                               ec="white", linewidth=0.5))
+                ax.add_patch(
+                    patches.Rectangle(
+                        (lane, y),
+                        1,
+                        0.8,
+                        color=plt.cm.tab20(sectors.index(offset // 32) % 20),
+                        ec="white",
+                        linewidth=0.5,
+                    )
+                )
             ax.text(32.5, y + 0.4, f"{len(sectors)} sector{'s' if len(sectors) > 1 else ''}", va="center", fontsize=8)
             ax.text(-0.5, y + 0.4, name, va="center", ha="right", fontsize=8)
         ax.set_xlim(-14, 38)
@@ -262,12 +314,13 @@ def coalescing(repo, out):
         measured = ""
         if profile is not None:
             try:
-                measured = (" - measured: " + f"{profile.value(variant, 'l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum/l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum'):.1f}"
-                            + " sectors per load request (ncu)")
+                sectors = profile.value(variant, SECTORS_PER_REQUEST)
+                measured = f" - measured: {sectors:.1f} sectors per load request (ncu)"
             except KeyError:
                 pass
-        ax.set_title(f"{variant}: the 32-byte sector of each lane's address (one colour per sector){measured}",
-                     fontsize=8)
+        ax.set_title(
+            f"{variant}: the 32-byte sector of each lane's address (one colour per sector){measured}", fontsize=8
+        )
     fig.suptitle("Lab 01: who computes what, and how many 32-byte sectors one warp instruction needs", fontsize=10)
     fig.tight_layout()
     _save(fig, out)
@@ -296,8 +349,11 @@ def pipeline(repo, out):
         bar(ax, 2, t0 + load + store, compute, "compute", t)
         t0 += load + store + compute
         ax.axvline(t0, color="black", linewidth=0.6)
-    ax.set_title("lab 05 rt_2d: load tile t, barrier, compute it, barrier: the loads wait for the arithmetic and "
-                 "the arithmetic for the loads", fontsize=8)
+    ax.set_title(
+        "lab 05 rt_2d: load tile t, barrier, compute it, barrier: the loads wait for the arithmetic and "
+        "the arithmetic for the loads",
+        fontsize=8,
+    )
     # prefetch_regs: global loads of t + 1 in flight during the FFMAs of t; store to the other buffer; one barrier.
     ax = axes[1]
     bar(ax, 0, 0, load, "load", 0)
@@ -312,8 +368,11 @@ def pipeline(repo, out):
             bar(ax, 1, t0 + compute, store, "store", t + 1)
         t0 += compute + (store if t + 1 < tiles else 0)
         ax.axvline(t0, color="black", linewidth=0.6)
-    ax.set_title("prefetch_regs: tile t + 1's loads fly into registers while tile t is computed, then go to the "
-                 "other shared buffer: one barrier a tile", fontsize=8)
+    ax.set_title(
+        "prefetch_regs: tile t + 1's loads fly into registers while tile t is computed, then go to the "
+        "other shared buffer: one barrier a tile",
+        fontsize=8,
+    )
     # cp_async: `stages` buffers, stages - 1 tiles in flight while one is computed; a row per stage.
     ax = axes[2]
     for t in range(min(stages - 1, tiles)):
@@ -327,8 +386,11 @@ def pipeline(repo, out):
         bar(ax, stages, t0, compute, "compute", t)
         t0 += compute
         ax.axvline(t0, color="black", linewidth=0.6)
-    ax.set_title(f"cp_async, {stages} stages: {stages - 1} tiles copy straight into shared memory while one is "
-                 "computed (no registers, no stores)", fontsize=8)
+    ax.set_title(
+        f"cp_async, {stages} stages: {stages - 1} tiles copy straight into shared memory while one is "
+        "computed (no registers, no stores)",
+        fontsize=8,
+    )
     for ax in axes[:2]:
         ax.set_yticks([0, 1, 2], ["global loads", "stores to shared", "FFMAs"], fontsize=8)
     axes[2].set_yticks(range(stages + 1), [f"cp.async, stage {s}" for s in range(stages)] + ["FFMAs"], fontsize=8)
@@ -364,15 +426,20 @@ def waves(repo, out, tile="Tile256x128"):
     ax = axes[0]
     for t in range(tiles):
         ax.barh(t, steps, left=0, height=1.0, color=color(t), edgecolor="none")
-    ax.set_title(f"whole tiles: {tiles} blocks, one wave;\n{sms - tiles} of {sms} SMs idle, "
-                 f"{steps} steps of K each", fontsize=8)
+    ax.set_title(
+        f"whole tiles: {tiles} blocks, one wave;\n{sms - tiles} of {sms} SMs idle, " f"{steps} steps of K each",
+        fontsize=8,
+    )
     ax = axes[1]
     for t in range(tiles):
         for s in range(split):
             ax.barh(t * split + s, steps / split, left=0, height=1.0, color=color(t), edgecolor="none")
         ax.barh(t * split, steps / split * 0.08, left=steps / split, height=1.0, color="black")
-    ax.set_title(f"split-K by {split}: {tiles * split} blocks of {steps // split} steps,\n"
-                 "then each tile's slices summed (black)", fontsize=8)
+    ax.set_title(
+        f"split-K by {split}: {tiles * split} blocks of {steps // split} steps,\n"
+        "then each tile's slices summed (black)",
+        fontsize=8,
+    )
     ax = axes[2]
     for sm in range(sms):
         begin, end = sm * share, min((sm + 1) * share, tiles * steps)
@@ -380,19 +447,32 @@ def waves(repo, out, tile="Tile256x128"):
         while position < end:
             t = position // steps
             piece_end = min(end, (t + 1) * steps)
-            ax.barh(sm, piece_end - position, left=position - begin, height=1.0, color=color(t), edgecolor="white",
-                    linewidth=0.2)
+            ax.barh(
+                sm,
+                piece_end - position,
+                left=position - begin,
+                height=1.0,
+                color=color(t),
+                edgecolor="white",
+                linewidth=0.2,
+            )
             position = piece_end
-    ax.set_title(f"stream-K: every SM {share} steps of the {tiles * steps:,} in all,\n"
-                 "a tile cut where one SM's share ends (its pieces summed)", fontsize=8)
+    ax.set_title(
+        f"stream-K: every SM {share} steps of the {tiles * steps:,} in all,\n"
+        "a tile cut where one SM's share ends (its pieces summed)",
+        fontsize=8,
+    )
     for ax in axes:
         ax.set_xlim(0, steps * 1.05)
         ax.set_xlabel("time in steps of K (BK = %d)" % bk, fontsize=8)
         ax.axvline(share, color="grey", linestyle=":", linewidth=0.8)
     axes[0].set_ylim(sms, 0)
     axes[0].set_ylabel(f"SM (the {sms} of the recorded GPU)", fontsize=8)
-    fig.suptitle(f"Lab 07: {m} x {n} x {k} in {bm} x {bn} tiles on {sms} SMs: one colour per tile of C; "
-                 "the dotted line is stream-K's finish", fontsize=10)
+    fig.suptitle(
+        f"Lab 07: {m} x {n} x {k} in {bm} x {bn} tiles on {sms} SMs: one colour per tile of C; "
+        "the dotted line is stream-K's finish",
+        fontsize=10,
+    )
     fig.tight_layout()
     _save(fig, out)
 
@@ -423,8 +503,12 @@ def mpi_flow(repo, out):
         ax.text(x + w / 2, y + h / 2, text, ha="center", va="center", fontsize=size, fontweight=weight)
 
     def arrow(x0, y0, x1, y1, text="", color="#333333", style="-|>", dashed=False):
-        ax.annotate("", (x1, y1), (x0, y0), arrowprops=dict(arrowstyle=style, color=color, lw=1.3,
-                                                             linestyle="--" if dashed else "-"))
+        ax.annotate(
+            "",
+            (x1, y1),
+            (x0, y0),
+            arrowprops=dict(arrowstyle=style, color=color, lw=1.3, linestyle="--" if dashed else "-"),
+        )
         if text:
             ax.text((x0 + x1) / 2, (y0 + y1) / 2 + 0.12, text, ha="center", fontsize=7, color=color)
 
@@ -439,26 +523,43 @@ def mpi_flow(repo, out):
             box(x, 3.6, 2.2, 1.2, f"rank {r}\nimages {first}..{first + count - 1}\n({count})", "#eef3fb", 8, "bold")
             box(x, 1.9, 2.2, 1.0, f"GPU {local}\nlab 09's pipeline", "#e6f4ea", 8)
             arrow(x + 1.1, 3.6, x + 1.1, 2.9, "its latents")
-    box(0.6, 0.5, 4.9, 0.9, "rank 0's node: one shared window (MPI_Win_allocate_shared)\nthe images of the whole run",
-        "#fdf1e6", 8)
+    box(
+        0.6,
+        0.5,
+        4.9,
+        0.9,
+        "rank 0's node: one shared window (MPI_Win_allocate_shared)\nthe images of the whole run",
+        "#fdf1e6",
+        8,
+    )
     for local in range(per_node):
         x = 0.6 + local * 2.6 + 1.1
         arrow(x, 1.9, x, 1.4, "", color="#dd8452")
-    ax.text(2.95, 1.62, "each batch copied straight into its place: no byte sent", ha="center", fontsize=7,
-            color="#dd8452")
+    ax.text(
+        2.95, 1.62, "each batch copied straight into its place: no byte sent", ha="center", fontsize=7, color="#dd8452"
+    )
     for local in range(per_node):
         x = 6.6 + local * 2.6 + 1.1
         arrow(x, 1.9, 5.5, 0.95, "", color="#c44e52", dashed=True)
-    ax.text(8.3, 1.0, "MPI_Igatherv to rank 0, batch by batch,\nwhile the GPUs compute the next", ha="center",
-            fontsize=7, color="#c44e52")
+    ax.text(
+        8.3,
+        1.0,
+        "MPI_Igatherv to rank 0, batch by batch,\nwhile the GPUs compute the next",
+        ha="center",
+        fontsize=7,
+        color="#c44e52",
+    )
     box(0.6, 6.3, 3.0, 0.8, "rank 0 reads or draws\nthe latent vectors", "#eeeeee", 8)
     for r in range(ranks):
         x = 0.3 + (r // per_node) * 6.0 + 0.3 + (r % per_node) * 2.6 + 1.1
         arrow(2.1, 6.3, x, 4.8, "", color="#4c72b0")
     ax.text(5.6, 6.35, "MPI_Scatterv: each rank its share of the latent vectors", fontsize=7, color="#4c72b0")
     box(8.4, 6.3, 3.3, 0.8, "each phase ends at a checkpoint\n(MPI_Allreduce of a status)", "#f4f4f4", 8)
-    ax.set_title(f"Lab 10: the MPI program's data flow, {num} images on {nodes} nodes of {per_node} ranks (one GPU "
-                 "each; shares by gpu_share); rank 0 writes the output from the window", fontsize=10)
+    ax.set_title(
+        f"Lab 10: the MPI program's data flow, {num} images on {nodes} nodes of {per_node} ranks (one GPU "
+        "each; shares by gpu_share); rank 0 writes the output from the window",
+        fontsize=10,
+    )
     _save(fig, out)
 
 
@@ -471,11 +572,12 @@ def warpgroups(repo, out):
     text = (pathlib.Path(repo) / "labs" / "11_tensor_cores" / "tiles.h").read_text()
 
     def value(struct, name):
-        body = text[text.index(f"struct {struct}"):]
-        match = re.search(rf"\b{name}\s*=\s*(\d+)", body[:body.index("};")])
+        body = text[text.index(f"struct {struct}") :]
+        match = re.search(rf"\b{name}\s*=\s*(\d+)", body[: body.index("};")])
         if not match:
             raise KeyError(f"diagrams: no {name} in {struct} (tiles.h)")
         return int(match.group(1))
+
     bm, stages, consumers = (value("SpecializedTile", n) for n in ("BM", "kStages", "kConsumers"))
     bk = value("SwizzledTile", "BK")
     width = 256  # the variant warp_specialized (warp_specialized_128: 128)
@@ -483,8 +585,14 @@ def warpgroups(repo, out):
     rows = bm // consumers
     for c in range(consumers):
         left.add_patch(patches.Rectangle((0, c * rows), width, rows, color=plt.cm.tab10(c + 1), alpha=0.6))
-        left.text(width / 2, c * rows + rows / 2, f"consumer warpgroup {c}\n{rows} x {width} accumulators\n"
-                  "(wgmma m64n256k16)", ha="center", va="center", fontsize=8)
+        left.text(
+            width / 2,
+            c * rows + rows / 2,
+            f"consumer warpgroup {c}\n{rows} x {width} accumulators\n" "(wgmma m64n256k16)",
+            ha="center",
+            va="center",
+            fontsize=8,
+        )
     left.set_xlim(0, width)
     left.set_ylim(bm, 0)
     left.set_aspect("equal")
@@ -509,10 +617,16 @@ def warpgroups(repo, out):
             right.text(begin + consume / 2, 1 + c, f"k{s}", ha="center", va="center", fontsize=7)
     right.set_yticks(range(len(lanes)), lanes, fontsize=8)
     right.invert_yaxis()
-    right.set_xlabel(f"time (order only): k = the step of K ({bk} deep), s = the stage of the ring of {stages}; "
-                     "a stage is refilled once both consumers released it", fontsize=8)
-    right.set_title(f"the ring of {stages} stages: the producer runs ahead until every stage is full, then "
-                    "refills each as the consumers hand it back", fontsize=9)
+    right.set_xlabel(
+        f"time (order only): k = the step of K ({bk} deep), s = the stage of the ring of {stages}; "
+        "a stage is refilled once both consumers released it",
+        fontsize=8,
+    )
+    right.set_title(
+        f"the ring of {stages} stages: the producer runs ahead until every stage is full, then "
+        "refills each as the consumers hand it back",
+        fontsize=9,
+    )
     fig.suptitle("Lab 11 step 6: a producer warpgroup and consumer warpgroups (from tiles.h)", fontsize=10)
     fig.tight_layout()
     _save(fig, out)
@@ -521,9 +635,16 @@ def warpgroups(repo, out):
 def draw_all(repo, out_dir):
     out = pathlib.Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    drawn = {"lab02_tiles.svg": bank_conflicts, "lab05_tiles.svg": thread_tiles, "lab07_tiles.svg": warp_tiles,
-             "lab01_coalescing.svg": coalescing, "lab06_pipeline.svg": pipeline, "lab07_waves.svg": waves,
-             "lab10_mpi_flow.svg": mpi_flow, "lab11_warpgroups.svg": warpgroups}
+    drawn = {
+        "lab02_tiles.svg": bank_conflicts,
+        "lab05_tiles.svg": thread_tiles,
+        "lab07_tiles.svg": warp_tiles,
+        "lab01_coalescing.svg": coalescing,
+        "lab06_pipeline.svg": pipeline,
+        "lab07_waves.svg": waves,
+        "lab10_mpi_flow.svg": mpi_flow,
+        "lab11_warpgroups.svg": warpgroups,
+    }
     for name, function in drawn.items():
         function(repo, out / name)
     subpixel_phases(out / "lab09_taps.svg")

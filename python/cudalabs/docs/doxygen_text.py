@@ -6,18 +6,25 @@ which GitHub follows; on the site it becomes a link to that source's own section
 """
 import re
 
-SOURCE_KEYS = {"DCGAN-SHPC": "src_dcgan_shpc", "SGEMM-V100": "src_sgemm_v100", "COARSEN-KGP": "src_coarsen_kgp",
-               "GEMM-BOOK": "src_gemm_book", "SGEMM-3080": "src_sgemm_3080"}
+SOURCE_KEYS = {
+    "DCGAN-SHPC": "src_dcgan_shpc",
+    "SGEMM-V100": "src_sgemm_v100",
+    "COARSEN-KGP": "src_coarsen_kgp",
+    "GEMM-BOOK": "src_gemm_book",
+    "SGEMM-3080": "src_sgemm_3080",
+}
 CITATION = re.compile(r"\[(" + "|".join(SOURCE_KEYS) + r")\]\([^)]*references\.md\)")
 
 
 def link_citations(text):
     """`[KEY](.../references.md)` -> a Doxygen reference to the key's section, shown as [KEY]; in a
     heading, where Doxygen shows a reference as text, the plain key."""
+
     def one_line(line):
         if line.startswith("#"):
             return CITATION.sub(lambda m: f"[{m.group(1)}]", line)
-        return CITATION.sub(lambda m: f"\\ref {SOURCE_KEYS[m.group(1)]} \"[{m.group(1)}]\"", line)
+        return CITATION.sub(lambda m: f'\\ref {SOURCE_KEYS[m.group(1)]} "[{m.group(1)}]"', line)
+
     return "\n".join(one_line(line) for line in text.split("\n"))
 
 

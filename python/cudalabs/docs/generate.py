@@ -36,8 +36,7 @@ def lab_footer(number, numbers):
     return "---\n\n" + "; ".join(links).capitalize() + "."
 
 
-PROFILE_HEADING = re.compile(r"Speed Of Light|Nsight Compute|stall|[Oo]ccupancy|bank conflicts|Issue|profile",
-                             re.I)
+PROFILE_HEADING = re.compile(r"Speed Of Light|Nsight Compute|stall|[Oo]ccupancy|bank conflicts|Issue|profile", re.I)
 
 
 def with_toc(text):
@@ -49,7 +48,7 @@ def with_toc(text):
     first = next((i for i, line in enumerate(lines) if line.startswith("# ") or line.startswith("\\mainpage")), None)
     if first is None:
         return text
-    return "\n".join(lines[:first + 1] + ["", "[TOC]"] + lines[first + 1:])
+    return "\n".join(lines[: first + 1] + ["", "[TOC]"] + lines[first + 1 :])
 
 
 def anchor_profile_section(handout, walkthrough, number):
@@ -59,7 +58,7 @@ def anchor_profile_section(handout, walkthrough, number):
     lines = walkthrough.split("\n")
     for i, line in enumerate(lines):
         if line.startswith("### ") and "{#" not in line:
-            section = "\n".join(lines[i:i + 40]).split("\n### ", 1)[0]
+            section = "\n".join(lines[i : i + 40]).split("\n### ", 1)[0]
             if PROFILE_HEADING.search(line) or "{{section:" in section or "{{sass_hot:" in section:
                 lines[i] = f"{line.rstrip()} {anchor}"
                 return handout, "\n".join(lines)
@@ -68,8 +67,10 @@ def anchor_profile_section(handout, walkthrough, number):
         if line.startswith("## Run") and "{#" not in line:
             lines[i] = f"{line.rstrip()} {anchor}"
             return "\n".join(lines), walkthrough
-    raise KeyError(f"lab {number}: no profiling section to link to (a walkthrough section with a profile table, "
-                   "or a '## Run, test, profile' section in the handout)")
+    raise KeyError(
+        f"lab {number}: no profiling section to link to (a walkthrough section with a profile table, "
+        "or a '## Run, test, profile' section in the handout)"
+    )
 
 
 def lab_page(repo, number, handout, results_anchors, numbers):
@@ -87,10 +88,10 @@ def lab_page(repo, number, handout, results_anchors, numbers):
     more = handouts.read_more(repo, number, site=True)
     if more:
         links.append(f'\\ref lab{number}_read_more "read more"')
-    nav = "<div class=\"lab-nav\">This page: " + " &middot; ".join(links) + "</div>"
+    nav = '<div class="lab-nav">This page: ' + " &middot; ".join(links) + "</div>"
     lines = handout.split("\n")
     title = next(i for i, line in enumerate(lines) if line.startswith("# "))
-    text = "\n".join(lines[:title + 1] + ["", nav, "", "[TOC]"] + lines[title + 1:])
+    text = "\n".join(lines[: title + 1] + ["", nav, "", "[TOC]"] + lines[title + 1 :])
     if more:
         text += "\n\n" + more
     if walkthrough:
@@ -116,8 +117,11 @@ def main():
     if pages.exists():
         shutil.rmtree(pages)
     pages.mkdir(parents=True)
-    from cudalabs.docs import diagrams  # matplotlib: only for drawing, so the page assembly above is testable without it
+    from cudalabs.docs import (
+        diagrams,
+    )  # matplotlib: only for drawing, so the page assembly above is testable without it
     from cudalabs.docs import plots
+
     drawn = plots.draw_all(data_dir, args.device, out / "plots") + diagrams.draw_all(repo, out / "plots")
     # Pictures that are records themselves: lab 09's generator output, and lab 11's (the same 64 latent
     # vectors through the FP32, BF16 and TF32 generators).
@@ -128,25 +132,34 @@ def main():
     Renderer.drawn = set(drawn)
 
     results_page = repo / "docs" / "pages" / "results.md"
-    results_anchors = set(re.findall(r"\{#(results_lab\d\d)\}", results_page.read_text())) if results_page.exists() else set()
+    results_anchors = (
+        set(re.findall(r"\{#(results_lab\d\d)\}", results_page.read_text())) if results_page.exists() else set()
+    )
     for folder in lab_folders(repo):
         number = folder.name[:2]
         renderer = Renderer(data_dir, args.device, number)
-        text = lab_page(repo, number, handouts.source_of(repo, folder).read_text(), results_anchors,
-                        [f.name[:2] for f in lab_folders(repo)])
+        text = lab_page(
+            repo,
+            number,
+            handouts.source_of(repo, folder).read_text(),
+            results_anchors,
+            [f.name[:2] for f in lab_folders(repo)],
+        )
         (pages / f"lab{number}.md").write_text(doxygen_markdown(link_citations(renderer.render(text))))
 
     # The answer keys: one instructor page from docs/answers/, each lab's part rendered with its data.
     # The student release (make release-students) leaves docs/answers/ out, and so this page.
     answers = sorted((repo / "docs" / "answers").glob("lab[0-9][0-9].md"))
     if answers:
-        parts = [ANSWERS_INTRO] + [Renderer(data_dir, args.device, path.stem[3:]).render(path.read_text())
-                                   for path in answers]
+        parts = [ANSWERS_INTRO] + [
+            Renderer(data_dir, args.device, path.stem[3:]).render(path.read_text()) for path in answers
+        ]
         (pages / "answers.md").write_text(doxygen_markdown(link_citations(with_toc("\n\n".join(parts)))))
 
     for page in sorted((repo / "docs" / "pages").glob("*.md")):
-        (pages / page.name).write_text(doxygen_markdown(link_citations(
-            Renderer(data_dir, args.device, "00").render(with_toc(page.read_text())))))
+        (pages / page.name).write_text(
+            doxygen_markdown(link_citations(Renderer(data_dir, args.device, "00").render(with_toc(page.read_text()))))
+        )
     print(f"generate: {len(list(pages.glob('*.md')))} pages, {len(drawn)} plots in {out}")
     return 0
 

@@ -25,8 +25,12 @@ def variant_points(repo: pathlib.Path) -> dict[str, list[tuple[float, float]]]:
         rows = []
         for variant in lab.get("variants", {}).values():
             setting = lambda key: variant.get(key, lab.get(key, defaults.get(key)))  # noqa: E731
-            rows.append((float(setting("correctness") or 0),
-                         max((float(t["points"]) for t in setting("performance") or []), default=0.0)))
+            rows.append(
+                (
+                    float(setting("correctness") or 0),
+                    max((float(t["points"]) for t in setting("performance") or []), default=0.0),
+                )
+            )
         out[number] = rows
     return out
 
@@ -42,8 +46,10 @@ def rubric_points(repo: pathlib.Path) -> str:
     totals = rubric_totals(repo)
     rows = ["| lab | variants | correctness | performance (top tier) | lab total |", "|---|---|---|---|---|"]
     for number, variants in variant_points(repo).items():
-        rows.append(f"| {number} | {len(variants)} | {sum(c for c, _ in variants):g} | {sum(p for _, p in variants):g} | "
-                    f"{totals[number]:g} |")
+        rows.append(
+            f"| {number} | {len(variants)} | {sum(c for c, _ in variants):g} | {sum(p for _, p in variants):g} | "
+            f"{totals[number]:g} |"
+        )
     rows.append(f"| all | | | | {sum(totals.values()):g} |")
     return "\n".join(rows)
 
@@ -57,8 +63,10 @@ def distinct_rules(repo: pathlib.Path) -> str:
         if not rule:
             continue
         repeats = f" ({', '.join(rule['repeats'])} may repeat another)" if rule.get("repeats") else ""
-        rows.append(f"| {number} | {rule['why']}{repeats} | {', '.join(f'`{m}`' for m in rule['metrics'])} | "
-                    f"`{' '.join(rule.get('args', []))}` |")
+        rows.append(
+            f"| {number} | {rule['why']}{repeats} | {', '.join(f'`{m}`' for m in rule['metrics'])} | "
+            f"`{' '.join(rule.get('args', []))}` |"
+        )
     return "\n".join(rows)
 
 
@@ -66,8 +74,9 @@ def code_lines_to_write(repo: pathlib.Path, folder: str) -> int:
     """Lines of code (not blank, not comments) of the solution that the skeleton does not have."""
     from cudalabs.grading import similarity, solution_file  # the grader's own reading of what a student writes
 
-    written = similarity.student_written(solution_file.single_file(repo, folder),
-                                         (repo / "labs" / folder / "kernels.cu").read_text())
+    written = similarity.student_written(
+        solution_file.single_file(repo, folder), (repo / "labs" / folder / "kernels.cu").read_text()
+    )
     return sum(1 for line in written.splitlines() if line.strip() and not line.strip().startswith("//"))
 
 
@@ -87,15 +96,20 @@ def grading_seconds(repo: pathlib.Path) -> dict[str, tuple[float, str]]:
 def lab_effort(repo: pathlib.Path) -> str:
     effort = json.loads((repo / "docs" / "data" / "grading" / "lab_effort.json").read_text())["labs"]
     seconds = grading_seconds(repo)
-    rows = ["| lab | hours (estimate) | difficulty 1-5 (estimate) | the hard part | lines to write (measured) | "
-            "grading time (measured) |", "|---|---|---|---|---|---|"]
+    rows = [
+        "| lab | hours (estimate) | difficulty 1-5 (estimate) | the hard part | lines to write (measured) | "
+        "grading time (measured) |",
+        "|---|---|---|---|---|---|",
+    ]
     for folder in sorted(p.name for p in (repo / "labs").glob("[0-9][0-9]_*") if p.is_dir()):
         number = folder[:2]
         if number not in effort:
             raise KeyError(f"docs/data/grading/lab_effort.json has no entry for lab {number}")
         e = effort[number]
         graded = f"{seconds[number][0]:.0f} s" if number in seconds else "not recorded"
-        rows.append(f"| {number} | {e['hours']} | {e['difficulty']} | {e['hardest']} | "
-                    f"{code_lines_to_write(repo, folder)} | {graded} |")
+        rows.append(
+            f"| {number} | {e['hours']} | {e['difficulty']} | {e['hardest']} | "
+            f"{code_lines_to_write(repo, folder)} | {graded} |"
+        )
     sources = sorted({where for _, where in seconds.values()})
     return "\n".join(rows) + "\n\nGrading times: the solutions graded on " + "; ".join(sources) + "."

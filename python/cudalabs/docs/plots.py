@@ -49,8 +49,16 @@ def _ratio_bars_past_edge(ax, rows, values, right_edge, offset=0.0):
     without saying how long it is."""
     for row, value in zip(rows, values):
         if value > right_edge:
-            ax.text(right_edge - 0.005, row + offset, f"{value:.2f} \u2192", ha="right", va="center", fontsize=6,
-                    color="white", fontweight="bold")
+            ax.text(
+                right_edge - 0.005,
+                row + offset,
+                f"{value:.2f} \u2192",
+                ha="right",
+                va="center",
+                fontsize=6,
+                color="white",
+                fontweight="bold",
+            )
 
 
 def _legend_below(ax, ncol=3):
@@ -70,8 +78,13 @@ def _bars_with_percent(ax, values, percents, color):
     """One bar per value, its percentage (of cuBLAS) written above it."""
     bars = ax.bar(range(len(values)), values, color=color)
     for bar, percent in zip(bars, percents):
-        ax.annotate(f"{percent:.0f} %", (bar.get_x() + bar.get_width() / 2, bar.get_height()), ha="center",
-                    va="bottom", fontsize=8)
+        ax.annotate(
+            f"{percent:.0f} %",
+            (bar.get_x() + bar.get_width() / 2, bar.get_height()),
+            ha="center",
+            va="bottom",
+            fontsize=8,
+        )
 
 
 def _finish_bar_chart(fig, ax, labels, title, out):
@@ -120,8 +133,14 @@ def progression(data_dir, device, out):
     limits = ceilings(data_dir, device)
     if limits and limits[0]:
         ax.axhline(limits[0], color="#55a868", linestyle=":", label=f"measured FP32 ceiling ({limits[0]:,.0f} GFLOP/s)")
-    _finish_bar_chart(fig, ax, labels, f"The progression on the {device_name(data_dir, device)}: fastest variant "
-                      "per lab, % of cuBLAS above each bar", out)
+    _finish_bar_chart(
+        fig,
+        ax,
+        labels,
+        f"The progression on the {device_name(data_dir, device)}: fastest variant "
+        "per lab, % of cuBLAS above each bar",
+        out,
+    )
 
 
 def lab_variants(data_dir, device, lab, out, ceiling=None):
@@ -130,17 +149,25 @@ def lab_variants(data_dir, device, lab, out, ceiling=None):
     to cuBLAS)."""
     results = labdata.LabData(data_dir, lab, device).results
     problem = results.problems()[0]
-    entries = labdata.in_teaching_order([b for b in results.entries(problem) if b["run_name"].startswith("lab")],
-                                        labdata.variant_order(data_dir, lab),
-                                        lambda b: results.variant_of(b["run_name"]))
+    entries = labdata.in_teaching_order(
+        [b for b in results.entries(problem) if b["run_name"].startswith("lab")],
+        labdata.variant_order(data_dir, lab),
+        lambda b: results.variant_of(b["run_name"]),
+    )
     rates = [b["gflops"] for b in entries]
     reference = results.cublas(problem)
     cublas = reference["gflops"]
     fig, ax = plt.subplots(figsize=(7, 0.45 * len(entries) + 1.6))
     bars = ax.barh([results.variant_of(b["run_name"]) for b in entries], rates, color="#4c72b0")
     for bar, rate in zip(bars, rates):
-        ax.annotate(f"{rate:,.0f}", (bar.get_width(), bar.get_y() + bar.get_height() / 2), xytext=(3, 0),
-                    textcoords="offset points", va="center", fontsize=7)
+        ax.annotate(
+            f"{rate:,.0f}",
+            (bar.get_width(), bar.get_y() + bar.get_height() / 2),
+            xytext=(3, 0),
+            textcoords="offset points",
+            va="center",
+            fontsize=7,
+        )
     name = "cuBLAS BF16" if reference["run_name"].startswith("cublas_bf16/") else "cuBLAS"
     ax.axvline(cublas, color="#c44e52", linestyle="--", label=f"{name} ({cublas:,.0f})")
     limits = (ceiling[0],) if ceiling else ceilings(data_dir, device)
@@ -171,19 +198,30 @@ def roofline(data_dir, device, out, labs=None):
     ridge = fma / bandwidth
     single = labs is not None and len(labs) == 1
     fig, ax = plt.subplots(figsize=(8, 5.2 if single else 6.4))
-    low, high = 2.0 ** -4, 2.0 ** 11
-    ax.plot([low, ridge], [bandwidth * low, fma], color="#4c72b0", linewidth=2,
-            label=f"DRAM roof: {bandwidth:,.0f} GB/s x intensity")
+    low, high = 2.0**-4, 2.0**11
+    ax.plot(
+        [low, ridge],
+        [bandwidth * low, fma],
+        color="#4c72b0",
+        linewidth=2,
+        label=f"DRAM roof: {bandwidth:,.0f} GB/s x intensity",
+    )
     ax.plot([ridge, high], [bandwidth * ridge, bandwidth * high], color="#4c72b0", linewidth=0.8, linestyle=":")
     ax.plot([ridge, high], [fma, fma], color="#c44e52", linewidth=2, label=f"FP32 roof: {fma:,.0f} GFLOP/s (FFMA)")
     ax.plot([low, ridge], [fma, fma], color="#c44e52", linewidth=0.8, linestyle=":")
     ax.axvline(ridge, color="grey", linestyle=":", linewidth=1)
-    ax.annotate(f"ridge {ridge:.1f} FLOP/B", (ridge, fma * 0.05), fontsize=7, rotation=90, xytext=(3, 0),
-                textcoords="offset points")
+    ax.annotate(
+        f"ridge {ridge:.1f} FLOP/B",
+        (ridge, fma * 0.05),
+        fontsize=7,
+        rotation=90,
+        xytext=(3, 0),
+        textcoords="offset points",
+    )
     markers = "osD^v<>pPX*hH8"
     colors = plt.cm.tab10
     drawn = 0
-    flops = 2.0 * 4096 ** 3
+    flops = 2.0 * 4096**3
     for i, lab in enumerate(GEMM_LABS):
         if labs is not None and lab not in labs:
             continue
@@ -195,20 +233,40 @@ def roofline(data_dir, device, out, labs=None):
             variants.append("cublas")  # cuBLAS once: beside its own lab, or beside lab 07 on the whole suite
         for j, variant in enumerate(variants):
             try:
-                bytes_moved = (data.profile.value(variant, "dram__bytes_read.sum")
-                               + data.profile.value(variant, "dram__bytes_write.sum"))
-                gflops = (data.results.entry(variant, PROBLEM)["gflops"] if variant != "cublas"
-                          else data.results.cublas(PROBLEM)["gflops"])
+                bytes_moved = data.profile.value(variant, "dram__bytes_read.sum") + data.profile.value(
+                    variant, "dram__bytes_write.sum"
+                )
+                gflops = (
+                    data.results.entry(variant, PROBLEM)["gflops"]
+                    if variant != "cublas"
+                    else data.results.cublas(PROBLEM)["gflops"]
+                )
             except (KeyError, TypeError):
                 continue
             if variant == "cublas":
                 ax.scatter(flops / bytes_moved, gflops, marker="*", s=120, color="black", label="cuBLAS", zorder=3)
             elif single:
-                ax.scatter(flops / bytes_moved, gflops, marker=markers[j % len(markers)], s=50, color=colors(j % 10),
-                           label=variant, zorder=3)
+                ax.scatter(
+                    flops / bytes_moved,
+                    gflops,
+                    marker=markers[j % len(markers)],
+                    s=50,
+                    color=colors(j % 10),
+                    label=variant,
+                    zorder=3,
+                )
             else:
-                ax.scatter(flops / bytes_moved, gflops, marker=markers[j % len(markers)], s=34, color=colors(i % 10),
-                           edgecolor="white", linewidth=0.4, label=f"{lab} {variant}", zorder=3)
+                ax.scatter(
+                    flops / bytes_moved,
+                    gflops,
+                    marker=markers[j % len(markers)],
+                    s=34,
+                    color=colors(i % 10),
+                    edgecolor="white",
+                    linewidth=0.4,
+                    label=f"{lab} {variant}",
+                    zorder=3,
+                )
             drawn += 1
     if drawn == 0:
         plt.close(fig)
@@ -223,8 +281,13 @@ def roofline(data_dir, device, out, labs=None):
     what = f"lab {labs[0]}" if single else "every GEMM lab (colour: the lab; marker: the variant)"
     ax.set_title(f"Roofline of the {device_name(data_dir, device)}, {what}", fontsize=9)
     ax.grid(True, which="major", linewidth=0.3)
-    ax.legend(fontsize=6 if not single else 7, loc="upper center", bbox_to_anchor=(0.5, -0.13),
-              ncol=4 if not single else 3, frameon=False)
+    ax.legend(
+        fontsize=6 if not single else 7,
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.13),
+        ncol=4 if not single else 3,
+        frameon=False,
+    )
     _save(fig, out)
     return True
 
@@ -249,15 +312,26 @@ def block_size(data_dir, device, out):
         achieved = []
         for b in entries:
             try:
-                achieved.append(data.profile.value(data.results.variant_of(b["run_name"]), "sm__warps_active.avg.pct_of_peak_sustained_active"))
+                achieved.append(
+                    data.profile.value(
+                        data.results.variant_of(b["run_name"]), "sm__warps_active.avg.pct_of_peak_sustained_active"
+                    )
+                )
             except KeyError:
                 achieved.append(float("nan"))
         twin.plot(edges, achieved, "x:", color="#55a868", label="achieved occupancy % (ncu)")
     twin.set_ylim(0, 110)
     twin.set_ylabel("occupancy %")
     handles = ax.get_legend_handles_labels()[0] + twin.get_legend_handles_labels()[0]
-    ax.legend(handles, [h.get_label() for h in handles], fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.22),
-              ncol=3, frameon=False)
+    ax.legend(
+        handles,
+        [h.get_label() for h in handles],
+        fontsize=7,
+        loc="upper center",
+        bbox_to_anchor=(0.5, -0.22),
+        ncol=3,
+        frameon=False,
+    )
     _save(fig, out)
     return True
 
@@ -302,13 +376,25 @@ def lab07_shapes(data_dir, device, out):
 
     def ratio(results, problem):
         return results.percent_of_cublas("best", problem) / 100
+
     fig, ax = plt.subplots(figsize=(7.5, 0.2 * len(problems) + 1.2))
     rows = range(len(problems))
-    ax.barh([r + 0.2 for r in rows], [ratio(records["before"], p) for p in problems], height=0.4,
-            color="0.75", label="before (one tile by a rule of thumb, scalar loads when any matrix is misaligned)")
+    ax.barh(
+        [r + 0.2 for r in rows],
+        [ratio(records["before"], p) for p in problems],
+        height=0.4,
+        color="0.75",
+        label="before (one tile by a rule of thumb, scalar loads when any matrix is misaligned)",
+    )
     after = [ratio(records["after"], p) for p in problems]
-    ax.barh([r - 0.2 for r in rows], after, height=0.4, color="tab:blue",
-            label="after (the wave model with fixed costs, split-K, the narrow kernel, aligned copies of misaligned operands)")
+    ax.barh(
+        [r - 0.2 for r in rows],
+        after,
+        height=0.4,
+        color="tab:blue",
+        label="after (the wave model with fixed costs, split-K, the narrow kernel, aligned copies of misaligned "
+        "operands)",
+    )
     right_edge = 1.15
     _ratio_bars_past_edge(ax, rows, after, right_edge, offset=-0.2)
     ax.axvline(1.0, color="black", linewidth=0.8)
@@ -331,11 +417,19 @@ def tensor_cores(data_dir, device, out):
     if lab11 is None or lab07 is None or PROBLEM not in lab11.problems():
         return False
     fp32 = max((b for b in lab07.entries(PROBLEM) if b["run_name"].startswith("lab")), key=lambda b: b["gflops"])
-    rungs = labdata.in_teaching_order([b for b in lab11.entries(PROBLEM) if b["run_name"].startswith("lab11/")
-                                       and lab11.variant_of(b["run_name"]) != "best"],
-                                      labdata.variant_order(data_dir, "11"), lambda b: lab11.variant_of(b["run_name"]))
+    rungs = labdata.in_teaching_order(
+        [
+            b
+            for b in lab11.entries(PROBLEM)
+            if b["run_name"].startswith("lab11/") and lab11.variant_of(b["run_name"]) != "best"
+        ],
+        labdata.variant_order(data_dir, "11"),
+        lambda b: lab11.variant_of(b["run_name"]),
+    )
     bf16 = lab11.cublas(PROBLEM)["gflops"]
-    labels = [f"lab 07\n{lab07.variant_of(fp32['run_name'])}\n(FP32)"] + [_wrapped(lab11.variant_of(b["run_name"])) for b in rungs]
+    labels = [f"lab 07\n{lab07.variant_of(fp32['run_name'])}\n(FP32)"] + [
+        _wrapped(lab11.variant_of(b["run_name"])) for b in rungs
+    ]
     values = [fp32["gflops"]] + [b["gflops"] for b in rungs]
     fig, ax = plt.subplots(figsize=(9, 4.4))
     _bars_with_percent(ax, values, [100 * value / bf16 for value in values], ["0.6"] + ["#4c72b0"] * len(rungs))
@@ -346,8 +440,14 @@ def tensor_cores(data_dir, device, out):
     peak = labdata.tensor_ceiling(data_dir, device)
     if peak:
         ax.axhline(peak, color="#55a868", linestyle=":", label=f"measured tensor-core ceiling ({peak:,.0f})")
-    _finish_bar_chart(fig, ax, labels, f"Lab 11 on the {device_name(data_dir, device)}: the tensor-core ladder "
-                      "(BF16 in, FP32 sums), % of cuBLAS BF16 above each bar", out)
+    _finish_bar_chart(
+        fig,
+        ax,
+        labels,
+        f"Lab 11 on the {device_name(data_dir, device)}: the tensor-core ladder "
+        "(BF16 in, FP32 sums), % of cuBLAS BF16 above each bar",
+        out,
+    )
     return True
 
 
@@ -389,12 +489,24 @@ def coarsening(data_dir, device, out):
         name = "case I" if problem == "case1" else "case II"
         left.plot(factors, [r["speedup"] for r in rows], "o-", color=color, label=f"{name}, H100")
         base = seed[problem][0]["time_ms"]
-        left.plot(factors, [base / s["time_ms"] for s in seed[problem]], "x--", color=color, alpha=0.6,
-                  label=f"{name}, [COARSEN-KGP]")
+        left.plot(
+            factors,
+            [base / s["time_ms"] for s in seed[problem]],
+            "x--",
+            color=color,
+            alpha=0.6,
+            label=f"{name}, [COARSEN-KGP]",
+        )
         if rows[0]["achieved"] is not None:
             right.plot(factors, [r["achieved"] for r in rows], "o-", color=color, label=f"{name}, H100 (ncu)")
-        right.plot(factors, [s["achieved_occupancy_pct"] for s in seed[problem]], "x--", color=color, alpha=0.6,
-                   label=f"{name}, [COARSEN-KGP]")
+        right.plot(
+            factors,
+            [s["achieved_occupancy_pct"] for s in seed[problem]],
+            "x--",
+            color=color,
+            alpha=0.6,
+            label=f"{name}, [COARSEN-KGP]",
+        )
     for ax in (left, right):
         ax.set_xscale("log", base=2)
         ax.set_xticks([1, 2, 4, 8, 16, 32], ["1", "2", "4", "8", "16", "32"])
@@ -422,11 +534,20 @@ def multi_gpu_scaling(data_dir, device, out, record_device="nvidia-h200"):
         for gpus, line in ((1, ":"), (2, "-")):
             if kind == "mpi-collective" and gpus == 1:
                 continue
-            points = sorted((int(b["num"]), b["images_per_s"]) for b in results.medians
-                            if b["run_name"].startswith(f"lab10/{kind}/") and int(b["gpus"]) == gpus)
+            points = sorted(
+                (int(b["num"]), b["images_per_s"])
+                for b in results.medians
+                if b["run_name"].startswith(f"lab10/{kind}/") and int(b["gpus"]) == gpus
+            )
             if points:
-                ax.plot([p[0] for p in points], [p[1] for p in points], line, marker=marker, color=color,
-                        label=f"{kind}, {gpus} GPU{'s' if gpus > 1 else ''}")
+                ax.plot(
+                    [p[0] for p in points],
+                    [p[1] for p in points],
+                    line,
+                    marker=marker,
+                    color=color,
+                    label=f"{kind}, {gpus} GPU{'s' if gpus > 1 else ''}",
+                )
     ax.set_xscale("log", base=10)
     ax.set_yscale("log", base=10)
     _log_axis(ax.xaxis)
@@ -438,9 +559,11 @@ def multi_gpu_scaling(data_dir, device, out, record_device="nvidia-h200"):
     return True
 
 
-TIMELINES = {"lab09_timeline.svg": "lab09_subpixel_n5248_b1312_nvidia-h100-80gb-hbm3.json",
-             "lab10_timeline.svg": "lab10_two-workers-one-gpu_n5248_b1312_nvidia-h100-80gb-hbm3.json",
-             "lab10_timeline_two_gpus.svg": "lab10_two-gpus_n5248_b1312_nvidia-h200.json"}
+TIMELINES = {
+    "lab09_timeline.svg": "lab09_subpixel_n5248_b1312_nvidia-h100-80gb-hbm3.json",
+    "lab10_timeline.svg": "lab10_two-workers-one-gpu_n5248_b1312_nvidia-h100-80gb-hbm3.json",
+    "lab10_timeline_two_gpus.svg": "lab10_two-gpus_n5248_b1312_nvidia-h200.json",
+}
 
 
 def timeline(data_dir, out, record):
@@ -453,19 +576,41 @@ def timeline(data_dir, out, record):
     processes, threads, spans, origin = trace.processes, trace.threads, trace.spans, trace.origin
     order = ["host", "upload stream", "compute stream", "download stream"]
     tracks = sorted(threads, key=lambda k: (k[0], order.index(threads[k]) if threads[k] in order else 9))
-    colors = {"linear": "#8172b3", "tconv1": "#4c72b0", "tconv2": "#55a868", "tconv3": "#c44e52", "tconv4": "#ccb974",
-              "upload": "#64b5cd", "download": "#64b5cd", "stage latents": "#999999", "copy images": "#dd8452"}
+    colors = {
+        "linear": "#8172b3",
+        "tconv1": "#4c72b0",
+        "tconv2": "#55a868",
+        "tconv3": "#c44e52",
+        "tconv4": "#ccb974",
+        "upload": "#64b5cd",
+        "download": "#64b5cd",
+        "stage latents": "#999999",
+        "copy images": "#dd8452",
+    }
     fig, ax = plt.subplots(figsize=(9, 0.42 * len(tracks) + 1.4))
     for row, key in enumerate(tracks):
         for e in spans:
             if (e["pid"], e["tid"]) != key:
                 continue
             kind = e["name"].rsplit(" b", 1)[0]
-            ax.barh(row, e["dur"] / 1000, left=(e["ts"] - origin) / 1000, height=0.6, color=colors.get(kind, "#999999"),
-                    edgecolor="white", linewidth=0.4)
+            ax.barh(
+                row,
+                e["dur"] / 1000,
+                left=(e["ts"] - origin) / 1000,
+                height=0.6,
+                color=colors.get(kind, "#999999"),
+                edgecolor="white",
+                linewidth=0.4,
+            )
             if e["dur"] > 1500:  # label the wide bars with their batch
-                ax.annotate(e["name"].rsplit(" ", 1)[1], ((e["ts"] - origin + e["dur"] / 2) / 1000, row), ha="center",
-                            va="center", fontsize=6, color="white")
+                ax.annotate(
+                    e["name"].rsplit(" ", 1)[1],
+                    ((e["ts"] - origin + e["dur"] / 2) / 1000, row),
+                    ha="center",
+                    va="center",
+                    fontsize=6,
+                    color="white",
+                )
     ax.set_yticks(range(len(tracks)), [f"{processes.get(k[0], k[0])}: {threads[k]}" for k in tracks], fontsize=7)
     ax.invert_yaxis()
     ax.set_xlabel("ms from the first span")
@@ -489,16 +634,27 @@ def draw_all(data_dir, device, out_dir):
             drawn.append(f"lab{lab}_roofline.svg")
     if labdata.LabData(data_dir, "11", device).results is not None:
         peak = labdata.tensor_ceiling(data_dir, device)
-        lab_variants(data_dir, device, "11", out / "lab11_variants.svg",
-                     ceiling=(peak, "measured tensor-core ceiling") if peak else None)
+        lab_variants(
+            data_dir,
+            device,
+            "11",
+            out / "lab11_variants.svg",
+            ceiling=(peak, "measured tensor-core ceiling") if peak else None,
+        )
         drawn.append("lab11_variants.svg")
     for name, record in TIMELINES.items():
         if timeline(data_dir, out / name, record):
             drawn.append(name)
-    for name, function in (("roofline.svg", roofline), ("lab04_block_size.svg", block_size), ("gemm_sweep.svg", sweep),
-                           ("lab08_coarsening.svg", coarsening), ("lab10_scaling.svg", multi_gpu_scaling),
-                           ("lab07_shapes.svg", lab07_shapes), ("progression_tensor_cores.svg", tensor_cores),
-                           ("lab11_shapes.svg", lab11_shapes)):
+    for name, function in (
+        ("roofline.svg", roofline),
+        ("lab04_block_size.svg", block_size),
+        ("gemm_sweep.svg", sweep),
+        ("lab08_coarsening.svg", coarsening),
+        ("lab10_scaling.svg", multi_gpu_scaling),
+        ("lab07_shapes.svg", lab07_shapes),
+        ("progression_tensor_cores.svg", tensor_cores),
+        ("lab11_shapes.svg", lab11_shapes),
+    ):
         if function(data_dir, device, out / name):
             drawn.append(name)
     return drawn

@@ -47,7 +47,9 @@ def cli_tests(repo):
         if "EXPECT_STDERR" not in settings:
             continue  # a test of normal output (--list, --help)
         command = _program(settings.get("COMMAND", "")).replace("|", " ")
-        rows.append((f"cli.{_program(name)}", command, settings.get("EXPECT_EXIT", "?"), _readable(settings["EXPECT_STDERR"])))
+        rows.append(
+            (f"cli.{_program(name)}", command, settings.get("EXPECT_EXIT", "?"), _readable(settings["EXPECT_STDERR"]))
+        )
     return rows
 
 

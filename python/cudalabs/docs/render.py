@@ -48,12 +48,10 @@ import difflib
 import json
 import pathlib
 import re
-import sys
 
-from cudalabs.docs import dcgan_tables
-from cudalabs.docs import grading_tables
+from cudalabs.docs import dcgan_tables, grading_tables, reliability
 from cudalabs.records import labdata
-from cudalabs.docs import reliability
+from cudalabs.records.benchmark import Record
 
 FORMATS = {
     "pct": lambda v: f"{v:.1f} %",
@@ -73,66 +71,75 @@ FORMATS.update(ratio=FORMATS["f2"], count=FORMATS["f0"])  # the walkthroughs' ol
 
 PLOT_CAPTIONS = {
     "progression.svg": "Best variant of every lab at 4096^3 against cuBLAS and the measured FP32 ceiling",
-    "roofline.svg": "The measured roofline, both roofs drawn (DRAM bandwidth, the slope; FP32 FFMA rate, the flat roof), "
-                    "with every profiled kernel placed by its DRAM intensity: a colour per lab, a marker per variant",
+    "roofline.svg": "The measured roofline, both roofs drawn (DRAM bandwidth, the slope; FP32 FFMA rate, the "
+    "flat roof), "
+    "with every profiled kernel placed by its DRAM intensity: a colour per lab, a marker per variant",
     "lab11_variants.svg": "Every rung of lab 11 at 4096^3 against cuBLAS in BF16 (dashed) and the measured tensor-core "
-                          "ceiling (dotted): how far each bar is from cuBLAS",
-    "lab01_coalescing.svg": "One warp under each mapping (lab.h's 32 x 8 blocks): the elements of C it computes, and the "
-                            "32-byte sectors its 32 lanes need for one load of A, one of B and the store of C; the "
-                            "measured sectors per load request are in each title",
+    "ceiling (dotted): how far each bar is from cuBLAS",
+    "lab01_coalescing.svg": "One warp under each mapping (lab.h's 32 x 8 blocks): the elements of C it "
+    "computes, and the "
+    "32-byte sectors its 32 lanes need for one load of A, one of B and the store of C; the "
+    "measured sectors per load request are in each title",
     "lab06_pipeline.svg": "The tile loop over time: lab 05 waits at two barriers a tile, prefetch_regs loads the next "
-                          "tile into registers during the FFMAs (one barrier), cp_async keeps two tiles in flight "
-                          "(lab.h's stages); the order is drawn, not measured durations",
+    "tile into registers during the FFMAs (one barrier), cp_async keeps two tiles in flight "
+    "(lab.h's stages); the order is drawn, not measured durations",
     "lab07_waves.svg": "How a GEMM with fewer tiles than SMs lands on the SMs (tiles.h's 256 x 128 tile, the record's "
-                       "SM count): whole tiles leave most SMs idle, split-K cuts each tile's K into slices and sums "
-                       "them, stream-K gives every SM the same share of all the K steps",
+    "SM count): whole tiles leave most SMs idle, split-K cuts each tile's K into slices and sums "
+    "them, stream-K gives every SM the same share of all the K steps",
     "lab10_mpi_flow.svg": "The MPI program's data flow on two nodes of two ranks: MPI_Scatterv hands each rank its "
-                          "share, each GPU runs lab 09's pipeline, rank 0's node writes into one shared window, "
-                          "the other node's images travel by MPI_Igatherv while the GPUs go on",
+    "share, each GPU runs lab 09's pipeline, rank 0's node writes into one shared window, "
+    "the other node's images travel by MPI_Igatherv while the GPUs go on",
     "lab11_warpgroups.svg": "Step 6's warp-specialized kernel (tiles.h): one producer warpgroup fills a ring of "
-                            "stages with TMA, the consumer warpgroups each own 64 rows of the tile and hand a stage "
-                            "back when their wgmma is done",
+    "stages with TMA, the consumer warpgroups each own 64 rows of the tile and hand a stage "
+    "back when their wgmma is done",
     "lab09_taps.svg": "Lab 09's sub-pixel view of a stride-2 transposed convolution: the taps of the 5 x 5 filter that "
-                      "each of the four output phases uses (subpixel.h's rule), each phase a small convolution of its own",
+    "each of the four output phases uses (subpixel.h's rule), each phase a small convolution of its own",
     "gemm_sweep.svg": "Labs 05-07 and cuBLAS across problem sizes",
     "lab04_block_size.svg": "Rate and occupancy against the block edge",
     "progression_tensor_cores.svg": "Lab 11's tensor-core ladder at 4096^3 after lab 07's FP32 best, against cuBLAS in "
-                                    "BF16 and TF32 and the measured tensor-core ceiling",
+    "BF16 and TF32 and the measured tensor-core ceiling",
     "lab11_shapes.svg": "Lab 11's best over cuBLAS BF16 on every shape of the sweep (a bar past the axis carries its "
-                        "value): the bars left of the red line are the shapes still to win (off the tile grid, too few "
-                        "tiles, operands not 16-byte aligned)",
+    "value): the bars left of the red line are the shapes still to win (off the tile grid, too few "
+    "tiles, operands not 16-byte aligned)",
     "lab11_layouts.svg": "Where the tensor cores' results and operands live: an mma.sync accumulator tile by lane and "
-                         "register, a wgmma accumulator by warp, and the 128-byte swizzle of a shared tile",
+    "register, a wgmma accumulator by warp, and the 128-byte swizzle of a shared tile",
     "lab07_shapes.svg": "Lab 07's best over cuBLAS on every shape of the sweep, before (grey) and after (blue) the "
-                        "wave model, split-K, the narrow kernel, the aligned copies, the clamped edge blocks and "
-                        "stream-K (a bar past the axis carries its value): look for the bars left of the red 0.95 "
-                        "line, the shapes still to win",
+    "wave model, split-K, the narrow kernel, the aligned copies, the clamped edge blocks and "
+    "stream-K (a bar past the axis carries its value): look for the bars left of the red 0.95 "
+    "line, the shapes still to win",
     "lab08_coarsening.svg": "Speedup and achieved occupancy against the coarsening factor, H100 and [COARSEN-KGP]",
     "lab10_scaling.svg": "Lab 10 on two H200s: images per second against the job size, one and two GPUs, with threads "
-                         "and with MPI ranks; two GPUs pay off only once a job is far above the floor of a run",
-    "lab09_timeline.svg": "One end-to-end run of lab 09 (5,248 images in batches of 1,312, H100, recorded with --timeline): "
-                          "each batch's download and host copy run while the next batch computes; the GPU never waits for them",
+    "and with MPI ranks; two GPUs pay off only once a job is far above the floor of a run",
+    "lab09_timeline.svg": "One end-to-end run of lab 09 (5,248 images in batches of 1,312, H100, recorded with "
+    "--timeline): "
+    "each batch's download and host copy run while the next batch computes; the GPU never waits for them",
     "lab10_timeline.svg": "Lab 10 with two workers on the one GPU of the lent machine (recorded with --timeline): both "
-                          "host threads keep their pipelines busy and the two workers' kernels share the GPU, so each "
-                          "batch takes about twice as long",
-    "lab10_timeline_two_gpus.svg": "Lab 10 on two H200s, one worker each (recorded with --timeline): the same job as above, "
-                                   "split in two; each GPU runs its half's kernels alone, and the two rows end together",
+    "host threads keep their pipelines busy and the two workers' kernels share the GPU, so each "
+    "batch takes about twice as long",
+    "lab10_timeline_two_gpus.svg": "Lab 10 on two H200s, one worker each (recorded with --timeline): the same "
+    "job as above, "
+    "split in two; each GPU runs its half's kernels alone, and the two rows end together",
     "lab11_samples_fp32.png": "64 images of the trained generator in FP32 (lab 09's sub-pixel kernels, dcgan --num 64 "
-                              "--seed 2026 --variant subpixel, H100; docs/data/dcgan/samples_fp32.png)",
-    "lab11_samples_bf16.png": "The same 64 latent vectors through the BF16 tensor-core generator (dcgan --num 64 --seed "
-                              "2026 --precision bf16, H100; docs/data/dcgan/samples_bf16.png): the differences are below "
-                              "what the eye sees",
+    "--seed 2026 --variant subpixel, H100; docs/data/dcgan/samples_fp32.png)",
+    "lab11_samples_bf16.png": "The same 64 latent vectors through the BF16 tensor-core generator (dcgan --num "
+    "64 --seed "
+    "2026 --precision bf16, H100; docs/data/dcgan/samples_bf16.png): the differences are below "
+    "what the eye sees",
     "lab11_samples_tf32.png": "And through the TF32 tensor-core generator (--precision tf32, H100; "
-                              "docs/data/dcgan/samples_tf32.png)",
+    "docs/data/dcgan/samples_tf32.png)",
     "lab09_samples.png": "64 images from the trained Fashion-MNIST weights, generated by dcgan --num 64 --seed 2026 "
-                         "with the sub-pixel kernels on the H100 (docs/data/dcgan/samples.png): look at the fine "
-                         "checkered texture on the dark tops, the transposed convolutions' four phases showing",
+    "with the sub-pixel kernels on the H100 (docs/data/dcgan/samples.png): look at the fine "
+    "checkered texture on the dark tops, the transposed convolutions' four phases showing",
 }
 
 
 # Pictures that are records themselves (docs/data/...), shown as they are.
-RECORDED_PICTURES = {"lab09_samples.png": "dcgan/samples.png", "lab11_samples_fp32.png": "dcgan/samples_fp32.png",
-                     "lab11_samples_bf16.png": "dcgan/samples_bf16.png", "lab11_samples_tf32.png": "dcgan/samples_tf32.png"}
+RECORDED_PICTURES = {
+    "lab09_samples.png": "dcgan/samples.png",
+    "lab11_samples_fp32.png": "dcgan/samples_fp32.png",
+    "lab11_samples_bf16.png": "dcgan/samples_bf16.png",
+    "lab11_samples_tf32.png": "dcgan/samples_tf32.png",
+}
 # The site's pages a placeholder may point to: Doxygen anchor -> the page's source (docs/pages/).
 PAGE_SOURCES = {"profiling_stalls": "profiling.md#warp-stall-reasons", "answers": None, "references": "references.md"}
 
@@ -141,6 +148,7 @@ class Renderer:
     """Fills in a template's placeholders. mode "site" writes for Doxygen (the docs site); mode "readme"
     writes plain markdown (the handouts rendered in place): pictures through `picture`, links to the
     site's pages as markdown links to their sources."""
+
     drawn = None  # the pictures this build made; a page naming another fails the build
 
     def __init__(self, data_dir, device, lab, mode="site"):
@@ -155,7 +163,7 @@ class Renderer:
     def link(self, anchor, text):
         """A link to a page of the site: a Doxygen reference, or in a README a link to its source."""
         if self.mode == "site":
-            return f"\\ref {anchor} \"{text}\""
+            return f'\\ref {anchor} "{text}"'
         target = PAGE_SOURCES.get(anchor)
         return f"[{text}]({self.page(target)})" if target else text
 
@@ -190,7 +198,7 @@ class Renderer:
         if function == "metric":
             return self.require(data.profile, f"profile of lab {lab or self.lab}").value(variant, name)
         if function in ("layer", "layer_gflops"):  # lab 09's per layer: layer(VARIANT@bBATCH, INDEX) ms, or GFLOP/s
-            layers = json.loads(data.results_path.read_text()).get("layers", {})
+            layers = Record.load(data.results_path).layers
             if f"{variant}/{problem}" not in layers:
                 raise KeyError(f"calc: no layer times for {variant}/{problem}")
             return float(layers[f"{variant}/{problem}"]["gflops" if function == "layer_gflops" else "ms"][int(name)])
@@ -204,8 +212,15 @@ class Renderer:
                 if function != "ms":
                     raise KeyError(f"calc: a driver's log gives ms() only ({record})")
                 timed = dict(re.findall(r"timed (\S+): ([\d.]+) ms \(median\)", path.read_text()))
-                name = next((n for n in timed if n.split("/")[-2 if n.count("/") > 1 else 0] == variant
-                             and (not problem or n.endswith("/" + problem))), None)
+                name = next(
+                    (
+                        n
+                        for n in timed
+                        if n.split("/")[-2 if n.count("/") > 1 else 0] == variant
+                        and (not problem or n.endswith("/" + problem))
+                    ),
+                    None,
+                )
                 if name is None:
                     raise KeyError(f"calc: {record} times no {variant}@{problem}")
                 return float(timed[name])
@@ -214,8 +229,11 @@ class Renderer:
             results = self.require(data.results, f"results of lab {lab or self.lab}")
         if function == "pct":
             return results.percent_of_cublas(variant, problem or None)
-        entry = (results.cublas(problem or results.problems()[0]) if variant == "cublas"
-                 else results.entry(variant, problem or None))
+        entry = (
+            results.cublas(problem or results.problems()[0])
+            if variant == "cublas"
+            else results.entry(variant, problem or None)
+        )
         field = {"ms": "real_time", "gflops": "gflops", "counter": name}[function]
         if field not in entry:
             raise KeyError(f"lab {lab or self.lab}: {variant} has no {field}")
@@ -228,173 +246,291 @@ class Renderer:
         def substitute(match):
             values.append(self.term(match.group(1), match.group(2)))
             return f"v[{len(values) - 1}]"
-        arithmetic = re.sub(r"\b(ms|gflops|pct|counter|metric|layer_gflops|layer|trace_kernels|trace_end)\(([^()]*)\)", substitute, expression)
+
+        arithmetic = re.sub(
+            r"\b(ms|gflops|pct|counter|metric|layer_gflops|layer|trace_kernels|trace_end)\(([^()]*)\)",
+            substitute,
+            expression,
+        )
         if not re.fullmatch(r"(?:v\[\d+\]|\d+(?:\.\d+)?(?:e\d+)?|[\s+*/()\-])*", arithmetic):
             raise KeyError(f"calc: '{expression}' is not arithmetic over ms(), gflops(), pct(), counter(), metric()")
         return eval(arithmetic, {"__builtins__": {}}, {"v": values})  # noqa: S307 - digits, operators and v[i] only
 
+    # One handler per placeholder kind: handler(self, key, arg) -> text, where {{key:arg}} is the placeholder.
+    # The table (HANDLERS) follows the methods; a kind not in it fails the build.
+
+    def _as_written(self, key, arg):
+        """{{quote:TEXT}} {{const:TEXT}}: shown as written (check_numbers.py accepts them)."""
+        return arg
+
+    def _fastest(self, key, arg):
+        """The progression's rule, the plot's too: the lab's variant with the highest GFLOP/s at 4096^3."""
+        results = self.require(self.lab_data(arg).results, f"results of lab {arg}")
+        best = max(
+            (b for b in results.entries(labdata.PROBLEM) if b["run_name"].startswith("lab")), key=lambda b: b["gflops"]
+        )
+        if key == "fastest_pct":
+            return f"{100 * best['gflops'] / results.cublas(labdata.PROBLEM)['gflops']:.1f} %"
+        if key == "fastest_name":
+            return results.variant_of(best["run_name"])
+        if key == "fastest_gflops":
+            return f"{best['gflops']:,.0f}"
+        return f"{results.variant_of(best['run_name'])} {best['gflops']:,.0f} GFLOP/s"
+
+    def _record(self, key, arg):
+        """A results record (docs/data/RECORD_<device>.json) by its RECORD name, as calc's &RECORD names it."""
+        path = pathlib.Path(self.data_dir) / f"{arg}_{self.device}.json"
+        if not path.exists():
+            raise KeyError(f"{key}: no record {path}")
+        return labdata.Results(path)
+
+    def _run_of(self, key, arg):
+        """A results record's run in a few words: device, date and commit."""
+        c = self._record(key, arg).context
+        return f"{c['device']}, {c['date'][:10]}, commit {c['git_commit'][:7]}"
+
+    def _record_note(self, key, arg):
+        """Where a results record comes from: device, date, commit and command."""
+        return self._record(key, arg).note()
+
+    def _kernel_of(self, key, arg):
+        """Which variant's kernel another variant launched at the profiled problem (e.g. best -> the tile it
+        picked): the variant whose profiled kernel has the same name, from the lab's profile."""
+        return self.require(self.data().profile, "profile").same_kernel_as(arg)
+
+    def _coarsening_best(self, arg):
+        self.require(self.data().results, "results")
+        return max(labdata.coarsening_rows(self.data(), arg), key=lambda r: r["speedup"])
+
+    def _coarsening_factor(self, key, arg):
+        return str(self._coarsening_best(arg)["factor"])
+
+    def _coarsening_speedup(self, key, arg):
+        return f"{self._coarsening_best(arg)['speedup']:.2f}x faster than factor 1"
+
+    def _coarsening(self, key, arg):
+        self.require(self.data().results, "results")
+        return labdata.coarsening_table(self.data(), self.data_dir, arg)
+
+    def _diff(self, key, arg):
+        return kernel_diff(self.repo(), *arg.split(":"))
+
+    def _sass_hot(self, key, arg):
+        return sass_hot_table(pathlib.Path(self.data_dir) / "profiles" / f"{arg}_{self.device}.csv")
+
+    def _text_record(self, key, arg):
+        """A figure copied from a text record: shown as written, and the build fails if the record
+        (docs/data/FILE) does not hold it."""
+        name, _, text = arg.partition(":")
+        path = pathlib.Path(self.data_dir) / name
+        if not path.exists() or text not in path.read_text(errors="replace"):
+            raise KeyError(f"record: docs/data/{name} does not hold '{text}'")
+        return text
+
+    def _json(self, key, arg):
+        name, field, fmt = arg.split(":")
+        value = json.loads((pathlib.Path(self.data_dir) / name).read_text())
+        for part in field.split("."):
+            value = value[int(part)] if isinstance(value, list) else value[part]
+        return FORMATS[fmt](float(value))
+
+    def _tuning(self, key, arg):
+        """Lab 09's tuning record (docs/data/dcgan/tuning.md): COMMIT/BATCH[/N]:COLUMN:FORMAT, the N-th row
+        of that commit and batch."""
+        spec, column, fmt = arg.split(":")
+        commit, batch, *nth = spec.split("/")
+        rows = [r for r in dcgan_tables.tuning_rows(self.data_dir) if r["commit"] == commit and r["batch"] == batch]
+        index = int(nth[0]) - 1 if nth else 0
+        if index >= len(rows) or column not in rows[index]:
+            raise KeyError(f"tuning: no row {spec} with a column '{column}' in docs/data/dcgan/tuning.md")
+        return FORMATS[fmt](labdata.number(rows[index][column].split()[0]))
+
+    def _calc(self, key, arg):
+        expression, _, fmt = arg.rpartition(":")
+        return FORMATS[fmt](self.calc(expression))
+
+    def _set_lab(self, key, arg):
+        self.lab = arg
+        return ""
+
+    def _multigpu(self, key, arg):
+        flavour, _, device = arg.partition("@")
+        return dcgan_tables.scaling(self.data_dir, device, flavour)
+
+    DCGAN_TABLES = {
+        "throughput": dcgan_tables.throughput,
+        "end_to_end": dcgan_tables.end_to_end,
+        "tensor_cores": dcgan_tables.tensor_cores,
+        "pytorch_configs": dcgan_tables.pytorch_configs,
+    }
+
+    def _dcgan(self, key, arg):
+        table, _, batch = arg.partition("@")
+        if table == "layers":
+            return dcgan_tables.layers(self.data_dir, self.device, batch or "1024")
+        if table == "tensor_core_layers":
+            return dcgan_tables.tensor_core_layers(self.data_dir, self.device, batch or "5248")
+        return self.DCGAN_TABLES[table](self.data_dir, self.device)
+
+    def _results(self, key, arg):
+        return self.require(self.data().results, "results").tables()
+
+    def _sweep(self, key, arg):
+        sweep = self.require(self.data().sweep, "sweep")
+        return sweep.compact_table() if arg == "compact" else sweep.tables()
+
+    def _section(self, key, arg):
+        table = self.require(self.data().profile, "profile").table(labdata.SECTIONS[arg])
+        if arg == "stalls":
+            table += (
+                "\n\nCycles a warp spent in each stall per instruction it issued; what each reason means, and "
+                f"what usually cures it: {self.link('profiling_stalls', 'the profiling guide')}."
+            )
+        return table
+
+    def _edition(self, key, arg):
+        return (
+            "Instructor's edition: the walkthroughs show the solutions' code, and the answer keys are on "
+            "\\ref answers."
+            if (self.repo() / "solutions").is_dir()
+            else "Student edition: no solution code and no answer keys (written by make release-students)."
+        )
+
+    def _edition_commands(self, key, arg):
+        # make run builds what the copy has: the solutions in the instructor's, the student's kernels in a release.
+        what = (
+            "build the reference solutions and run every lab in order"
+            if (self.repo() / "solutions").is_dir()
+            else "build your kernels and run every lab in order"
+        )
+        return (
+            "```\n"
+            f"make run     # {what}, then the progression table (needs a GPU)\n"
+            "make test    # build everything and run the tests (GPU tests are reported skipped, with the reason, "
+            "without a GPU)\n```"
+        )
+
+    def _rubric_labs(self, key, arg):
+        labs = sorted(grading_tables.rubric_totals(self.repo()))
+        return f"{labs[0]}-{labs[-1]}" if len(labs) > 1 else labs[0]
+
+    def _rubric_total(self, key, arg):
+        """The points the rubric gives now: all labs, or one lab (rubric_total:07)."""
+        totals = grading_tables.rubric_totals(self.repo())
+        return f"{(totals[arg] if arg else sum(totals.values())):g}"
+
+    def _rubric_points(self, key, arg):
+        return grading_tables.rubric_points(self.repo())
+
+    def _distinct_rules(self, key, arg):
+        return grading_tables.distinct_rules(self.repo())
+
+    def _lab_effort(self, key, arg):
+        return grading_tables.lab_effort(self.repo())
+
+    def _bad_input_tests(self, key, arg):
+        return reliability.table(self.repo())
+
+    def _plot(self, key, arg):
+        if Renderer.drawn is not None and arg not in Renderer.drawn:
+            raise KeyError(f"plot {arg}: not drawn (no data for it, or no such plot)")
+        caption = PLOT_CAPTIONS.get(arg, plot_caption(arg, self.lab))
+        if self.mode == "readme":  # a code browser shows no caption of its own
+            return f"![{caption}]({self.picture(arg)})\n\n*{caption}*"
+        return f"![{caption}]({self.picture(arg)})"
+
+    def _timing(self, key, arg):
+        """{{gflops:V}} {{ms:V}} {{pct:V}}, V = VARIANT[@PROBLEM], of the lab's results."""
+        results = self.require(self.data().results, "results")
+        variant, _, problem = arg.partition("@")
+        if key == "pct":
+            return f"{results.percent_of_cublas(variant, problem or None):.1f} %"
+        entry = (
+            results.cublas(problem or results.problems()[0])
+            if variant == "cublas"
+            else results.entry(variant, problem or None)
+        )
+        return f"{entry['gflops']:,.0f}" if key == "gflops" else f"{entry['real_time']:.2f}"
+
+    def _metric(self, key, arg):
+        variant, metric, fmt = arg.split(":")
+        return FORMATS[fmt](self.require(self.data().profile, "profile").value(variant, metric))
+
+    def _ceiling(self, key, arg):
+        fma, bandwidth = labdata.ceilings(self.data_dir, self.device)
+        return {
+            "fma": f"{fma:,.0f} GFLOP/s",
+            "bandwidth": f"{bandwidth:,.0f} GB/s",
+            "ridge": f"{fma / bandwidth:.1f} FLOP/byte",
+        }[arg]
+
+    HANDLERS = {
+        "quote": _as_written,
+        "const": _as_written,
+        "fastest": _fastest,
+        "fastest_pct": _fastest,
+        "fastest_name": _fastest,
+        "fastest_gflops": _fastest,
+        "run_of": _run_of,
+        "record_note": _record_note,
+        "kernel_of": _kernel_of,
+        "coarsening": _coarsening,
+        "coarsening_factor": _coarsening_factor,
+        "coarsening_speedup": _coarsening_speedup,
+        "diff": _diff,
+        "sass_hot": _sass_hot,
+        "record": _text_record,
+        "json": _json,
+        "tuning": _tuning,
+        "calc": _calc,
+        "lab": _set_lab,
+        "multigpu": _multigpu,
+        "dcgan": _dcgan,
+        "results": _results,
+        "sweep": _sweep,
+        "section": _section,
+        "plot": _plot,
+        "gflops": _timing,
+        "ms": _timing,
+        "pct": _timing,
+        "metric": _metric,
+        "ceiling": _ceiling,
+        "edition": _edition,
+        "edition_commands": _edition_commands,
+        "rubric_labs": _rubric_labs,
+        "rubric_total": _rubric_total,
+        "rubric_points": _rubric_points,
+        "distinct_rules": _distinct_rules,
+        "lab_effort": _lab_effort,
+        "bad_input_tests": _bad_input_tests,
+    }
+
+    def repo(self):
+        return pathlib.Path(self.data_dir).parent.parent
+
     def replace(self, match):
         key, _, arg = match.group(1).partition(":")
-        if key in ("quote", "const"):
-            return arg
-        if key in ("fastest", "fastest_pct", "fastest_name", "fastest_gflops"):
-            # The progression's rule, the plot's too: the lab's variant with the highest GFLOP/s at 4096^3.
-            results = self.require(self.lab_data(arg).results, f"results of lab {arg}")
-            best = max((b for b in results.entries(labdata.PROBLEM) if b["run_name"].startswith("lab")),
-                       key=lambda b: b["gflops"])
-            if key == "fastest_pct":
-                return f"{100 * best['gflops'] / results.cublas(labdata.PROBLEM)['gflops']:.1f} %"
-            if key == "fastest_name":
-                return results.variant_of(best["run_name"])
-            if key == "fastest_gflops":
-                return f"{best['gflops']:,.0f}"
-            return f"{results.variant_of(best['run_name'])} {best['gflops']:,.0f} GFLOP/s"
-        if key == "run_of":
-            # A results record's run in a few words: device, date and commit.
-            path = pathlib.Path(self.data_dir) / f"{arg}_{self.device}.json"
-            if not path.exists():
-                raise KeyError(f"run_of: no record {path}")
-            c = labdata.Results(path).context
-            return f"{c['device']}, {c['date'][:10]}, commit {c['git_commit'][:7]}"
-        if key == "record_note":
-            # Where a results record comes from: device, date, commit and command (RECORD as in calc's &RECORD).
-            path = pathlib.Path(self.data_dir) / f"{arg}_{self.device}.json"
-            if not path.exists():
-                raise KeyError(f"record_note: no record {path}")
-            return labdata.Results(path).note()
-        if key == "kernel_of":
-            # Which variant's kernel another variant launched at the profiled problem (e.g. best -> the tile
-            # it picked): the variant whose profiled kernel has the same name, from the lab's profile.
-            profile = self.require(self.data().profile, "profile")
-            return profile.same_kernel_as(arg)
-        if key in ("coarsening_factor",):
-            self.require(self.data().results, "results")
-            best = max(labdata.coarsening_rows(self.data(), arg), key=lambda r: r["speedup"])
-            return str(best["factor"])
-        if key == "diff":
-            return kernel_diff(pathlib.Path(self.data_dir).parent.parent, *arg.split(":"))
-        if key == "sass_hot":
-            return sass_hot_table(pathlib.Path(self.data_dir) / "profiles" / f"{arg}_{self.device}.csv")
-        if key == "record":
-            # A figure copied from a text record: shown as written, and the build fails if the record
-            # (docs/data/FILE) does not hold it.
-            name, _, text = arg.partition(":")
-            path = pathlib.Path(self.data_dir) / name
-            if not path.exists() or text not in path.read_text(errors="replace"):
-                raise KeyError(f"record: docs/data/{name} does not hold '{text}'")
-            return text
-        if key == "json":
-            name, field, fmt = arg.split(":")
-            value = json.loads((pathlib.Path(self.data_dir) / name).read_text())
-            for part in field.split("."):
-                value = value[int(part)] if isinstance(value, list) else value[part]
-            return FORMATS[fmt](float(value))
-        if key == "tuning":
-            # Lab 09's tuning record (docs/data/dcgan/tuning.md): COMMIT/BATCH[/N]:COLUMN:FORMAT, the N-th row
-            # of that commit and batch.
-            spec, column, fmt = arg.split(":")
-            commit, batch, *nth = spec.split("/")
-            rows = [r for r in dcgan_tables.tuning_rows(self.data_dir) if r["commit"] == commit and r["batch"] == batch]
-            index = int(nth[0]) - 1 if nth else 0
-            if index >= len(rows) or column not in rows[index]:
-                raise KeyError(f"tuning: no row {spec} with a column '{column}' in docs/data/dcgan/tuning.md")
-            return FORMATS[fmt](labdata.number(rows[index][column].split()[0]))
-        if key == "calc":
-            expression, _, fmt = arg.rpartition(":")
-            return FORMATS[fmt](self.calc(expression))
-        if key == "lab":
-            self.lab = arg
-            return ""
-        if key == "multigpu":
-            flavour, _, device = arg.partition("@")
-            return dcgan_tables.scaling(self.data_dir, device, flavour)
-        if key == "dcgan":
-            table, _, batch = arg.partition("@")
-            if table == "layers":
-                return dcgan_tables.layers(self.data_dir, self.device, batch or "1024")
-            if table == "tensor_core_layers":
-                return dcgan_tables.tensor_core_layers(self.data_dir, self.device, batch or "5248")
-            return {"throughput": dcgan_tables.throughput, "end_to_end": dcgan_tables.end_to_end,
-                    "tensor_cores": dcgan_tables.tensor_cores,
-                    "pytorch_configs": dcgan_tables.pytorch_configs}[table](self.data_dir, self.device)
-        d = self.data()
-        if key == "results":
-            return self.require(d.results, "results").tables()
-        if key == "coarsening":
-            self.require(d.results, "results")
-            return labdata.coarsening_table(d, self.data_dir, arg)
-        if key == "edition":
-            repo = pathlib.Path(self.data_dir).parent.parent
-            return ("Instructor's edition: the walkthroughs show the solutions' code, and the answer keys are on "
-                    "\\ref answers." if (repo / "solutions").is_dir() else
-                    "Student edition: no solution code and no answer keys (written by make release-students).")
-        if key == "edition_commands":
-            # make run builds what the copy has: the solutions in the instructor's, the student's kernels in a release.
-            repo = pathlib.Path(self.data_dir).parent.parent
-            what = ("build the reference solutions and run every lab in order" if (repo / "solutions").is_dir() else
-                    "build your kernels and run every lab in order")
-            return ("```\n"
-                    f"make run     # {what}, then the progression table (needs a GPU)\n"
-                    "make test    # build everything and run the tests (GPU tests are reported skipped, with the reason, "
-                    "without a GPU)\n```")
-        if key == "rubric_labs":
-            labs = sorted(grading_tables.rubric_totals(pathlib.Path(self.data_dir).parent.parent))
-            return f"{labs[0]}-{labs[-1]}" if len(labs) > 1 else labs[0]
-        if key == "rubric_total":
-            # The points the rubric gives now: all labs, or one lab (rubric_total:07).
-            totals = grading_tables.rubric_totals(pathlib.Path(self.data_dir).parent.parent)
-            return f"{(totals[arg] if arg else sum(totals.values())):g}"
-        if key == "rubric_points":
-            return grading_tables.rubric_points(pathlib.Path(self.data_dir).parent.parent)
-        if key == "distinct_rules":
-            return grading_tables.distinct_rules(pathlib.Path(self.data_dir).parent.parent)
-        if key == "lab_effort":
-            return grading_tables.lab_effort(pathlib.Path(self.data_dir).parent.parent)
-        if key == "bad_input_tests":
-            return reliability.table(pathlib.Path(self.data_dir).parent.parent)
-        if key == "coarsening_speedup":
-            self.require(d.results, "results")
-            best = max(labdata.coarsening_rows(d, arg), key=lambda r: r["speedup"])
-            return f"{best['speedup']:.2f}x faster than factor 1"
-        if key == "sweep":
-            sweep = self.require(d.sweep, "sweep")
-            return sweep.compact_table() if arg == "compact" else sweep.tables()
-        if key == "section":
-            table = self.require(d.profile, "profile").table(labdata.SECTIONS[arg])
-            if arg == "stalls":
-                table += ("\n\nCycles a warp spent in each stall per instruction it issued; what each reason means, and "
-                          f"what usually cures it: {self.link('profiling_stalls', 'the profiling guide')}.")
-            return table
-        if key == "plot":
-            if Renderer.drawn is not None and arg not in Renderer.drawn:
-                raise KeyError(f"plot {arg}: not drawn (no data for it, or no such plot)")
-            caption = PLOT_CAPTIONS.get(arg, plot_caption(arg, self.lab))
-            if self.mode == "readme":  # a code browser shows no caption of its own
-                return f"![{caption}]({self.picture(arg)})\n\n*{caption}*"
-            return f"![{caption}]({self.picture(arg)})"
-        if key in ("gflops", "ms", "pct"):
-            results = self.require(d.results, "results")
-            variant, _, problem = arg.partition("@")
-            if key == "pct":
-                return f"{results.percent_of_cublas(variant, problem or None):.1f} %"
-            entry = results.cublas(problem or results.problems()[0]) if variant == "cublas" else results.entry(variant, problem or None)
-            return f"{entry['gflops']:,.0f}" if key == "gflops" else f"{entry['real_time']:.2f}"
-        if key == "metric":
-            variant, metric, fmt = arg.split(":")
-            return FORMATS[fmt](self.require(d.profile, "profile").value(variant, metric))
-        if key == "ceiling":
-            fma, bandwidth = labdata.ceilings(self.data_dir, self.device)
-            return {"fma": f"{fma:,.0f} GFLOP/s", "bandwidth": f"{bandwidth:,.0f} GB/s",
-                    "ridge": f"{fma / bandwidth:.1f} FLOP/byte"}[arg]
-        raise KeyError(f"unknown placeholder {{{{{match.group(1)}}}}}")
+        handler = self.HANDLERS.get(key)
+        if handler is None:
+            raise KeyError(f"unknown placeholder {{{{{match.group(1)}}}}}")
+        return handler(self, key, arg)
 
     def render(self, text):
         return re.sub(r"\{\{([^}]+)\}\}", self.replace, text)
 
 
-SASS_ROLES = (("FFMA", "the arithmetic"), ("LDS", "fragment load from shared memory"), ("STS", "tile store to shared memory"),
-              ("LDG", "tile load from global memory"), ("BAR", "barrier"), ("ISETP", "loop or bounds test"),
-              ("IADD", "index arithmetic"), ("LEA", "address arithmetic"), ("BRA", "branch"), ("MOV", "register move"))
+SASS_ROLES = (
+    ("FFMA", "the arithmetic"),
+    ("LDS", "fragment load from shared memory"),
+    ("STS", "tile store to shared memory"),
+    ("LDG", "tile load from global memory"),
+    ("BAR", "barrier"),
+    ("ISETP", "loop or bounds test"),
+    ("IADD", "index arithmetic"),
+    ("LEA", "address arithmetic"),
+    ("BRA", "branch"),
+    ("MOV", "register move"),
+)
 
 
 WALKTHROUGH_SOURCES = {"07": "07_wide_loads/warp_tile.cuh"}
@@ -408,7 +544,7 @@ def walkthrough_region(repo, number):
     marks = [i for i, line in enumerate(lines) if "[walkthrough]" in line]  # as Doxygen's \\snippet finds them
     if len(marks) != 2:
         raise KeyError(f"diff: {path} needs two // [walkthrough] markers")
-    return lines[marks[0] + 1:marks[1]], str(path.relative_to(repo))
+    return lines[marks[0] + 1 : marks[1]], str(path.relative_to(repo))
 
 
 def kernel_diff(repo, before, after):
@@ -424,13 +560,17 @@ def kernel_diff(repo, before, after):
 def plot_caption(name, lab):
     """The caption (and alt text) of a per-lab plot: what it shows and what to look at."""
     if name.endswith("_roofline.svg"):
-        return (f"Lab {lab}'s variants on the measured roofline, one marker each: left of the ridge a kernel is bound by "
-                "the DRAM roof (the slope), right of it by the FP32 roof (flat); the gap under the roof is what the next "
-                "lab goes after")
+        return (
+            f"Lab {lab}'s variants on the measured roofline, one marker each: left of the ridge a kernel is bound by "
+            "the DRAM roof (the slope), right of it by the FP32 roof (flat); the gap under the roof is what the next "
+            "lab goes after"
+        )
     if name.endswith("_tiles.svg"):
         return f"Lab {lab}'s tiling, drawn from the tile constants in its code: who loads and computes what"
-    return (f"Every variant of lab {lab} against cuBLAS and the FP32 ceiling: how far each bar is from the dashed "
-            "cuBLAS line")
+    return (
+        f"Every variant of lab {lab} against cuBLAS and the FP32 ceiling: how far each bar is from the dashed "
+        "cuBLAS line"
+    )
 
 
 def sass_hot_table(path):
@@ -438,8 +578,10 @@ def sass_hot_table(path):
     table: share of all samples, the stall reason that dominates, and what the instruction is for."""
     if not path.exists():
         raise KeyError(f"no SASS profile {path}")
-    lines = [l for l in path.read_text().splitlines() if not l.startswith("#")]
-    total = next(float(l.split(",")[1]) for l in path.read_text().splitlines() if l.startswith("# total samples"))
+    lines = [line for line in path.read_text().splitlines() if not line.startswith("#")]
+    total = next(
+        float(line.split(",")[1]) for line in path.read_text().splitlines() if line.startswith("# total samples")
+    )
     rows = list(csv.DictReader(lines))
     out = ["| offset | SASS | share of stall samples | dominant reason | role |", "| --- | --- | ---: | --- | --- |"]
     for row in rows[:12]:
@@ -447,6 +589,8 @@ def sass_hot_table(path):
         dominant = max(reasons, key=reasons.get)
         opcode = row["sass"].split()[0]
         role = next((r for prefix, r in SASS_ROLES if opcode.startswith(prefix)), opcode)
-        out.append(f"| {row['offset']} | `{row['sass']}` | {100 * float(row['samples']) / total:.1f} % | "
-                   f"{dominant.replace('_', ' ')} | {role} |")
+        out.append(
+            f"| {row['offset']} | `{row['sass']}` | {100 * float(row['samples']) / total:.1f} % | "
+            f"{dominant.replace('_', ' ')} | {role} |"
+        )
     return "\n".join(out)

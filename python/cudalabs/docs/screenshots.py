@@ -32,8 +32,10 @@ DEFAULT = [
     "lab11.html@object[data='lab11_shapes.svg']:lab11_shapes.png:1100",
     "search:bank conflict:search_bank_conflict.png:1200",
 ]
-SEARCH_DONE = ("(m => m && m.textContent && !m.textContent.startsWith('Searching'))"
-               "(document.getElementById('fulltext-message'))")
+SEARCH_DONE = (
+    "(m => m && m.textContent && !m.textContent.startsWith('Searching'))"
+    "(document.getElementById('fulltext-message'))"
+)
 
 
 def shoot(browser, base, spec, out_dir):
@@ -48,8 +50,10 @@ def shoot(browser, base, spec, out_dir):
     if not ready:
         raise SystemExit(f"screenshots: {spec}: the page did not finish loading")
     if target:
-        found = browser.evaluate(f"(e => {{ if (!e) return false; e.scrollIntoView({{block: 'start'}}); "
-                                 f"window.scrollBy(0, -70); return true; }})(document.querySelector({target!r}))")
+        found = browser.evaluate(
+            f"(e => {{ if (!e) return false; e.scrollIntoView({{block: 'start'}}); "
+            f"window.scrollBy(0, -70); return true; }})(document.querySelector({target!r}))"
+        )
         if not found:
             raise SystemExit(f"screenshots: {spec}: no element {target} on the page")
     time.sleep(0.8)  # pictures decoded, the table of contents placed

@@ -14,8 +14,11 @@ import pathlib
 import re
 import sys
 
-EXTENSIONS = ("doxygen-awesome-fragment-copy-button.js", "doxygen-awesome-interactive-toc.js",
-              "doxygen-awesome-paragraph-link.js")
+EXTENSIONS = (
+    "doxygen-awesome-fragment-copy-button.js",
+    "doxygen-awesome-interactive-toc.js",
+    "doxygen-awesome-paragraph-link.js",
+)
 
 HEAD = """<script type="text/javascript" src="$relpath^doxygen-awesome-fragment-copy-button.js"></script>
 <script type="text/javascript" src="$relpath^doxygen-awesome-interactive-toc.js"></script>
@@ -47,18 +50,29 @@ def write_header(default, out):
         raise SystemExit(f"site_frame.py: {default} is not Doxygen's HTML header")
     text = text.replace("</head>", HEAD + "</head>", 1)
     # The pages are in English: Pagefind picks its stemmer by the page's language, as a screen reader does.
-    text = re.sub(r"<html( [^>]*)?>", lambda m: m.group(0) if "lang=" in m.group(0) else m.group(0)[:-1] + ' lang="en">',
-                  text, count=1)
+    text = re.sub(
+        r"<html( [^>]*)?>",
+        lambda m: m.group(0) if "lang=" in m.group(0) else m.group(0)[:-1] + ' lang="en">',
+        text,
+        count=1,
+    )
     # After the project's name and brief, before Doxygen's own (symbol) search box.
-    text = re.sub(r'(<tr id="projectrow">.*?<!--END PROJECT_NAME-->\n)', lambda m: m.group(1) + SEARCH_BOX, text,
-                  count=1, flags=re.S)
+    text = re.sub(
+        r'(<tr id="projectrow">.*?<!--END PROJECT_NAME-->\n)',
+        lambda m: m.group(1) + SEARCH_BOX,
+        text,
+        count=1,
+        flags=re.S,
+    )
     if 'id="textsearch"' not in text:
         raise SystemExit("site_frame.py: no place for the search box in the header")
     pathlib.Path(out).write_text(text)
 
 
-SKIPPED_PAGES = re.compile(r"(_source|-members|^globals.*|^functions.*|^namespacemembers.*|^files|^annotated|^classes|"
-                           r"^hierarchy|^namespaces|^dir_.*|^graph_legend|^fulltext|^search)\.html$")
+SKIPPED_PAGES = re.compile(
+    r"(_source|-members|^globals.*|^functions.*|^namespacemembers.*|^files|^annotated|^classes|"
+    r"^hierarchy|^namespaces|^dir_.*|^graph_legend|^fulltext|^search)\.html$"
+)
 
 
 READER_PAGES = {"index", "results", "profiling", "architecture", "references", "instructors", "reliability", "answers"}

@@ -93,9 +93,10 @@ def unavailable_reasons(rubric: LabRubric, gpu: GpuFacts, built: set[str]) -> di
 
 
 def _build_library(ctx: Context, lab: Lab, rubric: LabRubric, files: dict[str, bytes], tag: str,
-                   run: LabRun | None) -> tuple[Path | None, list[str]]:
+                   run: LabRun | None, command: build.CompileCommand | None = None) -> tuple[Path | None, list[str]]:
     """Tree, compile, integrity, link: the run folder (runner + libsubmission.so), or None with
-    `run` failed (for the student) or the reason (for the solution)."""
+    `run` failed (for the student) or the reason (for the solution). `command` replaces the grading
+    build's compile command (the grader's tests compile for one architecture)."""
     targets = build.lab_targets(ctx.build, lab.number, lab.folder)
     work = ctx.work / f"lab{lab.number}" / tag
     work.mkdir(parents=True, exist_ok=True)
@@ -103,7 +104,7 @@ def _build_library(ctx: Context, lab: Lab, rubric: LabRubric, files: dict[str, b
     build.stage_tree(ctx.repo, tree)
     build.place_files(tree, lab.folder, files)
     ctx.sandbox.prepare_readable(tree)
-    command = build.compile_command(ctx.build, ctx.repo, lab.number, lab.folder)
+    command = command or build.compile_command(ctx.build, ctx.repo, lab.number, lab.folder)
     limit = rubric.build_time_limit_s
     compiled = build.compile_kernels(ctx.sandbox, command, tree, lab.folder, _scratch(ctx, lab, f"{tag}-compile"),
                                      work / "compile.log", limit)

@@ -33,12 +33,15 @@ from pathlib import Path
 # process, so that one submission's processes never count against another's limit.
 SANDBOX_UIDS = range(64100, 64356)
 _held_uid_lock = None
+_held_uid = 0
 
 
 def _sandbox_uid() -> int:
     """A uid of SANDBOX_UIDS no other grader on this machine holds, held until this process ends."""
     import fcntl
-    global _held_uid_lock
+    global _held_uid_lock, _held_uid
+    if _held_uid_lock is not None:
+        return _held_uid
     folder = Path(tempfile.gettempdir()) / "cudalabs-sandbox-uids"
     folder.mkdir(mode=0o700, exist_ok=True)
     for uid in SANDBOX_UIDS:
@@ -48,7 +51,7 @@ def _sandbox_uid() -> int:
         except OSError:
             lock.close()
             continue
-        _held_uid_lock = lock
+        _held_uid_lock, _held_uid = lock, uid
         return uid
     raise RuntimeError(f"every sandbox uid ({SANDBOX_UIDS.start}-{SANDBOX_UIDS.stop - 1}) is held by a running grader")
 

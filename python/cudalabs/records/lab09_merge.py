@@ -26,22 +26,33 @@ def main(argv):
         record = Record.load(path)
         context = context or record.context
         benchmarks += record.aggregates()
-        extra_path = path[:-len(".json")] + "_extra.json"
+        extra_path = path[: -len(".json")] + "_extra.json"
         if os.path.exists(extra_path):
             extra = json.load(open(extra_path))
             e2e = extra["end_to_end"]
             if e2e.get("repetitions", 0) > 0:
                 name = f"{e2e['name']}_b{e2e['batch']}"
-                benchmarks.append({"name": name + "_median", "run_name": name, "run_type": "aggregate",
-                                   "aggregate_name": "median", "real_time": e2e["real_time"], "time_unit": "ms",
-                                   "images_per_s": e2e["images_per_s"], "batch": e2e["batch"], "num": e2e["num"]})
+                benchmarks.append(
+                    {
+                        "name": name + "_median",
+                        "run_name": name,
+                        "run_type": "aggregate",
+                        "aggregate_name": "median",
+                        "real_time": e2e["real_time"],
+                        "time_unit": "ms",
+                        "images_per_s": e2e["images_per_s"],
+                        "batch": e2e["batch"],
+                        "num": e2e["num"],
+                    }
+                )
             for variant, table in extra["layers"].items():
                 layers[f"{variant}/b{table['batch']}"] = table
     for path in sorted(glob.glob(os.path.join(runs, "pytorch*.json"))):
         pytorch = Record.load(path)
         for b in pytorch.benchmarks:
-            benchmarks.append(dict(b, name=b["name"] + "_median", run_name=b["name"], run_type="aggregate",
-                                   aggregate_name="median"))
+            benchmarks.append(
+                dict(b, name=b["name"] + "_median", run_name=b["name"], run_type="aggregate", aggregate_name="median")
+            )
         precision = pytorch.context.get("precision", "fp32")
         context["pytorch" if precision == "fp32" else f"pytorch_{precision}"] = pytorch.context
     slug = device_slug(context.get("device", "unknown"))
@@ -54,20 +65,24 @@ def main(argv):
             if not name.endswith(f"/b{batch}") or "images_per_s" not in b:
                 continue
             # lab11/dcgan_<precision>/b<batch> against pytorch_<precision>, lab 09's against pytorch
-            precision = name.split("/")[1][len("dcgan_"):] if name.startswith("lab11/dcgan_") else ""
+            precision = name.split("/")[1][len("dcgan_") :] if name.startswith("lab11/dcgan_") else ""
             theirs = medians.get(f"pytorch_{precision}/b{batch}" if precision else f"pytorch/b{batch}")
             if (name.startswith("lab09/") or precision) and theirs:
-                print(f"{name}: {b['images_per_s']:,.0f} images/s = {b['images_per_s'] / theirs['images_per_s']:.2f}x "
-                      f"{theirs['run_name']} ({theirs['images_per_s']:,.0f})")
+                print(
+                    f"{name}: {b['images_per_s']:,.0f} images/s = {b['images_per_s'] / theirs['images_per_s']:.2f}x "
+                    f"{theirs['run_name']} ({theirs['images_per_s']:,.0f})"
+                )
     for name, b in sorted(medians.items()):
         if "/end_to_end/" not in name or name.startswith("pytorch"):
             continue
-        precision = name.split("/")[2][len("dcgan_"):] if name.startswith("lab11/end_to_end/dcgan_") else ""
+        precision = name.split("/")[2][len("dcgan_") :] if name.startswith("lab11/end_to_end/dcgan_") else ""
         prefix = f"pytorch_{precision}/end_to_end/" if precision else "pytorch/end_to_end/"
         theirs = next((t for n, t in medians.items() if n.startswith(prefix)), None)
         if theirs:
-            print(f"{name}: {b['real_time']:.1f} ms = {theirs['real_time'] / b['real_time']:.2f}x faster than "
-                  f"{theirs['run_name']} ({theirs['real_time']:.1f} ms)")
+            print(
+                f"{name}: {b['real_time']:.1f} ms = {theirs['real_time'] / b['real_time']:.2f}x faster than "
+                f"{theirs['run_name']} ({theirs['real_time']:.1f} ms)"
+            )
     print(f"wrote {path}")
     return 0
 

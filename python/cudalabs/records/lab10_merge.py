@@ -30,7 +30,7 @@ def main(argv):
         for key in ("device", "date", "git_commit", "driver", "cuda_runtime", "devices"):
             merged["context"].setdefault(key, record.context.get(key, ""))
         merged["benchmarks"] += record.benchmarks
-        device = device or os.path.basename(paths[0])[len(f"lab10_{flavour}_"):-len(".json")]
+        device = device or os.path.basename(paths[0])[len(f"lab10_{flavour}_") : -len(".json")]
     path = os.path.join(out, f"lab10_{device}.json")
     json.dump(merged, open(path, "w"), indent=1)
     rates = {b["run_name"]: b["images_per_s"] for b in merged["benchmarks"]}

@@ -1,6 +1,7 @@
 """Markdown tables of a lab's recorded results and Nsight Compute sections, from docs/data/.
 
-Usage: scripts/lab_tables.py LAB [--device SLUG] [--data docs/data] [--sweep] [--section sol|occupancy|memory|stalls|banks|issue]
+Usage: scripts/lab_tables.py LAB [--device SLUG] [--data docs/data] [--sweep]
+                             [--section sol|occupancy|memory|stalls|banks|issue]
 """
 import argparse
 import sys

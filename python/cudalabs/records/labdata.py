@@ -77,8 +77,10 @@ class Results:
     def note(self):
         c = self.context
         command = c["command"].split(" --results-dir")[0]
-        return (f"_{c['device']}, {c['date'][:10]}, commit {c['git_commit'][:10]}, `{command}`; CUDA-event times, "
-                f"median of {self.medians[0].get('repetitions', '?')} repetitions; cuBLAS in the same run._")
+        return (
+            f"_{c['device']}, {c['date'][:10]}, commit {c['git_commit'][:10]}, `{command}`; CUDA-event times, "
+            f"median of {self.medians[0].get('repetitions', '?')} repetitions; cuBLAS in the same run._"
+        )
 
     def table(self, problem):
         cublas = self.cublas(problem)
@@ -100,16 +102,22 @@ class Results:
         """All problems in one table: a row per variant (cuBLAS first), a column per problem, each cell
         GFLOP/s with the share of cuBLAS's rate in the same run."""
         problems = self.problems()
-        variants = ["cublas"] + [v for v in dict.fromkeys(self.variant_of(b["run_name"]) for b in self.medians)
-                                 if v not in self.REFERENCES]
-        header = ["variant"] + [p.replace("x", " x ") if p.count("x") == 2 and len(set(p.split("x"))) > 1
-                                else p.split("x")[0] + "^3" for p in problems]
+        variants = ["cublas"] + [
+            v for v in dict.fromkeys(self.variant_of(b["run_name"]) for b in self.medians) if v not in self.REFERENCES
+        ]
+        header = ["variant"] + [
+            p.replace("x", " x ") if p.count("x") == 2 and len(set(p.split("x"))) > 1 else p.split("x")[0] + "^3"
+            for p in problems
+        ]
         rows = []
         for variant in variants:
             cells = [variant]
             for problem in problems:
-                entry = self.cublas(problem) if variant == "cublas" else next(
-                    (b for b in self.entries(problem) if self.variant_of(b["run_name"]) == variant), None)
+                entry = (
+                    self.cublas(problem)
+                    if variant == "cublas"
+                    else next((b for b in self.entries(problem) if self.variant_of(b["run_name"]) == variant), None)
+                )
                 reference = self.cublas(problem)
                 if entry is None or "gflops" not in entry:
                     cells.append("-")
@@ -118,8 +126,11 @@ class Results:
                 else:
                     cells.append(f"{entry['gflops']:,.0f} ({100.0 * entry['gflops'] / reference['gflops']:.0f} %)")
             rows.append(cells)
-        return (markdown_table(header, rows) + "\n\nGFLOP/s, and in brackets the share of cuBLAS's rate in the same run. "
-                + self.note())
+        return (
+            markdown_table(header, rows)
+            + "\n\nGFLOP/s, and in brackets the share of cuBLAS's rate in the same run. "
+            + self.note()
+        )
 
 
 class Profile:
@@ -132,7 +143,7 @@ class Profile:
         self.rows = []
         for row in rows[2:]:
             if len(row) > len(self.header):  # NVTX-filtered rows carry extra columns after the host name
-                row = row[:5] + row[5 + len(row) - len(self.header):]
+                row = row[:5] + row[5 + len(row) - len(self.header) :]
             values = dict(zip(self.header, row))
             if values["variant"] == "roofline":  # lab 00 profiles every launch of its checks
                 kernel = "copy" if "copy_kernel" in values.get("Kernel Name", "") else "fma"
@@ -212,8 +223,11 @@ SECTIONS = {
     "memory": [
         ("dram__bytes_read.sum", "DRAM read (GB)", lambda v: f"{v / 1e9:.2f}"),
         ("dram__bytes_write.sum", "DRAM write (GB)", lambda v: f"{v / 1e9:.2f}"),
-        ("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum/l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
-         "sectors per load request", lambda v: f"{v:.1f}"),
+        (
+            "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum/l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+            "sectors per load request",
+            lambda v: f"{v:.1f}",
+        ),
         ("l1tex__t_sector_hit_rate.pct", "L1 hit %", pct),
         ("lts__t_sector_hit_rate.pct", "L2 hit %", pct),
     ],
@@ -285,6 +299,7 @@ class LabData:
 def variant_order(data_dir, lab):
     """A lab's variants in teaching order, as its launch.cuh lists them ({"name", ...} entries); [] if none."""
     import re
+
     repo = pathlib.Path(data_dir).resolve().parent.parent
     folders = sorted((repo / "labs").glob(f"{lab}_*"))
     if not folders or not (folders[0] / "launch.cuh").exists():
@@ -301,6 +316,7 @@ def in_teaching_order(entries, order, name_of):
 def tensor_ceiling(data_dir, device):
     """Lab 11's measured tensor-core ceiling (lab11_ceiling's wgmma row, docs/data/logs/), GFLOP/s, or None."""
     import re
+
     path = pathlib.Path(data_dir) / "logs" / f"lab11_ceiling_{device}.txt"
     if not path.exists():
         return None
@@ -322,9 +338,18 @@ def coarsening_rows(lab_data, problem):
     rows = []
     for b in entries:
         variant = lab_data.results.variant_of(b["run_name"])
-        row = {"factor": int(variant.replace("coarsen", "")), "block": int(b["block"]), "registers": int(b["registers"]),
-               "theoretical": b["occupancy"], "ms": b["real_time"], "speedup": base / b["real_time"],
-               "gflops": b["gflops"], "spill": int(b.get("spill_bytes", 0)), "achieved": None, "sm_active": None}
+        row = {
+            "factor": int(variant.replace("coarsen", "")),
+            "block": int(b["block"]),
+            "registers": int(b["registers"]),
+            "theoretical": b["occupancy"],
+            "ms": b["real_time"],
+            "speedup": base / b["real_time"],
+            "gflops": b["gflops"],
+            "spill": int(b.get("spill_bytes", 0)),
+            "achieved": None,
+            "sm_active": None,
+        }
         if lab_data.profile:
             label = f"{variant}/{problem}"
             row["achieved"] = lab_data.profile.value(label, "sm__warps_active.avg.pct_of_peak_sustained_active")
@@ -342,13 +367,33 @@ def coarsening_table(lab_data, data_dir, problem):
         s = seed[r["factor"]]
         achieved = f"{r['achieved']:.1f}" if r["achieved"] is not None else "-"
         active = f"{r['sm_active']:.1f}" if r["sm_active"] is not None else "-"
-        rows.append((r["factor"], f"{r['block']} / {s['block']}", f"{r['registers']} / {s['registers']}",
-                     f"{r['theoretical']:.1f} / {s['theoretical_occupancy_pct']:.1f}",
-                     f"{achieved} / {s['achieved_occupancy_pct']:.1f}", f"{active} / {s['sm_utilization_pct']:.1f}",
-                     f"{r['ms']:.3f} / {s['time_ms']:.2f}", f"{r['speedup']:.2f} / {seed_base / s['time_ms']:.2f}",
-                     f"{r['gflops']:,.0f}"))
-    return markdown_table(("factor", "block", "registers", "theoretical occ. %", "achieved occ. %",
-                           "SM active % / SM util. %", "ms", "speedup over 1", "GFLOP/s (H100)"), rows)
+        rows.append(
+            (
+                r["factor"],
+                f"{r['block']} / {s['block']}",
+                f"{r['registers']} / {s['registers']}",
+                f"{r['theoretical']:.1f} / {s['theoretical_occupancy_pct']:.1f}",
+                f"{achieved} / {s['achieved_occupancy_pct']:.1f}",
+                f"{active} / {s['sm_utilization_pct']:.1f}",
+                f"{r['ms']:.3f} / {s['time_ms']:.2f}",
+                f"{r['speedup']:.2f} / {seed_base / s['time_ms']:.2f}",
+                f"{r['gflops']:,.0f}",
+            )
+        )
+    return markdown_table(
+        (
+            "factor",
+            "block",
+            "registers",
+            "theoretical occ. %",
+            "achieved occ. %",
+            "SM active % / SM util. %",
+            "ms",
+            "speedup over 1",
+            "GFLOP/s (H100)",
+        ),
+        rows,
+    )
 
 
 def ceilings(data_dir, device):

@@ -17,14 +17,25 @@ KEY_METRICS = (
     ("registers / thread", "launch__registers_per_thread", None, "{:.0f}"),
     ("achieved occupancy (%)", "sm__warps_active.avg.pct_of_peak_sustained_active", None, "{:.1f}"),
     ("SM throughput (% of peak)", "sm__throughput.avg.pct_of_peak_sustained_elapsed", None, "{:.1f}"),
-    ("memory throughput (% of peak)", "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed", None, "{:.1f}"),
+    (
+        "memory throughput (% of peak)",
+        "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed",
+        None,
+        "{:.1f}",
+    ),
     ("DRAM read (MB)", "dram__bytes_read.sum", 1e-6, "{:,.1f}"),
-    ("global load sectors / request", ("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-                                       "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), None, "{:.2f}"),
+    (
+        "global load sectors / request",
+        ("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"),
+        None,
+        "{:.2f}",
+    ),
     ("shared load bank conflicts", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", None, "{:,.0f}"),
     ("shared store bank conflicts", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", None, "{:,.0f}"),
     ("FFMA (thread instructions)", "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", None, "{:,.0f}"),
 )
+
+
 def read_profile(path: Path) -> dict[str, dict[str, float]]:
     """Variant -> metric -> value, the first kernel of each variant (labdata.Profile's reading)."""
     profile = labdata.Profile(path)
@@ -76,8 +87,11 @@ def main(argv) -> int:
             return 2
     yours = read_profile(paths[0])
     solution = read_profile(paths[1]) if len(paths) == 2 else None
-    print(f"Nsight Compute, first launch of each variant ({paths[0].name}"
-          + (f" beside {paths[1].name})" if solution else ")") + table(yours, solution))
+    print(
+        f"Nsight Compute, first launch of each variant ({paths[0].name}"
+        + (f" beside {paths[1].name})" if solution else ")")
+        + table(yours, solution)
+    )
     return 0
 
 

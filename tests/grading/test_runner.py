@@ -1,0 +1,79 @@
+"""The referee and the runner end to end on the CPU (lab 10's split is host code): the student's code
+built in the sandbox, called from the referee through the channel, and what the referee believes when
+that code is right, missing, wrong, crashes as it loads, or never returns."""
+from __future__ import annotations
+
+import unittest
+
+from cudalabs.grading import gtest, lab_grader, referee
+from cudalabs.grading.lab_grader import _build_library, _scratch
+from cudalabs.grading.lab_run import LabRun
+from cudalabs.grading.rubric import load_rubric
+from cudalabs.grading.solution_file import handed_in
+from cudalabs.grading.submission import Lab
+from cudalabs.paths import REPO
+
+from grading_build import GradingBuildCase, one_architecture
+from plants import replace_once
+
+RUBRIC = load_rubric(REPO / "tests" / "grading" / "rubric.json")
+LAB = Lab("10", "10_multi_gpu_dcgan")
+SOLUTION = handed_in(REPO, LAB.folder)["kernels.cu"]
+SKELETON = (REPO / "labs" / LAB.folder / "kernels.cu").read_text()
+
+
+class RunnerTest(GradingBuildCase):
+    lab_number = "10"
+
+    def split_tests(self, source: str, call_time_limit_s: float = 60) -> tuple[dict, list[dict]]:
+        run = LabRun(LAB.number, LAB.folder)
+        from cudalabs.grading import build
+        command = one_architecture(build.compile_command(self.build_dir, REPO, LAB.number, LAB.folder), LAB.number)
+        folder, problems = _build_library(self.context, LAB, RUBRIC.labs["10"], {"kernels.cu": source.encode()},
+                                          "student", run, command)
+        self.assertIsNotNone(folder, run.reason + "\n".join(run.details))
+        env = referee.referee_environment(RUBRIC.labs["10"].variant_lists(), {}, "7", call_time_limit_s)
+        spec = referee.RunnerSpec(folder, _scratch(self.context, LAB, "tests"))
+        work = self.context.work
+        xml = work / "split.xml"
+        step = referee.run_referee(lab_grader.build.lab_targets(self.build_dir, "10", LAB.folder).referee,
+                                   ["--gtest_filter=Split.*", f"--gtest_output=xml:{xml}"], spec.command(self.sandbox),
+                                   work, "split", env, 300)
+        self.assertIn(step.completed.returncode, (0, 1), step.completed.output()[-2000:])
+        return {t.name: t for t in gtest.parse_xml(xml)}, step.events
+
+    def test_the_solution_passes(self):
+        tests, events = self.split_tests(SOLUTION)
+        self.assertEqual({t.status for t in tests.values()}, {"passed"}, tests)
+        self.assertEqual([e["event"] for e in events], ["started", "exited"])
+
+    def test_the_skeleton_is_not_implemented_yet(self):
+        tests, _ = self.split_tests(SKELETON)
+        self.assertEqual({t.status for t in tests.values()}, {"not_implemented"})
+
+    def test_a_wrong_split_fails_with_the_referees_message(self):
+        wrong = replace_once(SOLUTION, "base + (part < extra ? 1 : 0)};", "base};", "a wrong split")
+        tests, _ = self.split_tests(wrong)
+        self.assertEqual(tests["Split.SharesAreOrderedTilingAndBalanced"].status, "failed")
+
+    def test_a_crash_as_the_library_loads_is_the_runners_crash(self):
+        crashing = SOLUTION + ("\nnamespace {\nstruct CrashAtLoad {\n  CrashAtLoad() { __builtin_trap(); }\n"
+                               "} crash_at_load;\n}  // namespace\n")
+        tests, events = self.split_tests(crashing)
+        self.assertEqual({t.status for t in tests.values()}, {"failed"})
+        crashed = [e for e in events if e["event"] == "crashed"]
+        self.assertTrue(crashed and "SIGILL" in crashed[0]["detail"], events)
+        self.assertEqual(lab_grader._abnormal(type("S", (), {"events": events, "completed": type("C", (), {"timed_out": False})()})(),
+                                              "the grading tests")[0], "crashed")
+
+    def test_a_call_that_never_returns_meets_the_time_limit(self):
+        hanging = replace_once(SOLUTION, "Share gpu_share(int num, int parts, int part) {",
+                               "Share gpu_share(int num, int parts, int part) {\n  for (volatile int spin = 1; spin;) {\n  }",
+                               "a call that never returns")
+        tests, events = self.split_tests(hanging, call_time_limit_s=3)
+        self.assertTrue(any(e["event"] == "time limit" for e in events), events)
+        self.assertEqual({t.status for t in tests.values()}, {"failed"})
+
+
+if __name__ == "__main__":
+    unittest.main()
