@@ -1,77 +1,119 @@
-"""Planted submissions for the grader's own tests: each takes a lab's reference solution and changes one
-thing, so that the grader must find exactly that fault and nothing else.
+"""Planted submissions for the grader's GPU self-test, one per way a submission could take points it
+did not earn or do harm, each with what its report must say. Each starts from a solution as a student
+hands it in (one kernels.cu) and names the text it replaces, failing loudly when the text is gone.
 
-Every plant names the text it replaces; if a solution is edited so that the text is gone, building the
-planted submission fails loudly instead of planting nothing.
+The ways in, as the grader sees them (the instructor's guide says which boundary stops each):
+  includes     a file reached through the lab folder, a split or digraph directive   -> build or integrity
+  names        a library call spelled by token pasting, a redefined suite name         -> integrity
+  evidence     reports written by the process, unavailable reasons of its own          -> never read
+  timing       a kernel that tells timed calls from checked ones                       -> checked timed runs
+  technique    the lab's technique missing, kernels in another namespace               -> technique rules
+  sandbox      system calls of its own                                                  -> integrity, sandbox
 """
 from __future__ import annotations
 
-import shutil
-import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "scripts"))
-from grading.solution_file import single_file  # noqa: E402
+from cudalabs.grading.solution_file import single_file
+from cudalabs.paths import REPO
+
+from plants import replace_once
+
+LAB05_KERNEL_START = "template <int BM, int BN, int BK, int TM, int TN>\n__global__ void __launch_bounds__((BM / TM) * (BN / TN))\n    register_tiled_kernel(cudalabs::GemmArgs args) {\n"
 
 
 @dataclass(frozen=True)
 class Plant:
+    name: str
     folder: str
-    old: str
-    new: str
-    expect_fatal: str | None  # the reason class in grade-report.json ('does not compile', ...), None if graded
-    # Graded plants: the tests each variant must fail, every other test must pass.
-    expect_failing: dict[str, set[str]] = field(default_factory=dict)
+    source: str  # the whole kernels.cu
+    expect: str  # what grade-report.json must show: a fatal class, or "state:<variant>=<state>", or "full marks"
 
 
-# Lab 02 with the last, partial K tile ignored: exactly the cases whose K is not a multiple of the
-# 32-wide tile fail, except alpha = 0, whose result does not depend on the product.
-_PARTIAL_K_TILE_CASES = {
-    "one_element_1x1x1", "odd_17x33x65", "odd_1000x999x1001", "rect_96x40x300", "tall_1000x1x257",
-    "wide_1x1030x33", "k_one_70x50x1", "padded_ld_70x50x90", "misaligned_131x67x69", "large_odd_1537x1031x2051",
-    "ldc_misaligned_200x136x72", "ld_mod4_2_130x66x70", "large_k_64x64x5000", "large_k_odd_33x65x4099",
-}
-
-PLANTS = [
-    Plant("01_naive_gemm", "  float acc = 0.0f;\n", "  float acc = 0.0f  // planted: a missing semicolon\n",
-          expect_fatal="does not compile"),
-    Plant("02_smem_tiling", "for (int k0 = 0; k0 < args.k; k0 += kTile)",
-          "for (int k0 = 0; k0 + kTile <= args.k; k0 += kTile)", expect_fatal=None,
-          expect_failing={v: _PARTIAL_K_TILE_CASES for v in ("tiled_strided", "tiled_strided_padded", "tiled_coalesced")}),
-    # One row past the end of C in the bottom row of blocks: wrong only outside the matrix, which the
-    # value check cannot see but memcheck does.
-    Plant("03_transposed_layouts", "  if (row < args.m && col < args.n) {\n",
-          "  if (row < args.m + 1 && col < args.n) {  // planted: one row too many\n", expect_fatal="memcheck errors"),
-    Plant("04_block_size", "  float acc = 0.0f;\n",
-          "  float acc = 0.0f;\n  while (args.m > 0 && clock64() >= 0) {\n  }  // planted: never ends\n",
-          expect_fatal="time limit"),
-    # No header or call the integrity rules refuse: the crash must reach the tests to be caught there.
-    Plant("05_register_tiling", '#include "launch.cuh"\n',
-          '#include "launch.cuh"\n\nnamespace {\n// planted: the program is killed by a segmentation fault while it starts\n'
-          "const int planted_crash = [] {\n  volatile int* nowhere = nullptr;\n  return *nowhere;\n}();\n"
-          "}  // namespace\n",
-          expect_fatal="crashed"),
-]
+def _lab05_naive() -> str:
+    """Register tiling missing: every thread's patch computed by dot products from global memory."""
+    source = single_file(REPO, "05_register_tiling")
+    return replace_once(source, LAB05_KERNEL_START, LAB05_KERNEL_START + (
+        "  // planted: no tiles, no registers reused: a dot product from global memory per element\n"
+        "  const int first_row = blockIdx.y * BM, first_col = blockIdx.x * BN;\n"
+        "  for (int e = threadIdx.x; e < BM * BN; e += blockDim.x) {\n"
+        "    const int row = first_row + e / BN, col = first_col + e % BN;\n"
+        "    if (row >= args.m || col >= args.n) continue;\n"
+        "    float sum = 0.0f;\n"
+        "    for (int p = 0; p < args.k; ++p) sum = fmaf(args.a[row * args.lda + p], args.b[p * args.ldb + col], sum);\n"
+        "    cudalabs::store_gemm_result(args.c + row * args.ldc + col, sum, args.alpha, args.beta);\n"
+        "  }\n"
+        "  if (args.m >= 0) return;\n"), "lab05 naive")
 
 
-def replace_once(source: str, old: str, new: str, where: str) -> str:
-    """source with `old` replaced by `new`; fails loudly when `old` does not occur exactly once (a
-    solution changed under the plant), instead of planting nothing."""
-    count = source.count(old)
-    if count != 1:
-        raise RuntimeError(f"plant for {where}: the text to replace occurs {count} times, expected once: {old!r}")
-    return source.replace(old, new)
+def _lab05_tells_timed_calls() -> str:
+    """A kernel that counts the calls on one large shape and skips its work from the third on: the
+    grading tests make at most two, the timed runs many."""
+    source = single_file(REPO, "05_register_tiling")
+    source = replace_once(source, "namespace lab05 {\n", "namespace lab05 {\n__device__ unsigned planted_calls;  // planted\n",
+                          "lab05 counter")
+    return replace_once(source, LAB05_KERNEL_START, LAB05_KERNEL_START + (
+        "  // planted: past the second call on a 2048-row problem with beta = 0, do nothing\n"
+        "  __shared__ bool skip;\n"
+        "  if (threadIdx.x == 0) {\n"
+        "    skip = false;\n"
+        "    if (args.m >= 2048 && args.beta == 0.0f) {\n"
+        "      const bool first_block = blockIdx.x == 0 && blockIdx.y == 0;\n"
+        "      const unsigned calls = first_block ? atomicAdd(&planted_calls, 1u) : planted_calls;\n"
+        "      skip = calls >= 2;\n"
+        "    }\n"
+        "  }\n"
+        "  __syncthreads();\n"
+        "  if (skip) return;\n"), "lab05 timed")
 
 
-def make_planted_submission(folder: Path) -> list[Plant]:
-    """Writes folder/NN_name/kernels.cu for every plant; returns the plants."""
-    if folder.exists():
-        shutil.rmtree(folder)
-    for plant in PLANTS:
-        source = single_file(REPO, plant.folder)  # as a student hands it in: one file
-        target = folder / plant.folder / "kernels.cu"
-        target.parent.mkdir(parents=True)
-        target.write_text(replace_once(source, plant.old, plant.new, plant.folder))
-    return PLANTS
+def _lab01_reads_out_of_bounds() -> str:
+    source = single_file(REPO, "01_naive_gemm")
+    return replace_once(source, "  for (int p = 0; p < args.k; ++p) acc += a_row[p] * b_col[p * args.ldb];\n",
+                        "  for (int p = 0; p <= args.k; ++p) acc += a_row[p] * b_col[p * args.ldb] * (p < args.k);\n",
+                        "lab01 out of bounds")
+
+
+def _lab05_token_pasted_cublas() -> str:
+    source = single_file(REPO, "05_register_tiling")
+    return source + ("\n#include <cublas_v2.h>\n#define PLANTED_CAT(a, b) a##b\nnamespace {\n"
+                     "// planted: every launch could call cuBLAS through a name the source never spells\n"
+                     "[[maybe_unused]] void planted_gemm(cublasHandle_t h, int n, const float* a, const float* b, float* c) {\n"
+                     "  const float one = 1.0f, zero = 0.0f;\n"
+                     "  PLANTED_CAT(cublas, Sgemm)(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, b, n, a, n, &zero, c, n);\n"
+                     "}\n}  // namespace\n")
+
+
+def _lab05_through_the_lab_folder() -> str:
+    return ('#include "labs/05_register_tiling/../../solutions/05_register_tiling/kernels.cu"\n'
+            + (REPO / "labs" / "05_register_tiling" / "kernels.cu").read_text())
+
+
+def _lab05_raw_system_call() -> str:
+    source = single_file(REPO, "05_register_tiling")
+    return source + ("\nnamespace {\n// planted: a write to a file of the grader's, by a system call of its own\n"
+                     "[[maybe_unused]] long planted_write(long fd, const char* text, long length) {\n"
+                     "  long result;\n  asm volatile(\"syscall\" : \"=a\"(result) : \"a\"(1L), \"D\"(fd), \"S\"(text), \"d\"(length) "
+                     ": \"rcx\", \"r11\", \"memory\");\n  return result;\n}\n}  // namespace\n")
+
+
+def plants() -> list[Plant]:
+    return [
+        Plant("naive_lab05", "05_register_tiling", _lab05_naive(), "state:rt_2d=technique not shown"),
+        Plant("tells_timed_calls", "05_register_tiling", _lab05_tells_timed_calls(), "wrong in a timed run"),
+        Plant("reads_out_of_bounds", "01_naive_gemm", _lab01_reads_out_of_bounds(), "memcheck errors"),
+        Plant("token_pasted_cublas", "05_register_tiling", _lab05_token_pasted_cublas(), "integrity rule broken"),
+        Plant("through_the_lab_folder", "05_register_tiling", _lab05_through_the_lab_folder(), "does not compile"),
+        Plant("raw_system_call", "05_register_tiling", _lab05_raw_system_call(), "integrity rule broken"),
+    ]
+
+
+def write_plants(folder: Path) -> list[Plant]:
+    """Writes folder/<plant>/<lab folder>/kernels.cu for every plant."""
+    written = plants()
+    for plant in written:
+        target = folder / plant.name / plant.folder / "kernels.cu"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(plant.source)
+    return written
