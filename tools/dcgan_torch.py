@@ -143,7 +143,7 @@ def read_weights(path):
     tensors, offset = {}, 0
     for name, shape in shapes:
         size = int(np.prod(shape))
-        tensors[name] = data[offset:offset + size].reshape(shape)
+        tensors[name] = data[offset : offset + size].reshape(shape)
         offset += size
     assert offset == data.size, f"{path}: {data.size - offset} extra elements"
     return tensors

@@ -26,8 +26,7 @@ import time
 import numpy as np
 import torch
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import dcgan_torch  # noqa: E402
+import dcgan_torch  # beside this script: Python puts a script's folder on its path
 
 
 def set_precision(precision):
@@ -70,14 +69,18 @@ def compare(args):
             continue
         difference = np.abs(theirs - ours)
         worst = np.unravel_index(np.argmax(difference), difference.shape)
-        ok = difference.max() <= args.tolerance and (args.mean_tolerance is None or
-                                                      difference.mean() <= args.mean_tolerance)
+        ok = difference.max() <= args.tolerance and (
+            args.mean_tolerance is None or difference.mean() <= args.mean_tolerance
+        )
         failed = failed or not ok
-        print(f"compare {os.path.basename(path)}: {'PASS' if ok else 'FAIL'}: {ours.shape[0]} images, max |torch - suite| = "
-              f"{difference.max():.3g} at image {worst[0]} (h {worst[1]}, w {worst[2]}, c {worst[3]}), mean "
-              f"{difference.mean():.3g}; tolerance {args.tolerance}"
-              + (f", mean {args.mean_tolerance}" if args.mean_tolerance is not None else "")
-              + f" ({args.precision})")
+        print(
+            f"compare {os.path.basename(path)}: {'PASS' if ok else 'FAIL'}: {ours.shape[0]} images, max |torch "
+            f"- suite| = "
+            f"{difference.max():.3g} at image {worst[0]} (h {worst[1]}, w {worst[2]}, c {worst[3]}), mean "
+            f"{difference.mean():.3g}; tolerance {args.tolerance}"
+            + (f", mean {args.mean_tolerance}" if args.mean_tolerance is not None else "")
+            + f" ({args.precision})"
+        )
     sys.exit(1 if failed else 0)
 
 
@@ -97,12 +100,20 @@ def median_ms(function, repetitions, warmup=3):
 
 
 def entry(name, ms, images):
-    return {"name": name, "run_type": "iteration", "iterations": 1, "real_time": ms, "cpu_time": ms,
-            "time_unit": "ms", "images_per_s": images / (ms / 1000.0)}
+    return {
+        "name": name,
+        "run_type": "iteration",
+        "iterations": 1,
+        "real_time": ms,
+        "cpu_time": ms,
+        "time_unit": "ms",
+        "images_per_s": images / (ms / 1000.0),
+    }
 
 
 def configurations(precision):
     """(name, make(model) -> callable(z), input dtype) of every eager configuration tried."""
+
     def eager(channels_last, bf16_weights, autocast):
         def make(model):
             m = model.to(torch.bfloat16) if bf16_weights else model
@@ -112,15 +123,22 @@ def configurations(precision):
             def run(z):
                 with torch.autocast("cuda", dtype=torch.bfloat16, enabled=autocast):
                     return m(z)
+
             return run
+
         return make
+
     if precision == "bf16":
-        return [("bf16_weights_channels_last", eager(True, True, False), torch.bfloat16),
-                ("bf16_weights", eager(False, True, False), torch.bfloat16),
-                ("autocast_channels_last", eager(True, False, True), torch.float32),
-                ("autocast", eager(False, False, True), torch.float32)]
-    return [("channels_last", eager(True, False, False), torch.float32),
-            ("default", eager(False, False, False), torch.float32)]
+        return [
+            ("bf16_weights_channels_last", eager(True, True, False), torch.bfloat16),
+            ("bf16_weights", eager(False, True, False), torch.bfloat16),
+            ("autocast_channels_last", eager(True, False, True), torch.float32),
+            ("autocast", eager(False, False, True), torch.float32),
+        ]
+    return [
+        ("channels_last", eager(True, False, False), torch.float32),
+        ("default", eager(False, False, False), torch.float32),
+    ]
 
 
 def best_configuration(args, batch):
@@ -167,10 +185,17 @@ def bench_precision(args):
         ms = median_ms(lambda: run(z_host.cuda().to(dtype)).float().cpu(), args.repetitions)
         results.append(entry(f"{prefix}/end_to_end/n{num}", ms, num))
         print(f"bench: {prefix}/end_to_end/n{num}: {ms:.3f} ms, {num / ms * 1000:,.0f} images/s", flush=True)
-    context = {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
-               "cudnn": torch.backends.cudnn.version(), "date": time.strftime("%Y-%m-%d"),
-               "command": command_line(), "precision": args.precision, "cudnn_benchmark": True,
-               "winner": winner, "configurations_images_per_s": rates}
+    context = {
+        "device": torch.cuda.get_device_name(),
+        "torch": torch.__version__,
+        "cudnn": torch.backends.cudnn.version(),
+        "date": time.strftime("%Y-%m-%d"),
+        "command": command_line(),
+        "precision": args.precision,
+        "cudnn_benchmark": True,
+        "winner": winner,
+        "configurations_images_per_s": rates,
+    }
     with open(args.json, "w") as f:
         json.dump({"context": context, "benchmarks": results}, f, indent=1)
 
@@ -193,9 +218,15 @@ def bench(args):
         ms = median_ms(lambda: model(z_host.cuda()).cpu(), args.repetitions)
         results.append(entry(f"pytorch/end_to_end/n{num}", ms, num))
         print(f"bench: pytorch/end_to_end/n{num}: {ms:.3f} ms, {num / ms * 1000:,.0f} images/s", flush=True)
-    context = {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
-               "cudnn": torch.backends.cudnn.version(), "date": time.strftime("%Y-%m-%d"),
-               "command": command_line(), "tf32": False, "cudnn_benchmark": True}
+    context = {
+        "device": torch.cuda.get_device_name(),
+        "torch": torch.__version__,
+        "cudnn": torch.backends.cudnn.version(),
+        "date": time.strftime("%Y-%m-%d"),
+        "command": command_line(),
+        "tf32": False,
+        "cudnn_benchmark": True,
+    }
     with open(args.json, "w") as f:
         json.dump({"context": context, "benchmarks": results}, f, indent=1)
 

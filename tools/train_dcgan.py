@@ -24,8 +24,7 @@ import torch
 from torch import nn
 import torch.nn.functional as F
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import dcgan_torch  # noqa: E402
+import dcgan_torch  # beside this script: Python puts a script's folder on its path
 
 
 def load_fashion_mnist(folder):
@@ -38,12 +37,14 @@ def load_fashion_mnist(folder):
 class Discriminator(nn.Module):
     def __init__(self):
         super().__init__()
+
         def block(c_in, c_out, norm=True):
             layers = [nn.Conv2d(c_in, c_out, 5, 2, 2)]
             if norm:
                 layers.append(nn.BatchNorm2d(c_out))
             layers.append(nn.LeakyReLU(0.2))
             return layers
+
         self.features = nn.Sequential(*block(3, 64, False), *block(64, 128), *block(128, 256), *block(256, 512))
         self.score = nn.Linear(512 * 4 * 4, 1)
 
@@ -104,10 +105,19 @@ def main():
         opt_g.step()
         step += 1
         if step % 500 == 0:
-            history.append({"step": step, "seconds": round(time.time() - start, 1),
-                            "loss_d": round(loss_d.item(), 4), "loss_g": round(loss_g.item(), 4)})
-            print(f"train_dcgan: step {step} ({history[-1]['seconds']} s) loss D {loss_d.item():.3f} "
-                  f"G {loss_g.item():.3f}", flush=True)
+            history.append(
+                {
+                    "step": step,
+                    "seconds": round(time.time() - start, 1),
+                    "loss_d": round(loss_d.item(), 4),
+                    "loss_g": round(loss_g.item(), 4),
+                }
+            )
+            print(
+                f"train_dcgan: step {step} ({history[-1]['seconds']} s) loss D {loss_d.item():.3f} "
+                f"G {loss_g.item():.3f}",
+                flush=True,
+            )
 
     # Inference-form batch norm needs statistics that match what training normalised with: average
     # them exactly over many generated batches instead of trusting the momentum estimate.
@@ -123,9 +133,16 @@ def main():
     tensors = dcgan_torch.to_tensors(generator)
     os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)
     dcgan_torch.write_weights(args.output, tensors, dcgan_torch.FLOAT16)
-    log = {"device": torch.cuda.get_device_name(), "steps": step, "batch": args.batch, "seed": args.seed,
-           "minutes": args.minutes, "torch": torch.__version__, "history": history,
-           "command": " ".join(sys.argv)}
+    log = {
+        "device": torch.cuda.get_device_name(),
+        "steps": step,
+        "batch": args.batch,
+        "seed": args.seed,
+        "minutes": args.minutes,
+        "torch": torch.__version__,
+        "history": history,
+        "command": " ".join(sys.argv),
+    }
     with open(os.path.splitext(args.output)[0] + "_training.json", "w") as f:
         json.dump(log, f, indent=1)
     print(f"train_dcgan: {step} steps; wrote {args.output} ({os.path.getsize(args.output)} bytes)")

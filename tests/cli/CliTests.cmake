@@ -218,4 +218,5 @@ endif()
 # one line on stderr must be in it, with its command, exit code and line.
 add_test(NAME cli.reliability_table_lists_every_bad_input_test
          COMMAND Python3::Interpreter ${PROJECT_SOURCE_DIR}/tests/cli/reliability_table_test.py ${PROJECT_SOURCE_DIR})
-set_tests_properties(cli.reliability_table_lists_every_bad_input_test PROPERTIES LABELS "cpu;cli;docs")
+set_tests_properties(cli.reliability_table_lists_every_bad_input_test PROPERTIES LABELS "cpu;cli;docs"
+                     ENVIRONMENT "PYTHONPATH=${PROJECT_SOURCE_DIR}/python")

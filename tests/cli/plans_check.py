@@ -49,8 +49,17 @@ def main() -> int:
         return 0
     with tempfile.TemporaryDirectory() as folder:
         output = Path(folder) / "plans.json"
-        command = [sys.argv[1], "--shapes", ",".join(SHAPES), "--repetitions", "1", "--within", "1000",
-                   "--output", str(output)]
+        command = [
+            sys.argv[1],
+            "--shapes",
+            ",".join(SHAPES),
+            "--repetitions",
+            "1",
+            "--within",
+            "1000",
+            "--output",
+            str(output),
+        ]
         result = subprocess.run(command, capture_output=True, text=True)
         print(result.stdout[-3000:], result.stderr[-2000:])
         if result.returncode != 0:

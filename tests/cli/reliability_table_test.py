@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The reliability page's bad-input table (docs/tools/reliability.py) lists every command-line test of
+"""The reliability page's bad-input table (cudalabs.docs.reliability) lists every command-line test of
 tests/cli/CliTests.cmake that expects one line on stderr, each with a command, an exit code and the line.
 
     reliability_table_test.py REPO
@@ -7,6 +7,8 @@ tests/cli/CliTests.cmake that expects one line on stderr, each with a command, a
 import pathlib
 import re
 import sys
+
+from cudalabs.docs import reliability  # PYTHONPATH=python (tests/cli/CliTests.cmake)
 
 
 def expected_names(source):
@@ -23,9 +25,6 @@ def expected_names(source):
 
 def main():
     repo = pathlib.Path(sys.argv[1])
-    sys.path.insert(0, str(repo / "docs" / "tools"))
-    import reliability
-
     rows = reliability.cli_tests(repo)
     failures = []
     listed = [name for name, _, _, _ in rows]
@@ -33,7 +32,13 @@ def main():
     for name in sorted(expected - set(listed)):
         failures.append(f"{name}: not in the reliability table")
     for name, command, exit_code, line in rows:
-        if not command.strip() or not exit_code.isdigit() or exit_code == "0" or not line.strip() or "${" in command + line:
+        if (
+            not command.strip()
+            or not exit_code.isdigit()
+            or exit_code == "0"
+            or not line.strip()
+            or "${" in command + line
+        ):
             failures.append(f"{name}: incomplete row ({command!r}, exit {exit_code!r}, {line!r})")
     if len(listed) != len(set(listed)):
         failures.append("a test is listed twice")

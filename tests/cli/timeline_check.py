@@ -39,7 +39,9 @@ def problems_in(trace: dict, workers: int, batches: list[int]) -> list[str]:
     spans = [e for e in events if e.get("ph") == "X"]
     problems = []
     if len(processes) != workers:
-        problems.append(f"{len(processes)} worker processes in the trace ({sorted(processes.values())}), expected {workers}")
+        problems.append(
+            f"{len(processes)} worker processes in the trace ({sorted(processes.values())}), expected {workers}"
+        )
     for worker, pid in enumerate(sorted(processes)):
         names = [e["name"] for e in spans if e["pid"] == pid]
         for b in range(batches[worker] if worker < len(batches) else 0):
@@ -68,8 +70,12 @@ def main() -> int:
         return 0
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "trace.json"
-        run = subprocess.run([*program, "--num", str(num), "--batch", str(batch), "--timeline", str(path)],
-                             capture_output=True, text=True, timeout=600)
+        run = subprocess.run(
+            [*program, "--num", str(num), "--batch", str(batch), "--timeline", str(path)],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         if run.returncode != 0:
             print(f"FAIL: {' '.join(program)} exited {run.returncode}:\n{run.stdout[-2000:]}{run.stderr[-2000:]}")
             return 1
@@ -77,8 +83,10 @@ def main() -> int:
     for problem in problems:
         print(f"FAIL: {problem}")
     if not problems:
-        print(f"timeline_check: {workers} worker(s), batches {expected_batches(num, workers, batch)}: every step of "
-              "every batch traced once")
+        print(
+            f"timeline_check: {workers} worker(s), batches {expected_batches(num, workers, batch)}: every step of "
+            "every batch traced once"
+        )
     return 1 if problems else 0
 
 

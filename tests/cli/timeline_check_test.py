@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import copy
 import json
-import sys
 import unittest
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+import timeline_check  # beside this test: Python puts a script's folder on its path
 
-import timeline_check  # noqa: E402
+REPO = Path(__file__).resolve().parents[2]
 
 TRACES = REPO / "docs" / "data" / "timelines"
 

@@ -4,15 +4,12 @@ built page; the generator writes the navigation a lab page opens with; the refer
 every source it can to a public address."""
 import pathlib
 import re
-import sys
 import tempfile
 import unittest
 
+from cudalabs.docs import check_markup, check_numbers, doxygen_text, handouts
+
 REPO = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "docs" / "tools"))
-import check_markup  # noqa: E402
-import doxygen_text  # noqa: E402
-import handouts  # noqa: E402
 
 
 def page(body):
@@ -43,9 +40,11 @@ class InlineCodeTest(unittest.TestCase):
             (root / "docs" / "pages").mkdir(parents=True)
             (root / "common" / "x.h").write_text(
                 "/// @file x.h\n/// Fine `a` here.\n///\n/// Broken `ptxas -v and more.\nvoid f();\n"
-                "/// @code\n/// a = `b\n/// @endcode\nint y;  ///< trailing `ok`\n")
-            (root / "docs" / "pages" / "p.md").write_text("# P\n\nFine `x`.\n\n```\nnot `checked\n```\n\n"
-                                                         "| a | `b |\n")
+                "/// @code\n/// a = `b\n/// @endcode\nint y;  ///< trailing `ok`\n"
+            )
+            (root / "docs" / "pages" / "p.md").write_text(
+                "# P\n\nFine `x`.\n\n```\nnot `checked\n```\n\n" "| a | `b |\n"
+            )
             found = sorted(check_markup.source_problems(root))
             self.assertEqual(len(found), 2, found)
             self.assertTrue(found[0].startswith("common/x.h:4: inline code that does not close"), found)
@@ -59,13 +58,16 @@ class InlineCodeTest(unittest.TestCase):
         self.assertEqual(check_markup.leftovers(page("<p>fine <code>a`b</code></p><pre>`x`</pre>")), [])
 
     def test_the_generator_gives_quote_spans_two_backticks(self):
-        self.assertEqual(doxygen_text.doxygen_markdown("run (`ctest -R 'lab07.*step1'`) and `it's` `x`"),
-                         "run (`` ctest -R 'lab07.*step1' ``) and `it's` `x`")
+        self.assertEqual(
+            doxygen_text.doxygen_markdown("run (`ctest -R 'lab07.*step1'`) and `it's` `x`"),
+            "run (`` ctest -R 'lab07.*step1' ``) and `it's` `x`",
+        )
 
 
 class EditionTest(unittest.TestCase):
     def test_the_student_editions_main_page_does_not_promise_the_solutions(self):
-        from render import Renderer
+        from cudalabs.docs.render import Renderer
+
         with tempfile.TemporaryDirectory() as scratch:
             (pathlib.Path(scratch) / "docs" / "data").mkdir(parents=True)
             student = Renderer(pathlib.Path(scratch) / "docs" / "data", "x", "00").render("{{edition_commands}}")
@@ -79,15 +81,18 @@ class EditionTest(unittest.TestCase):
 
 class CountsTest(unittest.TestCase):
     def test_a_hand_written_count_of_counts_is_caught(self):
-        import check_numbers
         self.assertEqual(check_numbers.unbacked("The solutions scored 322 of 322 points."), [(1, "322 of 322")])
-        self.assertEqual(check_numbers.unbacked("They scored {{json:grading/x.json:points:count}} of {{rubric_total}}; "
-                                                "{{const:32 of 48}} warps; 2 of 3 ranks."), [])
+        self.assertEqual(
+            check_numbers.unbacked(
+                "They scored {{json:grading/x.json:points:count}} of {{rubric_total}}; "
+                "{{const:32 of 48}} warps; 2 of 3 ranks."
+            ),
+            [],
+        )
 
 
 class ReferencesTest(unittest.TestCase):
     def test_every_lab_has_a_read_more_list_of_public_sources(self):
-        text = (REPO / "docs" / "pages" / "references.md").read_text()
         labs = sorted(p.name[:2] for p in (REPO / "labs").glob("[0-9][0-9]_*") if (p / "lab.h").is_file())
         for lab in labs:
             with self.subTest(lab=lab):
@@ -98,19 +103,28 @@ class ReferencesTest(unittest.TestCase):
 
     def test_the_named_public_sources_are_cited(self):
         text = (REPO / "docs" / "pages" / "references.md").read_text()
-        for needle in ("Programming Massively Parallel Processors", "CUDA C++ Programming Guide",
-                       "parallel-thread-execution", "wgmma", "cp-async-bulk-tensor", "mma",
-                       "ProfilingGuide"):
+        for needle in (
+            "Programming Massively Parallel Processors",
+            "CUDA C++ Programming Guide",
+            "parallel-thread-execution",
+            "wgmma",
+            "cp-async-bulk-tensor",
+            "mma",
+            "ProfilingGuide",
+        ):
             self.assertIn(needle, text)
 
 
 class SiteTest(unittest.TestCase):
-    HEADER = ('<html xmlns="http://www.w3.org/1999/xhtml">\n<head>\n<title>x</title>\n</head>\n<body>\n'
-              '<tr id="projectrow">\n  <!--BEGIN PROJECT_NAME-->\n  <td id="projectalign">x</td>\n'
-              '  <!--END PROJECT_NAME-->\n  <td>$searchbox</td>\n</tr>\n')
+    HEADER = (
+        '<html xmlns="http://www.w3.org/1999/xhtml">\n<head>\n<title>x</title>\n</head>\n<body>\n'
+        '<tr id="projectrow">\n  <!--BEGIN PROJECT_NAME-->\n  <td id="projectalign">x</td>\n'
+        "  <!--END PROJECT_NAME-->\n  <td>$searchbox</td>\n</tr>\n"
+    )
 
     def test_the_header_carries_the_extensions_and_the_text_search(self):
-        import site_frame as module
+        from cudalabs.docs import site_frame as module
+
         with tempfile.TemporaryDirectory() as scratch:
             source, out = pathlib.Path(scratch) / "in.html", pathlib.Path(scratch) / "out.html"
             source.write_text(self.HEADER)
@@ -132,7 +146,8 @@ class SiteTest(unittest.TestCase):
             self.assertNotIn("data-pagefind", (pages / "common_8h_source.html").read_text())
 
     def test_a_lab_page_opens_with_its_links_and_a_table_of_contents(self):
-        import generate
+        from cudalabs.docs import generate
+
         handout = "# Lab 05: register tiling {#lab05}\n\nText.\n\n## Run, test, profile\n\nx\n"
         page = generate.lab_page(REPO, "05", handout, {"results_lab05"}, ["04", "05", "06"])
         first = page.split("\n")[:6]

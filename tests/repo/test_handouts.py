@@ -3,14 +3,13 @@ results, and its answer key (the predictions and an answer per question) lives o
 And they read well wherever a student opens them: each labs/NN_name/README.md is rendered from its source
 (docs/handouts/NN_name.md) and the records, holds no placeholder, and is current (make handouts)."""
 import re
-import sys
 import unittest
 from pathlib import Path
 
+from cudalabs.docs import handouts
+
 REPO = Path(__file__).resolve().parents[2]
 LABS = sorted(p for p in (REPO / "labs").glob("[0-9][0-9]_*") if (p / "lab.h").is_file())
-sys.path.insert(0, str(REPO / "docs" / "tools"))
-import handouts  # noqa: E402
 
 
 def section(text: str, heading: str) -> str:
@@ -37,8 +36,7 @@ class HandoutTest(unittest.TestCase):
                 self.assertEqual(len(blank_rows), len(rows) - 1, "every row must leave cells for the student")
                 self.assertIn("answer key is in the instructor's guide", predict)
                 self.assertLess(text.index("## Predict first"), text.index("## Measured"))
-                self.assertNotRegex(text, r"(?m)^Prediction: |Predicted order",
-                                    "a prediction made for the student")
+                self.assertNotRegex(text, r"(?m)^Prediction: |Predicted order", "a prediction made for the student")
 
     @unittest.skipUnless((REPO / "solutions").is_dir(), "a student release carries no answer keys")
     def test_every_question_and_prediction_has_an_answer(self):
@@ -88,8 +86,13 @@ class RenderedHandoutTest(unittest.TestCase):
 
     def test_a_sources_cross_references_become_links_in_the_readme(self):
         source = REPO / "docs" / "handouts" / f"{LABS[5].name}.md"
-        text = handouts.render_markdown(REPO, "See \\ref lab06 and \\ref results \"the results\", \\ref nowhere.\n"
-                                        "```\n\\ref lab06\n```\n", LABS[5].name[:2], source, LABS[5] / "README.md")
+        text = handouts.render_markdown(
+            REPO,
+            'See \\ref lab06 and \\ref results "the results", \\ref nowhere.\n' "```\n\\ref lab06\n```\n",
+            LABS[5].name[:2],
+            source,
+            LABS[5] / "README.md",
+        )
         self.assertIn(f"[lab06](../{LABS[6].name}/README.md)", text)
         self.assertIn("[the results](../../docs/pages/results.md)", text)
         self.assertIn("\\ref nowhere", text)  # unknown: left for the test above to name
@@ -99,6 +102,7 @@ class RenderedHandoutTest(unittest.TestCase):
         """A copy of the suite where one source changed and one record changed: both READMEs are named."""
         import shutil
         import tempfile
+
         with tempfile.TemporaryDirectory() as scratch:
             copy = Path(scratch) / "suite"
             for part in ("labs", "docs/handouts", "docs/data", "docs/pages", "README.md"):

@@ -6,10 +6,10 @@ import tempfile
 import unittest
 from pathlib import Path
 
+from cudalabs.grading.similarity import student_written
+from cudalabs.grading.solution_file import single_file
+
 REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "scripts"))
-from grading.similarity import student_written  # noqa: E402
-from grading.solution_file import single_file  # noqa: E402
 
 RELEASE = REPO / "scripts" / "release-students"
 
@@ -76,8 +76,14 @@ class ReleaseTest(unittest.TestCase):
             page.unlink()
 
     def test_instructor_files_are_left_out(self):
-        for name in ("solutions", "docs/answers", "tests/grading", "scripts/grading", "scripts/grade",
-                     "docs/data/grading"):
+        for name in (
+            "solutions",
+            "docs/answers",
+            "tests/grading",
+            "scripts/grading",
+            "scripts/grade",
+            "docs/data/grading",
+        ):
             self.assertFalse((self.dest / name).exists(), name)
         for walkthrough in (self.dest / "docs" / "walkthroughs").glob("*.md"):
             self.assertNotIn("\\snippet solutions/", walkthrough.read_text(), walkthrough.name)
@@ -86,15 +92,18 @@ class ReleaseTest(unittest.TestCase):
         log = subprocess.run(["git", "-C", str(self.dest), "log", "--oneline"], capture_output=True, text=True)
         self.assertEqual(len(log.stdout.splitlines()), 1)
         self.assertTrue((self.dest / "tests" / "labs" / "lab07_grading_test.cpp").is_file())
-        self.assertEqual((self.dest / "labs" / "07_wide_loads" / "kernels.cu").read_text(),
-                         (REPO / "labs" / "07_wide_loads" / "kernels.cu").read_text())
+        self.assertEqual(
+            (self.dest / "labs" / "07_wide_loads" / "kernels.cu").read_text(),
+            (REPO / "labs" / "07_wide_loads" / "kernels.cu").read_text(),
+        )
 
     def test_a_destination_in_use_is_refused(self):
         done = subprocess.run([sys.executable, str(RELEASE), str(self.dest)], capture_output=True, text=True)
         self.assertEqual(done.returncode, 2)
         self.assertIn("exists and is not an empty folder", done.stderr)
-        done = subprocess.run([sys.executable, str(RELEASE), str(REPO / "build" / "release")], capture_output=True,
-                              text=True)
+        done = subprocess.run(
+            [sys.executable, str(RELEASE), str(REPO / "build" / "release")], capture_output=True, text=True
+        )
         self.assertEqual(done.returncode, 2)
         self.assertIn("lies inside the suite", done.stderr)
 

@@ -1,27 +1,50 @@
 """The repository stands on its own: nothing refers to files outside it, nothing generated or local
 sits at the top level, citations use the references page's keys, and the docs checks catch what they
 are for."""
+import importlib.util
 import pathlib
 import subprocess
 import sys
 import unittest
 
+from cudalabs.docs import check_markup, check_numbers, doxygen_text
+
 REPO = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "docs" / "tools"))
-import check_markup  # noqa: E402
-import check_numbers  # noqa: E402
-import doxygen_text  # noqa: E402
 
 # What the top level holds; anything else there is a stray log or local file.
-TOP_LEVEL = {".ci", ".clang-format", ".gitignore", "CMakeLists.txt", "Makefile", "README.md", "cmake", "common",
-             "docs", "grader", "labs", "python", "scripts", "solutions", "tests", "tools", "RELEASE.md"}
+TOP_LEVEL = {
+    ".ci",
+    ".clang-format",
+    ".flake8",
+    ".gitignore",
+    "CMakeLists.txt",
+    "Makefile",
+    "README.md",
+    "cmake",
+    "common",
+    "docs",
+    "grader",
+    "labs",
+    "pyproject.toml",
+    "python",
+    "scripts",
+    "solutions",
+    "tests",
+    "tools",
+    "RELEASE.md",
+}
 
 
 def tracked_files():
     """The project's files: what git tracks or would track (not ignored), as they are on disk. (A copy
     whose git index is older than its files, as on a lent GPU machine, still lists them right.)"""
-    listing = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=REPO,
-                             capture_output=True, text=True, check=True)
+    listing = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return sorted({REPO / name for name in listing.stdout.split("\0") if name and (REPO / name).is_file()})
 
 
@@ -44,10 +67,15 @@ class RepositoryTest(unittest.TestCase):
 
     def test_sources_are_cited_by_key(self):
         # Records printed before the keys existed keep the old names (the references page says so).
-        old_names = [str(p.relative_to(REPO)) for p in tracked_files()
-                     if "docs/data/logs/" not in str(p) and "docs/data/sanitize/" not in str(p) and p.name != "references.md"
-                     and p.suffix in (".md", ".cu", ".cuh", ".h", ".cpp", ".py", ".json", ".cmake", ".sbatch")
-                     and __import__("re").search(r"\b[Ss]eed 00[0-4]\b", text_of(p))]
+        old_names = [
+            str(p.relative_to(REPO))
+            for p in tracked_files()
+            if "docs/data/logs/" not in str(p)
+            and "docs/data/sanitize/" not in str(p)
+            and p.name != "references.md"
+            and p.suffix in (".md", ".cu", ".cuh", ".h", ".cpp", ".py", ".json", ".cmake", ".sbatch")
+            and __import__("re").search(r"\b[Ss]eed 00[0-4]\b", text_of(p))
+        ]
         self.assertEqual(old_names, [])
         references = (REPO / "docs" / "pages" / "references.md").read_text()
         for key, label in doxygen_text.SOURCE_KEYS.items():
@@ -70,17 +98,21 @@ class DocsChecksTest(unittest.TestCase):
         return f'<html><body><div class="contents">{body}</div></body></html>'
 
     def test_markup_check_passes_a_clean_page(self):
-        clean = self.page('<p>The <b>best</b> variant, 2 * 3 = 6.</p><pre>x ** 2</pre>'
-                          '<div class="fragment"><div class="line">a ** b</div></div><code>**</code>')
+        clean = self.page(
+            "<p>The <b>best</b> variant, 2 * 3 = 6.</p><pre>x ** 2</pre>"
+            '<div class="fragment"><div class="line">a ** b</div></div><code>**</code>'
+        )
         self.assertEqual(check_markup.leftovers(clean), [])
 
     def test_markup_check_catches_planted_leftovers(self):
-        for planted, what in (("see ** `best` ** here", "markdown bold"),
-                              ("&lt;tt&gt;lab10&lt;/tt&gt;", "HTML tag"),
-                              ("[the guide](profiling.md)", "markdown link"),
-                              ("{{gflops:best}}", "placeholder"),
-                              ("``` cpp", "code fence"),
-                              ("\\ref lab07", "Doxygen command")):
+        for planted, what in (
+            ("see ** `best` ** here", "markdown bold"),
+            ("&lt;tt&gt;lab10&lt;/tt&gt;", "HTML tag"),
+            ("[the guide](profiling.md)", "markdown link"),
+            ("{{gflops:best}}", "placeholder"),
+            ("``` cpp", "code fence"),
+            ("\\ref lab07", "Doxygen command"),
+        ):
             found = check_markup.leftovers(self.page(f"<p>{planted}</p>"))
             self.assertTrue(any(what in entry[0] for entry in found), (planted, found))
 
@@ -89,44 +121,60 @@ class DocsChecksTest(unittest.TestCase):
 
     def test_citations_link_to_the_source_section(self):
         text = "as [SGEMM-V100](../../docs/pages/references.md)'s kernel and [GEMM-BOOK](references.md) §2.3"
-        self.assertEqual(doxygen_text.link_citations(text),
-                         'as \\ref src_sgemm_v100 "[SGEMM-V100]"\'s kernel and \\ref src_gemm_book "[GEMM-BOOK]" §2.3')
+        self.assertEqual(
+            doxygen_text.link_citations(text),
+            'as \\ref src_sgemm_v100 "[SGEMM-V100]"\'s kernel and \\ref src_gemm_book "[GEMM-BOOK]" §2.3',
+        )
 
     def test_citations_in_headings_stay_plain_keys(self):
-        self.assertEqual(doxygen_text.link_citations("### Next to [COARSEN-KGP](../../docs/pages/references.md)"),
-                         "### Next to [COARSEN-KGP]")
+        self.assertEqual(
+            doxygen_text.link_citations("### Next to [COARSEN-KGP](../../docs/pages/references.md)"),
+            "### Next to [COARSEN-KGP]",
+        )
 
     def test_bold_that_doxygen_would_show_as_text_becomes_html(self):
         text = "- **`best`** picks a tile\n```\nx = a ** b; **kept**\n```\n## What you write (`kernels.cu`)"
-        self.assertEqual(doxygen_text.doxygen_markdown(text),
-                         "- <b>`best`</b> picks a tile\n```\nx = a ** b; **kept**\n```\n## What you write (kernels.cu)")
+        self.assertEqual(
+            doxygen_text.doxygen_markdown(text),
+            "- <b>`best`</b> picks a tile\n```\nx = a ** b; **kept**\n```\n## What you write (kernels.cu)",
+        )
 
 
 class GeneratedSourceTest(unittest.TestCase):
     def test_wgmma_wrappers_are_what_their_generator_writes(self):
-        sys.path.insert(0, str(REPO / "labs" / "11_tensor_cores"))
-        import generate_wgmma_instructions as generator
+        script = REPO / "labs" / "11_tensor_cores" / "generate_wgmma_instructions.py"
+        spec = importlib.util.spec_from_file_location("generate_wgmma_instructions", script)
+        generator = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(generator)
         header = REPO / "labs" / "11_tensor_cores" / "wgmma_instructions.cuh"
-        self.assertEqual(header.read_text(), generator.text(),
-                         "wgmma_instructions.cuh was edited by hand: change generate_wgmma_instructions.py "
-                         "and run it")
+        self.assertEqual(
+            header.read_text(),
+            generator.text(),
+            "wgmma_instructions.cuh was edited by hand: change generate_wgmma_instructions.py " "and run it",
+        )
         self.assertIn('"+f"(d[127])', generator.text())  # the 256-wide wrapper lists all 128 registers
 
 
 class NumbersCheckTest(unittest.TestCase):
     def test_an_unbacked_figure_is_caught_and_backed_ones_pass(self):
-        page = "\n".join([
-            "The kernel runs at 9,021 GFLOP/s, 2.4x faster.",                  # two hand-written figures
-            "It runs at {{gflops:tiled_coalesced}} GFLOP/s, {{calc:ms(a)/ms(b):x1}} faster.",
-            "[SGEMM-3080] timed it at {{quote:1558 ms}} on {{const:132}} SMs.",
-            "Code is not prose: `--min-time 0.05`, and neither is a link [x](a/1.5.md) or §2.3.",
-            "```", "ms = 12.5 ms", "```",
-            "A 4096^3 problem, 32 x 32 tiles, lab 05, 8 warps."])           # counts and sizes are not figures
+        page = "\n".join(
+            [
+                "The kernel runs at 9,021 GFLOP/s, 2.4x faster.",  # two hand-written figures
+                "It runs at {{gflops:tiled_coalesced}} GFLOP/s, {{calc:ms(a)/ms(b):x1}} faster.",
+                "[SGEMM-3080] timed it at {{quote:1558 ms}} on {{const:132}} SMs.",
+                "Code is not prose: `--min-time 0.05`, and neither is a link [x](a/1.5.md) or §2.3.",
+                "```",
+                "ms = 12.5 ms",
+                "```",
+                "A 4096^3 problem, 32 x 32 tiles, lab 05, 8 warps.",
+            ]
+        )  # counts and sizes are not figures
         self.assertEqual(check_numbers.unbacked(page), [(1, "9,021 GFLOP/s"), (1, "2.4x")])
 
     def test_the_suite_passes_and_the_pending_list_only_shrinks(self):
-        done = subprocess.run([sys.executable, str(REPO / "docs" / "tools" / "check_numbers.py"), str(REPO)],
-                              capture_output=True, text=True)
+        done = subprocess.run(
+            [sys.executable, "-m", "cudalabs.docs.check_numbers", str(REPO)], capture_output=True, text=True
+        )
         self.assertEqual(done.returncode, 0, done.stdout)
         for name in check_numbers.pending(REPO):
             self.assertTrue((REPO / name).is_file(), f"numbers_pending.txt lists {name}, which does not exist")

@@ -11,7 +11,12 @@ SETUP = REPO / "scripts" / "setup"
 
 # One file or program per package of the build group, as Debian lays them out.
 BUILD_FILES = [
-    "usr/bin/cmake", "usr/bin/ninja", "usr/bin/g++", "usr/bin/make", "usr/bin/python3", "usr/bin/zstd",
+    "usr/bin/cmake",
+    "usr/bin/ninja",
+    "usr/bin/g++",
+    "usr/bin/make",
+    "usr/bin/python3",
+    "usr/bin/zstd",
     "usr/lib/x86_64-linux-gnu/libgomp.so.1",
     "usr/lib/x86_64-linux-gnu/cmake/GTest/GTestConfig.cmake",
     "usr/lib/x86_64-linux-gnu/cmake/benchmark/benchmarkConfig.cmake",
@@ -76,9 +81,22 @@ class SetupTest(unittest.TestCase):
             done = self.run_setup("--list", "build", "mpi", "docs", "fuzz", "style", root=root)
             self.assertEqual(done.returncode, 0)
             names = done.stdout.split()
-            for package in ("cmake", "ninja-build", "libgtest-dev", "libbenchmark-dev", "libcli11-dev", "libstb-dev",
-                            "libgomp1", "libopenmpi-dev", "doxygen", "doxygen-awesome-css", "graphviz",
-                            "python3-matplotlib", "clang", "clang-format"):
+            for package in (
+                "cmake",
+                "ninja-build",
+                "libgtest-dev",
+                "libbenchmark-dev",
+                "libcli11-dev",
+                "libstb-dev",
+                "libgomp1",
+                "libopenmpi-dev",
+                "doxygen",
+                "doxygen-awesome-css",
+                "graphviz",
+                "python3-matplotlib",
+                "clang",
+                "clang-format",
+            ):
                 self.assertIn(package, names)
 
     def test_bad_input_gets_one_line_and_exit_2(self):

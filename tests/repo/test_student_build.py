@@ -29,8 +29,12 @@ def include_dirs(command: str, directory: str) -> list[pathlib.Path]:
 class StudentBuildTest(unittest.TestCase):
     def entries(self):
         commands = json.loads((BUILD / "compile_commands.json").read_text())
-        students = [c for c in commands if re.search(r"/labs/\d\d_\w+/kernels\.cu$", c["file"])
-                    and "_student_kernels" in c.get("output", c["command"])]
+        students = [
+            c
+            for c in commands
+            if re.search(r"/labs/\d\d_\w+/kernels\.cu$", c["file"])
+            and "_student_kernels" in c.get("output", c["command"])
+        ]
         solutions = [c for c in commands if re.search(r"/solutions/\d\d_\w+/kernels\.cu$", c["file"])]
         return students, solutions
 
@@ -40,7 +44,9 @@ class StudentBuildTest(unittest.TestCase):
         for entry in students:
             for folder in include_dirs(entry["command"], entry["directory"]):
                 self.assertFalse((folder / "solutions").exists(), f"{entry['file']}: -I {folder} holds solutions/")
-                self.assertNotEqual(folder, REPO.resolve(), f"{entry['file']}: the repository root is an include folder")
+                self.assertNotEqual(
+                    folder, REPO.resolve(), f"{entry['file']}: the repository root is an include folder"
+                )
 
     @unittest.skipUnless((REPO / "solutions").is_dir(), "a student release has no solutions")
     def test_the_solutions_still_see_the_repository(self):

@@ -21,8 +21,10 @@ GPU_COMMANDS = re.compile(r"\b(nvidia-smi|make (lab|solution|profile|run)|ctest)
 
 def notebook_cells():
     notebook = json.loads(NOTEBOOK.read_text())
-    return [(cell["cell_type"], "".join(cell["source"]), cell.get("metadata", {}).get("tags", []))
-            for cell in notebook["cells"]]
+    return [
+        (cell["cell_type"], "".join(cell["source"]), cell.get("metadata", {}).get("tags", []))
+        for cell in notebook["cells"]
+    ]
 
 
 def run_notebook(env):
@@ -43,11 +45,13 @@ def run_notebook(env):
                 continue
             if source.startswith("%%bash"):
                 body = source.split("\n", 1)[1]
-                done = subprocess.run(["bash", "-c", body], capture_output=True, text=True, env=dict(os.environ),
-                                      timeout=900)
+                done = subprocess.run(
+                    ["bash", "-c", body], capture_output=True, text=True, env=dict(os.environ), timeout=900
+                )
                 if done.returncode != 0:
-                    raise AssertionError(f"notebook cell {index} failed ({done.returncode}):\n{done.stdout}\n"
-                                         f"{done.stderr}")
+                    raise AssertionError(
+                        f"notebook cell {index} failed ({done.returncode}):\n{done.stdout}\n" f"{done.stderr}"
+                    )
             else:
                 exec(compile(source, f"notebook cell {index}", "exec"), namespace)  # noqa: S102
             ran += 1
@@ -92,8 +96,12 @@ class NotebookTest(unittest.TestCase):
             self.skipTest("git is not installed")
         with tempfile.TemporaryDirectory() as scratch:
             root = pathlib.Path(scratch) / "cuda-labs"
-            env = {"CUDALABS_ROOT": str(root), "CUDALABS_REPO_URL": str(REPO), "LAB": "01",
-                   "CUDALABS_SETUP_OFFLINE": "1"}
+            env = {
+                "CUDALABS_ROOT": str(root),
+                "CUDALABS_REPO_URL": str(REPO),
+                "LAB": "01",
+                "CUDALABS_SETUP_OFFLINE": "1",
+            }
             ran, skipped = run_notebook(env)
             self.assertTrue((root / "Makefile").is_file(), "the suite was not fetched")
             self.assertGreaterEqual(ran, 3)
@@ -113,8 +121,25 @@ class NotebookTest(unittest.TestCase):
 
 
 class ContainerRecipeTest(unittest.TestCase):
-    KNOWN = {"FROM", "ARG", "ENV", "RUN", "WORKDIR", "COPY", "CMD", "LABEL", "USER", "ENTRYPOINT", "SHELL",
-             "EXPOSE", "VOLUME", "HEALTHCHECK", "STOPSIGNAL", "ONBUILD", "ADD"}
+    KNOWN = {
+        "FROM",
+        "ARG",
+        "ENV",
+        "RUN",
+        "WORKDIR",
+        "COPY",
+        "CMD",
+        "LABEL",
+        "USER",
+        "ENTRYPOINT",
+        "SHELL",
+        "EXPOSE",
+        "VOLUME",
+        "HEALTHCHECK",
+        "STOPSIGNAL",
+        "ONBUILD",
+        "ADD",
+    }
     # Ubuntu's own CMake per release: the recipe relies on it being 3.24 or newer.
     UBUNTU_CMAKE = {"20.04": "3.16", "22.04": "3.22", "24.04": "3.28"}
 
@@ -174,8 +199,9 @@ class ContainerRecipeTest(unittest.TestCase):
             checked = subprocess.run(["bash", "-n", "-c", arguments], capture_output=True, text=True)
             self.assertEqual(checked.returncode, 0, f"RUN {arguments}: {checked.stderr}")
             if shutil.which("shellcheck"):
-                linted = subprocess.run(["shellcheck", "-s", "bash", "-e", "SC2154", "-"], input=arguments,
-                                        capture_output=True, text=True)
+                linted = subprocess.run(
+                    ["shellcheck", "-s", "bash", "-e", "SC2154", "-"], input=arguments, capture_output=True, text=True
+                )
                 self.assertEqual(linted.returncode, 0, f"RUN {arguments}:\n{linted.stdout}")
 
     def test_slurm_script_is_valid_shell(self):
@@ -184,8 +210,9 @@ class ContainerRecipeTest(unittest.TestCase):
         if shutil.which("shellcheck"):
             linted = subprocess.run(["shellcheck", str(SBATCH)], capture_output=True, text=True)
             self.assertEqual(linted.returncode, 0, linted.stdout)
-        done = subprocess.run(["bash", str(SBATCH)], capture_output=True, text=True, env={"PATH": os.environ["PATH"],
-                                                                                           "LAB": "5"})
+        done = subprocess.run(
+            ["bash", str(SBATCH)], capture_output=True, text=True, env={"PATH": os.environ["PATH"], "LAB": "5"}
+        )
         self.assertEqual(done.returncode, 2)
         self.assertEqual(done.stderr.strip(), "lab.sbatch: LAB '5' is not a two-digit lab number")
 

@@ -67,8 +67,9 @@ class GateError(Exception):
 
 def section_bytes(path: pathlib.Path, name: str) -> bytes:
     with tempfile.NamedTemporaryFile() as out:
-        done = subprocess.run(["objcopy", "-O", "binary", f"--only-section={name}", str(path), out.name],
-                              capture_output=True)
+        done = subprocess.run(
+            ["objcopy", "-O", "binary", f"--only-section={name}", str(path), out.name], capture_output=True
+        )
         if done.returncode != 0:
             return b""
         return pathlib.Path(out.name).read_bytes()
@@ -76,8 +77,9 @@ def section_bytes(path: pathlib.Path, name: str) -> bytes:
 
 def decompress(payload: bytes, expected: int) -> bytes:
     if payload[:4] != ZSTD_MAGIC:
-        raise GateError("a compressed fatbin entry that is not zstd (an older toolkit's LZ4?): rebuild with "
-                        "CUDA 12.5 or newer")
+        raise GateError(
+            "a compressed fatbin entry that is not zstd (an older toolkit's LZ4?): rebuild with " "CUDA 12.5 or newer"
+        )
     zstd = shutil.which("zstd")
     if zstd is None:
         raise GateError("zstd not found: it reads compressed device code (scripts/setup installs it)")
@@ -96,9 +98,23 @@ def fatbin_entries(data: bytes):
             break
         entry, end = offset + header_size, offset + header_size + body_size
         while entry < end:
-            (kind, _, entry_header, padded, compressed, _, _minor, _major, arch, _, _, flags, _,
-             expanded) = struct.unpack_from("<HHIQIIHHIIIQQQ", data, entry)
-            payload = data[entry + entry_header:entry + entry_header + padded]
+            (
+                kind,
+                _,
+                entry_header,
+                padded,
+                compressed,
+                _,
+                _minor,
+                _major,
+                arch,
+                _,
+                _,
+                flags,
+                _,
+                expanded,
+            ) = struct.unpack_from("<HHIQIIHHIIIQQQ", data, entry)
+            payload = data[entry + entry_header : entry + entry_header + padded]
             if expanded and compressed:
                 payload = payload[:compressed]
                 if kind == 2:
@@ -106,7 +122,7 @@ def fatbin_entries(data: bytes):
             yield kind, arch, payload
             entry += entry_header + padded
         offset = end
-        while offset < len(data) and data[offset:offset + 4] != struct.pack("<I", FATBIN_MAGIC):
+        while offset < len(data) and data[offset : offset + 4] != struct.pack("<I", FATBIN_MAGIC):
             offset += 8  # entries are 8-byte aligned
 
 
@@ -117,13 +133,13 @@ def parse_cubin(elf: bytes, arch: int):
     there (it reports itself unavailable)."""
     if elf[:4] != b"\x7fELF" or elf[4] != 2:
         raise GateError("a machine-code entry that is not a 64-bit ELF cubin")
-    section_offset, = struct.unpack_from("<Q", elf, 0x28)
+    (section_offset,) = struct.unpack_from("<Q", elf, 0x28)
     entry_size, count, names_index = struct.unpack_from("<HHH", elf, 0x3A)
     sections = [struct.unpack_from("<IIQQQQIIQQ", elf, section_offset + i * entry_size) for i in range(count)]
     names_at = sections[names_index][4]
 
     def name_of(offset):
-        return elf[names_at + offset:elf.index(b"\0", names_at + offset)].decode()
+        return elf[names_at + offset : elf.index(b"\0", names_at + offset)].decode()
 
     by_name = {name_of(s[0]): s for s in sections}
     symtab = next((s for s in sections if s[1] == 2), None)  # SHT_SYMTAB
@@ -131,25 +147,25 @@ def parse_cubin(elf: bytes, arch: int):
     if symtab is not None:
         strings = sections[symtab[6]][4]
         for i in range(symtab[5] // 24):
-            st_name, = struct.unpack_from("<I", elf, symtab[4] + i * 24)
-            symbols.append(elf[strings + st_name:elf.index(b"\0", strings + st_name)].decode())
+            (st_name,) = struct.unpack_from("<I", elf, symtab[4] + i * 24)
+            symbols.append(elf[strings + st_name : elf.index(b"\0", strings + st_name)].decode())
 
     def attributes(blob):
         at = 0
         while at + 4 <= len(blob):
             fmt, attribute = blob[at], blob[at + 1]
             if fmt == EIFMT_SVAL:
-                size, = struct.unpack_from("<H", blob, at + 2)
-                yield attribute, blob[at + 4:at + 4 + size]
+                (size,) = struct.unpack_from("<H", blob, at + 2)
+                yield attribute, blob[at + 4 : at + 4 + size]
                 at += 4 + size
             else:
-                yield attribute, blob[at + 2:at + 4]
+                yield attribute, blob[at + 2 : at + 4]
                 at += 4
 
     registers = {}
     info = by_name.get(".nv.info")
     if info is not None:
-        for attribute, value in attributes(elf[info[4]:info[4] + info[5]]):
+        for attribute, value in attributes(elf[info[4] : info[4] + info[5]]):
             if attribute == EIATTR_REGCOUNT and len(value) >= 8:
                 symbol, count_ = struct.unpack_from("<II", value)
                 if symbol < len(symbols):
@@ -158,9 +174,9 @@ def parse_cubin(elf: bytes, arch: int):
     for name, section in by_name.items():
         if not name.startswith(".nv.info."):
             continue
-        kernel = name[len(".nv.info."):]
+        kernel = name[len(".nv.info.") :]
         threads = 0
-        for attribute, value in attributes(elf[section[4]:section[4] + section[5]]):
+        for attribute, value in attributes(elf[section[4] : section[4] + section[5]]):
             if attribute == EIATTR_MAX_THREADS and len(value) >= 12:
                 x, y, z = struct.unpack_from("<III", value)
                 threads = x * y * z
@@ -182,7 +198,7 @@ def ptx_stubs(ptx: str):
             if depth == 0:
                 break
             at += 1
-        body = re.sub(r"//[^\n]*", "", ptx[start + 1:at])
+        body = re.sub(r"//[^\n]*", "", ptx[start + 1 : at])
         instructions = [line.strip() for line in body.split(";") if line.strip() and not line.strip().startswith(".")]
         if all(re.fullmatch(r"ret(\.uni)?", i) for i in instructions):
             stubs.add(match.group(1))
@@ -326,20 +342,25 @@ def main(argv=None) -> int:
                 checked[target] += 1
                 for problem in check(target, kernel, registers, shared, bound, launch, jit):
                     where = "JIT from PTX" if jit else f"sm_{target}"
-                    failures.append(f"{path.parent.name}: {name} on compute {target // 10}.{target % 10} ({where}): "
-                                    f"{problem}")
+                    failures.append(
+                        f"{path.parent.name}: {name} on compute {target // 10}.{target % 10} ({where}): " f"{problem}"
+                    )
                 if args.verbose:
-                    print(f"sm_{target}{' (PTX)' if jit else ''} {registers:3d} regs {shared:6d} B shared "
-                          f"bound {bound:4d} launch {launch} {name}")
+                    print(
+                        f"sm_{target}{' (PTX)' if jit else ''} {registers:3d} regs {shared:6d} B shared "
+                        f"bound {bound:4d} launch {launch} {name}"
+                    )
     for line in sorted(set(failures)):
         print(f"resource_gate: FAIL {line}")
     missing = sorted(set(launches) - with_launch)
     for name in missing:
         print(f"resource_gate: FAIL a launch of {name}, whose kernel is in no object")
     summary = ", ".join(f"compute {a // 10}.{a % 10}: {n}" for a, n in sorted(checked.items()))
-    print(f"resource_gate: {len(set(failures)) + len(missing)} problem(s); kernels checked per architecture: "
-          f"{summary}; {len(with_launch)} with the labs' launches (threads, dynamic shared memory)"
-          + (f"; described only on a GPU: {', '.join(undescribed)}" if undescribed else ""))
+    print(
+        f"resource_gate: {len(set(failures)) + len(missing)} problem(s); kernels checked per architecture: "
+        f"{summary}; {len(with_launch)} with the labs' launches (threads, dynamic shared memory)"
+        + (f"; described only on a GPU: {', '.join(undescribed)}" if undescribed else "")
+    )
     return 1 if failures or missing else 0
 
 

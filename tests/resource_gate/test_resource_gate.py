@@ -5,13 +5,12 @@ import pathlib
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 import unittest
 
+import resource_gate  # beside this test (ctest runs it from this folder)
+
 HERE = pathlib.Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-import resource_gate  # noqa: E402
 
 NVCC = os.environ.get("CUDALABS_NVCC") or shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
 
@@ -22,9 +21,22 @@ class ReaderTest(unittest.TestCase):
             self.skipTest("nvcc not found")
         with tempfile.TemporaryDirectory() as scratch:
             obj = pathlib.Path(scratch) / "planted.o"
-            done = subprocess.run([NVCC, "-c", str(HERE / "planted.cu"), "-o", str(obj), "--resource-usage",
-                                   "-gencode", "arch=compute_75,code=sm_75", "-gencode", "arch=compute_90,code=sm_90"],
-                                  capture_output=True, text=True)
+            done = subprocess.run(
+                [
+                    NVCC,
+                    "-c",
+                    str(HERE / "planted.cu"),
+                    "-o",
+                    str(obj),
+                    "--resource-usage",
+                    "-gencode",
+                    "arch=compute_75,code=sm_75",
+                    "-gencode",
+                    "arch=compute_90,code=sm_90",
+                ],
+                capture_output=True,
+                text=True,
+            )
             self.assertEqual(done.returncode, 0, done.stderr)
             reported, kernel, arch = {}, None, None
             for line in (done.stdout + done.stderr).splitlines():
@@ -68,9 +80,11 @@ class CheckTest(unittest.TestCase):
         self.assertEqual(resource_gate.block_registers(32, 33), 2048)  # a second warp for one thread
 
     def test_stub_entries_of_ptx(self):
-        ptx = (".visible .entry empty(\n.param .u64 p\n)\n{\n\n\tret;\n\n}\n"
-               ".visible .entry full(\n.param .u64 p\n)\n.maxntid 128, 1, 1\n{\n.reg .b32 %r<2>;\n"
-               "\tmov.u32 %r1, %tid.x;\n\tret;\n}\n")
+        ptx = (
+            ".visible .entry empty(\n.param .u64 p\n)\n{\n\n\tret;\n\n}\n"
+            ".visible .entry full(\n.param .u64 p\n)\n.maxntid 128, 1, 1\n{\n.reg .b32 %r<2>;\n"
+            "\tmov.u32 %r1, %tid.x;\n\tret;\n}\n"
+        )
         self.assertEqual(resource_gate.ptx_stubs(ptx), {"empty"})
 
 
