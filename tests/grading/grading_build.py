@@ -42,8 +42,7 @@ class GradingBuildCase(unittest.TestCase):
         self.sandbox = make_sandbox()
         if not self.sandbox.enabled:
             self.skipTest(self.sandbox.note)
-        nvcc = shutil.which("nvcc")
-        roots = SYSTEM_ROOTS + ([Path(nvcc).resolve().parent.parent] if nvcc else [])
+        roots = self.sandbox.system_folders()
         self.folder = tempfile.TemporaryDirectory()
         os.chmod(self.folder.name, 0o755)
         out, scratch = Path(self.folder.name) / "out", Path(self.folder.name) / "scratch"

@@ -66,8 +66,8 @@ def parse_depfile(text: str) -> list[str]:
 
 
 def check_dependencies(depfile: Path, tree: Path, folder: str, rules: Rules, system_roots: list[Path]) -> list[Violation]:
-    """Every file the compiler read: in the tree and allowed by the lab's globs, or under a system
-    or CUDA include folder."""
+    """Every file the compiler read: in the tree and allowed by the lab's globs, or under the
+    toolchain's and system's folders (the only others the sandboxed compile can see)."""
     violations = []
     tree = tree.resolve()
     allowed = [pattern.replace("{folder}", folder) for pattern in rules.includes]
@@ -83,7 +83,8 @@ def check_dependencies(depfile: Path, tree: Path, folder: str, rules: Rules, sys
         elif any(resolved.is_relative_to(root) for root in roots):
             continue
         else:
-            violations.append(Violation("includes a file outside the suite and the system's headers", str(resolved)))
+            violations.append(Violation("includes a file outside the suite and the toolchain's and system's folders",
+                                        str(resolved)))
     return violations
 
 

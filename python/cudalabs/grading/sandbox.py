@@ -122,6 +122,12 @@ class Sandbox:
             box += ["--chdir", str(workdir)]
         return prefix + box + ["--"] + list(argv)
 
+    def system_folders(self) -> list[Path]:
+        """The folders every step sees read-only besides what it is given: the toolchain's and the
+        system's (so a header a compile read outside its tree can only be one of theirs)."""
+        folders = [Path(f).resolve() for f in _SYSTEM_FOLDERS if os.path.isdir(f) and f != "/sys"]
+        return folders + [Path(f).resolve() for f in self.cuda_folders if os.path.isdir(f)]
+
     def prepare_writable(self, folder: Path) -> None:
         """Makes `folder` (and what is in it) the sandbox user's, so its steps can write there."""
         folder.mkdir(parents=True, exist_ok=True)
