@@ -41,6 +41,8 @@ Templates may use:
   {{kernel_of:VARIANT}}                  the variant whose kernel VARIANT ran when profiled (best -> wide_256x128)
   {{coarsening_factor:case1|case2}}      lab 08: the factor with the best speedup
   {{lab:NN}}                             set the lab the placeholders above refer to
+  {{pending:RECORD[.EXT]}}               a measurement not made yet: says so, naming the record that will hold it
+                                         (docs/data/RECORD_<device>.json, or .EXT); fails once that record exists
 A placeholder whose data is missing fails the build, so a page never shows a stale or invented number.
 """
 import csv
@@ -293,6 +295,15 @@ class Renderer:
         """Where a results record comes from: device, date, commit and command."""
         return self._record(key, arg).note()
 
+    def _pending(self, key, arg):
+        """{{pending:RECORD[.EXT]}}: a table or figure not measured yet, said in words (no number), until the
+        record docs/data/RECORD_<device>.json (.EXT) exists; then the placeholder fails: quote the record."""
+        stem, _, extension = arg.partition(".")
+        name = f"{stem}_{self.device}.{extension or 'json'}"
+        if (pathlib.Path(self.data_dir) / name).exists():
+            raise KeyError(f"pending: docs/data/{name} exists now: replace {{{{pending:{arg}}}}} by what it measured")
+        return f"*Not measured yet on the {self.device}: the lab's GPU run will write docs/data/{name}.*"
+
     def _kernel_of(self, key, arg):
         """Which variant's kernel another variant launched at the profiled problem (e.g. best -> the tile it
         picked): the variant whose profiled kernel has the same name, from the lab's profile."""
@@ -474,6 +485,7 @@ class Renderer:
         "run_of": _run_of,
         "record_note": _record_note,
         "kernel_of": _kernel_of,
+        "pending": _pending,
         "coarsening": _coarsening,
         "coarsening_factor": _coarsening_factor,
         "coarsening_speedup": _coarsening_speedup,

@@ -1,0 +1,71 @@
+/// @file labs/13_attention/tiles.h
+/// @brief The tiles of lab 13's fused attention kernels and where a 16-byte chunk of a tile row
+/// lives in shared memory (given code).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+namespace lab13 {
+
+/// flash_mma: a block of 4 warps owns 64 queries (16 per warp); K and V stream through in tiles of
+/// 64 keys, two stages of each in flight. Shared memory: the Q tile, then the K stages, then the V
+/// stages, every row `head_dim` BF16 long.
+struct MmaTile {
+  static constexpr int kQueries = 64;  ///< queries per block
+  static constexpr int kKeys = 64;     ///< keys per K or V tile
+  static constexpr int kWarps = 4;     ///< warps per block, 16 queries each
+  static constexpr int kThreads = 32 * kWarps;
+  static constexpr int kStages = 2;  ///< K and V tiles in flight
+
+  /// Bytes of shared memory for a head dimension: Q, kStages K tiles and kStages V tiles.
+  __host__ __device__ static constexpr std::size_t shared_bytes(int head_dim) {
+    return static_cast<std::size_t>(kQueries + 2 * kStages * kKeys) * head_dim * 2;
+  }
+};
+
+/// Byte offset of 16-byte chunk `chunk` (8 BF16) of row `row` in a tile whose rows are `chunks`
+/// chunks long, the chunk stored at position chunk ^ (row % 8): the 8 rows one ldmatrix phase reads
+/// at the same logical chunk sit at 8 different positions of a 128-byte span, so the phase touches
+/// all 32 banks once (no conflict), and a row's chunks stay in the row.
+__host__ __device__ constexpr unsigned swizzled_chunk_offset(int row, int chunk, int chunks) {
+  return static_cast<unsigned>(row * chunks + (chunk ^ (row % 8))) * 16u;
+}
+
+/// flash_wgmma: a block of 2 warpgroups owns 128 queries (64 per warpgroup); K and V tiles of 64
+/// keys, two stages. Every tile is stored the way wgmma's descriptors read it: panels of 64 columns
+/// (128-byte rows, rows * 128 bytes a panel), 16-byte chunk c of row r at position c ^ (r % 8) (the
+/// 128-byte swizzle), each panel starting on a 1024-byte boundary.
+struct WgmmaTile {
+  static constexpr int kQueries = 128;   ///< queries per block
+  static constexpr int kKeys = 64;       ///< keys per K or V tile
+  static constexpr int kWarpgroups = 2;  ///< 64 queries each
+  static constexpr int kThreads = 128 * kWarpgroups;
+  static constexpr int kStages = 2;         ///< K and V tiles in flight
+  static constexpr int kPanelColumns = 64;  ///< BF16 per 128-byte row of a panel
+  static constexpr std::size_t kAlignment =
+      1024;  ///< the swizzle repeats every 8 rows of 128 bytes
+
+  /// Bytes of the Q tile.
+  __host__ __device__ static constexpr std::size_t q_bytes(int head_dim) {
+    return static_cast<std::size_t>(kQueries) * head_dim * 2;
+  }
+  /// Bytes of one K or V tile.
+  __host__ __device__ static constexpr std::size_t kv_bytes(int head_dim) {
+    return static_cast<std::size_t>(kKeys) * head_dim * 2;
+  }
+  /// Bytes of shared memory to ask for: the tiles, and room to align them to 1024 bytes.
+  __host__ __device__ static constexpr std::size_t shared_bytes(int head_dim) {
+    return q_bytes(head_dim) + 2 * kStages * kv_bytes(head_dim) + kAlignment;
+  }
+};
+
+/// Byte offset of 16-byte chunk `chunk` of row `row` in a tile of `rows` rows stored as 64-column
+/// panels with the 128-byte swizzle (WgmmaTile).
+__host__ __device__ constexpr unsigned panel_chunk_offset(int row, int chunk, int rows) {
+  return static_cast<unsigned>((chunk / 8) * rows * 128 + row * 128 +
+                               ((chunk % 8) ^ (row % 8)) * 16);
+}
+
+}  // namespace lab13
