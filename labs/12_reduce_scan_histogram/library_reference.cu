@@ -10,7 +10,7 @@
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 
-namespace lab12::library {
+namespace lab12_library {
 
 namespace {
 
@@ -70,4 +70,4 @@ void cub_histogram(const std::uint8_t* input, std::size_t count, std::uint32_t* 
                                                  0, 256, count, stream));
 }
 
-}  // namespace lab12::library
+}  // namespace lab12_library

@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace lab12::library {
+namespace lab12_library {
 
 /// Bytes of temporary storage cub::DeviceReduce::Sum needs for `count` floats.
 std::size_t cub_sum_workspace(std::size_t count);
@@ -39,4 +39,4 @@ std::size_t cub_histogram_workspace(std::size_t count);
 void cub_histogram(const std::uint8_t* input, std::size_t count, std::uint32_t* bins,
                    void* workspace, std::size_t workspace_bytes, cudaStream_t stream);
 
-}  // namespace lab12::library
+}  // namespace lab12_library

@@ -232,7 +232,7 @@ void register_all(const Options& options, const Problems& problems, const Checke
                   std::uint64_t seed, TimingBuffers& buffers) {
   const std::size_t count = static_cast<std::size_t>(options.count);
   const std::size_t offset = static_cast<std::size_t>(options.offset);
-  namespace library = lab12::library;
+  namespace library = lab12_library;
 
   // The sum, with the copy of its input as the bandwidth yardstick (bytes read and written).
   if (!checked.sum.empty()) {

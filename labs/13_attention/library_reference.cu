@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-namespace lab13::library {
+namespace lab13_library {
 
 namespace {
 
@@ -89,4 +89,4 @@ void CublasAttention::run(const __nv_bfloat16* q, const __nv_bfloat16* k, const 
                                           heads, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
 }
 
-}  // namespace lab13::library
+}  // namespace lab13_library

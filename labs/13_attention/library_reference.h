@@ -14,7 +14,9 @@
 
 #include <cstddef>
 
-namespace lab13::library {
+namespace lab13_library {
+
+using lab13::AttentionShape;
 
 /// cuBLAS attention for one shape, with its workspace (FP32 scores and BF16 probabilities of every
 /// head: 6 sequence^2 bytes per head).
@@ -40,4 +42,4 @@ class CublasAttention {
   __nv_bfloat16* probabilities_ = nullptr;
 };
 
-}  // namespace lab13::library
+}  // namespace lab13_library

@@ -252,7 +252,7 @@ Checked check_all(std::ostream& out, const Options& options, std::uint64_t seed)
             shape, cudalabs::derive_seed(seed, "attention " + shape.label()), true),
         {}};
     {  // cuBLAS's output, checked at the sampled rows first, then the yardstick for every element
-      lab13::library::CublasAttention cublas(shape);
+      lab13_library::CublasAttention cublas(shape);
       DeviceBuffer<__nv_bfloat16> output(shape.elements());
       lab13::AttentionVerifier& verifier = *problem.verifier;
       cublas.run(verifier.q(), verifier.k(), verifier.v(), output.data(), verifier.scale(),
@@ -286,7 +286,7 @@ Checked check_all(std::ostream& out, const Options& options, std::uint64_t seed)
 // Device memory the benchmarks use, kept until they have run.
 struct TimingBuffers {
   std::vector<std::unique_ptr<DeviceBuffer<unsigned char>>> blocks;
-  std::vector<std::unique_ptr<lab13::library::CublasAttention>> cublas;
+  std::vector<std::unique_ptr<lab13_library::CublasAttention>> cublas;
   unsigned char* allocate(std::size_t bytes) {
     blocks.push_back(
         std::make_unique<DeviceBuffer<unsigned char>>(std::max<std::size_t>(bytes, 16)));
@@ -349,8 +349,8 @@ void register_all(const Options& options, const Checked& checked, std::uint64_t 
         buffers.allocate(shape.elements() * sizeof(__nv_bfloat16)));
     const __nv_bfloat16 *q = verifier.q(), *k = verifier.k(), *v = verifier.v();
     const float scale = verifier.scale();
-    buffers.cublas.push_back(std::make_unique<lab13::library::CublasAttention>(shape));
-    lab13::library::CublasAttention* cublas = buffers.cublas.back().get();
+    buffers.cublas.push_back(std::make_unique<lab13_library::CublasAttention>(shape));
+    lab13_library::CublasAttention* cublas = buffers.cublas.back().get();
     register_timed("reference/cublas_attention/" + shape.label(), options, shape.flops(), 0.0,
                    [=](cudaStream_t stream) { cublas->run(q, k, v, output, scale, stream); });
     for (const lab13::AttentionVariant& variant : lab13::attention_variants()) {

@@ -13,11 +13,11 @@ namespace lab13 {
 /// 64 keys, two stages of each in flight. Shared memory: the Q tile, then the K stages, then the V
 /// stages, every row `head_dim` BF16 long.
 struct MmaTile {
-  static constexpr int kQueries = 64;  ///< queries per block
-  static constexpr int kKeys = 64;     ///< keys per K or V tile
-  static constexpr int kWarps = 4;     ///< warps per block, 16 queries each
-  static constexpr int kThreads = 32 * kWarps;
-  static constexpr int kStages = 2;  ///< K and V tiles in flight
+  static constexpr int kQueries = 64;           ///< queries per block
+  static constexpr int kKeys = 64;              ///< keys per K or V tile
+  static constexpr int kWarps = 4;              ///< warps per block, 16 queries each
+  static constexpr int kThreads = 32 * kWarps;  ///< threads per block
+  static constexpr int kStages = 2;             ///< K and V tiles in flight
 
   /// Bytes of shared memory for a head dimension: Q, kStages K tiles and kStages V tiles.
   __host__ __device__ static constexpr std::size_t shared_bytes(int head_dim) {
@@ -38,12 +38,12 @@ __host__ __device__ constexpr unsigned swizzled_chunk_offset(int row, int chunk,
 /// (128-byte rows, rows * 128 bytes a panel), 16-byte chunk c of row r at position c ^ (r % 8) (the
 /// 128-byte swizzle), each panel starting on a 1024-byte boundary.
 struct WgmmaTile {
-  static constexpr int kQueries = 128;   ///< queries per block
-  static constexpr int kKeys = 64;       ///< keys per K or V tile
-  static constexpr int kWarpgroups = 2;  ///< 64 queries each
-  static constexpr int kThreads = 128 * kWarpgroups;
-  static constexpr int kStages = 2;         ///< K and V tiles in flight
-  static constexpr int kPanelColumns = 64;  ///< BF16 per 128-byte row of a panel
+  static constexpr int kQueries = 128;                ///< queries per block
+  static constexpr int kKeys = 64;                    ///< keys per K or V tile
+  static constexpr int kWarpgroups = 2;               ///< 64 queries each
+  static constexpr int kThreads = 128 * kWarpgroups;  ///< threads per block
+  static constexpr int kStages = 2;                   ///< K and V tiles in flight
+  static constexpr int kPanelColumns = 64;            ///< BF16 per 128-byte row of a panel
   static constexpr std::size_t kAlignment =
       1024;  ///< the swizzle repeats every 8 rows of 128 bytes
 

@@ -45,7 +45,7 @@ TEST(ReferenceSum, AgreesWithAnExactIntegerSum) {
     const long long mantissa = static_cast<long long>(next() & 0xFFFFFF) - 0x800000;
     const int exponent = -static_cast<int>(next() % 41);
     value = std::ldexp(static_cast<float>(mantissa), exponent);
-    exact += static_cast<__int128>(mantissa) << (64 + exponent);
+    exact += static_cast<__int128>(mantissa) * (static_cast<__int128>(1) << (64 + exponent));
     magnitudes += std::fabs(static_cast<double>(value));
   }
   const double exact_value = std::ldexp(static_cast<double>(exact), -64);
