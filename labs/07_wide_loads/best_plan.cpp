@@ -5,36 +5,23 @@
 #include "tiles.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <sstream>
 
 namespace lab07 {
 namespace {
 
-// One SM's speed on each tile, in GFLOP/s: each wide_* variant at 8192^3 on the H100 (132 SMs,
-// 15.5 waves of the big tiles: 97 % of the last wave busy), divided by 132 and by that 0.97
-// (docs/data/history/lab07_v4-before-shapes_variants_nvidia-h100-80gb-hbm3.txt). The two tiles 16
-// deep are scaled from their 8-deep forms by the two's times at 4096^3
-// (docs/data/history/lab07_v7-deeper-tiles_nvidia-h100-80gb-hbm3.txt). Only their ratios matter for
-// the choice, and those hold on other GPUs of the same kind of SM.
-// The fixed cost of a launch: fitted to lab07_plans at K = 64, 100 and 128, where the rounds are
-// short, as it first timed one launch per measurement, the host's enqueue included
-// (docs/data/history/lab07_v6-plans-single-launch_nvidia-h100-80gb-hbm3.txt); timed in batches
-// (lab07_v6-plans_*) the costs are smaller, and the choices the same at those shapes. An SM that
-// holds one block at a time idles while that block fills its pipeline and drains its stores; with
-// two or more, one block's loads and stores overlap another's FFMAs.
-constexpr TileCandidate kCandidates[] = {
-    {BestTile::k256x128, "wide_256x128", 256, 128, 8, 8, 1, 412.0, 25.0},
-    {BestTile::k128x256, "wide_128x256", 128, 256, 8, 8, 1, 391.0, 25.0},
-    {BestTile::k128x128, "wide_128x128", 128, 128, 8, 8, 2, 364.0, 12.0},
-    {BestTile::k128x64, "wide_128x64", 128, 64, 8, 4, 2, 380.0, 8.0},
-    {BestTile::k128x64x16, "wide_128x64x16", 128, 64, 16, 4, 2, 364.0, 8.0},
-    {BestTile::k64x64, "wide_64x64", 64, 64, 16, 4, 4, 306.0, 5.0},
-    // The narrow kernel's speed is DRAM's; its FFMAs (a whole column chunk, 4, 8 or 16 wide, for
-    // every row) are a floor of their own at this rate.
-    {BestTile::kNarrow, "narrow_columns", kNarrowWarps* kNarrowRows, kNarrowMaxCols, 1,
-     kNarrowWarps, 8, 100.0, 2.0},
-};
+// The candidates, one per kernel of BestTiles (tiles.h, where each kernel's measured speed and
+// fixed cost are written and explained), in the list's order.
+template <class... Kernels>
+constexpr std::array<TileCandidate, sizeof...(Kernels)> candidates_of(KernelList<Kernels...>) {
+  int index = 0;
+  return {TileCandidate{index++, Kernels::kNarrow, Kernels::kName, Kernels::BM, Kernels::BN,
+                        Kernels::BK, Kernels::kWarps, Kernels::kBlocksPerSm, Kernels::kSmGflops,
+                        Kernels::kFixedUs}...};
+}
+constexpr std::array<TileCandidate, BestTiles::kSize> kCandidates = candidates_of(BestTiles{});
 // The narrow kernel is considered up to this width of C (4 column chunks).
 constexpr int kNarrowConsideredCols = 4 * kNarrowMaxCols;
 
@@ -108,7 +95,7 @@ double predicted_us(const TileCandidate& c, const cudalabs::GemmShape& shape, in
   const int slices = ceil_div(shape.k, slice_k);
   const double m = shape.m, n = shape.n, k = shape.k;
   double us = 0.0;
-  if (c.tile == BestTile::kNarrow) {
+  if (c.narrow) {
     const long long columns = narrow_columns(shape.n);
     const long long chunks = ceil_div(columns, static_cast<long long>(c.bn));  // reads of A
     const long long blocks = ceil_div(shape.m, c.bm) * chunks * slices;
@@ -179,14 +166,14 @@ double predicted_stream_k_us(const TileCandidate& c, const cudalabs::GemmShape& 
 std::vector<BestPlan> candidate_plans(const cudalabs::GemmShape& shape, int sms) {
   std::vector<BestPlan> plans;
   for (const TileCandidate& c : kCandidates) {
-    if (c.tile == BestTile::kNarrow && shape.n > kNarrowConsideredCols) continue;
+    if (c.narrow && shape.n > kNarrowConsideredCols) continue;
     for (int splits : {1, 2, 3, 4, 6, 8, 12, kMaxSplits}) {
       const int slice_k = splits == 1 ? shape.k : k_slice_length(shape.k, splits);
       if (splits > 1 && (slice_k < kMinSliceK || ceil_div(shape.k, slice_k) != splits))
         continue;  // slices too thin, or rounding left fewer of them
       plans.push_back({&c, splits, slice_k, 0, predicted_us(c, shape, splits, sms)});
     }
-    if (c.tile != BestTile::kNarrow && stream_k_blocks(c, shape, sms) > 1)
+    if (!c.narrow && stream_k_blocks(c, shape, sms) > 1)
       plans.push_back(
           {&c, 1, shape.k, stream_k_blocks(c, shape, sms), predicted_stream_k_us(c, shape, sms)});
   }
@@ -216,9 +203,7 @@ BestPlan plan_best(const cudalabs::GemmShape& shape, int sms) {
 
 bool repack_pays(const BestPlan& plan, const cudalabs::GemmShape& shape, bool pack_a, bool pack_b,
                  int sms) {
-  if ((!pack_a && !pack_b) || plan.candidate == nullptr ||
-      plan.candidate->tile == BestTile::kNarrow)
-    return false;
+  if ((!pack_a && !pack_b) || plan.candidate == nullptr || plan.candidate->narrow) return false;
   const double a_bytes = pack_a ? 4.0 * shape.m * static_cast<double>(shape.k) : 0.0;
   const double b_bytes = pack_b ? 4.0 * shape.k * static_cast<double>(shape.n) : 0.0;
   const double copy_us = 2.0 * (a_bytes + b_bytes) / (kMemoryGBps * sms * 1e3) +

@@ -11,20 +11,18 @@
 
 namespace lab07 {
 
-/// The kernels `best` chooses from: the block tiles, and the narrow kernel for a C a few columns
-/// wide (its "tile" is the 32 rows x 16 columns one block computes).
-enum class BestTile { k64x64, k128x64, k128x64x16, k128x128, k256x128, k128x256, kNarrow };
-
-/// One tile `best` may run, with what the model needs to know of it.
+/// One kernel `best` may run (an entry of BestTiles, tiles.h), with what the model needs to know
+/// of it.
 struct TileCandidate {
-  BestTile tile;      ///< which kernel
+  int index;    ///< its place in BestTiles (launch.cuh dispatches on it)
+  bool narrow;  ///< the narrow kernel (its "tile" is the 32 rows x 16 columns a block computes)
   const char* name;   ///< its variant's name, e.g. "wide_256x128"
   int bm;             ///< block tile rows
   int bn;             ///< block tile columns
   int bk;             ///< block tile depth along K
   int warps;          ///< warps per block
   int blocks_per_sm;  ///< blocks an SM holds at once (its __launch_bounds__ budget)
-  double sm_gflops;   ///< one SM's speed on this tile when full (measured, see best_plan.cpp)
+  double sm_gflops;   ///< one SM's speed on this tile when full (measured, see tiles.h)
   double fixed_us;    ///< what a launch costs beyond its rounds: fill, drain, the last stores
 };
 
@@ -52,7 +50,7 @@ struct BestPlan {
   std::string describe() const;
 };
 
-/// The candidates, largest tile first, the narrow kernel last.
+/// The candidates: BestTiles (tiles.h) in its order, largest tile first, the narrow kernel last.
 std::span<const TileCandidate> best_candidates();
 
 /// Every plan `best` may run for `shape` on `sms` SMs, each with its predicted time: each tile

@@ -1,4 +1,5 @@
-// How a block of the wide kernel finds its work when `best` shares out K (stream_k.h, KSplit). The
+// How a block of the wide kernels finds its work (given code): which tile of C it computes
+// (swizzled_tile_origin), and, when `best` shares out K (stream_k.h, KSplit), which part of K. The
 // kernel hands for_each_tile_of_block a function that computes one tile of a GEMM, and gets it
 // called once per piece of work:
 //  - kWhole: tile blockIdx.x of args.
@@ -15,10 +16,25 @@
 #pragma once
 
 #include "common/gemm_types.h"
+#include "lab.h"
 #include "stream_k.h"
 #include "tiles.h"
 
 namespace lab07 {
+
+/// Where tile number `tile` of an m x n C starts (row, column): consecutive tiles walk down
+/// kGroupRows block rows before moving right, so that the blocks running together share panels of
+/// A and B, which are then read from L2 rather than DRAM (a block swizzle).
+template <class Tile>
+__device__ __forceinline__ int2 swizzled_tile_origin(int m, int n, int tile) {
+  const int tiles_m = (m + Tile::BM - 1) / Tile::BM, tiles_n = (n + Tile::BN - 1) / Tile::BN;
+  const int blocks_per_group = kGroupRows * tiles_n;
+  const int first_tile_m = tile / blocks_per_group * kGroupRows;
+  const int group_rows = min(tiles_m - first_tile_m, kGroupRows);
+  const int in_group = tile % blocks_per_group;
+  return make_int2((first_tile_m + in_group % group_rows) * Tile::BM,
+                   (in_group / group_rows) * Tile::BN);
+}
 
 /// This block's GEMM under split-K: slice blockIdx.z of args (all of it on a grid of one slice).
 __device__ __forceinline__ cudalabs::GemmArgs k_slice_of_block(cudalabs::GemmArgs args) {

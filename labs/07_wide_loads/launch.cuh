@@ -1,13 +1,18 @@
 // Lab 07 launch plumbing, shared by the student's and the solution's kernels.cu (each includes it
-// after defining its kernels: the steps wide_loads_kernel<kVector> and warp_tiles_kernel<kVector>,
-// wide_gemm_kernel<Tile, kVector, kSplit>, async_wide_gemm_kernel<Tile, kVector, kStages> and
-// narrow_gemm_kernel<kCols, kSlicedK>). The steps run on lab 06's 2-D grid; the wide kernels on a
-// 1-D grid of one block per tile of C (the kernel maps its tile number to a tile, see kGroupRows).
+// after defining its kernels). Given code: nothing here is a TODO.
+//  - The core steps: wide_loads_kernel<kVector>, warp_tiles_kernel<kVector> and
+//    prefetch_kernel<kVector> run on lab 06's 2-D grid of StepTile blocks;
+//    async_wide_gemm_kernel<AsyncTile, kVector, kAsyncStages> on a 1-D grid of one block per tile.
+//  - The optional challenge, the kernels `best` runs: wide_gemm_kernel<Shape, kVector, kSplit> for
+//    each block tile of BestTiles (tiles.h) and narrow_gemm_kernel<kCols, kSlicedK>, on 1-D grids
+//    (the kernel maps its tile number to a tile, see kGroupRows).
+//  - `best`: the kernel of BestTiles and the share-out of K (whole, split-K or stream-K:
+//    split_k.cuh) that best_plan.h predicts fastest, on aligned copies of a misaligned A or B where
+//    the copy pays (repack_pays). Every plan is launched from its description (planned_launch), so
+//    that describe_best and describe_plan name the kernel and grid the plan runs.
 // kVector selects the 128-bit loads, which need A and B 16-byte aligned with lda and ldb multiples
 // of 4; other arguments take the scalar instantiation of the same kernel. The kernels test C's
-// alignment for their stores themselves. `best` runs the tile and the share-out of K that
-// best_plan.h predicts fastest (whole, split-K or stream-K: split_k.cuh), on aligned copies of a
-// misaligned A or B where the copy pays (repack_pays).
+// alignment for their stores themselves.
 #pragma once
 
 #include "best_plan.h"
@@ -16,13 +21,13 @@
 #include "common/launch_utils.h"
 #include "lab.h"
 #include "split_k.cuh"
+#include "stream_k.h"
 #include "tiles.h"
 
+#include <array>
 #include <cstddef>
-#include <cstdint>
 #include <stdexcept>
 #include <string>
-#include <string_view>
 #include <type_traits>
 #include <utility>
 
@@ -35,135 +40,117 @@ bool vector_paths_allowed(const cudalabs::GemmArgs& args) {
          cudalabs::rows_allow_16_byte_loads(args.b, args.ldb);
 }
 
-template <class Tile>
-cudalabs::KernelLaunch describe(const cudalabs::GemmShape& shape) {
-  const long long blocks = static_cast<long long>(cudalabs::ceil_div(shape.m, Tile::BM)) *
-                           cudalabs::ceil_div(shape.n, Tile::BN);
-  return {reinterpret_cast<const void*>(&wide_gemm_kernel<Tile, true, KSplit::kWhole>),
-          cudalabs::checked_grid(blocks, 1, 1, "lab07 wide GEMM"), dim3(Tile::kThreads), 0};
-}
+// ---- The core steps ----
 
-// The wide kernel's instantiation for kSplit, 128-bit loads or not, on `grid`.
-template <class Tile, KSplit kSplit>
-void launch_wide(const cudalabs::GemmArgs& args, dim3 grid, cudaStream_t stream) {
-  if (vector_paths_allowed(args)) {
-    wide_gemm_kernel<Tile, true, kSplit><<<grid, Tile::kThreads, 0, stream>>>(args);
-  } else {
-    wide_gemm_kernel<Tile, false, kSplit><<<grid, Tile::kThreads, 0, stream>>>(args);
-  }
-  CUDA_CHECK_LAUNCH("lab07 wide_gemm_kernel");
-}
-
-template <class Tile>
-void launch(const cudalabs::GemmArgs& args, cudaStream_t stream) {
-  cudalabs::validate_gemm_args(args, "lab07 wide GEMM");
-  launch_wide<Tile, KSplit::kWhole>(args, describe<Tile>(args.shape()).grid, stream);
-}
-
-// Split-K: one block per tile of C and slice of K (gridDim.z = slices, k_slice.cuh).
-template <class Tile>
-void launch_slices(const cudalabs::GemmArgs& args, int slices, cudaStream_t stream) {
-  dim3 grid = describe<Tile>(args.shape()).grid;
-  grid.z = static_cast<unsigned>(slices);
-  launch_wide<Tile, KSplit::kSlices>(args, grid, stream);
-}
-
-// Stream-K: `blocks` blocks share out the K iterations of every tile (k_slice.cuh).
-template <class Tile>
-void launch_streamed(const cudalabs::GemmArgs& args, int blocks, cudaStream_t stream) {
-  launch_wide<Tile, KSplit::kStream>(args, dim3(static_cast<unsigned>(blocks)), stream);
-}
-
-// Steps 1 and 2 (wide_loads_kernel, warp_tiles_kernel): lab 06's grid, one StepTile of C per block
-// on a 2-D grid.
-enum class Step { kWideLoads, kWarpTiles };
+// Steps 1 to 3: lab 06's grid, one StepTile of C per block on a 2-D grid.
+enum class Step { kWideLoads, kWarpTiles, kPrefetch };
 
 template <Step kStep, bool kVector>
 constexpr auto step_kernel() {
   if constexpr (kStep == Step::kWideLoads) {
     return &wide_loads_kernel<kVector>;
-  } else {
+  } else if constexpr (kStep == Step::kWarpTiles) {
     return &warp_tiles_kernel<kVector>;
+  } else {
+    return &prefetch_kernel<kVector>;
   }
+}
+
+template <Step kStep>
+constexpr const char* step_name() {
+  return kStep == Step::kWideLoads   ? "lab07 wide_loads_kernel"
+         : kStep == Step::kWarpTiles ? "lab07 warp_tiles_kernel"
+                                     : "lab07 prefetch_kernel";
 }
 
 template <Step kStep>
 cudalabs::KernelLaunch describe_step(const cudalabs::GemmShape& shape) {
   return {reinterpret_cast<const void*>(step_kernel<kStep, true>()),
           cudalabs::checked_grid(cudalabs::ceil_div(shape.n, StepTile::BN),
-                                 cudalabs::ceil_div(shape.m, StepTile::BM), 1, "lab07 step"),
+                                 cudalabs::ceil_div(shape.m, StepTile::BM), 1, step_name<kStep>()),
           dim3(StepTile::kThreads), 0};
 }
 
 template <Step kStep>
 void launch_step(const cudalabs::GemmArgs& args, cudaStream_t stream) {
-  constexpr const char* kName =
-      kStep == Step::kWideLoads ? "lab07 wide_loads_kernel" : "lab07 warp_tiles_kernel";
-  cudalabs::validate_gemm_args(args, kName);
+  cudalabs::validate_gemm_args(args, step_name<kStep>());
   const cudalabs::KernelLaunch config = describe_step<kStep>(args.shape());
   if (vector_paths_allowed(args)) {
     step_kernel<kStep, true>()<<<config.grid, config.block, 0, stream>>>(args);
   } else {
     step_kernel<kStep, false>()<<<config.grid, config.block, 0, stream>>>(args);
   }
-  CUDA_CHECK_LAUNCH(kName);
+  CUDA_CHECK_LAUNCH(step_name<kStep>());
 }
 
-// The cp.async kernel keeps its stages in dynamic shared memory; above 48 KiB a kernel must opt in,
-// once per device.
-template <class Tile, bool kVector, int kStages>
+// Step 4: the cp.async kernel keeps its stages in dynamic shared memory; above 48 KiB a kernel must
+// opt in, once per device.
+template <bool kVector>
 void allow_async_shared_memory() {
-  constexpr int kBytes = async_shared_bytes<Tile, kStages>();
+  constexpr int kBytes = async_shared_bytes<AsyncTile, kAsyncStages>();
   if constexpr (kBytes > 48 * 1024) {
     static bool allowed[64] = {};
     int device = 0;
     CUDA_CHECK(cudaGetDevice(&device));
     if (device < 64 && !allowed[device]) {
-      CUDA_CHECK(cudaFuncSetAttribute(&async_wide_gemm_kernel<Tile, kVector, kStages>,
+      CUDA_CHECK(cudaFuncSetAttribute(&async_wide_gemm_kernel<AsyncTile, kVector, kAsyncStages>,
                                       cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes));
       allowed[device] = true;
     }
   }
 }
 
-template <class Tile, int kStages>
 cudalabs::KernelLaunch describe_async(const cudalabs::GemmShape& shape) {
-  allow_async_shared_memory<Tile, true, kStages>();  // so that occupancy queries see the real limit
-  const long long blocks = static_cast<long long>(cudalabs::ceil_div(shape.m, Tile::BM)) *
-                           cudalabs::ceil_div(shape.n, Tile::BN);
-  return {reinterpret_cast<const void*>(&async_wide_gemm_kernel<Tile, true, kStages>),
-          cudalabs::checked_grid(blocks, 1, 1, "lab07 async GEMM"), dim3(Tile::kThreads),
-          static_cast<std::size_t>(async_shared_bytes<Tile, kStages>())};
+  allow_async_shared_memory<true>();  // so that occupancy queries see the real limit
+  const long long blocks = static_cast<long long>(cudalabs::ceil_div(shape.m, AsyncTile::BM)) *
+                           cudalabs::ceil_div(shape.n, AsyncTile::BN);
+  return {reinterpret_cast<const void*>(&async_wide_gemm_kernel<AsyncTile, true, kAsyncStages>),
+          cudalabs::checked_grid(blocks, 1, 1, "lab07 async GEMM"), dim3(AsyncTile::kThreads),
+          static_cast<std::size_t>(async_shared_bytes<AsyncTile, kAsyncStages>())};
 }
 
-template <class Tile, int kStages>
 void launch_async(const cudalabs::GemmArgs& args, cudaStream_t stream) {
   cudalabs::validate_gemm_args(args, "lab07 async GEMM");
-  const cudalabs::KernelLaunch config = describe_async<Tile, kStages>(args.shape());
+  const cudalabs::KernelLaunch config = describe_async(args.shape());
   if (vector_paths_allowed(args)) {
-    async_wide_gemm_kernel<Tile, true, kStages>
+    async_wide_gemm_kernel<AsyncTile, true, kAsyncStages>
         <<<config.grid, config.block, config.dynamic_shared_bytes, stream>>>(args);
   } else {
-    allow_async_shared_memory<Tile, false, kStages>();
-    async_wide_gemm_kernel<Tile, false, kStages>
+    allow_async_shared_memory<false>();
+    async_wide_gemm_kernel<AsyncTile, false, kAsyncStages>
         <<<config.grid, config.block, config.dynamic_shared_bytes, stream>>>(args);
   }
   CUDA_CHECK_LAUNCH("lab07 async_wide_gemm_kernel");
 }
 
-// The narrow kernel: one block per kNarrowWarps * kNarrowRows rows of C and column chunk, the chunk
-// 4, 8 or kNarrowMaxCols columns wide (the narrowest that covers N, so a C of 3 columns computes
-// 4).
-template <int kCols>
-cudalabs::KernelLaunch describe_narrow_chunk(const cudalabs::GemmShape& shape) {
-  const long long blocks =
-      static_cast<long long>(cudalabs::ceil_div(shape.m, kNarrowWarps * kNarrowRows)) *
-      cudalabs::ceil_div(shape.n, kCols);
-  return {reinterpret_cast<const void*>(&narrow_gemm_kernel<kCols, false>),
-          cudalabs::checked_grid(blocks, 1, 1, "lab07 narrow GEMM"), dim3(kNarrowThreads), 0};
+// ---- The kernels of BestTiles, and every plan of `best`, from one description ----
+
+// What a plan launches: the kernel, its grid and its block. The launch and the descriptions are
+// both made from it.
+struct PlannedLaunch {
+  void (*kernel)(cudalabs::GemmArgs) = nullptr;
+  dim3 grid, block;
+};
+
+// How a launch shares out K (stream_k.h): the whole of it, gridDim.z slices, or stream-K's pieces.
+KSplit split_of(const BestPlan& plan) {
+  return plan.stream_k() ? KSplit::kStream : plan.splits > 1 ? KSplit::kSlices : KSplit::kWhole;
 }
 
-// Calls visit with narrow_chunk(n) (tiles.h) as a compile-time constant.
+template <class Shape, bool kVector>
+auto wide_kernel(KSplit split) {
+  switch (split) {
+    case KSplit::kSlices:
+      return &wide_gemm_kernel<Shape, kVector, KSplit::kSlices>;
+    case KSplit::kStream:
+      return &wide_gemm_kernel<Shape, kVector, KSplit::kStream>;
+    case KSplit::kWhole:
+      break;
+  }
+  return &wide_gemm_kernel<Shape, kVector, KSplit::kWhole>;
+}
+
+// Calls visit(std::integral_constant<int, narrow_chunk(n)>{}): the column chunk as a constant.
 template <class Visit>
 auto with_narrow_chunk(int n, Visit visit) {
   switch (narrow_chunk(n)) {
@@ -176,27 +163,96 @@ auto with_narrow_chunk(int n, Visit visit) {
   }
 }
 
-cudalabs::KernelLaunch describe_narrow(const cudalabs::GemmShape& shape) {
-  return with_narrow_chunk(shape.n,
-                           [&](auto cols) { return describe_narrow_chunk<cols()>(shape); });
+// Kernel of BestTiles on `shape`, K shared out as `plan` says (only splits and stream_blocks are
+// read): a block tile's kernel on one block per tile of C (gridDim.z = slices under split-K; the
+// plan's blocks under stream-K), or the narrow kernel on one block per kNarrowWarps * kNarrowRows
+// rows and column chunk (4, 8 or kNarrowMaxCols columns: the narrowest that covers N).
+template <class Kernel>
+PlannedLaunch planned_launch_of(const BestPlan& plan, const cudalabs::GemmShape& shape,
+                                bool vector) {
+  PlannedLaunch launch;
+  long long blocks = 0;
+  if constexpr (Kernel::kNarrow) {
+    blocks = static_cast<long long>(cudalabs::ceil_div(shape.m, Kernel::BM)) *
+             cudalabs::ceil_div(shape.n, narrow_chunk(shape.n));
+    launch.kernel = with_narrow_chunk(shape.n, [&](auto cols) {
+      return plan.splits > 1 ? &narrow_gemm_kernel<cols(), true>
+                             : &narrow_gemm_kernel<cols(), false>;
+    });
+    launch.block = dim3(kNarrowThreads);
+  } else {
+    using Shape = typename Kernel::Shape;
+    blocks = static_cast<long long>(cudalabs::ceil_div(shape.m, Shape::BM)) *
+             cudalabs::ceil_div(shape.n, Shape::BN);
+    launch.kernel = vector ? wide_kernel<Shape, true>(split_of(plan))
+                           : wide_kernel<Shape, false>(split_of(plan));
+    launch.block = dim3(Shape::kThreads);
+  }
+  if (plan.stream_k()) blocks = plan.stream_blocks;
+  launch.grid = cudalabs::checked_grid(blocks, 1, 1, Kernel::kName);
+  if (plan.splits > 1) launch.grid.z = static_cast<unsigned>(plan.splits);
+  return launch;
 }
 
-void launch_narrow_slices(const cudalabs::GemmArgs& args, int slices, cudaStream_t stream) {
-  cudalabs::validate_gemm_args(args, "lab07 narrow GEMM");
-  with_narrow_chunk(args.n, [&](auto cols) {
-    cudalabs::KernelLaunch config = describe_narrow_chunk<cols()>(args.shape());
-    config.grid.z = static_cast<unsigned>(slices);
-    if (slices == 1) {
-      narrow_gemm_kernel<cols(), false><<<config.grid, config.block, 0, stream>>>(args);
-    } else {
-      narrow_gemm_kernel<cols(), true><<<config.grid, config.block, 0, stream>>>(args);
-    }
+PlannedLaunch planned_launch(const BestPlan& plan, const cudalabs::GemmShape& shape, bool vector) {
+  PlannedLaunch launch;
+  BestTiles::visit(plan.candidate->index, [&](auto kernel) {
+    launch = planned_launch_of<typename decltype(kernel)::type>(plan, shape, vector);
   });
-  CUDA_CHECK_LAUNCH("lab07 narrow_gemm_kernel");
+  return launch;
 }
 
-void launch_narrow(const cudalabs::GemmArgs& args, cudaStream_t stream) {
-  launch_narrow_slices(args, 1, stream);
+cudalabs::KernelLaunch kernel_launch(const PlannedLaunch& launch) {
+  return {reinterpret_cast<const void*>(launch.kernel), launch.grid, launch.block, 0};
+}
+
+void run_planned(const PlannedLaunch& launch, const cudalabs::GemmArgs& args, cudaStream_t stream) {
+  launch.kernel<<<launch.grid, launch.block, 0, stream>>>(args);
+  CUDA_CHECK_LAUNCH("lab07 best's kernel");
+}
+
+// The plan that runs kernel number `index` of BestTiles with K whole.
+BestPlan whole_k_plan(int index, const cudalabs::GemmShape& shape) {
+  BestPlan plan;
+  plan.candidate = &best_candidates()[static_cast<std::size_t>(index)];
+  plan.slice_k = shape.k;
+  return plan;
+}
+
+// The `wide_*` and `narrow_columns` variants: kernel `Kernel` of BestTiles, K whole.
+template <class Kernel>
+BestPlan whole_k_plan(const cudalabs::GemmShape& shape) {
+  static_assert(BestTiles::index_of<Kernel>() >= 0, "a kernel of BestTiles");
+  return whole_k_plan(BestTiles::index_of<Kernel>(), shape);
+}
+
+template <class Kernel>
+cudalabs::KernelLaunch describe_tile(const cudalabs::GemmShape& shape) {
+  return kernel_launch(planned_launch_of<Kernel>(whole_k_plan<Kernel>(shape), shape, true));
+}
+
+template <class Kernel>
+void launch_tile(const cudalabs::GemmArgs& args, cudaStream_t stream) {
+  cudalabs::validate_gemm_args(args, Kernel::kName);
+  run_planned(planned_launch_of<Kernel>(whole_k_plan<Kernel>(args.shape()), args.shape(),
+                                        vector_paths_allowed(args)),
+              args, stream);
+}
+
+// Runs `plan` on args: its kernel once with K whole, or into a workspace whose slices (split-K) or
+// pieces (stream-K) are then summed into C (split_k.cuh).
+void run_plan(const BestPlan& plan, const cudalabs::GemmArgs& args, cudaStream_t stream) {
+  const bool vector = vector_paths_allowed(args);
+  const auto launch = [&](const cudalabs::GemmArgs& gemm, cudaStream_t s) {
+    run_planned(planned_launch(plan, gemm.shape(), vector), gemm, s);
+  };
+  if (plan.stream_k()) {
+    launch_stream_k(args, *plan.candidate, plan.stream_blocks, launch, stream);
+  } else if (plan.splits > 1) {
+    launch_split_k(args, plan.splits, launch, stream);
+  } else {
+    launch(args, stream);
+  }
 }
 
 int multiprocessors() {
@@ -209,97 +265,28 @@ int multiprocessors() {
   return count;
 }
 
-// The `best` plan for a shape (best_plan.h): which tile, and whether to split K.
-BestPlan plan_for(const cudalabs::GemmShape& shape) {
-  return plan_best(shape, multiprocessors());
+// Throws std::invalid_argument for a plan that is not one of candidate_plans for a GEMM of K `k`.
+void check_plan(const BestPlan& plan, int k, const cudalabs::GemmShape& shape) {
+  const bool streamable = plan.candidate != nullptr && plan.stream_k() && !plan.candidate->narrow &&
+                          plan.splits == 1 &&
+                          plan.stream_blocks <= stream_k_iterations(*plan.candidate, shape);
+  if (plan.candidate == nullptr || plan.splits < 1 || plan.splits > kMaxSplits ||
+      (plan.stream_k() && !streamable) || (plan.splits == 1 && plan.slice_k != k) ||
+      (plan.splits > 1 && (plan.slice_k != k_slice_length(k, plan.splits) ||
+                           cudalabs::ceil_div(k, plan.slice_k) != plan.splits)))
+    throw std::invalid_argument("lab07 plan: not a plan for K = " + std::to_string(k) + ": " +
+                                (plan.candidate ? plan.describe() : std::string("no kernel")));
 }
 
-cudalabs::KernelLaunch describe_best(const cudalabs::GemmShape& shape);
-void launch_best(const cudalabs::GemmArgs& args, cudaStream_t stream);
-
-constexpr cudalabs::GemmVariant kVariants[] = {
-    {"step1_wide_loads", "step 1: lab 06's 128x128x8 kernel with 128-bit global loads",
-     &launch_step<Step::kWideLoads>, &describe_step<Step::kWideLoads>},
-    {"step2_warp_tiles", "step 2: step 1 with warp tiles and 128-bit shared loads",
-     &launch_step<Step::kWarpTiles>, &describe_step<Step::kWarpTiles>},
-    {"wide_64x64", "64x64x16, 4 warps, 4x8 per thread", &launch<Tile64x64>, &describe<Tile64x64>},
-    {"wide_128x64", "128x64x8, 4 warps, 8x8 per thread", &launch<Tile128x64>,
-     &describe<Tile128x64>},
-    {"wide_128x64x16", "128x64x16, 4 warps, 8x8 per thread: for C one tile wide",
-     &launch<Tile128x64x16>, &describe<Tile128x64x16>},
-    {"wide_128x128", "128x128x8, 8 warps, 8x8 per thread", &launch<Tile128x128>,
-     &describe<Tile128x128>},
-    {"wide_128x256", "128x256x8, 8 warps, 8x16 per thread", &launch<Tile128x256>,
-     &describe<Tile128x256>},
-    {"wide_256x128", "256x128x8, 8 warps, 16x8 per thread", &launch<Tile256x128>,
-     &describe<Tile256x128>},
-    {"async_128x256", "128x256x8 fed by cp.async (3 stages) instead of registers",
-     &launch_async<Tile128x256, 3>, &describe_async<Tile128x256, 3>},
-    {"narrow_columns", "for C a few columns wide: lanes split K, each warp streams 4 rows of A",
-     &launch_narrow, &describe_narrow},
-    {"best", "the kernel above that suits the shape", &launch_best, &describe_best},
-};
-
-// The variant that runs a plan's kernel: every candidate of best_plan.cpp is named after one.
-const cudalabs::GemmVariant& variant_of(const BestPlan& plan) {
-  for (const cudalabs::GemmVariant& variant : kVariants) {
-    if (std::string_view(variant.name) == plan.candidate->name) return variant;
-  }
-  throw std::logic_error(std::string("lab07 best: no variant named ") + plan.candidate->name);
-}
-
-// What the plan launches first: the whole GEMM, or the first slice of K.
 cudalabs::KernelLaunch describe_best(const cudalabs::GemmShape& shape) {
-  const BestPlan plan = plan_for(shape);
-  cudalabs::GemmShape first = shape;
-  first.k = plan.slice_k;
-  return variant_of(plan).describe(first);
-}
-
-// Calls visit(std::type_identity<Tile>{}) with the TileShape of a block tile of best_plan.h.
-template <class Visit>
-void with_block_tile(BestTile tile, Visit visit) {
-  switch (tile) {
-    case BestTile::k64x64:
-      return visit(std::type_identity<Tile64x64>{});
-    case BestTile::k128x64:
-      return visit(std::type_identity<Tile128x64>{});
-    case BestTile::k128x64x16:
-      return visit(std::type_identity<Tile128x64x16>{});
-    case BestTile::k128x128:
-      return visit(std::type_identity<Tile128x128>{});
-    case BestTile::k256x128:
-      return visit(std::type_identity<Tile256x128>{});
-    case BestTile::k128x256:
-      return visit(std::type_identity<Tile128x256>{});
-    case BestTile::kNarrow:
-      break;
-  }
-  throw std::logic_error("lab07 best: not a block tile");
-}
-
-void run_plan(const BestPlan& plan, const cudalabs::GemmArgs& args, cudaStream_t stream) {
-  if (plan.splits == 1 && !plan.stream_k()) {
-    variant_of(plan).launch(args, stream);
-  } else if (plan.candidate->tile == BestTile::kNarrow) {
-    launch_split_k(args, plan.splits, &launch_narrow_slices, stream);
-  } else {
-    with_block_tile(plan.candidate->tile, [&](auto tile) {
-      using Tile = typename decltype(tile)::type;
-      if (plan.stream_k()) {
-        launch_stream_k<Tile>(args, plan.stream_blocks, &launch_streamed<Tile>, stream);
-      } else {
-        launch_split_k(args, plan.splits, &launch_slices<Tile>, stream);
-      }
-    });
-  }
+  return describe_plan(plan_best(shape, multiprocessors()), shape);
 }
 
 // A misaligned A or B would put every tile on the scalar path; where the model says a copy costs
 // less than that, the plan runs on copies that allow 128-bit loads (common/aligned_operands.cuh).
 void launch_best(const cudalabs::GemmArgs& args, cudaStream_t stream) {
   cudalabs::validate_gemm_args(args, "lab07 best");
-  const BestPlan plan = plan_for(args.shape());
+  const BestPlan plan = plan_best(args.shape(), multiprocessors());
   const bool pack_a = !cudalabs::rows_allow_16_byte_loads(args.a, args.lda);
   const bool pack_b = !cudalabs::rows_allow_16_byte_loads(args.b, args.ldb);
   if (repack_pays(plan, args.shape(), pack_a, pack_b, multiprocessors())) {
@@ -309,6 +296,42 @@ void launch_best(const cudalabs::GemmArgs& args, cudaStream_t stream) {
   }
   run_plan(plan, args, stream);
 }
+
+// ---- The variant list: the core steps, then BestTiles' kernels (the challenge), then best ----
+
+template <class... Kernels>
+constexpr std::array<cudalabs::GemmVariant, sizeof...(Kernels)> kernel_variants(
+    KernelList<Kernels...>) {
+  return {cudalabs::GemmVariant{Kernels::kName, Kernels::kSummary, &launch_tile<Kernels>,
+                                &describe_tile<Kernels>}...};
+}
+
+constexpr cudalabs::GemmVariant kSteps[] = {
+    {"step1_wide_loads", "step 1: lab 06's 128x128x8 kernel with 128-bit global loads",
+     &launch_step<Step::kWideLoads>, &describe_step<Step::kWideLoads>},
+    {"step2_warp_tiles", "step 2: step 1 with warp tiles and 128-bit shared loads",
+     &launch_step<Step::kWarpTiles>, &describe_step<Step::kWarpTiles>},
+    {"step3_prefetch", "step 3: step 2 with the shared->register prefetch (two fragment slots)",
+     &launch_step<Step::kPrefetch>, &describe_step<Step::kPrefetch>},
+    {"async_128x256", "step 4: 128x256x8 fed by cp.async (3 stages) instead of registers",
+     &launch_async, &describe_async},
+};
+constexpr std::array<cudalabs::GemmVariant, BestTiles::kSize> kTileVariants =
+    kernel_variants(BestTiles{});
+constexpr cudalabs::GemmVariant kBest = {"best", "the kernel above that suits the shape",
+                                         &launch_best, &describe_best};
+
+constexpr std::size_t kVariantCount = std::size(kSteps) + kTileVariants.size() + 1;
+
+constexpr std::array<cudalabs::GemmVariant, kVariantCount> all_variants() {
+  std::array<cudalabs::GemmVariant, kVariantCount> all{};
+  std::size_t i = 0;
+  for (const cudalabs::GemmVariant& variant : kSteps) all[i++] = variant;
+  for (const cudalabs::GemmVariant& variant : kTileVariants) all[i++] = variant;
+  all[i] = kBest;
+  return all;
+}
+constexpr std::array<cudalabs::GemmVariant, kVariantCount> kVariants = all_variants();
 
 }  // namespace
 
@@ -322,16 +345,14 @@ void best_gemm(const cudalabs::GemmArgs& args, cudaStream_t stream) {
 
 void launch_plan(const BestPlan& plan, const cudalabs::GemmArgs& args, cudaStream_t stream) {
   cudalabs::validate_gemm_args(args, "lab07 plan");
-  const bool streamable = plan.candidate != nullptr && plan.stream_k() &&
-                          plan.candidate->tile != BestTile::kNarrow && plan.splits == 1 &&
-                          plan.stream_blocks <= stream_k_iterations(*plan.candidate, args.shape());
-  if (plan.candidate == nullptr || plan.splits < 1 || plan.splits > kMaxSplits ||
-      (plan.stream_k() && !streamable) || (plan.splits == 1 && plan.slice_k != args.k) ||
-      (plan.splits > 1 && (plan.slice_k != k_slice_length(args.k, plan.splits) ||
-                           cudalabs::ceil_div(args.k, plan.slice_k) != plan.splits)))
-    throw std::invalid_argument("lab07 plan: not a plan for K = " + std::to_string(args.k) + ": " +
-                                (plan.candidate ? plan.describe() : std::string("no kernel")));
+  check_plan(plan, args.k, args.shape());
   run_plan(plan, args, stream);
+}
+
+cudalabs::KernelLaunch describe_plan(const BestPlan& plan, const cudalabs::GemmShape& shape) {
+  cudalabs::validate_gemm_shape(shape, "lab07 plan");
+  check_plan(plan, shape.k, shape);
+  return kernel_launch(planned_launch(plan, shape, true));
 }
 
 }  // namespace lab07

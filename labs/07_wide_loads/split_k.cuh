@@ -23,6 +23,7 @@
 #include "common/cuda_check.h"
 #include "common/gemm_device.cuh"
 #include "common/gemm_types.h"
+#include "common/launch_utils.h"
 #include "k_slice.cuh"
 #include "tiles.h"
 
@@ -130,8 +131,8 @@ void launch_into_workspace(const cudalabs::GemmArgs& args, int slices, const Sli
   CUDA_CHECK(cudaFreeAsync(workspace, stream));
 }
 
-// Runs args as `splits` slices of K with launch_slices(args, splits, stream) (a launcher of the lab
-// that sets gridDim.z), then sums them into C.
+// Runs args as `splits` slices of K with launch_slices(parts, stream) (a launch of the lab's kernel
+// with gridDim.z = splits), then sums them into C.
 template <class LaunchSlices>
 void launch_split_k(const cudalabs::GemmArgs& args, int splits, LaunchSlices launch_slices,
                     cudaStream_t stream) {
@@ -142,27 +143,22 @@ void launch_split_k(const cudalabs::GemmArgs& args, int splits, LaunchSlices lau
   count.fixed = splits;
   count.tile_rows = args.m;  // C is one tile: every element has all slices
   count.tile_cols = args.n;
-  launch_into_workspace(
-      args, splits, count,
-      [&](const cudalabs::GemmArgs& parts, cudaStream_t s) { launch_slices(parts, splits, s); },
-      stream);
+  launch_into_workspace(args, splits, count, launch_slices, stream);
 }
 
-// Runs args under stream-K on `blocks` blocks of Tile with launch_stream(args, blocks, stream),
-// then sums the pieces into C.
-template <class Tile, class LaunchStream>
-void launch_stream_k(const cudalabs::GemmArgs& args, int blocks, LaunchStream launch_stream,
-                     cudaStream_t stream) {
-  if (blocks < 1) throw std::logic_error("lab07 stream-K: bad plan");
+// Runs args under stream-K on `blocks` blocks of `tile`'s kernel with launch_stream(parts, stream)
+// (a launch of gridDim.x = blocks), then sums the pieces into C.
+template <class LaunchStream>
+void launch_stream_k(const cudalabs::GemmArgs& args, const TileCandidate& tile, int blocks,
+                     LaunchStream launch_stream, cudaStream_t stream) {
+  if (blocks < 1 || tile.narrow) throw std::logic_error("lab07 stream-K: bad plan");
   SliceCount count;
-  count.part = stream_k_partition<Tile>(args.m, args.n, args.k, blocks);
-  count.tile_rows = Tile::BM;
-  count.tile_cols = Tile::BN;
-  count.tiles_n = cudalabs::ceil_div(args.n, Tile::BN);
-  launch_into_workspace(
-      args, count.part.max_pieces(), count,
-      [&](const cudalabs::GemmArgs& parts, cudaStream_t s) { launch_stream(parts, blocks, s); },
-      stream);
+  count.part = {cudalabs::ceil_div(args.m, tile.bm) * cudalabs::ceil_div(args.n, tile.bn),
+                cudalabs::ceil_div(args.k, tile.bk), blocks};
+  count.tile_rows = tile.bm;
+  count.tile_cols = tile.bn;
+  count.tiles_n = cudalabs::ceil_div(args.n, tile.bn);
+  launch_into_workspace(args, count.part.max_pieces(), count, launch_stream, stream);
 }
 
 }  // namespace

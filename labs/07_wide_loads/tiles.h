@@ -1,8 +1,15 @@
 /// @file labs/07_wide_loads/tiles.h
-/// @brief The tile shapes of lab 07's kernels, as one template parameter each.
+/// @brief Lab 07's tiles, each written once: the tile shapes (one template parameter each), and
+/// the typed list of the kernels `best` chooses from (BestTiles), from which the variant table,
+/// the planner's table (best_plan.cpp), the launch dispatch and the descriptions (launch.cuh)
+/// all follow.
 #pragma once
 
 #include <cuda_runtime.h>  // __host__ __device__: best's plans and the kernels agree on k_slice_length
+
+#include <stdexcept>
+#include <string>
+#include <type_traits>
 
 namespace lab07 {
 
@@ -48,9 +55,14 @@ using Tile128x256 =
     TileShape<128, 256, 8, 2, 4, 8, 16, 1>;  ///< 8 warps, 8 x 16 per lane, 1 block per SM
 using Tile256x128 =
     TileShape<256, 128, 8, 4, 2, 16, 8, 1>;  ///< 8 warps, 16 x 8 per lane, 1 block per SM
-/// Steps 1 and 2 of the lab (wide_loads_kernel, warp_tiles_kernel) keep lab 06's block: 128 x 128 x
-/// 8, 256 threads, 8 x 8 outputs per thread, two blocks per SM.
+/// The core steps of the lab (steps 1 to 3: wide_loads_kernel, warp_tiles_kernel,
+/// prefetch_kernel) keep lab 06's block: 128 x 128 x 8, 256 threads, 8 x 8 outputs per thread,
+/// two blocks per SM.
 using StepTile = Tile128x128;
+/// Step 4, the cp.async kernel: the 128 x 256 tile, kAsyncStages stages deep.
+using AsyncTile = Tile128x256;
+/// Stages of the cp.async kernel.
+inline constexpr int kAsyncStages = 3;
 
 /// The narrow kernel, for a C only a few columns wide: blocks of kNarrowWarps warps, each warp
 /// computing kNarrowRows rows of C over a chunk of kCols columns (4, 8 or kNarrowMaxCols), its
@@ -78,5 +90,126 @@ constexpr int async_shared_bytes() {
   return kStages * (Tile::BK * (Tile::BM + 4) + Tile::BK * Tile::BN) *
          static_cast<int>(sizeof(float));
 }
+
+// ---- The kernels `best` chooses from (the lab's optional challenge writes them) ----
+
+/// A kernel of `best` built on a block tile: wide_gemm_kernel<Shape, ...>. What the planner needs
+/// of it follows from the shape: its tile, its warps and the blocks an SM holds at once (the
+/// __launch_bounds__ budget).
+template <class Shape_>
+struct BlockTileKernel {
+  using Shape = Shape_;                                   ///< the kernel's TileShape
+  static constexpr bool kNarrow = false;                  ///< not the narrow kernel
+  static constexpr int BM = Shape::BM;                    ///< rows of C per block
+  static constexpr int BN = Shape::BN;                    ///< columns of C per block
+  static constexpr int BK = Shape::BK;                    ///< depth of each tile along K
+  static constexpr int kWarps = Shape::kThreads / 32;     ///< warps per block
+  static constexpr int kBlocksPerSm = Shape::kMinBlocks;  ///< blocks an SM holds at once
+};
+
+// One SM's speed on each tile (kSmGflops, GFLOP/s): each wide_* variant at 8192^3 on the H100 (132
+// SMs, 15.5 waves of the big tiles: 97 % of the last wave busy), divided by 132 and by that 0.97
+// (docs/data/history/lab07_v4-before-shapes_variants_nvidia-h100-80gb-hbm3.txt). The two tiles 16
+// deep are scaled from their 8-deep forms by the two's times at 4096^3
+// (docs/data/history/lab07_v7-deeper-tiles_nvidia-h100-80gb-hbm3.txt). Only their ratios matter
+// for the choice, and those hold on other GPUs of the same kind of SM.
+// The fixed cost of a launch (kFixedUs, what a launch costs beyond its rounds: fill, drain, the
+// last stores): fitted to lab07_plans at K = 64, 100 and 128, where the rounds are short, as it
+// first timed one launch per measurement, the host's enqueue included
+// (docs/data/history/lab07_v6-plans-single-launch_nvidia-h100-80gb-hbm3.txt); timed in batches
+// (lab07_v6-plans_*) the costs are smaller, and the choices the same at those shapes. An SM that
+// holds one block at a time idles while that block fills its pipeline and drains its stores; with
+// two or more, one block's loads and stores overlap another's FFMAs.
+
+/// `wide_256x128`.
+struct Wide256x128 : BlockTileKernel<Tile256x128> {
+  static constexpr const char* kName = "wide_256x128";                            ///< variant
+  static constexpr const char* kSummary = "256x128x8, 8 warps, 16x8 per thread";  ///< one line
+  static constexpr double kSmGflops = 412.0;  ///< one full SM's measured speed (above)
+  static constexpr double kFixedUs = 25.0;    ///< a launch's fixed cost (above)
+};
+/// `wide_128x256`.
+struct Wide128x256 : BlockTileKernel<Tile128x256> {
+  static constexpr const char* kName = "wide_128x256";                            ///< variant
+  static constexpr const char* kSummary = "128x256x8, 8 warps, 8x16 per thread";  ///< one line
+  static constexpr double kSmGflops = 391.0;  ///< one full SM's measured speed (above)
+  static constexpr double kFixedUs = 25.0;    ///< a launch's fixed cost (above)
+};
+/// `wide_128x128`.
+struct Wide128x128 : BlockTileKernel<Tile128x128> {
+  static constexpr const char* kName = "wide_128x128";                           ///< variant
+  static constexpr const char* kSummary = "128x128x8, 8 warps, 8x8 per thread";  ///< one line
+  static constexpr double kSmGflops = 364.0;  ///< one full SM's measured speed (above)
+  static constexpr double kFixedUs = 12.0;    ///< a launch's fixed cost (above)
+};
+/// `wide_128x64`.
+struct Wide128x64 : BlockTileKernel<Tile128x64> {
+  static constexpr const char* kName = "wide_128x64";                           ///< variant
+  static constexpr const char* kSummary = "128x64x8, 4 warps, 8x8 per thread";  ///< one line
+  static constexpr double kSmGflops = 380.0;  ///< one full SM's measured speed (above)
+  static constexpr double kFixedUs = 8.0;     ///< a launch's fixed cost (above)
+};
+/// `wide_128x64x16`.
+struct Wide128x64x16 : BlockTileKernel<Tile128x64x16> {
+  static constexpr const char* kName = "wide_128x64x16";  ///< variant
+  /// one line
+  static constexpr const char* kSummary = "128x64x16, 4 warps, 8x8 per thread: for C one tile wide";
+  static constexpr double kSmGflops = 364.0;  ///< one full SM's measured speed (above)
+  static constexpr double kFixedUs = 8.0;     ///< a launch's fixed cost (above)
+};
+/// `wide_64x64`.
+struct Wide64x64 : BlockTileKernel<Tile64x64> {
+  static constexpr const char* kName = "wide_64x64";                            ///< variant
+  static constexpr const char* kSummary = "64x64x16, 4 warps, 4x8 per thread";  ///< one line
+  static constexpr double kSmGflops = 306.0;  ///< one full SM's measured speed (above)
+  static constexpr double kFixedUs = 5.0;     ///< a launch's fixed cost (above)
+};
+/// `narrow_columns`: the narrow kernel, for a C a few columns wide. Its "tile" is the kNarrowRows
+/// rows of each of kNarrowWarps warps by the widest column chunk; its speed is DRAM's, and its
+/// FFMAs (a whole column chunk, 4, 8 or 16 wide, for every row) are a floor of their own at
+/// kSmGflops.
+struct NarrowColumns {
+  static constexpr bool kNarrow = true;                   ///< the narrow kernel
+  static constexpr const char* kName = "narrow_columns";  ///< variant
+  /// one line
+  static constexpr const char* kSummary =
+      "for C a few columns wide: lanes split K, each warp streams 4 rows of A";
+  static constexpr int BM = kNarrowWarps * kNarrowRows;  ///< rows of C per block
+  static constexpr int BN = kNarrowMaxCols;              ///< the widest column chunk
+  static constexpr int BK = 1;                           ///< K is not tiled
+  static constexpr int kWarps = kNarrowWarps;            ///< warps per block
+  static constexpr int kBlocksPerSm = 8;                 ///< blocks an SM holds at once
+  static constexpr double kSmGflops = 100.0;             ///< its FFMAs' floor (above)
+  static constexpr double kFixedUs = 2.0;                ///< a launch's fixed cost
+};
+
+/// A typed list of kernels: the single source that tables and dispatch are generated from.
+template <class... Kernels>
+struct KernelList {
+  static constexpr int kSize = sizeof...(Kernels);  ///< kernels in the list
+
+  /// The place of Kernel in the list (0-based); -1 when it is not there.
+  template <class Kernel>
+  static constexpr int index_of() {
+    int i = 0, found = -1;
+    ((std::is_same_v<Kernel, Kernels> ? found = i++ : i++), ...);
+    return found;
+  }
+
+  /// Calls visit(std::type_identity<Kernel>{}) for the kernel at `index` (0-based, in the list's
+  /// order). Throws std::out_of_range for an index past the list.
+  template <class Visit>
+  static void visit(int index, Visit&& visit) {
+    int i = 0;
+    const bool found =
+        ((i++ == index ? (visit(std::type_identity<Kernels>{}), true) : false) || ...);
+    if (!found) throw std::out_of_range("lab07: no kernel number " + std::to_string(index));
+  }
+};
+
+/// The kernels `best` chooses from, largest tile first, the narrow kernel last: best_plan.cpp's
+/// candidates, the `wide_*` and `narrow_columns` variants and best's launches all come from here.
+using BestTiles = KernelList<Wide256x128, Wide128x256, Wide128x128, Wide128x64, Wide128x64x16,
+                             Wide64x64, NarrowColumns>;
 
 }  // namespace lab07

@@ -1,71 +1,18 @@
-// Lab 07's warp tile, the part of its SGEMM that any tile-staged product can reuse: where each
-// lane's 4 x 4 pieces sit, the conflict-free 128-bit fragment loads from the shared tiles, the
-// register outer product, and the register-staged tile loop. Lab 07's kernels include it, and so
-// does lab 09's sub-pixel convolution, whose A tile is gathered from an image instead of read from
-// a matrix.
+// Lab 07's warp tile, the part of its SGEMM that any tile-staged product can reuse: step 2's lane
+// pieces and fragment loads (lane_pieces.cuh), and the register-staged tile loop of the
+// challenge's kernels (step 3 written once per shared buffer). The register outer product and the
+// stores are given (register_patch.cuh). Lab 07's challenge kernels include it, and so does lab
+// 09's sub-pixel convolution, whose A tile is gathered from an image instead of read from a
+// matrix.
 #pragma once
 
+#include "labs/07_wide_loads/register_patch.cuh"
 #include "labs/07_wide_loads/tiles.h"
+#include "lane_pieces.cuh"
 
 #include <concepts>
 
 namespace lab07 {
-
-// One lane's view of the warp tile: its first 4 x 4 piece; the others follow every LANES_M * 4 rows
-// and LANES_N * 4 columns.
-template <class Tile>
-struct LanePieces {
-  int row, col;
-  __device__ LanePieces() {
-    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    row = (warp / Tile::WARPS_N) * Tile::WM + (lane / Tile::LANES_N) * 4;
-    col = (warp % Tile::WARPS_N) * Tile::WN + (lane % Tile::LANES_N) * 4;
-  }
-};
-
-// Copies N / 4 float4s into `to`, the p-th from `from + p * stride` (a lane's pieces of one
-// fragment).
-template <int kStride, int N>
-__device__ __forceinline__ void load_pieces(const float* from, float (&to)[N]) {
-#pragma unroll
-  for (int p = 0; p < N / 4; ++p) {
-    const float4 v = *reinterpret_cast<const float4*>(from + p * kStride);
-    to[4 * p + 0] = v.x;
-    to[4 * p + 1] = v.y;
-    to[4 * p + 2] = v.z;
-    to[4 * p + 3] = v.w;
-  }
-}
-
-// Loads step k's fragments (TM values of A from the transposed tile, TN of B) into register slot
-// `slot` with 128-bit shared loads. `a_row` and `b_row` point at row k of the tiles.
-template <class Tile>
-__device__ __forceinline__ void load_fragments(const float* a_row, const float* b_row,
-                                               const LanePieces<Tile>& lane,
-                                               float (&a_frag)[Tile::TM],
-                                               float (&b_frag)[Tile::TN]) {
-  load_pieces<Tile::LANES_M * 4>(a_row + lane.row, a_frag);
-  load_pieces<Tile::LANES_N * 4>(b_row + lane.col, b_frag);
-}
-
-// The TM x TN FFMAs of one step. The inner loop runs over the longer fragment: measured on the
-// H100, that order is 2-5 % faster for both 8 x 16 and 16 x 8 patches (it lets ptxas keep the
-// shorter fragment's operand in the reuse cache across a longer run of FFMAs).
-template <int TM, int TN>
-__device__ __forceinline__ void outer_product(const float (&a_frag)[TM], const float (&b_frag)[TN],
-                                              float (&acc)[TM][TN]) {
-  if constexpr (TN >= TM) {
-#pragma unroll
-    for (int i = 0; i < TM; ++i)
-#pragma unroll
-      for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(a_frag[i], b_frag[j], acc[i][j]);
-  } else {
-#pragma unroll
-    for (int j = 0; j < TN; ++j)
-#pragma unroll
-      for (int i = 0; i < TM; ++i) acc[i][j] = fmaf(a_frag[i], b_frag[j], acc[i][j]);
-  }
-}
 
 // What the register-staged tile loop below asks of a block that stages its own tiles, checked by
 // the compiler wherever the loop is used. Where A comes from is the block's business: lab 07 reads

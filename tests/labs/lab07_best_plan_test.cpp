@@ -1,14 +1,25 @@
 // Lab 07's `best` plan on the CPU: the model's choices at shapes measured on the H100 (132 SMs),
-// and the plan's invariants on many shapes.
+// the plan's invariants on many shapes, and the typed list of tiles (tiles.h) as the one source of
+// the planner's table, the variant table and every plan's launch (no GPU: the kernels are named,
+// not run).
 #include "labs/07_wide_loads/best_plan.h"
+#include "labs/07_wide_loads/lab.h"
 #include "labs/07_wide_loads/stream_k.h"
 #include "labs/07_wide_loads/tiles.h"
+
+#include "common/gemm_variant.h"
+#include "common/launch_utils.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <random>
+#include <set>
+#include <span>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace lab07 {
@@ -46,7 +57,7 @@ TEST(BestPlan, StagesDeeperWhenEveryTileComesFromDram) {
   EXPECT_EQ(tile_at(3000, 3000, 3000), "wide_128x64");  // panels shared: 8 deep is faster
   const TileCandidate* shallow = nullptr;
   for (const TileCandidate& c : best_candidates())
-    if (c.tile == BestTile::k128x64) shallow = &c;
+    if (std::string(c.name) == "wide_128x64") shallow = &c;
   ASSERT_NE(shallow, nullptr);
   // The same tiles per SM, but the one-tile-wide C waits on DRAM.
   const double wide_c = predicted_us(*shallow, {8192, 8192, 3200}, 1, kH100Sms) / (8192.0 * 8192);
@@ -174,14 +185,14 @@ TEST(StreamKPartition, TheHardShapesKeepTheirHeadsInStep) {
 // A C a few columns wide is a matrix-vector product: the narrow kernel streams A once, where the
 // narrowest tile (64 columns) would compute 61 columns of zeros at N = 3.
 TEST(BestPlan, StreamsANarrowC) {
-  EXPECT_EQ(plan_best({40960, 3, 1600}, kH100Sms).candidate->tile, BestTile::kNarrow);
-  EXPECT_EQ(plan_best({4096, 16, 4096}, kH100Sms).candidate->tile, BestTile::kNarrow);
-  EXPECT_EQ(plan_best({100000, 1, 512}, kH100Sms).candidate->tile, BestTile::kNarrow);
-  EXPECT_NE(plan_best({20480, 64, 3200}, kH100Sms).candidate->tile, BestTile::kNarrow);
-  EXPECT_NE(plan_best({4096, 4096, 4096}, kH100Sms).candidate->tile, BestTile::kNarrow);
+  EXPECT_TRUE(plan_best({40960, 3, 1600}, kH100Sms).candidate->narrow);
+  EXPECT_TRUE(plan_best({4096, 16, 4096}, kH100Sms).candidate->narrow);
+  EXPECT_TRUE(plan_best({100000, 1, 512}, kH100Sms).candidate->narrow);
+  EXPECT_FALSE(plan_best({20480, 64, 3200}, kH100Sms).candidate->narrow);
+  EXPECT_FALSE(plan_best({4096, 4096, 4096}, kH100Sms).candidate->narrow);
   // Its time is reading A at DRAM's speed: twice the rows, twice the time.
   const TileCandidate& narrow = best_candidates().back();
-  ASSERT_EQ(narrow.tile, BestTile::kNarrow);
+  ASSERT_TRUE(narrow.narrow);
   const double half = predicted_us(narrow, {20480, 3, 1600}, 1, kH100Sms);
   const double whole = predicted_us(narrow, {40960, 3, 1600}, 1, kH100Sms);
   EXPECT_NEAR((whole - narrow.fixed_us) / (half - narrow.fixed_us), 2.0, 0.01);
@@ -196,7 +207,7 @@ TEST(BestPlan, CandidatePlansCoverTheChoices) {
     if (plan.splits == 1 && !plan.stream_k()) ++unsplit;
     if (plan.stream_k()) ++streamed;
     EXPECT_TRUE(plan.splits == 1 || plan.slice_k >= 128) << plan.describe();
-    EXPECT_NE(plan.candidate->tile, BestTile::kNarrow);
+    EXPECT_FALSE(plan.candidate->narrow);
   }
   EXPECT_EQ(unsplit, static_cast<int>(best_candidates().size()) - 1);  // all but the narrow one
   EXPECT_EQ(streamed, unsplit);                                        // each block tile
@@ -204,9 +215,8 @@ TEST(BestPlan, CandidatePlansCoverTheChoices) {
   EXPECT_TRUE(std::any_of(plans.begin(), plans.end(),
                           [&](const BestPlan& p) { return p.same_as(chosen); }));
   const std::vector<BestPlan> narrow = candidate_plans({40960, 3, 1600}, kH100Sms);
-  EXPECT_TRUE(std::any_of(narrow.begin(), narrow.end(), [](const BestPlan& p) {
-    return p.candidate->tile == BestTile::kNarrow;
-  }));
+  EXPECT_TRUE(std::any_of(narrow.begin(), narrow.end(),
+                          [](const BestPlan& p) { return p.candidate->narrow; }));
   // No split of a K too short for two slices of 128.
   for (const BestPlan& plan : candidate_plans({64, 64, 200}, kH100Sms)) EXPECT_EQ(plan.splits, 1);
   // Stream-K runs no more blocks than there are iterations: one tile of 1 x 1 x 1 has one.
@@ -299,7 +309,7 @@ TEST(RepackPays, NeverForTheNarrowKernel) {
   // Its loads take any alignment: 65536 x 3 x 4096 reads A once either way.
   const cudalabs::GemmShape narrow{65536, 3, 4096};
   const BestPlan plan = plan_best(narrow, kH100Sms);
-  ASSERT_EQ(plan.candidate->tile, BestTile::kNarrow);
+  ASSERT_TRUE(plan.candidate->narrow);
   EXPECT_FALSE(repack_pays(plan, narrow, true, true, kH100Sms));
 }
 
@@ -318,6 +328,86 @@ TEST(RepackPays, CopiesWhenTheCopyIsCheaperThanTheScalarPath) {
     EXPECT_LT(2.0 * bytes / (2500.0 * 1e3), plan.predicted_us * (1.0 / kScalarPathRate - 1.0))
         << shape.label();
   }
+}
+
+// The planner's candidates, the `wide_*` and `narrow_columns` variants and the launches all come
+// from BestTiles: the same kernels, in the same order, under the same names.
+TEST(BestTiles, AreTheOneSourceOfCandidatesAndVariants) {
+  const std::span<const TileCandidate> candidates = best_candidates();
+  ASSERT_EQ(static_cast<int>(candidates.size()), BestTiles::kSize);
+  const std::span<const cudalabs::GemmVariant> all = variants();
+  std::size_t first = 0;
+  while (first < all.size() && std::string(all[first].name) != candidates.front().name) ++first;
+  ASSERT_LE(first + candidates.size() + 1, all.size()) << "the kernels of BestTiles are variants";
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    EXPECT_EQ(candidates[i].index, static_cast<int>(i));
+    EXPECT_EQ(std::string(all[first + i].name), candidates[i].name);
+    EXPECT_EQ(candidates[i].narrow, i + 1 == candidates.size());  // the narrow kernel last
+  }
+  EXPECT_EQ(std::string(all[first + candidates.size()].name), "best");
+  EXPECT_EQ(BestTiles::index_of<Wide256x128>(), 0);
+  EXPECT_EQ(BestTiles::index_of<NarrowColumns>(), BestTiles::kSize - 1);
+  EXPECT_EQ(BestTiles::index_of<int>(), -1);
+}
+
+// What each plan launches (describe_plan, from which launch_plan and best launch): the kernel of
+// the plan's tile in the plan's share-out of K, on the plan's grid. A split-K plan once described
+// the whole-K kernel on the whole-K grid; now every plan names the kernel it runs.
+TEST(BestPlanLaunch, EveryPlanDescribesTheKernelItRuns) {
+  const std::span<const cudalabs::GemmVariant> all = variants();
+  auto variant_named = [&](const char* name) -> const cudalabs::GemmVariant& {
+    for (const cudalabs::GemmVariant& v : all)
+      if (std::string(v.name) == name) return v;
+    throw std::logic_error(std::string("no variant ") + name);
+  };
+  // Kernel of (tile, share-out) -> the first description that named it: one kernel per pair.
+  std::map<std::pair<int, int>, const void*> kernel_of;
+  std::set<const void*> kernels;
+  std::mt19937 random(11);
+  std::uniform_int_distribution<int> side(1, 9000);
+  std::vector<cudalabs::GemmShape> shapes{
+      {1024, 1024, 65536}, {10240, 128, 6400}, {40960, 3, 1600}, {200, 3, 500}, {33, 65, 4099}};
+  for (int i = 0; i < 60; ++i)
+    shapes.push_back({side(random), side(random) / 40 + 1, side(random)});
+  int split = 0, streamed = 0;
+  for (const cudalabs::GemmShape& shape : shapes) {
+    for (const BestPlan& plan : candidate_plans(shape, kH100Sms)) {
+      const TileCandidate& tile = *plan.candidate;
+      const cudalabs::KernelLaunch launch = describe_plan(plan, shape);
+      ASSERT_NE(launch.kernel, nullptr) << plan.describe();
+      EXPECT_EQ(launch.threads_per_block(), tile.warps * 32) << plan.describe();
+      const int mode = plan.stream_k() ? 2 : plan.splits > 1 ? 1 : 0;
+      const long long tiles = tile.narrow
+                                  ? static_cast<long long>(cudalabs::ceil_div(shape.m, tile.bm)) *
+                                        cudalabs::ceil_div(shape.n, narrow_chunk(shape.n))
+                                  : static_cast<long long>(cudalabs::ceil_div(shape.m, tile.bm)) *
+                                        cudalabs::ceil_div(shape.n, tile.bn);
+      EXPECT_EQ(launch.grid.y, 1u) << plan.describe();
+      EXPECT_EQ(static_cast<long long>(launch.grid.x), mode == 2 ? plan.stream_blocks : tiles)
+          << plan.describe() << " on " << shape.label();
+      EXPECT_EQ(static_cast<int>(launch.grid.z), plan.splits) << plan.describe();
+      if (mode == 0) {
+        // K whole: the tile's own variant, as the variant table describes it.
+        EXPECT_EQ(launch.kernel, variant_named(tile.name).describe(shape).kernel)
+            << plan.describe();
+      }
+      split += mode == 1;
+      streamed += mode == 2;
+      // The narrow kernel's instantiation follows its column chunk too.
+      const int key = tile.index * 100 + (tile.narrow ? narrow_chunk(shape.n) : 0);
+      const auto [found, fresh] = kernel_of.try_emplace({key, mode}, launch.kernel);
+      EXPECT_EQ(found->second, launch.kernel) << plan.describe() << ": another kernel before";
+      if (fresh) {
+        EXPECT_TRUE(kernels.insert(launch.kernel).second)
+            << plan.describe() << " names the kernel of another tile or share-out of K";
+      }
+    }
+  }
+  EXPECT_GT(split, 0);
+  EXPECT_GT(streamed, 0);
+  // A plan for another K is refused, as launch_plan refuses it.
+  const BestPlan plan = plan_best({1024, 1024, 65536}, kH100Sms);
+  EXPECT_THROW(describe_plan(plan, {1024, 1024, 4096}), std::invalid_argument);
 }
 
 }  // namespace

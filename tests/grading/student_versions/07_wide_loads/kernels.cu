@@ -1,10 +1,15 @@
 // Lab 07, a student's version of steps 1 and 2, written from the skeleton's TODO list alone (see
-// tests/grading/student_versions/README.md); steps 3, 4 and 5 are left as the skeleton has them
-// (brought up to date with the skeleton's given lines when its interface changed).
+// tests/grading/student_versions/README.md); step 3, step 4 and the optional challenge are left as
+// the skeleton has them (brought up to date with the skeleton's given lines when its interface
+// changed).
 //
-// Lab 07: wide loads and warp tiling. YOUR KERNELS GO HERE, in four steps; each step is a variant
-// of its own (`--variant step1_wide_loads`, ...), tested and timed alone, so you can see what each
-// lesson buys before the next. Start from your lab 06 prefetch_regs kernel.
+// Lab 07: wide loads and warp tiling. YOUR KERNELS GO HERE, in four steps (the core); each step is
+// a variant of its own (`--variant step1_wide_loads`, ...), tested, timed and profiled alone, so
+// you can see what each lesson buys before the next. Start from your lab 06 prefetch_regs kernel.
+// Given (register_patch.cuh): outer_product, the FFMAs of one step, and store_patch, the stores of
+// a lane's patch of C with the alpha/beta update. Unroll (#pragma unroll) every loop that indexes
+// the accumulators or the fragments: a loop index the compiler cannot resolve puts the whole array
+// in local memory (`cmake -DCUDALABS_PTXAS_VERBOSE=ON` reports it as spill stores).
 //
 // Step 1, `wide_loads_kernel<kVector>`: lab 06's kernel (StepTile in tiles.h: 128 x 128 x 8, 256
 // threads, 8 x 8 outputs per thread, two shared buffers, one barrier per tile), with 128-bit
@@ -15,41 +20,87 @@
 //     outside).
 //  2. A goes to shared memory transposed, a_tile[buffer][k][m] with rows padded by kPadA (4 scalar
 //     stores); B as one 128-bit store into b_tile[buffer][k][n].
+//  3. Each thread keeps lab 06's 8 x 8 patch of consecutive rows and columns and stores it with
+//     store_patch<8, 8, 4, 4, false>.
 //  Predict before you time it: how many global load instructions does a block issue per tile now,
 //  against lab 06's? Where is the time going instead (make profile N=07)?
 //
 // Step 2, `warp_tiles_kernel<kVector>`: step 1 with warp tiling (StepTile's warps and lanes):
-//  3. Warp w owns the warp tile at (w / WARPS_N) * WM, (w % WARPS_N) * WN; lane l sits at
+//  4. Warp w owns the warp tile at (w / WARPS_N) * WM, (w % WARPS_N) * WN; lane l sits at
 //     lane_m = l / LANES_N, lane_n = l % LANES_N and owns TM x TN outputs made of 4 x 4 pieces:
 //     rows lane_m * 4 + g * LANES_M * 4, columns lane_n * 4 + h * LANES_N * 4 (g < TM / 4,
-//     h < TN / 4). Load each piece's 4 values with one 128-bit shared load.
+//     h < TN / 4). Load each piece's 4 values of a fragment with one 128-bit shared load, and
+//     store the patch with store_patch<TM, TN, LANES_M * 4, LANES_N * 4, false>.
 //  Predict: the shared-memory wavefronts per load instruction, before and after (bank conflicts).
 //
-// Step 3, `wide_gemm_kernel<Tile, kVector>`: step 2 for any TileShape, with everything that is not
-// an FFMA taken out of the loop:
-//  4. Shared->register prefetch: keep two slots of fragments; while step k's FFMAs run, load step
-//     k + 1's fragments into the other slot (for the last k, from the next tile, after the
-//     barrier).
-//  5. Write the tile loop once per shared buffer (a compile-time 0 or 1, e.g. a template lambda or
+// Step 3, `prefetch_kernel<kVector>`: step 2 with the shared->register prefetch:
+//  5. Keep two slots of fragments; while step k's FFMAs run on one, load step k + 1's fragments
+//     into the other. At the last k of a tile, store the next tile into the other shared buffer,
+//     barrier, and load its step-0 fragments (BK is even, so they land in slot 0).
+//  Predict: which stall reason of step 2's profile should shrink, and by how much?
+//
+// Step 4, `async_wide_gemm_kernel<Tile, kVector, kStages>` (AsyncTile, kAsyncStages: tiles.h): step
+// 3 on a 128 x 256 tile fed by cp.async (common/async_copy.cuh) instead of register staging: no
+// register holds a tile in flight. kStages stages in dynamic shared memory (extern __shared__),
+// each one transposed A tile of BK x (BM + kPadA) floats followed by one B tile of BK x BN floats.
+//  6. A goes in through 4-byte copies (transposing on the way), B through 16-byte copies when
+//     kVector allows and the 4 columns are inside B (4-byte copies otherwise); a copy of a float
+//     outside the matrix writes a zero (the copies' `inside` argument).
+//  7. Prologue: start tiles 0 .. kStages - 1 (one commit each, empty ones too), wait for tile 0,
+//     barrier, load its first fragments. At the last k of tile t: wait for tile t + 1, barrier,
+//     start tile t + kStages in the stage tile t used, load tile t + 1's first fragments.
+//  8. The grid is 1-D: take this block's tile from swizzled_tile_origin<Tile> (k_slice.cuh, given),
+//     and store C with store_patch's 128-bit stores (kVectorStores true).
+//  Predict: a 128-bit LDG and four STS against four 4-byte cp.async for a float4 of A. Which wins?
+//
+// Optional challenge (its own tests and points): the kernels `best` runs. `best`'s planner and
+// launches are given (best_plan.h, launch.cuh, split_k.cuh, k_slice.cuh, stream_k.h; the handout's
+// "How a library chooses a kernel"); the variants `wide_*`, `narrow_columns` and `best` run your
+// kernels below.
+//
+// Challenge A, `wide_gemm_kernel<Tile, kVector, kSplit>`: step 3 for any TileShape of BestTiles,
+// with everything that is not an FFMA taken out of the loop. Its body is given: a lambda that
+// computes tile number `tile` of a GEMM `gemm`; for_each_tile_of_block (k_slice.cuh) calls it with
+// this block's work, the whole of K, a slice (split-K) or pieces (stream-K), each a GEMM like any
+// other. (Lab 09's sub-pixel kernel reuses this tile loop with another A: its skeleton's "Your warp
+// tile" section gives the contract, which you may follow here.)
+//  9. Write the tile loop once per shared buffer (a compile-time 0 or 1, e.g. a template lambda or
 //     an unrolled pair of iterations), so that every shared address is a base register plus a
 //     constant, with no buffer arithmetic in the loop.
-//  6. Interior tiles (wholly inside A and B) take plain 128-bit loads with no bounds tests; only
-//     edge tiles, and the scalar instantiation, go through the checked loads of step 1.
-//  7. Map blockIdx.x (a 1-D grid) to a tile so that consecutive blocks walk down kGroupRows block
-//     rows.
-//  8. Store C four columns at a time when kVector and the 4 columns are inside C.
-//  9. Declare the kernel __launch_bounds__(Tile::kThreads, Tile::kMinBlocks) (tiles.h): without the
+// 10. Every tile but the last takes plain loads with no bounds tests (128-bit when kVector, four
+//     scalar loads otherwise), edge blocks too: a row of A below C's last row reads the last row
+//     instead, a float4 of B right of C's last column the float4 that holds that column (clamp the
+//     index; what those rows and columns compute is never stored). The tile that holds K's end
+//     takes the checked loads of step 1, and so does the tile that holds B's last row when
+//     N % 4 != 0: the float4 holding column N - 1 then reaches past it, which stays inside B for
+//     every row but the last. In a GEMM of one wave the slowest block sets the time.
+// 11. Take the tile from swizzled_tile_origin<Tile>(gemm.m, gemm.n, tile), and store C four columns
+//     at a time where C allows it (store_patch with kVectorStores true).
+// 12. Declare the kernel __launch_bounds__(Tile::kThreads, Tile::kMinBlocks) (tiles.h): without the
 //     cap the compiler may take registers that cost a block per SM (lab 06 shows what that costs).
-//     `cmake -DCUDALABS_PTXAS_VERBOSE=ON` shows registers and spills: there must be none.
+//     There must be no spills.
 //
-// Step 4, `async_wide_gemm_kernel<Tile, kVector, kStages>`: step 3 fed by cp.async (below).
+// Challenge B, `narrow_gemm_kernel<kCols, kSlicedK>` (the handout's "Off the tile grid"): a C only
+// a few columns wide, where any tile computes mostly zeros.
+// 13. Warp w of block b computes rows row0 .. row0 + kNarrowRows - 1 of C, row0 =
+//     ((b / chunks) * kNarrowWarps + w) * kNarrowRows, over the column chunk col0 = (b % chunks) *
+//     kCols (chunks = ceil(N / kCols); tiles.h). Lane l takes k = l, l + 32, ...: each of its loads
+//     of A is one float of a row, so a warp's 32 loads are 128 contiguous bytes whatever A's
+//     alignment. Multiply each by the kCols values of B's row k (zeros past N), then add the lanes'
+//     sums with __shfl_xor_sync and store the rows and columns inside C.
+//  Predict: at 40960 x 3 x 1600, how many bytes must be read, and how long does that take at the
+//  bandwidth lab 00 measured? What fraction of a 128 x 64 tile's FFMAs are useful?
+#include "common/async_copy.cuh"
 #include "common/gemm_device.cuh"
 #include "lab.h"
 #include "labs/07_wide_loads/k_slice.cuh"
+#include "register_patch.cuh"
 #include "tiles.h"
 
 namespace lab07 {
 namespace {
+
+// ---- The core: steps 1 to 4 ----
 
 template <bool kVector>
 __global__ void __launch_bounds__(StepTile::kThreads, StepTile::kMinBlocks)
@@ -209,35 +260,37 @@ __global__ void __launch_bounds__(StepTile::kThreads, StepTile::kMinBlocks)
     }
 }
 
+template <bool kVector>
+__global__ void __launch_bounds__(StepTile::kThreads, StepTile::kMinBlocks)
+    prefetch_kernel(cudalabs::GemmArgs args) {
+  // TODO(lab07): step 3, step 2 with the shared->register prefetch.
+  (void)args;
+}
+
+template <class Tile, bool kVector, int kStages>
+__global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
+    async_wide_gemm_kernel(cudalabs::GemmArgs args) {
+  // TODO(lab07): step 4, step 3 fed by cp.async.
+  (void)args;
+}
+
+// ---- The optional challenge: the kernels `best` runs ----
+
 template <class Tile, bool kVector, KSplit kSplit>
 __global__ void wide_gemm_kernel(cudalabs::GemmArgs args) {
   // Given: best's share-out of K (k_slice.cuh) calls the lambda for each tile this block computes.
   // Declare the shared tiles above it, so that every call uses the same ones.
   for_each_tile_of_block<Tile, kSplit>(args, [&](const cudalabs::GemmArgs& gemm, int tile) {
-    // TODO(lab07): step 3, the wide-load, warp-tiled, prefetching GEMM described above: tile
-    // number `tile` of gemm.
+    // TODO(lab07): challenge A, tile number `tile` of gemm, as described above.
     (void)gemm;
     (void)tile;
   });
 }
 
-// The same kernel fed by cp.async (common/async_copy.cuh) instead of register staging: kStages
-// stages in dynamic shared memory (extern __shared__), each one transposed A tile of BK x (BM +
-// kPadA) floats followed by one B tile of BK x BN floats. A goes in through 4-byte copies
-// (transposing on the way), B through 16-byte copies when kVector allows. Prologue: start tiles 0
-// .. kStages - 1 (one commit each), wait for tile 0, barrier. At the last k of tile t: wait for
-// tile t + 1, barrier, start tile t + kStages in the stage tile t used, prefetch tile t + 1's first
-// fragments.
-template <class Tile, bool kVector, int kStages>
-__global__ void async_wide_gemm_kernel(cudalabs::GemmArgs args) {
-  // TODO(lab07): step 4, the cp.async form of wide_gemm_kernel.
-  (void)args;
-}
-
 template <int kCols, bool kSlicedK>
 __global__ void __launch_bounds__(kNarrowThreads) narrow_gemm_kernel(cudalabs::GemmArgs args) {
   if constexpr (kSlicedK) args = k_slice_of_block(args);  // given: best's split-K (k_slice.cuh)
-  // TODO(lab07): step 5, the narrow kernel described above.
+  // TODO(lab07): challenge B, the narrow kernel described above.
   (void)args;
 }
 
