@@ -56,11 +56,12 @@ class RubricTest(unittest.TestCase):
         rubric = load_rubric(RUBRIC)
         lab07 = rubric.labs["07"]
         best = next(v for v in lab07.variants if v.name == "best")
-        self.assertEqual(best.correctness, 12)  # the variant's own value
-        self.assertEqual(best.max_performance, 10)
-        wide = next(v for v in lab07.variants if v.name == "wide_64x64")
-        self.assertEqual(wide.correctness, 6)  # the lab's value
-        self.assertEqual(wide.max_performance, 4)  # the defaults' tiers
+        self.assertEqual(best.max_performance, 5)  # the variant's own tiers
+        cp_async = next(v for v in lab07.variants if v.name == "async_128x256")
+        self.assertEqual(cp_async.correctness, 8)  # the variant's own value
+        step = next(v for v in lab07.variants if v.name == "step1_wide_loads")
+        self.assertEqual(step.correctness, 6)  # the lab's value
+        self.assertEqual(step.max_performance, 4)  # the defaults' tiers
         self.assertTrue(best.tests.search("Grading.best.odd_17x33x65"))
         self.assertFalse(best.tests.search("Grading.bestest.odd_17x33x65"))
         self.assertEqual(lab07.variant_of_test("Grading.wide_64x64.square_64").name, "wide_64x64")

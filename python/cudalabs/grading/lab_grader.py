@@ -128,7 +128,7 @@ def _build_library(ctx: Context, lab: Lab, rubric: LabRubric, files: dict[str, b
         return None, [str(v) for v in violations]
     link_out = _scratch(ctx, lab, f"{tag}-link")
     linked = build.link_library(ctx.sandbox, compiled.object, interface, cuda_library_folder(ctx.build), link_out,
-                                work / "link.log", limit)
+                                work / "link.log", limit, host_compiler=host_compiler(ctx.build))
     if not linked.ok:
         reason = "the object does not link" + (f": {linked.details[0]}" if linked.details else "")
         if run is not None:
@@ -146,6 +146,14 @@ def _build_library(ctx: Context, lab: Lab, rubric: LabRubric, files: dict[str, b
     (folder / "libsubmission.so").chmod(0o755)
     ctx.sandbox.prepare_readable(folder)
     return folder, []
+
+
+def host_compiler(build_dir: Path) -> str:
+    """The C++ compiler the grading build linked the runner with: the student's library must be
+    linked by the same one (another g++ may bring another C++ runtime, static or shared)."""
+    cache = (build_dir / "CMakeCache.txt").read_text(errors="replace")
+    match = re.search(r"^CMAKE_CXX_COMPILER:\w+=(.+)$", cache, re.M)
+    return match.group(1).strip() if match else "g++"
 
 
 def cuda_library_folder(build_dir: Path) -> Path:
@@ -256,6 +264,11 @@ def _sanitizers(ctx: Context, lab: Lab, rubric: LabRubric, folder: Path, env: di
     targets = build.lab_targets(ctx.build, lab.number, lab.folder)
     work = ctx.work / f"lab{lab.number}"
     limit = ctx.time_limit_s or rubric.time_limit_s
+    if not rubric.sanitizers:
+        # A lab whose graded code launches no kernels of its own (lab 10: the GPU work runs in the
+        # referee's workers) has nothing in the runner for the sanitizer to watch.
+        run.sanitizers = "none: the rubric names no tool for this lab"
+        return True
     for tool in rubric.sanitizers:
         try:
             prefix = sanitizer_tool(tool)
