@@ -20,7 +20,7 @@ __global__ void naive_gemm_kernel(cudalabs::GemmArgs args) {
   // the 32 threads of a warp must take 32 neighbouring columns of one row, without it 32
   // neighbouring rows of one column. Threads outside C have nothing to do (the grid is rounded up).
   // Store with cudalabs::store_gemm_result (common/gemm_device.cuh). Stuck on the indexing? The
-  // handout's "Hints" section spells it out.
+  // handout's "Hints" section has three hints, each giving more away than the one before.
   (void)args;
 }
 

@@ -22,7 +22,7 @@ __global__ void layout_gemm_kernel(cudalabs::GemmArgs args) {
   // TODO(lab03): lab 02's tiled GEMM with [SGEMM-3080]'s mapping (threadIdx.x walks the rows of C),
   // 16 x 16 tiles, and each tile stored as in global memory or transposed as the template
   // parameters say. The lesson is the bank geometry of each layout: work it out before you measure.
-  // The handout's "Hints" section has the indexing.
+  // The handout's "Hints" section has three hints, each giving more away than the one before.
   (void)args;
 }
 

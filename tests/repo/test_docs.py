@@ -63,6 +63,17 @@ class InlineCodeTest(unittest.TestCase):
             "run (`` ctest -R 'lab07.*step1' ``) and `it's` `x`",
         )
 
+    def test_a_folded_hint_passes_to_doxygen_as_raw_html(self):
+        """Doxygen 1.9 would cut a <details> block into one empty block per paragraph: the generator hands
+        it the two tags as raw HTML blocks, the markdown between them as it is."""
+        source = "<details>\n<summary>Hint 1, a nudge</summary>\n\nUse **this** `x`.\n\n</details>"
+        self.assertEqual(
+            doxygen_text.doxygen_markdown(source),
+            "\\htmlonly[block]<details><summary>Hint 1, a nudge</summary>\\endhtmlonly\n\n"
+            "Use <b>this</b> `x`.\n\n\\htmlonly[block]</details>\\endhtmlonly",
+        )
+        self.assertEqual(doxygen_text.doxygen_markdown("```\n<details>\n```"), "```\n<details>\n```")
+
 
 class EditionTest(unittest.TestCase):
     def test_the_student_editions_main_page_does_not_promise_the_solutions(self):

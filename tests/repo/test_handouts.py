@@ -119,5 +119,60 @@ class RenderedHandoutTest(unittest.TestCase):
             self.assertNotIn(f"labs/{LABS[2].name}/README.md", named)
 
 
+# Labs being restructured into steps (issue 39): their openings and hint ladders come with the new steps.
+RESTRUCTURING = {"07", "11"}
+LADDER = ("nudge", "approach", "detail")
+
+
+class CourseTest(unittest.TestCase):
+    """Every handout opens with what the student will learn, what they need first and the time it
+    takes, and ends with hints folded as a ladder (a nudge, the approach, a detail), none of them a
+    whole kernel (DESIGN.md, Handouts)."""
+
+    def handouts(self):
+        return [lab for lab in LABS if lab.name[:2] not in RESTRUCTURING]
+
+    def test_every_handout_opens_with_goals_prerequisites_and_time(self):
+        for lab in self.handouts():
+            text = (lab / "README.md").read_text()
+            opening = text[: text.index("\n## ")]
+            with self.subTest(lab=lab.name):
+                self.assertRegex(opening, r"\*\*You will learn:\*\*")
+                self.assertRegex(opening, r"\*\*You need( first)?:\*\*")
+                self.assertRegex(opening, r"\*\*Time:\*\* about \d+(-\d+)? hours?")
+
+    def test_every_handout_has_a_folded_hint_ladder(self):
+        for lab in self.handouts():
+            hints = section((lab / "README.md").read_text(), "Hints")
+            with self.subTest(lab=lab.name):
+                self.assertTrue(hints, "no '## Hints' section")
+                summaries = re.findall(r"<details>\s*<summary>(.*?)</summary>", hints)
+                self.assertGreaterEqual(len(summaries), 3, "three folded hints at least")
+                self.assertEqual(hints.count("<details>"), hints.count("</details>"))
+                for level, summary in zip(LADDER, summaries):
+                    self.assertIn(level, summary.lower(), "the ladder: a nudge, the approach, a detail")
+                blocks = re.findall(r"```.*?```", hints, re.S)
+                self.assertTrue(all(block.count("\n") <= 6 for block in blocks), "a hint gives no whole kernel")
+
+    @unittest.skipUnless((REPO / "tests" / "grading" / "student_versions").is_dir(), "no student versions here")
+    def test_the_hours_follow_from_the_evidence(self):
+        """lab_effort.json's hours (what the handouts quote) stay within an hour of the model's, from the
+        handout's words and the lines of the lab's student version."""
+        from cudalabs.docs import grading_tables
+
+        effort = grading_tables.read_effort(REPO)
+        for lab in LABS:
+            entry = effort.get(lab.name[:2], {})
+            if entry.get("student_version", {}).get("seconds") is None:
+                continue
+            words = grading_tables.handout_words(REPO, lab.name)
+            lines = grading_tables.student_version_lines(REPO, lab.name)
+            low, high = grading_tables.model_hours(words, lines)
+            stated_low, stated_high = (int(h) for h in entry["hours"].split("-"))
+            with self.subTest(lab=lab.name, model=f"{low}-{high}", stated=entry["hours"]):
+                self.assertLessEqual(abs(stated_low - low), 1)
+                self.assertLessEqual(abs(stated_high - high), 1)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -33,17 +33,34 @@ BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
 # and loses the span; a double-backtick span is read as code.
 QUOTE_SPAN = re.compile(r"(?<!`)`([^`\n]*')`(?!`)")
 HEADING = re.compile(r"^(#{1,6} .*)$")
+# A folded block (a hint): GitHub renders <details> with markdown inside; Doxygen 1.9 would cut it into
+# one empty <details> per paragraph, so the two tags pass through as raw HTML blocks instead.
+DETAILS_OPEN = re.compile(r"^<details>\s*(<summary>.*</summary>)?\s*$")
 
 
 def doxygen_markdown(text):
     """Rewrites what Doxygen would show as text: bold that starts with code or holds a reference
     (`**`x` is**`) becomes <b>...</b>, and code spans in headings (shown as <tt> in the page's table of
-    contents) become plain words, and a code span ending in a quote mark gets two backticks. Fenced code
-    blocks are left alone."""
-    out, fenced = [], False
-    for line in text.split("\n"):
+    contents) become plain words, a code span ending in a quote mark gets two backticks, and a folded
+    block (`<details>`, its `<summary>` on the same or the next line, `</details>`) passes through as raw
+    HTML. Fenced code blocks are left alone."""
+    out, fenced, lines = [], False, text.split("\n")
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        index += 1
         if line.lstrip().startswith(("```", "~~~")):
             fenced = not fenced
+        elif not fenced and DETAILS_OPEN.match(line):
+            summary = DETAILS_OPEN.match(line).group(1) or ""
+            if not summary and index < len(lines) and lines[index].strip().startswith("<summary>"):
+                summary = lines[index].strip()
+                index += 1
+            out.append(f"\\htmlonly[block]<details>{summary}\\endhtmlonly")
+            continue
+        elif not fenced and line.strip() == "</details>":
+            out.append("\\htmlonly[block]</details>\\endhtmlonly")
+            continue
         elif not fenced:
             if HEADING.match(line):
                 line = line.replace("`", "")

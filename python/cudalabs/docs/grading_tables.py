@@ -93,23 +93,92 @@ def grading_seconds(repo: pathlib.Path) -> dict[str, tuple[float, str]]:
     return found
 
 
+EFFORT = "docs/data/course/lab_effort.json"
+
+
+def read_effort(repo: pathlib.Path) -> dict:
+    """Lab -> its entry of docs/data/course/lab_effort.json: the hours a student needs, the difficulty,
+    the hard part (in the student edition too: the handouts quote the hours)."""
+    return json.loads((repo / EFFORT).read_text())["labs"]
+
+
+def hours(repo: pathlib.Path, number: str) -> str:
+    """The time a handout quotes for lab `number`: "about 4-6 hours"."""
+    effort = read_effort(repo)
+    if number not in effort:
+        raise KeyError(f"{EFFORT} has no entry for lab {number}")
+    value = effort[number]["hours"]
+    return f"about {value} hour{'' if value == '1' else 's'}"
+
+
+# The hours model: a lab's time from measured evidence, as (fast student, slow student). Careful reading of
+# a technical handout (with its code and tables, and going back to it); GPU code written and debugged
+# (the index arithmetic and the synchronisation are most of the time); predicting, running, profiling
+# and answering the questions.
+READING_WORDS_PER_HOUR = (3000, 1500)
+LINES_PER_HOUR = (30, 12)
+FIXED_HOURS = (1, 2)
+STUDENT_VERSIONS = pathlib.Path("tests") / "grading" / "student_versions"
+
+
+def _code_lines(text: str) -> int:
+    return sum(1 for line in text.splitlines() if line.strip() and not line.strip().startswith("//"))
+
+
+def student_version_lines(repo: pathlib.Path, folder: str) -> int | None:
+    """Code lines a lab's student version wrote (tests/grading/student_versions/<folder>/: each file
+    against the skeleton's file of the same name), or None when the lab has none."""
+    from cudalabs.grading import similarity
+
+    version = repo / STUDENT_VERSIONS / folder
+    if not version.is_dir():
+        return None
+    files = sorted(path for path in version.iterdir() if path.suffix in (".cu", ".cpp", ".cuh", ".h"))
+    return sum(
+        _code_lines(similarity.student_written(path.read_text(), (repo / "labs" / folder / path.name).read_text()))
+        for path in files
+    )
+
+
+def handout_words(repo: pathlib.Path, folder: str) -> int:
+    """Words of the handout a student reads (labs/<folder>/README.md, rendered)."""
+    return len((repo / "labs" / folder / "README.md").read_text().split())
+
+
+def model_hours(words: int, lines: int) -> tuple[int, int]:
+    """The hours model: (fast, slow) reading + writing + the fixed part, rounded to whole hours."""
+    low, high = (words / READING_WORDS_PER_HOUR[i] + lines / LINES_PER_HOUR[i] + FIXED_HOURS[i] for i in (0, 1))
+    return max(1, round(low)), max(1, round(high))
+
+
 def lab_effort(repo: pathlib.Path) -> str:
-    effort = json.loads((repo / "docs" / "data" / "grading" / "lab_effort.json").read_text())["labs"]
+    """The instructors' table of time per lab: the hours (lab_effort.json, from the model), the evidence
+    they come from, the difficulty and the grading time."""
+    effort = read_effort(repo)
     seconds = grading_seconds(repo)
     rows = [
-        "| lab | hours (estimate) | difficulty 1-5 (estimate) | the hard part | lines to write (measured) | "
-        "grading time (measured) |",
-        "|---|---|---|---|---|---|",
+        "| lab | hours | difficulty 1-5 | the hard part | handout words | lines to write (solution) | "
+        "student version: lines, time to write | grading time |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for folder in sorted(p.name for p in (repo / "labs").glob("[0-9][0-9]_*") if p.is_dir()):
         number = folder[:2]
         if number not in effort:
-            raise KeyError(f"docs/data/grading/lab_effort.json has no entry for lab {number}")
+            raise KeyError(f"{EFFORT} has no entry for lab {number}")
         e = effort[number]
         graded = f"{seconds[number][0]:.0f} s" if number in seconds else "not recorded"
+        version = e.get("student_version", {})
+        lines = student_version_lines(repo, folder)
+        if lines is None or version.get("seconds") is None:
+            written = "not yet"
+            hours_cell = f"{e['hours']} (authors' estimate)"
+        else:
+            note = f"; {version['note']}" if version.get("note") else ""
+            written = f"{lines} lines, {version['seconds']} s{note}"
+            hours_cell = e["hours"]
         rows.append(
-            f"| {number} | {e['hours']} | {e['difficulty']} | {e['hardest']} | "
-            f"{code_lines_to_write(repo, folder)} | {graded} |"
+            f"| {number} | {hours_cell} | {e['difficulty']} | {e['hardest']} | {handout_words(repo, folder):,} | "
+            f"{code_lines_to_write(repo, folder)} | {written} | {graded} |"
         )
     sources = sorted({where for _, where in seconds.values()})
     return "\n".join(rows) + "\n\nGrading times: the solutions graded on " + "; ".join(sources) + "."

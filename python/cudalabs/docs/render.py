@@ -17,7 +17,8 @@ Templates may use:
   {{edition}}                            which edition this site is: instructor's or student
   {{edition_commands}}                   the two commands, as they work in this edition
   {{distinct_rules}}                     what sets each lab's variants apart (the rubric's distinct rules)
-  {{lab_effort}}                         hours and difficulty (estimates), lines to write and grading time
+  {{lab_effort}}                         hours and difficulty, lines to write, the student versions, grading time
+  {{effort:hours}}                       the time the lab takes, as its handout quotes it ("about 4-6 hours")
   {{dcgan:throughput|end_to_end|layers@BATCH}}   lab 09's tables (dcgan_tables.py)
   {{dcgan:tensor_cores|tensor_core_layers@BATCH|pytorch_configs}}   lab 11's step 7 against lab 09 and PyTorch
   {{multigpu:threads|mpi|mpi-collective@DEVICE}} lab 10's scaling tables
@@ -439,6 +440,12 @@ class Renderer:
     def _lab_effort(self, key, arg):
         return grading_tables.lab_effort(self.repo())
 
+    def _effort(self, key, arg):
+        """{{effort:hours}}: the time the lab takes (docs/data/course/lab_effort.json)."""
+        if arg != "hours":
+            raise KeyError(f"effort:{arg}: only effort:hours is known")
+        return grading_tables.hours(self.repo(), self.lab)
+
     def _bad_input_tests(self, key, arg):
         return reliability.table(self.repo())
 
@@ -514,6 +521,7 @@ class Renderer:
         "rubric_points": _rubric_points,
         "distinct_rules": _distinct_rules,
         "lab_effort": _lab_effort,
+        "effort": _effort,
         "bad_input_tests": _bad_input_tests,
     }
 

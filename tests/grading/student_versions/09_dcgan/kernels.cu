@@ -1,6 +1,6 @@
-// Lab 09, a student's version of the sub-pixel kernels (the warp tile section and both sub-pixel
-// kernels), written from the skeleton's contract and steps alone (tests/grading/student_versions/
-// README.md); the other kernels are left as the skeleton has them.
+// Lab 09, a student's version of every kernel, written from the handout and the skeleton's comments
+// alone (tests/grading/student_versions/README.md): the warp tile section and both sub-pixel kernels
+// in one session, the naive, branch-free and lowering kernels in a later one.
 //
 // Lab 09: your kernels. Each TODO kernel below compiles and launches but writes nothing: the driver
 // poisons every output first, so it reports "not implemented yet" until you fill it in.
@@ -22,15 +22,58 @@ namespace {
 // taps (r, s): the input row is (y + 1 - r) / 2 when y + 1 - r is even and the row is inside the
 // input, likewise the column; sum input * filter[r][s][k][c] over c, then apply the epilogue.
 __global__ void naive_tconv_kernel(TconvArgs args) {
-  // TODO(lab09): the naive transposed convolution ([DCGAN-SHPC] §2.2).
-  (void)args;
+  const cudalabs::dcgan::TconvShape& shape = args.shape;
+  const int H = shape.height, W = shape.width, C = shape.in_channels, K = shape.out_channels;
+  const long long total = static_cast<long long>(shape.batch) * 4 * H * W * K;
+  for (long long e = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; e < total;
+       e += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const int k = static_cast<int>(e % K);
+    const long long pixel = e / K;
+    const int x = static_cast<int>(pixel % (2 * W));
+    const int y = static_cast<int>((pixel / (2 * W)) % (2 * H));
+    const long long n = pixel / (4LL * H * W);
+    float sum = 0.0f;
+    for (int r = 0; r < 5; ++r) {
+      for (int s = 0; s < 5; ++s) {
+        const int dy = y + 1 - r, dx = x + 1 - s;
+        if (dy < 0 || dx < 0 || (dy & 1) || (dx & 1) || dy / 2 >= H || dx / 2 >= W) continue;
+        const float* in = args.input + ((n * H + dy / 2) * W + dx / 2) * C;
+        const float* filter = args.filter + ((r * 5 + s) * K + k) * C;
+        for (int c = 0; c < C; ++c) sum += in[c] * filter[c];
+      }
+    }
+    args.output[e] = apply_epilogue(args.epilogue, sum, k);
+  }
 }
 
 // The same sum without the parity branch ([DCGAN-SHPC] §2.2.1): start r at the first value with
 // y + 1 - r even and step by 2 (likewise s), so every visited tap lands on a real input pixel.
 __global__ void branch_free_tconv_kernel(TconvArgs args) {
-  // TODO(lab09): the branch-free transposed convolution.
-  (void)args;
+  const cudalabs::dcgan::TconvShape& shape = args.shape;
+  const int H = shape.height, W = shape.width, C = shape.in_channels, K = shape.out_channels;
+  const long long total = static_cast<long long>(shape.batch) * 4 * H * W * K;
+  for (long long e = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; e < total;
+       e += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const int k = static_cast<int>(e % K);
+    const long long pixel = e / K;
+    const int x = static_cast<int>(pixel % (2 * W));
+    const int y = static_cast<int>((pixel / (2 * W)) % (2 * H));
+    const long long n = pixel / (4LL * H * W);
+    // Input row i meets tap r = y + 1 - 2 i: r in [0, 4] and i in [0, H) bound the loop.
+    const int i_first = y >= 3 ? (y - 2) / 2 : 0, i_last = min(H - 1, (y + 1) / 2);
+    const int j_first = x >= 3 ? (x - 2) / 2 : 0, j_last = min(W - 1, (x + 1) / 2);
+    float sum = 0.0f;
+    for (int i = i_first; i <= i_last; ++i) {
+      const int r = y + 1 - 2 * i;
+      for (int j = j_first; j <= j_last; ++j) {
+        const int s = x + 1 - 2 * j;
+        const float* in = args.input + ((n * H + i) * W + j) * C;
+        const float* filter = args.filter + ((r * 5 + s) * K + k) * C;
+        for (int c = 0; c < C; ++c) sum += in[c] * filter[c];
+      }
+    }
+    args.output[e] = apply_epilogue(args.epilogue, sum, k);
+  }
 }
 
 // I' of [DCGAN-SHPC] eqs. 11-12: element (row d, column (r * 5 + s) * C + c) with d = (n, y, x) is
@@ -38,10 +81,20 @@ __global__ void branch_free_tconv_kernel(TconvArgs args) {
 // y + r - 3 and x + s - 3 are even and inside the input, 0 otherwise. One thread per element.
 __global__ void lower_input_kernel(cudalabs::dcgan::TconvShape shape, const float* input,
                                    float* lowered) {
-  // TODO(lab09): build the lowered input.
-  (void)shape;
-  (void)input;
-  (void)lowered;
+  const int H = shape.height, W = shape.width, C = shape.in_channels;
+  const long long total = static_cast<long long>(shape.batch) * 4 * H * W * 25 * C;
+  for (long long e = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; e < total;
+       e += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const int c = static_cast<int>(e % C);
+    const int tap = static_cast<int>((e / C) % 25);
+    const long long d = e / (25LL * C);
+    const int x = static_cast<int>(d % (2 * W));
+    const int y = static_cast<int>((d / (2 * W)) % (2 * H));
+    const long long n = d / (4LL * H * W);
+    const int dy = y + tap / 5 - 3, dx = x + tap % 5 - 3;
+    const bool real = dy >= 0 && dx >= 0 && !(dy & 1) && !(dx & 1) && dy / 2 < H && dx / 2 < W;
+    lowered[e] = real ? input[((n * H + dy / 2) * W + dx / 2) * C + c] : 0.0f;
+  }
 }
 
 // ---- Your warp tile, from lab 07 ----
