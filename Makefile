@@ -10,7 +10,9 @@
 #   make docs              the docs site (Doxygen) from the handouts and docs/data/: $(BUILD_DIR)/docs/html
 #   make handouts          render labs/*/README.md from docs/handouts/ and docs/data/ (after editing either)
 #   make grade             grade a submission on the GPU: SUBMISSION=path/to/labs LABS=01,02 (default: labs/,
-#                          all labs); reports in $(BUILD_DIR)/grade/<submission>/ (or GRADE_DIR=...)
+#                          all labs); reports in $(BUILD_DIR)/grade/<submission>/ (or GRADE_DIR=...);
+#                          UNSANDBOXED=1 or NO_TECHNIQUE=1 where the node cannot sandbox or profile
+#                          (every report says so)
 #   make grade-class       grade a whole class on every GPU: CLASS=dir (a folder per student) or ROSTER=file.csv
 #                          (student,folder), LABS=..., REGRADE=1, GPUS=0,1, RUBRIC=file; gradebook and class
 #                          report in build/grade-class/<class>/ (or GRADE_DIR=...)
@@ -31,6 +33,9 @@ GRADE_DIR ?=
 CLASS ?=
 ROSTER ?=
 REGRADE ?=
+UNSANDBOXED ?=
+NO_TECHNIQUE ?=
+GRADE_FLAGS = $(if $(UNSANDBOXED),--unsandboxed) $(if $(NO_TECHNIQUE),--no-technique)
 EARLIER_LABS ?= $(if $(HAVE_SOLUTIONS),reference,student)
 # The build's packages; lab 10's MPI program is built when Open MPI is there, and the class grader's
 # similarity check runs when similarity-tester is, so both are optional. What only runs labs (make run,
@@ -124,14 +129,15 @@ bench: require-gpu configure
 grade: require-gpu setup
 	$(if $(wildcard scripts/grade),,$(error $(NOT_IN_RELEASE)))
 	scripts/grade --submission "$(SUBMISSION)" --labs "$(LABS)" --build "$(BUILD_DIR)/grade-build" \
-	  --out "$(or $(GRADE_DIR),$(BUILD_DIR)/grade/$(notdir $(abspath $(SUBMISSION))))" $(if $(RUBRIC),--rubric "$(RUBRIC)")
+	  --out "$(or $(GRADE_DIR),$(BUILD_DIR)/grade/$(notdir $(abspath $(SUBMISSION))))" $(if $(RUBRIC),--rubric "$(RUBRIC)") \
+	  $(GRADE_FLAGS)
 
 grade-class: require-gpu setup
 	$(if $(wildcard scripts/grade-class),,$(error $(NOT_IN_RELEASE)))
 	@scripts/setup --optional grading
 	scripts/grade-class $(if $(CLASS),--class "$(CLASS)") $(if $(ROSTER),--roster "$(ROSTER)") --labs "$(LABS)" \
 	  $(if $(REGRADE),--regrade) $(if $(GRADE_DIR),--out "$(GRADE_DIR)") $(if $(RUBRIC),--rubric "$(RUBRIC)") \
-	  $(if $(GPUS),--gpus "$(GPUS)")
+	  $(if $(GPUS),--gpus "$(GPUS)") $(GRADE_FLAGS)
 
 # A copy of the suite for a class: no solutions, no grader, no answer keys, docs without solution code.
 release-students:

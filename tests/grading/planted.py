@@ -9,6 +9,8 @@ The ways in, as the grader sees them (the instructor's guide says which boundary
   timing       a kernel that tells timed calls from checked ones                       -> checked timed runs
   technique    the lab's technique missing, kernels in another namespace               -> technique rules
   sandbox      system calls of its own                                                  -> integrity, sandbox
+  faults       no compile, a hang, out-of-bounds reads, a race, a wrong edge case        -> build, tests, sanitizers
+  evidence     results kept between calls, one kernel under four names, serial GPUs     -> timed checks, profiles
 """
 from __future__ import annotations
 
@@ -28,7 +30,28 @@ class Plant:
     name: str
     folder: str
     source: str  # the whole kernels.cu
-    expect: str  # what grade-report.json must show: a fatal class, or "state:<variant>=<state>", or "full marks"
+    expect: str  # what grade-report.json must show: a fatal class, "state:<variant>=<state>", "full marks"
+    # or "not implemented yet"
+
+
+def expectation_problem(lab: dict, expect: str) -> str | None:
+    """Why one lab of a grade-report.json does not show `expect`, or None when it does."""
+    if expect == "full marks":
+        # The solutions' speed against themselves: a noisy pair may cost a few hundredths.
+        ok = lab["fatal"] is None and lab["points"] >= 0.97 * lab["max_points"]
+        return None if ok else f"{lab['points']} / {lab['max_points']} ({lab['fatal']}: {lab['reason']}), expected full marks"
+    if expect == "not implemented yet":
+        states = {v["state"] for v in lab["variants"]} - {"not run here"}
+        ok = lab["points"] == 0 and states == {"not implemented yet"}
+        return None if ok else f"{lab['points']} points, states {sorted(states)}, expected not implemented yet"
+    if expect.startswith("state:"):
+        name, state = expect[len("state:"):].split("=")
+        variant = next((v for v in lab["variants"] if v["name"] == name), None)
+        if variant is None:
+            return f"no variant {name} in the report"
+        ok = variant["state"] == state and lab["points"] < lab["max_points"]
+        return None if ok else f"{name} {variant['state']} ({variant['note']}), expected {state}"
+    return None if lab["fatal"] == expect else f"{lab['fatal']} ({lab['reason']}), expected {expect}"
 
 
 def _lab05_naive() -> str:
@@ -98,6 +121,30 @@ def _lab05_raw_system_call() -> str:
                      ": \"rcx\", \"r11\", \"memory\");\n  return result;\n}\n}  // namespace\n")
 
 
+GEMM01_LOOP = "  for (int p = 0; p < args.k; ++p) acc += a_row[p] * b_col[p * args.ldb];\n"
+GEMM01_GUARD = "  if (row >= args.m || col >= args.n) return;  // the grid is rounded up to whole blocks\n"
+GEMM01_STORE = "  cudalabs::store_gemm_result(args.c + row * args.ldc + col, acc, args.alpha, args.beta);\n"
+
+
+def _edited(folder: str, *edits: tuple[str, str]) -> str:
+    source = single_file(REPO, folder)
+    for old, new in edits:
+        source = replace_once(source, old, new, f"{folder}: {old[:40]!r}")
+    return source
+
+
+def _lab01_caches_by_pointer() -> str:
+    """Results kept from earlier launches, keyed by C's address, on large problems with beta = 0 (the
+    timed runs' case): the grading tests see a correct kernel; the timed runs skip their work."""
+    return _edited("01_naive_gemm",
+                   ("namespace lab01 {\nnamespace {\n",
+                    "namespace lab01 {\nnamespace {\n\n__device__ float* seen_c[8];  // planted\n__device__ unsigned seen_count;\n"),
+                   (GEMM01_GUARD, GEMM01_GUARD + "  if (args.m >= 1024 && args.beta == 0.0f)  // planted: 'already computed'\n"
+                                                 "    for (float* seen : seen_c)\n      if (seen == args.c) return;\n"),
+                   (GEMM01_STORE, GEMM01_STORE + "  if (row == args.m - 1 && col == args.n - 1 && args.m >= 1024 && args.beta == 0.0f)\n"
+                                                 "    seen_c[seen_count++ % 8] = args.c;  // planted\n"))
+
+
 def plants() -> list[Plant]:
     return [
         Plant("naive_lab05", "05_register_tiling", _lab05_naive(), "state:rt_2d=technique not shown"),
@@ -106,6 +153,37 @@ def plants() -> list[Plant]:
         Plant("token_pasted_cublas", "05_register_tiling", _lab05_token_pasted_cublas(), "integrity rule broken"),
         Plant("through_the_lab_folder", "05_register_tiling", _lab05_through_the_lab_folder(), "does not compile"),
         Plant("raw_system_call", "05_register_tiling", _lab05_raw_system_call(), "integrity rule broken"),
+        Plant("cublas_header", "01_naive_gemm",
+              _edited("01_naive_gemm", ('#include "lab.h"\n', '#include "lab.h"\n#include <cublas_v2.h>\n')),
+              "integrity rule broken"),
+        Plant("includes_solution", "01_naive_gemm",
+              _edited("01_naive_gemm", ('#include "lab.h"\n', '#include "lab.h"\n#include "solutions/01_naive_gemm/kernels.cu"\n')),
+              "does not compile"),
+        Plant("no_compile", "01_naive_gemm", _edited("01_naive_gemm", ("  float acc = 0.0f;\n", "  float acc = 0.0f\n")),
+              "does not compile"),
+        Plant("hangs", "01_naive_gemm",
+              _edited("01_naive_gemm", ("  float acc = 0.0f;\n", "  float acc = 0.0f;\n  while (args.m > 0 && clock64() >= 0) {\n  }\n")),
+              "time limit"),
+        Plant("caches_by_pointer", "01_naive_gemm", _lab01_caches_by_pointer(), "wrong in a timed run"),
+        # The second barrier gone: the next tile may overwrite one a slower warp still reads.
+        Plant("race", "02_smem_tiling",
+              _edited("02_smem_tiling", ("    __syncthreads();  // everyone is done reading before the next iteration overwrites the tiles\n", "")),
+              "racecheck hazards"),
+        Plant("tile_multiple_only", "02_smem_tiling",
+              _edited("02_smem_tiling", ("for (int k0 = 0; k0 < args.k; k0 += kTile)", "for (int k0 = 0; k0 + kTile <= args.k; k0 += kTile)")),
+              "state:tiled_coalesced=failed"),
+        # Lab 03's four layouts as one: every variant stores and reads the tiles as RR does.
+        Plant("one_layout_lab03", "03_transposed_layouts",
+              _edited("03_transposed_layouts",
+                      ("template <bool kTransposeA, bool kTransposeB>\n__global__ void layout_gemm_kernel(cudalabs::GemmArgs args) {\n",
+                       "template <bool kIgnoredA, bool kIgnoredB>\n__global__ void layout_gemm_kernel(cudalabs::GemmArgs args) {\n"
+                       "  constexpr bool kTransposeA = false, kTransposeB = false;  // planted: RR under every name\n")),
+              "state:CC=not distinct"),
+        # Lab 10's workers one after another instead of at once.
+        Plant("serial_lab10", "10_multi_gpu_dcgan",
+              _edited("10_multi_gpu_dcgan", ("    });\n  }\n  for (std::thread& thread : threads) thread.join();\n",
+                                             "    });\n    threads.back().join();  // planted: one GPU at a time\n  }\n")),
+              "state:threads=failed"),
     ]
 
 

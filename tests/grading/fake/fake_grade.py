@@ -14,6 +14,8 @@ from pathlib import Path
 parser = argparse.ArgumentParser()
 for flag in ("--submission", "--labs", "--build", "--out", "--rubric"):
     parser.add_argument(flag, default="")
+for flag in ("--unsandboxed", "--no-technique"):
+    parser.add_argument(flag, action="store_true")
 args = parser.parse_args()
 out = Path(args.out)
 out.mkdir(parents=True, exist_ok=True)
