@@ -80,8 +80,10 @@ class ReleaseTest(unittest.TestCase):
             "solutions",
             "docs/answers",
             "tests/grading",
-            "scripts/grading",
+            "grader",
+            "python/cudalabs/grading",
             "scripts/grade",
+            "scripts/grade-class",
             "docs/data/grading",
         ):
             self.assertFalse((self.dest / name).exists(), name)
