@@ -37,7 +37,8 @@ __global__ void layout_gemm_kernel(cudalabs::GemmArgs args) {
     at<kTransposeB>(b_tile, tx, ty) =
         (k0 + tx < args.k && col < args.n) ? args.b[(k0 + tx) * args.ldb + col] : 0.0f;
     __syncthreads();
-    for (int p = 0; p < kTile; ++p) acc += at<kTransposeA>(a_tile, tx, p) * at<kTransposeB>(b_tile, p, ty);
+    for (int p = 0; p < kTile; ++p)
+      acc += at<kTransposeA>(a_tile, tx, p) * at<kTransposeB>(b_tile, p, ty);
     __syncthreads();
   }
   if (row < args.m && col < args.n)

@@ -42,9 +42,10 @@ __global__ void coarsened_conv_kernel(cudalabs::ConvArgs args, ConvTiling tiling
     for (int e = threadIdx.x; e < chunk * plane; e += blockDim.x) {
       const int c = c0 + e / plane, y = (e % plane) / tiling.patch_w, x = e % tiling.patch_w;
       const int h = p0 + y, w = q0 + x;
-      patch[e] = (h < shape.h && w < shape.w)
-                     ? args.input[((static_cast<long long>(n) * shape.c + c) * shape.h + h) * shape.w + w]
-                     : 0.0f;
+      patch[e] =
+          (h < shape.h && w < shape.w)
+              ? args.input[((static_cast<long long>(n) * shape.c + c) * shape.h + h) * shape.w + w]
+              : 0.0f;
     }
     for (int e = threadIdx.x; e < chunk * taps; e += blockDim.x)
       weights[e] = args.filter[(static_cast<long long>(f) * shape.c + c0) * taps + e];
@@ -64,7 +65,8 @@ __global__ void coarsened_conv_kernel(cudalabs::ConvArgs args, ConvTiling tiling
 #pragma unroll
   for (int j = 0; j < kFactor; ++j)
     if (valid[j])
-      args.output[((static_cast<long long>(n) * shape.f + f) * P + out_p[j]) * Q + out_q[j]] = acc[j];
+      args.output[((static_cast<long long>(n) * shape.f + f) * P + out_p[j]) * Q + out_q[j]] =
+          acc[j];
 }
 
 }  // namespace

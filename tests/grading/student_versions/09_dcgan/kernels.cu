@@ -1,6 +1,6 @@
 // Lab 09, a student's version of every kernel, written from the handout and the skeleton's comments
-// alone (tests/grading/student_versions/README.md): the warp tile section and both sub-pixel kernels
-// in one session, the naive, branch-free and lowering kernels in a later one.
+// alone (tests/grading/student_versions/README.md): the warp tile section and both sub-pixel
+// kernels in one session, the naive, branch-free and lowering kernels in a later one.
 //
 // Lab 09: your kernels. Each TODO kernel below compiles and launches but writes nothing: the driver
 // poisons every output first, so it reports "not implemented yet" until you fill it in.

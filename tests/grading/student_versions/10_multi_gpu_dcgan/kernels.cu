@@ -24,7 +24,8 @@
 namespace lab10 {
 
 Share gpu_share(int num, int parts, int part) {
-  if (num < 0) throw std::invalid_argument("gpu_share: num = " + std::to_string(num) + " must be >= 0");
+  if (num < 0)
+    throw std::invalid_argument("gpu_share: num = " + std::to_string(num) + " must be >= 0");
   if (parts < 1)
     throw std::invalid_argument("gpu_share: parts = " + std::to_string(parts) + " must be >= 1");
   if (part < 0 || part >= parts) {
@@ -51,12 +52,11 @@ double generate_on_gpus(std::span<GpuWorker* const> workers, std::span<const flo
     threads.emplace_back([&, p] {
       try {
         const Share share = gpu_share(num, parts, p);
-        workers[p]->generate(
-            latents.subspan(static_cast<std::size_t>(share.first) * kLatent,
-                            static_cast<std::size_t>(share.count) * kLatent),
-            share.count,
-            images.subspan(static_cast<std::size_t>(share.first) * kImageFloats,
-                           static_cast<std::size_t>(share.count) * kImageFloats));
+        workers[p]->generate(latents.subspan(static_cast<std::size_t>(share.first) * kLatent,
+                                             static_cast<std::size_t>(share.count) * kLatent),
+                             share.count,
+                             images.subspan(static_cast<std::size_t>(share.first) * kImageFloats,
+                                            static_cast<std::size_t>(share.count) * kImageFloats));
       } catch (const std::exception& error) {
         errors[p] = error.what();
         if (errors[p].empty()) errors[p] = "unknown error";
