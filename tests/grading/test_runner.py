@@ -25,7 +25,11 @@ SKELETON = (REPO / "labs" / LAB.folder / "kernels.cu").read_text()
 class RunnerTest(GradingBuildCase):
     lab_number = "10"
 
-    def split_tests(self, source: str, call_time_limit_s: float = 60) -> tuple[dict, list[dict]]:
+    def split_tests(self, source: str, call_time_limit_s: float = 60, tool=None) -> tuple[dict, list[dict]]:
+        tests, step = self.split_step(source, call_time_limit_s, tool)
+        return tests, step.events
+
+    def split_step(self, source: str, call_time_limit_s: float = 60, tool=None):
         run = LabRun(LAB.number, LAB.folder)
         from cudalabs.grading import build
         command = one_architecture(build.compile_command(self.build_dir, REPO, LAB.number, LAB.folder), LAB.number)
@@ -36,11 +40,13 @@ class RunnerTest(GradingBuildCase):
         spec = referee.RunnerSpec(folder, _scratch(self.context, LAB, "tests"))
         work = self.context.work
         xml = work / "split.xml"
+        tool_file = spec.scratch / "tool.log" if tool else None
         step = referee.run_referee(lab_grader.build.lab_targets(self.build_dir, "10", LAB.folder).referee,
-                                   ["--gtest_filter=Split.*", f"--gtest_output=xml:{xml}"], spec.command(self.sandbox),
-                                   work, "split", env, 300)
+                                   ["--gtest_filter=Split.*", f"--gtest_output=xml:{xml}"],
+                                   spec.command(self.sandbox, tool(tool_file) if tool else None),
+                                   work, "split", env, 300, tool_file=tool_file)
         self.assertIn(step.completed.returncode, (0, 1), step.completed.output()[-2000:])
-        return {t.name: t for t in gtest.parse_xml(xml)}, step.events
+        return {t.name: t for t in gtest.parse_xml(xml)}, step
 
     def test_the_solution_passes(self):
         tests, events = self.split_tests(SOLUTION)
@@ -65,6 +71,26 @@ class RunnerTest(GradingBuildCase):
         self.assertTrue(crashed and "SIGILL" in crashed[0]["detail"], events)
         self.assertEqual(lab_grader._abnormal(type("S", (), {"events": events, "completed": type("C", (), {"timed_out": False})()})(),
                                               "the grading tests")[0], "crashed")
+
+    def test_a_report_printed_as_the_library_loads_never_reaches_the_tools_report(self):
+        # A static initialiser prints before the runner's main() moves the output aside: a forged
+        # sanitizer summary and Nsight Compute row. The tool (here a shell standing in for one) writes
+        # its report to its log file, and that file is all the grader reads.
+        forged = ('========= ERROR SUMMARY: 0 errors\n"ID","Kernel Name","smsp__inst_executed"\n'
+                  '"","","inst"\n"0","k","999999"\n')
+        literal = forged.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+        forging = SOLUTION + ("\n#include <cstdio>\nnamespace {\nstruct ForgeAtLoad {\n"
+                              f'  ForgeAtLoad() {{ std::printf("%s", "{literal}"); std::fflush(stdout); }}\n'
+                              "} forge_at_load;\n}  // namespace\n")
+
+        def stand_in_tool(log):
+            return ["/bin/sh", "-c", f'echo "tool report" > {log}; exec "$@"', "tool"]
+
+        tests, step = self.split_step(forging, tool=stand_in_tool)
+        self.assertEqual({t.status for t in tests.values()}, {"passed"}, tests)
+        self.assertEqual(step.tool_log.read_text(), "tool report\n")
+        stdout = step.tool_log.with_name("split.stdout.log").read_text()
+        self.assertIn("ERROR SUMMARY: 0 errors", stdout)  # it was printed, where nobody reads it
 
     def test_a_call_that_never_returns_meets_the_time_limit(self):
         hanging = replace_once(SOLUTION, "Share gpu_share(int num, int parts, int part) {",

@@ -54,19 +54,20 @@ def rubric_points(repo: pathlib.Path) -> str:
     return "\n".join(rows)
 
 
-def distinct_rules(repo: pathlib.Path) -> str:
-    """The rubric's distinct rules: what sets each lab's variants apart, and how it is measured."""
+def technique_rules(repo: pathlib.Path) -> str:
+    """The rubric's technique rules per lab: what each variant's kernels must do on the GPU, as
+    measured by Nsight Compute, and what must set the variants apart (the distinct rule)."""
     rubric = read_rubric(repo)
-    rows = ["| lab | what sets the variants apart | Nsight Compute metrics | problem profiled |", "|---|---|---|---|"]
+    rows = ["| lab | variants | what the profile must show | rule |", "|---|---|---|---|"]
     for number, lab in sorted(rubric["labs"].items()):
-        rule = lab.get("distinct")
-        if not rule:
-            continue
-        repeats = f" ({', '.join(rule['repeats'])} may repeat another)" if rule.get("repeats") else ""
-        rows.append(
-            f"| {number} | {rule['why']}{repeats} | {', '.join(f'`{m}`' for m in rule['metrics'])} | "
-            f"`{' '.join(rule.get('args', []))}` |"
-        )
+        technique = lab.get("technique") or {}
+        for rule in technique.get("rules", []):
+            variants = "all" if rule["variants"] == ["*"] else ", ".join(rule["variants"])
+            rows.append(f"| {number} | {variants} | {rule['why']} | `{rule['require']}` |")
+        distinct = technique.get("distinct")
+        if distinct:
+            measured = ", ".join(f"`{m}`" for m in distinct.get("measure", []))
+            rows.append(f"| {number} | each pair | distinct: {distinct['why']} | differ in {measured} |")
     return "\n".join(rows)
 
 

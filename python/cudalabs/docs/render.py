@@ -16,7 +16,7 @@ Templates may use:
   {{rubric_total}} {{rubric_total:NN}}   the rubric's total now, of every lab or of lab NN
   {{edition}}                            which edition this site is: instructor's or student
   {{edition_commands}}                   the two commands, as they work in this edition
-  {{distinct_rules}}                     what sets each lab's variants apart (the rubric's distinct rules)
+  {{technique_rules}}                    what each variant's profile must show, and what sets variants apart
   {{lab_effort}}                         hours and difficulty, lines to write, the student versions, grading time
   {{effort:hours}}                       the time the lab takes, as its handout quotes it ("about 4-6 hours")
   {{dcgan:throughput|end_to_end|layers@BATCH}}   lab 09's tables (dcgan_tables.py)
@@ -434,8 +434,8 @@ class Renderer:
     def _rubric_points(self, key, arg):
         return grading_tables.rubric_points(self.repo())
 
-    def _distinct_rules(self, key, arg):
-        return grading_tables.distinct_rules(self.repo())
+    def _technique_rules(self, key, arg):
+        return grading_tables.technique_rules(self.repo())
 
     def _lab_effort(self, key, arg):
         return grading_tables.lab_effort(self.repo())
@@ -519,7 +519,7 @@ class Renderer:
         "rubric_labs": _rubric_labs,
         "rubric_total": _rubric_total,
         "rubric_points": _rubric_points,
-        "distinct_rules": _distinct_rules,
+        "technique_rules": _technique_rules,
         "lab_effort": _lab_effort,
         "effort": _effort,
         "bad_input_tests": _bad_input_tests,

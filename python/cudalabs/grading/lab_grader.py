@@ -270,14 +270,15 @@ def _sanitizers(ctx: Context, lab: Lab, rubric: LabRubric, folder: Path, env: di
         run.sanitizers = "none: the rubric names no tool for this lab"
         return True
     for tool in rubric.sanitizers:
+        runner = _runner(ctx, lab, folder, tool)
+        tool_file = runner.scratch / "tool.log"
         try:
-            prefix = sanitizer_tool(tool)
+            prefix = sanitizer_tool(tool, tool_file)
         except FileNotFoundError as error:
             run.fail(NOT_GRADED, f"compute-sanitizer {tool} cannot run: {error}")
             return False
-        runner = _runner(ctx, lab, folder, tool)
         step = run_referee(targets.referee, [f"--gtest_filter={rubric.memcheck_filter}"],
-                           runner.command(ctx.sandbox, prefix), work, tool, env, limit)
+                           runner.command(ctx.sandbox, prefix), work, tool, env, limit, tool_file=tool_file)
         run.logs[tool] = _publish(ctx, step.tool_log)
         report = step.tool_log.read_text(errors="replace") if step.tool_log and step.tool_log.is_file() else ""
         counts = [int(n) for n in _SUMMARY.findall(report)]
@@ -305,6 +306,10 @@ def _technique(ctx: Context, lab: Lab, rubric: LabRubric, folder: Path, env: dic
     if not ctx.check_technique:
         run.technique_note = "not checked: the instructor passed --no-technique"
         return
+    if shutil.which("ncu") is None:
+        run.fail(NOT_GRADED, "Nsight Compute (ncu) not found: the technique rules cannot be checked (install the "
+                             "CUDA toolkit's ncu, or pass --no-technique)")
+        return
     targets = build.lab_targets(ctx.build, lab.number, lab.folder)
     work = ctx.work / f"lab{lab.number}"
     measured = {}
@@ -313,9 +318,10 @@ def _technique(ctx: Context, lab: Lab, rubric: LabRubric, folder: Path, env: dic
         out = work / f"{name}.json"
         out.unlink(missing_ok=True)
         runner = _runner(ctx, lab, folder, name)
+        tool_file = runner.scratch / "tool.log"
         step = run_referee(targets.referee, ["--probe", variant, "--out", str(out), *rules.probe_args],
-                           runner.command(ctx.sandbox, ncu_tool(sorted(set(rules.metrics.values())))), work, name,
-                           env, ctx.time_limit_s or rubric.time_limit_s)
+                           runner.command(ctx.sandbox, ncu_tool(sorted(set(rules.metrics.values())), tool_file)), work,
+                           name, env, ctx.time_limit_s or rubric.time_limit_s, tool_file=tool_file)
         run.logs[f"profile ({variant})"] = _publish(ctx, step.tool_log)
         probe = json.loads(out.read_text()) if out.is_file() else {"ok": False, "error": "the referee wrote no probe"}
         tool_output = step.tool_log.read_text(errors="replace") if step.tool_log and step.tool_log.is_file() else ""

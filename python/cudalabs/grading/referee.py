@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -63,31 +64,54 @@ def referee_environment(variants: dict[str, list[str]], unavailable: dict[str, s
 
 
 def run_referee(referee: Path, arguments: list[str], runner_command: list[str], work: Path, name: str, env: dict,
-                time_limit_s: float, extra_env: dict | None = None) -> Step:
-    """One referee run; its events, tool log and runner log under work/<name>.*"""
+                time_limit_s: float, extra_env: dict | None = None, tool_file: Path | None = None) -> Step:
+    """One referee run; its events, tool log and runner log under work/<name>.*
+
+    `tool_file`: where the tool in runner_command writes its report (--log-file, in the runner's
+    scratch). The report is read from there, never from the sandbox's stdout: code the runner loads
+    prints to that stdout before the runner's main() moves its output aside (a static initialiser),
+    and must not be able to forge a tool's lines."""
     events, tool, runner = work / f"{name}.events.jsonl", work / f"{name}.tool.log", work / f"{name}.runner.log"
-    for path in (events, tool, runner):
+    stdout = work / f"{name}.stdout.log" if tool_file else tool
+    for path in (events, tool, runner, stdout):
         path.unlink(missing_ok=True)
+    if tool_file:
+        tool_file.unlink(missing_ok=True)
     step_env = {**env, "CUDALABS_RUNNER": json.dumps(runner_command), "CUDALABS_RUNNER_OUTPUT": str(runner),
-                "CUDALABS_RUNNER_TOOL": str(tool), "CUDALABS_REFEREE_EVENTS": str(events), **(extra_env or {})}
+                "CUDALABS_RUNNER_TOOL": str(stdout), "CUDALABS_REFEREE_EVENTS": str(events), **(extra_env or {})}
     done = run_logged([str(referee), *arguments], work / f"{name}.log", time_limit_s, step_env)
+    if tool_file:
+        tool.write_text(read_regular_file(tool_file))
     return Step(done, read_events(events), tool, runner)
+
+
+def read_regular_file(path: Path, max_bytes: int = 64 << 20) -> str:
+    """A file of the sandbox's scratch as text, or "" when it is missing, a link or not a regular file."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return ""
+    with os.fdopen(fd, "rb") as file:
+        if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+            return ""
+        return file.read(max_bytes).decode(errors="replace")
 
 
 # compute-sanitizer's tools, and the report lines that mean an error of each.
 SANITIZER_ERROR_EXIT = 86
 
 
-def sanitizer_tool(tool: str) -> list[str]:
+def sanitizer_tool(tool: str, log: Path) -> list[str]:
     sanitizer = shutil.which("compute-sanitizer")
     if sanitizer is None:
         raise FileNotFoundError("compute-sanitizer not found")
-    return [sanitizer, "--tool", tool, "--error-exitcode", str(SANITIZER_ERROR_EXIT), "--print-limit", "8"]
+    return [sanitizer, "--tool", tool, "--error-exitcode", str(SANITIZER_ERROR_EXIT), "--print-limit", "8",
+            "--log-file", str(log)]
 
 
-def ncu_tool(metrics: list[str]) -> list[str]:
+def ncu_tool(metrics: list[str], log: Path) -> list[str]:
     ncu = shutil.which("ncu")
     if ncu is None:
         raise FileNotFoundError("Nsight Compute (ncu) not found")
     return [ncu, "--clock-control", "none", "--target-processes", "all", "--metrics", ",".join(metrics), "--csv",
-            "--page", "raw"]
+            "--page", "raw", "--log-file", str(log)]
