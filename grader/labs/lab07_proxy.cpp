@@ -1,12 +1,18 @@
 // Lab 07's interface as the referee links it: the variants the grader names, `best` and any plan of
-// best_plan.h, each made in the runner on the student's code.
+// best_plan.h, each made in the runner on the student's code. best's planner (best_plan.cpp) is
+// given code both sides link; its launches (launch.cuh) are given too, but they instantiate the
+// student's kernels, so they are compiled into the student's object and forwarded with it.
+// describe_plan (lab.h) is not forwarded: it names a kernel of the runner's address space, and
+// the suite's CPU test (lab07_best_plan_test.cpp) checks it in the student's own build.
 #include "grader/referee/gemm_workload.h"
 #include "grader/referee/remote_variants.h"
 #include "labs/07_wide_loads/lab.h"
 
 namespace lab07 {
 
-std::span<const cudalabs::GemmVariant> variants() { return grader::referee::remote_gemm_variants<float>(); }
+std::span<const cudalabs::GemmVariant> variants() {
+  return grader::referee::remote_gemm_variants<float>();
+}
 
 void best_gemm(const cudalabs::GemmArgs& args, cudaStream_t stream) {
   grader::referee::remote_gemm<float>("gemm.best", "", args, stream);
@@ -19,12 +25,13 @@ void launch_plan(const BestPlan& plan, const cudalabs::GemmArgs& args, cudaStrea
   std::int64_t tile = -1;
   for (std::size_t i = 0; i < candidates.size(); ++i)
     if (&candidates[i] == plan.candidate) tile = static_cast<std::int64_t>(i);
-  grader::referee::remote_gemm<float>("gemm.plan", "", args, stream, {tile, plan.splits, plan.slice_k, plan.stream_blocks});
+  grader::referee::remote_gemm<float>("gemm.plan", "", args, stream,
+                                      {tile, plan.splits, plan.slice_k, plan.stream_blocks});
 }
 
 }  // namespace lab07
 
-std::unique_ptr<grader::referee::Workload> grader::referee::make_workload(const std::string& variant,
-                                                                          const std::vector<std::string>& args) {
+std::unique_ptr<grader::referee::Workload> grader::referee::make_workload(
+    const std::string& variant, const std::vector<std::string>& args) {
   return gemm_workload<float>("gemm.variants", variant, gemm_shape_from(args, {512, 512, 256}));
 }

@@ -10,7 +10,8 @@ using grader::runner::Context;
 void run_plan(const Call& call, Context& context) {
   const std::span<const lab07::TileCandidate> candidates = lab07::best_candidates();
   const std::int64_t tile = grader::runner::integer(call, 6);
-  if (tile < 0 || tile >= static_cast<std::int64_t>(candidates.size())) throw grader::ChannelError("gemm.plan: no tile " + std::to_string(tile));
+  if (tile < 0 || tile >= static_cast<std::int64_t>(candidates.size()))
+    throw grader::ChannelError("gemm.plan: no tile " + std::to_string(tile));
   lab07::BestPlan plan;
   plan.candidate = &candidates[static_cast<std::size_t>(tile)];
   plan.splits = grader::runner::int_arg(call, 7);

@@ -6,7 +6,9 @@
 
 namespace lab11 {
 
-std::span<const TensorCoreVariant> variants() { return grader::referee::remote_gemm_variants<__nv_bfloat16>("variants"); }
+std::span<const TensorCoreVariant> variants() {
+  return grader::referee::remote_gemm_variants<__nv_bfloat16>("variants");
+}
 
 std::span<const Fp16TensorCoreVariant> fp16_variants() {
   return grader::referee::remote_gemm_variants<__half>("fp16_variants");
@@ -18,8 +20,8 @@ void best_gemm(const cudalabs::Bf16GemmArgs& args, cudaStream_t stream) {
 
 }  // namespace lab11
 
-std::unique_ptr<grader::referee::Workload> grader::referee::make_workload(const std::string& variant,
-                                                                          const std::vector<std::string>& args) {
+std::unique_ptr<grader::referee::Workload> grader::referee::make_workload(
+    const std::string& variant, const std::vector<std::string>& args) {
   // The FP16 rungs are timed and profiled in FP16, the others in BF16.
   const cudalabs::GemmShape shape = gemm_shape_from(args, {512, 512, 256});
   for (const std::string& name : given_variant_names("fp16_variants"))

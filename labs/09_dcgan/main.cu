@@ -1,9 +1,10 @@
-// Lab 09 driver (`lab09`, `lab09_solution`, and `dcgan`, the finished program): loads the weights
-// and latent vectors, checks every variant's images against the CPU reference generator, times each
-// variant per layer and per batch, runs the end-to-end pipeline (host memory to host memory), and
-// writes the images as a PNG grid and as raw floats. `dcgan` also links lab 11's tensor-core
-// layers (CUDALABS_DCGAN_TENSOR_CORES): --precision tf32|bf16 runs them beside lab 09's FP32
-// sub-pixel variant, and checks their images against both the CPU reference and that variant's.
+// Lab 09 driver (`lab09`, `lab09_solution`, and `dcgan`, the finished program of programs/): loads
+// the weights and latent vectors, checks every variant's images against the CPU reference
+// generator, times each variant per layer and per batch, runs the end-to-end pipeline (host memory
+// to host memory), and writes the images as a PNG grid and as raw floats. --precision runs what
+// the program links besides lab 09's FP32 kernels (precision_backend.h): nothing in the labs'
+// programs; lab 11's tensor-core layers in `dcgan`, whose tf32 and bf16 variants run beside lab
+// 09's FP32 sub-pixel variant and are checked against both the CPU reference and that variant.
 #include "common/benchmark_support.h"
 #include "common/build_report.h"
 #include "common/cli.h"
@@ -23,11 +24,8 @@
 #include "labs/09_dcgan/generator.h"
 #include "labs/09_dcgan/lab.h"
 #include "labs/09_dcgan/pipeline.h"
+#include "labs/09_dcgan/precision_backend.h"
 #include "labs/09_dcgan/run_record.h"
-#ifdef CUDALABS_DCGAN_TENSOR_CORES
-#include "labs/11_tensor_cores/lab.h"
-#include "labs/11_tensor_cores/tensor_core_generator.h"
-#endif
 
 #include <algorithm>
 #include <cmath>
@@ -79,7 +77,8 @@ void register_flags(CLI::App& app, Options& o) {
                  "Variant to run (repeatable; default all; --list names them)");
   app.add_option("--precision", o.precision_text,
                  "fp32 (lab 09's kernels), or tf32 or bf16: lab 11's tensor-core layers (the "
-                 "`dcgan` program only), run and checked beside the FP32 sub-pixel variant");
+                 "finished program `dcgan` only), run and checked beside the FP32 sub-pixel "
+                 "variant");
   app.add_option("--output", o.output, "Write the images as a PNG grid here");
   app.add_option("--raw", o.raw, "Write the images as raw float32 here (.cldi: dcgan_images.h)");
   app.add_option(
@@ -135,12 +134,7 @@ ComputePrecision checked_precision(const Options& o) {
   } catch (const std::invalid_argument& error) {
     throw cudalabs::FlagError(error.what());
   }
-  if (precision == ComputePrecision::kFp32) return precision;
-#ifndef CUDALABS_DCGAN_TENSOR_CORES
-  throw cudalabs::FlagError("--precision " + o.precision_text +
-                            ": this program runs lab 09's FP32 kernels; `dcgan` runs tf32 and bf16 "
-                            "on lab 11's tensor cores");
-#endif
+  lab09::check_precision_flag(precision, "this program");
   return precision;
 }
 
@@ -163,19 +157,12 @@ struct Checked {
 // The device side of a run: the generator sized for one batch, its first batch of latents, its
 // images.
 struct Session {
-  Session(const Inputs& in, ComputePrecision precision)
+  Session(const Inputs& in, const lab09::PrecisionBackend& backend)
       : generator(in.weights, in.batch),
         latents(static_cast<std::size_t>(in.batch) * 100),
         images(static_cast<std::size_t>(in.batch) * kImageFloats) {
     latents.copy_from(std::span<const float>(in.latents.values).first(latents.size()));
-#ifdef CUDALABS_DCGAN_TENSOR_CORES
-    if (precision != ComputePrecision::kFp32) {
-      generator.use_precision_layers(
-          std::make_unique<lab11::TensorCoreLayers>(in.weights, in.batch, precision));
-    }
-#else
-    (void)precision;
-#endif
+    if (backend.make) generator.use_precision_layers(backend.make(in.weights, in.batch));
   }
   lab09::Generator generator;
   cudalabs::DeviceBuffer<float> latents;
@@ -183,15 +170,12 @@ struct Session {
 };
 
 // The --variant list (default: all of lab 09's); at a reduced precision, the FP32 sub-pixel
-// variant (default) and lab 11's.
+// variant (default), to which the precision's own is added once its backend is made.
 std::vector<const DcganVariant*> selected_variants(const Options& o, ComputePrecision precision) {
   std::vector<const DcganVariant*> selected;
   for (const std::string& name : o.variant_names) selected.push_back(&lab09::find_variant(name));
   if (precision != ComputePrecision::kFp32) {
-#ifdef CUDALABS_DCGAN_TENSOR_CORES
     if (selected.empty()) selected.push_back(&lab09::find_variant("subpixel"));
-    selected.push_back(&lab11::tensor_core_variant(precision));
-#endif
     return selected;
   }
   if (selected.empty()) {
@@ -223,24 +207,18 @@ Inputs load_inputs(const CLI::App& app, const Options& o) {
   return in;
 }
 
-void require_device_room(int batch, ComputePrecision precision) {
+// The GPU, the precision's backend on it (one line where this GPU cannot run it) and room for a
+// batch; the precision's variant joins `selected`.
+lab09::PrecisionBackend prepare_device(int batch, ComputePrecision precision,
+                                       std::vector<const DcganVariant*>& selected) {
   cudalabs::require_gpu();
-  std::size_t layers = 0;
-#ifdef CUDALABS_DCGAN_TENSOR_CORES
-  if (precision != ComputePrecision::kFp32) {
-    const std::string unavailable = lab11::tensor_core_unavailable(precision);
-    if (!unavailable.empty())
-      throw std::runtime_error("--precision " + std::string(cudalabs::precision_name(precision)) +
-                               ": " + unavailable);
-    layers = lab11::TensorCoreLayers::device_bytes(batch, precision);
-  }
-#else
-  (void)precision;
-#endif
+  lab09::PrecisionBackend backend = lab09::precision_backend(precision);
+  if (backend.variant) selected.push_back(backend.variant);
   cudalabs::require_device_memory(
-      lab09::Generator::device_bytes(batch) + layers +
+      lab09::Generator::device_bytes(batch) + lab09::precision_device_bytes(precision, batch) +
           3 * static_cast<std::size_t>(batch) * (kImageFloats + 100) * sizeof(float) * 2,
       "--batch " + std::to_string(batch));
+  return backend;
 }
 
 std::string results_stem(const Options& o, const cudalabs::DeviceInfo& device) {
@@ -248,12 +226,11 @@ std::string results_stem(const Options& o, const cudalabs::DeviceInfo& device) {
          device.slug();
 }
 
-// The other labs' kernels this program runs: lab 07's GEMM, and lab 11's in `dcgan`.
+// The other labs' kernels this program runs: lab 07's GEMM, and those of its precisions (lab
+// 11's in `dcgan`).
 std::vector<cudalabs::EarlierLab> earlier_labs() {
   std::vector<cudalabs::EarlierLab> labs{{"07", cudalabs_lab07_kernels_build()}};
-#ifdef CUDALABS_DCGAN_TENSOR_CORES
-  labs.push_back({"11", cudalabs_lab11_kernels_build()});
-#endif
+  for (const cudalabs::EarlierLab& lab : lab09::precision_labs()) labs.push_back(lab);
   return labs;
 }
 
@@ -503,11 +480,11 @@ int run(int argc, char** argv) {
     throw cudalabs::FlagError("--timeline: '" + o.timeline + "' cannot be written");
   }
   const ComputePrecision precision = checked_precision(o);
-  const std::vector<const DcganVariant*> selected = selected_variants(o, precision);
+  std::vector<const DcganVariant*> selected = selected_variants(o, precision);
   const Inputs in = load_inputs(app, o);
   const bool machine_readable = cudalabs::benchmark_stdout_is_machine_readable(benchmark_args);
   std::ostream& out = machine_readable ? std::cerr : std::cout;
-  require_device_room(in.batch, precision);
+  const lab09::PrecisionBackend backend = prepare_device(in.batch, precision, selected);
   const cudalabs::DeviceInfo device = cudalabs::current_device_info();
   if (!o.results_dir.empty()) {
     std::filesystem::create_directories(o.results_dir);
@@ -516,7 +493,7 @@ int run(int argc, char** argv) {
   }
   cudalabs::initialize_benchmark(benchmark_args);
   print_header(out, device, in);
-  Session session(in, precision);
+  Session session(in, backend);
 
   // ---- Check: the first batch, sampled images against the CPU reference ----
   const std::vector<int> picks = dcgan::spread_picks(in.batch, o.check_images);

@@ -1,7 +1,9 @@
-// Lab 10 driver (`lab10`, `lab10_solution`): the generator on several GPUs of this machine, one
-// host thread per GPU. Checks the split (gpu_share), checks sampled images against the CPU
-// reference and the whole multi-GPU output against one GPU's, times [DCGAN-SHPC]'s Table 4
-// (num_to_gen x GPUs, end to end) and writes the images.
+// Lab 10 driver (`lab10`, `lab10_solution`, and `dcgan_multi_gpu`, the finished program of
+// programs/, which also runs --precision tf32 and bf16 on lab 11's layers: precision_backend.h):
+// the generator on several GPUs of this machine, one host thread per GPU. Checks the split
+// (gpu_share), checks sampled images against the CPU reference and the whole multi-GPU output
+// against one GPU's, times [DCGAN-SHPC]'s Table 4 (num_to_gen x GPUs, end to end) and writes the
+// images.
 #include "common/benchmark_support.h"
 #include "common/build_report.h"
 #include "common/cli.h"
@@ -16,8 +18,8 @@
 #include "common/timeline.h"
 #include "labs/07_wide_loads/lab.h"
 #include "labs/09_dcgan/lab.h"
+#include "labs/09_dcgan/precision_backend.h"
 #include "labs/10_multi_gpu_dcgan/lab.h"
-#include "labs/10_multi_gpu_dcgan/precision_backend.h"
 #include "labs/10_multi_gpu_dcgan/run_flags.h"
 #include "labs/10_multi_gpu_dcgan/scaling.h"
 
@@ -141,7 +143,7 @@ Setup parse_and_load(int argc, char** argv, Options& o) {
   cudalabs::reject_unknown_flags(cudalabs::parse_flags(app, argc, argv));
   Setup s;
   s.checked = lab10::check_run_flags(app, o.run);
-  lab10::check_precision_flag(s.checked.precision, "lab10");
+  lab09::check_precision_flag(s.checked.precision, "lab10");
   if (o.benchmark_out_format != "json") {
     throw cudalabs::FlagError("--benchmark_out_format: '" + o.benchmark_out_format +
                               "' (only json is written)");
@@ -166,7 +168,7 @@ Setup parse_and_load(int argc, char** argv, Options& o) {
   lab10::require_run_memory(s.num, s.largest_num);
 
   cudalabs::require_gpu();
-  s.backend = lab10::precision_backend(s.checked.precision);
+  s.backend = lab09::precision_backend(s.checked.precision);
   int present = 0;
   CUDA_CHECK(cudaGetDeviceCount(&present));
   s.devices = choose_devices(o, listed_devices, present);
@@ -181,6 +183,15 @@ Setup parse_and_load(int argc, char** argv, Options& o) {
   return s;
 }
 
+// The other labs' kernels this program runs: lab 09's generator, lab 07's GEMM, and those of its
+// precisions (lab 11's in the finished programs).
+std::vector<cudalabs::EarlierLab> built_on() {
+  std::vector<cudalabs::EarlierLab> labs{{"09", cudalabs_lab09_kernels_build()},
+                                         {"07", cudalabs_lab07_kernels_build()}};
+  for (const cudalabs::EarlierLab& lab : lab09::precision_labs()) labs.push_back(lab);
+  return labs;
+}
+
 void print_header(std::ostream& out, const Setup& s) {
   out << "lab10: the DCGAN generator on " << s.devices.size()
       << " GPU worker(s), one host thread each\n";
@@ -188,9 +199,8 @@ void print_header(std::ostream& out, const Setup& s) {
     out << "  worker on GPU " << d << ": " << cudalabs::device_name(d) << "\n";
   out << "weights: " << s.weights_text << "\nlatents: " << s.latents_text << "\nimages: " << s.num
       << ", batches of up to " << s.batch << " per GPU\n"
-      << cudalabs::earlier_labs_line(
-             {{"09", cudalabs_lab09_kernels_build()}, {"07", cudalabs_lab07_kernels_build()}},
-             std::string(cudalabs_lab10_kernels_build()) == "student")
+      << cudalabs::earlier_labs_line(built_on(),
+                                     std::string(cudalabs_lab10_kernels_build()) == "student")
       << "\n";
   cudalabs::print_build_report(out, nullptr);  // JIT-compiled from older PTX?
 }

@@ -1,5 +1,6 @@
-// Lab 10's MPI program (`lab10_mpi` with the student's gpu_share, `dcgan_mpi` with the solution's):
-// one rank per GPU, on one node or many, [DCGAN-SHPC] §2.6.
+// Lab 10's MPI program (`lab10_mpi` with the student's gpu_share, and `dcgan_mpi`, the finished
+// program of programs/, with the solution's and lab 11's layers for --precision tf32 and bf16:
+// labs/09_dcgan/precision_backend.h): one rank per GPU, on one node or many, [DCGAN-SHPC] §2.6.
 //
 //   mpirun -np R [--bind-to none] dcgan_mpi [--num N | --input z.cldz] [--output grid.png] ...
 //
@@ -38,11 +39,11 @@
 #include "common/text_table.h"
 #include "labs/07_wide_loads/lab.h"
 #include "labs/09_dcgan/lab.h"
+#include "labs/09_dcgan/precision_backend.h"
 #include "labs/10_multi_gpu_dcgan/checkpoint.h"
 #include "labs/10_multi_gpu_dcgan/lab.h"
 #include "labs/10_multi_gpu_dcgan/node_output.h"
 #include "labs/10_multi_gpu_dcgan/not_implemented.h"
-#include "labs/10_multi_gpu_dcgan/precision_backend.h"
 #include "labs/10_multi_gpu_dcgan/run_flags.h"
 #include "labs/10_multi_gpu_dcgan/scaling.h"
 #include "labs/10_multi_gpu_dcgan/scatter.h"
@@ -309,7 +310,7 @@ void parse_and_place(RankState& s, int argc, char** argv) {
   s.scaling_nums = checked.scaling_nums;
   s.seed = checked.seed;
   s.precision = checked.precision;
-  lab10::check_precision_flag(s.precision, kProgram);
+  lab09::check_precision_flag(s.precision, kProgram);
   if (s.o.gather != "shared" && s.o.gather != "collective") {
     throw cudalabs::FlagError("--gather: '" + s.o.gather + "' (expected shared or collective)");
   }
@@ -325,7 +326,7 @@ void parse_and_place(RankState& s, int argc, char** argv) {
   s.weights = dcgan::load_weights(s.o.run.inputs.weights, s.o.run.inputs.weights_seed,
                                   CUDALABS_TRAINED_WEIGHTS, s.weights_text);
   cudalabs::require_gpu();
-  s.backend = lab10::precision_backend(s.precision);
+  s.backend = lab09::precision_backend(s.precision);
   int present = 0;
   CUDA_CHECK(cudaGetDeviceCount(&present));
   if (s.placement.device >= present) {
@@ -395,6 +396,15 @@ struct RankRowType {
   ~RankRowType() { MPI_Type_free(&type); }
 };
 
+// The other labs' kernels this program runs: lab 09's generator, lab 07's GEMM, and those of its
+// precisions (lab 11's in the finished programs).
+std::vector<cudalabs::EarlierLab> built_on() {
+  std::vector<cudalabs::EarlierLab> labs{{"09", cudalabs_lab09_kernels_build()},
+                                         {"07", cudalabs_lab07_kernels_build()}};
+  for (const cudalabs::EarlierLab& lab : lab09::precision_labs()) labs.push_back(lab);
+  return labs;
+}
+
 // [DCGAN-SHPC]'s rank table (which rank runs on which node and GPU) and the run's inputs, on rank
 // 0.
 void print_rank_table(std::ostream& out, const RankState& s) {
@@ -423,9 +433,8 @@ void print_rank_table(std::ostream& out, const RankState& s) {
                                    "memory), other nodes' send"
                                  : "every rank but 0 sends its images (MPI_Igatherv)")
       << "\n"
-      << cudalabs::earlier_labs_line(
-             {{"09", cudalabs_lab09_kernels_build()}, {"07", cudalabs_lab07_kernels_build()}},
-             std::string(cudalabs_lab10_kernels_build()) == "student")
+      << cudalabs::earlier_labs_line(built_on(),
+                                     std::string(cudalabs_lab10_kernels_build()) == "student")
       << "\n";
 }
 

@@ -1,8 +1,8 @@
 // Lab 11 launch plumbing, shared by the student's and the solution's kernels.cu (each includes it
-// after defining its kernels: wmma_global_kernel<kAligned>, wmma_pipelined_kernel<kAligned>,
-// mma_swizzled_kernel<kAligned>, wgmma_kernel<kAligned>, tma_wgmma_kernel and
-// warp_specialized_kernel<kWidth>, and the FP16 rungs wmma_fp16_kernel<kAligned> and
-// mma_fp16_kernel<kAligned>). kAligned selects the 16-byte copies (the WMMA loads of step 1:
+// after defining its kernels: wmma_global_kernel<kAligned>, mma_swizzled_kernel<kAligned>,
+// wgmma_kernel<kAligned>, tma_wgmma_kernel and warp_specialized_kernel<kWidth>, and the FP16 rungs
+// wmma_fp16_kernel<kAligned> and mma_fp16_kernel<kAligned>; wmma_pipelined_kernel<kAligned> is
+// given, in wmma_pipelined.cuh). kAligned selects the 16-byte copies (the WMMA loads of step 1:
 // 32 bytes), which need A and B so aligned with lda and ldb multiples of 8; other operands take the
 // element-wise instantiation of the same kernel. The TMA rungs' tensor maps need the same
 // alignment: other operands are first copied, one pass at memory speed, into an aligned scratch

@@ -1,15 +1,6 @@
-// Lab 11 solution, steps 4 to 6: Hopper's warpgroup MMA (wgmma), the copy engine (TMA) and warp
-// specialisation. Built for sm_90a only; the launchers refuse other GPUs.
-//
-// Step 4, wgmma: four warps (a warpgroup) issue one asynchronous m64n128k16 together. The operands
-// stay in shared memory: the instruction reads them through 64-bit descriptors (start address,
-// the byte distance between 8-row groups, the swizzle mode) instead of each lane loading
-// fragments, so no register or issue slot goes to ldmatrix. The tiles use the 128-byte swizzle of
-// step 3, which is one of the layouts wgmma reads. A is K-major (row-major A: a row's 64 k are
-// one 128-byte row); B is N-major (row-major B), which the instruction's transpose bit accepts for
-// 16-bit types: B's 64 x 64 panels are 8 KiB apart (the descriptor's leading byte offset), its
-// 8-row groups 1 KiB apart (the stride byte offset). cp.async still stages the tiles, so every
-// thread spends instructions on addresses.
+// Lab 11 solution, the optional challenge, steps 5 and 6: the copy engine (TMA) and warp
+// specialisation, on step 4's multiply_stage. Built for sm_90a only; the launchers refuse other
+// GPUs.
 //
 // Step 5, TMA: one thread asks the copy engine for a whole box of A or B (128 x 64 elements)
 // described by a tensor map built on the host; the engine swizzles it into shared memory, fills
@@ -25,103 +16,12 @@
 // the tiles in grouped order, so the next tile's loads overlap this tile's epilogue.
 #pragma once
 
-#include "swizzled_tiles.cuh"
+#include "wgmma_kernel.cuh"
 
 #include <cuda.h>
 
 namespace lab11 {
 namespace {
-
-// Descriptors of the swizzled stage layout: A rows (K-major), 8-row groups 1 KiB apart; B panels
-// (N-major), 8 KiB apart, their 8-row groups 1 KiB apart. The 16-element step kk of K moves A's
-// start 32 bytes along its rows (the hardware applies the swizzle to the final address) and B's
-// start 16 rows down its panels.
-__device__ __forceinline__ std::uint64_t a_descriptor(std::uint32_t a_rows, int kk) {
-  return ptx::wgmma_descriptor(a_rows + kk * 32, 16, 8 * SwizzledTile::kRowBytes);
-}
-__device__ __forceinline__ std::uint64_t b_descriptor(std::uint32_t b_panels, int kk) {
-  return ptx::wgmma_descriptor(b_panels + kk * 16 * SwizzledTile::kRowBytes,
-                               SwizzledTile::kPanelBytes, 8 * SwizzledTile::kRowBytes);
-}
-
-// The first 1024-byte boundary in dynamic shared memory (the swizzle repeats every 1024 bytes).
-__device__ __forceinline__ unsigned char* aligned_shared(unsigned char* dynamic_shared) {
-  return reinterpret_cast<unsigned char*>(
-      (reinterpret_cast<std::uintptr_t>(dynamic_shared) + 1023) & ~std::uintptr_t{1023});
-}
-
-// Stores a warpgroup's m64nN accumulators (rows row0 .. row0 + 63) into C.
-template <int kN>
-__device__ __forceinline__ void store_warpgroup_tile(const cudalabs::Bf16GemmArgs& args,
-                                                     const float (&acc)[kN / 2], int row0, int col0,
-                                                     bool pairs) {
-  const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
-  const int row = row0 + 16 * warp + lane / 4;
-#pragma unroll
-  for (int j = 0; j < kN / 8; ++j) {
-    const int col = col0 + 8 * j + 2 * (lane % 4);
-    store_pair(args, row, col, acc[4 * j], acc[4 * j + 1], pairs);
-    store_pair(args, row + 8, col, acc[4 * j + 2], acc[4 * j + 3], pairs);
-  }
-}
-
-template <int kCount>
-__device__ __forceinline__ void zero(float (&acc)[kCount]) {
-#pragma unroll
-  for (int i = 0; i < kCount; ++i) acc[i] = 0.0f;
-}
-
-// One stage of K (BK = 64: four k16 steps) into a warpgroup's accumulators: kRows / 64 blocks of
-// 64 rows, block h reading A's rows from a_rows + 64 h rows, all from the same B panels. Returns
-// once the tensor cores are done with the stage, so it may be overwritten. wgmma_hold keeps the
-// compiler from touching the accumulators while the asynchronous instructions own them.
-// [multiply_stage]
-template <int kN, int kRowBlocks>
-__device__ __forceinline__ void multiply_stage(float (&acc)[kRowBlocks][kN / 2],
-                                               std::uint32_t a_rows, std::uint32_t b_panels) {
-#pragma unroll
-  for (int h = 0; h < kRowBlocks; ++h) ptx::wgmma_hold(acc[h]);
-  ptx::wgmma_fence();
-#pragma unroll
-  for (int kk = 0; kk < SwizzledTile::BK / 16; ++kk) {
-#pragma unroll
-    for (int h = 0; h < kRowBlocks; ++h)
-      ptx::wgmma_bf16<kN>(acc[h], a_descriptor(a_rows + h * 64 * SwizzledTile::kRowBytes, kk),
-                          b_descriptor(b_panels, kk), 1);
-  }
-  ptx::wgmma_commit();
-  ptx::wgmma_wait<0>();
-#pragma unroll
-  for (int h = 0; h < kRowBlocks; ++h) ptx::wgmma_hold(acc[h]);
-}
-// [multiply_stage]
-
-template <bool kAligned>
-__global__ void __launch_bounds__(WgmmaTile::kThreads) wgmma_kernel(cudalabs::Bf16GemmArgs args) {
-#if LAB11_HOPPER_DEVICE_CODE
-  using Tile = WgmmaTile;
-  extern __shared__ __align__(128) unsigned char dynamic_shared[];
-  unsigned char* shared = aligned_shared(dynamic_shared);
-  const auto stage = [&](int s) { return shared + s * Tile::kStageBytes; };
-  const int row0 = blockIdx.y * Tile::BM, col0 = blockIdx.x * Tile::BN;
-  const int tiles = (args.k + Tile::BK - 1) / Tile::BK;
-  float acc[1][Tile::BN / 2];
-  zero(acc[0]);
-
-  const auto load = [&](int s, int t) {
-    stage_swizzled_tiles<Tile::BM, Tile::BN, Tile::kThreads, kAligned>(args, stage(s), row0, col0,
-                                                                       t * Tile::BK);
-  };
-  const auto multiply = [&](int s) {
-    const std::uint32_t a_rows = ptx::shared_address(stage(s));
-    multiply_stage<Tile::BN>(acc, a_rows, a_rows + Tile::BM * SwizzledTile::kRowBytes);
-  };
-  cp_async_pipeline<Tile::kStages, true>(tiles, load, multiply);
-  store_warpgroup_tile<Tile::BN>(args, acc[0], row0, col0, pair_stores_allowed(args));
-#else
-  (void)args;
-#endif
-}
 
 // Asks the copy engine for stage `s`'s tiles at k tile `kt`: A's BM x 64 box at (row0, k) and
 // B's 64 x 64 panels at (k, col0 + 64 p), all counted on `full`.

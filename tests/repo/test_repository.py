@@ -3,6 +3,7 @@ sits at the top level, citations use the references page's keys, and the docs ch
 are for."""
 import importlib.util
 import pathlib
+import re
 import subprocess
 import sys
 import unittest
@@ -25,6 +26,7 @@ TOP_LEVEL = {
     "docs",
     "grader",
     "labs",
+    "programs",
     "pyproject.toml",
     "python",
     "scripts",
@@ -64,6 +66,23 @@ class RepositoryTest(unittest.TestCase):
     def test_top_level_holds_only_the_project(self):
         top = {p.relative_to(REPO).parts[0] for p in tracked_files()}
         self.assertEqual(sorted(top - TOP_LEVEL), [])
+
+    def test_no_lab_includes_a_later_lab(self):
+        # A lab builds on earlier labs only; the finished programs (programs/) compose later labs with
+        # earlier ones. A lab's code that named a later lab would make its student program another
+        # program than its solution's.
+        include = re.compile(r'^\s*#\s*include\s*"labs/(\d\d)_', re.M)
+        later = []
+        for path in tracked_files():
+            parts = path.relative_to(REPO).parts
+            if len(parts) < 3 or parts[0] != "labs" or not re.match(r"\d\d_", parts[1]):
+                continue
+            if path.suffix not in (".h", ".cuh", ".cu", ".cpp"):
+                continue
+            for number in include.findall(text_of(path)):
+                if number > parts[1][:2]:
+                    later.append(f"{path.relative_to(REPO)} includes lab {number}")
+        self.assertEqual(later, [])
 
     def test_sources_are_cited_by_key(self):
         # Records printed before the keys existed keep the old names (the references page says so).
