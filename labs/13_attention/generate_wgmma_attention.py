@@ -14,7 +14,7 @@ import pathlib
 import sys
 
 HEADER = pathlib.Path(__file__).with_name("wgmma_attention.cuh")
-SHARED_WIDTHS = (64,)        # S: 64 keys per tile
+SHARED_WIDTHS = (64,)  # S: 64 keys per tile
 REGISTER_WIDTHS = (64, 128)  # O: the head dimension
 
 PREAMBLE = """\
@@ -51,13 +51,14 @@ __device__ __forceinline__ void wgmma_bf16_rs(float (&d)[kN / 2], const std::uin
 
 
 def rows(items, per_row):
-    return [items[i:i + per_row] for i in range(0, len(items), per_row)]
+    return [items[i : i + per_row] for i in range(0, len(items), per_row)]
 
 
 def register_list(count):
     def register_row(row):
         separator = ", " if row[-1] != count - 1 else ""
         return '      "' + ", ".join(f"%{i}" for i in row) + separator + '"'
+
     return "\n".join(register_row(row) for row in rows(list(range(count)), 12))
 
 
