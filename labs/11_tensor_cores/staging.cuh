@@ -1,10 +1,13 @@
-// Lab 11, given: what the tensor-core rungs share and do not teach, for BF16 and FP16 inputs alike.
-// Staging 16-byte chunks of A and B into shared memory (cp.async when the operands allow it,
-// element by element otherwise), the multistage cp.async loop of the pipelined rungs (lab 07's
-// recipe), the alpha/beta update of C from an accumulator pair (mma.sync and wgmma lanes hold
-// pairs of columns), and a few small helpers. Include it from your kernels.cu; nothing here is a
-// TODO. The layouts the rungs teach (the 128-byte swizzle, the fragments, the descriptors) are
-// yours to write.
+/// @file labs/11_tensor_cores/staging.cuh
+/// @brief Lab 11, given: what the tensor-core rungs share and do not teach, for BF16 and FP16
+/// inputs alike.
+///
+/// Staging 16-byte chunks of A and B into shared memory (cp.async when the operands allow it,
+/// element by element otherwise), the multistage cp.async loop of the pipelined rungs (lab 07's
+/// recipe), the alpha/beta update of C from an accumulator pair (mma.sync and wgmma lanes hold
+/// pairs of columns), and a few small helpers. Include it from your kernels.cu; nothing here is a
+/// TODO. The layouts the rungs teach (the 128-byte swizzle, the fragments, the descriptors) are
+/// yours to write.
 #pragma once
 
 #include "common/async_copy.cuh"
@@ -23,7 +26,7 @@ namespace lab11 {
 using bf16 = __nv_bfloat16;  ///< the BF16 rungs' input type
 using fp16 = __half;         ///< the FP16 rungs' input type
 
-// Zero in a 16-bit input type.
+/// Zero in a 16-bit input type.
 template <class T>
 __device__ __forceinline__ T zero_of() {
   if constexpr (std::is_same_v<T, fp16>) {
@@ -33,20 +36,21 @@ __device__ __forceinline__ T zero_of() {
   }
 }
 
-// One warp-wide 16 x 8 x 16 tensor-core step at T's precision (tensor_core_ptx.cuh).
+/// One warp-wide 16 x 8 x 16 tensor-core step at T's precision (tensor_core_ptx.cuh).
 __device__ __forceinline__ void mma_16x8x16(bf16, float (&d)[4], const std::uint32_t (&a)[4],
                                             std::uint32_t b0, std::uint32_t b1) {
   ptx::mma_m16n8k16_bf16(d, a, b0, b1);
 }
+/// The same step with FP16 inputs (two m16n8k8 on compute capability 7.5).
 __device__ __forceinline__ void mma_16x8x16(fp16, float (&d)[4], const std::uint32_t (&a)[4],
                                             std::uint32_t b0, std::uint32_t b1) {
   ptx::mma_m16n8k16_fp16(d, a, b0, b1);
 }
 
-// Copies the 8 elements (row, col .. col + 7) of a rows x cols matrix into 16 bytes of shared
-// memory at `destination`, zeros outside the matrix. kAligned (the matrix 16-byte aligned, ld a
-// multiple of 8) takes one cp.async that reads only the bytes inside; otherwise 8 element loads
-// and one 16-byte store.
+/// Copies the 8 elements (row, col .. col + 7) of a rows x cols matrix into 16 bytes of shared
+/// memory at `destination`, zeros outside the matrix. kAligned (the matrix 16-byte aligned, ld a
+/// multiple of 8) takes one cp.async that reads only the bytes inside; otherwise 8 element loads
+/// and one 16-byte store.
 template <bool kAligned, class T>
 __device__ __forceinline__ void stage_chunk(void* destination, const T* __restrict__ matrix, int ld,
                                             int rows, int cols, int row, int col) {
@@ -64,12 +68,13 @@ __device__ __forceinline__ void stage_chunk(void* destination, const T* __restri
   }
 }
 
-// The multistage cp.async loop of rungs 2 to 4 over `tiles` tiles of K: kStages - 1 tiles in flight
-// before the first multiply, one commit group per tile (empty ones too, so that "wait until
-// kStages - 2 groups remain" always means "tile t has landed"). load(stage, tile) starts the copies
-// of a tile into a stage; multiply(stage) consumes one. The barrier before each multiply also tells
-// every thread that the stage about to be refilled was read by all. kAsyncReaders: the stages are
-// read by wgmma (the async proxy), so each thread orders its writes before them with a fence.
+/// The multistage cp.async loop of rungs 2 to 4 over `tiles` tiles of K: kStages - 1 tiles in
+/// flight before the first multiply, one commit group per tile (empty ones too, so that "wait until
+/// kStages - 2 groups remain" always means "tile t has landed"). load(stage, tile) starts the
+/// copies of a tile into a stage; multiply(stage) consumes one. The barrier before each multiply
+/// also tells every thread that the stage about to be refilled was read by all. kAsyncReaders: the
+/// stages are read by wgmma (the async proxy), so each thread orders its writes before them with a
+/// fence.
 // [pipeline]
 template <int kStages, bool kAsyncReaders, typename Load, typename Multiply>
 __device__ __forceinline__ void cp_async_pipeline(int tiles, Load load, Multiply multiply) {
@@ -91,9 +96,9 @@ __device__ __forceinline__ void cp_async_pipeline(int tiles, Load load, Multiply
 }
 // [pipeline]
 
-// C(row, col .. col + 1) = alpha * (v0, v1) + beta * C: the pair of accumulators an mma.sync or
-// wgmma lane holds. One 8-byte store where C allows (8-byte aligned, ldc even: `pairs`), C never
-// read when beta == 0, nothing stored outside C.
+/// C(row, col .. col + 1) = alpha * (v0, v1) + beta * C: the pair of accumulators an mma.sync or
+/// wgmma lane holds. One 8-byte store where C allows (8-byte aligned, ldc even: `pairs`), C never
+/// read when beta == 0, nothing stored outside C.
 template <class T>
 __device__ __forceinline__ void store_pair(const cudalabs::GemmArgsOf<T>& args, int row, int col,
                                            float v0, float v1, bool pairs) {
@@ -113,15 +118,15 @@ __device__ __forceinline__ void store_pair(const cudalabs::GemmArgsOf<T>& args, 
   if (col + 1 < args.n) c[1] = args.alpha * v1 + (args.beta != 0.0f ? args.beta * c[1] : 0.0f);
 }
 
-// C allows 8-byte stores of pairs of columns (checked once per kernel).
+/// C allows 8-byte stores of pairs of columns (checked once per kernel).
 template <class T>
 __device__ __forceinline__ bool pair_stores_allowed(const cudalabs::GemmArgsOf<T>& args) {
   return reinterpret_cast<std::uintptr_t>(args.c) % 8 == 0 && args.ldc % 2 == 0;
 }
 
-// Where tile `tile` of a tiles_m x tiles_n grid starts when consecutive tiles walk down
-// `group_rows` tile rows before moving right, so that tiles running together share panels of A
-// and B in L2.
+/// Where tile `tile` of a tiles_m x tiles_n grid starts when consecutive tiles walk down
+/// `group_rows` tile rows before moving right, so that tiles running together share panels of A
+/// and B in L2.
 __device__ __forceinline__ int2 grouped_tile(int tile, int tiles_m, int tiles_n, int group_rows) {
   const int per_group = group_rows * tiles_n;
   const int first_row = tile / per_group * group_rows;
@@ -130,19 +135,20 @@ __device__ __forceinline__ int2 grouped_tile(int tile, int tiles_m, int tiles_n,
   return make_int2(first_row + in_group % rows_here, in_group / rows_here);
 }
 
-// The first 1024-byte boundary in dynamic shared memory (the swizzle repeats every 1024 bytes).
+/// The first 1024-byte boundary in dynamic shared memory (the swizzle repeats every 1024 bytes).
 __device__ __forceinline__ unsigned char* aligned_shared(unsigned char* dynamic_shared) {
   return reinterpret_cast<unsigned char*>(
       (reinterpret_cast<std::uintptr_t>(dynamic_shared) + 1023) & ~std::uintptr_t{1023});
 }
 
+/// Sets a warpgroup's accumulators to zero.
 template <int kCount>
 __device__ __forceinline__ void zero(float (&acc)[kCount]) {
 #pragma unroll
   for (int i = 0; i < kCount; ++i) acc[i] = 0.0f;
 }
 
-// Stores a warpgroup's m64nN accumulators (rows row0 .. row0 + 63) into C.
+/// Stores a warpgroup's m64nN accumulators (rows row0 .. row0 + 63) into C.
 template <int kN>
 __device__ __forceinline__ void store_warpgroup_tile(const cudalabs::Bf16GemmArgs& args,
                                                      const float (&acc)[kN / 2], int row0, int col0,
