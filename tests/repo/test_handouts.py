@@ -119,10 +119,6 @@ class RenderedHandoutTest(unittest.TestCase):
             self.assertNotIn(f"labs/{LABS[2].name}/README.md", named)
 
 
-# Labs being restructured into steps (issue 39): their openings and hint ladders come with the new steps.
-RESTRUCTURING = {"07", "11"}
-# Extension labs whose hints are not folded into ladders yet.
-HINTS_UNFOLDED = {"12", "13"}
 LADDER = ("nudge", "approach", "detail")
 
 
@@ -131,11 +127,8 @@ class CourseTest(unittest.TestCase):
     takes, and ends with hints folded as a ladder (a nudge, the approach, a detail), none of them a
     whole kernel (DESIGN.md, Handouts)."""
 
-    def handouts(self):
-        return [lab for lab in LABS if lab.name[:2] not in RESTRUCTURING]
-
     def test_every_handout_opens_with_goals_prerequisites_and_time(self):
-        for lab in self.handouts():
+        for lab in LABS:
             text = (lab / "README.md").read_text()
             opening = text[: text.index("\n## ")]
             with self.subTest(lab=lab.name):
@@ -144,7 +137,7 @@ class CourseTest(unittest.TestCase):
                 self.assertRegex(opening, r"\*\*Time:\*\* about \d+(-\d+)? hours?")
 
     def test_every_handout_has_a_folded_hint_ladder(self):
-        for lab in [lab for lab in self.handouts() if lab.name[:2] not in HINTS_UNFOLDED]:
+        for lab in LABS:
             hints = section((lab / "README.md").read_text(), "Hints")
             with self.subTest(lab=lab.name):
                 self.assertTrue(hints, "no '## Hints' section")
