@@ -51,7 +51,7 @@ struct Options {
 };
 
 void register_flags(CLI::App& app, Options& options) {
-  cudalabs::add_integer_flag(app, "--n", options.count, 1, 0x7FFFFFFF,
+  cudalabs::add_integer_flag(app, "--n,--count", options.count, 1, 0x7FFFFFFF,
                              "Elements of the sum and the scan, bytes of the histogram");
   cudalabs::add_integer_flag(app, "--offset", options.offset, 0, 15,
                              "Elements the timed arrays start past a 16-byte boundary");
