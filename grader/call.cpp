@@ -38,6 +38,8 @@ Call Call::read(Reader& in) {
   return call;
 }
 
-std::string Call::label() const { return variant.empty() ? function : function + " " + variant; }
+std::string Call::label() const {
+  return variant.empty() ? function : function + " " + variant;
+}
 
 }  // namespace grader

@@ -21,7 +21,8 @@ struct Call {
   std::vector<std::int64_t> ints;     ///< sizes, leading dimensions, flags
   std::vector<double> reals;          ///< alpha, beta, ...
   std::vector<std::int64_t> buffers;  ///< buffer ids (or kNullBuffer, kDummyBuffer)
-  std::vector<std::vector<std::uint8_t>> blobs;  ///< host data the function takes (lab 10's latents)
+  std::vector<std::vector<std::uint8_t>>
+      blobs;  ///< host data the function takes (lab 10's latents)
 
   void write(Writer& out) const;
   static Call read(Reader& in);

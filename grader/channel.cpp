@@ -19,7 +19,8 @@ void write_all(int fd, const void* data, std::size_t count) {
   while (count > 0) {
     const ssize_t written = ::write(fd, bytes, count);
     if (written < 0 && errno == EINTR) continue;
-    if (written <= 0) throw ChannelError(std::string("the channel is closed (") + std::strerror(errno) + ")");
+    if (written <= 0)
+      throw ChannelError(std::string("the channel is closed (") + std::strerror(errno) + ")");
     bytes += written;
     count -= static_cast<std::size_t>(written);
   }
@@ -35,8 +36,10 @@ void read_all(int fd, void* data, std::size_t count, long long deadline) {
                                 .count();
       if (now >= deadline) throw ChannelError(kTimeLimit);
       pollfd waiting{fd, POLLIN, 0};
-      const int ready = ::poll(&waiting, 1, static_cast<int>(std::min<long long>(deadline - now, 1000)));
-      if (ready < 0 && errno != EINTR) throw ChannelError(std::string("poll: ") + std::strerror(errno));
+      const int ready =
+          ::poll(&waiting, 1, static_cast<int>(std::min<long long>(deadline - now, 1000)));
+      if (ready < 0 && errno != EINTR)
+        throw ChannelError(std::string("poll: ") + std::strerror(errno));
       if (ready <= 0) continue;
     }
     const ssize_t got = ::read(fd, bytes, count);
@@ -57,11 +60,19 @@ void append(std::vector<std::uint8_t>& data, T value) {
 
 }  // namespace
 
-void Writer::u32(std::uint32_t value) { append(data_, value); }
-void Writer::i64(std::int64_t value) { append(data_, value); }
-void Writer::f64(double value) { append(data_, value); }
+void Writer::u32(std::uint32_t value) {
+  append(data_, value);
+}
+void Writer::i64(std::int64_t value) {
+  append(data_, value);
+}
+void Writer::f64(double value) {
+  append(data_, value);
+}
 
-void Writer::str(const std::string& text) { bytes(text.data(), text.size()); }
+void Writer::str(const std::string& text) {
+  bytes(text.data(), text.size());
+}
 
 void Writer::bytes(const void* data, std::size_t count) {
   append(data_, static_cast<std::uint64_t>(count));
@@ -146,6 +157,8 @@ Message receive_message(int fd, std::uint64_t max_payload, long long deadline_ms
   return message;
 }
 
-bool is_time_limit(const ChannelError& error) { return std::strcmp(error.what(), kTimeLimit) == 0; }
+bool is_time_limit(const ChannelError& error) {
+  return std::strcmp(error.what(), kTimeLimit) == 0;
+}
 
 }  // namespace grader

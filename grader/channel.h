@@ -22,15 +22,15 @@ class ChannelError : public std::runtime_error {
 
 /// The operations of the protocol (referee -> runner), and the reply's kind.
 enum class Op : std::uint32_t {
-  kHello = 1,     ///< reply: the runner's process id
-  kPut = 2,       ///< id, alignment offset, bytes, guard pattern: a device buffer with guards
-  kGet = 3,       ///< id: reply the front guard, the data and the back guard
-  kFreeAll = 4,   ///< frees every buffer
-  kRun = 5,       ///< calls: the student's functions, then one synchronization; reply the status
-                  ///< and each call's host result bytes
+  kHello = 1,    ///< reply: the runner's process id
+  kPut = 2,      ///< id, alignment offset, bytes, guard pattern: a device buffer with guards
+  kGet = 3,      ///< id: reply the front guard, the data and the back guard
+  kFreeAll = 4,  ///< frees every buffer
+  kRun = 5,      ///< calls: the student's functions, then one synchronization; reply the status
+                 ///< and each call's host result bytes
   kCallbackReply = 6,  ///< the referee's answer to a callback: tag, status, message, bytes
-  kReply = 100,   ///< a reply (its payload starts with a Status)
-  kCallback = 101,  ///< runner -> referee during a run: tag, kind, bytes (lab 10's workers)
+  kReply = 100,        ///< a reply (its payload starts with a Status)
+  kCallback = 101,     ///< runner -> referee during a run: tag, kind, bytes (lab 10's workers)
 };
 
 /// How a call ended, as the runner reports it.
@@ -68,7 +68,8 @@ class Writer {
 class Reader {
  public:
   Reader(const std::uint8_t* data, std::size_t size) : data_(data), size_(size) {}
-  explicit Reader(const std::vector<std::uint8_t>& payload) : Reader(payload.data(), payload.size()) {}
+  explicit Reader(const std::vector<std::uint8_t>& payload)
+      : Reader(payload.data(), payload.size()) {}
   std::uint32_t u32();
   std::int64_t i64();
   double f64();
@@ -94,7 +95,8 @@ struct Message {
 void send_message(int fd, Op op, const std::vector<std::uint8_t>& payload);
 /// Reads one message; throws ChannelError on end of file, a bad header or a payload over
 /// `max_payload`. `deadline_ms` < 0 waits forever; otherwise ChannelError("time limit") after it.
-Message receive_message(int fd, std::uint64_t max_payload = kMaxPayload, long long deadline_ms = -1);
+Message receive_message(int fd, std::uint64_t max_payload = kMaxPayload,
+                        long long deadline_ms = -1);
 
 /// True when the channel error was the time limit rather than a closed or broken channel.
 bool is_time_limit(const ChannelError& error);

@@ -34,8 +34,8 @@ void launch_fma(float* out, long long threads, int iterations, cudaStream_t stre
 namespace grader::referee {
 namespace {
 
-std::int64_t flag_value(const std::vector<std::string>& args, const std::string& flag, std::int64_t fallback,
-                        std::int64_t low, std::int64_t high) {
+std::int64_t flag_value(const std::vector<std::string>& args, const std::string& flag,
+                        std::int64_t fallback, std::int64_t low, std::int64_t high) {
   for (std::size_t i = 0; i + 1 < args.size(); ++i) {
     if (args[i] != flag) continue;
     try {
@@ -44,8 +44,8 @@ std::int64_t flag_value(const std::vector<std::string>& args, const std::string&
       if (used == args[i + 1].size() && value >= low && value <= high) return value;
     } catch (const std::exception&) {
     }
-    throw std::invalid_argument(flag + ": '" + args[i + 1] + "' is not in [" + std::to_string(low) + ", " +
-                                std::to_string(high) + "]");
+    throw std::invalid_argument(flag + ": '" + args[i + 1] + "' is not in [" + std::to_string(low) +
+                                ", " + std::to_string(high) + "]");
   }
   return fallback;
 }
@@ -55,15 +55,20 @@ std::int64_t flag_value(const std::vector<std::string>& args, const std::string&
 class CopyWorkload : public Workload {
  public:
   explicit CopyWorkload(std::size_t count) : count_(count) {}
-  std::string problem() const override { return std::to_string(count_ * sizeof(float) >> 20) + "MiB"; }
-  double prepared_work() const override { return 2.0 * count_ * sizeof(float) * sets_.size(); }  // read and written
+  std::string problem() const override {
+    return std::to_string(count_ * sizeof(float) >> 20) + "MiB";
+  }
+  double prepared_work() const override {
+    return 2.0 * count_ * sizeof(float) * sets_.size();
+  }  // read and written
   std::string unit() const override { return "GB/s"; }
   double unit_scale() const override { return 1e9; }
   std::size_t bytes_per_set() const override { return 2 * count_ * sizeof(float); }
   std::vector<Call> prepare(RemoteRunner& runner, int sets, std::uint64_t seed) override {
     if (pool_.empty()) {
       pool_.resize(count_ + kSlack);
-      cudalabs::fill_uniform(pool_, cudalabs::derive_seed(cudalabs::run_seed(), "grader copy pool"));
+      cudalabs::fill_uniform(pool_,
+                             cudalabs::derive_seed(cudalabs::run_seed(), "grader copy pool"));
     }
     std::mt19937_64 random(seed);
     const std::vector<float> poisoned = cudalabs::poisoned_host(count_);
@@ -74,7 +79,8 @@ class CopyWorkload : public Workload {
       const std::int64_t in = runner.put(pool_.data() + offset, count_ * sizeof(float), 0).id;
       const RemoteBuffer out = runner.put(poisoned.data(), count_ * sizeof(float), 0);
       sets_.push_back({offset, out});
-      calls.push_back(Call{"lab00.copy", "", {static_cast<std::int64_t>(count_)}, {}, {in, out.id}});
+      calls.push_back(
+          Call{"lab00.copy", "", {static_cast<std::int64_t>(count_)}, {}, {in, out.id}});
     }
     return calls;
   }
@@ -82,7 +88,8 @@ class CopyWorkload : public Workload {
     for (std::size_t s = 0; s < sets_.size(); ++s) {
       const std::vector<std::uint8_t> got = runner.get(sets_[s].second, "dst");
       if (std::memcmp(got.data(), pool_.data() + sets_[s].first, count_ * sizeof(float)) != 0)
-        throw std::runtime_error("wrong copy in input set " + std::to_string(s + 1) + ": not equal to its source bit for bit");
+        throw std::runtime_error("wrong copy in input set " + std::to_string(s + 1) +
+                                 ": not equal to its source bit for bit");
     }
   }
   std::vector<std::pair<std::string, double>> facts() const override {
@@ -98,11 +105,14 @@ class CopyWorkload : public Workload {
 
 // `threads` chains of about `iterations` FMAs; sampled threads must match the CPU's std::fma chains
 // bit for bit, and every output must be written. A chain depends only on its thread and its length,
-// so each set draws its own length (iterations + 0..63): a result kept from an earlier call is wrong.
+// so each set draws its own length (iterations + 0..63): a result kept from an earlier call is
+// wrong.
 class FmaWorkload : public Workload {
  public:
   FmaWorkload(long long threads, int iterations) : threads_(threads), iterations_(iterations) {}
-  std::string problem() const override { return std::to_string(threads_) + "x" + std::to_string(iterations_); }
+  std::string problem() const override {
+    return std::to_string(threads_) + "x" + std::to_string(iterations_);
+  }
   double prepared_work() const override {
     double work = 0.0;
     for (int length : lengths_) work += lab00::fma_flops(threads_, length);
@@ -132,18 +142,22 @@ class FmaWorkload : public Workload {
       std::vector<float> got(static_cast<std::size_t>(threads_));
       std::memcpy(got.data(), bytes.data(), bytes.size());
       for (float value : got)
-        if (cudalabs::is_poison(value)) throw std::runtime_error("wrong FMA result: an output never written");
+        if (cudalabs::is_poison(value))
+          throw std::runtime_error("wrong FMA result: an output never written");
       for (int sample = 0; sample < 256; ++sample) {
-        const long long thread = sample == 0 ? threads_ - 1 : static_cast<long long>(random() % threads_);
+        const long long thread =
+            sample == 0 ? threads_ - 1 : static_cast<long long>(random() % threads_);
         const float expected = lab00::fma_reference(thread, lengths_[s]);
         if (std::memcmp(&expected, &got[static_cast<std::size_t>(thread)], sizeof expected) != 0)
-          throw std::runtime_error("wrong FMA result of thread " + std::to_string(thread) + " in input set " +
-                                   std::to_string(s + 1) + ": not the CPU's std::fma chains");
+          throw std::runtime_error("wrong FMA result of thread " + std::to_string(thread) +
+                                   " in input set " + std::to_string(s + 1) +
+                                   ": not the CPU's std::fma chains");
       }
     }
   }
   std::vector<std::pair<std::string, double>> facts() const override {
-    return {{"threads", static_cast<double>(threads_)}, {"count", static_cast<double>(threads_) * iterations_ * lab00::kFmaChains},
+    return {{"threads", static_cast<double>(threads_)},
+            {"count", static_cast<double>(threads_) * iterations_ * lab00::kFmaChains},
             {"flops", lab00::fma_flops(threads_, iterations_)}};
   }
 
@@ -157,7 +171,8 @@ class FmaWorkload : public Workload {
 
 }  // namespace
 
-std::unique_ptr<Workload> make_workload(const std::string& variant, const std::vector<std::string>& args) {
+std::unique_ptr<Workload> make_workload(const std::string& variant,
+                                        const std::vector<std::string>& args) {
   if (variant == "copy") {
     const std::int64_t mib = flag_value(args, "--copy-mib", 64, 1, 16384);
     return std::make_unique<CopyWorkload>(static_cast<std::size_t>(mib) << 18);
@@ -165,10 +180,13 @@ std::unique_ptr<Workload> make_workload(const std::string& variant, const std::v
   if (variant == "fma") {
     // Enough threads to fill the GPU four times over: the referee's own device query.
     cudaDeviceProp properties{};
-    if (cudaGetDeviceProperties(&properties, 0) != cudaSuccess) throw std::runtime_error("no GPU to size the FMA problem");
-    const long long fill = 4LL * properties.multiProcessorCount * properties.maxThreadsPerMultiProcessor;
-    return std::make_unique<FmaWorkload>(flag_value(args, "--fma-threads", fill, 1, 1LL << 30),
-                                         static_cast<int>(flag_value(args, "--fma-iterations", 1024, 1, 1 << 20)));
+    if (cudaGetDeviceProperties(&properties, 0) != cudaSuccess)
+      throw std::runtime_error("no GPU to size the FMA problem");
+    const long long fill =
+        4LL * properties.multiProcessorCount * properties.maxThreadsPerMultiProcessor;
+    return std::make_unique<FmaWorkload>(
+        flag_value(args, "--fma-threads", fill, 1, 1LL << 30),
+        static_cast<int>(flag_value(args, "--fma-iterations", 1024, 1, 1 << 20)));
   }
   throw std::invalid_argument("lab 00 has no variant '" + variant + "' (copy, fma)");
 }

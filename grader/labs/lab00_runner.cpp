@@ -13,8 +13,8 @@ void run_copy(const Call& call, Context& context) {
 }
 
 void run_fma(const Call& call, Context& context) {
-  lab00::launch_fma(context.as<float>(call, 0), grader::runner::integer(call, 0), grader::runner::int_arg(call, 1),
-                    context.stream());
+  lab00::launch_fma(context.as<float>(call, 0), grader::runner::integer(call, 0),
+                    grader::runner::int_arg(call, 1), context.stream());
 }
 
 }  // namespace

@@ -17,8 +17,8 @@ namespace {
 constexpr int kMaxVariants = 16;
 
 std::int64_t elements_or_none(std::int64_t count, const cudalabs::ConvShape& shape) {
-  const bool valid = shape.n >= 1 && shape.h >= 1 && shape.w >= 1 && shape.c >= 1 && shape.f >= 1 && shape.r >= 1 &&
-                     shape.s >= 1 && shape.r <= shape.h && shape.s <= shape.w;
+  const bool valid = shape.n >= 1 && shape.h >= 1 && shape.w >= 1 && shape.c >= 1 && shape.f >= 1 &&
+                     shape.r >= 1 && shape.s >= 1 && shape.r <= shape.h && shape.s <= shape.w;
   return valid ? count : -1;
 }
 
@@ -26,10 +26,16 @@ template <int I>
 void forward(const cudalabs::ConvArgs& args, cudaStream_t stream) {
   OperandSession session(RemoteRunner::shared(), stream);
   const cudalabs::ConvShape& s = args.shape;
-  const std::int64_t input = session.input(args.input, elements_or_none(s.input_elements(), s), sizeof(float));
-  const std::int64_t filter = session.input(args.filter, elements_or_none(s.filter_elements(), s), sizeof(float));
-  const std::int64_t output = session.output(args.output, elements_or_none(s.output_elements(), s), sizeof(float), "output");
-  session.run({Call{"conv.variants", given_variant_names().at(I), {s.n, s.h, s.w, s.c, s.f, s.r, s.s}, {},
+  const std::int64_t input =
+      session.input(args.input, elements_or_none(s.input_elements(), s), sizeof(float));
+  const std::int64_t filter =
+      session.input(args.filter, elements_or_none(s.filter_elements(), s), sizeof(float));
+  const std::int64_t output = session.output(args.output, elements_or_none(s.output_elements(), s),
+                                             sizeof(float), "output");
+  session.run({Call{"conv.variants",
+                    given_variant_names().at(I),
+                    {s.n, s.h, s.w, s.c, s.f, s.r, s.s},
+                    {},
                     {input, filter, output}}});
 }
 
@@ -37,7 +43,8 @@ template <int... I>
 std::vector<lab08::ConvVariant> table(std::integer_sequence<int, I...>) {
   constexpr void (*launchers[])(const cudalabs::ConvArgs&, cudaStream_t) = {&forward<I>...};
   const std::vector<std::string>& names = given_variant_names();
-  if (names.size() > sizeof...(I)) throw std::runtime_error("more variants than the referee forwards");
+  if (names.size() > sizeof...(I))
+    throw std::runtime_error("more variants than the referee forwards");
   std::vector<lab08::ConvVariant> variants;
   for (std::size_t i = 0; i < names.size(); ++i)
     variants.push_back({names[i].c_str(), "made in the runner", 0, launchers[i], nullptr});
@@ -53,7 +60,8 @@ int factor_of(const std::string& name) {
 
 }  // namespace
 
-std::unique_ptr<Workload> make_workload(const std::string& variant, const std::vector<std::string>& args) {
+std::unique_ptr<Workload> make_workload(const std::string& variant,
+                                        const std::vector<std::string>& args) {
   cudalabs::ConvShape shape = lab08::kSeedCases[1].shape;  // case II, as the rubric times it
   for (std::size_t i = 0; i + 1 < args.size(); ++i) {
     if (args[i] != "--case") continue;

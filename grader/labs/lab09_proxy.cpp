@@ -1,7 +1,7 @@
 // Lab 09's interface as the referee links it: the four functions of kernels.cu, each call made in
-// the runner on the student's code. The generator, the pipeline and lab 07's GEMM are the suite's own
-// (given code), linked here. The timed and profiled problem is the whole generator of a variant run
-// in the runner, its images checked against the CPU reference at sampled images.
+// the runner on the student's code. The generator, the pipeline and lab 07's GEMM are the suite's
+// own (given code), linked here. The timed and profiled problem is the whole generator of a variant
+// run in the runner, its images checked against the CPU reference at sampled images.
 #include "common/dcgan_check.h"
 #include "common/dcgan_model.h"
 #include "common/poison.h"
@@ -29,15 +29,21 @@ void remote_tconv(const char* function, const lab09::TconvArgs& args, cudaStream
   const dcgan::TconvShape& s = args.shape;
   const bool ok = valid(s);
   const std::int64_t k = ok ? s.out_channels : -1;
-  const std::int64_t input = session.input(args.input, ok ? static_cast<std::int64_t>(s.input_elements()) : -1, sizeof(float));
-  const std::int64_t filter = session.input(args.filter, ok ? static_cast<std::int64_t>(s.filter_elements()) : -1, sizeof(float));
-  const std::int64_t output = session.output(args.output, ok ? static_cast<std::int64_t>(s.output_elements()) : -1, sizeof(float),
-                                             "output");
+  const std::int64_t input = session.input(
+      args.input, ok ? static_cast<std::int64_t>(s.input_elements()) : -1, sizeof(float));
+  const std::int64_t filter = session.input(
+      args.filter, ok ? static_cast<std::int64_t>(s.filter_elements()) : -1, sizeof(float));
+  const std::int64_t output =
+      session.output(args.output, ok ? static_cast<std::int64_t>(s.output_elements()) : -1,
+                     sizeof(float), "output");
   const std::int64_t scale = session.input(args.epilogue.scale, k, sizeof(float));
   const std::int64_t shift = session.input(args.epilogue.shift, k, sizeof(float));
-  session.run({Call{function, "", {s.batch, s.height, s.width, s.in_channels, s.out_channels,
-                                   static_cast<std::int64_t>(args.epilogue.activation)},
-                    {}, {input, filter, output, scale, shift}}});
+  session.run({Call{function,
+                    "",
+                    {s.batch, s.height, s.width, s.in_channels, s.out_channels,
+                     static_cast<std::int64_t>(args.epilogue.activation)},
+                    {},
+                    {input, filter, output, scale, shift}}});
 }
 
 // The generator of one variant at `batch` images a call, in the runner: every set its own latent
@@ -45,14 +51,19 @@ void remote_tconv(const char* function, const lab09::TconvArgs& args, cudaStream
 class GeneratorWorkload : public Workload {
  public:
   GeneratorWorkload(std::string variant, int batch, std::uint64_t weights_seed)
-      : variant_(std::move(variant)), batch_(batch), weights_seed_(weights_seed), weights_(dcgan::default_weights(weights_seed)) {
+      : variant_(std::move(variant)),
+        batch_(batch),
+        weights_seed_(weights_seed),
+        weights_(dcgan::default_weights(weights_seed)) {
     lab09::find_variant(variant_);  // an unknown name is refused here
   }
   std::string problem() const override { return "b" + std::to_string(batch_); }
   double prepared_work() const override { return static_cast<double>(batch_) * sets_.size(); }
   std::string unit() const override { return "images/s"; }
   double unit_scale() const override { return 1.0; }
-  std::size_t bytes_per_set() const override { return batch_ * (dcgan::kLatent + dcgan::kImageFloats) * sizeof(float); }
+  std::size_t bytes_per_set() const override {
+    return batch_ * (dcgan::kLatent + dcgan::kImageFloats) * sizeof(float);
+  }
   std::vector<Call> prepare(RemoteRunner& runner, int sets, std::uint64_t seed) override {
     std::mt19937_64 random(seed);
     const std::vector<float> poisoned = cudalabs::poisoned_host(batch_ * dcgan::kImageFloats);
@@ -62,9 +73,13 @@ class GeneratorWorkload : public Workload {
       Set set;
       set.latents.resize(static_cast<std::size_t>(batch_) * dcgan::kLatent);
       cudalabs::fill_uniform(set.latents, random());
-      const std::int64_t latents = runner.put(set.latents.data(), set.latents.size() * sizeof(float), 0).id;
+      const std::int64_t latents =
+          runner.put(set.latents.data(), set.latents.size() * sizeof(float), 0).id;
       set.images = runner.put(poisoned.data(), poisoned.size() * sizeof(float), 0);
-      calls.push_back(Call{"generator.run", variant_, {batch_, static_cast<std::int64_t>(weights_seed_)}, {},
+      calls.push_back(Call{"generator.run",
+                           variant_,
+                           {batch_, static_cast<std::int64_t>(weights_seed_)},
+                           {},
                            {latents, set.images.id}});
       sets_.push_back(std::move(set));
     }
@@ -76,17 +91,20 @@ class GeneratorWorkload : public Workload {
       std::vector<float> images(static_cast<std::size_t>(batch_) * dcgan::kImageFloats);
       std::memcpy(images.data(), bytes.data(), bytes.size());
       for (float value : images)
-        if (cudalabs::is_poison(value)) throw std::runtime_error("wrong images of " + variant_ + ": a value never written");
+        if (cudalabs::is_poison(value))
+          throw std::runtime_error("wrong images of " + variant_ + ": a value never written");
       const std::vector<int> picks = dcgan::spread_picks(batch_, 2);
-      const dcgan::ImageCheck result =
-          dcgan::check_images(images, picks, dcgan::reference_images(weights_, sets_[s].latents, picks));
+      const dcgan::ImageCheck result = dcgan::check_images(
+          images, picks, dcgan::reference_images(weights_, sets_[s].latents, picks));
       if (!result.passed)
-        throw std::runtime_error("wrong images of " + variant_ + " (input set " + std::to_string(s + 1) + "): " + result.message);
+        throw std::runtime_error("wrong images of " + variant_ + " (input set " +
+                                 std::to_string(s + 1) + "): " + result.message);
     }
   }
   std::vector<std::pair<std::string, double>> facts() const override {
     double macs = 0.0;
-    for (int layer = 1; layer <= 4; ++layer) macs += dcgan::generator_layer(layer, batch_).useful_macs();
+    for (int layer = 1; layer <= 4; ++layer)
+      macs += dcgan::generator_layer(layer, batch_).useful_macs();
     return {{"images", static_cast<double>(batch_)}, {"macs", macs}, {"flops", 2.0 * macs}};
   }
 
@@ -118,7 +136,8 @@ int int_flag(const std::vector<std::string>& args, const std::string& flag, int 
 
 }  // namespace
 
-std::unique_ptr<Workload> make_workload(const std::string& variant, const std::vector<std::string>& args) {
+std::unique_ptr<Workload> make_workload(const std::string& variant,
+                                        const std::vector<std::string>& args) {
   return std::make_unique<GeneratorWorkload>(variant, int_flag(args, "--batch", 64), 7);
 }
 
@@ -126,7 +145,9 @@ std::unique_ptr<Workload> make_workload(const std::string& variant, const std::v
 
 namespace lab09 {
 
-void tconv_naive(const TconvArgs& args, cudaStream_t stream) { grader::referee::remote_tconv("tconv.naive", args, stream); }
+void tconv_naive(const TconvArgs& args, cudaStream_t stream) {
+  grader::referee::remote_tconv("tconv.naive", args, stream);
+}
 void tconv_branch_free(const TconvArgs& args, cudaStream_t stream) {
   grader::referee::remote_tconv("tconv.branch_free", args, stream);
 }
@@ -134,14 +155,22 @@ void tconv_subpixel(const TconvArgs& args, cudaStream_t stream) {
   grader::referee::remote_tconv("tconv.subpixel", args, stream);
 }
 
-void lower_tconv_input(const cudalabs::dcgan::TconvShape& shape, const float* input, float* lowered, cudaStream_t stream) {
+void lower_tconv_input(const cudalabs::dcgan::TconvShape& shape, const float* input, float* lowered,
+                       cudaStream_t stream) {
   grader::referee::OperandSession session(grader::referee::RemoteRunner::shared(), stream);
   const bool ok = grader::referee::valid(shape);
-  const std::int64_t rows = ok ? static_cast<std::int64_t>(shape.batch) * 4 * shape.height * shape.width : -1;
-  const std::int64_t in = session.input(input, ok ? static_cast<std::int64_t>(shape.input_elements()) : -1, sizeof(float));
-  const std::int64_t out = session.output(lowered, ok ? rows * 25 * shape.in_channels : -1, sizeof(float), "lowered");
-  session.run({grader::Call{"tconv.lower", "", {shape.batch, shape.height, shape.width, shape.in_channels, shape.out_channels},
-                            {}, {in, out}}});
+  const std::int64_t rows =
+      ok ? static_cast<std::int64_t>(shape.batch) * 4 * shape.height * shape.width : -1;
+  const std::int64_t in = session.input(
+      input, ok ? static_cast<std::int64_t>(shape.input_elements()) : -1, sizeof(float));
+  const std::int64_t out =
+      session.output(lowered, ok ? rows * 25 * shape.in_channels : -1, sizeof(float), "lowered");
+  session.run(
+      {grader::Call{"tconv.lower",
+                    "",
+                    {shape.batch, shape.height, shape.width, shape.in_channels, shape.out_channels},
+                    {},
+                    {in, out}}});
 }
 
 }  // namespace lab09

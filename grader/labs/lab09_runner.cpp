@@ -27,18 +27,24 @@ lab09::TconvArgs tconv_args(const Call& call, Context& context) {
   args.epilogue.scale = context.as<const float>(call, 3);
   args.epilogue.shift = context.as<const float>(call, 4);
   const int activation = int_arg(call, 5);
-  if (activation < 0 || activation > 2) throw grader::ChannelError("tconv: no activation " + std::to_string(activation));
+  if (activation < 0 || activation > 2)
+    throw grader::ChannelError("tconv: no activation " + std::to_string(activation));
   args.epilogue.activation = static_cast<lab09::Activation>(activation);
   return args;
 }
 
-void run_naive(const Call& call, Context& context) { lab09::tconv_naive(tconv_args(call, context), context.stream()); }
+void run_naive(const Call& call, Context& context) {
+  lab09::tconv_naive(tconv_args(call, context), context.stream());
+}
 void run_branch_free(const Call& call, Context& context) {
   lab09::tconv_branch_free(tconv_args(call, context), context.stream());
 }
-void run_subpixel(const Call& call, Context& context) { lab09::tconv_subpixel(tconv_args(call, context), context.stream()); }
+void run_subpixel(const Call& call, Context& context) {
+  lab09::tconv_subpixel(tconv_args(call, context), context.stream());
+}
 void run_lower(const Call& call, Context& context) {
-  lab09::lower_tconv_input(shape_of(call), context.as<const float>(call, 0), context.as<float>(call, 1), context.stream());
+  lab09::lower_tconv_input(shape_of(call), context.as<const float>(call, 0),
+                           context.as<float>(call, 1), context.stream());
 }
 
 // One generator per (weights, batch), kept: building it (weights uploaded, buffers allocated) and a
@@ -48,18 +54,23 @@ void run_generator(const Call& call, Context& context) {
   const int batch = int_arg(call, 0);
   const std::int64_t seed = grader::runner::integer(call, 1);
   auto& generator = generators[{batch, seed}];
-  if (!generator) generator = std::make_unique<lab09::Generator>(cudalabs::dcgan::default_weights(static_cast<std::uint64_t>(seed)), batch);
+  if (!generator)
+    generator = std::make_unique<lab09::Generator>(
+        cudalabs::dcgan::default_weights(static_cast<std::uint64_t>(seed)), batch);
   const lab09::DcganVariant& variant = lab09::find_variant(call.variant);
-  const std::array<lab09::TconvMethod, 4> methods = generator->methods_for(variant, batch, context.stream());
-  generator->run(variant, methods, context.as<const float>(call, 0), batch, context.as<float>(call, 1), context.stream());
+  const std::array<lab09::TconvMethod, 4> methods =
+      generator->methods_for(variant, batch, context.stream());
+  generator->run(variant, methods, context.as<const float>(call, 0), batch,
+                 context.as<float>(call, 1), context.stream());
 }
 
 }  // namespace
 
 std::span<const grader::runner::Handler> grader::runner::lab_handlers() {
   static const Handler handlers[] = {
-      {"tconv.naive", &run_naive},   {"tconv.branch_free", &run_branch_free}, {"tconv.subpixel", &run_subpixel},
-      {"tconv.lower", &run_lower},   {"generator.run", &run_generator},
+      {"tconv.naive", &run_naive},       {"tconv.branch_free", &run_branch_free},
+      {"tconv.subpixel", &run_subpixel}, {"tconv.lower", &run_lower},
+      {"generator.run", &run_generator},
   };
   return handlers;
 }

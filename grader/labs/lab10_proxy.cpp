@@ -15,7 +15,8 @@ namespace lab10 {
 Share gpu_share(int num, int parts, int part) {
   grader::referee::OperandSession session(grader::referee::RemoteRunner::shared(), nullptr);
   const auto results = session.run({grader::Call{"lab10.share", "", {num, parts, part}, {}, {}}});
-  if (results.size() != 1 || results[0].size() != 16) throw std::runtime_error("lab10.share: malformed result");
+  if (results.size() != 1 || results[0].size() != 16)
+    throw std::runtime_error("lab10.share: malformed result");
   grader::Reader in(results[0]);
   Share share;
   share.first = static_cast<int>(in.i64());
@@ -23,30 +24,34 @@ Share gpu_share(int num, int parts, int part) {
   return share;
 }
 
-double generate_on_gpus(std::span<GpuWorker* const> workers, std::span<const float> latents, int num,
-                        std::span<float> images) {
+double generate_on_gpus(std::span<GpuWorker* const> workers, std::span<const float> latents,
+                        int num, std::span<float> images) {
   using cudalabs::dcgan::kImageFloats;
   using cudalabs::dcgan::kLatent;
-  grader::Call call{"lab10.generate", "", {num, static_cast<std::int64_t>(workers.size())}, {}, {}, {}};
+  grader::Call call{
+      "lab10.generate", "", {num, static_cast<std::int64_t>(workers.size())}, {}, {}, {}};
   for (GpuWorker* worker : workers) {
     call.ints.push_back(worker->device());
     call.ints.push_back(worker->batch());
   }
-  const std::size_t latent_floats = std::min(latents.size(), static_cast<std::size_t>(std::max(num, 0)) * kLatent);
+  const std::size_t latent_floats =
+      std::min(latents.size(), static_cast<std::size_t>(std::max(num, 0)) * kLatent);
   call.blobs.emplace_back(reinterpret_cast<const std::uint8_t*>(latents.data()),
                           reinterpret_cast<const std::uint8_t*>(latents.data() + latent_floats));
-  auto serve = [&workers](const std::string& kind, grader::Reader& in) -> std::vector<std::uint8_t> {
+  auto serve = [&workers](const std::string& kind,
+                          grader::Reader& in) -> std::vector<std::uint8_t> {
     if (kind != "worker.generate") throw std::runtime_error("unknown callback " + kind);
     const std::int64_t index = in.i64();
     const std::int64_t count = in.i64();
     const auto [data, size] = in.bytes();
-    if (index < 0 || index >= static_cast<std::int64_t>(workers.size()) || count < 0 || count > (1 << 20) ||
-        size != static_cast<std::size_t>(count) * kLatent * sizeof(float))
+    if (index < 0 || index >= static_cast<std::int64_t>(workers.size()) || count < 0 ||
+        count > (1 << 20) || size != static_cast<std::size_t>(count) * kLatent * sizeof(float))
       throw std::runtime_error("worker.generate: malformed request");
     std::vector<float> part_latents(static_cast<std::size_t>(count) * kLatent);
     std::memcpy(part_latents.data(), data, size);
     std::vector<float> part_images(static_cast<std::size_t>(count) * kImageFloats);
-    const double seconds = workers[static_cast<std::size_t>(index)]->generate(part_latents, static_cast<int>(count), part_images);
+    const double seconds = workers[static_cast<std::size_t>(index)]->generate(
+        part_latents, static_cast<int>(count), part_images);
     grader::Writer out;
     out.f64(seconds);
     out.bytes(part_images.data(), part_images.size() * sizeof(float));
@@ -58,7 +63,8 @@ double generate_on_gpus(std::span<GpuWorker* const> workers, std::span<const flo
   grader::Reader in(results[0]);
   const double seconds = in.f64();
   const auto [data, size] = in.bytes();
-  if (size != static_cast<std::size_t>(std::max(num, 0)) * kImageFloats * sizeof(float) || images.size() * sizeof(float) < size)
+  if (size != static_cast<std::size_t>(std::max(num, 0)) * kImageFloats * sizeof(float) ||
+      images.size() * sizeof(float) < size)
     throw std::runtime_error("lab10.generate: the result has the wrong size");
   std::memcpy(images.data(), data, size);
   return seconds;
@@ -66,6 +72,7 @@ double generate_on_gpus(std::span<GpuWorker* const> workers, std::span<const flo
 
 }  // namespace lab10
 
-std::unique_ptr<grader::referee::Workload> grader::referee::make_workload(const std::string&, const std::vector<std::string>&) {
+std::unique_ptr<grader::referee::Workload> grader::referee::make_workload(
+    const std::string&, const std::vector<std::string>&) {
   return nullptr;  // lab 10 is host code: graded by its tests, not timed or profiled
 }

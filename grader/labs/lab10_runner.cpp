@@ -36,7 +36,8 @@ void run_generate(const Call& call, Context& context) {
   std::vector<lab10::GpuWorker*> workers;
   const cudalabs::dcgan::Weights none;
   for (int i = 0; i < count; ++i) {
-    owned.push_back(std::make_unique<lab10::GpuWorker>(int_arg(call, 2 + 2 * i), none, int_arg(call, 3 + 2 * i), i));
+    owned.push_back(std::make_unique<lab10::GpuWorker>(int_arg(call, 2 + 2 * i), none,
+                                                       int_arg(call, 3 + 2 * i), i));
     workers.push_back(owned.back().get());
   }
   const std::vector<std::uint8_t>& bytes = context.blob(call, 0);
@@ -56,6 +57,7 @@ void run_generate(const Call& call, Context& context) {
 }  // namespace
 
 std::span<const grader::runner::Handler> grader::runner::lab_handlers() {
-  static const Handler handlers[] = {{"lab10.share", &run_share}, {"lab10.generate", &run_generate}};
+  static const Handler handlers[] = {{"lab10.share", &run_share},
+                                     {"lab10.generate", &run_generate}};
   return handlers;
 }

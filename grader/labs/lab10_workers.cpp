@@ -32,7 +32,8 @@ std::map<const GpuWorker*, StandIn>& stand_ins() {
 std::mutex stand_in_mutex;
 }  // namespace
 
-GpuWorker::GpuWorker(int device, const cudalabs::dcgan::Weights&, int batch, int index, const lab09::PrecisionBackend&)
+GpuWorker::GpuWorker(int device, const cudalabs::dcgan::Weights&, int batch, int index,
+                     const lab09::PrecisionBackend&)
     : device_(device) {
   std::lock_guard<std::mutex> lock(stand_in_mutex);
   stand_ins()[this] = {batch, index};
@@ -57,7 +58,8 @@ double GpuWorker::generate(std::span<const float> latents, int count, std::span<
   if (count == 0) return 0.0;
   if (count < 0 || latents.size() < static_cast<std::size_t>(count) * cudalabs::dcgan::kLatent ||
       images.size() < static_cast<std::size_t>(count) * cudalabs::dcgan::kImageFloats)
-    throw std::invalid_argument("GpuWorker::generate: count = " + std::to_string(count) + " does not fit its spans");
+    throw std::invalid_argument("GpuWorker::generate: count = " + std::to_string(count) +
+                                " does not fit its spans");
   int index;
   {
     std::lock_guard<std::mutex> lock(stand_in_mutex);
@@ -66,8 +68,10 @@ double GpuWorker::generate(std::span<const float> latents, int count, std::span<
   grader::Writer out;
   out.i64(index);
   out.i64(count);
-  out.bytes(latents.data(), static_cast<std::size_t>(count) * cudalabs::dcgan::kLatent * sizeof(float));
-  const std::vector<std::uint8_t> reply = grader::runner::lab10_context->callback("worker.generate", out.data());
+  out.bytes(latents.data(),
+            static_cast<std::size_t>(count) * cudalabs::dcgan::kLatent * sizeof(float));
+  const std::vector<std::uint8_t> reply =
+      grader::runner::lab10_context->callback("worker.generate", out.data());
   grader::Reader in(reply);
   const double seconds = in.f64();
   const auto [data, size] = in.bytes();

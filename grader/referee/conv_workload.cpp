@@ -24,29 +24,41 @@ class ConvWorkload : public Workload {
     cudalabs::validate_conv_shape(shape_, "the graded convolution");
   }
   std::string problem() const override { return shape_.label(); }
-  double prepared_work() const override { return shape_.flops() * static_cast<double>(sets_.size()); }
+  double prepared_work() const override {
+    return shape_.flops() * static_cast<double>(sets_.size());
+  }
   std::string unit() const override { return "GFLOP/s"; }
   double unit_scale() const override { return 1e9; }
   std::size_t bytes_per_set() const override {
-    return (shape_.input_elements() + shape_.filter_elements() + shape_.output_elements()) * sizeof(float);
+    return (shape_.input_elements() + shape_.filter_elements() + shape_.output_elements()) *
+           sizeof(float);
   }
 
   std::vector<Call> prepare(RemoteRunner& runner, int sets, std::uint64_t seed) override {
     if (pool_.empty()) {
-      pool_.resize(static_cast<std::size_t>(std::max(shape_.input_elements(), shape_.filter_elements())) + kPoolSlack);
-      cudalabs::fill_uniform(pool_, cudalabs::derive_seed(cudalabs::run_seed(), "grader conv pool"));
+      pool_.resize(
+          static_cast<std::size_t>(std::max(shape_.input_elements(), shape_.filter_elements())) +
+          kPoolSlack);
+      cudalabs::fill_uniform(pool_,
+                             cudalabs::derive_seed(cudalabs::run_seed(), "grader conv pool"));
     }
     std::mt19937_64 random(seed);
-    const std::vector<float> poisoned = cudalabs::poisoned_host(static_cast<std::size_t>(shape_.output_elements()));
+    const std::vector<float> poisoned =
+        cudalabs::poisoned_host(static_cast<std::size_t>(shape_.output_elements()));
     sets_.clear();
     std::vector<Call> calls;
     for (int s = 0; s < sets; ++s) {
       Set set{random() % kPoolSlack, random() % kPoolSlack, {}, random()};
-      const std::int64_t input = runner.put(pool_.data() + set.input, shape_.input_elements() * sizeof(float), 0).id;
-      const std::int64_t filter = runner.put(pool_.data() + set.filter, shape_.filter_elements() * sizeof(float), 0).id;
+      const std::int64_t input =
+          runner.put(pool_.data() + set.input, shape_.input_elements() * sizeof(float), 0).id;
+      const std::int64_t filter =
+          runner.put(pool_.data() + set.filter, shape_.filter_elements() * sizeof(float), 0).id;
       set.output = runner.put(poisoned.data(), poisoned.size() * sizeof(float), 0);
-      calls.push_back(Call{"conv.variants", variant_, {shape_.n, shape_.h, shape_.w, shape_.c, shape_.f, shape_.r, shape_.s},
-                           {}, {input, filter, set.output.id}});
+      calls.push_back(Call{"conv.variants",
+                           variant_,
+                           {shape_.n, shape_.h, shape_.w, shape_.c, shape_.f, shape_.r, shape_.s},
+                           {},
+                           {input, filter, set.output.id}});
       sets_.push_back(set);
     }
     return calls;
@@ -66,20 +78,23 @@ class ConvWorkload : public Workload {
             shape_, std::span<const float>(pool_.data() + sets_[s].input, shape_.input_elements()),
             std::span<const float>(pool_.data() + sets_[s].filter, shape_.filter_elements()),
             cudalabs::sample_positions(rows, shape_.q(), kSampledElements, sets_[s].seed));
-        const cudalabs::GemmComparison comparison =
-            cudalabs::compare_gemm(got, shape_.q(), exact, static_cast<int>(shape_.reduction_length()));
+        const cudalabs::GemmComparison comparison = cudalabs::compare_gemm(
+            got, shape_.q(), exact, static_cast<int>(shape_.reduction_length()));
         if (!comparison.passed()) problem = comparison.describe();
       }
       if (!problem.empty())
-        throw std::runtime_error("wrong result of " + variant_ + " on " + shape_.label() + " (input set " +
-                                 std::to_string(s + 1) + "): " + problem);
+        throw std::runtime_error("wrong result of " + variant_ + " on " + shape_.label() +
+                                 " (input set " + std::to_string(s + 1) + "): " + problem);
     }
   }
 
   std::vector<std::pair<std::string, double>> facts() const override {
     const double taps = static_cast<double>(shape_.reduction_length());
     const double outputs = static_cast<double>(shape_.output_elements());
-    return {{"outputs", outputs}, {"taps", taps}, {"macs", outputs * taps}, {"flops", shape_.flops()},
+    return {{"outputs", outputs},
+            {"taps", taps},
+            {"macs", outputs * taps},
+            {"flops", shape_.flops()},
             {"factor", static_cast<double>(factor_)}};
   }
 
@@ -98,7 +113,8 @@ class ConvWorkload : public Workload {
 
 }  // namespace
 
-std::unique_ptr<Workload> conv_workload(const std::string& variant, const cudalabs::ConvShape& shape, int factor) {
+std::unique_ptr<Workload> conv_workload(const std::string& variant,
+                                        const cudalabs::ConvShape& shape, int factor) {
   return std::make_unique<ConvWorkload>(variant, shape, factor);
 }
 

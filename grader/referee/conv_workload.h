@@ -13,6 +13,7 @@
 namespace grader::referee {
 
 /// `factor` outputs per thread (the variant's, for the technique rule's facts).
-std::unique_ptr<Workload> conv_workload(const std::string& variant, const cudalabs::ConvShape& shape, int factor);
+std::unique_ptr<Workload> conv_workload(const std::string& variant,
+                                        const cudalabs::ConvShape& shape, int factor);
 
 }  // namespace grader::referee

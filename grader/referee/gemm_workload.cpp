@@ -26,17 +26,21 @@ constexpr int kSampledElements = 512;
 void cublas_product(const cudalabs::CublasHandle& handle, const cudalabs::GemmArgsOf<float>& args) {
   cudalabs::cublas_gemm_row_major(handle, args);
 }
-void cublas_product(const cudalabs::CublasHandle& handle, const cudalabs::GemmArgsOf<__nv_bfloat16>& args) {
+void cublas_product(const cudalabs::CublasHandle& handle,
+                    const cudalabs::GemmArgsOf<__nv_bfloat16>& args) {
   cudalabs::cublas_gemm_bf16_row_major(handle, args);
 }
-void cublas_product(const cudalabs::CublasHandle& handle, const cudalabs::GemmArgsOf<__half>& args) {
+void cublas_product(const cudalabs::CublasHandle& handle,
+                    const cudalabs::GemmArgsOf<__half>& args) {
   cudalabs::cublas_gemm_fp16_row_major(handle, args);
 }
 
 template <class Input>
 Input to_input(float value) {
-  if constexpr (std::is_same_v<Input, float>) return value;
-  else return static_cast<Input>(value);
+  if constexpr (std::is_same_v<Input, float>)
+    return value;
+  else
+    return static_cast<Input>(value);
 }
 
 template <class Input>
@@ -48,7 +52,9 @@ class GemmWorkload : public Workload {
   }
 
   std::string problem() const override { return shape_.label(); }
-  double prepared_work() const override { return shape_.flops() * static_cast<double>(sets_.size()); }
+  double prepared_work() const override {
+    return shape_.flops() * static_cast<double>(sets_.size());
+  }
   std::string unit() const override { return "GFLOP/s"; }
   double unit_scale() const override { return 1e9; }
   std::size_t bytes_per_set() const override {
@@ -65,12 +71,17 @@ class GemmWorkload : public Workload {
       Set set;
       set.a_offset = random() % kPoolSlack;
       set.b_offset = random() % kPoolSlack;
-      const std::int64_t a = runner.put(pool_input_.data() + set.a_offset, a_elements() * sizeof(Input), 0).id;
-      const std::int64_t b = runner.put(pool_input_.data() + set.b_offset, b_elements() * sizeof(Input), 0).id;
+      const std::int64_t a =
+          runner.put(pool_input_.data() + set.a_offset, a_elements() * sizeof(Input), 0).id;
+      const std::int64_t b =
+          runner.put(pool_input_.data() + set.b_offset, b_elements() * sizeof(Input), 0).id;
       set.c = runner.put(poisoned.data(), c_elements() * sizeof(float), 0);
       set.seed = random();
-      calls.push_back(Call{function_, variant_, {shape_.m, shape_.n, shape_.k, shape_.k, shape_.n, shape_.n},
-                           {1.0, 0.0}, {a, b, set.c.id}});
+      calls.push_back(Call{function_,
+                           variant_,
+                           {shape_.m, shape_.n, shape_.k, shape_.k, shape_.n, shape_.n},
+                           {1.0, 0.0},
+                           {a, b, set.c.id}});
       sets_.push_back(set);
     }
     return calls;
@@ -83,14 +94,19 @@ class GemmWorkload : public Workload {
       std::memcpy(got.data(), bytes.data(), got.size() * sizeof(float));
       const std::string problem = check_set(sets_[s], got);
       if (!problem.empty())
-        throw std::runtime_error("wrong result of " + variant_ + " on " + shape_.label() + " (input set " + std::to_string(s + 1) +
-                                 " of " + std::to_string(sets_.size()) + "): " + problem);
+        throw std::runtime_error("wrong result of " + variant_ + " on " + shape_.label() +
+                                 " (input set " + std::to_string(s + 1) + " of " +
+                                 std::to_string(sets_.size()) + "): " + problem);
     }
   }
 
   std::vector<std::pair<std::string, double>> facts() const override {
     const double mnk = static_cast<double>(shape_.m) * shape_.n * shape_.k;
-    return {{"m", shape_.m}, {"n", shape_.n}, {"k", shape_.k}, {"mnk", mnk}, {"flops", 2.0 * mnk},
+    return {{"m", shape_.m},
+            {"n", shape_.n},
+            {"k", shape_.k},
+            {"mnk", mnk},
+            {"flops", 2.0 * mnk},
             {"a_bytes", static_cast<double>(a_elements() * sizeof(Input))},
             {"b_bytes", static_cast<double>(b_elements() * sizeof(Input))},
             {"c_bytes", static_cast<double>(c_elements() * sizeof(float))}};
@@ -112,7 +128,8 @@ class GemmWorkload : public Workload {
   void make_pool() {
     if (!pool_float_.empty()) return;
     pool_float_.resize(std::max(a_elements(), b_elements()) + kPoolSlack);
-    cudalabs::fill_uniform(pool_float_, cudalabs::derive_seed(cudalabs::run_seed(), "grader gemm pool"));
+    cudalabs::fill_uniform(pool_float_,
+                           cudalabs::derive_seed(cudalabs::run_seed(), "grader gemm pool"));
     pool_input_.resize(pool_float_.size());
     for (std::size_t i = 0; i < pool_float_.size(); ++i) {
       pool_input_[i] = to_input<Input>(pool_float_[i]);
@@ -132,7 +149,8 @@ class GemmWorkload : public Workload {
     // Every element against cuBLAS, by the relative L2 error (twice the bound: cuBLAS rounds too).
     const cudalabs::GemmTolerance tolerance = cudalabs::input_tolerance<Input>();
     const double u = std::ldexp(1.0, -24);
-    const double l2_bound = 2.0 * (tolerance.l2_factor * u * std::sqrt(shape_.k + 2.0) + tolerance.bias_factor * u * shape_.k);
+    const double l2_bound = 2.0 * (tolerance.l2_factor * u * std::sqrt(shape_.k + 2.0) +
+                                   tolerance.bias_factor * u * shape_.k);
     const std::vector<float> expected = cublas_reference(set);
     double error = 0.0, norm = 0.0;
     for (std::size_t i = 0; i < got.size(); ++i) {
@@ -142,7 +160,8 @@ class GemmWorkload : public Workload {
     }
     const double relative = norm > 0.0 ? std::sqrt(error / norm) : std::sqrt(error);
     if (!(relative <= l2_bound))
-      return "relative L2 error against cuBLAS " + std::to_string(relative) + " > " + std::to_string(l2_bound);
+      return "relative L2 error against cuBLAS " + std::to_string(relative) + " > " +
+             std::to_string(l2_bound);
     // Sampled elements against the CPU in double, each by its own bound.
     cudalabs::HostGemmInputs inputs;
     inputs.shape = shape_;
@@ -153,18 +172,22 @@ class GemmWorkload : public Workload {
     inputs.ldc = shape_.n;
     const cudalabs::ReferenceValues exact = cudalabs::reference_gemm_at(
         inputs, cudalabs::sample_positions(shape_.m, shape_.n, kSampledElements, set.seed));
-    const cudalabs::GemmComparison sampled = cudalabs::compare_gemm(got, shape_.n, exact, shape_.k, tolerance);
+    const cudalabs::GemmComparison sampled =
+        cudalabs::compare_gemm(got, shape_.n, exact, shape_.k, tolerance);
     if (!sampled.passed()) return sampled.describe();
     return "";
   }
 
   std::vector<float> cublas_reference(const Set& set) {
     if (!handle_) handle_ = std::make_unique<cudalabs::CublasHandle>();
-    cudalabs::DeviceBuffer<Input> a(std::span<const Input>(pool_input_.data() + set.a_offset, a_elements()));
-    cudalabs::DeviceBuffer<Input> b(std::span<const Input>(pool_input_.data() + set.b_offset, b_elements()));
+    cudalabs::DeviceBuffer<Input> a(
+        std::span<const Input>(pool_input_.data() + set.a_offset, a_elements()));
+    cudalabs::DeviceBuffer<Input> b(
+        std::span<const Input>(pool_input_.data() + set.b_offset, b_elements()));
     cudalabs::DeviceBuffer<float> c(c_elements());
-    cublas_product(*handle_, cudalabs::GemmArgsOf<Input>{shape_.m, shape_.n, shape_.k, 1.0f, a.data(), shape_.k,
-                                                          b.data(), shape_.n, 0.0f, c.data(), shape_.n});
+    cublas_product(*handle_, cudalabs::GemmArgsOf<Input>{shape_.m, shape_.n, shape_.k, 1.0f,
+                                                         a.data(), shape_.k, b.data(), shape_.n,
+                                                         0.0f, c.data(), shape_.n});
     CUDA_CHECK(cudaDeviceSynchronize());
     return c.to_host();
   }
@@ -195,21 +218,30 @@ std::unique_ptr<Workload> gemm_workload(const std::string& function, const std::
   return std::make_unique<GemmWorkload<Input>>(function, variant, shape);
 }
 
-template std::unique_ptr<Workload> gemm_workload<float>(const std::string&, const std::string&, const cudalabs::GemmShape&);
-template std::unique_ptr<Workload> gemm_workload<__nv_bfloat16>(const std::string&, const std::string&, const cudalabs::GemmShape&);
-template std::unique_ptr<Workload> gemm_workload<__half>(const std::string&, const std::string&, const cudalabs::GemmShape&);
+template std::unique_ptr<Workload> gemm_workload<float>(const std::string&, const std::string&,
+                                                        const cudalabs::GemmShape&);
+template std::unique_ptr<Workload> gemm_workload<__nv_bfloat16>(const std::string&,
+                                                                const std::string&,
+                                                                const cudalabs::GemmShape&);
+template std::unique_ptr<Workload> gemm_workload<__half>(const std::string&, const std::string&,
+                                                         const cudalabs::GemmShape&);
 
-cudalabs::GemmShape gemm_shape_from(const std::vector<std::string>& args, cudalabs::GemmShape fallback) {
+cudalabs::GemmShape gemm_shape_from(const std::vector<std::string>& args,
+                                    cudalabs::GemmShape fallback) {
   cudalabs::GemmShape shape = fallback;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& flag = args[i];
     if (flag != "--size" && flag != "--m" && flag != "--n" && flag != "--k") continue;
     if (i + 1 >= args.size()) throw std::invalid_argument(flag + " needs a value");
     const int value = positive_flag(flag, args[++i]);
-    if (flag == "--size") shape = {value, value, value};
-    else if (flag == "--m") shape.m = value;
-    else if (flag == "--n") shape.n = value;
-    else shape.k = value;
+    if (flag == "--size")
+      shape = {value, value, value};
+    else if (flag == "--m")
+      shape.m = value;
+    else if (flag == "--n")
+      shape.n = value;
+    else
+      shape.k = value;
   }
   return shape;
 }

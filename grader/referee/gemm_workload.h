@@ -20,6 +20,7 @@ std::unique_ptr<Workload> gemm_workload(const std::string& function, const std::
                                         const cudalabs::GemmShape& shape);
 
 /// The shape from a lab's problem flags: --size N, or --m M --n N --k K (default `fallback`).
-cudalabs::GemmShape gemm_shape_from(const std::vector<std::string>& args, cudalabs::GemmShape fallback);
+cudalabs::GemmShape gemm_shape_from(const std::vector<std::string>& args,
+                                    cudalabs::GemmShape fallback);
 
 }  // namespace grader::referee

@@ -27,7 +27,8 @@ const std::vector<std::string>& given_variant_names(const std::string& list) {
   static std::map<std::string, std::vector<std::string>> names;
   if (const auto found = names.find(list); found != names.end()) return found->second;
   if (!lists.is_object())
-    throw std::runtime_error("CUDALABS_VARIANTS is not set: the grader names the lab's variants (from the rubric)");
+    throw std::runtime_error(
+        "CUDALABS_VARIANTS is not set: the grader names the lab's variants (from the rubric)");
   std::vector<std::string>& out = names[list];  // a list the grader does not name is empty
   if (lists.contains(list) && lists[list].is_array())
     for (const auto& item : lists[list]) out.push_back(item.get<std::string>());
@@ -35,7 +36,8 @@ const std::vector<std::string>& given_variant_names(const std::string& list) {
 }
 
 std::string unavailable_reason(const std::string& name) {
-  static const nlohmann::json reasons = from_environment("CUDALABS_UNAVAILABLE", nlohmann::json::object());
+  static const nlohmann::json reasons =
+      from_environment("CUDALABS_UNAVAILABLE", nlohmann::json::object());
   const auto found = reasons.find(name);
   return found == reasons.end() ? std::string() : found->get<std::string>();
 }

@@ -1,8 +1,8 @@
 /// @file grader/referee/remote_gemm.h
 /// @brief A GEMM of the student's made in the runner: the operands are copied from the referee's
-/// device buffers into the runner's (same misalignment, guards around them), the call is made there,
-/// and C comes back into the referee's buffer, where the grading tests check it as they would a
-/// local launch.
+/// device buffers into the runner's (same misalignment, guards around them), the call is made
+/// there, and C comes back into the referee's buffer, where the grading tests check it as they
+/// would a local launch.
 #pragma once
 
 #include "common/gemm_types.h"

@@ -7,7 +7,8 @@ namespace grader::referee {
 namespace {
 
 void check(cudaError_t status, const char* what) {
-  if (status != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(status));
+  if (status != cudaSuccess)
+    throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(status));
 }
 
 // Copies the referee's operand to the host when it is device memory; false otherwise (a
@@ -21,7 +22,8 @@ bool copy_out(std::vector<std::uint8_t>& host, const void* pointer, std::size_t 
     (void)cudaGetLastError();
     return false;
   }
-  if (attributes.type != cudaMemoryTypeDevice && attributes.type != cudaMemoryTypeManaged) return false;
+  if (attributes.type != cudaMemoryTypeDevice && attributes.type != cudaMemoryTypeManaged)
+    return false;
   if (cudaMemcpy(host.data(), pointer, bytes, cudaMemcpyDeviceToHost) == cudaSuccess) return true;
   (void)cudaGetLastError();
   host.assign(bytes, 0);
@@ -30,7 +32,8 @@ bool copy_out(std::vector<std::uint8_t>& host, const void* pointer, std::size_t 
 
 }  // namespace
 
-OperandSession::OperandSession(RemoteRunner& runner, cudaStream_t stream) : runner_(runner), stream_(stream) {}
+OperandSession::OperandSession(RemoteRunner& runner, cudaStream_t stream)
+    : runner_(runner), stream_(stream) {}
 
 void OperandSession::wait_for_device() {
   if (waited_) return;
@@ -46,7 +49,8 @@ OperandSession::~OperandSession() {
   }
 }
 
-std::int64_t OperandSession::input(const void* pointer, std::int64_t elements, std::size_t element_bytes) {
+std::int64_t OperandSession::input(const void* pointer, std::int64_t elements,
+                                   std::size_t element_bytes) {
   if (pointer == nullptr) return kNullBuffer;
   if (elements < 0) return kDummyBuffer;
   wait_for_device();
@@ -69,12 +73,14 @@ std::int64_t OperandSession::output(void* pointer, std::int64_t elements, std::s
   return buffer.id;
 }
 
-std::vector<std::vector<std::uint8_t>> OperandSession::run(const std::vector<Call>& calls,
-                                                           const RemoteRunner::CallbackHandler& callbacks) {
+std::vector<std::vector<std::uint8_t>> OperandSession::run(
+    const std::vector<Call>& calls, const RemoteRunner::CallbackHandler& callbacks) {
   std::vector<std::vector<std::uint8_t>> results = runner_.run(calls, callbacks);
   for (const Output& output : outputs_) {
     const std::vector<std::uint8_t> bytes = runner_.get(output.buffer, output.what);
-    if (!bytes.empty()) check(cudaMemcpy(output.pointer, bytes.data(), bytes.size(), cudaMemcpyHostToDevice), "cudaMemcpy (result)");
+    if (!bytes.empty())
+      check(cudaMemcpy(output.pointer, bytes.data(), bytes.size(), cudaMemcpyHostToDevice),
+            "cudaMemcpy (result)");
   }
   return results;
 }

@@ -30,7 +30,8 @@ class OperandSession {
   /// arguments describe no matrix: a bad-argument test), else a copy in the runner.
   std::int64_t input(const void* pointer, std::int64_t elements, std::size_t element_bytes);
   /// The same for an operand the call writes: run() copies it back to `pointer`.
-  std::int64_t output(void* pointer, std::int64_t elements, std::size_t element_bytes, const std::string& what);
+  std::int64_t output(void* pointer, std::int64_t elements, std::size_t element_bytes,
+                      const std::string& what);
   /// Makes the calls; on success copies the outputs back and returns each call's host result.
   /// Throws as RemoteRunner::run does, or when an output's guards changed.
   std::vector<std::vector<std::uint8_t>> run(const std::vector<Call>& calls,

@@ -101,9 +101,12 @@ struct RemoteRunner::Process {
 RunnerSettings RunnerSettings::from_environment(const std::string& prefix) {
   RunnerSettings settings;
   const std::string text = environment(prefix.c_str());
-  if (text.empty()) throw std::runtime_error(prefix + " is not set: the grader starts the referee with the runner's command");
+  if (text.empty())
+    throw std::runtime_error(
+        prefix + " is not set: the grader starts the referee with the runner's command");
   try {
-    for (const auto& item : nlohmann::json::parse(text)) settings.command.push_back(item.get<std::string>());
+    for (const auto& item : nlohmann::json::parse(text))
+      settings.command.push_back(item.get<std::string>());
   } catch (const std::exception& error) {
     throw std::runtime_error(prefix + " is not a JSON array of strings: " + error.what());
   }
@@ -145,7 +148,8 @@ void RemoteRunner::ensure_started() {
   std::vector<std::string> argv = settings_.command;
   if (argv.empty()) throw std::runtime_error("no runner command");
   int requests[2], replies[2], output[2], tool[2];
-  if (pipe2(requests, O_CLOEXEC) || pipe2(replies, O_CLOEXEC) || pipe2(output, O_CLOEXEC) || pipe2(tool, O_CLOEXEC))
+  if (pipe2(requests, O_CLOEXEC) || pipe2(replies, O_CLOEXEC) || pipe2(output, O_CLOEXEC) ||
+      pipe2(tool, O_CLOEXEC))
     throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
   std::vector<char*> args;
   for (std::string& arg : argv) args.push_back(arg.data());
@@ -165,7 +169,8 @@ void RemoteRunner::ensure_started() {
     for (int fd = 1; fd <= 5; ++fd) fcntl(fd, F_SETFD, 0);
     for (int fd = 6; fd < 1024; ++fd) ::close(fd);
     execvp(args[0], args.data());
-    const std::string message = std::string("runner: cannot start ") + args[0] + ": " + std::strerror(errno) + "\n";
+    const std::string message =
+        std::string("runner: cannot start ") + args[0] + ": " + std::strerror(errno) + "\n";
     (void)!::write(2, message.data(), message.size());
     _exit(127);
   }
@@ -203,8 +208,12 @@ void RemoteRunner::died(const std::string& during, bool time_limit, const char* 
   process->output_drain.join();
   process->tool_drain.join();
   delete process;
-  const std::string how = time_limit ? "exceeded the time limit of one call" : describe_exit(status);
-  record_event(event != nullptr ? event : time_limit ? "time limit" : "crashed", during + ": " + how);
+  const std::string how =
+      time_limit ? "exceeded the time limit of one call" : describe_exit(status);
+  record_event(event != nullptr ? event
+               : time_limit     ? "time limit"
+                                : "crashed",
+               during + ": " + how);
   throw std::runtime_error("the runner (the submission's code) " + how + " during " + during);
 }
 
@@ -214,7 +223,10 @@ std::vector<std::uint8_t> RemoteRunner::request(Op op, const std::vector<std::ui
     const std::string text = environment("CUDALABS_CALL_TIME_LIMIT");
     return text.empty() ? 300000LL : static_cast<long long>(std::atof(text.c_str()) * 1000.0);
   }();
-  const char* what = op == Op::kRun ? "a call" : op == Op::kPut ? "a buffer upload" : op == Op::kGet ? "a buffer download" : "a request";
+  const char* what = op == Op::kRun   ? "a call"
+                     : op == Op::kPut ? "a buffer upload"
+                     : op == Op::kGet ? "a buffer download"
+                                      : "a request";
   std::mutex write_mutex;
   std::vector<std::thread> serving;
   auto join_all = [&serving] {
@@ -225,41 +237,45 @@ std::vector<std::uint8_t> RemoteRunner::request(Op op, const std::vector<std::ui
     send_message(process_->requests, op, payload);
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(limit_ms);
     for (;;) {
-      const long long left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+      const long long left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                 deadline - std::chrono::steady_clock::now())
+                                 .count();
       Message reply = receive_message(process_->replies, kMaxPayload, std::max(left, 0LL));
       if (reply.op == Op::kReply) {
         join_all();
         return std::move(reply.payload);
       }
-      if (reply.op != Op::kCallback || callbacks == nullptr || !*callbacks) throw ChannelError("malformed reply");
+      if (reply.op != Op::kCallback || callbacks == nullptr || !*callbacks)
+        throw ChannelError("malformed reply");
       // A callback: served on a thread of its own, answered under the write lock.
-      serving.emplace_back([this, callbacks, &write_mutex, message = std::move(reply.payload)]() mutable {
-        Writer out;
-        Reader in(message);
-        std::int64_t tag = -1;
-        try {
-          tag = in.i64();
-          const std::string kind = in.str(256);
-          const auto [data, size] = in.bytes();
-          Reader body(data, size);
-          const std::vector<std::uint8_t> answer = (*callbacks)(kind, body);
-          out.i64(tag);
-          out.u32(static_cast<std::uint32_t>(Status::kOk));
-          out.str("");
-          out.bytes(answer.data(), answer.size());
-        } catch (const std::exception& error) {
-          out = Writer();
-          out.i64(tag);
-          out.u32(static_cast<std::uint32_t>(Status::kError));
-          out.str(error.what());
-          out.bytes(nullptr, 0);
-        }
-        std::lock_guard<std::mutex> lock(write_mutex);
-        try {
-          send_message(process_->requests, Op::kCallbackReply, out.data());
-        } catch (const ChannelError&) {
-        }
-      });
+      serving.emplace_back(
+          [this, callbacks, &write_mutex, message = std::move(reply.payload)]() mutable {
+            Writer out;
+            Reader in(message);
+            std::int64_t tag = -1;
+            try {
+              tag = in.i64();
+              const std::string kind = in.str(256);
+              const auto [data, size] = in.bytes();
+              Reader body(data, size);
+              const std::vector<std::uint8_t> answer = (*callbacks)(kind, body);
+              out.i64(tag);
+              out.u32(static_cast<std::uint32_t>(Status::kOk));
+              out.str("");
+              out.bytes(answer.data(), answer.size());
+            } catch (const std::exception& error) {
+              out = Writer();
+              out.i64(tag);
+              out.u32(static_cast<std::uint32_t>(Status::kError));
+              out.str(error.what());
+              out.bytes(nullptr, 0);
+            }
+            std::lock_guard<std::mutex> lock(write_mutex);
+            try {
+              send_message(process_->requests, Op::kCallbackReply, out.data());
+            } catch (const ChannelError&) {
+            }
+          });
     }
   } catch (const ChannelError& error) {
     // The serving threads end on their own (their writes fail once the runner is gone).
@@ -284,20 +300,24 @@ RemoteBuffer RemoteRunner::put(const void* host, std::size_t bytes, std::size_t 
   const std::vector<std::uint8_t> reply = request(Op::kPut, out.data());
   Reader in(reply);
   if (static_cast<Status>(in.u32()) != Status::kOk)
-    throw std::runtime_error("the runner could not allocate a buffer of " + std::to_string(bytes) + " bytes: " + in.str());
+    throw std::runtime_error("the runner could not allocate a buffer of " + std::to_string(bytes) +
+                             " bytes: " + in.str());
   process_->guards[id] = {std::move(pattern), align_offset % 256};
   return {id, bytes};
 }
 
 std::vector<std::uint8_t> RemoteRunner::get(const RemoteBuffer& buffer, const std::string& what) {
-  if (process_ == nullptr) throw std::runtime_error("the runner is gone: " + what + " was lost with it");
+  if (process_ == nullptr)
+    throw std::runtime_error("the runner is gone: " + what + " was lost with it");
   Writer out;
   out.i64(buffer.id);
   std::vector<std::uint8_t> reply = request(Op::kGet, out.data());
   Reader in(reply);
-  if (static_cast<Status>(in.u32()) != Status::kOk) throw std::runtime_error("the runner could not read back " + what + ": " + in.str());
+  if (static_cast<Status>(in.u32()) != Status::kOk)
+    throw std::runtime_error("the runner could not read back " + what + ": " + in.str());
   const std::size_t expected = kGuardBytes + buffer.bytes + kGuardBytes;
-  if (reply.size() != 4 + expected) throw std::runtime_error("malformed reply reading back " + what);
+  if (reply.size() != 4 + expected)
+    throw std::runtime_error("malformed reply reading back " + what);
   const std::uint8_t* front = reply.data() + 4;
   const std::uint8_t* data = front + kGuardBytes;
   const std::uint8_t* back = data + buffer.bytes;
@@ -310,7 +330,8 @@ std::vector<std::uint8_t> RemoteRunner::get(const RemoteBuffer& buffer, const st
     after += back[i] != guard.pattern[i];
   }
   if (before + after > 0) {
-    throw std::runtime_error(what + ": " + std::to_string(before) + " bytes just before it and " + std::to_string(after) +
+    throw std::runtime_error(what + ": " + std::to_string(before) + " bytes just before it and " +
+                             std::to_string(after) +
                              " just after it were changed (a write outside it)");
   }
   return {data, data + buffer.bytes};
@@ -322,7 +343,8 @@ void RemoteRunner::free_all() {
   process_->guards.clear();
 }
 
-std::vector<std::vector<std::uint8_t>> RemoteRunner::run(const std::vector<Call>& calls, const CallbackHandler& callbacks) {
+std::vector<std::vector<std::uint8_t>> RemoteRunner::run(const std::vector<Call>& calls,
+                                                         const CallbackHandler& callbacks) {
   ensure_started();
   Writer out;
   out.u32(static_cast<std::uint32_t>(calls.size()));
@@ -340,7 +362,9 @@ std::vector<std::vector<std::uint8_t>> RemoteRunner::run(const std::vector<Call>
     }
     return results;
   }
-  const std::string which = index >= 0 && index < static_cast<std::int64_t>(calls.size()) ? calls[index].label() : "the calls";
+  const std::string which = index >= 0 && index < static_cast<std::int64_t>(calls.size())
+                                ? calls[index].label()
+                                : "the calls";
   switch (status) {
     case Status::kInvalidArgument:
       throw std::invalid_argument(message);
@@ -380,7 +404,8 @@ void RemoteRunner::stop() {
   process->output_drain.join();
   process->tool_drain.join();
   delete process;
-  record_event(ended && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "exited" : "ended badly", describe_exit(status));
+  record_event(ended && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "exited" : "ended badly",
+               describe_exit(status));
 }
 
 }  // namespace grader::referee

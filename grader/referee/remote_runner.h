@@ -59,14 +59,16 @@ class RemoteRunner {
   /// The buffer's data; throws std::runtime_error when a guard changed (a write outside it).
   std::vector<std::uint8_t> get(const RemoteBuffer& buffer, const std::string& what);
   void free_all();
-  /// Answers a callback of the runner during a run: (kind, payload) -> reply bytes; runs on a thread
-  /// of its own for each callback, so that callbacks made at once are served at once.
-  using CallbackHandler = std::function<std::vector<std::uint8_t>(const std::string& kind, Reader& payload)>;
+  /// Answers a callback of the runner during a run: (kind, payload) -> reply bytes; runs on a
+  /// thread of its own for each callback, so that callbacks made at once are served at once.
+  using CallbackHandler =
+      std::function<std::vector<std::uint8_t>(const std::string& kind, Reader& payload)>;
 
   /// Makes the calls, then waits for the device; each call's host result bytes. Mirrors the
   /// student's exceptions: std::invalid_argument for kInvalidArgument, std::runtime_error for the
   /// rest, each message naming what happened (a crash, a time limit, a missing variant).
-  std::vector<std::vector<std::uint8_t>> run(const std::vector<Call>& calls, const CallbackHandler& callbacks = {});
+  std::vector<std::vector<std::uint8_t>> run(const std::vector<Call>& calls,
+                                             const CallbackHandler& callbacks = {});
   /// Closes the channel and waits for the runner to exit (the tool's report is complete then).
   void stop();
   /// The process id the runner reported (in its sandbox), 0 before it started.

@@ -42,17 +42,20 @@ std::vector<cudalabs::GemmVariantOf<Input>> remote_gemm_table(std::integer_seque
   constexpr cudalabs::GemmLauncherOf<Input> launchers[] = {&forward_gemm_variant<Input, I>...};
   constexpr std::string (*availability[])() = {&forward_unavailable<Input, I>...};
   const std::vector<std::string>& names = given_variant_names(RemoteList<Input>::name);
-  if (names.size() > sizeof...(I)) throw std::runtime_error("more variants than the referee forwards");
+  if (names.size() > sizeof...(I))
+    throw std::runtime_error("more variants than the referee forwards");
   std::vector<cudalabs::GemmVariantOf<Input>> table;
   for (std::size_t i = 0; i < names.size(); ++i)
-    table.push_back({names[i].c_str(), "made in the runner", launchers[i], nullptr, availability[i]});
+    table.push_back(
+        {names[i].c_str(), "made in the runner", launchers[i], nullptr, availability[i]});
   return table;
 }
 
 /// The lab's list `list` of variants, forwarded (one list per element type: a referee serves one
 /// lab). The runner's handler for it is "gemm.<list>".
 template <class Input>
-std::span<const cudalabs::GemmVariantOf<Input>> remote_gemm_variants(const char* list = "variants") {
+std::span<const cudalabs::GemmVariantOf<Input>> remote_gemm_variants(
+    const char* list = "variants") {
   static const std::vector<cudalabs::GemmVariantOf<Input>> table = [list] {
     RemoteList<Input>::name = list;
     return remote_gemm_table<Input>(std::make_integer_sequence<int, kMaxRemoteVariants>{});

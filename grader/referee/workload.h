@@ -38,6 +38,7 @@ class Workload {
 
 /// The lab's workload of `variant`, with the lab's problem flags (`args`, e.g. {"--size", "2048"}).
 /// Each referee links one definition; nullptr when the lab has no timed or profiled problem.
-std::unique_ptr<Workload> make_workload(const std::string& variant, const std::vector<std::string>& args);
+std::unique_ptr<Workload> make_workload(const std::string& variant,
+                                        const std::vector<std::string>& args);
 
 }  // namespace grader::referee

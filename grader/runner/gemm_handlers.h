@@ -32,7 +32,8 @@ cudalabs::GemmArgsOf<Input> gemm_args(const Call& call, const Context& context) 
 template <class Input, std::span<const cudalabs::GemmVariantOf<Input>> (*Variants)()>
 void run_gemm_variant(const Call& call, Context& context) {
   const auto& variant = find_named(Variants(), call.variant);
-  if (variant.launch == nullptr) throw Missing("variant '" + call.variant + "' has no launch function");
+  if (variant.launch == nullptr)
+    throw Missing("variant '" + call.variant + "' has no launch function");
   variant.launch(gemm_args<Input>(call, context), context.stream());
 }
 

@@ -12,10 +12,10 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
-#include <vector>
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace grader::runner {
 
@@ -39,7 +39,8 @@ class Context {
   virtual void set_result(std::vector<std::uint8_t> bytes) = 0;
   /// Asks the referee to do `kind` with `payload` and waits for its answer (thread-safe: lab 10's
   /// workers call back from the student's threads). Throws std::runtime_error when it refused.
-  virtual std::vector<std::uint8_t> callback(const std::string& kind, const std::vector<std::uint8_t>& payload) = 0;
+  virtual std::vector<std::uint8_t> callback(const std::string& kind,
+                                             const std::vector<std::uint8_t>& payload) = 0;
 
   template <class T>
   T* as(const Call& call, std::size_t index) const {
@@ -54,7 +55,7 @@ double real(const Call& call, std::size_t index);
 int int_arg(const Call& call, std::size_t index);
 
 struct Handler {
-  const char* function;                         ///< Call::function it answers
+  const char* function;  ///< Call::function it answers
   void (*run)(const Call& call, Context& context);
 };
 

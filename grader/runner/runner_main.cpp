@@ -8,32 +8,35 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <condition_variable>
 #include <csignal>
 #include <cstring>
-#include <condition_variable>
 #include <map>
-#include <mutex>
 #include <memory>
+#include <mutex>
+#include <string>
 #include <tuple>
 #include <utility>
-#include <string>
 #include <vector>
 
 namespace grader::runner {
 
 std::int64_t integer(const Call& call, std::size_t index) {
-  if (index >= call.ints.size()) throw ChannelError("malformed call " + call.label() + ": too few integers");
+  if (index >= call.ints.size())
+    throw ChannelError("malformed call " + call.label() + ": too few integers");
   return call.ints[index];
 }
 
 double real(const Call& call, std::size_t index) {
-  if (index >= call.reals.size()) throw ChannelError("malformed call " + call.label() + ": too few reals");
+  if (index >= call.reals.size())
+    throw ChannelError("malformed call " + call.label() + ": too few reals");
   return call.reals[index];
 }
 
 int int_arg(const Call& call, std::size_t index) {
   const std::int64_t value = integer(call, index);
-  if (value < INT32_MIN || value > INT32_MAX) throw ChannelError("malformed call " + call.label() + ": an int out of range");
+  if (value < INT32_MIN || value > INT32_MAX)
+    throw ChannelError("malformed call " + call.label() + ": an int out of range");
   return static_cast<int>(value);
 }
 
@@ -43,9 +46,9 @@ constexpr int kRequests = 3, kReplies = 4, kOwnOutput = 5;
 constexpr int kExitCudaFault = 3;
 
 struct Buffer {
-  void* base = nullptr;      // the allocation: guard, offset, data, guard
-  std::size_t offset = 0;    // bytes between the front guard and the data (the misalignment)
-  std::size_t size = 0;      // bytes of data
+  void* base = nullptr;    // the allocation: guard, offset, data, guard
+  std::size_t offset = 0;  // bytes between the front guard and the data (the misalignment)
+  std::size_t size = 0;    // bytes of data
   std::uint8_t* data() const { return static_cast<std::uint8_t*>(base) + kGuardBytes + offset; }
 };
 
@@ -53,9 +56,9 @@ struct Buffer {
 // machine without a GPU.
 class RunnerState : public Context {
  public:
-
   void* pointer(const Call& call, std::size_t index) const override {
-    if (index >= call.buffers.size()) throw ChannelError("malformed call " + call.label() + ": too few buffers");
+    if (index >= call.buffers.size())
+      throw ChannelError("malformed call " + call.label() + ": too few buffers");
     const std::int64_t id = call.buffers[index];
     if (id == kNullBuffer) return nullptr;
     if (id == kDummyBuffer) {
@@ -63,7 +66,8 @@ class RunnerState : public Context {
       return dummy_;
     }
     const auto found = buffers_.find(id);
-    if (found == buffers_.end()) throw ChannelError("malformed call " + call.label() + ": no buffer " + std::to_string(id));
+    if (found == buffers_.end())
+      throw ChannelError("malformed call " + call.label() + ": no buffer " + std::to_string(id));
     return found->second.data();
   }
   cudaStream_t stream() const override {
@@ -72,7 +76,8 @@ class RunnerState : public Context {
   }
 
   const std::vector<std::uint8_t>& blob(const Call& call, std::size_t index) const override {
-    if (index >= call.blobs.size()) throw ChannelError("malformed call " + call.label() + ": too few data arguments");
+    if (index >= call.blobs.size())
+      throw ChannelError("malformed call " + call.label() + ": too few data arguments");
     return call.blobs[index];
   }
   void set_result(std::vector<std::uint8_t> bytes) override { result_ = std::move(bytes); }
@@ -81,7 +86,8 @@ class RunnerState : public Context {
   // Sends the callback, then waits for the reply with its tag. The threads waiting take turns
   // reading the channel (one reads while the others wait), so nobody reads it once no callback is
   // outstanding: the main loop reads the next request after the call returns.
-  std::vector<std::uint8_t> callback(const std::string& kind, const std::vector<std::uint8_t>& payload) override {
+  std::vector<std::uint8_t> callback(const std::string& kind,
+                                     const std::vector<std::uint8_t>& payload) override {
     std::uint64_t tag;
     {
       std::lock_guard<std::mutex> lock(state_mutex_);
@@ -105,7 +111,8 @@ class RunnerState : public Context {
         const auto status = static_cast<Status>(in.u32());
         const std::string message = in.str();
         const auto [data, size] = in.bytes();
-        if (status != Status::kOk) throw std::runtime_error(kind + " refused by the referee: " + message);
+        if (status != Status::kOk)
+          throw std::runtime_error(kind + " refused by the referee: " + message);
         return {data, data + size};
       }
       if (!reading_) {
@@ -122,7 +129,8 @@ class RunnerState : public Context {
         }
         lock.lock();
         reading_ = false;
-        if (message.op != Op::kCallbackReply) throw ChannelError("a request arrived while a callback waited");
+        if (message.op != Op::kCallbackReply)
+          throw ChannelError("a request arrived while a callback waited");
         Reader peek(message.payload);
         arrived_[static_cast<std::uint64_t>(peek.i64())] = std::move(message);
         cv_.notify_all();
@@ -148,15 +156,19 @@ class RunnerState : public Context {
     buffers_[id] = buffer;
     std::vector<std::uint8_t> front(kGuardBytes + buffer.offset);
     for (std::size_t i = 0; i < front.size(); ++i) front[i] = pattern[i % kGuardBytes];
-    check(cudaMemcpy(buffer.base, front.data(), front.size(), cudaMemcpyHostToDevice), "cudaMemcpy (guard)");
-    if (size > 0) check(cudaMemcpy(buffer.data(), data, size, cudaMemcpyHostToDevice), "cudaMemcpy (data)");
-    check(cudaMemcpy(buffer.data() + size, pattern, kGuardBytes, cudaMemcpyHostToDevice), "cudaMemcpy (guard)");
+    check(cudaMemcpy(buffer.base, front.data(), front.size(), cudaMemcpyHostToDevice),
+          "cudaMemcpy (guard)");
+    if (size > 0)
+      check(cudaMemcpy(buffer.data(), data, size, cudaMemcpyHostToDevice), "cudaMemcpy (data)");
+    check(cudaMemcpy(buffer.data() + size, pattern, kGuardBytes, cudaMemcpyHostToDevice),
+          "cudaMemcpy (guard)");
   }
 
   // Front guard, data, back guard.
   std::vector<std::uint8_t> get(std::int64_t id) {
     const auto found = buffers_.find(id);
-    if (found == buffers_.end()) throw ChannelError("malformed get: no buffer " + std::to_string(id));
+    if (found == buffers_.end())
+      throw ChannelError("malformed get: no buffer " + std::to_string(id));
     const Buffer& buffer = found->second;
     Writer out;
     out.u32(static_cast<std::uint32_t>(Status::kOk));
@@ -181,7 +193,8 @@ class RunnerState : public Context {
     buffers_.erase(found);
   }
   static void check(cudaError_t status, const char* what) {
-    if (status != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(status));
+    if (status != cudaSuccess)
+      throw std::runtime_error(std::string(what) + ": " + cudaGetErrorString(status));
   }
 
   mutable cudaStream_t stream_ = nullptr;
@@ -199,7 +212,8 @@ class RunnerState : public Context {
   std::mutex& write_mutex() { return write_mutex_; }
 };
 
-std::vector<std::uint8_t> status_reply(Status status, const std::string& message, std::int64_t call_index = -1,
+std::vector<std::uint8_t> status_reply(Status status, const std::string& message,
+                                       std::int64_t call_index = -1,
                                        const std::vector<std::vector<std::uint8_t>>& results = {}) {
   Writer out;
   out.u32(static_cast<std::uint32_t>(status));
@@ -232,7 +246,8 @@ std::pair<std::vector<std::uint8_t>, bool> run(RunnerState& state, Reader& in) {
   std::vector<std::vector<std::uint8_t>> results;
   for (std::size_t i = 0; i < calls.size(); ++i) {
     const Handler* handler = find_handler(calls[i].function);
-    if (handler == nullptr) return {status_reply(Status::kProtocol, "no handler for " + calls[i].function, i), false};
+    if (handler == nullptr)
+      return {status_reply(Status::kProtocol, "no handler for " + calls[i].function, i), false};
     try {
       handler->run(calls[i], state);
       results.push_back(state.take_result());
@@ -245,16 +260,21 @@ std::pair<std::vector<std::uint8_t>, bool> run(RunnerState& state, Reader& in) {
     } catch (const std::exception& error) {
       if (state.used_cuda()) {
         const cudaError_t status = cudaDeviceSynchronize();
-        if (sticky(status)) return {status_reply(Status::kCudaFault, cudaGetErrorString(status), i), true};
+        if (sticky(status))
+          return {status_reply(Status::kCudaFault, cudaGetErrorString(status), i), true};
       }
       return {status_reply(Status::kError, error.what(), i), false};
     } catch (...) {
       return {status_reply(Status::kError, "an exception that is not a std::exception", i), false};
     }
     // A launch error the student's code did not check for is still an error of this call.
-    if (const cudaError_t launch = state.used_cuda() ? cudaGetLastError() : cudaSuccess; launch != cudaSuccess) {
-      if (sticky(launch)) return {status_reply(Status::kCudaFault, cudaGetErrorString(launch), i), true};
-      return {status_reply(Status::kError, std::string("launch failed: ") + cudaGetErrorString(launch), i), false};
+    if (const cudaError_t launch = state.used_cuda() ? cudaGetLastError() : cudaSuccess;
+        launch != cudaSuccess) {
+      if (sticky(launch))
+        return {status_reply(Status::kCudaFault, cudaGetErrorString(launch), i), true};
+      return {status_reply(Status::kError,
+                           std::string("launch failed: ") + cudaGetErrorString(launch), i),
+              false};
     }
   }
   if (!state.used_cuda()) return {status_reply(Status::kOk, "", -1, results), false};
@@ -283,7 +303,8 @@ int main() {
     close(kOwnOutput);
   }
   if (fcntl(kRequests, F_GETFD) == -1 || fcntl(kReplies, F_GETFD) == -1) {
-    const char* message = "runner: no channel on file descriptors 3 and 4 (the grader's referee starts runners)\n";
+    const char* message =
+        "runner: no channel on file descriptors 3 and 4 (the grader's referee starts runners)\n";
     (void)!write(2, message, std::strlen(message));
     return 2;
   }

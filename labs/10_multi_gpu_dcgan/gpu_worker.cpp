@@ -45,7 +45,9 @@ GpuWorker::~GpuWorker() {
 
 // Out of line, as every member a student's code may call: the grader's runner gives the workers a
 // definition of its own (they call back to the referee, which runs the real ones).
-int GpuWorker::batch() const { return generator_->max_batch(); }
+int GpuWorker::batch() const {
+  return generator_->max_batch();
+}
 
 void GpuWorker::set_timeline(cudalabs::Timeline* timeline, int process, const std::string& label) {
   pipeline_->set_timeline(timeline, process, label);
