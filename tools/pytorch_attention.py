@@ -11,11 +11,13 @@
         as the lab counts them (4 head_dim per (query, key) pair the mask keeps).
 
     pytorch_attention.py compare DIR
-        reads what `lab13_solution --dump-dir DIR` wrote (the odd problem's Q, K, V and each rung's O,
-        raw BF16), runs the same attention in FP32 (the math backend, TF32 off) and checks every rung's
+        reads what `lab13_solution --dump-dir DIR` wrote: per problem, attention_<shape>.json names
+        its inputs Q, K, V and each rung's output O (raw BF16 files in DIR), and only those files are
+        read. Runs the same attention in FP32 (the math backend, TF32 off) and checks every rung's
         O against it with lab 13's bound, its A[c] replaced by its upper bound max over keys |V[j][c]|:
         |O - torch| <= 2^-8 |torch| + 1.05 * 2^-8 * max|V[:, c]| + 1e-5. Prints PyTorch's BF16 output's
-        distance too. Exit 1 above the bound or when nothing was found.
+        distance too. Exit 1 above the bound, on a description that names no outputs or a file that is
+        missing, or when nothing was found.
 """
 import argparse
 import json
@@ -165,6 +167,16 @@ def read_bf16(path, shape):
     return torch.frombuffer(data, dtype=torch.bfloat16).reshape(shape)
 
 
+def dumped_file(directory, description, name):
+    """The file `name` of a problem's description, in `directory` itself (never a path elsewhere)."""
+    if not isinstance(name, str) or pathlib.PurePath(name).name != name or name in ("", ".", ".."):
+        raise ValueError(f"{description.name}: '{name}' is not a file name in {directory}")
+    path = directory / name
+    if not path.is_file():
+        raise ValueError(f"{description.name} names {name}, which is not in {directory}")
+    return path
+
+
 def compare(args):
     directory = pathlib.Path(args.directory)
     problems = sorted(directory.glob("attention_*.json"))
@@ -174,10 +186,27 @@ def compare(args):
     torch.backends.cuda.matmul.allow_tf32 = False
     failed, checked = False, 0
     for description in problems:
+        problem = description.stem
         p = json.loads(description.read_text())
         shape = (p["batch"], p["heads"], p["sequence"], p["head_dim"])
-        stem = description.with_suffix("")
-        q, k, v = (read_bf16(f"{stem}_{name}.bf16", shape).cuda() for name in "qkv")
+        inputs, outputs = p.get("inputs"), p.get("outputs")
+        if not isinstance(inputs, dict) or sorted(inputs) != ["k", "q", "v"] or not isinstance(outputs, dict):
+            print(
+                f"compare {problem}: FAIL: {description.name} does not name its inputs (q, k, v) and "
+                "outputs: written by an older lab13_solution? Run --dump-dir again"
+            )
+            failed = True
+            continue
+        if not outputs:
+            print(f"compare {problem}: FAIL: {description.name} names no outputs (no rung passed its own check)")
+            failed = True
+            continue
+        try:
+            q, k, v = (read_bf16(dumped_file(directory, description, inputs[name]), shape).cuda() for name in "qkv")
+        except ValueError as error:
+            print(f"compare {problem}: FAIL: {error}")
+            failed = True
+            continue
         with torch.no_grad():
             with sdpa_context("math"):
                 exact = F.scaled_dot_product_attention(
@@ -187,14 +216,16 @@ def compare(args):
         largest_v = v.float().abs().amax(dim=2, keepdim=True)  # per head and column
         bound = 2.0**-8 * exact.abs() + 1.05 * 2.0**-8 * largest_v + 1e-5
         print(
-            f"compare {stem.name}: PyTorch's BF16 output: max |torch_bf16 - fp32| = "
+            f"compare {problem}: PyTorch's BF16 output: max |torch_bf16 - fp32| = "
             f"{(theirs - exact).abs().max():.3g}, {((theirs - exact).abs() / bound).max():.2f} of the bound"
         )
-        for output in sorted(directory.glob(f"{stem.name}_*.bf16")):
-            variant = output.stem[len(stem.name) + 1 :]
-            if variant in ("q", "k", "v"):
+        for variant, name in sorted(outputs.items()):
+            try:
+                ours = read_bf16(dumped_file(directory, description, name), shape).cuda().float()
+            except ValueError as error:
+                print(f"compare {problem} {variant}: FAIL: {error}")
+                failed = True
                 continue
-            ours = read_bf16(output, shape).cuda().float()
             error = (ours - exact).abs()
             fraction = (error / bound).max().item()
             ok = math.isfinite(fraction) and fraction <= 1.0
@@ -202,7 +233,7 @@ def compare(args):
             checked += 1
             worst = torch.nonzero(error == error.max())[0].tolist()
             print(
-                f"compare {stem.name} {variant}: {'PASS' if ok else 'FAIL'}: max |ours - torch fp32| = "
+                f"compare {problem} {variant}: {'PASS' if ok else 'FAIL'}: max |ours - torch fp32| = "
                 f"{error.max():.3g} at (batch, head, query, column) {tuple(worst)}, {fraction:.2f} of the bound"
             )
     if checked == 0:

@@ -66,6 +66,12 @@ inline constexpr double kUnitRoundoff = 0x1.0p-24;
 /// terms in any order (columns u), the division and the scaling by log2(e) (8 u).
 double softmax_relative_bound(int columns, double distance);
 
+/// The bound on |y - y_exact| for one softmax output whose exact value is `exact` and whose input
+/// is `distance` below its row's maximum: softmax_relative_bound(columns, distance) * exact +
+/// 2^-120. A masked input (-infinity: `distance` infinite, `exact` 0) must give 0 (within 2^-120):
+/// there the relative term is 0, not infinity * 0.
+double softmax_error_bound(int columns, double distance, double exact);
+
 // ---- Attention (BF16 inputs and output, FP32 arithmetic) ----
 
 /// The head dimensions the kernels take.

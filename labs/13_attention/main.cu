@@ -26,6 +26,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -198,21 +199,58 @@ void write_file(const std::filesystem::path& path, const void* data, std::size_t
   if (!file) throw std::runtime_error("--dump-dir: cannot write " + path.string());
 }
 
-// The odd problem's inputs, as tools/pytorch_attention.py compare reads them.
-void dump_inputs(const std::filesystem::path& dir, const lab13::AttentionVerifier& verifier,
-                 const AttentionShape& shape) {
-  std::filesystem::create_directories(dir);
-  const std::string stem = "attention_" + shape.label();
-  std::ofstream json(dir / (stem + ".json"));
-  json << "{\"batch\": " << shape.batch << ", \"heads\": " << shape.heads
-       << ", \"sequence\": " << shape.sequence << ", \"head_dim\": " << shape.head_dim
-       << ", \"causal\": " << (shape.causal ? "true" : "false")
-       << ", \"scale\": " << verifier.scale() << "}\n";
-  const std::size_t bytes = shape.elements() * sizeof(__nv_bfloat16);
-  write_file(dir / (stem + "_q.bf16"), verifier.host_q().data(), bytes);
-  write_file(dir / (stem + "_k.bf16"), verifier.host_k().data(), bytes);
-  write_file(dir / (stem + "_v.bf16"), verifier.host_v().data(), bytes);
-}
+// The odd problem's dump, as tools/pytorch_attention.py compare reads it: the inputs
+// (attention_<label>.q.bf16, .k, .v) and each passing rung's output
+// (attention_<label>.o.<variant>.bf16), raw BF16, and attention_<label>.json, which describes the
+// problem and names its files ("inputs", "outputs"), rewritten after every output so that a stopped
+// run still describes what it wrote. The tool reads exactly the files named there: the non-causal
+// problem's label is a prefix of the causal one's, and no label or variant name holds a dot.
+class AttentionDump {
+ public:
+  AttentionDump(std::filesystem::path dir, const lab13::AttentionVerifier& verifier,
+                const AttentionShape& shape)
+      : dir_(std::move(dir)),
+        stem_("attention_" + shape.label()),
+        shape_(shape),
+        scale_(verifier.scale()) {
+    std::filesystem::create_directories(dir_);
+    const std::size_t bytes = shape.elements() * sizeof(__nv_bfloat16);
+    write_file(dir_ / (stem_ + ".q.bf16"), verifier.host_q().data(), bytes);
+    write_file(dir_ / (stem_ + ".k.bf16"), verifier.host_k().data(), bytes);
+    write_file(dir_ / (stem_ + ".v.bf16"), verifier.host_v().data(), bytes);
+    write_description();
+  }
+
+  void add_output(const std::string& variant, const std::vector<__nv_bfloat16>& output) {
+    const std::string file = stem_ + ".o." + variant + ".bf16";
+    write_file(dir_ / file, output.data(), output.size() * sizeof(__nv_bfloat16));
+    outputs_.emplace_back(variant, file);
+    write_description();
+  }
+
+ private:
+  void write_description() const {
+    std::ofstream json(dir_ / (stem_ + ".json"));
+    json.precision(9);  // the FP32 scale exactly
+    json << "{\"batch\": " << shape_.batch << ", \"heads\": " << shape_.heads
+         << ", \"sequence\": " << shape_.sequence << ", \"head_dim\": " << shape_.head_dim
+         << ", \"causal\": " << (shape_.causal ? "true" : "false") << ", \"scale\": " << scale_
+         << ",\n \"inputs\": {\"q\": \"" << stem_ << ".q.bf16\", \"k\": \"" << stem_
+         << ".k.bf16\", \"v\": \"" << stem_ << ".v.bf16\"},\n \"outputs\": {";
+    for (std::size_t i = 0; i < outputs_.size(); ++i) {
+      json << (i == 0 ? "" : ", ") << "\"" << outputs_[i].first << "\": \"" << outputs_[i].second
+           << "\"";
+    }
+    json << "}}\n";
+    if (!json) throw std::runtime_error("--dump-dir: cannot write " + (dir_ / stem_).string());
+  }
+
+  std::filesystem::path dir_;
+  std::string stem_;
+  AttentionShape shape_;
+  float scale_;
+  std::vector<std::pair<std::string, std::string>> outputs_;  // (variant, file)
+};
 
 struct AttentionProblem {
   AttentionShape shape;
@@ -266,17 +304,14 @@ Checked check_all(std::ostream& out, const Options& options, std::uint64_t seed)
     }
     const AttentionShape odd = odd_shape(shape.head_dim, causal);
     lab13::AttentionVerifier odd_verifier(odd, cudalabs::derive_seed(seed, "attention odd"), false);
-    const bool dump = !options.dump_dir.empty();
-    if (dump) dump_inputs(options.dump_dir, odd_verifier, odd);
+    std::optional<AttentionDump> dump;
+    if (!options.dump_dir.empty()) dump.emplace(options.dump_dir, odd_verifier, odd);
     problem.rows = check_ladder<lab13::AttentionVariant, lab13::AttentionVerifier>(
         out, lab13::attention_variants(), options, {problem.verifier.get(), &odd_verifier},
         checked.all_passed,
         [&](const lab13::AttentionVariant& variant, lab13::AttentionVerifier& verifier) {
-          if (!dump || &verifier != &odd_verifier) return;
-          const auto& o = verifier.last_output();
-          write_file(std::filesystem::path(options.dump_dir) /
-                         ("attention_" + odd.label() + "_" + variant.name + ".bf16"),
-                     o.data(), o.size() * sizeof(__nv_bfloat16));
+          if (dump && &verifier == &odd_verifier)
+            dump->add_output(variant.name, verifier.last_output());
         });
     checked.attention.push_back(std::move(problem));
   }

@@ -31,6 +31,13 @@ double softmax_relative_bound(int columns, double distance) {
   return (2.0 * distance + columns + 8.0) * kUnitRoundoff + 0x1.0p-21;
 }
 
+double softmax_error_bound(int columns, double distance, double exact) {
+  // An exact 0 is a masked input (exp(-infinity)): its distance is infinite, and infinity * 0
+  // would be NaN, a bound no output meets.
+  const double relative = exact == 0.0 ? 0.0 : softmax_relative_bound(columns, distance) * exact;
+  return relative + 0x1.0p-120;
+}
+
 std::vector<double> reference_softmax_row(std::span<const float> row) {
   double m = -std::numeric_limits<double>::infinity();
   for (const float x : row) m = std::max(m, static_cast<double>(x));

@@ -1,5 +1,6 @@
 // Lab 13's CPU references, tested on the CPU: the softmax row against hand-worked cases and a
-// second formulation, its inputs (masked rows keep a finite entry), the BF16 inputs, attention in
+// second formulation, its inputs (masked rows keep a finite entry), its error bound (a masked
+// output must be 0; a perfect FP32 output passes), the BF16 inputs, attention in
 // double against hand-worked cases and an independent formulation (all scores, then the softmax,
 // then the product), and the shapes' FLOP counts and labels.
 #include "labs/13_attention/lab.h"
@@ -7,9 +8,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <span>
 #include <vector>
 
 namespace {
@@ -65,6 +68,45 @@ TEST(SoftmaxBound, GrowsWithTheRowAndTheDistance) {
   EXPECT_GT(lab13::softmax_relative_bound(4096, 0.0), lab13::softmax_relative_bound(64, 0.0));
   EXPECT_GT(lab13::softmax_relative_bound(64, 20.0), lab13::softmax_relative_bound(64, 0.0));
   EXPECT_LT(lab13::softmax_relative_bound(4096, 20.0), 1e-3);
+}
+
+TEST(SoftmaxBound, AMaskedOutputMustBeZero) {
+  // A masked input is infinitely far below the maximum and its exact output is 0: the bound is
+  // 2^-120, not infinity * 0 = NaN (which no output meets).
+  const double infinity = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(lab13::softmax_error_bound(1001, infinity, 0.0), 0x1.0p-120);
+  EXPECT_FALSE(0.0 > lab13::softmax_error_bound(1001, infinity, 0.0));
+  EXPECT_GT(1e-30, lab13::softmax_error_bound(1001, infinity, 0.0));
+  EXPECT_EQ(lab13::softmax_error_bound(64, 3.0, 0.5),
+            lab13::softmax_relative_bound(64, 3.0) * 0.5 + 0x1.0p-120);
+}
+
+TEST(SoftmaxBound, TheExactOutputsInFp32PassAndWrongOnesFail) {
+  // The check's own arithmetic on a masked input: the reference rounded to FP32 (a perfect kernel)
+  // meets every bound, masked entries included; a masked entry that is not 0 and an entry off by
+  // 2^-10 relative do not.
+  const int rows = 50, columns = 1001;
+  const std::vector<float> x =
+      lab13::softmax_inputs(rows, columns, lab13::SoftmaxInputs::kMasked, 11);
+  std::size_t masked = 0;
+  for (int r = 0; r < rows; ++r) {
+    const std::span<const float> row(x.data() + static_cast<std::size_t>(r) * columns, columns);
+    const std::vector<double> exact = lab13::reference_softmax_row(row);
+    const double row_max = *std::max_element(row.begin(), row.end());
+    for (int c = 0; c < columns; ++c) {
+      const double bound = lab13::softmax_error_bound(columns, row_max - row[c], exact[c]);
+      const double perfect = static_cast<float>(exact[c]);
+      ASSERT_LE(std::fabs(perfect - exact[c]), bound) << "row " << r << " column " << c;
+      if (row[c] == kMinusInfinity) {
+        ++masked;
+        EXPECT_GT(std::fabs(1e-30 - exact[c]), bound) << "row " << r << " column " << c;
+      } else {
+        EXPECT_GT(std::fabs(perfect * (1.0 + 0x1.0p-10) - exact[c]), bound)
+            << "row " << r << " column " << c;
+      }
+    }
+  }
+  EXPECT_GT(masked, static_cast<std::size_t>(rows) * columns / 5);
 }
 
 TEST(Bf16Inputs, AreBf16ValuesInTheirRange) {
