@@ -182,6 +182,13 @@ int bench_main(int argc, char** argv) {
     result["problem"] = workload->problem();
     result["unit"] = workload->unit();
   }
+  // A lab's lists may time different problems (lab 13: a softmax in GB/s, attention in GFLOP/s).
+  for (const std::string& variant : flags.variants) {
+    if (auto workload = make_workload(variant, flags.problem)) {
+      result["variants"][variant]["problem"] = workload->problem();
+      result["variants"][variant]["unit"] = workload->unit();
+    }
+  }
   const std::uint64_t seed = cudalabs::derive_seed(cudalabs::run_seed(), "bench");
   for (int pair = 0; pair < flags.pairs; ++pair) {
     // The reference first, then the student: each runner is stopped (its sandbox gone) before the

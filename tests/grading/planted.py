@@ -145,6 +145,24 @@ def _lab01_caches_by_pointer() -> str:
                                                  "    seen_c[seen_count++ % 8] = args.c;  // planted\n"))
 
 
+LAB12_MULTI_ELEMENT = ("__global__ void __launch_bounds__(kThreadsPerBlock)\n"
+                       "    multi_element_sum_kernel(const float* __restrict__ input, std::size_t count, float* sum) {\n")
+
+
+def _lab12_skips_timed_sums() -> str:
+    """A sum that adds nothing from the third call on a power-of-two count of 2^26 or more: the
+    timed problem's size, never a grading test's (odd sizes), and past the probe's single call."""
+    return _edited("12_reduce_scan_histogram", (LAB12_MULTI_ELEMENT, (
+        "__device__ unsigned planted_calls;  // planted\n\n" + LAB12_MULTI_ELEMENT +
+        "  __shared__ bool skip;  // planted: the timed problem's later calls do nothing\n"
+        "  if (threadIdx.x == 0) {\n"
+        "    const bool timed_size = count >= (std::size_t{1} << 26) && (count & (count - 1)) == 0;\n"
+        "    skip = timed_size && (blockIdx.x == 0 ? atomicAdd(&planted_calls, 1u) : planted_calls) >= 2;\n"
+        "  }\n"
+        "  __syncthreads();\n"
+        "  if (skip) return;\n")))
+
+
 def plants() -> list[Plant]:
     return [
         Plant("naive_lab05", "05_register_tiling", _lab05_naive(), "state:rt_2d=technique not shown"),
@@ -179,6 +197,7 @@ def plants() -> list[Plant]:
                        "template <bool kIgnoredA, bool kIgnoredB>\n__global__ void layout_gemm_kernel(cudalabs::GemmArgs args) {\n"
                        "  constexpr bool kTransposeA = false, kTransposeB = false;  // planted: RR under every name\n")),
               "state:CC=not distinct"),
+        Plant("skips_timed_sums", "12_reduce_scan_histogram", _lab12_skips_timed_sums(), "wrong in a timed run"),
         # Lab 10's workers one after another instead of at once.
         Plant("serial_lab10", "10_multi_gpu_dcgan",
               _edited("10_multi_gpu_dcgan", ("    });\n  }\n  for (std::thread& thread : threads) thread.join();\n",

@@ -14,7 +14,7 @@ import unittest
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
-from cudalabs.grading import gtest, lab_grader, reports, submission, technique
+from cudalabs.grading import gtest, integrity, lab_grader, reports, submission, technique
 from cudalabs.grading.gtest import TestOutcome
 from cudalabs.grading.lab_run import COMPILE_ERROR, LabRun, Rate
 from cudalabs.grading.process import run_logged
@@ -107,6 +107,8 @@ class RubricTest(unittest.TestCase):
             LAB_DEFAULTS + '"labs": {"01": {"tests": "missing.txt", "variants": {"a": {}}}}}': "missing.txt cannot be read",
             LAB_DEFAULTS + '"labs": {"01": {"integrity": {"forbidden": {}}, "variants": {"a": {}}}}}':
                 "labs.01.integrity: unknown key 'forbidden'",
+            LAB_DEFAULTS + '"labs": {"01": {"integrity": {"denied_includes": "*/cub/*"}, "variants": {"a": {}}}}}':
+                "labs.01.integrity.denied_includes = '*/cub/*'",
         }
         with tempfile.TemporaryDirectory() as folder:
             write_lists(Path(folder))
@@ -117,6 +119,21 @@ class RubricTest(unittest.TestCase):
                 self.assertIn(needle, str(caught.exception))
         with self.assertRaisesRegex(RubricError, "cannot be read"):
             load_rubric(Path("/nonexistent/rubric.json"))
+
+    def test_a_denied_header_is_caught_wherever_it_lies(self):
+        # CUB is header-only and in the toolkit's folders: only the lab's denied globs catch it.
+        rubric = load_rubric(RUBRIC)
+        self.assertEqual(rubric.labs["12"].integrity.denied, ("*/cub/*", "*/thrust/*"))
+        with tempfile.TemporaryDirectory() as folder:
+            tree, toolkit = Path(folder) / "tree", Path(folder) / "cuda" / "include"
+            (tree / "labs" / "12_x").mkdir(parents=True)
+            depfile = Path(folder) / "kernels.d"
+            depfile.write_text(f"kernels.o: {tree}/labs/12_x/kernels.cu {toolkit}/cccl/cub/block/block_reduce.cuh \\\n"
+                               f" {toolkit}/cccl/cuda/atomic\n")
+            found = integrity.check_dependencies(depfile, tree, "12_x", rubric.labs["12"].integrity, [toolkit])
+            self.assertEqual([v.item for v in found], [f"{toolkit}/cccl/cub/block/block_reduce.cuh"])
+            self.assertIn("teaches to do without", found[0].rule)
+            self.assertEqual(integrity.check_dependencies(depfile, tree, "12_x", rubric.labs["11"].integrity, [toolkit]), [])
 
 
 GTEST_XML = """<?xml version="1.0" encoding="UTF-8"?>

@@ -44,6 +44,9 @@ class Rules:
     """One lab's rules (from the rubric)."""
     includes: tuple[str, ...]  # globs, relative to the tree: "labs/{folder}/*", "common/gemm_device.cuh"
     symbols: dict[str, tuple[str, ...]]  # what they are for -> globs on demangled names
+    # globs on the full path of any file read, the toolchain's too: a header-only library that does
+    # what the lab teaches (CUB's reductions and scans) leaves no symbol for the linker's check
+    denied: tuple[str, ...] = ()
 
     def allows_symbol(self, name: str) -> bool:
         return any(fnmatch.fnmatchcase(name, pattern) for patterns in self.symbols.values() for pattern in patterns)
@@ -66,8 +69,9 @@ def parse_depfile(text: str) -> list[str]:
 
 
 def check_dependencies(depfile: Path, tree: Path, folder: str, rules: Rules, system_roots: list[Path]) -> list[Violation]:
-    """Every file the compiler read: in the tree and allowed by the lab's globs, or under the
-    toolchain's and system's folders (the only others the sandboxed compile can see)."""
+    """Every file the compiler read: none the lab denies, and in the tree and allowed by the lab's
+    globs, or under the toolchain's and system's folders (the only others the sandboxed compile can
+    see)."""
     violations = []
     tree = tree.resolve()
     allowed = [pattern.replace("{folder}", folder) for pattern in rules.includes]
@@ -75,7 +79,9 @@ def check_dependencies(depfile: Path, tree: Path, folder: str, rules: Rules, sys
     for name in parse_depfile(depfile.read_text(errors="replace")):
         path = Path(name)
         resolved = path.resolve() if path.exists() else path
-        if resolved.is_relative_to(tree):
+        if any(fnmatch.fnmatchcase(str(resolved), pattern) for pattern in rules.denied):
+            violations.append(Violation(f"includes a library lab {folder[:2]} teaches to do without", str(resolved)))
+        elif resolved.is_relative_to(tree):
             relative = str(resolved.relative_to(tree))
             if relative == f"labs/{folder}/kernels.cu" or any(fnmatch.fnmatchcase(relative, p) for p in allowed):
                 continue

@@ -371,7 +371,7 @@ def _benchmark(ctx: Context, lab: Lab, rubric: LabRubric, folder: Path, env: dic
     data = json.loads(out.read_text())
     unit = data.get("unit", "GFLOP/s")
     for variant in variants:
-        rate = Rate(unit=unit)
+        rate = Rate(unit=data.get("variants", {}).get(variant, {}).get("unit", unit))
         students, solutions = [], []
         for pair in data.get("variants", {}).get(variant, {}).get("pairs", []):
             mine, theirs = pair.get("student", {}), pair.get("solution", {})

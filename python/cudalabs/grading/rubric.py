@@ -157,15 +157,17 @@ def _symbol_groups(where: str, value) -> dict[str, tuple[str, ...]]:
 
 
 def _integrity(where: str, defaults, settings) -> Rules:
-    """The defaults' includes and symbol groups, plus a lab's extra_includes and extra_symbols."""
+    """The defaults' includes and symbol groups, plus a lab's extra_includes and extra_symbols; its
+    denied_includes (globs on any file's full path)."""
     defaults = _object("defaults.integrity", defaults, {"includes", "symbols"}, {"includes", "symbols"})
-    settings = _object(f"{where}.integrity", settings, {"extra_includes", "extra_symbols"})
+    settings = _object(f"{where}.integrity", settings, {"extra_includes", "extra_symbols", "denied_includes"})
     includes = _strings("defaults.integrity.includes", defaults["includes"])
     includes += _strings(f"{where}.integrity.extra_includes", settings.get("extra_includes", []))
     symbols = dict(_symbol_groups("defaults.integrity.symbols", defaults["symbols"]))
     for purpose, patterns in _symbol_groups(f"{where}.integrity.extra_symbols", settings.get("extra_symbols", {})).items():
         symbols[purpose] = symbols.get(purpose, ()) + patterns
-    return Rules(includes, symbols)
+    denied = _strings(f"{where}.integrity.denied_includes", settings.get("denied_includes", []))
+    return Rules(includes, symbols, denied)
 
 
 _TECHNIQUE_KEYS = {"metrics", "rules", "distinct", "probe_args"}

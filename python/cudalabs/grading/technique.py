@@ -142,7 +142,8 @@ def validate_rule(expression: str, aliases: set[str]) -> None:
     names.update({f"max_{a}": 1.0 for a in aliases})
     names.update({f"min_{a}": 1.0 for a in aliases})
     names.update({name: 1.0 for name in ("kernels", "m", "n", "k", "mnk", "flops", "bytes", "outputs", "macs",
-                                         "a_bytes", "b_bytes", "c_bytes", "threads", "factor", "count", "images", "taps")})
+                                         "a_bytes", "b_bytes", "c_bytes", "threads", "factor", "count", "images", "taps",
+                                         "scores")})
     evaluate(expression, names)
 
 

@@ -1,0 +1,327 @@
+// Lab 12's timed and profiled problems. Each workload draws one pool of random inputs (from its
+// first input set's seed: both sides of a timed pair see the same) and puts it in the runner once
+// per round; each set reads a window of it at a random offset, so that no two calls sum, scan or
+// count the same array, and the pool's slack (256 MiB, more than any GPU's L2) keeps one call's
+// cached lines from serving the next. Even sets start on a 16-byte boundary (the vector paths),
+// odd sets anywhere lab.h allows. Every set's output is checked: the sum within the referee's own
+// bound (lab12_rules.h), the scan value by value, the histogram bin by bin.
+#include "common/poison.h"
+#include "common/random_fill.h"
+#include "grader/labs/lab12_rules.h"
+#include "grader/referee/given_variants.h"
+#include "grader/referee/problem_flags.h"
+#include "grader/referee/remote_workspace.h"
+#include "grader/referee/workload.h"
+#include "labs/12_reduce_scan_histogram/lab.h"
+#include "labs/12_reduce_scan_histogram/reference.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <stdexcept>
+
+namespace grader::referee {
+namespace {
+
+constexpr std::size_t kSlackBytes = std::size_t{256} << 20;
+
+std::int64_t as_int(std::size_t value) {
+  return static_cast<std::int64_t>(value);
+}
+
+// A pool of `count` + slack values of T, drawn once; the windows of the last prepare().
+template <class T>
+class WindowWorkload : public Workload {
+ public:
+  WindowWorkload(std::string variant, std::size_t count)
+      : variant_(std::move(variant)), count_(count), slack_(kSlackBytes / sizeof(T)) {}
+  std::string problem() const override {
+    std::string text = "n";  // appended, not "n" + ...: g++ 12 warns falsely on that (-Wrestrict)
+    return text += std::to_string(count_);
+  }
+  std::string unit() const override { return "GB/s"; }
+  double unit_scale() const override { return 1e9; }
+
+ protected:
+  virtual std::vector<T> draw_pool(std::size_t size, std::uint64_t seed) const = 0;
+
+  // The pool in the runner (drawn on first use), and `sets` windows into it.
+  std::int64_t put_pool(RemoteRunner& runner, int sets, std::uint64_t seed) {
+    if (pool_.empty()) pool_ = draw_pool(count_ + slack_, cudalabs::derive_seed(seed, "pool"));
+    std::mt19937_64 random(cudalabs::derive_seed(seed, "windows"));
+    offsets_.clear();
+    for (int s = 0; s < sets; ++s) {
+      std::size_t offset = random() % slack_;
+      if (s % 2 == 0) offset -= offset % (16 / sizeof(T));  // the vector paths
+      offsets_.push_back(offset);
+    }
+    return runner.put(pool_.data(), pool_.size() * sizeof(T), 0).id;
+  }
+
+  // The sets in the order of their windows (a check that slides from one window to the next).
+  std::vector<std::size_t> by_offset() const {
+    std::vector<std::size_t> order(offsets_.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(),
+              [this](std::size_t a, std::size_t b) { return offsets_[a] < offsets_[b]; });
+    return order;
+  }
+
+  std::string wrong(std::size_t set, const std::string& what) const {
+    return "wrong result of " + variant_ + " on " + problem() + " (input set " +
+           std::to_string(set + 1) + " of " + std::to_string(offsets_.size()) + "): " + what;
+  }
+
+  std::string variant_;
+  std::size_t count_, slack_;
+  std::vector<T> pool_;
+  std::vector<std::size_t> offsets_;
+};
+
+// ---- Sum: random floats in [-1, 1) ----
+
+class SumWorkload : public WindowWorkload<float> {
+ public:
+  using WindowWorkload::WindowWorkload;
+  double prepared_work() const override { return 4.0 * count_ * offsets_.size(); }
+  std::size_t bytes_per_set() const override { return 4096; }  // one float; the pool is shared
+
+  std::vector<Call> prepare(RemoteRunner& runner, int sets, std::uint64_t seed) override {
+    const std::int64_t pool = put_pool(runner, sets, seed);
+    const std::size_t workspace =
+        remote_workspace_bytes(runner, "lab12.sum_workspace", variant_, {as_int(count_)},
+                               lab12_rules::workspace_cap(count_), problem());
+    const std::vector<float> poisoned = cudalabs::poisoned_host(1);
+    outputs_.clear();
+    std::vector<Call> calls;
+    for (std::size_t offset : offsets_) {
+      outputs_.push_back(runner.put(poisoned.data(), sizeof(float), 0));
+      // count, workspace (bytes, present, not poisoned: every timed call's result is checked),
+      // the offsets of input and sum
+      calls.push_back(Call{
+          "lab12.sum",
+          variant_,
+          {as_int(count_), as_int(workspace), workspace > 0, 0, as_int(offset * sizeof(float)), 0},
+          {},
+          {pool, outputs_.back().id},
+          {}});
+    }
+    return calls;
+  }
+
+  void check(RemoteRunner& runner) override {
+    std::vector<float> got(offsets_.size());
+    for (std::size_t s = 0; s < offsets_.size(); ++s)
+      std::memcpy(&got[s], runner.get(outputs_[s], "sum").data(), 4);
+    const std::int64_t depth = lab12_rules::addition_depth(variant_, count_);
+    // Each window's sum and sum of magnitudes in long double (64-bit mantissa: far below the
+    // bound), slid from one window to the next.
+    long double sum = 0.0L, magnitudes = 0.0L;
+    auto add = [&](std::size_t first, std::size_t end, long double sign) {
+      for (std::size_t i = first; i < end; ++i) {
+        sum += sign * pool_[i];
+        magnitudes += sign * std::fabs(pool_[i]);
+      }
+    };
+    std::size_t at = 0;
+    bool first = true;
+    for (std::size_t s : by_offset()) {
+      const std::size_t offset = offsets_[s];
+      if (first) {
+        add(offset, offset + count_, 1.0L);
+        first = false;
+      } else {
+        add(at, offset, -1.0L);
+        add(at + count_, offset + count_, 1.0L);
+      }
+      at = offset;
+      std::uint32_t bits = 0;
+      std::memcpy(&bits, &got[s], sizeof bits);
+      if (bits == 0xFFFFFFFFu || bits == 0x80000000u)
+        throw std::runtime_error(wrong(s, "the sum was never written"));
+      const double error = std::fabs(static_cast<double>(got[s]) - static_cast<double>(sum));
+      const double bound = lab12::sum_error_bound(depth, static_cast<double>(magnitudes));
+      if (!std::isfinite(got[s]) || !(error <= bound)) {
+        throw std::runtime_error(wrong(s, "got " + std::to_string(got[s]) + ", expected " +
+                                              std::to_string(static_cast<double>(sum)) +
+                                              " within " + std::to_string(bound) + " (" +
+                                              std::to_string(depth) + " additions deep)"));
+      }
+    }
+  }
+
+  std::vector<std::pair<std::string, double>> facts() const override {
+    return {{"count", static_cast<double>(count_)}, {"bytes", 4.0 * count_}};
+  }
+
+ private:
+  std::vector<float> draw_pool(std::size_t size, std::uint64_t seed) const override {
+    std::vector<float> pool(size);
+    cudalabs::fill_uniform(pool, seed);
+    return pool;
+  }
+  std::vector<RemoteBuffer> outputs_;
+};
+
+// ---- Inclusive scan: random 32-bit values (the sums wrap) ----
+
+class ScanWorkload : public WindowWorkload<std::uint32_t> {
+ public:
+  using WindowWorkload::WindowWorkload;
+  double prepared_work() const override {
+    return 8.0 * count_ * offsets_.size();
+  }  // read and written
+  std::size_t bytes_per_set() const override { return count_ * sizeof(std::uint32_t); }
+
+  std::vector<Call> prepare(RemoteRunner& runner, int sets, std::uint64_t seed) override {
+    const std::int64_t pool = put_pool(runner, sets, seed);
+    if (prefix_.empty()) {  // prefix_[i] = pool_[0] + ... + pool_[i - 1], modulo 2^32
+      prefix_.assign(pool_.size() + 1, 0);
+      for (std::size_t i = 0; i < pool_.size(); ++i) prefix_[i + 1] = prefix_[i] + pool_[i];
+    }
+    const std::size_t workspace =
+        remote_workspace_bytes(runner, "lab12.scan_workspace", variant_, {as_int(count_)},
+                               lab12_rules::workspace_cap(count_), problem());
+    const std::vector<std::uint8_t> poisoned(count_ * sizeof(std::uint32_t), 0xFF);
+    outputs_.clear();
+    std::vector<Call> calls;
+    for (std::size_t s = 0; s < offsets_.size(); ++s) {
+      // Odd sets: the output 4 bytes past a 16-byte boundary too.
+      outputs_.push_back(runner.put(poisoned.data(), poisoned.size(), s % 2 == 0 ? 0 : 4));
+      calls.push_back(
+          Call{"lab12.scan",
+               variant_,
+               {as_int(count_), as_int(workspace), workspace > 0, 0, as_int(offsets_[s] * 4), 0},
+               {},
+               {pool, outputs_.back().id},
+               {}});
+    }
+    return calls;
+  }
+
+  void check(RemoteRunner& runner) override {
+    std::vector<std::uint32_t> got(count_);
+    for (std::size_t s = 0; s < offsets_.size(); ++s) {
+      std::memcpy(got.data(), runner.get(outputs_[s], "output").data(),
+                  count_ * sizeof(std::uint32_t));
+      const std::uint32_t before = prefix_[offsets_[s]];
+      for (std::size_t i = 0; i < count_; ++i) {
+        const std::uint32_t expected = prefix_[offsets_[s] + i + 1] - before;
+        if (got[i] != expected) {
+          throw std::runtime_error(wrong(s, "output[" + std::to_string(i) +
+                                                "] = " + std::to_string(got[i]) + ", expected " +
+                                                std::to_string(expected)));
+        }
+      }
+    }
+  }
+
+  std::vector<std::pair<std::string, double>> facts() const override {
+    return {{"count", static_cast<double>(count_)}, {"bytes", 8.0 * count_}};
+  }
+
+ private:
+  std::vector<std::uint32_t> draw_pool(std::size_t size, std::uint64_t seed) const override {
+    return lab12::scan_inputs(size, seed);
+  }
+  std::vector<std::uint32_t> prefix_;
+  std::vector<RemoteBuffer> outputs_;
+};
+
+// ---- Histogram: bytes drawn as --distribution says ----
+
+class HistogramWorkload : public WindowWorkload<std::uint8_t> {
+ public:
+  HistogramWorkload(std::string variant, std::size_t count, lab12::ByteDistribution distribution)
+      : WindowWorkload(std::move(variant), count), distribution_(distribution) {}
+  std::string problem() const override {
+    return WindowWorkload::problem() + "_" + lab12::distribution_name(distribution_);
+  }
+  double prepared_work() const override { return static_cast<double>(count_) * offsets_.size(); }
+  std::size_t bytes_per_set() const override { return 4096; }  // the bins; the pool is shared
+
+  std::vector<Call> prepare(RemoteRunner& runner, int sets, std::uint64_t seed) override {
+    const std::int64_t pool = put_pool(runner, sets, seed);
+    const std::vector<std::uint8_t> poisoned(lab12::kBins * sizeof(std::uint32_t), 0xFF);
+    outputs_.clear();
+    std::vector<Call> calls;
+    for (std::size_t offset : offsets_) {
+      outputs_.push_back(runner.put(poisoned.data(), poisoned.size(), 0));
+      calls.push_back(Call{"lab12.histogram",
+                           variant_,
+                           {as_int(count_), as_int(offset), 0},
+                           {},
+                           {pool, outputs_.back().id},
+                           {}});
+    }
+    return calls;
+  }
+
+  void check(RemoteRunner& runner) override {
+    // Each window's bins, slid from one window to the next.
+    std::array<std::int64_t, lab12::kBins> bins{};
+    std::size_t at = 0;
+    bool first = true;
+    for (std::size_t s : by_offset()) {
+      const std::size_t offset = offsets_[s];
+      if (first) {
+        for (std::size_t i = offset; i < offset + count_; ++i) ++bins[pool_[i]];
+        first = false;
+      } else {
+        for (std::size_t i = at; i < offset; ++i) --bins[pool_[i]];
+        for (std::size_t i = at + count_; i < offset + count_; ++i) ++bins[pool_[i]];
+      }
+      at = offset;
+      std::array<std::uint32_t, lab12::kBins> got{};
+      std::memcpy(got.data(), runner.get(outputs_[s], "bins").data(), sizeof got);
+      for (int b = 0; b < lab12::kBins; ++b) {
+        if (got[b] != static_cast<std::uint32_t>(bins[b])) {
+          throw std::runtime_error(wrong(s, "bin " + std::to_string(b) + " = " +
+                                                std::to_string(got[b]) + ", expected " +
+                                                std::to_string(bins[b])));
+        }
+      }
+    }
+  }
+
+  std::vector<std::pair<std::string, double>> facts() const override {
+    return {{"count", static_cast<double>(count_)}, {"bytes", static_cast<double>(count_)}};
+  }
+
+ private:
+  std::vector<std::uint8_t> draw_pool(std::size_t size, std::uint64_t seed) const override {
+    return lab12::histogram_inputs(size, distribution_, seed);
+  }
+  lab12::ByteDistribution distribution_;
+  std::vector<RemoteBuffer> outputs_;
+};
+
+bool listed(const char* list, const std::string& variant) {
+  const std::vector<std::string>& names = given_variant_names(list);
+  return std::find(names.begin(), names.end(), variant) != names.end();
+}
+
+}  // namespace
+
+// --count N: the elements of the sum and the scan, the bytes of the histogram (default 2^26);
+// --distribution uniform|skewed: the histogram's bytes.
+std::unique_ptr<Workload> make_workload(const std::string& variant,
+                                        const std::vector<std::string>& args) {
+  const auto count =
+      static_cast<std::size_t>(flag_value(args, "--count", std::int64_t{1} << 26, 1, 0xFFFFFFFFLL));
+  if (listed("sum_variants", variant)) return std::make_unique<SumWorkload>(variant, count);
+  if (listed("scan_variants", variant)) return std::make_unique<ScanWorkload>(variant, count);
+  if (listed("histogram_variants", variant)) {
+    const std::string distribution = flag_choice(args, "--distribution", {"uniform", "skewed"});
+    return std::make_unique<HistogramWorkload>(variant, count,
+                                               distribution == "skewed"
+                                                   ? lab12::ByteDistribution::kSkewed
+                                                   : lab12::ByteDistribution::kUniform);
+  }
+  throw std::invalid_argument("lab 12 has no variant '" + variant + "' the grader names");
+}
+
+}  // namespace grader::referee
