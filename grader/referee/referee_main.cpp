@@ -15,9 +15,9 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <csignal>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -58,8 +58,8 @@ int parse_count(const std::string& flag, const std::string& text, int low, int h
     if (used == text.size() && value >= low && value <= high) return value;
   } catch (const std::exception&) {
   }
-  throw std::invalid_argument(flag + ": '" + text + "' is not a whole number from " + std::to_string(low) + " to " +
-                              std::to_string(high));
+  throw std::invalid_argument(flag + ": '" + text + "' is not a whole number from " +
+                              std::to_string(low) + " to " + std::to_string(high));
 }
 
 Flags parse(int argc, char** argv, int first) {
@@ -70,11 +70,16 @@ Flags parse(int argc, char** argv, int first) {
       if (i + 1 >= argc) throw std::invalid_argument(arg + " needs a value");
       return argv[++i];
     };
-    if (arg == "--out") flags.out = value();
-    else if (arg == "--variants") flags.variants = split(value());
-    else if (arg == "--pairs") flags.pairs = parse_count(arg, value(), 1, 20);
-    else if (arg == "--rounds") flags.rounds = parse_count(arg, value(), 1, 50);
-    else flags.problem.push_back(arg);
+    if (arg == "--out")
+      flags.out = value();
+    else if (arg == "--variants")
+      flags.variants = split(value());
+    else if (arg == "--pairs")
+      flags.pairs = parse_count(arg, value(), 1, 20);
+    else if (arg == "--rounds")
+      flags.rounds = parse_count(arg, value(), 1, 50);
+    else
+      flags.problem.push_back(arg);
   }
   if (flags.out.empty()) throw std::invalid_argument("--out FILE is required");
   return flags;
@@ -97,7 +102,8 @@ nlohmann::json facts_of(const Workload& workload) {
 }
 
 int probe_main(int argc, char** argv) {
-  if (argc < 3) throw std::invalid_argument("usage: referee --probe VARIANT --out FILE [problem flags]");
+  if (argc < 3)
+    throw std::invalid_argument("usage: referee --probe VARIANT --out FILE [problem flags]");
   const std::string variant = argv[2];
   const Flags flags = parse(argc, argv, 3);
   nlohmann::json result = {{"variant", variant}};
@@ -108,7 +114,8 @@ int probe_main(int argc, char** argv) {
     result["facts"] = facts_of(*workload);
     RemoteRunner& runner = RemoteRunner::shared();
     set_event_context("probe " + variant);
-    const std::vector<Call> calls = workload->prepare(runner, 1, cudalabs::derive_seed(cudalabs::run_seed(), "probe/" + variant));
+    const std::vector<Call> calls = workload->prepare(
+        runner, 1, cudalabs::derive_seed(cudalabs::run_seed(), "probe/" + variant));
     runner.run(calls);
     workload->check(runner);
     runner.free_all();
@@ -123,7 +130,8 @@ int probe_main(int argc, char** argv) {
 }
 
 // One side's rounds of one variant on its runner: the median rate, or what went wrong.
-nlohmann::json time_side(RemoteRunner& runner, const std::string& variant, const Flags& flags, std::uint64_t seed) {
+nlohmann::json time_side(RemoteRunner& runner, const std::string& variant, const Flags& flags,
+                         std::uint64_t seed) {
   std::unique_ptr<Workload> workload = make_workload(variant, flags.problem);
   if (!workload) throw std::runtime_error("this lab has no timed problem");
   nlohmann::json side;
@@ -131,7 +139,8 @@ nlohmann::json time_side(RemoteRunner& runner, const std::string& variant, const
   try {
     // A first call loads the modules; a second, timed, sizes the rounds.
     for (int warm = 0; warm < 2; ++warm) {
-      std::vector<Call> calls = workload->prepare(runner, 1, cudalabs::derive_seed(seed, "warm" + std::to_string(warm)));
+      std::vector<Call> calls =
+          workload->prepare(runner, 1, cudalabs::derive_seed(seed, "warm" + std::to_string(warm)));
       const auto start = std::chrono::steady_clock::now();
       runner.run(calls);
       const double seconds = seconds_since(start);
@@ -141,13 +150,16 @@ nlohmann::json time_side(RemoteRunner& runner, const std::string& variant, const
     }
     const double per_call = std::max(side["first_call_s"].get<double>(), 1e-6);
     const std::size_t memory_cap = std::size_t{3} << 30;
-    const int by_memory = static_cast<int>(std::max<std::size_t>(2, memory_cap / std::max<std::size_t>(workload->bytes_per_set(), 1)));
-    const int sets = std::clamp(static_cast<int>(std::ceil(0.03 / per_call)), 2, std::min(64, by_memory));
+    const int by_memory = static_cast<int>(
+        std::max<std::size_t>(2, memory_cap / std::max<std::size_t>(workload->bytes_per_set(), 1)));
+    const int sets =
+        std::clamp(static_cast<int>(std::ceil(0.03 / per_call)), 2, std::min(64, by_memory));
     side["sets"] = sets;
     std::vector<double> rates;
     for (int round = 0; round < flags.rounds; ++round) {
       stage = "round " + std::to_string(round + 1);
-      std::vector<Call> calls = workload->prepare(runner, sets, cudalabs::derive_seed(seed, "round" + std::to_string(round)));
+      std::vector<Call> calls = workload->prepare(
+          runner, sets, cudalabs::derive_seed(seed, "round" + std::to_string(round)));
       const auto start = std::chrono::steady_clock::now();
       runner.run(calls);
       const double seconds = seconds_since(start);
@@ -177,7 +189,8 @@ int bench_main(int argc, char** argv) {
   if (flags.variants.empty()) throw std::invalid_argument("--variants A,B is required");
   const RunnerSettings student = RunnerSettings::from_environment("CUDALABS_RUNNER");
   const RunnerSettings solution = RunnerSettings::from_environment("CUDALABS_RUNNER_SOLUTION");
-  nlohmann::json result = {{"pairs", flags.pairs}, {"rounds", flags.rounds}, {"variants", nlohmann::json::object()}};
+  nlohmann::json result = {
+      {"pairs", flags.pairs}, {"rounds", flags.rounds}, {"variants", nlohmann::json::object()}};
   if (auto workload = make_workload(flags.variants.front(), flags.problem)) {
     result["problem"] = workload->problem();
     result["unit"] = workload->unit();
@@ -193,13 +206,16 @@ int bench_main(int argc, char** argv) {
   for (int pair = 0; pair < flags.pairs; ++pair) {
     // The reference first, then the student: each runner is stopped (its sandbox gone) before the
     // other starts, so no student process is alive while the reference is timed.
-    for (const auto& [who, settings] : {std::pair{"solution", solution}, std::pair{"student", student}}) {
+    for (const auto& [who, settings] :
+         {std::pair{"solution", solution}, std::pair{"student", student}}) {
       RemoteRunner runner(settings);
       for (const std::string& variant : flags.variants) {
         set_event_context(std::string("bench ") + who + " " + variant);
         // Both sides get the same inputs in a pair; every pair and round new ones.
-        const std::uint64_t pair_seed = cudalabs::derive_seed(seed, variant + "/" + std::to_string(pair));
-        result["variants"][variant]["pairs"][pair][who] = time_side(runner, variant, flags, pair_seed);
+        const std::uint64_t pair_seed =
+            cudalabs::derive_seed(seed, variant + "/" + std::to_string(pair));
+        result["variants"][variant]["pairs"][pair][who] =
+            time_side(runner, variant, flags, pair_seed);
       }
       runner.stop();
     }
@@ -213,7 +229,9 @@ int bench_main(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   using namespace grader::referee;
-  std::signal(SIGPIPE, SIG_IGN);  // a runner that dies mid-write is an error of that call, not the referee's end
+  std::signal(
+      SIGPIPE,
+      SIG_IGN);  // a runner that dies mid-write is an error of that call, not the referee's end
   try {
     if (argc > 1 && std::string(argv[1]) == "--probe") return probe_main(argc, argv);
     if (argc > 1 && std::string(argv[1]) == "--bench") return bench_main(argc, argv);

@@ -51,8 +51,10 @@ def main() -> int:
     for problem in problems:
         print(f"check_class: FAIL {problem}")
     checked = sum(folder[:2] in graded for labs in expected.values() for folder in labs)
-    print(f"check_class: {checked - len(problems)} of {checked} expectations hold "
-          f"({len(expected)} submissions, labs {','.join(sorted(graded))} graded)")
+    print(
+        f"check_class: {checked - len(problems)} of {checked} expectations hold "
+        f"({len(expected)} submissions, labs {','.join(sorted(graded))} graded)"
+    )
     return 1 if problems else 0
 
 

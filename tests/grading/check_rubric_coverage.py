@@ -27,8 +27,10 @@ def matches_filter(name: str, gtest_filter: str) -> bool:
 
 def grading_tests(build: Path, number: str) -> list[str]:
     names = []
-    for binary in [build / "tests" / f"lab{number}_grading_solution",
-                   *sorted((build / "tests").glob(f"lab{number}_*_grading_solution"))]:
+    for binary in [
+        build / "tests" / f"lab{number}_grading_solution",
+        *sorted((build / "tests").glob(f"lab{number}_*_grading_solution")),
+    ]:
         listing = subprocess.run([str(binary), "--gtest_list_tests"], capture_output=True, text=True, check=True)
         names += gtest.list_tests(listing.stdout)
     return names
@@ -39,8 +41,10 @@ def lab_problems(build: Path, lab, lab_rubric) -> list[str]:
     problems = []
     if sorted(names) != sorted(lab_rubric.tests):
         extra, missing = sorted(set(names) - set(lab_rubric.tests)), sorted(set(lab_rubric.tests) - set(names))
-        problems.append(f"the test list tests/grading/tests/lab{lab.number}.txt is stale (not listed: {extra[:3]}, "
-                        f"no longer a test: {missing[:3]}); rewrite it with python -m cudalabs.grading.test_lists")
+        problems.append(
+            f"the test list tests/grading/tests/lab{lab.number}.txt is stale (not listed: {extra[:3]}, "
+            f"no longer a test: {missing[:3]}); rewrite it with python -m cudalabs.grading.test_lists"
+        )
     owned: dict[str, list[str]] = {v.name: [] for v in lab_rubric.variants}
     for name in names:
         owners = [v.name for v in lab_rubric.variants if v.tests.search(name)]
@@ -55,17 +59,22 @@ def lab_problems(build: Path, lab, lab_rubric) -> list[str]:
             problems.append(f"rubric variant {variant.name} owns no test")
         elif lab_rubric.sanitizers and not any(matches_filter(t, lab_rubric.memcheck_filter) for t in tests):
             problems.append(f"no test of {variant.name} runs under the sanitizers")
-    listed = subprocess.run([str(build / "labs" / f"lab{lab.number}_solution"), "--list"], capture_output=True,
-                            text=True)
+    listed = subprocess.run(
+        [str(build / "labs" / f"lab{lab.number}_solution"), "--list"], capture_output=True, text=True
+    )
     if listed.returncode == 0:  # the drivers list their variants; lab 00 has two fixed kernels
         driver = {line.split("\t")[0] for line in listed.stdout.splitlines() if line.strip()}
         unscored = driver - {v.name for v in lab_rubric.variants}
         unlisted = {v.name for v in lab_rubric.variants if v.listed_in == "variants"} - driver
         if unscored or unlisted:
-            problems.append(f"the driver lists {sorted(unscored)} the rubric does not score, and not "
-                            f"{sorted(unlisted)} that it scores")
-    print(f"lab {lab.number}: {len(names)} tests, {len(lab_rubric.variants)} variants, "
-          f"{lab_rubric.max_points:g} points")
+            problems.append(
+                f"the driver lists {sorted(unscored)} the rubric does not score, and not "
+                f"{sorted(unlisted)} that it scores"
+            )
+    print(
+        f"lab {lab.number}: {len(names)} tests, {len(lab_rubric.variants)} variants, "
+        f"{lab_rubric.max_points:g} points"
+    )
     return [f"lab {lab.number}: {problem}" for problem in problems]
 
 

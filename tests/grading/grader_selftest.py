@@ -37,8 +37,20 @@ def check(condition: bool, message: str) -> None:
 
 def grade(work: Path, name: str, submission: Path, labs: str, rubric: Path) -> dict | None:
     out = work / name
-    command = [sys.executable, str(REPO / "scripts" / "grade"), "--submission", str(submission), "--out", str(out),
-               "--build", str(work / "grade-build"), "--labs", labs, "--rubric", str(rubric)]
+    command = [
+        sys.executable,
+        str(REPO / "scripts" / "grade"),
+        "--submission",
+        str(submission),
+        "--out",
+        str(out),
+        "--build",
+        str(work / "grade-build"),
+        "--labs",
+        labs,
+        "--rubric",
+        str(rubric),
+    ]
     print("$", " ".join(command), flush=True)
     done = subprocess.run(command)
     if done.returncode != 0:
@@ -77,16 +89,30 @@ def solutions(work: Path, labs: list[str], rubric: Path) -> None:
         for variant in lab["variants"]:
             if variant["state"] == "not run here":
                 continue
-            check(variant["state"] == "passed", f"solution lab {lab['lab']} {variant['name']}: passed ({variant['state']}: {variant['note']})")
-            check(variant["correctness"] == variant["correctness_max"], f"solution lab {lab['lab']} {variant['name']}: full correctness")
+            check(
+                variant["state"] == "passed",
+                f"solution lab {lab['lab']} {variant['name']}: passed ({variant['state']}: {variant['note']})",
+            )
+            check(
+                variant["correctness"] == variant["correctness_max"],
+                f"solution lab {lab['lab']} {variant['name']}: full correctness",
+            )
             if variant["performance_max"] > 0:
                 fraction = (variant["rate"] or {}).get("fraction_of_solution")
-                check(fraction is not None and fraction > 0.8,
-                      f"solution lab {lab['lab']} {variant['name']}: timed against itself at {fraction}")
+                check(
+                    fraction is not None and fraction > 0.8,
+                    f"solution lab {lab['lab']} {variant['name']}: timed against itself at {fraction}",
+                )
         for name, result in lab.get("technique", {}).items():
-            check(result["passed"], f"solution lab {lab['lab']} {name}: technique rules hold {result['failures']} "
-                                    f"(measured {result['measured']})")
-        check(not lab.get("test_list_problems"), f"solution lab {lab['lab']}: test list complete {lab.get('test_list_problems')}")
+            check(
+                result["passed"],
+                f"solution lab {lab['lab']} {name}: technique rules hold {result['failures']} "
+                f"(measured {result['measured']})",
+            )
+        check(
+            not lab.get("test_list_problems"),
+            f"solution lab {lab['lab']}: test list complete {lab.get('test_list_problems')}",
+        )
 
 
 def skeleton(work: Path, labs: list[str], rubric: Path) -> None:
@@ -97,8 +123,10 @@ def skeleton(work: Path, labs: list[str], rubric: Path) -> None:
     for lab in report["labs"]:
         check(lab["fatal"] is None, f"skeleton lab {lab['lab']}: no fatal ({lab['fatal']}: {lab['reason']})")
         for variant in lab["variants"]:
-            check(variant["state"] in ("not implemented yet", "not run here"),
-                  f"skeleton lab {lab['lab']} {variant['name']}: {variant['state']}")
+            check(
+                variant["state"] in ("not implemented yet", "not run here"),
+                f"skeleton lab {lab['lab']} {variant['name']}: {variant['state']}",
+            )
 
 
 def planted_class(work: Path, rubric: Path, labs: list[str] | None = None) -> None:
@@ -135,7 +163,7 @@ def main() -> int:
     if "planted" in steps:
         planted_class(work, rubric, labs)
     elif any(step.startswith("planted-lab") for step in steps):
-        planted_class(work, rubric, [step[len("planted-lab"):] for step in steps if step.startswith("planted-lab")])
+        planted_class(work, rubric, [step[len("planted-lab") :] for step in steps if step.startswith("planted-lab")])
     (work / "selftest.json").write_text(json.dumps({"passed": passes, "failed": failures}, indent=1))
     print(f"grader_selftest: {len(passes)} checks passed, {len(failures)} failed")
     return 1 if failures else 0

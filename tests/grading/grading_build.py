@@ -3,7 +3,6 @@ as ctest passes it), and a grading context over it whose steps run in the real s
 from __future__ import annotations
 
 import os
-import shutil
 import tempfile
 import unittest
 from pathlib import Path
@@ -25,19 +24,28 @@ def one_architecture(command: build.CompileCommand, number: str) -> build.Compil
     """The lab's compile command for one architecture: the host code, the dependencies and the symbols
     are what they are for all, and the tests compile in seconds."""
     argv = [a for a in command.argv if not a.startswith("--generate-code")]
-    argv.insert(1, "--generate-code=arch=compute_90a,code=[sm_90a]" if number == "11"
-                else "--generate-code=arch=compute_75,code=[sm_75]")
+    argv.insert(
+        1,
+        "--generate-code=arch=compute_90a,code=[sm_90a]"
+        if number == "11"
+        else "--generate-code=arch=compute_75,code=[sm_75]",
+    )
     return build.CompileCommand(argv, command.source, argv.index("-o") + 1, command.repo, command.suite_view)
 
 
 class GradingBuildCase(unittest.TestCase):
     """Skips, with the reason, where the grading build or the sandbox is missing."""
+
     lab_number = "05"
 
     def setUp(self):
         self.build_dir = grading_build()
         targets = build.lab_targets(self.build_dir, self.lab_number, "")
-        if not (targets.runner.is_file() and targets.referee.is_file() and (self.build_dir / "compile_commands.json").is_file()):
+        if not (
+            targets.runner.is_file()
+            and targets.referee.is_file()
+            and (self.build_dir / "compile_commands.json").is_file()
+        ):
             self.skipTest(f"the grader's lab {self.lab_number} targets are not built in {self.build_dir}")
         self.sandbox = make_sandbox()
         if not self.sandbox.enabled:
@@ -47,8 +55,9 @@ class GradingBuildCase(unittest.TestCase):
         os.chmod(self.folder.name, 0o755)
         out, scratch = Path(self.folder.name) / "out", Path(self.folder.name) / "scratch"
         scratch.mkdir()
-        self.context = Context(REPO, self.build_dir, out, scratch, self.sandbox, "7", GpuFacts("no GPU", 0.0),
-                               system_roots=roots)
+        self.context = Context(
+            REPO, self.build_dir, out, scratch, self.sandbox, "7", GpuFacts("no GPU", 0.0), system_roots=roots
+        )
 
     def tearDown(self):
         self.folder.cleanup()

@@ -39,13 +39,17 @@ def expectation_problem(lab: dict, expect: str) -> str | None:
     if expect == "full marks":
         # The solutions' speed against themselves: a noisy pair may cost a few hundredths.
         ok = lab["fatal"] is None and lab["points"] >= 0.97 * lab["max_points"]
-        return None if ok else f"{lab['points']} / {lab['max_points']} ({lab['fatal']}: {lab['reason']}), expected full marks"
+        return (
+            None
+            if ok
+            else f"{lab['points']} / {lab['max_points']} ({lab['fatal']}: {lab['reason']}), expected full marks"
+        )
     if expect == "not implemented yet":
         states = {v["state"] for v in lab["variants"]} - {"not run here"}
         ok = lab["points"] == 0 and states == {"not implemented yet"}
         return None if ok else f"{lab['points']} points, states {sorted(states)}, expected not implemented yet"
     if expect.startswith("state:"):
-        name, state = expect[len("state:"):].split("=")
+        name, state = expect[len("state:") :].split("=")
         variant = next((v for v in lab["variants"] if v["name"] == name), None)
         if variant is None:
             return f"no variant {name} in the report"
@@ -57,68 +61,95 @@ def expectation_problem(lab: dict, expect: str) -> str | None:
 def _lab05_naive() -> str:
     """Register tiling missing: every thread's patch computed by dot products from global memory."""
     source = single_file(REPO, "05_register_tiling")
-    return replace_once(source, LAB05_KERNEL_START, LAB05_KERNEL_START + (
-        "  // planted: no tiles, no registers reused: a dot product from global memory per element\n"
-        "  const int first_row = blockIdx.y * BM, first_col = blockIdx.x * BN;\n"
-        "  for (int e = threadIdx.x; e < BM * BN; e += blockDim.x) {\n"
-        "    const int row = first_row + e / BN, col = first_col + e % BN;\n"
-        "    if (row >= args.m || col >= args.n) continue;\n"
-        "    float sum = 0.0f;\n"
-        "    for (int p = 0; p < args.k; ++p) sum = fmaf(args.a[row * args.lda + p], args.b[p * args.ldb + col], sum);\n"
-        "    cudalabs::store_gemm_result(args.c + row * args.ldc + col, sum, args.alpha, args.beta);\n"
-        "  }\n"
-        "  if (args.m >= 0) return;\n"), "lab05 naive")
+    return replace_once(
+        source,
+        LAB05_KERNEL_START,
+        LAB05_KERNEL_START
+        + (
+            "  // planted: no tiles, no registers reused: a dot product from global memory per element\n"
+            "  const int first_row = blockIdx.y * BM, first_col = blockIdx.x * BN;\n"
+            "  for (int e = threadIdx.x; e < BM * BN; e += blockDim.x) {\n"
+            "    const int row = first_row + e / BN, col = first_col + e % BN;\n"
+            "    if (row >= args.m || col >= args.n) continue;\n"
+            "    float sum = 0.0f;\n"
+            "    for (int p = 0; p < args.k; ++p) sum = fmaf(args.a[row * args.lda + p], args.b[p * args.ldb + col], sum);\n"
+            "    cudalabs::store_gemm_result(args.c + row * args.ldc + col, sum, args.alpha, args.beta);\n"
+            "  }\n"
+            "  if (args.m >= 0) return;\n"
+        ),
+        "lab05 naive",
+    )
 
 
 def _lab05_tells_timed_calls() -> str:
     """A kernel that counts the calls on one large shape and skips its work from the third on: the
     grading tests make at most two, the timed runs many."""
     source = single_file(REPO, "05_register_tiling")
-    source = replace_once(source, "namespace lab05 {\n", "namespace lab05 {\n__device__ unsigned planted_calls;  // planted\n",
-                          "lab05 counter")
-    return replace_once(source, LAB05_KERNEL_START, LAB05_KERNEL_START + (
-        "  // planted: past the second call on a 2048-row problem with beta = 0, do nothing\n"
-        "  __shared__ bool skip;\n"
-        "  if (threadIdx.x == 0) {\n"
-        "    skip = false;\n"
-        "    if (args.m >= 2048 && args.beta == 0.0f) {\n"
-        "      const bool first_block = blockIdx.x == 0 && blockIdx.y == 0;\n"
-        "      const unsigned calls = first_block ? atomicAdd(&planted_calls, 1u) : planted_calls;\n"
-        "      skip = calls >= 2;\n"
-        "    }\n"
-        "  }\n"
-        "  __syncthreads();\n"
-        "  if (skip) return;\n"), "lab05 timed")
+    source = replace_once(
+        source,
+        "namespace lab05 {\n",
+        "namespace lab05 {\n__device__ unsigned planted_calls;  // planted\n",
+        "lab05 counter",
+    )
+    return replace_once(
+        source,
+        LAB05_KERNEL_START,
+        LAB05_KERNEL_START
+        + (
+            "  // planted: past the second call on a 2048-row problem with beta = 0, do nothing\n"
+            "  __shared__ bool skip;\n"
+            "  if (threadIdx.x == 0) {\n"
+            "    skip = false;\n"
+            "    if (args.m >= 2048 && args.beta == 0.0f) {\n"
+            "      const bool first_block = blockIdx.x == 0 && blockIdx.y == 0;\n"
+            "      const unsigned calls = first_block ? atomicAdd(&planted_calls, 1u) : planted_calls;\n"
+            "      skip = calls >= 2;\n"
+            "    }\n"
+            "  }\n"
+            "  __syncthreads();\n"
+            "  if (skip) return;\n"
+        ),
+        "lab05 timed",
+    )
 
 
 def _lab01_reads_out_of_bounds() -> str:
     source = single_file(REPO, "01_naive_gemm")
-    return replace_once(source, "  for (int p = 0; p < args.k; ++p) acc += a_row[p] * b_col[p * args.ldb];\n",
-                        "  for (int p = 0; p <= args.k; ++p) acc += a_row[p] * b_col[p * args.ldb] * (p < args.k);\n",
-                        "lab01 out of bounds")
+    return replace_once(
+        source,
+        "  for (int p = 0; p < args.k; ++p) acc += a_row[p] * b_col[p * args.ldb];\n",
+        "  for (int p = 0; p <= args.k; ++p) acc += a_row[p] * b_col[p * args.ldb] * (p < args.k);\n",
+        "lab01 out of bounds",
+    )
 
 
 def _lab05_token_pasted_cublas() -> str:
     source = single_file(REPO, "05_register_tiling")
-    return source + ("\n#include <cublas_v2.h>\n#define PLANTED_CAT(a, b) a##b\nnamespace {\n"
-                     "// planted: every launch could call cuBLAS through a name the source never spells\n"
-                     "[[maybe_unused]] void planted_gemm(cublasHandle_t h, int n, const float* a, const float* b, float* c) {\n"
-                     "  const float one = 1.0f, zero = 0.0f;\n"
-                     "  PLANTED_CAT(cublas, Sgemm)(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, b, n, a, n, &zero, c, n);\n"
-                     "}\n}  // namespace\n")
+    return source + (
+        "\n#include <cublas_v2.h>\n#define PLANTED_CAT(a, b) a##b\nnamespace {\n"
+        "// planted: every launch could call cuBLAS through a name the source never spells\n"
+        "[[maybe_unused]] void planted_gemm(cublasHandle_t h, int n, const float* a, const float* b, float* c) {\n"
+        "  const float one = 1.0f, zero = 0.0f;\n"
+        "  PLANTED_CAT(cublas, Sgemm)(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, b, n, a, n, &zero, c, n);\n"
+        "}\n}  // namespace\n"
+    )
 
 
 def _lab05_through_the_lab_folder() -> str:
-    return ('#include "labs/05_register_tiling/../../solutions/05_register_tiling/kernels.cu"\n'
-            + (REPO / "labs" / "05_register_tiling" / "kernels.cu").read_text())
+    return (
+        '#include "labs/05_register_tiling/../../solutions/05_register_tiling/kernels.cu"\n'
+        + (REPO / "labs" / "05_register_tiling" / "kernels.cu").read_text()
+    )
 
 
 def _lab05_raw_system_call() -> str:
     source = single_file(REPO, "05_register_tiling")
-    return source + ("\nnamespace {\n// planted: a write to a file of the grader's, by a system call of its own\n"
-                     "[[maybe_unused]] long planted_write(long fd, const char* text, long length) {\n"
-                     "  long result;\n  asm volatile(\"syscall\" : \"=a\"(result) : \"a\"(1L), \"D\"(fd), \"S\"(text), \"d\"(length) "
-                     ": \"rcx\", \"r11\", \"memory\");\n  return result;\n}\n}  // namespace\n")
+    return source + (
+        "\nnamespace {\n// planted: a write to a file of the grader's, by a system call of its own\n"
+        "[[maybe_unused]] long planted_write(long fd, const char* text, long length) {\n"
+        '  long result;\n  asm volatile("syscall" : "=a"(result) : "a"(1L), "D"(fd), "S"(text), "d"(length) '
+        ': "rcx", "r11", "memory");\n  return result;\n}\n}  // namespace\n'
+    )
 
 
 GEMM01_LOOP = "  for (int p = 0; p < args.k; ++p) acc += a_row[p] * b_col[p * args.ldb];\n"
@@ -136,31 +167,51 @@ def _edited(folder: str, *edits: tuple[str, str]) -> str:
 def _lab01_caches_by_pointer() -> str:
     """Results kept from earlier launches, keyed by C's address, on large problems with beta = 0 (the
     timed runs' case): the grading tests see a correct kernel; the timed runs skip their work."""
-    return _edited("01_naive_gemm",
-                   ("namespace lab01 {\nnamespace {\n",
-                    "namespace lab01 {\nnamespace {\n\n__device__ float* seen_c[8];  // planted\n__device__ unsigned seen_count;\n"),
-                   (GEMM01_GUARD, GEMM01_GUARD + "  if (args.m >= 1024 && args.beta == 0.0f)  // planted: 'already computed'\n"
-                                                 "    for (float* seen : seen_c)\n      if (seen == args.c) return;\n"),
-                   (GEMM01_STORE, GEMM01_STORE + "  if (row == args.m - 1 && col == args.n - 1 && args.m >= 1024 && args.beta == 0.0f)\n"
-                                                 "    seen_c[seen_count++ % 8] = args.c;  // planted\n"))
+    return _edited(
+        "01_naive_gemm",
+        (
+            "namespace lab01 {\nnamespace {\n",
+            "namespace lab01 {\nnamespace {\n\n__device__ float* seen_c[8];  // planted\n__device__ unsigned seen_count;\n",
+        ),
+        (
+            GEMM01_GUARD,
+            GEMM01_GUARD + "  if (args.m >= 1024 && args.beta == 0.0f)  // planted: 'already computed'\n"
+            "    for (float* seen : seen_c)\n      if (seen == args.c) return;\n",
+        ),
+        (
+            GEMM01_STORE,
+            GEMM01_STORE + "  if (row == args.m - 1 && col == args.n - 1 && args.m >= 1024 && args.beta == 0.0f)\n"
+            "    seen_c[seen_count++ % 8] = args.c;  // planted\n",
+        ),
+    )
 
 
-LAB12_MULTI_ELEMENT = ("__global__ void __launch_bounds__(kThreadsPerBlock)\n"
-                       "    multi_element_sum_kernel(const float* __restrict__ input, std::size_t count, float* sum) {\n")
+LAB12_MULTI_ELEMENT = (
+    "__global__ void __launch_bounds__(kThreadsPerBlock)\n"
+    "    multi_element_sum_kernel(const float* __restrict__ input, std::size_t count, float* sum) {\n"
+)
 
 
 def _lab12_skips_timed_sums() -> str:
     """A sum that adds nothing from the third call on a power-of-two count of 2^26 or more: the
     timed problem's size, never a grading test's (odd sizes), and past the probe's single call."""
-    return _edited("12_reduce_scan_histogram", (LAB12_MULTI_ELEMENT, (
-        "__device__ unsigned planted_calls;  // planted\n\n" + LAB12_MULTI_ELEMENT +
-        "  __shared__ bool skip;  // planted: the timed problem's later calls do nothing\n"
-        "  if (threadIdx.x == 0) {\n"
-        "    const bool timed_size = count >= (std::size_t{1} << 26) && (count & (count - 1)) == 0;\n"
-        "    skip = timed_size && (blockIdx.x == 0 ? atomicAdd(&planted_calls, 1u) : planted_calls) >= 2;\n"
-        "  }\n"
-        "  __syncthreads();\n"
-        "  if (skip) return;\n")))
+    return _edited(
+        "12_reduce_scan_histogram",
+        (
+            LAB12_MULTI_ELEMENT,
+            (
+                "__device__ unsigned planted_calls;  // planted\n\n"
+                + LAB12_MULTI_ELEMENT
+                + "  __shared__ bool skip;  // planted: the timed problem's later calls do nothing\n"
+                "  if (threadIdx.x == 0) {\n"
+                "    const bool timed_size = count >= (std::size_t{1} << 26) && (count & (count - 1)) == 0;\n"
+                "    skip = timed_size && (blockIdx.x == 0 ? atomicAdd(&planted_calls, 1u) : planted_calls) >= 2;\n"
+                "  }\n"
+                "  __syncthreads();\n"
+                "  if (skip) return;\n"
+            ),
+        ),
+    )
 
 
 def plants() -> list[Plant]:
@@ -171,38 +222,87 @@ def plants() -> list[Plant]:
         Plant("token_pasted_cublas", "05_register_tiling", _lab05_token_pasted_cublas(), "integrity rule broken"),
         Plant("through_the_lab_folder", "05_register_tiling", _lab05_through_the_lab_folder(), "does not compile"),
         Plant("raw_system_call", "05_register_tiling", _lab05_raw_system_call(), "integrity rule broken"),
-        Plant("cublas_header", "01_naive_gemm",
-              _edited("01_naive_gemm", ('#include "lab.h"\n', '#include "lab.h"\n#include <cublas_v2.h>\n')),
-              "integrity rule broken"),
-        Plant("includes_solution", "01_naive_gemm",
-              _edited("01_naive_gemm", ('#include "lab.h"\n', '#include "lab.h"\n#include "solutions/01_naive_gemm/kernels.cu"\n')),
-              "does not compile"),
-        Plant("no_compile", "01_naive_gemm", _edited("01_naive_gemm", ("  float acc = 0.0f;\n", "  float acc = 0.0f\n")),
-              "does not compile"),
-        Plant("hangs", "01_naive_gemm",
-              _edited("01_naive_gemm", ("  float acc = 0.0f;\n", "  float acc = 0.0f;\n  while (args.m > 0 && clock64() >= 0) {\n  }\n")),
-              "time limit"),
+        Plant(
+            "cublas_header",
+            "01_naive_gemm",
+            _edited("01_naive_gemm", ('#include "lab.h"\n', '#include "lab.h"\n#include <cublas_v2.h>\n')),
+            "integrity rule broken",
+        ),
+        Plant(
+            "includes_solution",
+            "01_naive_gemm",
+            _edited(
+                "01_naive_gemm",
+                ('#include "lab.h"\n', '#include "lab.h"\n#include "solutions/01_naive_gemm/kernels.cu"\n'),
+            ),
+            "does not compile",
+        ),
+        Plant(
+            "no_compile",
+            "01_naive_gemm",
+            _edited("01_naive_gemm", ("  float acc = 0.0f;\n", "  float acc = 0.0f\n")),
+            "does not compile",
+        ),
+        Plant(
+            "hangs",
+            "01_naive_gemm",
+            _edited(
+                "01_naive_gemm",
+                ("  float acc = 0.0f;\n", "  float acc = 0.0f;\n  while (args.m > 0 && clock64() >= 0) {\n  }\n"),
+            ),
+            "time limit",
+        ),
         Plant("caches_by_pointer", "01_naive_gemm", _lab01_caches_by_pointer(), "wrong in a timed run"),
         # The second barrier gone: the next tile may overwrite one a slower warp still reads.
-        Plant("race", "02_smem_tiling",
-              _edited("02_smem_tiling", ("    __syncthreads();  // everyone is done reading before the next iteration overwrites the tiles\n", "")),
-              "racecheck hazards"),
-        Plant("tile_multiple_only", "02_smem_tiling",
-              _edited("02_smem_tiling", ("for (int k0 = 0; k0 < args.k; k0 += kTile)", "for (int k0 = 0; k0 + kTile <= args.k; k0 += kTile)")),
-              "state:tiled_coalesced=failed"),
+        Plant(
+            "race",
+            "02_smem_tiling",
+            _edited(
+                "02_smem_tiling",
+                (
+                    "    __syncthreads();  // everyone is done reading before the next iteration overwrites the tiles\n",
+                    "",
+                ),
+            ),
+            "racecheck hazards",
+        ),
+        Plant(
+            "tile_multiple_only",
+            "02_smem_tiling",
+            _edited(
+                "02_smem_tiling",
+                ("for (int k0 = 0; k0 < args.k; k0 += kTile)", "for (int k0 = 0; k0 + kTile <= args.k; k0 += kTile)"),
+            ),
+            "state:tiled_coalesced=failed",
+        ),
         # Lab 03's four layouts as one: every variant stores and reads the tiles as RR does.
-        Plant("one_layout_lab03", "03_transposed_layouts",
-              _edited("03_transposed_layouts",
-                      ("template <bool kTransposeA, bool kTransposeB>\n__global__ void layout_gemm_kernel(cudalabs::GemmArgs args) {\n",
-                       "template <bool kIgnoredA, bool kIgnoredB>\n__global__ void layout_gemm_kernel(cudalabs::GemmArgs args) {\n"
-                       "  constexpr bool kTransposeA = false, kTransposeB = false;  // planted: RR under every name\n")),
-              "state:CC=not distinct"),
+        Plant(
+            "one_layout_lab03",
+            "03_transposed_layouts",
+            _edited(
+                "03_transposed_layouts",
+                (
+                    "template <bool kTransposeA, bool kTransposeB>\n__global__ void layout_gemm_kernel(cudalabs::GemmArgs args) {\n",
+                    "template <bool kIgnoredA, bool kIgnoredB>\n__global__ void layout_gemm_kernel(cudalabs::GemmArgs args) {\n"
+                    "  constexpr bool kTransposeA = false, kTransposeB = false;  // planted: RR under every name\n",
+                ),
+            ),
+            "state:CC=not distinct",
+        ),
         Plant("skips_timed_sums", "12_reduce_scan_histogram", _lab12_skips_timed_sums(), "wrong in a timed run"),
         # Lab 10's workers one after another instead of at once.
-        Plant("serial_lab10", "10_multi_gpu_dcgan",
-              _edited("10_multi_gpu_dcgan", ("    });\n  }\n  for (std::thread& thread : threads) thread.join();\n",
-                                             "    });\n    threads.back().join();  // planted: one GPU at a time\n  }\n")),
-              "state:threads=failed"),
+        Plant(
+            "serial_lab10",
+            "10_multi_gpu_dcgan",
+            _edited(
+                "10_multi_gpu_dcgan",
+                (
+                    "    });\n  }\n  for (std::thread& thread : threads) thread.join();\n",
+                    "    });\n    threads.back().join();  // planted: one GPU at a time\n  }\n",
+                ),
+            ),
+            "state:threads=failed",
+        ),
     ]
 
 

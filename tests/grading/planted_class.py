@@ -30,11 +30,15 @@ def write_class(class_dir: Path) -> dict[str, dict[str, str]]:
     if class_dir.exists():
         shutil.rmtree(class_dir)
     folders = sorted(p.name for p in (REPO / "solutions").iterdir() if p.is_dir())
-    expected: dict[str, dict[str, str]] = {"solutions": {f: "full marks" for f in folders},
-                                           "skeletons": {f: "not implemented yet" for f in folders}}
+    expected: dict[str, dict[str, str]] = {
+        "solutions": {f: "full marks" for f in folders},
+        "skeletons": {f: "not implemented yet" for f in folders},
+    }
     for folder in folders:
-        for student, files in (("solutions", handed_in(REPO, folder)),
-                               ("skeletons", {"kernels.cu": (REPO / "labs" / folder / "kernels.cu").read_text()})):
+        for student, files in (
+            ("solutions", handed_in(REPO, folder)),
+            ("skeletons", {"kernels.cu": (REPO / "labs" / folder / "kernels.cu").read_text()}),
+        ):
             (class_dir / student / folder).mkdir(parents=True, exist_ok=True)
             for name, text in files.items():
                 (class_dir / student / folder / name).write_text(text)

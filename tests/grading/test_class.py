@@ -28,8 +28,9 @@ def make_student(root: Path, name: str, text: str, nested: bool = False) -> Path
 
 def grade_class(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
     env = {**os.environ, "CUDALABS_GRADE_COMMAND": str(FAKE)}
-    return subprocess.run([sys.executable, str(GRADE_CLASS), *args], capture_output=True, text=True, env=env,
-                          timeout=timeout)
+    return subprocess.run(
+        [sys.executable, str(GRADE_CLASS), *args], capture_output=True, text=True, env=env, timeout=timeout
+    )
 
 
 def gradebook(out: Path) -> dict[str, dict]:
@@ -55,8 +56,19 @@ class ClassGradingTest(unittest.TestCase):
         self.tmp.cleanup()
 
     def run_class(self, *extra: str) -> subprocess.CompletedProcess:
-        done = grade_class("--class", str(self.klass), "--labs", "01", "--out", str(self.out), "--gpus", "0,1",
-                           "--student-timeout", "3", *extra)
+        done = grade_class(
+            "--class",
+            str(self.klass),
+            "--labs",
+            "01",
+            "--out",
+            str(self.out),
+            "--gpus",
+            "0,1",
+            "--student-timeout",
+            "3",
+            *extra,
+        )
         self.assertEqual(done.returncode, 0, done.stderr)
         return done
 
@@ -64,7 +76,9 @@ class ClassGradingTest(unittest.TestCase):
         done = self.run_class()
         book = gradebook(self.out)
         self.assertEqual(set(book), {"alice", "bob", "carol", "dave", "erin", "frank", "gina"})
-        self.assertEqual((book["alice"]["Lab 01"], book["alice"]["Total"], book["alice"]["Status"]), ("10", "10", "graded"))
+        self.assertEqual(
+            (book["alice"]["Lab 01"], book["alice"]["Total"], book["alice"]["Status"]), ("10", "10", "graded")
+        )
         self.assertEqual(book["bob"]["Lab 01"], "4")
         self.assertTrue(book["carol"]["Status"].startswith("timed out after 3 s"))
         self.assertIn("grader error: grade: the grading build does not configure", book["dave"]["Status"])
@@ -75,9 +89,13 @@ class ClassGradingTest(unittest.TestCase):
         # What cost points, per student, in the gradebook itself.
         self.assertEqual(book["alice"]["Findings"], "")
         self.assertEqual(book["bob"]["Findings"], "lab 01: v failing: odd_17x33x65")
-        self.assertEqual(book["frank"]["Findings"], "lab 01: integrity rule broken: integrity: kernels.cu line 1: cuBLAS")
+        self.assertEqual(
+            book["frank"]["Findings"], "lab 01: integrity rule broken: integrity: kernels.cu line 1: cuBLAS"
+        )
         self.assertEqual(book["gina"]["Findings"], "lab 01: w not distinct from v")
-        gpus = {json.loads((self.out / "students" / s / "grade-report.json").read_text())["gpu"] for s in ("alice", "bob")}
+        gpus = {
+            json.loads((self.out / "students" / s / "grade-report.json").read_text())["gpu"] for s in ("alice", "bob")
+        }
         self.assertLessEqual(gpus, {"0", "1"})
         report = (self.out / "class-report.md").read_text()
         self.assertIn("## Points per lab", report)
@@ -107,8 +125,9 @@ class ClassGradingTest(unittest.TestCase):
     def test_a_roster_names_the_students_and_their_folders(self):
         roster = self.root / "roster.csv"
         roster.write_text("Student,Folder\ns1001,alice\ns1002,bob\n")
-        done = grade_class("--roster", str(roster), "--class", str(self.klass), "--labs", "01", "--out", str(self.out),
-                           "--gpus", "0")
+        done = grade_class(
+            "--roster", str(roster), "--class", str(self.klass), "--labs", "01", "--out", str(self.out), "--gpus", "0"
+        )
         self.assertEqual(done.returncode, 0, done.stderr)
         book = gradebook(self.out)
         self.assertEqual(set(book), {"s1001", "s1002"})
@@ -117,8 +136,20 @@ class ClassGradingTest(unittest.TestCase):
 
     def test_shares_then_merge_give_the_same_gradebook(self):
         for share in ("1/2", "2/2"):
-            done = grade_class("--class", str(self.klass), "--labs", "01", "--out", str(self.out), "--gpus", "0",
-                               "--student-timeout", "3", "--chunk", share)
+            done = grade_class(
+                "--class",
+                str(self.klass),
+                "--labs",
+                "01",
+                "--out",
+                str(self.out),
+                "--gpus",
+                "0",
+                "--student-timeout",
+                "3",
+                "--chunk",
+                share,
+            )
             self.assertEqual(done.returncode, 0, done.stderr)
             self.assertFalse((self.out / "gradebook.csv").exists())
         done = grade_class("--class", str(self.klass), "--labs", "01", "--out", str(self.out), "--merge")
@@ -127,16 +158,33 @@ class ClassGradingTest(unittest.TestCase):
         self.assertEqual((book["alice"]["Total"], book["bob"]["Total"]), ("10", "4"))
 
     def test_the_slurm_array_script_grades_shares_then_merges(self):
-        env = {**os.environ, "CUDALABS_GRADE_COMMAND": str(FAKE), "CLASS": str(self.klass), "OUT": str(self.out),
-               "LABS": "01", "SLURM_SUBMIT_DIR": str(REPO), "CUDA_VISIBLE_DEVICES": "3", "STUDENT_TIMEOUT": "3"}
+        env = {
+            **os.environ,
+            "CUDALABS_GRADE_COMMAND": str(FAKE),
+            "CLASS": str(self.klass),
+            "OUT": str(self.out),
+            "LABS": "01",
+            "SLURM_SUBMIT_DIR": str(REPO),
+            "CUDA_VISIBLE_DEVICES": "3",
+            "STUDENT_TIMEOUT": "3",
+        }
         for task in ("1", "2"):
-            done = subprocess.run(["bash", str(REPO / "scripts" / "grade-class.sbatch")], capture_output=True,
-                                  text=True, timeout=120,
-                                  env={**env, "SLURM_ARRAY_TASK_ID": task, "SLURM_ARRAY_TASK_COUNT": "2"})
+            done = subprocess.run(
+                ["bash", str(REPO / "scripts" / "grade-class.sbatch")],
+                capture_output=True,
+                text=True,
+                timeout=120,
+                env={**env, "SLURM_ARRAY_TASK_ID": task, "SLURM_ARRAY_TASK_COUNT": "2"},
+            )
             self.assertEqual(done.returncode, 0, done.stderr)
             self.assertIn("on GPU 3", done.stdout)  # the GPU Slurm gave the task, not device 0
-        done = subprocess.run(["bash", str(REPO / "scripts" / "grade-class.sbatch")], capture_output=True, text=True,
-                              timeout=120, env={**env, "MERGE": "1"})
+        done = subprocess.run(
+            ["bash", str(REPO / "scripts" / "grade-class.sbatch")],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env={**env, "MERGE": "1"},
+        )
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertEqual(gradebook(self.out)["bob"]["Total"], "4")
 
@@ -150,8 +198,12 @@ class ClassGradingTest(unittest.TestCase):
             (["--class", str(self.klass), "--gpus", "zero"], "--gpus: 'zero'"),
             ([], "give CLASS=dir"),
         ]
-        for rows, words in (("name,dir\na,b\n", "expected a header"), ("student,folder\na,x\na,y\n", "appears twice"),
-                            ("student,folder\nbad id,x\n", "not usable"), ("student,folder\nok\n", "expected 2 columns")):
+        for rows, words in (
+            ("name,dir\na,b\n", "expected a header"),
+            ("student,folder\na,x\na,y\n", "appears twice"),
+            ("student,folder\nbad id,x\n", "not usable"),
+            ("student,folder\nok\n", "expected 2 columns"),
+        ):
             cases.append((["--roster", str(roster), "--content", rows], words))
         for args, words in cases:
             if "--content" in args:
@@ -177,7 +229,7 @@ class PlantedClassTest(unittest.TestCase):
                 for lab_folder, expect in labs.items():
                     self.assertTrue((Path(folder) / "class" / student / lab_folder / "kernels.cu").is_file())
                     if expect.startswith("state:"):
-                        name, state = expect[len("state:"):].split("=")
+                        name, state = expect[len("state:") :].split("=")
                         names = {v.name for v in rubric.labs[lab_folder[:2]].variants}
                         self.assertIn(name, names, (student, expect))
                         self.assertIn(state, ("failed", "not distinct", "technique not shown"), (student, expect))
@@ -200,8 +252,11 @@ class ClassroomTest(unittest.TestCase):
         solution = (REPO / "solutions" / lab.folder / "kernels.cu").read_text()
         with tempfile.TemporaryDirectory() as folder:
             root = Path(folder)
-            for name, text in (("ann", solution), ("ben", solution.replace("tile", "blk").replace("sum", "acc")),
-                               ("cid", (REPO / "labs" / lab.folder / "kernels.cu").read_text())):
+            for name, text in (
+                ("ann", solution),
+                ("ben", solution.replace("tile", "blk").replace("sum", "acc")),
+                ("cid", (REPO / "labs" / lab.folder / "kernels.cu").read_text()),
+            ):
                 (root / name / lab.folder).mkdir(parents=True)
                 (root / name / lab.folder / "kernels.cu").write_text(text)
             pairs = similarity.similar_pairs({n: root / n for n in ("ann", "ben", "cid")}, [lab], REPO, 50)

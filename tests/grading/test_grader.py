@@ -4,10 +4,7 @@ grader.units; the end-to-end runs on a GPU are in grader_selftest.py."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
-import sys
 import tempfile
 import textwrap
 import unittest
@@ -35,8 +32,10 @@ def write_rubric(folder: Path, text: str) -> Path:
 
 # Everything a lab needs but the key under test.
 INTEGRITY = '"integrity": {"includes": ["labs/{folder}/*"], "symbols": {"x": ["memcpy"]}}'
-LAB_DEFAULTS = ('{"defaults": {"correctness": 1, "performance": [], "memcheck_filter": "*", '
-                '"build_time_limit_s": 1, "time_limit_s": 1, "tests": "t.txt", ' + INTEGRITY + '}, ')
+LAB_DEFAULTS = (
+    '{"defaults": {"correctness": 1, "performance": [], "memcheck_filter": "*", '
+    '"build_time_limit_s": 1, "time_limit_s": 1, "tests": "t.txt", ' + INTEGRITY + "}, "
+)
 
 
 def write_lists(folder: Path) -> None:
@@ -79,20 +78,22 @@ class RubricTest(unittest.TestCase):
             if lab.technique is None:
                 continue
             for variant in lab.variants:
-                self.assertTrue(any(rule.applies_to(variant.name) for rule in lab.technique.rules),
-                                f"lab {number} {variant.name}")
+                self.assertTrue(
+                    any(rule.applies_to(variant.name) for rule in lab.technique.rules), f"lab {number} {variant.name}"
+                )
 
     def test_bad_values_are_named(self):
         cases = {
-            LAB_DEFAULTS + '"labs": {"01": {"variants": {"a": {"correctness": -1}}}}}': "labs.01.variants.a.correctness = -1",
+            LAB_DEFAULTS
+            + '"labs": {"01": {"variants": {"a": {"correctness": -1}}}}}': "labs.01.variants.a.correctness = -1",
             '{"labs": {"1": {}}}': "labs.1: lab keys are two-digit numbers",
             LAB_DEFAULTS + '"labs": {"01": {"variants": {}}}}': "labs.01.variants = {}",
             LAB_DEFAULTS + '"labs": {"01": {"variants": {"a": {"tests": "("}}}}}': "labs.01.variants.a.tests = '('",
             LAB_DEFAULTS + '"labs": {"01": {"colour": 1, "variants": {"a": {}}}}}': "labs.01: unknown key 'colour'",
-            '{"defaults": {"correctness": 1, "performance": [{"fraction": 0, "points": 1}]}, "labs": {"01": {"variants": {"a": {}}}}}':
-                "performance[0].fraction = 0.0",
+            '{"defaults": {"correctness": 1, "performance": [{"fraction": 0, "points": 1}]}, "labs": {"01": {"variants": {"a": {}}}}}': "performance[0].fraction = 0.0",
             "{not json": "not JSON",
-            LAB_DEFAULTS + '"labs": {"01": {"technique": {"metrics": {"x": "not a metric"}, "rules": [{"variants": ["*"], '
+            LAB_DEFAULTS
+            + '"labs": {"01": {"technique": {"metrics": {"x": "not a metric"}, "rules": [{"variants": ["*"], '
             '"require": "x > 0", "why": "w"}]}, "variants": {"a": {}}}}}': "labs.01.technique.metrics.x = 'not a metric'",
             LAB_DEFAULTS + '"labs": {"01": {"technique": {"metrics": {"x": "a__b.sum"}, "rules": [{"variants": ["*"], '
             '"require": "y > 0", "why": "w"}]}, "variants": {"a": {}}}}}': "'y' was not measured",
@@ -102,13 +103,15 @@ class RubricTest(unittest.TestCase):
             '"require": "x > 0", "why": "w"}]}, "variants": {"a": {}}}}}': "'zz' is not a variant",
             LAB_DEFAULTS + '"labs": {"01": {"technique": {"metrics": {"x": "a__b.sum"}, "rules": [{"variants": ["a"], '
             '"require": "x > 0", "why": "w"}]}, "variants": {"a": {}, "b": {}}}}}': "no rule for 'b'",
-            LAB_DEFAULTS + '"labs": {"01": {"technique": {"rules": []}, "variants": {"a": {}}}}}': "expected at least one rule",
+            LAB_DEFAULTS
+            + '"labs": {"01": {"technique": {"rules": []}, "variants": {"a": {}}}}}': "expected at least one rule",
             LAB_DEFAULTS + '"labs": {"01": {"sanitizers": ["valgrind"], "variants": {"a": {}}}}}': "'valgrind' is not",
-            LAB_DEFAULTS + '"labs": {"01": {"tests": "missing.txt", "variants": {"a": {}}}}}': "missing.txt cannot be read",
-            LAB_DEFAULTS + '"labs": {"01": {"integrity": {"forbidden": {}}, "variants": {"a": {}}}}}':
-                "labs.01.integrity: unknown key 'forbidden'",
-            LAB_DEFAULTS + '"labs": {"01": {"integrity": {"denied_includes": "*/cub/*"}, "variants": {"a": {}}}}}':
-                "labs.01.integrity.denied_includes = '*/cub/*'",
+            LAB_DEFAULTS
+            + '"labs": {"01": {"tests": "missing.txt", "variants": {"a": {}}}}}': "missing.txt cannot be read",
+            LAB_DEFAULTS
+            + '"labs": {"01": {"integrity": {"forbidden": {}}, "variants": {"a": {}}}}}': "labs.01.integrity: unknown key 'forbidden'",
+            LAB_DEFAULTS
+            + '"labs": {"01": {"integrity": {"denied_includes": "*/cub/*"}, "variants": {"a": {}}}}}': "labs.01.integrity.denied_includes = '*/cub/*'",
         }
         with tempfile.TemporaryDirectory() as folder:
             write_lists(Path(folder))
@@ -128,12 +131,16 @@ class RubricTest(unittest.TestCase):
             tree, toolkit = Path(folder) / "tree", Path(folder) / "cuda" / "include"
             (tree / "labs" / "12_x").mkdir(parents=True)
             depfile = Path(folder) / "kernels.d"
-            depfile.write_text(f"kernels.o: {tree}/labs/12_x/kernels.cu {toolkit}/cccl/cub/block/block_reduce.cuh \\\n"
-                               f" {toolkit}/cccl/cuda/atomic\n")
+            depfile.write_text(
+                f"kernels.o: {tree}/labs/12_x/kernels.cu {toolkit}/cccl/cub/block/block_reduce.cuh \\\n"
+                f" {toolkit}/cccl/cuda/atomic\n"
+            )
             found = integrity.check_dependencies(depfile, tree, "12_x", rubric.labs["12"].integrity, [toolkit])
             self.assertEqual([v.item for v in found], [f"{toolkit}/cccl/cub/block/block_reduce.cuh"])
             self.assertIn("teaches to do without", found[0].rule)
-            self.assertEqual(integrity.check_dependencies(depfile, tree, "12_x", rubric.labs["11"].integrity, [toolkit]), [])
+            self.assertEqual(
+                integrity.check_dependencies(depfile, tree, "12_x", rubric.labs["11"].integrity, [toolkit]), []
+            )
 
 
 GTEST_XML = """<?xml version="1.0" encoding="UTF-8"?>
@@ -163,8 +170,15 @@ class GtestTest(unittest.TestCase):
             path = Path(folder) / "t.xml"
             path.write_text(GTEST_XML)
             outcomes = {o.name: o for o in gtest.parse_xml(path)}
-        self.assertEqual(set(outcomes), {"Grading.tiled.odd_17x33x65", "Grading.tiled.square_64",
-                                         "Grading.tiled.k_one_70x50x1", "Counts/CopyTest.IsBitExact/n1_off0_0"})
+        self.assertEqual(
+            set(outcomes),
+            {
+                "Grading.tiled.odd_17x33x65",
+                "Grading.tiled.square_64",
+                "Grading.tiled.k_one_70x50x1",
+                "Counts/CopyTest.IsBitExact/n1_off0_0",
+            },
+        )
         self.assertEqual(outcomes["Grading.tiled.odd_17x33x65"].status, "failed")
         self.assertIn("element (16, 32)", outcomes["Grading.tiled.odd_17x33x65"].message)
         self.assertEqual(outcomes["Grading.tiled.odd_17x33x65"].case, "odd_17x33x65")
@@ -175,32 +189,44 @@ class GtestTest(unittest.TestCase):
         self.assertEqual(outcomes["Counts/CopyTest.IsBitExact/n1_off0_0"].status, "skipped")
 
     def test_the_test_running_at_a_crash_is_named(self):
-        console = ("[ RUN      ] Grading.a.one\n[       OK ] Grading.a.one (1 ms)\n"
-                   "[ RUN      ] Grading.a.two\nSegmentation fault\n")
+        console = (
+            "[ RUN      ] Grading.a.one\n[       OK ] Grading.a.one (1 ms)\n"
+            "[ RUN      ] Grading.a.two\nSegmentation fault\n"
+        )
         self.assertEqual(gtest.test_running_at_exit(console), "Grading.a.two")
         self.assertIsNone(gtest.test_running_at_exit("[ RUN      ] X.y\n[  FAILED  ] X.y (2 ms)\n"))
 
     def test_listing(self):
-        listing = "Grading.tiled.\n  odd_17x33x65\n  square_64\nShapes/FmaTest.\n  MatchesCpuChains/t1_i1  # GetParam() = 1\n"
-        self.assertEqual(gtest.list_tests(listing), ["Grading.tiled.odd_17x33x65", "Grading.tiled.square_64",
-                                                     "Shapes/FmaTest.MatchesCpuChains/t1_i1"])
+        listing = (
+            "Grading.tiled.\n  odd_17x33x65\n  square_64\nShapes/FmaTest.\n  MatchesCpuChains/t1_i1  # GetParam() = 1\n"
+        )
+        self.assertEqual(
+            gtest.list_tests(listing),
+            ["Grading.tiled.odd_17x33x65", "Grading.tiled.square_64", "Shapes/FmaTest.MatchesCpuChains/t1_i1"],
+        )
 
 
 def lab_rubric(folder: Path):
     write_lists(folder)
-    path = write_rubric(folder, """
+    path = write_rubric(
+        folder,
+        """
         {"defaults": {"integrity": {"includes": [], "symbols": {}}},
          "labs": {"01": {"memcheck_filter": "*", "build_time_limit_s": 10, "time_limit_s": 10, "tests": "t.txt",
                          "unscored_tests": "^Reference\\\\.",
                          "performance": [{"fraction": 0.9, "points": 4}, {"fraction": 0.6, "points": 2}],
                          "variants": {"fast": {"correctness": 6}, "slow": {"correctness": 3}}}}}
-        """)
+        """,
+    )
     return load_rubric(path).labs["01"]
 
 
 def run_with(statuses: dict[str, str], rates=None, fatal=None) -> LabRun:
-    tests = [TestOutcome(f"Grading.{variant}.{case}", status, "why" if status == "failed" else "")
-             for variant, status in statuses.items() for case in GEMM_CASES]
+    tests = [
+        TestOutcome(f"Grading.{variant}.{case}", status, "why" if status == "failed" else "")
+        for variant, status in statuses.items()
+        for case in GEMM_CASES
+    ]
     tests.append(TestOutcome("Reference.IsExact", "passed"))
     run = LabRun("01", "01_naive_gemm", tests=tests, rates=rates or {})
     if fatal:
@@ -230,7 +256,9 @@ class ScoringTest(unittest.TestCase):
         run.tests[1] = TestOutcome(run.tests[1].name, "failed", "element (0, 0) differs")
         fast = score_lab(self.rubric, run).variants[0]
         self.assertEqual(fast.state, "failed")
-        self.assertAlmostEqual(fast.correctness, round(fast.correctness_max * (len(GEMM_CASES) - 2) / (len(GEMM_CASES) - 1), 2))
+        self.assertAlmostEqual(
+            fast.correctness, round(fast.correctness_max * (len(GEMM_CASES) - 2) / (len(GEMM_CASES) - 1), 2)
+        )
         # Nothing ran: no points, and the report says why.
         for i in range(len(GEMM_CASES)):
             run.tests[i] = TestOutcome(run.tests[i].name, "skipped", "needs 2 GPUs, found 1")
@@ -275,8 +303,9 @@ class ScoringTest(unittest.TestCase):
         self.assertEqual(score.variants[1].points, 3 + 4)
 
     def test_fatal_scores_zero(self):
-        score = score_lab(self.rubric, run_with({"fast": "passed", "slow": "passed"},
-                                                {"fast": Rate(100, 100)}, fatal=COMPILE_ERROR))
+        score = score_lab(
+            self.rubric, run_with({"fast": "passed", "slow": "passed"}, {"fast": Rate(100, 100)}, fatal=COMPILE_ERROR)
+        )
         self.assertEqual(score.points, 0)
         self.assertEqual({v.state for v in score.variants}, {"lab scored 0"})
 
@@ -293,14 +322,26 @@ NCU_CSV = """==PROF== Connected to process 42 (/scratch/runner)
 "1","42","runner","helper_kernel()","128","7,108,864","50,000"
 ==PROF== Disconnected from process 42
 """
-METRICS = {"block": "launch__block_size", "ffma": "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
-           "lds": "smsp__sass_inst_executed_op_shared_ld.sum"}
+METRICS = {
+    "block": "launch__block_size",
+    "ffma": "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
+    "lds": "smsp__sass_inst_executed_op_shared_ld.sum",
+}
 
 
 class TechniqueTest(unittest.TestCase):
-    RULES = TechniqueRules(METRICS, (technique.Rule(("*",), "ffma >= 0.95 * mnk", "FFMA on the GPU"),
-                                     technique.Rule(("rt_2d",), "ffma >= 8 * 32 * lds", "a register tile")),
-                           (), ("lds",), "tiles differ", 0.05, ("best",))
+    RULES = TechniqueRules(
+        METRICS,
+        (
+            technique.Rule(("*",), "ffma >= 0.95 * mnk", "FFMA on the GPU"),
+            technique.Rule(("rt_2d",), "ffma >= 8 * 32 * lds", "a register tile"),
+        ),
+        (),
+        ("lds",),
+        "tiles differ",
+        0.05,
+        ("best",),
+    )
     FACTS = {"mnk": 67108864.0}
 
     def test_every_kernel_of_the_call_counts_whatever_its_name(self):
@@ -323,8 +364,9 @@ class TechniqueTest(unittest.TestCase):
         self.assertIn("no kernel ran on the GPU", nothing.failures[0])
         failed_probe = technique.judge("rt_1d", self.RULES, False, "the runner crashed", NCU_CSV, self.FACTS)
         self.assertIn("the probe did not run: the runner crashed", failed_probe.failures[0])
-        unmeasured = TechniqueRules({"gmma": "sm__inst_executed_pipe_tensor_op_gmma.sum"},
-                                    (technique.Rule(("*",), "gmma > 0", "HGMMA"),), ())
+        unmeasured = TechniqueRules(
+            {"gmma": "sm__inst_executed_pipe_tensor_op_gmma.sum"}, (technique.Rule(("*",), "gmma > 0", "HGMMA"),), ()
+        )
         missing = technique.judge("wgmma", unmeasured, True, "", NCU_CSV, self.FACTS)
         self.assertIn("'gmma' was not measured", missing.failures[0])
         self.assertTrue(technique.no_permission("==ERROR== ERR_NVGPUCTRPERM - The user does not have permission"))
@@ -360,29 +402,48 @@ class TestListTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as folder:
             write_lists(Path(folder))
             (Path(folder) / "t.txt").write_text("Grading.fast.a\nGrading.fast.b\nGrading.slow.a\nGrading.slow.b\n")
-            path = write_rubric(Path(folder), LAB_DEFAULTS + '"labs": {"01": {"capability_skips": ["^needs \\\\d+ GPUs"], '
-                                '"variants": {"fast": {}, "slow": {}}}}}')
+            path = write_rubric(
+                Path(folder),
+                LAB_DEFAULTS + '"labs": {"01": {"capability_skips": ["^needs \\\\d+ GPUs"], '
+                '"variants": {"fast": {}, "slow": {}}}}}',
+            )
             rubric = load_rubric(path).labs["01"]
         run = LabRun("01", "01_x")
         return lab_grader._classify(outcomes, rubric, unavailable or {}, run), run
 
     def test_a_missing_test_fails_and_an_extra_one_is_named(self):
-        tests, run = self.classify([TestOutcome("Grading.fast.a", "passed"), TestOutcome("Grading.slow.a", "passed"),
-                                    TestOutcome("Grading.slow.b", "passed"), TestOutcome("Grading.extra.z", "passed")])
+        tests, run = self.classify(
+            [
+                TestOutcome("Grading.fast.a", "passed"),
+                TestOutcome("Grading.slow.a", "passed"),
+                TestOutcome("Grading.slow.b", "passed"),
+                TestOutcome("Grading.extra.z", "passed"),
+            ]
+        )
         self.assertEqual({t.name: t.status for t in tests}["Grading.fast.b"], "failed")
         self.assertIn("did not run", {t.name: t.message for t in tests}["Grading.fast.b"])
         self.assertTrue(any("Grading.extra.z" in p and "does not list" in p for p in run.test_list_problems))
 
     def test_only_the_graders_reasons_excuse_a_skip(self):
         tests, run = self.classify(
-            [TestOutcome("Grading.fast.a", "skipped", "needs compute capability 9.0 (this GPU has 8.0)"),
-             TestOutcome("Grading.fast.b", "skipped", "needs 2 GPUs, found 1"),
-             TestOutcome("Grading.slow.a", "skipped", "the variant says it cannot run"),
-             TestOutcome("Grading.slow.b", "not_implemented", "slow: not implemented yet")],
-            {"fast": "needs compute capability 9.0 (this GPU has 8.0)"})
+            [
+                TestOutcome("Grading.fast.a", "skipped", "needs compute capability 9.0 (this GPU has 8.0)"),
+                TestOutcome("Grading.fast.b", "skipped", "needs 2 GPUs, found 1"),
+                TestOutcome("Grading.slow.a", "skipped", "the variant says it cannot run"),
+                TestOutcome("Grading.slow.b", "not_implemented", "slow: not implemented yet"),
+            ],
+            {"fast": "needs compute capability 9.0 (this GPU has 8.0)"},
+        )
         status = {t.name: t.status for t in tests}
-        self.assertEqual(status, {"Grading.fast.a": "skipped", "Grading.fast.b": "skipped", "Grading.slow.a": "failed",
-                                  "Grading.slow.b": "not_implemented"})
+        self.assertEqual(
+            status,
+            {
+                "Grading.fast.a": "skipped",
+                "Grading.fast.b": "skipped",
+                "Grading.slow.a": "failed",
+                "Grading.slow.b": "not_implemented",
+            },
+        )
 
     def test_the_graders_availability_comes_from_the_rubric_and_the_gpu(self):
         rubric = load_rubric(RUBRIC).labs["11"]
@@ -392,9 +453,16 @@ class TestListTest(unittest.TestCase):
         hopper_without_90a = lab_grader.unavailable_reasons(rubric, lab_grader.GpuFacts("H100", 9.0), {"90"})
         self.assertIn("needs a build for sm_90a", hopper_without_90a["tma_wgmma"])
         self.assertEqual(lab_grader.unavailable_reasons(rubric, lab_grader.GpuFacts("H100", 9.0), {"90a"}), {})
-        self.assertEqual(lab_grader._built_architectures(["nvcc", "--generate-code=arch=compute_90a,code=[sm_90a]",
-                                                          "--generate-code=arch=compute_80,code=[compute_80,sm_80]"]),
-                         {"90a", "80"})
+        self.assertEqual(
+            lab_grader._built_architectures(
+                [
+                    "nvcc",
+                    "--generate-code=arch=compute_90a,code=[sm_90a]",
+                    "--generate-code=arch=compute_80,code=[compute_80,sm_80]",
+                ]
+            ),
+            {"90a", "80"},
+        )
 
 
 class ReportsTest(unittest.TestCase):
@@ -403,15 +471,22 @@ class ReportsTest(unittest.TestCase):
             rubric = lab_rubric(Path(folder))
             run = run_with({"fast": "passed", "slow": "passed"}, {"fast": Rate(50.0, 100.0), "slow": Rate(99.0, 100.0)})
             run.tests[1].status = "failed"
-            run.tests[1].message = ("tests/support/gemm_grading.cpp:62\nExpected equality of these values:\n  report.outcome\n"
-                                    "    Which is: 2\n  CheckOutcome::kPassed\n    Which is: 0\n"
-                                    "fast on 64x64x64: element (1, 2) = 0 differs")
+            run.tests[1].message = (
+                "tests/support/gemm_grading.cpp:62\nExpected equality of these values:\n  report.outcome\n"
+                "    Which is: 2\n  CheckOutcome::kPassed\n    Which is: 0\n"
+                "fast on 64x64x64: element (1, 2) = 0 differs"
+            )
             broken = run_with({"fast": "passed", "slow": "passed"}, fatal=COMPILE_ERROR)
-            broken.number, broken.folder, broken.details = "02", "02_smem_tiling", ["kernels.cu(3): error: expected ';'"]
+            broken.number, broken.folder, broken.details = (
+                "02",
+                "02_smem_tiling",
+                ["kernels.cu(3): error: expected ';'"],
+            )
             run.built_on = ["09", "07"]
             scores = [score_lab(rubric, run), score_lab(rubric, broken)]
-            header = reports.Header("students/alice", "2026-11-22 10:00 UTC", "NVIDIA H100", "abc123", "42", "rubric.json",
-                                    "sandboxed: ...")
+            header = reports.Header(
+                "students/alice", "2026-11-22 10:00 UTC", "NVIDIA H100", "abc123", "42", "rubric.json", "sandboxed: ..."
+            )
             out = Path(folder) / "out"
             out.mkdir()
             (out / "grade-report.md").symlink_to(Path(folder) / "victim")  # a planted link is replaced, never followed
@@ -422,17 +497,26 @@ class ReportsTest(unittest.TestCase):
             gradescope = json.loads((out / "results.json").read_text())
             classroom = json.loads((out / "classroom-result.json").read_text())
             encoded = (out / "classroom-result.b64").read_text().strip()
-        self.assertIn(f"**Total: {scores[0].points:g} / {scores[0].max_points + scores[1].max_points:g} points**", markdown)
+        self.assertIn(
+            f"**Total: {scores[0].points:g} / {scores[0].max_points + scores[1].max_points:g} points**", markdown
+        )
         self.assertIn("- `fast` square_64: fast on 64x64x64: element (1, 2) = 0 differs", markdown)
-        self.assertIn("CUDALABS_SEED=42 ctest --test-dir build -R '^lab01\\.student\\.Grading\\.fast\\.square_64$' "
-                      "--output-on-failure", markdown)
+        self.assertIn(
+            "CUDALABS_SEED=42 ctest --test-dir build -R '^lab01\\.student\\.Grading\\.fast\\.square_64$' "
+            "--output-on-failure",
+            markdown,
+        )
         self.assertIn("**Scored 0: kernels.cu does not compile", markdown)
         self.assertIn("kernels.cu(3): error: expected ';'", markdown)
-        self.assertRegex(markdown, r"\| slow \| passed \| 4 / 4 \| 3 / 3 \| 99 GFLOP/s \| 100 GFLOP/s \| 99% \| 4 / 4 \|")
+        self.assertRegex(
+            markdown, r"\| slow \| passed \| 4 / 4 \| 3 / 3 \| 99 GFLOP/s \| 100 GFLOP/s \| 99% \| 4 / 4 \|"
+        )
         self.assertEqual(data["points"], scores[0].points)
         self.assertEqual(data["labs"][0]["variants"][0]["failing"][0]["case"], "square_64")
         self.assertEqual(data["labs"][1]["fatal"], COMPILE_ERROR)
-        self.assertIn("- graded alone: it ran on the reference kernels of lab 09, lab 07, not the submission's", markdown)
+        self.assertIn(
+            "- graded alone: it ran on the reference kernels of lab 09, lab 07, not the submission's", markdown
+        )
         self.assertEqual(data["labs"][0]["built_on_reference_labs"], ["09", "07"])
         self.assertEqual(data["labs"][1]["built_on_reference_labs"], [])
         suites = junit.findall("testsuite")
@@ -446,8 +530,20 @@ class ReportsTest(unittest.TestCase):
     def check_gradescope(self, result: dict, scores) -> None:
         """Gradescope's autograder results.json: a score, tests with score/max_score/name and a known
         status and visibility, a leaderboard of named values; the tests' scores add up to the total."""
-        self.assertLessEqual(set(result), {"score", "execution_time", "output", "output_format", "visibility",
-                                           "stdout_visibility", "tests", "leaderboard", "extra_data"})
+        self.assertLessEqual(
+            set(result),
+            {
+                "score",
+                "execution_time",
+                "output",
+                "output_format",
+                "visibility",
+                "stdout_visibility",
+                "tests",
+                "leaderboard",
+                "extra_data",
+            },
+        )
         self.assertIsInstance(result["execution_time"], int)
         self.assertIn(result["visibility"], {"hidden", "after_due_date", "after_published", "visible"})
         for test in result["tests"]:
@@ -467,6 +563,7 @@ class ReportsTest(unittest.TestCase):
         """GitHub Classroom's runner result, as autograding-grading-reporter reads it: base64 of a JSON
         with status pass/fail/error, max_score and tests whose scores it adds up."""
         import base64
+
         self.assertEqual(json.loads(base64.b64decode(encoded)), result)
         self.assertEqual(result["version"], 1)
         self.assertIn(result["status"], {"pass", "fail", "error"})
@@ -488,8 +585,9 @@ class ProcessTest(unittest.TestCase):
 
     def test_signal_is_named(self):
         with tempfile.TemporaryDirectory() as folder:
-            done = run_logged(["python3", "-c", "import os, signal; os.kill(os.getpid(), signal.SIGSEGV)"],
-                              Path(folder) / "log", 30)
+            done = run_logged(
+                ["python3", "-c", "import os, signal; os.kill(os.getpid(), signal.SIGSEGV)"], Path(folder) / "log", 30
+            )
         self.assertEqual(done.signal_name, "SIGSEGV")
 
     def test_exit_code_and_output(self):
@@ -503,7 +601,7 @@ class ProcessTest(unittest.TestCase):
 class SubmissionTest(unittest.TestCase):
     def test_select_labs(self):
         labs = submission.suite_labs(REPO)
-        self.assertEqual([l.number for l in submission.select_labs(labs, "1, 02")], ["01", "02"])
+        self.assertEqual([lab.number for lab in submission.select_labs(labs, "1, 02")], ["01", "02"])
         self.assertEqual(submission.select_labs(labs, ""), labs)
         with self.assertRaisesRegex(ValueError, "LABS: '42' is not a lab"):
             submission.select_labs(labs, "42")
@@ -531,7 +629,9 @@ class SubmissionTest(unittest.TestCase):
 
     def test_lab10s_mpi_parts_are_the_students_too(self):
         lab10 = next(lab for lab in submission.suite_labs(REPO) if lab.number == "10")
-        self.assertEqual(submission.student_files(lab10), ["kernels.cu", "checkpoint.cpp", "node_output.cpp", "scatter.cpp"])
+        self.assertEqual(
+            submission.student_files(lab10), ["kernels.cu", "checkpoint.cpp", "node_output.cpp", "scatter.cpp"]
+        )
         with tempfile.TemporaryDirectory() as folder:
             student = Path(folder)
             (student / lab10.folder).mkdir(parents=True)
@@ -545,7 +645,8 @@ class SubmissionTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as folder:
             self.assertEqual(submission.earlier_labs(Path(folder)), {})
             (Path(folder) / "earlier_labs.json").write_text(
-                '{"earlier_labs": "reference", "builds_on": {"09": ["07"], "10": ["09", "07"]}}')
+                '{"earlier_labs": "reference", "builds_on": {"09": ["07"], "10": ["09", "07"]}}'
+            )
             self.assertEqual(submission.earlier_labs(Path(folder)), {"09": ["07"], "10": ["09", "07"]})
 
     def test_the_reproduce_command_names_the_ctest(self):

@@ -4,7 +4,6 @@ caught by what the toolchain says, however the source spells it."""
 from __future__ import annotations
 
 import unittest
-from pathlib import Path
 
 from cudalabs.grading import build, integrity
 from cudalabs.grading.lab_grader import _build_library
@@ -27,7 +26,9 @@ class IntegrityTest(GradingBuildCase):
     def grade_build(self, source: str, lab: Lab = LAB) -> LabRun:
         run = LabRun(lab.number, lab.folder)
         command = one_architecture(build.compile_command(self.build_dir, REPO, lab.number, lab.folder), lab.number)
-        _build_library(self.context, lab, RUBRIC.labs[lab.number], {"kernels.cu": source.encode()}, "student", run, command)
+        _build_library(
+            self.context, lab, RUBRIC.labs[lab.number], {"kernels.cu": source.encode()}, "student", run, command
+        )
         return run
 
     def assert_caught(self, run: LabRun, kind: str, *needles: str) -> None:
@@ -42,11 +43,13 @@ class IntegrityTest(GradingBuildCase):
             self.assertIsNone(run.fatal, run.reason + "\n" + "\n".join(run.details))
 
     def test_a_solution_is_out_of_reach_however_the_include_is_spelled(self):
-        for spelled in ('#include "../../solutions/05_register_tiling/kernels.cu"',
-                        '#include "labs/05_register_tiling/../../solutions/05_register_tiling/kernels.cu"',
-                        '#inc\\\nlude "../../solutions/05_register_tiling/kernels.cu"',
-                        '%:include "../../solutions/05_register_tiling/kernels.cu"',
-                        f'#include "{REPO}/solutions/05_register_tiling/kernels.cu"'):
+        for spelled in (
+            '#include "../../solutions/05_register_tiling/kernels.cu"',
+            '#include "labs/05_register_tiling/../../solutions/05_register_tiling/kernels.cu"',
+            '#inc\\\nlude "../../solutions/05_register_tiling/kernels.cu"',
+            '%:include "../../solutions/05_register_tiling/kernels.cu"',
+            f'#include "{REPO}/solutions/05_register_tiling/kernels.cu"',
+        ):
             run = self.grade_build(spelled + "\n" + SKELETON)
             self.assert_caught(run, COMPILE_ERROR, "solutions")
 
@@ -57,7 +60,9 @@ class IntegrityTest(GradingBuildCase):
         self.assert_caught(run, INTEGRITY, "labs/09_dcgan/subpixel.h")
 
     def test_calls_outside_the_allowlist_are_named_however_spelled(self):
-        source = SKELETON + """
+        source = (
+            SKELETON
+            + """
 #include <cublas_v2.h>
 #include <cstdio>
 #include <cstdlib>
@@ -78,15 +83,25 @@ void calls() {
 }
 }  // namespace planted
 """
+        )
         run = self.grade_build(source)
         self.assertEqual(run.fatal, INTEGRITY, run.reason)
         text = "\n".join(run.details)
-        for symbol in ("cublasCreate_v2", "fopen", "getenv", "dlopen", "system", "cudaLaunchHostFunc",
-                       "std::basic_ofstream"):
+        for symbol in (
+            "cublasCreate_v2",
+            "fopen",
+            "getenv",
+            "dlopen",
+            "system",
+            "cudaLaunchHostFunc",
+            "std::basic_ofstream",
+        ):
             self.assertIn(symbol, text, f"{symbol} was not named")
 
     def test_the_suites_row_major_wrapper_is_not_callable(self):
-        source = SKELETON + """
+        source = (
+            SKELETON
+            + """
 namespace cudalabs {
 class CublasHandle;
 struct GemmArgsOf_float;
@@ -96,19 +111,26 @@ namespace planted {
 void call(const cudalabs::CublasHandle& h, const cudalabs::GemmArgs& a) { cudalabs::cublas_gemm_row_major(h, a, nullptr); }
 }
 """
+        )
         self.assert_caught(self.grade_build(source), INTEGRITY, "cudalabs::cublas_gemm_row_major")
 
     def test_a_definition_of_a_suite_name_is_caught(self):
-        source = SKELETON + """
+        source = (
+            SKELETON
+            + """
 namespace cudalabs {
 void check_launch(const char*, const char*, int) {}
 }
 """
-        self.assert_caught(self.grade_build(source), INTEGRITY, "defines a name of the suite's own code",
-                           "cudalabs::check_launch")
+        )
+        self.assert_caught(
+            self.grade_build(source), INTEGRITY, "defines a name of the suite's own code", "cudalabs::check_launch"
+        )
 
     def test_a_system_call_of_its_own_is_caught(self):
-        source = SKELETON + """
+        source = (
+            SKELETON
+            + """
 namespace planted {
 long raw(long number) {
   long result;
@@ -117,12 +139,17 @@ long raw(long number) {
 }
 }
 """
+        )
         self.assert_caught(self.grade_build(source), INTEGRITY, "makes a system call of its own", "syscall")
 
     def test_an_object_without_the_interface_is_caught(self):
         source = '#include "lab.h"\nnamespace lab05 { int unrelated() { return 1; } }\n'
-        self.assert_caught(self.grade_build(source), INTEGRITY, "does not define what the lab's interface declares",
-                           "lab05::variants()")
+        self.assert_caught(
+            self.grade_build(source),
+            INTEGRITY,
+            "does not define what the lab's interface declares",
+            "lab05::variants()",
+        )
 
 
 class DependencyFileTest(unittest.TestCase):

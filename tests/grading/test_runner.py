@@ -32,19 +32,27 @@ class RunnerTest(GradingBuildCase):
     def split_step(self, source: str, call_time_limit_s: float = 60, tool=None):
         run = LabRun(LAB.number, LAB.folder)
         from cudalabs.grading import build
+
         command = one_architecture(build.compile_command(self.build_dir, REPO, LAB.number, LAB.folder), LAB.number)
-        folder, problems = _build_library(self.context, LAB, RUBRIC.labs["10"], {"kernels.cu": source.encode()},
-                                          "student", run, command)
+        folder, problems = _build_library(
+            self.context, LAB, RUBRIC.labs["10"], {"kernels.cu": source.encode()}, "student", run, command
+        )
         self.assertIsNotNone(folder, run.reason + "\n".join(run.details))
         env = referee.referee_environment(RUBRIC.labs["10"].variant_lists(), {}, "7", call_time_limit_s)
         spec = referee.RunnerSpec(folder, _scratch(self.context, LAB, "tests"))
         work = self.context.work
         xml = work / "split.xml"
         tool_file = spec.scratch / "tool.log" if tool else None
-        step = referee.run_referee(lab_grader.build.lab_targets(self.build_dir, "10", LAB.folder).referee,
-                                   ["--gtest_filter=Split.*", f"--gtest_output=xml:{xml}"],
-                                   spec.command(self.sandbox, tool(tool_file) if tool else None),
-                                   work, "split", env, 300, tool_file=tool_file)
+        step = referee.run_referee(
+            lab_grader.build.lab_targets(self.build_dir, "10", LAB.folder).referee,
+            ["--gtest_filter=Split.*", f"--gtest_output=xml:{xml}"],
+            spec.command(self.sandbox, tool(tool_file) if tool else None),
+            work,
+            "split",
+            env,
+            300,
+            tool_file=tool_file,
+        )
         self.assertIn(step.completed.returncode, (0, 1), step.completed.output()[-2000:])
         return {t.name: t for t in gtest.parse_xml(xml)}, step
 
@@ -63,25 +71,36 @@ class RunnerTest(GradingBuildCase):
         self.assertEqual(tests["Split.SharesAreOrderedTilingAndBalanced"].status, "failed")
 
     def test_a_crash_as_the_library_loads_is_the_runners_crash(self):
-        crashing = SOLUTION + ("\nnamespace {\nstruct CrashAtLoad {\n  CrashAtLoad() { __builtin_trap(); }\n"
-                               "} crash_at_load;\n}  // namespace\n")
+        crashing = SOLUTION + (
+            "\nnamespace {\nstruct CrashAtLoad {\n  CrashAtLoad() { __builtin_trap(); }\n"
+            "} crash_at_load;\n}  // namespace\n"
+        )
         tests, events = self.split_tests(crashing)
         self.assertEqual({t.status for t in tests.values()}, {"failed"})
         crashed = [e for e in events if e["event"] == "crashed"]
         self.assertTrue(crashed and "SIGILL" in crashed[0]["detail"], events)
-        self.assertEqual(lab_grader._abnormal(type("S", (), {"events": events, "completed": type("C", (), {"timed_out": False})()})(),
-                                              "the grading tests")[0], "crashed")
+        self.assertEqual(
+            lab_grader._abnormal(
+                type("S", (), {"events": events, "completed": type("C", (), {"timed_out": False})()})(),
+                "the grading tests",
+            )[0],
+            "crashed",
+        )
 
     def test_a_report_printed_as_the_library_loads_never_reaches_the_tools_report(self):
         # A static initialiser prints before the runner's main() moves the output aside: a forged
         # sanitizer summary and Nsight Compute row. The tool (here a shell standing in for one) writes
         # its report to its log file, and that file is all the grader reads.
-        forged = ('========= ERROR SUMMARY: 0 errors\n"ID","Kernel Name","smsp__inst_executed"\n'
-                  '"","","inst"\n"0","k","999999"\n')
+        forged = (
+            '========= ERROR SUMMARY: 0 errors\n"ID","Kernel Name","smsp__inst_executed"\n'
+            '"","","inst"\n"0","k","999999"\n'
+        )
         literal = forged.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-        forging = SOLUTION + ("\n#include <cstdio>\nnamespace {\nstruct ForgeAtLoad {\n"
-                              f'  ForgeAtLoad() {{ std::printf("%s", "{literal}"); std::fflush(stdout); }}\n'
-                              "} forge_at_load;\n}  // namespace\n")
+        forging = SOLUTION + (
+            "\n#include <cstdio>\nnamespace {\nstruct ForgeAtLoad {\n"
+            f'  ForgeAtLoad() {{ std::printf("%s", "{literal}"); std::fflush(stdout); }}\n'
+            "} forge_at_load;\n}  // namespace\n"
+        )
 
         def stand_in_tool(log):
             return ["/bin/sh", "-c", f'echo "tool report" > {log}; exec "$@"', "tool"]
@@ -93,9 +112,12 @@ class RunnerTest(GradingBuildCase):
         self.assertIn("ERROR SUMMARY: 0 errors", stdout)  # it was printed, where nobody reads it
 
     def test_a_call_that_never_returns_meets_the_time_limit(self):
-        hanging = replace_once(SOLUTION, "Share gpu_share(int num, int parts, int part) {",
-                               "Share gpu_share(int num, int parts, int part) {\n  for (volatile int spin = 1; spin;) {\n  }",
-                               "a call that never returns")
+        hanging = replace_once(
+            SOLUTION,
+            "Share gpu_share(int num, int parts, int part) {",
+            "Share gpu_share(int num, int parts, int part) {\n  for (volatile int spin = 1; spin;) {\n  }",
+            "a call that never returns",
+        )
         tests, events = self.split_tests(hanging, call_time_limit_s=3)
         self.assertTrue(any(e["event"] == "time limit" for e in events), events)
         self.assertEqual({t.status for t in tests.values()}, {"failed"})

@@ -4,9 +4,7 @@ outside, cannot outlive its step, cannot write outside its scratch folder or thr
 grader later copies, has no network and no capability, and meets its process and file limits."""
 import os
 import shutil
-import signal
 import subprocess
-import sys
 import tempfile
 import time
 import unittest
@@ -39,16 +37,20 @@ class SandboxTest(unittest.TestCase):
         return subprocess.run(command, capture_output=True, text=True, timeout=timeout)
 
     def test_cannot_remount_root_writable(self):
-        done = self.run_inside("import subprocess, sys\n"
-                               "r = subprocess.run(['mount', '-o', 'remount,rw', '/'], capture_output=True)\n"
-                               "open('/usr/planted', 'w')")
+        done = self.run_inside(
+            "import subprocess, sys\n"
+            "r = subprocess.run(['mount', '-o', 'remount,rw', '/'], capture_output=True)\n"
+            "open('/usr/planted', 'w')"
+        )
         self.assertNotEqual(done.returncode, 0)
         self.assertFalse(Path("/usr/planted").exists())
         self.assertRegex(done.stderr, "Read-only file system|Permission denied")
 
     def test_has_no_capability_and_no_root(self):
-        done = self.run_inside("import os\nprint(os.getuid())\n"
-                               "print([l for l in open('/proc/self/status') if l.startswith(('CapEff', 'NoNewPrivs'))])")
+        done = self.run_inside(
+            "import os\nprint(os.getuid())\n"
+            "print([l for l in open('/proc/self/status') if l.startswith(('CapEff', 'NoNewPrivs'))])"
+        )
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertNotEqual(done.stdout.splitlines()[0], "0")
         self.assertIn("CapEff:\\t0000000000000000", done.stdout)
@@ -69,9 +71,11 @@ class SandboxTest(unittest.TestCase):
 
     def test_cannot_outlive_its_step(self):
         marker = "cudalabs-sandbox-outlive-" + str(os.getpid())
-        done = self.run_inside("import subprocess\n"
-                               f"subprocess.Popen(['setsid', 'sh', '-c', 'exec -a {marker} sleep 300'], start_new_session=True)\n"
-                               "print('started')")
+        done = self.run_inside(
+            "import subprocess\n"
+            f"subprocess.Popen(['setsid', 'sh', '-c', 'exec -a {marker} sleep 300'], start_new_session=True)\n"
+            "print('started')"
+        )
         self.assertEqual(done.returncode, 0, done.stderr)
         deadline = time.time() + 10
         while time.time() < deadline:
@@ -82,20 +86,25 @@ class SandboxTest(unittest.TestCase):
         self.assertEqual(alive, [], "a process the step started is still running after the step ended")
 
     def test_writes_only_its_scratch_folder(self):
-        done = self.run_inside("open('kept.txt', 'w').write('x')\n"
-                               f"open({str(self.outside / 'planted.txt')!r}, 'w').write('x')")
+        done = self.run_inside(
+            "open('kept.txt', 'w').write('x')\n" f"open({str(self.outside / 'planted.txt')!r}, 'w').write('x')"
+        )
         self.assertNotEqual(done.returncode, 0)
         self.assertTrue((self.scratch / "kept.txt").exists())
         self.assertFalse((self.outside / "planted.txt").exists())
         home = Path.home()
-        self.assertFalse(self.run_inside(f"import os\nprint(os.listdir({str(home)!r}))").returncode == 0 and
-                         any(home.iterdir()), "the grader's home folder is visible in the sandbox")
+        self.assertFalse(
+            self.run_inside(f"import os\nprint(os.listdir({str(home)!r}))").returncode == 0 and any(home.iterdir()),
+            "the grader's home folder is visible in the sandbox",
+        )
 
     def test_the_grader_never_writes_through_a_planted_link(self):
         victim = self.outside / "grade-report.json"
         victim.write_text("the grader's own file")
-        done = self.run_inside(f"import os\nos.symlink({str(victim)!r}, 'results.json')\n"
-                               f"os.symlink({str(self.outside)!r}, 'folder')\nopen('real.txt', 'w').write('data')")
+        done = self.run_inside(
+            f"import os\nos.symlink({str(victim)!r}, 'results.json')\n"
+            f"os.symlink({str(self.outside)!r}, 'folder')\nopen('real.txt', 'w').write('data')"
+        )
         self.assertEqual(done.returncode, 0, done.stderr)
         copied = Path(self.tmp.name) / "copied"
         copied.mkdir()
@@ -114,16 +123,21 @@ class SandboxTest(unittest.TestCase):
         self.assertRegex(done.stderr, "Network is unreachable|timed out|refused")
 
     def test_process_limit_holds(self):
-        done = self.run_inside("import os, time\ncount = 0\n"
-                               "try:\n    for _ in range(200):\n        if os.fork() == 0:\n            time.sleep(20)\n"
-                               "            os._exit(0)\n        count += 1\nexcept OSError:\n    print('refused at', count)\n",
-                               limits=Limits(processes=24), timeout=120)
+        done = self.run_inside(
+            "import os, time\ncount = 0\n"
+            "try:\n    for _ in range(200):\n        if os.fork() == 0:\n            time.sleep(20)\n"
+            "            os._exit(0)\n        count += 1\nexcept OSError:\n    print('refused at', count)\n",
+            limits=Limits(processes=24),
+            timeout=120,
+        )
         self.assertIn("refused at", done.stdout, done.stderr)
         self.assertLess(int(done.stdout.split()[-1]), 24)
 
     def test_file_size_limit_holds(self):
-        done = self.run_inside("f = open('big', 'wb')\nfor _ in range(64):\n    f.write(b'x' * (1 << 20))\n",
-                               limits=Limits(file_bytes=8 << 20))
+        done = self.run_inside(
+            "f = open('big', 'wb')\nfor _ in range(64):\n    f.write(b'x' * (1 << 20))\n",
+            limits=Limits(file_bytes=8 << 20),
+        )
         self.assertNotEqual(done.returncode, 0)
         self.assertLessEqual((self.scratch / "big").stat().st_size, 8 << 20)
 
@@ -134,9 +148,12 @@ class SandboxTest(unittest.TestCase):
 
     def test_wall_clock_limit_ends_the_whole_step(self):
         from cudalabs.grading.process import run_logged
+
         log = Path(self.tmp.name) / "slow.log"
         started = time.time()
-        done = run_logged(self.box.command([PYTHON, "-c", "import time\ntime.sleep(120)"], writes=[self.scratch]), log, 3)
+        done = run_logged(
+            self.box.command([PYTHON, "-c", "import time\ntime.sleep(120)"], writes=[self.scratch]), log, 3
+        )
         self.assertTrue(done.timed_out)
         self.assertLess(time.time() - started, 30)
 

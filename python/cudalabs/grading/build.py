@@ -26,6 +26,7 @@ BUILD_LIMITS = Limits(processes=512, file_bytes=2 << 30, data_bytes=16 << 30, cp
 @dataclass(frozen=True)
 class LabTargets:
     """What the trusted grading build made for one lab (grade-build/grader/labNN/)."""
+
     number: str
     folder: str
     directory: Path  # referee, runner, the skeleton's libsubmission.so
@@ -76,6 +77,7 @@ def place_files(tree: Path, folder: str, files: dict[str, bytes]) -> None:
 class CompileCommand:
     """The grading build's compile command of a lab's kernels.cu, as a list, with where the repository
     and its view appear in it."""
+
     argv: list[str]
     source: str
     output_index: int
@@ -106,7 +108,7 @@ class CompileCommand:
     def _retarget(self, arg: str, tree: Path) -> str:
         for prefix in ("-I", "-isystem="):
             if arg.startswith(prefix):
-                path = Path(arg[len(prefix):])
+                path = Path(arg[len(prefix) :])
                 return prefix + str(self._in_tree(path, tree))
         return arg
 
@@ -124,7 +126,7 @@ class CompileCommand:
         for i, arg in enumerate(self.argv):
             value = None
             if arg.startswith("-isystem="):
-                value = arg[len("-isystem="):]
+                value = arg[len("-isystem=") :]
             elif arg == "-isystem" and i + 1 < len(self.argv):
                 value = self.argv[i + 1]
             elif arg.startswith("-I") and len(arg) > 2:
@@ -150,8 +152,10 @@ def compile_command(build: Path, repo: Path, number: str, folder: str) -> Compil
             output_index = argv.index("-o") + 1
             argv = [a if not (a.startswith("grader/") or a.startswith("CMakeFiles/")) else str(cwd / a) for a in argv]
             return CompileCommand(argv, source, output_index, repo.resolve(), (build / "suite-view"))
-    raise RuntimeError(f"the grading build has no compile command for lab {number}'s library "
-                       f"(grader_submission_lab{number}): reconfigure {build}")
+    raise RuntimeError(
+        f"the grading build has no compile command for lab {number}'s library "
+        f"(grader_submission_lab{number}): reconfigure {build}"
+    )
 
 
 @dataclass
@@ -174,8 +178,16 @@ def compiler_errors(log: str, tree: Path | None = None, limit: int = 12) -> list
     return lines[:limit]
 
 
-def compile_kernels(sandbox: Sandbox, command: CompileCommand, tree: Path, folder: str, out: Path, log: Path,
-                    time_limit_s: float, extra_reads: list[Path] = ()) -> BuildResult:
+def compile_kernels(
+    sandbox: Sandbox,
+    command: CompileCommand,
+    tree: Path,
+    folder: str,
+    out: Path,
+    log: Path,
+    time_limit_s: float,
+    extra_reads: list[Path] = (),
+) -> BuildResult:
     """nvcc on the tree's labs/<folder>/kernels.cu, in the sandbox: reads the tree and the
     toolchain, writes only `out`."""
     sandbox.prepare_writable(out)
@@ -183,33 +195,62 @@ def compile_kernels(sandbox: Sandbox, command: CompileCommand, tree: Path, folde
     obj, depfile = out / "kernels.o", out / "kernels.d"
     argv = command.for_tree(tree, source, obj, depfile)
     reads = [tree, *[root for root in command.include_roots() if root.exists()], *extra_reads]
-    done = run_logged(sandbox.command(argv, reads=reads, writes=[out], workdir=out, limits=BUILD_LIMITS), log,
-                      time_limit_s)
+    done = run_logged(
+        sandbox.command(argv, reads=reads, writes=[out], workdir=out, limits=BUILD_LIMITS), log, time_limit_s
+    )
     ok = done.returncode == 0 and obj.is_file() and depfile.is_file()
     details = [] if ok else compiler_errors(done.output(), tree)
-    return BuildResult(ok, "compile", log, done.timed_out, obj if ok else None, depfile if ok else None,
-                       details=details)
+    return BuildResult(
+        ok, "compile", log, done.timed_out, obj if ok else None, depfile if ok else None, details=details
+    )
 
 
 def version_script(interface: list[str]) -> str:
     """The linker's version script that exports the lab's interface (demangled C++ names) and makes
     every other symbol of the library local."""
     names = "\n".join(f'      "{name}";' for name in interface)
-    return "{\n  global:\n    extern \"C++\" {\n" + names + "\n    };\n  local: *;\n};\n"
+    return '{\n  global:\n    extern "C++" {\n' + names + "\n    };\n  local: *;\n};\n"
 
 
-def link_library(sandbox: Sandbox, obj: Path, interface: list[str], cuda_lib: Path, out: Path, log: Path,
-                 time_limit_s: float, host_compiler: str = "g++") -> BuildResult:
+def link_library(
+    sandbox: Sandbox,
+    obj: Path,
+    interface: list[str],
+    cuda_lib: Path,
+    out: Path,
+    log: Path,
+    time_limit_s: float,
+    host_compiler: str = "g++",
+) -> BuildResult:
     """libsubmission.so from the object, in the sandbox: the interface exported, everything else
     local (-Bsymbolic: the library's own calls stay inside it)."""
     script = out / "interface.map"
     script.write_text(version_script(interface))
     library = out / "libsubmission.so"
-    argv = [host_compiler, "-shared", "-o", str(library), str(obj), f"-Wl,--version-script={script}",
-            "-Wl,-Bsymbolic", f"-L{cuda_lib}", "-lcudart", f"-Wl,-rpath,{cuda_lib}"]
+    argv = [
+        host_compiler,
+        "-shared",
+        "-o",
+        str(library),
+        str(obj),
+        f"-Wl,--version-script={script}",
+        "-Wl,-Bsymbolic",
+        f"-L{cuda_lib}",
+        "-lcudart",
+        f"-Wl,-rpath,{cuda_lib}",
+    ]
     sandbox.prepare_writable(out)
-    done: Completed = run_logged(sandbox.command(argv, reads=[obj.parent, cuda_lib], writes=[out], workdir=out,
-                                                 limits=BUILD_LIMITS), log, time_limit_s)
+    done: Completed = run_logged(
+        sandbox.command(argv, reads=[obj.parent, cuda_lib], writes=[out], workdir=out, limits=BUILD_LIMITS),
+        log,
+        time_limit_s,
+    )
     ok = done.returncode == 0 and library.is_file()
-    return BuildResult(ok, "link", log, done.timed_out, library=library if ok else None,
-                       details=[] if ok else compiler_errors(done.output()))
+    return BuildResult(
+        ok,
+        "link",
+        log,
+        done.timed_out,
+        library=library if ok else None,
+        details=[] if ok else compiler_errors(done.output()),
+    )

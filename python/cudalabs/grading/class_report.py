@@ -70,11 +70,15 @@ def findings(result: StudentResult, similar: list[SimilarPair]) -> str:
             elif variant["failing"]:
                 cases = ", ".join(f["case"] for f in variant["failing"][:4])
                 more = len(variant["failing"]) - 4
-                clauses.append(f"lab {lab['lab']}: {variant['name']} failing: {cases}" + (f" and {more} more" if more > 0 else ""))
+                clauses.append(
+                    f"lab {lab['lab']}: {variant['name']} failing: {cases}" + (f" and {more} more" if more > 0 else "")
+                )
     pairs = [pair for pair in similar if result.student in (pair.first, pair.second)]
     for pair in pairs[:SIMILAR_PAIRS_LISTED]:  # highest first; the class report lists them all
-        clauses.append(f"lab {pair.lab}: similar pair: {', '.join(sorted((pair.first, pair.second)))} "
-                       f"({pair.percent} % of {pair.first} is {pair.second}'s)")
+        clauses.append(
+            f"lab {pair.lab}: similar pair: {', '.join(sorted((pair.first, pair.second)))} "
+            f"({pair.percent} % of {pair.first} is {pair.second}'s)"
+        )
     if len(pairs) > SIMILAR_PAIRS_LISTED:
         clauses.append(f"{len(pairs) - SIMILAR_PAIRS_LISTED} more similar pairs in the class report")
     return "; ".join(clauses)
@@ -85,16 +89,28 @@ def write_gradebook(path: Path, summary: ClassSummary, base: Path) -> None:
     (relative to base)."""
     with open(path, "w", newline="") as file:
         writer = csv.writer(file)
-        writer.writerow(["Student ID", *[f"Lab {n}" for n in summary.labs], "Total", "Max", "Status", "Findings",
-                         "Report"])
+        writer.writerow(
+            ["Student ID", *[f"Lab {n}" for n in summary.labs], "Total", "Max", "Status", "Findings", "Report"]
+        )
         for result in summary.results:
             points = lab_points(result)
             cells = [f"{points[n][0]:g}" if n in points else "" for n in summary.labs]
             total = sum(p for p, _ in points.values())
             maximum = sum(m for _, m in points.values())
-            report = result.report_dir.relative_to(base) if result.report_dir.is_relative_to(base) else result.report_dir
-            writer.writerow([result.student, *cells, f"{total:g}" if points else "", f"{maximum:g}" if points else "",
-                             result.status, findings(result, summary.similar), str(report)])
+            report = (
+                result.report_dir.relative_to(base) if result.report_dir.is_relative_to(base) else result.report_dir
+            )
+            writer.writerow(
+                [
+                    result.student,
+                    *cells,
+                    f"{total:g}" if points else "",
+                    f"{maximum:g}" if points else "",
+                    result.status,
+                    findings(result, summary.similar),
+                    str(report),
+                ]
+            )
 
 
 def _histogram(values: list[float], bins: int = 10) -> list[int]:
@@ -125,7 +141,9 @@ def most_failed(summary: ClassSummary, limit: int = 15) -> list[tuple[str, str, 
                 for failure in variant["failing"]:
                     key = (lab["lab"], variant["name"], failure["case"])
                     counts[key] += 1
-                    example.setdefault(key, failure["message"].splitlines()[0] if failure["message"] else failure["status"])
+                    example.setdefault(
+                        key, failure["message"].splitlines()[0] if failure["message"] else failure["status"]
+                    )
     return [(*key, count, example[key]) for key, count in counts.most_common(limit)]
 
 
@@ -143,8 +161,12 @@ def speed_fractions(summary: ClassSummary) -> dict[tuple[str, str], list[float]]
 
 def integrity_findings(summary: ClassSummary) -> list[tuple[str, str, str]]:
     """(student, lab, reason) of every lab scored 0 for an integrity rule."""
-    return [(result.student, lab["lab"], lab["reason"]) for result in summary.results
-            for lab in (result.report or {}).get("labs", []) if lab.get("fatal") == INTEGRITY]
+    return [
+        (result.student, lab["lab"], lab["reason"])
+        for result in summary.results
+        for lab in (result.report or {}).get("labs", [])
+        if lab.get("fatal") == INTEGRITY
+    ]
 
 
 def _quartiles(values: list[float]) -> tuple[float, float, float, float, float]:
@@ -157,36 +179,50 @@ def _quartiles(values: list[float]) -> tuple[float, float, float, float, float]:
 
 def markdown(summary: ClassSummary) -> str:
     out = [f"# {summary.title}", "", *[f"- {note}" for note in summary.notes], ""]
-    statuses = Counter(r.status if not r.status.startswith(("grader error", "timed out")) else r.status.split(":")[0]
-                       for r in summary.results)
+    statuses = Counter(
+        r.status if not r.status.startswith(("grader error", "timed out")) else r.status.split(":")[0]
+        for r in summary.results
+    )
     out += ["## Students", "", ", ".join(f"{count} {status}" for status, count in statuses.most_common()), ""]
     problems = [r for r in summary.results if r.status != "graded"]
     out += [f"- {r.student}: {r.status}" for r in problems]
     out += ["", "## Points per lab", "", "Students per tenth of the lab's points (0-10 % ... 90-100 %):", ""]
-    out += ["| lab | " + " | ".join(f"{10 * i}-{10 * i + 10} %" for i in range(10)) + " |",
-            "|---" * 11 + "|"]
+    out += ["| lab | " + " | ".join(f"{10 * i}-{10 * i + 10} %" for i in range(10)) + " |", "|---" * 11 + "|"]
     for number, counts in points_histograms(summary).items():
         out.append(f"| {number} | " + " | ".join(str(c) for c in counts) + " |")
     out += ["", "## Tests most often failed", ""]
     failed = most_failed(summary)
     if failed:
         out += ["| lab | variant | shape | students | what the check found (one of them) |", "|---|---|---|---|---|"]
-        out += [f"| {lab} | {variant} | {case} | {count} | {message[:140]} |"
-                for lab, variant, case, count, message in failed]
+        out += [
+            f"| {lab} | {variant} | {case} | {count} | {message[:140]} |"
+            for lab, variant, case, count, message in failed
+        ]
     else:
         out.append("No test failed.")
-    out += ["", "## Speed relative to the solution", "",
-            "Each student's median rate over the reference solution's, measured in the same run on the same GPU:", "",
-            "| lab | variant | students | min | 25 % | median | 75 % | max |", "|---|---|---|---|---|---|---|---|"]
+    out += [
+        "",
+        "## Speed relative to the solution",
+        "",
+        "Each student's median rate over the reference solution's, measured in the same run on the same GPU:",
+        "",
+        "| lab | variant | students | min | 25 % | median | 75 % | max |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for (lab, variant), values in sorted(speed_fractions(summary).items()):
         cells = " | ".join(f"{v:.2f}" for v in _quartiles(values))
         out.append(f"| {lab} | {variant} | {len(values)} | {cells} |")
     out += ["", "## Integrity", ""]
     findings = integrity_findings(summary)
     out += [f"- {student}, lab {lab}: {reason}" for student, lab, reason in findings] or ["No rule broken."]
-    out += ["", "## Most similar submissions", "",
-            "Student-written code only (lines of the skeleton removed), compared with similarity-tester's sim_c; "
-            "read the pairs before drawing any conclusion:", ""]
+    out += [
+        "",
+        "## Most similar submissions",
+        "",
+        "Student-written code only (lines of the skeleton removed), compared with similarity-tester's sim_c; "
+        "read the pairs before drawing any conclusion:",
+        "",
+    ]
     if summary.similar:
         out += ["| lab | submission | similar to | % of it |", "|---|---|---|---|"]
         out += [f"| {p.lab} | {p.first} | {p.second} | {p.percent} |" for p in summary.similar]
@@ -198,17 +234,21 @@ def markdown(summary: ClassSummary) -> str:
 def html_page(summary: ClassSummary) -> str:
     """The same summary as a self-contained page, the histograms drawn as bars."""
     esc = html.escape
-    parts = ["<!DOCTYPE html><html><head><meta charset='utf-8'><title>" + esc(summary.title) + "</title><style>",
-             "body{font-family:sans-serif;max-width:70em;margin:2em auto}table{border-collapse:collapse;margin:1em 0}",
-             "td,th{border:1px solid #ccc;padding:.2em .5em;text-align:right}td:first-child{text-align:left}",
-             ".bar{background:#4c72b0;height:1em;display:inline-block}</style></head><body>",
-             f"<h1>{esc(summary.title)}</h1><ul>" + "".join(f"<li>{esc(n)}</li>" for n in summary.notes) + "</ul>",
-             "<h2>Points per lab</h2><p>Students per tenth of the lab's points.</p><table><tr><th>lab</th>"]
+    parts = [
+        "<!DOCTYPE html><html><head><meta charset='utf-8'><title>" + esc(summary.title) + "</title><style>",
+        "body{font-family:sans-serif;max-width:70em;margin:2em auto}table{border-collapse:collapse;margin:1em 0}",
+        "td,th{border:1px solid #ccc;padding:.2em .5em;text-align:right}td:first-child{text-align:left}",
+        ".bar{background:#4c72b0;height:1em;display:inline-block}</style></head><body>",
+        f"<h1>{esc(summary.title)}</h1><ul>" + "".join(f"<li>{esc(n)}</li>" for n in summary.notes) + "</ul>",
+        "<h2>Points per lab</h2><p>Students per tenth of the lab's points.</p><table><tr><th>lab</th>",
+    ]
     parts += [f"<th>{10 * i}-{10 * i + 10} %</th>" for i in range(10)] + ["</tr>"]
     for number, counts in points_histograms(summary).items():
         widest = max(counts) or 1
-        cells = "".join(f"<td title='{c} students'><span class='bar' style='width:{3 * c / widest:.2f}em'></span> {c}</td>"
-                        for c in counts)
+        cells = "".join(
+            f"<td title='{c} students'><span class='bar' style='width:{3 * c / widest:.2f}em'></span> {c}</td>"
+            for c in counts
+        )
         parts.append(f"<tr><td>{number}</td>{cells}</tr>")
     parts.append("</table>")
     body = "## Tests most often failed" + markdown(summary).split("\n## Tests most often failed", 1)[1]
@@ -224,11 +264,18 @@ def markdown_html(text: str) -> str:
 
     def flush() -> None:
         if table:
-            rows = [[esc(c.strip()) for c in line.strip().strip("|").split("|")] for line in table
-                    if not set(line.replace("|", "").strip()) <= set("-: ")]
-            out.append("<table><tr>" + "".join(f"<th>{c}</th>" for c in rows[0]) + "</tr>"
-                       + "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows[1:])
-                       + "</table>")
+            rows = [
+                [esc(c.strip()) for c in line.strip().strip("|").split("|")]
+                for line in table
+                if not set(line.replace("|", "").strip()) <= set("-: ")
+            ]
+            out.append(
+                "<table><tr>"
+                + "".join(f"<th>{c}</th>" for c in rows[0])
+                + "</tr>"
+                + "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows[1:])
+                + "</table>"
+            )
             table.clear()
         if items:
             out.append("<ul>" + "".join(f"<li>{esc(i)}</li>" for i in items) + "</ul>")
@@ -259,9 +306,25 @@ def write_class_reports(out: Path, summary: ClassSummary) -> list[Path]:
     write_gradebook(paths[0], summary, out)
     paths[1].write_text(markdown(summary))
     paths[2].write_text(html_page(summary))
-    paths[3].write_text(json.dumps({
-        "title": summary.title, "labs": summary.labs, "notes": summary.notes,
-        "students": [{"student": r.student, "status": r.status, "seconds": round(r.seconds, 1),
-                      "points": {n: p for n, (p, _) in lab_points(r).items()}} for r in summary.results],
-        "similar": [p.__dict__ for p in summary.similar]}, indent=1) + "\n")
+    paths[3].write_text(
+        json.dumps(
+            {
+                "title": summary.title,
+                "labs": summary.labs,
+                "notes": summary.notes,
+                "students": [
+                    {
+                        "student": r.student,
+                        "status": r.status,
+                        "seconds": round(r.seconds, 1),
+                        "points": {n: p for n, (p, _) in lab_points(r).items()},
+                    }
+                    for r in summary.results
+                ],
+                "similar": [p.__dict__ for p in summary.similar],
+            },
+            indent=1,
+        )
+        + "\n"
+    )
     return paths

@@ -29,8 +29,10 @@ class Student:
 def labs_folder(folder: Path) -> Path:
     """Where a student's labs are: the folder itself when it holds NN_name/ folders, else its labs/
     (a clone of the whole suite), else the folder itself (graded as missing)."""
+
     def has_labs(path: Path) -> bool:
         return path.is_dir() and any(re.fullmatch(r"\d\d_\w+", p.name) and p.is_dir() for p in path.iterdir())
+
     if has_labs(folder):
         return folder
     if has_labs(folder / "labs"):
@@ -42,8 +44,11 @@ def discover(class_dir: Path) -> list[Student]:
     """Every sub-folder of the class folder is a student, named by the folder."""
     if not class_dir.is_dir():
         raise ClassError(f"CLASS: '{class_dir}' is not a folder")
-    students = [Student(path.name, labs_folder(path)) for path in sorted(class_dir.iterdir())
-                if path.is_dir() and not path.name.startswith(".")]
+    students = [
+        Student(path.name, labs_folder(path))
+        for path in sorted(class_dir.iterdir())
+        if path.is_dir() and not path.name.startswith(".")
+    ]
     for student in students:
         if not _ID.fullmatch(student.id):
             raise ClassError(f"CLASS: folder '{student.id}' is not usable as a student id (letters, digits, . _ - @ +)")
@@ -67,8 +72,9 @@ def read_roster(path: Path, class_dir: Path | None) -> list[Student]:
     id_column = next((header.index(n) for n in ("student", "student_id", "id") if n in header), None)
     folder_column = next((header.index(n) for n in ("folder", "path") if n in header), None)
     if id_column is None or folder_column is None:
-        raise ClassError(f"ROSTER: '{path}' line 1: expected a header with 'student' and 'folder' columns, "
-                         f"found {rows[0]}")
+        raise ClassError(
+            f"ROSTER: '{path}' line 1: expected a header with 'student' and 'folder' columns, " f"found {rows[0]}"
+        )
     base = class_dir or path.parent
     students, seen = [], set()
     for line, row in enumerate(rows[1:], start=2):
@@ -78,8 +84,9 @@ def read_roster(path: Path, class_dir: Path | None) -> list[Student]:
             raise ClassError(f"ROSTER: '{path}' line {line}: expected {len(header)} columns, found {len(row)}")
         student, folder = row[id_column].strip(), row[folder_column].strip()
         if not _ID.fullmatch(student):
-            raise ClassError(f"ROSTER: '{path}' line {line}: student id '{student}' is not usable "
-                             "(letters, digits, . _ - @ +)")
+            raise ClassError(
+                f"ROSTER: '{path}' line {line}: student id '{student}' is not usable " "(letters, digits, . _ - @ +)"
+            )
         if student in seen:
             raise ClassError(f"ROSTER: '{path}' line {line}: student '{student}' appears twice")
         if not folder:
@@ -97,7 +104,7 @@ def chunk(students: list[Student], text: str) -> list[Student]:
     if not match or not 1 <= int(match.group(1)) <= int(match.group(2)):
         raise ClassError(f"--chunk: '{text}' is not K/N with 1 <= K <= N")
     k, n = int(match.group(1)), int(match.group(2))
-    return students[k - 1::n]
+    return students[k - 1 :: n]
 
 
 def fingerprint(student: Student, labs: list[Lab]) -> str:
@@ -118,8 +125,13 @@ def file_digest(path: Path) -> str:
 
 
 def meta_for(student: Student, labs: list[Lab], commit: str, rubric: Path) -> dict:
-    return {"student": student.id, "labs": [lab.number for lab in labs], "suite_commit": commit,
-            "rubric_sha256": file_digest(rubric), "submission_sha256": fingerprint(student, labs)}
+    return {
+        "student": student.id,
+        "labs": [lab.number for lab in labs],
+        "suite_commit": commit,
+        "rubric_sha256": file_digest(rubric),
+        "submission_sha256": fingerprint(student, labs),
+    }
 
 
 def is_current(report_dir: Path, expected: dict) -> bool:

@@ -51,7 +51,11 @@ def parse_xml(path: Path) -> list[TestOutcome]:
             text = "\n".join((f.get("message") or f.text or "") for f in failures)
             outcomes.append(TestOutcome(name, "failed", text.strip(), seconds))
         elif skipped is not None or case.get("result") == "skipped":
-            text = (skipped.get("message") if skipped is not None else "") or (skipped.text if skipped is not None else "") or ""
+            text = (
+                (skipped.get("message") if skipped is not None else "")
+                or (skipped.text if skipped is not None else "")
+                or ""
+            )
             status = "not_implemented" if NOT_IMPLEMENTED in text else "skipped"
             outcomes.append(TestOutcome(name, status, _first_line(text), seconds))
         else:

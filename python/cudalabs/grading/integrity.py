@@ -42,6 +42,7 @@ class Violation:
 @dataclass(frozen=True)
 class Rules:
     """One lab's rules (from the rubric)."""
+
     includes: tuple[str, ...]  # globs, relative to the tree: "labs/{folder}/*", "common/gemm_device.cuh"
     symbols: dict[str, tuple[str, ...]]  # what they are for -> globs on demangled names
     # globs on the full path of any file read, the toolchain's too: a header-only library that does
@@ -68,7 +69,9 @@ def parse_depfile(text: str) -> list[str]:
     return paths
 
 
-def check_dependencies(depfile: Path, tree: Path, folder: str, rules: Rules, system_roots: list[Path]) -> list[Violation]:
+def check_dependencies(
+    depfile: Path, tree: Path, folder: str, rules: Rules, system_roots: list[Path]
+) -> list[Violation]:
     """Every file the compiler read: none the lab denies, and in the tree and allowed by the lab's
     globs, or under the toolchain's and system's folders (the only others the sandboxed compile can
     see)."""
@@ -89,8 +92,9 @@ def check_dependencies(depfile: Path, tree: Path, folder: str, rules: Rules, sys
         elif any(resolved.is_relative_to(root) for root in roots):
             continue
         else:
-            violations.append(Violation("includes a file outside the suite and the toolchain's and system's folders",
-                                        str(resolved)))
+            violations.append(
+                Violation("includes a file outside the suite and the toolchain's and system's folders", str(resolved))
+            )
     return violations
 
 
@@ -145,19 +149,27 @@ _SYSCALL = re.compile(r"\t(syscall|sysenter|int\s+\$0x80)\b")
 
 def check_no_system_calls(sandbox: Sandbox, obj: Path, log: Path) -> list[Violation]:
     """The host code of the object, disassembled: no instruction that enters the kernel."""
-    done = run_logged(sandbox.command(["objdump", "-d", "--no-show-raw-insn", str(obj)], reads=[obj.parent],
-                                      limits=TOOL_LIMITS), log, 300)
+    done = run_logged(
+        sandbox.command(["objdump", "-d", "--no-show-raw-insn", str(obj)], reads=[obj.parent], limits=TOOL_LIMITS),
+        log,
+        300,
+    )
     if done.returncode != 0:
         raise RuntimeError(f"objdump failed on {obj.name} (see {log.name})")
     found = sorted({match.group(1) for match in _SYSCALL.finditer(done.output())})
-    return [Violation("makes a system call of its own (an instruction in its host code)", instruction)
-            for instruction in found]
+    return [
+        Violation("makes a system call of its own (an instruction in its host code)", instruction)
+        for instruction in found
+    ]
 
 
 def suite_names_of(sandbox: Sandbox, binary: Path, log: Path) -> set[str]:
     """Every name the runner (the suite's side of the student's process) defines."""
-    done = run_logged(sandbox.command(["nm", "-C", "--defined-only", str(binary)], reads=[binary.parent],
-                                      limits=TOOL_LIMITS), log, 120)
+    done = run_logged(
+        sandbox.command(["nm", "-C", "--defined-only", str(binary)], reads=[binary.parent], limits=TOOL_LIMITS),
+        log,
+        120,
+    )
     names = set()
     for line in done.output().splitlines()[1:]:
         match = re.match(r"^[0-9a-fA-F]+\s+\S\s+(.*)$", line)
@@ -169,8 +181,15 @@ def suite_names_of(sandbox: Sandbox, binary: Path, log: Path) -> set[str]:
 def interface_of(sandbox: Sandbox, skeleton_library: Path, log: Path) -> list[str]:
     """The lab's interface: what the skeleton's library exports (its own functions, not the C++
     runtime's weak ones)."""
-    done = run_logged(sandbox.command(["nm", "-C", "-D", "--defined-only", str(skeleton_library)],
-                                      reads=[skeleton_library.parent], limits=TOOL_LIMITS), log, 120)
+    done = run_logged(
+        sandbox.command(
+            ["nm", "-C", "-D", "--defined-only", str(skeleton_library)],
+            reads=[skeleton_library.parent],
+            limits=TOOL_LIMITS,
+        ),
+        log,
+        120,
+    )
     names = []
     for line in done.output().splitlines()[1:]:
         match = re.match(r"^[0-9a-fA-F]+\s+([TDBR])\s+(.*)$", line)

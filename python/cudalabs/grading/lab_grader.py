@@ -23,8 +23,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import build, gtest, integrity, technique
-from .lab_run import (COMPILE_ERROR, CRASHED, INTEGRITY, MISSING, NOT_GRADED, SANITIZER_FATAL, TIME_LIMIT,
-                      WRONG_AFTER_TIMING, LabRun, Rate)
+from .lab_run import (
+    COMPILE_ERROR,
+    CRASHED,
+    INTEGRITY,
+    MISSING,
+    NOT_GRADED,
+    SANITIZER_FATAL,
+    TIME_LIMIT,
+    WRONG_AFTER_TIMING,
+    LabRun,
+    Rate,
+)
 from .referee import SANITIZER_ERROR_EXIT, RunnerSpec, ncu_tool, referee_environment, run_referee, sanitizer_tool
 from .rubric import LabRubric
 from .sandbox import Sandbox, copy_out
@@ -74,7 +84,7 @@ def _built_architectures(argv: list[str]) -> set[str]:
                 if item.startswith("sm_"):
                     found.add(item[3:])
         if arg.startswith("-arch=sm_"):
-            found.add(arg[len("-arch=sm_"):])
+            found.add(arg[len("-arch=sm_") :])
     return found
 
 
@@ -84,16 +94,27 @@ def unavailable_reasons(rubric: LabRubric, gpu: GpuFacts, built: set[str]) -> di
     for variant in rubric.variants:
         needs = variant.requires
         if needs.compute_capability and gpu.compute_capability + 1e-9 < needs.compute_capability:
-            reasons[variant.name] = (f"needs compute capability {needs.compute_capability:g} "
-                                     f"(this GPU, {gpu.name}, has {gpu.compute_capability:g})")
+            reasons[variant.name] = (
+                f"needs compute capability {needs.compute_capability:g} "
+                f"(this GPU, {gpu.name}, has {gpu.compute_capability:g})"
+            )
         elif needs.architecture and needs.architecture not in built:
-            reasons[variant.name] = (f"needs a build for sm_{needs.architecture} "
-                                     f"(the grading build has {', '.join(sorted(built)) or 'none'})")
+            reasons[variant.name] = (
+                f"needs a build for sm_{needs.architecture} "
+                f"(the grading build has {', '.join(sorted(built)) or 'none'})"
+            )
     return reasons
 
 
-def _build_library(ctx: Context, lab: Lab, rubric: LabRubric, files: dict[str, bytes], tag: str,
-                   run: LabRun | None, command: build.CompileCommand | None = None) -> tuple[Path | None, list[str]]:
+def _build_library(
+    ctx: Context,
+    lab: Lab,
+    rubric: LabRubric,
+    files: dict[str, bytes],
+    tag: str,
+    run: LabRun | None,
+    command: build.CompileCommand | None = None,
+) -> tuple[Path | None, list[str]]:
     """Tree, compile, integrity, link: the run folder (runner + libsubmission.so), or None with
     `run` failed (for the student) or the reason (for the solution). `command` replaces the grading
     build's compile command (the grader's tests compile for one architecture)."""
@@ -106,16 +127,18 @@ def _build_library(ctx: Context, lab: Lab, rubric: LabRubric, files: dict[str, b
     ctx.sandbox.prepare_readable(tree)
     command = command or build.compile_command(ctx.build, ctx.repo, lab.number, lab.folder)
     limit = rubric.build_time_limit_s
-    compiled = build.compile_kernels(ctx.sandbox, command, tree, lab.folder, _scratch(ctx, lab, f"{tag}-compile"),
-                                     work / "compile.log", limit)
+    compiled = build.compile_kernels(
+        ctx.sandbox, command, tree, lab.folder, _scratch(ctx, lab, f"{tag}-compile"), work / "compile.log", limit
+    )
     if not compiled.ok:
         what = "the build exceeded its time limit" if compiled.timed_out else "kernels.cu does not compile"
         reason = what + (f": {compiled.details[0]}" if compiled.details else "")
         if run is not None:
             run.fail(COMPILE_ERROR, reason, compiled.details)
         return None, [reason]
-    violations = integrity.check_dependencies(compiled.depfile, tree, lab.folder, rubric.integrity,
-                                              ctx.system_roots + command.include_roots())
+    violations = integrity.check_dependencies(
+        compiled.depfile, tree, lab.folder, rubric.integrity, ctx.system_roots + command.include_roots()
+    )
     table = integrity.read_symbols(ctx.sandbox, compiled.object, work)
     interface = integrity.interface_of(ctx.sandbox, targets.skeleton_library, work / "nm-interface.log")
     suite_names = integrity.suite_names_of(ctx.sandbox, targets.runner, work / "nm-runner.log")
@@ -127,8 +150,16 @@ def _build_library(ctx: Context, lab: Lab, rubric: LabRubric, files: dict[str, b
             run.fail(INTEGRITY, reason, [str(v) for v in violations[:20]])
         return None, [str(v) for v in violations]
     link_out = _scratch(ctx, lab, f"{tag}-link")
-    linked = build.link_library(ctx.sandbox, compiled.object, interface, cuda_library_folder(ctx.build), link_out,
-                                work / "link.log", limit, host_compiler=host_compiler(ctx.build))
+    linked = build.link_library(
+        ctx.sandbox,
+        compiled.object,
+        interface,
+        cuda_library_folder(ctx.build),
+        link_out,
+        work / "link.log",
+        limit,
+        host_compiler=host_compiler(ctx.build),
+    )
     if not linked.ok:
         reason = "the object does not link" + (f": {linked.details[0]}" if linked.details else "")
         if run is not None:
@@ -169,8 +200,9 @@ def solution_folder(ctx: Context, lab: Lab, rubric: LabRubric) -> tuple[Path | N
     """The reference solution built as a student's submission is (same tree, compiler, link,
     runner), once per grading build and solution text."""
     files = {name: text.encode() for name, text in handed_in(ctx.repo, lab.folder).items()}
-    digest = hashlib.sha256(b"".join(files[name] for name in sorted(files)) +
-                            (ctx.build / "compile_commands.json").read_bytes()).hexdigest()[:16]
+    digest = hashlib.sha256(
+        b"".join(files[name] for name in sorted(files)) + (ctx.build / "compile_commands.json").read_bytes()
+    ).hexdigest()[:16]
     cached = ctx.build / "grader" / f"lab{lab.number}" / "solution" / digest
     if (cached / "libsubmission.so").is_file():
         ctx.sandbox.prepare_readable(cached)
@@ -202,8 +234,9 @@ def _abnormal(step, what: str) -> tuple[str, str] | None:
     return None
 
 
-def _classify(outcomes: list[gtest.TestOutcome], rubric: LabRubric, unavailable: dict[str, str],
-              run: LabRun) -> list[gtest.TestOutcome]:
+def _classify(
+    outcomes: list[gtest.TestOutcome], rubric: LabRubric, unavailable: dict[str, str], run: LabRun
+) -> list[gtest.TestOutcome]:
     """The referee's results against the rubric's test list: a missing test fails, an extra one is
     named, and a skip counts only as 'not implemented yet' or as this GPU's lack (the grader's
     reason or a capability the rubric lists); any other skip fails."""
@@ -217,11 +250,14 @@ def _classify(outcomes: list[gtest.TestOutcome], rubric: LabRubric, unavailable:
         elif test.status == "skipped":
             variant = rubric.variant_of_test(name)
             reason = unavailable.get(variant.name, "") if variant else ""
-            allowed = (reason and reason in test.message) or any(p.search(test.message) for p in rubric.capability_skips)
+            allowed = (reason and reason in test.message) or any(
+                p.search(test.message) for p in rubric.capability_skips
+            )
             if not allowed:
                 run.test_list_problems.append(f"{name}: skipped ({test.message}), which the rubric does not accept")
-                test = gtest.TestOutcome(name, "failed", f"skipped for a reason the grader does not accept: {test.message}",
-                                         test.seconds)
+                test = gtest.TestOutcome(
+                    name, "failed", f"skipped for a reason the grader does not accept: {test.message}", test.seconds
+                )
         result.append(test)
     for name in by_name:
         run.test_list_problems.append(f"{name}: ran, but the rubric does not list it")
@@ -235,8 +271,9 @@ def _tests(ctx: Context, lab: Lab, rubric: LabRubric, folder: Path, env: dict, r
     xml.unlink(missing_ok=True)
     runner = _runner(ctx, lab, folder, "tests")
     limit = ctx.time_limit_s or rubric.time_limit_s
-    step = run_referee(targets.referee, [f"--gtest_output=xml:{xml}"], runner.command(ctx.sandbox), work, "tests", env,
-                       limit)
+    step = run_referee(
+        targets.referee, [f"--gtest_output=xml:{xml}"], runner.command(ctx.sandbox), work, "tests", env, limit
+    )
     run.logs["tests"] = _publish(ctx, step.completed.log)
     run.logs["runner output"] = _publish(ctx, step.runner_log)
     if ended := _abnormal(step, "the grading tests"):
@@ -244,8 +281,11 @@ def _tests(ctx: Context, lab: Lab, rubric: LabRubric, folder: Path, env: dict, r
         return False
     code = step.completed.returncode
     if code not in (0, 1) or not xml.is_file():
-        run.fail(NOT_GRADED, f"the referee ended with {step.completed.signal_name or f'exit {code}'} "
-                             "before reporting (a grader problem; see the tests log)")
+        run.fail(
+            NOT_GRADED,
+            f"the referee ended with {step.completed.signal_name or f'exit {code}'} "
+            "before reporting (a grader problem; see the tests log)",
+        )
         return False
     outcomes = gtest.parse_xml(xml)
     if (code == 0) != all(t.status != "failed" for t in outcomes):
@@ -256,8 +296,10 @@ def _tests(ctx: Context, lab: Lab, rubric: LabRubric, folder: Path, env: dict, r
 
 
 _SUMMARY = re.compile(r"(?:ERROR SUMMARY|RACECHECK SUMMARY)[^\n]*?(\d+) (?:error|hazard)")
-_DETAIL = re.compile(r"Invalid __\w+__ (read|write)|out of bounds|(Race|hazard) reported|Potential \w+ hazard|"
-                     r"Barrier error|Uninitialized __global__ memory read|divergent")
+_DETAIL = re.compile(
+    r"Invalid __\w+__ (read|write)|out of bounds|(Race|hazard) reported|Potential \w+ hazard|"
+    r"Barrier error|Uninitialized __global__ memory read|divergent"
+)
 
 
 def _sanitizers(ctx: Context, lab: Lab, rubric: LabRubric, folder: Path, env: dict, run: LabRun) -> bool:
@@ -277,16 +319,27 @@ def _sanitizers(ctx: Context, lab: Lab, rubric: LabRubric, folder: Path, env: di
         except FileNotFoundError as error:
             run.fail(NOT_GRADED, f"compute-sanitizer {tool} cannot run: {error}")
             return False
-        step = run_referee(targets.referee, [f"--gtest_filter={rubric.memcheck_filter}"],
-                           runner.command(ctx.sandbox, prefix), work, tool, env, limit, tool_file=tool_file)
+        step = run_referee(
+            targets.referee,
+            [f"--gtest_filter={rubric.memcheck_filter}"],
+            runner.command(ctx.sandbox, prefix),
+            work,
+            tool,
+            env,
+            limit,
+            tool_file=tool_file,
+        )
         run.logs[tool] = _publish(ctx, step.tool_log)
         report = step.tool_log.read_text(errors="replace") if step.tool_log and step.tool_log.is_file() else ""
         counts = [int(n) for n in _SUMMARY.findall(report)]
         exits = [e for e in step.events if f"code {SANITIZER_ERROR_EXIT}" in e.get("detail", "")]
         if any(counts) or exits:
             lines = [line.strip().lstrip("=").strip() for line in report.splitlines() if _DETAIL.search(line)][:8]
-            run.fail(SANITIZER_FATAL[tool], f"compute-sanitizer {tool}: " + (lines[0] if lines else f"{max(counts, default=0)} errors"),
-                     lines)
+            run.fail(
+                SANITIZER_FATAL[tool],
+                f"compute-sanitizer {tool}: " + (lines[0] if lines else f"{max(counts, default=0)} errors"),
+                lines,
+            )
             return False
         if ended := _abnormal(step, f"compute-sanitizer {tool}"):
             run.fail(*ended)
@@ -298,8 +351,9 @@ def _sanitizers(ctx: Context, lab: Lab, rubric: LabRubric, folder: Path, env: di
     return True
 
 
-def _technique(ctx: Context, lab: Lab, rubric: LabRubric, folder: Path, env: dict, run: LabRun,
-               variants: list[str]) -> None:
+def _technique(
+    ctx: Context, lab: Lab, rubric: LabRubric, folder: Path, env: dict, run: LabRun, variants: list[str]
+) -> None:
     rules = rubric.technique
     if rules is None:
         return
@@ -307,8 +361,11 @@ def _technique(ctx: Context, lab: Lab, rubric: LabRubric, folder: Path, env: dic
         run.technique_note = "not checked: the instructor passed --no-technique"
         return
     if shutil.which("ncu") is None:
-        run.fail(NOT_GRADED, "Nsight Compute (ncu) not found: the technique rules cannot be checked (install the "
-                             "CUDA toolkit's ncu, or pass --no-technique)")
+        run.fail(
+            NOT_GRADED,
+            "Nsight Compute (ncu) not found: the technique rules cannot be checked (install the "
+            "CUDA toolkit's ncu, or pass --no-technique)",
+        )
         return
     targets = build.lab_targets(ctx.build, lab.number, lab.folder)
     work = ctx.work / f"lab{lab.number}"
@@ -319,29 +376,48 @@ def _technique(ctx: Context, lab: Lab, rubric: LabRubric, folder: Path, env: dic
         out.unlink(missing_ok=True)
         runner = _runner(ctx, lab, folder, name)
         tool_file = runner.scratch / "tool.log"
-        step = run_referee(targets.referee, ["--probe", variant, "--out", str(out), *rules.probe_args],
-                           runner.command(ctx.sandbox, ncu_tool(sorted(set(rules.metrics.values())), tool_file)), work,
-                           name, env, ctx.time_limit_s or rubric.time_limit_s, tool_file=tool_file)
+        step = run_referee(
+            targets.referee,
+            ["--probe", variant, "--out", str(out), *rules.probe_args],
+            runner.command(ctx.sandbox, ncu_tool(sorted(set(rules.metrics.values())), tool_file)),
+            work,
+            name,
+            env,
+            ctx.time_limit_s or rubric.time_limit_s,
+            tool_file=tool_file,
+        )
         run.logs[f"profile ({variant})"] = _publish(ctx, step.tool_log)
         probe = json.loads(out.read_text()) if out.is_file() else {"ok": False, "error": "the referee wrote no probe"}
         tool_output = step.tool_log.read_text(errors="replace") if step.tool_log and step.tool_log.is_file() else ""
         if technique.no_permission(tool_output):
-            run.fail(NOT_GRADED, "this node does not let users read the GPU's performance counters: the technique "
-                                 "rules cannot be checked (grade elsewhere, or pass --no-technique)")
+            run.fail(
+                NOT_GRADED,
+                "this node does not let users read the GPU's performance counters: the technique "
+                "rules cannot be checked (grade elsewhere, or pass --no-technique)",
+            )
             return
-        result = technique.judge(variant, rules, bool(probe.get("ok")), probe.get("error", ""), tool_output,
-                                 {k: float(v) for k, v in probe.get("facts", {}).items()})
+        result = technique.judge(
+            variant,
+            rules,
+            bool(probe.get("ok")),
+            probe.get("error", ""),
+            tool_output,
+            {k: float(v) for k, v in probe.get("facts", {}).items()},
+        )
         run.technique[variant] = result
         if result.measured:
             measured[variant] = result.measured
     for name, twin in technique.repeated(measured, rules).items():
-        run.repeated[name] = (f"not distinct from {twin}: {rules.distinct_why}, yet both measured "
-                              f"{technique.describe({k: measured[name][k] for k in rules.distinct_metrics if k in measured[name]})}")
+        run.repeated[name] = (
+            f"not distinct from {twin}: {rules.distinct_why}, yet both measured "
+            f"{technique.describe({k: measured[name][k] for k in rules.distinct_metrics if k in measured[name]})}"
+        )
     run.technique_note = f"checked with Nsight Compute on {len(variants)} variants"
 
 
-def _benchmark(ctx: Context, lab: Lab, rubric: LabRubric, folder: Path, env: dict, run: LabRun,
-               variants: list[str]) -> None:
+def _benchmark(
+    ctx: Context, lab: Lab, rubric: LabRubric, folder: Path, env: dict, run: LabRun, variants: list[str]
+) -> None:
     if rubric.benchmark is None or not variants:
         return
     reference, problem = solution_folder(ctx, lab, rubric)
@@ -354,19 +430,40 @@ def _benchmark(ctx: Context, lab: Lab, rubric: LabRubric, folder: Path, env: dic
     out.unlink(missing_ok=True)
     student = _runner(ctx, lab, folder, "bench-student")
     solution = _runner(ctx, lab, reference, "bench-solution")
-    extra = {"CUDALABS_RUNNER_SOLUTION": json.dumps(solution.command(ctx.sandbox)),
-             "CUDALABS_RUNNER_SOLUTION_OUTPUT": str(work / "bench-solution.runner.log")}
+    extra = {
+        "CUDALABS_RUNNER_SOLUTION": json.dumps(solution.command(ctx.sandbox)),
+        "CUDALABS_RUNNER_SOLUTION_OUTPUT": str(work / "bench-solution.runner.log"),
+    }
     bench = rubric.benchmark
-    step = run_referee(targets.referee, ["--bench", "--variants", ",".join(variants), "--pairs", str(bench.pairs),
-                                         "--rounds", str(bench.rounds), "--out", str(out), *bench.args],
-                       student.command(ctx.sandbox), work, "bench", env,
-                       (ctx.time_limit_s or rubric.time_limit_s) * 2, extra)
+    step = run_referee(
+        targets.referee,
+        [
+            "--bench",
+            "--variants",
+            ",".join(variants),
+            "--pairs",
+            str(bench.pairs),
+            "--rounds",
+            str(bench.rounds),
+            "--out",
+            str(out),
+            *bench.args,
+        ],
+        student.command(ctx.sandbox),
+        work,
+        "bench",
+        env,
+        (ctx.time_limit_s or rubric.time_limit_s) * 2,
+        extra,
+    )
     run.logs["benchmark"] = _publish(ctx, step.completed.log)
     if not out.is_file():
         if ended := _abnormal(step, "the timed runs"):
             run.fail(*ended)
         else:
-            run.benchmark_note = f"the referee wrote no timings ({step.completed.signal_name or step.completed.returncode})"
+            run.benchmark_note = (
+                f"the referee wrote no timings ({step.completed.signal_name or step.completed.returncode})"
+            )
         return
     data = json.loads(out.read_text())
     unit = data.get("unit", "GFLOP/s")
@@ -385,7 +482,9 @@ def _benchmark(ctx: Context, lab: Lab, rubric: LabRubric, folder: Path, env: dic
             if "median" in theirs:
                 solutions.append(theirs["median"])
             else:
-                run.benchmark_note = f"the reference solution's timing failed: {theirs.get('error') or theirs.get('wrong')}"
+                run.benchmark_note = (
+                    f"the reference solution's timing failed: {theirs.get('error') or theirs.get('wrong')}"
+                )
             if "median" in mine:
                 students.append(mine["median"])
                 if "median" in theirs and theirs["median"] > 0:
@@ -422,8 +521,12 @@ def grade_lab(ctx: Context, lab: Lab, rubric: LabRubric, files: dict[str, bytes]
     _technique(ctx, lab, rubric, folder, env, run, passed)
     if run.fatal:
         return run
-    timed = [name for name in passed if name not in run.repeated
-             and (name not in run.technique or run.technique[name].passed)
-             and any(t.points for t in [v for v in rubric.variants if v.name == name][0].performance)]
+    timed = [
+        name
+        for name in passed
+        if name not in run.repeated
+        and (name not in run.technique or run.technique[name].passed)
+        and any(t.points for t in [v for v in rubric.variants if v.name == name][0].performance)
+    ]
     _benchmark(ctx, lab, rubric, folder, env, run, timed)
     return run

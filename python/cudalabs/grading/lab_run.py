@@ -30,6 +30,7 @@ SANITIZER_FATAL = {"memcheck": MEMCHECK, "racecheck": RACECHECK, "synccheck": SY
 class Rate:
     """A variant's median rate on the benchmark problem (in the unit the referee reports) and the
     student's fraction of the solution's rate in each pair of timed runs."""
+
     student: float | None = None
     solution: float | None = None
     unit: str = "GFLOP/s"

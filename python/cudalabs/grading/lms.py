@@ -23,39 +23,73 @@ def _entries(labs) -> list[dict]:
         prefix = f"Lab {lab.run.number} ({lab.run.folder})"
         for index, variant in enumerate(lab.variants, start=1):
             why = lab.run.reason if lab.run.fatal else (variant.note or variant.state)
-            entries.append({"name": f"{prefix}: {variant.name}, correctness", "number": f"{int(lab.run.number)}.{index}",
-                            "score": round(variant.correctness, 2), "max_score": variant.correctness_max,
-                            "passed": variant.correctness >= variant.correctness_max > 0,
-                            "output": f"{variant.passed} of {len(variant.tests)} tests passed ({variant.state})"
-                                      + (f": {why}" if why and why != variant.state else "")})
+            entries.append(
+                {
+                    "name": f"{prefix}: {variant.name}, correctness",
+                    "number": f"{int(lab.run.number)}.{index}",
+                    "score": round(variant.correctness, 2),
+                    "max_score": variant.correctness_max,
+                    "passed": variant.correctness >= variant.correctness_max > 0,
+                    "output": f"{variant.passed} of {len(variant.tests)} tests passed ({variant.state})"
+                    + (f": {why}" if why and why != variant.state else ""),
+                }
+            )
             if variant.performance_max > 0:
                 fraction = variant.rate.fraction if variant.rate else None
-                speed = f"{100 * fraction:.0f}% of the reference solution's rate" if fraction is not None else "not timed"
-                entries.append({"name": f"{prefix}: {variant.name}, speed", "number": f"{int(lab.run.number)}.{index}.1",
-                                "score": round(variant.performance, 2), "max_score": variant.performance_max,
-                                "passed": variant.performance >= variant.performance_max,
-                                "output": speed})
+                speed = (
+                    f"{100 * fraction:.0f}% of the reference solution's rate" if fraction is not None else "not timed"
+                )
+                entries.append(
+                    {
+                        "name": f"{prefix}: {variant.name}, speed",
+                        "number": f"{int(lab.run.number)}.{index}.1",
+                        "score": round(variant.performance, 2),
+                        "max_score": variant.performance_max,
+                        "passed": variant.performance >= variant.performance_max,
+                        "output": speed,
+                    }
+                )
     return entries
 
 
 def gradescope(header, labs) -> str:
     entries = _entries(labs)
-    tests = [{"name": e["name"], "number": e["number"], "score": e["score"], "max_score": e["max_score"],
-              "status": "passed" if e["passed"] else "failed", "output": e["output"], "visibility": "visible"}
-             for e in entries]
+    tests = [
+        {
+            "name": e["name"],
+            "number": e["number"],
+            "score": e["score"],
+            "max_score": e["max_score"],
+            "status": "passed" if e["passed"] else "failed",
+            "output": e["output"],
+            "visibility": "visible",
+        }
+        for e in entries
+    ]
     leaderboard = []
     for lab in labs:
         for variant in lab.variants:
             if variant.rate and variant.rate.fraction is not None:
-                leaderboard.append({"name": f"lab{lab.run.number} {variant.name} (% of reference)",
-                                    "value": round(100 * variant.rate.fraction, 1), "order": "desc"})
+                leaderboard.append(
+                    {
+                        "name": f"lab{lab.run.number} {variant.name} (% of reference)",
+                        "value": round(100 * variant.rate.fraction, 1),
+                        "order": "desc",
+                    }
+                )
     fatal = [f"Lab {lab.run.number}: 0 points, {lab.run.reason}" for lab in labs if lab.run.fatal]
-    output = "\n".join([f"Graded on {header.device} at suite commit {header.commit}, seed {header.seed}.",
-                        header.sandbox, *fatal])
-    result = {"score": round(sum(e["score"] for e in entries), 2),
-              "execution_time": int(sum(lab.run.seconds for lab in labs)),
-              "output": output, "output_format": "text", "visibility": "visible", "stdout_visibility": "hidden",
-              "tests": tests}
+    output = "\n".join(
+        [f"Graded on {header.device} at suite commit {header.commit}, seed {header.seed}.", header.sandbox, *fatal]
+    )
+    result = {
+        "score": round(sum(e["score"] for e in entries), 2),
+        "execution_time": int(sum(lab.run.seconds for lab in labs)),
+        "output": output,
+        "output_format": "text",
+        "visibility": "visible",
+        "stdout_visibility": "hidden",
+        "tests": tests,
+    }
     if leaderboard:
         result["leaderboard"] = leaderboard
     return json.dumps(result, indent=1) + "\n"
@@ -66,10 +100,24 @@ def classroom_result(header, labs) -> dict:
     status = "pass" if all(e["passed"] for e in entries) else "fail"
     if any(lab.run.fatal == "could not be graded" for lab in labs):
         status = "error"
-    return {"version": 1, "status": status, "max_score": round(sum(e["max_score"] for e in entries), 2),
-            "tests": [{"name": e["name"], "status": "pass" if e["passed"] else "fail", "message": e["output"],
-                       "test_code": f"make grade LABS={e['number'].split('.')[0].zfill(2)}", "filename": "",
-                       "line_no": 0, "execution_time": "", "score": e["score"]} for e in entries]}
+    return {
+        "version": 1,
+        "status": status,
+        "max_score": round(sum(e["max_score"] for e in entries), 2),
+        "tests": [
+            {
+                "name": e["name"],
+                "status": "pass" if e["passed"] else "fail",
+                "message": e["output"],
+                "test_code": f"make grade LABS={e['number'].split('.')[0].zfill(2)}",
+                "filename": "",
+                "line_no": 0,
+                "execution_time": "",
+                "score": e["score"],
+            }
+            for e in entries
+        ],
+    }
 
 
 def classroom(header, labs) -> str:

@@ -38,16 +38,18 @@ class Completed:
         return self.log.read_text(errors="replace") if self.log.exists() else ""
 
 
-def run_logged(command: list[str], log: Path, time_limit_s: float, env: dict | None = None,
-               cwd: Path | None = None) -> Completed:
+def run_logged(
+    command: list[str], log: Path, time_limit_s: float, env: dict | None = None, cwd: Path | None = None
+) -> Completed:
     """Runs command with stdout and stderr into log; kills its process group after time_limit_s."""
     log.parent.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
     with open(log, "wb") as sink:
         sink.write(("$ " + " ".join(command) + "\n").encode())
         sink.flush()
-        process = subprocess.Popen(command, stdout=sink, stderr=subprocess.STDOUT, env=env, cwd=cwd,
-                                   start_new_session=True)
+        process = subprocess.Popen(
+            command, stdout=sink, stderr=subprocess.STDOUT, env=env, cwd=cwd, start_new_session=True
+        )
         try:
             returncode = process.wait(timeout=time_limit_s)
         except subprocess.TimeoutExpired:

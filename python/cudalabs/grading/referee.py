@@ -24,18 +24,26 @@ RUN_LIMITS = Limits(processes=256, file_bytes=1 << 30, data_bytes=96 << 30, cpu_
 @dataclass(frozen=True)
 class RunnerSpec:
     """One runner: the folder holding a copy of the runner and the library it loads."""
+
     folder: Path  # runner + libsubmission.so
     scratch: Path  # the one folder its processes may write
 
     def command(self, sandbox: Sandbox, tool: list[str] | None = None, extra_reads: list[Path] = ()) -> list[str]:
         argv = [*(tool or []), str(self.folder / "runner")]
-        return sandbox.command(argv, reads=[self.folder, *extra_reads], writes=[self.scratch], gpu=True,
-                               workdir=self.scratch, limits=RUN_LIMITS)
+        return sandbox.command(
+            argv,
+            reads=[self.folder, *extra_reads],
+            writes=[self.scratch],
+            gpu=True,
+            workdir=self.scratch,
+            limits=RUN_LIMITS,
+        )
 
 
 @dataclass
 class Step:
     """What one referee step left in the work folder."""
+
     completed: Completed
     events: list[dict] = field(default_factory=list)
     tool_log: Path | None = None
@@ -57,14 +65,29 @@ def read_events(path: Path) -> list[dict]:
     return events
 
 
-def referee_environment(variants: dict[str, list[str]], unavailable: dict[str, str], seed: str,
-                        call_time_limit_s: float) -> dict:
-    return {**os.environ, "CUDALABS_SEED": seed, "CUDALABS_VARIANTS": json.dumps(variants),
-            "CUDALABS_UNAVAILABLE": json.dumps(unavailable), "CUDALABS_CALL_TIME_LIMIT": str(call_time_limit_s)}
+def referee_environment(
+    variants: dict[str, list[str]], unavailable: dict[str, str], seed: str, call_time_limit_s: float
+) -> dict:
+    return {
+        **os.environ,
+        "CUDALABS_SEED": seed,
+        "CUDALABS_VARIANTS": json.dumps(variants),
+        "CUDALABS_UNAVAILABLE": json.dumps(unavailable),
+        "CUDALABS_CALL_TIME_LIMIT": str(call_time_limit_s),
+    }
 
 
-def run_referee(referee: Path, arguments: list[str], runner_command: list[str], work: Path, name: str, env: dict,
-                time_limit_s: float, extra_env: dict | None = None, tool_file: Path | None = None) -> Step:
+def run_referee(
+    referee: Path,
+    arguments: list[str],
+    runner_command: list[str],
+    work: Path,
+    name: str,
+    env: dict,
+    time_limit_s: float,
+    extra_env: dict | None = None,
+    tool_file: Path | None = None,
+) -> Step:
     """One referee run; its events, tool log and runner log under work/<name>.*
 
     `tool_file`: where the tool in runner_command writes its report (--log-file, in the runner's
@@ -77,8 +100,14 @@ def run_referee(referee: Path, arguments: list[str], runner_command: list[str], 
         path.unlink(missing_ok=True)
     if tool_file:
         tool_file.unlink(missing_ok=True)
-    step_env = {**env, "CUDALABS_RUNNER": json.dumps(runner_command), "CUDALABS_RUNNER_OUTPUT": str(runner),
-                "CUDALABS_RUNNER_TOOL": str(stdout), "CUDALABS_REFEREE_EVENTS": str(events), **(extra_env or {})}
+    step_env = {
+        **env,
+        "CUDALABS_RUNNER": json.dumps(runner_command),
+        "CUDALABS_RUNNER_OUTPUT": str(runner),
+        "CUDALABS_RUNNER_TOOL": str(stdout),
+        "CUDALABS_REFEREE_EVENTS": str(events),
+        **(extra_env or {}),
+    }
     done = run_logged([str(referee), *arguments], work / f"{name}.log", time_limit_s, step_env)
     if tool_file:
         tool.write_text(read_regular_file(tool_file))
@@ -105,13 +134,34 @@ def sanitizer_tool(tool: str, log: Path) -> list[str]:
     sanitizer = shutil.which("compute-sanitizer")
     if sanitizer is None:
         raise FileNotFoundError("compute-sanitizer not found")
-    return [sanitizer, "--tool", tool, "--error-exitcode", str(SANITIZER_ERROR_EXIT), "--print-limit", "8",
-            "--log-file", str(log)]
+    return [
+        sanitizer,
+        "--tool",
+        tool,
+        "--error-exitcode",
+        str(SANITIZER_ERROR_EXIT),
+        "--print-limit",
+        "8",
+        "--log-file",
+        str(log),
+    ]
 
 
 def ncu_tool(metrics: list[str], log: Path) -> list[str]:
     ncu = shutil.which("ncu")
     if ncu is None:
         raise FileNotFoundError("Nsight Compute (ncu) not found")
-    return [ncu, "--clock-control", "none", "--target-processes", "all", "--metrics", ",".join(metrics), "--csv",
-            "--page", "raw", "--log-file", str(log)]
+    return [
+        ncu,
+        "--clock-control",
+        "none",
+        "--target-processes",
+        "all",
+        "--metrics",
+        ",".join(metrics),
+        "--csv",
+        "--page",
+        "raw",
+        "--log-file",
+        str(log),
+    ]

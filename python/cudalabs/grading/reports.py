@@ -41,7 +41,7 @@ def _ctest_pattern(test_name: str) -> str:
 def _first_line(text: str, width: int = 160) -> str:
     """One line that says what failed. GoogleTest starts a failure with its location and the failed
     assertion and ends it with the test's own streamed message, so the last line is the useful one."""
-    lines = [l.strip() for l in text.splitlines() if l.strip() and not re.fullmatch(r"\S+:\d+", l.strip())]
+    lines = [row.strip() for row in text.splitlines() if row.strip() and not re.fullmatch(r"\S+:\d+", row.strip())]
     line = lines[-1] if lines else ""
     return line if len(line) <= width else line[: width - 3] + "..."
 
@@ -63,7 +63,11 @@ def _rate_cells(v: VariantScore) -> list[str]:
     student = f"{v.rate.student:,.0f}" if v.rate.student is not None else "-"
     solution = f"{v.rate.solution:,.0f}" if v.rate.solution is not None else "-"
     fraction = f"{100 * v.rate.fraction:.0f}%" if v.rate.fraction is not None else "-"
-    return [f"{student} {v.rate.unit}" if student != "-" else "-", f"{solution} {v.rate.unit}" if solution != "-" else "-", fraction]
+    return [
+        f"{student} {v.rate.unit}" if student != "-" else "-",
+        f"{solution} {v.rate.unit}" if solution != "-" else "-",
+        fraction,
+    ]
 
 
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:
@@ -73,27 +77,58 @@ def _table(header: list[str], rows: list[list[str]]) -> list[str]:
 
 
 def markdown(header: Header, labs: list[LabScore]) -> str:
-    total, maximum = sum(l.points for l in labs), sum(l.max_points for l in labs)
-    out = [f"# Grade report: {header.submission}", "",
-           f"**Total: {_points(round(total, 2))} / {_points(round(maximum, 2))} points**", "",
-           f"- device: {header.device}", f"- graded: {header.date}, suite commit {header.commit}",
-           f"- seed: CUDALABS_SEED={header.seed} (rerun a failing test with it to see the same inputs)",
-           f"- rubric: {header.rubric}", *([f"- {header.sandbox}"] if header.sandbox else []),
-           *([f"- technique: {header.technique}"] if header.technique else []), "", "## Summary", ""]
-    out += _table(["lab", "points", "tests passed", "status"],
-                  [[l.run.folder, f"{_points(l.points)} / {_points(l.max_points)}",
-                    f"{l.tests_passed} / {l.tests_total}", _status(l)] for l in labs])
+    total, maximum = sum(lab.points for lab in labs), sum(lab.max_points for lab in labs)
+    out = [
+        f"# Grade report: {header.submission}",
+        "",
+        f"**Total: {_points(round(total, 2))} / {_points(round(maximum, 2))} points**",
+        "",
+        f"- device: {header.device}",
+        f"- graded: {header.date}, suite commit {header.commit}",
+        f"- seed: CUDALABS_SEED={header.seed} (rerun a failing test with it to see the same inputs)",
+        f"- rubric: {header.rubric}",
+        *([f"- {header.sandbox}"] if header.sandbox else []),
+        *([f"- technique: {header.technique}"] if header.technique else []),
+        "",
+        "## Summary",
+        "",
+    ]
+    out += _table(
+        ["lab", "points", "tests passed", "status"],
+        [
+            [
+                lab.run.folder,
+                f"{_points(lab.points)} / {_points(lab.max_points)}",
+                f"{lab.tests_passed} / {lab.tests_total}",
+                _status(lab),
+            ]
+            for lab in labs
+        ],
+    )
     for lab in labs:
-        out += ["", f"## Lab {lab.run.number} ({lab.run.folder}): {_points(lab.points)} / {_points(lab.max_points)}", ""]
+        out += [
+            "",
+            f"## Lab {lab.run.number} ({lab.run.folder}): {_points(lab.points)} / {_points(lab.max_points)}",
+            "",
+        ]
         if lab.run.fatal:
             out += [f"**Scored 0: {lab.run.reason}**", ""]
             if lab.run.details:
                 out += ["```", *lab.run.details, "```", ""]
-        out += _table(["variant", "state", "tests passed", "correctness", "student", "solution", "of solution",
-                       "performance"],
-                      [[v.name, v.state, f"{v.passed} / {len(v.tests)}",
-                        f"{_points(v.correctness)} / {_points(v.correctness_max)}", *_rate_cells(v),
-                        f"{_points(v.performance)} / {_points(v.performance_max)}"] for v in lab.variants])
+        out += _table(
+            ["variant", "state", "tests passed", "correctness", "student", "solution", "of solution", "performance"],
+            [
+                [
+                    v.name,
+                    v.state,
+                    f"{v.passed} / {len(v.tests)}",
+                    f"{_points(v.correctness)} / {_points(v.correctness_max)}",
+                    *_rate_cells(v),
+                    f"{_points(v.performance)} / {_points(v.performance_max)}",
+                ]
+                for v in lab.variants
+            ],
+        )
         failing = [v for v in lab.variants if v.failing and v.state == "failed"]
         if failing:
             out += ["", "Failing tests (shape: what the check found):", ""]
@@ -101,14 +136,24 @@ def markdown(header: Header, labs: list[LabScore]) -> str:
                 for test in v.failing:
                     out.append(f"- `{v.name}` {test.case}: {_first_line(test.message) or test.status}")
             first = failing[0].failing[0]
-            out += ["", "The student reproduces a failing test on the same inputs in their own build:", "",
-                    f"    CUDALABS_SEED={header.seed} ctest --test-dir build -R "
-                    f"'^lab{lab.run.number}\\.student\\.{_ctest_pattern(first.name)}$' --output-on-failure"]
-        notes = [f"- {v.name}: {v.note}" for v in lab.variants
-                 if v.note and v.state in ("passed", "not run here", "not distinct", "technique not shown")]
+            out += [
+                "",
+                "The student reproduces a failing test on the same inputs in their own build:",
+                "",
+                f"    CUDALABS_SEED={header.seed} ctest --test-dir build -R "
+                f"'^lab{lab.run.number}\\.student\\.{_ctest_pattern(first.name)}$' --output-on-failure",
+            ]
+        notes = [
+            f"- {v.name}: {v.note}"
+            for v in lab.variants
+            if v.note and v.state in ("passed", "not run here", "not distinct", "technique not shown")
+        ]
         if lab.run.built_on:
-            notes.append("- graded alone: it ran on the reference kernels of " +
-                         ", ".join(f"lab {n}" for n in lab.run.built_on) + ", not the submission's")
+            notes.append(
+                "- graded alone: it ran on the reference kernels of "
+                + ", ".join(f"lab {n}" for n in lab.run.built_on)
+                + ", not the submission's"
+            )
         if lab.run.technique_note:
             notes.append(f"- technique: {lab.run.technique_note}")
         for variant, reason in lab.run.unavailable.items():
@@ -134,34 +179,67 @@ def markdown(header: Header, labs: list[LabScore]) -> str:
 def _variant_json(v: VariantScore) -> dict:
     rate = None
     if v.rate is not None:
-        rate = {"student": v.rate.student, "solution": v.rate.solution, "unit": v.rate.unit,
-                "fraction_of_solution": v.rate.fraction}
-    return {"name": v.name, "state": v.state, "tests_passed": v.passed, "tests_total": len(v.tests),
-            "failing": [{"test": t.name, "case": t.case, "status": t.status, "message": t.message} for t in v.failing],
-            "correctness": v.correctness, "correctness_max": v.correctness_max, "performance": v.performance,
-            "performance_max": v.performance_max, "rate": rate, "note": v.note}
+        rate = {
+            "student": v.rate.student,
+            "solution": v.rate.solution,
+            "unit": v.rate.unit,
+            "fraction_of_solution": v.rate.fraction,
+        }
+    return {
+        "name": v.name,
+        "state": v.state,
+        "tests_passed": v.passed,
+        "tests_total": len(v.tests),
+        "failing": [{"test": t.name, "case": t.case, "status": t.status, "message": t.message} for t in v.failing],
+        "correctness": v.correctness,
+        "correctness_max": v.correctness_max,
+        "performance": v.performance,
+        "performance_max": v.performance_max,
+        "rate": rate,
+        "note": v.note,
+    }
 
 
 def _technique_json(run) -> dict:
-    return {name: {"passed": t.passed, "failures": t.failures, "checked": t.checked, "measured": t.measured}
-            for name, t in run.technique.items()}
+    return {
+        name: {"passed": t.passed, "failures": t.failures, "checked": t.checked, "measured": t.measured}
+        for name, t in run.technique.items()
+    }
 
 
 def as_json(header: Header, labs: list[LabScore]) -> str:
-    data = {**header.__dict__,
-            "points": round(sum(l.points for l in labs), 2), "max_points": round(sum(l.max_points for l in labs), 2),
-            "labs": [{"lab": l.run.number, "folder": l.run.folder, "points": l.points, "max_points": l.max_points,
-                      "tests_passed": l.tests_passed, "tests_total": l.tests_total,
-                      "fatal": l.run.fatal, "reason": l.run.reason, "details": l.run.details,
-                      "sanitizers": l.run.sanitizers, "benchmark_note": l.run.benchmark_note, "logs": l.run.logs,
-                      "technique_note": l.run.technique_note, "technique": _technique_json(l.run),
-                      "repeated": l.run.repeated, "unavailable": l.run.unavailable,
-                      "test_list_problems": l.run.test_list_problems,
-                      "built_on_reference_labs": l.run.built_on,
-                      "seconds": round(l.run.seconds, 1), "variants": [_variant_json(v) for v in l.variants],
-                      "unscored_tests": [{"test": t.name, "status": t.status} for t in l.unscored],
-                      "unmatched_tests": [{"test": t.name, "status": t.status} for t in l.unmatched]}
-                     for l in labs]}
+    data = {
+        **header.__dict__,
+        "points": round(sum(lab.points for lab in labs), 2),
+        "max_points": round(sum(lab.max_points for lab in labs), 2),
+        "labs": [
+            {
+                "lab": lab.run.number,
+                "folder": lab.run.folder,
+                "points": lab.points,
+                "max_points": lab.max_points,
+                "tests_passed": lab.tests_passed,
+                "tests_total": lab.tests_total,
+                "fatal": lab.run.fatal,
+                "reason": lab.run.reason,
+                "details": lab.run.details,
+                "sanitizers": lab.run.sanitizers,
+                "benchmark_note": lab.run.benchmark_note,
+                "logs": lab.run.logs,
+                "technique_note": lab.run.technique_note,
+                "technique": _technique_json(lab.run),
+                "repeated": lab.run.repeated,
+                "unavailable": lab.run.unavailable,
+                "test_list_problems": lab.run.test_list_problems,
+                "built_on_reference_labs": lab.run.built_on,
+                "seconds": round(lab.run.seconds, 1),
+                "variants": [_variant_json(v) for v in lab.variants],
+                "unscored_tests": [{"test": t.name, "status": t.status} for t in lab.unscored],
+                "unmatched_tests": [{"test": t.name, "status": t.status} for t in lab.unmatched],
+            }
+            for lab in labs
+        ],
+    }
     return json.dumps(data, indent=1) + "\n"
 
 
@@ -174,13 +252,16 @@ def junit(header: Header, labs: list[LabScore]) -> str:
             ElementTree.SubElement(properties, "property", name=key, value=str(value))
         cases = []
         if lab.run.fatal:
-            case = ElementTree.Element("testcase", classname=f"lab{lab.run.number}", name=lab.run.fatal.replace(" ", "_"))
+            case = ElementTree.Element(
+                "testcase", classname=f"lab{lab.run.number}", name=lab.run.fatal.replace(" ", "_")
+            )
             ElementTree.SubElement(case, "error", message=lab.run.reason).text = "\n".join(lab.run.details)
             cases.append(case)
         for v in lab.variants:
             for test in v.tests:
-                case = ElementTree.Element("testcase", classname=f"lab{lab.run.number}.{v.name}", name=test.case,
-                                           time=f"{test.seconds:.3f}")
+                case = ElementTree.Element(
+                    "testcase", classname=f"lab{lab.run.number}.{v.name}", name=test.case, time=f"{test.seconds:.3f}"
+                )
                 if test.status == "failed":
                     ElementTree.SubElement(case, "failure", message=_first_line(test.message)).text = test.message
                 elif test.status != "passed":
@@ -208,9 +289,13 @@ def write_new(path: Path, text: str) -> None:
 def write_reports(directory: Path, header: Header, labs: list[LabScore]) -> list[Path]:
     directory.mkdir(parents=True, exist_ok=True)
     paths = []
-    for name, text in (("grade-report.md", markdown(header, labs)), ("grade-report.json", as_json(header, labs)),
-                       ("grade-report.xml", junit(header, labs)), ("results.json", lms.gradescope(header, labs)),
-                       ("classroom-result.json", lms.classroom(header, labs))):
+    for name, text in (
+        ("grade-report.md", markdown(header, labs)),
+        ("grade-report.json", as_json(header, labs)),
+        ("grade-report.xml", junit(header, labs)),
+        ("results.json", lms.gradescope(header, labs)),
+        ("classroom-result.json", lms.classroom(header, labs)),
+    ):
         path = directory / name
         write_new(path, text)
         paths.append(path)

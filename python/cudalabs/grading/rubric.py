@@ -28,6 +28,7 @@ class Tier:
 @dataclass(frozen=True)
 class Requirement:
     """What a variant needs of the grading GPU and build; the grader decides, never the student's code."""
+
     compute_capability: float = 0.0  # the GPU's, at least
     architecture: str = ""  # a target the grading build must hold, e.g. "90a"
 
@@ -142,7 +143,7 @@ def _tiers(where: str, value) -> tuple[Tier, ...]:
     tiers = []
     for index, tier in enumerate(value):
         if not isinstance(tier, dict) or set(tier) != {"fraction", "points"}:
-            raise RubricError(f"{where}[{index}] = {tier!r}: expected {{\"fraction\": F, \"points\": P}}")
+            raise RubricError(f'{where}[{index}] = {tier!r}: expected {{"fraction": F, "points": P}}')
         fraction = _number(f"{where}[{index}].fraction", tier["fraction"])
         if fraction <= 0.0:
             raise RubricError(f"{where}[{index}].fraction = {fraction}: must be above 0")
@@ -164,7 +165,9 @@ def _integrity(where: str, defaults, settings) -> Rules:
     includes = _strings("defaults.integrity.includes", defaults["includes"])
     includes += _strings(f"{where}.integrity.extra_includes", settings.get("extra_includes", []))
     symbols = dict(_symbol_groups("defaults.integrity.symbols", defaults["symbols"]))
-    for purpose, patterns in _symbol_groups(f"{where}.integrity.extra_symbols", settings.get("extra_symbols", {})).items():
+    for purpose, patterns in _symbol_groups(
+        f"{where}.integrity.extra_symbols", settings.get("extra_symbols", {})
+    ).items():
         symbols[purpose] = symbols.get(purpose, ()) + patterns
     denied = _strings(f"{where}.integrity.denied_includes", settings.get("denied_includes", []))
     return Rules(includes, symbols, denied)
@@ -180,9 +183,14 @@ def _technique(where: str, defaults, settings, variants: list[str]) -> Technique
     settings = _object(f"{where}.technique", settings, _TECHNIQUE_KEYS, {"rules"})
     metrics = {**defaults.get("metrics", {}), **settings.get("metrics", {})}
     for alias, metric in metrics.items():
-        if not re.fullmatch(r"[a-z_][a-z0-9_]*", alias) or not isinstance(metric, str) or \
-                not re.fullmatch(r"[a-z0-9_]+__[a-z0-9_.]+", metric):
-            raise RubricError(f"{where}.technique.metrics.{alias} = {metric!r}: expected alias -> Nsight Compute metric")
+        if (
+            not re.fullmatch(r"[a-z_][a-z0-9_]*", alias)
+            or not isinstance(metric, str)
+            or not re.fullmatch(r"[a-z0-9_]+__[a-z0-9_.]+", metric)
+        ):
+            raise RubricError(
+                f"{where}.technique.metrics.{alias} = {metric!r}: expected alias -> Nsight Compute metric"
+            )
     rules = []
     if not isinstance(settings["rules"], list) or not settings["rules"]:
         raise RubricError(f"{where}.technique.rules: expected at least one rule (a technique lab's rules fail closed)")
@@ -202,13 +210,16 @@ def _technique(where: str, defaults, settings, variants: list[str]) -> Technique
         rules.append(Rule(names, spec["require"], spec["why"]))
     covered = {name for rule in rules for name in (variants if "*" in rule.variants else rule.variants)}
     if set(variants) - covered:
-        raise RubricError(f"{where}.technique.rules: no rule for {sorted(set(variants) - covered)[0]!r} "
-                          "(every variant of a technique lab has one)")
+        raise RubricError(
+            f"{where}.technique.rules: no rule for {sorted(set(variants) - covered)[0]!r} "
+            "(every variant of a technique lab has one)"
+        )
     distinct = settings.get("distinct")
     measure, why, tolerance, may_repeat = (), "", 0.05, ()
     if distinct is not None:
-        distinct = _object(f"{where}.technique.distinct", distinct, {"why", "measure", "tolerance", "may_repeat"},
-                           {"why", "measure"})
+        distinct = _object(
+            f"{where}.technique.distinct", distinct, {"why", "measure", "tolerance", "may_repeat"}, {"why", "measure"}
+        )
         measure = _strings(f"{where}.technique.distinct.measure", distinct["measure"])
         for alias in measure:
             if alias not in metrics:
@@ -220,9 +231,22 @@ def _technique(where: str, defaults, settings, variants: list[str]) -> Technique
     return TechniqueRules(metrics, tuple(rules), probe_args, measure, why, tolerance, may_repeat)
 
 
-_LAB_KEYS = {"build_time_limit_s", "time_limit_s", "call_time_limit_s", "benchmark", "memcheck_filter", "sanitizers",
-             "correctness", "performance", "unscored_tests", "capability_skips", "variants", "integrity", "technique",
-             "tests"}
+_LAB_KEYS = {
+    "build_time_limit_s",
+    "time_limit_s",
+    "call_time_limit_s",
+    "benchmark",
+    "memcheck_filter",
+    "sanitizers",
+    "correctness",
+    "performance",
+    "unscored_tests",
+    "capability_skips",
+    "variants",
+    "integrity",
+    "technique",
+    "tests",
+}
 _VARIANT_KEYS = {"correctness", "performance", "tests", "list", "requires"}
 
 
@@ -238,8 +262,11 @@ def _variant(where: str, name: str, spec, merged: dict) -> VariantRubric:
         performance=_tiers(f"{where}.performance", spec.get("performance", merged.get("performance"))),
         tests=tests,
         listed_in=spec.get("list", "variants"),
-        requires=Requirement(_number(f"{where}.requires.compute_capability", requires.get("compute_capability", 0.0)),
-                             str(requires.get("architecture", ""))))
+        requires=Requirement(
+            _number(f"{where}.requires.compute_capability", requires.get("compute_capability", 0.0)),
+            str(requires.get("architecture", "")),
+        ),
+    )
 
 
 def _test_list(where: str, rubric_dir: Path, name) -> tuple[str, ...]:
@@ -269,9 +296,11 @@ def _lab(number: str, settings: dict, defaults: dict, rubric_dir: Path | None) -
     benchmark = None
     if merged.get("benchmark") is not None:
         spec = _object(f"{where}.benchmark", merged["benchmark"], {"args", "pairs", "rounds"}, {"args"})
-        benchmark = Benchmark(_strings(f"{where}.benchmark.args", spec["args"]) if spec["args"] else (),
-                              int(_number(f"{where}.benchmark.pairs", spec.get("pairs", 3), 1)),
-                              int(_number(f"{where}.benchmark.rounds", spec.get("rounds", 5), 1)))
+        benchmark = Benchmark(
+            _strings(f"{where}.benchmark.args", spec["args"]) if spec["args"] else (),
+            int(_number(f"{where}.benchmark.pairs", spec.get("pairs", 3), 1)),
+            int(_number(f"{where}.benchmark.rounds", spec.get("rounds", 5), 1)),
+        )
     memcheck_filter = merged.get("memcheck_filter")
     if not isinstance(memcheck_filter, str) or not memcheck_filter:
         raise RubricError(f"{where}.memcheck_filter = {memcheck_filter!r}: expected a GoogleTest filter")
@@ -279,8 +308,10 @@ def _lab(number: str, settings: dict, defaults: dict, rubric_dir: Path | None) -
     for tool in sanitizers:
         if tool not in ("memcheck", "racecheck", "synccheck", "initcheck"):
             raise RubricError(f"{where}.sanitizers: {tool!r} is not a compute-sanitizer tool")
-    skips = tuple(_pattern(f"{where}.capability_skips", text) for text in
-                  _strings(f"{where}.capability_skips", merged.get("capability_skips", [])) or ())
+    skips = tuple(
+        _pattern(f"{where}.capability_skips", text)
+        for text in _strings(f"{where}.capability_skips", merged.get("capability_skips", [])) or ()
+    )
     return LabRubric(
         number=number,
         variants=tuple(variants),
@@ -294,7 +325,8 @@ def _lab(number: str, settings: dict, defaults: dict, rubric_dir: Path | None) -
         capability_skips=skips,
         integrity=_integrity(where, defaults.get("integrity"), settings.get("integrity", {})),
         technique=_technique(where, defaults.get("technique"), settings.get("technique"), [v.name for v in variants]),
-        tests=_test_list(where, rubric_dir, merged.get("tests", f"tests/lab{number}.txt")) if rubric_dir else ())
+        tests=_test_list(where, rubric_dir, merged.get("tests", f"tests/lab{number}.txt")) if rubric_dir else (),
+    )
 
 
 def load_rubric(path: Path, with_test_lists: bool = True) -> Rubric:
@@ -314,7 +346,7 @@ def load_rubric(path: Path, with_test_lists: bool = True) -> Rubric:
     labs = {}
     for number, settings in data["labs"].items():
         if not re.fullmatch(r"\d\d", number):
-            raise RubricError(f"labs.{number}: lab keys are two-digit numbers, e.g. \"01\"")
+            raise RubricError(f'labs.{number}: lab keys are two-digit numbers, e.g. "01"')
         if not isinstance(settings, dict):
             raise RubricError(f"labs.{number} = {settings!r}: expected an object")
         labs[number] = _lab(number, settings, defaults, Path(path).parent if with_test_lists else None)

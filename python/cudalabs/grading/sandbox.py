@@ -39,6 +39,7 @@ _held_uid = 0
 def _sandbox_uid() -> int:
     """A uid of SANDBOX_UIDS no other grader on this machine holds, held until this process ends."""
     import fcntl
+
     global _held_uid_lock, _held_uid
     if _held_uid_lock is not None:
         return _held_uid
@@ -55,6 +56,7 @@ def _sandbox_uid() -> int:
         return uid
     raise RuntimeError(f"every sandbox uid ({SANDBOX_UIDS.start}-{SANDBOX_UIDS.stop - 1}) is held by a running grader")
 
+
 # Folders a toolchain or a CUDA program reads, bound read-only where they exist. /etc holds the
 # loader's cache and the name-service configuration; what in it is private stays unreadable to the
 # sandbox's unprivileged user.
@@ -66,6 +68,7 @@ _GPU_DEVICE_PATTERNS = ("nvidia*", "nvidia-caps", "dri")
 class Limits:
     """What one step may use. Memory is RLIMIT_DATA (heap and private writable maps); a CUDA context
     reserves address space without touching it, which RLIMIT_AS would count, so that is left alone."""
+
     processes: int = 256
     file_bytes: int = 4 << 30
     data_bytes: int = 32 << 30
@@ -76,6 +79,7 @@ class Limits:
 @dataclass(frozen=True)
 class Sandbox:
     """Wraps commands; `enabled` False wraps nothing (the instructor's --unsandboxed)."""
+
     enabled: bool
     note: str  # one line for every report
     bwrap: str = ""
@@ -85,8 +89,17 @@ class Sandbox:
     cuda_folders: tuple[str, ...] = ()
     extra_env: dict = field(default_factory=dict)
 
-    def command(self, argv: list[str], *, reads: list[Path] = (), writes: list[Path] = (), gpu: bool = False,
-                workdir: Path | None = None, limits: Limits = Limits(), env: dict | None = None) -> list[str]:
+    def command(
+        self,
+        argv: list[str],
+        *,
+        reads: list[Path] = (),
+        writes: list[Path] = (),
+        gpu: bool = False,
+        workdir: Path | None = None,
+        limits: Limits = Limits(),
+        env: dict | None = None,
+    ) -> list[str]:
         """`argv` as the step runs it: inside the sandbox, seeing `reads` read-only and `writes`
         writable (at their own paths), the GPU when `gpu`, starting in `workdir`."""
         if not self.enabled:
@@ -95,16 +108,40 @@ class Sandbox:
         if self.uid is not None:
             prefix += [self.setpriv, f"--reuid={self.uid}", f"--regid={self.uid}", "--clear-groups", "--"]
         processes = limits.processes if self.uid is not None else _processes_of_this_user() + limits.processes
-        prefix += [self.prlimit, f"--nproc={processes}", f"--fsize={limits.file_bytes}", f"--data={limits.data_bytes}",
-                   f"--cpu={limits.cpu_seconds}", f"--nofile={limits.open_files}", "--core=0", "--"]
-        box = [self.bwrap, "--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
-               "--unshare-cgroup-try", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
-               "--uid", str(self.uid if self.uid is not None else os.getuid()),
-               "--gid", str(self.uid if self.uid is not None else os.getgid())]
+        prefix += [
+            self.prlimit,
+            f"--nproc={processes}",
+            f"--fsize={limits.file_bytes}",
+            f"--data={limits.data_bytes}",
+            f"--cpu={limits.cpu_seconds}",
+            f"--nofile={limits.open_files}",
+            "--core=0",
+            "--",
+        ]
+        box = [
+            self.bwrap,
+            "--unshare-user",
+            "--unshare-pid",
+            "--unshare-net",
+            "--unshare-ipc",
+            "--unshare-uts",
+            "--unshare-cgroup-try",
+            "--die-with-parent",
+            "--new-session",
+            "--cap-drop",
+            "ALL",
+            "--uid",
+            str(self.uid if self.uid is not None else os.getuid()),
+            "--gid",
+            str(self.uid if self.uid is not None else os.getgid()),
+        ]
         for folder in _SYSTEM_FOLDERS:
             if os.path.lexists(folder):
-                box += ["--symlink", os.readlink(folder), folder] if os.path.islink(folder) else \
-                       ["--ro-bind", folder, folder]
+                box += (
+                    ["--symlink", os.readlink(folder), folder]
+                    if os.path.islink(folder)
+                    else ["--ro-bind", folder, folder]
+                )
         for folder in self.cuda_folders:
             box += ["--ro-bind-try", folder, folder]
         box += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--tmpfs", "/dev/shm"]
@@ -224,10 +261,13 @@ def make_sandbox(wanted: bool = True) -> Sandbox:
     tools = {name: shutil.which(name) for name in ("bwrap", "setpriv", "prlimit")}
     missing = [name for name, path in tools.items() if path is None]
     if missing:
-        return Sandbox(False, "not sandboxed: " + ", ".join(missing) + " not found (scripts/setup grading installs bubblewrap)")
+        return Sandbox(
+            False, "not sandboxed: " + ", ".join(missing) + " not found (scripts/setup grading installs bubblewrap)"
+        )
     uid = _sandbox_uid() if os.geteuid() == 0 else None
-    sandbox = Sandbox(True, "", tools["bwrap"], tools["setpriv"], tools["prlimit"], uid,
-                      _cuda_folders() + _extra_folders())
+    sandbox = Sandbox(
+        True, "", tools["bwrap"], tools["setpriv"], tools["prlimit"], uid, _cuda_folders() + _extra_folders()
+    )
     try:
         probe = subprocess.run(sandbox.command(["/bin/sh", "-c", "exit 0"]), capture_output=True, text=True, timeout=60)
     except (OSError, subprocess.TimeoutExpired) as error:
@@ -236,8 +276,10 @@ def make_sandbox(wanted: bool = True) -> Sandbox:
         reason = next((line for line in probe.stderr.splitlines() if line.strip()), f"exit {probe.returncode}")
         return Sandbox(False, f"not sandboxed: bwrap cannot run here ({reason.strip()})")
     who = f"user {uid}" if uid is not None else "the grader's user"
-    note = (f"sandboxed: bubblewrap as {who}, new user, PID, network and IPC namespaces, no capabilities, "
-            "read-only system, one scratch folder, limits on processes, memory, file size and CPU time")
+    note = (
+        f"sandboxed: bubblewrap as {who}, new user, PID, network and IPC namespaces, no capabilities, "
+        "read-only system, one scratch folder, limits on processes, memory, file size and CPU time"
+    )
     return Sandbox(True, note, tools["bwrap"], tools["setpriv"], tools["prlimit"], uid, sandbox.cuda_folders)
 
 
@@ -268,7 +310,9 @@ def copy_out(source: Path, destination: Path, max_bytes: int = 64 << 20) -> list
             target.parent.mkdir(parents=True, exist_ok=True)
             if target.is_symlink() or target.exists():
                 target.unlink()
-            out = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)  # new, never through a link
+            out = os.open(
+                target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644
+            )  # new, never through a link
             with os.fdopen(out, "wb") as stream:
                 stream.write(data)
     return skipped

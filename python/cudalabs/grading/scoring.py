@@ -82,10 +82,17 @@ def performance_points(rubric: VariantRubric, fraction: float | None) -> float:
     return points[-1][1]
 
 
-def score_variant(rubric: VariantRubric, tests: list[TestOutcome], rate: Rate | None, fatal: bool,
-                  repeated: str = "", technique_failures: list[str] | None = None) -> VariantScore:
-    score = VariantScore(rubric.name, "", tests, correctness_max=rubric.correctness,
-                         performance_max=rubric.max_performance, rate=rate)
+def score_variant(
+    rubric: VariantRubric,
+    tests: list[TestOutcome],
+    rate: Rate | None,
+    fatal: bool,
+    repeated: str = "",
+    technique_failures: list[str] | None = None,
+) -> VariantScore:
+    score = VariantScore(
+        rubric.name, "", tests, correctness_max=rubric.correctness, performance_max=rubric.max_performance, rate=rate
+    )
     if fatal:
         score.state = "lab scored 0"
         return score
@@ -137,7 +144,15 @@ def score_lab(rubric: LabRubric, run: LabRun) -> LabScore:
         else:
             unmatched.append(test)
     fatal = run.fatal is not None
-    variants = [score_variant(v, by_variant[v.name], run.rates.get(v.name), fatal, run.repeated.get(v.name, ""),
-                              run.technique[v.name].failures if v.name in run.technique else None)
-                for v in rubric.variants]
+    variants = [
+        score_variant(
+            v,
+            by_variant[v.name],
+            run.rates.get(v.name),
+            fatal,
+            run.repeated.get(v.name, ""),
+            run.technique[v.name].failures if v.name in run.technique else None,
+        )
+        for v in rubric.variants
+    ]
     return LabScore(run, variants, unscored, unmatched)

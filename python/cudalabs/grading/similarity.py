@@ -27,8 +27,9 @@ def student_written(source: str, skeleton: str) -> str:
     return "\n".join(line for line in source.splitlines() if _normalized(line) not in given) + "\n"
 
 
-def similar_pairs(submissions: dict[str, Path], labs: list[Lab], repo: Path, threshold: int = 50,
-                  limit: int = 25) -> list[SimilarPair]:
+def similar_pairs(
+    submissions: dict[str, Path], labs: list[Lab], repo: Path, threshold: int = 50, limit: int = 25
+) -> list[SimilarPair]:
     """The most similar pairs (percent of the first that is material of the second, >= threshold),
     highest first. `submissions` maps student id -> labs folder. Empty when sim_c is not installed."""
     sim = shutil.which("sim_c")
@@ -50,14 +51,21 @@ def similar_pairs(submissions: dict[str, Path], labs: list[Lab], repo: Path, thr
                 continue
             solution = repo / "solutions" / lab.folder / KERNELS
             (Path(folder) / "solution.cu").write_text(student_written(solution.read_text(errors="replace"), skeleton))
-            done = subprocess.run([sim, "-p", "-e", "-s", "-T", f"-t{threshold}", *written, "solution.cu"],
-                                  cwd=folder, capture_output=True, text=True, timeout=600)
+            done = subprocess.run(
+                [sim, "-p", "-e", "-s", "-T", f"-t{threshold}", *written, "solution.cu"],
+                cwd=folder,
+                capture_output=True,
+                text=True,
+                timeout=600,
+            )
             for line in done.stdout.splitlines():
                 if match := _RESULT.match(line.strip()):
                     first, percent, second = match.group(1), int(match.group(2)), match.group(3)
                     if first == "solution":
                         continue  # the solution's share of a student's code says less than the reverse
-                    key = (lab.number, *sorted((first, second))) if second != "solution" else (lab.number, first, second)
+                    key = (
+                        (lab.number, *sorted((first, second))) if second != "solution" else (lab.number, first, second)
+                    )
                     pairs[key] = max(pairs.get(key, 0), percent)
     ranked = sorted(pairs.items(), key=lambda item: (-item[1], item[0]))[:limit]
     return [SimilarPair(lab, first, second, percent) for (lab, first, second), percent in ranked]

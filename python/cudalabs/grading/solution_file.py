@@ -3,7 +3,8 @@ share solutions/07_wide_loads/warp_tile.cuh, a file a submission cannot include 
 no solutions/); this writes the helper into the kernels.cu where it is included, once.
 
   PYTHONPATH=python python3 -m cudalabs.grading.solution_file NN_name > kernels.cu
-  PYTHONPATH=python python3 -m cudalabs.grading.solution_file NN_name --into DIR   every file handed in (lab 10's MPI parts)
+  PYTHONPATH=python python3 -m cudalabs.grading.solution_file NN_name --into DIR
+      every file handed in (lab 10's MPI parts)
 """
 from __future__ import annotations
 
@@ -36,7 +37,7 @@ def single_file(repo: Path, folder: str) -> str:
             elif target not in done:
                 done.add(target)
                 lines.append(f"// ---- {target.relative_to(repo.resolve())}, written in place ----")
-                lines += [l for l in expand(target) if l.strip() != "#pragma once"]
+                lines += [text for text in expand(target) if text.strip() != "#pragma once"]
                 lines.append(f"// ---- end of {target.name} ----")
         return lines
 

@@ -36,8 +36,15 @@ def student_files(lab: Lab, repo: Path = REPO) -> list[str]:
     skeleton that has a TODO of the lab (lab 10's MPI parts: scatter.cpp, node_output.cpp, ...)."""
     folder = repo / "labs" / lab.folder
     marker = f"TODO(lab{lab.number})"
-    others = sorted(path.name for path in folder.iterdir() if path.suffix in (".cu", ".cpp") and path.name != KERNELS
-                    and marker in path.read_text(errors="replace")) if folder.is_dir() else []
+    others = (
+        sorted(
+            path.name
+            for path in folder.iterdir()
+            if path.suffix in (".cu", ".cpp") and path.name != KERNELS and marker in path.read_text(errors="replace")
+        )
+        if folder.is_dir()
+        else []
+    )
     return [KERNELS, *others]
 
 
@@ -78,6 +85,7 @@ def submitted_files(submission: Path, lab: Lab, repo: Path = REPO) -> dict[str, 
 
 def _read_regular(path: Path) -> bytes | None:
     import stat
+
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
     except OSError:
@@ -102,7 +110,11 @@ def suite_commit(repo: Path) -> str:
     if commit := os.environ.get("CUDALABS_GIT_COMMIT"):
         return commit
     try:
-        return subprocess.run(["git", "-C", str(repo), "rev-parse", "--short", "HEAD"], capture_output=True,
-                              text=True, timeout=30).stdout.strip() or "unknown"
+        return (
+            subprocess.run(
+                ["git", "-C", str(repo), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=30
+            ).stdout.strip()
+            or "unknown"
+        )
     except (OSError, subprocess.TimeoutExpired):
         return "unknown"

@@ -93,12 +93,19 @@ class RuleError(ValueError):
 
 
 _BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv}
-_COMPARE = {ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Eq: operator.eq,
-            ast.NotEq: operator.ne}
+_COMPARE = {
+    ast.Lt: operator.lt,
+    ast.LtE: operator.le,
+    ast.Gt: operator.gt,
+    ast.GtE: operator.ge,
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+}
 
 
 def evaluate(expression: str, names: dict[str, float]) -> bool:
     """The rule's truth, from arithmetic, comparisons, and/or/not over `names` and numbers only."""
+
     def value(node: ast.AST):
         if isinstance(node, ast.Expression):
             return value(node.body)
@@ -129,6 +136,7 @@ def evaluate(expression: str, names: dict[str, float]) -> bool:
                 left = right
             return True
         raise RuleError(f"'{ast.unparse(node)}' is not an expression a rule may use")
+
     try:
         tree = ast.parse(expression, mode="eval")
     except SyntaxError as error:
@@ -141,15 +149,38 @@ def validate_rule(expression: str, aliases: set[str]) -> None:
     names = {name: 1.0 for name in aliases}
     names.update({f"max_{a}": 1.0 for a in aliases})
     names.update({f"min_{a}": 1.0 for a in aliases})
-    names.update({name: 1.0 for name in ("kernels", "m", "n", "k", "mnk", "flops", "bytes", "outputs", "macs",
-                                         "a_bytes", "b_bytes", "c_bytes", "threads", "factor", "count", "images", "taps",
-                                         "scores")})
+    names.update(
+        {
+            name: 1.0
+            for name in (
+                "kernels",
+                "m",
+                "n",
+                "k",
+                "mnk",
+                "flops",
+                "bytes",
+                "outputs",
+                "macs",
+                "a_bytes",
+                "b_bytes",
+                "c_bytes",
+                "threads",
+                "factor",
+                "count",
+                "images",
+                "taps",
+                "scores",
+            )
+        }
+    )
     evaluate(expression, names)
 
 
 @dataclass
 class VariantTechnique:
     """What the probe of one variant showed."""
+
     variant: str
     measured: dict[str, float] = field(default_factory=dict)
     failures: list[str] = field(default_factory=list)  # each broken rule, with why
@@ -160,8 +191,9 @@ class VariantTechnique:
         return not self.failures
 
 
-def judge(variant: str, rules: TechniqueRules, probe_ok: bool, probe_error: str, tool_output: str,
-          facts: dict[str, float]) -> VariantTechnique:
+def judge(
+    variant: str, rules: TechniqueRules, probe_ok: bool, probe_error: str, tool_output: str, facts: dict[str, float]
+) -> VariantTechnique:
     """The variant's rules against its probe: fails closed on every missing piece."""
     result = VariantTechnique(variant)
     applicable = [rule for rule in rules.rules if rule.applies_to(variant)]
@@ -181,7 +213,10 @@ def judge(variant: str, rules: TechniqueRules, probe_ok: bool, probe_error: str,
             result.failures.append(f"{rule.why}: {error}")
             continue
         (result.checked if held else result.failures).append(
-            rule.why if held else f"{rule.why} (rule: {rule.require}; measured {describe(result.measured, rule.require)})")
+            rule.why
+            if held
+            else f"{rule.why} (rule: {rule.require}; measured {describe(result.measured, rule.require)})"
+        )
     return result
 
 
@@ -211,8 +246,14 @@ def repeated(measured: dict[str, dict[str, float]], rules: TechniqueRules) -> di
     for name, values in measured.items():
         if name in rules.may_repeat:
             continue
-        twin = next((earlier for earlier in kept
-                     if agree(measured[earlier], values, rules.distinct_metrics, rules.distinct_tolerance)), None)
+        twin = next(
+            (
+                earlier
+                for earlier in kept
+                if agree(measured[earlier], values, rules.distinct_metrics, rules.distinct_tolerance)
+            ),
+            None,
+        )
         if twin is None:
             kept.append(name)
         else:

@@ -25,8 +25,9 @@ def referee_tests(build: Path, number: str, rubric: LabRubric) -> list[str]:
     """--gtest_list_tests of the lab's referee, told the rubric's variants (no GPU needed)."""
     referee = build / "grader" / f"lab{number}" / "referee"
     env = {**os.environ, "CUDALABS_VARIANTS": json.dumps(rubric.variant_lists()), "CUDALABS_UNAVAILABLE": "{}"}
-    listing = subprocess.run([str(referee), "--gtest_list_tests"], capture_output=True, text=True, env=env,
-                             timeout=120, check=True)
+    listing = subprocess.run(
+        [str(referee), "--gtest_list_tests"], capture_output=True, text=True, env=env, timeout=120, check=True
+    )
     return list_tests(listing.stdout)
 
 

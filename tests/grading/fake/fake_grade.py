@@ -29,17 +29,53 @@ for number in args.labs.split(",") if args.labs else ["01"]:
         print("grade: the grading build does not configure", file=sys.stderr)
         sys.exit(3)
     points = float(re.search(r"POINTS=(\d+)", text).group(1)) if "POINTS=" in text else 0.0
-    failing = [] if points == 10 else [{"test": "Grading.v.odd_17x33x65", "case": "odd_17x33x65", "status": "failed",
-                                         "message": "element (0, 1) differs"}]
+    failing = (
+        []
+        if points == 10
+        else [
+            {
+                "test": "Grading.v.odd_17x33x65",
+                "case": "odd_17x33x65",
+                "status": "failed",
+                "message": "element (0, 1) differs",
+            }
+        ]
+    )
     fatal = "integrity rule broken" if "cublas" in text else None
-    labs.append({"lab": number, "folder": f"{number}_x", "points": 0.0 if fatal else points, "max_points": 10.0,
-                 "fatal": fatal, "reason": "integrity: kernels.cu line 1: cuBLAS" if fatal else "",
-                 "variants": [{"name": "v", "state": "passed" if not failing else "failed", "failing": failing,
-                               "rate": {"fraction_of_solution": points / 10, "student": points, "solution": 10.0}}]})
+    labs.append(
+        {
+            "lab": number,
+            "folder": f"{number}_x",
+            "points": 0.0 if fatal else points,
+            "max_points": 10.0,
+            "fatal": fatal,
+            "reason": "integrity: kernels.cu line 1: cuBLAS" if fatal else "",
+            "variants": [
+                {
+                    "name": "v",
+                    "state": "passed" if not failing else "failed",
+                    "failing": failing,
+                    "rate": {"fraction_of_solution": points / 10, "student": points, "solution": 10.0},
+                }
+            ],
+        }
+    )
     if "SAME" in text:
-        labs[-1]["variants"].append({"name": "w", "state": "not distinct", "failing": [], "rate": None,
-                                     "note": "not distinct from v: each has its own profile, yet both measured x 1"})
-report = {"submission": args.submission, "gpu": os.environ.get("CUDA_VISIBLE_DEVICES", ""),
-          "points": sum(l["points"] for l in labs), "max_points": 10.0 * len(labs), "labs": labs}
+        labs[-1]["variants"].append(
+            {
+                "name": "w",
+                "state": "not distinct",
+                "failing": [],
+                "rate": None,
+                "note": "not distinct from v: each has its own profile, yet both measured x 1",
+            }
+        )
+report = {
+    "submission": args.submission,
+    "gpu": os.environ.get("CUDA_VISIBLE_DEVICES", ""),
+    "points": sum(lab["points"] for lab in labs),
+    "max_points": 10.0 * len(labs),
+    "labs": labs,
+}
 (out / "grade-report.json").write_text(json.dumps(report))
 (out / "grade-report.md").write_text("# fake\n")
