@@ -3,7 +3,8 @@
 Used by the docs site (generate.py) and by the handouts rendered in place (handouts.py, make handouts);
 it needs no plotting library, so the CPU test that keeps the handouts current runs anywhere.
 Templates may use:
-  {{results}} {{sweep}}                  the lab's timing tables (docs/data/results); {{sweep:compact}}: one table
+  {{results}} {{sweep}}                  the lab's timing tables (docs/data/results); {{sweep:compact}}: one table;
+                                         {{results:RECORD}}: the tables of docs/data/RECORD_<device>.json
   {{section:sol|occupancy|memory|stalls|banks|issue}}   an Nsight Compute section as a table
   {{plot:NAME.svg}}                      an image drawn by plots.py
   {{gflops:VARIANT}} {{ms:VARIANT}} {{pct:VARIANT}}    one timing (default problem), also VARIANT@PROBLEM
@@ -385,6 +386,8 @@ class Renderer:
         return self.DCGAN_TABLES[table](self.data_dir, self.device)
 
     def _results(self, key, arg):
+        if arg:  # {{results:RECORD}}: another results record's tables (results/lab13_pytorch)
+            return self._record(key, arg).tables()
         return self.require(self.data().results, "results").tables()
 
     def _sweep(self, key, arg):

@@ -74,16 +74,55 @@ class Results:
         reference = self.cublas(problem)
         return 100.0 * self.entry(variant, problem)["gflops"] / reference["gflops"]
 
+    # The references of the labs that are not GEMMs, timed in the same process: reference/<name>/<problem>.
+    COPY = "cudaMemcpy"
+    LIBRARIES = (("cub_", "CUB"), ("thrust_", "Thrust"), ("cublas", "cuBLAS"), ("cudaMemcpy", "cudaMemcpy"))
+
+    @classmethod
+    def library_of(cls, name):
+        """A reference's library by its variant name: cub_scan -> CUB, cublas_attention -> cuBLAS."""
+        return next((library for prefix, library in cls.LIBRARIES if name.startswith(prefix)), name)
+
+    def library_reference(self, problem):
+        """What a problem that is not a GEMM is measured against: its first reference/<name>/<problem> other
+        than the copy (CUB for lab 12's sum, scan and histogram; cuBLAS's unfused attention for lab 13), or
+        None."""
+        for b in self.entries(problem):
+            parts = b["run_name"].split("/")
+            if len(parts) == 3 and parts[0] == "reference" and parts[1] != self.COPY:
+                return b
+        return None
+
+    def copy(self, problem):
+        """cudaMemcpy of the same bytes in the same run (reference/cudaMemcpy/<problem>), or None."""
+        return next((b for b in self.entries(problem) if b["run_name"] == f"reference/{self.COPY}/{problem}"), None)
+
+    def references(self):
+        """The libraries this record was timed against in the same run, in the file's order."""
+        names = []
+        for b in self.medians:
+            parts = b["run_name"].split("/")
+            if parts[0] == "reference" and len(parts) == 3:
+                names.append(self.library_of(parts[1]))
+            elif parts[0] in self.REFERENCES or parts[0] == "cublas_tf32":
+                names.append("cuBLAS")
+        return list(dict.fromkeys(names))
+
     def note(self):
         c = self.context
         command = c["command"].split(" --results-dir")[0]
+        references = self.references()
+        listed = ", ".join(references[:-1]) + " and " + references[-1] if len(references) > 1 else "".join(references)
+        same_run = f"; {listed} in the same run" if references else ""
         return (
             f"_{c['device']}, {c['date'][:10]}, commit {c['git_commit'][:10]}, `{command}`; CUDA-event times, "
-            f"median of {self.medians[0].get('repetitions', '?')} repetitions; cuBLAS in the same run._"
+            f"median of {self.medians[0].get('repetitions', '?')} repetitions{same_run}._"
         )
 
     def table(self, problem):
         cublas = self.cublas(problem)
+        if cublas is None:  # not a GEMM: labs 12 and 13 (a library's reference/ entry), lab 00's copy, PyTorch's
+            return self.reference_table(problem)
         rows = []
         for b in self.entries(problem):
             name = self.variant_of(b["run_name"])
@@ -93,6 +132,29 @@ class Results:
             else:
                 rows.append((name, f"{b['real_time']:.3f}", f"{b.get('gbytes_per_s', 0):,.0f} GB/s", "-"))
         return markdown_table(("variant", "ms (median)", "GFLOP/s", "% of cuBLAS"), rows)
+
+    def reference_table(self, problem):
+        """A problem with no cuBLAS GEMM beside it: the rate (GFLOP/s, or GB/s where the problem counts bytes)
+        and, where the run timed them, its share of a library's rate (a reference/ entry: CUB for lab 12,
+        cuBLAS's unfused attention for lab 13) and of a cudaMemcpy of the same bytes."""
+        entries = self.entries(problem)
+        rate = "gflops" if all("gflops" in b for b in entries) else "gbytes_per_s"
+        reference, copy = self.library_reference(problem), self.copy(problem)
+        copy = copy if rate == "gbytes_per_s" else None
+        header = ["variant", "ms (median)", "GFLOP/s" if rate == "gflops" else "GB/s"]
+        if reference:
+            header.append(f"% of {self.library_of(self.variant_of(reference['run_name']))}")
+        if copy:
+            header.append("% of copy")
+        rows = []
+        for b in entries:
+            value = b.get(rate)
+            cells = [self.variant_of(b["run_name"]), f"{b['real_time']:.3f}", "-" if value is None else f"{value:,.0f}"]
+            for base in (reference, copy):
+                if base:
+                    cells.append("-" if value is None else f"{100.0 * value / base[rate]:.1f}")
+            rows.append(cells)
+        return markdown_table(header, rows)
 
     def tables(self):
         parts = [f"**{p}**\n\n{self.table(p)}" for p in self.problems()]
