@@ -1,12 +1,17 @@
 """The handouts make the student predict: each has a blank "Predict first" table before its measured
 results, and its answer key (the predictions and an answer per question) lives only in docs/answers/.
 And they read well wherever a student opens them: each labs/NN_name/README.md is rendered from its source
-(docs/handouts/NN_name.md) and the records, holds no placeholder, and is current (make handouts)."""
+(docs/handouts/NN_name.md) and the records, holds no placeholder, and is current (make handouts).
+The DCGAN's per-layer tables put each layer against its floor: that arithmetic is checked on a synthetic record."""
+import json
 import re
+import tempfile
 import unittest
 from pathlib import Path
 
-from cudalabs.docs import handouts
+from cudalabs.docs import dcgan_tables, handouts
+from cudalabs.docs.render import Renderer
+from cudalabs.records.benchmark import Record
 
 REPO = Path(__file__).resolve().parents[2]
 LABS = sorted(p for p in (REPO / "labs").glob("[0-9][0-9]_*") if (p / "lab.h").is_file())
@@ -117,6 +122,150 @@ class RenderedHandoutTest(unittest.TestCase):
             self.assertIn(f"labs/{LABS[1].name}/README.md", named)
             self.assertIn(f"labs/{LABS[5].name}/README.md", named)
             self.assertNotIn(f"labs/{LABS[2].name}/README.md", named)
+
+
+def median(name, **counters):
+    return {
+        "name": f"{name}_median",
+        "run_name": name,
+        "run_type": "aggregate",
+        "aggregate_name": "median",
+        "repetitions": 5,
+        "real_time": 1.0,
+        **counters,
+    }
+
+
+class LayerFloorTest(unittest.TestCase):
+    """Each DCGAN layer against its floor (dcgan_tables): the arithmetic, the layer sizes against the records'
+    FLOP counts, and the tables and calc terms drawn from a small synthetic suite of records."""
+
+    DEVICE = "test-gpu"
+    FLOPS = (2e9, 4e9, 4e9, 4e9, 2e6)  # per layer, for the synthetic records' batch of 2
+    MS = (8.0, 4.0, 4.0, 4.0, 0.037966)
+
+    def test_the_floor_arithmetic(self):
+        compute = dcgan_tables.floor(2e12, 3e9, 4.0, 1e15, 3e12)  # 2 ms of arithmetic, 1 ms of bytes
+        self.assertAlmostEqual(compute["compute_ms"], 2.0)
+        self.assertAlmostEqual(compute["memory_ms"], 1.0)
+        self.assertEqual(compute["bound"], "compute")
+        self.assertAlmostEqual(compute["reached"], 0.5)
+        memory = dcgan_tables.floor(1e12, 6e9, 8.0, 1e15, 3e12)  # 1 ms against 2 ms
+        self.assertEqual(memory["bound"], "memory")
+        self.assertAlmostEqual(memory["reached"], 0.25)
+        unknown = dcgan_tables.floor(1e12, 6e9, 8.0, None, 3e12)  # no recorded ceiling: the bytes only
+        self.assertIsNone(unknown["compute_ms"])
+        self.assertIsNone(unknown["bound"])
+        self.assertFalse(unknown["complete"])
+        self.assertAlmostEqual(unknown["reached"], 0.25)
+
+    def test_the_minimum_bytes_of_a_layer(self):
+        # The RGB layer, 2 images in BF16: 32 x 32 x 64 BF16 inputs, 5 x 5 x 3 x 64 FP32 filter, 3 FP32 biases,
+        # 64 x 64 x 3 FP32 outputs.
+        rgb = 2 * 32 * 32 * 64 * 2 + 25 * 3 * 64 * 4 + 3 * 4 + 2 * 64 * 64 * 3 * 4
+        self.assertEqual(dcgan_tables.minimum_bytes(4, 2, (2, 4, 4)), rgb)
+        # The linear layer in FP32: latents, weight, a scale and a shift per output, outputs.
+        linear = 2 * 100 * 4 + 100 * 8192 * 4 + 2 * 8192 * 4 + 2 * 8192 * 4
+        self.assertEqual(dcgan_tables.minimum_bytes(0, 2, (4, 4, 4)), linear)
+
+    def test_the_layer_sizes_give_the_records_flop_counts(self):
+        """The sizes the bytes are counted from are the code's: their FLOPs are the records' (GFLOP/s x ms)."""
+        records = sorted((REPO / "docs" / "data" / "results").glob("lab11_dcgan_*.json"))
+        records += sorted((REPO / "docs" / "data" / "results").glob("lab09_nvidia-*.json"))
+        self.assertTrue(records, "no lab 09 or lab 11 DCGAN record")
+        for path in records:
+            for name, table in Record.load(path).layers.items():
+                for layer, (ms, gflops) in enumerate(zip(table["ms"], table["gflops"])):
+                    with self.subTest(record=path.name, run=name, layer=layer):
+                        ours = dcgan_tables.useful_flops(layer, table["batch"])
+                        self.assertAlmostEqual(gflops * ms * 1e6 / ours, 1.0, delta=1e-5)
+
+    def synthetic_records(self, data):
+        """lab 00's FMA (1 TFLOP/s) and copy (100 GB/s) ceilings, a wgmma ceiling of 2 TFLOP/s, and the three
+        generators' layers at batch 2 (FLOPS in MS), in the layout the docs read."""
+        (data / "results").mkdir(parents=True)
+        (data / "logs").mkdir()
+        context = {"device": "Test GPU", "date": "2030-01-02T00:00:00+00:00", "git_commit": "abc1234def"}
+        lab00 = [
+            median("lab00/fma/1x1", gflops=1000.0),
+            median("lab00/copy/1MiB", gbytes_per_s=100.0),
+            median("reference/cudaMemcpy/1MiB", gbytes_per_s=50.0),
+        ]
+        (data / "results" / f"lab00_{self.DEVICE}.json").write_text(
+            json.dumps({"context": context, "benchmarks": lab00})
+        )
+        (data / "logs" / f"lab11_ceiling_{self.DEVICE}.txt").write_text(
+            "# Test (x1), 2030-01-03, commit 7654321\nlab11_ceiling: Test GPU (sm_90, 1 SMs)\n"
+            "mma.sync m16n8k16      1.0  PASS\nwgmma m64n256k16        2.0  PASS\n"
+        )
+        table = {
+            "batch": 2,
+            "ms": list(self.MS),
+            "gflops": [f / m / 1e6 for f, m in zip(self.FLOPS, self.MS)],
+            "methods": "subpixel,subpixel,subpixel,subpixel",
+        }
+        pytorch = {"winner": "eager", "torch": "0.0", "cudnn": "0", "configurations_images_per_s": {}}
+        lab11 = {
+            "context": {**context, "pytorch_bf16": pytorch, "pytorch_tf32": pytorch},
+            "benchmarks": [],
+            "layers": {f"{v}/b2": table for v in ("dcgan_bf16", "dcgan_tf32", "subpixel")},
+        }
+        (data / "results" / f"lab11_dcgan_{self.DEVICE}.json").write_text(json.dumps(lab11))
+        (data / "results" / f"lab09_{self.DEVICE}.json").write_text(
+            json.dumps({"context": context, "benchmarks": [], "layers": {"subpixel/b2": table}})
+        )
+
+    def test_a_synthetic_record_against_its_floors(self):
+        with tempfile.TemporaryDirectory() as scratch:
+            data = Path(scratch) / "docs" / "data"
+            self.synthetic_records(data)
+            text = dcgan_tables.tensor_core_layers(data, self.DEVICE, "2")
+            rows = text.splitlines()
+            # Linear, FP32: 2 GFLOP at 1 TFLOP/s is 2 ms of the 8 measured; its 3,375,904 bytes 0.034 ms.
+            self.assertIn(
+                "| linear + bn0 + ReLU | `dcgan_bf16` | FP32 (FFMA) | 8.000 | 250 | 2.000 | 0.034 | "
+                "compute | 25 % |",
+                rows,
+            )
+            # tconv1 in BF16: 4 GFLOP at wgmma's 2 TFLOP/s, 2 ms of 4; in TF32 no compute floor, the bytes only;
+            # in FP32 4 ms of 4.
+            self.assertIn(
+                "| tconv1 4x4x512 -> 8x8x256 | `dcgan_bf16` | BF16 (tensor cores) | 4.000 | 1,000 | "
+                "2.000 | 0.067 | compute | 50 % |",
+                rows,
+            )
+            self.assertIn(
+                "|  | `dcgan_tf32` | TF32 (tensor cores) | 4.000 | 1,000 | - | 0.133 | - | " "at least 3.3 % |", rows
+            )
+            self.assertIn("|  | `subpixel` | FP32 (FFMA) | 4.000 | 1,000 | 4.000 | 0.133 | compute | 100 % |", rows)
+            # The RGB layer in BF16: 379,660 bytes at 100 GB/s, a tenth of its time.
+            self.assertIn(
+                "| tconv4 -> 64x64x3 + tanh | `dcgan_bf16` | BF16 (tensor cores) | 0.038 | 53 | 0.001 | "
+                "0.004 | memory | 10 % |",
+                rows,
+            )
+            # All layers: the floors summed; 8.0038 ms of larger floors in 20.038 (TF32: 2.19 ms known).
+            self.assertIn("| all layers | `dcgan_bf16` | | 20.038 | 699 | 8.001 | 0.130 | | 40 % |", rows)
+            self.assertIn("|  | `dcgan_tf32` | | 20.038 | 699 | - | 0.226 | | at least 11 % |", rows)
+            for source in (
+                "1.0 TFLOP/s",
+                "100 GB/s",
+                "Test GPU, 2030-01-02, commit `abc1234`",
+                "2.0 TFLOP/s (Test GPU, 2030-01-03, commit `7654321`",
+                "TF32: no record measures",
+            ):
+                self.assertIn(source, text)
+            lab09 = dcgan_tables.layers(data, self.DEVICE, "2")
+            self.assertIn("| tconv1 4x4x512 -> 8x8x256 | 4.000 | 0.133 | compute | 4.000 (1,000; 100 %) |", lab09)
+            self.assertNotIn("TF32", lab09)
+
+            renderer = Renderer(data, self.DEVICE, "11", mode="readme")
+            v = "dcgan_bf16@b2&results/lab11_dcgan"
+            self.assertEqual(renderer.render(f"{{{{calc:100*floor({v},1)/layer({v},1):pct0}}}}"), "50 %")
+            self.assertEqual(renderer.render(f"{{{{calc:memory_floor({v},4):f3}}}}"), "0.004")
+            self.assertEqual(renderer.render(f"{{{{calc:layer({v},4)/memory_floor({v},4):x1}}}}"), "10.0x")
+            with self.assertRaises(KeyError):  # no TF32 ceiling: no compute floor to quote
+                renderer.render("{{calc:floor(dcgan_tf32@b2&results/lab11_dcgan,1):f3}}")
 
 
 LADDER = ("nudge", "approach", "detail")

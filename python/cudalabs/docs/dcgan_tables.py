@@ -1,18 +1,26 @@
 """Lab 09's tables from docs/data/results/lab09_*.json (scripts/lab09-bench, scripts/lab09_merge.py).
 
     throughput   ours per variant and PyTorch at batches 1024 and 5248, images/s and the ratio
-    layers       per-layer milliseconds and GFLOP/s of each variant at one batch
+    layers       per-layer milliseconds and GFLOP/s of each variant at one batch, each layer's floors
     end_to_end   num 5248 from host memory to host memory, ours and PyTorch's, same session
 
 Lab 11's step 7 from docs/data/results/lab11_dcgan_*.json (scripts/lab11-dcgan-bench):
 
     tensor_cores        lab 11 at a precision, lab 09's FP32 sub-pixel variant and PyTorch's best
                         configuration at that precision, batches 1024 and 5248 and end to end
-    tensor_core_layers  per-layer milliseconds of both generators at one batch
+    tensor_core_layers  per-layer milliseconds of both generators at one batch, each layer against its floor
     pytorch_configs     every PyTorch configuration the bench tried, and the one that won
+
+A layer's floors (layer_floors): its compute floor is its useful FLOPs (the count the record's GFLOP/s are of)
+at the measured ceiling of what it multiplies in, its memory floor its minimum bytes (inputs read once,
+weights once, outputs written once, at the bytes per value the code stores) at lab 00's measured copy rate;
+the fraction reached is the larger floor over the measured time. The ceilings come from the suite's own
+records only (floor_ceilings); a precision without one (TF32) has no compute floor.
 """
 import pathlib
+import re
 
+from cudalabs.records import labdata
 from cudalabs.records.benchmark import Record
 
 
@@ -29,6 +37,143 @@ def _source(data):
     return (
         f"{c['device']}, {c.get('date', '')[:10]}, commit `{c.get('git_commit', '?')}`; PyTorch "
         f"{c['pytorch']['torch']} (cuDNN {c['pytorch']['cudnn']}, FP32, TF32 off) in the same session"
+    )
+
+
+# ---- Each layer against its floor ----
+
+# The generator's sizes as the code has them: labs/09_dcgan/generator.cu (the linear layer: kLatent = 100 inputs,
+# kLinearOut = 4 x 4 x 512 outputs) and common/reference_dcgan.cpp (generator_layer: transposed convolution L
+# takes 4 << (L - 1) pixels a side and channels[L - 1], writes twice the side and channels[L]; 5 x 5 filters).
+LATENT = 100
+LINEAR_OUT = 4 * 4 * 512
+CHANNELS = (512, 256, 128, 64, 3)
+TAPS = 5
+
+# Bytes per value of each layer's (input, weights, output), as each generator stores them. Lab 11's BF16
+# generator (labs/11_tensor_cores/tensor_core_generator.cu): FP32 latents and linear weight, the linear layer's
+# tail storing BF16; BF16 activations and wide filters; the RGB layer's packed filter and the images FP32.
+# Its TF32 generator and lab 09's keep everything in FP32. The folded bias and batch norm (a scale and a shift
+# per output column or channel; the RGB layer's bias) are FP32 everywhere.
+FP32_VALUES = ((4, 4, 4),) * 5
+VALUE_BYTES = {
+    "dcgan_bf16": ((4, 4, 2), (2, 2, 2), (2, 2, 2), (2, 2, 2), (2, 4, 4)),
+    "dcgan_tf32": FP32_VALUES,
+}
+# What each layer multiplies in, so which ceiling bounds its arithmetic: the linear layer is lab 07's FP32 GEMM
+# in both, and TF32's RGB layer lab 09's FP32 kernel. Lab 09's variants are FP32 throughout.
+COMPUTES_IN = {
+    "dcgan_bf16": ("fp32", "bf16", "bf16", "bf16", "bf16"),
+    "dcgan_tf32": ("fp32", "tf32", "tf32", "tf32", "fp32"),
+}
+PRECISION_LABELS = {"fp32": "FP32 (FFMA)", "bf16": "BF16 (tensor cores)", "tf32": "TF32 (tensor cores)"}
+
+
+def useful_flops(layer, batch):
+    """Layer 0..4's useful FLOPs for `batch` images, as lab09::layer_flops counts them (TconvShape::useful_macs:
+    the multiply-adds that meet a real input pixel, the inserted zeros skipped)."""
+    if layer == 0:
+        return 2.0 * batch * LATENT * LINEAR_OUT
+    size = 4 << (layer - 1)
+    pairs = sum(1 for y in range(2 * size) for r in range(TAPS) if (y + 1 - r) % 2 == 0 and 0 <= y + 1 - r < 2 * size)
+    return 2.0 * batch * pairs * pairs * CHANNELS[layer - 1] * CHANNELS[layer]
+
+
+def minimum_bytes(layer, batch, value_bytes):
+    """The fewest bytes layer 0..4 can move for `batch` images: its input read once, its weights and folded
+    bias / batch norm once, its output written once; value_bytes = (input, weights, output) bytes per value."""
+    inp, weights, out = value_bytes
+    if layer == 0:
+        return batch * LATENT * inp + LATENT * LINEAR_OUT * weights + 2 * LINEAR_OUT * 4 + batch * LINEAR_OUT * out
+    size, c, k = 4 << (layer - 1), CHANNELS[layer - 1], CHANNELS[layer]
+    affine = (2 if layer < 4 else 1) * k * 4
+    return batch * size * size * c * inp + TAPS * TAPS * k * c * weights + affine + batch * 4 * size * size * k * out
+
+
+def floor(flops, nbytes, ms, flop_rate, bandwidth):
+    """One layer against its floor: flops at flop_rate (FLOP/s; None where no ceiling is recorded) and nbytes at
+    bandwidth (bytes/s), in ms, which one bounds it, and the fraction of the larger floor the measured `ms`
+    reaches (`complete` False when the compute floor is unknown: then `reached` counts the memory floor only)."""
+    compute = flops / flop_rate * 1e3 if flop_rate else None
+    memory = nbytes / bandwidth * 1e3
+    larger = memory if compute is None else max(compute, memory)
+    return {
+        "compute_ms": compute,
+        "memory_ms": memory,
+        "bound": None if compute is None else ("compute" if compute >= memory else "memory"),
+        "floor_ms": larger,
+        "reached": larger / ms,
+        "complete": compute is not None,
+    }
+
+
+def floor_ceilings(data_dir, device):
+    """The measured ceilings the floors use, from this suite's records: {"fp32", "bf16", "tf32": FLOP/s or None,
+    "bandwidth": bytes/s, "notes": where they come from}. FP32: lab 00's FMA kernel; bandwidth: lab 00's copy
+    ceiling (labdata.ceilings: the faster of its copy kernel and cudaMemcpy); BF16: lab11_ceiling's wgmma row
+    (docs/data/logs/lab11_ceiling_<device>.txt); TF32: no record measures it."""
+    measured = labdata.ceilings(data_dir, device)
+    if measured is None:
+        raise KeyError(f"floors: no lab 00 record for {device} (its FMA and copy ceilings)")
+    fma, bandwidth = measured
+    lab00 = labdata.LabData(data_dir, "00", device).results.context
+    tensor = labdata.tensor_ceiling(data_dir, device)
+    log = pathlib.Path(data_dir) / "logs" / f"lab11_ceiling_{device}.txt"
+    notes = {
+        "fp32": f"FP32 and bytes: lab 00's FMA kernel, {fma / 1e3:,.1f} TFLOP/s, and its copy ceiling, "
+        f"{bandwidth:,.0f} GB/s (the faster of its copy kernel and `cudaMemcpy`, bytes read and written; "
+        f"{lab00['device']}, {lab00['date'][:10]}, commit `{lab00['git_commit'][:7]}`)",
+        "tf32": "TF32: no record measures the tensor cores' TF32 rate, so a TF32 layer has no compute floor (-) and "
+        "its fraction counts the memory floor only",
+    }
+    if tensor is not None:
+        text = log.read_text()
+        run = re.search(r"^# .*?, (\d{4}-\d\d-\d\d), commit (\w+)", text, re.M)
+        name = re.search(r"^lab11_ceiling: (.+?) \(", text, re.M)
+        notes["bf16"] = (
+            f"BF16: `lab11_ceiling`'s `wgmma` rate, {tensor / 1e3:,.1f} TFLOP/s ({name.group(1) if name else device}, "
+            f"{run.group(1) if run else '?'}, commit `{run.group(2) if run else '?'}`; docs/data/logs/{log.name})"
+        )
+    return {
+        "fp32": fma * 1e9,
+        "bf16": tensor * 1e9 if tensor else None,
+        "tf32": None,
+        "bandwidth": bandwidth * 1e9,
+        "notes": notes,
+    }
+
+
+def layer_floors(table, variant, ceilings):
+    """Each layer of one generator's per-layer record (`table`: batch, ms, gflops) against its floor, in layer
+    order: floor()'s dict with the layer's `precision` and `flops` (the record's GFLOP/s times its ms)."""
+    rows = []
+    for layer, (ms, gflops) in enumerate(zip(table["ms"], table["gflops"])):
+        precision = COMPUTES_IN.get(variant, ("fp32",) * 5)[layer]
+        flops = gflops * 1e9 * ms * 1e-3
+        nbytes = minimum_bytes(layer, table["batch"], VALUE_BYTES.get(variant, FP32_VALUES)[layer])
+        row = floor(flops, nbytes, ms, ceilings[precision], ceilings["bandwidth"])
+        rows.append({**row, "precision": precision, "flops": flops, "bytes": nbytes, "ms": ms})
+    return rows
+
+
+def _floor_ms(value):
+    return "-" if value is None else f"{value:.3f}"
+
+
+def _reached(fraction, complete):
+    percent = f"{100 * fraction:.0f} %" if fraction >= 0.1 else f"{100 * fraction:.1f} %"
+    return percent if complete else f"at least {percent}"
+
+
+def _floor_legend(ceilings, precisions):
+    """What the floor columns mean, and the records of the ceilings that `precisions` (of the table) use."""
+    sizes = "BF16 2 bytes, FP32 4" if "bf16" in precisions else "FP32 4 bytes"
+    used = [ceilings["notes"][p] for p in ("fp32", "bf16", "tf32") if p in precisions | {"fp32"}]
+    return (
+        "Compute floor: the layer's useful FLOPs at the measured rate of what it multiplies in; memory floor: its "
+        "input read once, its weights once and its output written once, at the bytes per value the code stores "
+        f"({sizes}), at the measured copy rate; bound: the larger of the two; of the floor: the larger floor over "
+        f"the measured time (100 % is the floor). Ceilings: {'; '.join(used)}."
     )
 
 
@@ -60,25 +205,31 @@ def throughput(data_dir, device):
 def layers(data_dir, device, batch="1024"):
     data = _load(data_dir, device, "")
     tables = {k.split("/")[0]: v for k, v in data.layers.items() if k.endswith(f"/b{batch}")}
-    names = [
-        "linear + bn0 + ReLU",
-        "tconv1 4x4x512 -> 8x8x256",
-        "tconv2 -> 16x16x128",
-        "tconv3 -> 32x32x64",
-        "tconv4 -> 64x64x3 + tanh",
-    ]
     order = [v for v in ["branch_free", "gemm_batched", "per_layer", "fused", "subpixel"] if v in tables]
-    lines = ["| layer | " + " | ".join(f"`{v}` ms (GFLOP/s)" for v in order) + " |", "| --- |" + " ---: |" * len(order)]
-    for i, name in enumerate(names):
+    ceilings = floor_ceilings(data_dir, device)
+    floors = {v: layer_floors(tables[v], v, ceilings) for v in order}  # FP32 throughout: the same floors
+    lines = [
+        "| layer | compute floor, ms | memory floor, ms | bound | "
+        + " | ".join(f"`{v}` ms (GFLOP/s; of the floor)" for v in order)
+        + " |",
+        "| --- | ---: | ---: | --- |" + " ---: |" * len(order),
+    ]
+    for i, name in enumerate(LAYER_NAMES):
+        first = floors[order[0]][i]
         lines.append(
-            f"| {name} | "
-            + " | ".join(f"{tables[v]['ms'][i]:.3f} ({tables[v]['gflops'][i]:,.0f})" for v in order)
+            f"| {name} | {_floor_ms(first['compute_ms'])} | {_floor_ms(first['memory_ms'])} | {first['bound']} | "
+            + " | ".join(
+                f"{tables[v]['ms'][i]:.3f} ({tables[v]['gflops'][i]:,.0f}; "
+                f"{_reached(floors[v][i]['reached'], floors[v][i]['complete'])})"
+                for v in order
+            )
             + " |"
         )
     methods = "; ".join(f"`{v}`: {tables[v]['methods']}" for v in order)
     return (
         "\n".join(lines)
-        + f"\n\nBatch {batch}, CUDA events around each layer, median of 5 runs. Methods per layer: {methods}."
+        + f"\n\nBatch {batch}, CUDA events around each layer, median of 5 runs. Methods per layer: {methods}. "
+        + _floor_legend(ceilings, {r["precision"] for v in order for r in floors[v]})
     )
 
 
@@ -237,28 +388,51 @@ def tensor_cores(data_dir, device):
     return "\n".join(lines) + f"\n\nOne batch on the GPU, CUDA-event medians; {_tensor_core_source(data)}."
 
 
+LAYER_NAMES = (
+    "linear + bn0 + ReLU",
+    "tconv1 4x4x512 -> 8x8x256",
+    "tconv2 -> 16x16x128",
+    "tconv3 -> 32x32x64",
+    "tconv4 -> 64x64x3 + tanh",
+)
+
+
 def tensor_core_layers(data_dir, device, batch="5248"):
     data = Record.load(_tensor_core_path(data_dir, device))
     tables = {k.split("/")[0]: v for k, v in data.layers.items() if k.endswith(f"/b{batch}")}
     order = [f"dcgan_{p}" for p in _precisions(data) if f"dcgan_{p}" in tables] + ["subpixel"]
-    names = [
-        "linear + bn0 + ReLU",
-        "tconv1 4x4x512 -> 8x8x256",
-        "tconv2 -> 16x16x128",
-        "tconv3 -> 32x32x64",
-        "tconv4 -> 64x64x3 + tanh",
+    ceilings = floor_ceilings(data_dir, device)
+    floors = {v: layer_floors(tables[v], v, ceilings) for v in order}
+    lines = [
+        "| layer | generator | computes in | ms | GFLOP/s | compute floor, ms | memory floor, ms | bound | "
+        "of the floor |",
+        "| --- | --- | --- | ---: | ---: | ---: | ---: | --- | ---: |",
     ]
-    lines = ["| layer | " + " | ".join(f"`{v}` ms (GFLOP/s)" for v in order) + " |", "| --- |" + " ---: |" * len(order)]
-    for i, name in enumerate(names):
+    for i, name in enumerate(LAYER_NAMES):
+        for j, v in enumerate(order):
+            row = floors[v][i]
+            lines.append(
+                f"| {name if j == 0 else ''} | `{v}` | {PRECISION_LABELS[row['precision']]} | {row['ms']:.3f} | "
+                f"{tables[v]['gflops'][i]:,.0f} | {_floor_ms(row['compute_ms'])} | {_floor_ms(row['memory_ms'])} | "
+                f"{row['bound'] or '-'} | {_reached(row['reached'], row['complete'])} |"
+            )
+    for j, v in enumerate(order):
+        rows = floors[v]
+        total = sum(r["ms"] for r in rows)
+        complete = all(r["complete"] for r in rows)
+        compute = sum(r["compute_ms"] for r in rows) if complete else None
+        gflops = sum(r["flops"] for r in rows) / total / 1e6
+        memory = sum(r["memory_ms"] for r in rows)
         lines.append(
-            f"| {name} | "
-            + " | ".join(f"{tables[v]['ms'][i]:.3f} ({tables[v]['gflops'][i]:,.0f})" for v in order)
-            + " |"
+            f"| {'all layers' if j == 0 else ''} | `{v}` | | {total:.3f} | {gflops:,.0f} | {_floor_ms(compute)} | "
+            f"{_floor_ms(memory)} | | {_reached(sum(r['floor_ms'] for r in rows) / total, complete)} |"
         )
-    lines.append("| all layers | " + " | ".join(f"{sum(tables[v]['ms']):.3f}" for v in order) + " |")
     return (
         "\n".join(lines)
-        + f"\n\nBatch {batch}, CUDA events around each layer, median of 5 runs; {_tensor_core_source(data)}."
+        + f"\n\nBatch {batch}, CUDA events around each layer, median of 5 runs; {_tensor_core_source(data)}. "
+        + _floor_legend(ceilings, {r["precision"] for v in order for r in floors[v]})
+        + " The BF16 RGB layer's floor is at `wgmma`'s rate too, though its kernel runs on `mma.sync`; all layers: "
+        "the floors summed, and the sum of each layer's larger floor over the total time."
     )
 
 

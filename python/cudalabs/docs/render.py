@@ -27,7 +27,10 @@ Templates may use:
                                          counter(V,NAME) (a results field), metric(V,NCU_METRIC); V is
                                          VARIANT[@PROBLEM][#LAB][!DEVICE][&RECORD], e.g.
                                          {{calc:ms(naive_strided)/ms(naive_coalesced):x1}}; a timeline's
-                                         trace_kernels(FILE,WORKER) and trace_end(FILE), in ms
+                                         trace_kernels(FILE,WORKER) and trace_end(FILE), in ms; a DCGAN layer's
+                                         layer(V,INDEX) ms, layer_gflops(V,INDEX), and its floors in ms
+                                         compute_floor(V,INDEX), memory_floor(V,INDEX), floor(V,INDEX) (the
+                                         larger), V = VARIANT@bBATCH[&results/lab11_dcgan]
   {{quote:TEXT}} {{const:TEXT}}          a figure quoted from a source, or a constant (a datasheet value,
                                          a count that follows from the code): shown as written, and
                                          marked so that the numbers check (check_numbers.py) accepts it
@@ -71,6 +74,7 @@ FORMATS = {
     "float1": lambda v: f"{v:.1f}",
 }
 FORMATS.update(ratio=FORMATS["f2"], count=FORMATS["f0"])  # the walkthroughs' older names
+FLOOR_TERMS = ("compute_floor", "memory_floor", "floor")  # calc's terms for a DCGAN layer's floors, in ms
 
 
 PLOT_CAPTIONS = {
@@ -201,17 +205,27 @@ class Renderer:
         data = self.lab_data(lab or self.lab, device or None)
         if function == "metric":
             return self.require(data.profile, f"profile of lab {lab or self.lab}").value(variant, name)
-        if function in ("layer", "layer_gflops"):  # lab 09's per layer: layer(VARIANT@bBATCH, INDEX) ms, or GFLOP/s
-            layers = Record.load(data.results_path).layers
+        # RECORD is a results file (results/lab05_sweep: <device>.json appended), or a driver's log
+        # named in full (history/....txt), whose "timed NAME: T ms (median)" lines give ms().
+        path = pathlib.Path(self.data_dir) / (record if "." in record else f"{record}_{device or self.device}.json")
+        if record and not path.exists():
+            raise KeyError(f"calc: no record {path}")
+        if function in ("layer", "layer_gflops") + FLOOR_TERMS:
+            # The DCGAN's per layer: layer(VARIANT@bBATCH, INDEX) ms, or GFLOP/s, of lab 09's record or &RECORD's
+            # (results/lab11_dcgan); the layer's floors in ms (dcgan_tables.layer_floors): compute_floor,
+            # memory_floor, and floor, the larger (a precision with no recorded ceiling has neither).
+            layers = Record.load(path if record else data.results_path).layers
             if f"{variant}/{problem}" not in layers:
                 raise KeyError(f"calc: no layer times for {variant}/{problem}")
-            return float(layers[f"{variant}/{problem}"]["gflops" if function == "layer_gflops" else "ms"][int(name)])
+            table = layers[f"{variant}/{problem}"]
+            if function in FLOOR_TERMS:
+                ceilings = dcgan_tables.floor_ceilings(self.data_dir, device or self.device)
+                row = dcgan_tables.layer_floors(table, variant, ceilings)[int(name)]
+                if not row["complete"] and function != "memory_floor":
+                    raise KeyError(f"calc: {variant} layer {name} computes in {row['precision']}: no recorded ceiling")
+                return row[{"compute_floor": "compute_ms", "memory_floor": "memory_ms", "floor": "floor_ms"}[function]]
+            return float(table["gflops" if function == "layer_gflops" else "ms"][int(name)])
         if record:
-            # RECORD is a results file (results/lab05_sweep: <device>.json appended), or a driver's log
-            # named in full (history/....txt), whose "timed NAME: T ms (median)" lines give ms().
-            path = pathlib.Path(self.data_dir) / (record if "." in record else f"{record}_{device or self.device}.json")
-            if not path.exists():
-                raise KeyError(f"calc: no record {path}")
             if path.suffix == ".txt":
                 if function != "ms":
                     raise KeyError(f"calc: a driver's log gives ms() only ({record})")
@@ -252,7 +266,8 @@ class Renderer:
             return f"v[{len(values) - 1}]"
 
         arithmetic = re.sub(
-            r"\b(ms|gflops|pct|counter|metric|layer_gflops|layer|trace_kernels|trace_end)\(([^()]*)\)",
+            r"\b(ms|gflops|pct|counter|metric|layer_gflops|layer|compute_floor|memory_floor|floor|trace_kernels|"
+            r"trace_end)\(([^()]*)\)",
             substitute,
             expression,
         )
