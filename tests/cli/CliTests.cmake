@@ -116,6 +116,13 @@ function(cudalabs_add_script_test name exit_code stderr_regex)
                    -DSTDERR_LINES=1 -P ${PROJECT_SOURCE_DIR}/cmake/ExpectOutput.cmake)
   set_tests_properties("cli.${name}" PROPERTIES LABELS "cpu;cli")
 endfunction()
+# scripts/gemm-random-shapes (the random-shape benchmark of labs 07 and 11): its draw options, before anything runs.
+cudalabs_add_script_test(gemm_random_shapes_count_zero 2
+                         "^gemm-random-shapes: --count: invalid value '0' \\(expected an integer from 1 to 2000\\)"
+                         ${PROJECT_SOURCE_DIR}/scripts/gemm-random-shapes --dry-run --count 0)
+cudalabs_add_script_test(gemm_random_shapes_negative_cap 2
+                         "^gemm-random-shapes: --max-gib: invalid value '-1' \\(expected a number above 0"
+                         ${PROJECT_SOURCE_DIR}/scripts/gemm-random-shapes --dry-run --max-gib -1)
 set(grade_script ${PROJECT_SOURCE_DIR}/scripts/grade)
 if(EXISTS "${grade_script}")  # not in a student release
   cudalabs_add_script_test(grade_missing_submission 2 "^grade: SUBMISSION: '/nonexistent/labs' is not a folder"

@@ -9,7 +9,7 @@ matplotlib.rcParams["svg.hashsalt"] = "cuda-labs"
 import matplotlib.patches  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
-from cudalabs.records import labdata  # noqa: E402
+from cudalabs.records import labdata, random_shapes  # noqa: E402
 
 GEMM_LABS = ["01", "02", "03", "04", "05", "06", "07"]
 PROBLEM = labdata.PROBLEM
@@ -475,6 +475,61 @@ def lab11_shapes(data_dir, device, out):
     return True
 
 
+def gemm_random_shapes(data_dir, device, out, record="results/gemm_random_shapes"):
+    """Lab 07's and lab 11's `best` against cuBLAS on the random shapes of scripts/gemm-random-shapes: for each
+    lab the share of the shapes whose ratio cuBLAS time / best time is at most x (a step per shape), with its
+    goal for the 10th percentile and the line where the share is 0.1."""
+    path = pathlib.Path(data_dir) / f"{record}_{device}.json"
+    if not path.exists():
+        return False
+    summary = random_shapes.load_summary(path)
+    colors = {"07": "tab:blue", "11": "tab:orange"}
+    fig, ax = plt.subplots(figsize=(7.5, 4.4))
+    every = []
+    for number, part in summary["labs"].items():
+        ratios = sorted(part["ratios"].values())
+        if not ratios:
+            continue
+        every += ratios
+        lab = random_shapes.LABS[number]
+        shares = [(i + 1) / len(ratios) for i in range(len(ratios))]
+        ax.step(
+            [ratios[0]] + ratios,
+            [0.0] + shares,
+            where="post",
+            color=colors[number],
+            label=f"lab {number}, {part['precision']} ({len(ratios)} shapes): geometric mean "
+            f"{random_shapes.figure(part['geomean'], lab.geomean_goal)}, 10th percentile "
+            f"{random_shapes.figure(part['p10'], lab.p10_goal)}",
+        )
+        ax.axvline(
+            lab.p10_goal,
+            color=colors[number],
+            linestyle="--",
+            linewidth=0.8,
+            label=f"lab {number}'s goal for the 10th percentile: {lab.p10_goal:.2f}",
+        )
+    if not every:
+        plt.close(fig)
+        return False
+    ax.axhline(0.1, color="0.4", linestyle=":", linewidth=0.8)
+    ax.axvline(1.0, color="black", linewidth=0.8)
+    ax.set_xscale("log")
+    low, high = min(every + [0.8]) / 1.05, max(every + [1.25]) * 1.05
+    ax.set_xlim(low, high)
+    ticks = [t for t in (0.25, 0.5, 0.75, 0.9, 1.0, 1.1, 1.25, 1.5, 2.0, 3.0, 4.0) if low <= t <= high]
+    ax.set_xticks(ticks, [f"{t:g}" for t in ticks])
+    ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("share of the shapes at or below")
+    context = summary["context"]
+    ax.set_title(f"{len(summary['shapes'])} random shapes, seed {context['seed']}, {context['device']}", fontsize=9)
+    ax.set_xlabel("cuBLAS time / best time (medians; each lab's driver in one process, repetitions interleaved)")
+    _legend_below(ax, ncol=1)
+    _save(fig, out)
+    return True
+
+
 def coarsening(data_dir, device, out):
     """Lab 08: speedup over factor 1 and achieved occupancy against the coarsening factor, both cases,
     next to [COARSEN-KGP]'s Tables 3.1 and 3.2."""
@@ -656,5 +711,11 @@ def draw_all(data_dir, device, out_dir):
         ("lab11_shapes.svg", lab11_shapes),
     ):
         if function(data_dir, device, out / name):
+            drawn.append(name)
+    # Each summary of scripts/gemm-random-shapes under results/ (results/gemm_random_shapes*_<device>.json).
+    for path in sorted((pathlib.Path(data_dir) / "results").glob(f"gemm_random_shapes*_{device}.json")):
+        record = f"results/{path.name[: -len(f'_{device}.json')]}"
+        name = f"{record.split('/')[-1]}.svg"
+        if gemm_random_shapes(data_dir, device, out / name, record):
             drawn.append(name)
     return drawn

@@ -48,6 +48,9 @@ Templates may use:
   {{lab:NN}}                             set the lab the placeholders above refer to
   {{pending:RECORD[.EXT]}}               a measurement not made yet: says so, naming the record that will hold it
                                          (docs/data/RECORD_<device>.json, or .EXT); fails once that record exists
+  {{random_shapes:RECORD}}               scripts/gemm-random-shapes: its distribution and goals, then the
+                                         summary docs/data/RECORD_<device>.json as a table with its plot, or
+                                         a line saying that it is not measured yet
 A placeholder whose data is missing fails the build, so a page never shows a stale or invented number.
 """
 import csv
@@ -57,7 +60,7 @@ import pathlib
 import re
 
 from cudalabs.docs import dcgan_tables, grading_tables, reliability
-from cudalabs.records import labdata
+from cudalabs.records import labdata, random_shapes
 from cudalabs.records.benchmark import Record
 
 FORMATS = {
@@ -115,6 +118,10 @@ PLOT_CAPTIONS = {
     "wave model, split-K, the narrow kernel, the aligned copies, the clamped edge blocks and "
     "stream-K (a bar past the axis carries its value): look for the bars left of the red 0.95 "
     "line, the shapes still to win",
+    "gemm_random_shapes.svg": "Lab 07's and lab 11's best against cuBLAS on the random shapes: the share of the "
+    "shapes (up) whose ratio cuBLAS time / best time is at most the value across; left of the black line best is "
+    "slower, and a lab meets its goal for the 10th percentile where its curve crosses the dotted 0.1 line right of "
+    "its dashed goal",
     "lab08_coarsening.svg": "Speedup and achieved occupancy against the coarsening factor, H100 and [COARSEN-KGP]",
     "lab10_scaling.svg": "Lab 10 on two H200s: images per second against the job size, one and two GPUs, with threads "
     "and with MPI ranks; two GPUs pay off only once a job is far above the floor of a run",
@@ -321,6 +328,25 @@ class Renderer:
             raise KeyError(f"pending: docs/data/{name} exists now: replace {{{{pending:{arg}}}}} by what it measured")
         return f"*Not measured yet on the {self.device}: the lab's GPU run will write docs/data/{name}.*"
 
+    def _random_shapes(self, key, arg):
+        """{{random_shapes:RECORD}}: what scripts/gemm-random-shapes draws and the goals it is held to, then its
+        summary docs/data/RECORD_<device>.json (random_shapes.markdown) and the plot of its ratios, or, until the
+        record exists, a line saying so (no figure)."""
+        path = pathlib.Path(self.data_dir) / f"{arg}_{self.device}.json"
+        if not path.exists():
+            return (
+                f"{random_shapes.about()}\n\n*Not measured yet on the {self.device}: a GPU run of "
+                f"`scripts/gemm-random-shapes` will write docs/data/{arg}_{self.device}.json.*"
+            )
+        summary = random_shapes.load_summary(path)
+        return "\n\n".join(
+            [
+                random_shapes.about(summary["distribution"]),
+                random_shapes.markdown(summary),
+                self._plot("plot", f"{pathlib.Path(arg).name}.svg"),
+            ]
+        )
+
     def _kernel_of(self, key, arg):
         """Which variant's kernel another variant launched at the profiled problem (e.g. best -> the tile it
         picked): the variant whose profiled kernel has the same name, from the lab's profile."""
@@ -511,6 +537,7 @@ class Renderer:
         "record_note": _record_note,
         "kernel_of": _kernel_of,
         "pending": _pending,
+        "random_shapes": _random_shapes,
         "coarsening": _coarsening,
         "coarsening_factor": _coarsening_factor,
         "coarsening_speedup": _coarsening_speedup,
