@@ -714,7 +714,9 @@ int run_gemm_lab(int argc, char** argv, const std::string& id, const std::string
 
     // ---- Verify ----
     bool all_passed = true;
+    // A pass that --variant left empty is not run: its cuBLAS rows would be timed for nothing.
     const auto verify = [&](auto& pass) {
+      if (pass.selected.empty()) return;
       pass.runs = verify_shapes(out, problems, pass.selected, options, seed);
       for (const ShapeRun& run : pass.runs) all_passed = all_passed && run.all_passed;
       pass.launches = report_launches(out, *pass.lab, pass.runs, pass.selected,
@@ -735,6 +737,7 @@ int run_gemm_lab(int argc, char** argv, const std::string& id, const std::string
     // ---- Time, then report ----
     add_benchmark_context(device, argc, argv, seed);
     const auto register_pass = [&]<class Input>(PrecisionPass<Input>& pass) {
+      if (pass.selected.empty()) return;
       pass.session = std::make_unique<TimingSession<Input>>();
       register_benchmarks(*pass.session, *pass.lab, pass.runs, pass.selected, pass.launches,
                           options, device, seed);
@@ -746,6 +749,7 @@ int run_gemm_lab(int argc, char** argv, const std::string& id, const std::string
     const std::map<std::string, BenchmarkMedian> medians = run_benchmarks(benchmark_args, out);
     bool still_right = true;
     const auto finish = [&](auto& pass) {
+      if (pass.selected.empty()) return;
       still_right =
           recheck_after_timing(out, pass.runs, *pass.session, pass.selected, options, seed) &&
           still_right;
