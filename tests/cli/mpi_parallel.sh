@@ -28,6 +28,6 @@ for i in "${!pids[@]}"; do
     grep -E "Failed|\*\*\*|ORTE_ERROR|error" "$logs/run$((i + 1)).log" | head -20
   fi
 done
-tests=$(grep -oE "[0-9]+ tests passed, [0-9]+ tests failed out of [0-9]+" "$logs/run1.log" | head -1)
+tests=$(grep -oE "[0-9]+% tests passed, [0-9]+ tests failed out of [0-9]+" "$logs/run1.log" | head -1)
 echo "mpi_parallel: $((runs - failed)) of $runs simultaneous runs of ctest -L mpi -j $jobs passed (each: ${tests:-?})"
 [ "$failed" -eq 0 ]
