@@ -1,6 +1,8 @@
 """The ways to do the labs without a GPU of one's own, tested as far as a machine without a GPU allows:
 the Colab notebook's cells run as a script with the GPU steps skipped, and the container recipe linted
-(its instructions, its base image, its shell, that it installs through scripts/setup)."""
+(its instructions, its base image, its shell, that it installs through scripts/setup). And what such a
+machine's build needs: the oldest CMake and CUDA toolkit, stated where the student reads them and refused
+in one line by the configure step, and the architectures a build gets where no GPU is visible."""
 import json
 import os
 import pathlib
@@ -14,6 +16,7 @@ REPO = pathlib.Path(__file__).resolve().parents[2]
 NOTEBOOK = REPO / "tools" / "colab" / "cuda_labs_colab.ipynb"
 DOCKERFILE = REPO / "tools" / "container" / "Dockerfile"
 SBATCH = REPO / "tools" / "slurm" / "lab.sbatch"
+ARCHITECTURES = REPO / "cmake" / "CudaArchitectures.cmake"
 
 # What marks a step that needs a GPU: the notebook tags such cells "gpu".
 GPU_COMMANDS = re.compile(r"\b(nvidia-smi|make (lab|solution|profile|run)|ctest)\b")
@@ -215,6 +218,85 @@ class ContainerRecipeTest(unittest.TestCase):
         )
         self.assertEqual(done.returncode, 2)
         self.assertEqual(done.stderr.strip(), "lab.sbatch: LAB '5' is not a two-digit lab number")
+
+
+class BuildRequirementsTest(unittest.TestCase):
+    """The oldest CMake and CUDA toolkit: the versions the configure step checks are the ones the README
+    and the page for students without a GPU state, and an older one stops the configure step with one
+    line that names both versions (run here in CMake's script mode, with a stand-in nvcc)."""
+
+    def setUp(self):
+        if shutil.which("cmake") is None:
+            self.skipTest("cmake is not installed")
+        self.top = (REPO / "CMakeLists.txt").read_text()
+        self.check = re.search(r"^if\(CMAKE_VERSION VERSION_LESS ([\d.]+)\)\n.*?^endif\(\)\n", self.top, re.M | re.S)
+        self.assertIsNotNone(self.check, "CMakeLists.txt: no check of CMAKE_VERSION")
+        self.cmake = self.check.group(1)
+        self.cuda = re.search(r"^set\(CUDALABS_MIN_CUDA ([\d.]+)\)", ARCHITECTURES.read_text(), re.M).group(1)
+
+    def run_script(self, text):
+        with tempfile.TemporaryDirectory() as scratch:
+            script = pathlib.Path(scratch) / "check.cmake"
+            script.write_text(text)
+            return subprocess.run(["cmake", "-P", str(script)], capture_output=True, text=True, timeout=120)
+
+    def test_the_checked_versions_are_the_stated_ones(self):
+        self.assertLess(self.top.index(self.check.group(0)), self.top.index("cmake_minimum_required"))
+        self.assertRegex(self.top, rf"cmake_minimum_required\(VERSION {re.escape(self.cmake)}\)")
+        readme = (REPO / "README.md").read_text()
+        self.assertIn(f"Oldest supported: CUDA {self.cuda} and CMake {self.cmake}", readme)
+        page = " ".join((REPO / "docs" / "pages" / "without_a_gpu.md").read_text().split())
+        self.assertIn(f"the CUDA toolkit {{{{const:{self.cuda}}}}} or newer", page)
+        self.assertIn(f"CMake {{{{const:{self.cmake}}}}} or newer", page)
+
+    def test_an_older_cmake_stops_the_configure_step_in_one_line(self):
+        major, minor = (int(part) for part in self.cmake.split(".")[:2])
+        older = f"{major}.{minor - 1}.1" if minor else f"{major - 1}.99.1"
+        done = self.run_script(f"set(CMAKE_VERSION {older})\n" + self.check.group(0))
+        self.assertNotEqual(done.returncode, 0)
+        first = done.stderr.splitlines()[0]
+        self.assertTrue(
+            first.startswith(f"cuda-labs needs CMake {self.cmake} or newer; this is CMake {older}: "), first
+        )
+        done = self.run_script(f"set(CMAKE_VERSION {self.cmake}.0)\n" + self.check.group(0))
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(done.stderr, "")
+
+    def test_an_older_cuda_toolkit_stops_the_configure_step_in_one_line(self):
+        major, minor = (int(part) for part in self.cuda.split("."))
+        with tempfile.TemporaryDirectory() as scratch:
+            nvcc = pathlib.Path(scratch) / "nvcc"
+            for release, refused in ((f"{major}.{minor - 1}", True), (self.cuda, False), ("13.0", False)):
+                nvcc.write_text(
+                    "#!/bin/sh\necho 'nvcc: NVIDIA (R) Cuda compiler driver'\n"
+                    f"echo 'Cuda compilation tools, release {release}, V{release}.1'\n"
+                )
+                nvcc.chmod(0o755)
+                done = self.run_script(
+                    f"include({ARCHITECTURES})\nset(CMAKE_CUDA_COMPILER {nvcc})\ncudalabs_check_cuda_toolkit()\n"
+                )
+                with self.subTest(release=release):
+                    if refused:
+                        self.assertNotEqual(done.returncode, 0)
+                        self.assertEqual(
+                            done.stderr.splitlines()[0][: len(f"cuda-labs needs CUDA {self.cuda}")],
+                            f"cuda-labs needs CUDA {self.cuda}",
+                        )
+                        self.assertIn(f"{nvcc} is CUDA {release}: ", done.stderr.splitlines()[0])
+                    else:
+                        self.assertEqual(done.returncode, 0, done.stderr)
+
+    def test_without_a_visible_gpu_the_build_holds_every_taught_architecture(self):
+        # nvidia-smi stood in for by /bin/false: a machine whose GPUs cannot be asked.
+        done = self.run_script(
+            f"include({ARCHITECTURES})\nset(NVIDIA_SMI /bin/false)\ncudalabs_choose_cuda_architectures()\n"
+            'message(NOTICE "${CMAKE_CUDA_ARCHITECTURES}")\n'
+        )
+        self.assertEqual(done.returncode, 0, done.stderr)
+        architectures = done.stderr.strip().split(";")
+        # 7.5 Turing, 8.0 A100, 8.6 RTX 30, 8.9 RTX 40 / L4, 9.0 Hopper as machine code; 9.0 also as PTX
+        # (no -real suffix) for the GPUs that come after.
+        self.assertEqual(architectures, ["75-real", "80-real", "86-real", "89-real", "90"])
 
 
 if __name__ == "__main__":

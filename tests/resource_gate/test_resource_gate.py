@@ -61,6 +61,16 @@ class ReaderTest(unittest.TestCase):
 
 
 class CheckTest(unittest.TestCase):
+    def test_every_taught_architecture_has_its_limits(self):
+        """The gate knows the limits of every architecture a build gets where no GPU is visible
+        (cmake/CudaArchitectures.cmake), so a build of them all is checked on each."""
+        text = (HERE.parents[1] / "cmake" / "CudaArchitectures.cmake").read_text()
+        taught = re.search(r'^set\(CUDALABS_TAUGHT_ARCHITECTURES "([^"]+)"\)', text, re.M).group(1)
+        architectures = [int(re.match(r"\d+", entry).group(0)) for entry in taught.split(";")]
+        self.assertEqual(architectures, [75, 80, 86, 89, 90])
+        for arch in architectures:
+            self.assertIn(arch, resource_gate.LIMITS)
+
     def test_a_block_too_big_for_the_smaller_gpus_fails_there_only(self):
         launch = (128, 97 << 10)  # lab 11's mma_swizzled: 3 stages of 128 x 128 x 64 BF16
         self.assertTrue(resource_gate.check(75, "k", 200, 0, 128, launch, False))
