@@ -13,14 +13,12 @@ namespace lab02 {
 /// memory; the block has kTile x kTile threads, one per element of its C tile.
 inline constexpr int kTile = 32;
 
-/// The lab's variants, in teaching order:
+/// The lab's variants, in teaching order (which of them conflict in shared memory, and how many
+/// ways, is the handout's prediction; its answer comes after the measurements):
 /// - `tiled_strided`: tiles in shared memory, threadIdx.x walking down the rows of the tile (seed
-///   001's mapping): a warp's 32 threads hit one bank of the unpadded tile (32-way conflicts).
-/// - `tiled_strided_padded`: the same with each shared row padded by one float, which spreads a
-///   column over all 32 banks.
-/// - `tiled_coalesced`: threadIdx.x walking along the rows: conflict-free without padding, and
-/// every
-///   global access coalesced.
+///   001's mapping).
+/// - `tiled_strided_padded`: the same with each shared row padded by one float.
+/// - `tiled_coalesced`: threadIdx.x walking along the rows of the tile.
 std::span<const cudalabs::GemmVariant> variants();
 
 }  // namespace lab02

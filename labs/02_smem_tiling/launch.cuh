@@ -27,12 +27,11 @@ void launch(const cudalabs::GemmArgs& args, cudaStream_t stream) {
 }
 
 constexpr cudalabs::GemmVariant kVariants[] = {
-    {"tiled_strided", "shared tiles, threadIdx.x walks rows: 32-way bank conflicts",
-     &launch<true, 0>, &describe<true, 0>},
+    {"tiled_strided", "shared tiles, threadIdx.x walks rows", &launch<true, 0>, &describe<true, 0>},
     {"tiled_strided_padded", "the same, each shared row padded by one float", &launch<true, 1>,
      &describe<true, 1>},
-    {"tiled_coalesced", "shared tiles, threadIdx.x walks columns: coalesced, conflict-free",
-     &launch<false, 0>, &describe<false, 0>},
+    {"tiled_coalesced", "shared tiles, threadIdx.x walks columns", &launch<false, 0>,
+     &describe<false, 0>},
 };
 
 }  // namespace

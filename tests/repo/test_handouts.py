@@ -43,6 +43,29 @@ class HandoutTest(unittest.TestCase):
                 self.assertLess(text.index("## Predict first"), text.index("## Measured"))
                 self.assertNotRegex(text, r"(?m)^Prediction: |Predicted order", "a prediction made for the student")
 
+    def test_nothing_the_student_reads_first_answers_a_prediction(self):
+        """What a prediction table asks (a bank conflict's ways, a kernel's registers) is not given away
+        before "Measured": neither by the handout's text nor by the lab's given files (lab.h, launch.cuh,
+        the skeleton's comments, which the driver's --list also prints)."""
+        answers = {
+            "conflict": re.compile(r"\b\d+-way\b|conflict-free|conflict free|no bank conflicts", re.I),
+            "register": re.compile(r"\b\d+ registers\b|registers per thread: \d+|~\s*\d+ registers", re.I),
+        }
+        for lab in LABS:
+            text = (lab / "README.md").read_text()
+            predict = section(text, "Predict first")
+            header = next((line for line in predict.splitlines() if line.startswith("|")), "").lower()
+            # The text before "Measured", less the prediction's own table (whose header asks the question).
+            before = text[: text.index("## Measured")].replace(predict, "")
+            given = [lab / "kernels.cu", *sorted(lab.glob("*.h")), *sorted(lab.glob("*.cuh"))]
+            for asked, answer in answers.items():
+                if asked not in header:
+                    continue
+                with self.subTest(lab=lab.name, asks=asked):
+                    self.assertEqual(answer.findall(before), [], "the handout answers it before 'Measured'")
+                    for path in given:
+                        self.assertEqual(answer.findall(path.read_text()), [], f"{path.name} answers it")
+
     @unittest.skipUnless((REPO / "solutions").is_dir(), "a student release carries no answer keys")
     def test_every_question_and_prediction_has_an_answer(self):
         for lab in LABS:
@@ -297,6 +320,20 @@ class CourseTest(unittest.TestCase):
                     self.assertIn(level, summary.lower(), "the ladder: a nudge, the approach, a detail")
                 blocks = re.findall(r"```.*?```", hints, re.S)
                 self.assertTrue(all(block.count("\n") <= 6 for block in blocks), "a hint gives no whole kernel")
+
+    def test_every_handout_says_what_changes_on_the_students_gpu_without_invented_figures(self):
+        """An "On your GPU" section in every handout: what differs on other architectures, with lab 00's
+        measured ceilings as the student's own yardstick. A figure measured on a GPU comes from a record
+        through a placeholder, so the section's source types none by hand (a rate, a time, a share)."""
+        measured = re.compile(r"\d[\d.,]*\s*(?:[GT]?B/s|[GT]FLOP/s|images/s|ms\b|us\b|µs|%)")
+        for lab in LABS:
+            source = (REPO / "docs" / "handouts" / f"{lab.name}.md").read_text()
+            with self.subTest(lab=lab.name):
+                notes = section(source, "On your GPU")
+                self.assertTrue(notes.strip(), "no '## On your GPU' section")
+                self.assertIn("lab 00's two measured", notes)
+                self.assertEqual(measured.findall(re.sub(r"\{\{.*?\}\}", "", notes)), [])
+                self.assertTrue(section((lab / "README.md").read_text(), "On your GPU").strip())
 
     @unittest.skipUnless((REPO / "tests" / "grading" / "student_versions").is_dir(), "no student versions here")
     def test_the_hours_follow_from_the_evidence(self):
