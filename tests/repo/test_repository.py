@@ -84,6 +84,44 @@ class RepositoryTest(unittest.TestCase):
                     later.append(f"{path.relative_to(REPO)} includes lab {number}")
         self.assertEqual(later, [])
 
+    def test_the_architecture_page_names_the_layout_as_it_is(self):
+        """docs/pages/architecture.md is the maintainer's map: every path it names under a folder of the
+        project exists (NN, <name> and * stand for any part; a path without a suffix may be a folder or
+        a file's stem), and its layers table has a row for every folder that holds code."""
+        page = (REPO / "docs" / "pages" / "architecture.md").read_text()
+        files = {str(path.relative_to(REPO)) for path in tracked_files()}
+        folders = {str(parent) for name in files for parent in pathlib.PurePosixPath(name).parents}
+        present = {name.split("/")[0] for name in files}
+        missing = []
+        for named in sorted(set(re.findall(r"`([A-Za-z_.][^`\s]*/[^`\s]*)`", page))):
+            top = named.split("/")[0]
+            if top not in TOP_LEVEL or top not in present:
+                continue  # not a path of the project (a record's name), or left out of this copy
+            pattern = re.escape(named.rstrip("/"))
+            for wildcard in (r"NN_name", r"NN", r"\\\*", r"<[^>]*>"):  # re.escape left the * as \*
+                pattern = re.sub(wildcard, "[^/]*", pattern)
+            if not any(re.fullmatch(pattern + r"(\.[^/]+)?", name) for name in files | folders):
+                missing.append(named)
+        self.assertEqual(missing, [])
+        rows = set(re.findall(r"^\| `([^`]+)/`", page, re.M))
+        for folder in ("common", "labs/NN_*", "solutions/NN_*", "programs", "grader", "tests", "python/cudalabs"):
+            if folder.split("/")[0] in present:
+                self.assertIn(folder, rows, f"the layers table has no row for {folder}/")
+
+    def test_only_the_packages_entry_points_change_the_python_path(self):
+        """The Python tooling is one package (python/cudalabs/): its command scripts directly under scripts/
+        put python/ on the path; the package, the tests and the tools import it as it is (PYTHONPATH)."""
+        change = re.compile(r"\bsys\.path\.(insert|append)\(|\bsys\.path\s*(\+=|=[^=])")
+        this = pathlib.Path(__file__).resolve()
+        outside = []
+        for path in tracked_files():
+            name = path.relative_to(REPO)
+            if path == this or path.suffix not in ("", ".py") or not change.search(text_of(path)):
+                continue
+            if name.parts[0] != "scripts" or len(name.parts) != 2:
+                outside.append(str(name))
+        self.assertEqual(outside, [])
+
     def test_sources_are_cited_by_key(self):
         # Records printed before the keys existed keep the old names (the references page says so).
         old_names = [
