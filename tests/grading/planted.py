@@ -5,6 +5,7 @@ hands it in (one kernels.cu) and names the text it replaces, failing loudly when
 The ways in, as the grader sees them (the instructor's guide says which boundary stops each):
   includes     a file reached through the lab folder, a split or digraph directive   -> build or integrity
   names        a library call spelled by token pasting, a redefined suite name         -> integrity
+  content      a file pulled into the object by the assembler (.incbin)               -> integrity
   evidence     reports written by the process, unavailable reasons of its own          -> never read
   timing       a kernel that tells timed calls from checked ones                       -> checked timed runs
   technique    the lab's technique missing, kernels in another namespace               -> technique rules
@@ -152,6 +153,17 @@ def _lab05_raw_system_call() -> str:
     )
 
 
+def _lab05_assembler_pulls_a_file() -> str:
+    """A file put into the object by the assembler (inline asm's .incbin), which the preprocessor never
+    reads and so its dependency output never lists: any file the compile can see, another lab's or
+    a library's binary, could ride in the object this way."""
+    source = single_file(REPO, "05_register_tiling")
+    return source + (
+        "\n// planted: a file the compiler's dependency output does not name, pulled in by the assembler\n"
+        'asm(".pushsection .rodata\\n.incbin \\"/etc/passwd\\"\\n.popsection\\n");\n'
+    )
+
+
 GEMM01_LOOP = "  for (int p = 0; p < args.k; ++p) acc += a_row[p] * b_col[p * args.ldb];\n"
 GEMM01_GUARD = "  if (row >= args.m || col >= args.n) return;  // the grid is rounded up to whole blocks\n"
 GEMM01_STORE = "  cudalabs::store_gemm_result(args.c + row * args.ldc + col, acc, args.alpha, args.beta);\n"
@@ -222,6 +234,7 @@ def plants() -> list[Plant]:
         Plant("token_pasted_cublas", "05_register_tiling", _lab05_token_pasted_cublas(), "integrity rule broken"),
         Plant("through_the_lab_folder", "05_register_tiling", _lab05_through_the_lab_folder(), "does not compile"),
         Plant("raw_system_call", "05_register_tiling", _lab05_raw_system_call(), "integrity rule broken"),
+        Plant("assembler_pulls_a_file", "05_register_tiling", _lab05_assembler_pulls_a_file(), "integrity rule broken"),
         Plant(
             "cublas_header",
             "01_naive_gemm",

@@ -3,7 +3,9 @@ sandbox: the skeleton and the solution pass; each way of reaching what the lab d
 caught by what the toolchain says, however the source spells it."""
 from __future__ import annotations
 
+import tempfile
 import unittest
+from pathlib import Path
 
 from cudalabs.grading import build, integrity
 from cudalabs.grading.lab_grader import _build_library
@@ -142,6 +144,22 @@ long raw(long number) {
         )
         self.assert_caught(self.grade_build(source), INTEGRITY, "makes a system call of its own", "syscall")
 
+    def test_a_file_the_assembler_reads_past_the_compiler_is_caught(self):
+        """An assembler directive in inline asm puts a file into the object that the preprocessor never
+        read, so its dependency output does not list it: the assembler's own output does."""
+        other_lab = self.context.scratch / "lab05" / "student-tree" / "labs" / "09_dcgan" / "subpixel.h"
+        for directive, named in (
+            (f'.pushsection .rodata\\n.incbin \\"{other_lab}\\"\\n.popsection', str(other_lab)),
+            ('.include \\"/dev/null\\"', "/dev/null"),
+            (
+                '.macro pull name\\n.incbin \\"\\\\name\\"\\n.endm\\n.pushsection .rodata\\npull /etc/passwd\\n.popsection',
+                "/etc/passwd",
+            ),
+        ):
+            with self.subTest(named=named):
+                run = self.grade_build(SKELETON + f'\nasm("{directive}\\n");\n')
+                self.assert_caught(run, INTEGRITY, "a file the compiler did not read", named)
+
     def test_an_object_without_the_interface_is_caught(self):
         source = '#include "lab.h"\nnamespace lab05 { int unrelated() { return 1; } }\n'
         self.assert_caught(
@@ -156,6 +174,21 @@ class DependencyFileTest(unittest.TestCase):
     def test_make_style_dependencies(self):
         text = "kernels.o: /a/kernels.cu /b/x\\ y.h \\\n  /c/z.h\n/b/x\\ y.h:\n"
         self.assertEqual(integrity.parse_depfile(text), ["/a/kernels.cu", "/b/x y.h", "/c/z.h"])
+
+    def test_the_assemblers_inputs_beyond_the_compilers_are_named(self):
+        with tempfile.TemporaryDirectory() as folder:
+            work = Path(folder)
+            header = work / "lab.h"
+            header.write_text("")
+            (work / "kernels.d").write_text(f"kernels.o: {header}\n")
+            # nvcc's intermediate and its `.file` name, a header the compiler read, and a file on a line of
+            # its own (a `.file` name may hold a newline): only the last is the assembler's own reading.
+            (work / "kernels.as.d").write_text(
+                f"kernels.o: /tmp/ccAbCdEf.s tmpxft_0001_kernels.cudafe1.cpp {header} \\\n x\n /etc/passwd\n"
+            )
+            found = integrity.check_assembler_inputs(work / "kernels.as.d", work / "kernels.d", work)
+            self.assertEqual([v.item for v in found], ["/etc/passwd"])
+            self.assertEqual(len(integrity.check_assembler_inputs(None, work / "kernels.d", work)), 1)
 
     def test_the_version_script_exports_the_interface_only(self):
         script = build.version_script(["lab05::variants()"])

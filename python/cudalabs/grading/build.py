@@ -84,8 +84,12 @@ class CompileCommand:
     repo: Path
     suite_view: Path
 
-    def for_tree(self, tree: Path, source: Path, output: Path, depfile: Path) -> list[str]:
-        """The same command on `source` in `tree`, writing `output` and the dependency file."""
+    def for_tree(
+        self, tree: Path, source: Path, output: Path, depfile: Path, assembler_depfile: Path | None = None
+    ) -> list[str]:
+        """The same command on `source` in `tree`, writing `output` and the dependency file (and the
+        assembler's: every file the host assembler read, which an `.incbin` or `.include` in inline
+        asm adds to the object without the preprocessor seeing it)."""
         argv = list(self.argv)
         argv[self.output_index] = str(output)
         result = []
@@ -103,7 +107,10 @@ class CompileCommand:
                 result.append(str(source))
                 continue
             result.append(self._retarget(arg, tree))
-        return result + ["-MD", "-MF", str(depfile)]
+        result += ["-MD", "-MF", str(depfile)]
+        if assembler_depfile is not None:
+            result.append(f"-Xcompiler=-Xassembler,--MD,-Xassembler,{assembler_depfile}")
+        return result
 
     def _retarget(self, arg: str, tree: Path) -> str:
         for prefix in ("-I", "-isystem="):
@@ -166,6 +173,7 @@ class BuildResult:
     timed_out: bool = False
     object: Path | None = None
     depfile: Path | None = None
+    assembler_depfile: Path | None = None
     library: Path | None = None
     details: list[str] = field(default_factory=list)
 
@@ -189,11 +197,12 @@ def compile_kernels(
     extra_reads: list[Path] = (),
 ) -> BuildResult:
     """nvcc on the tree's labs/<folder>/kernels.cu, in the sandbox: reads the tree and the
-    toolchain, writes only `out`."""
+    toolchain, writes only `out`: the object, the compiler's dependency output (kernels.d) and the
+    host assembler's (kernels.as.d)."""
     sandbox.prepare_writable(out)
     source = tree / "labs" / folder / "kernels.cu"
-    obj, depfile = out / "kernels.o", out / "kernels.d"
-    argv = command.for_tree(tree, source, obj, depfile)
+    obj, depfile, assembler_depfile = out / "kernels.o", out / "kernels.d", out / "kernels.as.d"
+    argv = command.for_tree(tree, source, obj, depfile, assembler_depfile)
     reads = [tree, *[root for root in command.include_roots() if root.exists()], *extra_reads]
     done = run_logged(
         sandbox.command(argv, reads=reads, writes=[out], workdir=out, limits=BUILD_LIMITS), log, time_limit_s
@@ -201,7 +210,14 @@ def compile_kernels(
     ok = done.returncode == 0 and obj.is_file() and depfile.is_file()
     details = [] if ok else compiler_errors(done.output(), tree)
     return BuildResult(
-        ok, "compile", log, done.timed_out, obj if ok else None, depfile if ok else None, details=details
+        ok,
+        "compile",
+        log,
+        done.timed_out,
+        obj if ok else None,
+        depfile if ok else None,
+        assembler_depfile if ok else None,
+        details=details,
     )
 
 

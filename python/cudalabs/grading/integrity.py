@@ -12,6 +12,12 @@
   no cuBLAS, no test code.
 - What the object defines: the lab's interface must be there; a strong definition of a name the
   runner defines is an attempt to replace the suite's code (the link makes it local in any case).
+- What the object holds comes from the source and the files the compiler reported: the host
+  assembler's own dependency output (as --MD) lists every file it read, and each must be one the
+  compiler's output lists too (and so judged above) or the compile's own intermediate in the
+  sandbox's private /tmp. An `.incbin` or `.include` in inline asm, which pulls a file into the
+  object without the preprocessor seeing it, is caught whatever file it names and however the
+  directive is spelled (a macro of the assembler, a string built by the preprocessor).
 - The object's host code makes no system call of its own (no syscall instruction, from objdump): a
   call into the kernel can only go through an allowed library function.
 
@@ -20,6 +26,7 @@ Each violation scores the lab 0 and the report names the file or the symbol.
 from __future__ import annotations
 
 import fnmatch
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -95,6 +102,47 @@ def check_dependencies(
             violations.append(
                 Violation("includes a file outside the suite and the toolchain's and system's folders", str(resolved))
             )
+    return violations
+
+
+def _prerequisites(text: str) -> list[str]:
+    """Every name after the first target of a dependency file, whatever the lines: a name may hold a
+    newline (an assembler's `.file` name is the source's own text), so no line is skipped."""
+    text = text.replace("\\\n", " ")
+    _, colon, rest = text.partition(":")
+    if not colon:
+        return []
+    return [token.replace("\\ ", " ") for token in re.findall(r"(?:\\ |[^\s])+", rest)]
+
+
+def check_assembler_inputs(
+    assembler_depfile: Path | None, compiler_depfile: Path, workdir: Path, private_tmp: Path = Path("/tmp")
+) -> list[Violation]:
+    """Every file the host assembler read (its dependency output) is one the compiler read, or the
+    compile's own intermediate: a file directly in the sandbox's private /tmp (nvcc's and the host
+    compiler's temporary files; nothing else is there), or a bare name that is no file of the
+    compile's folder (the `.file` name of nvcc's intermediate, which the assembler lists but does not
+    read). Anything else entered the object through an assembler directive the preprocessor never
+    saw."""
+    if assembler_depfile is None or not assembler_depfile.is_file():
+        return [Violation("the host assembler's dependency output is missing", str(assembler_depfile))]
+    read = set()
+    for name in parse_depfile(compiler_depfile.read_text(errors="replace")):
+        path = Path(name) if Path(name).is_absolute() else workdir / name
+        read.add(path.resolve() if path.exists() else Path(os.path.normpath(path)))
+    violations = []
+    for name in _prerequisites(assembler_depfile.read_text(errors="replace")):
+        path = Path(name) if Path(name).is_absolute() else workdir / name
+        if Path(os.path.normpath(path)).parent == private_tmp:
+            continue
+        if "/" not in name and not os.path.lexists(path):
+            continue
+        resolved = path.resolve() if path.exists() else Path(os.path.normpath(path))
+        if resolved in read:
+            continue
+        violations.append(
+            Violation("puts into its object a file the compiler did not read (an assembler directive)", name)
+        )
     return violations
 
 

@@ -139,6 +139,7 @@ def _build_library(
     violations = integrity.check_dependencies(
         compiled.depfile, tree, lab.folder, rubric.integrity, ctx.system_roots + command.include_roots()
     )
+    violations += integrity.check_assembler_inputs(compiled.assembler_depfile, compiled.depfile, compiled.object.parent)
     table = integrity.read_symbols(ctx.sandbox, compiled.object, work)
     interface = integrity.interface_of(ctx.sandbox, targets.skeleton_library, work / "nm-interface.log")
     suite_names = integrity.suite_names_of(ctx.sandbox, targets.runner, work / "nm-runner.log")
