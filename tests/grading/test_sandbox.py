@@ -158,6 +158,38 @@ class SandboxTest(unittest.TestCase):
         self.assertLess(time.time() - started, 30)
 
 
+class ExposedTest(unittest.TestCase):
+    """What every sandboxed step sees whole must hold nothing of the grader's (scripts/grade refuses)."""
+
+    def test_a_path_under_a_folder_every_step_sees_is_named_with_that_folder(self):
+        folders = sandbox.visible_folders()
+        self.assertIn(Path("/usr").resolve(), folders)
+        self.assertEqual(sandbox.exposed(["/usr/share/course"]), [(Path("/usr/share/course"), Path("/usr").resolve())])
+        with tempfile.TemporaryDirectory() as private:  # /tmp is the sandbox's own, never the host's
+            self.assertEqual(sandbox.exposed([private]), [])
+
+    def test_a_link_is_judged_by_where_it_leads(self):
+        with tempfile.TemporaryDirectory() as folder:
+            link = Path(folder) / "course"
+            link.symlink_to("/opt")
+            self.assertEqual(sandbox.exposed([link / "class"], folders=["/opt"]), [(Path("/opt/class"), Path("/opt"))])
+
+    def test_grade_refuses_a_submission_the_sandbox_would_show_before_it_needs_a_gpu(self):
+        repo = Path(__file__).resolve().parents[2]
+        env = dict(os.environ, PYTHONPATH=str(repo / "python"))
+        done = subprocess.run(
+            [str(repo / "scripts" / "grade"), "--submission", "/usr/share", "--labs", "00"],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
+        lines = [line for line in done.stderr.splitlines() if line.strip()]
+        self.assertEqual(done.returncode, 2, done.stderr)
+        self.assertEqual(len(lines), 1, done.stderr)
+        self.assertIn("/usr/share lies under /usr, which every sandboxed step sees", lines[0])
+
+
 class NoSandboxTest(unittest.TestCase):
     def test_the_report_says_why_when_there_is_none(self):
         with mock.patch.object(shutil, "which", return_value=None):

@@ -253,6 +253,27 @@ def _extra_folders() -> tuple[str, ...]:
     return (str(Path(deps).resolve()),) if deps and os.path.isdir(deps) else ()
 
 
+def visible_folders() -> list[Path]:
+    """The folders every sandboxed step sees whole, read-only: the system's, the toolchain's and an
+    offline bundle's."""
+    names = [f for f in _SYSTEM_FOLDERS if f != "/sys"] + list(_cuda_folders() + _extra_folders())
+    return [Path(f).resolve() for f in names if os.path.isdir(f)]
+
+
+def exposed(paths, folders=None) -> list[tuple[Path, Path]]:
+    """(path, the visible folder holding it) for each of `paths` that a sandboxed step could read: the
+    suite with its solutions, the grading build, the reports and the class's submissions must lie
+    outside every folder the sandbox shows whole, or student code could read them."""
+    folders = visible_folders() if folders is None else [Path(f).resolve() for f in folders]
+    found = []
+    for path in paths:
+        real = Path(path).resolve()
+        holder = next((f for f in folders if real == f or real.is_relative_to(f)), None)
+        if holder is not None:
+            found.append((real, holder))
+    return found
+
+
 def make_sandbox(wanted: bool = True) -> Sandbox:
     """The sandbox this node gives, tried once; when it gives none, Sandbox(enabled=False) with the
     reason in `note` (the caller refuses to go on unless sandboxing was declined on purpose)."""
