@@ -107,6 +107,19 @@ void require_device_memory(std::size_t bytes, const std::string& what) {
   }
 }
 
+DeviceMemory device_memory() {
+  DeviceMemory memory;
+  CUDA_CHECK(cudaMemGetInfo(&memory.free_bytes, &memory.total_bytes));
+  return memory;
+}
+
+long long halve_until_fits(long long size, long long smallest, std::size_t free_bytes,
+                           const std::function<std::size_t(long long)>& bytes) {
+  const std::size_t room = free_bytes / 10 * 9;
+  while (size / 2 >= smallest && bytes(size) > room) size /= 2;
+  return size;
+}
+
 void require_host_memory(std::size_t bytes, const std::string& what) {
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
   if (pages > 0 && page > 0 && bytes > static_cast<std::size_t>(pages) * page / 2) {

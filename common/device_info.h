@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -71,6 +72,19 @@ std::string device_slug(std::string_view name);
 /// naming `what` (the flags that asked for it) and both sizes, so that a too-large problem is
 /// refused as bad input before any allocation.
 void require_device_memory(std::size_t bytes, const std::string& what);
+
+/// This device's free and total memory in bytes (cudaMemGetInfo).
+struct DeviceMemory {
+  std::size_t free_bytes = 0;
+  std::size_t total_bytes = 0;
+};
+DeviceMemory device_memory();
+
+/// A driver's default problem size on this GPU: `size` halved until `bytes(size)` fits in nine
+/// tenths of `free_bytes` (the rest for the context and the libraries' scratch), never below
+/// `smallest`. Only defaults shrink: a size given by a flag is refused by require_device_memory.
+long long halve_until_fits(long long size, long long smallest, std::size_t free_bytes,
+                           const std::function<std::size_t(long long)>& bytes);
 
 /// Throws std::invalid_argument when `bytes` of host memory would be more than half of this
 /// machine's physical memory, naming `what` and both sizes (the DCGAN drivers hold every image in

@@ -411,9 +411,22 @@ int run(int argc, char** argv) {
   const cudalabs::DeviceInfo device = cudalabs::current_device_info();
   // The checks hold two sum inputs; the timing an input, an output and CUB's scratch: about three
   // arrays of n floats at once.
-  cudalabs::require_device_memory(
-      3 * (static_cast<std::size_t>(options.count) + 16) * sizeof(float) + (64 << 20),
-      "--n " + std::to_string(options.count));
+  const auto bytes_for = [](long long count) {
+    return 3 * (static_cast<std::size_t>(count) + 16) * sizeof(float) + (64 << 20);
+  };
+  if (app.count("--n") == 0) {  // the default shrinks to this GPU; a given --n is refused instead
+    const cudalabs::DeviceMemory memory = cudalabs::device_memory();
+    const long long fitting =
+        cudalabs::halve_until_fits(options.count, 1 << 20, memory.free_bytes, bytes_for);
+    if (fitting != options.count) {
+      out << "size: the default --n " << options.count << " needs "
+          << (bytes_for(options.count) >> 20) << " MiB, more than this GPU can spare ("
+          << (memory.free_bytes >> 20) << " MiB free of " << (memory.total_bytes >> 20)
+          << " MiB); running --n " << fitting << " (--n chooses)\n";
+      options.count = static_cast<int>(fitting);
+    }
+  }
+  cudalabs::require_device_memory(bytes_for(options.count), "--n " + std::to_string(options.count));
   if (!options.results_dir.empty()) {
     std::filesystem::create_directories(options.results_dir);
     const std::string tag = options.results_tag.empty() ? "" : options.results_tag + "_";

@@ -500,13 +500,41 @@ int run(int argc, char** argv) {
   cudalabs::require_gpu();
   const cudalabs::DeviceInfo device = cudalabs::current_device_info();
   {
-    const double scores = static_cast<double>(options.shape.heads_total()) *
-                          options.shape.sequence * options.shape.sequence;
-    const double softmax_bytes = 3.0 * options.rows * static_cast<double>(options.columns) * 4;
-    const double attention_bytes =
-        scores * (4 + 6) + 8.0 * static_cast<double>(options.shape.elements()) * 2;
+    // The softmax holds three arrays of rows x columns floats; attention its FP32 and BF16 scores
+    // (the unfused reference's) and eight BF16 arrays of the inputs' size.
+    const auto softmax_bytes = [&](long long rows) {
+      return static_cast<std::size_t>(3.0 * rows * static_cast<double>(options.columns) * 4) +
+             (std::size_t{256} << 20);
+    };
+    const auto attention_bytes = [&](long long sequence) {
+      AttentionShape shape = options.shape;
+      shape.sequence = static_cast<int>(sequence);
+      const double scores = static_cast<double>(shape.heads_total()) * sequence * sequence;
+      return static_cast<std::size_t>(scores * (4 + 6) +
+                                      8.0 * static_cast<double>(shape.elements()) * 2) +
+             (std::size_t{256} << 20);
+    };
+    // Defaults shrink to this GPU, one line each; sizes given by flags are refused below instead.
+    const cudalabs::DeviceMemory memory = cudalabs::device_memory();
+    const auto shrink = [&](int& size, long long smallest, const std::string& flag,
+                            const std::function<std::size_t(long long)>& bytes) {
+      const long long fitting =
+          cudalabs::halve_until_fits(size, smallest, memory.free_bytes, bytes);
+      if (fitting == size) return;
+      out << "size: the default " << flag << " " << size << " needs " << (bytes(size) >> 20)
+          << " MiB, more than this GPU can spare (" << (memory.free_bytes >> 20) << " MiB free of "
+          << (memory.total_bytes >> 20) << " MiB); running " << flag << " " << fitting << " ("
+          << flag << " chooses)\n";
+      size = static_cast<int>(fitting);
+    };
+    if (app.count("--rows") + app.count("--columns") == 0)
+      shrink(options.rows, 1024, "--rows", softmax_bytes);
+    if (app.count("--batch") + app.count("--heads") + app.count("--sequence") +
+            app.count("--head-dim") ==
+        0)
+      shrink(options.shape.sequence, 256, "--sequence", attention_bytes);
     cudalabs::require_device_memory(
-        static_cast<std::size_t>(std::max(softmax_bytes, attention_bytes)) + (256 << 20),
+        std::max(softmax_bytes(options.rows), attention_bytes(options.shape.sequence)),
         "--rows/--columns/--batch/--heads/--sequence");
   }
   if (!options.results_dir.empty()) {
