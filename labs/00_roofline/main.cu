@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -80,6 +81,39 @@ struct Sizes {
   std::size_t gemm_elements = 0;
 };
 
+// The device bytes of a run: two copy buffers, cuBLAS's three matrices, one float per FMA thread.
+std::size_t device_bytes(long long copy_mib, long long gemm_size, long long fma_threads) {
+  return (2 * (static_cast<std::size_t>(copy_mib) << 18) +
+          3 * static_cast<std::size_t>(gemm_size) * static_cast<std::size_t>(gemm_size) +
+          static_cast<std::size_t>(fma_threads)) *
+         sizeof(float);
+}
+
+// Defaults that do not fit this GPU halve until they do (the copy first, then the GEMM), one line
+// each; sizes given by flags are refused by sizes_for instead.
+void shrink_defaults_to_fit(const CLI::App& app, Options& options,
+                            const cudalabs::DeviceInfo& device, std::ostream& out) {
+  const long long fma_threads =
+      static_cast<long long>(options.fma_waves) * device.sm_count * device.max_threads_per_sm;
+  const cudalabs::DeviceMemory memory = cudalabs::device_memory();
+  const auto shrink = [&](int& size, long long smallest, const std::string& flag,
+                          const std::function<std::size_t(long long)>& bytes) {
+    const long long fitting = cudalabs::halve_until_fits(size, smallest, memory.free_bytes, bytes);
+    if (fitting == size) return;
+    out << "size: the default " << flag << " " << size << " needs " << (bytes(size) >> 20)
+        << " MiB with the rest, more than this GPU can spare (" << (memory.free_bytes >> 20)
+        << " MiB free of " << (memory.total_bytes >> 20) << " MiB); running " << flag << " "
+        << fitting << " (" << flag << " chooses)\n";
+    size = static_cast<int>(fitting);
+  };
+  if (app.count("--copy-mib") == 0)
+    shrink(options.copy_mib, 64, "--copy-mib",
+           [&](long long mib) { return device_bytes(mib, options.gemm_size, fma_threads); });
+  if (app.count("--gemm-size") == 0)
+    shrink(options.gemm_size, 1024, "--gemm-size",
+           [&](long long size) { return device_bytes(options.copy_mib, size, fma_threads); });
+}
+
 Sizes sizes_for(const Options& options, const cudalabs::DeviceInfo& device) {
   Sizes sizes;
   sizes.copy_count = static_cast<std::size_t>(options.copy_mib) << 18;  // floats in copy_mib MiB
@@ -87,7 +121,7 @@ Sizes sizes_for(const Options& options, const cudalabs::DeviceInfo& device) {
       static_cast<long long>(options.fma_waves) * device.sm_count * device.max_threads_per_sm;
   sizes.gemm_elements = static_cast<std::size_t>(options.gemm_size) * options.gemm_size;
   cudalabs::require_device_memory(
-      (2 * sizes.copy_count + 3 * sizes.gemm_elements + sizes.fma_threads) * sizeof(float),
+      device_bytes(options.copy_mib, options.gemm_size, sizes.fma_threads),
       "--copy-mib " + std::to_string(options.copy_mib) + " --gemm-size " +
           std::to_string(options.gemm_size));
   return sizes;
@@ -276,6 +310,7 @@ int run(int argc, char** argv) {
   }
   cudalabs::initialize_benchmark(benchmark_args);
   const std::uint64_t seed = cudalabs::run_seed();
+  shrink_defaults_to_fit(app, options, device, out);
   const Sizes sizes = sizes_for(options, device);
   out << "lab00: the roofline\n"
       << "device: " << device.name << " (sm_" << device.major << device.minor << ", "
