@@ -649,17 +649,15 @@ void report_build(std::ostream& out, std::span<const BuildFeature> features,
 // copies) fit in the GPU's free memory, with one line saying so. Sizes given by flags are kept and
 // refused later by require_room when they do not fit.
 void shrink_default_to_fit(std::ostream& out, GemmLabOptions& options) {
-  std::size_t free_bytes = 0, total_bytes = 0;
-  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const DeviceMemory memory = device_memory();
   const auto need = [](long long size) {
     return 3 * 3 * static_cast<std::size_t>(size) * static_cast<std::size_t>(size) * sizeof(float);
   };
-  long long size = options.m;
-  while (size > 256 && need(size) > free_bytes / 10 * 9) size /= 2;
+  const long long size = halve_until_fits(options.m, 256, memory.free_bytes, need);
   if (size == options.m) return;
   out << "size: the default " << options.m << " x " << options.n << " x " << options.k
-      << " does not fit in this GPU's free memory (" << (free_bytes >> 20) << " MiB of "
-      << (total_bytes >> 20) << " MiB); running " << size << " x " << size << " x " << size
+      << " does not fit in this GPU's free memory (" << (memory.free_bytes >> 20) << " MiB of "
+      << (memory.total_bytes >> 20) << " MiB); running " << size << " x " << size << " x " << size
       << " (--size chooses)\n";
   options.m = options.n = options.k = static_cast<int>(size);
 }
