@@ -73,11 +73,13 @@ std::string device_slug(std::string_view name);
 /// refused as bad input before any allocation.
 void require_device_memory(std::size_t bytes, const std::string& what);
 
-/// This device's free and total memory in bytes (cudaMemGetInfo).
+/// A device's memory in bytes, as cudaMemGetInfo reports it.
 struct DeviceMemory {
-  std::size_t free_bytes = 0;
-  std::size_t total_bytes = 0;
+  std::size_t free_bytes = 0;   ///< free now (other processes' allocations taken)
+  std::size_t total_bytes = 0;  ///< the device's whole memory
 };
+
+/// The current device's free and total memory (cudaMemGetInfo).
 DeviceMemory device_memory();
 
 /// A driver's default problem size on this GPU: `size` halved until `bytes(size)` fits in nine
