@@ -299,11 +299,6 @@ class HistogramWorkload : public WindowWorkload<std::uint8_t> {
   std::vector<RemoteBuffer> outputs_;
 };
 
-bool listed(const char* list, const std::string& variant) {
-  const std::vector<std::string>& names = given_variant_names(list);
-  return std::find(names.begin(), names.end(), variant) != names.end();
-}
-
 }  // namespace
 
 // --count N: the elements of the sum and the scan, the bytes of the histogram (default 2^26);
@@ -312,9 +307,11 @@ std::unique_ptr<Workload> make_workload(const std::string& variant,
                                         const std::vector<std::string>& args) {
   const auto count =
       static_cast<std::size_t>(flag_value(args, "--count", std::int64_t{1} << 26, 1, 0xFFFFFFFFLL));
-  if (listed("sum_variants", variant)) return std::make_unique<SumWorkload>(variant, count);
-  if (listed("scan_variants", variant)) return std::make_unique<ScanWorkload>(variant, count);
-  if (listed("histogram_variants", variant)) {
+  if (is_given_variant("sum_variants", variant))
+    return std::make_unique<SumWorkload>(variant, count);
+  if (is_given_variant("scan_variants", variant))
+    return std::make_unique<ScanWorkload>(variant, count);
+  if (is_given_variant("histogram_variants", variant)) {
     const std::string distribution = flag_choice(args, "--distribution", {"uniform", "skewed"});
     return std::make_unique<HistogramWorkload>(variant, count,
                                                distribution == "skewed"

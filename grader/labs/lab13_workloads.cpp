@@ -257,23 +257,18 @@ class AttentionWorkload : public Workload {
   std::uint64_t samples_ = 0;
 };
 
-bool listed(const char* list, const std::string& variant) {
-  const std::vector<std::string>& names = given_variant_names(list);
-  return std::find(names.begin(), names.end(), variant) != names.end();
-}
-
 }  // namespace
 
 // The softmax's --rows R --columns C (default 4096 x 2048); attention's --batch B --heads H
 // --sequence S --head-dim D --causal 0|1 (default b1h16s4096d128, not causal).
 std::unique_ptr<Workload> make_workload(const std::string& variant,
                                         const std::vector<std::string>& args) {
-  if (listed("softmax_variants", variant)) {
+  if (is_given_variant("softmax_variants", variant)) {
     return std::make_unique<SoftmaxWorkload>(
         variant, static_cast<int>(flag_value(args, "--rows", 4096, 1, 1 << 20)),
         static_cast<int>(flag_value(args, "--columns", 2048, 1, 1 << 20)));
   }
-  if (listed("attention_variants", variant)) {
+  if (is_given_variant("attention_variants", variant)) {
     lab13::AttentionShape shape;
     shape.batch = static_cast<int>(flag_value(args, "--batch", 1, 1, 64));
     shape.heads = static_cast<int>(flag_value(args, "--heads", 16, 1, 128));

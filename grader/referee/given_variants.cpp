@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <stdexcept>
@@ -33,6 +34,11 @@ const std::vector<std::string>& given_variant_names(const std::string& list) {
   if (lists.contains(list) && lists[list].is_array())
     for (const auto& item : lists[list]) out.push_back(item.get<std::string>());
   return out;
+}
+
+bool is_given_variant(const std::string& list, const std::string& variant) {
+  const std::vector<std::string>& names = given_variant_names(list);
+  return std::find(names.begin(), names.end(), variant) != names.end();
 }
 
 std::string unavailable_reason(const std::string& name) {

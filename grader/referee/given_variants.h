@@ -13,6 +13,8 @@ namespace grader::referee {
 /// The names of the lab's list `list` ("variants", the function lab.h declares), in order (empty
 /// for a list the grader does not name); throws std::runtime_error when CUDALABS_VARIANTS is unset.
 const std::vector<std::string>& given_variant_names(const std::string& list = "variants");
+/// Whether the grader's list `list` names `variant`.
+bool is_given_variant(const std::string& list, const std::string& variant);
 /// Why the grader says `name` cannot run on this GPU, empty when it can.
 std::string unavailable_reason(const std::string& name);
 
