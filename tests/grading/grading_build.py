@@ -51,7 +51,7 @@ class GradingBuildCase(unittest.TestCase):
         if not self.sandbox.enabled:
             self.skipTest(self.sandbox.note)
         roots = self.sandbox.system_folders()
-        self.folder = tempfile.TemporaryDirectory()
+        self.folder = tempfile.TemporaryDirectory(dir=self.build_dir)  # not under /tmp: the runner writes there
         os.chmod(self.folder.name, 0o755)
         out, scratch = Path(self.folder.name) / "out", Path(self.folder.name) / "scratch"
         scratch.mkdir()

@@ -11,7 +11,7 @@ import unittest
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
-from cudalabs.grading import gtest, integrity, lab_grader, reports, submission, technique
+from cudalabs.grading import gtest, integrity, lab_grader, lms, reports, submission, technique
 from cudalabs.grading.gtest import TestOutcome
 from cudalabs.grading.lab_run import COMPILE_ERROR, LabRun, Rate
 from cudalabs.grading.process import run_logged
@@ -88,6 +88,8 @@ class RubricTest(unittest.TestCase):
             + '"labs": {"01": {"variants": {"a": {"correctness": -1}}}}}': "labs.01.variants.a.correctness = -1",
             '{"labs": {"1": {}}}': "labs.1: lab keys are two-digit numbers",
             LAB_DEFAULTS + '"labs": {"01": {"variants": {}}}}': "labs.01.variants = {}",
+            LAB_DEFAULTS
+            + '"labs": {"01": {"variants": {"a": {"challenge": "yes"}}}}}': "labs.01.variants.a.challenge = 'yes'",
             LAB_DEFAULTS + '"labs": {"01": {"variants": {"a": {"tests": "("}}}}}': "labs.01.variants.a.tests = '('",
             LAB_DEFAULTS + '"labs": {"01": {"colour": 1, "variants": {"a": {}}}}}': "labs.01: unknown key 'colour'",
             '{"defaults": {"correctness": 1, "performance": [{"fraction": 0, "points": 1}]}, "labs": {"01": {"variants": {"a": {}}}}}': "performance[0].fraction = 0.0",
@@ -283,6 +285,35 @@ class ScoringTest(unittest.TestCase):
         rates = {"fast": Rate(980.0, 1000.0), "slow": Rate(101.0, 100.0)}
         score = score_lab(self.rubric, run_with({"fast": "passed", "slow": "passed"}, rates))
         self.assertEqual(score.points, score.max_points)
+
+    def test_an_optional_challenge_gives_extra_points_beyond_the_labs_maximum(self):
+        write_rubric(
+            Path(self.folder.name),
+            """
+            {"defaults": {"integrity": {"includes": [], "symbols": {}}},
+             "labs": {"01": {"memcheck_filter": "*", "build_time_limit_s": 10, "time_limit_s": 10, "tests": "t.txt",
+                             "unscored_tests": "^Reference\\\\.",
+                             "performance": [{"fraction": 0.9, "points": 4}],
+                             "variants": {"fast": {"correctness": 6}, "slow": {"correctness": 3, "challenge": true}}}}}
+            """,
+        )
+        rubric = load_rubric(Path(self.folder.name) / "rubric.json").labs["01"]
+        self.assertEqual((rubric.max_points, rubric.challenge_points), (6 + 4, 3 + 4))
+        core_only = score_lab(rubric, run_with({"fast": "passed", "slow": "not_implemented"}, {"fast": Rate(100, 100)}))
+        self.assertEqual((core_only.points, core_only.max_points, core_only.challenge_points), (10, 10, 0))
+        both = score_lab(
+            rubric, run_with({"fast": "passed", "slow": "passed"}, {"fast": Rate(100, 100), "slow": Rate(100, 100)})
+        )
+        self.assertEqual((both.points, both.max_points, both.challenge_max_points), (17, 10, 7))
+        header = reports.Header("s", "d", "GPU", "abc", "1", "rubric.json", "sandboxed")
+        gradescope = json.loads(lms.gradescope(header, [both]))
+        extra = [t for t in gradescope["tests"] if "optional challenge, extra credit" in t["name"]]
+        self.assertEqual(([t["max_score"] for t in extra], sum(t["score"] for t in extra)), ([0.0, 0.0], 7))
+        self.assertEqual(gradescope["score"], 17)
+        self.assertEqual(lms.classroom_result(header, [core_only])["status"], "pass")  # the challenge is optional
+        self.assertEqual(lms.classroom_result(header, [core_only])["max_score"], 10)
+        self.assertIn("slow (*challenge*)", reports.markdown(header, [both]))
+        self.assertIn("earned 7 of 7 extra points", reports.markdown(header, [both]))
 
     def test_performance_credit_rises_linearly_through_the_tiers(self):
         for student, expected in ((95, 4), (90, 4), (75, 3), (60, 2), (30, 1), (0, 0), (89.9, 3.99), (59.9, 2.0)):
@@ -550,7 +581,8 @@ class ReportsTest(unittest.TestCase):
             self.assertLessEqual({"score", "max_score", "name"}, set(test))
             self.assertIn(test["status"], {"passed", "failed"})
             self.assertIn(test["visibility"], {"hidden", "after_due_date", "after_published", "visible"})
-            self.assertLessEqual(test["score"], test["max_score"])
+            if "optional challenge" not in test["name"]:  # a challenge's points are extra credit
+                self.assertLessEqual(test["score"], test["max_score"])
         self.assertAlmostEqual(sum(t["score"] for t in result["tests"]), result["score"], 2)
         self.assertAlmostEqual(result["score"], sum(s.points for s in scores), 2)
         self.assertAlmostEqual(sum(t["max_score"] for t in result["tests"]), sum(s.max_points for s in scores), 2)

@@ -6,13 +6,14 @@ from __future__ import annotations
 import unittest
 
 from cudalabs.grading import gtest, lab_grader, referee
-from cudalabs.grading.lab_grader import _build_library, _scratch
+from cudalabs.grading.lab_grader import _build_library
 from cudalabs.grading.lab_run import LabRun
 from cudalabs.grading.rubric import load_rubric
 from cudalabs.grading.solution_file import handed_in
 from cudalabs.grading.submission import Lab
 from cudalabs.paths import REPO
 
+from by_address import FIND_BY_ADDRESS, HIDDEN_SYSCALL
 from grading_build import GradingBuildCase, one_architecture
 from plants import replace_once
 
@@ -39,7 +40,7 @@ class RunnerTest(GradingBuildCase):
         )
         self.assertIsNotNone(folder, run.reason + "\n".join(run.details))
         env = referee.referee_environment(RUBRIC.labs["10"].variant_lists(), {}, "7", call_time_limit_s)
-        spec = referee.RunnerSpec(folder, _scratch(self.context, LAB, "tests"))
+        spec = lab_grader._runner(self.context, LAB, folder, "tests")  # confined, as the grader runs it
         work = self.context.work
         xml = work / "split.xml"
         tool_file = spec.scratch / "tool.log" if tool else None
@@ -110,6 +111,41 @@ class RunnerTest(GradingBuildCase):
         self.assertEqual(step.tool_log.read_text(), "tool report\n")
         stdout = step.tool_log.with_name("split.stdout.log").read_text()
         self.assertIn("ERROR SUMMARY: 0 errors", stdout)  # it was printed, where nobody reads it
+
+    def test_code_that_finds_functions_by_address_cannot_rewrite_the_report_or_load_a_library(self):
+        # Names only memcpy (every integrity rule holds), finds fopen, dlopen and printf by walking the
+        # loader's symbol tables, and makes a system call the disassembler does not show: the
+        # runner's confinement refuses each, and the tool's report stays the tool's.
+        forged = "========= ERROR SUMMARY: 0 errors\\n"
+        walking = (
+            SOLUTION
+            + FIND_BY_ADDRESS
+            + HIDDEN_SYSCALL
+            + "namespace {\nstruct AtLoad {\n  AtLoad() {\n"
+            + f'    planted::say("rewrote the report: %d\\n", int(planted::overwrite("tool.log", "{forged}")));\n'
+            + '    planted::say("loaded cuBLAS: %d\\n", int(planted::loads("libcublas.so")));\n'
+            + '    planted::say("loaded a library it does not link: %d\\n", int(planted::loads("libz.so.1")));\n'
+            + '    planted::say("loaded a library it links: %d\\n", int(planted::loads("libm.so.6")));\n'
+            + '    const long opened = planted::hidden_syscall(257, -100, long("tool.log"), 01 | 01000);\n'
+            + '    planted::say("opened the report by a hidden system call: %d\\n", int(opened >= 0));\n'
+            + "  }\n} at_load;\n}  // namespace\n"
+        )
+
+        def stand_in_tool(log):
+            return ["/bin/sh", "-c", f'echo "tool report" > {log}; "$@"', "tool"]
+
+        tests, step = self.split_step(walking, tool=stand_in_tool)
+        self.assertEqual({t.status for t in tests.values()}, {"passed"}, tests)
+        self.assertEqual(step.tool_log.read_text(), "tool report\n")
+        said = step.tool_log.with_name("split.stdout.log").read_text()
+        for attempt in (
+            "rewrote the report",
+            "loaded cuBLAS",
+            "loaded a library it does not link",
+            "opened the report by a hidden system call",
+        ):
+            self.assertIn(f"{attempt}: 0", said)
+        self.assertIn("loaded a library it links: 1", said)  # the walk finds dlopen: the refusals are the rules'
 
     def test_a_call_that_never_returns_meets_the_time_limit(self):
         hanging = replace_once(

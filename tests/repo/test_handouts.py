@@ -335,6 +335,34 @@ class CourseTest(unittest.TestCase):
                 self.assertEqual(measured.findall(re.sub(r"\{\{.*?\}\}", "", notes)), [])
                 self.assertTrue(section((lab / "README.md").read_text(), "On your GPU").strip())
 
+    @unittest.skipUnless((REPO / "solutions").is_dir(), "a student release has no solutions to count")
+    def test_every_core_fits_a_week_and_every_challenge_is_marked(self):
+        """No lab's core asks for more than about 150 lines of solution code (the solution's lines that
+        the skeleton lacks, before the challenge marker); a lab whose rubric has challenge variants
+        marks where the challenge starts, in the skeleton and in the solution, and one without has no
+        marker."""
+        import json
+
+        from cudalabs.docs import grading_tables
+
+        rubric = json.loads((REPO / "tests" / "grading" / "rubric.json").read_text())["labs"]
+        for lab in LABS:
+            core, challenge = grading_tables.code_lines_to_write(REPO, lab.name)
+            variants = rubric.get(lab.name[:2], {}).get("variants", {})
+            has_challenge = any(v.get("challenge") for v in variants.values())
+            skeleton = (lab / "kernels.cu").read_text()
+            with self.subTest(lab=lab.name, core=core, challenge=challenge):
+                self.assertLessEqual(core, 160, "the core is more than about 150 lines of solution code")
+                self.assertEqual(grading_tables.CHALLENGE_MARKER in skeleton, has_challenge, "the skeleton's marker")
+                self.assertEqual(challenge > 0, has_challenge, "the solution's challenge lines after its marker")
+
+    def test_the_challenge_marker_splits_a_file(self):
+        from cudalabs.docs import grading_tables
+
+        core, challenge = grading_tables.split_at_challenge("a\nb\n// ---- The optional challenge: x\nc\n")
+        self.assertEqual((core, challenge), ("a\nb", "// ---- The optional challenge: x\nc"))
+        self.assertEqual(grading_tables.split_at_challenge("a\nb"), ("a\nb", ""))
+
     @unittest.skipUnless((REPO / "tests" / "grading" / "student_versions").is_dir(), "no student versions here")
     def test_the_hours_follow_from_the_evidence(self):
         """lab_effort.json's hours (what the handouts quote) stay within an hour of the model's, from the

@@ -14,16 +14,19 @@ def read_rubric(repo: pathlib.Path) -> dict:
     return json.loads((repo / "tests" / "grading" / "rubric.json").read_text())
 
 
-def variant_points(repo: pathlib.Path) -> dict[str, list[tuple[float, float]]]:
-    """Lab -> [(correctness, top performance tier)] per variant of tests/grading/rubric.json, a variant's key
-    overriding its lab's and a lab's overriding the defaults (the rubric's own rule, in its 'about'). The
-    one place the docs read the rubric's points: a change of the rubric's format changes this function only."""
+def variant_points(repo: pathlib.Path, challenge: bool = False) -> dict[str, list[tuple[float, float]]]:
+    """Lab -> [(correctness, top performance tier)] per variant of tests/grading/rubric.json (the core's,
+    or with `challenge` the optional challenge's), a variant's key overriding its lab's and a lab's
+    overriding the defaults (the rubric's own rule, in its 'about'). The one place the docs read the
+    rubric's points: a change of the rubric's format changes this function only."""
     rubric = read_rubric(repo)
     defaults = rubric.get("defaults", {})
     out = {}
     for number, lab in sorted(rubric["labs"].items()):
         rows = []
         for variant in lab.get("variants", {}).values():
+            if bool(variant.get("challenge", False)) != challenge:
+                continue
             setting = lambda key: variant.get(key, lab.get(key, defaults.get(key)))  # noqa: E731
             rows.append(
                 (
@@ -35,22 +38,27 @@ def variant_points(repo: pathlib.Path) -> dict[str, list[tuple[float, float]]]:
     return out
 
 
-def rubric_totals(repo: pathlib.Path) -> dict[str, float]:
-    """Lab -> the most points the rubric gives it: each variant's correctness points and its top
-    performance tier (variant_points)."""
-    return {number: sum(c + p for c, p in rows) for number, rows in variant_points(repo).items()}
+def rubric_totals(repo: pathlib.Path, challenge: bool = False) -> dict[str, float]:
+    """Lab -> the most points the rubric gives its core (or its optional challenge, extra): each
+    variant's correctness points and its top performance tier (variant_points)."""
+    return {number: sum(c + p for c, p in rows) for number, rows in variant_points(repo, challenge).items()}
 
 
 def rubric_points(repo: pathlib.Path) -> str:
     """The points per lab and variant that tests/grading/rubric.json gives."""
-    totals = rubric_totals(repo)
-    rows = ["| lab | variants | correctness | performance (top tier) | lab total |", "|---|---|---|---|---|"]
+    totals, extra = rubric_totals(repo), rubric_totals(repo, challenge=True)
+    challenges = variant_points(repo, challenge=True)
+    rows = [
+        "| lab | core variants | correctness | performance (top tier) | lab total | optional challenge (extra) |",
+        "|---|---|---|---|---|---|",
+    ]
     for number, variants in variant_points(repo).items():
+        bonus = f"{len(challenges[number])} variants, {extra[number]:g} points" if challenges[number] else "none"
         rows.append(
             f"| {number} | {len(variants)} | {sum(c for c, _ in variants):g} | {sum(p for _, p in variants):g} | "
-            f"{totals[number]:g} |"
+            f"{totals[number]:g} | {bonus} |"
         )
-    rows.append(f"| all | | | | {sum(totals.values()):g} |")
+    rows.append(f"| all | | | | {sum(totals.values()):g} | {sum(extra.values()):g} |")
     return "\n".join(rows)
 
 
@@ -71,14 +79,28 @@ def technique_rules(repo: pathlib.Path) -> str:
     return "\n".join(rows)
 
 
-def code_lines_to_write(repo: pathlib.Path, folder: str) -> int:
-    """Lines of code (not blank, not comments) of the solution that the skeleton does not have."""
+# The line that opens a lab's optional challenge, in the skeleton's kernels.cu and in the solution (its
+# kernels.cu with its solutions/ headers written in place): what comes before it is the core.
+CHALLENGE_MARKER = "// ---- The optional challenge"
+
+
+def split_at_challenge(text: str) -> tuple[str, str]:
+    """(core, optional challenge) of a kernels.cu, at CHALLENGE_MARKER ("" when there is none)."""
+    lines = text.splitlines()
+    at = next((i for i, line in enumerate(lines) if line.startswith(CHALLENGE_MARKER)), len(lines))
+    return "\n".join(lines[:at]), "\n".join(lines[at:])
+
+
+def code_lines_to_write(repo: pathlib.Path, folder: str) -> tuple[int, int]:
+    """Lines of code (not blank, not comments) of the solution that the skeleton does not have: (the
+    core's, the optional challenge's)."""
     from cudalabs.grading import similarity, solution_file  # the grader's own reading of what a student writes
 
-    written = similarity.student_written(
-        solution_file.single_file(repo, folder), (repo / "labs" / folder / "kernels.cu").read_text()
+    skeleton = (repo / "labs" / folder / "kernels.cu").read_text()
+    core, challenge = split_at_challenge(solution_file.single_file(repo, folder))
+    return _code_lines(similarity.student_written(core, skeleton)), _code_lines(
+        similarity.student_written(challenge, skeleton)
     )
-    return sum(1 for line in written.splitlines() if line.strip() and not line.strip().startswith("//"))
 
 
 def grading_seconds(repo: pathlib.Path) -> dict[str, tuple[float, str]]:
@@ -152,6 +174,10 @@ def model_hours(words: int, lines: int) -> tuple[int, int]:
     return max(1, round(low)), max(1, round(high))
 
 
+def _lines_cell(core: int, challenge: int) -> str:
+    return f"{core}" + (f" (+ {challenge} in the optional challenge)" if challenge else "")
+
+
 def lab_effort(repo: pathlib.Path) -> str:
     """The instructors' table of time per lab: the hours (lab_effort.json, from the model), the evidence
     they come from, the difficulty and the grading time."""
@@ -179,7 +205,7 @@ def lab_effort(repo: pathlib.Path) -> str:
             hours_cell = e["hours"]
         rows.append(
             f"| {number} | {hours_cell} | {e['difficulty']} | {e['hardest']} | {handout_words(repo, folder):,} | "
-            f"{code_lines_to_write(repo, folder)} | {written} | {graded} |"
+            f"{_lines_cell(*code_lines_to_write(repo, folder))} | {written} | {graded} |"
         )
     sources = sorted({where for _, where in seconds.values()})
     return "\n".join(rows) + "\n\nGrading times: the solutions graded on " + "; ".join(sources) + "."

@@ -22,7 +22,7 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import build, gtest, integrity, technique
+from . import build, confinement, gtest, integrity, technique
 from .lab_run import (
     COMPILE_ERROR,
     CRASHED,
@@ -175,6 +175,7 @@ def _build_library(
         if extra.name != "libsubmission.so":
             extra.unlink()
     shutil.copy2(targets.runner, folder / "runner")
+    shutil.copy2(confinement.launcher_in(ctx.build), folder / confinement.LAUNCHER)
     (folder / "libsubmission.so").chmod(0o755)
     ctx.sandbox.prepare_readable(folder)
     return folder, []
@@ -219,7 +220,12 @@ def solution_folder(ctx: Context, lab: Lab, rubric: LabRubric) -> tuple[Path | N
 
 
 def _runner(ctx: Context, lab: Lab, folder: Path, step: str) -> RunnerSpec:
-    return RunnerSpec(folder, _scratch(ctx, lab, step))
+    confined = (
+        confinement.for_runner(ctx.sandbox, ctx.build, folder, ctx.work / f"lab{lab.number}" / "confinement.log")
+        if ctx.sandbox.enabled
+        else None
+    )
+    return RunnerSpec(folder, _scratch(ctx, lab, step), confined)
 
 
 def _abnormal(step, what: str) -> tuple[str, str] | None:

@@ -8,7 +8,9 @@
   autograding-grading-reporter, base64-encoded, as its `result` output): status pass, fail or
   error, max_score, and one test per variant with its score.
 
-The scores are the rubric's, to the hundredth; the sum of the tests' scores is the total.
+The scores are the rubric's, to the hundredth; the sum of the tests' scores is the total. A variant
+of a lab's optional challenge is extra credit: its tests carry max_score 0 (Gradescope adds a score
+above a test's maximum as extra credit) and do not decide GitHub Classroom's pass or fail.
 """
 from __future__ import annotations
 
@@ -23,12 +25,14 @@ def _entries(labs) -> list[dict]:
         prefix = f"Lab {lab.run.number} ({lab.run.folder})"
         for index, variant in enumerate(lab.variants, start=1):
             why = lab.run.reason if lab.run.fatal else (variant.note or variant.state)
+            name = f"{prefix}: {variant.name}" + (" (optional challenge, extra credit)" if variant.challenge else "")
             entries.append(
                 {
-                    "name": f"{prefix}: {variant.name}, correctness",
+                    "name": f"{name}, correctness",
                     "number": f"{int(lab.run.number)}.{index}",
                     "score": round(variant.correctness, 2),
-                    "max_score": variant.correctness_max,
+                    "max_score": 0.0 if variant.challenge else variant.correctness_max,
+                    "challenge": variant.challenge,
                     "passed": variant.correctness >= variant.correctness_max > 0,
                     "output": f"{variant.passed} of {len(variant.tests)} tests passed ({variant.state})"
                     + (f": {why}" if why and why != variant.state else ""),
@@ -41,10 +45,11 @@ def _entries(labs) -> list[dict]:
                 )
                 entries.append(
                     {
-                        "name": f"{prefix}: {variant.name}, speed",
+                        "name": f"{name}, speed",
                         "number": f"{int(lab.run.number)}.{index}.1",
                         "score": round(variant.performance, 2),
-                        "max_score": variant.performance_max,
+                        "max_score": 0.0 if variant.challenge else variant.performance_max,
+                        "challenge": variant.challenge,
                         "passed": variant.performance >= variant.performance_max,
                         "output": speed,
                     }
@@ -97,7 +102,7 @@ def gradescope(header, labs) -> str:
 
 def classroom_result(header, labs) -> dict:
     entries = _entries(labs)
-    status = "pass" if all(e["passed"] for e in entries) else "fail"
+    status = "pass" if all(e["passed"] for e in entries if not e["challenge"]) else "fail"
     if any(lab.run.fatal == "could not be graded" for lab in labs):
         status = "error"
     return {

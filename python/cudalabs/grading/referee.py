@@ -15,6 +15,7 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .confinement import Confinement, under_writable
 from .process import Completed, run_logged
 from .sandbox import Limits, Sandbox
 
@@ -23,13 +24,22 @@ RUN_LIMITS = Limits(processes=256, file_bytes=1 << 30, data_bytes=96 << 30, cpu_
 
 @dataclass(frozen=True)
 class RunnerSpec:
-    """One runner: the folder holding a copy of the runner and the library it loads."""
+    """One runner: the folder holding a copy of the runner and the library it loads. In the sandbox
+    the runner starts under its own confinement (confinement.py), inside any tool that watches it:
+    the tool writes its report in the scratch folder, which the runner cannot write."""
 
-    folder: Path  # runner + libsubmission.so
-    scratch: Path  # the one folder its processes may write
+    folder: Path  # runner + libsubmission.so (+ the confine launcher)
+    scratch: Path  # the one folder the step's processes may write: the tool, never the runner
+    confinement: Confinement | None = None  # None: the instructor's --unsandboxed
 
     def command(self, sandbox: Sandbox, tool: list[str] | None = None, extra_reads: list[Path] = ()) -> list[str]:
-        argv = [*(tool or []), str(self.folder / "runner")]
+        confine = self.confinement.prefix(tool) if sandbox.enabled and self.confinement else []
+        if confine and under_writable(self.scratch):
+            raise ValueError(
+                f"the scratch folder {self.scratch} lies under {under_writable(self.scratch)}, which the runner may "
+                "write: the tool's report would be within its reach"
+            )
+        argv = [*(tool or []), *confine, str(self.folder / "runner")]
         return sandbox.command(
             argv,
             reads=[self.folder, *extra_reads],

@@ -111,6 +111,12 @@ def markdown(header: Header, labs: list[LabScore]) -> str:
             f"## Lab {lab.run.number} ({lab.run.folder}): {_points(lab.points)} / {_points(lab.max_points)}",
             "",
         ]
+        if lab.challenge_max_points > 0:
+            out += [
+                f"The optional challenge's variants (marked *challenge*) earned {_points(lab.challenge_points)} of "
+                f"{_points(lab.challenge_max_points)} extra points, counted in the lab's points beyond its maximum.",
+                "",
+            ]
         if lab.run.fatal:
             out += [f"**Scored 0: {lab.run.reason}**", ""]
             if lab.run.details:
@@ -119,7 +125,7 @@ def markdown(header: Header, labs: list[LabScore]) -> str:
             ["variant", "state", "tests passed", "correctness", "student", "solution", "of solution", "performance"],
             [
                 [
-                    v.name,
+                    v.name + (" (*challenge*)" if v.challenge else ""),
                     v.state,
                     f"{v.passed} / {len(v.tests)}",
                     f"{_points(v.correctness)} / {_points(v.correctness_max)}",
@@ -197,6 +203,7 @@ def _variant_json(v: VariantScore) -> dict:
         "performance_max": v.performance_max,
         "rate": rate,
         "note": v.note,
+        "challenge": v.challenge,
     }
 
 
@@ -218,6 +225,8 @@ def as_json(header: Header, labs: list[LabScore]) -> str:
                 "folder": lab.run.folder,
                 "points": lab.points,
                 "max_points": lab.max_points,
+                "challenge_points": lab.challenge_points,
+                "challenge_max_points": lab.challenge_max_points,
                 "tests_passed": lab.tests_passed,
                 "tests_total": lab.tests_total,
                 "fatal": lab.run.fatal,

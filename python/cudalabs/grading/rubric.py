@@ -41,6 +41,7 @@ class VariantRubric:
     tests: re.Pattern  # matched (search) against "Suite.Test"
     listed_in: str = "variants"  # the lab.h function that lists it ("fp16_variants" for lab 11's FP16 rungs)
     requires: Requirement = Requirement()
+    challenge: bool = False  # part of the lab's optional challenge: extra points beyond the lab's maximum
 
     @property
     def max_performance(self) -> float:
@@ -76,7 +77,12 @@ class LabRubric:
 
     @property
     def max_points(self) -> float:
-        return sum(v.max_points for v in self.variants)
+        """The core's points: the optional challenge's come on top (challenge_points)."""
+        return sum(v.max_points for v in self.variants if not v.challenge)
+
+    @property
+    def challenge_points(self) -> float:
+        return sum(v.max_points for v in self.variants if v.challenge)
 
     def variant_of_test(self, test_name: str) -> VariantRubric | None:
         """The variant a GoogleTest name ('Suite.Test') is scored under, or None."""
@@ -247,7 +253,7 @@ _LAB_KEYS = {
     "technique",
     "tests",
 }
-_VARIANT_KEYS = {"correctness", "performance", "tests", "list", "requires"}
+_VARIANT_KEYS = {"correctness", "performance", "tests", "list", "requires", "challenge"}
 
 
 def _variant(where: str, name: str, spec, merged: dict) -> VariantRubric:
@@ -256,6 +262,9 @@ def _variant(where: str, name: str, spec, merged: dict) -> VariantRubric:
     if tests is None:
         raise RubricError(f"{where}.tests is empty: every variant needs its tests")
     requires = _object(f"{where}.requires", spec.get("requires", {}), {"compute_capability", "architecture"})
+    challenge = spec.get("challenge", False)
+    if not isinstance(challenge, bool):
+        raise RubricError(f"{where}.challenge = {challenge!r}: expected true or false")
     return VariantRubric(
         name=name,
         correctness=_number(f"{where}.correctness", spec.get("correctness", merged.get("correctness"))),
@@ -266,6 +275,7 @@ def _variant(where: str, name: str, spec, merged: dict) -> VariantRubric:
             _number(f"{where}.requires.compute_capability", requires.get("compute_capability", 0.0)),
             str(requires.get("architecture", "")),
         ),
+        challenge=challenge,
     )
 
 

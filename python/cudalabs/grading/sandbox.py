@@ -299,7 +299,8 @@ def make_sandbox(wanted: bool = True) -> Sandbox:
     who = f"user {uid}" if uid is not None else "the grader's user"
     note = (
         f"sandboxed: bubblewrap as {who}, new user, PID, network and IPC namespaces, no capabilities, "
-        "read-only system, one scratch folder, limits on processes, memory, file size and CPU time"
+        "read-only system, one scratch folder, limits on processes, memory, file size and CPU time; the runner "
+        "under Landlock (it writes only its private /tmp, reads only what it links, executes nothing else)"
     )
     return Sandbox(True, note, tools["bwrap"], tools["setpriv"], tools["prlimit"], uid, sandbox.cuda_folders)
 

@@ -20,6 +20,7 @@ class VariantScore:
     performance_max: float = 0.0
     rate: Rate | None = None
     note: str = ""
+    challenge: bool = False  # the lab's optional challenge: its points are extra
 
     @property
     def passed(self) -> int:
@@ -52,11 +53,21 @@ class LabScore:
 
     @property
     def points(self) -> float:
+        """Every point earned, the optional challenge's included (they may take it past max_points)."""
         return round(sum(v.points for v in self.variants), 2)
 
     @property
     def max_points(self) -> float:
-        return round(sum(v.max_points for v in self.variants), 2)
+        """The core's maximum: the optional challenge's points are extra."""
+        return round(sum(v.max_points for v in self.variants if not v.challenge), 2)
+
+    @property
+    def challenge_points(self) -> float:
+        return round(sum(v.points for v in self.variants if v.challenge), 2)
+
+    @property
+    def challenge_max_points(self) -> float:
+        return round(sum(v.max_points for v in self.variants if v.challenge), 2)
 
     @property
     def tests_passed(self) -> int:
@@ -91,7 +102,13 @@ def score_variant(
     technique_failures: list[str] | None = None,
 ) -> VariantScore:
     score = VariantScore(
-        rubric.name, "", tests, correctness_max=rubric.correctness, performance_max=rubric.max_performance, rate=rate
+        rubric.name,
+        "",
+        tests,
+        correctness_max=rubric.correctness,
+        performance_max=rubric.max_performance,
+        rate=rate,
+        challenge=rubric.challenge,
     )
     if fatal:
         score.state = "lab scored 0"
