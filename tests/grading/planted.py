@@ -7,6 +7,8 @@ The ways in, as the grader sees them (the instructor's guide says which boundary
   names        a library call spelled by token pasting, a redefined suite name         -> integrity
   content      a file pulled into the object by the assembler (.incbin)               -> integrity
   evidence     reports written by the process, unavailable reasons of its own          -> never read
+  confinement  functions found by address (dlopen of cuBLAS, fopen of a tool's report, a
+               kill of the tool), a system call hidden inside another instruction      -> the runner's Landlock
   timing       a kernel that tells timed calls from checked ones                       -> checked timed runs
   technique    the lab's technique missing, kernels in another namespace               -> technique rules
   sandbox      system calls of its own                                                  -> integrity, sandbox
@@ -21,6 +23,7 @@ from pathlib import Path
 from cudalabs.grading.solution_file import single_file
 from cudalabs.paths import REPO
 
+from by_address import FIND_BY_ADDRESS, HIDDEN_SYSCALL
 from plants import replace_once
 
 LAB05_KERNEL_START = "template <int BM, int BN, int BK, int TM, int TN>\n__global__ void __launch_bounds__((BM / TM) * (BN / TN))\n    register_tiled_kernel(cudalabs::GemmArgs args) {\n"
@@ -198,6 +201,65 @@ def _lab01_caches_by_pointer() -> str:
     )
 
 
+def _at_load(source: str, body: str, *, at_exit: str = "") -> str:
+    """`source` with code run as the student's library loads (a static initialiser: before the runner's
+    main) and, with `at_exit`, as it unloads."""
+    return (
+        source
+        + FIND_BY_ADDRESS
+        + HIDDEN_SYSCALL
+        + "namespace {\nstruct PlantedAtLoad {\n  PlantedAtLoad() {\n"
+        + body
+        + "  }\n  ~PlantedAtLoad() {\n"
+        + at_exit
+        + "  }\n} planted_at_load;\n}  // namespace\n"
+    )
+
+
+def _lab05_loads_cublas_by_address() -> str:
+    """The solution, whose library, as it loads, finds dlopen by address and loads cuBLAS: were it
+    loaded, the library ends the runner at once (every test crashed), so full marks show it was
+    refused. The walk must find dlopen and load a library the runner links, or it ends the runner
+    too: the plant cannot pass by failing to try."""
+    return _at_load(
+        single_file(REPO, "05_register_tiling"),
+        '    const bool walks = planted::find_function("dlopen") != nullptr && planted::loads("libm.so.6");\n'
+        '    const bool cublas = planted::loads("libcublas.so") || planted::loads("libcublas.so.13") ||\n'
+        '                        planted::loads("libcublas.so.12");\n'
+        '    if (!walks || cublas) planted::function<void (*)(int)>("_exit")(3);\n',
+    )
+
+
+FORGED_SANITIZER_REPORT = "========= COMPUTE-SANITIZER\\n========= ERROR SUMMARY: 0 errors\\n"
+
+
+def _lab01_forges_the_sanitizer_report() -> str:
+    """An out-of-bounds read that tries to hide from compute-sanitizer: as it loads and as it unloads,
+    it kills the tool watching it (its parent), overwrites the tool's report through fopen found by
+    address and through a hidden system call, and forks a child that tries again after the runner
+    has gone."""
+    forge = (
+        '    planted::function<int (*)(int, int)>("kill")(planted::function<int (*)()>("getppid")(), 9);\n'
+        f'    planted::overwrite("tool.log", "{FORGED_SANITIZER_REPORT}");\n'
+        f'    planted::overwrite_hidden("tool.log", "{FORGED_SANITIZER_REPORT}");\n'
+    )
+    later = (
+        '    if (planted::function<int (*)()>("fork")() == 0) {\n'
+        '      planted::function<unsigned (*)(unsigned)>("sleep")(2);\n'
+        + forge
+        + '      planted::function<void (*)(int)>("_exit")(0);\n    }\n'
+    )
+    return _at_load(_lab01_reads_out_of_bounds(), forge, at_exit=forge + later)
+
+
+def _lab05_forges_the_profile() -> str:
+    """Register tiling missing (as naive_lab05), with Nsight Compute's report rewritten by a hidden
+    system call as the library unloads: a profile whose counters would satisfy every rule."""
+    forged = '\\"ID\\",\\"Process ID\\",\\"Process Name\\",\\"Kernel Name\\"\\n\\"0\\",\\"1\\",\\"runner\\",\\"k\\"\\n'
+    forge = f'    planted::overwrite_hidden("tool.log", "{forged}");\n'
+    return _at_load(_lab05_naive(), "", at_exit=forge)
+
+
 LAB12_MULTI_ELEMENT = (
     "__global__ void __launch_bounds__(kThreadsPerBlock)\n"
     "    multi_element_sum_kernel(const float* __restrict__ input, std::size_t count, float* sum) {\n"
@@ -235,6 +297,11 @@ def plants() -> list[Plant]:
         Plant("through_the_lab_folder", "05_register_tiling", _lab05_through_the_lab_folder(), "does not compile"),
         Plant("raw_system_call", "05_register_tiling", _lab05_raw_system_call(), "integrity rule broken"),
         Plant("assembler_pulls_a_file", "05_register_tiling", _lab05_assembler_pulls_a_file(), "integrity rule broken"),
+        Plant("loads_cublas_by_address", "05_register_tiling", _lab05_loads_cublas_by_address(), "full marks"),
+        Plant("forges_the_sanitizer_report", "01_naive_gemm", _lab01_forges_the_sanitizer_report(), "memcheck errors"),
+        Plant(
+            "forges_the_profile", "05_register_tiling", _lab05_forges_the_profile(), "state:rt_2d=technique not shown"
+        ),
         Plant(
             "cublas_header",
             "01_naive_gemm",
