@@ -59,6 +59,7 @@ int main(int argc, char** argv) {
   said("write /dev/null", opens("/dev/null", O_WRONLY));
   said("read its own folder", opens(argv[0], O_RDONLY));
   said("read /proc", opens("/proc/self/status", O_RDONLY));
+  said("name its thread in /proc/self", opens("/proc/thread-self/comm", O_WRONLY));
   return 0;
 }
 """
@@ -75,7 +76,13 @@ REFUSED = [
     "open the tool's memory",
     "execute another program",
 ]
-DONE = ["write its private /tmp", "write /dev/null", "read its own folder", "read /proc"]
+DONE = [
+    "write its private /tmp",
+    "write /dev/null",
+    "read its own folder",
+    "read /proc",
+    "name its thread in /proc/self",
+]
 
 
 def _unlinked_library() -> str | None:
@@ -173,9 +180,9 @@ class ConfinementTest(unittest.TestCase):
         self.assertEqual(
             confinement.tool_folder(str(root / "compute-sanitizer" / "compute-sanitizer")), root / "compute-sanitizer"
         )
-        (root / "nsight-compute-2099.1").mkdir()
-        (root / "nsight-compute-2099.1" / "ncu").write_text("#!/bin/sh\n")
-        self.assertEqual(confinement.tool_folder(str(root / "bin" / "ncu")), root / "nsight-compute-2099.1")
+        for version in ("2099.10.0", "2099.9.1"):
+            (root / f"nsight-compute-{version}").mkdir()
+        self.assertEqual(confinement.tool_folder(str(root / "bin" / "ncu")), root / "nsight-compute-2099.10.0")
         shutil.rmtree(root / "compute-sanitizer")
         (root / "bin" / "compute-sanitizer").write_text("#!/bin/sh\n")
         self.assertIsNone(confinement.tool_folder(str(root / "bin" / "compute-sanitizer")))

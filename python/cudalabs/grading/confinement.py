@@ -6,7 +6,8 @@ system call, so they hold however the code reaches the kernel: a named function,
 by address, or a system call instruction of its own.
 
 What the runner's process may do, and why:
-- write only beneath the sandbox's private /tmp and /dev (device nodes, /dev/shm): never in the
+- write only beneath the sandbox's private /tmp and /dev (device nodes, /dev/shm) and its own
+  /proc/self (the CUDA driver writes its threads' names there): never in the
   scratch folder, where the tools that watch the runner (compute-sanitizer, Nsight Compute, which
   are its parents and not under the rules) write their reports, nor anywhere else;
 - read only what it needs: the runner folder, the files it links (its ELF closure, from ldd), the
@@ -29,7 +30,10 @@ from .sandbox import Sandbox
 
 LAUNCHER = "confine"  # its name in the grading build's grader/ folder and in every runner folder
 ALWAYS_READABLE = ("/proc", "/sys", "/dev", "/etc")  # the loader's cache, the driver's device facts
-WRITABLE = ("/tmp", "/dev")  # the sandbox's own: a private tmpfs each, and the device nodes
+# The sandbox's own: a private tmpfs each, the device nodes, and the process's own /proc entries (the
+# CUDA driver names its threads there; confine executes the runner in its own process, so /proc/self
+# is the runner's).
+WRITABLE = ("/tmp", "/dev", "/proc/self")
 # The driver's libraries, found beside libcuda.so.1: CUDA's runtime loads them by name (the JIT
 # compiler among them).
 _DRIVER_PREFIXES = ("libcuda.so", "libcudadebugger.so", "libnvidia-")
@@ -145,15 +149,26 @@ def tool_folder(program: str) -> Path | None:
         return None
     real = Path(found).resolve()
     folder = real.parent
-    if folder.name == "bin":  # a launcher in CUDA's bin/: the tool is installed beside it
-        stem = "nsight-compute" if real.name == "ncu" else real.name
-        installed = sorted(p for p in folder.parent.glob(f"{stem}*") if p.is_dir())
+    if folder.name == "bin":  # a launcher in CUDA's bin/: the tool is installed beside it, or in /opt
+        if real.name == "ncu":  # where CUDA's ncu script looks: the newest version found
+            found = [*folder.parent.glob("nsight-compute-*"), *Path(NSIGHT_COMPUTE_PACKAGES).glob("*")]
+        else:
+            found = list(folder.parent.glob(f"{real.name}*"))
+        installed = sorted((p for p in found if p.is_dir()), key=_version)
         folder = installed[-1] if installed else None
     if folder is None or str(folder) in ("/usr/bin", "/bin", "/usr/sbin", "/sbin"):
         return None
     if any((folder / name).is_dir() for name in ("lib64", "lib", "targets")):
         return None
     return folder
+
+
+NSIGHT_COMPUTE_PACKAGES = "/opt/nvidia/nsight-compute"  # where its .deb and .rpm packages install it
+
+
+def _version(folder: Path) -> tuple[int, ...]:
+    """nsight-compute-2025.3.1 or 2025.3.1 -> (2025, 3, 1)."""
+    return tuple(int(n) for n in re.findall(r"\d+", folder.name))
 
 
 _tool_reads: dict[str, tuple[str, ...]] = {}
