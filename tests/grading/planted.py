@@ -34,8 +34,8 @@ class Plant:
     name: str
     folder: str
     source: str  # the whole kernels.cu
-    expect: str  # what grade-report.json must show: a fatal class, "state:<variant>=<state>", "full marks"
-    # or "not implemented yet"
+    expect: str  # what grade-report.json must show: a fatal class, "state:<variant>=<state>", "full marks",
+    # "not implemented yet" or "honest"
 
 
 def expectation_problem(lab: dict, expect: str) -> str | None:
@@ -47,6 +47,16 @@ def expectation_problem(lab: dict, expect: str) -> str | None:
             None
             if ok
             else f"{lab['points']} / {lab['max_points']} ({lab['fatal']}: {lab['reason']}), expected full marks"
+        )
+    if expect == "honest":
+        # A student's own work: no fatal, every variant written passes all its tests and keeps its
+        # technique, at least one written; speed is the student's (scored, not expected).
+        written = [v for v in lab["variants"] if v["state"] not in ("not implemented yet", "not run here")]
+        wrong = [f"{v['name']} {v['state']}" for v in written if v["state"] != "passed"]
+        wrong += [f"{v['name']} correctness" for v in written if v["correctness"] < v["correctness_max"]]
+        ok = lab["fatal"] is None and written and not wrong
+        return (
+            None if ok else f"{lab['fatal'] or ''} {lab['reason'] or ''} {wrong or 'nothing written'}, expected honest"
         )
     if expect == "not implemented yet":
         states = {v["state"] for v in lab["variants"]} - {"not run here"}

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """A class of planted submissions for `make grade-class` (the GPU demonstration of the class grader):
 the solutions, the skeletons, one student per plant of planted.py (the grader self-test's plants),
-and two near-copies of each other, each with what its report must show.
+two near-copies of each other, and one student per lab of tests/grading/student_versions/ (written
+from the handouts alone: honest work, which must keep its points), each with what its report must
+show.
 
   planted_class.py CLASS_DIR      writes CLASS_DIR/<student>/NN_name/kernels.cu, CLASS_DIR/expected.json
                                   and CLASS_DIR/rubric.json (the suite's, with a short time limit for
@@ -30,13 +32,13 @@ def write_class(class_dir: Path) -> dict[str, dict[str, str]]:
     if class_dir.exists():
         shutil.rmtree(class_dir)
     folders = sorted(p.name for p in (REPO / "solutions").iterdir() if p.is_dir())
-    expected: dict[str, dict[str, str]] = {
-        "solutions": {f: "full marks" for f in folders},
-        "skeletons": {f: "not implemented yet" for f in folders},
-    }
+    # The solutions one student a lab (the class grader spreads students over the GPUs), the skeletons
+    # one student.
+    expected: dict[str, dict[str, str]] = {f"solution_{f[:2]}": {f: "full marks"} for f in folders}
+    expected["skeletons"] = {f: "not implemented yet" for f in folders}
     for folder in folders:
         for student, files in (
-            ("solutions", handed_in(REPO, folder)),
+            (f"solution_{folder[:2]}", handed_in(REPO, folder)),
             ("skeletons", {"kernels.cu": (REPO / "labs" / folder / "kernels.cu").read_text()}),
         ):
             (class_dir / student / folder).mkdir(parents=True, exist_ok=True)
@@ -44,6 +46,11 @@ def write_class(class_dir: Path) -> dict[str, dict[str, str]]:
                 (class_dir / student / folder / name).write_text(text)
     for plant in planted.write_plants(class_dir):
         expected[plant.name] = {plant.folder: plant.expect}
+    versions = REPO / "tests" / "grading" / "student_versions"
+    for folder in sorted(p.name for p in versions.iterdir() if p.is_dir()):
+        student = f"version_{folder[:2]}"  # one student a lab: the class grader spreads them over the GPUs
+        shutil.copytree(versions / folder, class_dir / student / folder)
+        expected[student] = {folder: "honest"}
     # Two near-copies of each other: the same lab 01, renamed and re-spaced by one of them.
     original = single_file(REPO, "01_naive_gemm")
     for student, text in (("copy_a", original), ("copy_b", original.replace("acc", "sum").replace("  ", "   "))):
