@@ -7,7 +7,7 @@ show.
 
   planted_class.py CLASS_DIR      writes CLASS_DIR/<student>/NN_name/kernels.cu, CLASS_DIR/expected.json
                                   and CLASS_DIR/rubric.json (the suite's, with a short time limit for
-                                  lab 01, so that the planted hang costs a minute and a half)
+                                  lab 01, so that the planted hang costs a minute)
 
   make grade-class CLASS=DIR LABS=01,02,03,05,10 RUBRIC=DIR/rubric.json
   tests/grading/check_class.py build/grade-class/<DIR's name> DIR/expected.json
@@ -59,7 +59,7 @@ def write_class(class_dir: Path) -> dict[str, dict[str, str]]:
         expected[student] = {"01_naive_gemm": SIMILAR}
     (class_dir / "expected.json").write_text(json.dumps(expected, indent=1) + "\n")
     rubric = json.loads((REPO / "tests" / "grading" / "rubric.json").read_text())
-    rubric["labs"]["01"]["time_limit_s"] = 90
+    rubric["labs"]["01"]["time_limit_s"] = 60
     (class_dir / "rubric.json").write_text(json.dumps(rubric, indent=1) + "\n")
     return expected
 

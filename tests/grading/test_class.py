@@ -233,10 +233,27 @@ class PlantedClassTest(unittest.TestCase):
                         names = {v.name for v in rubric.labs[lab_folder[:2]].variants}
                         self.assertIn(name, names, (student, expect))
                         self.assertIn(state, ("failed", "not distinct", "technique not shown"), (student, expect))
-                    elif expect not in ("full marks", "not implemented yet", planted_class.SIMILAR):
+                    elif expect not in ("full marks", "not implemented yet", "honest", planted_class.SIMILAR):
                         self.assertIn(expect, fatal, (student, expect))
             students = {s.id for s in classroom.discover(Path(folder) / "class")}
             self.assertEqual(students, set(expected))
+            versions = {s for s, labs in expected.items() if "honest" in labs.values()}
+            self.assertGreaterEqual(len(versions), 12, "every lab's student version is a student of the class")
+
+    def test_honest_work_keeps_its_points_or_the_check_says_why(self):
+        import planted
+
+        def lab(*states, fatal=None):
+            variants = [
+                {"name": f"v{i}", "state": s, "correctness": 1, "correctness_max": 1} for i, s in enumerate(states)
+            ]
+            return {"fatal": fatal, "reason": "", "variants": variants}
+
+        self.assertIsNone(planted.expectation_problem(lab("passed", "not implemented yet"), "honest"))
+        self.assertIn("v1 failed", planted.expectation_problem(lab("passed", "failed"), "honest"))
+        self.assertIn("technique not shown", planted.expectation_problem(lab("technique not shown"), "honest"))
+        self.assertIn("nothing written", planted.expectation_problem(lab("not implemented yet"), "honest"))
+        self.assertIsNotNone(planted.expectation_problem(lab("passed", fatal="crashed"), "honest"))
 
 
 class ClassroomTest(unittest.TestCase):
