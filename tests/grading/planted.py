@@ -315,7 +315,16 @@ def plants() -> list[Plant]:
         Plant(
             "cublas_header",
             "01_naive_gemm",
-            _edited("01_naive_gemm", ('#include "lab.h"\n', '#include "lab.h"\n#include <cublas_v2.h>\n')),
+            # A CUDA header may be included; a call of cuBLAS through it is what the symbol rule refuses.
+            _edited(
+                "01_naive_gemm",
+                (
+                    '#include "lab.h"\n',
+                    '#include "lab.h"\n#include <cublas_v2.h>\n'
+                    "// planted: cuBLAS called through its header\n"
+                    "void planted_handle(cublasHandle_t* handle) { cublasCreate(handle); }\n",
+                ),
+            ),
             "integrity rule broken",
         ),
         Plant(

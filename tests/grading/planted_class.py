@@ -6,10 +6,10 @@ from the handouts alone: honest work, which must keep its points), each with wha
 show.
 
   planted_class.py CLASS_DIR      writes CLASS_DIR/<student>/NN_name/kernels.cu, CLASS_DIR/expected.json
-                                  and CLASS_DIR/rubric.json (the suite's, with a short time limit for
+                                  and CLASS_DIR/.rubric/rubric.json with its test lists (the suite's, with a short time limit for
                                   lab 01, so that the planted hang costs a minute)
 
-  make grade-class CLASS=DIR LABS=01,02,03,05,10 RUBRIC=DIR/rubric.json
+  make grade-class CLASS=DIR LABS=01,02,03,05,10 RUBRIC=DIR/.rubric/rubric.json
   tests/grading/check_class.py build/grade-class/<DIR's name> DIR/expected.json
 """
 from __future__ import annotations
@@ -60,7 +60,10 @@ def write_class(class_dir: Path) -> dict[str, dict[str, str]]:
     (class_dir / "expected.json").write_text(json.dumps(expected, indent=1) + "\n")
     rubric = json.loads((REPO / "tests" / "grading" / "rubric.json").read_text())
     rubric["labs"]["01"]["time_limit_s"] = 60
-    (class_dir / "rubric.json").write_text(json.dumps(rubric, indent=1) + "\n")
+    # In a folder the class grader does not take for a student's, with the test lists the rubric names.
+    (class_dir / ".rubric").mkdir()
+    (class_dir / ".rubric" / "rubric.json").write_text(json.dumps(rubric, indent=1) + "\n")
+    shutil.copytree(REPO / "tests" / "grading" / "tests", class_dir / ".rubric" / "tests")
     return expected
 
 
