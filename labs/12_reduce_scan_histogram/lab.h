@@ -69,8 +69,9 @@ struct SumVariant {
 ///   the 8 warps' sums, one atomicAdd per block
 /// - `sum_multi_element`: a grid that fills the GPU once, each thread summing many elements with
 ///   128-bit loads before the block's shuffle tree, one atomicAdd per block
-/// - `sum_one_pass`: the same, and the last block to finish (an atomic ticket) sums the blocks'
-///   partial sums in a fixed order: no float atomics, the same bits on every run
+/// - `sum_one_pass` (optional challenge): the same, and the last block to finish (an atomic
+///   ticket) sums the blocks' partial sums in a fixed order: no float atomics, the same bits on
+///   every run
 std::span<const SumVariant> sum_variants();
 
 /// The unit roundoff of FP32, 2^-24.
@@ -87,16 +88,12 @@ double sum_error_bound(std::int64_t depth, double sum_of_magnitudes);
 
 // ---- Inclusive scan ----
 
-/// Threads per block of the scans' tile kernels.
+/// Threads per block of every scan kernel (the one block that scans the tiles' totals too).
 inline constexpr int kScanThreads = 256;
 /// Elements each thread of a tile holds: a tile is kScanThreads * kScanItemsPerThread = 4096.
 inline constexpr int kScanItemsPerThread = 16;
 /// Elements per tile.
 inline constexpr int kScanTile = kScanThreads * kScanItemsPerThread;
-/// Threads of the one block that scans the tile totals (scan_block's second kernel).
-inline constexpr int kTotalsThreads = 1024;
-/// Tile totals each thread of that block holds per round.
-inline constexpr int kTotalsItemsPerThread = 8;
 
 /// One inclusive scan: output[i] = input[0] + ... + input[i], modulo 2^32 (unsigned 32-bit
 /// arithmetic is associative, so every order of additions gives the same bits).
@@ -122,11 +119,11 @@ struct ScanVariant {
 
 /// The ladder:
 /// - `scan_block`: three kernels: each block scans its tile of 4096 and writes the tile's total,
-///   one block scans the totals, each block adds its tile's offset (reads and writes the array
-///   twice)
-/// - `scan_lookback`: one pass (Merrill and Garland's decoupled look-back): each tile publishes its
-///   total, then its inclusive prefix, and finds its own prefix from its predecessors' (reads and
-///   writes the array once)
+///   one block scans the totals with the same tile scan, each block adds the sum of the tiles
+///   before its own
+/// - `scan_lookback` (optional challenge): one pass (Merrill and Garland's decoupled look-back):
+///   each tile publishes its total, then its inclusive prefix, and finds its own prefix from its
+///   predecessors' in the same pass
 std::span<const ScanVariant> scan_variants();
 
 /// Status of a tile in the look-back scan, in the top 32 bits of its 64-bit status word (the low
@@ -175,9 +172,9 @@ struct HistogramVariant {
 /// - `hist_global`: one thread per byte, one atomicAdd on the global bins each
 /// - `hist_shared`: privatized: each block counts into its own 256 bins in shared memory (16 bytes
 ///   per 128-bit load), then adds its bins to the global ones
-/// - `hist_warp_aggregated`: the same, and the lanes of a warp holding the same byte value find
-///   each other (__match_any_sync) so that one of them adds their count: one atomic per distinct
-///   value per warp, which wins on skewed data
+/// - `hist_warp_aggregated` (optional challenge): the same, and the lanes of a warp holding the
+///   same byte value find each other (__match_any_sync) so that one of them adds their count: one
+///   atomic per distinct value per warp
 std::span<const HistogramVariant> histogram_variants();
 
 }  // namespace lab12

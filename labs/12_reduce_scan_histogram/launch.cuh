@@ -1,11 +1,14 @@
 // Lab 12 launch plumbing, shared by the student's and the solution's kernels.cu (each includes it
-// after defining the kernels): argument checks, grids, workspaces, and the variant lists.
+// after defining the kernels): argument checks, grids, workspaces, and the variant lists. Given
+// code: nothing here is a TODO. Each list holds the core's rungs first, then the optional
+// challenge's (sum_one_pass, scan_lookback, hist_warp_aggregated).
 //
 // Grids: the one-element-per-thread rungs (sum_atomic, sum_shared_tree, sum_warp_shuffle,
 // hist_global) launch ceil(count / 256) blocks. The grid-stride rungs (sum_multi_element,
 // sum_one_pass, hist_shared, hist_warp_aggregated) launch as many blocks as fit on the GPU at once
 // (the occupancy calculator's blocks per SM times the SMs), fewer when there is little to do: one
-// wave, every block looping over the array. The scans launch one block per tile of kScanTile.
+// wave, every block looping over the array. The scans launch one block per tile of kScanTile, but
+// for scan_block's second kernel: one block of kScanThreads for all the tiles' totals.
 #pragma once
 
 #include "common/cuda_check.h"
@@ -269,7 +272,8 @@ KernelLaunch describe_tiles(std::size_t count) {
           dim3(kScanThreads), 0};
 }
 
-// scan_block keeps one total per tile (rounded up to 16 bytes).
+// scan_block keeps one total per tile (rounded up to 16 bytes), which its second kernel turns into
+// the tile's inclusive prefix with 128-bit accesses (require_workspace: 16-byte aligned).
 std::size_t block_scan_workspace(std::size_t count) {
   return ceil_div<std::size_t>(scan_tiles(count) * sizeof(std::uint32_t), 16) * 16;
 }
@@ -280,7 +284,7 @@ void run_block_scan(const ScanArgs& args, std::uint32_t* totals, cudaStream_t st
   scan_tiles_kernel<kVector>
       <<<config.grid, config.block, 0, stream>>>(args.input, args.output, args.count, totals);
   CUDA_CHECK_LAUNCH("lab12 scan_tiles_kernel");
-  scan_totals_kernel<<<1, kTotalsThreads, 0, stream>>>(totals, scan_tiles(args.count));
+  scan_totals_kernel<<<1, kScanThreads, 0, stream>>>(totals, scan_tiles(args.count));
   CUDA_CHECK_LAUNCH("lab12 scan_totals_kernel");
   add_offsets_kernel<kVector>
       <<<config.grid, config.block, 0, stream>>>(args.output, args.count, totals);

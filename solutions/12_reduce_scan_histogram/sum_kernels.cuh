@@ -20,9 +20,8 @@
 // elements, and the kernel is a stream of loads. The elements before the first 16-byte boundary and
 // after the last whole vector are added by the first threads of the grid, one each.
 //
-// sum_one_pass: the same, and instead of float atomics each block writes its partial sum and takes
-// a ticket; the block that takes the last one sums every partial in block order. Its result does
-// not depend on which block finished first: the same bits every run.
+// warp_sum, block_sum and thread_sum are written once, and called again by the optional challenge:
+// the one-pass sum (one_pass_sum.cuh) and the look-back scan's warp sum (lookback_scan.cuh).
 #pragma once
 
 #include "lab.h"
@@ -36,12 +35,16 @@ namespace {
 constexpr unsigned kFullMask = 0xFFFFFFFFu;
 
 // The sum of `value` over the warp, in lane 0: 5 steps, each halving the lanes that hold a sum.
-__device__ __forceinline__ float warp_sum(float value) {
+// (float for the sums; the look-back scan adds unsigned 32-bit values with it.)
+// [warp_sum]
+template <class T>
+__device__ __forceinline__ T warp_sum(T value) {
 #pragma unroll
   for (int offset = 16; offset > 0; offset /= 2)
     value += __shfl_down_sync(kFullMask, value, offset);
   return value;
 }
+// [warp_sum]
 
 // The sum of `value` over the block, in thread 0. Every thread of the block calls it; a second
 // call in the same kernel must follow a barrier (it reuses warp_sums).
@@ -122,31 +125,6 @@ __global__ void __launch_bounds__(kThreadsPerBlock)
   const float total = block_sum(thread_sum(input, count));
   if (threadIdx.x == 0) atomicAdd(sum, total);
 }
-
-// [one_pass]
-__global__ void __launch_bounds__(kThreadsPerBlock)
-    one_pass_sum_kernel(const float* __restrict__ input, std::size_t count, float* sum,
-                        float* partials, unsigned int* ticket) {
-  __shared__ bool last_block;
-  const float block_total = block_sum(thread_sum(input, count));
-  if (threadIdx.x == 0) {
-    partials[blockIdx.x] = block_total;
-    // Release: the partial is visible to the whole GPU before the ticket that announces it.
-    __threadfence();
-    last_block = atomicAdd(ticket, 1u) == gridDim.x - 1;
-  }
-  __syncthreads();
-  if (!last_block) return;
-  // Acquire: every other block fenced its partial before taking its ticket, and this block took
-  // the last ticket, so all of them are visible now. __ldcg reads them from L2, never from a stale
-  // line of this SM's L1.
-  __threadfence();
-  float value = 0.0f;
-  for (unsigned int b = threadIdx.x; b < gridDim.x; b += blockDim.x) value += __ldcg(&partials[b]);
-  value = block_sum(value);  // the barrier above separates the two calls
-  if (threadIdx.x == 0) *sum = value;
-}
-// [one_pass]
 
 }  // namespace
 }  // namespace lab12

@@ -57,8 +57,9 @@ const std::vector<Case>& scan_cases() {
       {"three_tiles_plus_one", 3 * 4096 + 1, 0, 0},
       {"odd_1000003_misaligned", 1000003, 1, 3},
       {"odd_1000003_aligned", 1000003, 0, 0},
-      // 8193 tiles: the tiles' totals take two rounds of scan_block's second kernel.
-      {"two_rounds_of_totals", 8192 * 4096 + 5, 0, 0},
+      // 4097 tiles: scan_block's second kernel scans the tiles' totals in two rounds, a tile of
+      // 4096 totals and then one.
+      {"two_rounds_of_totals", 4096 * 4096 + 5, 0, 0},
       {"huge_2_28_plus_1", (std::size_t{1} << 28) + 1, 2, 2},
   };
   return cases;
