@@ -14,7 +14,7 @@
 // function must do. Apply `args.epilogue` to every value a convolution writes (apply_epilogue in
 // epilogue.cuh): that is where bias, batch norm and ReLU go. The grids are given (launch.cuh):
 // blocks of 256 threads, at most 2^24 of them, so each kernel is a grid-stride loop over its
-// elements, with 64-bit indices (a batch of 1,024 images has more than 2^31 lowered elements).
+// elements, with 64-bit indices (the I' of a large batch has more than 2^31 elements).
 // Tensors are row-major: input pixel (n, i, j) starts at ((n H + i) W + j) C, output value
 // (n, y, x, k) is element ((n 2H + y) 2W + x) K + k, and filter tap (r, s) of output channel k
 // starts at ((r 5 + s) K + k) C; the C values of a pixel and of a tap are consecutive.

@@ -21,6 +21,7 @@ namespace {
 
 using cudalabs::dcgan::TconvShape;
 
+// [naive]
 // Splits a flat output index (k fastest) into image, row, column and channel.
 struct OutputIndex {
   int n, y, x, k;
@@ -70,7 +71,9 @@ __global__ void naive_tconv_kernel(TconvArgs args) {
     args.output[e] = apply_epilogue(args.epilogue, sum, o.k);
   }
 }
+// [naive]
 
+// [branch_free]
 // The taps r of one axis that meet a real input row for output y: r = y + 1 - 2 i for input rows i
 // in [0, size), i.e. r in [max(0, y + 3 - 2 size), min(4, y + 1)] with the parity of y + 1.
 __device__ __forceinline__ int first_tap(int y, int size) {
@@ -105,7 +108,9 @@ __global__ void branch_free_tconv_kernel(TconvArgs args) {
     args.output[e] = apply_epilogue(args.epilogue, sum, o.k);
   }
 }
+// [branch_free]
 
+// [lowering]
 __global__ void lower_input_kernel(TconvShape s, const float* input, float* lowered) {
   const long long columns = 25LL * s.in_channels;
   const long long total = static_cast<long long>(s.batch) * 4 * s.height * s.width * columns;
@@ -128,6 +133,7 @@ __global__ void lower_input_kernel(TconvShape s, const float* input, float* lowe
     lowered[e] = value;
   }
 }
+// [lowering]
 
 }  // namespace
 }  // namespace lab09
