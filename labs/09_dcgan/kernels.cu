@@ -1,56 +1,96 @@
 // Lab 09: your kernels. Each TODO kernel below compiles and launches but writes nothing: the driver
 // poisons every output first, so it reports "not implemented yet" until you fill it in.
 //
-// Read common/dcgan_model.h for the exact sum of the transposed convolution, lab.h for what each
-// function must do, and subpixel.h for the phase decomposition. Apply `args.epilogue` to every
-// value you write (apply_epilogue in epilogue.cuh): that is where bias, batch norm and ReLU go.
-#include "labs/07_wide_loads/lab.h"
-#include "labs/07_wide_loads/tiles.h"
+// The core, in three steps, each tested and timed before the next (the handout's "The core"):
+//  1. naive_tconv_kernel (variant naive): the transposed convolution's sum written directly.
+//  2. branch_free_tconv_kernel (variant branch_free): the same sum, the loop bounds skipping the
+//     inserted zeros instead of a branch. It reuses step 1's helpers.
+//  3. lower_input_kernel (variants gemm, gemm_batched, per_layer, fused): the lowered input I',
+//     which the given generator multiplies by W' with lab 07's GEMM.
+// The optional challenge, below its marker: the sub-pixel form (variant subpixel) on your lab 07
+// warp tile, with its own tests and points.
+//
+// Read common/dcgan_model.h for the exact sum of the transposed convolution and lab.h for what each
+// function must do. Apply `args.epilogue` to every value a convolution writes (apply_epilogue in
+// epilogue.cuh): that is where bias, batch norm and ReLU go. The grids are given (launch.cuh):
+// blocks of 256 threads, at most 2^24 of them, so each kernel is a grid-stride loop over its
+// elements, with 64-bit indices (the I' of a large batch has more than 2^31 elements).
+// Tensors are row-major: input pixel (n, i, j) starts at ((n H + i) W + j) C, output value
+// (n, y, x, k) is element ((n 2H + y) 2W + x) K + k, and filter tap (r, s) of output channel k
+// starts at ((r 5 + s) K + k) C; the C values of a pixel and of a tap are consecutive.
 #include "labs/09_dcgan/epilogue.cuh"
 #include "labs/09_dcgan/lab.h"
-#include "labs/09_dcgan/subpixel.h"
 
 namespace lab09 {
 namespace {
 
-// One thread per output value out[n][y][x][k], grid-stride over batch * 2H * 2W * K values (k the
-// fastest index, so that neighbouring threads write neighbouring addresses). For each of the 25
-// taps (r, s): the input row is (y + 1 - r) / 2 when y + 1 - r is even and the row is inside the
-// input, likewise the column; sum input * filter[r][s][k][c] over c, then apply the epilogue.
+using cudalabs::dcgan::TconvShape;
+
+// Step 1 ([DCGAN-SHPC] §2.2). One thread per output value out[n][y][x][k], grid-stride over
+// batch * 2H * 2W * K values (k the fastest index, so that neighbouring threads write neighbouring
+// addresses). For each of the 25 taps (r, s): the input row is (y + 1 - r) / 2 when y + 1 - r is
+// even and the row is inside the input, likewise the column with x + 1 - s; sum input * filter
+// over the C channels of every such tap, then apply the epilogue with channel k. Write two helpers
+// above the kernel, for step 2 to reuse: one that splits the flat output index into (n, y, x, k),
+// and one that returns the dot product of C consecutive input values and C consecutive filter
+// values.
 __global__ void naive_tconv_kernel(TconvArgs args) {
-  // TODO(lab09): the naive transposed convolution ([DCGAN-SHPC] §2.2).
+  // TODO(lab09): step 1, the naive transposed convolution.
   (void)args;
 }
 
-// The same sum without the parity branch ([DCGAN-SHPC] §2.2.1): start r at the first value with
-// y + 1 - r even and step by 2 (likewise s), so every visited tap lands on a real input pixel.
+// Step 2 ([DCGAN-SHPC] §2.2.1). The same sum without the parity test: r runs only over the taps
+// with y + 1 - r even and 0 <= (y + 1 - r) / 2 < H, that is from the first such r to the last in
+// steps of 2 (likewise s with x + 1 - s and W). Write a helper for the first and the last tap of an
+// axis, from those two bounds and 0 <= r <= 4, and reuse step 1's helpers: no tap visited lands on
+// a zero, and no test remains inside the tap loops.
 __global__ void branch_free_tconv_kernel(TconvArgs args) {
-  // TODO(lab09): the branch-free transposed convolution.
+  // TODO(lab09): step 2, the branch-free transposed convolution.
   (void)args;
 }
 
-// I' of [DCGAN-SHPC] eqs. 11-12: element (row d, column (r * 5 + s) * C + c) with d = (n, y, x) is
-// J[y + r][x + s][c] of image n: the input pixel ((y + r - 3) / 2, (x + s - 3) / 2) when both
-// y + r - 3 and x + s - 3 are even and inside the input, 0 otherwise. One thread per element.
-__global__ void lower_input_kernel(cudalabs::dcgan::TconvShape shape, const float* input,
-                                   float* lowered) {
-  // TODO(lab09): build the lowered input.
+// Step 3 ([DCGAN-SHPC] eqs. 11-12). I', batch * 2H * 2W rows of 25 C columns, one thread per
+// element, grid-stride: element (row d, column (r * 5 + s) * C + c) with d = (n, y, x) (x fastest)
+// is J[y + r][x + s][c] of image n, J being the input with a zero between neighbouring pixels and 3
+// zero rows and columns before it: the input pixel ((y + r - 3) / 2, (x + s - 3) / 2) when both
+// y + r - 3 and x + s - 3 are even and inside the input, 0 otherwise. Write every element, the
+// zeros too (the buffer holds an earlier chunk's values).
+__global__ void lower_input_kernel(TconvShape shape, const float* input, float* lowered) {
+  // TODO(lab09): step 3, the lowered input.
   (void)shape;
   (void)input;
   (void)lowered;
 }
 
+}  // namespace
+}  // namespace lab09
+
+// ---- The optional challenge: the sub-pixel transposed convolution ----
+// Variant subpixel (tconv_subpixel in lab.h), with its own tests and points. Each output phase
+// (y mod 2, x mod 2) is an ordinary convolution with 2 or 3 taps per axis (subpixel.h), computed
+// without visiting an inserted zero: the wide layers as implicit GEMMs on your lab 07 warp tile
+// (subpixel_tconv_kernel), the RGB layer by patches of outputs (subpixel_small_k_kernel).
+// Test it with ctest --test-dir build -R 'lab09\.student\..*subpixel' and time it with
+// make lab N=09 ARGS="--variant fused --variant subpixel".
+#include "labs/07_wide_loads/lab.h"
+#include "labs/07_wide_loads/register_patch.cuh"
+#include "labs/07_wide_loads/tiles.h"
+#include "labs/09_dcgan/subpixel.h"
+
+namespace lab09 {
+namespace {
+
 // ---- Your warp tile, from lab 07 ----
-// The sub-pixel GEMM below is lab 07's step 3 with another A: copy the four helpers of your lab 07
-// kernels.cu here (they are the same code: only load_next_tile differs), replacing these stubs, or
-// write them from this contract. Tile is a lab07::TileShape (labs/07_wide_loads/tiles.h), and kPadA
-// is lab07::kPadA (labs/07_wide_loads/lab.h).
+// The sub-pixel GEMM below is lab 07's tile loop with another A. Replace these three stubs: copy
+// the helpers from your lab 07 kernels if you wrote them to this contract (lab 07's steps 2 and 3,
+// and its challenge A), or write them from it. outer_product, the FFMAs of one step, is given as
+// in lab 07 (lab07::outer_product, register_patch.cuh). Tile is a lab07::TileShape
+// (labs/07_wide_loads/tiles.h), and kPadA is lab07::kPadA (labs/07_wide_loads/lab.h).
 //  - LanePieces<Tile>{row, col}: this lane's first 4 x 4 piece in the block tile (warp tile at
-//    (w / WARPS_N) * WM, (w % WARPS_N) * WN, lane at (l / LANES_N) * 4, (l % LANES_N) * 4); the
+//    (w / WARPS_N) * WM, (w % WARPS_N) * WN; lane at (l / LANES_N) * 4, (l % LANES_N) * 4); the
 //    other pieces follow every LANES_M * 4 rows and LANES_N * 4 columns.
 //  - load_fragments<Tile>(a_row, b_row, lane, a_frag, b_frag): step k's TM values of A (from row k
 //    of the transposed A tile) and TN of B, one LDS.128 per piece.
-//  - outer_product(a_frag, b_frag, acc): the TM x TN FFMAs of one step.
 //  - multiply_staged_tiles<Tile>(block, tiles): the register-staged, double-buffered tile loop with
 //    the fragment prefetch, over a `block` object that holds a_tile[2][BK][BM + kPadA] and
 //    b_tile[2][BK][BN] (shared), a_staged[] and b_staged[] (float4s: thread tid holds float4s tid,
@@ -74,18 +114,9 @@ __device__ __forceinline__ void load_fragments(const float* a_row, const float* 
   (void)b_frag;
 }
 
-template <int TM, int TN>
-__device__ __forceinline__ void outer_product(const float (&a_frag)[TM], const float (&b_frag)[TN],
-                                              float (&acc)[TM][TN]) {
-  // TODO(lab09): your lab 07 FFMAs.
-  (void)a_frag;
-  (void)b_frag;
-  (void)acc;
-}
-
 template <class Tile, class Block>
 __device__ __forceinline__ void multiply_staged_tiles(Block& block, int tiles) {
-  // TODO(lab09): your lab 07 tile loop.
+  // TODO(lab09): your lab 07 tile loop (its FFMAs: lab07::outer_product).
   (void)block;
   (void)tiles;
 }
@@ -114,7 +145,7 @@ __device__ __forceinline__ void multiply_staged_tiles(Block& block, int tiles) {
 // is the occupancy the launch asks for: declare the kernel __launch_bounds__(kThreads, kMinBlocks).
 template <int kTileM, int kTileN, int kThreadN, int kMinBlocks>
 __global__ void subpixel_tconv_kernel(TconvArgs args) {
-  // TODO(lab09): the sub-pixel implicit GEMM on your warp tile.
+  // TODO(lab09): challenge, the sub-pixel implicit GEMM on your warp tile.
   (void)args;
 }
 
@@ -127,7 +158,7 @@ __global__ void subpixel_tconv_kernel(TconvArgs args) {
 // filter in the dynamic shared memory first (25 C float4s: one per (r, s, c) holding the K output
 // channels, zero-padded), unpacking args.filter, which is in the packed layout of subpixel.h.
 __global__ void subpixel_small_k_kernel(TconvArgs args) {
-  // TODO(lab09): the sub-pixel kernel for the RGB layer.
+  // TODO(lab09): challenge, the sub-pixel kernel for the RGB layer.
   (void)args;
 }
 

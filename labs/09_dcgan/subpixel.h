@@ -4,8 +4,8 @@
 /// Output row y = 2 i + p (phase p = y mod 2) only ever meets input rows through filter rows r of
 /// one parity: r = 1 + 2 t (p = 0: two taps, input rows i, i - 1) or r = 2 t (p = 1: three taps,
 /// input rows i + 1, i, i - 1). So each of the four phases (py, px) is an ordinary convolution of
-/// the input with a 2 or 3 by 2 or 3 filter, and none of the inserted zeros is ever multiplied: a
-/// quarter of the lowered GEMM's work ([DCGAN-SHPC] eqs. 1-14 multiply every zero of J).
+/// the input with a 2 or 3 by 2 or 3 filter, and none of the inserted zeros is ever multiplied
+/// ([DCGAN-SHPC] eqs. 1-14 multiply every zero of J).
 ///
 /// Per phase this is a GEMM: rows = (image, i, j), one per input pixel; columns = K; reduction over
 /// (tap, c). The packed filter holds, per phase, that GEMM's B: taps x C rows by K columns,

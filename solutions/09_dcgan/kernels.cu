@@ -1,27 +1,27 @@
-// Lab 09 solution: the transposed convolution four ways.
+// Lab 09 solution: the transposed convolution, written directly and lowered to a GEMM (the core),
+// then as sub-pixel phases (the optional challenge).
 //
 // - naive: one thread per output value visits all 25 taps and skips, by a branch, the 3 in 4 that
 //   fall on inserted zeros; neighbouring threads are neighbouring channels k, so their writes
 //   coalesce and they read the same input pixel (a broadcast).
 // - branch-free: the loop bounds do the skipping: r starts at the parity of y + 1 and steps by 2,
 //   between the first and last rows that land inside the input; no thread evaluates a dead tap.
+//   It reuses the naive kernel's helpers (split_output, dot_channels).
 // - lowering (eqs. 11-12): each thread writes one element of I'; the zeros of J are written too,
 //   which is why the GEMM that follows does 4x the useful work.
-// - sub-pixel: each output phase is a small dense convolution, done as an implicit GEMM whose A
-// tile
-//   is gathered straight from the input (no I' in memory), multiplied on lab 07's warp tile;
-//   the RGB layer, with 3 output channels, takes a 2 x 8 patch of output pixels per thread instead.
-#include "labs/07_wide_loads/lab.h"
+// - sub-pixel (the challenge, below the marker): each output phase is a small dense convolution,
+//   done as an implicit GEMM whose A tile is gathered straight from the input (no I' in memory),
+//   multiplied on lab 07's warp tile; the RGB layer, with 3 output channels, takes a 2 x 8 patch of
+//   output pixels per thread instead.
 #include "labs/09_dcgan/epilogue.cuh"
 #include "labs/09_dcgan/lab.h"
-#include "labs/09_dcgan/subpixel.h"
-#include "solutions/07_wide_loads/warp_tile.cuh"
 
 namespace lab09 {
 namespace {
 
 using cudalabs::dcgan::TconvShape;
 
+// [naive]
 // Splits a flat output index (k fastest) into image, row, column and channel.
 struct OutputIndex {
   int n, y, x, k;
@@ -71,7 +71,9 @@ __global__ void naive_tconv_kernel(TconvArgs args) {
     args.output[e] = apply_epilogue(args.epilogue, sum, o.k);
   }
 }
+// [naive]
 
+// [branch_free]
 // The taps r of one axis that meet a real input row for output y: r = y + 1 - 2 i for input rows i
 // in [0, size), i.e. r in [max(0, y + 3 - 2 size), min(4, y + 1)] with the parity of y + 1.
 __device__ __forceinline__ int first_tap(int y, int size) {
@@ -106,7 +108,9 @@ __global__ void branch_free_tconv_kernel(TconvArgs args) {
     args.output[e] = apply_epilogue(args.epilogue, sum, o.k);
   }
 }
+// [branch_free]
 
+// [lowering]
 __global__ void lower_input_kernel(TconvShape s, const float* input, float* lowered) {
   const long long columns = 25LL * s.in_channels;
   const long long total = static_cast<long long>(s.batch) * 4 * s.height * s.width * columns;
@@ -129,6 +133,20 @@ __global__ void lower_input_kernel(TconvShape s, const float* input, float* lowe
     lowered[e] = value;
   }
 }
+// [lowering]
+
+}  // namespace
+}  // namespace lab09
+
+// ---- The optional challenge: the sub-pixel transposed convolution ----
+// Its own variant (subpixel), tests and points. Lab 07's warp tile (lane pieces, fragment loads,
+// the register-staged tile loop) is included here, below the marker: only the challenge uses it.
+#include "labs/07_wide_loads/lab.h"
+#include "labs/09_dcgan/subpixel.h"
+#include "solutions/07_wide_loads/warp_tile.cuh"
+
+namespace lab09 {
+namespace {
 
 // Sub-pixel implicit GEMM on lab 07's warp tile. Block tile kTileM x kTileN, stepping 8 along the
 // reduction (8 = one tap's run of 8 channels); (kTileM / 8) * (kTileN / kThreadN) threads in two
