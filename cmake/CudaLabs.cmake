@@ -100,6 +100,11 @@ extern \"C\" const char* cudalabs_lab${number}_kernels_build() { return \"${buil
       target_link_libraries(${kernels} PUBLIC lab${used}_${used_build}_kernels)
     endforeach()
     target_compile_definitions(${kernels} PRIVATE CUDALABS_BUILD_$<UPPER_CASE:${build}>=1)
+    # On the student's own earlier labs, a later lab runs their cores, never their optional
+    # challenges (lab 09 lowers onto lab 07's last core step, lab 10 runs lab 09's fused variant).
+    if(build STREQUAL "student" AND CUDALABS_EARLIER_LABS STREQUAL "student")
+      target_compile_definitions(${kernels} PRIVATE CUDALABS_EARLIER_LABS_OWN=1)
+    endif()
   endforeach()
 
   add_executable(lab${number} "${lab_dir}/main.cu")

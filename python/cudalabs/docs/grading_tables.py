@@ -149,8 +149,9 @@ def _code_lines(text: str) -> int:
 
 
 def student_version_lines(repo: pathlib.Path, folder: str) -> int | None:
-    """Code lines a lab's student version wrote (tests/grading/student_versions/<folder>/: each file
-    against the skeleton's file of the same name), or None when the lab has none."""
+    """Code lines a lab's student version wrote for the core (tests/grading/student_versions/<folder>/:
+    each file against the skeleton's file of the same name, before the challenge marker: the hours a
+    handout quotes are the core's), or None when the lab has none."""
     from cudalabs.grading import similarity
 
     version = repo / STUDENT_VERSIONS / folder
@@ -158,7 +159,11 @@ def student_version_lines(repo: pathlib.Path, folder: str) -> int | None:
         return None
     files = sorted(path for path in version.iterdir() if path.suffix in (".cu", ".cpp", ".cuh", ".h"))
     return sum(
-        _code_lines(similarity.student_written(path.read_text(), (repo / "labs" / folder / path.name).read_text()))
+        _code_lines(
+            similarity.student_written(
+                split_at_challenge(path.read_text())[0], (repo / "labs" / folder / path.name).read_text()
+            )
+        )
         for path in files
     )
 
