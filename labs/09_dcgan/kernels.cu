@@ -10,14 +10,16 @@
 // The optional challenge, below its marker: the sub-pixel form (variant subpixel) on your lab 07
 // warp tile, with its own tests and points.
 //
-// Read common/dcgan_model.h for the exact sum of the transposed convolution and lab.h for what each
+// Read common/dcgan_model.h for the exact sum of the transposed convolution,
+// common/reference_dcgan.h for TconvShape's fields (batch, height, width, in_channels,
+// out_channels; its methods are host code: compute counts in the kernel), and lab.h for what each
 // function must do. Apply `args.epilogue` to every value a convolution writes (apply_epilogue in
-// epilogue.cuh): that is where bias, batch norm and ReLU go. The grids are given (launch.cuh):
-// blocks of 256 threads, at most 2^24 of them, so each kernel is a grid-stride loop over its
-// elements, with 64-bit indices (the I' of a large batch has more than 2^31 elements).
-// Tensors are row-major: input pixel (n, i, j) starts at ((n H + i) W + j) C, output value
-// (n, y, x, k) is element ((n 2H + y) 2W + x) K + k, and filter tap (r, s) of output channel k
-// starts at ((r 5 + s) K + k) C; the C values of a pixel and of a tap are consecutive.
+// epilogue.cuh): that is where bias, batch norm and ReLU go, so a kernel adds no bias of its own.
+// The grids are given (launch.cuh): blocks of 256 threads, at most 2^24 of them, so each kernel is
+// a grid-stride loop over its elements, with 64-bit indices (the I' of a large batch has more than
+// 2^31 elements). Tensors are row-major: input pixel (n, i, j) starts at ((n H + i) W + j) C,
+// output value (n, y, x, k) is element ((n 2H + y) 2W + x) K + k, and filter tap (r, s) of output
+// channel k starts at ((r 5 + s) K + k) C; the C values of a pixel and of a tap are consecutive.
 #include "labs/09_dcgan/epilogue.cuh"
 #include "labs/09_dcgan/lab.h"
 
@@ -53,7 +55,8 @@ __global__ void branch_free_tconv_kernel(TconvArgs args) {
 // element, grid-stride: element (row d, column (r * 5 + s) * C + c) with d = (n, y, x) (x fastest)
 // is J[y + r][x + s][c] of image n, J being the input with a zero between neighbouring pixels and 3
 // zero rows and columns before it: the input pixel ((y + r - 3) / 2, (x + s - 3) / 2) when both
-// y + r - 3 and x + s - 3 are even and inside the input, 0 otherwise. Write every element, the
+// y + r - 3 and x + s - 3 are even (and not negative) and that pixel is inside the input, 0
+// otherwise. Write every element, the
 // zeros too (the buffer holds an earlier chunk's values).
 __global__ void lower_input_kernel(TconvShape shape, const float* input, float* lowered) {
   // TODO(lab09): step 3, the lowered input.
