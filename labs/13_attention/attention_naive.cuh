@@ -7,6 +7,11 @@
 /// P[i][j] * V[j][c]. The scores go through memory between the three kernels. It is the
 /// specification the fused kernels must meet, and the rung they are timed against.
 ///
+/// One more row of zeros follows the scores (the workspace's last `sequence` floats), run through
+/// the softmax with them: any softmax turns it into 1 / sequence. While it still reads 0, your
+/// softmax_online has not run (step 2 not written yet), and the outputs are left unwritten, so
+/// that the rung reads "not implemented yet" instead of a wrong result.
+///
 /// Head h (of batch * heads) has its Q, K, V and O at h * sequence * head_dim, each row head_dim
 /// BF16 long; the kernels name the head in a grid dimension (z for the scores, y for the outputs).
 #pragma once
@@ -36,6 +41,10 @@ __global__ void attention_scores_kernel(AttentionArgs args, float* scores) {
   const bool masked = shape.causal && key > query;
   scores[(head * shape.sequence + query) * shape.sequence + key] =
       masked ? -INFINITY : dot * args.scale;
+  if (head == 0 && query == 0) {  // the row after every head's scores: zeros, for the softmax
+    const std::size_t rows = static_cast<std::size_t>(gridDim.z) * shape.sequence;
+    scores[rows * shape.sequence + key] = 0.0f;
+  }
 }
 
 // Thread c of block (query = blockIdx.x, head = blockIdx.y): O[query][c].
@@ -43,6 +52,8 @@ __global__ void attention_values_kernel(AttentionArgs args, const float* probabi
   const AttentionShape& shape = args.shape;
   const int query = blockIdx.x, column = threadIdx.x;
   const std::size_t head = blockIdx.y;
+  const std::size_t rows = static_cast<std::size_t>(gridDim.y) * shape.sequence;
+  if (probabilities[rows * shape.sequence] == 0.0f) return;  // no softmax ran: O stays unwritten
   const float* p = probabilities + (head * shape.sequence + query) * shape.sequence;
   const __nv_bfloat16* v = args.v + head * shape.sequence * shape.head_dim + column;
   const int keys = shape.causal ? query + 1 : shape.sequence;  // the rest have probability 0

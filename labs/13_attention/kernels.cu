@@ -43,6 +43,7 @@
 // names the head in one of its dimensions. Under the causal mask query i sees keys 0 .. i.
 // Step 4, attention_naive (given: attention_naive.cuh): read it. The scores to memory, your step 2
 //  on them, then P V: the definition your fused kernel must meet, and the rung it is timed against.
+//  It reads "not implemented yet" until your step 2 runs.
 //  Predict: the bytes per head steps 4 and 5 read and write, at sequence 4096.
 // Step 5, `flash_mma_kernel<kHeadDim>` (MmaTile: 4 warps, 64 queries, K and V tiles of 64 keys, two
 // stages; compute capability 8.0). A warp owns 16 queries; its scores and its outputs are m16n8
