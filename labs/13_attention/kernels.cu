@@ -1,93 +1,179 @@
 // Lab 13: softmax and attention. YOUR KERNELS GO HERE, one rung per step; each is a variant of its
-// own (`--variant softmax_online`, ...), checked against the CPU reference and timed. launch.cuh
-// (given) validates the arguments, picks the grids and the shared memory, and skips a rung the GPU
-// cannot run; tiles.h gives the fused kernels' tiles and shared-memory layouts;
-// labs/11_tensor_cores/tensor_core_ptx.cuh lab 11's wrappers of ldmatrix, mma.sync, the wgmma
-// descriptors and fences (lab11::ptx::...), and wgmma_attention.cuh the two warpgroup MMAs of step
-// 6 (lab13::ptx::...). Every kernel must be right for any rows, columns and sequence length >= 1.
+// own (`--variant softmax_online`, ...), checked against the CPU reference and timed. Given, in
+// this folder: launch.cuh validates the arguments, picks the grids and the shared memory, and skips
+// a rung the GPU cannot run; tiles.h gives the fused kernels' tiles, their shared-memory layouts
+// and the work of each block (FlashBlock); reductions.cuh a warp's and a block's maximum and sum;
+// attention_naive.cuh step 4, to read; mma_tiles.cuh the tensor-core plumbing lab 11 taught (tile
+// copies with cp.async, a warp's Q fragments, S = Q K^T for one tile, O += P V for 16 keys, the
+// output stores); wgmma_attention.cuh the challenge's two warpgroup MMAs. Every kernel must be
+// right for any rows, columns and sequence length >= 1.
+//
+// The core: steps 1 to 3 (the row softmax) and step 5 (FlashAttention on mma.sync); step 4 is
+// given. The optional challenge, step 6, is at the end of the file.
 //
 // ---- The row softmax (FP32; an entry may be -infinity, a masked score whose output is 0) ----
 // Subtract the row's maximum before exponentiating (exp(x) overflows FP32 from x = 88.7 on). Write
-// exp(x - m) as exp2f((x - m) * log2(e)): one multiply and the SFU's ex2. Careful: (-inf) - (-inf)
+// exp(x - m) as exp2f((x - m) * kLog2e): one multiply and the SFU's ex2. Careful: (-inf) - (-inf)
 // is NaN; a value of -infinity adds nothing to the sum.
-// Step 1, `softmax_naive_kernel`: thread r (blockIdx.x * blockDim.x + threadIdx.x < rows) owns row
-//  r: one loop for its maximum m, one for sum = sum of exp(x - m), one writing exp(x - m) / sum.
+// Step 1, `softmax_naive_kernel`: write `exp_below` (exp(x - m) as above). Thread r
+//  (blockIdx.x * blockDim.x + threadIdx.x < rows) owns row r: one loop for its maximum m, one for
+//  sum = sum of exp(x - m), one writing exp(x - m) / sum.
 //  Predict: how many 32-byte sectors does one load instruction of a warp touch?
 // Step 2, `softmax_online_kernel`: warp w of the block owns row blockIdx.x * 8 + w; lane l reads
-//  columns l, l + 32, ... Keep the running maximum m and d = sum of exp(x - m) together: a new
-//  maximum x rescales d to d * exp(m - x) + 1. Combine the lanes' (m, d) pairs with
-//  __shfl_xor_sync (offsets 16 .. 1) the same way, then a second loop writes exp(x - m) / d.
+//  columns l, l + 32, ... Write two helpers, then the kernel from them:
+//  - `online_pass`: the running maximum m and d = sum of exp(x - m) over columns first,
+//    first + stride, ... of a row, both updated per element: a new maximum x rescales d to
+//    d * exp(m - x) + 1 (d stays 0 while m is -infinity); a smaller finite x adds exp(x - m).
+//  - `write_pass`: y[c] = exp(x[c] - m) * inverse over the same columns.
+//  The kernel: online_pass with (lane, 32); then the lanes' pairs (m, d) meet as the row's
+//  maximum M = warp_max(m) and its sum warp_sum(d * exp(m - M)) (reductions.cuh; a lane that saw
+//  only -infinity adds 0); then write_pass with M and 1 / sum.
 //  attention_naive (step 4) runs this kernel on its scores, in place (output == input).
 // Step 3, `softmax_fused_kernel<kItems>`: one block of 256 per row. kItems > 0: thread t keeps the
 //  values of columns t, t + 256, ..., t + 256 (kItems - 1) in a register array (-infinity past the
-//  row), reads them once; the block's maximum and sum go through warp shuffles and shared memory
-//  (the two barriers in between); then it writes them. kItems == 0 (rows longer than 4096): step
-//  2's two passes with the whole block, the warps' (m, d) pairs combined through shared memory.
+//  row), reads them once; the row's maximum is block_max of the threads' maxima, its sum block_sum
+//  of theirs (reductions.cuh, with a scratch of kSoftmaxThreads / 32 floats of shared memory);
+//  then it writes them. kItems == 0 (rows longer than 4096): step 2's online_pass and write_pass
+//  with (threadIdx.x, 256), the threads' pairs meeting as the lanes' do in step 2, through
+//  block_max and block_sum.
 //  Predict: the bytes each of steps 1 to 3 moves per row, against a copy's.
 //
 // ---- Attention (BF16 Q, K, V, O; (batch, heads, sequence, head_dim); FP32 arithmetic) ----
 // Head h (of batch * heads) has its Q, K, V and O at h * sequence * head_dim; each kernel's grid
 // names the head in one of its dimensions. Under the causal mask query i sees keys 0 .. i.
-// Step 4, `attention_scores_kernel` and `attention_values_kernel` (attention_naive):
-//  1. scores: thread (x, y) of a 16 x 16 block is key blockIdx.x * 16 + x and query
-//     blockIdx.y * 16 + y of head blockIdx.z: S = scale * sum over c of q[c] k[c] (both converted
-//     with __bfloat162float), -INFINITY where the mask hides the key, into
-//     scores[(head * sequence + query) * sequence + key]. (launch.cuh then runs step 2 on them.)
-//  2. values: thread c of block (query = blockIdx.x, head = blockIdx.y) writes O[query][c] = sum
-//     over keys j of P[query][j] V[j][c], as __float2bfloat16.
+// Step 4, attention_naive (given: attention_naive.cuh): read it. The scores to memory, your step 2
+//  on them, then P V: the definition your fused kernel must meet, and the rung it is timed against.
+//  It reads "not implemented yet" until your step 2 runs.
+//  Predict: the bytes per head steps 4 and 5 read and write, at sequence 4096.
 // Step 5, `flash_mma_kernel<kHeadDim>` (MmaTile: 4 warps, 64 queries, K and V tiles of 64 keys, two
-// stages; compute capability 8.0):
-//  3. The query tile is blockIdx.x (with the causal mask: the last tiles first, gridDim.x - 1 -
-//     blockIdx.x), the head blockIdx.y. Copy rows of Q, K, V into shared memory in 16-byte chunks
-//     with cudalabs::async_copy_16_zero_fill (common/async_copy.cuh; 0 bytes read past the
-//     sequence), chunk c of row r at swizzled_chunk_offset(r, c, kHeadDim / 8). Commit Q, then the
-//     first K and V tile; wait for Q.
-//  4. Each warp keeps its 16 queries as A fragments for the whole loop: per 16 of head_dim one
-//     ldmatrix_x4 (lane l gives row 16 warp + l % 16, chunk 2 ks + l / 16).
-//  5. Per key tile t (the causal mask stops at the query tile's last key): start the copy of tile
-//     t + 1 into the other stage, commit, wait for tile t, barrier. S = Q K^T for 16 x 64: per 16
-//     of head_dim and per 16 keys, ldmatrix_x4 of K (lane l gives key 16 pair + (l / 16) 8 + l % 8,
-//     chunk 2 ks + (l / 8) % 2) gives the B fragments of two 8-key blocks: two mma_m16n8k16_bf16.
-//  6. Scale by scale * log2(e), mask (keys past the sequence, keys after the query), and update
-//     the online softmax of each of the thread's two rows (lane / 4 and 8 below; a row's 4 lanes
-//     share max and sum through __shfl_xor_sync 1 and 2): the new maximum, the old sum and the
-//     output accumulators rescaled by exp2(old - new), the scores replaced by exp2(s - max) and
-//     added to the sum.
-//  7. O += P V: the probabilities of 16 keys, packed two BF16 to a register, are the A fragment
-//     as they lie (blocks 2 kk and 2 kk + 1 of the scores); ldmatrix_x4<true> of V (lane l gives
-//     key 16 kk + ((l / 8) % 2) 8 + l % 8, chunk 2 pair + l / 16) the B fragments of two 8-column
-//     blocks of the output. A barrier before the stage is refilled.
-//  8. Divide each row by its sum (added over the quad) and store the rows inside the sequence as
-//     __nv_bfloat162 pairs.
-//  Predict: the bytes per head each of steps 4 and 5 reads and writes, at sequence 4096.
-// Step 6, `flash_wgmma_kernel<kHeadDim>` (WgmmaTile: two warpgroups of 64 queries, K and V tiles of
-// 64 keys; sm_90a, "needs compute capability 9.0" elsewhere): step 5 with wgmma.
-//  9. Store every tile as panel_chunk_offset says (64-column panels, the 128-byte swizzle, the
-//     shared memory aligned to 1024 bytes). After each wait:
-//     lab11::ptx::fence_proxy_async_shared(), then the barrier: the tensor cores read through the
-//     async proxy.
-// 10. S: wgmma_fence, then per 16 of head_dim one lab13::ptx::wgmma_bf16_ss<64>, both descriptors
-//     (lab11::ptx::wgmma_descriptor) moving 32 bytes along the rows per step, a panel per 64: Q at
-//     its panel + 64 warpgroup * 128 bytes, K at its panel; leading byte offset 16, stride 1024.
-//     Commit, wait, wgmma_hold. The accumulators are laid out as step 5's (8-column blocks).
-// 11. O: the probabilities packed as in step 7 are the A registers of lab13::ptx::wgmma_bf16_rs<D>
-//     (one per 16 keys); V's descriptor starts 16 rows (2048 bytes) down per step, its panels
-//     64 * 128 bytes apart (the leading byte offset), stride 1024. wgmma_fence first (the softmax
-//     rescaled the accumulators), then commit, wait, hold, barrier.
-//  Predict: what does the warpgroup MMA save over step 5 per tile?
+// stages; compute capability 8.0). A warp owns 16 queries; its scores and its outputs are m16n8
+// accumulator blocks laid out as mma_tiles.cuh's comment says: a lane holds two rows (lane / 4 and
+// 8 below), and the 4 lanes of a quad hold all the columns of those rows. Write three helpers,
+// then the kernel (flash_wgmma, the challenge, calls the helpers too):
+//  - `scale_and_mask`: every score times scale_log2 (scale * kLog2e: the exponentials are exp2);
+//    when `edge`, -INFINITY for keys past the sequence and, under the causal mask, keys after the
+//    element's query (rows[e / 2]). Element e of block j is key first_key + 8 j + 2 (lane % 4) +
+//    e % 2.
+//  - `online_softmax`: for each of the thread's two rows, the tile's maximum (over the thread's
+//    scores of the row, then over the quad: __shfl_xor_sync 1 and 2) and the new running maximum;
+//    the row's sum and its output accumulators rescaled by exp2(old maximum - new maximum); each
+//    score replaced by exp2(score - new maximum) and added to the sum (each lane keeps its own part
+//    of the sum). A row whose keys are all masked so far has maximum -infinity: subtract 0 then,
+//    not -infinity ((-inf) - (-inf) is NaN).
+//  - `store_output`: each row's sum added over the quad (__shfl_xor_sync 1 and 2: every lane takes
+//    part, so before any branch), then, for each of the two rows inside the sequence, store_row
+//    (given) with 1 / sum.
+//  The kernel:
+//  1. FlashBlock<MmaTile, kHeadDim> (given) names the block's first query, its head's offset
+//     (into Q, K, V and O alike) and how many key tiles it visits.
+//  2. load_mma_query_tile, commit; load_mma_key_tile of key tile 0 into stage 0, commit; wait for Q
+//     (async_copy_wait<1>), barrier; load_query_fragments: the warp's Q stays in registers for
+//     the whole loop. Start the output accumulators (float o[kHeadDim / 8][4]) at 0, the running
+//     maxima at -infinity, the sums at 0; rows[r] is the query of the lane's row r.
+//  3. Per key tile t: start the copy of tile t + 1 into the other stage, commit (an empty group on
+//     the last tile keeps the count right), wait for tile t, barrier. warp_scores gives S from
+//     stage t % 2's K tile (MmaTile::k_tile); scale_and_mask (edge: the tile reaches past the
+//     sequence, or under the causal mask past the block's first query), online_softmax; then
+//     O += P V per 16 keys kk: the probabilities of blocks 2 kk and 2 kk + 1, packed two to a
+//     register with pack_bf16 ({2 kk: elements 0, 1}, {2 kk: 2, 3}, {2 kk + 1: 0, 1},
+//     {2 kk + 1: 2, 3}), are warp_add_pv's A fragment as they lie. A barrier before the stage is
+//     refilled.
+//  4. store_output into the head's O.
+//  Predict: how many times is each K tile read from global memory for one head?
+#include "attention_naive.cuh"
 #include "common/async_copy.cuh"
 #include "lab.h"
 #include "labs/11_tensor_cores/tensor_core_ptx.cuh"
+#include "mma_tiles.cuh"
+#include "reductions.cuh"
 #include "tiles.h"
 #include "wgmma_attention.cuh"
 
 #include <cuda_bf16.h>
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 
 namespace lab13 {
+
+inline constexpr unsigned kFullMask = 0xFFFFFFFFu;    // every lane of a warp, for __shfl_xor_sync
+inline constexpr float kLog2e = 1.4426950408889634f;  // exp(x) = exp2(x log2(e))
+
+// ---- Steps 1 and 2: the softmax's helpers ----
+
+__device__ __forceinline__ float exp_below(float x, float m) {
+  // TODO(lab13): step 1, exp(x - m) through exp2f.
+  (void)x;
+  (void)m;
+  return 0.0f;
+}
+
+__device__ __forceinline__ void online_pass(const float* x, int columns, int first, int stride,
+                                            float& m, float& d) {
+  // TODO(lab13): step 2, the running pair (m, d) over columns first, first + stride, ...
+  (void)x;
+  (void)columns;
+  (void)first;
+  (void)stride;
+  (void)m;
+  (void)d;
+}
+
+__device__ __forceinline__ void write_pass(const float* x, float* y, int columns, int first,
+                                           int stride, float m, float inverse) {
+  // TODO(lab13): step 2, y = exp(x - m) * inverse over the same columns.
+  (void)x;
+  (void)y;
+  (void)columns;
+  (void)first;
+  (void)stride;
+  (void)m;
+  (void)inverse;
+}
+
+// ---- Step 5: the online softmax on a warp's accumulators ----
+
+template <int kScoreBlocks>
+__device__ __forceinline__ void scale_and_mask(float (&s)[kScoreBlocks][4], float scale_log2,
+                                               bool edge, int first_key, const int (&rows)[2],
+                                               const AttentionShape& shape) {
+  // TODO(lab13): step 5, scale the scores to log2 units and mask them.
+  (void)s;
+  (void)scale_log2;
+  (void)edge;
+  (void)first_key;
+  (void)rows;
+  (void)shape;
+}
+
+template <int kScoreBlocks, int kOutBlocks>
+__device__ __forceinline__ void online_softmax(float (&s)[kScoreBlocks][4],
+                                               float (&o)[kOutBlocks][4], float (&row_max)[2],
+                                               float (&row_sum)[2]) {
+  // TODO(lab13): step 5, one tile of the online softmax for the thread's two rows.
+  (void)s;
+  (void)o;
+  (void)row_max;
+  (void)row_sum;
+}
+
+template <int kOutBlocks>
+__device__ __forceinline__ void store_output(const float (&o)[kOutBlocks][4],
+                                             const float (&row_sum)[2], const int (&rows)[2],
+                                             __nv_bfloat16* out, int head_dim, int sequence) {
+  // TODO(lab13): step 5, divide each row by its sum and store it.
+  (void)o;
+  (void)row_sum;
+  (void)rows;
+  (void)out;
+  (void)head_dim;
+  (void)sequence;
+}
+
 namespace {
+
+// ---- The kernels (the anonymous namespace: launch.cuh launches them) ----
 
 __global__ void __launch_bounds__(kSoftmaxThreads) softmax_naive_kernel(SoftmaxArgs args) {
   // TODO(lab13): step 1, one thread per row, three passes.
@@ -105,23 +191,36 @@ __global__ void __launch_bounds__(kSoftmaxThreads) softmax_fused_kernel(SoftmaxA
   (void)args;
 }
 
-__global__ void attention_scores_kernel(AttentionArgs args, float* scores) {
-  // TODO(lab13): step 4.1, one thread per score.
-  (void)args;
-  (void)scores;
-}
-
-__global__ void attention_values_kernel(AttentionArgs args, const float* probabilities) {
-  // TODO(lab13): step 4.2, one thread per output.
-  (void)args;
-  (void)probabilities;
-}
-
 template <int kHeadDim>
 __global__ void __launch_bounds__(MmaTile::kThreads) flash_mma_kernel(AttentionArgs args) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   // TODO(lab13): step 5, FlashAttention on mma.sync.
+#endif
   (void)args;
 }
+
+// ---- The optional challenge: flash_wgmma, FlashAttention on Hopper's wgmma ----
+// Step 6, `flash_wgmma_kernel<kHeadDim>` (WgmmaTile: two warpgroups of 64 queries, K and V tiles of
+// 64 keys, two stages; sm_90a, "needs compute capability 9.0" elsewhere): step 5 with wgmma. Warp
+// w of a warpgroup holds rows 16 w .. 16 w + 15 of its 64 in step 5's m16n8 layout
+// (wgmma_attention.cuh's comment), so your scale_and_mask, online_softmax and store_output serve as
+// they are, on float (&)[kBlocks][4] views of wgmma's flat accumulator arrays.
+//  1. FlashBlock<WgmmaTile, kHeadDim> as in step 5. Round the dynamic shared memory's start up to
+//     WgmmaTile::kAlignment (1024 bytes: the swizzle repeats every 8 rows of 128 bytes), then the
+//     Q tile, the K stages, the V stages (WgmmaTile::q_bytes, kv_bytes). Copy with load_rows, Q
+//     with PanelRows<kQueries>, K and V with PanelRows<kKeys> (64-column panels, the 128-byte
+//     swizzle). After each wait: tc::fence_proxy_async_shared(), then the barrier: the tensor
+//     cores read through the async proxy.
+//  2. S: tc::wgmma_fence, then per 16 of head_dim one ptx::wgmma_bf16_ss<64> (the first
+//     overwrites), both descriptors (tc::wgmma_descriptor) moving 32 bytes along the rows per
+//     step, a panel per 64: Q at its panel + 64 warpgroup * 128 bytes (the warpgroup's rows), K at
+//     its panel; leading byte offset 16, stride 1024. Commit, wait, tc::wgmma_hold.
+//  3. O: the probabilities packed as in step 5 are the A registers of ptx::wgmma_bf16_rs<kHeadDim>
+//     (one per 16 keys); V's descriptor starts 16 rows (2048 bytes) down per step, its panels
+//     64 * 128 bytes apart (the leading byte offset), stride 1024. tc::wgmma_fence first (the
+//     softmax rescaled the accumulators), then commit, wait, hold, and a barrier before the stage
+//     is refilled.
+//  Predict: what does the warpgroup MMA save over step 5 per tile?
 
 template <int kHeadDim>
 __global__ void __launch_bounds__(WgmmaTile::kThreads) flash_wgmma_kernel(AttentionArgs args) {

@@ -131,14 +131,15 @@ struct AttentionVariant {
 };
 
 /// The ladder:
-/// - `attention_naive`: three kernels: the scores S = scale Q K^T in FP32 (masked entries
-///   -infinity) into a sequence x sequence workspace per head, softmax_online on it in place, and
-///   O = P V; the scores go through memory
+/// - `attention_naive` (given code, attention_naive.cuh): three kernels: the scores
+///   S = scale Q K^T in FP32 (masked entries -infinity) into a sequence x sequence workspace per
+///   head, softmax_online on it in place, and O = P V; the scores go through memory
 /// - `flash_mma`: one block per 64 queries: K and V tiles of 64 keys stream through shared memory
 ///   (cp.async, two stages), S = Q K^T and O += P V on the tensor cores (mma.sync m16n8k16 fed by
 ///   ldmatrix), the softmax online in registers: no score reaches memory (compute capability 8.0)
-/// - `flash_wgmma`: the same on Hopper's warpgroup MMA: two warpgroups of 64 queries each, S from
-///   shared-memory descriptors, P straight from registers as wgmma's A operand (sm_90a)
+/// - `flash_wgmma` (the optional challenge): the same on Hopper's warpgroup MMA: two warpgroups of
+///   64 queries each, S from shared-memory descriptors, P straight from registers as wgmma's A
+///   operand (sm_90a)
 std::span<const AttentionVariant> attention_variants();
 
 }  // namespace lab13

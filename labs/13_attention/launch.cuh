@@ -214,9 +214,10 @@ void validate_attention(const AttentionArgs& args, std::size_t workspace_needed,
   }
 }
 
-// attention_naive: the FP32 scores (then probabilities) of every head.
+// attention_naive: the FP32 scores (then probabilities) of every head, and one more row that tells
+// whether the softmax ran (attention_naive.cuh).
 std::size_t naive_workspace(const AttentionShape& shape) {
-  return static_cast<std::size_t>(shape.heads_total()) * shape.sequence * shape.sequence *
+  return (static_cast<std::size_t>(shape.heads_total()) * shape.sequence + 1) * shape.sequence *
          sizeof(float);
 }
 
@@ -234,18 +235,20 @@ void launch_naive(const AttentionArgs& args, cudaStream_t stream) {
   const char* who = "lab13 attention_naive";
   const AttentionShape& s = args.shape;
   validate_attention(args, naive_workspace(s), who);
-  if (s.heads_total() * s.sequence > std::numeric_limits<int>::max()) {
-    throw std::invalid_argument(std::string(who) + ": batch * heads * sequence = " +
-                                std::to_string(s.heads_total() * s.sequence) +
-                                " rows of scores must fit an int (the softmax's rows)");
+  if (s.heads_total() * s.sequence >= std::numeric_limits<int>::max()) {
+    throw std::invalid_argument(
+        std::string(who) +
+        ": batch * heads * sequence = " + std::to_string(s.heads_total() * s.sequence) +
+        " rows of scores (and one more) must fit an int (the softmax's rows)");
   }
   auto* scores = static_cast<float*>(args.workspace);
   const KernelLaunch config = describe_naive(s);
   attention_scores_kernel<<<config.grid, config.block, 0, stream>>>(args, scores);
   CUDA_CHECK_LAUNCH("lab13 attention_scores_kernel");
-  // Step 1's online softmax, in place: every row of scores becomes a row of probabilities.
+  // Step 2's online softmax, in place: every row of scores becomes a row of probabilities, and the
+  // row of zeros after them a row of 1 / sequence.
   launch_softmax_online(
-      {scores, scores, static_cast<int>(s.heads_total() * s.sequence), s.sequence}, stream);
+      {scores, scores, static_cast<int>(s.heads_total() * s.sequence + 1), s.sequence}, stream);
   attention_values_kernel<<<cudalabs::checked_grid(s.sequence, s.heads_total(), 1, who), s.head_dim,
                             0, stream>>>(args, scores);
   CUDA_CHECK_LAUNCH("lab13 attention_values_kernel");

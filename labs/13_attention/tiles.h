@@ -1,7 +1,9 @@
 /// @file labs/13_attention/tiles.h
-/// @brief The tiles of lab 13's fused attention kernels and where a 16-byte chunk of a tile row
-/// lives in shared memory (given code).
+/// @brief The tiles of lab 13's fused attention kernels, where a 16-byte chunk of a tile row lives
+/// in shared memory, and which queries, head and key tiles a block works on (given code).
 #pragma once
+
+#include "lab.h"
 
 #include <cuda_runtime.h>
 
@@ -19,9 +21,25 @@ struct MmaTile {
   static constexpr int kThreads = 32 * kWarps;  ///< threads per block
   static constexpr int kStages = 2;             ///< K and V tiles in flight
 
+  /// Bytes of the Q tile.
+  __host__ __device__ static constexpr std::size_t q_bytes(int head_dim) {
+    return static_cast<std::size_t>(kQueries) * head_dim * 2;
+  }
+  /// Bytes of one K or V tile.
+  __host__ __device__ static constexpr std::size_t kv_bytes(int head_dim) {
+    return static_cast<std::size_t>(kKeys) * head_dim * 2;
+  }
   /// Bytes of shared memory for a head dimension: Q, kStages K tiles and kStages V tiles.
   __host__ __device__ static constexpr std::size_t shared_bytes(int head_dim) {
-    return static_cast<std::size_t>(kQueries + 2 * kStages * kKeys) * head_dim * 2;
+    return q_bytes(head_dim) + 2 * kStages * kv_bytes(head_dim);
+  }
+  /// Stage `stage`'s K tile in the block's shared memory `shared` (the Q tile is at `shared`).
+  __device__ static unsigned char* k_tile(unsigned char* shared, int head_dim, int stage) {
+    return shared + q_bytes(head_dim) + stage * kv_bytes(head_dim);
+  }
+  /// Stage `stage`'s V tile in the block's shared memory `shared`.
+  __device__ static unsigned char* v_tile(unsigned char* shared, int head_dim, int stage) {
+    return shared + q_bytes(head_dim) + (kStages + stage) * kv_bytes(head_dim);
   }
 };
 
@@ -32,6 +50,15 @@ struct MmaTile {
 __host__ __device__ constexpr unsigned swizzled_chunk_offset(int row, int chunk, int chunks) {
   return static_cast<unsigned>(row * chunks + (chunk ^ (row % 8))) * 16u;
 }
+
+/// swizzled_chunk_offset for a tile whose rows are kHeadDim BF16 long (kHeadDim / 8 chunks), as
+/// the function object load_rows (mma_tiles.cuh) takes: the layout of flash_mma's tiles.
+template <int kHeadDim>
+struct SwizzledRows {
+  __host__ __device__ constexpr unsigned operator()(int row, int chunk) const {
+    return swizzled_chunk_offset(row, chunk, kHeadDim / 8);
+  }
+};
 
 /// flash_wgmma: a block of 2 warpgroups owns 128 queries (64 per warpgroup); K and V tiles of 64
 /// keys, two stages. Every tile is stored the way wgmma's descriptors read it: panels of 64 columns
@@ -67,5 +94,36 @@ __host__ __device__ constexpr unsigned panel_chunk_offset(int row, int chunk, in
   return static_cast<unsigned>((chunk / 8) * rows * 128 + row * 128 +
                                ((chunk % 8) ^ (row % 8)) * 16);
 }
+
+/// panel_chunk_offset for a tile of kRows rows, as the function object load_rows (mma_tiles.cuh)
+/// takes: the layout of flash_wgmma's tiles.
+template <int kRows>
+struct PanelRows {
+  __host__ __device__ constexpr unsigned operator()(int row, int chunk) const {
+    return panel_chunk_offset(row, chunk, kRows);
+  }
+};
+
+/// The work of block (blockIdx.x, blockIdx.y) of a fused kernel whose blocks own Tile::kQueries
+/// queries and read keys Tile::kKeys at a time: x the query tile, y the head. Under the causal
+/// mask the grid runs the query tiles last-first (block 0 takes the last queries; the handout's
+/// question 6 asks why), and a block visits the key tiles only up to the one holding its last
+/// query: every key after it is masked for all of the block's queries.
+template <class Tile, int kHeadDim>
+struct FlashBlock {
+  int first_query;          ///< the block's first query
+  int key_tiles;            ///< key tiles the block visits, from key 0
+  std::size_t head_offset;  ///< where the head's Q, K, V and O start: blockIdx.y sequence head_dim
+
+  __device__ explicit FlashBlock(const AttentionShape& shape) {
+    const int query_tiles = (shape.sequence + Tile::kQueries - 1) / Tile::kQueries;
+    first_query = (shape.causal ? query_tiles - 1 - blockIdx.x : blockIdx.x) * Tile::kQueries;
+    head_offset = static_cast<std::size_t>(blockIdx.y) * shape.sequence * kHeadDim;
+    const int all_key_tiles = (shape.sequence + Tile::kKeys - 1) / Tile::kKeys;
+    key_tiles = shape.causal
+                    ? min(all_key_tiles, (first_query + Tile::kQueries - 1) / Tile::kKeys + 1)
+                    : all_key_tiles;
+  }
+};
 
 }  // namespace lab13

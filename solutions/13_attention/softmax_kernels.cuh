@@ -1,4 +1,4 @@
-// Lab 13 solution: the row softmax.
+// Lab 13 solution: the row softmax (steps 1 to 3 of the core).
 //
 // softmax_naive: one thread per row, three passes (the maximum, the sum of exp(x - max), the
 // outputs). Subtracting the maximum first keeps every exponential <= 1: exp(x) alone overflows FP32
@@ -8,41 +8,62 @@
 // softmax_online: one warp per row; the lanes read consecutive columns (coalesced). One pass keeps
 // the running maximum m and the sum d of exp(x - m) together (Milakov and Gimelshein's online
 // softmax): when an element raises the maximum, the sum so far is rescaled by exp(m_old - m_new).
-// The lanes' (m, d) pairs combine the same way through 5 shuffles, and a second pass writes
-// exp(x - m) / d: two reads of the row instead of three.
+// The lanes' (m, d) pairs then meet the same way: the row's maximum M is the warp's maximum of
+// the m, and its sum the warp's sum of the d exp(m - M) (a lane that saw only -infinity adds
+// 0 exp(-inf) = 0). A second pass writes exp(x - M) / sum: two reads of the row instead of three.
+// The two passes are functions of their own (online_pass, write_pass), which step 3 runs again
+// with a block's stride.
 //
 // softmax_fused: one block per row, each thread keeping its kItems values in registers (rows of up
 // to 4096 columns): one read and one write of the row, the traffic of a copy. The block's maximum
-// and sum go through warp shuffles and 8 words of shared memory. Longer rows (kItems == 0) take the
-// online pass and the write pass with the whole block.
+// and sum go through warp shuffles and 8 words of shared memory (reductions.cuh, given). Longer
+// rows (kItems == 0) take step 2's two passes with the whole block, the threads' pairs meeting as
+// the lanes' do in step 2, over the block.
 //
 // All exponentials are exp2f of (x - m) * log2(e): one multiply-add and the SFU's ex2.
 #pragma once
 
 #include "lab.h"
+#include "reductions.cuh"
 
 #include <cmath>
+#include <cstddef>
 
 namespace lab13 {
-namespace {
 
-constexpr unsigned kSoftmaxFullMask = 0xFFFFFFFFu;
-constexpr float kLog2e = 1.4426950408889634f;
+inline constexpr unsigned kFullMask = 0xFFFFFFFFu;    // every lane of a warp, for __shfl_xor_sync
+inline constexpr float kLog2e = 1.4426950408889634f;  // exp(x) = exp2(x log2(e))
 
 // exp(x - m) for a row maximum m (finite); exp(-inf - m) = 0.
 __device__ __forceinline__ float exp_below(float x, float m) {
   return exp2f((x - m) * kLog2e);
 }
 
-// The online pair (maximum, sum of exp(x - maximum)) after adding (m2, d2) to (m1, d1). A pair
-// whose maximum is -inf has seen only masked values and adds nothing.
-__device__ __forceinline__ void combine(float& m1, float& d1, float m2, float d2) {
-  const float m = fmaxf(m1, m2);
-  if (m == -INFINITY) return;
-  d1 = (m1 == -INFINITY ? 0.0f : d1 * exp_below(m1, m)) +
-       (m2 == -INFINITY ? 0.0f : d2 * exp_below(m2, m));
-  m1 = m;
+// [online_pass]
+// Adds columns first, first + stride, ... of row x to the running pair (m, d).
+__device__ __forceinline__ void online_pass(const float* x, int columns, int first, int stride,
+                                            float& m, float& d) {
+#pragma unroll 4
+  for (int c = first; c < columns; c += stride) {
+    const float value = x[c];
+    if (value > m) {
+      d = (m == -INFINITY ? 0.0f : d * exp_below(m, value)) + 1.0f;  // the old sum, rescaled
+      m = value;
+    } else if (value != -INFINITY) {
+      d += exp_below(value, m);
+    }
+  }
 }
+
+// Writes y[c] = exp(x[c] - m) * inverse for columns first, first + stride, ...
+__device__ __forceinline__ void write_pass(const float* x, float* y, int columns, int first,
+                                           int stride, float m, float inverse) {
+#pragma unroll 4
+  for (int c = first; c < columns; c += stride) y[c] = exp_below(x[c], m) * inverse;
+}
+// [online_pass]
+
+namespace {
 
 __global__ void __launch_bounds__(kSoftmaxThreads) softmax_naive_kernel(SoftmaxArgs args) {
   const int row = blockIdx.x * blockDim.x + threadIdx.x;
@@ -65,63 +86,18 @@ __global__ void __launch_bounds__(kSoftmaxThreads) softmax_online_kernel(Softmax
   const float* x = args.input + static_cast<std::size_t>(row) * args.columns;
   float* y = args.output + static_cast<std::size_t>(row) * args.columns;
   float m = -INFINITY, d = 0.0f;
-#pragma unroll 4
-  for (int c = lane; c < args.columns; c += 32) {
-    const float value = x[c];
-    if (value > m) {
-      d = (m == -INFINITY ? 0.0f : d * exp_below(m, value)) + 1.0f;  // the old sum, rescaled
-      m = value;
-    } else if (value != -INFINITY) {
-      d += exp_below(value, m);
-    }
-  }
-#pragma unroll
-  for (int offset = 16; offset > 0; offset /= 2) {
-    const float other_m = __shfl_xor_sync(kSoftmaxFullMask, m, offset);
-    const float other_d = __shfl_xor_sync(kSoftmaxFullMask, d, offset);
-    combine(m, d, other_m, other_d);
-  }
-  const float inverse = 1.0f / d;
-#pragma unroll 4
-  for (int c = lane; c < args.columns; c += 32) y[c] = exp_below(x[c], m) * inverse;
+  online_pass(x, args.columns, lane, 32, m, d);
+  // The lanes' pairs meet: the row's maximum, and the sum of their sums rescaled to it.
+  const float row_max = warp_max(m);
+  const float row_sum = warp_sum(d * exp_below(m, row_max));
+  write_pass(x, y, args.columns, lane, 32, row_max, 1.0f / row_sum);
 }
 // [online]
-
-// The maximum over the block, in every thread (two barriers: call between barriers only).
-__device__ __forceinline__ float block_max(float value, float* scratch) {
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-#pragma unroll
-  for (int offset = 16; offset > 0; offset /= 2)
-    value = fmaxf(value, __shfl_xor_sync(kSoftmaxFullMask, value, offset));
-  if (lane == 0) scratch[warp] = value;
-  __syncthreads();
-  value = -INFINITY;
-#pragma unroll
-  for (int w = 0; w < kSoftmaxThreads / 32; ++w) value = fmaxf(value, scratch[w]);
-  __syncthreads();  // scratch is free again
-  return value;
-}
-
-// The sum over the block, in every thread (as block_max).
-__device__ __forceinline__ float block_sum(float value, float* scratch) {
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-#pragma unroll
-  for (int offset = 16; offset > 0; offset /= 2)
-    value += __shfl_xor_sync(kSoftmaxFullMask, value, offset);
-  if (lane == 0) scratch[warp] = value;
-  __syncthreads();
-  value = 0.0f;
-#pragma unroll
-  for (int w = 0; w < kSoftmaxThreads / 32; ++w) value += scratch[w];
-  __syncthreads();
-  return value;
-}
 
 // [fused]
 template <int kItems>
 __global__ void __launch_bounds__(kSoftmaxThreads) softmax_fused_kernel(SoftmaxArgs args) {
   __shared__ float scratch[kSoftmaxThreads / 32];
-  __shared__ float pair_m[kSoftmaxThreads / 32], pair_d[kSoftmaxThreads / 32];
   const std::size_t row = blockIdx.x;
   const float* x = args.input + row * args.columns;
   float* y = args.output + row * args.columns;
@@ -149,28 +125,13 @@ __global__ void __launch_bounds__(kSoftmaxThreads) softmax_fused_kernel(SoftmaxA
       if (c < args.columns) y[c] = values[i] * inverse;
     }
   } else {
-    // Longer rows: the online pass with the whole block, the (m, d) pairs combined through shared
-    // memory, then the write pass.
+    // Longer rows: step 2's passes with the whole block. The threads' pairs (m, d) meet as the
+    // block's maximum M and the sum of the d exp(m - M) (0 for a thread that saw only -infinity).
     float m = -INFINITY, d = 0.0f;
-    for (int c = threadIdx.x; c < args.columns; c += kSoftmaxThreads) combine(m, d, x[c], 1.0f);
-#pragma unroll
-    for (int offset = 16; offset > 0; offset /= 2) {
-      const float other_m = __shfl_xor_sync(kSoftmaxFullMask, m, offset);
-      const float other_d = __shfl_xor_sync(kSoftmaxFullMask, d, offset);
-      combine(m, d, other_m, other_d);
-    }
-    if (threadIdx.x % 32 == 0) {
-      pair_m[threadIdx.x / 32] = m;
-      pair_d[threadIdx.x / 32] = d;
-    }
-    __syncthreads();
-    m = pair_m[0];
-    d = pair_d[0];
-#pragma unroll
-    for (int w = 1; w < kSoftmaxThreads / 32; ++w) combine(m, d, pair_m[w], pair_d[w]);
-    const float inverse = 1.0f / d;
-    for (int c = threadIdx.x; c < args.columns; c += kSoftmaxThreads)
-      y[c] = exp_below(x[c], m) * inverse;
+    online_pass(x, args.columns, threadIdx.x, kSoftmaxThreads, m, d);
+    const float row_max = block_max(m, scratch);
+    const float row_sum = block_sum(d * exp_below(m, row_max), scratch);
+    write_pass(x, y, args.columns, threadIdx.x, kSoftmaxThreads, row_max, 1.0f / row_sum);
   }
 }
 // [fused]
