@@ -13,6 +13,31 @@
 
 #include <cstdint>
 
+// Which tensor-core instructions the device code being compiled may use. Each kernel of the lab
+// compiles its body only where its instructions exist (the skeleton's kernels carry the guard), so
+// that every rung builds for every architecture; the launchers refuse a GPU that lacks them.
+
+/// 1 in device code for compute capability 7.0 and newer: FP16 WMMA fragments.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+#define LAB11_FP16_TENSOR_CORES 1
+#else
+#define LAB11_FP16_TENSOR_CORES 0
+#endif
+
+/// 1 in device code for compute capability 7.5 and newer: ldmatrix and FP16 mma.sync.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 750
+#define LAB11_FP16_MMA_SYNC 1
+#else
+#define LAB11_FP16_MMA_SYNC 0
+#endif
+
+/// 1 in device code for compute capability 8.0 and newer: BF16 WMMA fragments and mma.sync.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define LAB11_BF16_TENSOR_CORES 1
+#else
+#define LAB11_BF16_TENSOR_CORES 0
+#endif
+
 /// 1 in device code compiled for sm_90a, the only target with Hopper's warpgroup instructions (the
 /// "a" is for architecture-specific: no other GPU runs that code); 0 elsewhere.
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -193,9 +218,15 @@ __device__ __forceinline__ void fence_proxy_async_shared() {
 #endif
 }
 
-/// A wgmma shared-memory matrix descriptor (PTX ISA, "Matrix Descriptor Format"): the start
-/// address, the leading and stride byte offsets, all in 16-byte units, and the swizzle mode
-/// (1 = 128-byte swizzle).
+/// A wgmma shared-memory matrix descriptor (PTX ISA, "Asynchronous Warpgroup Level Matrix Shared
+/// Memory Layout", "Matrix Descriptor"), 64 bits:
+///   bits  0-13  the matrix start address in shared memory, >> 4 (16-byte units);
+///   bits 16-29  the leading dimension byte offset (LBO), >> 4;
+///   bits 32-45  the stride dimension byte offset (SBO), >> 4;
+///   bits 49-51  the matrix base offset: 0 when the swizzle pattern starts at a 1024-byte boundary;
+///   bits 62-63  the swizzle mode: 0 none, 1 128-byte (the one this packs), 2 64-byte, 3 32-byte.
+/// The byte offsets and the start are given in bytes here; what they measure for each layout is
+/// the ISA's section and the skeleton's step 4 to work out.
 __device__ __forceinline__ std::uint64_t wgmma_descriptor(std::uint32_t start_address,
                                                           std::uint32_t leading_byte_offset,
                                                           std::uint32_t stride_byte_offset) {

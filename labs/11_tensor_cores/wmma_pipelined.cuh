@@ -17,17 +17,6 @@
 namespace lab11 {
 namespace {
 
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-#define LAB11_BF16_TENSOR_CORES 1
-#else
-#define LAB11_BF16_TENSOR_CORES 0  // BF16 fragments need compute capability 8.0
-#endif
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-#define LAB11_FP16_TENSOR_CORES 1
-#else
-#define LAB11_FP16_TENSOR_CORES 0  // FP16 fragments need compute capability 7.0
-#endif
-
 namespace wmma = nvcuda::wmma;
 template <class T>
 using FragmentAOf = wmma::fragment<wmma::matrix_a, 16, 16, 16, T, wmma::row_major>;

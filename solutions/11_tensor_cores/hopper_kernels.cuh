@@ -78,11 +78,10 @@ __global__ void __launch_bounds__(TmaTile::kThreads)
   const bool pairs = pair_stores_allowed(args);
   store_warpgroup_tile<Tile::BN>(args, acc[0], row0, col0, pairs);
   store_warpgroup_tile<Tile::BN>(args, acc[1], row0 + 64, col0, pairs);
-#else
+#endif
   (void)args;
   (void)a_map;
   (void)b_map;
-#endif
 }
 
 template <int kWidth>
@@ -161,11 +160,10 @@ __global__ void __launch_bounds__(SpecializedTile<kWidth>::kThreads, 1)
     }
     // [consumer]
   }
-#else
+#endif
   (void)args;
   (void)a_map;
   (void)b_map;
-#endif
 }
 
 }  // namespace

@@ -24,38 +24,19 @@
 namespace lab11 {
 namespace {
 
-// The kernel for input type T (bf16 or fp16) on tile Tile.
+// Step 3 for input type T (bf16 or fp16) on tile Tile.
 template <class T, class Tile, bool kAligned>
 __device__ __forceinline__ void mma_swizzled_body(const cudalabs::GemmArgsOf<T>& args) {
   constexpr int kTilesM = Tile::kWarpM / 16;  // m16 pieces of A per warp
   constexpr int kTilesN = Tile::kWarpN / 8;   // n8 pieces of B per warp
-  extern __shared__ __align__(128) unsigned char dynamic_shared[];
-  // The swizzle is a function of the address: start every stage on a 1024-byte boundary.
-  unsigned char* shared = reinterpret_cast<unsigned char*>(
-      (reinterpret_cast<std::uintptr_t>(dynamic_shared) + 1023) & ~std::uintptr_t{1023});
-  const auto stage = [&](int s) { return shared + s * Tile::kStageBytes; };
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int row0 = blockIdx.y * Tile::BM, col0 = blockIdx.x * Tile::BN;
   const int warp_row = (warp / Tile::kWarpsN) * Tile::kWarpM;
   const int warp_col = (warp % Tile::kWarpsN) * Tile::kWarpN;
-  const int tiles = (args.k + Tile::BK - 1) / Tile::BK;
+  float acc[kTilesM][kTilesN][4] = {};
 
-  float acc[kTilesM][kTilesN][4];
-#pragma unroll
-  for (int i = 0; i < kTilesM; ++i)
-#pragma unroll
-    for (int j = 0; j < kTilesN; ++j)
-#pragma unroll
-      for (int e = 0; e < 4; ++e) acc[i][j][e] = 0.0f;
-
-  const auto load = [&](int s, int t) {
-    stage_swizzled_tiles<Tile::BM, Tile::BN, Tile::kThreads, kAligned>(args, stage(s), row0, col0,
-                                                                       t * Tile::BK);
-  };
-  const auto multiply = [&](int s) {
-    const std::uint32_t a_base = ptx::shared_address(stage(s));
-    const std::uint32_t b_base = a_base + Tile::BM * SwizzledTile::kRowBytes;
-    // [fragments]
+  const auto multiply = [&](std::uint32_t a_base, std::uint32_t b_base) {
+  // [fragments]
 #pragma unroll
     for (int kk = 0; kk < Tile::BK / 16; ++kk) {
       // Lane l names row l % 16 of the 16 x 16 piece, chunk 2 kk + l / 16: the four 8 x 8
@@ -83,8 +64,9 @@ __device__ __forceinline__ void mma_swizzled_body(const cudalabs::GemmArgsOf<T>&
     }
     // [fragments]
   };
-  cp_async_pipeline<Tile::kStages, false>(tiles, load, multiply);
+  swizzled_stages<Tile, kAligned, false>(args, row0, col0, multiply);
 
+  // Lane l holds rows l / 4 and l / 4 + 8, columns 2 (l % 4) and the next, of each m16n8 tile.
   const bool pairs = pair_stores_allowed(args);
 #pragma unroll
   for (int i = 0; i < kTilesM; ++i) {
@@ -101,21 +83,19 @@ __device__ __forceinline__ void mma_swizzled_body(const cudalabs::GemmArgsOf<T>&
 template <bool kAligned>
 __global__ void __launch_bounds__(MmaTile::kThreads)
     mma_swizzled_kernel(cudalabs::Bf16GemmArgs args) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#if LAB11_BF16_TENSOR_CORES
   mma_swizzled_body<bf16, MmaTile, kAligned>(args);
-#else
-  (void)args;
 #endif
+  (void)args;
 }
 
 template <bool kAligned>
 __global__ void __launch_bounds__(MmaFp16Tile::kThreads)
     mma_fp16_kernel(cudalabs::Fp16GemmArgs args) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 750
+#if LAB11_FP16_MMA_SYNC
   mma_swizzled_body<fp16, MmaFp16Tile, kAligned>(args);
-#else
-  (void)args;
 #endif
+  (void)args;
 }
 
 }  // namespace

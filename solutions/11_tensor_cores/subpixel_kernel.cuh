@@ -202,11 +202,10 @@ __global__ void __launch_bounds__(SubpixelTile<kWidth>::kThreads, 1)
                                      item.col0, item.z);
     }
   }
-#else
+#endif
   (void)p;
   (void)a_map;
   (void)b_map;
-#endif
 }
 
 }  // namespace

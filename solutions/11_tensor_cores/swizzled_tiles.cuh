@@ -1,6 +1,6 @@
-// Lab 11 solution, step 3's layout: the 128-byte swizzle of the shared stages that ldmatrix (step
-// 3) and wgmma (step 4) read, and the staging of A's rows and B's panels into it. The helpers every
-// rung shares are given (staging.cuh).
+// Lab 11 solution, step 3's layout, written once for steps 3 and 4: the 128-byte swizzle of the
+// shared stages that ldmatrix (step 3) and wgmma (step 4) read, and the cp.async stages that fill
+// it. The helpers every rung shares are given (staging.cuh).
 #pragma once
 
 #include "staging.cuh"
@@ -44,5 +44,28 @@ __device__ __forceinline__ void stage_swizzled_tiles(const cudalabs::GemmArgsOf<
                           col0 + c * kChunk);
   }
 }
+
+// The block's whole loop over K on Tile's stages (1024-byte aligned in the dynamic shared
+// memory), through staging.cuh's cp_async_pipeline: stage_swizzled_tiles fills each stage, and
+// multiply(a_rows, b_panels) gets the shared addresses of the A rows and B panels of a stage that
+// has landed.
+// [swizzled_stages]
+template <class Tile, bool kAligned, bool kAsyncReaders, class T, class Multiply>
+__device__ __forceinline__ void swizzled_stages(const cudalabs::GemmArgsOf<T>& args, int row0,
+                                                int col0, Multiply multiply) {
+  extern __shared__ __align__(128) unsigned char dynamic_shared[];
+  unsigned char* shared = aligned_shared(dynamic_shared);
+  const auto load = [&](int s, int t) {
+    stage_swizzled_tiles<Tile::BM, Tile::BN, Tile::kThreads, kAligned>(
+        args, shared + s * Tile::kStageBytes, row0, col0, t * Tile::BK);
+  };
+  const auto consume = [&](int s) {
+    const std::uint32_t a_rows = ptx::shared_address(shared + s * Tile::kStageBytes);
+    multiply(a_rows, a_rows + Tile::BM * SwizzledTile::kRowBytes);
+  };
+  cp_async_pipeline<Tile::kStages, kAsyncReaders>((args.k + Tile::BK - 1) / Tile::BK, load,
+                                                  consume);
+}
+// [swizzled_stages]
 
 }  // namespace lab11

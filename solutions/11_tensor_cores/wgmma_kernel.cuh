@@ -24,7 +24,7 @@ namespace {
 //  - A is K-major: a row of A holds a stage's 64 k in one 128-byte row, and the matrix is read in
 //    core matrices of 8 rows x 16 bytes. The stride byte offset, from one 8-row group to the next
 //    along M, is 8 rows x kRowBytes = 1024. With the 128-byte swizzle a K-major operand's leading
-//    byte offset is not used (the ISA takes the swizzle atom's width instead): 16, one unit.
+//    byte offset is not used (the ISA assumes 1): 16, one unit.
 //  - B is N-major: 64-column panels of 64 k-rows. The stride byte offset, from one 8-k-row group
 //    to the next, is again 8 x kRowBytes = 1024; the leading byte offset, from one 64-column
 //    panel (the width of a 128-byte swizzle atom of 16-bit values) to the next, is kPanelBytes =
@@ -33,6 +33,7 @@ namespace {
 //    applies the swizzle to the final address, so the start stays unswizzled) and B's start 16
 //    k-rows = 2048 bytes down its panels. The stages start on 1024-byte boundaries, where the
 //    swizzle pattern repeats, so the descriptor's base offset stays 0.
+// [descriptors]
 __device__ __forceinline__ std::uint64_t a_descriptor(std::uint32_t a_rows, int kk) {
   return ptx::wgmma_descriptor(a_rows + kk * 32, 16, 8 * SwizzledTile::kRowBytes);
 }
@@ -40,6 +41,7 @@ __device__ __forceinline__ std::uint64_t b_descriptor(std::uint32_t b_panels, in
   return ptx::wgmma_descriptor(b_panels + kk * 16 * SwizzledTile::kRowBytes,
                                SwizzledTile::kPanelBytes, 8 * SwizzledTile::kRowBytes);
 }
+// [descriptors]
 
 // One stage of K (BK = 64: four k16 steps) into a warpgroup's accumulators: kRows / 64 blocks of
 // 64 rows, block h reading A's rows from a_rows + 64 h rows, all from the same B panels. Returns
@@ -70,27 +72,16 @@ template <bool kAligned>
 __global__ void __launch_bounds__(WgmmaTile::kThreads) wgmma_kernel(cudalabs::Bf16GemmArgs args) {
 #if LAB11_HOPPER_DEVICE_CODE
   using Tile = WgmmaTile;
-  extern __shared__ __align__(128) unsigned char dynamic_shared[];
-  unsigned char* shared = aligned_shared(dynamic_shared);
-  const auto stage = [&](int s) { return shared + s * Tile::kStageBytes; };
   const int row0 = blockIdx.y * Tile::BM, col0 = blockIdx.x * Tile::BN;
-  const int tiles = (args.k + Tile::BK - 1) / Tile::BK;
   float acc[1][Tile::BN / 2];
   zero(acc[0]);
-
-  const auto load = [&](int s, int t) {
-    stage_swizzled_tiles<Tile::BM, Tile::BN, Tile::kThreads, kAligned>(args, stage(s), row0, col0,
-                                                                       t * Tile::BK);
+  const auto multiply = [&](std::uint32_t a_rows, std::uint32_t b_panels) {
+    multiply_stage<Tile::BN>(acc, a_rows, b_panels);
   };
-  const auto multiply = [&](int s) {
-    const std::uint32_t a_rows = ptx::shared_address(stage(s));
-    multiply_stage<Tile::BN>(acc, a_rows, a_rows + Tile::BM * SwizzledTile::kRowBytes);
-  };
-  cp_async_pipeline<Tile::kStages, true>(tiles, load, multiply);
+  swizzled_stages<Tile, kAligned, true>(args, row0, col0, multiply);
   store_warpgroup_tile<Tile::BN>(args, acc[0], row0, col0, pair_stores_allowed(args));
-#else
-  (void)args;
 #endif
+  (void)args;
 }
 
 }  // namespace

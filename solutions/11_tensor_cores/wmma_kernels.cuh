@@ -1,7 +1,7 @@
-// Lab 11 solution, step 1: the WMMA API (nvcuda::wmma), BF16 fragments of 16 x 16 x 16; and step
-// 1h, the same with FP16 fragments (`wmma_fp16`), which tensor cores have since compute capability
-// 7.0 (BF16 only since 8.0): the same kernel, another element type. The fragment types,
-// store_fragment and step 2 are given (wmma_pipelined.cuh).
+// Lab 11 solution, step 1: the WMMA API (nvcuda::wmma), 16 x 16 x 16 fragments; one body for BF16
+// (`wmma_global`) and FP16 (`wmma_fp16`, step 1h: tensor cores have taken FP16 since compute
+// capability 7.0, BF16 only since 8.0). The fragment types, store_fragment and step 2 are given
+// (wmma_pipelined.cuh), the kernels that call the body are the skeleton's.
 //
 // Step 1 loads each fragment straight from global memory: every warp reads its own A rows and B
 // columns for every fragment, nothing is shared between warps, and the tensor cores wait on
@@ -15,12 +15,10 @@
 namespace lab11 {
 namespace {
 
-// Step 1 for either element type T (BF16: wmma_global_kernel, FP16: wmma_fp16_kernel).
+// Step 1 for either element type T: a warp's 32 x 32 of C as 2 x 2 accumulator fragments.
 template <class T, bool kAligned>
 __device__ __forceinline__ void wmma_global_body(const cudalabs::GemmArgsOf<T>& args) {
   using Tile = WmmaGlobalTile;
-  using FragmentA = FragmentAOf<T>;
-  using FragmentB = FragmentBOf<T>;
   constexpr int kWarps = Tile::kThreads / 32;
   __shared__ alignas(32) T staged_a[kWarps][Tile::kWarpM * 16];
   __shared__ alignas(32) T staged_b[kWarps][16 * Tile::kWarpN];
@@ -37,8 +35,8 @@ __device__ __forceinline__ void wmma_global_body(const cudalabs::GemmArgsOf<T>& 
     for (int j = 0; j < 2; ++j) wmma::fill_fragment(acc[i][j], 0.0f);
 
   for (int k0 = 0; k0 < args.k; k0 += 16) {
-    FragmentA a[2];
-    FragmentB b[2];
+    FragmentAOf<T> a[2];
+    FragmentBOf<T> b[2];
     if (kAligned && warp_inside && k0 + 16 <= args.k) {
       // Straight from global memory: 16 rows of 32 bytes per fragment, read by this warp alone.
 #pragma unroll
@@ -83,20 +81,17 @@ __global__ void __launch_bounds__(WmmaGlobalTile::kThreads)
     wmma_global_kernel(cudalabs::Bf16GemmArgs args) {
 #if LAB11_BF16_TENSOR_CORES
   wmma_global_body<bf16, kAligned>(args);
-#else
-  (void)args;
 #endif
+  (void)args;
 }
 
-// The FP16 rung of step 1: what a GPU of compute capability 7.x (T4, RTX 20) runs.
 template <bool kAligned>
 __global__ void __launch_bounds__(WmmaGlobalTile::kThreads)
     wmma_fp16_kernel(cudalabs::Fp16GemmArgs args) {
 #if LAB11_FP16_TENSOR_CORES
   wmma_global_body<fp16, kAligned>(args);
-#else
-  (void)args;
 #endif
+  (void)args;
 }
 
 }  // namespace
