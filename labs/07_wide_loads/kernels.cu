@@ -1,131 +1,308 @@
 // Lab 07: wide loads and warp tiling. YOUR KERNELS GO HERE, in four steps (the core); each step is
 // a variant of its own (`--variant step1_wide_loads`, ...), tested, timed and profiled alone, so
 // you can see what each lesson buys before the next. Start from your lab 06 prefetch_regs kernel.
-// Given (register_patch.cuh): outer_product, the FFMAs of one step, and store_patch, the stores of
-// a lane's patch of C with the alpha/beta update. Unroll (#pragma unroll) every loop that indexes
-// the accumulators or the fragments: a loop index the compiler cannot resolve puts the whole array
-// in local memory (`cmake -DCUDALABS_PTXAS_VERBOSE=ON` reports it as spill stores).
 //
-// Step 1, `wide_loads_kernel<kVector>`: lab 06's kernel (StepTile in tiles.h: 128 x 128 x 8, 256
-// threads, 8 x 8 outputs per thread, two shared buffers, one barrier per tile), with 128-bit
-// global loads:
-//  1. Each thread loads its share of the A and B tiles as float4s (the 4 consecutive k of a row of
-//     A, the 4 consecutive columns of a row of B): one float4 of each per tile. When kVector is
-//     false, or a float4 would cross the matrix's edge, load the 4 floats one by one (zeros
-//     outside).
-//  2. A goes to shared memory transposed, a_tile[buffer][k][m] with rows padded by kPadA (4 scalar
-//     stores); B as one 128-bit store into b_tile[buffer][k][n].
-//  3. Each thread keeps lab 06's 8 x 8 patch of consecutive rows and columns and stores it with
+// Each lesson is a helper that you write once, in the step that first needs it, and that every
+// later step calls again: step 2 adds only the warp tile, step 3 only the prefetch, step 4 only
+// cp.async. The helpers' signatures and contracts are below, each with a TODO body.
+// Given: outer_product (the FFMAs of one step) and store_patch (the stores of a patch of C with the
+// alpha/beta update) in register_patch.cuh; the shared tiles' layout in shared_tiles.cuh
+// (StepATile and StepBTile for steps 1 to 3, AsyncStages for step 4); the tile shapes in tiles.h;
+// the grids and launches in launch.cuh. Unroll (#pragma unroll) every loop that indexes the
+// accumulators or the fragments: a loop index the compiler cannot resolve puts the whole array in
+// local memory (`cmake -DCUDALABS_PTXAS_VERBOSE=ON` reports it as spill stores).
+//
+// Step 1, `wide_loads_kernel<kVector>`: lab 06's kernel (StepTile: 128 x 128 x 8, 256 threads,
+// 8 x 8 outputs per thread, two shared buffers, one barrier per tile), with 128-bit global loads.
+//  1. load_four: 4 consecutive floats of a row as one float4 (one 128-bit load, or scalar loads).
+//  2. load_tile_share and store_tile_share: a thread's share of a tile, one float4 of A and one of
+//     B, into registers and then into one shared buffer (A transposed through 4 scalar stores, B
+//     through one 128-bit store).
+//  3. The kernel: lab 06's, staging its tiles with these two. Each thread keeps lab 06's 8 x 8
+//     patch of consecutive rows and columns (rows 8 * (tid / 16), columns 8 * (tid % 16) of the
+//     block tile), reads its fragments one float at a time, and stores it with
 //     store_patch<8, 8, 4, 4, false>.
 //  Predict before you time it: how many global load instructions does a block issue per tile now,
 //  against lab 06's? Where is the time going instead (make profile N=07)?
 //
-// Step 2, `warp_tiles_kernel<kVector>`: step 1 with warp tiling (StepTile's warps and lanes):
-//  4. Warp w owns the warp tile at (w / WARPS_N) * WM, (w % WARPS_N) * WN; lane l sits at
-//     lane_m = l / LANES_N, lane_n = l % LANES_N and owns TM x TN outputs made of 4 x 4 pieces:
-//     rows lane_m * 4 + g * LANES_M * 4, columns lane_n * 4 + h * LANES_N * 4 (g < TM / 4,
-//     h < TN / 4). Load each piece's 4 values of a fragment with one 128-bit shared load, and
-//     store the patch with store_patch<TM, TN, LANES_M * 4, LANES_N * 4, false>.
+// Step 2, `warp_tiles_kernel<kVector>`: step 1 with warp tiling (StepTile's warps and lanes).
+//  4. LanePieces, load_pieces, load_fragments and store_lane_patch: where a lane's 4 x 4 pieces
+//     sit in its warp's tile, its fragments of one step as one 128-bit shared load per piece, and
+//     its stores.
+//  5. The kernel: step 1's, with each step's fragments read by load_fragments and the patch stored
+//     by store_lane_patch.
 //  Predict: the shared-memory wavefronts per load instruction, before and after (bank conflicts).
 //
-// Step 3, `prefetch_kernel<kVector>`: step 2 with the shared->register prefetch:
-//  5. Keep two slots of fragments; while step k's FFMAs run on one, load step k + 1's fragments
-//     into the other. At the last k of a tile, store the next tile into the other shared buffer,
-//     barrier, and load its step-0 fragments (BK is even, so they land in slot 0).
+// Step 3, `prefetch_kernel<kVector>`: step 2 with the shared->register prefetch.
+//  6. multiply_tile: the steps of one tile, step k + 1's fragments loaded into a second register
+//     slot while step k's FFMAs run.
+//  7. The kernel: step 2's, the first tile's step-0 fragments loaded before the loop and each tile
+//     multiplied by multiply_tile; at its last step the next tile goes into the other buffer,
+//     a barrier, and its step-0 fragments (the barrier at the end of the tile loop goes away).
 //  Predict: which stall reason of step 2's profile should shrink, and by how much?
 //
-// Step 4, `async_wide_gemm_kernel<Tile, kVector, kStages>` (AsyncTile, kAsyncStages: tiles.h): step
-// 3 on a 128 x 256 tile fed by cp.async (common/async_copy.cuh) instead of register staging: no
-// register holds a tile in flight. kStages stages in dynamic shared memory (extern __shared__),
-// each one transposed A tile of BK x (BM + kPadA) floats followed by one B tile of BK x BN floats.
-//  6. A goes in through 4-byte copies (transposing on the way), B through 16-byte copies when
-//     kVector allows and the 4 columns are inside B (4-byte copies otherwise); a copy of a float
-//     outside the matrix writes a zero (the copies' `inside` argument).
-//  7. Prologue: start tiles 0 .. kStages - 1 (one commit each, empty ones too), wait for tile 0,
-//     barrier, load its first fragments. At the last k of tile t: wait for tile t + 1, barrier,
-//     start tile t + kStages in the stage tile t used, load tile t + 1's first fragments.
-//  8. The grid is 1-D: take this block's tile from swizzled_tile_origin<Tile> (k_slice.cuh, given),
-//     and store C with store_patch's 128-bit stores (kVectorStores true).
+// Step 4, `async_wide_gemm_kernel<Tile, kVector, kStages>` (AsyncTile, kAsyncStages: tiles.h):
+// step 3 on a 128 x 256 tile fed by cp.async (common/async_copy.cuh) instead of register staging:
+// no register holds a tile in flight.
+//  8. copy_four_async: load_four's cp.async form, from global memory straight into shared memory.
+//  9. The kernel: kStages stages in dynamic shared memory (AsyncStages); tile t's copies started
+//     with copy_four_async (A transposed through 4-byte copies, B through 16-byte copies when
+//     kVector allows) and committed as one group; step 3's multiply_tile on each stage. The grid
+//     is 1-D: take this block's tile from swizzled_tile_origin<Tile> (k_slice.cuh, given), and
+//     store C with store_lane_patch's 128-bit stores (kVectorStores true).
 //  Predict: a 128-bit LDG and four STS against four 4-byte cp.async for a float4 of A. Which wins?
 //
-// Optional challenge (its own tests and points): the kernels `best` runs. `best`'s planner and
-// launches are given (best_plan.h, launch.cuh, split_k.cuh, k_slice.cuh, stream_k.h; the handout's
-// "How a library chooses a kernel"); the variants `wide_*`, `narrow_columns` and `best` run your
-// kernels below.
-//
-// Challenge A, `wide_gemm_kernel<Tile, kVector, kSplit>`: step 3 for any TileShape of BestTiles,
-// with everything that is not an FFMA taken out of the loop. Its body is given: a lambda that
-// computes tile number `tile` of a GEMM `gemm`; for_each_tile_of_block (k_slice.cuh) calls it with
-// this block's work, the whole of K, a slice (split-K) or pieces (stream-K), each a GEMM like any
-// other. (Lab 09's sub-pixel kernel reuses this tile loop with another A: its skeleton's "Your warp
-// tile" section gives the contract, which you may follow here.)
-//  9. Write the tile loop once per shared buffer (a compile-time 0 or 1, e.g. a template lambda or
-//     an unrolled pair of iterations), so that every shared address is a base register plus a
-//     constant, with no buffer arithmetic in the loop.
-// 10. Every tile but the last takes plain loads with no bounds tests (128-bit when kVector, four
-//     scalar loads otherwise), edge blocks too: a row of A below C's last row reads the last row
-//     instead, a float4 of B right of C's last column the float4 that holds that column (clamp the
-//     index; what those rows and columns compute is never stored). The tile that holds K's end
-//     takes the checked loads of step 1, and so does the tile that holds B's last row when
-//     N % 4 != 0: the float4 holding column N - 1 then reaches past it, which stays inside B for
-//     every row but the last. In a GEMM of one wave the slowest block sets the time.
-// 11. Take the tile from swizzled_tile_origin<Tile>(gemm.m, gemm.n, tile), and store C four columns
-//     at a time where C allows it (store_patch with kVectorStores true).
-// 12. Declare the kernel __launch_bounds__(Tile::kThreads, Tile::kMinBlocks) (tiles.h): without the
-//     cap the compiler may take registers that cost a block per SM (lab 06 shows what that costs).
-//     There must be no spills.
-//
-// Challenge B, `narrow_gemm_kernel<kCols, kSlicedK>` (the handout's "Off the tile grid"): a C only
-// a few columns wide, where any tile computes mostly zeros.
-// 13. Warp w of block b computes rows row0 .. row0 + kNarrowRows - 1 of C, row0 =
-//     ((b / chunks) * kNarrowWarps + w) * kNarrowRows, over the column chunk col0 = (b % chunks) *
-//     kCols (chunks = ceil(N / kCols); tiles.h). Lane l takes k = l, l + 32, ...: each of its loads
-//     of A is one float of a row, so a warp's 32 loads are 128 contiguous bytes whatever A's
-//     alignment. Multiply each by the kCols values of B's row k (zeros past N), then add the lanes'
-//     sums with __shfl_xor_sync and store the rows and columns inside C.
-//  Predict: at 40960 x 3 x 1600, how many bytes must be read, and how long does that take at the
-//  bandwidth lab 00 measured? What fraction of a 128 x 64 tile's FFMAs are useful?
+// The optional challenge (its own tests and points) is at the end of this file.
 #include "common/async_copy.cuh"
 #include "common/gemm_device.cuh"
 #include "lab.h"
 #include "labs/07_wide_loads/k_slice.cuh"
-#include "register_patch.cuh"
-#include "tiles.h"
+#include "labs/07_wide_loads/register_patch.cuh"
+#include "labs/07_wide_loads/shared_tiles.cuh"
+#include "labs/07_wide_loads/tiles.h"
 
 namespace lab07 {
 namespace {
 
 // ---- The core: steps 1 to 4 ----
 
+// ---- Step 1: a thread's share of a tile, 128 bits at a time ----
+
+// Four consecutive floats of row `row`, columns col .. col + 3, of a rows x cols matrix whose rows
+// are ld floats apart; zeros outside it. When kVector and all four lie inside the matrix, one
+// 128-bit load (__ldg of a float4: kVector promises that the matrix is 16-byte aligned with ld a
+// multiple of 4); otherwise four scalar loads, each only where it is inside (never a partial
+// vector load).
+template <bool kVector>
+__device__ __forceinline__ float4 load_four(const float* __restrict__ matrix, int row, int col,
+                                            int rows, int cols, int ld) {
+  // TODO(lab07): step 1, as described above.
+  (void)matrix;
+  (void)row;
+  (void)col;
+  (void)rows;
+  (void)cols;
+  (void)ld;
+  return make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+}
+
+// A thread's share of a StepTile, in registers between its global loads and its shared stores:
+// with 256 threads and tiles of 128 x 8 (A) and 8 x 128 (B), one float4 of each.
+struct StagedFloat4s {
+  float4 a, b;
+};
+
+// This thread's share of the tile whose corner is (row0, k0) in A and (k0, col0) in B, through
+// load_four: A's row row0 + tid / 2, columns k0 + 4 * (tid % 2) ..; B's row k0 + tid / 32, columns
+// col0 + 4 * (tid % 32) ...
+template <bool kVector>
+__device__ __forceinline__ StagedFloat4s load_tile_share(const cudalabs::GemmArgs& args, int row0,
+                                                         int col0, int k0) {
+  // TODO(lab07): step 1, as described above.
+  (void)args;
+  (void)row0;
+  (void)col0;
+  (void)k0;
+  return {};
+}
+
+// The share into one shared buffer (a_tile a StepATile, b_tile a StepBTile: one buffer of each):
+// A transposed, a_tile[k][m] for its 4 values (m = tid / 2, k = 4 * (tid % 2) ..), through four
+// scalar stores (the kPadA floats of padding keep a warp's stores on 32 banks); B as it is, one
+// 128-bit store into b_tile[tid / 32][4 * (tid % 32)].
+template <class ATile, class BTile>
+__device__ __forceinline__ void store_tile_share(const StagedFloat4s& staged, ATile& a_tile,
+                                                 BTile& b_tile) {
+  // TODO(lab07): step 1, as described above.
+  (void)staged;
+  (void)a_tile;
+  (void)b_tile;
+}
+
+// ---- Step 2: the warp tile ----
+
+// One lane's place in the block tile: its first 4 x 4 piece starts at row `row`, column `col`, and
+// its other pieces follow every LANES_M * 4 rows and LANES_N * 4 columns (TM / 4 x TN / 4 pieces in
+// all). Warp w owns the warp tile at rows (w / WARPS_N) * WM, columns (w % WARPS_N) * WN; lane l
+// sits at (l / LANES_N) * 4, (l % LANES_N) * 4 within it (Tile is a TileShape, tiles.h).
+template <class Tile>
+struct LanePieces {
+  int row, col;
+  __device__ LanePieces() {
+    // TODO(lab07): step 2, as described above.
+    row = 0;
+    col = 0;
+  }
+};
+
+// N / 4 float4s from shared memory into to[]: the p-th, from + p * kStride .. + 3, into to[4 * p]
+// .. to[4 * p + 3], one 128-bit shared load each (a helper for load_fragments).
+template <int kStride, int N>
+__device__ __forceinline__ void load_pieces(const float* from, float (&to)[N]) {
+  // TODO(lab07): step 2, as described above.
+  (void)from;
+  (void)to;
+}
+
+// Step k's fragments of this lane: its TM values of A from row k of the transposed A tile (a_row
+// points at a_tile[k]) and its TN values of B from row k of the B tile (b_row), each piece's 4
+// values one 128-bit shared load (a float4 at a_row + lane.row + p * LANES_M * 4, p < TM / 4;
+// likewise for B with lane.col and LANES_N * 4).
+template <class Tile>
+__device__ __forceinline__ void load_fragments(const float* a_row, const float* b_row,
+                                               const LanePieces<Tile>& lane,
+                                               float (&a_frag)[Tile::TM],
+                                               float (&b_frag)[Tile::TN]) {
+  // TODO(lab07): step 2, as described above.
+  (void)a_row;
+  (void)b_row;
+  (void)lane;
+  (void)a_frag;
+  (void)b_frag;
+}
+
+// C = alpha * acc + beta * C for this lane's pieces of the block tile at (row0, col0): store_patch
+// with the lane's place and its pieces' strides; 128-bit stores where C allows when kVectorStores.
+template <class Tile, bool kVectorStores>
+__device__ __forceinline__ void store_lane_patch(const cudalabs::GemmArgs& args, int row0, int col0,
+                                                 const LanePieces<Tile>& lane,
+                                                 const float (&acc)[Tile::TM][Tile::TN]) {
+  // TODO(lab07): step 2, as described above.
+  (void)args;
+  (void)row0;
+  (void)col0;
+  (void)lane;
+  (void)acc;
+}
+
+// ---- Step 3: the shared->register prefetch ----
+
+// The BK steps of one tile, from its shared A tile (a_tile[k] is row k, transposed) and B tile
+// (b_tile[k]). Step k's fragments are already in register slot k % 2 (a_frag[k % 2],
+// b_frag[k % 2]); before step k's FFMAs, load step k + 1's into the other slot. At the last step,
+// call next_tile(a_frag[0], b_frag[0]) there instead: it brings in the next tile, if there is
+// one, and loads that tile's step-0 fragments into slot 0 (BK is even). Steps 3 and 4 differ only
+// in their next_tile.
+template <class Tile, class ATile, class BTile, class NextTile>
+__device__ __forceinline__ void multiply_tile(const ATile& a_tile, const BTile& b_tile,
+                                              const LanePieces<Tile>& lane,
+                                              float (&a_frag)[2][Tile::TM],
+                                              float (&b_frag)[2][Tile::TN],
+                                              float (&acc)[Tile::TM][Tile::TN],
+                                              NextTile next_tile) {
+  // TODO(lab07): step 3, as described above.
+  (void)a_tile;
+  (void)b_tile;
+  (void)lane;
+  (void)a_frag;
+  (void)b_frag;
+  (void)acc;
+  (void)next_tile;
+}
+
+// ---- Step 4: cp.async ----
+
+// load_four's cp.async form: starts copying the four floats of row `row`, columns col .. col + 3,
+// into shared memory at to[0], to[kStride], to[2 * kStride] and to[3 * kStride]; zeros outside the
+// matrix (a copy whose `valid` is false writes a zero). One 16-byte copy (async_copy_16) when
+// kVector, kStride is 1 and all four lie inside the matrix; four 4-byte copies (async_copy_4)
+// otherwise.
+template <bool kVector, int kStride>
+__device__ __forceinline__ void copy_four_async(float* to, const float* matrix, int row, int col,
+                                                int rows, int cols, int ld) {
+  // TODO(lab07): step 4, as described above.
+  (void)to;
+  (void)matrix;
+  (void)row;
+  (void)col;
+  (void)rows;
+  (void)cols;
+  (void)ld;
+}
+
+// ---- The four kernels ----
+
 template <bool kVector>
 __global__ void __launch_bounds__(StepTile::kThreads, StepTile::kMinBlocks)
     wide_loads_kernel(cudalabs::GemmArgs args) {
-  // TODO(lab07): step 1, lab 06's kernel with 128-bit global loads.
+  // TODO(lab07): step 1, lab 06's kernel with its tiles staged by load_tile_share and
+  // store_tile_share: `__shared__ __align__(16) StepATile a_tile[2];` (likewise B), block tile at
+  // row blockIdx.y * BM, column blockIdx.x * BN; tile 0 staged into buffer 0 and a barrier; then
+  // for each tile t, the share of tile t + 1 (if any) loaded into registers, tile t's BK steps
+  // from buffer t % 2, the share stored into the other buffer, a barrier.
   (void)args;
 }
 
 template <bool kVector>
 __global__ void __launch_bounds__(StepTile::kThreads, StepTile::kMinBlocks)
     warp_tiles_kernel(cudalabs::GemmArgs args) {
-  // TODO(lab07): step 2, step 1 with warp tiles and 128-bit shared loads.
+  // TODO(lab07): step 2, step 1 with the lane's pieces: load_fragments and store_lane_patch.
   (void)args;
 }
 
 template <bool kVector>
 __global__ void __launch_bounds__(StepTile::kThreads, StepTile::kMinBlocks)
     prefetch_kernel(cudalabs::GemmArgs args) {
-  // TODO(lab07): step 3, step 2 with the shared->register prefetch.
+  // TODO(lab07): step 3, step 2 with two fragment slots and multiply_tile. Its next_tile (a
+  // lambda): if there is a tile t + 1, store its share into the other buffer, barrier, and load
+  // its step-0 fragments.
   (void)args;
 }
 
 template <class Tile, bool kVector, int kStages>
 __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
     async_wide_gemm_kernel(cudalabs::GemmArgs args) {
-  // TODO(lab07): step 4, step 3 fed by cp.async.
+  // TODO(lab07): step 4, step 3 fed by cp.async: `extern __shared__ float4 shared_storage[];` seen
+  // as AsyncStages<Tile, kStages>. Starting tile t means: if t < tiles, every float4 of its A and
+  // B tiles that this thread copies (float4s tid, tid + kThreads, ... of each, numbered as in
+  // step 1) through copy_four_async; then one async_copy_commit, even when t is past the last
+  // tile, so that every wait counts groups the same way. Prologue: start tiles 0 .. kStages - 1,
+  // async_copy_wait<kStages - 1>, barrier, tile 0's step-0 fragments. Each tile: multiply_tile on
+  // its stage, with a next_tile that waits for tile t + 1 (async_copy_wait<kStages - 2>), barrier,
+  // starts tile t + kStages (in the stage tile t used), and loads tile t + 1's step-0 fragments.
   (void)args;
 }
 
 // ---- The optional challenge: the kernels `best` runs ----
+// Its own tests and points. `best`'s planner and launches are given (best_plan.h, launch.cuh,
+// split_k.cuh, k_slice.cuh, stream_k.h; the handout's "How a library chooses a kernel"); the
+// variants `wide_*`, `narrow_columns` and `best` run your kernels below.
+//
+// Challenge A, `wide_gemm_kernel<Tile, kVector, kSplit>`: step 3 for any TileShape of BestTiles,
+// with everything that is not an FFMA taken out of the loop. Its body is given: a lambda that
+// computes tile number `tile` of a GEMM `gemm`; for_each_tile_of_block (k_slice.cuh) calls it with
+// this block's work, the whole of K, a slice (split-K) or pieces (stream-K), each a GEMM like any
+// other. (Lab 09's sub-pixel kernel reuses this tile loop with another A: its skeleton's "Your warp
+// tile" section gives the contract, which you may follow here.) Your core helpers serve again:
+// load_four, LanePieces, load_fragments, store_lane_patch.
+//  A1. Stage any tile: thread tid moves float4s tid, tid + kThreads, ... of each tile (A's float4
+//      v at row v / (BK / 4), columns 4 * (v % (BK / 4)) ..; B's at row v / (BN / 4), columns
+//      4 * (v % (BN / 4)) ..).
+//  A2. Write the tile loop once per shared buffer (a compile-time 0 or 1, e.g. a template lambda or
+//      an unrolled pair of iterations), so that every shared address is a base register plus a
+//      constant, with no buffer arithmetic in the loop.
+//  A3. Every tile but the last takes plain loads with no bounds tests (128-bit when kVector, four
+//      scalar loads otherwise), edge blocks too: a row of A below C's last row reads the last row
+//      instead, a float4 of B right of C's last column the float4 that holds that column (clamp
+//      the index; what those rows and columns compute is never stored). The tile that holds K's
+//      end takes the checked loads of step 1, and so does the tile that holds B's last row when
+//      N % 4 != 0: the float4 holding column N - 1 then reaches past it, which stays inside B for
+//      every row but the last. In a GEMM of one wave the slowest block sets the time.
+//  A4. Take the tile from swizzled_tile_origin<Tile>(gemm.m, gemm.n, tile), and store C four
+//      columns at a time where C allows it (store_lane_patch with kVectorStores true).
+//  A5. Declare the kernel __launch_bounds__(Tile::kThreads, Tile::kMinBlocks) (tiles.h): without
+//      the cap the compiler may take registers that cost a block per SM (lab 06 shows what that
+//      costs). There must be no spills.
+//
+// Challenge B, `narrow_gemm_kernel<kCols, kSlicedK>` (the handout's "Optional challenge"): a C only
+// a few columns wide, where any tile computes mostly zeros.
+//  B1. Warp w of block b computes rows row0 .. row0 + kNarrowRows - 1 of C, row0 =
+//      ((b / chunks) * kNarrowWarps + w) * kNarrowRows, over the column chunk col0 = (b % chunks) *
+//      kCols (chunks = ceil(N / kCols); tiles.h). Lane l takes k = l, l + 32, ...: each of its
+//      loads of A is one float of a row, so a warp's 32 loads are 128 contiguous bytes whatever A's
+//      alignment. Multiply each by the kCols values of B's row k (zeros past N), then add the
+//      lanes' sums with __shfl_xor_sync and store the rows and columns inside C.
+//  Predict first: the handout's reading, question (d).
 
 template <class Tile, bool kVector, KSplit kSplit>
 __global__ void wide_gemm_kernel(cudalabs::GemmArgs args) {

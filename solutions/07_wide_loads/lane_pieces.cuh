@@ -4,7 +4,6 @@
 // kernels and lab 09's sub-pixel convolution (through warp_tile.cuh).
 #pragma once
 
-#include "common/gemm_types.h"
 #include "labs/07_wide_loads/register_patch.cuh"
 #include "labs/07_wide_loads/tiles.h"
 
