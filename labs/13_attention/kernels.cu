@@ -53,7 +53,7 @@
 //  - `scale_and_mask`: every score times scale_log2 (scale * kLog2e: the exponentials are exp2);
 //    when `edge`, -INFINITY for keys past the sequence and, under the causal mask, keys after the
 //    element's query (rows[e / 2]). Element e of block j is key first_key + 8 j + 2 (lane % 4) +
-//    e % 2.
+//    e % 2, with lane = threadIdx.x % 32.
 //  - `online_softmax`: for each of the thread's two rows, the tile's maximum (over the thread's
 //    scores of the row, then over the quad: __shfl_xor_sync 1 and 2) and the new running maximum;
 //    the row's sum and its output accumulators rescaled by exp2(old maximum - new maximum); each
@@ -65,15 +65,18 @@
 //    (given) with 1 / sum.
 //  The kernel:
 //  1. FlashBlock<MmaTile, kHeadDim> (given) names the block's first query, its head's offset
-//     (into Q, K, V and O alike) and how many key tiles it visits.
+//     (into Q, K, V and O alike) and how many key tiles it visits. The tiles live in dynamic shared
+//     memory (the launcher sizes it): declare it `extern __shared__ __align__(16)`, since cp.async
+//     and ldmatrix need 16-byte addresses, under a name of this kernel's own.
 //  2. load_mma_query_tile, commit; load_mma_key_tile of key tile 0 into stage 0, commit; wait for Q
 //     (async_copy_wait<1>), barrier; load_query_fragments: the warp's Q stays in registers for
 //     the whole loop. Start the output accumulators (float o[kHeadDim / 8][4]) at 0, the running
 //     maxima at -infinity, the sums at 0; rows[r] is the query of the lane's row r.
 //  3. Per key tile t: start the copy of tile t + 1 into the other stage, commit (an empty group on
 //     the last tile keeps the count right), wait for tile t, barrier. warp_scores gives S from
-//     stage t % 2's K tile (MmaTile::k_tile); scale_and_mask (edge: the tile reaches past the
-//     sequence, or under the causal mask past the block's first query), online_softmax; then
+//     stage t % 2's K tile (MmaTile::k_tile); scale_and_mask (edge: the tile's last key is at or
+//     past the sequence's end, or, under the causal mask, after the block's first query: last key
+//     > first query), online_softmax; then
 //     O += P V per 16 keys kk: the probabilities of blocks 2 kk and 2 kk + 1, packed two to a
 //     register with pack_bf16 ({2 kk: elements 0, 1}, {2 kk: 2, 3}, {2 kk + 1: 0, 1},
 //     {2 kk + 1: 2, 3}), are warp_add_pv's A fragment as they lie. A barrier before the stage is
