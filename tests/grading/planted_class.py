@@ -6,8 +6,8 @@ from the handouts alone: honest work, which must keep its points), each with wha
 show.
 
   planted_class.py CLASS_DIR      writes CLASS_DIR/<student>/NN_name/kernels.cu, CLASS_DIR/expected.json
-                                  and CLASS_DIR/.rubric/rubric.json with its test lists (the suite's, with a short time limit for
-                                  lab 01, so that the planted hang costs a minute)
+                                  and CLASS_DIR/.rubric/rubric.json with its test lists (the suite's, with
+                                  a short time limit for lab 01, so that the planted hang costs a minute)
 
   make grade-class CLASS=DIR LABS=01,02,03,05,10 RUBRIC=DIR/.rubric/rubric.json
   tests/grading/check_class.py build/grade-class/<DIR's name> DIR/expected.json

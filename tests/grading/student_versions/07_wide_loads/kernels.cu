@@ -1,350 +1,332 @@
-// Lab 07, a student's version of the core, written from the handout and the skeleton's TODO list
-// alone (see tests/grading/student_versions/README.md): steps 1 and 2 in one session, steps 3 and
-// 4 in a later one; the optional challenge is left as the skeleton has it.
-//
 // Lab 07: wide loads and warp tiling. YOUR KERNELS GO HERE, in four steps (the core); each step is
 // a variant of its own (`--variant step1_wide_loads`, ...), tested, timed and profiled alone, so
 // you can see what each lesson buys before the next. Start from your lab 06 prefetch_regs kernel.
-// Given (register_patch.cuh): outer_product, the FFMAs of one step, and store_patch, the stores of
-// a lane's patch of C with the alpha/beta update. Unroll (#pragma unroll) every loop that indexes
-// the accumulators or the fragments: a loop index the compiler cannot resolve puts the whole array
-// in local memory (`cmake -DCUDALABS_PTXAS_VERBOSE=ON` reports it as spill stores).
 //
-// Step 1, `wide_loads_kernel<kVector>`: lab 06's kernel (StepTile in tiles.h: 128 x 128 x 8, 256
-// threads, 8 x 8 outputs per thread, two shared buffers, one barrier per tile), with 128-bit
-// global loads:
-//  1. Each thread loads its share of the A and B tiles as float4s (the 4 consecutive k of a row of
-//     A, the 4 consecutive columns of a row of B): one float4 of each per tile. When kVector is
-//     false, or a float4 would cross the matrix's edge, load the 4 floats one by one (zeros
-//     outside).
-//  2. A goes to shared memory transposed, a_tile[buffer][k][m] with rows padded by kPadA (4 scalar
-//     stores); B as one 128-bit store into b_tile[buffer][k][n].
-//  3. Each thread keeps lab 06's 8 x 8 patch of consecutive rows and columns and stores it with
+// Each lesson is a helper that you write once, in the step that first needs it, and that every
+// later step calls again: step 2 adds only the warp tile, step 3 only the prefetch, step 4 only
+// cp.async. The helpers' signatures and contracts are below, each with a TODO body.
+// Given: outer_product (the FFMAs of one step) and store_patch (the stores of a patch of C with the
+// alpha/beta update) in register_patch.cuh; the shared tiles' layout in shared_tiles.cuh
+// (StepATile and StepBTile for steps 1 to 3, AsyncStages for step 4); the tile shapes in tiles.h;
+// the grids and launches in launch.cuh. Unroll (#pragma unroll) every loop that indexes the
+// accumulators or the fragments: a loop index the compiler cannot resolve puts the whole array in
+// local memory (`cmake -DCUDALABS_PTXAS_VERBOSE=ON` reports it as spill stores).
+//
+// Step 1, `wide_loads_kernel<kVector>`: lab 06's kernel (StepTile: 128 x 128 x 8, 256 threads,
+// 8 x 8 outputs per thread, two shared buffers, one barrier per tile), with 128-bit global loads.
+//  1. load_four: 4 consecutive floats of a row as one float4 (one 128-bit load, or scalar loads).
+//  2. load_tile_share and store_tile_share: a thread's share of a tile, one float4 of A and one of
+//     B, into registers and then into one shared buffer (A transposed through 4 scalar stores, B
+//     through one 128-bit store).
+//  3. The kernel: lab 06's, staging its tiles with these two. Each thread keeps lab 06's 8 x 8
+//     patch of consecutive rows and columns (rows 8 * (tid / 16), columns 8 * (tid % 16) of the
+//     block tile), reads its fragments one float at a time, and stores it with
 //     store_patch<8, 8, 4, 4, false>.
 //  Predict before you time it: how many global load instructions does a block issue per tile now,
 //  against lab 06's? Where is the time going instead (make profile N=07)?
 //
-// Step 2, `warp_tiles_kernel<kVector>`: step 1 with warp tiling (StepTile's warps and lanes):
-//  4. Warp w owns the warp tile at (w / WARPS_N) * WM, (w % WARPS_N) * WN; lane l sits at
-//     lane_m = l / LANES_N, lane_n = l % LANES_N and owns TM x TN outputs made of 4 x 4 pieces:
-//     rows lane_m * 4 + g * LANES_M * 4, columns lane_n * 4 + h * LANES_N * 4 (g < TM / 4,
-//     h < TN / 4). Load each piece's 4 values of a fragment with one 128-bit shared load, and
-//     store the patch with store_patch<TM, TN, LANES_M * 4, LANES_N * 4, false>.
+// Step 2, `warp_tiles_kernel<kVector>`: step 1 with warp tiling (StepTile's warps and lanes).
+//  4. LanePieces, load_pieces, load_fragments and store_lane_patch: where a lane's 4 x 4 pieces
+//     sit in its warp's tile, its fragments of one step as one 128-bit shared load per piece, and
+//     its stores.
+//  5. The kernel: step 1's, with each step's fragments read by load_fragments and the patch stored
+//     by store_lane_patch.
 //  Predict: the shared-memory wavefronts per load instruction, before and after (bank conflicts).
 //
-// Step 3, `prefetch_kernel<kVector>`: step 2 with the shared->register prefetch:
-//  5. Keep two slots of fragments; while step k's FFMAs run on one, load step k + 1's fragments
-//     into the other. At the last k of a tile, store the next tile into the other shared buffer,
-//     barrier, and load its step-0 fragments (BK is even, so they land in slot 0).
+// Step 3, `prefetch_kernel<kVector>`: step 2 with the shared->register prefetch.
+//  6. multiply_tile: the steps of one tile, step k + 1's fragments loaded into a second register
+//     slot while step k's FFMAs run.
+//  7. The kernel: step 2's, the first tile's step-0 fragments loaded before the loop and each tile
+//     multiplied by multiply_tile; at its last step the next tile goes into the other buffer,
+//     a barrier, and its step-0 fragments (the barrier at the end of the tile loop goes away).
 //  Predict: which stall reason of step 2's profile should shrink, and by how much?
 //
-// Step 4, `async_wide_gemm_kernel<Tile, kVector, kStages>` (AsyncTile, kAsyncStages: tiles.h): step
-// 3 on a 128 x 256 tile fed by cp.async (common/async_copy.cuh) instead of register staging: no
-// register holds a tile in flight. kStages stages in dynamic shared memory (extern __shared__),
-// each one transposed A tile of BK x (BM + kPadA) floats followed by one B tile of BK x BN floats.
-//  6. A goes in through 4-byte copies (transposing on the way), B through 16-byte copies when
-//     kVector allows and the 4 columns are inside B (4-byte copies otherwise); a copy of a float
-//     outside the matrix writes a zero (the copies' `inside` argument).
-//  7. Prologue: start tiles 0 .. kStages - 1 (one commit each, empty ones too), wait for tile 0,
-//     barrier, load its first fragments. At the last k of tile t: wait for tile t + 1, barrier,
-//     start tile t + kStages in the stage tile t used, load tile t + 1's first fragments.
-//  8. The grid is 1-D: take this block's tile from swizzled_tile_origin<Tile> (k_slice.cuh, given),
-//     and store C with store_patch's 128-bit stores (kVectorStores true).
+// Step 4, `async_wide_gemm_kernel<Tile, kVector, kStages>` (AsyncTile, kAsyncStages: tiles.h):
+// step 3 on a 128 x 256 tile fed by cp.async (common/async_copy.cuh) instead of register staging:
+// no register holds a tile in flight.
+//  8. copy_four_async: load_four's cp.async form, from global memory straight into shared memory.
+//  9. The kernel: kStages stages in dynamic shared memory (AsyncStages); tile t's copies started
+//     with copy_four_async (A transposed through 4-byte copies, B through 16-byte copies when
+//     kVector allows) and committed as one group; step 3's multiply_tile on each stage. The grid
+//     is 1-D: take this block's tile from swizzled_tile_origin<Tile> (k_slice.cuh, given), and
+//     store C with store_lane_patch's 128-bit stores (kVectorStores true).
 //  Predict: a 128-bit LDG and four STS against four 4-byte cp.async for a float4 of A. Which wins?
 //
-// Optional challenge (its own tests and points): the kernels `best` runs. `best`'s planner and
-// launches are given (best_plan.h, launch.cuh, split_k.cuh, k_slice.cuh, stream_k.h; the handout's
-// "How a library chooses a kernel"); the variants `wide_*`, `narrow_columns` and `best` run your
-// kernels below.
-//
-// Challenge A, `wide_gemm_kernel<Tile, kVector, kSplit>`: step 3 for any TileShape of BestTiles,
-// with everything that is not an FFMA taken out of the loop. Its body is given: a lambda that
-// computes tile number `tile` of a GEMM `gemm`; for_each_tile_of_block (k_slice.cuh) calls it with
-// this block's work, the whole of K, a slice (split-K) or pieces (stream-K), each a GEMM like any
-// other. (Lab 09's sub-pixel kernel reuses this tile loop with another A: its skeleton's "Your warp
-// tile" section gives the contract, which you may follow here.)
-//  9. Write the tile loop once per shared buffer (a compile-time 0 or 1, e.g. a template lambda or
-//     an unrolled pair of iterations), so that every shared address is a base register plus a
-//     constant, with no buffer arithmetic in the loop.
-// 10. Every tile but the last takes plain loads with no bounds tests (128-bit when kVector, four
-//     scalar loads otherwise), edge blocks too: a row of A below C's last row reads the last row
-//     instead, a float4 of B right of C's last column the float4 that holds that column (clamp the
-//     index; what those rows and columns compute is never stored). The tile that holds K's end
-//     takes the checked loads of step 1, and so does the tile that holds B's last row when
-//     N % 4 != 0: the float4 holding column N - 1 then reaches past it, which stays inside B for
-//     every row but the last. In a GEMM of one wave the slowest block sets the time.
-// 11. Take the tile from swizzled_tile_origin<Tile>(gemm.m, gemm.n, tile), and store C four columns
-//     at a time where C allows it (store_patch with kVectorStores true).
-// 12. Declare the kernel __launch_bounds__(Tile::kThreads, Tile::kMinBlocks) (tiles.h): without the
-//     cap the compiler may take registers that cost a block per SM (lab 06 shows what that costs).
-//     There must be no spills.
-//
-// Challenge B, `narrow_gemm_kernel<kCols, kSlicedK>` (the handout's "Off the tile grid"): a C only
-// a few columns wide, where any tile computes mostly zeros.
-// 13. Warp w of block b computes rows row0 .. row0 + kNarrowRows - 1 of C, row0 =
-//     ((b / chunks) * kNarrowWarps + w) * kNarrowRows, over the column chunk col0 = (b % chunks) *
-//     kCols (chunks = ceil(N / kCols); tiles.h). Lane l takes k = l, l + 32, ...: each of its loads
-//     of A is one float of a row, so a warp's 32 loads are 128 contiguous bytes whatever A's
-//     alignment. Multiply each by the kCols values of B's row k (zeros past N), then add the lanes'
-//     sums with __shfl_xor_sync and store the rows and columns inside C.
-//  Predict: at 40960 x 3 x 1600, how many bytes must be read, and how long does that take at the
-//  bandwidth lab 00 measured? What fraction of a 128 x 64 tile's FFMAs are useful?
+// The optional challenge (its own tests and points) is at the end of this file.
 #include "common/async_copy.cuh"
 #include "common/gemm_device.cuh"
 #include "lab.h"
 #include "labs/07_wide_loads/k_slice.cuh"
-#include "register_patch.cuh"
-#include "tiles.h"
+#include "labs/07_wide_loads/register_patch.cuh"
+#include "labs/07_wide_loads/shared_tiles.cuh"
+#include "labs/07_wide_loads/tiles.h"
 
 namespace lab07 {
 namespace {
 
 // ---- The core: steps 1 to 4 ----
 
+// ---- Step 1: a thread's share of a tile, 128 bits at a time ----
+
+// Four consecutive floats of row `row`, columns col .. col + 3, of a rows x cols matrix whose rows
+// are ld floats apart; zeros outside it. When kVector and all four lie inside the matrix, one
+// 128-bit load (__ldg of a float4: kVector promises that the matrix is 16-byte aligned with ld a
+// multiple of 4); otherwise four scalar loads, each only where it is inside (never a partial
+// vector load).
+template <bool kVector>
+__device__ __forceinline__ float4 load_four(const float* __restrict__ matrix, int row, int col,
+                                            int rows, int cols, int ld) {
+  float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  if (row >= rows) return v;
+  const float* p = matrix + row * ld + col;
+  if (kVector && col + 3 < cols) return __ldg(reinterpret_cast<const float4*>(p));
+  if (col < cols) v.x = __ldg(p);
+  if (col + 1 < cols) v.y = __ldg(p + 1);
+  if (col + 2 < cols) v.z = __ldg(p + 2);
+  if (col + 3 < cols) v.w = __ldg(p + 3);
+  return v;
+}
+
+// A thread's share of a StepTile, in registers between its global loads and its shared stores:
+// with 256 threads and tiles of 128 x 8 (A) and 8 x 128 (B), one float4 of each.
+struct StagedFloat4s {
+  float4 a, b;
+};
+
+// This thread's share of the tile whose corner is (row0, k0) in A and (k0, col0) in B, through
+// load_four: A's row row0 + tid / 2, columns k0 + 4 * (tid % 2) ..; B's row k0 + tid / 32, columns
+// col0 + 4 * (tid % 32) ...
+template <bool kVector>
+__device__ __forceinline__ StagedFloat4s load_tile_share(const cudalabs::GemmArgs& args, int row0,
+                                                         int col0, int k0) {
+  const int tid = threadIdx.x;
+  StagedFloat4s staged;
+  staged.a =
+      load_four<kVector>(args.a, row0 + tid / 2, k0 + 4 * (tid % 2), args.m, args.k, args.lda);
+  staged.b =
+      load_four<kVector>(args.b, k0 + tid / 32, col0 + 4 * (tid % 32), args.k, args.n, args.ldb);
+  return staged;
+}
+
+// The share into one shared buffer (a_tile a StepATile, b_tile a StepBTile: one buffer of each):
+// A transposed, a_tile[k][m] for its 4 values (m = tid / 2, k = 4 * (tid % 2) ..), through four
+// scalar stores (the kPadA floats of padding keep a warp's stores on 32 banks); B as it is, one
+// 128-bit store into b_tile[tid / 32][4 * (tid % 32)].
+template <class ATile, class BTile>
+__device__ __forceinline__ void store_tile_share(const StagedFloat4s& staged, ATile& a_tile,
+                                                 BTile& b_tile) {
+  const int tid = threadIdx.x;
+  const int m = tid / 2, k = 4 * (tid % 2);
+  a_tile[k][m] = staged.a.x;
+  a_tile[k + 1][m] = staged.a.y;
+  a_tile[k + 2][m] = staged.a.z;
+  a_tile[k + 3][m] = staged.a.w;
+  *reinterpret_cast<float4*>(&b_tile[tid / 32][4 * (tid % 32)]) = staged.b;
+}
+
+// ---- Step 2: the warp tile ----
+
+// One lane's place in the block tile: its first 4 x 4 piece starts at row `row`, column `col`, and
+// its other pieces follow every LANES_M * 4 rows and LANES_N * 4 columns (TM / 4 x TN / 4 pieces in
+// all). Warp w owns the warp tile at rows (w / WARPS_N) * WM, columns (w % WARPS_N) * WN; lane l
+// sits at (l / LANES_N) * 4, (l % LANES_N) * 4 within it (Tile is a TileShape, tiles.h).
+template <class Tile>
+struct LanePieces {
+  int row, col;
+  __device__ LanePieces() {
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    row = (warp / Tile::WARPS_N) * Tile::WM + (lane / Tile::LANES_N) * 4;
+    col = (warp % Tile::WARPS_N) * Tile::WN + (lane % Tile::LANES_N) * 4;
+  }
+};
+
+// N / 4 float4s from shared memory into to[]: the p-th, from + p * kStride .. + 3, into to[4 * p]
+// .. to[4 * p + 3], one 128-bit shared load each (a helper for load_fragments).
+template <int kStride, int N>
+__device__ __forceinline__ void load_pieces(const float* from, float (&to)[N]) {
+#pragma unroll
+  for (int p = 0; p < N / 4; ++p) {
+    const float4 v = *reinterpret_cast<const float4*>(from + p * kStride);
+    to[4 * p] = v.x;
+    to[4 * p + 1] = v.y;
+    to[4 * p + 2] = v.z;
+    to[4 * p + 3] = v.w;
+  }
+}
+
+// Step k's fragments of this lane: its TM values of A from row k of the transposed A tile (a_row
+// points at a_tile[k]) and its TN values of B from row k of the B tile (b_row), each piece's 4
+// values one 128-bit shared load (a float4 at a_row + lane.row + p * LANES_M * 4, p < TM / 4;
+// likewise for B with lane.col and LANES_N * 4).
+template <class Tile>
+__device__ __forceinline__ void load_fragments(const float* a_row, const float* b_row,
+                                               const LanePieces<Tile>& lane,
+                                               float (&a_frag)[Tile::TM],
+                                               float (&b_frag)[Tile::TN]) {
+  load_pieces<Tile::LANES_M * 4>(a_row + lane.row, a_frag);
+  load_pieces<Tile::LANES_N * 4>(b_row + lane.col, b_frag);
+}
+
+// C = alpha * acc + beta * C for this lane's pieces of the block tile at (row0, col0): store_patch
+// with the lane's place and its pieces' strides; 128-bit stores where C allows when kVectorStores.
+template <class Tile, bool kVectorStores>
+__device__ __forceinline__ void store_lane_patch(const cudalabs::GemmArgs& args, int row0, int col0,
+                                                 const LanePieces<Tile>& lane,
+                                                 const float (&acc)[Tile::TM][Tile::TN]) {
+  store_patch<Tile::TM, Tile::TN, Tile::LANES_M * 4, Tile::LANES_N * 4, kVectorStores>(
+      args, row0 + lane.row, col0 + lane.col, acc);
+}
+
+// ---- Step 3: the shared->register prefetch ----
+
+// The BK steps of one tile, from its shared A tile (a_tile[k] is row k, transposed) and B tile
+// (b_tile[k]). Step k's fragments are already in register slot k % 2 (a_frag[k % 2],
+// b_frag[k % 2]); before step k's FFMAs, load step k + 1's into the other slot. At the last step,
+// call next_tile(a_frag[0], b_frag[0]) there instead: it brings in the next tile, if there is
+// one, and loads that tile's step-0 fragments into slot 0 (BK is even). Steps 3 and 4 differ only
+// in their next_tile.
+template <class Tile, class ATile, class BTile, class NextTile>
+__device__ __forceinline__ void multiply_tile(const ATile& a_tile, const BTile& b_tile,
+                                              const LanePieces<Tile>& lane,
+                                              float (&a_frag)[2][Tile::TM],
+                                              float (&b_frag)[2][Tile::TN],
+                                              float (&acc)[Tile::TM][Tile::TN],
+                                              NextTile next_tile) {
+  static_assert(Tile::BK % 2 == 0, "the next tile's step 0 goes into slot 0");
+#pragma unroll
+  for (int k = 0; k < Tile::BK; ++k) {
+    const int slot = k & 1;
+    if (k + 1 < Tile::BK) {
+      load_fragments<Tile>(a_tile[k + 1], b_tile[k + 1], lane, a_frag[slot ^ 1], b_frag[slot ^ 1]);
+    } else {
+      next_tile(a_frag[0], b_frag[0]);
+    }
+    outer_product<Tile::TM, Tile::TN>(a_frag[slot], b_frag[slot], acc);
+  }
+}
+
+// ---- Step 4: cp.async ----
+
+// load_four's cp.async form: starts copying the four floats of row `row`, columns col .. col + 3,
+// into shared memory at to[0], to[kStride], to[2 * kStride] and to[3 * kStride]; zeros outside the
+// matrix (a copy whose `valid` is false writes a zero). One 16-byte copy (async_copy_16) when
+// kVector, kStride is 1 and all four lie inside the matrix; four 4-byte copies (async_copy_4)
+// otherwise.
+template <bool kVector, int kStride>
+__device__ __forceinline__ void copy_four_async(float* to, const float* matrix, int row, int col,
+                                                int rows, int cols, int ld) {
+  const bool row_inside = row < rows;
+  const float* src = row_inside ? matrix + row * ld + col : matrix;
+  if (kVector && kStride == 1 && row_inside && col + 3 < cols) {
+    cudalabs::async_copy_16(to, src, true);
+    return;
+  }
+#pragma unroll
+  for (int q = 0; q < 4; ++q) {
+    const bool valid = row_inside && col + q < cols;
+    cudalabs::async_copy_4(to + q * kStride, valid ? src + q : matrix, valid);
+  }
+}
+
+// ---- The four kernels ----
+
 template <bool kVector>
 __global__ void __launch_bounds__(StepTile::kThreads, StepTile::kMinBlocks)
     wide_loads_kernel(cudalabs::GemmArgs args) {
-  // Written from the TODO list alone (steps 1-2), starting from a lab 06 prefetch_regs kernel.
-  constexpr int BM = StepTile::BM, BN = StepTile::BN, BK = StepTile::BK, T = 8;
-  __shared__ __align__(16) float as[2][BK][BM + kPadA];
-  __shared__ __align__(16) float bs[2][BK][BN];
-  const int tid = threadIdx.x;
-  const int bm = blockIdx.y * BM, bn = blockIdx.x * BN;
-  // my float4 of A: row tid / 2, k = (tid % 2) * 4; of B: row tid / 32, n = (tid % 32) * 4
-  const int a_m = tid >> 1, a_k = (tid & 1) << 2, b_k = tid >> 5, b_n = (tid & 31) << 2;
-  auto fetch = [&](const float* p, int r, int c, int rows, int cols, int ld) {
-    if (kVector && r < rows && c + 4 <= cols)
-      return *reinterpret_cast<const float4*>(p + (size_t)r * ld + c);
-    float v[4];
-    for (int q = 0; q < 4; ++q) v[q] = (r < rows && c + q < cols) ? p[(size_t)r * ld + c + q] : 0.f;
-    return make_float4(v[0], v[1], v[2], v[3]);
-  };
-  auto put = [&](int buf, float4 a, float4 b) {
-    as[buf][a_k][a_m] = a.x;
-    as[buf][a_k + 1][a_m] = a.y;
-    as[buf][a_k + 2][a_m] = a.z;
-    as[buf][a_k + 3][a_m] = a.w;
-    *reinterpret_cast<float4*>(&bs[buf][b_k][b_n]) = b;
-  };
-  const int ty = tid / (BN / T), tx = tid % (BN / T);
-  float c[T][T];
-#pragma unroll
-  for (int i = 0; i < T; ++i)
-#pragma unroll
-    for (int j = 0; j < T; ++j) c[i][j] = 0.f;
-  const int ntiles = (args.k + BK - 1) / BK;
-  put(0, fetch(args.a, bm + a_m, a_k, args.m, args.k, args.lda),
-      fetch(args.b, b_k, bn + b_n, args.k, args.n, args.ldb));
+  constexpr int BK = StepTile::BK, TM = StepTile::TM, TN = StepTile::TN;
+  __shared__ __align__(16) StepATile a_tile[2];
+  __shared__ __align__(16) StepBTile b_tile[2];
+  const int row0 = blockIdx.y * StepTile::BM, col0 = blockIdx.x * StepTile::BN;
+  const int ty = threadIdx.x / 16, tx = threadIdx.x % 16;
+  const int tiles = (args.k + BK - 1) / BK;
+  float acc[TM][TN] = {};
+
+  store_tile_share(load_tile_share<kVector>(args, row0, col0, 0), a_tile[0], b_tile[0]);
   __syncthreads();
-  for (int t = 0; t < ntiles; ++t) {
-    const int cur = t % 2;
-    float4 na = {}, nb = {};
-    const bool more = t + 1 < ntiles;
-    if (more) {
-      const int k0 = (t + 1) * BK;
-      na = fetch(args.a, bm + a_m, k0 + a_k, args.m, args.k, args.lda);
-      nb = fetch(args.b, k0 + b_k, bn + b_n, args.k, args.n, args.ldb);
-    }
+  for (int t = 0; t < tiles; ++t) {
+    const int buf = t & 1;
+    const bool more = t + 1 < tiles;
+    StagedFloat4s next;
+    if (more) next = load_tile_share<kVector>(args, row0, col0, (t + 1) * BK);
 #pragma unroll
     for (int k = 0; k < BK; ++k) {
-      float ra[T], rb[T];
+      float a_frag[TM], b_frag[TN];
 #pragma unroll
-      for (int i = 0; i < T; ++i) ra[i] = as[cur][k][ty * T + i];
+      for (int i = 0; i < TM; ++i) a_frag[i] = a_tile[buf][k][TM * ty + i];
 #pragma unroll
-      for (int j = 0; j < T; ++j) rb[j] = bs[cur][k][tx * T + j];
-#pragma unroll
-      for (int i = 0; i < T; ++i)
-#pragma unroll
-        for (int j = 0; j < T; ++j) c[i][j] += ra[i] * rb[j];
+      for (int j = 0; j < TN; ++j) b_frag[j] = b_tile[buf][k][TN * tx + j];
+      outer_product<TM, TN>(a_frag, b_frag, acc);
     }
-    if (more) put(cur ^ 1, na, nb);
-    __syncthreads();
+    if (more) {
+      store_tile_share(next, a_tile[buf ^ 1], b_tile[buf ^ 1]);
+      __syncthreads();
+    }
   }
-#pragma unroll
-  for (int i = 0; i < T; ++i)
-#pragma unroll
-    for (int j = 0; j < T; ++j) {
-      const int r = bm + ty * T + i, col = bn + tx * T + j;
-      if (r < args.m && col < args.n) {
-        float* out = args.c + (size_t)r * args.ldc + col;
-        *out = args.beta == 0.f ? args.alpha * c[i][j] : args.alpha * c[i][j] + args.beta * *out;
-      }
-    }
+  store_patch<8, 8, 4, 4, false>(args, row0 + TM * ty, col0 + TN * tx, acc);
 }
 
 template <bool kVector>
 __global__ void __launch_bounds__(StepTile::kThreads, StepTile::kMinBlocks)
     warp_tiles_kernel(cudalabs::GemmArgs args) {
-  constexpr int BM = StepTile::BM, BN = StepTile::BN, BK = StepTile::BK;
-  constexpr int TM = StepTile::TM, TN = StepTile::TN;
-  __shared__ __align__(16) float as[2][BK][BM + kPadA];
-  __shared__ __align__(16) float bs[2][BK][BN];
-  const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
-  const int bm = blockIdx.y * BM, bn = blockIdx.x * BN;
-  const int a_m = tid >> 1, a_k = (tid & 1) << 2, b_k = tid >> 5, b_n = (tid & 31) << 2;
-  auto fetch = [&](const float* p, int r, int c, int rows, int cols, int ld) {
-    if (kVector && r < rows && c + 4 <= cols)
-      return *reinterpret_cast<const float4*>(p + (size_t)r * ld + c);
-    float v[4];
-    for (int q = 0; q < 4; ++q) v[q] = (r < rows && c + q < cols) ? p[(size_t)r * ld + c + q] : 0.f;
-    return make_float4(v[0], v[1], v[2], v[3]);
-  };
-  auto put = [&](int buf, float4 a, float4 b) {
-    as[buf][a_k][a_m] = a.x;
-    as[buf][a_k + 1][a_m] = a.y;
-    as[buf][a_k + 2][a_m] = a.z;
-    as[buf][a_k + 3][a_m] = a.w;
-    *reinterpret_cast<float4*>(&bs[buf][b_k][b_n]) = b;
-  };
-  // item 3: my warp tile and my lane's 4 x 4 pieces
-  const int wm0 = (warp / StepTile::WARPS_N) * StepTile::WM,
-            wn0 = (warp % StepTile::WARPS_N) * StepTile::WN;
-  const int lm = lane / StepTile::LANES_N, ln = lane % StepTile::LANES_N;
-  auto row_of = [&](int i) { return wm0 + lm * 4 + (i / 4) * StepTile::LANES_M * 4 + i % 4; };
-  auto col_of = [&](int j) { return wn0 + ln * 4 + (j / 4) * StepTile::LANES_N * 4 + j % 4; };
-  float c[TM][TN];
-#pragma unroll
-  for (int i = 0; i < TM; ++i)
-#pragma unroll
-    for (int j = 0; j < TN; ++j) c[i][j] = 0.f;
-  const int ntiles = (args.k + BK - 1) / BK;
-  put(0, fetch(args.a, bm + a_m, a_k, args.m, args.k, args.lda),
-      fetch(args.b, b_k, bn + b_n, args.k, args.n, args.ldb));
+  constexpr int BK = StepTile::BK, TM = StepTile::TM, TN = StepTile::TN;
+  __shared__ __align__(16) StepATile a_tile[2];
+  __shared__ __align__(16) StepBTile b_tile[2];
+  const int row0 = blockIdx.y * StepTile::BM, col0 = blockIdx.x * StepTile::BN;
+  const LanePieces<StepTile> lane;
+  const int tiles = (args.k + BK - 1) / BK;
+  float acc[TM][TN] = {};
+
+  store_tile_share(load_tile_share<kVector>(args, row0, col0, 0), a_tile[0], b_tile[0]);
   __syncthreads();
-  for (int t = 0; t < ntiles; ++t) {
-    const int cur = t % 2;
-    float4 na = {}, nb = {};
-    const bool more = t + 1 < ntiles;
-    if (more) {
-      const int k0 = (t + 1) * BK;
-      na = fetch(args.a, bm + a_m, k0 + a_k, args.m, args.k, args.lda);
-      nb = fetch(args.b, k0 + b_k, bn + b_n, args.k, args.n, args.ldb);
-    }
+  for (int t = 0; t < tiles; ++t) {
+    const int buf = t & 1;
+    const bool more = t + 1 < tiles;
+    StagedFloat4s next;
+    if (more) next = load_tile_share<kVector>(args, row0, col0, (t + 1) * BK);
 #pragma unroll
     for (int k = 0; k < BK; ++k) {
-      float ra[TM], rb[TN];
-#pragma unroll
-      for (int g = 0; g < TM / 4; ++g) {
-        const float4 v = *reinterpret_cast<const float4*>(&as[cur][k][row_of(4 * g)]);
-        ra[4 * g] = v.x;
-        ra[4 * g + 1] = v.y;
-        ra[4 * g + 2] = v.z;
-        ra[4 * g + 3] = v.w;
-      }
-#pragma unroll
-      for (int h = 0; h < TN / 4; ++h) {
-        const float4 v = *reinterpret_cast<const float4*>(&bs[cur][k][col_of(4 * h)]);
-        rb[4 * h] = v.x;
-        rb[4 * h + 1] = v.y;
-        rb[4 * h + 2] = v.z;
-        rb[4 * h + 3] = v.w;
-      }
-#pragma unroll
-      for (int i = 0; i < TM; ++i)
-#pragma unroll
-        for (int j = 0; j < TN; ++j) c[i][j] += ra[i] * rb[j];
+      float a_frag[TM], b_frag[TN];
+      load_fragments<StepTile>(a_tile[buf][k], b_tile[buf][k], lane, a_frag, b_frag);
+      outer_product<TM, TN>(a_frag, b_frag, acc);
     }
-    if (more) put(cur ^ 1, na, nb);
-    __syncthreads();
+    if (more) {
+      store_tile_share(next, a_tile[buf ^ 1], b_tile[buf ^ 1]);
+      __syncthreads();
+    }
   }
-#pragma unroll
-  for (int i = 0; i < TM; ++i)
-#pragma unroll
-    for (int j = 0; j < TN; ++j) {
-      const int r = bm + row_of(i), col = bn + col_of(j);
-      if (r < args.m && col < args.n) {
-        float* out = args.c + (size_t)r * args.ldc + col;
-        *out = args.beta == 0.f ? args.alpha * c[i][j] : args.alpha * c[i][j] + args.beta * *out;
-      }
-    }
+  store_lane_patch<StepTile, false>(args, row0, col0, lane, acc);
 }
 
 template <bool kVector>
 __global__ void __launch_bounds__(StepTile::kThreads, StepTile::kMinBlocks)
     prefetch_kernel(cudalabs::GemmArgs args) {
-  constexpr int BM = StepTile::BM, BN = StepTile::BN, BK = StepTile::BK;
-  constexpr int TM = StepTile::TM, TN = StepTile::TN;
-  static_assert(BK % 2 == 0, "the next tile's first fragments land in slot 0");
-  __shared__ __align__(16) float as[2][BK][BM + kPadA];
-  __shared__ __align__(16) float bs[2][BK][BN];
-  const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
-  const int bm = blockIdx.y * BM, bn = blockIdx.x * BN;
-  const int a_m = tid >> 1, a_k = (tid & 1) << 2, b_k = tid >> 5, b_n = (tid & 31) << 2;
-  auto fetch = [&](const float* p, int r, int c, int rows, int cols, int ld) {
-    if (kVector && r < rows && c + 4 <= cols)
-      return *reinterpret_cast<const float4*>(p + (size_t)r * ld + c);
-    float v[4];
-    for (int q = 0; q < 4; ++q) v[q] = (r < rows && c + q < cols) ? p[(size_t)r * ld + c + q] : 0.f;
-    return make_float4(v[0], v[1], v[2], v[3]);
-  };
-  auto put = [&](int buf, float4 a, float4 b) {
-    as[buf][a_k][a_m] = a.x;
-    as[buf][a_k + 1][a_m] = a.y;
-    as[buf][a_k + 2][a_m] = a.z;
-    as[buf][a_k + 3][a_m] = a.w;
-    *reinterpret_cast<float4*>(&bs[buf][b_k][b_n]) = b;
-  };
-  const int wm0 = (warp / StepTile::WARPS_N) * StepTile::WM,
-            wn0 = (warp % StepTile::WARPS_N) * StepTile::WN;
-  const int lm = lane / StepTile::LANES_N, ln = lane % StepTile::LANES_N;
-  const int row0 = wm0 + lm * 4, col0 = wn0 + ln * 4;  // the lane's first piece
-  float ra[2][TM], rb[2][TN];
-  // Step k's fragments of buffer `buf` into slot `slot`: one LDS.128 per piece.
-  auto load_fragments = [&](int buf, int k, int slot) {
-#pragma unroll
-    for (int g = 0; g < TM / 4; ++g) {
-      const float4 v =
-          *reinterpret_cast<const float4*>(&as[buf][k][row0 + g * StepTile::LANES_M * 4]);
-      ra[slot][4 * g] = v.x;
-      ra[slot][4 * g + 1] = v.y;
-      ra[slot][4 * g + 2] = v.z;
-      ra[slot][4 * g + 3] = v.w;
-    }
-#pragma unroll
-    for (int h = 0; h < TN / 4; ++h) {
-      const float4 v =
-          *reinterpret_cast<const float4*>(&bs[buf][k][col0 + h * StepTile::LANES_N * 4]);
-      rb[slot][4 * h] = v.x;
-      rb[slot][4 * h + 1] = v.y;
-      rb[slot][4 * h + 2] = v.z;
-      rb[slot][4 * h + 3] = v.w;
-    }
-  };
-  float c[TM][TN];
-#pragma unroll
-  for (int i = 0; i < TM; ++i)
-#pragma unroll
-    for (int j = 0; j < TN; ++j) c[i][j] = 0.f;
-  const int ntiles = (args.k + BK - 1) / BK;
-  put(0, fetch(args.a, bm + a_m, a_k, args.m, args.k, args.lda),
-      fetch(args.b, b_k, bn + b_n, args.k, args.n, args.ldb));
+  constexpr int BK = StepTile::BK, TM = StepTile::TM, TN = StepTile::TN;
+  __shared__ __align__(16) StepATile a_tile[2];
+  __shared__ __align__(16) StepBTile b_tile[2];
+  const int row0 = blockIdx.y * StepTile::BM, col0 = blockIdx.x * StepTile::BN;
+  const LanePieces<StepTile> lane;
+  const int tiles = (args.k + BK - 1) / BK;
+  float acc[TM][TN] = {};
+  float a_frag[2][TM], b_frag[2][TN];
+
+  store_tile_share(load_tile_share<kVector>(args, row0, col0, 0), a_tile[0], b_tile[0]);
   __syncthreads();
-  load_fragments(0, 0, 0);
-  for (int t = 0; t < ntiles; ++t) {
-    const int cur = t % 2;
-    const bool more = t + 1 < ntiles;
-    float4 na = {}, nb = {};
-    if (more) {
-      const int k0 = (t + 1) * BK;
-      na = fetch(args.a, bm + a_m, k0 + a_k, args.m, args.k, args.lda);
-      nb = fetch(args.b, k0 + b_k, bn + b_n, args.k, args.n, args.ldb);
-    }
-#pragma unroll
-    for (int k = 0; k < BK; ++k) {
-      const int slot = k & 1;
-      if (k + 1 < BK) {
-        load_fragments(cur, k + 1, slot ^ 1);
-      } else if (more) {
-        // Buffer cur ^ 1 was last read before the barrier of the previous tile.
-        put(cur ^ 1, na, nb);
-        __syncthreads();
-        load_fragments(cur ^ 1, 0, slot ^ 1);
-      }
-      outer_product<TM, TN>(ra[slot], rb[slot], c);
-    }
+  load_fragments<StepTile>(a_tile[0][0], b_tile[0][0], lane, a_frag[0], b_frag[0]);
+  for (int t = 0; t < tiles; ++t) {
+    const int buf = t & 1;
+    const bool more = t + 1 < tiles;
+    StagedFloat4s next;
+    if (more) next = load_tile_share<kVector>(args, row0, col0, (t + 1) * BK);
+    multiply_tile<StepTile>(a_tile[buf], b_tile[buf], lane, a_frag, b_frag, acc,
+                            [&](float(&a_next)[TM], float(&b_next)[TN]) {
+                              if (!more) return;
+                              store_tile_share(next, a_tile[buf ^ 1], b_tile[buf ^ 1]);
+                              __syncthreads();
+                              load_fragments<StepTile>(a_tile[buf ^ 1][0], b_tile[buf ^ 1][0], lane,
+                                                       a_next, b_next);
+                            });
   }
-  store_patch<TM, TN, StepTile::LANES_M * 4, StepTile::LANES_N * 4, false>(args, bm + row0,
-                                                                           bn + col0, c);
+  store_lane_patch<StepTile, false>(args, row0, col0, lane, acc);
 }
 
 template <class Tile, bool kVector, int kStages>
@@ -352,104 +334,96 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
     async_wide_gemm_kernel(cudalabs::GemmArgs args) {
   constexpr int BM = Tile::BM, BN = Tile::BN, BK = Tile::BK, TM = Tile::TM, TN = Tile::TN;
   constexpr int kThreads = Tile::kThreads;
-  constexpr int kStageFloats = BK * (BM + kPadA) + BK * BN;
-  static_assert(BK % 2 == 0, "the next tile's first fragments land in slot 0");
-  extern __shared__ __align__(16) float shared[];
-  const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
-  const int2 origin = swizzled_tile_origin<Tile>(args.m, args.n, blockIdx.x);
-  const int bm = origin.x, bn = origin.y;
-  auto a_at = [&](int stage, int k, int m) -> float* {
-    return shared + stage * kStageFloats + k * (BM + kPadA) + m;
-  };
-  auto b_at = [&](int stage, int k, int n) -> float* {
-    return shared + stage * kStageFloats + BK * (BM + kPadA) + k * BN + n;
-  };
-  // Start the copies of tile `tile` into stage `stage`.
-  auto start = [&](int tile, int stage) {
-    const int k0 = tile * BK;
+  const auto stages = AsyncStages<Tile, kStages>::in_dynamic_shared_memory();
+  const int2 origin = swizzled_tile_origin<Tile>(args.m, args.n, static_cast<int>(blockIdx.x));
+  const int row0 = origin.x, col0 = origin.y;
+  const int tid = threadIdx.x;
+  const LanePieces<Tile> lane;
+  const int tiles = (args.k + BK - 1) / BK;
+  float acc[TM][TN] = {};
+  float a_frag[2][TM], b_frag[2][TN];
+
+  const auto start_tile = [&](int t) {
+    if (t < tiles) {
+      const int k0 = t * BK;
+      auto& a = stages.a(t);
+      auto& b = stages.b(t);
 #pragma unroll
-    for (int e = tid; e < BM * BK; e += kThreads) {  // A: 4-byte copies, transposed
-      const int m = e / BK, k = e % BK;
-      const bool inside = bm + m < args.m && k0 + k < args.k;
-      cudalabs::async_copy_4(a_at(stage, k, m),
-                             inside ? args.a + (size_t)(bm + m) * args.lda + k0 + k : args.a,
-                             inside);
-    }
+      for (int r = 0; r < BM * BK / 4 / kThreads; ++r) {
+        const int v = tid + r * kThreads;
+        const int m = v / (BK / 4), k = 4 * (v % (BK / 4));
+        copy_four_async<kVector, BM + kPadA>(&a[k][m], args.a, row0 + m, k0 + k, args.m, args.k,
+                                             args.lda);
+      }
 #pragma unroll
-    for (int e = tid; e < BK * BN / 4; e += kThreads) {  // B: 16-byte copies where they fit
-      const int k = e / (BN / 4), n = (e % (BN / 4)) * 4;
-      const int row = k0 + k, col = bn + n;
-      if (kVector && row < args.k && col + 3 < args.n) {
-        cudalabs::async_copy_16(b_at(stage, k, n), args.b + (size_t)row * args.ldb + col, true);
-      } else {
-#pragma unroll
-        for (int q = 0; q < 4; ++q) {
-          const bool inside = row < args.k && col + q < args.n;
-          cudalabs::async_copy_4(b_at(stage, k, n + q),
-                                 inside ? args.b + (size_t)row * args.ldb + col + q : args.b,
-                                 inside);
-        }
+      for (int r = 0; r < BK * BN / 4 / kThreads; ++r) {
+        const int v = tid + r * kThreads;
+        const int k = v / (BN / 4), n = 4 * (v % (BN / 4));
+        copy_four_async<kVector, 1>(&b[k][n], args.b, k0 + k, col0 + n, args.k, args.n, args.ldb);
       }
     }
+    cudalabs::async_copy_commit();
   };
-  const int wm0 = (warp / Tile::WARPS_N) * Tile::WM, wn0 = (warp % Tile::WARPS_N) * Tile::WN;
-  const int row0 = wm0 + (lane / Tile::LANES_N) * 4, col0 = wn0 + (lane % Tile::LANES_N) * 4;
-  float ra[2][TM], rb[2][TN];
-  auto load_fragments = [&](int stage, int k, int slot) {
+
 #pragma unroll
-    for (int g = 0; g < TM / 4; ++g) {
-      const float4 v =
-          *reinterpret_cast<const float4*>(a_at(stage, k, row0 + g * Tile::LANES_M * 4));
-      ra[slot][4 * g] = v.x;
-      ra[slot][4 * g + 1] = v.y;
-      ra[slot][4 * g + 2] = v.z;
-      ra[slot][4 * g + 3] = v.w;
-    }
-#pragma unroll
-    for (int h = 0; h < TN / 4; ++h) {
-      const float4 v =
-          *reinterpret_cast<const float4*>(b_at(stage, k, col0 + h * Tile::LANES_N * 4));
-      rb[slot][4 * h] = v.x;
-      rb[slot][4 * h + 1] = v.y;
-      rb[slot][4 * h + 2] = v.z;
-      rb[slot][4 * h + 3] = v.w;
-    }
-  };
-  float c[TM][TN];
-#pragma unroll
-  for (int i = 0; i < TM; ++i)
-#pragma unroll
-    for (int j = 0; j < TN; ++j) c[i][j] = 0.f;
-  const int ntiles = (args.k + BK - 1) / BK;
-  for (int s = 0; s < kStages; ++s) {
-    if (s < ntiles) start(s, s);
-    cudalabs::async_copy_commit();  // one group per stage, empty ones too
-  }
-  cudalabs::async_copy_wait<kStages - 1>();  // tile 0 has landed
+  for (int s = 0; s < kStages; ++s) start_tile(s);
+  cudalabs::async_copy_wait<kStages - 1>();
   __syncthreads();
-  load_fragments(0, 0, 0);
-  for (int t = 0; t < ntiles; ++t) {
-    const int stage = t % kStages;
-#pragma unroll
-    for (int k = 0; k < BK; ++k) {
-      const int slot = k & 1;
-      if (k + 1 < BK) {
-        load_fragments(stage, k + 1, slot ^ 1);
-      } else if (t + 1 < ntiles) {
-        cudalabs::async_copy_wait<kStages - 2>();  // tile t + 1 has landed
-        __syncthreads();                           // ... for every thread; stage t is read
-        if (t + kStages < ntiles) start(t + kStages, stage);
-        cudalabs::async_copy_commit();
-        load_fragments((t + 1) % kStages, 0, slot ^ 1);
-      }
-      outer_product<TM, TN>(ra[slot], rb[slot], c);
-    }
+  load_fragments<Tile>(stages.a(0)[0], stages.b(0)[0], lane, a_frag[0], b_frag[0]);
+  for (int t = 0; t < tiles; ++t) {
+    multiply_tile<Tile>(stages.a(t), stages.b(t), lane, a_frag, b_frag, acc,
+                        [&](float(&a_next)[TM], float(&b_next)[TN]) {
+                          cudalabs::async_copy_wait<kStages - 2>();
+                          __syncthreads();
+                          start_tile(t + kStages);
+                          if (t + 1 < tiles)
+                            load_fragments<Tile>(stages.a(t + 1)[0], stages.b(t + 1)[0], lane,
+                                                 a_next, b_next);
+                        });
   }
-  cudalabs::async_copy_wait<0>();
-  store_patch<TM, TN, Tile::LANES_M * 4, Tile::LANES_N * 4, true>(args, bm + row0, bn + col0, c);
+  store_lane_patch<Tile, true>(args, row0, col0, lane, acc);
 }
 
 // ---- The optional challenge: the kernels `best` runs ----
+// Its own tests and points. `best`'s planner and launches are given (best_plan.h, launch.cuh,
+// split_k.cuh, k_slice.cuh, stream_k.h; the handout's "How a library chooses a kernel"); the
+// variants `wide_*`, `narrow_columns` and `best` run your kernels below.
+//
+// Challenge A, `wide_gemm_kernel<Tile, kVector, kSplit>`: step 3 for any TileShape of BestTiles,
+// with everything that is not an FFMA taken out of the loop. Its body is given: a lambda that
+// computes tile number `tile` of a GEMM `gemm`; for_each_tile_of_block (k_slice.cuh) calls it with
+// this block's work, the whole of K, a slice (split-K) or pieces (stream-K), each a GEMM like any
+// other. (Lab 09's sub-pixel kernel reuses this tile loop with another A: its skeleton's "Your warp
+// tile" section gives the contract, which you may follow here.) Your core helpers serve again:
+// load_four, LanePieces, load_fragments, store_lane_patch.
+//  A1. Stage any tile: thread tid moves float4s tid, tid + kThreads, ... of each tile (A's float4
+//      v at row v / (BK / 4), columns 4 * (v % (BK / 4)) ..; B's at row v / (BN / 4), columns
+//      4 * (v % (BN / 4)) ..).
+//  A2. Write the tile loop once per shared buffer (a compile-time 0 or 1, e.g. a template lambda or
+//      an unrolled pair of iterations), so that every shared address is a base register plus a
+//      constant, with no buffer arithmetic in the loop.
+//  A3. Every tile but the last takes plain loads with no bounds tests (128-bit when kVector, four
+//      scalar loads otherwise), edge blocks too: a row of A below C's last row reads the last row
+//      instead, a float4 of B right of C's last column the float4 that holds that column (clamp
+//      the index; what those rows and columns compute is never stored). The tile that holds K's
+//      end takes the checked loads of step 1, and so does the tile that holds B's last row when
+//      N % 4 != 0: the float4 holding column N - 1 then reaches past it, which stays inside B for
+//      every row but the last. In a GEMM of one wave the slowest block sets the time.
+//  A4. Take the tile from swizzled_tile_origin<Tile>(gemm.m, gemm.n, tile), and store C four
+//      columns at a time where C allows it (store_lane_patch with kVectorStores true).
+//  A5. Declare the kernel __launch_bounds__(Tile::kThreads, Tile::kMinBlocks) (tiles.h): without
+//      the cap the compiler may take registers that cost a block per SM (lab 06 shows what that
+//      costs). There must be no spills.
+//
+// Challenge B, `narrow_gemm_kernel<kCols, kSlicedK>` (the handout's "Optional challenge"): a C only
+// a few columns wide, where any tile computes mostly zeros.
+//  B1. Warp w of block b computes rows row0 .. row0 + kNarrowRows - 1 of C, row0 =
+//      ((b / chunks) * kNarrowWarps + w) * kNarrowRows, over the column chunk col0 = (b % chunks) *
+//      kCols (chunks = ceil(N / kCols); tiles.h). Lane l takes k = l, l + 32, ...: each of its
+//      loads of A is one float of a row, so a warp's 32 loads are 128 contiguous bytes whatever A's
+//      alignment. Multiply each by the kCols values of B's row k (zeros past N), then add the
+//      lanes' sums with __shfl_xor_sync and store the rows and columns inside C.
+//  Predict first: the handout's reading, question (d).
 
 template <class Tile, bool kVector, KSplit kSplit>
 __global__ void wide_gemm_kernel(cudalabs::GemmArgs args) {

@@ -123,8 +123,8 @@ __global__ void branch_free_tconv_kernel(TconvArgs args) {
       const int i = (o.y + 1 - r) >> 1;
       for (int t = cols.first; t <= cols.last; t += 2) {
         const int j = (o.x + 1 - t) >> 1;
-        sum += dot_channels(input_pixel(args, o.n, i, j), filter_tap(args, r, t, o.k),
-                            s.in_channels);
+        sum +=
+            dot_channels(input_pixel(args, o.n, i, j), filter_tap(args, r, t, o.k), s.in_channels);
       }
     }
     args.output[idx] = apply_epilogue(args.epilogue, sum, o.k);

@@ -158,7 +158,7 @@ __device__ __forceinline__ void online_softmax(float (&s)[kScoreBlocks][4],
     tile_max = fmaxf(tile_max, __shfl_xor_sync(kFullMask, tile_max, 2));
     const float new_max = fmaxf(row_max[r], tile_max);
     const float base = new_max == -INFINITY ? 0.0f : new_max;  // all masked so far: subtract 0
-    const float rescale = exp2f(row_max[r] - base);              // first tile: exp2(-inf) = 0
+    const float rescale = exp2f(row_max[r] - base);            // first tile: exp2(-inf) = 0
     row_max[r] = new_max;
     row_sum[r] *= rescale;
 #pragma unroll
@@ -293,7 +293,7 @@ __global__ void __launch_bounds__(MmaTile::kThreads) flash_mma_kernel(AttentionA
   for (int t = 0; t < work.key_tiles; ++t) {
     if (t + 1 < work.key_tiles)
       load_mma_key_tile<kHeadDim>(flash_shared, (t + 1) % 2, t + 1, k, v, shape.sequence);
-    cudalabs::async_copy_commit();  // empty on the last tile: the count stays right
+    cudalabs::async_copy_commit();   // empty on the last tile: the count stays right
     cudalabs::async_copy_wait<1>();  // tile t has arrived
     __syncthreads();
 
@@ -308,10 +308,10 @@ __global__ void __launch_bounds__(MmaTile::kThreads) flash_mma_kernel(AttentionA
     const unsigned char* v_tile = MmaTile::v_tile(flash_shared, kHeadDim, t % 2);
 #pragma unroll
     for (int kk = 0; kk < MmaTile::kKeys / 16; ++kk) {
-      const std::uint32_t p[4] = {
-          pack_bf16(s[2 * kk][0], s[2 * kk][1]), pack_bf16(s[2 * kk][2], s[2 * kk][3]),
-          pack_bf16(s[2 * kk + 1][0], s[2 * kk + 1][1]),
-          pack_bf16(s[2 * kk + 1][2], s[2 * kk + 1][3])};
+      const std::uint32_t p[4] = {pack_bf16(s[2 * kk][0], s[2 * kk][1]),
+                                  pack_bf16(s[2 * kk][2], s[2 * kk][3]),
+                                  pack_bf16(s[2 * kk + 1][0], s[2 * kk + 1][1]),
+                                  pack_bf16(s[2 * kk + 1][2], s[2 * kk + 1][3])};
       warp_add_pv<kHeadDim>(o, p, v_tile, kk, lane);
     }
     __syncthreads();  // every warp is done with this stage before it is refilled
