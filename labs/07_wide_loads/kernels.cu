@@ -39,6 +39,8 @@
 //  7. The kernel: step 2's, the first tile's step-0 fragments loaded before the loop and each tile
 //     multiplied by multiply_tile; at its last step the next tile goes into the other buffer,
 //     a barrier, and its step-0 fragments (the barrier at the end of the tile loop goes away).
+//     Steps 2 and 3 store C as step 1 does, one float at a time (kVectorStores false): each step
+//     changes one thing.
 //  Predict: which stall reason of step 2's profile should shrink, and by how much?
 //
 // Step 4, `async_wide_gemm_kernel<Tile, kVector, kStages>` (AsyncTile, kAsyncStages: tiles.h):
@@ -252,14 +254,15 @@ __global__ void __launch_bounds__(StepTile::kThreads, StepTile::kMinBlocks)
 template <class Tile, bool kVector, int kStages>
 __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
     async_wide_gemm_kernel(cudalabs::GemmArgs args) {
-  // TODO(lab07): step 4, step 3 fed by cp.async: `extern __shared__ float4 shared_storage[];` seen
-  // as AsyncStages<Tile, kStages>. Starting tile t means: if t < tiles, every float4 of its A and
-  // B tiles that this thread copies (float4s tid, tid + kThreads, ... of each, numbered as in
-  // step 1) through copy_four_async; then one async_copy_commit, even when t is past the last
-  // tile, so that every wait counts groups the same way. Prologue: start tiles 0 .. kStages - 1,
-  // async_copy_wait<kStages - 1>, barrier, tile 0's step-0 fragments. Each tile: multiply_tile on
-  // its stage, with a next_tile that waits for tile t + 1 (async_copy_wait<kStages - 2>), barrier,
-  // starts tile t + kStages (in the stage tile t used), and loads tile t + 1's step-0 fragments.
+  // TODO(lab07): step 4, step 3 fed by cp.async, its stages from
+  // AsyncStages<Tile, kStages>::in_dynamic_shared_memory() (shared_tiles.cuh). Starting tile t
+  // means: if t < tiles, every float4 of its A and B tiles that this thread copies (float4s tid,
+  // tid + kThreads, ... of each, numbered as in step 1) through copy_four_async; then one
+  // async_copy_commit, even when t is past the last tile, so that every wait counts groups the same
+  // way. Prologue: start tiles 0 .. kStages - 1, async_copy_wait<kStages - 1>, barrier, tile 0's
+  // step-0 fragments. Each tile: multiply_tile on its stage, with a next_tile that waits for tile t
+  // + 1 (async_copy_wait<kStages - 2>), barrier, starts tile t + kStages (in the stage tile t
+  // used), and loads tile t + 1's step-0 fragments.
   (void)args;
 }
 
