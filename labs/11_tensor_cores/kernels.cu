@@ -30,7 +30,11 @@ namespace {
 
 // ---- The core: steps 1, 3 and 4 (step 2 is given: wmma_pipelined.cuh), and the FP16 rungs ----
 
-// Step 1, wmma_global_body<T, kAligned> (WmmaGlobalTile: 4 warps, 32 x 32 of C each):
+// The core's grids (launch.cuh's tile_grid): blockIdx.x walks N, blockIdx.y walks M.
+//
+// Step 1, wmma_global_body<T, kAligned> (WmmaGlobalTile: 4 warps, 32 x 32 of C each; no dynamic
+// shared memory: its buffers are static __shared__ arrays; a warp wholly outside C may return,
+// since step 1 has no block-wide barrier):
 //  1. Each warp keeps 2 x 2 wmma accumulator fragments (Accumulator: 16 x 16 x 16, float) and, for
 //     every 16 of K, loads 2 A and 2 B fragments (FragmentAOf<T>, FragmentBOf<T>: row_major) with
 //     wmma::load_matrix_sync straight from global memory, then 4 wmma::mma_sync. The API needs
@@ -109,7 +113,9 @@ __device__ __forceinline__ void stage_swizzled_tiles(const cudalabs::GemmArgsOf<
 }
 
 //  5. swizzled_stages runs the block's whole loop over K on Tile's kStages stages in the dynamic
-//     shared memory (`extern __shared__`, its start rounded up to 1024 bytes with aligned_shared:
+//     shared memory (`extern __shared__ __align__(128) unsigned char` under a name of its own:
+//     wmma_pipelined.cuh declares `shared` in this namespace; its start rounded up to 1024 bytes
+//     with aligned_shared:
 //     the swizzle repeats every 1024 bytes), through cp_async_pipeline<Tile::kStages,
 //     kAsyncReaders>: load(s, t) fills stage s with tile t of K (stage_swizzled_tiles), and
 //     consume(s) calls multiply(a_rows, b_panels) with the shared addresses (ptx::shared_address)
