@@ -35,8 +35,8 @@ template <class Tile, int kStages>
 struct AsyncStages {
   /// One stage: the A tile, transposed, then the B tile.
   struct Stage {
-    float a[Tile::BK][Tile::BM + kPadA];
-    float b[Tile::BK][Tile::BN];
+    float a[Tile::BK][Tile::BM + kPadA];  ///< A's tile transposed: a[k][m], rows padded by kPadA
+    float b[Tile::BK][Tile::BN];          ///< B's tile as it lies: b[k][n]
   };
   static_assert(kStages * sizeof(Stage) ==
                     static_cast<std::size_t>(async_shared_bytes<Tile, kStages>()),

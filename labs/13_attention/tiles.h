@@ -55,6 +55,7 @@ __host__ __device__ constexpr unsigned swizzled_chunk_offset(int row, int chunk,
 /// the function object load_rows (mma_tiles.cuh) takes: the layout of flash_mma's tiles.
 template <int kHeadDim>
 struct SwizzledRows {
+  /// The byte offset of 16-byte chunk `chunk` of row `row`.
   __host__ __device__ constexpr unsigned operator()(int row, int chunk) const {
     return swizzled_chunk_offset(row, chunk, kHeadDim / 8);
   }
@@ -99,6 +100,7 @@ __host__ __device__ constexpr unsigned panel_chunk_offset(int row, int chunk, in
 /// takes: the layout of flash_wgmma's tiles.
 template <int kRows>
 struct PanelRows {
+  /// The byte offset of 16-byte chunk `chunk` of row `row`.
   __host__ __device__ constexpr unsigned operator()(int row, int chunk) const {
     return panel_chunk_offset(row, chunk, kRows);
   }
@@ -115,6 +117,7 @@ struct FlashBlock {
   int key_tiles;            ///< key tiles the block visits, from key 0
   std::size_t head_offset;  ///< where the head's Q, K, V and O start: blockIdx.y sequence head_dim
 
+  /// The work of this block (blockIdx) for `shape`.
   __device__ explicit FlashBlock(const AttentionShape& shape) {
     const int query_tiles = (shape.sequence + Tile::kQueries - 1) / Tile::kQueries;
     first_query = (shape.causal ? query_tiles - 1 - blockIdx.x : blockIdx.x) * Tile::kQueries;
