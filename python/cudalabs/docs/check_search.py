@@ -59,7 +59,16 @@ def frame_problems(browser, base, html_dir):
     block, and the full-text search box."""
     problems = []
     for page in sorted(pathlib.Path(html_dir).glob("lab[0-9][0-9].html")):
-        if not browser.open(f"{base}/{page.name}"):
+        # Loaded means this page (not the last one, mid-navigation) with its own scripts run: the
+        # theme adds the copy buttons from a ready handler that may run after readyState is complete.
+        ready = (
+            f"location.pathname.endsWith('/{page.name}') && document.readyState === 'complete' && "
+            "(document.querySelectorAll('div.fragment').length === 0 || "
+            "document.querySelectorAll('doxygen-awesome-fragment-copy-button').length > 0)"
+        )
+        if not browser.open(f"{base}/{page.name}", ready=ready) and not browser.wait_for(
+            f"location.pathname.endsWith('/{page.name}')", timeout=5
+        ):
             problems.append(f"{page.name}: did not load")
             continue
         frame = browser.evaluate(FRAME)
