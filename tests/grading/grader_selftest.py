@@ -60,22 +60,6 @@ def grade(work: Path, name: str, submission: Path, labs: str, rubric: Path) -> d
     return json.loads((out / "grade-report.json").read_text())
 
 
-def quick_rubric(work: Path) -> Path:
-    data = json.loads((REPO / "tests" / "grading" / "rubric.json").read_text())
-    data["defaults"]["benchmark"]["pairs"], data["defaults"]["benchmark"]["rounds"] = 1, 1
-    for lab in data["labs"].values():
-        if lab.get("benchmark"):
-            lab["benchmark"]["pairs"], lab["benchmark"]["rounds"] = 1, 1
-    data["labs"]["01"]["time_limit_s"] = 90  # the planted hang: a minute and a half, not the lab's limit
-    path = work / "rubric.json"
-    path.write_text(json.dumps(data, indent=1))
-    tests = work / "tests"
-    if tests.exists():
-        shutil.rmtree(tests)
-    shutil.copytree(REPO / "tests" / "grading" / "tests", tests)
-    return path
-
-
 def solutions(work: Path, labs: list[str], rubric: Path) -> None:
     folder = work / "solutions-handed-in"
     for lab_folder in sorted(p.name for p in (REPO / "solutions").iterdir() if p.name[:2] in labs):
@@ -160,7 +144,7 @@ def main() -> int:
         return SKIP
     work = Path(args.work).resolve()
     work.mkdir(parents=True, exist_ok=True)
-    rubric = quick_rubric(work) if args.quick else REPO / "tests" / "grading" / "rubric.json"
+    rubric = planted.write_rubric(work, quick=True) if args.quick else REPO / "tests" / "grading" / "rubric.json"
     labs = [lab.zfill(2) for lab in args.labs.split(",") if lab]
     steps = set(args.only.split(","))
     if "solutions" in steps:

@@ -17,6 +17,8 @@ The ways in, as the grader sees them (the instructor's guide says which boundary
 """
 from __future__ import annotations
 
+import json
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -70,6 +72,25 @@ def expectation_problem(lab: dict, expect: str) -> str | None:
         ok = variant["state"] == state and lab["points"] < lab["max_points"]
         return None if ok else f"{name} {variant['state']} ({variant['note']}), expected {state}"
     return None if lab["fatal"] == expect else f"{lab['fatal']} ({lab['reason']}), expected {expect}"
+
+
+def write_rubric(folder: Path, quick: bool) -> Path:
+    """The suite's rubric for planted submissions, in `folder` with the test lists it names: lab 01's
+    time limit a minute (the planted hang waits for no more), and with `quick` one timed pair of one
+    round per variant (the scores' logic is the same; the timings are noisier)."""
+    data = json.loads((REPO / "tests" / "grading" / "rubric.json").read_text())
+    data["labs"]["01"]["time_limit_s"] = 60
+    if quick:
+        for part in [data["defaults"], *data["labs"].values()]:
+            if part.get("benchmark"):
+                part["benchmark"]["pairs"], part["benchmark"]["rounds"] = 1, 1
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "rubric.json"
+    path.write_text(json.dumps(data, indent=1) + "\n")
+    if (folder / "tests").exists():
+        shutil.rmtree(folder / "tests")
+    shutil.copytree(REPO / "tests" / "grading" / "tests", folder / "tests")
+    return path
 
 
 def _lab05_naive() -> str:

@@ -5,9 +5,10 @@ two near-copies of each other, and one student per lab of tests/grading/student_
 from the handouts alone: honest work, which must keep its points), each with what its report must
 show.
 
-  planted_class.py CLASS_DIR      writes CLASS_DIR/<student>/NN_name/kernels.cu, CLASS_DIR/expected.json
-                                  and CLASS_DIR/.rubric/rubric.json with its test lists (the suite's, with
-                                  a short time limit for lab 01, so that the planted hang costs a minute)
+  planted_class.py CLASS_DIR [--quick]
+                                  writes CLASS_DIR/<student>/NN_name/kernels.cu, CLASS_DIR/expected.json
+                                  and CLASS_DIR/.rubric/rubric.json with its test lists (planted.write_rubric:
+                                  the suite's with a short time limit for lab 01; --quick, one timed pair)
 
   make grade-class CLASS=DIR LABS=01,02,03,05,10 RUBRIC=DIR/.rubric/rubric.json
   tests/grading/check_class.py build/grade-class/<DIR's name> DIR/expected.json
@@ -27,7 +28,7 @@ import planted
 SIMILAR = "similar pair: copy_a, copy_b"
 
 
-def write_class(class_dir: Path) -> dict[str, dict[str, str]]:
+def write_class(class_dir: Path, quick: bool = False) -> dict[str, dict[str, str]]:
     """Writes the class; returns student -> {lab folder: what the report must say}."""
     if class_dir.exists():
         shutil.rmtree(class_dir)
@@ -58,18 +59,14 @@ def write_class(class_dir: Path) -> dict[str, dict[str, str]]:
         (class_dir / student / "01_naive_gemm" / "kernels.cu").write_text(text)
         expected[student] = {"01_naive_gemm": SIMILAR}
     (class_dir / "expected.json").write_text(json.dumps(expected, indent=1) + "\n")
-    rubric = json.loads((REPO / "tests" / "grading" / "rubric.json").read_text())
-    rubric["labs"]["01"]["time_limit_s"] = 60
-    # In a folder the class grader does not take for a student's, with the test lists the rubric names.
-    (class_dir / ".rubric").mkdir()
-    (class_dir / ".rubric" / "rubric.json").write_text(json.dumps(rubric, indent=1) + "\n")
-    shutil.copytree(REPO / "tests" / "grading" / "tests", class_dir / ".rubric" / "tests")
+    # In a folder the class grader does not take for a student's.
+    planted.write_rubric(class_dir / ".rubric", quick)
     return expected
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        print("usage: planted_class.py CLASS_DIR", file=sys.stderr)
+    if len(sys.argv) not in (2, 3) or sys.argv[2:] not in ([], ["--quick"]):
+        print("usage: planted_class.py CLASS_DIR [--quick]", file=sys.stderr)
         sys.exit(2)
-    written = write_class(Path(sys.argv[1]))
+    written = write_class(Path(sys.argv[1]), quick=sys.argv[2:] == ["--quick"])
     print(f"planted_class: {len(written)} submissions in {sys.argv[1]} (expected results in expected.json)")

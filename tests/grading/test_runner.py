@@ -23,6 +23,11 @@ SOLUTION = handed_in(REPO, LAB.folder)["kernels.cu"]
 SKELETON = (REPO / "labs" / LAB.folder / "kernels.cu").read_text()
 
 
+def stand_in_tool(log):
+    """A tool's stand-in: writes its report to `log` (in the runner's scratch), then runs the runner."""
+    return ["/bin/sh", "-c", f'echo "tool report" > {log}; exec "$@"', "tool"]
+
+
 class RunnerTest(GradingBuildCase):
     lab_number = "10"
 
@@ -103,9 +108,6 @@ class RunnerTest(GradingBuildCase):
             "} forge_at_load;\n}  // namespace\n"
         )
 
-        def stand_in_tool(log):
-            return ["/bin/sh", "-c", f'echo "tool report" > {log}; exec "$@"', "tool"]
-
         tests, step = self.split_step(forging, tool=stand_in_tool)
         self.assertEqual({t.status for t in tests.values()}, {"passed"}, tests)
         self.assertEqual(step.tool_log.read_text(), "tool report\n")
@@ -130,9 +132,6 @@ class RunnerTest(GradingBuildCase):
             + '    planted::say("opened the report by a hidden system call: %d\\n", int(opened >= 0));\n'
             + "  }\n} at_load;\n}  // namespace\n"
         )
-
-        def stand_in_tool(log):
-            return ["/bin/sh", "-c", f'echo "tool report" > {log}; "$@"', "tool"]
 
         tests, step = self.split_step(walking, tool=stand_in_tool)
         self.assertEqual({t.status for t in tests.values()}, {"passed"}, tests)
