@@ -8,14 +8,16 @@
 // shared-memory sizes and the tensor maps. Every kernel must be right for any M, N, K >= 1 and any
 // leading dimensions: kAligned = false means A or B may not be read 16 bytes at a time.
 //
-// The core's kernels are given: each calls your code only where the GPU has its instructions (the
-// #if around the call), so that every rung builds for every architecture and reports "needs
-// compute capability ..." elsewhere. What you write are the functions they call, below, each from
-// its stub's contract, and later steps call what earlier ones wrote (step 4 runs on step 3's
-// stages). Write each body once for any element type T (bf16 or fp16) and tile: the FP16 rungs 1h
-// and 3h, for compute capability 7.5 (T4, RTX 20), call the bodies of steps 1 and 3 with __half.
-// The challenge's kernels (steps 5-7, at the end) carry the same guard; their bodies are yours.
+// The core's kernels of steps 1, 1h, 3 and 3h are given (core_kernels.cuh): each calls your code
+// only where the GPU has its instructions (the #if around the call), so that every rung builds for
+// every architecture and reports "needs compute capability ..." elsewhere. What you write are the
+// functions they call, below, each from its stub's contract, and later steps call what earlier ones
+// wrote (step 4 runs on step 3's stages). Write each body once for any element type T (bf16 or
+// fp16) and tile: the FP16 rungs 1h and 3h, for compute capability 7.5 (T4, RTX 20), call the
+// bodies of steps 1 and 3 with __half. The challenge's kernels (steps 5-7, at the end) carry the
+// same guard; their bodies are yours.
 #include "common/async_copy.cuh"
+#include "core_kernels.cuh"
 #include "lab.h"
 #include "staging.cuh"
 #include "subpixel_params.h"
@@ -48,25 +50,6 @@ namespace {
 template <class T, bool kAligned>
 __device__ __forceinline__ void wmma_global_body(const cudalabs::GemmArgsOf<T>& args) {
   // TODO(lab11): step 1, WMMA fragments straight from global memory.
-  (void)args;
-}
-
-template <bool kAligned>
-__global__ void __launch_bounds__(WmmaGlobalTile::kThreads)
-    wmma_global_kernel(cudalabs::Bf16GemmArgs args) {
-#if LAB11_BF16_TENSOR_CORES
-  wmma_global_body<bf16, kAligned>(args);
-#endif
-  (void)args;
-}
-
-// Step 1h: step 1 with FP16 fragments (tensor cores have taken FP16 since compute capability 7.0).
-template <bool kAligned>
-__global__ void __launch_bounds__(WmmaGlobalTile::kThreads)
-    wmma_fp16_kernel(cudalabs::Fp16GemmArgs args) {
-#if LAB11_FP16_TENSOR_CORES
-  wmma_global_body<fp16, kAligned>(args);
-#endif
   (void)args;
 }
 
@@ -146,25 +129,6 @@ __device__ __forceinline__ void swizzled_stages(const cudalabs::GemmArgsOf<T>& a
 template <class T, class Tile, bool kAligned>
 __device__ __forceinline__ void mma_swizzled_body(const cudalabs::GemmArgsOf<T>& args) {
   // TODO(lab11): step 3, mma.sync and ldmatrix on swizzled tiles.
-  (void)args;
-}
-
-template <bool kAligned>
-__global__ void __launch_bounds__(MmaTile::kThreads)
-    mma_swizzled_kernel(cudalabs::Bf16GemmArgs args) {
-#if LAB11_BF16_TENSOR_CORES
-  mma_swizzled_body<bf16, MmaTile, kAligned>(args);
-#endif
-  (void)args;
-}
-
-// Step 3h: step 3 with FP16 inputs on MmaFp16Tile.
-template <bool kAligned>
-__global__ void __launch_bounds__(MmaFp16Tile::kThreads)
-    mma_fp16_kernel(cudalabs::Fp16GemmArgs args) {
-#if LAB11_FP16_MMA_SYNC
-  mma_swizzled_body<fp16, MmaFp16Tile, kAligned>(args);
-#endif
   (void)args;
 }
 

@@ -8,6 +8,8 @@
 //     mma_kernel.cuh).
 //  4. wgmma: Hopper's warpgroup MMA reading shared memory through descriptors (wgmma_kernel.cuh).
 //  1h, 3h: steps 1 and 3 with FP16 inputs, for compute capability 7.5: the same bodies.
+// The kernels of steps 1, 1h, 3 and 3h are given (labs/11_tensor_cores/core_kernels.cuh).
+#include "core_kernels.cuh"
 #include "lab.h"
 #include "mma_kernel.cuh"
 #include "wgmma_kernel.cuh"

@@ -80,23 +80,5 @@ __device__ __forceinline__ void mma_swizzled_body(const cudalabs::GemmArgsOf<T>&
   }
 }
 
-template <bool kAligned>
-__global__ void __launch_bounds__(MmaTile::kThreads)
-    mma_swizzled_kernel(cudalabs::Bf16GemmArgs args) {
-#if LAB11_BF16_TENSOR_CORES
-  mma_swizzled_body<bf16, MmaTile, kAligned>(args);
-#endif
-  (void)args;
-}
-
-template <bool kAligned>
-__global__ void __launch_bounds__(MmaFp16Tile::kThreads)
-    mma_fp16_kernel(cudalabs::Fp16GemmArgs args) {
-#if LAB11_FP16_MMA_SYNC
-  mma_swizzled_body<fp16, MmaFp16Tile, kAligned>(args);
-#endif
-  (void)args;
-}
-
 }  // namespace
 }  // namespace lab11

@@ -1,7 +1,7 @@
 // Lab 11 solution, step 1: the WMMA API (nvcuda::wmma), 16 x 16 x 16 fragments; one body for BF16
 // (`wmma_global`) and FP16 (`wmma_fp16`, step 1h: tensor cores have taken FP16 since compute
 // capability 7.0, BF16 only since 8.0). The fragment types, store_fragment and step 2 are given
-// (wmma_pipelined.cuh), the kernels that call the body are the skeleton's.
+// (wmma_pipelined.cuh), the kernels that call the body are given (core_kernels.cuh).
 //
 // Step 1 loads each fragment straight from global memory: every warp reads its own A rows and B
 // columns for every fragment, nothing is shared between warps, and the tensor cores wait on
@@ -74,24 +74,6 @@ __device__ __forceinline__ void wmma_global_body(const cudalabs::GemmArgsOf<T>& 
 #pragma unroll
     for (int j = 0; j < 2; ++j)
       store_fragment(args, acc[i][j], out[warp], row0 + 16 * i, col0 + 16 * j);
-}
-
-template <bool kAligned>
-__global__ void __launch_bounds__(WmmaGlobalTile::kThreads)
-    wmma_global_kernel(cudalabs::Bf16GemmArgs args) {
-#if LAB11_BF16_TENSOR_CORES
-  wmma_global_body<bf16, kAligned>(args);
-#endif
-  (void)args;
-}
-
-template <bool kAligned>
-__global__ void __launch_bounds__(WmmaGlobalTile::kThreads)
-    wmma_fp16_kernel(cudalabs::Fp16GemmArgs args) {
-#if LAB11_FP16_TENSOR_CORES
-  wmma_global_body<fp16, kAligned>(args);
-#endif
-  (void)args;
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 // and 3h, for compute capability 7.5 (T4, RTX 20), call the bodies of steps 1 and 3 with __half.
 // The challenge's kernels (steps 5-7, at the end) carry the same guard; their bodies are yours.
 #include "common/async_copy.cuh"
+#include "core_kernels.cuh"
 #include "lab.h"
 #include "staging.cuh"
 #include "subpixel_params.h"
@@ -98,25 +99,6 @@ __device__ __forceinline__ void wmma_global_body(const cudalabs::GemmArgsOf<T>& 
 #pragma unroll
     for (int j = 0; j < 2; ++j)
       store_fragment(args, acc[i][j], out[warp], row0 + 16 * i, col0 + 16 * j);
-}
-
-template <bool kAligned>
-__global__ void __launch_bounds__(WmmaGlobalTile::kThreads)
-    wmma_global_kernel(cudalabs::Bf16GemmArgs args) {
-#if LAB11_BF16_TENSOR_CORES
-  wmma_global_body<bf16, kAligned>(args);
-#endif
-  (void)args;
-}
-
-// Step 1h: step 1 with FP16 fragments (tensor cores have taken FP16 since compute capability 7.0).
-template <bool kAligned>
-__global__ void __launch_bounds__(WmmaGlobalTile::kThreads)
-    wmma_fp16_kernel(cudalabs::Fp16GemmArgs args) {
-#if LAB11_FP16_TENSOR_CORES
-  wmma_global_body<fp16, kAligned>(args);
-#endif
-  (void)args;
 }
 
 // Step 2, `wmma_pipelined` (given: wmma_pipelined.cuh): lab 07's shared tiles, now as BF16 rows
@@ -243,25 +225,6 @@ __device__ __forceinline__ void mma_swizzled_body(const cudalabs::GemmArgsOf<T>&
       store_pair(args, row, col, acc[i][j][0], acc[i][j][1], pairs);
       store_pair(args, row + 8, col, acc[i][j][2], acc[i][j][3], pairs);
     }
-}
-
-template <bool kAligned>
-__global__ void __launch_bounds__(MmaTile::kThreads)
-    mma_swizzled_kernel(cudalabs::Bf16GemmArgs args) {
-#if LAB11_BF16_TENSOR_CORES
-  mma_swizzled_body<bf16, MmaTile, kAligned>(args);
-#endif
-  (void)args;
-}
-
-// Step 3h: step 3 with FP16 inputs on MmaFp16Tile.
-template <bool kAligned>
-__global__ void __launch_bounds__(MmaFp16Tile::kThreads)
-    mma_fp16_kernel(cudalabs::Fp16GemmArgs args) {
-#if LAB11_FP16_MMA_SYNC
-  mma_swizzled_body<fp16, MmaFp16Tile, kAligned>(args);
-#endif
-  (void)args;
 }
 
 // Step 4, `wgmma` (WgmmaTile: one warpgroup, 64 x 128 x 64, 4 stages; Hopper only, sm_90a): step
