@@ -1,8 +1,8 @@
 #include "reference.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
-#include <random>
 
 namespace lab12 {
 
@@ -15,32 +15,73 @@ double sum_error_bound(std::int64_t depth, double sum_of_magnitudes) {
   return sum_gamma(depth) * sum_of_magnitudes;
 }
 
-double reference_sum(std::span<const float> values) {
-  double sum = 0.0, compensation = 0.0;
-  for (const float value : values) {
-    const double x = value;
+namespace {
+
+// The references and inputs are built in fixed chunks, in parallel (the huge tests' arrays hold
+// 2^28 to 2^31 elements: one thread took seconds for each). The chunks do not depend on the thread
+// count, and the partial results are combined in order, so every machine gets the same bits.
+constexpr std::size_t kChunk = std::size_t{1} << 20;
+
+std::size_t chunks_of(std::size_t count) {
+  return (count + kChunk - 1) / kChunk;
+}
+
+// A running compensated sum (Neumaier): the sum and the low-order bits its additions lost.
+struct CompensatedSum {
+  double sum = 0.0;
+  double compensation = 0.0;
+
+  void add(double x) {
     const double t = sum + x;
     // The low-order bits lost by t = sum + x: whichever addend is smaller lost them.
     compensation += std::fabs(sum) >= std::fabs(x) ? (sum - t) + x : (x - t) + sum;
     sum = t;
   }
-  return sum + compensation;
+};
+
+}  // namespace
+
+double reference_sum(std::span<const float> values) {
+  std::vector<CompensatedSum> partial(chunks_of(values.size()));
+#pragma omp parallel for schedule(static)
+  for (std::size_t c = 0; c < partial.size(); ++c) {
+    const std::size_t end = std::min(values.size(), (c + 1) * kChunk);
+    for (std::size_t i = c * kChunk; i < end; ++i) partial[c].add(values[i]);
+  }
+  CompensatedSum total;
+  for (const CompensatedSum& chunk : partial) {
+    total.add(chunk.sum);
+    total.add(chunk.compensation);
+  }
+  return total.sum + total.compensation;
 }
 
 double sum_of_magnitudes(std::span<const float> values) {
+  std::vector<double> partial(chunks_of(values.size()), 0.0);
+#pragma omp parallel for schedule(static)
+  for (std::size_t c = 0; c < partial.size(); ++c) {
+    const std::size_t end = std::min(values.size(), (c + 1) * kChunk);
+    for (std::size_t i = c * kChunk; i < end; ++i)
+      partial[c] += std::fabs(static_cast<double>(values[i]));
+  }
   double sum = 0.0;
-  for (const float value : values) sum += std::fabs(static_cast<double>(value));
+  for (const double chunk : partial) sum += chunk;
   return sum;
 }
 
 namespace {
 
-// SplitMix64, as common/random_fill.cpp: the same values on every machine.
-std::uint64_t next_random(std::uint64_t& state) {
-  std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+// SplitMix64, as common/random_fill.cpp: the same values on every machine. Its state only counts
+// up by a constant, so the draw at any index is computed directly, and a chunk starts anywhere.
+std::uint64_t random_at(std::uint64_t seed, std::size_t index) {
+  std::uint64_t z = seed + (static_cast<std::uint64_t>(index) + 1) * 0x9E3779B97F4A7C15ull;
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   return z ^ (z >> 31);
+}
+
+float sign_at(std::uint64_t seed, std::size_t index) {
+  return (random_at(seed, index) >> 63) != 0 ? 1.0f : -1.0f;
 }
 
 constexpr std::size_t kDenseLimit = std::size_t{1} << 24;  // every partial sum exact up to here
@@ -50,34 +91,58 @@ constexpr std::size_t kDenseEnds = std::size_t{1} << 22;   // +-1 at each end be
 
 std::vector<float> exact_sum_inputs(std::size_t count, std::uint64_t seed) {
   std::vector<float> values(count, 0.0f);
-  std::uint64_t state = seed;
-  auto sign = [&state] { return (next_random(state) >> 63) != 0 ? 1.0f : -1.0f; };
   if (count <= kDenseLimit) {
-    for (float& value : values) value = sign();
+#pragma omp parallel for schedule(static)
+    for (std::size_t i = 0; i < count; ++i) values[i] = sign_at(seed, i);
     return values;
   }
-  // At most 2^22 + 2^22 at the ends and 2^23 in the middle: 2^24 nonzero values in all.
+  // At most 2^22 + 2^22 at the ends and 2^23 in the middle: 2^24 nonzero values in all. Draws
+  // 2i and 2i + 1 give the i-th value from the front and from the back; the middle's follow.
   const std::size_t middle = count - 2 * kDenseEnds;
   const std::size_t stride = (middle + (kDenseLimit / 2) - 1) / (kDenseLimit / 2);
+#pragma omp parallel for schedule(static)
   for (std::size_t i = 0; i < kDenseEnds; ++i) {
-    values[i] = sign();
-    values[count - 1 - i] = sign();
+    values[i] = sign_at(seed, 2 * i);
+    values[count - 1 - i] = sign_at(seed, 2 * i + 1);
   }
-  for (std::size_t i = kDenseEnds; i < count - kDenseEnds; i += stride) values[i] = sign();
+  const std::size_t middle_values = (middle + stride - 1) / stride;
+#pragma omp parallel for schedule(static)
+  for (std::size_t j = 0; j < middle_values; ++j) {
+    values[kDenseEnds + j * stride] = sign_at(seed, 2 * kDenseEnds + j);
+  }
   return values;
 }
 
 std::vector<std::uint32_t> scan_inputs(std::size_t count, std::uint64_t seed) {
   std::vector<std::uint32_t> values(count);
-  std::uint64_t state = seed;
-  for (std::uint32_t& value : values) value = static_cast<std::uint32_t>(next_random(state) >> 32);
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < count; ++i)
+    values[i] = static_cast<std::uint32_t>(random_at(seed, i) >> 32);
   return values;
 }
 
 std::vector<std::uint32_t> reference_inclusive_scan(std::span<const std::uint32_t> input) {
+  // Two passes over fixed chunks: each chunk's total, then each chunk scanned from the totals
+  // before it. Unsigned sums wrap the same in any grouping, so this is the serial scan's result.
   std::vector<std::uint32_t> output(input.size());
-  std::uint32_t running = 0;
-  for (std::size_t i = 0; i < input.size(); ++i) output[i] = running += input[i];
+  std::vector<std::uint32_t> totals(chunks_of(input.size()), 0);
+#pragma omp parallel for schedule(static)
+  for (std::size_t c = 0; c < totals.size(); ++c) {
+    const std::size_t end = std::min(input.size(), (c + 1) * kChunk);
+    for (std::size_t i = c * kChunk; i < end; ++i) totals[c] += input[i];
+  }
+  std::uint32_t before = 0;
+  for (std::uint32_t& total : totals) {
+    const std::uint32_t own = total;
+    total = before;
+    before += own;
+  }
+#pragma omp parallel for schedule(static)
+  for (std::size_t c = 0; c < totals.size(); ++c) {
+    const std::size_t end = std::min(input.size(), (c + 1) * kChunk);
+    std::uint32_t running = totals[c];
+    for (std::size_t i = c * kChunk; i < end; ++i) output[i] = running += input[i];
+  }
   return output;
 }
 
@@ -96,18 +161,18 @@ const char* distribution_name(ByteDistribution distribution) {
 std::vector<std::uint8_t> histogram_inputs(std::size_t count, ByteDistribution distribution,
                                            std::uint64_t seed) {
   std::vector<std::uint8_t> bytes(count);
-  std::uint64_t state = seed;
-  for (std::uint8_t& byte : bytes) {
-    const std::uint64_t r = next_random(state);
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::uint64_t r = random_at(seed, i);
     switch (distribution) {
       case ByteDistribution::kUniform:
-        byte = static_cast<std::uint8_t>(r >> 56);
+        bytes[i] = static_cast<std::uint8_t>(r >> 56);
         break;
       case ByteDistribution::kSkewed:
-        byte = (r >> 61) == 0 ? static_cast<std::uint8_t>(r >> 8) : std::uint8_t{0};
+        bytes[i] = (r >> 61) == 0 ? static_cast<std::uint8_t>(r >> 8) : std::uint8_t{0};
         break;
       case ByteDistribution::kSingleValue:
-        byte = kSingleByteValue;
+        bytes[i] = kSingleByteValue;
         break;
     }
   }
@@ -115,8 +180,18 @@ std::vector<std::uint8_t> histogram_inputs(std::size_t count, ByteDistribution d
 }
 
 std::array<std::uint32_t, kBins> reference_histogram(std::span<const std::uint8_t> input) {
+  std::vector<std::array<std::uint32_t, kBins>> partial(chunks_of(input.size()));
+#pragma omp parallel for schedule(static)
+  for (std::size_t c = 0; c < partial.size(); ++c) {
+    std::array<std::uint32_t, kBins>& bins = partial[c];
+    bins.fill(0);
+    const std::size_t end = std::min(input.size(), (c + 1) * kChunk);
+    for (std::size_t i = c * kChunk; i < end; ++i) ++bins[input[i]];
+  }
   std::array<std::uint32_t, kBins> bins{};
-  for (const std::uint8_t byte : input) ++bins[byte];
+  for (const auto& chunk : partial) {
+    for (std::size_t b = 0; b < kBins; ++b) bins[b] += chunk[b];
+  }
   return bins;
 }
 

@@ -8,6 +8,7 @@ import re
 import tempfile
 import textwrap
 import unittest
+from unittest import mock
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
@@ -333,6 +334,18 @@ class ScoringTest(unittest.TestCase):
         self.assertEqual([t.case for t in fast.failing], ["odd_17x33x65"])
         self.assertEqual(score.variants[1].points, 3 + 4)
 
+    def test_step_times_add_up_and_survive_a_failing_step(self):
+        run = LabRun("01", "01_naive_gemm")
+        with mock.patch("cudalabs.grading.lab_run.time.monotonic", side_effect=[10.0, 12.5, 20.0, 21.0, 30.0, 34.0]):
+            with run.timed("tests"):
+                pass
+            with run.timed("memcheck"):
+                pass
+            with self.assertRaises(RuntimeError), run.timed("tests"):
+                raise RuntimeError("the referee broke")
+        self.assertEqual(run.step_seconds, {"tests": 6.5, "memcheck": 1.0})
+        self.assertEqual(list(run.step_seconds), ["tests", "memcheck"])
+
     def test_fatal_scores_zero(self):
         score = score_lab(
             self.rubric, run_with({"fast": "passed", "slow": "passed"}, {"fast": Rate(100, 100)}, fatal=COMPILE_ERROR)
@@ -514,6 +527,8 @@ class ReportsTest(unittest.TestCase):
                 ["kernels.cu(3): error: expected ';'"],
             )
             run.built_on = ["09", "07"]
+            run.seconds = 97.6
+            run.step_seconds = {"build": 21.04, "tests": 64.0, "memcheck": 9.5}
             scores = [score_lab(rubric, run), score_lab(rubric, broken)]
             header = reports.Header(
                 "students/alice", "2026-11-22 10:00 UTC", "NVIDIA H100", "abc123", "42", "rubric.json", "sandboxed: ..."
@@ -548,6 +563,9 @@ class ReportsTest(unittest.TestCase):
         self.assertIn(
             "- graded alone: it ran on the reference kernels of lab 09, lab 07, not the submission's", markdown
         )
+        self.assertIn("- time: build 21 s, tests 64 s, memcheck 10 s (98 s in all)", markdown)
+        self.assertEqual(data["labs"][0]["step_seconds"], {"build": 21.0, "tests": 64.0, "memcheck": 9.5})
+        self.assertEqual(data["labs"][1]["step_seconds"], {})
         self.assertEqual(data["labs"][0]["built_on_reference_labs"], ["09", "07"])
         self.assertEqual(data["labs"][1]["built_on_reference_labs"], [])
         suites = junit.findall("testsuite")

@@ -1,7 +1,8 @@
 // Lab 12's CPU references, tested on the CPU: the compensated sum against hand-worked cases and an
 // exact integer formulation, the error bound's gamma, the exact-sum inputs (every order of FP32
 // additions gets them exactly), the scan against std::inclusive_scan, the histogram's inputs and
-// counts, and the split of an array for 128-bit loads.
+// counts, and the split of an array for 128-bit loads. The references and inputs are built in
+// parallel chunks: each is checked on arrays of several chunks against the serial formulation.
 #include "labs/12_reduce_scan_histogram/lab.h"
 #include "labs/12_reduce_scan_histogram/reference.h"
 #include "labs/12_reduce_scan_histogram/vectors.cuh"
@@ -10,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <numeric>
@@ -18,6 +20,20 @@
 namespace {
 
 using lab12::reference_sum;
+
+// More than the references' chunk of 2^20 elements, and not a multiple of it.
+constexpr std::size_t kSeveralChunks = 3 * (std::size_t{1} << 20) + 7;
+
+// The serial SplitMix64 sequence the inputs are defined by (the references draw it by index).
+struct SerialRandom {
+  std::uint64_t state;
+  std::uint64_t next() {
+    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+};
 
 TEST(ReferenceSum, HandWorkedCases) {
   EXPECT_EQ(reference_sum(std::vector<float>{1.0f, 2.0f, 3.5f}), 6.5);
@@ -38,7 +54,7 @@ TEST(ReferenceSum, AgreesWithAnExactIntegerSum) {
     state = state * 6364136223846793005ull + 1442695040888963407ull;
     return state >> 33;
   };
-  std::vector<float> values(100000);
+  std::vector<float> values(kSeveralChunks);
   __int128 exact = 0;
   double magnitudes = 0.0;
   for (float& value : values) {
@@ -103,6 +119,26 @@ TEST(ExactSumInputs, DenseUpTo2To24AndBoundedBeyond) {
   EXPECT_NE(sparse[count - (std::size_t{1} << 22)], 0.0f);
 }
 
+TEST(ExactSumInputs, TheSerialDrawsInOrder) {
+  for (const std::size_t count : {kSeveralChunks, (std::size_t{1} << 25) + 3}) {
+    std::vector<float> serial(count, 0.0f);
+    SerialRandom random{9};
+    auto sign = [&random] { return (random.next() >> 63) != 0 ? 1.0f : -1.0f; };
+    if (count <= (std::size_t{1} << 24)) {
+      for (float& value : serial) value = sign();
+    } else {
+      const std::size_t ends = std::size_t{1} << 22;
+      const std::size_t stride = (count - 2 * ends + (std::size_t{1} << 23) - 1) >> 23;
+      for (std::size_t i = 0; i < ends; ++i) {
+        serial[i] = sign();
+        serial[count - 1 - i] = sign();
+      }
+      for (std::size_t i = ends; i < count - ends; i += stride) serial[i] = sign();
+    }
+    EXPECT_EQ(lab12::exact_sum_inputs(count, 9), serial) << count;
+  }
+}
+
 TEST(ReferenceScan, HandWorkedAndWrapping) {
   EXPECT_EQ(lab12::reference_inclusive_scan(std::vector<std::uint32_t>{1, 2, 3}),
             (std::vector<std::uint32_t>{1, 3, 6}));
@@ -111,7 +147,10 @@ TEST(ReferenceScan, HandWorkedAndWrapping) {
 }
 
 TEST(ReferenceScan, AgreesWithTheStandardLibrary) {
-  const std::vector<std::uint32_t> input = lab12::scan_inputs(100003, 11);
+  const std::vector<std::uint32_t> input = lab12::scan_inputs(kSeveralChunks, 11);
+  SerialRandom random{11};
+  for (const std::uint32_t value : input)
+    ASSERT_EQ(value, static_cast<std::uint32_t>(random.next() >> 32));
   std::vector<std::uint32_t> expected(input.size());
   std::inclusive_scan(input.begin(), input.end(), expected.begin());
   EXPECT_EQ(lab12::reference_inclusive_scan(input), expected);
@@ -136,6 +175,28 @@ TEST(ReferenceHistogram, CountsAndDistributions) {
   const auto single = lab12::reference_histogram(
       lab12::histogram_inputs(count, lab12::ByteDistribution::kSingleValue, 5));
   EXPECT_EQ(single[lab12::kSingleByteValue], count);
+}
+
+TEST(ReferenceHistogram, TheSerialDrawsAndCountsAcrossChunks) {
+  using lab12::ByteDistribution;
+  for (const ByteDistribution distribution :
+       {ByteDistribution::kUniform, ByteDistribution::kSkewed, ByteDistribution::kSingleValue}) {
+    const std::vector<std::uint8_t> bytes =
+        lab12::histogram_inputs(kSeveralChunks, distribution, 13);
+    SerialRandom random{13};
+    std::array<std::uint32_t, lab12::kBins> serial{};
+    for (const std::uint8_t byte : bytes) {
+      const std::uint64_t r = random.next();
+      const std::uint8_t expected = distribution == ByteDistribution::kUniform
+                                        ? static_cast<std::uint8_t>(r >> 56)
+                                    : distribution == ByteDistribution::kSkewed
+                                        ? ((r >> 61) == 0 ? static_cast<std::uint8_t>(r >> 8) : 0)
+                                        : lab12::kSingleByteValue;
+      ASSERT_EQ(byte, expected) << lab12::distribution_name(distribution);
+      ++serial[byte];
+    }
+    EXPECT_EQ(lab12::reference_histogram(bytes), serial) << lab12::distribution_name(distribution);
+  }
 }
 
 TEST(VectorSplit, HeadVectorsTail) {

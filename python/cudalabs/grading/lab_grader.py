@@ -310,51 +310,57 @@ _DETAIL = re.compile(
 
 
 def _sanitizers(ctx: Context, lab: Lab, rubric: LabRubric, folder: Path, env: dict, run: LabRun) -> bool:
-    targets = build.lab_targets(ctx.build, lab.number, lab.folder)
-    work = ctx.work / f"lab{lab.number}"
-    limit = ctx.time_limit_s or rubric.time_limit_s
     if not rubric.sanitizers:
         # A lab whose graded code launches no kernels of its own (lab 10: the GPU work runs in the
         # referee's workers) has nothing in the runner for the sanitizer to watch.
         run.sanitizers = "none: the rubric names no tool for this lab"
         return True
     for tool in rubric.sanitizers:
-        runner = _runner(ctx, lab, folder, tool)
-        tool_file = runner.scratch / "tool.log"
-        try:
-            prefix = sanitizer_tool(tool, tool_file)
-        except FileNotFoundError as error:
-            run.fail(NOT_GRADED, f"compute-sanitizer {tool} cannot run: {error}")
-            return False
-        step = run_referee(
-            targets.referee,
-            [f"--gtest_filter={rubric.memcheck_filter}"],
-            runner.command(ctx.sandbox, prefix),
-            work,
-            tool,
-            env,
-            limit,
-            tool_file=tool_file,
-        )
-        run.logs[tool] = _publish(ctx, step.tool_log)
-        report = step.tool_log.read_text(errors="replace") if step.tool_log and step.tool_log.is_file() else ""
-        counts = [int(n) for n in _SUMMARY.findall(report)]
-        exits = [e for e in step.events if f"code {SANITIZER_ERROR_EXIT}" in e.get("detail", "")]
-        if any(counts) or exits:
-            lines = [line.strip().lstrip("=").strip() for line in report.splitlines() if _DETAIL.search(line)][:8]
-            run.fail(
-                SANITIZER_FATAL[tool],
-                f"compute-sanitizer {tool}: " + (lines[0] if lines else f"{max(counts, default=0)} errors"),
-                lines,
-            )
-            return False
-        if ended := _abnormal(step, f"compute-sanitizer {tool}"):
-            run.fail(*ended)
-            return False
-        if not counts:
-            run.fail(NOT_GRADED, f"compute-sanitizer {tool} wrote no summary (see its log)")
-            return False
+        with run.timed(tool):
+            if not _sanitizer(ctx, lab, rubric, folder, env, run, tool):
+                return False
     run.sanitizers = f"{', '.join(rubric.sanitizers)} clean on {rubric.memcheck_filter.count(':') + 1} test patterns"
+    return True
+
+
+def _sanitizer(ctx: Context, lab: Lab, rubric: LabRubric, folder: Path, env: dict, run: LabRun, tool: str) -> bool:
+    """The small shapes' tests under one compute-sanitizer tool; False with the lab failed."""
+    targets = build.lab_targets(ctx.build, lab.number, lab.folder)
+    runner = _runner(ctx, lab, folder, tool)
+    tool_file = runner.scratch / "tool.log"
+    try:
+        prefix = sanitizer_tool(tool, tool_file)
+    except FileNotFoundError as error:
+        run.fail(NOT_GRADED, f"compute-sanitizer {tool} cannot run: {error}")
+        return False
+    step = run_referee(
+        targets.referee,
+        [f"--gtest_filter={rubric.memcheck_filter}"],
+        runner.command(ctx.sandbox, prefix),
+        ctx.work / f"lab{lab.number}",
+        tool,
+        env,
+        ctx.time_limit_s or rubric.time_limit_s,
+        tool_file=tool_file,
+    )
+    run.logs[tool] = _publish(ctx, step.tool_log)
+    report = step.tool_log.read_text(errors="replace") if step.tool_log and step.tool_log.is_file() else ""
+    counts = [int(n) for n in _SUMMARY.findall(report)]
+    exits = [e for e in step.events if f"code {SANITIZER_ERROR_EXIT}" in e.get("detail", "")]
+    if any(counts) or exits:
+        lines = [line.strip().lstrip("=").strip() for line in report.splitlines() if _DETAIL.search(line)][:8]
+        run.fail(
+            SANITIZER_FATAL[tool],
+            f"compute-sanitizer {tool}: " + (lines[0] if lines else f"{max(counts, default=0)} errors"),
+            lines,
+        )
+        return False
+    if ended := _abnormal(step, f"compute-sanitizer {tool}"):
+        run.fail(*ended)
+        return False
+    if not counts:
+        run.fail(NOT_GRADED, f"compute-sanitizer {tool} wrote no summary (see its log)")
+        return False
     return True
 
 
@@ -512,20 +518,24 @@ def grade_lab(ctx: Context, lab: Lab, rubric: LabRubric, files: dict[str, bytes]
     run = LabRun(lab.number, lab.folder)
     if not files:
         return run.fail(MISSING, f"the submission has no {lab.folder}/kernels.cu")
-    folder, _ = _build_library(ctx, lab, rubric, files, "student", run)
+    with run.timed("build"):
+        folder, _ = _build_library(ctx, lab, rubric, files, "student", run)
     if folder is None:
         run.logs["build"] = _publish(ctx, ctx.work / f"lab{lab.number}" / "student" / "compile.log")
         return run
     command = build.compile_command(ctx.build, ctx.repo, lab.number, lab.folder)
     run.unavailable = unavailable_reasons(rubric, ctx.gpu, _built_architectures(command.argv))
     env = referee_environment(rubric.variant_lists(), run.unavailable, ctx.seed, rubric.call_time_limit_s)
-    if not _tests(ctx, lab, rubric, folder, env, run) or not _sanitizers(ctx, lab, rubric, folder, env, run):
+    with run.timed("tests"):
+        tested = _tests(ctx, lab, rubric, folder, env, run)
+    if not tested or not _sanitizers(ctx, lab, rubric, folder, env, run):
         return run
     passed = [v.name for v in score_lab(rubric, run).variants if v.state == "passed"]
     if not passed:
         run.benchmark_note = "not run: no variant passed every test"
         return run
-    _technique(ctx, lab, rubric, folder, env, run, passed)
+    with run.timed("technique"):
+        _technique(ctx, lab, rubric, folder, env, run, passed)
     if run.fatal:
         return run
     timed = [
@@ -535,5 +545,6 @@ def grade_lab(ctx: Context, lab: Lab, rubric: LabRubric, files: dict[str, bytes]
         and (name not in run.technique or run.technique[name].passed)
         and any(t.points for t in [v for v in rubric.variants if v.name == name][0].performance)
     ]
-    _benchmark(ctx, lab, rubric, folder, env, run, timed)
+    with run.timed("benchmark"):
+        _benchmark(ctx, lab, rubric, folder, env, run, timed)
     return run

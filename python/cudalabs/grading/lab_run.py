@@ -5,7 +5,10 @@ referee's timings."""
 from __future__ import annotations
 
 import statistics
+import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Iterator
 
 from .gtest import TestOutcome
 from .technique import VariantTechnique
@@ -66,6 +69,17 @@ class LabRun:
     built_on: list[str] = field(default_factory=list)  # earlier labs whose reference kernels it ran on
     unavailable: dict[str, str] = field(default_factory=dict)  # variant -> why this GPU cannot run it
     seconds: float = 0.0
+    step_seconds: dict[str, float] = field(default_factory=dict)  # step -> wall-clock seconds, in order
+
+    @contextmanager
+    def timed(self, step: str) -> Iterator[None]:
+        """Adds the block's wall-clock time to `step`: where a lab's grading time goes (an instructor
+        sizing a class's run, a grader made faster where it is slow)."""
+        started = time.monotonic()
+        try:
+            yield
+        finally:
+            self.step_seconds[step] = self.step_seconds.get(step, 0.0) + time.monotonic() - started
 
     def fail(self, kind: str, reason: str, details: list[str] | None = None) -> "LabRun":
         self.fatal, self.reason = kind, reason

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import lms
+from .lab_run import LabRun
 from .scoring import LabScore, VariantScore
 
 
@@ -170,6 +171,8 @@ def markdown(header: Header, labs: list[LabScore]) -> str:
             notes.append(f"- benchmark: {lab.run.benchmark_note}")
         if lab.run.sanitizers != "not run" or not lab.run.fatal:
             notes.append(f"- compute-sanitizer: {lab.run.sanitizers}")
+        if lab.run.step_seconds:
+            notes.append(f"- time: {step_times(lab.run)}")
         for test in lab.unscored:
             if test.status != "passed":
                 notes.append(f"- suite check {test.name} (no points): {test.status}: {_first_line(test.message)}")
@@ -180,6 +183,12 @@ def markdown(header: Header, labs: list[LabScore]) -> str:
         if lab.run.logs:
             out += ["", "Logs: " + ", ".join(f"{step} `{path}`" for step, path in lab.run.logs.items())]
     return "\n".join(out) + "\n"
+
+
+def step_times(run: LabRun) -> str:
+    """Where the lab's grading time went, step by step, e.g. 'build 21 s, tests 64 s (98 s in all)'."""
+    steps = ", ".join(f"{step} {seconds:.0f} s" for step, seconds in run.step_seconds.items())
+    return steps + (f" ({run.seconds:.0f} s in all)" if run.seconds else "")
 
 
 def _variant_json(v: VariantScore) -> dict:
@@ -242,6 +251,7 @@ def as_json(header: Header, labs: list[LabScore]) -> str:
                 "test_list_problems": lab.run.test_list_problems,
                 "built_on_reference_labs": lab.run.built_on,
                 "seconds": round(lab.run.seconds, 1),
+                "step_seconds": {step: round(seconds, 1) for step, seconds in lab.run.step_seconds.items()},
                 "variants": [_variant_json(v) for v in lab.variants],
                 "unscored_tests": [{"test": t.name, "status": t.status} for t in lab.unscored],
                 "unmatched_tests": [{"test": t.name, "status": t.status} for t in lab.unmatched],
