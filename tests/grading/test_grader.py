@@ -315,6 +315,19 @@ class ScoringTest(unittest.TestCase):
         self.assertEqual(lms.classroom_result(header, [core_only])["max_score"], 10)
         self.assertIn("slow (*challenge*)", reports.markdown(header, [both]))
         self.assertIn("earned 7 of 7 extra points", reports.markdown(header, [both]))
+        # The summary reads a complete core as complete, the challenge apart.
+        n = len(core_only.variants[0].tests)
+        self.assertIn(
+            f"| {n} / {n} (challenge 0 / {n}) | every core variant passes; optional challenge: not attempted |",
+            reports.markdown(header, [core_only]),
+        )
+        self.assertIn(
+            f"| {n} / {n} (challenge {n} / {n}) | every core variant passes; optional challenge: every variant passes |",
+            reports.markdown(header, [both]),
+        )
+        data = json.loads(reports.as_json(header, [core_only]))
+        self.assertEqual(data["labs"][0]["challenge_tests"], {"passed": 0, "total": n})
+        self.assertEqual((data["labs"][0]["tests_passed"], data["labs"][0]["tests_total"]), (n, 2 * n))
 
     def test_performance_credit_rises_linearly_through_the_tiers(self):
         for student, expected in ((95, 4), (90, 4), (75, 3), (60, 2), (30, 1), (0, 0), (89.9, 3.99), (59.9, 2.0)):

@@ -47,15 +47,35 @@ def _first_line(text: str, width: int = 160) -> str:
     return line if len(line) <= width else line[: width - 3] + "..."
 
 
-def _status(lab: LabScore) -> str:
-    if lab.run.fatal:
-        return f"0 points: {lab.run.reason}"
-    states = {v.state for v in lab.variants}
+def _states(variants: list[VariantScore], every: str) -> str:
+    states = {v.state for v in variants}
     if states == {"passed"}:
-        return "every variant passes"
+        return every
     if states == {"not implemented yet"}:
         return "not implemented yet"
-    return ", ".join(f"{v.name}: {v.state}" for v in lab.variants if v.state != "passed")
+    return ", ".join(f"{v.name}: {v.state}" for v in variants if v.state != "passed")
+
+
+def _status(lab: LabScore) -> str:
+    """The core's state, then the optional challenge's apart: a complete core reads as complete."""
+    if lab.run.fatal:
+        return f"0 points: {lab.run.reason}"
+    core = [v for v in lab.variants if not v.challenge]
+    challenge = [v for v in lab.variants if v.challenge]
+    if not challenge or {v.state for v in lab.variants} == {"not implemented yet"}:
+        return _states(lab.variants, "every variant passes")
+    untouched = {v.state for v in challenge} <= {"not implemented yet", "not run here"}
+    return (
+        _states(core, "every core variant passes")
+        + "; optional challenge: "
+        + ("not attempted" if untouched else _states(challenge, "every variant passes"))
+    )
+
+
+def _tests_cell(lab: LabScore) -> str:
+    passed, total = lab.tests_of(challenge=False)
+    extra_passed, extra_total = lab.tests_of(challenge=True)
+    return f"{passed} / {total}" + (f" (challenge {extra_passed} / {extra_total})" if extra_total else "")
 
 
 def _rate_cells(v: VariantScore) -> list[str]:
@@ -100,7 +120,7 @@ def markdown(header: Header, labs: list[LabScore]) -> str:
             [
                 lab.run.folder,
                 f"{_points(lab.points)} / {_points(lab.max_points)}",
-                f"{lab.tests_passed} / {lab.tests_total}",
+                _tests_cell(lab),
                 _status(lab),
             ]
             for lab in labs
@@ -238,6 +258,7 @@ def as_json(header: Header, labs: list[LabScore]) -> str:
                 "challenge_max_points": lab.challenge_max_points,
                 "tests_passed": lab.tests_passed,
                 "tests_total": lab.tests_total,
+                "challenge_tests": dict(zip(("passed", "total"), lab.tests_of(challenge=True))),
                 "fatal": lab.run.fatal,
                 "reason": lab.run.reason,
                 "details": lab.run.details,

@@ -77,6 +77,11 @@ class LabScore:
     def tests_total(self) -> int:
         return sum(len(v.tests) for v in self.variants)
 
+    def tests_of(self, challenge: bool) -> tuple[int, int]:
+        """(passed, total) over the core's variants, or the optional challenge's."""
+        variants = [v for v in self.variants if v.challenge == challenge]
+        return sum(v.passed for v in variants), sum(len(v.tests) for v in variants)
+
 
 def performance_points(rubric: VariantRubric, fraction: float | None) -> float:
     """Credit that rises linearly through the tiers: 0 at no speed, each tier's points at its fraction
