@@ -9,13 +9,13 @@ namespace cudalabs {
 
 namespace {
 
-// SplitMix64: a tiny, well-mixed generator whose output is fully specified, unlike
-// std::uniform_real_distribution, whose results differ between standard libraries.
+// SplitMix64 (splitmix64_at, one draw after another): a tiny, well-mixed generator whose output is
+// fully specified, unlike std::uniform_real_distribution, whose results differ between standard
+// libraries.
 std::uint64_t splitmix64(std::uint64_t& state) {
-  std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
+  const std::uint64_t draw = splitmix64_at(state, 0);
+  state += 0x9E3779B97F4A7C15ull;
+  return draw;
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "reference.h"
 
+#include "common/random_fill.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -26,6 +28,14 @@ std::size_t chunks_of(std::size_t count) {
   return (count + kChunk - 1) / kChunk;
 }
 
+// Calls body(chunk, first, end) for every chunk of [0, count), the chunks in parallel.
+template <class Body>
+void for_each_chunk(std::size_t count, const Body& body) {
+  const std::size_t chunks = chunks_of(count);
+#pragma omp parallel for schedule(static)
+  for (std::size_t c = 0; c < chunks; ++c) body(c, c * kChunk, std::min(count, (c + 1) * kChunk));
+}
+
 // A running compensated sum (Neumaier): the sum and the low-order bits its additions lost.
 struct CompensatedSum {
   double sum = 0.0;
@@ -43,11 +53,9 @@ struct CompensatedSum {
 
 double reference_sum(std::span<const float> values) {
   std::vector<CompensatedSum> partial(chunks_of(values.size()));
-#pragma omp parallel for schedule(static)
-  for (std::size_t c = 0; c < partial.size(); ++c) {
-    const std::size_t end = std::min(values.size(), (c + 1) * kChunk);
-    for (std::size_t i = c * kChunk; i < end; ++i) partial[c].add(values[i]);
-  }
+  for_each_chunk(values.size(), [&](std::size_t c, std::size_t first, std::size_t end) {
+    for (std::size_t i = first; i < end; ++i) partial[c].add(values[i]);
+  });
   CompensatedSum total;
   for (const CompensatedSum& chunk : partial) {
     total.add(chunk.sum);
@@ -58,12 +66,10 @@ double reference_sum(std::span<const float> values) {
 
 double sum_of_magnitudes(std::span<const float> values) {
   std::vector<double> partial(chunks_of(values.size()), 0.0);
-#pragma omp parallel for schedule(static)
-  for (std::size_t c = 0; c < partial.size(); ++c) {
-    const std::size_t end = std::min(values.size(), (c + 1) * kChunk);
-    for (std::size_t i = c * kChunk; i < end; ++i)
+  for_each_chunk(values.size(), [&](std::size_t c, std::size_t first, std::size_t end) {
+    for (std::size_t i = first; i < end; ++i)
       partial[c] += std::fabs(static_cast<double>(values[i]));
-  }
+  });
   double sum = 0.0;
   for (const double chunk : partial) sum += chunk;
   return sum;
@@ -71,17 +77,8 @@ double sum_of_magnitudes(std::span<const float> values) {
 
 namespace {
 
-// SplitMix64, as common/random_fill.cpp: the same values on every machine. Its state only counts
-// up by a constant, so the draw at any index is computed directly, and a chunk starts anywhere.
-std::uint64_t random_at(std::uint64_t seed, std::size_t index) {
-  std::uint64_t z = seed + (static_cast<std::uint64_t>(index) + 1) * 0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
 float sign_at(std::uint64_t seed, std::size_t index) {
-  return (random_at(seed, index) >> 63) != 0 ? 1.0f : -1.0f;
+  return (cudalabs::splitmix64_at(seed, index) >> 63) != 0 ? 1.0f : -1.0f;
 }
 
 constexpr std::size_t kDenseLimit = std::size_t{1} << 24;  // every partial sum exact up to here
@@ -117,7 +114,7 @@ std::vector<std::uint32_t> scan_inputs(std::size_t count, std::uint64_t seed) {
   std::vector<std::uint32_t> values(count);
 #pragma omp parallel for schedule(static)
   for (std::size_t i = 0; i < count; ++i)
-    values[i] = static_cast<std::uint32_t>(random_at(seed, i) >> 32);
+    values[i] = static_cast<std::uint32_t>(cudalabs::splitmix64_at(seed, i) >> 32);
   return values;
 }
 
@@ -126,23 +123,19 @@ std::vector<std::uint32_t> reference_inclusive_scan(std::span<const std::uint32_
   // before it. Unsigned sums wrap the same in any grouping, so this is the serial scan's result.
   std::vector<std::uint32_t> output(input.size());
   std::vector<std::uint32_t> totals(chunks_of(input.size()), 0);
-#pragma omp parallel for schedule(static)
-  for (std::size_t c = 0; c < totals.size(); ++c) {
-    const std::size_t end = std::min(input.size(), (c + 1) * kChunk);
-    for (std::size_t i = c * kChunk; i < end; ++i) totals[c] += input[i];
-  }
+  for_each_chunk(input.size(), [&](std::size_t c, std::size_t first, std::size_t end) {
+    for (std::size_t i = first; i < end; ++i) totals[c] += input[i];
+  });
   std::uint32_t before = 0;
   for (std::uint32_t& total : totals) {
     const std::uint32_t own = total;
     total = before;
     before += own;
   }
-#pragma omp parallel for schedule(static)
-  for (std::size_t c = 0; c < totals.size(); ++c) {
-    const std::size_t end = std::min(input.size(), (c + 1) * kChunk);
+  for_each_chunk(input.size(), [&](std::size_t c, std::size_t first, std::size_t end) {
     std::uint32_t running = totals[c];
-    for (std::size_t i = c * kChunk; i < end; ++i) output[i] = running += input[i];
-  }
+    for (std::size_t i = first; i < end; ++i) output[i] = running += input[i];
+  });
   return output;
 }
 
@@ -163,7 +156,7 @@ std::vector<std::uint8_t> histogram_inputs(std::size_t count, ByteDistribution d
   std::vector<std::uint8_t> bytes(count);
 #pragma omp parallel for schedule(static)
   for (std::size_t i = 0; i < count; ++i) {
-    const std::uint64_t r = random_at(seed, i);
+    const std::uint64_t r = cudalabs::splitmix64_at(seed, i);
     switch (distribution) {
       case ByteDistribution::kUniform:
         bytes[i] = static_cast<std::uint8_t>(r >> 56);
@@ -181,13 +174,11 @@ std::vector<std::uint8_t> histogram_inputs(std::size_t count, ByteDistribution d
 
 std::array<std::uint32_t, kBins> reference_histogram(std::span<const std::uint8_t> input) {
   std::vector<std::array<std::uint32_t, kBins>> partial(chunks_of(input.size()));
-#pragma omp parallel for schedule(static)
-  for (std::size_t c = 0; c < partial.size(); ++c) {
+  for_each_chunk(input.size(), [&](std::size_t c, std::size_t first, std::size_t end) {
     std::array<std::uint32_t, kBins>& bins = partial[c];
     bins.fill(0);
-    const std::size_t end = std::min(input.size(), (c + 1) * kChunk);
-    for (std::size_t i = c * kChunk; i < end; ++i) ++bins[input[i]];
-  }
+    for (std::size_t i = first; i < end; ++i) ++bins[input[i]];
+  });
   std::array<std::uint32_t, kBins> bins{};
   for (const auto& chunk : partial) {
     for (std::size_t b = 0; b < kBins; ++b) bins[b] += chunk[b];
