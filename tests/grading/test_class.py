@@ -51,6 +51,7 @@ class ClassGradingTest(unittest.TestCase):
         (self.klass / "erin").mkdir()  # a folder with no lab in it: every lab missing
         make_student(self.klass, "frank", "// POINTS=10 cublas\n")  # the stand-in scores it as an integrity case
         make_student(self.klass, "gina", "// POINTS=10 SAME\n")  # a second variant that repeats the first
+        make_student(self.klass, "hank", "// POINTS=10 NOTECHNIQUE\n")  # right results, not by the technique
 
     def tearDown(self):
         self.tmp.cleanup()
@@ -75,7 +76,7 @@ class ClassGradingTest(unittest.TestCase):
     def test_a_class_in_one_command(self):
         done = self.run_class()
         book = gradebook(self.out)
-        self.assertEqual(set(book), {"alice", "bob", "carol", "dave", "erin", "frank", "gina"})
+        self.assertEqual(set(book), {"alice", "bob", "carol", "dave", "erin", "frank", "gina", "hank"})
         self.assertEqual(
             (book["alice"]["Lab 01"], book["alice"]["Total"], book["alice"]["Status"]), ("10", "10", "graded")
         )
@@ -85,7 +86,7 @@ class ClassGradingTest(unittest.TestCase):
         self.assertEqual(book["alice"]["Report"], "students/alice")
         # One progress line per graded student, with the time left; both GPUs were used.
         progress = [line for line in done.stdout.splitlines() if "] " in line and "left" in line]
-        self.assertEqual(len(progress), 7)
+        self.assertEqual(len(progress), 8)
         # What cost points, per student, in the gradebook itself.
         self.assertEqual(book["alice"]["Findings"], "")
         self.assertEqual(book["bob"]["Findings"], "lab 01: v failing: odd_17x33x65")
@@ -93,19 +94,24 @@ class ClassGradingTest(unittest.TestCase):
             book["frank"]["Findings"], "lab 01: integrity rule broken: integrity: kernels.cu line 1: cuBLAS"
         )
         self.assertEqual(book["gina"]["Findings"], "lab 01: w not distinct from v")
+        # Every state but "passed" is named, with the rule's words; an unwritten challenge costs nothing.
+        self.assertEqual(
+            book["hank"]["Findings"], "lab 01: v technique not shown: operands staged through shared memory tiles"
+        )
         gpus = {
             json.loads((self.out / "students" / s / "grade-report.json").read_text())["gpu"] for s in ("alice", "bob")
         }
         self.assertLessEqual(gpus, {"0", "1"})
         report = (self.out / "class-report.md").read_text()
         self.assertIn("## Points per lab", report)
-        self.assertIn("| 01 | v | odd_17x33x65 | 2 | element (0, 1) differs |", report)  # bob and erin
+        # bob and erin; the check's own words (not GoogleTest's location and assertion), its pipes escaped
+        self.assertIn("| 01 | v | odd_17x33x65 | 2 | element (0, 1) differs: \\|err\\| 2 over its bound |", report)
         self.assertIn("- frank, lab 01: integrity: kernels.cu line 1: cuBLAS", report)
         self.assertIn("- carol: timed out", report)
         page = (self.out / "class-report.html").read_text()
         self.assertTrue(page.startswith("<!DOCTYPE html>"))
         self.assertNotIn("<pre>", page)  # the tables are HTML tables, not text
-        self.assertIn("<td>odd_17x33x65</td><td>2</td>", page)
+        self.assertIn("<td>odd_17x33x65</td><td>2</td><td>element (0, 1) differs: |err| 2 over its bound</td>", page)
         self.assertIn("<li>frank, lab 01: integrity: kernels.cu line 1: cuBLAS</li>", page)
 
     def test_a_second_run_grades_only_what_changed(self):

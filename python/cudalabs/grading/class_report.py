@@ -7,11 +7,13 @@ from __future__ import annotations
 import csv
 import html
 import json
+import re
 import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .gtest import finding
 from .lab_run import INTEGRITY
 
 
@@ -51,9 +53,26 @@ def lab_points(result: StudentResult) -> dict[str, tuple[float, float]]:
 SIMILAR_PAIRS_LISTED = 3  # per student in the gradebook
 
 
+def _clause(variant: dict) -> str:
+    """What one variant's state cost, in a few words ("" when nothing): every state but "passed" says
+    something, and an optional challenge left unwritten costs nothing (its points are extra)."""
+    state, note, name = variant.get("state", ""), variant.get("note", ""), variant["name"]
+    if state == "passed" or (variant.get("challenge") and state in ("not implemented yet", "not run here")):
+        return ""
+    if state == "failed" and variant["failing"]:
+        cases = ", ".join(f["case"] for f in variant["failing"][:4])
+        more = len(variant["failing"]) - 4
+        return f"{name} failing: {cases}" + (f" and {more} more" if more > 0 else "")
+    if state == "not distinct":
+        return f"{name} {note.split(':')[0]}"
+    what = note.split(" (rule:")[0]  # a technique rule's own words, without its formula and counts
+    what = what if len(what) <= 120 else what[:117] + "..."
+    return f"{name} {state}" + (f": {what}" if what and state != "not implemented yet" else "")
+
+
 def findings(result: StudentResult, similar: list[SimilarPair]) -> str:
-    """What cost the student points, one clause per lab (the reason a lab scored 0, variants that repeat
-    another, failing tests by shape), and the pairs the similarity check lists with them."""
+    """What cost the student points, one clause per lab (the reason a lab scored 0) or per variant that
+    did not pass (whatever its state), and the pairs the similarity check lists with them."""
     clauses = []
     for lab in (result.report or {}).get("labs", []):
         if lab.get("fatal") == "missing":
@@ -61,18 +80,7 @@ def findings(result: StudentResult, similar: list[SimilarPair]) -> str:
         if lab.get("fatal"):
             clauses.append(f"lab {lab['lab']}: {lab['fatal']}: {lab['reason']}")
             continue
-        for variant in lab["variants"]:
-            state = variant.get("state", "")
-            if state == "not distinct":
-                clauses.append(f"lab {lab['lab']}: {variant['name']} {variant.get('note', '').split(':')[0]}")
-            elif state == "not implemented yet":
-                clauses.append(f"lab {lab['lab']}: {variant['name']} not implemented yet")
-            elif variant["failing"]:
-                cases = ", ".join(f["case"] for f in variant["failing"][:4])
-                more = len(variant["failing"]) - 4
-                clauses.append(
-                    f"lab {lab['lab']}: {variant['name']} failing: {cases}" + (f" and {more} more" if more > 0 else "")
-                )
+        clauses += [f"lab {lab['lab']}: {c}" for c in map(_clause, lab["variants"]) if c]
     pairs = [pair for pair in similar if result.student in (pair.first, pair.second)]
     for pair in pairs[:SIMILAR_PAIRS_LISTED]:  # highest first; the class report lists them all
         clauses.append(
@@ -141,9 +149,7 @@ def most_failed(summary: ClassSummary, limit: int = 15) -> list[tuple[str, str, 
                 for failure in variant["failing"]:
                     key = (lab["lab"], variant["name"], failure["case"])
                     counts[key] += 1
-                    example.setdefault(
-                        key, failure["message"].splitlines()[0] if failure["message"] else failure["status"]
-                    )
+                    example.setdefault(key, finding(failure["message"], 220) or failure["status"])
     return [(*key, count, example[key]) for key, count in counts.most_common(limit)]
 
 
@@ -177,6 +183,14 @@ def _quartiles(values: list[float]) -> tuple[float, float, float, float, float]:
     return ordered[0], q1, q2, q3, ordered[-1]
 
 
+def _cell(text: str) -> str:
+    """Text for a pipe-table cell: its own pipes ("|err|" in a check's message) escaped."""
+    return text.replace("|", "\\|")
+
+
+_CELL_BORDER = re.compile(r"(?<!\\)\|")
+
+
 def markdown(summary: ClassSummary) -> str:
     out = [f"# {summary.title}", "", *[f"- {note}" for note in summary.notes], ""]
     statuses = Counter(
@@ -195,7 +209,7 @@ def markdown(summary: ClassSummary) -> str:
     if failed:
         out += ["| lab | variant | shape | students | what the check found (one of them) |", "|---|---|---|---|---|"]
         out += [
-            f"| {lab} | {variant} | {case} | {count} | {message[:140]} |"
+            f"| {lab} | {variant} | {case} | {count} | {_cell(message)} |"
             for lab, variant, case, count, message in failed
         ]
     else:
@@ -265,7 +279,7 @@ def markdown_html(text: str) -> str:
     def flush() -> None:
         if table:
             rows = [
-                [esc(c.strip()) for c in line.strip().strip("|").split("|")]
+                [esc(c.strip().replace("\\|", "|")) for c in _CELL_BORDER.split(line.strip()[1:-1])]
                 for line in table
                 if not set(line.replace("|", "").strip()) <= set("-: ")
             ]

@@ -27,13 +27,14 @@ class TestOutcome:
 _WHERE = re.compile(r"^\S+:\d+$")  # "tests/labs/lab10_grading_test.cpp:135", GoogleTest's location line
 
 
-def _first_line(text: str) -> str:
-    """The first line that says something: a bare source location is skipped when a reason follows."""
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    for line in lines:
-        if not _WHERE.match(line):
-            return line
-    return lines[0] if lines else ""
+def finding(text: str, width: int | None = None) -> str:
+    """The line of a GoogleTest message that says what the check found. GoogleTest starts a failure
+    with its location and the failed assertion ("Expected equality of these values: ...") and ends it
+    with the test's own streamed message, so the last line that is not a bare location is the one;
+    `width` shortens it."""
+    lines = [row.strip() for row in text.splitlines() if row.strip() and not _WHERE.match(row.strip())]
+    line = lines[-1] if lines else ""
+    return line if width is None or len(line) <= width else line[: width - 3] + "..."
 
 
 def parse_xml(path: Path) -> list[TestOutcome]:
@@ -57,7 +58,7 @@ def parse_xml(path: Path) -> list[TestOutcome]:
                 or ""
             )
             status = "not_implemented" if NOT_IMPLEMENTED in text else "skipped"
-            outcomes.append(TestOutcome(name, status, _first_line(text), seconds))
+            outcomes.append(TestOutcome(name, status, finding(text), seconds))
         else:
             outcomes.append(TestOutcome(name, "passed", "", seconds))
     return outcomes

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import lms
+from .gtest import finding
 from .lab_run import LabRun
 from .scoring import LabScore, VariantScore
 
@@ -37,14 +38,6 @@ def _ctest_pattern(test_name: str) -> str:
         return re.escape(test_name)
     suite, _, test = test_name.partition(".")
     return f"{re.escape(suite)}(\\.{re.escape(test)})?"
-
-
-def _first_line(text: str, width: int = 160) -> str:
-    """One line that says what failed. GoogleTest starts a failure with its location and the failed
-    assertion and ends it with the test's own streamed message, so the last line is the useful one."""
-    lines = [row.strip() for row in text.splitlines() if row.strip() and not re.fullmatch(r"\S+:\d+", row.strip())]
-    line = lines[-1] if lines else ""
-    return line if len(line) <= width else line[: width - 3] + "..."
 
 
 def _states(variants: list[VariantScore], every: str) -> str:
@@ -161,7 +154,7 @@ def markdown(header: Header, labs: list[LabScore]) -> str:
             out += ["", "Failing tests (shape: what the check found):", ""]
             for v in failing:
                 for test in v.failing:
-                    out.append(f"- `{v.name}` {test.case}: {_first_line(test.message) or test.status}")
+                    out.append(f"- `{v.name}` {test.case}: {finding(test.message, 160) or test.status}")
             first = failing[0].failing[0]
             out += [
                 "",
@@ -195,7 +188,7 @@ def markdown(header: Header, labs: list[LabScore]) -> str:
             notes.append(f"- time: {step_times(lab.run)}")
         for test in lab.unscored:
             if test.status != "passed":
-                notes.append(f"- suite check {test.name} (no points): {test.status}: {_first_line(test.message)}")
+                notes.append(f"- suite check {test.name} (no points): {test.status}: {finding(test.message, 160)}")
         for test in lab.unmatched:
             notes.append(f"- test {test.name} is not placed by the rubric (no points): {test.status}")
         if notes:
@@ -303,7 +296,7 @@ def junit(header: Header, labs: list[LabScore]) -> str:
                     "testcase", classname=f"lab{lab.run.number}.{v.name}", name=test.case, time=f"{test.seconds:.3f}"
                 )
                 if test.status == "failed":
-                    ElementTree.SubElement(case, "failure", message=_first_line(test.message)).text = test.message
+                    ElementTree.SubElement(case, "failure", message=finding(test.message, 160)).text = test.message
                 elif test.status != "passed":
                     ElementTree.SubElement(case, "skipped", message=test.message or test.status)
                 cases.append(case)

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A stand-in for scripts/grade in the class grader's CPU tests: same arguments, no GPU. Each lab's
 kernels.cu says what to do: 'POINTS=n' scores n of 10, 'HANG' sleeps, 'CRASH' exits 1 without a report,
-'SAME' makes a second variant repeat the first (the distinct rule).
+'SAME' makes a second variant repeat the first (the distinct rule), 'NOTECHNIQUE' has the first pass
+without the technique its rule asks for; every lab has an optional challenge variant left unwritten.
 It records which GPU it was given (CUDA_VISIBLE_DEVICES) in its report."""
 import argparse
 import json
@@ -37,7 +38,10 @@ for number in args.labs.split(",") if args.labs else ["01"]:
                 "test": "Grading.v.odd_17x33x65",
                 "case": "odd_17x33x65",
                 "status": "failed",
-                "message": "element (0, 1) differs",
+                # GoogleTest's shape: location, the failed assertion, then the test's own message.
+                "message": "tests/support/gemm_grading.cpp:67\nExpected equality of these values:\n"
+                "  report.outcome\n    Which is: 2\n  CheckOutcome::kPassed\n    Which is: 0\n"
+                "element (0, 1) differs: |err| 2 over its bound",
             }
         ]
     )
@@ -53,10 +57,14 @@ for number in args.labs.split(",") if args.labs else ["01"]:
             "variants": [
                 {
                     "name": "v",
-                    "state": "passed" if not failing else "failed",
+                    "state": "technique not shown" if "NOTECHNIQUE" in text else "passed" if not failing else "failed",
                     "failing": failing,
                     "rate": {"fraction_of_solution": points / 10, "student": points, "solution": 10.0},
-                }
+                    "note": "operands staged through shared memory tiles (rule: lds >= mnk / 64; measured lds 0)"
+                    if "NOTECHNIQUE" in text
+                    else "",
+                },
+                {"name": "x", "state": "not implemented yet", "failing": [], "rate": None, "challenge": True},
             ],
         }
     )
