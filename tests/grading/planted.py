@@ -37,7 +37,7 @@ class Plant:
     folder: str
     source: str  # the whole kernels.cu
     expect: str  # what grade-report.json must show: a fatal class, "state:<variant>=<state>", "full marks",
-    # "not implemented yet" or "honest"
+    # "not implemented yet" or "whole core"
 
 
 def expectation_problem(lab: dict, expect: str) -> str | None:
@@ -50,15 +50,24 @@ def expectation_problem(lab: dict, expect: str) -> str | None:
             if ok
             else f"{lab['points']} / {lab['max_points']} ({lab['fatal']}: {lab['reason']}), expected full marks"
         )
-    if expect == "honest":
-        # A student's own work: no fatal, every variant written passes all its tests and keeps its
-        # technique, at least one written; speed is the student's (scored, not expected).
-        written = [v for v in lab["variants"] if v["state"] not in ("not implemented yet", "not run here")]
-        wrong = [f"{v['name']} {v['state']}" for v in written if v["state"] != "passed"]
-        wrong += [f"{v['name']} correctness" for v in written if v["correctness"] < v["correctness_max"]]
-        ok = lab["fatal"] is None and written and not wrong
+    if expect == "whole core":
+        # A student version written from the handout alone: no fatal, every variant of the core written
+        # and passing all its tests with its technique (a GPU that cannot run one: "not run here"); the
+        # optional challenge may be left unwritten, and what of it is written passes too. Speed is the
+        # student's (scored, not expected).
+        def wrong(v: dict) -> str | None:
+            if v["state"] == "passed":
+                return None if v["correctness"] >= v["correctness_max"] else f"{v['name']} correctness"
+            allowed = ("not run here", "not implemented yet") if v.get("challenge") else ("not run here",)
+            return None if v["state"] in allowed else f"{v['name']} {v['state']}"
+
+        problems = [w for w in map(wrong, lab["variants"]) if w]
+        core_passed = any(v["state"] == "passed" for v in lab["variants"] if not v.get("challenge"))
+        ok = lab["fatal"] is None and core_passed and not problems
         return (
-            None if ok else f"{lab['fatal'] or ''} {lab['reason'] or ''} {wrong or 'nothing written'}, expected honest"
+            None
+            if ok
+            else f"{lab['fatal'] or ''} {lab['reason'] or ''} {problems or 'no core variant passed'}, expected the whole core"
         )
     if expect == "not implemented yet":
         states = {v["state"] for v in lab["variants"]} - {"not run here"}

@@ -2,8 +2,8 @@
 """A class of planted submissions for `make grade-class` (the GPU demonstration of the class grader):
 the solutions, the skeletons, one student per plant of planted.py (the grader self-test's plants),
 two near-copies of each other, and one student per lab of tests/grading/student_versions/ (written
-from the handouts alone: honest work, which must keep its points), each with what its report must
-show.
+from the handouts alone: honest work, which must pass the whole core of its lab), each with what its
+report must show.
 
   planted_class.py CLASS_DIR [--quick]
                                   writes CLASS_DIR/<student>/NN_name/kernels.cu, CLASS_DIR/expected.json
@@ -51,7 +51,7 @@ def write_class(class_dir: Path, quick: bool = False) -> dict[str, dict[str, str
     for folder in sorted(p.name for p in versions.iterdir() if p.is_dir()):
         student = f"version_{folder[:2]}"  # one student a lab: the class grader spreads them over the GPUs
         shutil.copytree(versions / folder, class_dir / student / folder)
-        expected[student] = {folder: "honest"}
+        expected[student] = {folder: "whole core"}
     # Two near-copies of each other: the same lab 01, renamed and re-spaced by one of them.
     original = single_file(REPO, "01_naive_gemm")
     for student, text in (("copy_a", original), ("copy_b", original.replace("acc", "sum").replace("  ", "   "))):

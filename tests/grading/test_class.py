@@ -239,27 +239,42 @@ class PlantedClassTest(unittest.TestCase):
                         names = {v.name for v in rubric.labs[lab_folder[:2]].variants}
                         self.assertIn(name, names, (student, expect))
                         self.assertIn(state, ("failed", "not distinct", "technique not shown"), (student, expect))
-                    elif expect not in ("full marks", "not implemented yet", "honest", planted_class.SIMILAR):
+                    elif expect not in ("full marks", "not implemented yet", "whole core", planted_class.SIMILAR):
                         self.assertIn(expect, fatal, (student, expect))
             students = {s.id for s in classroom.discover(Path(folder) / "class")}
             self.assertEqual(students, set(expected))
-            versions = {s for s, labs in expected.items() if "honest" in labs.values()}
+            versions = {s for s, labs in expected.items() if "whole core" in labs.values()}
             self.assertGreaterEqual(len(versions), 12, "every lab's student version is a student of the class")
 
-    def test_honest_work_keeps_its_points_or_the_check_says_why(self):
+    def test_a_student_version_must_pass_the_whole_core_or_the_check_says_why(self):
         import planted
 
-        def lab(*states, fatal=None):
+        def lab(*states, fatal=None, challenge=()):
             variants = [
-                {"name": f"v{i}", "state": s, "correctness": 1, "correctness_max": 1} for i, s in enumerate(states)
+                {"name": f"v{i}", "state": s, "correctness": 1, "correctness_max": 1, "challenge": i in challenge}
+                for i, s in enumerate(states)
             ]
             return {"fatal": fatal, "reason": "", "variants": variants}
 
-        self.assertIsNone(planted.expectation_problem(lab("passed", "not implemented yet"), "honest"))
-        self.assertIn("v1 failed", planted.expectation_problem(lab("passed", "failed"), "honest"))
-        self.assertIn("technique not shown", planted.expectation_problem(lab("technique not shown"), "honest"))
-        self.assertIn("nothing written", planted.expectation_problem(lab("not implemented yet"), "honest"))
-        self.assertIsNotNone(planted.expectation_problem(lab("passed", fatal="crashed"), "honest"))
+        def problem(report):
+            return planted.expectation_problem(report, "whole core")
+
+        self.assertIsNone(problem(lab("passed", "passed")))
+        # The optional challenge may be left unwritten; a GPU that cannot run a rung does not count.
+        self.assertIsNone(problem(lab("passed", "not implemented yet", challenge=(1,))))
+        self.assertIsNone(problem(lab("passed", "not run here")))
+        # A core variant left unwritten, failing, repeating another or without its technique: named.
+        self.assertIn("v1 not implemented yet", problem(lab("passed", "not implemented yet")))
+        self.assertIn("v1 failed", problem(lab("passed", "failed")))
+        self.assertIn("v1 failed", problem(lab("passed", "failed", challenge=(1,))))
+        self.assertIn("technique not shown", problem(lab("technique not shown")))
+        self.assertIn("v1 not distinct", problem(lab("passed", "not distinct")))
+        # A core that ran nowhere proves nothing, even beside a passing challenge.
+        self.assertIn("no core variant passed", problem(lab("not run here", "passed", challenge=(1,))))
+        self.assertIsNotNone(problem(lab("passed", fatal="crashed")))
+        partial = lab("passed")
+        partial["variants"][0]["correctness"] = 0.5
+        self.assertIn("v0 correctness", problem(partial))
 
 
 class ClassroomTest(unittest.TestCase):
