@@ -106,6 +106,7 @@ class ClassGradingTest(unittest.TestCase):
         self.assertIn("## Points per lab", report)
         # bob and erin; the check's own words (not GoogleTest's location and assertion), its pipes escaped
         self.assertIn("| 01 | v | odd_17x33x65 | 2 | element (0, 1) differs: \\|err\\| 2 over its bound |", report)
+        self.assertNotIn("| 01 | x |", report)  # every student's unwritten variant: not a failed test
         self.assertIn("- frank, lab 01: integrity: kernels.cu line 1: cuBLAS", report)
         self.assertIn("- carol: timed out", report)
         page = (self.out / "class-report.html").read_text()
