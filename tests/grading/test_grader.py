@@ -542,6 +542,8 @@ class ReportsTest(unittest.TestCase):
             run.built_on = ["09", "07"]
             run.seconds = 97.6
             run.step_seconds = {"build": 21.04, "tests": 64.0, "memcheck": 9.5}
+            for i, test in enumerate(run.tests):  # GoogleTest's times: the slowest named, longest first
+                test.seconds = 0.5 * i
             scores = [score_lab(rubric, run), score_lab(rubric, broken)]
             header = reports.Header(
                 "students/alice", "2026-11-22 10:00 UTC", "NVIDIA H100", "abc123", "42", "rubric.json", "sandboxed: ..."
@@ -579,6 +581,11 @@ class ReportsTest(unittest.TestCase):
         self.assertIn("- time: build 21 s, tests 64 s, memcheck 10 s (98 s in all)", markdown)
         self.assertEqual(data["labs"][0]["step_seconds"], {"build": 21.0, "tests": 64.0, "memcheck": 9.5})
         self.assertEqual(data["labs"][1]["step_seconds"], {})
+        slowest = data["labs"][0]["slowest_tests"]
+        self.assertEqual(
+            slowest, [{"test": t.name, "seconds": 0.5 * i} for i, t in reversed(list(enumerate(run.tests)))][:5]
+        )
+        self.assertEqual(data["labs"][1]["slowest_tests"], [])  # no test ran, none is named
         self.assertEqual(data["labs"][0]["built_on_reference_labs"], ["09", "07"])
         self.assertEqual(data["labs"][1]["built_on_reference_labs"], [])
         suites = junit.findall("testsuite")

@@ -204,6 +204,15 @@ def step_times(run: LabRun) -> str:
     return steps + (f" ({run.seconds:.0f} s in all)" if run.seconds else "")
 
 
+SLOWEST_LISTED = 5
+
+
+def slowest_tests(run: LabRun) -> list[dict]:
+    """The tests that took longest (GoogleTest's own times), where a lab's test time goes."""
+    ranked = sorted(run.tests, key=lambda t: t.seconds, reverse=True)[:SLOWEST_LISTED]
+    return [{"test": t.name, "seconds": round(t.seconds, 2)} for t in ranked if t.seconds > 0]
+
+
 def _variant_json(v: VariantScore) -> dict:
     rate = None
     if v.rate is not None:
@@ -266,6 +275,7 @@ def as_json(header: Header, labs: list[LabScore]) -> str:
                 "built_on_reference_labs": lab.run.built_on,
                 "seconds": round(lab.run.seconds, 1),
                 "step_seconds": {step: round(seconds, 1) for step, seconds in lab.run.step_seconds.items()},
+                "slowest_tests": slowest_tests(lab.run),
                 "variants": [_variant_json(v) for v in lab.variants],
                 "unscored_tests": [{"test": t.name, "status": t.status} for t in lab.unscored],
                 "unmatched_tests": [{"test": t.name, "status": t.status} for t in lab.unmatched],
