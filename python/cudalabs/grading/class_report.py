@@ -15,6 +15,7 @@ from pathlib import Path
 
 from .gtest import finding
 from .lab_run import INTEGRITY
+from .technique import RULE_DETAIL
 
 
 @dataclass
@@ -65,7 +66,7 @@ def _clause(variant: dict) -> str:
         return f"{name} failing: {cases}" + (f" and {more} more" if more > 0 else "")
     if state == "not distinct":
         return f"{name} {note.split(':')[0]}"
-    what = note.split(" (rule:")[0]  # a technique rule's own words, without its formula and counts
+    what = note.split(RULE_DETAIL)[0]  # a technique rule's own words, without its formula and counts
     what = what if len(what) <= 120 else what[:117] + "..."
     return f"{name} {state}" + (f": {what}" if what and state != "not implemented yet" else "")
 

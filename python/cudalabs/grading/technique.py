@@ -20,6 +20,8 @@ import operator
 import re
 from dataclasses import dataclass, field
 
+# What a failed rule says: its own words, then this and the formula with what was measured.
+RULE_DETAIL = " (rule: "
 _NO_PERMISSION = re.compile(r"ERR_NVGPUCTRPERM|does not have permission to access NVIDIA GPU Performance Counters")
 
 
@@ -215,7 +217,7 @@ def judge(
         (result.checked if held else result.failures).append(
             rule.why
             if held
-            else f"{rule.why} (rule: {rule.require}; measured {describe(result.measured, rule.require)})"
+            else f"{rule.why}{RULE_DETAIL}{rule.require}; measured {describe(result.measured, rule.require)})"
         )
     return result
 
