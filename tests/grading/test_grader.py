@@ -4,9 +4,14 @@ grader.units; the end-to-end runs on a GPU are in grader_selftest.py."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import signal
+import subprocess
+import sys
 import tempfile
 import textwrap
+import time
 import unittest
 from unittest import mock
 import xml.etree.ElementTree as ElementTree
@@ -666,6 +671,73 @@ class ProcessTest(unittest.TestCase):
             self.assertEqual(done.returncode, 3)
             self.assertIsNone(done.signal_name)
             self.assertIn("hello", done.output())
+
+    # A grader that runs a command which starts its own command (grade-class runs scripts/grade, which
+    # runs the referee): each command has a process group of its own, so ending the outer one must
+    # end the inner one too, or it keeps running (on a GPU) after its grader is gone.
+    NESTED_GRADER = textwrap.dedent(
+        """
+        import sys
+        from pathlib import Path
+        from cudalabs.grading.process import end_children_on_signals, run_logged
+        end_children_on_signals()
+        folder = Path(sys.argv[1])
+        run_logged(["bash", "-c", f"echo $$ > {folder}/inner.pid; exec sleep 120"], folder / "inner.log", 300)
+        """
+    )
+
+    @staticmethod
+    def alive(pid: int) -> bool:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (FileNotFoundError, IndexError):
+            return False
+        return state not in ("Z", "X")  # a zombie has ended; nobody may have reaped it yet
+
+    def wait_for_pid(self, path: Path) -> int:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if path.is_file() and path.read_text().strip():
+                return int(path.read_text())
+            time.sleep(0.05)
+        self.fail(f"{path} was never written")
+
+    def nested_grader(self, folder: Path) -> list[str]:
+        script = folder / "grader.py"
+        script.write_text(self.NESTED_GRADER)
+        return [sys.executable, str(script), str(folder)]
+
+    def test_a_stopped_grader_ends_the_commands_it_runs(self):
+        with tempfile.TemporaryDirectory() as name:
+            folder = Path(name)
+            env = {**os.environ, "PYTHONPATH": str(REPO / "python")}
+            grader = subprocess.Popen(self.nested_grader(folder), env=env, start_new_session=True)
+            inner = self.wait_for_pid(folder / "inner.pid")
+            self.assertTrue(self.alive(inner))
+            grader.send_signal(signal.SIGTERM)
+            self.assertEqual(grader.wait(timeout=30), 128 + signal.SIGTERM)
+            self.assertFalse(self.alive(inner), "the stopped grader's command is still running")
+
+    def test_a_time_limit_ends_a_nested_graders_commands(self):
+        with tempfile.TemporaryDirectory() as name:
+            folder = Path(name)
+            env = {**os.environ, "PYTHONPATH": str(REPO / "python")}
+            done = run_logged(self.nested_grader(folder), folder / "log", 3, env)
+            self.assertTrue(done.timed_out)
+            inner = self.wait_for_pid(folder / "inner.pid")
+            self.assertFalse(self.alive(inner), "the timed-out grader's command is still running")
+
+    def test_what_a_command_leaves_running_is_ended(self):
+        with tempfile.TemporaryDirectory() as name:
+            folder = Path(name)
+            done = run_logged(["bash", "-c", f"sleep 120 & echo $! > {folder}/left.pid"], folder / "log", 30)
+            self.assertEqual(done.returncode, 0)
+            self.assertLess(done.seconds, 10)
+            left = self.wait_for_pid(folder / "left.pid")
+            deadline = time.monotonic() + 5
+            while self.alive(left) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            self.assertFalse(self.alive(left), "a process the command left in its group still runs")
 
 
 class SubmissionTest(unittest.TestCase):
