@@ -76,11 +76,17 @@ std::int64_t OperandSession::output(void* pointer, std::int64_t elements, std::s
 std::vector<std::vector<std::uint8_t>> OperandSession::run(
     const std::vector<Call>& calls, const RemoteRunner::CallbackHandler& callbacks) {
   std::vector<std::vector<std::uint8_t>> results = runner_.run(calls, callbacks);
+  // On the caller's stream, and finished before returning: a kernel would have written its outputs
+  // in that stream's order. A plain cudaMemcpy from pageable memory may return before its DMA
+  // lands, and a non-blocking stream (lab 09's pipeline) would then read the old values.
   for (const Output& output : outputs_) {
     const std::vector<std::uint8_t> bytes = runner_.get(output.buffer, output.what);
-    if (!bytes.empty())
-      check(cudaMemcpy(output.pointer, bytes.data(), bytes.size(), cudaMemcpyHostToDevice),
-            "cudaMemcpy (result)");
+    if (!bytes.empty()) {
+      check(cudaMemcpyAsync(output.pointer, bytes.data(), bytes.size(), cudaMemcpyHostToDevice,
+                            stream_),
+            "cudaMemcpyAsync (result)");
+      check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize (result)");
+    }
   }
   return results;
 }

@@ -244,6 +244,12 @@ std::pair<std::vector<std::uint8_t>, bool> run(RunnerState& state, Reader& in) {
   std::vector<Call> calls;
   for (std::uint32_t i = 0; i < count; ++i) calls.push_back(Call::read(in));
   std::vector<std::vector<std::uint8_t>> results;
+  // The puts' copies from pageable memory may still be landing: the calls see whole operands on
+  // whatever stream the student's code launches.
+  if (state.used_cuda()) {
+    if (const cudaError_t status = cudaDeviceSynchronize(); sticky(status))
+      return {status_reply(Status::kCudaFault, cudaGetErrorString(status), 0), true};
+  }
   for (std::size_t i = 0; i < calls.size(); ++i) {
     const Handler* handler = find_handler(calls[i].function);
     if (handler == nullptr)

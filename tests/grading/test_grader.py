@@ -111,6 +111,9 @@ class RubricTest(unittest.TestCase):
             '"require": "x > 0", "why": "w"}]}, "variants": {"a": {}}}}}': "'zz' is not a variant",
             LAB_DEFAULTS + '"labs": {"01": {"technique": {"metrics": {"x": "a__b.sum"}, "rules": [{"variants": ["a"], '
             '"require": "x > 0", "why": "w"}]}, "variants": {"a": {}, "b": {}}}}}': "no rule for 'b'",
+            LAB_DEFAULTS + '"labs": {"01": {"technique": {"metrics": {"x": "a__b.sum"}, "rules": [{"variants": ["*"], '
+            '"require": "x > 0", "why": "w"}], "distinct": {"why": "w", "measure": ["x"], "may_repeat": ["c"]}}, '
+            '"variants": {"a": {}, "b": {}}}}}': "may_repeat: 'c' is not a variant of the lab",
             LAB_DEFAULTS
             + '"labs": {"01": {"technique": {"rules": []}, "variants": {"a": {}}}}}': "expected at least one rule",
             LAB_DEFAULTS + '"labs": {"01": {"sanitizers": ["valgrind"], "variants": {"a": {}}}}}': "'valgrind' is not",

@@ -233,6 +233,9 @@ def _technique(where: str, defaults, settings, variants: list[str]) -> Technique
         why = distinct["why"]
         tolerance = _number(f"{where}.technique.distinct.tolerance", distinct.get("tolerance", 0.05))
         may_repeat = _strings(f"{where}.technique.distinct.may_repeat", distinct.get("may_repeat", []))
+        for name in may_repeat:
+            if name not in variants:
+                raise RubricError(f"{where}.technique.distinct.may_repeat: {name!r} is not a variant of the lab")
     probe_args = _strings(f"{where}.technique.probe_args", settings.get("probe_args", defaults.get("probe_args", [])))
     return TechniqueRules(metrics, tuple(rules), probe_args, measure, why, tolerance, may_repeat)
 
