@@ -277,6 +277,28 @@ class PlantedClassTest(unittest.TestCase):
         partial["variants"][0]["correctness"] = 0.5
         self.assertIn("v0 correctness", problem(partial))
 
+    def test_a_skeleton_leaves_every_variant_worth_points_unwritten_and_its_given_code_passes(self):
+        import planted
+
+        def lab(*variants, points=0, fatal=None):
+            rows = [{"name": f"v{i}", "state": s, "correctness_max": c, "performance_max": 0} for i, (s, c) in enumerate(variants)]
+            return {"fatal": fatal, "reason": "", "points": points, "variants": rows}
+
+        def problem(report):
+            return planted.expectation_problem(report, "not implemented yet")
+
+        todo, given = ("not implemented yet", 6), ("passed", 0)
+        self.assertIsNone(problem(lab(todo, todo)))
+        self.assertIsNone(problem(lab(todo, given)))
+        self.assertIsNone(problem(lab(todo, ("not run here", 4))))
+        # A given kernel that fails, a TODO that passes, points or a fatal: each named.
+        self.assertIn("given v1 failed", problem(lab(todo, ("failed", 0))))
+        self.assertIn("passed", problem(lab(todo, ("passed", 6))))
+        self.assertIsNotNone(problem(lab(todo, points=1)))
+        self.assertIsNotNone(problem(lab(todo, fatal="crashed")))
+        # Only given code passing is no skeleton.
+        self.assertIsNotNone(problem(lab(given)))
+
 
 class ClassroomTest(unittest.TestCase):
     def test_chunks_cover_every_student_once(self):
