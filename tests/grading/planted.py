@@ -75,7 +75,11 @@ def expectation_problem(lab: dict, expect: str) -> str | None:
             return v["correctness_max"] + v.get("performance_max", 0) == 0
 
         states = {v["state"] for v in lab["variants"] if not given(v)} - {"not run here"}
-        broken = [f"given {v['name']} {v['state']}" for v in lab["variants"] if given(v) and v["state"] not in ("passed", "not run here")]
+        broken = [
+            f"given {v['name']} {v['state']}"
+            for v in lab["variants"]
+            if given(v) and v["state"] not in ("passed", "not run here")
+        ]
         ok = lab["fatal"] is None and lab["points"] == 0 and states == {"not implemented yet"} and not broken
         return (
             None

@@ -281,7 +281,10 @@ class PlantedClassTest(unittest.TestCase):
         import planted
 
         def lab(*variants, points=0, fatal=None):
-            rows = [{"name": f"v{i}", "state": s, "correctness_max": c, "performance_max": 0} for i, (s, c) in enumerate(variants)]
+            rows = [
+                {"name": f"v{i}", "state": s, "correctness_max": c, "performance_max": 0}
+                for i, (s, c) in enumerate(variants)
+            ]
             return {"fatal": fatal, "reason": "", "points": points, "variants": rows}
 
         def problem(report):
