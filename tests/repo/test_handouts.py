@@ -363,6 +363,26 @@ class CourseTest(unittest.TestCase):
         self.assertEqual((core, challenge), ("a\nb", "// ---- The optional challenge: x\nc"))
         self.assertEqual(grading_tables.split_at_challenge("a\nb"), ("a\nb", ""))
 
+    def test_a_quick_class_run_gives_only_its_solutions_seconds_and_says_how_it_timed(self):
+        from cudalabs.docs import grading_tables
+
+        with tempfile.TemporaryDirectory() as tmp:
+            repo = Path(tmp)
+            run = repo / "docs" / "data" / grading_tables.QUICK_CLASS_RECORDS[0]
+            run.mkdir(parents=True)
+            (run / "environment.txt").write_text(
+                "name, compute_cap, driver_version, clocks.max.sm [MHz]\n"
+                + "NVIDIA H200, 9.0, 580.159.04, 1980 MHz\n" * 2
+                + "32\nSat Nov 28\ncommit abc\n"
+            )
+            (run / "step_seconds.csv").write_text(
+                "student,lab,seconds,build\nversion_09,09,400.0,3\nsolution_09,09,430.5,10\nsolution_09,11,0,\n"
+            )
+            seconds = grading_tables.grading_seconds(repo)
+        self.assertEqual(list(seconds), ["09"], "the solution of its own lab only")
+        self.assertEqual(seconds["09"][0], 430.5)
+        self.assertIn("2 x NVIDIA H200, one timed pair per variant", seconds["09"][1])
+
     @unittest.skipUnless((REPO / "tests" / "grading" / "student_versions").is_dir(), "no student versions here")
     def test_the_hours_follow_from_the_evidence(self):
         """lab_effort.json's hours (what the handouts quote) stay within an hour of the model's, from the

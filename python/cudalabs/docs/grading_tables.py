@@ -1,12 +1,19 @@
 """The instructor's guide's tables that come from the grader's own files: the rubric's points and distinct rules,
 and each lab's effort (the authors' estimate beside what is measured: the lines the solution adds to
 the skeleton, the grading time of the recorded solutions' run)."""
+import csv
 import json
 import pathlib
 
 # Newest first: the class demonstration ran the full grader of today (three sanitizers, the distinct
 # rule, three benchmark pairs); solutions.json is an earlier, lighter grader's run of labs 00-08.
 GRADING_RECORDS = ("grading/class_demo_nvidia-h100-80gb-hbm3/solutions-report.json", "grading/solutions.json")
+# For the labs those runs lack: the planted classes graded by today's grader with one timed pair of one
+# round per variant (QUICK=1), each student's seconds in step_seconds.csv beside the run's environment.txt.
+QUICK_CLASS_RECORDS = (
+    "grading/class_demo_grown_2x-nvidia-h200",
+    "grading/class_demo_labs-00-04-06-08-09-11_4x-nvidia-h200",
+)
 
 
 def read_rubric(repo: pathlib.Path) -> dict:
@@ -106,8 +113,16 @@ def code_lines_to_write(repo: pathlib.Path, folder: str) -> tuple[int, int]:
     )
 
 
+def _class_devices(folder: pathlib.Path) -> str:
+    """'4 x NVIDIA H200' from a class run's environment.txt (nvidia-smi's CSV: a header, a line per GPU)."""
+    lines = (folder / "environment.txt").read_text().splitlines()
+    names = [line.split(",")[0] for line in lines[1:] if line.count(",") >= 3]
+    return f"{len(names)} x {names[0]}" if names else "an unrecorded device"
+
+
 def grading_seconds(repo: pathlib.Path) -> dict[str, tuple[float, str]]:
-    """Lab -> (seconds its grading took for the solutions, the record and device)."""
+    """Lab -> (seconds its grading took for the solutions, the record and device). The full rubric's
+    records first; a lab only a quick class run graded has that run's seconds, its source saying so."""
     found = {}
     for name in GRADING_RECORDS:
         path = repo / "docs" / "data" / name
@@ -116,6 +131,15 @@ def grading_seconds(repo: pathlib.Path) -> dict[str, tuple[float, str]]:
         report = json.loads(path.read_text())
         for lab in report["labs"]:
             found.setdefault(lab["lab"], (lab["seconds"], f"{name}, {report['device']}"))
+    for name in QUICK_CLASS_RECORDS:
+        folder = repo / "docs" / "data" / name
+        if not (folder / "step_seconds.csv").exists():
+            continue
+        source = f"{name}/step_seconds.csv, {_class_devices(folder)}, one timed pair per variant"
+        with open(folder / "step_seconds.csv") as file:
+            for row in csv.DictReader(file):
+                if row["student"] == f"solution_{row['lab']}":
+                    found.setdefault(row["lab"], (float(row["seconds"]), source))
     return found
 
 
@@ -215,5 +239,14 @@ def lab_effort(repo: pathlib.Path) -> str:
             f"| {number} | {hours_cell} | {e['difficulty']} | {e['hardest']} | {handout_words(repo, folder):,} | "
             f"{_lines_cell(*code_lines_to_write(repo, folder))} | {written} | {graded} |"
         )
-    sources = sorted({where for _, where in seconds.values()})
-    return "\n".join(rows) + "\n\nGrading times: the solutions graded on " + "; ".join(sources) + "."
+    sources = {}
+    for number, (_, where) in sorted(seconds.items()):
+        sources.setdefault(where, []).append(number)
+    listed = "; ".join(
+        f"{where} ({'lab' if len(labs) == 1 else 'labs'} {', '.join(labs)})" for where, labs in sources.items()
+    )
+    return (
+        "\n".join(rows) + "\n\nGrading times: the solutions graded on " + listed + ". The full rubric times"
+        " three pairs of five rounds per variant, so where one timed pair was recorded its benchmark step"
+        " takes longer than shown."
+    )
