@@ -4,7 +4,7 @@
   grader_selftest.py WORK_DIR [--labs 01,05] [--quick] [--only solutions,skeleton,planted] [--plants NAME,...]
 
   solutions  the reference solutions, handed in as a student would: full marks (speed as the reference's)
-  skeleton   the pristine labs/: 0, every variant "not implemented yet"
+  skeleton   the pristine labs/: 0, every variant worth points "not implemented yet", given code passing
   planted    tests/grading/planted.py: each plant of the labs chosen shows its expected outcome (--plants:
              only those named)
 
