@@ -38,9 +38,10 @@ NO_TECHNIQUE ?=
 GRADE_FLAGS = $(if $(UNSANDBOXED),--unsandboxed) $(if $(NO_TECHNIQUE),--no-technique)
 EARLIER_LABS ?= $(if $(HAVE_SOLUTIONS),reference,student)
 # The build's packages; lab 10's MPI program is built when Open MPI is there, and the class grader's
-# similarity check runs when similarity-tester is, so both are optional. What only runs labs (make run,
+# similarity check runs when similarity-tester is, so both are optional; so is ccache (cache), which
+# only saves time. What only runs labs (make run,
 # lab, solution, profile, bench) needs the build group alone: RUN_SETUP_GROUPS.
-SETUP_GROUPS ?= build --optional mpi grading
+SETUP_GROUPS ?= build --optional mpi grading cache
 RUN_SETUP_GROUPS ?= build
 # CUDA's installer puts nvcc under /usr/local/cuda/bin without adding it to PATH.
 export PATH := $(if $(shell command -v nvcc 2>/dev/null),$(PATH),/usr/local/cuda/bin:$(PATH))

@@ -99,6 +99,18 @@ class SetupTest(unittest.TestCase):
             ):
                 self.assertIn(package, names)
 
+    def test_offline_bundle_holds_the_build_group(self):
+        """An offline machine with the bundle as .deps has every build package: the bundle's default holds
+        each one but the toolchain (a compiler, make, CMake, Ninja, Python: the machine's own)."""
+        with tempfile.TemporaryDirectory() as root:
+            build = set(self.run_setup("--list", "build", root=root).stdout.split())
+            bundled = self.run_setup("--list-bundle", root=root).stdout.split()
+        toolchain = {"cmake", "ninja-build", "g++", "make", "python3"}
+        self.assertLessEqual(toolchain, build)
+        self.assertEqual(build - toolchain - set(bundled), set(), "build packages the bundle leaves out")
+        self.assertIn("zstd", bundled)
+        self.assertEqual(set(bundled) & toolchain, set())
+
     def test_bad_input_gets_one_line_and_exit_2(self):
         with tempfile.TemporaryDirectory() as root:
             for args, word in ((["--frobnicate"], "--frobnicate"), (["gui"], "'gui'"), (["--bundle"], "--bundle")):
