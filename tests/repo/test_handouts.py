@@ -133,9 +133,13 @@ class RenderedHandoutTest(unittest.TestCase):
 
         with tempfile.TemporaryDirectory() as scratch:
             copy = Path(scratch) / "suite"
-            for part in ("labs", "docs/handouts", "docs/data", "docs/pages", "README.md"):
+            # What the handouts and pages render from; the instructor's edition's guide reads the solutions and
+            # the rubric and links the answer keys (a student release has none of them, and renders its own edition).
+            parts = ["labs", "docs/handouts", "docs/data", "docs/pages", "docs/page_sources", "README.md"]
+            for part in parts + ["solutions", "tests/grading", "docs/answers"]:
                 source = REPO / part
-                (shutil.copytree if source.is_dir() else shutil.copy)(source, copy / part)
+                if source.exists():
+                    (shutil.copytree if source.is_dir() else shutil.copy)(source, copy / part)
             self.assertEqual(handouts.stale(copy), [])
             source = copy / "docs" / "handouts" / f"{LABS[1].name}.md"
             source.write_text(source.read_text() + "\nOne more line.\n")
