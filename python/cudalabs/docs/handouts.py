@@ -103,7 +103,8 @@ def ref_targets(repo: pathlib.Path) -> dict[str, pathlib.Path]:
     if (repo / "docs" / "answers").is_dir():  # the site's answer keys page, made from this folder (generate.py)
         targets["answers"] = repo / "docs" / "answers"
     for page, source in site_pages(repo).items():
-        for anchor in re.findall(r"\{#([\w-]+)\}", editions.resolve(source.read_text(), editions.of(repo))):
+        text = editions.resolve(source.read_text(), editions.of(repo), source.relative_to(repo).as_posix())
+        for anchor in re.findall(r"\{#([\w-]+)\}", text):
             targets.setdefault(anchor, page)
     for folder in lab_folders(repo):
         number = folder.name[:2]
@@ -215,10 +216,33 @@ def site_pages(repo: pathlib.Path) -> dict[pathlib.Path, pathlib.Path]:
     return dict(sorted(pages.items()))
 
 
+PAGE_MENTION = re.compile(r"\bdocs/pages/[\w-]+\.md\b")
+
+
+def linked_pages(repo: pathlib.Path) -> list[pathlib.Path]:
+    """The pages a reader reaches from the main README.md and the handouts, as a Git host shows them: the
+    markdown files their links lead to, and the pages they name by path (docs/pages/NAME.md), followed
+    from page to page. The README and the handouts themselves are not in the list."""
+    start = [repo / "README.md"] + [folder / "README.md" for folder in lab_folders(repo)]
+    seen, queue = set(start), [p for p in start if p.is_file()]
+    while queue:
+        page = queue.pop()
+        text = page.read_text()
+        targets = [(page.parent / t.split("#")[0]) for _, t, _ in LINK.findall(text) if not re.match(r"^[a-z]+:", t)]
+        targets += [repo / m for m in PAGE_MENTION.findall(text)]
+        for target in targets:
+            target = pathlib.Path(os.path.normpath(target))
+            if target.suffix == ".md" and target.is_file() and target.is_relative_to(repo) and target not in seen:
+                seen.add(target)
+                queue.append(target)
+    return sorted(seen - set(start))
+
+
 def render_page(repo: pathlib.Path, source: pathlib.Path, device: str = labdata.DEFAULT_DEVICE) -> str:
     """A page a README links, as a Git host shows it: docs/pages/NAME.md from docs/page_sources/NAME.md."""
     target = repo / PAGES / source.name
-    body = render_markdown(repo, source.read_text(), "00", source, target, device)
+    # Its links are written from docs/pages/, where the page stands (on the site and here): none to rebase.
+    body = render_markdown(repo, source.read_text(), "00", target, target, device)
     return NOTICE.format(source=source.relative_to(repo).as_posix()) + body.rstrip("\n") + "\n"
 
 
