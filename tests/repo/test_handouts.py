@@ -251,9 +251,15 @@ class EditionsTest(unittest.TestCase):
         for part in editions.student_parts(text):
             self.assertNotIn("--", part)
         blocks = {"<!--instructors-->", "<!--/instructors-->", "<!--students:", "-->"}
+        mark, fenced = SHOWN_MARKUP["an edition mark"], False
         for number, line in enumerate(text.splitlines(), start=1):
+            if line.lstrip().startswith("```"):
+                fenced = not fenced
             if re.match(r"\s*<!--/?(?:instructors|students)", line):
                 self.assertIn(line.strip(), blocks, f"README.md:{number}: an inline edition mark opens the line")
+            # Code shows a comment as text: a mark inside a code block or an inline code span would be seen.
+            shown = [line] if fenced else re.findall(r"`[^`]*`", line)
+            self.assertFalse(any(mark.search(code) for code in shown), f"README.md:{number}: a mark inside code")
 
 
 def median(name, **counters):
