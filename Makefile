@@ -1,10 +1,12 @@
 # cuda-labs: the front door.
 #
-#   make run               build the solutions and run every lab in order, then the progression table (GPU)
+#   make run               build the solutions (a student release: your kernels) and run every lab in order, then
+#                          the progression table (GPU)
 #   make test              build everything and run the tests (GPU tests are skipped, with the reason, without one)
 #   make lab N=01          build and run the student's lab 01 (ARGS="--size 2048" passes flags)
 #   make solution N=01     the same with the reference solution
-#   make profile N=05      Nsight Compute on your lab 05 and the solution's, key metrics side by side
+#   make profile N=05      Nsight Compute on your lab 05 and the solution's (where there is one), key metrics side
+#                          by side
 #   make bench             time every solution and write Google Benchmark JSON to $(BUILD_DIR)/bench
 #   make gpu-check         on a GPU machine: build, all GPU tests, short benchmarks, compute-sanitizer
 #   make docs              the docs site (Doxygen) from the handouts and docs/data/: $(BUILD_DIR)/docs/html
@@ -20,8 +22,9 @@
 #   make setup             install what the build needs (scripts/setup; every target above calls it first)
 #
 # Variables: BUILD_DIR (build), JOBS (all cores), CMAKE_FLAGS (extra cmake -D...), ARGS (driver flags),
-# EARLIER_LABS (reference: a later lab's student build runs the earlier labs' reference kernels, so each
-# lab stands alone; student: it runs your own, e.g. make lab N=10 EARLIER_LABS=student).
+# EARLIER_LABS (reference, where there are solutions: a later lab's student build runs the earlier labs'
+# reference kernels, so each lab stands alone; student, the only one of a student release: it runs your
+# own, e.g. make lab N=10 EARLIER_LABS=student).
 BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
@@ -51,9 +54,16 @@ export PATH := $(if $(wildcard $(DEPS_BIN)),$(DEPS_BIN):)$(PATH)
 GENERATOR = $(if $(shell command -v ninja 2>/dev/null),Ninja,Unix Makefiles)
 LABS := $(sort $(patsubst labs/%/,%,$(dir $(wildcard labs/[0-9][0-9]_*/lab.h))))
 LAB_NUMBERS := $(foreach lab,$(LABS),$(firstword $(subst _, ,$(lab))))
-# A student release (make release-students) has no solutions/ and no grader: what needs them says so.
+# A student release (make release-students) has no solutions/ and no grader: the targets that need them
+# (and make profile SOLUTION=1) stop as the Makefile is read, before any prerequisite (setup, the GPU
+# check) runs, each with one line and exit code 2.
 HAVE_SOLUTIONS := $(wildcard solutions/00_*)
-NOT_IN_RELEASE = make $(MAKECMDGOALS): this copy is a student release, without solutions/ and the grader
+INSTRUCTOR_ONLY := solution bench gpu-check grade grade-class release-students
+NOT_IN_RELEASE = make $(1): this copy is a student release, without the reference solutions and the grader that it needs
+ifeq ($(HAVE_SOLUTIONS),)
+$(foreach goal,$(filter $(INSTRUCTOR_ONLY),$(MAKECMDGOALS)),$(error $(call NOT_IN_RELEASE,$(goal))))
+$(if $(and $(SOLUTION),$(filter profile,$(MAKECMDGOALS))),$(error $(call NOT_IN_RELEASE,profile SOLUTION=1)))
+endif
 NO_GPU_MESSAGE = no CUDA GPU available: make $(MAKECMDGOALS) needs one (make test builds everything and runs the CPU tests)
 
 
@@ -61,8 +71,11 @@ NO_GPU_MESSAGE = no CUDA GPU available: make $(MAKECMDGOALS) needs one (make tes
         grade-class handouts
 all: build
 
+# The header above, to its last comment line; in a student release without the entries (and their
+# continuation lines) of the targets it does not have.
 help:
-	@sed -n '2,22p' Makefile
+	@awk -v drop=" $(if $(HAVE_SOLUTIONS),,$(INSTRUCTOR_ONLY)) " 'NR == 1 {next} !/^#/ {exit} \
+	  /^#   make / {skip = index(drop, " " $$3 " ")} !/^#      / && !/^#   make / {skip = 0} !skip' Makefile
 
 # Quiet and fast when nothing is missing; installs what is (apt-get), or names the command to run.
 # The targets that only build and run labs install the build group alone (RUN_SETUP_GROUPS): a fresh
@@ -108,7 +121,6 @@ lab: check-lab-number require-gpu configure
 	$(BUILD_DIR)/labs/lab$(N) $(ARGS)
 
 solution: check-lab-number require-gpu configure
-	$(if $(HAVE_SOLUTIONS),,$(error $(NOT_IN_RELEASE)))
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target lab$(N)_solution
 	$(BUILD_DIR)/labs/lab$(N)_solution $(ARGS)
 
@@ -116,7 +128,6 @@ solution: check-lab-number require-gpu configure
 # the handouts' key metrics side by side on the terminal. SOLUTION=1 profiles only the solution.
 profile: check-lab-number require-gpu configure
 	@command -v ncu >/dev/null || { echo "make profile: Nsight Compute (ncu) not found; it comes with the CUDA toolkit" >&2; exit 2; }
-	$(if $(and $(SOLUTION),$(if $(HAVE_SOLUTIONS),,x)),$(error $(NOT_IN_RELEASE)))
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target $(if $(HAVE_SOLUTIONS),lab$(N)_solution) $(if $(SOLUTION),,lab$(N))
 	$(if $(HAVE_SOLUTIONS),scripts/profile --solution $(BUILD_DIR) $(N) $(BUILD_DIR)/profile/lab$(N)_solution.csv $(ARGS))
 	$(if $(SOLUTION),,scripts/profile $(BUILD_DIR) $(N) $(BUILD_DIR)/profile/lab$(N)_yours.csv $(ARGS))
@@ -128,13 +139,11 @@ bench: require-gpu configure
 	LAB_ARGS="--repetitions 10 $(ARGS)" scripts/run-labs $(BUILD_DIR) $(BUILD_DIR)/bench
 
 grade: require-gpu setup
-	$(if $(wildcard scripts/grade),,$(error $(NOT_IN_RELEASE)))
 	scripts/grade --submission "$(SUBMISSION)" --labs "$(LABS)" --build "$(BUILD_DIR)/grade-build" \
 	  --out "$(or $(GRADE_DIR),$(BUILD_DIR)/grade/$(notdir $(abspath $(SUBMISSION))))" $(if $(RUBRIC),--rubric "$(RUBRIC)") \
 	  $(GRADE_FLAGS)
 
 grade-class: require-gpu setup
-	$(if $(wildcard scripts/grade-class),,$(error $(NOT_IN_RELEASE)))
 	@scripts/setup --optional grading
 	scripts/grade-class $(if $(CLASS),--class "$(CLASS)") $(if $(ROSTER),--roster "$(ROSTER)") --labs "$(LABS)" \
 	  $(if $(REGRADE),--regrade) $(if $(GRADE_DIR),--out "$(GRADE_DIR)") $(if $(RUBRIC),--rubric "$(RUBRIC)") \

@@ -2,6 +2,8 @@
 results, and its answer key (the predictions and an answer per question) lives only in docs/answers/.
 And they read well wherever a student opens them: each labs/NN_name/README.md is rendered from its source
 (docs/handouts/NN_name.md) and the records, holds no placeholder, and is current (make handouts).
+The pages a README links read as well (rendered from docs/page_sources/ where they need it), and one text
+serves both editions: the instructors' and the student release's (editions.py).
 The DCGAN's per-layer tables put each layer against its floor: that arithmetic is checked on a synthetic record."""
 import json
 import re
@@ -9,7 +11,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from cudalabs.docs import dcgan_tables, handouts
+from cudalabs.docs import dcgan_tables, editions, handouts
 from cudalabs.docs.render import Renderer
 from cudalabs.records.benchmark import Record
 
@@ -133,9 +135,13 @@ class RenderedHandoutTest(unittest.TestCase):
 
         with tempfile.TemporaryDirectory() as scratch:
             copy = Path(scratch) / "suite"
-            for part in ("labs", "docs/handouts", "docs/data", "docs/pages", "README.md"):
+            # What the handouts and pages render from; the instructor's edition's guide reads the solutions and
+            # the rubric and links the answer keys (a student release has none of them, and renders its own edition).
+            parts = ["labs", "docs/handouts", "docs/data", "docs/pages", "docs/page_sources", "README.md"]
+            for part in parts + ["solutions", "tests/grading", "docs/answers"]:
                 source = REPO / part
-                (shutil.copytree if source.is_dir() else shutil.copy)(source, copy / part)
+                if source.exists():
+                    (shutil.copytree if source.is_dir() else shutil.copy)(source, copy / part)
             self.assertEqual(handouts.stale(copy), [])
             source = copy / "docs" / "handouts" / f"{LABS[1].name}.md"
             source.write_text(source.read_text() + "\nOne more line.\n")
@@ -145,6 +151,115 @@ class RenderedHandoutTest(unittest.TestCase):
             self.assertIn(f"labs/{LABS[1].name}/README.md", named)
             self.assertIn(f"labs/{LABS[5].name}/README.md", named)
             self.assertNotIn(f"labs/{LABS[2].name}/README.md", named)
+
+
+# What a Git host would show as markup rather than render: a placeholder, an edition mark, a Doxygen command.
+SHOWN_MARKUP = {
+    "a placeholder": re.compile(r"\{\{[^}]*\}\}"),
+    "an edition mark": re.compile(r"<!--/?(?:instructors|students)\b"),
+    "a Doxygen command": re.compile(r"(?<![\w`])\\(?:ref|snippet|page|dot|enddot|htmlonly)\b"),
+}
+
+
+def shown_markup(text: str) -> list[str]:
+    return [what for what, pattern in SHOWN_MARKUP.items() if pattern.search(text)]
+
+
+class LinkedPageTest(unittest.TestCase):
+    """Every page a reader reaches from the README or a handout (links and named paths, followed from page
+    to page) reads as well on a Git host as the handouts: no placeholder, edition mark or Doxygen command,
+    never a source, every link there. In the instructors' copy and, through its own make test, the release."""
+
+    def test_the_pages_a_readme_links_show_no_markup(self):
+        pages = handouts.linked_pages(REPO)
+        names = {str(p.relative_to(REPO)) for p in pages}
+        self.assertTrue({"docs/pages/architecture.md", "docs/pages/without_a_gpu.md"} <= names, names)
+        for page in pages:
+            text = page.read_text()
+            with self.subTest(page=str(page.relative_to(REPO))):
+                self.assertEqual(shown_markup(text), [])
+                self.assertFalse(page.is_relative_to(REPO / "docs" / "page_sources"), "a reader lands on a source")
+                self.assertFalse(page.is_relative_to(REPO / "docs" / "handouts"), "a reader lands on a source")
+                for target in re.findall(r"\]\(([^)\s]+)\)", text):
+                    if not re.match(r"^[a-z]+:", target) and not target.startswith("#"):
+                        self.assertTrue((page.parent / target.split("#")[0]).exists(), target)
+
+    def test_every_page_source_is_rendered(self):
+        sources = sorted((REPO / "docs" / "page_sources").glob("*.md"))
+        self.assertGreaterEqual(len(sources), 3)
+        for source in sources:
+            with self.subTest(source=source.name):
+                self.assertTrue((REPO / "docs" / "pages" / source.name).is_file(), "not rendered: make handouts")
+
+    def test_the_crawl_finds_a_planted_page_and_its_placeholder(self):
+        """The control: a copy whose README names a new page, which links one more with a placeholder."""
+        with tempfile.TemporaryDirectory() as scratch:
+            copy = Path(scratch)
+            (copy / "labs").mkdir()
+            (copy / "docs" / "pages").mkdir(parents=True)
+            (copy / "README.md").write_text("See docs/pages/first.md.\n")
+            (copy / "docs" / "pages" / "first.md").write_text("The [second](second.md#part) page.\n")
+            (copy / "docs" / "pages" / "second.md").write_text("Measured: {{gflops:best}}.\n")
+            (copy / "docs" / "pages" / "unlinked.md").write_text("{{gflops:best}}\n")
+            pages = handouts.linked_pages(copy)
+            self.assertEqual([p.name for p in pages], ["first.md", "second.md"])
+            self.assertEqual(shown_markup(pages[1].read_text()), ["a placeholder"])
+        self.assertEqual(shown_markup("<!--students:x--> and \\ref lab01"), ["an edition mark", "a Doxygen command"])
+
+
+class EditionsTest(unittest.TestCase):
+    """One text, two editions: what holds only in the instructors' copy or only in the student release is
+    marked once (editions.py), and each copy renders its own edition."""
+
+    TEXT = (
+        "Run <!--instructors-->the solution<!--/instructors--><!--students:your lab-->.\n\n"
+        "```\nmake lab\n<!--instructors-->\nmake solution\n<!--/instructors-->\n<!--students:\n# compare\n-->\n```\n\n"
+        "| a | b |\n| --- | --- |\n| 1 | 2 |\n\n"
+        "<!--instructors-->\n\n## For instructors\n\nText.\n\n<!--/instructors-->\n\nEnd.\n"
+    )
+
+    def test_each_edition_gets_its_parts_and_no_blank_line_is_doubled(self):
+        self.assertEqual(
+            editions.resolve(self.TEXT, editions.INSTRUCTORS),
+            "Run the solution.\n\n```\nmake lab\nmake solution\n```\n\n| a | b |\n| --- | --- |\n| 1 | 2 |\n\n"
+            "## For instructors\n\nText.\n\nEnd.\n",
+        )
+        self.assertEqual(
+            editions.resolve(self.TEXT, editions.STUDENTS),
+            "Run your lab.\n\n```\nmake lab\n# compare\n```\n\n| a | b |\n| --- | --- |\n| 1 | 2 |\n\nEnd.\n",
+        )
+
+    def test_a_marker_without_its_partner_is_named(self):
+        for text in ("a <!--instructors-->b\n", "<!--/instructors--> a\n", "a <!--students:b\n"):
+            with self.subTest(text=text), self.assertRaisesRegex(ValueError, "without its partner on line 1"):
+                editions.resolve(text, editions.STUDENTS, "t")
+        with self.assertRaisesRegex(ValueError, "is not"):
+            editions.resolve("a", "teachers")
+
+    def test_this_copy_is_the_edition_its_files_say(self):
+        self.assertEqual(
+            editions.of(REPO), editions.INSTRUCTORS if (REPO / "solutions").is_dir() else editions.STUDENTS
+        )
+
+    def test_the_readmes_marks_are_safe_on_a_git_host(self):
+        """The main README keeps its marks as HTML comments: a student part must not hold "--" (GitHub's markdown
+        stops seeing a comment there), and an inline mark must not open a line (a line that opens with a
+        comment is a block of raw HTML, its text shown unrendered); both editions must resolve."""
+        text = (REPO / "README.md").read_text()
+        for edition in (editions.INSTRUCTORS, editions.STUDENTS):
+            editions.resolve(text, edition, "README.md")
+        for part in editions.student_parts(text):
+            self.assertNotIn("--", part)
+        blocks = {"<!--instructors-->", "<!--/instructors-->", "<!--students:", "-->"}
+        mark, fenced = SHOWN_MARKUP["an edition mark"], False
+        for number, line in enumerate(text.splitlines(), start=1):
+            if line.lstrip().startswith("```"):
+                fenced = not fenced
+            if re.match(r"\s*<!--/?(?:instructors|students)", line):
+                self.assertIn(line.strip(), blocks, f"README.md:{number}: an inline edition mark opens the line")
+            # Code shows a comment as text: a mark inside a code block or an inline code span would be seen.
+            shown = [line] if fenced else re.findall(r"`[^`]*`", line)
+            self.assertFalse(any(mark.search(code) for code in shown), f"README.md:{number}: a mark inside code")
 
 
 def median(name, **counters):

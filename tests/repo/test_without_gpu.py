@@ -245,7 +245,7 @@ class BuildRequirementsTest(unittest.TestCase):
         self.assertRegex(self.top, rf"cmake_minimum_required\(VERSION {re.escape(self.cmake)}\)")
         readme = (REPO / "README.md").read_text()
         self.assertIn(f"Oldest supported: CUDA {self.cuda} and CMake {self.cmake}", readme)
-        page = " ".join((REPO / "docs" / "pages" / "without_a_gpu.md").read_text().split())
+        page = " ".join((REPO / "docs" / "page_sources" / "without_a_gpu.md").read_text().split())
         self.assertIn(f"the CUDA toolkit {{{{const:{self.cuda}}}}} or newer", page)
         self.assertIn(f"CMake {{{{const:{self.cmake}}}}} or newer", page)
 

@@ -13,6 +13,8 @@ import pathlib
 import re
 import sys
 
+from cudalabs.docs import handouts
+
 # What a reader should never see as text. Code blocks and inline code are skipped: there, these are
 # the code itself.
 LEFTOVERS = [
@@ -184,11 +186,9 @@ def comment_lines(text):
 def source_files(repo):
     """The markdown sources of the site and the headers whose comments Doxygen reads."""
     repo = pathlib.Path(repo)
-    markdown = [
-        p
-        for folder in ("docs/handouts", "docs/walkthroughs", "docs/answers", "docs/pages")
-        for p in sorted((repo / folder).glob("*.md"))
-    ]
+    folders = ("docs/handouts", "docs/walkthroughs", "docs/answers")
+    markdown = [p for folder in folders for p in sorted((repo / folder).glob("*.md"))]
+    markdown += handouts.site_pages(repo).values()  # a rendered page's source, not the page
     headers = [
         p
         for folder in ("common", "labs")

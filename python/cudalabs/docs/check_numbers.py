@@ -2,7 +2,8 @@
 
 A figure-like number (a number with a unit: ms, GFLOP/s, GB, %, x, ...; a decimal; a number with
 thousands separators; a count out of a count, "38 of 38") in a handout source (docs/handouts/; the labs'
-README.md files are rendered from them), walkthrough, answer key or page must come from a placeholder of
+README.md files are rendered from them), walkthrough, answer key or page (its source under
+docs/page_sources/ where it has one) must come from a placeholder of
 the generator ({{ms:...}}, {{calc:...}}, {{metric:...}}, ...: cudalabs.docs.generate), or be marked as
 a figure quoted from a source ({{quote:...}}) or a constant ({{const:...}}). Code spans and blocks,
 headings' anchors and link targets are not prose.
@@ -18,6 +19,8 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
+
+from cudalabs.docs import handouts
 
 UNITS = (
     r"ms|µs|us|ns|s|GFLOP/s|TFLOP/s|GB/s|TB/s|GB|MB|KB|KiB|MiB|GiB|TiB|%|images/s|FLOP/byte|"
@@ -45,7 +48,7 @@ def sources(repo: Path) -> list[Path]:
         sorted(repo.glob("docs/handouts/*.md"))
         + sorted(repo.glob("docs/walkthroughs/*.md"))
         + sorted(repo.glob("docs/answers/*.md"))
-        + sorted(repo.glob("docs/pages/*.md"))
+        + sorted(source for source in handouts.site_pages(repo).values())
     )
 
 

@@ -4,7 +4,8 @@ templates and docs/data/.
   python3 -m cudalabs.docs.generate --repo ROOT --out DIR [--device SLUG]   (scripts/build-docs runs it)
 
 writes DIR/pages/*.md (the main page, one page per lab: handout + walkthrough, results, guides) and
-DIR/plots/*.svg. The placeholders the templates may use are listed in render.py.
+DIR/plots/*.svg. The placeholders the templates may use are listed in render.py; the marks of what one
+edition shows, in editions.py.
 """
 import argparse
 import pathlib
@@ -156,9 +157,10 @@ def main():
         ]
         (pages / "answers.md").write_text(doxygen_markdown(link_citations(with_toc("\n\n".join(parts)))))
 
-    for page in sorted((repo / "docs" / "pages").glob("*.md")):
+    # A page a README links is rendered in place too (make handouts); the site builds it from its source.
+    for page, source in handouts.site_pages(repo).items():
         (pages / page.name).write_text(
-            doxygen_markdown(link_citations(Renderer(data_dir, args.device, "00").render(with_toc(page.read_text()))))
+            doxygen_markdown(link_citations(Renderer(data_dir, args.device, "00").render(with_toc(source.read_text()))))
         )
     print(f"generate: {len(list(pages.glob('*.md')))} pages, {len(drawn)} plots in {out}")
     return 0
@@ -167,6 +169,6 @@ def main():
 if __name__ == "__main__":
     try:
         sys.exit(main())
-    except KeyError as error:
+    except (KeyError, ValueError) as error:
         print(f"generate: {error.args[0]}", file=sys.stderr)
         sys.exit(1)

@@ -17,6 +17,9 @@ Templates may use:
   {{rubric_total}} {{rubric_total:NN}}   the rubric's total now, of every lab or of lab NN
   {{edition}}                            which edition this site is: instructor's or student
   {{edition_commands}}                   the two commands, as they work in this edition
+  {{solution_run:COMMAND}}               a line of a code block that runs the reference solution: COMMAND in the
+                                         instructors' edition, in the student release a comment that says what
+                                         to compare with instead (what else one edition shows: editions.py)
   {{technique_rules}}                    what each variant's profile must show, and what sets variants apart
   {{lab_effort}}                         hours and difficulty, lines to write, the student versions, grading time
   {{effort:hours}}                       the time the lab takes, as its handout quotes it ("about 4-6 hours")
@@ -59,7 +62,7 @@ import json
 import pathlib
 import re
 
-from cudalabs.docs import dcgan_tables, grading_tables, reliability
+from cudalabs.docs import dcgan_tables, editions, grading_tables, reliability
 from cudalabs.records import labdata, random_shapes
 from cudalabs.records.benchmark import Record
 
@@ -448,7 +451,7 @@ class Renderer:
         return (
             "Instructor's edition: the walkthroughs show the solutions' code, and the answer keys are on "
             "\\ref answers."
-            if (self.repo() / "solutions").is_dir()
+            if editions.of(self.repo()) == editions.INSTRUCTORS
             else "Student edition: no solution code and no answer keys (written by make release-students)."
         )
 
@@ -456,7 +459,7 @@ class Renderer:
         # make run builds what the copy has: the solutions in the instructor's, the student's kernels in a release.
         what = (
             "build the reference solutions and run every lab in order"
-            if (self.repo() / "solutions").is_dir()
+            if editions.of(self.repo()) == editions.INSTRUCTORS
             else "build your kernels and run every lab in order"
         )
         return (
@@ -465,6 +468,11 @@ class Renderer:
             "make test    # build everything and run the tests (GPU tests are reported skipped, with the reason, "
             "without a GPU)\n```"
         )
+
+    SOLUTION_NOT_HERE = '# no reference solution in this copy: compare your table with "Measured" below'
+
+    def _solution_run(self, key, arg):
+        return arg if editions.of(self.repo()) == editions.INSTRUCTORS else self.SOLUTION_NOT_HERE
 
     def _rubric_labs(self, key, arg):
         labs = sorted(grading_tables.rubric_totals(self.repo()))
@@ -561,6 +569,7 @@ class Renderer:
         "ceiling": _ceiling,
         "edition": _edition,
         "edition_commands": _edition_commands,
+        "solution_run": _solution_run,
         "rubric_labs": _rubric_labs,
         "rubric_total": _rubric_total,
         "rubric_points": _rubric_points,
@@ -581,6 +590,8 @@ class Renderer:
         return handler(self, key, arg)
 
     def render(self, text):
+        """The template as this copy's edition shows it (editions.py), with every placeholder filled in."""
+        text = editions.resolve(text, editions.of(self.repo()))
         return re.sub(r"\{\{([^}]+)\}\}", self.replace, text)
 
 
