@@ -99,8 +99,9 @@ configure: setup $(BUILD_DIR)/CMakeCache.txt
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
+# ctest, then one line per reason tests were skipped (scripts/run-tests).
 test: build
-	ctest --test-dir $(BUILD_DIR) -j $(JOBS) --output-on-failure
+	scripts/run-tests "$(BUILD_DIR)" -j $(JOBS)
 
 # require-gpu comes first among the prerequisites and stops make itself, so that without a GPU the
 # whole output is one line (make's "*** no CUDA GPU available ... Stop.") and the exit code non-zero.
@@ -111,10 +112,9 @@ check-lab-number:
 	$(if $(filter $(N),$(LAB_NUMBERS)),,$(error N=$(N) is not a lab: use one of $(LAB_NUMBERS), e.g. make lab N=01))
 
 # Builds exactly the drivers scripts/run-labs runs (and what they link), nothing else: no tests, no
-# student builds, no lab07_plans or MPI program.
+# student builds, no lab07_plans or MPI program; each lab runs as soon as its driver is built.
 run: require-gpu configure
-	cmake --build $(BUILD_DIR) -j $(JOBS) --target $(foreach n,$(LAB_NUMBERS),lab$(n)$(if $(HAVE_SOLUTIONS),_solution))
-	scripts/run-labs $(BUILD_DIR) $(BUILD_DIR)/run
+	JOBS=$(JOBS) scripts/run-labs --build $(BUILD_DIR) $(BUILD_DIR)/run
 
 lab: check-lab-number require-gpu configure
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target lab$(N)
@@ -135,8 +135,7 @@ profile: check-lab-number require-gpu configure
 	  $(if $(HAVE_SOLUTIONS),$(BUILD_DIR)/profile/lab$(N)_solution.csv)
 
 bench: require-gpu configure
-	cmake --build $(BUILD_DIR) -j $(JOBS) --target $(foreach n,$(LAB_NUMBERS),lab$(n)_solution)
-	LAB_ARGS="--repetitions 10 $(ARGS)" scripts/run-labs $(BUILD_DIR) $(BUILD_DIR)/bench
+	JOBS=$(JOBS) LAB_ARGS="--repetitions 10 $(ARGS)" scripts/run-labs --build $(BUILD_DIR) $(BUILD_DIR)/bench
 
 grade: require-gpu setup
 	scripts/grade --submission "$(SUBMISSION)" --labs "$(LABS)" --build "$(BUILD_DIR)/grade-build" \

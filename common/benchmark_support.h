@@ -22,19 +22,25 @@
 namespace cudalabs {
 
 /// How each benchmark is repeated.
+///
+/// The defaults keep a whole `make run` within three minutes: three repetitions of at least 50 ms
+/// each (many launches of a fast kernel, one of a slow one), and one untimed launch first, the
+/// first repetition's search for its launch count warming the GPU further. `make bench` and the
+/// records ask for more (--repetitions 10).
 struct TimingOptions {
-  int repetitions = 5;      ///< independent repetitions; the median of their means is reported
-  double min_time_s = 0.1;  ///< minimum timed seconds per repetition (at least one launch)
-  int warmups = 2;          ///< untimed launches before each repetition's first timed one
+  int repetitions = 3;       ///< independent repetitions; the median of their means is reported
+  double min_time_s = 0.05;  ///< minimum timed seconds per repetition (at least one launch)
+  int warmups = 1;           ///< untimed launches before each repetition's first timed one
 };
 
 /// Adds the custom context of the architecture page's 'Recorded results': device, driver,
 /// cuda_runtime, command, git_commit, plus the SM count, clocks and the run's seed.
 void add_benchmark_context(const DeviceInfo& device, int argc, char** argv, std::uint64_t seed);
 
-/// Times one launch per benchmark iteration with CUDA events and sets it as the iteration's manual
-/// time. Sets the counter `gflops` (when flops > 0) and `gbytes_per_s` (when bytes > 0) from the
-/// total event time of the repetition.
+/// Times one launch per benchmark iteration with CUDA events around it, the launches back to back
+/// (the events read a batch at a time), and hands Google Benchmark the times as manual time. Sets
+/// the counter `gflops` (when flops > 0) and `gbytes_per_s` (when bytes > 0) from the total event
+/// time of the repetition.
 /// @param state   the benchmark state
 /// @param launch  enqueues one run on the stream; the int counts runs, for rotating input sets
 /// @param flops   useful floating-point operations per run

@@ -31,6 +31,20 @@ struct GemmTolerance {
 /// gamma(n) = n u / (1 - n u) for float32 (u = 2^-24).
 double float32_gamma(std::int64_t n);
 
+/// An absolute floor added to every element's bound, so that exact zeros (alpha = 0 and beta = 0)
+/// compare cleanly; far below any error a real bug makes.
+inline constexpr double kGemmAbsoluteFloor = 1e-30;
+
+/// The bound on the relative L2 error of a product of reduction length k.
+double relative_l2_bound(int k, GemmTolerance tolerance);
+
+/// The factor of an element's magnitude in its bound: error_factor * gamma(k + 2).
+double element_gamma(int k, GemmTolerance tolerance);
+
+/// ||error|| / ||reference|| from the two sums of squares (0 when both are 0, infinite when only
+/// the reference's is).
+double relative_l2_of(double error_squares, double reference_squares);
+
 /// What the comparison found.
 struct GemmComparison {
   std::int64_t checked = 0;      ///< elements compared
@@ -63,5 +77,10 @@ struct GemmComparison {
 /// is wrong: a NaN computed by the GPU never has the poison's payload.
 GemmComparison compare_gemm(std::span<const float> c, int ldc, const ReferenceValues& reference,
                             int k, GemmTolerance tolerance = {});
+
+/// The same comparison when the result's values at the held elements were gathered already:
+/// got[s] is C at the s-th element `reference` holds (the samples of a C that stays on the GPU).
+GemmComparison compare_gemm_values(std::span<const float> got, const ReferenceValues& reference,
+                                   int k, GemmTolerance tolerance = {});
 
 }  // namespace cudalabs

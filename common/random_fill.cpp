@@ -25,13 +25,11 @@ void fill_uniform(std::span<float> values, std::uint64_t seed, float lo, float h
     throw std::invalid_argument("fill_uniform: lo = " + std::to_string(lo) +
                                 " must be below hi = " + std::to_string(hi));
   }
-  std::uint64_t state = seed;
-  const double width = static_cast<double>(hi) - static_cast<double>(lo);
-  for (float& value : values) {
-    // The top 24 bits give a float-exact fraction in [0, 1).
-    const double unit = static_cast<double>(splitmix64(state) >> 40) * 0x1.0p-24;
-    value = static_cast<float>(lo + width * unit);
-    if (value >= hi) value = lo;  // rounding of lo + width * unit can reach hi for wide ranges
+  // Each value depends on its index alone: the threads' shares do not change a bit of the result.
+  const std::int64_t count = static_cast<std::int64_t>(values.size());
+#pragma omp parallel for schedule(static) if (count > (std::int64_t{1} << 16))
+  for (std::int64_t i = 0; i < count; ++i) {
+    values[static_cast<std::size_t>(i)] = uniform_at(seed, static_cast<std::uint64_t>(i), lo, hi);
   }
 }
 

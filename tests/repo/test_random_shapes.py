@@ -33,9 +33,19 @@ class DistributionTest(unittest.TestCase):
                 self.assertEqual((len(small_m), len(small_n)), (12, 12))  # 20 %, half M, half N
                 self.assertFalse(set(small_m) & set(small_n), "a shape small in both M and N")
                 self.assertEqual(sum(s.k % 8 != 0 for s in shapes), 30)  # 25 %
+                self.assertEqual(sum(s.n % 8 == 0 for s in shapes), 30)  # the N-aligned 25 %
                 shares = random_shapes.shares(shapes, self.dist)
                 self.assertAlmostEqual(shares["small_mn"], 0.20)
                 self.assertAlmostEqual(shares["k_tail"], 0.25)
+                self.assertAlmostEqual(shares["n_unaligned"], 0.75)
+
+    def test_n_is_drawn_off_alignment_outside_its_stated_share(self):
+        """Rows of B and C off 16-byte alignment are most shapes' case: the draw must not pick it away."""
+        for share, aligned in ((0.0, 0), (1.0, 120), (0.5, 60)):
+            with self.subTest(share=share):
+                shapes, _ = random_shapes.draw(Distribution(n_aligned_share=share), 5)
+                self.assertEqual(sum(s.n % 8 == 0 for s in shapes), aligned)
+                self.assertIn(f"N-aligned share ({100 * share:g} %", Distribution(n_aligned_share=share).describe())
 
     def test_the_shares_round_half_up_for_other_counts(self):
         self.assertEqual(Distribution(count=101).counts(), (10, 10, 25))
@@ -51,8 +61,6 @@ class DistributionTest(unittest.TestCase):
                     self.assertTrue(16 <= s.k <= 16384)
                     for size, other in ((s.m, s.n), (s.n, s.m)):
                         self.assertTrue(1 <= size <= 64 and other > 64 or 65 <= size <= 16384)
-                    if s.n > 64:
-                        self.assertEqual(s.n % 8, 0, "N outside the small share is a multiple of 8")
                     self.assertLessEqual(s.fp32_bytes(), 2 * 2**30)
                     self.assertTrue(all(4 * e <= 2**30 for e in s.operand_elements()))
             self.assertEqual(len({s.label for s in shapes}), len(shapes), "a shape drawn twice")

@@ -273,7 +273,7 @@ class BuildRequirementsTest(unittest.TestCase):
                 )
                 nvcc.chmod(0o755)
                 done = self.run_script(
-                    f"include({ARCHITECTURES})\nset(CMAKE_CUDA_COMPILER {nvcc})\ncudalabs_check_cuda_toolkit()\n"
+                    f'include("{ARCHITECTURES}")\nset(CMAKE_CUDA_COMPILER "{nvcc}")\ncudalabs_check_cuda_toolkit()\n'
                 )
                 with self.subTest(release=release):
                     if refused:
@@ -289,7 +289,7 @@ class BuildRequirementsTest(unittest.TestCase):
     def test_without_a_visible_gpu_the_build_holds_every_taught_architecture(self):
         # nvidia-smi stood in for by /bin/false: a machine whose GPUs cannot be asked.
         done = self.run_script(
-            f"include({ARCHITECTURES})\nset(NVIDIA_SMI /bin/false)\ncudalabs_choose_cuda_architectures()\n"
+            f'include("{ARCHITECTURES}")\nset(NVIDIA_SMI /bin/false)\ncudalabs_choose_cuda_architectures()\n'
             'message(NOTICE "${CMAKE_CUDA_ARCHITECTURES}")\n'
         )
         self.assertEqual(done.returncode, 0, done.stderr)

@@ -10,10 +10,12 @@ the five worst shapes and the shares of the shape classes, against the goals in 
 The distribution (Distribution.describe says it in words, and every record carries it):
 - K: a log-uniform integer in [16, 16384] (P(x) proportional to ln((x + 1) / x)); a multiple of 8, except in
   the K-tail share (25 %), where K % 8 != 0.
-- M and N: log-uniform integers in [65, 16384], N a multiple of 8 and M any integer (M sets no leading
-  dimension: the drivers' operands are row-major and tight, lda = K, ldb = ldc = N); except in the small
-  share (20 %), where M (half of them) or N (the other half) is a log-uniform integer in [1, 64]. So the
-  shares of "M or N at most 64" and of "K % 8 != 0" are exact, not left to chance.
+- M and N: log-uniform integers in [65, 16384], M any integer; except in the small share (20 %), where M
+  (half of them) or N (the other half) is a log-uniform integer in [1, 64].
+- N (which sets the leading dimension of B and C: the drivers' operands are row-major and tight, lda = K,
+  ldb = ldc = N): a multiple of 8 only in the N-aligned share (25 %), N % 8 != 0 elsewhere, so that most
+  rows of B and C start off 16-byte alignment, as most shapes users have do (a vocabulary of 50,257 words).
+  So the shares of "M or N at most 64", "K % 8 != 0" and "N % 8 != 0" are exact, not left to chance.
 - A shape is drawn again while A, B and C in FP32 exceed the memory cap together (2 GiB) or any one of them
   its own cap (1 GiB), or the shape was drawn before.
 Which shapes are small and which have a K tail is a shuffle of fixed counts, so the two classes overlap as
@@ -59,10 +61,11 @@ MAX_ARGUMENT_BYTES = 131072
 L2_BYTES = 50 << 20
 # 2 ** 63 - 1: what the drivers' --seed takes (the same seed draws the shapes and seeds their inputs).
 MAX_SEED = (1 << 63) - 1
-# The drivers' timing: medians of 3 repetitions of at least 0.05 s each (their defaults are 5 and 0.1 s: a
-# lab's whole list would take longer than a lent GPU machine's 10-minute command).
+# The drivers' timing: medians of 3 repetitions of at least 0.01 s each (the drivers' default is 0.05 s):
+# each repetition is still several launches of the largest shapes and thousands of the smallest, and
+# both labs' 120 shapes take about a minute and a half of a GPU.
 REPETITIONS = 3
-MIN_TIME = 0.05
+MIN_TIME = 0.01
 
 
 @dataclasses.dataclass(frozen=True)
@@ -106,6 +109,7 @@ class Distribution:
     small_min: int = 1
     small_max: int = 64
     k_tail_share: float = 0.25
+    n_aligned_share: float = 0.25
     align: int = 8
     max_gib: float = 2.0
     max_operand_gib: float = 1.0
@@ -120,7 +124,7 @@ class Distribution:
             raise BadInput("dimensions: need 1 <= min_dim <= max_dim")
         if self.align < 2 or self.max_dim - max(self.min_dim, self.small_max + 1) < 2 * self.align:
             raise BadInput("align: need align >= 2 and room for two multiples of it in every range")
-        for name in ("small_share", "k_tail_share"):
+        for name in ("small_share", "k_tail_share", "n_aligned_share"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise BadInput(f"{name}: {getattr(self, name)} is not from 0 to 1")
         for name in ("max_gib", "max_operand_gib"):
@@ -138,15 +142,20 @@ class Distribution:
         tail = math.floor(self.count * self.k_tail_share + 0.5)
         return (small + 1) // 2, small // 2, tail
 
+    def aligned_n_count(self):
+        """How many shapes of `count` have N a multiple of `align`, rounded half up."""
+        return math.floor(self.count * self.n_aligned_share + 0.5)
+
     def describe(self):
         share = lambda value: f"{100 * value:g} %"  # noqa: E731 - a local formatter
         return (
             f"{self.count} shapes; M, N and K log-uniform integers (P(x) proportional to ln((x + 1) / x)): "
             f"K in [{self.min_dim}, {self.max_dim}], a multiple of {self.align} except in the K-tail share "
             f"({share(self.k_tail_share)}: K % {self.align} != 0); M and N in [{self.bulk_min}, {self.max_dim}], "
-            f"N a multiple of {self.align} and M any integer, except in the small share "
-            f"({share(self.small_share)}: half with M, half with N in [{self.small_min}, {self.small_max}], any "
-            f"integer); drawn again while A, B and C in FP32 exceed {self.max_gib:g} GiB together or "
+            f"except in the small share ({share(self.small_share)}: half with M, half with N in "
+            f"[{self.small_min}, {self.small_max}]); M any integer; N % {self.align} != 0 except in the N-aligned "
+            f"share ({share(self.n_aligned_share)}: N a multiple of {self.align}); drawn again while A, B and C "
+            f"in FP32 exceed {self.max_gib:g} GiB together or "
             f"{self.max_operand_gib:g} GiB each, or the shape was drawn before"
         )
 
@@ -191,6 +200,9 @@ class Shape:
     def k_tail(self, dist):
         return self.k % dist.align != 0
 
+    def n_unaligned(self, dist):
+        return self.n % dist.align != 0
+
 
 def fresh_seed():
     """A seed chosen at run time: the operating system's randomness, else the clock."""
@@ -228,20 +240,24 @@ def draw(dist, seed):
     small_m, small_n, tails = dist.counts()
     small_roles = ["m"] * small_m + ["n"] * small_n + [None] * (dist.count - small_m - small_n)
     tail_roles = [True] * tails + [False] * (dist.count - tails)
+    aligned_n = dist.aligned_n_count()
+    n_roles = [True] * aligned_n + [False] * (dist.count - aligned_n)
     rng.shuffle(small_roles)
     rng.shuffle(tail_roles)
+    rng.shuffle(n_roles)
     aligned = lambda value: value % dist.align == 0  # noqa: E731
     shapes, seen, redrawn = [], set(), {"caps": 0, "duplicates": 0}
-    for small, tail in zip(small_roles, tail_roles):
+    for small, tail, n_aligned in zip(small_roles, tail_roles, n_roles):
+        n_rule = aligned if n_aligned else (lambda v: not aligned(v))
         for _ in range(MAX_TRIES):
             if small == "m":
                 m = log_uniform(rng, dist.small_min, dist.small_max)
             else:
                 m = log_uniform(rng, dist.bulk_min, dist.max_dim)
             if small == "n":
-                n = log_uniform(rng, dist.small_min, dist.small_max)
+                n = log_uniform(rng, dist.small_min, dist.small_max, n_rule)
             else:
-                n = log_uniform(rng, dist.bulk_min, dist.max_dim, aligned)
+                n = log_uniform(rng, dist.bulk_min, dist.max_dim, n_rule)
             k = log_uniform(rng, dist.min_dim, dist.max_dim, (lambda v: not aligned(v)) if tail else aligned)
             shape = Shape(m, n, k)
             if not fits(shape, dist):
@@ -363,6 +379,7 @@ def lab_summary(results, lab, shapes, dist):
     classes = {
         "small_mn": lambda s: s.small(dist),
         "k_tail": lambda s: s.k_tail(dist),
+        "n_unaligned": lambda s: s.n_unaligned(dist),
         "other": lambda s: not s.small(dist) and not s.k_tail(dist),
     }
     part["classes"] = {}
@@ -396,6 +413,7 @@ def shares(shapes, dist):
         "small_n": sum(s.n <= dist.small_max for s in shapes) / count,
         "small_mn": sum(s.small(dist) for s in shapes) / count,
         "k_tail": sum(s.k_tail(dist) for s in shapes) / count,
+        "n_unaligned": sum(s.n_unaligned(dist) for s in shapes) / count,
     }
 
 
@@ -478,7 +496,7 @@ def share_text(shares_record, dist):
     pct = {name: f"{100 * value:.1f} %" for name, value in shares_record.items()}
     return (
         f"M or N <= {dist.small_max}: {pct['small_mn']} (M {pct['small_m']}, N {pct['small_n']}); "
-        f"K % {dist.align} != 0: {pct['k_tail']}"
+        f"K % {dist.align} != 0: {pct['k_tail']}; N % {dist.align} != 0: {pct['n_unaligned']}"
     )
 
 
@@ -519,6 +537,7 @@ def text_summary(summary):
                 for name, c in (
                     (f"M or N <= {dist.small_max}", classes["small_mn"]),
                     (f"K % {dist.align} != 0", classes["k_tail"]),
+                    (f"N % {dist.align} != 0", classes["n_unaligned"]),
                     ("the rest", classes["other"]),
                 )
             )
@@ -627,6 +646,8 @@ def dry_run_text(dist, seed, shapes, redrawn):
             tags.append(f"N <= {dist.small_max}")
         if shape.k_tail(dist):
             tags.append(f"K % {dist.align} = {shape.k % dist.align}")
+        if shape.n_unaligned(dist):
+            tags.append(f"N % {dist.align} = {shape.n % dist.align}")
         lines.append(f"{index:>4}  {shape.label:<20} {shape.fp32_bytes() / GIB:>17.3f}  {', '.join(tags)}")
     lines.append(f"shares: {share_text(shares(shapes, dist), dist)}")
     for name, values in (
@@ -789,6 +810,7 @@ def parse(argv):
         "--max-operand-gib": f"cap on each of A, B, C in FP32, GiB (default {Distribution.max_operand_gib:g})",
         "--small-share": f"share of shapes with M or N <= 64 (default {Distribution.small_share:g})",
         "--k-tail-share": f"share of shapes with K %% 8 != 0 (default {Distribution.k_tail_share:g})",
+        "--n-aligned-share": f"share of shapes with N a multiple of 8 (default {Distribution.n_aligned_share:g})",
     }
     for flag, text in draw_flags.items():
         parser.add_argument(flag, help=text)
@@ -828,6 +850,7 @@ def parse(argv):
         max_operand_gib=given("--max-operand-gib", positive, defaults.max_operand_gib),
         small_share=given("--small-share", share, defaults.small_share),
         k_tail_share=given("--k-tail-share", share, defaults.k_tail_share),
+        n_aligned_share=given("--n-aligned-share", share, defaults.n_aligned_share),
     )
     options.seed = given("--seed", lambda flag, text: integer(flag, text, 0, MAX_SEED), None)
     if options.seed is None:
