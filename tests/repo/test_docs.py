@@ -160,14 +160,21 @@ class SiteTest(unittest.TestCase):
         from cudalabs.docs import generate
 
         handout = "# Lab 05: register tiling {#lab05}\n\nText.\n\n## Run, test, profile\n\nx\n"
-        page = generate.lab_page(REPO, "05", handout, {"results_lab05"}, ["04", "05", "06"])
+        page, walkthrough = generate.lab_page(REPO, "05", handout, {"results_lab05"}, ["04", "05", "06"])
         first = page.split("\n")[:6]
         self.assertEqual(first[0], "# Lab 05: register tiling {#lab05}")
         nav = next(line for line in first if "lab-nav" in line)
         for anchor in ("lab05_walkthrough", "lab05_profile", "results_lab05", "lab05_read_more"):
             self.assertIn(f"\\ref {anchor} ", nav)
         self.assertIn("[TOC]", first)
-        self.assertIn("{#lab05_profile}", page)  # on the walkthrough's first Nsight Compute section
+        # The walkthrough measures what the handout asks to predict: a page of its own, never below the handout.
+        self.assertNotIn("{#lab05_walkthrough}", page)
+        self.assertTrue(
+            walkthrough.startswith("# Lab 05 walkthrough: the measurements and the solution {#lab05_walkthrough}")
+        )
+        self.assertIn("after you have filled in the handout's Predict first table", walkthrough)
+        self.assertIn("{#lab05_profile}", walkthrough)  # on the walkthrough's first Nsight Compute section
+        self.assertNotRegex(walkthrough, r"(?m)^### ", "the walkthrough's sections move up a level")
         self.assertIn("## Read more {#lab05_read_more}", page)
         with self.assertRaises(KeyError):  # a lab without a section on the results page fails the build
             generate.lab_page(REPO, "05", handout, set(), ["05"])

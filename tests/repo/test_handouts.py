@@ -85,6 +85,53 @@ class HandoutTest(unittest.TestCase):
             self.assertNotIn("docs/answers", (lab / "README.md").read_text())
 
 
+class PredictionsKeptOpenTest(unittest.TestCase):
+    """No measured answer stands above or beside an open "Predict first" table: every figure of the lab's
+    own records is folded behind "open after you have filled in Predict first" (predictions.py)."""
+
+    def test_no_handout_or_front_page_shows_a_measured_answer_open(self):
+        from cudalabs.docs import predictions
+
+        self.assertEqual(predictions.problems(REPO), [])
+        names = [path.name for path, _ in predictions.pages(REPO)]
+        self.assertIn("main_readme_table.md", names)
+        self.assertIn("mainpage.md", names)
+        self.assertGreaterEqual(len(names), len(LABS) + 2)
+
+    def test_the_rule_finds_an_open_answer_and_passes_a_folded_one(self):
+        from cudalabs.docs import predictions
+
+        fold = "<details>\n<summary>Measured: " + predictions.FOLD_SUMMARY + "</summary>\n\n{body}\n\n</details>"
+        hint = "<details>\n<summary>Hint 1, a nudge</summary>\n\n{body}\n\n</details>"
+        cases = {
+            "{{ms:rt_2d}} ms": 1,  # this lab's record, open
+            fold.format(body="{{ms:rt_2d}} ms, {{metric:rt_2d:launch__registers_per_thread:count}}"): 0,
+            hint.format(body="{{gflops:rt_2d}}"): 1,  # a hint is no prediction's fold
+            "lab 02's {{calc:gflops(tiled_coalesced#02):f0}} GFLOP/s": 0,  # an earlier lab: the student's own past
+            "{{calc:gflops(rt_2d)/gflops(tiled_coalesced#02):x1}}": 1,  # one term of this lab is enough
+            "{{ceiling:fma}}": 0,  # lab 00's, on lab 05's page
+            "{{const:132}} SMs, {{quote:94.7 %}}, {{effort:hours}}, {{pending:results/x}}": 0,
+            "{{plot:lab05_tiles.svg}}": 0,  # drawn from the code's constants
+            "{{plot:lab05_variants.svg}} {{plot:gemm_sweep.svg}}": 2,  # measured
+            "{{lab:07}}{{gflops:best}}": 1,  # a later lab named by {{lab:NN}}
+            "```\n{{ms:rt_2d}}\n```": 1,  # a code block hides nothing from a reader
+            "{{record:logs/lab04_x.txt:1.5}} {{record:logs/lab05_x.txt:1.5}}": 1,
+        }
+        for text, expected in cases.items():
+            with self.subTest(text=text):
+                self.assertEqual(len(predictions.open_answers(text, "05")), expected)
+
+    def test_the_front_table_gives_no_lab_away(self):
+        from cudalabs.docs import predictions
+
+        self.assertEqual(len(predictions.open_answers("| 07 | {{fastest_pct:07}} |", "00")), 1)
+        readme = (REPO / "README.md").read_text()
+        table = readme.split(handouts.BEGIN, 1)[1].split(handouts.END, 1)[0]
+        self.assertNotRegex(table, r"GFLOP/s|% of cuBLAS|images/s|GB/s", "a measured result in the README's table")
+        for lab in LABS:
+            self.assertIn(f"({lab.relative_to(REPO).as_posix()}/README.md)", table, "every lab in the table")
+
+
 class RenderedHandoutTest(unittest.TestCase):
     def test_every_lab_has_a_source_and_a_rendered_handout(self):
         for lab in LABS:

@@ -18,6 +18,8 @@ Templates may use:
   {{edition}}                            which edition this site is: instructor's or student
   {{edition_commands}}                   the two commands, as they work in this edition
   {{technique_rules}}                    what each variant's profile must show, and what sets variants apart
+  {{course_map}}                         the labs in a semester's order (docs/handouts/main_readme_table.md, the
+                                         main README's table), each lab's name a link to its page
   {{lab_effort}}                         hours and difficulty, lines to write, the student versions, grading time
   {{effort:hours}}                       the time the lab takes, as its handout quotes it ("about 4-6 hours")
   {{dcgan:throughput|end_to_end|layers@BATCH}}   lab 09's tables (dcgan_tables.py)
@@ -481,6 +483,18 @@ class Renderer:
     def _technique_rules(self, key, arg):
         return grading_tables.technique_rules(self.repo())
 
+    def _course_map(self, key, arg):
+        """The main README's table of the labs (docs/handouts/main_readme_table.md), for the site: each lab's
+        link to its handout becomes a reference to its page."""
+        text = (self.repo() / "docs" / "handouts" / "main_readme_table.md").read_text()
+        text = re.sub(r"\[(\d\d)\]\(\.\./\.\./labs/[^)]*\)", lambda m: f'\\ref lab{m.group(1)} "{m.group(1)}"', text)
+        text = text.replace("](../pages/", "](")
+        lab = self.lab
+        try:
+            return self.render(text).strip("\n")
+        finally:
+            self.lab = lab
+
     def _lab_effort(self, key, arg):
         return grading_tables.lab_effort(self.repo())
 
@@ -566,6 +580,7 @@ class Renderer:
         "rubric_points": _rubric_points,
         "technique_rules": _technique_rules,
         "lab_effort": _lab_effort,
+        "course_map": _course_map,
         "effort": _effort,
         "bad_input_tests": _bad_input_tests,
     }
