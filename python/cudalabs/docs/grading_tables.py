@@ -45,27 +45,36 @@ def variant_points(repo: pathlib.Path, challenge: bool = False) -> dict[str, lis
     return out
 
 
+def predictions_points(repo: pathlib.Path) -> float:
+    """The points the rubric's `predictions` entry gives each lab for its handed-in predictions.md (0: none)."""
+    return float((read_rubric(repo).get("predictions") or {}).get("points", 0))
+
+
 def rubric_totals(repo: pathlib.Path, challenge: bool = False) -> dict[str, float]:
     """Lab -> the most points the rubric gives its core (or its optional challenge, extra): each
-    variant's correctness points and its top performance tier (variant_points)."""
-    return {number: sum(c + p for c, p in rows) for number, rows in variant_points(repo, challenge).items()}
+    variant's correctness points and its top performance tier (variant_points), and the core's the points
+    for handing in the predictions."""
+    extra = 0.0 if challenge else predictions_points(repo)
+    return {number: sum(c + p for c, p in rows) + extra for number, rows in variant_points(repo, challenge).items()}
 
 
 def rubric_points(repo: pathlib.Path) -> str:
     """The points per lab and variant that tests/grading/rubric.json gives."""
     totals, extra = rubric_totals(repo), rubric_totals(repo, challenge=True)
     challenges = variant_points(repo, challenge=True)
+    handed_in = predictions_points(repo)
     rows = [
-        "| lab | core variants | correctness | performance (top tier) | lab total | optional challenge (extra) |",
-        "|---|---|---|---|---|---|",
+        "| lab | core variants | correctness | performance (top tier) | predictions.md handed in | lab total | "
+        "optional challenge (extra) |",
+        "|---|---|---|---|---|---|---|",
     ]
     for number, variants in variant_points(repo).items():
         bonus = f"{len(challenges[number])} variants, {extra[number]:g} points" if challenges[number] else "none"
         rows.append(
             f"| {number} | {len(variants)} | {sum(c for c, _ in variants):g} | {sum(p for _, p in variants):g} | "
-            f"{totals[number]:g} | {bonus} |"
+            f"{handed_in:g} | {totals[number]:g} | {bonus} |"
         )
-    rows.append(f"| all | | | | {sum(totals.values()):g} | {sum(extra.values()):g} |")
+    rows.append(f"| all | | | | | {sum(totals.values()):g} | {sum(extra.values()):g} |")
     return "\n".join(rows)
 
 
