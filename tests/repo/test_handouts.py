@@ -132,6 +132,63 @@ class PredictionsKeptOpenTest(unittest.TestCase):
             self.assertIn(f"({lab.relative_to(REPO).as_posix()}/README.md)", table, "every lab in the table")
 
 
+class OneRecordPerClaimTest(unittest.TestCase):
+    """A lab's pages quote each variant's timing at a problem, on a device and a commit, from one record
+    (claims.py), with one definition of % of cuBLAS, and counts of instructions from the SASS record."""
+
+    def test_every_claim_of_a_labs_pages_comes_from_one_record(self):
+        from cudalabs.docs import claims
+
+        self.assertEqual(claims.problems(REPO), [])
+
+    def test_a_claim_drawn_from_two_records_of_one_commit_is_found(self):
+        from cudalabs.docs import claims
+
+        with tempfile.TemporaryDirectory() as scratch:
+            data = Path(scratch) / "docs" / "data"
+            (data / "results").mkdir(parents=True)
+            context = {"device": "Test GPU", "date": "2030-01-02", "git_commit": "abc1234"}
+            for name, rate in (("lab07", 100.0), ("lab07_shapes", 104.0), ("lab07_sweep", 90.0)):
+                commit = {**context, "git_commit": "0ld0ld0" if name == "lab07_sweep" else "abc1234"}
+                benchmarks = [
+                    median("cublas/4096x4096x4096", gflops=100.0),
+                    median("lab07/best/4096x4096x4096", gflops=rate),
+                ]
+                (data / "results" / f"{name}_x.json").write_text(
+                    json.dumps({"context": commit, "benchmarks": benchmarks})
+                )
+            found = claims.Claims(data, "x")
+            found.read("{{pct:best}} and {{calc:pct(best@4096x4096x4096&results/lab07_shapes):f1}}", "07", "page")
+            self.assertEqual(len(found.conflicts()), 1)
+            self.assertIn("best at 4096x4096x4096", found.conflicts()[0])
+            calm = claims.Claims(data, "x")
+            calm.read(
+                "{{pct:best}}; then {{calc:pct(best@4096x4096x4096&results/lab07_sweep):f1}} (an older commit), "
+                "{{calc:pct(best@4096x4096x4096&history/lab07_v1):f1}} (history), and the relation "
+                "{{calc:gflops(best@4096x4096x4096&results/lab07_shapes)/gflops(best):x2}}",
+                "07",
+                "page",
+            )
+            self.assertEqual(calm.conflicts(), [])
+
+    def test_one_definition_of_the_share_of_cublas_and_of_the_default_problem(self):
+        renderer = Renderer(REPO / "docs" / "data", "nvidia-h100-80gb-hbm3", "11")
+        with self.assertRaisesRegex(KeyError, "pct_cublas"):
+            renderer.render("{{calc:counter(best@4096x4096x4096,pct_cublas):f1}}")
+        # Lab 11's record lists 8192^3 first (interleaved repetitions): a figure naming no problem means 4096^3.
+        results = renderer.data().results
+        self.assertEqual(results.problems()[0], "8192x8192x8192")
+        self.assertEqual(renderer.render("{{pct:best}}"), renderer.render("{{pct:best@4096x4096x4096}}"))
+
+    def test_instruction_counts_come_from_the_sass_record(self):
+        renderer = Renderer(REPO / "docs" / "data", "nvidia-h100-80gb-hbm3", "05")
+        ffma = renderer.render("{{sass:lab05_sass_sm90:register_tiled_kernelILi128ELi128:FFMA}}")
+        text = (REPO / "docs" / "data" / "profiles" / "lab05_sass_sm90.csv").read_text()
+        self.assertIn(f"ILi128ELi128ELi8ELi8ELi8EEEvN8cudalabs8GemmArgsE,FFMA,{ffma}", text)
+        with self.assertRaisesRegex(KeyError, "matches 2 kernels"):
+            renderer.render("{{sass:lab05_sass_sm90:register_tiled_kernel:FFMA}}")
+
+
 class RenderedHandoutTest(unittest.TestCase):
     def test_every_lab_has_a_source_and_a_rendered_handout(self):
         for lab in LABS:

@@ -148,7 +148,7 @@ def lab_variants(data_dir, device, lab, out, ceiling=None):
     labelled with its rate; a log axis when the rates span more than a decade (lab 01's strided kernel next
     to cuBLAS)."""
     results = labdata.LabData(data_dir, lab, device).results
-    problem = results.problems()[0]
+    problem = results.default_problem()
     entries = labdata.in_teaching_order(
         [b for b in results.entries(problem) if b["run_name"].startswith("lab")],
         labdata.variant_order(data_dir, lab),

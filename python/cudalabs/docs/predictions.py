@@ -79,7 +79,7 @@ def labs_read(kind: str, arg: str, current: str) -> set[str]:
         return {FIXED_LAB[kind]}
     if kind.startswith("fastest"):
         return {arg}
-    if kind in ("record", "json"):
+    if kind in ("record", "json", "sass"):
         if arg.split(":")[0] in SETUP_RECORDS:
             return set()
         named = LAB_IN_NAME.search(arg.split(":")[0])

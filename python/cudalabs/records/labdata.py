@@ -49,11 +49,17 @@ class Results:
             return parts[1]
         return parts[0]
 
+    def default_problem(self):
+        """The problem a figure means when it names none: the progression's 4096^3 where the record has it,
+        else the record's first (a run with interleaved repetitions lists its problems in no set order)."""
+        problems = self.problems()
+        return PROBLEM if PROBLEM in problems else problems[0]
+
     def entries(self, problem):
         return [b for b in self.medians if b["run_name"].split("/")[-1] == problem]
 
     def entry(self, variant, problem=None):
-        problem = problem or self.problems()[0]
+        problem = problem or self.default_problem()
         for b in self.entries(problem):
             if self.variant_of(b["run_name"]) == variant:
                 return b
@@ -70,7 +76,10 @@ class Results:
         return None
 
     def percent_of_cublas(self, variant, problem=None):
-        problem = problem or self.problems()[0]
+        """% of cuBLAS, the suite's one definition: the variant's median rate over cuBLAS's median rate in the
+        same run (as the drivers print it). The records' per-repetition counter pct_cublas is another
+        quantity, and no page shows it (calc refuses counter(V, pct_cublas))."""
+        problem = problem or self.default_problem()
         reference = self.cublas(problem)
         return 100.0 * self.entry(variant, problem)["gflops"] / reference["gflops"]
 
