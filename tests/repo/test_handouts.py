@@ -496,7 +496,7 @@ class CourseTest(unittest.TestCase):
         effort = grading_tables.read_effort(REPO)
         for lab in LABS:
             entry = effort.get(lab.name[:2], {})
-            if entry.get("student_version", {}).get("seconds") is None:
+            if not entry.get("student_version") or grading_tables.student_version_lines(REPO, lab.name) is None:
                 continue
             words = grading_tables.handout_words(REPO, lab.name)
             lines = grading_tables.student_version_lines(REPO, lab.name)
@@ -505,6 +505,47 @@ class CourseTest(unittest.TestCase):
             with self.subTest(lab=lab.name, model=f"{low}-{high}", stated=entry["hours"]):
                 self.assertLessEqual(abs(stated_low - low), 1)
                 self.assertLessEqual(abs(stated_high - high), 1)
+
+    def test_no_program_writing_time_is_shown_as_a_students(self):
+        """The versions were written by a program: the effort record and the instructors' table give no
+        writing time, and the guide says plainly that the hours are an estimate and how it is made."""
+        from cudalabs.docs import grading_tables
+
+        record = (REPO / "docs" / "data" / "course" / "lab_effort.json").read_text()
+        self.assertNotIn('"seconds"', record)
+        table = grading_tables.lab_effort(REPO)
+        self.assertNotRegex(table, r"time to write|\d+ s;|written in")
+        guide = (REPO / "docs" / "pages" / "instructors.md").read_text()
+        self.assertIn("every hour on this page and in the\nhandouts is an estimate", guide)
+        self.assertIn("their writing time is not used", guide)
+
+
+class SemesterTest(unittest.TestCase):
+    """The instructors' fourteen weeks: every core lab (00-10 and 12) once, after what its handout says it
+    needs first, no extension in it, and no week far heavier than a week holds."""
+
+    def test_the_plan_holds_the_core_in_an_order_its_handouts_allow(self):
+        from cudalabs.docs import grading_tables
+
+        weeks = grading_tables.semester_weeks(REPO)
+        self.assertEqual(len(weeks), 14)
+        order = list(dict.fromkeys(lab for week in weeks for lab in week["labs"]))
+        self.assertEqual(sorted(order), sorted(grading_tables.CORE_LABS))
+        for lab in LABS:
+            number = lab.name[:2]
+            if number not in order:
+                continue
+            needs = re.search(r"\*\*You need first:\*\*(.*?)(?=\n- \*\*|\n\n)", (lab / "README.md").read_text(), re.S)
+            self.assertTrue(needs, f"lab {number}: no 'You need first' line")
+            first_clause = needs.group(1).split(";")[0]
+            for earlier in re.findall(r"\b(\d\d)\b", first_clause):
+                with self.subTest(lab=number, needs=earlier):
+                    self.assertLess(order.index(earlier), order.index(number), "a lab before what it needs")
+        for week in weeks:
+            with self.subTest(week=week["week"]):
+                self.assertLessEqual(week["hours"][1], 12.5, "more than a slow student's week")
+        self.assertFalse({"11", "13"} & set(order), "an extension in the core's weeks")
+        self.assertIn("| 4 | 12 |", grading_tables.semester_plan(REPO), "lab 12's core right after lab 02")
 
 
 if __name__ == "__main__":

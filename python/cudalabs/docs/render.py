@@ -20,6 +20,7 @@ Templates may use:
   {{technique_rules}}                    what each variant's profile must show, and what sets variants apart
   {{course_map}}                         the labs in a semester's order (docs/handouts/main_readme_table.md, the
                                          main README's table), each lab's name a link to its page
+  {{semester_plan}}                      the fourteen weeks of the core (docs/data/course/semester.json), hours too
   {{lab_effort}}                         hours and difficulty, lines to write, the student versions, grading time
   {{effort:hours}}                       the time the lab takes, as its handout quotes it ("about 4-6 hours")
   {{dcgan:throughput|end_to_end|layers@BATCH}}   lab 09's tables (dcgan_tables.py)
@@ -517,6 +518,9 @@ class Renderer:
         finally:
             self.lab = lab
 
+    def _semester_plan(self, key, arg):
+        return grading_tables.semester_plan(self.repo())
+
     def _lab_effort(self, key, arg):
         return grading_tables.lab_effort(self.repo())
 
@@ -604,6 +608,7 @@ class Renderer:
         "technique_rules": _technique_rules,
         "lab_effort": _lab_effort,
         "course_map": _course_map,
+        "semester_plan": _semester_plan,
         "effort": _effort,
         "bad_input_tests": _bad_input_tests,
     }
