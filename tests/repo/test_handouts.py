@@ -383,7 +383,12 @@ class LayerFloorTest(unittest.TestCase):
             ):
                 self.assertIn(source, text)
             lab09 = dcgan_tables.layers(data, self.DEVICE, "2")
-            self.assertIn("| tconv1 4x4x512 -> 8x8x256 | 4.000 | 0.133 | compute | 4.000 (1,000; 100 %) |", lab09)
+            # Layers across, variants down; the floors on rows of their own, each layer's kernel in a second table.
+            self.assertIn("| compute floor, ms | 2.000 | 4.000 | 4.000 | 4.000 | 0.002 |", lab09)
+            self.assertIn("| memory floor, ms | 0.034 | 0.133 | 0.037 | 0.016 | 0.006 |", lab09)
+            self.assertIn("| `subpixel` | 8.000 ms (250 GFLOP/s; 25 %) | 4.000 ms (1,000 GFLOP/s; 100 %) |", lab09)
+            self.assertIn("| `subpixel` | `subpixel` | `subpixel` | `subpixel` | `subpixel` |", lab09)
+            self.assertNotIn("Methods per layer:", lab09)
             self.assertNotIn("TF32", lab09)
 
             renderer = Renderer(data, self.DEVICE, "11", mode="readme")

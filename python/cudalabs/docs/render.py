@@ -89,8 +89,8 @@ FLOOR_TERMS = ("compute_floor", "memory_floor", "floor")  # calc's terms for a D
 PLOT_CAPTIONS = {
     "progression.svg": "Best variant of every lab at 4096^3 against cuBLAS and the measured FP32 ceiling",
     "roofline.svg": "The measured roofline, both roofs drawn (DRAM bandwidth, the slope; FP32 FFMA rate, the "
-    "flat roof), "
-    "with every profiled kernel placed by its DRAM intensity: a colour per lab, a marker per variant",
+    "flat roof), with each GEMM lab's fastest variant and cuBLAS placed by its DRAM intensity (every variant of a "
+    "lab is on the lab's own roofline, on its walkthrough)",
     "lab11_variants.svg": "Every rung of lab 11 at 4096^3 against cuBLAS in BF16 (dashed) and the measured tensor-core "
     "ceiling (dotted): how far each bar is from cuBLAS",
     "lab01_coalescing.svg": "One warp under each mapping (lab.h's 32 x 8 blocks): the elements of C it "
