@@ -112,6 +112,10 @@ PLOT_CAPTIONS = {
     "lab09_taps.svg": "Lab 09's sub-pixel view of a stride-2 transposed convolution: the taps of the 5 x 5 filter that "
     "each of the four output phases uses (subpixel.h's rule), each phase a small convolution of its own",
     "gemm_sweep.svg": "Labs 05-07 and cuBLAS across problem sizes",
+    "lab13_tile_loop.svg": "FlashAttention's tile loop as step 5 runs it (tiles.h's tile sizes): a block's queries "
+    "walk the key tiles, the next tile's copy in flight, the tiles past the causal diagonal skipped; each warp "
+    "scores a tile, masks it, updates its running maximum, sum and output, and multiplies the probabilities by V, "
+    "never storing a score",
     "lab04_block_size.svg": "Rate and occupancy against the block edge",
     "progression_tensor_cores.svg": "Lab 11's tensor-core ladder at 4096^3 after lab 07's FP32 best, against cuBLAS in "
     "BF16 and TF32 and the measured tensor-core ceiling",
