@@ -19,7 +19,8 @@ FOLD_SUMMARY = "open after you have filled in Predict first"
 FOLD_OPEN = "<details>\n<summary>{what}: " + FOLD_SUMMARY + "</summary>\n"
 
 # Placeholder kinds that show no measurement: constants and quotations, the lab switch, the hours, the code's
-# diff, the edition, the rubric's tables, a record's provenance, a measurement not made yet, the course's map.
+# diff, the edition, a command that runs the solution, the rubric's tables, a record's provenance, a
+# measurement not made yet, the course's map.
 NOT_MEASURED = {
     "const",
     "quote",
@@ -28,6 +29,7 @@ NOT_MEASURED = {
     "diff",
     "edition",
     "edition_commands",
+    "solution_run",  # a command line in the instructors' edition, "compare with Measured" in the release
     "rubric_points",
     "rubric_total",
     "rubric_labs",
