@@ -86,6 +86,7 @@ class GitHostTest(unittest.TestCase):
 
         pages = [path.relative_to(REPO).as_posix() for path in check_github.pages(REPO)]
         self.assertIn("docs/pages/references.md", pages)
+        self.assertIn("docs/pages/architecture.md", pages)  # the main README's link, rendered from its source
         self.assertIn("labs/13_attention/README.md", pages)
         self.assertEqual(check_github.problems(REPO), [])
 

@@ -1,7 +1,7 @@
 """What a student opens on a Git host: every handout (labs/NN_name/README.md), the main README and every
-page of the repository a handout links, rendered as GitHub renders Markdown (cmark-gfm, GitHub's own
-CommonMark implementation, with its table, autolink, strikethrough and tag-filter extensions), must read
-cleanly. Fails on:
+page of the repository they lead to (handouts.linked_pages: links and named paths, page to page),
+rendered as GitHub renders Markdown (cmark-gfm, GitHub's own CommonMark implementation, with its table,
+autolink, strikethrough and tag-filter extensions), must read cleanly. Fails on:
 
 - a generator placeholder left over ({{...}}) outside code;
 - a Doxygen heading anchor ({#name}) shown in a heading (hide it in an HTML comment: `<!-- {#name} -->`);
@@ -15,16 +15,16 @@ cleanly. Fails on:
 from __future__ import annotations
 
 import html
-import os
 import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+from cudalabs.docs.handouts import linked_pages
+
 RENDERER = "cmark-gfm"
 EXTENSIONS = ("table", "autolink", "strikethrough", "tagfilter")
-LINK = re.compile(r"\]\(([^)\s]+)\)")
 CODE = re.compile(r"<(pre|code)\b[^>]*>.*?</\1>", re.S)
 COMMENT = re.compile(r"<!--.*?-->", re.S)
 HEADING = re.compile(r"<h([1-6])\b[^>]*>(.*?)</h\1>", re.S)
@@ -40,17 +40,9 @@ def render(path: Path) -> str:
 
 
 def pages(repo: Path) -> list[Path]:
-    """The handouts, the main README, and every page of the repository that a handout links."""
+    """The handouts, the main README, and every page of the repository they lead to."""
     handouts = sorted((repo / "labs").glob("[0-9][0-9]_*/README.md"))
-    listed = handouts + [repo / "README.md"]
-    for handout in handouts:
-        for target in LINK.findall(handout.read_text()):
-            if re.match(r"^[a-z][a-z0-9+.-]*:", target, re.I) or target.startswith("#"):
-                continue
-            path = Path(os.path.normpath(handout.parent / target.split("#")[0]))
-            if path.suffix == ".md" and path.is_file() and path not in listed:
-                listed.append(path)
-    return listed
+    return handouts + [repo / "README.md"] + linked_pages(repo)
 
 
 def problems_in(rendered: str) -> list[str]:
