@@ -1,18 +1,13 @@
-// Lab 10, MPI part 3 (YOURS): every rank brings its outcome to a checkpoint after each phase, so
-// that either all ranks go on or all stop, with one line from rank 0. A rank that stopped alone
-// would leave the others waiting forever in the next collective.
+// ---- The optional challenge: lab 10's MPI parts (the handout's "Optional: the MPI parts").
+// Lab 10, optional MPI part 3 (YOURS): every rank brings its outcome to a checkpoint after each
+// phase, so that either all ranks go on or all stop, with one line from rank 0. A rank that stopped
+// alone would leave the others waiting forever in the next collective.
 //
-//  1. Agree on the outcome: MPI_Allreduce of the exit code (MPI_MAX gives the worst) and of a
-//     "stopped" flag (MPI_SUM counts the failing ranks). A rank stopped if its code is not
-//     kExitOk or it printed --help. Nobody stopped: return {}.
-//  2. If any rank showed --help (another MPI_Allreduce), return {kExitOk, "", true}: rank 0 has
-//     printed the help, and nobody prints an error.
-//  3. Otherwise rank 0 prints one line for the lowest failing rank:
-//     "`program`: `rank_label`: message", plus " (F of N ranks failed)" when F > 1. Rank 0 does
-//     not know the others' messages: bring them with one MPI_Gather of fixed-size lines (e.g. 512
-//     chars, '\0'-padded; an empty line for a rank that did not fail).
-//  4. Every rank returns {worst code, "failed"}.
-// checkpoint.h has the contract; ctest --test-dir build -R lab10.student.Checkpoint tests it.
+// What must hold (checkpoint.h has the contract): every rank returns the same outcome, the worst
+// exit code of all; a rank that printed --help stops everyone without an error line; otherwise rank
+// 0 alone prints one line naming the lowest failing rank and its message (and how many failed, when
+// more than one). How to get there: the handout's hints for this part. ctest --test-dir build -R
+// lab10.student.Checkpoint tests it.
 #include "labs/10_multi_gpu_dcgan/checkpoint.h"
 
 #include "labs/10_multi_gpu_dcgan/not_implemented.h"

@@ -1,11 +1,11 @@
-// Lab 10, MPI part 1 (YOURS): rank 0 hands every rank its share of the latent vectors.
+// ---- The optional challenge: lab 10's MPI parts (the handout's "Optional: the MPI parts").
+// Lab 10, optional MPI part 1 (YOURS): rank 0 hands every rank its share of the latent vectors.
 //
-// One collective does it: MPI_Scatterv, with counts and displacements taken from `shares` (in
-// latent vectors: `latent` is the datatype of one vector, so 65,536 images never overflow an int).
-// Rank 0 keeps its own share where it is: pass MPI_IN_PLACE as its receive buffer and return a view
-// of its part of `all`. Every other rank resizes `storage` to its share and receives into it.
-// scatter.h has the contract; tests/labs/lab10_mpi_parts_test.cpp checks it on 1 to 3 ranks
-// (ctest --test-dir build -R lab10.student.Scatter).
+// What must hold (scatter.h has the contract): every rank ends with exactly its share of `all`, in
+// order, with one collective call; rank 0's share stays where it is (no copy of it); counts never
+// overflow an int, even for 65,536 images. How to get there: the handout's hints for this part, a
+// nudge, the approach and a detail, one at a time. tests/labs/lab10_mpi_parts_test.cpp checks it on
+// 1 to 3 ranks (ctest --test-dir build -R lab10.student.Scatter).
 #include "labs/10_multi_gpu_dcgan/scatter.h"
 
 #include "labs/10_multi_gpu_dcgan/not_implemented.h"

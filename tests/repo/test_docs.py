@@ -4,6 +4,7 @@ built page; the generator writes the navigation a lab page opens with; the refer
 every source it can to a public address."""
 import pathlib
 import re
+import shutil
 import tempfile
 import unittest
 
@@ -73,6 +74,52 @@ class InlineCodeTest(unittest.TestCase):
             "Use <b>this</b> `x`.\n\n\\htmlonly[block]</details>\\endhtmlonly",
         )
         self.assertEqual(doxygen_text.doxygen_markdown("```\n<details>\n```"), "```\n<details>\n```")
+
+
+@unittest.skipUnless(shutil.which("cmark-gfm"), "cmark-gfm is missing: scripts/setup installs it")
+class GitHostTest(unittest.TestCase):
+    """The handouts, the main README and the pages a handout links, rendered as GitHub renders Markdown
+    (cmark-gfm), read cleanly (check_github.py)."""
+
+    def test_the_pages_a_student_opens_on_a_git_host_read_cleanly(self):
+        from cudalabs.docs import check_github
+
+        pages = [path.relative_to(REPO).as_posix() for path in check_github.pages(REPO)]
+        self.assertIn("docs/pages/references.md", pages)
+        self.assertIn("docs/pages/architecture.md", pages)  # the main README's link, rendered from its source
+        self.assertIn("labs/13_attention/README.md", pages)
+        self.assertEqual(check_github.problems(REPO), [])
+
+    def test_each_slip_is_found_on_a_planted_page(self):
+        from cudalabs.docs import check_github
+
+        planted = {
+            "Records: docs/data/results/lab05_*.json, profiles/lab05_*.csv.\n": "accidental emphasis",
+            "The rate is {{gflops:rt_2d}} GFLOP/s.\n": "placeholder",
+            "## References {#references}\n": "anchor",
+            "_Device, `<outside>/lab12_solution`; medians._\n": "<outside>",
+            "**sum_n268435456**\n\n| a | b |\n| --- | --- |\n| 1 | 2 |\n": "raw problem name",
+        }
+        clean = (
+            "## References <!-- {#references} -->\n\nRecords: `lab05_*.json`, *italic* and **bold**.\n\n"
+            "**sum of 268,435,456 floats (`sum_n268435456`)**\n\n`{{gflops:x}}` in code\n"
+        )
+        with tempfile.TemporaryDirectory() as scratch:
+            page = pathlib.Path(scratch) / "page.md"
+            for text, what in planted.items():
+                page.write_text(text)
+                found = check_github.problems_in(check_github.render(page))
+                with self.subTest(what=what):
+                    self.assertEqual(len(found), 1, found)
+                    self.assertIn(what, found[0])
+            page.write_text(clean)
+            self.assertEqual(check_github.problems_in(check_github.render(page)), [])
+
+    def test_a_hidden_anchor_comes_back_for_doxygen(self):
+        self.assertEqual(
+            doxygen_text.doxygen_markdown("## [GEMM-BOOK] GEMM <!-- {#src_gemm_book} -->\n`x` <!-- {#y} -->"),
+            "## [GEMM-BOOK] GEMM {#src_gemm_book}\n`x` <!-- {#y} -->",
+        )
 
 
 class EditionTest(unittest.TestCase):
@@ -160,14 +207,21 @@ class SiteTest(unittest.TestCase):
         from cudalabs.docs import generate
 
         handout = "# Lab 05: register tiling {#lab05}\n\nText.\n\n## Run, test, profile\n\nx\n"
-        page = generate.lab_page(REPO, "05", handout, {"results_lab05"}, ["04", "05", "06"])
+        page, walkthrough = generate.lab_page(REPO, "05", handout, {"results_lab05"}, ["04", "05", "06"])
         first = page.split("\n")[:6]
         self.assertEqual(first[0], "# Lab 05: register tiling {#lab05}")
         nav = next(line for line in first if "lab-nav" in line)
         for anchor in ("lab05_walkthrough", "lab05_profile", "results_lab05", "lab05_read_more"):
             self.assertIn(f"\\ref {anchor} ", nav)
         self.assertIn("[TOC]", first)
-        self.assertIn("{#lab05_profile}", page)  # on the walkthrough's first Nsight Compute section
+        # The walkthrough measures what the handout asks to predict: a page of its own, never below the handout.
+        self.assertNotIn("{#lab05_walkthrough}", page)
+        self.assertTrue(
+            walkthrough.startswith("# Lab 05 walkthrough: the measurements and the solution {#lab05_walkthrough}")
+        )
+        self.assertIn("after you have filled in the handout's Predict first table", walkthrough)
+        self.assertIn("{#lab05_profile}", walkthrough)  # on the walkthrough's first Nsight Compute section
+        self.assertNotRegex(walkthrough, r"(?m)^### ", "the walkthrough's sections move up a level")
         self.assertIn("## Read more {#lab05_read_more}", page)
         with self.assertRaises(KeyError):  # a lab without a section on the results page fails the build
             generate.lab_page(REPO, "05", handout, set(), ["05"])

@@ -87,6 +87,110 @@ class HandoutTest(unittest.TestCase):
             self.assertNotIn("docs/answers", (lab / "README.md").read_text())
 
 
+class PredictionsKeptOpenTest(unittest.TestCase):
+    """No measured answer stands above or beside an open "Predict first" table: every figure of the lab's
+    own records is folded behind "open after you have filled in Predict first" (predictions.py)."""
+
+    def test_no_handout_or_front_page_shows_a_measured_answer_open(self):
+        from cudalabs.docs import predictions
+
+        self.assertEqual(predictions.problems(REPO), [])
+        names = [path.name for path, _ in predictions.pages(REPO)]
+        self.assertIn("main_readme_table.md", names)
+        self.assertIn("mainpage.md", names)
+        self.assertGreaterEqual(len(names), len(LABS) + 2)
+
+    def test_the_rule_finds_an_open_answer_and_passes_a_folded_one(self):
+        from cudalabs.docs import predictions
+
+        fold = "<details>\n<summary>Measured: " + predictions.FOLD_SUMMARY + "</summary>\n\n{body}\n\n</details>"
+        hint = "<details>\n<summary>Hint 1, a nudge</summary>\n\n{body}\n\n</details>"
+        cases = {
+            "{{ms:rt_2d}} ms": 1,  # this lab's record, open
+            fold.format(body="{{ms:rt_2d}} ms, {{metric:rt_2d:launch__registers_per_thread:count}}"): 0,
+            hint.format(body="{{gflops:rt_2d}}"): 1,  # a hint is no prediction's fold
+            "lab 02's {{calc:gflops(tiled_coalesced#02):f0}} GFLOP/s": 0,  # an earlier lab: the student's own past
+            "{{calc:gflops(rt_2d)/gflops(tiled_coalesced#02):x1}}": 1,  # one term of this lab is enough
+            "{{ceiling:fma}}": 0,  # lab 00's, on lab 05's page
+            "{{const:132}} SMs, {{quote:94.7 %}}, {{effort:hours}}, {{pending:results/x}}": 0,
+            "{{plot:lab05_tiles.svg}}": 0,  # drawn from the code's constants
+            "{{plot:lab05_variants.svg}} {{plot:gemm_sweep.svg}}": 2,  # measured
+            "{{lab:07}}{{gflops:best}}": 1,  # a later lab named by {{lab:NN}}
+            "```\n{{ms:rt_2d}}\n```": 1,  # a code block hides nothing from a reader
+            "{{record:logs/lab04_x.txt:1.5}} {{record:logs/lab05_x.txt:1.5}}": 1,
+        }
+        for text, expected in cases.items():
+            with self.subTest(text=text):
+                self.assertEqual(len(predictions.open_answers(text, "05")), expected)
+
+    def test_the_front_table_gives_no_lab_away(self):
+        from cudalabs.docs import predictions
+
+        self.assertEqual(len(predictions.open_answers("| 07 | {{fastest_pct:07}} |", "00")), 1)
+        readme = (REPO / "README.md").read_text()
+        table = readme.split(handouts.BEGIN, 1)[1].split(handouts.END, 1)[0]
+        self.assertNotRegex(table, r"GFLOP/s|% of cuBLAS|images/s|GB/s", "a measured result in the README's table")
+        for lab in LABS:
+            self.assertIn(f"({lab.relative_to(REPO).as_posix()}/README.md)", table, "every lab in the table")
+
+
+class OneRecordPerClaimTest(unittest.TestCase):
+    """A lab's pages quote each variant's timing at a problem, on a device and a commit, from one record
+    (claims.py), with one definition of % of cuBLAS, and counts of instructions from the SASS record."""
+
+    def test_every_claim_of_a_labs_pages_comes_from_one_record(self):
+        from cudalabs.docs import claims
+
+        self.assertEqual(claims.problems(REPO), [])
+
+    def test_a_claim_drawn_from_two_records_of_one_commit_is_found(self):
+        from cudalabs.docs import claims
+
+        with tempfile.TemporaryDirectory() as scratch:
+            data = Path(scratch) / "docs" / "data"
+            (data / "results").mkdir(parents=True)
+            context = {"device": "Test GPU", "date": "2030-01-02", "git_commit": "abc1234"}
+            for name, rate in (("lab07", 100.0), ("lab07_shapes", 104.0), ("lab07_sweep", 90.0)):
+                commit = {**context, "git_commit": "0ld0ld0" if name == "lab07_sweep" else "abc1234"}
+                benchmarks = [
+                    median("cublas/4096x4096x4096", gflops=100.0),
+                    median("lab07/best/4096x4096x4096", gflops=rate),
+                ]
+                (data / "results" / f"{name}_x.json").write_text(
+                    json.dumps({"context": commit, "benchmarks": benchmarks})
+                )
+            found = claims.Claims(data, "x")
+            found.read("{{pct:best}} and {{calc:pct(best@4096x4096x4096&results/lab07_shapes):f1}}", "07", "page")
+            self.assertEqual(len(found.conflicts()), 1)
+            self.assertIn("best at 4096x4096x4096", found.conflicts()[0])
+            calm = claims.Claims(data, "x")
+            calm.read(
+                "{{pct:best}}; then {{calc:pct(best@4096x4096x4096&results/lab07_sweep):f1}} (an older commit), "
+                "{{calc:pct(best@4096x4096x4096&history/lab07_v1):f1}} (history), and the relation "
+                "{{calc:gflops(best@4096x4096x4096&results/lab07_shapes)/gflops(best):x2}}",
+                "07",
+                "page",
+            )
+            self.assertEqual(calm.conflicts(), [])
+
+    def test_one_definition_of_the_share_of_cublas_and_of_the_default_problem(self):
+        renderer = Renderer(REPO / "docs" / "data", "nvidia-h100-80gb-hbm3", "11")
+        with self.assertRaisesRegex(KeyError, "pct_cublas"):
+            renderer.render("{{calc:counter(best@4096x4096x4096,pct_cublas):f1}}")
+        # Lab 11's record lists 8192^3 first (interleaved repetitions): a figure naming no problem means 4096^3.
+        results = renderer.data().results
+        self.assertEqual(results.problems()[0], "8192x8192x8192")
+        self.assertEqual(renderer.render("{{pct:best}}"), renderer.render("{{pct:best@4096x4096x4096}}"))
+
+    def test_instruction_counts_come_from_the_sass_record(self):
+        renderer = Renderer(REPO / "docs" / "data", "nvidia-h100-80gb-hbm3", "05")
+        ffma = renderer.render("{{sass:lab05_sass_sm90:register_tiled_kernelILi128ELi128:FFMA}}")
+        text = (REPO / "docs" / "data" / "profiles" / "lab05_sass_sm90.csv").read_text()
+        self.assertIn(f"ILi128ELi128ELi8ELi8ELi8EEEvN8cudalabs8GemmArgsE,FFMA,{ffma}", text)
+        with self.assertRaisesRegex(KeyError, "matches 2 kernels"):
+            renderer.render("{{sass:lab05_sass_sm90:register_tiled_kernel:FFMA}}")
+
+
 class RenderedHandoutTest(unittest.TestCase):
     def test_every_lab_has_a_source_and_a_rendered_handout(self):
         for lab in LABS:
@@ -394,7 +498,12 @@ class LayerFloorTest(unittest.TestCase):
             ):
                 self.assertIn(source, text)
             lab09 = dcgan_tables.layers(data, self.DEVICE, "2")
-            self.assertIn("| tconv1 4x4x512 -> 8x8x256 | 4.000 | 0.133 | compute | 4.000 (1,000; 100 %) |", lab09)
+            # Layers across, variants down; the floors on rows of their own, each layer's kernel in a second table.
+            self.assertIn("| compute floor, ms | 2.000 | 4.000 | 4.000 | 4.000 | 0.002 |", lab09)
+            self.assertIn("| memory floor, ms | 0.034 | 0.133 | 0.037 | 0.016 | 0.006 |", lab09)
+            self.assertIn("| `subpixel` | 8.000 ms (250 GFLOP/s; 25 %) | 4.000 ms (1,000 GFLOP/s; 100 %) |", lab09)
+            self.assertIn("| `subpixel` | `subpixel` | `subpixel` | `subpixel` | `subpixel` |", lab09)
+            self.assertNotIn("Methods per layer:", lab09)
             self.assertNotIn("TF32", lab09)
 
             renderer = Renderer(data, self.DEVICE, "11", mode="readme")
@@ -507,7 +616,7 @@ class CourseTest(unittest.TestCase):
         effort = grading_tables.read_effort(REPO)
         for lab in LABS:
             entry = effort.get(lab.name[:2], {})
-            if entry.get("student_version", {}).get("seconds") is None:
+            if not entry.get("student_version") or grading_tables.student_version_lines(REPO, lab.name) is None:
                 continue
             words = grading_tables.handout_words(REPO, lab.name)
             lines = grading_tables.student_version_lines(REPO, lab.name)
@@ -516,6 +625,47 @@ class CourseTest(unittest.TestCase):
             with self.subTest(lab=lab.name, model=f"{low}-{high}", stated=entry["hours"]):
                 self.assertLessEqual(abs(stated_low - low), 1)
                 self.assertLessEqual(abs(stated_high - high), 1)
+
+    def test_no_program_writing_time_is_shown_as_a_students(self):
+        """The versions were written by a program: the effort record and the instructors' table give no
+        writing time, and the guide says plainly that the hours are an estimate and how it is made."""
+        from cudalabs.docs import grading_tables
+
+        record = (REPO / "docs" / "data" / "course" / "lab_effort.json").read_text()
+        self.assertNotIn('"seconds"', record)
+        table = grading_tables.lab_effort(REPO)
+        self.assertNotRegex(table, r"time to write|\d+ s;|written in")
+        guide = (REPO / "docs" / "pages" / "instructors.md").read_text()
+        self.assertIn("every hour on this page and in the\nhandouts is an estimate", guide)
+        self.assertIn("their writing time is not used", guide)
+
+
+class SemesterTest(unittest.TestCase):
+    """The instructors' fourteen weeks: every core lab (00-10 and 12) once, after what its handout says it
+    needs first, no extension in it, and no week far heavier than a week holds."""
+
+    def test_the_plan_holds_the_core_in_an_order_its_handouts_allow(self):
+        from cudalabs.docs import grading_tables
+
+        weeks = grading_tables.semester_weeks(REPO)
+        self.assertEqual(len(weeks), 14)
+        order = list(dict.fromkeys(lab for week in weeks for lab in week["labs"]))
+        self.assertEqual(sorted(order), sorted(grading_tables.CORE_LABS))
+        for lab in LABS:
+            number = lab.name[:2]
+            if number not in order:
+                continue
+            needs = re.search(r"\*\*You need first:\*\*(.*?)(?=\n- \*\*|\n\n)", (lab / "README.md").read_text(), re.S)
+            self.assertTrue(needs, f"lab {number}: no 'You need first' line")
+            first_clause = needs.group(1).split(";")[0]
+            for earlier in re.findall(r"\b(\d\d)\b", first_clause):
+                with self.subTest(lab=number, needs=earlier):
+                    self.assertLess(order.index(earlier), order.index(number), "a lab before what it needs")
+        for week in weeks:
+            with self.subTest(week=week["week"]):
+                self.assertLessEqual(week["hours"][1], 12.5, "more than a slow student's week")
+        self.assertFalse({"11", "13"} & set(order), "an extension in the core's weeks")
+        self.assertIn("| 4 | 12 |", grading_tables.semester_plan(REPO), "lab 12's core right after lab 02")
 
 
 if __name__ == "__main__":

@@ -46,6 +46,22 @@ def search(browser, base, query):
     return [pathlib.PurePosixPath(urllib.parse.urlparse(link).path).name for link in links], message
 
 
+def more_problems(browser, base, query="kernel"):
+    """A search with more results than the first page shows offers the rest: its button adds the next ones."""
+    search(browser, base, query)
+    count = "document.querySelectorAll('a.fulltext-result-link').length"
+    before = browser.evaluate(count)
+    total = int(browser.evaluate("document.getElementById('fulltext-message').textContent").split()[0])
+    if total <= before:
+        return [f"'{query}' finds {total} pages, too few to show the button for more"]
+    if not browser.evaluate("(b => b && b.offsetParent !== null)(document.getElementById('fulltext-more'))"):
+        return [f"'{query}': {total} pages, {before} shown, and no button for more"]
+    browser.evaluate("document.getElementById('fulltext-more').click()")
+    if not browser.wait_for(f"{count} > {before}", timeout=15):
+        return [f"'{query}': the button for more shows nothing more than the first {before}"]
+    return []
+
+
 FRAME = """({copy: document.querySelectorAll('doxygen-awesome-fragment-copy-button').length,
   fragments: document.querySelectorAll('div.fragment').length,
   toc: !!document.querySelector('div.toc.interactive'),
@@ -110,7 +126,7 @@ def main(argv):
             )
             if not where:
                 failures.append(query)
-        frame = frame_problems(browser, base, html_dir)
+        frame = frame_problems(browser, base, html_dir) + more_problems(browser, base)
     for problem in frame:
         print(f"check_search: {problem}", file=sys.stderr)
     if frame:
@@ -120,7 +136,7 @@ def main(argv):
         return 1
     print(
         f"check_search: {len(queries)} searches in headless Chromium, each finds its page; every lab page opens "
-        "with its links, a table of contents and copy buttons"
+        "with its links, a table of contents and copy buttons; a long result list shows more on request"
     )
     return 0
 

@@ -208,29 +208,36 @@ def layers(data_dir, device, batch="1024"):
     order = [v for v in ["branch_free", "gemm_batched", "per_layer", "fused", "subpixel"] if v in tables]
     ceilings = floor_ceilings(data_dir, device)
     floors = {v: layer_floors(tables[v], v, ceilings) for v in order}  # FP32 throughout: the same floors
+    # Layers across, variants down: five narrow columns fit a page where five variants of three figures
+    # each did not (the last variant, the lab's result, fell off the screen).
+    first = floors[order[0]]
     lines = [
-        "| layer | compute floor, ms | memory floor, ms | bound | "
-        + " | ".join(f"`{v}` ms (GFLOP/s; of the floor)" for v in order)
-        + " |",
-        "| --- | ---: | ---: | --- |" + " ---: |" * len(order),
+        "| | " + " | ".join(LAYER_NAMES) + " |",
+        "| --- |" + " ---: |" * len(LAYER_NAMES),
+        "| compute floor, ms | " + " | ".join(_floor_ms(row["compute_ms"]) for row in first) + " |",
+        "| memory floor, ms | " + " | ".join(_floor_ms(row["memory_ms"]) for row in first) + " |",
+        "| bound | " + " | ".join(str(row["bound"]) for row in first) + " |",
     ]
-    for i, name in enumerate(LAYER_NAMES):
-        first = floors[order[0]][i]
+    for v in order:
         lines.append(
-            f"| {name} | {_floor_ms(first['compute_ms'])} | {_floor_ms(first['memory_ms'])} | {first['bound']} | "
+            f"| `{v}` | "
             + " | ".join(
-                f"{tables[v]['ms'][i]:.3f} ({tables[v]['gflops'][i]:,.0f}; "
+                f"{tables[v]['ms'][i]:.3f} ms ({tables[v]['gflops'][i]:,.0f} GFLOP/s; "
                 f"{_reached(floors[v][i]['reached'], floors[v][i]['complete'])})"
-                for v in order
+                for i in range(len(LAYER_NAMES))
             )
             + " |"
         )
-    methods = "; ".join(f"`{v}`: {tables[v]['methods']}" for v in order)
-    return (
-        "\n".join(lines)
-        + f"\n\nBatch {batch}, CUDA events around each layer, median of 5 runs. Methods per layer: {methods}. "
+    kernels = [tables[v]["methods"].split(",") for v in order]
+    methods = ["| variant | " + " | ".join(LAYER_NAMES[1:]) + " |", "| --- |" + " --- |" * (len(LAYER_NAMES) - 1)]
+    methods += [f"| `{v}` | " + " | ".join(f"`{m}`" for m in row) + " |" for v, row in zip(order, kernels)]
+    note = (
+        f"Batch {batch}, CUDA events around each layer, median of 5 runs; each cell the layer's time, its rate and "
+        "the share of its floor it reaches. "
         + _floor_legend(ceilings, {r["precision"] for v in order for r in floors[v]})
     )
+    kernels_note = "The kernel each variant runs for each transposed convolution (the linear layer is the same in all):"
+    return "\n".join(lines) + f"\n\n{note}\n\n{kernels_note}\n\n" + "\n".join(methods)
 
 
 def end_to_end(data_dir, device):

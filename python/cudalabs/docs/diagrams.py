@@ -632,6 +632,118 @@ def warpgroups(repo, out):
     _save(fig, out)
 
 
+def tile_loop(repo, out, keys=512):
+    """Lab 13: FlashAttention's tile loop (step 5, tiles.h's MmaTile). Left: one block's queries against a
+    sequence's keys, split among its warps, walking the key tiles left to right with the next tile's copy in
+    flight (causal: the tiles past the diagonal are never visited). Right: what each warp does with one tile,
+    and the running maximum, sum and output it carries from one tile to the next."""
+    tiles = pathlib.Path(repo) / "labs" / "13_attention" / "tiles.h"
+    queries, tile_keys = _constant(tiles, "kQueries"), _constant(tiles, "kKeys")
+    warps, stages = _constant(tiles, "kWarps"), _constant(tiles, "kStages")
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 5.4), gridspec_kw={"width_ratios": [1.25, 1]})
+    block_row = 3  # the block drawn: queries 3 * kQueries ... on the causal diagonal's fourth tile
+    rows = keys // queries
+    for r in range(rows):
+        for c in range(keys // tile_keys):
+            past_diagonal = c * tile_keys > (r + 1) * queries - 1
+            face = "#f2f2f2" if past_diagonal else "#e3ecf7"
+            if r == block_row and not past_diagonal:
+                face = "#4c72b0" if c == block_row - 1 else "#9db7de"
+            left.add_patch(
+                patches.Rectangle(
+                    (c * tile_keys, r * queries),
+                    tile_keys,
+                    queries,
+                    facecolor=face,
+                    edgecolor="white",
+                    linewidth=1.0,
+                    hatch="//" if past_diagonal else None,
+                )
+            )
+    for w in range(1, warps):
+        y = block_row * queries + w * queries / warps
+        left.plot([0, (block_row + 1) * tile_keys], [y, y], color="white", linewidth=0.8)
+    for w in range(warps):
+        left.text(
+            -6, block_row * queries + (w + 0.5) * queries / warps, f"warp {w}", ha="right", va="center", fontsize=7
+        )
+    left.annotate(
+        "",
+        xy=((block_row + 1) * tile_keys - 4, block_row * queries - 10),
+        xytext=(4, block_row * queries - 10),
+        arrowprops={"arrowstyle": "->", "color": "#c44e52"},
+    )
+    left.text(
+        2,
+        block_row * queries - 16,
+        f"the block walks its key tiles; {stages} tiles of K and V in flight",
+        fontsize=8,
+        color="#c44e52",
+    )
+    left.text(
+        block_row * tile_keys + 4,
+        (block_row + 1) * queries + 18,
+        "dark: the tile in use\nlight: the block's other tiles\nhatched: past the causal diagonal, never visited",
+        fontsize=7,
+        va="top",
+    )
+    left.set_xlim(-60, keys)
+    left.set_ylim(keys + 10, -30)
+    left.set_aspect("equal")
+    left.set_xticks([0, keys // 2, keys], ["key 0", f"{keys // 2}", f"{keys}"], fontsize=7)
+    left.set_yticks([0, keys // 2, keys], ["query 0", f"{keys // 2}", f"{keys}"], fontsize=7)
+    left.set_title(
+        f"The scores S = Q K^T, {keys} queries x {keys} keys, never stored: a block owns {queries} "
+        f"queries\n({warps} warps of {queries // warps}) and visits the key tiles of {tile_keys}, "
+        "one after the other",
+        fontsize=8,
+    )
+    for side in ("top", "right"):
+        left.spines[side].set_visible(False)
+    steps = [
+        ("copy K and V tile t + 1 (cp.async)", "started before tile t is used"),
+        ("S = Q K_t^T for the warp's rows", "warp_scores: mma.sync from ldmatrix"),
+        ("scale_and_mask", "log2 units; -inf past the sequence or the diagonal"),
+        ("online_softmax", "m' = max(m, rowmax S); l and O times exp2(m - m');\nP = exp2(S - m'); l += rowsum P"),
+        ("O += P V_t", "warp_add_pv: P is the next mma's A fragment"),
+    ]
+    right.set_xlim(0, 10)
+    right.set_ylim(len(steps) * 1.6 + 1.6, -0.4)
+    right.axis("off")
+    for i, (name, how) in enumerate(steps):
+        y = i * 1.6
+        right.add_patch(
+            patches.FancyBboxPatch(
+                (0.3, y), 9.2, 1.15, boxstyle="round,pad=0.05", facecolor="#eef3fb", edgecolor="#4c72b0"
+            )
+        )
+        right.text(0.55, y + 0.38, name, fontsize=9, fontweight="bold", va="center")
+        right.text(0.55, y + 0.85, how, fontsize=7, va="center")
+        if i + 1 < len(steps):
+            right.annotate("", xy=(4.9, y + 1.55), xytext=(4.9, y + 1.2), arrowprops={"arrowstyle": "->"})
+    loop_top, loop_bottom = 0.55, (len(steps) - 1) * 1.6 + 0.55
+    right.annotate(
+        "",
+        xy=(9.75, loop_top),
+        xytext=(9.75, loop_bottom),
+        arrowprops={"arrowstyle": "->", "color": "#c44e52", "connectionstyle": "bar,fraction=-0.15"},
+    )
+    right.text(
+        9.95,
+        (loop_top + loop_bottom) / 2,
+        "next tile: m, l and O\nstay in registers",
+        fontsize=7,
+        color="#c44e52",
+        rotation=90,
+        va="center",
+    )
+    right.text(0.3, len(steps) * 1.6 + 0.5, "after the last tile: store_output writes O / l, row by row", fontsize=9)
+    right.set_title("Each warp, for each key tile t", fontsize=9)
+    fig.suptitle("Lab 13: FlashAttention's tile loop (step 5, flash_mma; tiles.h's MmaTile)", fontsize=10)
+    fig.tight_layout()
+    _save(fig, out)
+
+
 def draw_all(repo, out_dir):
     out = pathlib.Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -649,4 +761,5 @@ def draw_all(repo, out_dir):
         function(repo, out / name)
     subpixel_phases(out / "lab09_taps.svg")
     tensor_core_layouts(repo, out / "lab11_layouts.svg")
-    return list(drawn) + ["lab09_taps.svg", "lab11_layouts.svg"]
+    tile_loop(repo, out / "lab13_tile_loop.svg")
+    return list(drawn) + ["lab09_taps.svg", "lab11_layouts.svg", "lab13_tile_loop.svg"]

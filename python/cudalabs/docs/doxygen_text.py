@@ -33,6 +33,9 @@ BOLD = re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*")
 # and loses the span; a double-backtick span is read as code.
 QUOTE_SPAN = re.compile(r"(?<!`)`([^`\n]*')`(?!`)")
 HEADING = re.compile(r"^(#{1,6} .*)$")
+# A heading's anchor hidden from a Git host in an HTML comment (`## Title <!-- {#name} -->`): the page reads
+# cleanly on GitHub, and Doxygen gets the anchor back.
+COMMENTED_ANCHOR = re.compile(r"^(#{1,6} .*?)[ \t]*<!--[ \t]*(\{#[\w-]+\})[ \t]*-->[ \t]*$")
 # A folded block (a hint): GitHub renders <details> with markdown inside; Doxygen 1.9 would cut it into
 # one empty <details> per paragraph, so the two tags pass through as raw HTML blocks instead.
 DETAILS_OPEN = re.compile(r"^<details>\s*(<summary>.*</summary>)?\s*$")
@@ -41,7 +44,8 @@ DETAILS_OPEN = re.compile(r"^<details>\s*(<summary>.*</summary>)?\s*$")
 def doxygen_markdown(text):
     """Rewrites what Doxygen would show as text: bold that starts with code or holds a reference
     (`**`x` is**`) becomes <b>...</b>, and code spans in headings (shown as <tt> in the page's table of
-    contents) become plain words, a code span ending in a quote mark gets two backticks, and a folded
+    contents) become plain words, a heading's anchor hidden in an HTML comment (`<!-- {#name} -->`, so that a
+    Git host shows none) becomes Doxygen's, a code span ending in a quote mark gets two backticks, and a folded
     block (`<details>`, its `<summary>` on the same or the next line, `</details>`) passes through as raw
     HTML. Fenced code blocks are left alone."""
     out, fenced, lines = [], False, text.split("\n")
@@ -62,6 +66,7 @@ def doxygen_markdown(text):
             out.append("\\htmlonly[block]</details>\\endhtmlonly")
             continue
         elif not fenced:
+            line = COMMENTED_ANCHOR.sub(r"\1 \2", line)
             if HEADING.match(line):
                 line = line.replace("`", "")
             line = BOLD.sub(r"<b>\1</b>", line)

@@ -52,14 +52,36 @@ def with_toc(text):
     return "\n".join(lines[: first + 1] + ["", "[TOC]"] + lines[first + 1 :])
 
 
+def walkthrough_page(walkthrough, number):
+    """A lab's walkthrough as a page of its own: it measures what the handout asks the student to predict,
+    so it stands apart from the handout's page, opened on purpose. Its "## Walkthrough" heading becomes the
+    page's title and every heading below it moves up one level."""
+    lines = walkthrough.split("\n")
+    first = next((i for i, line in enumerate(lines) if line.startswith("## ")), None)
+    if first is None:
+        raise KeyError(f"lab {number}: the walkthrough has no '## Walkthrough {{#lab{number}_walkthrough}}' heading")
+    out, fenced = [], False
+    for line in lines[first + 1 :]:
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+        out.append(line[1:] if not fenced and re.match(r"^#{3,6} ", line) else line)
+    intro = (
+        f"This page measures what \\ref lab{number} asks you to predict: open it after you have filled in the "
+        "handout's Predict first table. It holds the solution's key lines, every measured table and the "
+        "profiles that explain them."
+    )
+    title = f"# Lab {number} walkthrough: the measurements and the solution {{#lab{number}_walkthrough}}"
+    return "\n".join([title, "", intro, ""] + out)
+
+
 def anchor_profile_section(handout, walkthrough, number):
     """Gives the lab's first profiling section the anchor labNN_profile: the walkthrough's first Nsight
     Compute section, else the handout's "Run, test, profile" section. Returns both texts."""
     anchor = f"{{#lab{number}_profile}}"
     lines = walkthrough.split("\n")
     for i, line in enumerate(lines):
-        if line.startswith("### ") and "{#" not in line:
-            section = "\n".join(lines[i : i + 40]).split("\n### ", 1)[0]
+        if line.startswith("## ") and "{#" not in line:
+            section = "\n".join(lines[i : i + 40]).split("\n## ", 1)[0]
             if PROFILE_HEADING.search(line) or "{{section:" in section or "{{sass_hot:" in section:
                 lines[i] = f"{line.rstrip()} {anchor}"
                 return handout, "\n".join(lines)
@@ -75,16 +97,17 @@ def anchor_profile_section(handout, walkthrough, number):
 
 
 def lab_page(repo, number, handout, results_anchors, numbers):
-    """A lab's page: the handout, its read-more list, the walkthrough and the way on, opening with links to
-    the walkthrough, the profiling section, the lab's place on the results page and the reading list."""
+    """A lab's page and its walkthrough's page: the handout with its read-more list and the way on, opening
+    with links to the walkthrough, the profiling section, the lab's place on the results page and the
+    reading list; the walkthrough apart (walkthrough_page), or "" when the lab has none. Returns both."""
     walkthrough_path = repo / "docs" / "walkthroughs" / f"lab{number}.md"
-    walkthrough = walkthrough_path.read_text() if walkthrough_path.exists() else ""
+    walkthrough = walkthrough_page(walkthrough_path.read_text(), number) if walkthrough_path.exists() else ""
     handout, walkthrough = anchor_profile_section(handout, walkthrough, number)
     if f"results_lab{number}" not in results_anchors:
         raise KeyError(f"lab {number}: docs/pages/results.md has no section {{#results_lab{number}}}")
     links = []
     if walkthrough:
-        links.append(f'\\ref lab{number}_walkthrough "walkthrough"')
+        links.append(f'\\ref lab{number}_walkthrough "walkthrough (after your predictions)"')
     links += [f'\\ref lab{number}_profile "profile"', f'\\ref results_lab{number} "all results"']
     more = handouts.read_more(repo, number, site=True)
     if more:
@@ -96,8 +119,8 @@ def lab_page(repo, number, handout, results_anchors, numbers):
     if more:
         text += "\n\n" + more
     if walkthrough:
-        text += "\n\n" + walkthrough
-    return text + "\n\n" + lab_footer(number, numbers)
+        walkthrough = with_toc(walkthrough) + f"\n\n---\n\nBack to the handout: \\ref lab{number}."
+    return text + "\n\n" + lab_footer(number, numbers), walkthrough
 
 
 def lab_folders(repo):
@@ -139,7 +162,7 @@ def main():
     for folder in lab_folders(repo):
         number = folder.name[:2]
         renderer = Renderer(data_dir, args.device, number)
-        text = lab_page(
+        text, walkthrough = lab_page(
             repo,
             number,
             handouts.source_of(repo, folder).read_text(),
@@ -147,6 +170,9 @@ def main():
             [f.name[:2] for f in lab_folders(repo)],
         )
         (pages / f"lab{number}.md").write_text(doxygen_markdown(link_citations(renderer.render(text))))
+        if walkthrough:
+            walkthrough = Renderer(data_dir, args.device, number).render(walkthrough)
+            (pages / f"lab{number}_walkthrough.md").write_text(doxygen_markdown(link_citations(walkthrough)))
 
     # The answer keys: one instructor page from docs/answers/, each lab's part rendered with its data.
     # The student release (make release-students) leaves docs/answers/ out, and so this page.

@@ -45,27 +45,36 @@ def variant_points(repo: pathlib.Path, challenge: bool = False) -> dict[str, lis
     return out
 
 
+def predictions_points(repo: pathlib.Path) -> float:
+    """The points the rubric's `predictions` entry gives each lab for its handed-in predictions.md (0: none)."""
+    return float((read_rubric(repo).get("predictions") or {}).get("points", 0))
+
+
 def rubric_totals(repo: pathlib.Path, challenge: bool = False) -> dict[str, float]:
     """Lab -> the most points the rubric gives its core (or its optional challenge, extra): each
-    variant's correctness points and its top performance tier (variant_points)."""
-    return {number: sum(c + p for c, p in rows) for number, rows in variant_points(repo, challenge).items()}
+    variant's correctness points and its top performance tier (variant_points), and the core's the points
+    for handing in the predictions."""
+    extra = 0.0 if challenge else predictions_points(repo)
+    return {number: sum(c + p for c, p in rows) + extra for number, rows in variant_points(repo, challenge).items()}
 
 
 def rubric_points(repo: pathlib.Path) -> str:
     """The points per lab and variant that tests/grading/rubric.json gives."""
     totals, extra = rubric_totals(repo), rubric_totals(repo, challenge=True)
     challenges = variant_points(repo, challenge=True)
+    handed_in = predictions_points(repo)
     rows = [
-        "| lab | core variants | correctness | performance (top tier) | lab total | optional challenge (extra) |",
-        "|---|---|---|---|---|---|",
+        "| lab | core variants | correctness | performance (top tier) | predictions.md handed in | lab total | "
+        "optional challenge (extra) |",
+        "|---|---|---|---|---|---|---|",
     ]
     for number, variants in variant_points(repo).items():
         bonus = f"{len(challenges[number])} variants, {extra[number]:g} points" if challenges[number] else "none"
         rows.append(
             f"| {number} | {len(variants)} | {sum(c for c, _ in variants):g} | {sum(p for _, p in variants):g} | "
-            f"{totals[number]:g} | {bonus} |"
+            f"{handed_in:g} | {totals[number]:g} | {bonus} |"
         )
-    rows.append(f"| all | | | | {sum(totals.values()):g} | {sum(extra.values()):g} |")
+    rows.append(f"| all | | | | | {sum(totals.values()):g} | {sum(extra.values()):g} |")
     return "\n".join(rows)
 
 
@@ -184,7 +193,11 @@ def student_version_lines(repo: pathlib.Path, folder: str) -> int | None:
     version = repo / STUDENT_VERSIONS / folder
     if not version.is_dir():
         return None
-    files = sorted(path for path in version.iterdir() if path.suffix in (".cu", ".cpp", ".cuh", ".h"))
+    files = sorted(
+        path
+        for path in version.iterdir()
+        if path.suffix in (".cu", ".cpp", ".cuh", ".h") and not optional_file(repo, folder, path.name)
+    )
     return sum(
         _code_lines(
             similarity.student_written(
@@ -193,6 +206,13 @@ def student_version_lines(repo: pathlib.Path, folder: str) -> int | None:
         )
         for path in files
     )
+
+
+def optional_file(repo: pathlib.Path, folder: str, name: str) -> bool:
+    """Whether a whole file of a lab is optional: its skeleton opens with the challenge marker (lab 10's MPI
+    parts), so none of it counts toward the core's hours."""
+    skeleton = repo / "labs" / folder / name
+    return skeleton.is_file() and not split_at_challenge(skeleton.read_text())[0].strip()
 
 
 def handout_words(repo: pathlib.Path, folder: str) -> int:
@@ -212,12 +232,13 @@ def _lines_cell(core: int, challenge: int) -> str:
 
 def lab_effort(repo: pathlib.Path) -> str:
     """The instructors' table of time per lab: the hours (lab_effort.json, from the model), the evidence
-    they come from, the difficulty and the grading time."""
+    they come from (the handout's words, the lines a version of the core needed), the difficulty and the
+    grading time. No writing time: the versions were written by a program, whose time is no student's."""
     effort = read_effort(repo)
     seconds = grading_seconds(repo)
     rows = [
-        "| lab | hours | difficulty 1-5 | the hard part | handout words | lines to write (solution) | "
-        "student version: lines, time to write | grading time |",
+        "| lab | hours (estimate) | difficulty 1-5 | the hard part | handout words | lines to write (solution) | "
+        "lines of the core's student version | grading time |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for folder in sorted(p.name for p in (repo / "labs").glob("[0-9][0-9]_*") if p.is_dir()):
@@ -228,12 +249,11 @@ def lab_effort(repo: pathlib.Path) -> str:
         graded = f"{seconds[number][0]:.0f} s" if number in seconds else "not recorded"
         version = e.get("student_version", {})
         lines = student_version_lines(repo, folder)
-        if lines is None or version.get("seconds") is None:
-            written = "not yet"
+        if lines is None or not version:
+            written = "none yet"
             hours_cell = f"{e['hours']} (authors' estimate)"
         else:
-            note = f"; {version['note']}" if version.get("note") else ""
-            written = f"{lines} lines, {version['seconds']} s{note}"
+            written = f"{lines}" + (f" ({version['note']})" if version.get("note") else "")
             hours_cell = e["hours"]
         rows.append(
             f"| {number} | {hours_cell} | {e['difficulty']} | {e['hardest']} | {handout_words(repo, folder):,} | "
@@ -250,3 +270,44 @@ def lab_effort(repo: pathlib.Path) -> str:
         " three pairs of five rounds per variant, so where one timed pair was recorded its benchmark step"
         " takes longer than shown."
     )
+
+
+SEMESTER = "docs/data/course/semester.json"
+CORE_LABS = ("00", "01", "02", "03", "04", "05", "06", "07", "08", "09", "10", "12")
+
+
+def hour_range(text: str) -> tuple[float, float]:
+    """ "4-9" -> (4, 9); "3" -> (3, 3)."""
+    low, _, high = text.partition("-")
+    return float(low), float(high or low)
+
+
+def semester_weeks(repo: pathlib.Path) -> list[dict]:
+    """The plan's weeks, each with its hours (fast, slow): every lab's hours spread evenly over its weeks."""
+    weeks = json.loads((repo / SEMESTER).read_text())["weeks"]
+    effort = read_effort(repo)
+    spans = {}
+    for week in weeks:
+        for lab in week["labs"]:
+            spans[lab] = spans.get(lab, 0) + 1
+    out = []
+    for number, week in enumerate(weeks, start=1):
+        fast = sum(hour_range(effort[lab]["hours"])[0] / spans[lab] for lab in week["labs"])
+        slow = sum(hour_range(effort[lab]["hours"])[1] / spans[lab] for lab in week["labs"])
+        out.append({**week, "week": number, "hours": (fast, slow)})
+    return out
+
+
+def semester_plan(repo: pathlib.Path) -> str:
+    """The instructors' guide's fourteen weeks: what each week does and the hours it asks (the model's
+    estimate, a fast and a slow student), then the total."""
+    weeks = semester_weeks(repo)
+    rows = ["| week | lab | what the week is for | hours (estimate) |", "|---|---|---|---|"]
+    for week in weeks:
+        labs = " and ".join(week["labs"])
+        fast, slow = week["hours"]
+        rows.append(f"| {week['week']} | {labs} | {week['focus']} | {fast:.0f}-{slow:.0f} |")
+    fast = sum(w["hours"][0] for w in weeks)
+    slow = sum(w["hours"][1] for w in weeks)
+    rows.append(f"| all | {len(CORE_LABS)} labs | the core | {fast:.0f}-{slow:.0f} |")
+    return "\n".join(rows)

@@ -45,19 +45,18 @@ def _legend_above(ax, ncol=3):
 
 
 def _ratio_bars_past_edge(ax, rows, values, right_edge, offset=0.0):
-    """Writes its value at the right edge on every bar that runs past the axis, so that no bar is cut
-    without saying how long it is."""
+    """Writes its value just past the right edge, outside the axes, on every bar that runs past it, so that no
+    bar is cut without saying how long it is (and no label is cut by the bar's height)."""
     for row, value in zip(rows, values):
         if value > right_edge:
             ax.text(
-                right_edge - 0.005,
+                right_edge + 0.005,
                 row + offset,
-                f"{value:.2f} \u2192",
-                ha="right",
+                f"\u2192 {value:.2f}",
+                ha="left",
                 va="center",
-                fontsize=6,
-                color="white",
-                fontweight="bold",
+                fontsize=7,
+                clip_on=False,
             )
 
 
@@ -148,7 +147,7 @@ def lab_variants(data_dir, device, lab, out, ceiling=None):
     labelled with its rate; a log axis when the rates span more than a decade (lab 01's strided kernel next
     to cuBLAS)."""
     results = labdata.LabData(data_dir, lab, device).results
-    problem = results.problems()[0]
+    problem = results.default_problem()
     entries = labdata.in_teaching_order(
         [b for b in results.entries(problem) if b["run_name"].startswith("lab")],
         labdata.variant_order(data_dir, lab),
@@ -229,6 +228,15 @@ def roofline(data_dir, device, out, labs=None):
         if data.results is None or data.profile is None:
             continue
         variants = [v for v in data.profile.variants() if v != "cublas"]
+        if not single:
+            # The whole suite: each lab's fastest profiled variant, so that the legend names a lab per entry
+            # (every variant of a lab is on the lab's own roofline).
+            timed = [
+                v
+                for v in variants
+                if any(data.results.variant_of(b["run_name"]) == v for b in data.results.entries(PROBLEM))
+            ]
+            variants = [max(timed, key=lambda v: data.results.entry(v, PROBLEM)["gflops"])] if timed else []
         if single or lab == "07":
             variants.append("cublas")  # cuBLAS once: beside its own lab, or beside lab 07 on the whole suite
         for j, variant in enumerate(variants):
@@ -259,12 +267,12 @@ def roofline(data_dir, device, out, labs=None):
                 ax.scatter(
                     flops / bytes_moved,
                     gflops,
-                    marker=markers[j % len(markers)],
-                    s=34,
+                    marker=markers[i % len(markers)],
+                    s=60,
                     color=colors(i % 10),
                     edgecolor="white",
                     linewidth=0.4,
-                    label=f"{lab} {variant}",
+                    label=f"lab {lab}: {variant}",
                     zorder=3,
                 )
             drawn += 1
@@ -278,16 +286,10 @@ def roofline(data_dir, device, out, labs=None):
     ax.set_ylim(bandwidth * low, fma * 2.5)
     ax.set_xlabel("arithmetic intensity (FLOP per DRAM byte, Nsight Compute)")
     ax.set_ylabel("GFLOP/s (4096^3, median)")
-    what = f"lab {labs[0]}" if single else "every GEMM lab (colour: the lab; marker: the variant)"
+    what = f"lab {labs[0]}" if single else "each GEMM lab's fastest variant"
     ax.set_title(f"Roofline of the {device_name(data_dir, device)}, {what}", fontsize=9)
     ax.grid(True, which="major", linewidth=0.3)
-    ax.legend(
-        fontsize=6 if not single else 7,
-        loc="upper center",
-        bbox_to_anchor=(0.5, -0.13),
-        ncol=4 if not single else 3,
-        frameon=False,
-    )
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=3, frameon=False)
     _save(fig, out)
     return True
 
@@ -392,17 +394,20 @@ def lab07_shapes(data_dir, device, out):
         after,
         height=0.4,
         color="tab:blue",
-        label="after (the wave model with fixed costs, split-K, the narrow kernel, aligned copies of misaligned "
-        "operands)",
+        label="after: the wave model, split-K, the narrow kernel, the aligned copies, the clamped edge blocks and "
+        "stream-K",
     )
     right_edge = 1.15
+    _ratio_bars_past_edge(ax, rows, [ratio(records["before"], p) for p in problems], right_edge, offset=0.2)
     _ratio_bars_past_edge(ax, rows, after, right_edge, offset=-0.2)
-    ax.axvline(1.0, color="black", linewidth=0.8)
-    ax.axvline(0.95, color="tab:red", linestyle="--", linewidth=0.8, label="target: 0.95 of cuBLAS")
+    ax.axvline(1.0, color="black", linewidth=0.8, label="1.0: as fast as cuBLAS")
+    ax.axvline(
+        0.95, color="tab:red", linestyle="--", linewidth=0.8, label="target: 0.95 of cuBLAS (left of it: to win)"
+    )
     ax.set_yticks(list(rows))
     ax.set_yticklabels(problems, fontsize=7)
     ax.invert_yaxis()
-    ax.set_xlim(0.5, right_edge)
+    ax.set_xlim(0, right_edge)
     ax.set_xlabel(f"best / cuBLAS, GFLOP/s (medians, one process, {device_name(data_dir, device)})")
     _legend_below(ax, ncol=1)
     _save(fig, out)

@@ -21,6 +21,9 @@ Templates may use:
                                          instructors' edition, in the student release a comment that says what
                                          to compare with instead (what else one edition shows: editions.py)
   {{technique_rules}}                    what each variant's profile must show, and what sets variants apart
+  {{course_map}}                         the labs in a semester's order (docs/handouts/main_readme_table.md, the
+                                         main README's table), each lab's name a link to its page
+  {{semester_plan}}                      the fourteen weeks of the core (docs/data/course/semester.json), hours too
   {{lab_effort}}                         hours and difficulty, lines to write, the student versions, grading time
   {{effort:hours}}                       the time the lab takes, as its handout quotes it ("about 4-6 hours")
   {{dcgan:throughput|end_to_end|layers@BATCH}}   lab 09's tables (dcgan_tables.py)
@@ -38,18 +41,21 @@ Templates may use:
                                          a count that follows from the code): shown as written, and
                                          marked so that the numbers check (check_numbers.py) accepts it
   {{diff:NN:MM}}                         lab MM's key kernel lines against lab NN's, as a unified diff
+  {{sass:NAME:KERNEL:OPCODE}}             how many OPCODE instructions (FFMA, LDS.128) the kernel matching the
+                                         regular expression KERNEL holds in the SASS mix profiles/NAME.csv
   {{sass_hot:NAME}}                      the hottest SASS instructions of profiles/NAME_<device>.csv
   {{record:FILE:TEXT}}                   a figure copied from a text record under docs/data/ (checked to be there)
   {{json:FILE:KEY.PATH:FORMAT}}          a value of a JSON record under docs/data/
   {{tuning:COMMIT/BATCH[/N]:COLUMN:FORMAT}}  a cell of lab 09's tuning record (docs/data/dcgan/tuning.md)
   {{fastest:NN}} {{fastest_pct:NN}}      lab NN's fastest variant at 4096^3 and its % of cuBLAS (the
                                          progression plot's rule); {{fastest_name:NN}} {{fastest_gflops:NN}} apart
-  {{record_note:RECORD}}                 a results record's device, date, commit and command (RECORD: results/NAME)
+  {{record_note:RECORD}}                 a results record's device, date, commit and command (RECORD: results/NAME,
+                                         or results/NAME@DEVICE for another device's)
   {{run_of:RECORD}}                      the same in a few words: device, date and commit
   {{kernel_of:VARIANT}}                  the variant whose kernel VARIANT ran when profiled (best -> wide_256x128)
   {{coarsening_factor:case1|case2}}      lab 08: the factor with the best speedup
   {{lab:NN}}                             set the lab the placeholders above refer to
-  {{pending:RECORD[.EXT]}}               a measurement not made yet: says so, naming the record that will hold it
+  {{pending:RECORD[.EXT][@DEVICE]}}      a measurement not made yet: says so, naming the record that will hold it
                                          (docs/data/RECORD_<device>.json, or .EXT); fails once that record exists
   {{random_shapes:RECORD}}               scripts/gemm-random-shapes: its distribution and goals, then the
                                          summary docs/data/RECORD_<device>.json as a table with its plot, or
@@ -86,8 +92,8 @@ FLOOR_TERMS = ("compute_floor", "memory_floor", "floor")  # calc's terms for a D
 PLOT_CAPTIONS = {
     "progression.svg": "Best variant of every lab at 4096^3 against cuBLAS and the measured FP32 ceiling",
     "roofline.svg": "The measured roofline, both roofs drawn (DRAM bandwidth, the slope; FP32 FFMA rate, the "
-    "flat roof), "
-    "with every profiled kernel placed by its DRAM intensity: a colour per lab, a marker per variant",
+    "flat roof), with each GEMM lab's fastest variant and cuBLAS placed by its DRAM intensity (every variant of a "
+    "lab is on the lab's own roofline, on its walkthrough)",
     "lab11_variants.svg": "Every rung of lab 11 at 4096^3 against cuBLAS in BF16 (dashed) and the measured tensor-core "
     "ceiling (dotted): how far each bar is from cuBLAS",
     "lab01_coalescing.svg": "One warp under each mapping (lab.h's 32 x 8 blocks): the elements of C it "
@@ -109,6 +115,10 @@ PLOT_CAPTIONS = {
     "lab09_taps.svg": "Lab 09's sub-pixel view of a stride-2 transposed convolution: the taps of the 5 x 5 filter that "
     "each of the four output phases uses (subpixel.h's rule), each phase a small convolution of its own",
     "gemm_sweep.svg": "Labs 05-07 and cuBLAS across problem sizes",
+    "lab13_tile_loop.svg": "FlashAttention's tile loop as step 5 runs it (tiles.h's tile sizes): a block's queries "
+    "walk the key tiles, the next tile's copy in flight, the tiles past the causal diagonal skipped; each warp "
+    "scores a tile, masks it, updates its running maximum, sum and output, and multiplies the probabilities by V, "
+    "never storing a score",
     "lab04_block_size.svg": "Rate and occupancy against the block edge",
     "progression_tensor_cores.svg": "Lab 11's tensor-core ladder at 4096^3 after lab 07's FP32 best, against cuBLAS in "
     "BF16 and TF32 and the measured tensor-core ceiling",
@@ -258,10 +268,12 @@ class Renderer:
         if function == "pct":
             return results.percent_of_cublas(variant, problem or None)
         entry = (
-            results.cublas(problem or results.problems()[0])
+            results.cublas(problem or results.default_problem())
             if variant == "cublas"
             else results.entry(variant, problem or None)
         )
+        if function == "counter" and name == "pct_cublas":
+            raise KeyError("calc: counter(V, pct_cublas) is not how the suite defines % of cuBLAS: use pct(V)")
         field = {"ms": "real_time", "gflops": "gflops", "counter": name}[function]
         if field not in entry:
             raise KeyError(f"lab {lab or self.lab}: {variant} has no {field}")
@@ -307,8 +319,10 @@ class Renderer:
         return f"{results.variant_of(best['run_name'])} {best['gflops']:,.0f} GFLOP/s"
 
     def _record(self, key, arg):
-        """A results record (docs/data/RECORD_<device>.json) by its RECORD name, as calc's &RECORD names it."""
-        path = pathlib.Path(self.data_dir) / f"{arg}_{self.device}.json"
+        """A results record (docs/data/RECORD_<device>.json) by its RECORD name, as calc's &RECORD names it;
+        RECORD@DEVICE names another device's."""
+        arg, _, device = arg.partition("@")
+        path = pathlib.Path(self.data_dir) / f"{arg}_{device or self.device}.json"
         if not path.exists():
             raise KeyError(f"{key}: no record {path}")
         return labdata.Results(path)
@@ -325,11 +339,12 @@ class Renderer:
     def _pending(self, key, arg):
         """{{pending:RECORD[.EXT]}}: a table or figure not measured yet, said in words (no number), until the
         record docs/data/RECORD_<device>.json (.EXT) exists; then the placeholder fails: quote the record."""
+        arg, _, device = arg.partition("@")
         stem, _, extension = arg.partition(".")
-        name = f"{stem}_{self.device}.{extension or 'json'}"
+        name = f"{stem}_{device or self.device}.{extension or 'json'}"
         if (pathlib.Path(self.data_dir) / name).exists():
             raise KeyError(f"pending: docs/data/{name} exists now: replace {{{{pending:{arg}}}}} by what it measured")
-        return f"*Not measured yet on the {self.device}: the lab's GPU run will write docs/data/{name}.*"
+        return f"*Not measured yet on the {device or self.device}: the lab's GPU run will write docs/data/{name}.*"
 
     def _random_shapes(self, key, arg):
         """{{random_shapes:RECORD}}: what scripts/gemm-random-shapes draws and the goals it is held to, then its
@@ -371,6 +386,20 @@ class Renderer:
 
     def _diff(self, key, arg):
         return kernel_diff(self.repo(), *arg.split(":"))
+
+    def _sass(self, key, arg):
+        """{{sass:NAME:KERNEL:OPCODE}}: an instruction count of one kernel from a SASS mix (scripts/sass-mix)."""
+        name, kernel, opcode = arg.split(":")
+        path = pathlib.Path(self.data_dir) / "profiles" / f"{name}.csv"
+        if not path.exists():
+            raise KeyError(f"sass: no SASS mix {path}")
+        with path.open() as file:
+            rows = [r for r in csv.DictReader(file) if re.search(kernel, r["kernel"]) and r["opcode"] == opcode]
+        if len({r["kernel"] for r in rows}) != 1:
+            raise KeyError(
+                f"sass: '{kernel}' matches {len({r['kernel'] for r in rows})} kernels with {opcode} in {path}"
+            )
+        return f"{int(rows[0]['count']):,}"
 
     def _sass_hot(self, key, arg):
         return sass_hot_table(pathlib.Path(self.data_dir) / "profiles" / f"{arg}_{self.device}.csv")
@@ -489,6 +518,21 @@ class Renderer:
     def _technique_rules(self, key, arg):
         return grading_tables.technique_rules(self.repo())
 
+    def _course_map(self, key, arg):
+        """The main README's table of the labs (docs/handouts/main_readme_table.md), for the site: each lab's
+        link to its handout becomes a reference to its page."""
+        text = (self.repo() / "docs" / "handouts" / "main_readme_table.md").read_text()
+        text = re.sub(r"\[(\d\d)\]\(\.\./\.\./labs/[^)]*\)", lambda m: f'\\ref lab{m.group(1)} "{m.group(1)}"', text)
+        text = text.replace("](../pages/", "](")
+        lab = self.lab
+        try:
+            return self.render(text).strip("\n")
+        finally:
+            self.lab = lab
+
+    def _semester_plan(self, key, arg):
+        return grading_tables.semester_plan(self.repo())
+
     def _lab_effort(self, key, arg):
         return grading_tables.lab_effort(self.repo())
 
@@ -516,7 +560,7 @@ class Renderer:
         if key == "pct":
             return f"{results.percent_of_cublas(variant, problem or None):.1f} %"
         entry = (
-            results.cublas(problem or results.problems()[0])
+            results.cublas(problem or results.default_problem())
             if variant == "cublas"
             else results.entry(variant, problem or None)
         )
@@ -550,6 +594,7 @@ class Renderer:
         "coarsening_factor": _coarsening_factor,
         "coarsening_speedup": _coarsening_speedup,
         "diff": _diff,
+        "sass": _sass,
         "sass_hot": _sass_hot,
         "record": _text_record,
         "json": _json,
@@ -575,6 +620,8 @@ class Renderer:
         "rubric_points": _rubric_points,
         "technique_rules": _technique_rules,
         "lab_effort": _lab_effort,
+        "course_map": _course_map,
+        "semester_plan": _semester_plan,
         "effort": _effort,
         "bad_input_tests": _bad_input_tests,
     }

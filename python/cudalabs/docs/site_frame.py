@@ -34,6 +34,18 @@ HEAD = """<script type="text/javascript" src="$relpath^doxygen-awesome-fragment-
                       background: var(--page-background-color, white); color: var(--page-foreground-color, black); }
   .lab-nav { padding: 6px 10px; border-left: 4px solid var(--primary-color, #1779c4);
              background: var(--code-background, #f5f7fa); border-radius: 4px; }
+  /* Tables fit the text column (check_layout.py): the column takes the window's width, and a cell's words and
+     code wrap anywhere, so that no table's body scrolls sideways at 1400 px. */
+  html { --content-maxwidth: 1600px; }
+  .contents table.markdownTable td, .contents table.markdownTable th { overflow-wrap: anywhere; }
+  .contents table.markdownTable code { white-space: normal; overflow-wrap: anywhere; }
+  /* Below 1280 px the page's contents sit above its text instead of beside it: the text keeps its width. */
+  @media screen and (min-width: 1000px) and (max-width: 1279px) {
+    #doc-content > div > div.contents, .PageDoc > div.contents { display: block; }
+    div.contents .toc { position: relative; top: 0; float: none; width: auto; max-height: 40vh; overflow: auto;
+                        margin: 0 0 16px 0; border: 1px solid var(--separator-color);
+                        border-radius: var(--border-radius-medium, 6px); }
+  }
 </style>
 """
 

@@ -6,6 +6,7 @@ scripts/lab_tables.py, so that a number printed anywhere comes from the same fil
 import csv
 import json
 import pathlib
+import re
 
 from cudalabs.records.benchmark import Record
 
@@ -17,6 +18,48 @@ PROBLEM = "4096x4096x4096"
 def number(text):
     """A metric value as a float ("1,234.5" -> 1234.5)."""
     return float(str(text).replace(",", ""))
+
+
+def _count(text):
+    """'268435456' -> '268,435,456 (2^28)'; other numbers with separators."""
+    value = int(text)
+    power = value.bit_length() - 1
+    return f"{value:,}" + (f" (2^{power})" if value == 1 << power and power >= 16 else "")
+
+
+PROBLEM_TITLES = (
+    (
+        r"(\d+)x(\d+)x(\d+)(_.+)?",
+        lambda m: ("{0}^3".format(m[1]) if m[1] == m[2] == m[3] else f"{m[1]} x {m[2]} x {m[3]}")
+        + (f", layout {m[4][1:]}" if m[4] else ""),
+    ),
+    (r"(\d+)MiB", lambda m: f"a copy of {m[1]} MiB"),
+    (r"(\d+)x(\d+)", lambda m: f"{_count(m[1])} threads x {_count(m[2])} FMAs"),
+    (r"sum_n(\d+)", lambda m: f"sum of {_count(m[1])} floats"),
+    (r"scan_n(\d+)", lambda m: f"inclusive scan of {_count(m[1])} floats"),
+    (r"hist_(\w+?)_n(\d+)", lambda m: f"histogram of {_count(m[2])} {m[1]} bytes"),
+    (r"softmax_r(\d+)c(\d+)", lambda m: f"row softmax, {_count(m[1])} rows of {_count(m[2])}"),
+    (
+        r"b(\d+)h(\d+)s(\d+)d(\d+)(_causal)?",
+        lambda m: f"attention, batch {m[1]}, {m[2]} heads, sequence {m[3]}, head_dim {m[4]}"
+        + (", causal" if m[5] else ""),
+    ),
+    (r"b(\d+)", lambda m: f"batch {_count(m[1])}"),
+    (r"n(\d+)_b(\d+)", lambda m: f"{_count(m[1])} images in batches of {_count(m[2])}"),
+    (r"n(\d+)x(\d+)g", lambda m: f"{_count(m[1])} images on {m[2]} GPU{'s' if m[2] != '1' else ''}"),
+    (r"n(\d+)", lambda m: f"{_count(m[1])} images"),
+    (r"case(\d)", lambda m: f"case {'I' * int(m[1])}"),
+)
+
+
+def problem_title(problem):
+    """A problem's name in a record (sum_n268435456, b4h16s4096d128_causal) as a reader's title, with the
+    name itself beside it in code: "sum of 268,435,456 (2^28) floats (`sum_n268435456`)"."""
+    for pattern, title in PROBLEM_TITLES:
+        match = re.fullmatch(pattern, problem)
+        if match:
+            return f"{title(match)} (`{problem}`)"
+    return f"`{problem}`"
 
 
 def markdown_table(header, rows):
@@ -49,11 +92,17 @@ class Results:
             return parts[1]
         return parts[0]
 
+    def default_problem(self):
+        """The problem a figure means when it names none: the progression's 4096^3 where the record has it,
+        else the record's first (a run with interleaved repetitions lists its problems in no set order)."""
+        problems = self.problems()
+        return PROBLEM if PROBLEM in problems else problems[0]
+
     def entries(self, problem):
         return [b for b in self.medians if b["run_name"].split("/")[-1] == problem]
 
     def entry(self, variant, problem=None):
-        problem = problem or self.problems()[0]
+        problem = problem or self.default_problem()
         for b in self.entries(problem):
             if self.variant_of(b["run_name"]) == variant:
                 return b
@@ -70,7 +119,10 @@ class Results:
         return None
 
     def percent_of_cublas(self, variant, problem=None):
-        problem = problem or self.problems()[0]
+        """% of cuBLAS, the suite's one definition: the variant's median rate over cuBLAS's median rate in the
+        same run (as the drivers print it). The records' per-repetition counter pct_cublas is another
+        quantity, and no page shows it (calc refuses counter(V, pct_cublas))."""
+        problem = problem or self.default_problem()
         reference = self.cublas(problem)
         return 100.0 * self.entry(variant, problem)["gflops"] / reference["gflops"]
 
@@ -110,7 +162,8 @@ class Results:
 
     def note(self):
         c = self.context
-        command = c["command"].split(" --results-dir")[0]
+        # A run started outside the checkout names its program by a path of no use to a reader.
+        command = re.sub(r"<outside>/(?:\S*/)?", "", c["command"].split(" --results-dir")[0])
         references = self.references()
         listed = ", ".join(references[:-1]) + " and " + references[-1] if len(references) > 1 else "".join(references)
         same_run = f"; {listed} in the same run" if references else ""
@@ -157,7 +210,7 @@ class Results:
         return markdown_table(header, rows)
 
     def tables(self):
-        parts = [f"**{p}**\n\n{self.table(p)}" for p in self.problems()]
+        parts = [f"**{problem_title(p)}**\n\n{self.table(p)}" for p in self.problems()]
         return "\n\n".join(parts) + "\n\n" + self.note()
 
     def compact_table(self):
