@@ -7,6 +7,8 @@
 #include "common/json_record.h"
 
 #include <algorithm>
+#include <initializer_list>
+#include <iostream>
 #include <memory>
 #include <ostream>
 #include <sstream>
@@ -88,15 +90,68 @@ void initialize_benchmark(std::vector<std::string> benchmark_args) {
   for (std::string& arg : storage) argv.push_back(arg.data());
   int argc = static_cast<int>(argv.size());
   benchmark::Initialize(&argc, argv.data());
-  if (argc > 1) throw FlagError(std::string("unknown flag '") + argv[1] + "' (see --help)");
+  if (argc > 1) {
+    throw FlagError(std::string("'") + argv[1] +
+                    "': not a Google Benchmark flag, or not a value it takes (see --help)");
+  }
 }
 
-void reject_unknown_flags(const std::vector<std::string>& benchmark_args) {
-  for (std::size_t i = 1; i < benchmark_args.size(); ++i) {
-    if (benchmark_args[i].rfind("--benchmark_", 0) != 0) {
-      throw FlagError("unknown flag '" + benchmark_args[i] + "' (see --help)");
+namespace {
+
+bool is_benchmark_flag(const std::string& argument) {
+  return argument.rfind("--benchmark_", 0) == 0;
+}
+
+// Values for which Google Benchmark prints its usage and exits 0 instead of saying what is wrong.
+void check_benchmark_values(const std::string& argument) {
+  const auto check = [&](const std::string& flag, std::initializer_list<const char*> allowed) {
+    const std::string prefix = flag + "=";
+    if (argument.rfind(prefix, 0) != 0) return;
+    const std::string value = argument.substr(prefix.size());
+    std::string list;
+    for (const char* item : allowed) {
+      if (value == item) return;
+      list += (list.empty() ? "" : ", ") + std::string(item);
     }
+    throw FlagError(flag + ": invalid value '" + value + "' (expected " + list + ")");
+  };
+  check("--benchmark_format", {"console", "json", "csv"});
+  check("--benchmark_out_format", {"json", "console", "csv"});
+  check("--benchmark_time_unit", {"ns", "us", "ms", "s"});
+  if (argument == "--benchmark_color=")
+    throw FlagError("--benchmark_color: invalid value '' (expected auto, true or false)");
+}
+
+}  // namespace
+
+std::vector<std::string> parse_flags_with_benchmark(CLI::App& app, int argc, char** argv) {
+  app.footer(
+      "Google Benchmark flags (--benchmark_format=json, --benchmark_out=FILE, ...) are passed "
+      "through.");
+  std::vector<std::string> benchmark_args = parse_flags(app, argc, argv, is_benchmark_flag);
+  // Google Benchmark reads its flags again in initialize_benchmark, with --benchmark_out added
+  // once the device is known; reading them now answers a bad one before anything runs. Custom
+  // context (--benchmark_context) is left to that reading: Google Benchmark adds it as it reads.
+  std::vector<std::string> check = {benchmark_args[0]};
+  for (std::size_t i = 1; i < benchmark_args.size(); ++i) {
+    check_benchmark_values(benchmark_args[i]);
+    if (benchmark_args[i].rfind("--benchmark_context=", 0) != 0) check.push_back(benchmark_args[i]);
   }
+  std::vector<char*> check_argv;
+  for (std::string& arg : check) check_argv.push_back(arg.data());
+  int check_argc = static_cast<int>(check_argv.size());
+  {
+    // Google Benchmark explains a bad value on std::cerr too: the line below says it once.
+    std::ostringstream explained;
+    std::streambuf* saved = std::cerr.rdbuf(explained.rdbuf());
+    benchmark::Initialize(&check_argc, check_argv.data());
+    std::cerr.rdbuf(saved);
+  }
+  if (check_argc > 1) {
+    throw FlagError(std::string("'") + check_argv[1] +
+                    "': not a Google Benchmark flag, or not a value it takes (see --help)");
+  }
+  return benchmark_args;
 }
 
 bool benchmark_stdout_is_machine_readable(const std::vector<std::string>& benchmark_args) {

@@ -10,6 +10,8 @@
 
 #include "common/device_info.h"
 
+#include <CLI/CLI.hpp>
+
 #include <benchmark/benchmark.h>
 #include <cuda_runtime.h>
 
@@ -65,10 +67,11 @@ struct BenchmarkMedian {
 /// throwing FlagError for arguments neither CLI11 nor Google Benchmark knows.
 void initialize_benchmark(std::vector<std::string> benchmark_args);
 
-/// Throws FlagError for the first argument after argv[0] that is not a --benchmark_* flag: CLI11
-/// let it through, so neither the driver nor Google Benchmark knows it. Called before the GPU is
-/// touched.
-void reject_unknown_flags(const std::vector<std::string>& benchmark_args);
+/// parse_flags (common/cli.h) for a program timed by Google Benchmark: Google Benchmark's own
+/// flags (--benchmark_format=json, --benchmark_out=FILE, ...) pass through and are checked by
+/// Google Benchmark at once (FlagError for one it does not take), every other unknown argument is
+/// refused; the help says so. Returns argv[0] and those flags, for initialize_benchmark.
+std::vector<std::string> parse_flags_with_benchmark(CLI::App& app, int argc, char** argv);
 
 /// The git commit the binaries were built from (cmake/WriteGitCommit.cmake), for records written by
 /// hand.

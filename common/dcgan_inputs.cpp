@@ -34,17 +34,21 @@ Latents load_latents(const std::string& input, int num, std::uint64_t seed,
 
 void add_input_flags(CLI::App& app, InputFlags& flags) {
   app.add_option(
-      "--weights", flags.weights,
-      "Weights: a .cldw file, 'trained' (the committed Fashion-MNIST generator), 'builtin' (DCGAN "
-      "initialisation from --weights-seed) or 'default' (trained if present, else builtin)");
+         "--weights", flags.weights,
+         "Weights: a .cldw file, 'trained' (the committed Fashion-MNIST generator), 'builtin' "
+         "(DCGAN "
+         "initialisation from --weights-seed) or 'default' (trained if present, else builtin)")
+      ->type_name("FILE|trained|builtin|default");
   add_integer_flag(app, "--weights-seed", flags.weights_seed, 0, 1 << 30,
                    "Seed of the builtin weights");
   app.add_option("--input", flags.input,
-                 "Latent vectors: a .cldz file (instead of --num random ones)");
+                 "Latent vectors: a .cldz file (instead of --num random ones)")
+      ->type_name("FILE");
   add_integer_flag(app, "--num", flags.num, 1, 1 << 20,
                    "Images to generate from random latent vectors");
   app.add_option("--seed", flags.seed_text,
-                 "Seed of the random latent vectors (default: CUDALABS_SEED or fresh)");
+                 "Seed of the random latent vectors (default: CUDALABS_SEED or fresh)")
+      ->type_name("SEED");
 }
 
 std::uint64_t check_input_flags(const CLI::App& app, const InputFlags& flags) {

@@ -3,23 +3,49 @@
 #include "common/cuda_check.h"
 
 #include <cuda_runtime.h>
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include <cctype>
 
 namespace cudalabs {
 
+std::optional<std::string> no_gpu_reason(const GpuProbe& probe) {
+  const std::string none = "no CUDA GPU available (";
+  if (probe.status == cudaErrorInsufficientDriver && !probe.driver_library_loads)
+    return none + "no NVIDIA driver is installed: libcuda.so.1 cannot be loaded)";
+  if (probe.status == cudaErrorInsufficientDriver) {
+    const std::string runtime = DeviceInfo::version_text(probe.runtime_version);
+    if (probe.driver_version <= 0)
+      return none + "the NVIDIA driver is older than this program's CUDA runtime " + runtime +
+             ": update the driver)";
+    return none + "the NVIDIA driver supports CUDA " +
+           DeviceInfo::version_text(probe.driver_version) +
+           ", older than this program's CUDA runtime " + runtime + ": update the driver)";
+  }
+  if (probe.status == cudaErrorNoDevice)
+    return none + "the NVIDIA driver is installed but finds no CUDA device)";
+  if (probe.status != cudaSuccess) return none + "cudaGetDeviceCount: " + probe.status_text + ")";
+  if (probe.device_count == 0) return none + "cudaGetDeviceCount found 0 devices)";
+  return std::nullopt;
+}
+
 std::optional<std::string> gpu_unavailable_reason() {
-  static const std::optional<std::string> reason = []() -> std::optional<std::string> {
-    int count = 0;
-    const cudaError_t status = cudaGetDeviceCount(&count);
-    if (status != cudaSuccess) {
-      return std::string("no CUDA GPU available (cudaGetDeviceCount: ") +
-             cudaGetErrorString(status) + ")";
+  static const std::optional<std::string> reason = [] {
+    GpuProbe probe;
+    const cudaError_t status = cudaGetDeviceCount(&probe.device_count);
+    probe.status = status;
+    probe.status_text = cudaGetErrorString(status);
+    if (status == cudaErrorInsufficientDriver) {
+      // The runtime loads libcuda.so.1 the same way: where it cannot, there is no driver at all.
+      if (void* driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL)) {
+        probe.driver_library_loads = true;
+        dlclose(driver);
+      }
+      cudaDriverGetVersion(&probe.driver_version);
+      cudaRuntimeGetVersion(&probe.runtime_version);
     }
-    if (count == 0)
-      return std::string("no CUDA GPU available (cudaGetDeviceCount found 0 devices)");
-    return std::nullopt;
+    return no_gpu_reason(probe);
   }();
   return reason;
 }

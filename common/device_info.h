@@ -17,8 +17,24 @@ class NoGpuError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// Why no GPU can be used (no driver, no device, ...), or nullopt when device 0 is usable.
-/// The answer is computed once per process.
+/// What the CUDA runtime answered when asked for its devices, and what lies behind the answer: the
+/// facts no_gpu_reason words.
+struct GpuProbe {
+  int status = 0;                     ///< cudaGetDeviceCount's cudaError_t (0: cudaSuccess)
+  std::string status_text;            ///< cudaGetErrorString of `status`
+  int device_count = 0;               ///< devices it found
+  bool driver_library_loads = false;  ///< libcuda.so.1, the driver's user-space half, loads
+  int driver_version = 0;             ///< cudaDriverGetVersion (0 when there is no driver)
+  int runtime_version = 0;            ///< cudaRuntimeGetVersion: the runtime this program uses
+};
+
+/// The one line that says why no GPU can be used, "no CUDA GPU available (...)", or nullopt when
+/// one can. The runtime answers cudaErrorInsufficientDriver both where no driver is installed and
+/// where it is older than the runtime: the line tells them apart (whether libcuda.so.1 loads).
+std::optional<std::string> no_gpu_reason(const GpuProbe& probe);
+
+/// Why no GPU can be used on this machine (no_gpu_reason of its probe), or nullopt when device 0
+/// is usable. The answer is computed once per process.
 std::optional<std::string> gpu_unavailable_reason();
 
 /// Throws NoGpuError with gpu_unavailable_reason() when no GPU can be used.

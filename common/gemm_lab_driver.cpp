@@ -56,12 +56,13 @@ constexpr long long kMaxDimension = 1 << 20;
 
 void register_flags(CLI::App& app, GemmLabOptions& options) {
   app.add_option_function<std::string>(
-      "--size",
-      [&options](const std::string& text) {
-        const int size = static_cast<int>(parse_integer_flag("--size", text, 1, kMaxDimension));
-        options.m = options.n = options.k = size;
-      },
-      "Sets M = N = K at once (--m, --n, --k given too take precedence)");
+         "--size",
+         [&options](const std::string& text) {
+           const int size = static_cast<int>(parse_integer_flag("--size", text, 1, kMaxDimension));
+           options.m = options.n = options.k = size;
+         },
+         "Sets M = N = K at once (--m, --n, --k given too take precedence)")
+      ->type_name(kIntegerValueName);
   add_integer_flag(app, "--m", options.m, 1, kMaxDimension, "Rows of A and C");
   add_integer_flag(app, "--n", options.n, 1, kMaxDimension, "Columns of B and C");
   add_integer_flag(app, "--k", options.k, 1, kMaxDimension, "Columns of A and rows of B");
@@ -69,13 +70,15 @@ void register_flags(CLI::App& app, GemmLabOptions& options) {
                  "Several problems instead of --m/--n/--k: comma-separated N (a cube) or MxNxK, "
                  "each optionally with a layout: _ld+P (lda, ldb, ldc padded by P floats), _lda+P, "
                  "_ldb+P, _ldc+P, _off+O (matrices O floats past an aligned start), e.g. "
-                 "256,1024,65536x64x3200,4095x4097x4099_ld+1");
+                 "256,1024,65536x64x3200,4095x4097x4099_ld+1")
+      ->type_name("SHAPE,...");
   add_number_flag(app, "--alpha", options.alpha, -1e6, 1e6, "Scale of A*B (timing and checks)");
   add_number_flag(app, "--beta", options.beta, -1e6, 1e6, "Scale of the old C while timing");
   add_number_flag(
       app, "--verify-beta", options.verify_beta, -1e6, 1e6,
       "beta of the value check (the write check always uses beta = 0 on a NaN-poisoned C)");
-  app.add_option("--variant", options.variants, "Variant to run (repeatable; default: all)");
+  app.add_option("--variant", options.variants, "Variant to run (repeatable; default: all)")
+      ->type_name("NAME");
   add_integer_flag(app, "--repetitions", options.timing.repetitions, 1, 1000,
                    "Timed repetitions per variant; tables show their median");
   add_number_flag(app, "--min-time", options.timing.min_time_s, 0.0, 60.0,
@@ -83,7 +86,8 @@ void register_flags(CLI::App& app, GemmLabOptions& options) {
   add_integer_flag(app, "--warmups", options.timing.warmups, 0, 1000,
                    "Untimed launches before each repetition");
   app.add_option("--seed", options.seed_text,
-                 "Seed of the random inputs (default: CUDALABS_SEED or fresh)");
+                 "Seed of the random inputs (default: CUDALABS_SEED or fresh)")
+      ->type_name("SEED");
   app.add_flag("--verify-only", options.verify_only, "Check every variant, time nothing");
   app.add_flag("--list", options.list, "List the variants and exit");
   app.add_flag(
@@ -91,12 +95,11 @@ void register_flags(CLI::App& app, GemmLabOptions& options) {
       "Print each variant's grid, block, registers, shared memory and theoretical occupancy");
   app.add_option("--results-dir", options.results_dir,
                  "Write the Google Benchmark JSON to DIR/<lab>_<device>.json "
-                 "(docs/pages/architecture.md, 'Recorded results')");
+                 "(docs/pages/architecture.md, 'Recorded results')")
+      ->type_name("DIR");
   app.add_option("--results-tag", options.results_tag,
-                 "Name the JSON DIR/<lab>_<TAG>_<device>.json instead");
-  app.footer(
-      "Google Benchmark flags (--benchmark_format=json, --benchmark_out=FILE, ...) are passed "
-      "through.");
+                 "Name the JSON DIR/<lab>_<TAG>_<device>.json instead")
+      ->type_name("TAG");
 }
 
 // Several copies of the inputs when one copy fits in L2, so that timed runs read from DRAM as a
@@ -679,19 +682,24 @@ void shrink_default_to_fit(std::ostream& out, GemmLabOptions& options) {
   options.m = options.n = options.k = static_cast<int>(size);
 }
 
+// The help's first line: "Lab 01: naive GEMM" (the program names itself in the usage line).
+std::string lab_title(const std::string& id, const std::string& title) {
+  const bool numbered = id.rfind("lab", 0) == 0 && id.size() > 3;
+  return (numbered ? "Lab " + id.substr(3) : id) + ": " + title;
+}
+
 template <class... Inputs>
 int run_gemm_lab(int argc, char** argv, const std::string& id, const std::string& title,
                  std::span<const BuildFeature> features, const GemmLabOf<Inputs>&... labs) {
   constexpr bool kReduced = (!std::is_same_v<Inputs, float> || ...);
-  return guarded_main(id, [&]() -> int {
+  return guarded_main(argc, argv, [&]() -> int {
     // ---- Parse ----
     GemmLabOptions options;
-    CLI::App app{id + ": " + title +
+    CLI::App app{lab_title(id, title) +
                  ". Verifies every variant against the CPU reference, then times it against "
                  "cuBLAS."};
     register_flags(app, options);
-    std::vector<std::string> benchmark_args = parse_flags(app, argc, argv);
-    reject_unknown_flags(benchmark_args);
+    std::vector<std::string> benchmark_args = parse_flags_with_benchmark(app, argc, argv);
     if (options.list) {
       const auto list = [](const auto& lab) {
         for (const auto& variant : lab.variants)

@@ -12,7 +12,7 @@
 
 namespace lab09 {
 
-void check_precision_flag(cudalabs::ComputePrecision, const std::string&) {}  // every precision
+void check_precision_flag(cudalabs::ComputePrecision) {}  // every precision
 
 PrecisionBackend precision_backend(cudalabs::ComputePrecision precision) {
   if (precision == cudalabs::ComputePrecision::kFp32) return {};

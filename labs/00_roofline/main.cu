@@ -71,7 +71,8 @@ void register_flags(CLI::App& app, Options& options) {
                             "Minimum seconds per repetition");
   app.add_flag("--verify-only", options.verify_only, "Check both kernels, time nothing");
   app.add_option("--results-dir", options.results_dir,
-                 "Write the Google Benchmark JSON to DIR/lab00_<device>.json");
+                 "Write the Google Benchmark JSON to DIR/lab00_<device>.json")
+      ->type_name("DIR");
 }
 
 // The sizes one run uses, from the flags and the device.
@@ -292,11 +293,10 @@ void print_roofline(std::ostream& out, const cudalabs::DeviceInfo& device, const
 int run(int argc, char** argv) {
   Options options;
   CLI::App app{
-      "lab00: the roofline. Measures memory bandwidth (copy kernel) and FP32 rate (FMA kernel), "
+      "Lab 00: the roofline. Measures memory bandwidth (copy kernel) and FP32 rate (FMA kernel), "
       "next to cudaMemcpy and cuBLAS, and prints the ridge point."};
   register_flags(app, options);
-  std::vector<std::string> benchmark_args = cudalabs::parse_flags(app, argc, argv);
-  cudalabs::reject_unknown_flags(benchmark_args);
+  std::vector<std::string> benchmark_args = cudalabs::parse_flags_with_benchmark(app, argc, argv);
   std::ostream& out =
       cudalabs::benchmark_stdout_is_machine_readable(benchmark_args) ? std::cerr : std::cout;
 
@@ -331,5 +331,5 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return cudalabs::guarded_main("lab00", [&] { return run(argc, argv); });
+  return cudalabs::guarded_main(argc, argv, [&] { return run(argc, argv); });
 }

@@ -214,19 +214,20 @@ std::string utc_date() {
 
 int run(int argc, char** argv) {
   Options options;
-  CLI::App app{"lab07_plans: every plan best could run, timed against the model and cuBLAS"};
+  CLI::App app{"Lab 07: every plan best could run, timed against the model and cuBLAS"};
   app.add_option("--shapes", options.shapes,
                  "problems, as the drivers' --shapes reads them (e.g. 1000,4096_ldb+1)")
-      ->required();
+      ->required()
+      ->type_name("SHAPE,...");
   cudalabs::add_integer_flag(app, "--repetitions", options.repetitions, 1, 1000,
                              "interleaved timed rounds (median)");
   cudalabs::add_integer_flag(app, "--warmups", options.warmups, 0, 100, "untimed runs per plan");
   cudalabs::add_number_flag(app, "--within", options.within, 1.0, 1000.0,
                             "time the plans predicted within this factor of the fastest one "
                             "(best's choice always)");
-  app.add_option("--output", options.output, "also write the measurements to this JSON file");
-  const std::vector<std::string> extras = cudalabs::parse_flags(app, argc, argv);
-  if (extras.size() > 1) throw cudalabs::FlagError("unknown flag '" + extras[1] + "'");
+  app.add_option("--output", options.output, "also write the measurements to this JSON file")
+      ->type_name("FILE");
+  cudalabs::parse_flags(app, argc, argv);
   if (!options.output.empty() && !std::ofstream(options.output, std::ios::app))
     throw cudalabs::FlagError("--output: '" + options.output + "' cannot be written");
   const std::vector<cudalabs::GemmProblem> problems =
@@ -236,9 +237,9 @@ int run(int argc, char** argv) {
 
   cudalabs::require_gpu();
   const cudalabs::DeviceInfo device = cudalabs::current_device_info();
-  std::printf("lab07_plans on %s (%d SMs), lab 07's %s kernels; %d interleaved rounds, medians\n",
-              device.name.c_str(), device.sm_count, cudalabs_lab07_kernels_build(),
-              options.repetitions);
+  std::printf("%s on %s (%d SMs), lab 07's %s kernels; %d interleaved rounds, medians\n",
+              cudalabs::program_name().c_str(), device.name.c_str(), device.sm_count,
+              cudalabs_lab07_kernels_build(), options.repetitions);
   const cudalabs::CublasHandle cublas;
   nlohmann::json results = nlohmann::json::array();
   bool all_correct = true;
@@ -262,5 +263,5 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return cudalabs::guarded_main("lab07_plans", [&] { return run(argc, argv); });
+  return cudalabs::guarded_main(argc, argv, [&] { return run(argc, argv); });
 }

@@ -53,7 +53,8 @@ void register_flags(CLI::App& app, Options& options) {
   app.set_help_flag("--help", "Print this help message and exit");
   app.add_option("--case", options.case_name,
                  "case1, case2 or all ([COARSEN-KGP]'s problems; default all)")
-      ->check(CLI::IsMember({"case1", "case2", "all"}));
+      ->check(CLI::IsMember({"case1", "case2", "all"}))
+      ->type_name("case1|case2|all");
   const std::pair<const char*, int ConvShape::*> sizes[] = {
       {"--n", &ConvShape::n}, {"--h", &ConvShape::h}, {"--w", &ConvShape::w},
       {"--c", &ConvShape::c}, {"--f", &ConvShape::f}, {"--r", &ConvShape::r},
@@ -68,19 +69,20 @@ void register_flags(CLI::App& app, Options& options) {
         ->each([&options](const std::string&) { options.custom_given = true; });
   }
   app.add_option_function<std::vector<std::string>>(
-      "--factor",
-      [&options](const std::vector<std::string>& texts) {
-        for (const std::string& text : texts) {
-          const int factor =
-              static_cast<int>(cudalabs::parse_integer_flag("--factor", text, 1, 32));
-          if ((factor & (factor - 1)) != 0) {
-            throw cudalabs::FlagError("--factor: invalid value '" + text +
-                                      "' (expected 1, 2, 4, 8, 16 or 32)");
-          }
-          options.factors.push_back(factor);
-        }
-      },
-      "Coarsening factor to run (repeatable; default: 1 2 4 8 16 32)");
+         "--factor",
+         [&options](const std::vector<std::string>& texts) {
+           for (const std::string& text : texts) {
+             const int factor =
+                 static_cast<int>(cudalabs::parse_integer_flag("--factor", text, 1, 32));
+             if ((factor & (factor - 1)) != 0) {
+               throw cudalabs::FlagError("--factor: invalid value '" + text +
+                                         "' (expected 1, 2, 4, 8, 16 or 32)");
+             }
+             options.factors.push_back(factor);
+           }
+         },
+         "Coarsening factor to run (repeatable; default: 1 2 4 8 16 32)")
+      ->type_name(cudalabs::kIntegerValueName);
   cudalabs::add_integer_flag(app, "--repetitions", options.timing.repetitions, 1, 1000,
                              "Timed repetitions per factor; tables show their median");
   cudalabs::add_number_flag(app, "--min-time", options.timing.min_time_s, 0.0, 60.0,
@@ -88,16 +90,16 @@ void register_flags(CLI::App& app, Options& options) {
   cudalabs::add_integer_flag(app, "--warmups", options.timing.warmups, 0, 1000,
                              "Untimed launches before each repetition");
   app.add_option("--seed", options.seed_text,
-                 "Seed of the random inputs (default: CUDALABS_SEED or fresh)");
+                 "Seed of the random inputs (default: CUDALABS_SEED or fresh)")
+      ->type_name("SEED");
   app.add_flag("--verify-only", options.verify_only, "Check every factor, time nothing");
   app.add_flag("--list", options.list, "List the variants and exit");
   app.add_option("--results-dir", options.results_dir,
-                 "Write the Google Benchmark JSON to DIR/lab08_<device>.json");
+                 "Write the Google Benchmark JSON to DIR/lab08_<device>.json")
+      ->type_name("DIR");
   app.add_option("--results-tag", options.results_tag,
-                 "Name the JSON DIR/lab08_<TAG>_<device>.json instead");
-  app.footer(
-      "Google Benchmark flags (--benchmark_format=json, --benchmark_out=FILE, ...) are passed "
-      "through.");
+                 "Name the JSON DIR/lab08_<TAG>_<device>.json instead")
+      ->type_name("TAG");
 }
 
 std::vector<Problem> problems(const Options& options) {
@@ -247,11 +249,10 @@ int run(int argc, char** argv) {
   // ---- Parse ----
   Options options;
   CLI::App app{
-      "lab08: thread coarsening of a shared-memory convolution ([COARSEN-KGP]). Checks every "
+      "Lab 08: thread coarsening of a shared-memory convolution ([COARSEN-KGP]). Checks every "
       "coarsening factor against the CPU reference, then times them."};
   register_flags(app, options);
-  std::vector<std::string> benchmark_args = cudalabs::parse_flags(app, argc, argv);
-  cudalabs::reject_unknown_flags(benchmark_args);
+  std::vector<std::string> benchmark_args = cudalabs::parse_flags_with_benchmark(app, argc, argv);
   if (options.list) {
     for (const ConvVariant& variant : lab08::variants())
       std::cout << variant.name << "\t" << variant.summary << "\n";
@@ -320,5 +321,5 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return cudalabs::guarded_main("lab08", [&] { return run(argc, argv); });
+  return cudalabs::guarded_main(argc, argv, [&] { return run(argc, argv); });
 }

@@ -9,10 +9,10 @@
 
 namespace lab09 {
 
-void check_precision_flag(cudalabs::ComputePrecision precision, const std::string& program) {
+void check_precision_flag(cudalabs::ComputePrecision precision) {
   if (precision != cudalabs::ComputePrecision::kFp32)
     throw cudalabs::FlagError(std::string("--precision ") + cudalabs::precision_name(precision) +
-                              ": " + program +
+                              ": " + cudalabs::program_name() +
                               " runs lab 09's FP32 kernels; the finished programs (dcgan, "
                               "dcgan_multi_gpu, dcgan_mpi) run tf32 and bf16 on lab 11's tensor "
                               "cores");

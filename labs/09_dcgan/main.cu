@@ -74,17 +74,21 @@ void register_flags(CLI::App& app, Options& o) {
   cudalabs::add_integer_flag(app, "--batch", o.batch, 1, 1 << 16,
                              "Images per generator run (default min(num, 1024))");
   app.add_option("--variant", o.variant_names,
-                 "Variant to run (repeatable; default all; --list names them)");
+                 "Variant to run (repeatable; default all; --list names them)")
+      ->type_name("NAME");
   app.add_option("--precision", o.precision_text,
                  "fp32 (lab 09's kernels), or tf32 or bf16: lab 11's tensor-core layers (the "
                  "finished program `dcgan` only), run and checked beside the FP32 sub-pixel "
-                 "variant");
-  app.add_option("--output", o.output, "Write the images as a PNG grid here");
-  app.add_option("--raw", o.raw, "Write the images as raw float32 here (.cldi: dcgan_images.h)");
+                 "variant")
+      ->type_name("fp32|tf32|bf16");
+  app.add_option("--output", o.output, "Write the images as a PNG grid here")->type_name("FILE");
+  app.add_option("--raw", o.raw, "Write the images as raw float32 here (.cldi: dcgan_images.h)")
+      ->type_name("FILE");
   app.add_option(
-      "--timeline", o.timeline,
-      "Write the timeline of one more end-to-end run here (Chrome trace JSON: Perfetto, "
-      "chrome://tracing): per batch the host copies, the upload, each layer, the download");
+         "--timeline", o.timeline,
+         "Write the timeline of one more end-to-end run here (Chrome trace JSON: Perfetto, "
+         "chrome://tracing): per batch the host copies, the upload, each layer, the download")
+      ->type_name("FILE");
   cudalabs::add_integer_flag(app, "--columns", o.columns, 1, 256, "Images per row of the PNG grid");
   cudalabs::add_integer_flag(
       app, "--check-images", o.check_images, 1, 1 << 16,
@@ -101,16 +105,17 @@ void register_flags(CLI::App& app, Options& o) {
                "Check every variant, time nothing; the last passing one writes the output");
   app.add_flag("--list", o.list, "List the variants and exit");
   app.add_option("--save-latents", o.save_latents,
-                 "Also write the latent vectors used to this .cldz file");
+                 "Also write the latent vectors used to this .cldz file")
+      ->type_name("FILE");
   app.add_option("--save-weights", o.save_weights,
-                 "Also write the weights used to this .cldw file (float32)");
+                 "Also write the weights used to this .cldw file (float32)")
+      ->type_name("FILE");
   app.add_option("--results-dir", o.results_dir,
-                 "Write the Google Benchmark JSON to DIR/lab09_<device>.json");
+                 "Write the Google Benchmark JSON to DIR/lab09_<device>.json")
+      ->type_name("DIR");
   app.add_option("--results-tag", o.results_tag,
-                 "Name the JSON DIR/lab09_<TAG>_<device>.json instead");
-  app.footer(
-      "Google Benchmark flags (--benchmark_format=json, --benchmark_out=FILE, ...) are passed "
-      "through.");
+                 "Name the JSON DIR/lab09_<TAG>_<device>.json instead")
+      ->type_name("TAG");
 }
 
 std::string methods_text(const std::array<TconvMethod, 4>& methods) {
@@ -134,7 +139,7 @@ ComputePrecision checked_precision(const Options& o) {
   } catch (const std::invalid_argument& error) {
     throw cudalabs::FlagError(error.what());
   }
-  lab09::check_precision_flag(precision, "this program");
+  lab09::check_precision_flag(precision);
   return precision;
 }
 
@@ -235,7 +240,7 @@ std::vector<cudalabs::EarlierLab> earlier_labs() {
 }
 
 void print_header(std::ostream& out, const cudalabs::DeviceInfo& device, const Inputs& in) {
-  out << "dcgan: the DCGAN generator of [DCGAN-SHPC]\n"
+  out << cudalabs::program_name() << ": the DCGAN generator of [DCGAN-SHPC]\n"
       << "device: " << device.name << " (sm_" << device.major << device.minor << ", "
       << device.sm_count << " SMs)\n"
       << "weights: " << in.weights_text << "\nlatents: " << in.latents_text
@@ -465,12 +470,11 @@ int run(int argc, char** argv) {
   // ---- Parse ----
   Options o;
   CLI::App app{
-      "dcgan (lab 09): the DCGAN generator of [DCGAN-SHPC] on one GPU. Checks every variant "
+      "Lab 09: the DCGAN generator of [DCGAN-SHPC] on one GPU. Checks every variant "
       "against the CPU reference generator, times it per layer and end to end, and writes the "
       "images."};
   register_flags(app, o);
-  std::vector<std::string> benchmark_args = cudalabs::parse_flags(app, argc, argv);
-  cudalabs::reject_unknown_flags(benchmark_args);
+  std::vector<std::string> benchmark_args = cudalabs::parse_flags_with_benchmark(app, argc, argv);
   if (o.list) {
     for (const DcganVariant& v : lab09::variants())
       std::cout << v.name << "\t" << v.summary << "\n";
@@ -544,5 +548,5 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return cudalabs::guarded_main("dcgan", [&] { return run(argc, argv); });
+  return cudalabs::guarded_main(argc, argv, [&] { return run(argc, argv); });
 }

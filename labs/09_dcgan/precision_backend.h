@@ -20,10 +20,9 @@
 
 namespace lab09 {
 
-/// Throws cudalabs::FlagError naming --precision where this program does not run `precision`
-/// (`program` names the program in the message). No GPU needed: call it with the other flag
-/// checks.
-void check_precision_flag(cudalabs::ComputePrecision precision, const std::string& program);
+/// Throws cudalabs::FlagError naming --precision where this program (cudalabs::program_name())
+/// does not run `precision`. No GPU needed: call it with the other flag checks.
+void check_precision_flag(cudalabs::ComputePrecision precision);
 
 /// The backend every generator of this program gets for `precision` (check_precision_flag
 /// passed): none for FP32. Throws std::runtime_error (one line, the reason) where this GPU cannot

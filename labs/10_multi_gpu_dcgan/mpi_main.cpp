@@ -70,12 +70,6 @@ namespace dcgan = cudalabs::dcgan;
 using dcgan::kImageFloats;
 using dcgan::kLatent;
 
-// lab10_mpi (the student's parts) or dcgan_mpi (the solution's), as CMake names the program.
-#ifndef CUDALABS_MPI_PROGRAM
-#define CUDALABS_MPI_PROGRAM "dcgan_mpi"
-#endif
-constexpr const char* kProgram = CUDALABS_MPI_PROGRAM;
-
 struct Options {
   lab10::RunFlags run;
   int simulate_nodes = 0;
@@ -90,12 +84,14 @@ void register_flags(CLI::App& app, Options& o) {
       "Treat this machine as K nodes of R / K consecutive ranks each ([DCGAN-SHPC]'s rank tables)");
   app.add_option("--scaling-ranks", o.scaling_ranks,
                  "Rank counts of the scaling table (default 1, 2, 4, ... up to R, and R): the "
-                 "first ranks of the run");
+                 "first ranks of the run")
+      ->type_name("N,...");
   app.add_option(
-      "--gather", o.gather,
-      "How images reach rank 0 from the ranks of its node: 'shared' (they write into rank 0's "
-      "output, an MPI shared-memory window) or 'collective' (MPI_Igatherv, like the ranks of "
-      "other nodes)");
+         "--gather", o.gather,
+         "How images reach rank 0 from the ranks of its node: 'shared' (they write into rank 0's "
+         "output, an MPI shared-memory window) or 'collective' (MPI_Igatherv, like the ranks of "
+         "other nodes)")
+      ->type_name("shared|collective");
 }
 
 // ---- Where each rank runs ----
@@ -109,12 +105,7 @@ struct Placement {
 
 Placement place(const Options& o, int rank, int size) {
   Placement p;
-  if (o.simulate_nodes > 0) {
-    if (size % o.simulate_nodes != 0) {
-      throw cudalabs::FlagError("--simulate-nodes: " + std::to_string(size) +
-                                " ranks do not split into " + std::to_string(o.simulate_nodes) +
-                                " equal nodes");
-    }
+  if (o.simulate_nodes > 0) {  // a divisor of size (parse_run_flags)
     p.ranks_on_node = size / o.simulate_nodes;
     p.node = rank / p.ranks_on_node;
     p.local_rank = rank % p.ranks_on_node;
@@ -290,27 +281,27 @@ struct RankState {
 };
 
 // Runs one phase on every rank, then the checkpoint: 0 when every rank succeeded, else the exit
-// code (rank 0 has printed the failing rank's line). `help` tells whether the phase printed --help.
-int phase(RankState& s, const std::function<void()>& body, bool* help = nullptr) {
-  const cudalabs::CaughtError agreed =
-      lab10::checkpoint(MPI_COMM_WORLD, cudalabs::catch_error(body), kProgram, s.label);
-  if (help) *help = agreed.help;
-  return agreed.code;
+// code (rank 0 has printed the failing rank's line).
+int phase(RankState& s, const std::function<void()>& body) {
+  return lab10::checkpoint(MPI_COMM_WORLD, cudalabs::catch_error(body), cudalabs::program_name(),
+                           s.label)
+      .code;
 }
 
-// Phase 1: flags, the rank counts of the table, placement, weights, and a GPU for this rank.
-void parse_and_place(RankState& s, int argc, char** argv) {
+// Before any phase: the flags and what follows from them alone (the command line and the number
+// of ranks, the same on every rank), so that every rank reaches the same verdict without a message.
+void parse_run_flags(RankState& s, int argc, char** argv) {
   CLI::App app{
-      "dcgan_mpi (lab 10): the DCGAN generator with one MPI rank per GPU. Rank 0 scatters the "
-      "latent vectors, gathers the images, checks them and writes them; a scaling table times 1, "
-      "2, 4, ... ranks."};
+      "Lab 10: the DCGAN generator with one MPI rank per GPU. Rank 0 scatters the latent "
+      "vectors, gathers the images, checks them and writes them; a scaling table times 1, 2, 4, "
+      "... ranks."};
   register_flags(app, s.o);
-  cudalabs::reject_unknown_flags(cudalabs::parse_flags(app, argc, argv));
+  cudalabs::parse_flags(app, argc, argv);
   const lab10::CheckedRunFlags checked = lab10::check_run_flags(app, s.o.run);
   s.scaling_nums = checked.scaling_nums;
   s.seed = checked.seed;
   s.precision = checked.precision;
-  lab09::check_precision_flag(s.precision, kProgram);
+  lab09::check_precision_flag(s.precision);
   if (s.o.gather != "shared" && s.o.gather != "collective") {
     throw cudalabs::FlagError("--gather: '" + s.o.gather + "' (expected shared or collective)");
   }
@@ -320,6 +311,15 @@ void parse_and_place(RankState& s, int argc, char** argv) {
     for (int g = 1; g < s.size; g *= 2) s.rank_counts.push_back(g);
     s.rank_counts.push_back(s.size);
   }
+  if (s.o.simulate_nodes > 0 && s.size % s.o.simulate_nodes != 0) {
+    throw cudalabs::FlagError("--simulate-nodes: " + std::to_string(s.size) +
+                              " ranks do not split into " + std::to_string(s.o.simulate_nodes) +
+                              " equal nodes");
+  }
+}
+
+// Phase 1: placement, weights, and a GPU for this rank.
+void place_rank(RankState& s) {
   s.placement = place(s.o, s.rank, s.size);
   s.label = "rank " + std::to_string(s.rank) + " (node " + std::to_string(s.placement.node) +
             ", GPU " + std::to_string(s.placement.local_rank) + ")";
@@ -449,7 +449,8 @@ int checked_run(std::ostream& out, RankState& s, const Types& types, bool& passe
   cudalabs::CaughtError outcome;
   const double first_seconds = distributed_generate(
       MPI_COMM_WORLD, types, *s.worker, s.latents.values, s.num, *s.output, s.in_place, outcome);
-  const int code = lab10::checkpoint(MPI_COMM_WORLD, outcome, kProgram, s.label).code;
+  const int code =
+      lab10::checkpoint(MPI_COMM_WORLD, outcome, cudalabs::program_name(), s.label).code;
   if (code != 0) return code;
   int verdict = 1;
   if (s.rank == 0) {
@@ -502,7 +503,8 @@ int scaling_runs(std::ostream& out, RankState& s, const Types& types, int argc, 
       }
       MPI_Comm_free(&sub);
     }
-    const int code = lab10::checkpoint(MPI_COMM_WORLD, step, kProgram, s.label).code;
+    const int code =
+        lab10::checkpoint(MPI_COMM_WORLD, step, cudalabs::program_name(), s.label).code;
     if (code != 0) return code;
   }
   if (s.rank != 0) return 0;
@@ -524,7 +526,7 @@ int scaling_runs(std::ostream& out, RankState& s, const Types& types, int argc, 
   return 0;
 }
 
-int run(int argc, char** argv) {
+int run(int argc, char** argv, int thread_support) {
   RankState s;
   MPI_Comm_rank(MPI_COMM_WORLD, &s.rank);
   MPI_Comm_size(MPI_COMM_WORLD, &s.size);
@@ -539,12 +541,22 @@ int run(int argc, char** argv) {
   } restore{s.rank != 0 ? std::cout.rdbuf(quiet.rdbuf()) : std::cout.rdbuf()};
   std::ostream& out = std::cout;
 
-  bool help = false;
-  if (const int code = phase(
-          s, [&] { parse_and_place(s, argc, argv); }, &help);
-      code != 0)
-    return code;
-  if (help) return cudalabs::kExitOk;
+  // The flags before anything else, with no checkpoint (a part a student writes): rank 0 answers
+  // (the help, or one line through guarded_main), the others stop quietly with the same code.
+  if (s.rank == 0) {
+    parse_run_flags(s, argc, argv);
+  } else if (const cudalabs::CaughtError parsed =
+                 cudalabs::catch_error([&] { parse_run_flags(s, argc, argv); });
+             parsed.help || parsed.code != cudalabs::kExitOk) {
+    return parsed.code;
+  }
+  if (thread_support < MPI_THREAD_SERIALIZED) {
+    if (s.rank == 0)
+      cudalabs::print_error_line(
+          "this MPI library does not allow a helper thread (MPI_THREAD_SERIALIZED)");
+    return cudalabs::kExitFailed;
+  }
+  if (const int code = phase(s, [&] { place_rank(s); }); code != 0) return code;
   if (const int code = phase(s, [&] { load_latents(s); }); code != 0) return code;
   MPI_Bcast(&s.num, 1, MPI_INT, 0, MPI_COMM_WORLD);
   MPI_Bcast(&s.largest_num, 1, MPI_INT, 0, MPI_COMM_WORLD);
@@ -565,24 +577,18 @@ int run(int argc, char** argv) {
 int main(int argc, char** argv) {
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided);
-  int code = cudalabs::kExitFailed;
-  if (provided < MPI_THREAD_SERIALIZED) {
-    std::cerr << kProgram
-              << ": this MPI library does not allow a helper thread (MPI_THREAD_SERIALIZED)\n";
-  } else {
-    code = cudalabs::guarded_main(kProgram, [&] {
-      // A part of the program not written yet (lab 10's MPI TODOs) stops every rank at the same
-      // point; rank 0 says which.
-      try {
-        return run(argc, argv);
-      } catch (const lab10::NotImplemented& missing) {
-        int rank = 0;
-        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-        if (rank == 0) std::cerr << kProgram << ": " << missing.what() << "\n";
-        return static_cast<int>(cudalabs::kExitFailed);
-      }
-    });
-  }
+  const int code = cudalabs::guarded_main(argc, argv, [&] {
+    // A part of the program not written yet (lab 10's MPI TODOs) stops every rank at the same
+    // point; rank 0 says which.
+    try {
+      return run(argc, argv, provided);
+    } catch (const lab10::NotImplemented& missing) {
+      int rank = 0;
+      MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+      if (rank == 0) cudalabs::print_error_line(missing.what());
+      return static_cast<int>(cudalabs::kExitFailed);
+    }
+  });
   MPI_Finalize();
   return code;
 }

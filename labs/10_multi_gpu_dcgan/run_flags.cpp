@@ -16,24 +16,30 @@ void add_run_flags(CLI::App& app, RunFlags& flags, const std::string& record) {
   cudalabs::add_integer_flag(
       app, "--batch", flags.batch, 1, 1 << 16,
       "Images per generator run on each GPU (default min(1024, largest run))");
-  app.add_option("--output", flags.output, "Write the images as a PNG grid here");
-  app.add_option("--raw", flags.raw, "Write the images as raw float32 here (.cldi)");
+  app.add_option("--output", flags.output, "Write the images as a PNG grid here")
+      ->type_name("FILE");
+  app.add_option("--raw", flags.raw, "Write the images as raw float32 here (.cldi)")
+      ->type_name("FILE");
   cudalabs::add_integer_flag(app, "--columns", flags.columns, 1, 256,
                              "Images per row of the PNG grid");
   cudalabs::add_integer_flag(app, "--check-images", flags.check_images, 1, 1 << 16,
                              "Images checked against the CPU reference (spread over the output)");
   app.add_flag("--verify-only", flags.verify_only, "Check the images, time nothing");
   app.add_option("--scaling", flags.scaling,
-                 "num_to_gen values of the scaling table (comma-separated)");
+                 "num_to_gen values of the scaling table (comma-separated)")
+      ->type_name("N,...");
   cudalabs::add_integer_flag(app, "--repetitions", flags.repetitions, 1, 1000,
                              "Timed runs per table cell (median)");
   app.add_option("--precision", flags.precision,
                  "fp32 (lab 09's kernels), or tf32 or bf16: lab 11's tensor-core layers on every "
-                 "GPU (lab10_solution and dcgan_mpi only)");
+                 "GPU (the finished programs dcgan_multi_gpu and dcgan_mpi only)")
+      ->type_name("fp32|tf32|bf16");
   app.add_option("--results-dir", flags.results_dir,
-                 "Write the table as JSON to DIR/" + record + "_<device>.json");
+                 "Write the table as JSON to DIR/" + record + "_<device>.json")
+      ->type_name("DIR");
   app.add_option("--results-tag", flags.results_tag,
-                 "Name it DIR/" + record + "_<TAG>_<device>.json instead");
+                 "Name it DIR/" + record + "_<TAG>_<device>.json instead")
+      ->type_name("TAG");
 }
 
 CheckedRunFlags check_run_flags(const CLI::App& app, const RunFlags& flags) {

@@ -3,7 +3,6 @@
 // promise. Lab 11's handout asks for a prediction first; this is the number the ladder climbs
 // towards, as lab 00's FMA kernel is for labs 01-07.
 #include "ceiling_kernels.cuh"
-#include "common/benchmark_support.h"
 #include "common/cli.h"
 #include "common/cuda_check.h"
 #include "common/device_buffer.h"
@@ -62,10 +61,10 @@ Rate measure(const std::string& name, Launch launch, std::size_t threads, double
 }  // namespace
 
 int main(int argc, char** argv) {
-  return cudalabs::guarded_main("lab11_ceiling", [&]() -> int {
+  return cudalabs::guarded_main(argc, argv, [&]() -> int {
     Options options;
     CLI::App app{
-        "lab11_ceiling: the tensor cores' peak BF16 rate, measured by kernels that only "
+        "Lab 11: the tensor cores' peak BF16 rate, measured by kernels that only "
         "multiply operands they already hold"};
     cudalabs::add_integer_flag(
         app, "--iterations", options.iterations, 1, 1 << 20,
@@ -74,11 +73,12 @@ int main(int argc, char** argv) {
                                "blocks launched per SM");
     cudalabs::add_integer_flag(app, "--repetitions", options.repetitions, 1, 1000,
                                "timed launches; the median is shown");
-    cudalabs::reject_unknown_flags(cudalabs::parse_flags(app, argc, argv));
+    cudalabs::parse_flags(app, argc, argv);
     cudalabs::require_gpu();
     const cudalabs::DeviceInfo device = cudalabs::current_device_info();
-    std::cout << "lab11_ceiling: " << device.name << " (sm_" << device.major << device.minor << ", "
-              << device.sm_count << " SMs, " << device.sm_clock_khz / 1000 << " MHz peak)\n";
+    std::cout << cudalabs::program_name() << ": " << device.name << " (sm_" << device.major
+              << device.minor << ", " << device.sm_count << " SMs, " << device.sm_clock_khz / 1000
+              << " MHz peak)\n";
 
     std::vector<Rate> rates;
     const double iterations = options.iterations;

@@ -59,18 +59,19 @@ std::string scientific(double value) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return cudalabs::guarded_main("lab11_precision_error", [&]() -> int {
+  return cudalabs::guarded_main(argc, argv, [&]() -> int {
     dcgan::InputFlags inputs;
     inputs.num = 16;
     std::string precisions_text = "tf32,bf16";
     bool per_layer = false;
     CLI::App app{
-        "lab11_precision_error: how far the DCGAN generator's images move when its GEMM-shaped "
+        "Lab 11: how far the DCGAN generator's images move when its GEMM-shaped "
         "layers take TF32 or BF16 inputs (the CPU reference, exact and rounded)"};
     dcgan::add_input_flags(app, inputs);
     app.add_option("--precision", precisions_text,
                    "Precisions to compare with the exact images, comma-separated: fp32, tf32, "
-                   "bf16 (default tf32,bf16)");
+                   "bf16 (default tf32,bf16)")
+        ->type_name("fp32|tf32|bf16,...");
     app.add_flag("--per-layer", per_layer,
                  "Also round one layer's inputs at a time (linear, tconv1 .. tconv4): which layer "
                  "costs the images most");

@@ -55,7 +55,8 @@ void register_flags(CLI::App& app, Options& options) {
                              "Elements of the sum and the scan, bytes of the histogram");
   cudalabs::add_integer_flag(app, "--offset", options.offset, 0, 15,
                              "Elements the timed arrays start past a 16-byte boundary");
-  app.add_option("--variant", options.variants, "Variant to run (repeatable; default: all)");
+  app.add_option("--variant", options.variants, "Variant to run (repeatable; default: all)")
+      ->type_name("NAME");
   cudalabs::add_integer_flag(app, "--repetitions", options.timing.repetitions, 1, 1000,
                              "Timed repetitions; tables show their median");
   cudalabs::add_number_flag(app, "--min-time", options.timing.min_time_s, 0.0, 60.0,
@@ -63,16 +64,16 @@ void register_flags(CLI::App& app, Options& options) {
   cudalabs::add_integer_flag(app, "--warmups", options.timing.warmups, 0, 1000,
                              "Untimed launches before each repetition");
   app.add_option("--seed", options.seed_text,
-                 "Seed of the random inputs (default: CUDALABS_SEED or fresh)");
+                 "Seed of the random inputs (default: CUDALABS_SEED or fresh)")
+      ->type_name("SEED");
   app.add_flag("--verify-only", options.verify_only, "Check every variant, time nothing");
   app.add_flag("--list", options.list, "List the variants and exit");
   app.add_option("--results-dir", options.results_dir,
-                 "Write the Google Benchmark JSON to DIR/lab12_<device>.json");
+                 "Write the Google Benchmark JSON to DIR/lab12_<device>.json")
+      ->type_name("DIR");
   app.add_option("--results-tag", options.results_tag,
-                 "Name the JSON DIR/lab12_<TAG>_<device>.json instead");
-  app.footer(
-      "Google Benchmark flags (--benchmark_format=json, --benchmark_out=FILE, ...) are passed "
-      "through.");
+                 "Name the JSON DIR/lab12_<TAG>_<device>.json instead")
+      ->type_name("TAG");
 }
 
 // Every variant of the three ladders, for --list and --variant.
@@ -390,11 +391,10 @@ void print_table(std::ostream& out, const std::string& title, const std::vector<
 int run(int argc, char** argv) {
   Options options;
   CLI::App app{
-      "lab12: reductions, scans and histograms. Checks every variant against the CPU references, "
+      "Lab 12: reductions, scans and histograms. Checks every variant against the CPU references, "
       "then times them next to CUB, Thrust and cudaMemcpy."};
   register_flags(app, options);
-  std::vector<std::string> benchmark_args = cudalabs::parse_flags(app, argc, argv);
-  cudalabs::reject_unknown_flags(benchmark_args);
+  std::vector<std::string> benchmark_args = cudalabs::parse_flags_with_benchmark(app, argc, argv);
   if (options.list) {
     for (const auto& [name, summary] : all_variants()) std::cout << name << "\t" << summary << "\n";
     return cudalabs::kExitOk;
@@ -474,5 +474,5 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return cudalabs::guarded_main("lab12", [&] { return run(argc, argv); });
+  return cudalabs::guarded_main(argc, argv, [&] { return run(argc, argv); });
 }

@@ -62,18 +62,21 @@ void register_flags(CLI::App& app, Options& options) {
   cudalabs::add_integer_flag(app, "--sequence", options.shape.sequence, 1, 1 << 20,
                              "Attention's sequence length (queries and keys)");
   app.add_option_function<std::string>(
-      "--head-dim",
-      [&options](const std::string& text) {
-        const long long d = cudalabs::parse_integer_flag("--head-dim", text, 1, 1024);
-        if (d != 64 && d != 128)
-          throw cudalabs::FlagError("--head-dim: invalid value '" + text +
-                                    "' (expected 64 or 128)");
-        options.shape.head_dim = static_cast<int>(d);
-      },
-      "Attention's head dimension: 64 or 128 (default 128)");
+         "--head-dim",
+         [&options](const std::string& text) {
+           const long long d = cudalabs::parse_integer_flag("--head-dim", text, 1, 1024);
+           if (d != 64 && d != 128)
+             throw cudalabs::FlagError("--head-dim: invalid value '" + text +
+                                       "' (expected 64 or 128)");
+           options.shape.head_dim = static_cast<int>(d);
+         },
+         "Attention's head dimension: 64 or 128 (default 128)")
+      ->type_name("64|128");
   app.add_option("--mask", options.mask, "none, causal or both (default both)")
-      ->check(CLI::IsMember({"none", "causal", "both"}));
-  app.add_option("--variant", options.variants, "Variant to run (repeatable; default: all)");
+      ->check(CLI::IsMember({"none", "causal", "both"}))
+      ->type_name("none|causal|both");
+  app.add_option("--variant", options.variants, "Variant to run (repeatable; default: all)")
+      ->type_name("NAME");
   cudalabs::add_integer_flag(app, "--repetitions", options.timing.repetitions, 1, 1000,
                              "Timed repetitions; tables show their median");
   cudalabs::add_number_flag(app, "--min-time", options.timing.min_time_s, 0.0, 60.0,
@@ -81,19 +84,20 @@ void register_flags(CLI::App& app, Options& options) {
   cudalabs::add_integer_flag(app, "--warmups", options.timing.warmups, 0, 1000,
                              "Untimed launches before each repetition");
   app.add_option("--seed", options.seed_text,
-                 "Seed of the random inputs (default: CUDALABS_SEED or fresh)");
+                 "Seed of the random inputs (default: CUDALABS_SEED or fresh)")
+      ->type_name("SEED");
   app.add_flag("--verify-only", options.verify_only, "Check every variant, time nothing");
   app.add_flag("--list", options.list, "List the variants and exit");
   app.add_option("--results-dir", options.results_dir,
-                 "Write the Google Benchmark JSON to DIR/lab13_<device>.json");
+                 "Write the Google Benchmark JSON to DIR/lab13_<device>.json")
+      ->type_name("DIR");
   app.add_option("--results-tag", options.results_tag,
-                 "Name the JSON DIR/lab13_<TAG>_<device>.json instead");
+                 "Name the JSON DIR/lab13_<TAG>_<device>.json instead")
+      ->type_name("TAG");
   app.add_option("--dump-dir", options.dump_dir,
                  "Write the odd attention problem's inputs and each variant's output (raw BF16) "
-                 "to DIR, for tools/pytorch_attention.py compare");
-  app.footer(
-      "Google Benchmark flags (--benchmark_format=json, --benchmark_out=FILE, ...) are passed "
-      "through.");
+                 "to DIR, for tools/pytorch_attention.py compare")
+      ->type_name("DIR");
 }
 
 std::vector<std::pair<std::string, std::string>> all_variants() {
@@ -476,11 +480,10 @@ constexpr cudalabs::BuildFeature kFeatures[] = {
 int run(int argc, char** argv) {
   Options options;
   CLI::App app{
-      "lab13: softmax and attention. Checks every variant against the CPU reference, then times "
+      "Lab 13: softmax and attention. Checks every variant against the CPU reference, then times "
       "them next to a copy (softmax) and cuBLAS (attention)."};
   register_flags(app, options);
-  std::vector<std::string> benchmark_args = cudalabs::parse_flags(app, argc, argv);
-  cudalabs::reject_unknown_flags(benchmark_args);
+  std::vector<std::string> benchmark_args = cudalabs::parse_flags_with_benchmark(app, argc, argv);
   if (options.list) {
     for (const auto& [name, summary] : all_variants()) std::cout << name << "\t" << summary << "\n";
     return cudalabs::kExitOk;
@@ -571,5 +574,5 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  return cudalabs::guarded_main("lab13", [&] { return run(argc, argv); });
+  return cudalabs::guarded_main(argc, argv, [&] { return run(argc, argv); });
 }
