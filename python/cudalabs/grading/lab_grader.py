@@ -383,6 +383,8 @@ def _technique(
     targets = build.lab_targets(ctx.build, lab.number, lab.folder)
     work = ctx.work / f"lab{lab.number}"
     measured = {}
+    probe_args = rules.draw_probe()  # one draw for the lab: the distinct rule compares like with like
+    problem = ""
     for variant in variants:
         name = f"probe-{variant}"
         out = work / f"{name}.json"
@@ -391,7 +393,7 @@ def _technique(
         tool_file = runner.scratch / "tool.log"
         step = run_referee(
             targets.referee,
-            ["--probe", variant, "--out", str(out), *rules.probe_args],
+            ["--probe", variant, "--out", str(out), *probe_args],
             runner.command(ctx.sandbox, ncu_tool(sorted(set(rules.metrics.values())), tool_file)),
             work,
             name,
@@ -401,6 +403,7 @@ def _technique(
         )
         run.logs[f"profile ({variant})"] = _publish(ctx, step.tool_log)
         probe = json.loads(out.read_text()) if out.is_file() else {"ok": False, "error": "the referee wrote no probe"}
+        problem = problem or str(probe.get("problem", ""))
         tool_output = step.tool_log.read_text(errors="replace") if step.tool_log and step.tool_log.is_file() else ""
         if technique.no_permission(tool_output):
             run.fail(
@@ -425,7 +428,10 @@ def _technique(
             f"not distinct from {twin}: {rules.distinct_why}, yet both measured "
             f"{technique.describe({k: measured[name][k] for k in rules.distinct_metrics if k in measured[name]})}"
         )
-    run.technique_note = f"checked with Nsight Compute on {len(variants)} variants"
+    run.technique_note = (
+        f"checked with Nsight Compute on {len(variants)} variants, on a problem drawn at grading time "
+        f"({problem or ' '.join(probe_args)})"
+    )
 
 
 def _benchmark(
