@@ -4,14 +4,14 @@ gradebook, the class report, similarity and bad input are exercised without a GP
 import csv
 import json
 import os
-import shutil
+import re
 import subprocess
 import sys
 import tempfile
 import unittest
 from pathlib import Path
 
-from cudalabs.grading import classroom, lab_run, similarity, submission
+from cudalabs.grading import classroom, lab_run, similarity, solution_file, submission
 from cudalabs.grading.rubric import load_rubric
 from cudalabs.paths import REPO
 
@@ -309,25 +309,110 @@ class ClassroomTest(unittest.TestCase):
         shares = [classroom.chunk(students, f"{k}/3") for k in (1, 2, 3)]
         self.assertEqual(sorted(s.id for share in shares for s in share), sorted(s.id for s in students))
 
-    def test_similarity_sees_through_renames_and_ignores_the_skeleton(self):
-        if shutil.which("sim_c") is None:
-            self.skipTest("sim_c not installed (Debian's similarity-tester: scripts/setup grading)")
-        lab = submission.Lab("02", "02_smem_tiling")
-        solution = (REPO / "solutions" / lab.folder / "kernels.cu").read_text()
+
+def _renamed(source: str, names: dict[str, str]) -> str:
+    return re.sub(r"\b(" + "|".join(map(re.escape, names)) + r")\b", lambda m: names[m.group(1)], source)
+
+
+def _alternative_tokens(source: str) -> str:
+    """The same code in C++'s alternative tokens and digraphs (directives and strings left alone)."""
+    spellings = [("&&", " and "), ("||", " or "), ("!=", " not_eq "), ("[", "<:"), ("]", ":>")]
+    spellings += [("{", "<%"), ("}", "%>"), ("^", " xor "), ("~", " compl ")]
+    out = []
+    for line in source.splitlines():
+        if not line.lstrip().startswith("#") and '"' not in line:
+            for plain, other in spellings:
+                line = line.replace(plain, other)
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
+def _one_macro(source: str) -> str:
+    """The code as one macro with a line continuation every dozen words, its #includes before it and
+    its pragmas as _Pragma."""
+    source = re.sub(r"/\*.*?\*/", " ", source, flags=re.S)
+    source = re.sub(r"//[^\n]*", " ", source)
+    head, body = [], []
+    for line in source.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("#pragma"):
+            body.append('_Pragma("' + stripped[len("#pragma") :].strip() + '")')
+        elif stripped.startswith("#"):
+            head.append(stripped)
+        else:
+            body.append(stripped)
+    words = " ".join(body).split()
+    chunks = [" ".join(words[i : i + 12]) for i in range(0, len(words), 12)]
+    return "\n".join(head) + "\n#define LAB_CODE \\\n" + " \\\n".join(chunks) + "\nLAB_CODE\n"
+
+
+class SimilarityTest(unittest.TestCase):
+    """Similarity on what the compiler sees: disguised copies are listed with the copy they come from
+    (and with the solution's whole code), independent work and the skeleton are not."""
+
+    LAB05 = submission.Lab("05", "05_register_tiling")
+
+    def grade(self, lab, texts: dict[str, str], threshold=50):
         with tempfile.TemporaryDirectory() as folder:
             root = Path(folder)
-            for name, text in (
-                ("ann", solution),
-                ("ben", solution.replace("tile", "blk").replace("sum", "acc")),
-                ("cid", (REPO / "labs" / lab.folder / "kernels.cu").read_text()),
-            ):
+            for name, text in texts.items():
                 (root / name / lab.folder).mkdir(parents=True)
                 (root / name / lab.folder / "kernels.cu").write_text(text)
-            pairs = similarity.similar_pairs({n: root / n for n in ("ann", "ben", "cid")}, [lab], REPO, 50)
-        found = {(p.first, p.second) for p in pairs}
-        self.assertIn(("ann", "ben"), found)
-        self.assertIn(("ann", "solution"), found)
-        self.assertFalse(any("cid" in pair for pair in found))  # the skeleton alone is nobody's work
+            pairs = similarity.similar_pairs({n: root / n for n in texts}, [lab], REPO, threshold)
+        return {(p.first, p.second): p.percent for p in pairs}
+
+    def test_disguised_copies_are_listed_whatever_the_spelling(self):
+        solution = solution_file.single_file(REPO, self.LAB05.folder)
+        names = {"acc": "total", "tile_a": "sa", "tile_b": "sb", "row": "r0", "col": "c0", "args": "p"}
+        disguises = {
+            "renamed": _renamed(solution, names),
+            "alternative": _alternative_tokens(_renamed(solution, {"acc": "sum_reg", "row": "which_row"})),
+            "macro": _one_macro(solution),
+            "flat": " ".join(re.sub(r"//[^\n]*", "", solution).split("\n")).replace("#", "\n#"),
+        }
+        for name, text in disguises.items():
+            with self.subTest(disguise=name):
+                self.assertNotEqual(similarity.tokens(text), [], name)
+                found = self.grade(self.LAB05, {name: text, "own": _own_version(self.LAB05)})
+                self.assertGreaterEqual(found.get((name, "solution"), 0), 90, found)
+        pair = self.grade(self.LAB05, {"ann": disguises["macro"], "ben": disguises["alternative"]})
+        self.assertGreaterEqual(pair.get(("ann", "ben"), 0), 90, pair)
+
+    def test_the_alternative_spellings_and_the_macro_give_the_solutions_tokens(self):
+        solution = solution_file.single_file(REPO, self.LAB05.folder)
+        plain = similarity.tokens(similarity.preprocessed(solution))
+        self.assertEqual(similarity.tokens(similarity.preprocessed(_alternative_tokens(solution))), plain)
+        self.assertIn("&&", similarity.tokens("a and b bitand c <: 0 :>"))
+        self.assertEqual(similarity.tokens("x not_eq y"), ["I", "!=", "I"])
+        spliced = similarity.preprocessed("#define TWICE(x) \\\n ((x) + (x))\nint f(int v) { return TWICE(v); }\n")
+        self.assertNotIn("TWICE", spliced)
+        self.assertIn("(v) + (v)", spliced)
+
+    def test_a_verbatim_copy_of_a_solution_made_of_headers_is_listed(self):
+        for folder in ("11_tensor_cores", "12_reduce_scan_histogram", "13_attention"):
+            lab = submission.Lab(folder[:2], folder)
+            with self.subTest(lab=folder):
+                found = self.grade(lab, {"copier": solution_file.single_file(REPO, folder)})
+                self.assertEqual(found.get(("copier", "solution")), 100, found)
+
+    def test_no_file_the_student_names_is_read(self):
+        secret = Path(tempfile.mkdtemp()) / "secret.h"
+        secret.write_text("int leaked_value_from_elsewhere = 1;\n")
+        for spelling in (f'#include "{secret}"', f"%:include <{secret}>", f"# /* */ include_next <{secret}>"):
+            with self.subTest(spelling=spelling):
+                self.assertNotIn("leaked_value", similarity.preprocessed(spelling + "\nint x;\n"))
+
+    def test_independent_work_and_the_skeleton_are_not_listed(self):
+        for lab in (submission.Lab("01", "01_naive_gemm"), self.LAB05, submission.Lab("13", "13_attention")):
+            with self.subTest(lab=lab.folder):
+                skeleton = (REPO / "labs" / lab.folder / "kernels.cu").read_text()
+                found = self.grade(lab, {"own": _own_version(lab), "cid": skeleton})
+                self.assertEqual(found, {}, found)
+
+
+def _own_version(lab: submission.Lab) -> str:
+    """The lab written from its handout alone (tests/grading/student_versions/)."""
+    return (Path(__file__).parent / "student_versions" / lab.folder / "kernels.cu").read_text()
 
 
 if __name__ == "__main__":
