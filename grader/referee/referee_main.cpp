@@ -3,6 +3,8 @@
 //   referee [gtest flags]                      the lab's grading tests, every student call remote
 //   referee --probe VARIANT --out F [flags]    one checked call of VARIANT (Nsight Compute profiles
 //                                              the runner meanwhile); F: the problem's facts
+//                                              (VARIANT,VARIANT...: one call of each, in one
+//                                              runner)
 //   referee --bench --variants A,B --pairs P --rounds R --out F [flags]
 //                                              the reference's runner, then the student's, P times;
 //                                              every timed call's output checked; F: the rates
@@ -101,29 +103,53 @@ nlohmann::json facts_of(const Workload& workload) {
   return facts;
 }
 
-int probe_main(int argc, char** argv) {
-  if (argc < 3)
-    throw std::invalid_argument("usage: referee --probe VARIANT --out FILE [problem flags]");
-  const std::string variant = argv[2];
-  const Flags flags = parse(argc, argv, 3);
+// One checked call of `variant` on the runner: the probe's record of it.
+nlohmann::json probe_one(RemoteRunner& runner, const std::string& variant, const Flags& flags) {
   nlohmann::json result = {{"variant", variant}};
   try {
     std::unique_ptr<Workload> workload = make_workload(variant, flags.problem);
     if (!workload) throw std::runtime_error("this lab has no probe problem");
     result["problem"] = workload->problem();
     result["facts"] = facts_of(*workload);
-    RemoteRunner& runner = RemoteRunner::shared();
     set_event_context("probe " + variant);
     const std::vector<Call> calls = workload->prepare(
         runner, 1, cudalabs::derive_seed(cudalabs::run_seed(), "probe/" + variant));
     runner.run(calls);
     workload->check(runner);
     runner.free_all();
-    runner.stop();
     result["ok"] = true;
   } catch (const std::exception& error) {
     result["ok"] = false;
     result["error"] = error.what();
+    try {
+      runner.free_all();
+    } catch (...) {
+    }
+  }
+  return result;
+}
+
+// --probe A: one call of A ({"variant", "ok", "problem", "facts"}); --probe A,B,...: one call of
+// each, in one runner ({"variants": {A: {...}, ...}}: a sanitizer watching the timed problem).
+int probe_main(int argc, char** argv) {
+  if (argc < 3)
+    throw std::invalid_argument(
+        "usage: referee --probe VARIANT[,VARIANT...] --out FILE [problem flags]");
+  const std::vector<std::string> variants = split(argv[2]);
+  if (variants.empty()) throw std::invalid_argument("--probe: no variant named");
+  const Flags flags = parse(argc, argv, 3);
+  RemoteRunner& runner = RemoteRunner::shared();
+  nlohmann::json result;
+  if (variants.size() == 1) {
+    result = probe_one(runner, variants.front(), flags);
+  } else {
+    for (const std::string& variant : variants)
+      result["variants"][variant] = probe_one(runner, variant, flags);
+  }
+  try {
+    runner.stop();
+  } catch (const std::exception& error) {
+    result["stop_error"] = error.what();
   }
   write_json(flags.out, result);
   return 0;

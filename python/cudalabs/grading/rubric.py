@@ -166,9 +166,17 @@ def _symbol_groups(where: str, value) -> dict[str, tuple[str, ...]]:
 def _integrity(where: str, defaults, settings) -> Rules:
     """The defaults' includes and symbol groups, plus a lab's extra_includes and extra_symbols; its
     denied_includes (globs on any file's full path)."""
-    defaults = _object("defaults.integrity", defaults, {"includes", "symbols"}, {"includes", "symbols"})
-    settings = _object(f"{where}.integrity", settings, {"extra_includes", "extra_symbols", "denied_includes"})
+    defaults = _object(
+        "defaults.integrity", defaults, {"includes", "symbols", "toolchain_includes"}, {"includes", "symbols"}
+    )
+    settings = _object(
+        f"{where}.integrity",
+        settings,
+        {"extra_includes", "extra_symbols", "denied_includes", "extra_toolchain_includes"},
+    )
     includes = _strings("defaults.integrity.includes", defaults["includes"])
+    toolchain = _strings("defaults.integrity.toolchain_includes", defaults.get("toolchain_includes", []))
+    toolchain += _strings(f"{where}.integrity.extra_toolchain_includes", settings.get("extra_toolchain_includes", []))
     includes += _strings(f"{where}.integrity.extra_includes", settings.get("extra_includes", []))
     symbols = dict(_symbol_groups("defaults.integrity.symbols", defaults["symbols"]))
     for purpose, patterns in _symbol_groups(
@@ -176,7 +184,7 @@ def _integrity(where: str, defaults, settings) -> Rules:
     ).items():
         symbols[purpose] = symbols.get(purpose, ()) + patterns
     denied = _strings(f"{where}.integrity.denied_includes", settings.get("denied_includes", []))
-    return Rules(includes, symbols, denied)
+    return Rules(includes, symbols, denied, toolchain)
 
 
 _TECHNIQUE_KEYS = {"metrics", "rules", "distinct", "probe_args", "probe_draw"}
