@@ -12,6 +12,7 @@ import unittest
 from pathlib import Path
 
 from cudalabs.grading import classroom, lab_run, similarity, solution_file, submission
+from disguises import alternative_tokens, one_macro, renamed
 from cudalabs.grading.rubric import load_rubric
 from cudalabs.paths import REPO
 
@@ -240,12 +241,43 @@ class PlantedClassTest(unittest.TestCase):
                         names = {v.name for v in rubric.labs[lab_folder[:2]].variants}
                         self.assertIn(name, names, (student, expect))
                         self.assertIn(state, ("failed", "not distinct", "technique not shown"), (student, expect))
-                    elif expect not in ("full marks", "not implemented yet", "whole core", planted_class.SIMILAR):
+                    elif not expect.startswith("similar pair: ") and expect not in (
+                        "full marks",
+                        "not implemented yet",
+                        "whole core",
+                    ):
                         self.assertIn(expect, fatal, (student, expect))
             students = {s.id for s in classroom.discover(Path(folder) / "class")}
             self.assertEqual(students, set(expected))
             versions = {s for s, labs in expected.items() if "whole core" in labs.values()}
             self.assertGreaterEqual(len(versions), 12, "every lab's student version is a student of the class")
+
+    def test_the_similar_pairs_expected_are_among_each_students_first_findings(self):
+        # The class's similarity as the class grader computes it, and each student's findings as the
+        # gradebook writes them: the disguised copies are listed with each other (or the solution).
+        import planted_class
+        from cudalabs.grading.class_report import StudentResult, findings
+
+        with tempfile.TemporaryDirectory() as folder:
+            root = Path(folder) / "class"
+            expected = planted_class.write_class(root)
+            students = {s.id: s.folder for s in classroom.discover(root)}
+            wanted = {s: labs for s, labs in expected.items() if any(e.startswith("similar") for e in labs.values())}
+            self.assertGreaterEqual(len(wanted), 5)
+            labs = [submission.Lab(f[:2], f) for f in sorted({f for labs in wanted.values() for f in labs})]
+            pairs = similarity.similar_pairs(students, labs, REPO)
+        for student, labs in wanted.items():
+            for expect in labs.values():
+                with self.subTest(student=student):
+                    self.assertIn(expect, findings(StudentResult(student, "graded", Path(".")), pairs))
+
+    def test_every_plant_changes_its_solution(self):
+        import planted
+        from cudalabs.grading.solution_file import single_file
+
+        for plant in planted.plants():
+            with self.subTest(plant=plant.name):
+                self.assertNotEqual(plant.source, single_file(REPO, plant.folder))
 
     def test_a_student_version_must_pass_the_whole_core_or_the_check_says_why(self):
         import planted
@@ -310,42 +342,6 @@ class ClassroomTest(unittest.TestCase):
         self.assertEqual(sorted(s.id for share in shares for s in share), sorted(s.id for s in students))
 
 
-def _renamed(source: str, names: dict[str, str]) -> str:
-    return re.sub(r"\b(" + "|".join(map(re.escape, names)) + r")\b", lambda m: names[m.group(1)], source)
-
-
-def _alternative_tokens(source: str) -> str:
-    """The same code in C++'s alternative tokens and digraphs (directives and strings left alone)."""
-    spellings = [("&&", " and "), ("||", " or "), ("!=", " not_eq "), ("[", "<:"), ("]", ":>")]
-    spellings += [("{", "<%"), ("}", "%>"), ("^", " xor "), ("~", " compl ")]
-    out = []
-    for line in source.splitlines():
-        if not line.lstrip().startswith("#") and '"' not in line:
-            for plain, other in spellings:
-                line = line.replace(plain, other)
-        out.append(line)
-    return "\n".join(out) + "\n"
-
-
-def _one_macro(source: str) -> str:
-    """The code as one macro with a line continuation every dozen words, its #includes before it and
-    its pragmas as _Pragma."""
-    source = re.sub(r"/\*.*?\*/", " ", source, flags=re.S)
-    source = re.sub(r"//[^\n]*", " ", source)
-    head, body = [], []
-    for line in source.splitlines():
-        stripped = line.strip()
-        if stripped.startswith("#pragma"):
-            body.append('_Pragma("' + stripped[len("#pragma") :].strip() + '")')
-        elif stripped.startswith("#"):
-            head.append(stripped)
-        else:
-            body.append(stripped)
-    words = " ".join(body).split()
-    chunks = [" ".join(words[i : i + 12]) for i in range(0, len(words), 12)]
-    return "\n".join(head) + "\n#define LAB_CODE \\\n" + " \\\n".join(chunks) + "\nLAB_CODE\n"
-
-
 class SimilarityTest(unittest.TestCase):
     """Similarity on what the compiler sees: disguised copies are listed with the copy they come from
     (and with the solution's whole code), independent work and the skeleton are not."""
@@ -365,9 +361,9 @@ class SimilarityTest(unittest.TestCase):
         solution = solution_file.single_file(REPO, self.LAB05.folder)
         names = {"acc": "total", "tile_a": "sa", "tile_b": "sb", "row": "r0", "col": "c0", "args": "p"}
         disguises = {
-            "renamed": _renamed(solution, names),
-            "alternative": _alternative_tokens(_renamed(solution, {"acc": "sum_reg", "row": "which_row"})),
-            "macro": _one_macro(solution),
+            "renamed": renamed(solution, names),
+            "alternative": alternative_tokens(renamed(solution, {"acc": "sum_reg", "row": "which_row"})),
+            "macro": one_macro(solution),
             "flat": " ".join(re.sub(r"//[^\n]*", "", solution).split("\n")).replace("#", "\n#"),
         }
         for name, text in disguises.items():
@@ -381,7 +377,7 @@ class SimilarityTest(unittest.TestCase):
     def test_the_alternative_spellings_and_the_macro_give_the_solutions_tokens(self):
         solution = solution_file.single_file(REPO, self.LAB05.folder)
         plain = similarity.tokens(similarity.preprocessed(solution))
-        self.assertEqual(similarity.tokens(similarity.preprocessed(_alternative_tokens(solution))), plain)
+        self.assertEqual(similarity.tokens(similarity.preprocessed(alternative_tokens(solution))), plain)
         self.assertIn("&&", similarity.tokens("a and b bitand c <: 0 :>"))
         self.assertEqual(similarity.tokens("x not_eq y"), ["I", "!=", "I"])
         spliced = similarity.preprocessed("#define TWICE(x) \\\n ((x) + (x))\nint f(int v) { return TWICE(v); }\n")

@@ -162,11 +162,11 @@ def student_written(source: str, skeleton: str) -> str:
 
 
 def similar_pairs(
-    submissions: dict[str, Path], labs: list[Lab], repo: Path, threshold: int = 50, limit: int = 25
+    submissions: dict[str, Path], labs: list[Lab], repo: Path, threshold: int = 50, limit: int = 200
 ) -> list[SimilarPair]:
     """The most similar pairs (the larger share of either's runs found in the other; against the
-    solution, the student's share), >= threshold, highest first. `submissions` maps student id ->
-    labs folder."""
+    solution, the student's share), >= threshold, highest first, a pair with the solution before
+    another of the same share. `submissions` maps student id -> labs folder."""
     pairs: dict[tuple[str, str, str], int] = {}
     for lab in labs:
         skeleton = runs((repo / "labs" / lab.folder / KERNELS).read_text(errors="replace"))
@@ -188,5 +188,5 @@ def similar_pairs(
                 percent = max(share(written[first], written[second]), share(written[second], written[first]))
                 if percent >= threshold:
                     pairs[(lab.number, first, second)] = percent
-    ranked = sorted(pairs.items(), key=lambda item: (-item[1], item[0]))[:limit]
+    ranked = sorted(pairs.items(), key=lambda item: (-item[1], item[0][2] != "solution", item[0]))[:limit]
     return [SimilarPair(lab, first, second, percent) for (lab, first, second), percent in ranked]
