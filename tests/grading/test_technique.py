@@ -10,16 +10,13 @@ from __future__ import annotations
 import csv
 import json
 import random
-import sys
 import tempfile
 import unittest
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "python"))
-
-from cudalabs.grading import technique  # noqa: E402
-from cudalabs.grading.rubric import RubricError, load_rubric  # noqa: E402
+from cudalabs.grading import technique
+from cudalabs.grading.rubric import RubricError, load_rubric
+from cudalabs.paths import REPO
 
 RUBRIC = load_rubric(REPO / "tests" / "grading" / "rubric.json", with_test_lists=False)
 PROFILES = REPO / "docs" / "data" / "profiles"
