@@ -1,6 +1,7 @@
 #include "grader/labs/lab12_timed_sum.h"
 
 #include "common/random_fill.h"
+#include "grader/referee/check_cannot_fail.h"
 #include "labs/12_reduce_scan_histogram/reference.h"
 
 #include <algorithm>
@@ -35,10 +36,11 @@ double timed_sum_bound(std::int64_t depth, double sum_of_magnitudes, bool intege
   if (integer_inputs && sum_of_magnitudes <= kExactIntegerLimit) return 0.0;
   const double bound = lab12::sum_error_bound(depth, sum_of_magnitudes);
   if (!std::isfinite(bound) || !(bound < sum_of_magnitudes)) {
-    throw std::logic_error("the timed sum's check could not fail: its bound at depth " +
-                           std::to_string(depth) + " is " + std::to_string(bound) +
-                           " against a sum of magnitudes of " + std::to_string(sum_of_magnitudes) +
-                           " (a grader defect: the timed inputs must be exactly summable)");
+    throw referee::CheckCannotFail("the timed sum's check could not fail: its bound at depth " +
+                                   std::to_string(depth) + " is " + std::to_string(bound) +
+                                   " against a sum of magnitudes of " +
+                                   std::to_string(sum_of_magnitudes) +
+                                   " (a grader defect: the timed inputs must be exactly summable)");
   }
   return bound;
 }

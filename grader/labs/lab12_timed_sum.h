@@ -29,9 +29,9 @@ std::vector<float> exact_pool(std::size_t size, std::size_t stride, std::uint64_
 
 /// The bound the timed sum is held to, in double: 0 when the inputs are integers whose magnitudes
 /// add up to at most 2^24 (every order exact); otherwise gamma_depth times the sum of magnitudes
-/// (lab12::sum_error_bound). Throws std::logic_error when that bound is infinite (depth x 2^-24 >=
-/// 1) or not below the sum of magnitudes: a check that could not fail is a grader defect, never a
-/// pass.
+/// (lab12::sum_error_bound). Throws referee::CheckCannotFail (a std::logic_error) when that bound
+/// is infinite (depth x 2^-24 >= 1) or not below the sum of magnitudes: a check that could not fail
+/// is a grader defect, never a pass.
 double timed_sum_bound(std::int64_t depth, double sum_of_magnitudes, bool integer_inputs);
 
 }  // namespace grader::lab12_rules

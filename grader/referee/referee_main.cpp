@@ -10,6 +10,7 @@
 //                                              every timed call's output checked; F: the rates
 // The lab's problem flags (e.g. --size 2048) follow; the lab's workload reads them.
 #include "common/random_fill.h"
+#include "grader/referee/check_cannot_fail.h"
 #include "grader/referee/remote_runner.h"
 #include "grader/referee/workload.h"
 
@@ -121,6 +122,8 @@ nlohmann::json probe_one(RemoteRunner& runner, const std::string& variant, const
   } catch (const std::exception& error) {
     result["ok"] = false;
     result["error"] = error.what();
+    if (dynamic_cast<const CheckCannotFail*>(&error) != nullptr)
+      result["grader_error"] = error.what();
     try {
       runner.free_all();
     } catch (...) {
@@ -199,6 +202,12 @@ nlohmann::json time_side(RemoteRunner& runner, const std::string& variant, const
     std::sort(rates.begin(), rates.end());
     side["rates"] = rates;
     side["median"] = rates[rates.size() / 2];
+  } catch (const CheckCannotFail& error) {
+    side["grader_error"] = stage + ": " + error.what();
+    try {
+      runner.free_all();
+    } catch (...) {
+    }
   } catch (const std::runtime_error& error) {
     const std::string message = error.what();
     // A check that failed says "wrong"; anything else is the runner's failure.

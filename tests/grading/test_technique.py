@@ -14,7 +14,10 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from cudalabs.grading import technique
+from unittest import mock
+
+from cudalabs.grading import lab_grader, technique
+from cudalabs.grading.lab_run import LabRun
 from cudalabs.grading.rubric import RubricError, load_rubric
 from cudalabs.paths import REPO
 
@@ -310,6 +313,36 @@ class ProbeDrawTest(unittest.TestCase):
                 with self.assertRaises(RubricError) as caught:
                     load_rubric(path, with_test_lists=False)
                 self.assertIn("labs.05.technique.probe_draw.--m", str(caught.exception))
+
+
+class MemcheckAtTheTimedSizeTest(unittest.TestCase):
+    """After the small shapes' tools, memcheck watches one call of each timed variant that passed its
+    tests, on the rubric's timed problem, in one runner."""
+
+    def test_the_timed_variants_are_probed_at_the_benchmark_problem(self):
+        rubric = load_rubric(REPO / "tests" / "grading" / "rubric.json")
+        lab = rubric.labs["11"]
+        run = LabRun("11", "11_tensor_cores")
+        run.unavailable = {"wgmma": "needs compute capability 9"}
+        calls = []
+
+        def sanitizer(ctx, lab_, rubric_, folder, env, run_, tool, referee_args=None):
+            calls.append((tool, referee_args))
+            return True
+
+        context = mock.Mock()
+        context.work = Path("/work-folder")
+        with mock.patch.object(lab_grader, "_sanitizer", sanitizer), mock.patch.object(
+            LabRun, "timed", mock.MagicMock()
+        ):
+            passed = ["wmma_global", "wmma_pipelined", "wgmma", "mma_swizzled"]
+            self.assertTrue(lab_grader._sanitizers(context, mock.Mock(number="11"), lab, None, {}, run, passed))
+        self.assertEqual([tool for tool, _ in calls], [*lab.sanitizers, "memcheck"])
+        probe = calls[-1][1]
+        # wmma_pipelined is given code worth no points (not timed); wgmma cannot run on this GPU.
+        self.assertEqual(probe[:2], ["--probe", "wmma_global,mma_swizzled"])
+        self.assertEqual(probe[4:], list(lab.benchmark.args))
+        self.assertIn("memcheck on one call of 2 variants at the timed problem", run.sanitizers)
 
 
 if __name__ == "__main__":

@@ -323,8 +323,9 @@ def _sanitizers(
                 return False
     run.sanitizers = f"{', '.join(rubric.sanitizers)} clean on {rubric.memcheck_filter.count(':') + 1} test patterns"
     # Bugs that only large sizes reach (an index past 2^31, a read past the end from a size on): memcheck
-    # also watches one call of each variant that passed its tests, on the timed problem itself.
-    timed = [name for name in passed if name not in run.unavailable]
+    # also watches one call of each variant that passed its tests and is timed, on the timed problem.
+    scored = {v.name for v in rubric.variants if any(tier.points for tier in v.performance)}
+    timed = [name for name in passed if name in scored and name not in run.unavailable]
     if "memcheck" in rubric.sanitizers and rubric.benchmark is not None and timed:
         with run.timed("memcheck (timed size)"):
             probe = ["--probe", ",".join(timed), "--out", str(ctx.work / f"lab{lab.number}" / "memcheck-timed.json")]
@@ -425,6 +426,9 @@ def _technique(
         )
         run.logs[f"profile ({variant})"] = _publish(ctx, step.tool_log)
         probe = json.loads(out.read_text()) if out.is_file() else {"ok": False, "error": "the referee wrote no probe"}
+        if probe.get("grader_error"):
+            run.fail(NOT_GRADED, f"{variant}: the probe's check is the grader's defect: {probe['grader_error']}")
+            return
         problem = problem or str(probe.get("problem", ""))
         tool_output = step.tool_log.read_text(errors="replace") if step.tool_log and step.tool_log.is_file() else ""
         if technique.no_permission(tool_output):
@@ -513,6 +517,10 @@ def _benchmark(
         students, solutions = [], []
         for pair in data.get("variants", {}).get(variant, {}).get("pairs", []):
             mine, theirs = pair.get("student", {}), pair.get("solution", {})
+            if "grader_error" in mine or "grader_error" in theirs:
+                problem = mine.get("grader_error") or theirs.get("grader_error")
+                run.fail(NOT_GRADED, f"{variant}: the timed runs' check is the grader's defect: {problem}")
+                return
             if "wrong" in mine:
                 run.fail(WRONG_AFTER_TIMING, f"{variant}: {mine['wrong']}")
                 return
