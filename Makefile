@@ -40,9 +40,9 @@ UNSANDBOXED ?=
 NO_TECHNIQUE ?=
 GRADE_FLAGS = $(if $(UNSANDBOXED),--unsandboxed) $(if $(NO_TECHNIQUE),--no-technique)
 EARLIER_LABS ?= $(if $(HAVE_SOLUTIONS),reference,student)
-# The build's packages; lab 10's MPI program is built when Open MPI is there, and the class grader's
-# similarity check runs when similarity-tester is, so both are optional; so is ccache (cache), which
-# only saves time. What only runs labs (make run,
+# The build's packages; lab 10's MPI program is built when Open MPI is there, and the grader's
+# sandbox runs where bubblewrap is, so both are optional; so is ccache (cache), which only saves time.
+# What only runs labs (make run,
 # lab, solution, profile, bench) needs the build group alone: RUN_SETUP_GROUPS.
 SETUP_GROUPS ?= build --optional mpi grading cache
 RUN_SETUP_GROUPS ?= build

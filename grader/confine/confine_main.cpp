@@ -8,7 +8,10 @@
 //   confine --probe      prints the Landlock ABI and exits 0 where the kernel enforces it
 //
 // What the process may do afterwards:
-//   --read PATH    read PATH (a file, or everything beneath a folder)
+//   --read PATH    read PATH (a file, or everything beneath a folder); --read /proc reads the
+//                  process's own /proc/self and every entry of /proc that is not another process's
+//                  (no other process's command line, environment or memory map: not the watching
+//                  tool's, which would tell a run under compute-sanitizer or Nsight Compute apart)
 //   --write DIR    read, write, create and remove beneath DIR
 //   FILE           execute FILE (and its ELF interpreter); nothing else can be executed
 // Every other file-system access is refused (EACCES); a process under the rules cannot ptrace, read
@@ -104,6 +107,21 @@ bool add_rule(int ruleset, const Rule& rule, std::uint64_t handled, std::string&
   return done == 0;
 }
 
+// --read /proc, as rules: /proc/self (the process's own directory: confine executes the runner in
+// this process) and each entry of /proc whose name is not a process id.
+void add_proc_rules(std::vector<Rule>& rules, std::uint64_t rights) {
+  rules.push_back({"/proc/self", rights});
+  DIR* listing = opendir("/proc");
+  if (listing == nullptr) return;
+  while (const dirent* entry = readdir(listing)) {
+    const std::string name = entry->d_name;
+    if (name == "." || name == ".." || name == "self" || name == "thread-self") continue;
+    if (name.find_first_not_of("0123456789") == std::string::npos) continue;  // a process
+    rules.push_back({"/proc/" + name, rights});
+  }
+  closedir(listing);
+}
+
 // The ELF interpreter (PT_INTERP) of `file`, or "" for a static program.
 std::string interpreter_of(const std::string& file) {
   FILE* stream = std::fopen(file.c_str(), "rb");
@@ -187,7 +205,9 @@ int main(int argc, char** argv) {
     const std::string path = argv[++first];
     if (path.empty() || path[0] != '/')
       return fail(flag + ": '" + path + "' is not an absolute path");
-    if (flag == "--read") {
+    if (flag == "--read" && path == "/proc") {
+      add_proc_rules(rules, kRead);
+    } else if (flag == "--read") {
       rules.push_back({path, kRead});
     } else {
       rules.push_back({path, ~kExecute});

@@ -3,11 +3,13 @@
 // per round; each set reads a window of it at a random offset, so that no two calls sum, scan or
 // count the same array, and the pool's slack (256 MiB, more than any GPU's L2) keeps one call's
 // cached lines from serving the next. Even sets start on a 16-byte boundary (the vector paths),
-// odd sets anywhere lab.h allows. Every set's output is checked: the sum within the referee's own
-// bound (lab12_rules.h), the scan value by value, the histogram bin by bin.
+// odd sets anywhere lab.h allows. Every set's output is checked: the sum exactly (its pool is
+// integers every order of additions sums exactly: lab12_timed_sum.h), the scan value by value, the
+// histogram bin by bin.
 #include "common/poison.h"
 #include "common/random_fill.h"
 #include "grader/labs/lab12_rules.h"
+#include "grader/labs/lab12_timed_sum.h"
 #include "grader/referee/given_variants.h"
 #include "grader/referee/problem_flags.h"
 #include "grader/referee/remote_workspace.h"
@@ -81,7 +83,7 @@ class WindowWorkload : public Workload {
   std::vector<std::size_t> offsets_;
 };
 
-// ---- Sum: random floats in [-1, 1) ----
+// ---- Sum: +1 and -1 at random places, zeros between (lab12_timed_sum.h) ----
 
 class SumWorkload : public WindowWorkload<float> {
  public:
@@ -117,13 +119,12 @@ class SumWorkload : public WindowWorkload<float> {
     for (std::size_t s = 0; s < offsets_.size(); ++s)
       std::memcpy(&got[s], runner.get(outputs_[s], "sum").data(), 4);
     const std::int64_t depth = lab12_rules::addition_depth(variant_, count_);
-    // Each window's sum and sum of magnitudes in long double (64-bit mantissa: far below the
-    // bound), slid from one window to the next.
-    long double sum = 0.0L, magnitudes = 0.0L;
-    auto add = [&](std::size_t first, std::size_t end, long double sign) {
+    // Each window's sum and sum of magnitudes, integers, slid from one window to the next.
+    std::int64_t sum = 0, magnitudes = 0;
+    auto add = [&](std::size_t first, std::size_t end, std::int64_t sign) {
       for (std::size_t i = first; i < end; ++i) {
-        sum += sign * pool_[i];
-        magnitudes += sign * std::fabs(pool_[i]);
+        sum += sign * static_cast<std::int64_t>(pool_[i]);
+        magnitudes += sign * static_cast<std::int64_t>(pool_[i] != 0.0f);
       }
     };
     std::size_t at = 0;
@@ -131,24 +132,26 @@ class SumWorkload : public WindowWorkload<float> {
     for (std::size_t s : by_offset()) {
       const std::size_t offset = offsets_[s];
       if (first) {
-        add(offset, offset + count_, 1.0L);
+        add(offset, offset + count_, 1);
         first = false;
       } else {
-        add(at, offset, -1.0L);
-        add(at + count_, offset + count_, 1.0L);
+        add(at, offset, -1);
+        add(at + count_, offset + count_, 1);
       }
       at = offset;
       std::uint32_t bits = 0;
       std::memcpy(&bits, &got[s], sizeof bits);
       if (bits == 0xFFFFFFFFu || bits == 0x80000000u)
         throw std::runtime_error(wrong(s, "the sum was never written"));
-      const double error = std::fabs(static_cast<double>(got[s]) - static_cast<double>(sum));
-      const double bound = lab12::sum_error_bound(depth, static_cast<double>(magnitudes));
+      const double expected = static_cast<double>(sum);
+      const double bound =
+          lab12_rules::timed_sum_bound(depth, static_cast<double>(magnitudes), true);
+      const double error = std::fabs(static_cast<double>(got[s]) - expected);
       if (!std::isfinite(got[s]) || !(error <= bound)) {
-        throw std::runtime_error(wrong(s, "got " + std::to_string(got[s]) + ", expected " +
-                                              std::to_string(static_cast<double>(sum)) +
-                                              " within " + std::to_string(bound) + " (" +
-                                              std::to_string(depth) + " additions deep)"));
+        throw std::runtime_error(
+            wrong(s, "got " + std::to_string(got[s]) + ", expected " + std::to_string(expected) +
+                         " within " + std::to_string(bound) + " (integer inputs, " +
+                         std::to_string(magnitudes) + " of them nonzero: every order is exact)"));
       }
     }
   }
@@ -159,9 +162,7 @@ class SumWorkload : public WindowWorkload<float> {
 
  private:
   std::vector<float> draw_pool(std::size_t size, std::uint64_t seed) const override {
-    std::vector<float> pool(size);
-    cudalabs::fill_uniform(pool, seed);
-    return pool;
+    return lab12_rules::exact_pool(size, lab12_rules::exact_stride(count_), seed);
   }
   std::vector<RemoteBuffer> outputs_;
 };
@@ -180,7 +181,8 @@ class ScanWorkload : public WindowWorkload<std::uint32_t> {
     const std::int64_t pool = put_pool(runner, sets, seed);
     if (prefix_.empty()) {  // prefix_[i] = pool_[0] + ... + pool_[i - 1], modulo 2^32
       prefix_.assign(pool_.size() + 1, 0);
-      for (std::size_t i = 0; i < pool_.size(); ++i) prefix_[i + 1] = prefix_[i] + pool_[i];
+      const std::vector<std::uint32_t> scanned = lab12::reference_inclusive_scan(pool_);
+      std::copy(scanned.begin(), scanned.end(), prefix_.begin() + 1);
     }
     const std::size_t workspace =
         remote_workspace_bytes(runner, "lab12.scan_workspace", variant_, {as_int(count_)},
@@ -203,18 +205,22 @@ class ScanWorkload : public WindowWorkload<std::uint32_t> {
   }
 
   void check(RemoteRunner& runner) override {
-    std::vector<std::uint32_t> got(count_);
     for (std::size_t s = 0; s < offsets_.size(); ++s) {
-      std::memcpy(got.data(), runner.get(outputs_[s], "output").data(),
-                  count_ * sizeof(std::uint32_t));
+      const std::vector<std::uint8_t> bytes = runner.get(outputs_[s], "output");
+      const std::uint32_t* got = reinterpret_cast<const std::uint32_t*>(bytes.data());
+      const std::uint32_t* expected = prefix_.data() + offsets_[s] + 1;
       const std::uint32_t before = prefix_[offsets_[s]];
-      for (std::size_t i = 0; i < count_; ++i) {
-        const std::uint32_t expected = prefix_[offsets_[s] + i + 1] - before;
-        if (got[i] != expected) {
-          throw std::runtime_error(wrong(s, "output[" + std::to_string(i) +
-                                                "] = " + std::to_string(got[i]) + ", expected " +
-                                                std::to_string(expected)));
-        }
+      // The first wrong value, compared in parallel (2^26 values a set).
+      std::size_t first_wrong = count_;
+#pragma omp parallel for schedule(static) reduction(min : first_wrong)
+      for (std::size_t i = 0; i < count_; ++i)
+        if (got[i] != static_cast<std::uint32_t>(expected[i] - before) && i < first_wrong)
+          first_wrong = i;
+      if (first_wrong < count_) {
+        throw std::runtime_error(wrong(
+            s, "output[" + std::to_string(first_wrong) + "] = " + std::to_string(got[first_wrong]) +
+                   ", expected " +
+                   std::to_string(static_cast<std::uint32_t>(expected[first_wrong] - before))));
       }
     }
   }

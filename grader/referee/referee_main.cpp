@@ -3,11 +3,14 @@
 //   referee [gtest flags]                      the lab's grading tests, every student call remote
 //   referee --probe VARIANT --out F [flags]    one checked call of VARIANT (Nsight Compute profiles
 //                                              the runner meanwhile); F: the problem's facts
+//                                              (VARIANT,VARIANT...: one call of each, in one
+//                                              runner)
 //   referee --bench --variants A,B --pairs P --rounds R --out F [flags]
 //                                              the reference's runner, then the student's, P times;
 //                                              every timed call's output checked; F: the rates
 // The lab's problem flags (e.g. --size 2048) follow; the lab's workload reads them.
 #include "common/random_fill.h"
+#include "grader/referee/check_cannot_fail.h"
 #include "grader/referee/remote_runner.h"
 #include "grader/referee/workload.h"
 
@@ -101,29 +104,55 @@ nlohmann::json facts_of(const Workload& workload) {
   return facts;
 }
 
-int probe_main(int argc, char** argv) {
-  if (argc < 3)
-    throw std::invalid_argument("usage: referee --probe VARIANT --out FILE [problem flags]");
-  const std::string variant = argv[2];
-  const Flags flags = parse(argc, argv, 3);
+// One checked call of `variant` on the runner: the probe's record of it.
+nlohmann::json probe_one(RemoteRunner& runner, const std::string& variant, const Flags& flags) {
   nlohmann::json result = {{"variant", variant}};
   try {
     std::unique_ptr<Workload> workload = make_workload(variant, flags.problem);
     if (!workload) throw std::runtime_error("this lab has no probe problem");
     result["problem"] = workload->problem();
     result["facts"] = facts_of(*workload);
-    RemoteRunner& runner = RemoteRunner::shared();
     set_event_context("probe " + variant);
     const std::vector<Call> calls = workload->prepare(
         runner, 1, cudalabs::derive_seed(cudalabs::run_seed(), "probe/" + variant));
     runner.run(calls);
     workload->check(runner);
     runner.free_all();
-    runner.stop();
     result["ok"] = true;
   } catch (const std::exception& error) {
     result["ok"] = false;
     result["error"] = error.what();
+    if (dynamic_cast<const CheckCannotFail*>(&error) != nullptr)
+      result["grader_error"] = error.what();
+    try {
+      runner.free_all();
+    } catch (...) {
+    }
+  }
+  return result;
+}
+
+// --probe A: one call of A ({"variant", "ok", "problem", "facts"}); --probe A,B,...: one call of
+// each, in one runner ({"variants": {A: {...}, ...}}: a sanitizer watching the timed problem).
+int probe_main(int argc, char** argv) {
+  if (argc < 3)
+    throw std::invalid_argument(
+        "usage: referee --probe VARIANT[,VARIANT...] --out FILE [problem flags]");
+  const std::vector<std::string> variants = split(argv[2]);
+  if (variants.empty()) throw std::invalid_argument("--probe: no variant named");
+  const Flags flags = parse(argc, argv, 3);
+  RemoteRunner& runner = RemoteRunner::shared();
+  nlohmann::json result;
+  if (variants.size() == 1) {
+    result = probe_one(runner, variants.front(), flags);
+  } else {
+    for (const std::string& variant : variants)
+      result["variants"][variant] = probe_one(runner, variant, flags);
+  }
+  try {
+    runner.stop();
+  } catch (const std::exception& error) {
+    result["stop_error"] = error.what();
   }
   write_json(flags.out, result);
   return 0;
@@ -149,7 +178,10 @@ nlohmann::json time_side(RemoteRunner& runner, const std::string& variant, const
       if (warm == 1) side["first_call_s"] = seconds;
     }
     const double per_call = std::max(side["first_call_s"].get<double>(), 1e-6);
-    const std::size_t memory_cap = std::size_t{3} << 30;
+    // Every set is put into the runner and its outputs read back each round: a gibibyte of them
+    // keeps a round's copies (lab 12's scans: a quarter of a GiB a set) from costing more than
+    // the calls they time.
+    const std::size_t memory_cap = std::size_t{1} << 30;
     const int by_memory = static_cast<int>(
         std::max<std::size_t>(2, memory_cap / std::max<std::size_t>(workload->bytes_per_set(), 1)));
     const int sets =
@@ -170,6 +202,12 @@ nlohmann::json time_side(RemoteRunner& runner, const std::string& variant, const
     std::sort(rates.begin(), rates.end());
     side["rates"] = rates;
     side["median"] = rates[rates.size() / 2];
+  } catch (const CheckCannotFail& error) {
+    side["grader_error"] = stage + ": " + error.what();
+    try {
+      runner.free_all();
+    } catch (...) {
+    }
   } catch (const std::runtime_error& error) {
     const std::string message = error.what();
     // A check that failed says "wrong"; anything else is the runner's failure.

@@ -26,6 +26,7 @@ from cudalabs.grading.solution_file import single_file
 from cudalabs.paths import REPO
 
 from by_address import FIND_BY_ADDRESS, HIDDEN_SYSCALL
+from padded_plants import padded_plants
 from plants import replace_once
 
 LAB05_KERNEL_START = "template <int BM, int BN, int BK, int TM, int TN>\n__global__ void __launch_bounds__((BM / TM) * (BN / TN))\n    register_tiled_kernel(cudalabs::GemmArgs args) {\n"
@@ -445,6 +446,7 @@ def plants() -> list[Plant]:
             ),
             "state:threads=failed",
         ),
+        *padded_plants(Plant),
     ]
 
 

@@ -24,8 +24,11 @@ from cudalabs.grading.solution_file import handed_in, single_file
 from cudalabs.paths import REPO
 
 import planted
+from disguises import alternative_tokens, one_macro, renamed
 
 SIMILAR = "similar pair: copy_a, copy_b"
+SIMILAR_05 = "similar pair: disguise_alt_05, disguise_macro_05"
+SIMILAR_12 = "similar pair: copy_12, solution"
 
 
 def write_class(class_dir: Path, quick: bool = False) -> dict[str, dict[str, str]]:
@@ -52,12 +55,23 @@ def write_class(class_dir: Path, quick: bool = False) -> dict[str, dict[str, str
         student = f"version_{folder[:2]}"  # one student a lab: the class grader spreads them over the GPUs
         shutil.copytree(versions / folder, class_dir / student / folder)
         expected[student] = {folder: "whole core"}
-    # Two near-copies of each other: the same lab 01, renamed and re-spaced by one of them.
-    original = single_file(REPO, "01_naive_gemm")
-    for student, text in (("copy_a", original), ("copy_b", original.replace("acc", "sum").replace("  ", "   "))):
-        (class_dir / student / "01_naive_gemm").mkdir(parents=True)
-        (class_dir / student / "01_naive_gemm" / "kernels.cu").write_text(text)
-        expected[student] = {"01_naive_gemm": SIMILAR}
+    # Copies in disguise (tests/grading/disguises.py), of honest work (a student version, which the
+    # solution shares under half of) so that each pair is what the similarity check must find:
+    # lab 01 renamed and re-spaced, lab 05 in alternative tokens and as one macro; and a verbatim copy
+    # of lab 12's solution, which is a few #includes of solutions/ headers in the suite.
+    own_01 = (versions / "01_naive_gemm" / "kernels.cu").read_text()
+    own_05 = (versions / "05_register_tiling" / "kernels.cu").read_text()
+    copies = (
+        ("copy_a", "01_naive_gemm", own_01, SIMILAR),
+        ("copy_b", "01_naive_gemm", renamed(own_01, {"acc": "sum"}).replace("  ", "   "), SIMILAR),
+        ("disguise_alt_05", "05_register_tiling", alternative_tokens(own_05), SIMILAR_05),
+        ("disguise_macro_05", "05_register_tiling", one_macro(own_05), SIMILAR_05),
+        ("copy_12", "12_reduce_scan_histogram", single_file(REPO, "12_reduce_scan_histogram"), SIMILAR_12),
+    )
+    for student, folder, text, expect in copies:
+        (class_dir / student / folder).mkdir(parents=True)
+        (class_dir / student / folder / "kernels.cu").write_text(text)
+        expected[student] = {folder: expect}
     (class_dir / "expected.json").write_text(json.dumps(expected, indent=1) + "\n")
     # In a folder the class grader does not take for a student's.
     planted.write_rubric(class_dir / ".rubric", quick)

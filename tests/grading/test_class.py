@@ -4,14 +4,15 @@ gradebook, the class report, similarity and bad input are exercised without a GP
 import csv
 import json
 import os
-import shutil
+import re
 import subprocess
 import sys
 import tempfile
 import unittest
 from pathlib import Path
 
-from cudalabs.grading import classroom, lab_run, similarity, submission
+from cudalabs.grading import classroom, lab_run, similarity, solution_file, submission
+from disguises import alternative_tokens, one_macro, renamed
 from cudalabs.grading.rubric import load_rubric
 from cudalabs.paths import REPO
 
@@ -240,12 +241,43 @@ class PlantedClassTest(unittest.TestCase):
                         names = {v.name for v in rubric.labs[lab_folder[:2]].variants}
                         self.assertIn(name, names, (student, expect))
                         self.assertIn(state, ("failed", "not distinct", "technique not shown"), (student, expect))
-                    elif expect not in ("full marks", "not implemented yet", "whole core", planted_class.SIMILAR):
+                    elif not expect.startswith("similar pair: ") and expect not in (
+                        "full marks",
+                        "not implemented yet",
+                        "whole core",
+                    ):
                         self.assertIn(expect, fatal, (student, expect))
             students = {s.id for s in classroom.discover(Path(folder) / "class")}
             self.assertEqual(students, set(expected))
             versions = {s for s, labs in expected.items() if "whole core" in labs.values()}
             self.assertGreaterEqual(len(versions), 12, "every lab's student version is a student of the class")
+
+    def test_the_similar_pairs_expected_are_among_each_students_first_findings(self):
+        # The class's similarity as the class grader computes it, and each student's findings as the
+        # gradebook writes them: the disguised copies are listed with each other (or the solution).
+        import planted_class
+        from cudalabs.grading.class_report import StudentResult, findings
+
+        with tempfile.TemporaryDirectory() as folder:
+            root = Path(folder) / "class"
+            expected = planted_class.write_class(root)
+            students = {s.id: s.folder for s in classroom.discover(root)}
+            wanted = {s: labs for s, labs in expected.items() if any(e.startswith("similar") for e in labs.values())}
+            self.assertGreaterEqual(len(wanted), 5)
+            labs = [submission.Lab(f[:2], f) for f in sorted({f for labs in wanted.values() for f in labs})]
+            pairs = similarity.similar_pairs(students, labs, REPO)
+        for student, labs in wanted.items():
+            for expect in labs.values():
+                with self.subTest(student=student):
+                    self.assertIn(expect, findings(StudentResult(student, "graded", Path(".")), pairs))
+
+    def test_every_plant_changes_its_solution(self):
+        import planted
+        from cudalabs.grading.solution_file import single_file
+
+        for plant in planted.plants():
+            with self.subTest(plant=plant.name):
+                self.assertNotEqual(plant.source, single_file(REPO, plant.folder))
 
     def test_a_student_version_must_pass_the_whole_core_or_the_check_says_why(self):
         import planted
@@ -309,25 +341,74 @@ class ClassroomTest(unittest.TestCase):
         shares = [classroom.chunk(students, f"{k}/3") for k in (1, 2, 3)]
         self.assertEqual(sorted(s.id for share in shares for s in share), sorted(s.id for s in students))
 
-    def test_similarity_sees_through_renames_and_ignores_the_skeleton(self):
-        if shutil.which("sim_c") is None:
-            self.skipTest("sim_c not installed (Debian's similarity-tester: scripts/setup grading)")
-        lab = submission.Lab("02", "02_smem_tiling")
-        solution = (REPO / "solutions" / lab.folder / "kernels.cu").read_text()
+
+class SimilarityTest(unittest.TestCase):
+    """Similarity on what the compiler sees: disguised copies are listed with the copy they come from
+    (and with the solution's whole code), independent work and the skeleton are not."""
+
+    LAB05 = submission.Lab("05", "05_register_tiling")
+
+    def grade(self, lab, texts: dict[str, str], threshold=50):
         with tempfile.TemporaryDirectory() as folder:
             root = Path(folder)
-            for name, text in (
-                ("ann", solution),
-                ("ben", solution.replace("tile", "blk").replace("sum", "acc")),
-                ("cid", (REPO / "labs" / lab.folder / "kernels.cu").read_text()),
-            ):
+            for name, text in texts.items():
                 (root / name / lab.folder).mkdir(parents=True)
                 (root / name / lab.folder / "kernels.cu").write_text(text)
-            pairs = similarity.similar_pairs({n: root / n for n in ("ann", "ben", "cid")}, [lab], REPO, 50)
-        found = {(p.first, p.second) for p in pairs}
-        self.assertIn(("ann", "ben"), found)
-        self.assertIn(("ann", "solution"), found)
-        self.assertFalse(any("cid" in pair for pair in found))  # the skeleton alone is nobody's work
+            pairs = similarity.similar_pairs({n: root / n for n in texts}, [lab], REPO, threshold)
+        return {(p.first, p.second): p.percent for p in pairs}
+
+    def test_disguised_copies_are_listed_whatever_the_spelling(self):
+        solution = solution_file.single_file(REPO, self.LAB05.folder)
+        names = {"acc": "total", "tile_a": "sa", "tile_b": "sb", "row": "r0", "col": "c0", "args": "p"}
+        disguises = {
+            "renamed": renamed(solution, names),
+            "alternative": alternative_tokens(renamed(solution, {"acc": "sum_reg", "row": "which_row"})),
+            "macro": one_macro(solution),
+            "flat": " ".join(re.sub(r"//[^\n]*", "", solution).split("\n")).replace("#", "\n#"),
+        }
+        for name, text in disguises.items():
+            with self.subTest(disguise=name):
+                self.assertNotEqual(similarity.tokens(text), [], name)
+                found = self.grade(self.LAB05, {name: text, "own": _own_version(self.LAB05)})
+                self.assertGreaterEqual(found.get((name, "solution"), 0), 90, found)
+        pair = self.grade(self.LAB05, {"ann": disguises["macro"], "ben": disguises["alternative"]})
+        self.assertGreaterEqual(pair.get(("ann", "ben"), 0), 90, pair)
+
+    def test_the_alternative_spellings_and_the_macro_give_the_solutions_tokens(self):
+        solution = solution_file.single_file(REPO, self.LAB05.folder)
+        plain = similarity.tokens(similarity.preprocessed(solution))
+        self.assertEqual(similarity.tokens(similarity.preprocessed(alternative_tokens(solution))), plain)
+        self.assertIn("&&", similarity.tokens("a and b bitand c <: 0 :>"))
+        self.assertEqual(similarity.tokens("x not_eq y"), ["I", "!=", "I"])
+        spliced = similarity.preprocessed("#define TWICE(x) \\\n ((x) + (x))\nint f(int v) { return TWICE(v); }\n")
+        self.assertNotIn("TWICE", spliced)
+        self.assertIn("(v) + (v)", spliced)
+
+    def test_a_verbatim_copy_of_a_solution_made_of_headers_is_listed(self):
+        for folder in ("11_tensor_cores", "12_reduce_scan_histogram", "13_attention"):
+            lab = submission.Lab(folder[:2], folder)
+            with self.subTest(lab=folder):
+                found = self.grade(lab, {"copier": solution_file.single_file(REPO, folder)})
+                self.assertEqual(found.get(("copier", "solution")), 100, found)
+
+    def test_no_file_the_student_names_is_read(self):
+        secret = Path(tempfile.mkdtemp()) / "secret.h"
+        secret.write_text("int leaked_value_from_elsewhere = 1;\n")
+        for spelling in (f'#include "{secret}"', f"%:include <{secret}>", f"# /* */ include_next <{secret}>"):
+            with self.subTest(spelling=spelling):
+                self.assertNotIn("leaked_value", similarity.preprocessed(spelling + "\nint x;\n"))
+
+    def test_independent_work_and_the_skeleton_are_not_listed(self):
+        for lab in (submission.Lab("01", "01_naive_gemm"), self.LAB05, submission.Lab("13", "13_attention")):
+            with self.subTest(lab=lab.folder):
+                skeleton = (REPO / "labs" / lab.folder / "kernels.cu").read_text()
+                found = self.grade(lab, {"own": _own_version(lab), "cid": skeleton})
+                self.assertEqual(found, {}, found)
+
+
+def _own_version(lab: submission.Lab) -> str:
+    """The lab written from its handout alone (tests/grading/student_versions/)."""
+    return (Path(__file__).parent / "student_versions" / lab.folder / "kernels.cu").read_text()
 
 
 if __name__ == "__main__":

@@ -35,8 +35,10 @@ static int opens(const char* path, int flags) {
 }
 
 int main(int argc, char** argv) {
-  char memory[64];
+  char memory[64], command[64], environment[64];
   snprintf(memory, sizeof memory, "/proc/%d/mem", (int)getppid());
+  snprintf(command, sizeof command, "/proc/%d/cmdline", (int)getppid());
+  snprintf(environment, sizeof environment, "/proc/%d/environ", (int)getppid());
   said("write the report", opens("tool.log", O_WRONLY | O_APPEND));
   said("truncate the report", truncate("tool.log", 0) == 0);
   said("remove the report", unlink("tool.log") == 0);
@@ -47,6 +49,9 @@ int main(int argc, char** argv) {
   said("read a system file it does not need", opens("/usr/bin/env", O_RDONLY));
   said("signal the tool", kill(getppid(), SIGCONT) == 0);
   said("open the tool's memory", opens(memory, O_RDWR));
+  said("read the tool's command line", opens(command, O_RDONLY));
+  said("read the tool's environment", opens(environment, O_RDONLY));
+  said("read another process's status", opens("/proc/1/status", O_RDONLY));
   pid_t child = fork();
   if (child == 0) {
     execl("/bin/true", "true", (char*)NULL);
@@ -59,6 +64,8 @@ int main(int argc, char** argv) {
   said("write /dev/null", opens("/dev/null", O_WRONLY));
   said("read its own folder", opens(argv[0], O_RDONLY));
   said("read /proc", opens("/proc/self/status", O_RDONLY));
+  said("read the system's facts in /proc",
+       opens("/proc/meminfo", O_RDONLY) && opens("/proc/sys/kernel/pid_max", O_RDONLY));
   said("name its thread in /proc/self", opens("/proc/thread-self/comm", O_WRONLY));
   return 0;
 }
@@ -74,6 +81,9 @@ REFUSED = [
     "load a library it does not link",
     "read a system file it does not need",
     "open the tool's memory",
+    "read the tool's command line",
+    "read the tool's environment",
+    "read another process's status",
     "execute another program",
 ]
 DONE = [
@@ -81,6 +91,7 @@ DONE = [
     "write /dev/null",
     "read its own folder",
     "read /proc",
+    "read the system's facts in /proc",
     "name its thread in /proc/self",
 ]
 

@@ -61,6 +61,18 @@ class IntegrityTest(GradingBuildCase):
         run = self.grade_build('#include "labs/09_dcgan/subpixel.h"\n' + SKELETON)
         self.assert_caught(run, INTEGRITY, "labs/09_dcgan/subpixel.h")
 
+    def test_a_cuda_header_library_the_lab_does_not_list_is_named(self):
+        for header, use in (
+            ("cooperative_groups.h", "namespace cg = cooperative_groups;"),
+            ("cooperative_groups/reduce.h", ""),
+            ("cub/cub.cuh", ""),
+            ("mma.h", "using nvcuda::wmma::fragment;"),
+            ("cuda_pipeline.h", ""),
+        ):
+            with self.subTest(header=header):
+                run = self.grade_build(f"#include <{header}>\n{use}\n" + SKELETON)
+                self.assert_caught(run, INTEGRITY, "includes a CUDA header lab 05 does not allow")
+
     def test_calls_outside_the_allowlist_are_named_however_spelled(self):
         source = (
             SKELETON
@@ -198,3 +210,74 @@ class DependencyFileTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ToolchainAllowlistTest(unittest.TestCase):
+    """The toolkit's headers a lab may read are listed (an allowlist), judged from the dependency
+    output: the runtime's are allowed everywhere, a header library only where the lab lists it."""
+
+    TOOLKIT = (
+        "cuda_runtime.h",
+        "crt/host_defines.h",
+        "mma.h",
+        "crt/mma.h",
+        "cooperative_groups.h",
+        "cooperative_groups/reduce.h",
+        "cooperative_groups/scan.h",
+        "cccl/cub/cub.cuh",
+        "cccl/thrust/reduce.h",
+        "cccl/cuda/atomic",
+        "cccl/cuda/std/__atomic/types.h",
+        "cccl/cuda/std/__numeric/reduce.h",
+        "cccl/cuda/std/__algorithm/iter_swap.h",
+        "cccl/cuda/std/__algorithm/inclusive_scan.h",
+        "cuda_pipeline.h",
+        "cuda_awbarrier.h",
+    )
+
+    def violations(self, number: str, read: list[str]) -> list[str]:
+        with tempfile.TemporaryDirectory() as folder:
+            root = Path(folder)
+            toolkit, tree = root / "cuda" / "include", root / "tree"
+            for name in self.TOOLKIT:
+                (toolkit / name).parent.mkdir(parents=True, exist_ok=True)
+                (toolkit / name).write_text("")
+            lab = RUBRIC.labs[number]
+            folder_name = {
+                "05": "05_register_tiling",
+                "11": "11_tensor_cores",
+                "12": "12_reduce_scan_histogram",
+                "13": "13_attention",
+            }[number]
+            source = tree / "labs" / folder_name / "kernels.cu"
+            source.parent.mkdir(parents=True)
+            source.write_text("")
+            depfile = root / "kernels.d"
+            depfile.write_text("kernels.o: " + " ".join([str(source), *(str(toolkit / n) for n in read)]) + "\n")
+            found = integrity.check_dependencies(depfile, tree, folder_name, lab.integrity, [toolkit])
+        return [v.item for v in found]
+
+    def test_the_runtime_is_allowed_everywhere(self):
+        for number in ("05", "11", "12", "13"):
+            self.assertEqual(self.violations(number, ["cuda_runtime.h", "crt/host_defines.h"]), [], number)
+
+    def test_lab12_may_use_cuda_atomic_but_no_library_reduction_or_scan(self):
+        allowed = ["cccl/cuda/atomic", "cccl/cuda/std/__atomic/types.h", "cccl/cuda/std/__algorithm/iter_swap.h"]
+        self.assertEqual(self.violations("12", allowed), [])
+        denied = [
+            "cooperative_groups.h",
+            "cooperative_groups/reduce.h",
+            "cooperative_groups/scan.h",
+            "cccl/cub/cub.cuh",
+            "cccl/thrust/reduce.h",
+            "cccl/cuda/std/__numeric/reduce.h",
+            "cccl/cuda/std/__algorithm/inclusive_scan.h",
+        ]
+        found = self.violations("12", denied)
+        self.assertEqual(len(found), len(denied), found)
+
+    def test_wmma_only_in_lab11_and_no_pipeline_library_for_cp_async(self):
+        self.assertEqual(self.violations("11", ["mma.h", "crt/mma.h"]), [])
+        for number in ("05", "13"):
+            self.assertEqual(len(self.violations(number, ["mma.h", "crt/mma.h"])), 2, number)
+        self.assertEqual(len(self.violations("05", ["cuda_pipeline.h", "cuda_awbarrier.h"])), 2)

@@ -12,6 +12,8 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -90,6 +92,18 @@ const std::vector<HistogramCase>& histogram_cases() {
 
 std::uint64_t seed_for(const std::string& what) {
   return cudalabs::derive_seed(cudalabs::run_seed(), "lab12 " + what);
+}
+
+// A case's inputs and references, built once and shared by every rung that checks it (the grader's
+// referee runs all the tests in one process: the huge cases took most of lab 12's grading time when
+// each rung built its own). Kept to the process's end on purpose, never destroyed: their device
+// buffers would be freed after the CUDA runtime is gone.
+template <class Verifier, class... Args>
+Verifier& shared_verifier(const std::string& key, Args... args) {
+  static auto* cache = new std::map<std::string, std::unique_ptr<Verifier>>();
+  std::unique_ptr<Verifier>& slot = (*cache)[key];
+  if (!slot) slot = std::make_unique<Verifier>(args...);
+  return *slot;
 }
 
 // Skips a student's rung that wrote nothing; fails the solution's.
@@ -218,7 +232,8 @@ const bool registered = [] {
     const std::string suite = std::string("Grading.") + variant.name;
     for (const Case& c : sum_cases()) {
       register_test(suite, c.name, true, [v = &variant, c] {
-        lab12::SumVerifier verifier(c.count, c.input_offset, seed_for("sum " + c.name));
+        auto& verifier = shared_verifier<lab12::SumVerifier>(c.name, c.count, c.input_offset,
+                                                             seed_for("sum " + c.name));
         expect_report(verifier.check(*v), v->name);
       });
     }
@@ -228,8 +243,8 @@ const bool registered = [] {
     const std::string suite = std::string("Grading.") + variant.name;
     for (const Case& c : scan_cases()) {
       register_test(suite, c.name, true, [v = &variant, c] {
-        lab12::ScanVerifier verifier(c.count, c.input_offset, c.output_offset,
-                                     seed_for("scan " + c.name));
+        auto& verifier = shared_verifier<lab12::ScanVerifier>(
+            c.name, c.count, c.input_offset, c.output_offset, seed_for("scan " + c.name));
         expect_report(verifier.check(*v), v->name);
       });
     }
@@ -239,8 +254,8 @@ const bool registered = [] {
     const std::string suite = std::string("Grading.") + variant.name;
     for (const HistogramCase& c : histogram_cases()) {
       register_test(suite, c.name, true, [v = &variant, c] {
-        lab12::HistogramVerifier verifier(c.count, c.offset, c.distribution,
-                                          seed_for("histogram " + c.name));
+        auto& verifier = shared_verifier<lab12::HistogramVerifier>(
+            c.name, c.count, c.offset, c.distribution, seed_for("histogram " + c.name));
         expect_report(verifier.check(*v), v->name);
       });
     }

@@ -82,19 +82,22 @@ def technique_rules(repo: pathlib.Path) -> str:
     """The rubric's technique rules per lab: what each variant's kernels must do on the GPU, as
     measured by Nsight Compute, and what must set the variants apart (the distinct rule)."""
     rubric = read_rubric(repo)
-    rows = ["| lab | variants | what the profile must show | rule |", "|---|---|---|---|"]
+    rows = [
+        "| lab | variants | what the profile must show (what it credits) | rule | what padding costs |",
+        "|---|---|---|---|---|",
+    ]
     for number, lab in sorted(rubric["labs"].items()):
         technique = lab.get("technique") or {}
         for rule in technique.get("rules", []):
             variants = "all" if rule["variants"] == ["*"] else ", ".join(rule["variants"])
-            rows.append(f"| {number} | {variants} | {rule['why']} | `{rule['require']}` |")
+            rows.append(f"| {number} | {variants} | {rule['why']} | `{rule['require']}` | {rule.get('padding', '')} |")
         distinct = technique.get("distinct")
         if distinct:
             measured = ", ".join(f"`{m}`" for m in distinct.get("measure", []))
             # Variants the given code builds from the same kernels (lab 07's best picks one of them).
             exempt = distinct.get("may_repeat", [])
             pairs = "each pair" + (f" but {', '.join(exempt)}, which may repeat one" if exempt else "")
-            rows.append(f"| {number} | {pairs} | distinct: {distinct['why']} | differ in {measured} |")
+            rows.append(f"| {number} | {pairs} | distinct: {distinct['why']} | differ in {measured} | |")
     return "\n".join(rows)
 
 

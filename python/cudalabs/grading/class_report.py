@@ -238,15 +238,16 @@ def markdown(summary: ClassSummary) -> str:
         "",
         "## Most similar submissions",
         "",
-        "Student-written code only (lines of the skeleton removed), compared with similarity-tester's sim_c; "
-        "read the pairs before drawing any conclusion:",
+        "What the compiler sees (preprocessed tokens, names and literals normalized, runs the skeleton has "
+        "removed), each pair and each against the solution's whole code; read the pairs before drawing any "
+        "conclusion:",
         "",
     ]
     if summary.similar:
         out += ["| lab | submission | similar to | % of it |", "|---|---|---|---|"]
         out += [f"| {p.lab} | {p.first} | {p.second} | {p.percent} |" for p in summary.similar]
     else:
-        out.append("No pair above the threshold (or sim_c not installed: scripts/setup grading).")
+        out.append("No pair above the threshold.")
     return "\n".join(out) + "\n"
 
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,6 +56,11 @@ class Rules:
     # globs on the full path of any file read, the toolchain's too: a header-only library that does
     # what the lab teaches (CUB's reductions and scans) leaves no symbol for the linker's check
     denied: tuple[str, ...] = ()
+    # globs, relative to the CUDA toolkit's include folder, of the toolkit's headers the lab may read
+    # (an allowlist: the runtime's own, and what the lab's lesson needs, never a header library that
+    # would do the lesson: CUB, Thrust, cooperative groups' reduce and scan, libcu++'s algorithms,
+    # WMMA outside lab 11); empty: the toolkit's headers are not checked
+    toolchain: tuple[str, ...] = ()
 
     def allows_symbol(self, name: str) -> bool:
         return any(fnmatch.fnmatchcase(name, pattern) for patterns in self.symbols.values() for pattern in patterns)
@@ -86,11 +92,19 @@ def check_dependencies(
     tree = tree.resolve()
     allowed = [pattern.replace("{folder}", folder) for pattern in rules.includes]
     roots = [root.resolve() for root in system_roots]
+    toolkits = cuda_include_roots(roots)
     for name in parse_depfile(depfile.read_text(errors="replace")):
         path = Path(name)
         resolved = path.resolve() if path.exists() else path
+        toolkit = next((root for root in toolkits if resolved.is_relative_to(root)), None)
         if any(fnmatch.fnmatchcase(str(resolved), pattern) for pattern in rules.denied):
             violations.append(Violation(f"includes a library lab {folder[:2]} teaches to do without", str(resolved)))
+        elif toolkit is not None and rules.toolchain:
+            relative = str(resolved.relative_to(toolkit))
+            if not any(fnmatch.fnmatchcase(relative, pattern) for pattern in rules.toolchain):
+                violations.append(
+                    Violation(f"includes a CUDA header lab {folder[:2]} does not allow (only those it lists)", relative)
+                )
         elif resolved.is_relative_to(tree):
             relative = str(resolved.relative_to(tree))
             if relative == f"labs/{folder}/kernels.cu" or any(fnmatch.fnmatchcase(relative, p) for p in allowed):
@@ -103,6 +117,24 @@ def check_dependencies(
                 Violation("includes a file outside the suite and the toolchain's and system's folders", str(resolved))
             )
     return violations
+
+
+_GENERIC_INCLUDE_FOLDERS = (Path("/usr/include"), Path("/usr/local/include"))
+
+
+def cuda_include_roots(roots: list[Path]) -> list[Path]:
+    """The CUDA toolkit's include folders among `roots` (those holding cuda_runtime.h), resolved, and
+    the one beside the nvcc on the path; a system's generic include folder is never one (a toolkit
+    installed into /usr/include is checked by the lab's denied globs alone)."""
+    found = []
+    nvcc = shutil.which("nvcc")
+    candidates = list(roots) + ([Path(nvcc).resolve().parent.parent / "include"] if nvcc else [])
+    for root in candidates:
+        if (root / "cuda_runtime.h").is_file():
+            resolved = root.resolve()
+            if resolved not in found and resolved not in [g.resolve() for g in _GENERIC_INCLUDE_FOLDERS]:
+                found.append(resolved)
+    return found
 
 
 def _prerequisites(text: str) -> list[str]:

@@ -309,7 +309,9 @@ _DETAIL = re.compile(
 )
 
 
-def _sanitizers(ctx: Context, lab: Lab, rubric: LabRubric, folder: Path, env: dict, run: LabRun) -> bool:
+def _sanitizers(
+    ctx: Context, lab: Lab, rubric: LabRubric, folder: Path, env: dict, run: LabRun, passed: list[str] = ()
+) -> bool:
     if not rubric.sanitizers:
         # A lab whose graded code launches no kernels of its own (lab 10: the GPU work runs in the
         # referee's workers) has nothing in the runner for the sanitizer to watch.
@@ -320,13 +322,34 @@ def _sanitizers(ctx: Context, lab: Lab, rubric: LabRubric, folder: Path, env: di
             if not _sanitizer(ctx, lab, rubric, folder, env, run, tool):
                 return False
     run.sanitizers = f"{', '.join(rubric.sanitizers)} clean on {rubric.memcheck_filter.count(':') + 1} test patterns"
+    # Bugs that only large sizes reach (an index past 2^31, a read past the end from a size on): memcheck
+    # also watches one call of each variant that passed its tests and is timed, on the timed problem.
+    scored = {v.name for v in rubric.variants if any(tier.points for tier in v.performance)}
+    timed = [name for name in passed if name in scored and name not in run.unavailable]
+    if "memcheck" in rubric.sanitizers and rubric.benchmark is not None and timed:
+        with run.timed("memcheck (timed size)"):
+            probe = ["--probe", ",".join(timed), "--out", str(ctx.work / f"lab{lab.number}" / "memcheck-timed.json")]
+            if not _sanitizer(ctx, lab, rubric, folder, env, run, "memcheck", [*probe, *rubric.benchmark.args]):
+                return False
+        run.sanitizers += f", and memcheck on one call of {len(timed)} variants at the timed problem"
     return True
 
 
-def _sanitizer(ctx: Context, lab: Lab, rubric: LabRubric, folder: Path, env: dict, run: LabRun, tool: str) -> bool:
-    """The small shapes' tests under one compute-sanitizer tool; False with the lab failed."""
+def _sanitizer(
+    ctx: Context,
+    lab: Lab,
+    rubric: LabRubric,
+    folder: Path,
+    env: dict,
+    run: LabRun,
+    tool: str,
+    referee_args: list[str] | None = None,
+) -> bool:
+    """The small shapes' tests (or `referee_args`: the referee's probe of the timed problem) under one
+    compute-sanitizer tool; False with the lab failed."""
     targets = build.lab_targets(ctx.build, lab.number, lab.folder)
-    runner = _runner(ctx, lab, folder, tool)
+    step_name = tool if referee_args is None else f"{tool}-timed"
+    runner = _runner(ctx, lab, folder, step_name)
     tool_file = runner.scratch / "tool.log"
     try:
         prefix = sanitizer_tool(tool, tool_file)
@@ -335,15 +358,15 @@ def _sanitizer(ctx: Context, lab: Lab, rubric: LabRubric, folder: Path, env: dic
         return False
     step = run_referee(
         targets.referee,
-        [f"--gtest_filter={rubric.memcheck_filter}"],
+        referee_args if referee_args is not None else [f"--gtest_filter={rubric.memcheck_filter}"],
         runner.command(ctx.sandbox, prefix),
         ctx.work / f"lab{lab.number}",
-        tool,
+        step_name,
         env,
         ctx.time_limit_s or rubric.time_limit_s,
         tool_file=tool_file,
     )
-    run.logs[tool] = _publish(ctx, step.tool_log)
+    run.logs[step_name] = _publish(ctx, step.tool_log)
     report = step.tool_log.read_text(errors="replace") if step.tool_log and step.tool_log.is_file() else ""
     counts = [int(n) for n in _SUMMARY.findall(report)]
     exits = [e for e in step.events if f"code {SANITIZER_ERROR_EXIT}" in e.get("detail", "")]
@@ -383,6 +406,8 @@ def _technique(
     targets = build.lab_targets(ctx.build, lab.number, lab.folder)
     work = ctx.work / f"lab{lab.number}"
     measured = {}
+    probe_args = rules.draw_probe()  # one draw for the lab: the distinct rule compares like with like
+    problem = ""
     for variant in variants:
         name = f"probe-{variant}"
         out = work / f"{name}.json"
@@ -391,7 +416,7 @@ def _technique(
         tool_file = runner.scratch / "tool.log"
         step = run_referee(
             targets.referee,
-            ["--probe", variant, "--out", str(out), *rules.probe_args],
+            ["--probe", variant, "--out", str(out), *probe_args],
             runner.command(ctx.sandbox, ncu_tool(sorted(set(rules.metrics.values())), tool_file)),
             work,
             name,
@@ -401,6 +426,10 @@ def _technique(
         )
         run.logs[f"profile ({variant})"] = _publish(ctx, step.tool_log)
         probe = json.loads(out.read_text()) if out.is_file() else {"ok": False, "error": "the referee wrote no probe"}
+        if probe.get("grader_error"):
+            run.fail(NOT_GRADED, f"{variant}: the probe's check is the grader's defect: {probe['grader_error']}")
+            return
+        problem = problem or str(probe.get("problem", ""))
         tool_output = step.tool_log.read_text(errors="replace") if step.tool_log and step.tool_log.is_file() else ""
         if technique.no_permission(tool_output):
             run.fail(
@@ -425,7 +454,10 @@ def _technique(
             f"not distinct from {twin}: {rules.distinct_why}, yet both measured "
             f"{technique.describe({k: measured[name][k] for k in rules.distinct_metrics if k in measured[name]})}"
         )
-    run.technique_note = f"checked with Nsight Compute on {len(variants)} variants"
+    run.technique_note = (
+        f"checked with Nsight Compute on {len(variants)} variants, on a problem drawn at grading time "
+        f"({problem or ' '.join(probe_args)})"
+    )
 
 
 def _benchmark(
@@ -485,6 +517,10 @@ def _benchmark(
         students, solutions = [], []
         for pair in data.get("variants", {}).get(variant, {}).get("pairs", []):
             mine, theirs = pair.get("student", {}), pair.get("solution", {})
+            if "grader_error" in mine or "grader_error" in theirs:
+                problem = mine.get("grader_error") or theirs.get("grader_error")
+                run.fail(NOT_GRADED, f"{variant}: the timed runs' check is the grader's defect: {problem}")
+                return
             if "wrong" in mine:
                 run.fail(WRONG_AFTER_TIMING, f"{variant}: {mine['wrong']}")
                 return
@@ -528,9 +564,11 @@ def grade_lab(ctx: Context, lab: Lab, rubric: LabRubric, files: dict[str, bytes]
     env = referee_environment(rubric.variant_lists(), run.unavailable, ctx.seed, rubric.call_time_limit_s)
     with run.timed("tests"):
         tested = _tests(ctx, lab, rubric, folder, env, run)
-    if not tested or not _sanitizers(ctx, lab, rubric, folder, env, run):
+    if not tested:
         return run
     passed = [v.name for v in score_lab(rubric, run).variants if v.state == "passed"]
+    if not _sanitizers(ctx, lab, rubric, folder, env, run, passed):
+        return run
     if not passed:
         run.benchmark_note = "not run: no variant passed every test"
         return run

@@ -166,9 +166,17 @@ def _symbol_groups(where: str, value) -> dict[str, tuple[str, ...]]:
 def _integrity(where: str, defaults, settings) -> Rules:
     """The defaults' includes and symbol groups, plus a lab's extra_includes and extra_symbols; its
     denied_includes (globs on any file's full path)."""
-    defaults = _object("defaults.integrity", defaults, {"includes", "symbols"}, {"includes", "symbols"})
-    settings = _object(f"{where}.integrity", settings, {"extra_includes", "extra_symbols", "denied_includes"})
+    defaults = _object(
+        "defaults.integrity", defaults, {"includes", "symbols", "toolchain_includes"}, {"includes", "symbols"}
+    )
+    settings = _object(
+        f"{where}.integrity",
+        settings,
+        {"extra_includes", "extra_symbols", "denied_includes", "extra_toolchain_includes"},
+    )
     includes = _strings("defaults.integrity.includes", defaults["includes"])
+    toolchain = _strings("defaults.integrity.toolchain_includes", defaults.get("toolchain_includes", []))
+    toolchain += _strings(f"{where}.integrity.extra_toolchain_includes", settings.get("extra_toolchain_includes", []))
     includes += _strings(f"{where}.integrity.extra_includes", settings.get("extra_includes", []))
     symbols = dict(_symbol_groups("defaults.integrity.symbols", defaults["symbols"]))
     for purpose, patterns in _symbol_groups(
@@ -176,10 +184,10 @@ def _integrity(where: str, defaults, settings) -> Rules:
     ).items():
         symbols[purpose] = symbols.get(purpose, ()) + patterns
     denied = _strings(f"{where}.integrity.denied_includes", settings.get("denied_includes", []))
-    return Rules(includes, symbols, denied)
+    return Rules(includes, symbols, denied, toolchain)
 
 
-_TECHNIQUE_KEYS = {"metrics", "rules", "distinct", "probe_args"}
+_TECHNIQUE_KEYS = {"metrics", "rules", "distinct", "probe_args", "probe_draw"}
 
 
 def _technique(where: str, defaults, settings, variants: list[str]) -> TechniqueRules | None:
@@ -202,18 +210,23 @@ def _technique(where: str, defaults, settings, variants: list[str]) -> Technique
         raise RubricError(f"{where}.technique.rules: expected at least one rule (a technique lab's rules fail closed)")
     for index, spec in enumerate(settings["rules"]):
         rwhere = f"{where}.technique.rules[{index}]"
-        spec = _object(rwhere, spec, {"variants", "require", "why"}, {"variants", "require", "why"})
+        spec = _object(rwhere, spec, {"variants", "require", "why", "padding"}, {"variants", "require", "why"})
         names = _strings(f"{rwhere}.variants", spec["variants"])
         for name in names:
             if name != "*" and name not in variants:
                 raise RubricError(f"{rwhere}.variants: {name!r} is not a variant of the lab")
-        if not isinstance(spec["require"], str) or not isinstance(spec["why"], str) or not spec["why"]:
-            raise RubricError(f"{rwhere}: require and why are strings")
+        if (
+            not isinstance(spec["require"], str)
+            or not isinstance(spec["why"], str)
+            or not spec["why"]
+            or not isinstance(spec.get("padding", ""), str)
+        ):
+            raise RubricError(f"{rwhere}: require, why and padding are strings")
         try:
             validate_rule(spec["require"], set(metrics))
         except RuleError as error:
             raise RubricError(f"{rwhere}.require: {error}") from None
-        rules.append(Rule(names, spec["require"], spec["why"]))
+        rules.append(Rule(names, spec["require"], spec["why"], spec.get("padding", "")))
     covered = {name for rule in rules for name in (variants if "*" in rule.variants else rule.variants)}
     if set(variants) - covered:
         raise RubricError(
@@ -237,7 +250,31 @@ def _technique(where: str, defaults, settings, variants: list[str]) -> Technique
             if name not in variants:
                 raise RubricError(f"{where}.technique.distinct.may_repeat: {name!r} is not a variant of the lab")
     probe_args = _strings(f"{where}.technique.probe_args", settings.get("probe_args", defaults.get("probe_args", [])))
-    return TechniqueRules(metrics, tuple(rules), probe_args, measure, why, tolerance, may_repeat)
+    draw = _probe_draw(f"{where}.technique.probe_draw", settings.get("probe_draw", defaults.get("probe_draw", {})))
+    return TechniqueRules(metrics, tuple(rules), probe_args, measure, why, tolerance, may_repeat, draw)
+
+
+def _probe_draw(where: str, value) -> dict[str, tuple[int, int, int]]:
+    """flag -> [low, high, step]: whole numbers, low <= high, step >= 1, (high - low) a multiple of step."""
+    if not isinstance(value, dict):
+        raise RubricError(f"{where} = {value!r}: expected flag -> [low, high, step]")
+    draw = {}
+    for flag, bounds in value.items():
+        if (
+            not re.fullmatch(r"--[a-z][a-z0-9-]*", flag)
+            or not isinstance(bounds, list)
+            or len(bounds) != 3
+            or not all(isinstance(b, int) and not isinstance(b, bool) for b in bounds)
+            or not 1 <= bounds[0] <= bounds[1]
+            or bounds[2] < 1
+            or (bounds[1] - bounds[0]) % bounds[2]
+        ):
+            raise RubricError(
+                f"{where}.{flag} = {bounds!r}: expected a flag and [low, high, step], whole numbers with "
+                "1 <= low <= high and high - low a multiple of step"
+            )
+        draw[flag] = tuple(bounds)
+    return draw
 
 
 _LAB_KEYS = {

@@ -17,7 +17,9 @@ import ast
 import csv
 import math
 import operator
+import random
 import re
+import secrets
 from dataclasses import dataclass, field
 
 # What a failed rule says: its own words, then this and the formula with what was measured.
@@ -30,6 +32,7 @@ class Rule:
     variants: tuple[str, ...]  # the variants it applies to ("*" for all)
     require: str  # the expression
     why: str  # what it checks, in words, for the report
+    padding: str = ""  # what an instruction that does no work costs under it (the instructors' guide)
 
     def applies_to(self, variant: str) -> bool:
         return "*" in self.variants or variant in self.variants
@@ -44,6 +47,20 @@ class TechniqueRules:
     distinct_why: str = ""
     distinct_tolerance: float = 0.05
     may_repeat: tuple[str, ...] = ()  # variants that may repeat another (lab 07's best picks one)
+    # flag -> (low, high, step): drawn at grading time, so that no file the student can read names
+    # the shape the technique is measured on
+    probe_draw: dict[str, tuple[int, int, int]] = field(default_factory=dict)
+
+    def draw_probe(self, chooser: random.Random | None = None) -> tuple[str, ...]:
+        """The probe's problem flags: the fixed ones, then each drawn flag's value, one of low,
+        low + step, ... up to high, from the system's entropy (not the run's seed, which the report
+        prints); every variant of the lab is probed on the same draw, so the distinct rule compares
+        like with like."""
+        chooser = chooser or secrets.SystemRandom()
+        args = list(self.probe_args)
+        for flag, (low, high, step) in self.probe_draw.items():
+            args += [flag, str(low + step * chooser.randrange((high - low) // step + 1))]
+        return tuple(args)
 
 
 def no_permission(text: str) -> bool:
