@@ -7,7 +7,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from cudalabs.grading import build
+from cudalabs.grading import build, confinement
 from cudalabs.grading.lab_grader import Context, GpuFacts
 from cudalabs.grading.sandbox import make_sandbox
 from cudalabs.paths import REPO
@@ -51,7 +51,8 @@ class GradingBuildCase(unittest.TestCase):
         if not self.sandbox.enabled:
             self.skipTest(self.sandbox.note)
         roots = self.sandbox.system_folders()
-        self.folder = tempfile.TemporaryDirectory(dir=self.build_dir)  # not under /tmp: the runner writes there
+        # Not where the runner may write (a build under /tmp): scratch_parent chooses.
+        self.folder = tempfile.TemporaryDirectory(dir=confinement.scratch_parent(self.build_dir))
         os.chmod(self.folder.name, 0o755)
         out, scratch = Path(self.folder.name) / "out", Path(self.folder.name) / "scratch"
         scratch.mkdir()

@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import tempfile
 import unittest
+from unittest import mock
 from pathlib import Path
 
 from cudalabs.grading import confinement, sandbox
@@ -105,6 +106,37 @@ def _unlinked_library() -> str | None:
     return None
 
 
+class ScratchParentTest(unittest.TestCase):
+    """Where the scratch folders go: the grading build, unless the runner may write there (a checkout
+    under /tmp, which make test must pass in), then a folder outside what the runner may write."""
+
+    def test_a_build_the_runner_cannot_write_keeps_its_scratch(self):
+        with tempfile.TemporaryDirectory(dir=grading_build()) as build:
+            if confinement.under_writable(Path(build)) is None:
+                self.assertEqual(confinement.scratch_parent(Path(build)), Path(build))
+
+    def test_a_build_under_tmp_gets_a_scratch_folder_elsewhere(self):
+        with tempfile.TemporaryDirectory(dir="/tmp") as build:
+            parent = confinement.scratch_parent(Path(build) / "build")
+            self.assertIsNone(confinement.under_writable(parent), parent)
+            self.assertTrue(os.access(parent, os.W_OK))
+            self.assertEqual(parent.stat().st_uid, os.getuid())
+
+    def test_cudalabs_scratch_comes_first_unless_the_runner_may_write_it(self):
+        with tempfile.TemporaryDirectory(dir="/tmp") as build, tempfile.TemporaryDirectory(dir=grading_build()) as mine:
+            with mock.patch.dict(os.environ, {"CUDALABS_SCRATCH": mine}):
+                self.assertEqual(confinement.scratch_parent(Path(build)).parent, Path(mine))
+            with mock.patch.dict(os.environ, {"CUDALABS_SCRATCH": build}):
+                self.assertNotEqual(confinement.scratch_parent(Path(build)).parent, Path(build))
+
+    def test_no_folder_left_is_one_clear_error(self):
+        with tempfile.TemporaryDirectory(dir="/tmp") as build, mock.patch.object(
+            confinement, "SCRATCH_FALLBACKS", ()
+        ), mock.patch.dict(os.environ, {"CUDALABS_SCRATCH": "", "HOME": "/proc/no-home"}):
+            with self.assertRaisesRegex(ValueError, "set CUDALABS_SCRATCH"):
+                confinement.scratch_parent(Path(build))
+
+
 class ConfinementTest(unittest.TestCase):
     def setUp(self):
         self.box = sandbox.make_sandbox()
@@ -113,7 +145,8 @@ class ConfinementTest(unittest.TestCase):
         self.build = grading_build()
         if not confinement.launcher_in(self.build).is_file():
             self.skipTest(f"the launcher is not built in {self.build} (target grader_confine)")
-        self.tmp = tempfile.TemporaryDirectory(dir=self.build)  # not under /tmp: the runner may write there
+        # Not where the runner may write (a build under /tmp): scratch_parent chooses.
+        self.tmp = tempfile.TemporaryDirectory(dir=confinement.scratch_parent(self.build))
         os.chmod(self.tmp.name, 0o755)
         root = Path(self.tmp.name)
         why = confinement.unavailable(self.box, self.build, root / "probe.log")

@@ -114,7 +114,7 @@ class DistributionTest(unittest.TestCase):
         self.assertEqual(random_shapes.timing_bytes(big, lab11), 4096 * 4096 * (2 * 6 + 4))
         small = Shape(64, 64, 64)  # copies until twice the L2, at most 8
         self.assertEqual(random_shapes.timing_bytes(small, lab07), 8 * 3 * 64 * 64 * 4)
-        self.assertEqual(random_shapes.room_bytes(big), 3 * 3 * 4096 * 4096 * 4)
+        self.assertEqual(random_shapes.room_bytes(big), 4 * 3 * 4096 * 4096 * 4)
         self.assertEqual(
             random_shapes.device_estimate([big, small], lab07),
             random_shapes.timing_bytes(big, lab07)

@@ -17,7 +17,6 @@ BUILD_FILES = [
     "usr/bin/make",
     "usr/bin/python3",
     "usr/bin/zstd",
-    "usr/bin/cmark-gfm",
     "usr/lib/x86_64-linux-gnu/libgomp.so.1",
     "usr/lib/x86_64-linux-gnu/cmake/GTest/GTestConfig.cmake",
     "usr/lib/x86_64-linux-gnu/cmake/benchmark/benchmarkConfig.cmake",

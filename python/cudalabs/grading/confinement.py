@@ -47,6 +47,39 @@ def under_writable(path: Path) -> str | None:
     return next((w for w in WRITABLE if real == Path(w) or real.is_relative_to(w)), None)
 
 
+# Where scratch folders go when the grading build lies where the runner may write (a checkout under
+# /tmp): folders the sandbox neither shows whole nor lets the runner write, tried in this order after
+# $CUDALABS_SCRATCH.
+SCRATCH_FALLBACKS = ("/var/tmp",)
+
+
+def scratch_parent(preferred: Path) -> Path:
+    """The folder to make the sandboxed steps' scratch folders in: `preferred` (the grading build),
+    unless the runner may write there, then a folder of this user's under the first writable one of
+    $CUDALABS_SCRATCH, /var/tmp and ~/.cache that the runner may not write. A tool's report in a
+    scratch folder the runner could write would be within its reach; where the suite was cloned is
+    the user's choice, not a reason to refuse."""
+    preferred = Path(preferred)
+    if under_writable(preferred) is None:
+        return preferred
+    candidates = [os.environ.get("CUDALABS_SCRATCH", ""), *SCRATCH_FALLBACKS, str(Path.home() / ".cache")]
+    for candidate in filter(None, candidates):
+        folder = Path(candidate) / f"cuda-labs-scratch-{os.getuid()}"
+        if under_writable(folder) is not None:
+            continue
+        try:
+            folder.mkdir(mode=0o755, parents=True, exist_ok=True)
+        except OSError:
+            continue
+        if os.access(folder, os.W_OK | os.X_OK) and folder.stat().st_uid == os.getuid():
+            return folder
+    raise ValueError(
+        f"no folder for the grader's scratch: {preferred} lies under {under_writable(preferred)}, which the runner "
+        "may write, and neither $CUDALABS_SCRATCH, /var/tmp nor ~/.cache can take it (set CUDALABS_SCRATCH to a "
+        "folder of yours outside /tmp)"
+    )
+
+
 def launcher_in(build: Path) -> Path:
     """The launcher the grading build made."""
     return build / "grader" / LAUNCHER
