@@ -22,7 +22,7 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import build, confinement, gtest, integrity, technique
+from . import build, confinement, gtest, integrity, predictions, technique
 from .lab_run import (
     COMPILE_ERROR,
     CRASHED,
@@ -201,7 +201,9 @@ def cuda_library_folder(build_dir: Path) -> Path:
 def solution_folder(ctx: Context, lab: Lab, rubric: LabRubric) -> tuple[Path | None, str]:
     """The reference solution built as a student's submission is (same tree, compiler, link,
     runner), once per grading build and solution text."""
-    files = {name: text.encode() for name, text in handed_in(ctx.repo, lab.folder).items()}
+    files = {
+        name: text.encode() for name, text in handed_in(ctx.repo, lab.folder).items() if name != predictions.NAME
+    }
     digest = hashlib.sha256(
         b"".join(files[name] for name in sorted(files)) + (ctx.build / "compile_commands.json").read_bytes()
     ).hexdigest()[:16]

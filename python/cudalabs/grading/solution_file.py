@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from ..paths import REPO
+from .predictions import NAME as PREDICTIONS
 from .submission import Lab, student_files
 
 _SOLUTION_INCLUDE = re.compile(r'^\s*#\s*include\s*"((?:solutions/\d\d_\w+/)?[\w.]+\.cuh)"\s*$')
@@ -46,10 +47,14 @@ def single_file(repo: Path, folder: str) -> str:
 
 def handed_in(repo: Path, folder: str) -> dict[str, str]:
     """Every file of a lab's solution that a student hands in (submission.student_files): kernels.cu as
-    one file, and lab 10's MPI parts as they are."""
+    one file, lab 10's MPI parts as they are, and the predictions (predictions.py) as the lab's answer
+    key gives them, the filled-in table a student who knew the answers would hand in."""
     files = {"kernels.cu": single_file(repo, folder)}
     for name in student_files(Lab(folder[:2], folder), repo)[1:]:
         files[name] = (repo / "solutions" / folder / name).read_text()
+    answers = repo / "docs" / "answers" / f"lab{folder[:2]}.md"
+    if answers.is_file():
+        files[PREDICTIONS] = answers.read_text()
     return files
 
 
