@@ -201,9 +201,7 @@ def cuda_library_folder(build_dir: Path) -> Path:
 def solution_folder(ctx: Context, lab: Lab, rubric: LabRubric) -> tuple[Path | None, str]:
     """The reference solution built as a student's submission is (same tree, compiler, link,
     runner), once per grading build and solution text."""
-    files = {
-        name: text.encode() for name, text in handed_in(ctx.repo, lab.folder).items() if name != predictions.NAME
-    }
+    files = {name: text.encode() for name, text in handed_in(ctx.repo, lab.folder).items() if name != predictions.NAME}
     digest = hashlib.sha256(
         b"".join(files[name] for name in sorted(files)) + (ctx.build / "compile_commands.json").read_bytes()
     ).hexdigest()[:16]
