@@ -111,9 +111,10 @@ class ScratchParentTest(unittest.TestCase):
     under /tmp, which make test must pass in), then a folder outside what the runner may write."""
 
     def test_a_build_the_runner_cannot_write_keeps_its_scratch(self):
-        with tempfile.TemporaryDirectory(dir=grading_build()) as build:
-            if confinement.under_writable(Path(build)) is None:
-                self.assertEqual(confinement.scratch_parent(Path(build)), Path(build))
+        # A folder outside what the runner may write, wherever this checkout is: scratch_parent's own.
+        with tempfile.TemporaryDirectory(dir=confinement.scratch_parent(grading_build())) as build:
+            self.assertIsNone(confinement.under_writable(Path(build)))
+            self.assertEqual(confinement.scratch_parent(Path(build)), Path(build))
 
     def test_a_build_under_tmp_gets_a_scratch_folder_elsewhere(self):
         with tempfile.TemporaryDirectory(dir="/tmp") as build:
@@ -123,7 +124,8 @@ class ScratchParentTest(unittest.TestCase):
             self.assertEqual(parent.stat().st_uid, os.getuid())
 
     def test_cudalabs_scratch_comes_first_unless_the_runner_may_write_it(self):
-        with tempfile.TemporaryDirectory(dir="/tmp") as build, tempfile.TemporaryDirectory(dir=grading_build()) as mine:
+        outside = confinement.scratch_parent(grading_build())
+        with tempfile.TemporaryDirectory(dir="/tmp") as build, tempfile.TemporaryDirectory(dir=outside) as mine:
             with mock.patch.dict(os.environ, {"CUDALABS_SCRATCH": mine}):
                 self.assertEqual(confinement.scratch_parent(Path(build)).parent, Path(mine))
             with mock.patch.dict(os.environ, {"CUDALABS_SCRATCH": build}):
