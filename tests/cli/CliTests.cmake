@@ -150,10 +150,12 @@ endif()
 foreach(program IN LISTS cudalabs_programs)
   set(launcher "")
   set(environment "")
+  set(labels "cpu;cli")
   cudalabs_links_mpi(${program} mpi)
   if(mpi)
     set(launcher "${PROJECT_SOURCE_DIR}/tests/cli/mpirun_isolated.sh|${MPIEXEC_EXECUTABLE}|-q|--oversubscribe|-np|2")
     set(environment "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+    set(labels "cpu;cli;mpi")  # like every MPI test: the host sanitizers leave them out (Open MPI's allocations)
   endif()
   add_test(NAME "cli.${program}.unknown_flag"
            COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:${program}>|--nosuch-flag|1" "-DLAUNCHER=${launcher}" -DEXPECT_EXIT=2
@@ -168,7 +170,7 @@ foreach(program IN LISTS cudalabs_programs)
            COMMAND Python3::Interpreter ${PROJECT_SOURCE_DIR}/tests/cli/bad_value_check.py $<TARGET_FILE_NAME:${program}>
                    ${launcher_words} $<TARGET_FILE:${program}>)
   set_tests_properties("cli.${program}.unknown_flag" "cli.${program}.help" "cli.${program}.bad_value" PROPERTIES
-                       LABELS "cpu;cli" TIMEOUT 300 ENVIRONMENT "${environment}")
+                       LABELS "${labels}" TIMEOUT 300 ENVIRONMENT "${environment}")
 endforeach()
 
 # Without a GPU every program says so in one line and exits 1 (skipped where a GPU is present).
