@@ -17,10 +17,10 @@ namespace cudalabs {
 /// `first`, leading dimension `ld`; `rounding` is what the GPU reads of each value (round_to_input:
 /// BF16 and FP16 inputs are rounded to nearest), the identity when null.
 struct DrawnMatrix {
-  std::uint64_t seed = 0;
-  std::int64_t first = 0;
-  int ld = 0;
-  float (*rounding)(float) = nullptr;
+  std::uint64_t seed = 0;              ///< the seed it was drawn with
+  std::int64_t first = 0;              ///< the draw of its element (0, 0)
+  int ld = 0;                          ///< its leading dimension
+  float (*rounding)(float) = nullptr;  ///< what the GPU reads of a value; null: the value itself
 
   /// Element (row, col).
   float at(int row, int col) const;

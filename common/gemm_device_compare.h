@@ -24,7 +24,9 @@ namespace cudalabs {
 /// `product` null only the unwritten elements and the padding are counted (a quick "was anything
 /// written" before the references are built).
 struct DeviceGemmReference {
-  int m = 0, n = 0, ldc = 0;                 ///< C's shape and leading dimension
+  int m = 0;                                 ///< rows of C
+  int n = 0;                                 ///< columns of C
+  int ldc = 0;                               ///< C's leading dimension
   const float* product = nullptr;            ///< alpha * A * B (cuBLAS), or null
   const float* product_magnitude = nullptr;  ///< |alpha| |A| |B| (cuBLAS)
   const float* old_c = nullptr;  ///< the C the product was added to (null when beta == 0)
@@ -34,8 +36,8 @@ struct DeviceGemmReference {
 /// What a device comparison found: the comparison, and the padding elements (columns n to ldc - 1
 /// of the m rows) whose bits differ from `padding_before`'s (the poison pattern when it is null).
 struct DeviceGemmComparison {
-  GemmComparison comparison;
-  std::int64_t padding_changes = 0;
+  GemmComparison comparison;         ///< the comparison of the m x n elements
+  std::int64_t padding_changes = 0;  ///< padding elements whose bits changed
 };
 
 /// Compares the device matrix `c` (leading dimension reference.ldc) with `reference` for a product

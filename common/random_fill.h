@@ -8,6 +8,7 @@
 
 // The draws below are computed the same way on the host and on the GPU (device_fill.h), so that a
 // large input can be drawn where it is used and the CPU can still compute any element of it.
+/// Marks a function both host and device code where nvcc compiles it (nothing for a C++ compiler).
 #ifdef __CUDACC__
 #define CUDALABS_HOST_DEVICE __host__ __device__
 #else

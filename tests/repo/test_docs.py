@@ -115,6 +115,18 @@ class GitHostTest(unittest.TestCase):
             page.write_text(clean)
             self.assertEqual(check_github.problems_in(check_github.render(page)), [])
 
+    def test_a_link_to_a_page_by_its_file_becomes_a_link_by_its_name(self):
+        """Doxygen would resolve `profiling.md` to its absolute path, which it splits at spaces."""
+        self.assertEqual(
+            doxygen_text.page_links(
+                "[guide](profiling.md), [x](results.md#results_lab07), [y](other.md), [z](https://x.org/a.md)\n"
+                "```\n[guide](profiling.md)\n```",
+                {"profiling", "results"},
+            ),
+            "[guide](@ref profiling), [x](@ref results_lab07), [y](other.md), [z](https://x.org/a.md)\n"
+            "```\n[guide](profiling.md)\n```",
+        )
+
     def test_a_hidden_anchor_comes_back_for_doxygen(self):
         self.assertEqual(
             doxygen_text.doxygen_markdown("## [GEMM-BOOK] GEMM <!-- {#src_gemm_book} -->\n`x` <!-- {#y} -->"),

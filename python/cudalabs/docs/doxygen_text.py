@@ -41,6 +41,27 @@ COMMENTED_ANCHOR = re.compile(r"^(#{1,6} .*?)[ \t]*<!--[ \t]*(\{#[\w-]+\})[ \t]*
 DETAILS_OPEN = re.compile(r"^<details>\s*(<summary>.*</summary>)?\s*$")
 
 
+# A link to a page of the site by its file (`[guide](profiling.md)`, `[x](results.md#results_lab07)`), as a
+# page a Git host shows links it: Doxygen would resolve the file to its absolute path, which it splits at
+# spaces (a checkout's path may hold some), so the site links the page's (or the section's) name instead.
+PAGE_LINK = re.compile(r"\]\(([a-z_]+)\.md(?:#([\w-]+))?\)")
+
+
+def page_links(text, page_names):
+    """`](name.md)` as `](@ref name)` and `](name.md#anchor)` as `](@ref anchor)`, for each page of
+    `page_names` (a page's name is its file's stem); other links as they are. Fenced code is left alone."""
+    out, fenced = [], False
+    for line in text.split("\n"):
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+        elif not fenced:
+            line = PAGE_LINK.sub(
+                lambda m: f"](@ref {m.group(2) or m.group(1)})" if m.group(1) in page_names else m.group(0), line
+            )
+        out.append(line)
+    return "\n".join(out)
+
+
 def doxygen_markdown(text):
     """Rewrites what Doxygen would show as text: bold that starts with code or holds a reference
     (`**`x` is**`) becomes <b>...</b>, and code spans in headings (shown as <tt> in the page's table of

@@ -13,7 +13,7 @@ import re
 import shutil
 import sys
 
-from cudalabs.docs.doxygen_text import doxygen_markdown, link_citations
+from cudalabs.docs.doxygen_text import doxygen_markdown, page_links, link_citations
 from cudalabs.docs import handouts
 from cudalabs.records import labdata
 from cudalabs.docs.render import RECORDED_PICTURES, Renderer
@@ -183,11 +183,12 @@ def main():
         ]
         (pages / "answers.md").write_text(doxygen_markdown(link_citations(with_toc("\n\n".join(parts)))))
 
-    # A page a README links is rendered in place too (make handouts); the site builds it from its source.
+    # A page a README links is rendered in place too (make handouts); the site builds it from its source,
+    # its links to other pages by their names.
+    names = {page.stem for page in pages.glob("*.md")} | {page.stem for page in (repo / "docs" / "pages").glob("*.md")}
     for page, source in handouts.site_pages(repo).items():
-        (pages / page.name).write_text(
-            doxygen_markdown(link_citations(Renderer(data_dir, args.device, "00").render(with_toc(source.read_text()))))
-        )
+        rendered = Renderer(data_dir, args.device, "00").render(with_toc(source.read_text()))
+        (pages / page.name).write_text(page_links(doxygen_markdown(link_citations(rendered)), names))
     print(f"generate: {len(list(pages.glob('*.md')))} pages, {len(drawn)} plots in {out}")
     return 0
 
