@@ -23,14 +23,22 @@ class ChannelError : public std::runtime_error {
 /// The operations of the protocol (referee -> runner), and the reply's kind.
 enum class Op : std::uint32_t {
   kHello = 1,    ///< reply: the runner's process id
-  kPut = 2,      ///< id, alignment offset, bytes, guard pattern: a device buffer with guards
-  kGet = 3,      ///< id: reply the front guard, the data and the back guard
-  kFreeAll = 4,  ///< frees every buffer
+  kPut = 2,      ///< id, alignment offset, guard pattern, source, bytes (PutSource): a device
+                 ///< buffer with guards
+  kGet = 3,      ///< id: the front guard, the data and the back guard into the arena (arena.h)
+  kFreeAll = 4,  ///< ids to keep: frees every other buffer
   kRun = 5,      ///< calls: the student's functions, then one synchronization; reply the status
                  ///< and each call's host result bytes
   kCallbackReply = 6,  ///< the referee's answer to a callback: tag, status, message, bytes
   kReply = 100,        ///< a reply (its payload starts with a Status)
   kCallback = 101,     ///< runner -> referee during a run: tag, kind, bytes (lab 10's workers)
+};
+
+/// Where a put buffer's bytes come from.
+enum class PutSource : std::uint32_t {
+  kArena = 0,     ///< the arena's first bytes, written by the referee
+  kPoisoned = 1,  ///< 0xFF bytes, set on the device (an output nothing has written yet)
+  kSlice = 2,     ///< a copy, on the device, of bytes of a buffer already put (id, byte offset)
 };
 
 /// How a call ended, as the runner reports it.

@@ -71,13 +71,16 @@ class CopyWorkload : public Workload {
                              cudalabs::derive_seed(cudalabs::run_seed(), "grader copy pool"));
     }
     std::mt19937_64 random(seed);
-    const std::vector<float> poisoned = cudalabs::poisoned_host(count_);
+    // The pool crosses once per runner; each set's source is a device copy of its window.
+    const RemoteBuffer pool = runner.put_kept("lab00 copy pool " + std::to_string(pool_.size()),
+                                              pool_.data(), pool_.size() * sizeof(float));
     sets_.clear();
     std::vector<Call> calls;
     for (int s = 0; s < sets; ++s) {
       const std::size_t offset = random() % kSlack;
-      const std::int64_t in = runner.put(pool_.data() + offset, count_ * sizeof(float), 0).id;
-      const RemoteBuffer out = runner.put(poisoned.data(), count_ * sizeof(float), 0);
+      const std::int64_t in =
+          runner.put_slice(pool, offset * sizeof(float), count_ * sizeof(float), 0).id;
+      const RemoteBuffer out = runner.put_poisoned(count_ * sizeof(float), 0);
       sets_.push_back({offset, out});
       calls.push_back(
           Call{"lab00.copy", "", {static_cast<std::int64_t>(count_)}, {}, {in, out.id}});
@@ -124,13 +127,13 @@ class FmaWorkload : public Workload {
   std::vector<Call> prepare(RemoteRunner& runner, int sets, std::uint64_t seed) override {
     seed_ = seed;
     std::mt19937_64 random(seed);
-    const std::vector<float> poisoned = cudalabs::poisoned_host(static_cast<std::size_t>(threads_));
     outputs_.clear();
     lengths_.clear();
     std::vector<Call> calls;
     for (int s = 0; s < sets; ++s) {
       lengths_.push_back(iterations_ + static_cast<int>(random() % 64));
-      outputs_.push_back(runner.put(poisoned.data(), poisoned.size() * sizeof(float), 0));
+      outputs_.push_back(
+          runner.put_poisoned(static_cast<std::size_t>(threads_) * sizeof(float), 0));
       calls.push_back(Call{"lab00.fma", "", {threads_, lengths_.back()}, {}, {outputs_.back().id}});
     }
     return calls;

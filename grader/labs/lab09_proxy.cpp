@@ -66,7 +66,6 @@ class GeneratorWorkload : public Workload {
   }
   std::vector<Call> prepare(RemoteRunner& runner, int sets, std::uint64_t seed) override {
     std::mt19937_64 random(seed);
-    const std::vector<float> poisoned = cudalabs::poisoned_host(batch_ * dcgan::kImageFloats);
     sets_.clear();
     std::vector<Call> calls;
     for (int s = 0; s < sets; ++s) {
@@ -75,7 +74,8 @@ class GeneratorWorkload : public Workload {
       cudalabs::fill_uniform(set.latents, random());
       const std::int64_t latents =
           runner.put(set.latents.data(), set.latents.size() * sizeof(float), 0).id;
-      set.images = runner.put(poisoned.data(), poisoned.size() * sizeof(float), 0);
+      set.images = runner.put_poisoned(
+          static_cast<std::size_t>(batch_) * dcgan::kImageFloats * sizeof(float), 0);
       calls.push_back(Call{"generator.run",
                            variant_,
                            {batch_, static_cast<std::int64_t>(weights_seed_)},

@@ -1,12 +1,11 @@
 // Lab 12's timed and profiled problems. Each workload draws one pool of random inputs (from its
 // first input set's seed: both sides of a timed pair see the same) and puts it in the runner once
-// per round; each set reads a window of it at a random offset, so that no two calls sum, scan or
+// per workload; each set reads a window of it at a random offset, so that no two calls sum, scan or
 // count the same array, and the pool's slack (256 MiB, more than any GPU's L2) keeps one call's
 // cached lines from serving the next. Even sets start on a 16-byte boundary (the vector paths),
 // odd sets anywhere lab.h allows. Every set's output is checked: the sum exactly (its pool is
 // integers every order of additions sums exactly: lab12_timed_sum.h), the scan value by value, the
 // histogram bin by bin.
-#include "common/poison.h"
 #include "common/random_fill.h"
 #include "grader/labs/lab12_rules.h"
 #include "grader/labs/lab12_timed_sum.h"
@@ -50,9 +49,13 @@ class WindowWorkload : public Workload {
  protected:
   virtual std::vector<T> draw_pool(std::size_t size, std::uint64_t seed) const = 0;
 
-  // The pool in the runner (drawn on first use), and `sets` windows into it.
+  // The pool in the runner (drawn on first use, put once: its warm-ups and rounds read it), and
+  // `sets` windows into it.
   std::int64_t put_pool(RemoteRunner& runner, int sets, std::uint64_t seed) {
-    if (pool_.empty()) pool_ = draw_pool(count_ + slack_, cudalabs::derive_seed(seed, "pool"));
+    if (pool_.empty()) {
+      pool_seed_ = cudalabs::derive_seed(seed, "pool");
+      pool_ = draw_pool(count_ + slack_, pool_seed_);
+    }
     std::mt19937_64 random(cudalabs::derive_seed(seed, "windows"));
     offsets_.clear();
     for (int s = 0; s < sets; ++s) {
@@ -60,7 +63,8 @@ class WindowWorkload : public Workload {
       if (s % 2 == 0) offset -= offset % (16 / sizeof(T));  // the vector paths
       offsets_.push_back(offset);
     }
-    return runner.put(pool_.data(), pool_.size() * sizeof(T), 0).id;
+    const std::string key = variant_ + " " + problem() + " pool " + std::to_string(pool_seed_);
+    return runner.put_kept(key, pool_.data(), pool_.size() * sizeof(T)).id;
   }
 
   // The sets in the order of their windows (a check that slides from one window to the next).
@@ -80,6 +84,7 @@ class WindowWorkload : public Workload {
   std::string variant_;
   std::size_t count_, slack_;
   std::vector<T> pool_;
+  std::uint64_t pool_seed_ = 0;
   std::vector<std::size_t> offsets_;
 };
 
@@ -96,11 +101,10 @@ class SumWorkload : public WindowWorkload<float> {
     const std::size_t workspace =
         remote_workspace_bytes(runner, "lab12.sum_workspace", variant_, {as_int(count_)},
                                lab12_rules::workspace_cap(count_), problem());
-    const std::vector<float> poisoned = cudalabs::poisoned_host(1);
     outputs_.clear();
     std::vector<Call> calls;
     for (std::size_t offset : offsets_) {
-      outputs_.push_back(runner.put(poisoned.data(), sizeof(float), 0));
+      outputs_.push_back(runner.put_poisoned(sizeof(float), 0));
       // count, workspace (bytes, present, not poisoned: every timed call's result is checked),
       // the offsets of input and sum
       calls.push_back(Call{
@@ -187,12 +191,11 @@ class ScanWorkload : public WindowWorkload<std::uint32_t> {
     const std::size_t workspace =
         remote_workspace_bytes(runner, "lab12.scan_workspace", variant_, {as_int(count_)},
                                lab12_rules::workspace_cap(count_), problem());
-    const std::vector<std::uint8_t> poisoned(count_ * sizeof(std::uint32_t), 0xFF);
     outputs_.clear();
     std::vector<Call> calls;
     for (std::size_t s = 0; s < offsets_.size(); ++s) {
       // Odd sets: the output 4 bytes past a 16-byte boundary too.
-      outputs_.push_back(runner.put(poisoned.data(), poisoned.size(), s % 2 == 0 ? 0 : 4));
+      outputs_.push_back(runner.put_poisoned(count_ * sizeof(std::uint32_t), s % 2 == 0 ? 0 : 4));
       calls.push_back(
           Call{"lab12.scan",
                variant_,
@@ -251,11 +254,10 @@ class HistogramWorkload : public WindowWorkload<std::uint8_t> {
 
   std::vector<Call> prepare(RemoteRunner& runner, int sets, std::uint64_t seed) override {
     const std::int64_t pool = put_pool(runner, sets, seed);
-    const std::vector<std::uint8_t> poisoned(lab12::kBins * sizeof(std::uint32_t), 0xFF);
     outputs_.clear();
     std::vector<Call> calls;
     for (std::size_t offset : offsets_) {
-      outputs_.push_back(runner.put(poisoned.data(), poisoned.size(), 0));
+      outputs_.push_back(runner.put_poisoned(lab12::kBins * sizeof(std::uint32_t), 0));
       calls.push_back(Call{"lab12.histogram",
                            variant_,
                            {as_int(count_), as_int(offset), 0},

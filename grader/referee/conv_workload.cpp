@@ -43,17 +43,24 @@ class ConvWorkload : public Workload {
                              cudalabs::derive_seed(cudalabs::run_seed(), "grader conv pool"));
     }
     std::mt19937_64 random(seed);
-    const std::vector<float> poisoned =
-        cudalabs::poisoned_host(static_cast<std::size_t>(shape_.output_elements()));
+    // The pool crosses once per runner; each set's operands are device copies of its windows.
+    const RemoteBuffer pool =
+        runner.put_kept(variant_ + " conv pool " + std::to_string(pool_.size()), pool_.data(),
+                        pool_.size() * sizeof(float));
+    const auto output_bytes = static_cast<std::size_t>(shape_.output_elements()) * sizeof(float);
     sets_.clear();
     std::vector<Call> calls;
     for (int s = 0; s < sets; ++s) {
       Set set{random() % kPoolSlack, random() % kPoolSlack, {}, random()};
-      const std::int64_t input =
-          runner.put(pool_.data() + set.input, shape_.input_elements() * sizeof(float), 0).id;
-      const std::int64_t filter =
-          runner.put(pool_.data() + set.filter, shape_.filter_elements() * sizeof(float), 0).id;
-      set.output = runner.put(poisoned.data(), poisoned.size() * sizeof(float), 0);
+      const std::int64_t input = runner
+                                     .put_slice(pool, set.input * sizeof(float),
+                                                shape_.input_elements() * sizeof(float), 0)
+                                     .id;
+      const std::int64_t filter = runner
+                                      .put_slice(pool, set.filter * sizeof(float),
+                                                 shape_.filter_elements() * sizeof(float), 0)
+                                      .id;
+      set.output = runner.put_poisoned(output_bytes, 0);
       calls.push_back(Call{"conv.variants",
                            variant_,
                            {shape_.n, shape_.h, shape_.w, shape_.c, shape_.f, shape_.r, shape_.s},

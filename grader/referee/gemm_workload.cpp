@@ -68,16 +68,20 @@ class GemmWorkload : public Workload {
     sets_.clear();
     std::mt19937_64 random(seed);
     std::vector<Call> calls;
-    const std::vector<float> poisoned = cudalabs::poisoned_host(c_elements());
+    // The pool crosses once per runner; each set's A and B are copies of its windows made on the
+    // device, so that each call has operands of its own (guarded, as a put's).
+    const RemoteBuffer pool =
+        runner.put_kept(variant_ + " " + shape_.label() + " gemm pool", pool_input_.data(),
+                        pool_input_.size() * sizeof(Input));
     for (int s = 0; s < sets; ++s) {
       Set set;
       set.a_offset = random() % kPoolSlack;
       set.b_offset = random() % kPoolSlack;
       const std::int64_t a =
-          runner.put(pool_input_.data() + set.a_offset, a_elements() * sizeof(Input), 0).id;
+          runner.put_slice(pool, set.a_offset * sizeof(Input), a_elements() * sizeof(Input), 0).id;
       const std::int64_t b =
-          runner.put(pool_input_.data() + set.b_offset, b_elements() * sizeof(Input), 0).id;
-      set.c = runner.put(poisoned.data(), c_elements() * sizeof(float), 0);
+          runner.put_slice(pool, set.b_offset * sizeof(Input), b_elements() * sizeof(Input), 0).id;
+      set.c = runner.put_poisoned(c_elements() * sizeof(float), 0);
       set.seed = random();
       calls.push_back(Call{function_,
                            variant_,
@@ -185,18 +189,21 @@ class GemmWorkload : public Workload {
     return "";
   }
 
+  // cuBLAS on the referee's own copy of the pool (made once), at the set's windows.
   std::vector<float> cublas_reference(const Set& set) {
     if (!handle_) handle_ = std::make_unique<cudalabs::CublasHandle>();
-    cudalabs::DeviceBuffer<Input> a(
-        std::span<const Input>(pool_input_.data() + set.a_offset, a_elements()));
-    cudalabs::DeviceBuffer<Input> b(
-        std::span<const Input>(pool_input_.data() + set.b_offset, b_elements()));
-    cudalabs::DeviceBuffer<float> c(c_elements());
-    cublas_product(*handle_, cudalabs::GemmArgsOf<Input>{shape_.m, shape_.n, shape_.k, 1.0f,
-                                                         a.data(), shape_.k, b.data(), shape_.n,
-                                                         0.0f, c.data(), shape_.n});
+    if (!pool_device_) {
+      pool_device_ = std::make_unique<cudalabs::DeviceBuffer<Input>>(
+          std::span<const Input>(pool_input_.data(), pool_input_.size()));
+      c_device_ = std::make_unique<cudalabs::DeviceBuffer<float>>(c_elements());
+    }
+    cublas_product(*handle_,
+                   cudalabs::GemmArgsOf<Input>{shape_.m, shape_.n, shape_.k, 1.0f,
+                                               pool_device_->data() + set.a_offset, shape_.k,
+                                               pool_device_->data() + set.b_offset, shape_.n, 0.0f,
+                                               c_device_->data(), shape_.n});
     CUDA_CHECK(cudaDeviceSynchronize());
-    return c.to_host();
+    return c_device_->to_host();
   }
 
   std::string function_, variant_;
@@ -205,6 +212,8 @@ class GemmWorkload : public Workload {
   std::vector<Input> pool_input_;
   std::vector<Set> sets_;
   std::unique_ptr<cudalabs::CublasHandle> handle_;
+  std::unique_ptr<cudalabs::DeviceBuffer<Input>> pool_device_;
+  std::unique_ptr<cudalabs::DeviceBuffer<float>> c_device_;
 };
 
 int positive_flag(const std::string& flag, const std::string& text) {

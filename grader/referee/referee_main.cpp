@@ -117,7 +117,7 @@ nlohmann::json probe_one(RemoteRunner& runner, const std::string& variant, const
         runner, 1, cudalabs::derive_seed(cudalabs::run_seed(), "probe/" + variant));
     runner.run(calls);
     workload->check(runner);
-    runner.free_all();
+    runner.free_kept();
     result["ok"] = true;
   } catch (const std::exception& error) {
     result["ok"] = false;
@@ -125,7 +125,7 @@ nlohmann::json probe_one(RemoteRunner& runner, const std::string& variant, const
     if (dynamic_cast<const CheckCannotFail*>(&error) != nullptr)
       result["grader_error"] = error.what();
     try {
-      runner.free_all();
+      runner.free_kept();
     } catch (...) {
     }
   }
@@ -218,6 +218,10 @@ nlohmann::json time_side(RemoteRunner& runner, const std::string& variant, const
     }
   } catch (const std::exception& error) {
     side["error"] = stage + ": " + error.what();
+  }
+  try {
+    runner.free_kept();  // the next variant's problem puts its own pools
+  } catch (...) {
   }
   return side;
 }

@@ -1,5 +1,6 @@
 #include "grader/referee/remote_operand.h"
 
+#include <cstring>
 #include <stdexcept>
 
 namespace grader::referee {
@@ -14,20 +15,21 @@ void check(cudaError_t status, const char* what) {
 // Copies the referee's operand to the host when it is device memory; false otherwise (a
 // bad-argument test passes a host array: the runner gets zeros at the same misalignment, and the
 // call must refuse its arguments before it touches them).
-bool copy_out(std::vector<std::uint8_t>& host, const void* pointer, std::size_t bytes) {
-  host.assign(bytes, 0);
+bool copy_out(std::uint8_t* host, const void* pointer, std::size_t bytes) {
   if (bytes == 0) return true;
   cudaPointerAttributes attributes{};
   if (cudaPointerGetAttributes(&attributes, pointer) != cudaSuccess) {
     (void)cudaGetLastError();
+    std::memset(host, 0, bytes);
     return false;
   }
-  if (attributes.type != cudaMemoryTypeDevice && attributes.type != cudaMemoryTypeManaged)
+  if ((attributes.type != cudaMemoryTypeDevice && attributes.type != cudaMemoryTypeManaged) ||
+      cudaMemcpy(host, pointer, bytes, cudaMemcpyDeviceToHost) != cudaSuccess) {
+    (void)cudaGetLastError();
+    std::memset(host, 0, bytes);
     return false;
-  if (cudaMemcpy(host.data(), pointer, bytes, cudaMemcpyDeviceToHost) == cudaSuccess) return true;
-  (void)cudaGetLastError();
-  host.assign(bytes, 0);
-  return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -54,10 +56,12 @@ std::int64_t OperandSession::input(const void* pointer, std::int64_t elements,
   if (pointer == nullptr) return kNullBuffer;
   if (elements < 0) return kDummyBuffer;
   wait_for_device();
-  std::vector<std::uint8_t> host;
-  copy_out(host, pointer, static_cast<std::size_t>(elements) * element_bytes);
   const auto address = reinterpret_cast<std::uintptr_t>(pointer);
-  return runner_.put(host.data(), host.size(), address % 256).id;
+  const std::size_t bytes = static_cast<std::size_t>(elements) * element_bytes;
+  return runner_
+      .put_written(bytes, address % 256,
+                   [&](std::uint8_t* arena) { copy_out(arena, pointer, bytes); })
+      .id;
 }
 
 std::int64_t OperandSession::output(void* pointer, std::int64_t elements, std::size_t element_bytes,
@@ -65,10 +69,11 @@ std::int64_t OperandSession::output(void* pointer, std::int64_t elements, std::s
   if (pointer == nullptr) return kNullBuffer;
   if (elements < 0) return kDummyBuffer;
   wait_for_device();
-  std::vector<std::uint8_t> host;
-  const bool device = copy_out(host, pointer, static_cast<std::size_t>(elements) * element_bytes);
   const auto address = reinterpret_cast<std::uintptr_t>(pointer);
-  const RemoteBuffer buffer = runner_.put(host.data(), host.size(), address % 256);
+  const std::size_t bytes = static_cast<std::size_t>(elements) * element_bytes;
+  bool device = false;
+  const RemoteBuffer buffer = runner_.put_written(
+      bytes, address % 256, [&](std::uint8_t* arena) { device = copy_out(arena, pointer, bytes); });
   if (device) outputs_.push_back({pointer, buffer, what});  // a host array is never written back
   return buffer.id;
 }

@@ -1,5 +1,7 @@
 #include "grader/referee/remote_runner.h"
 
+#include "grader/arena.h"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -13,6 +15,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <random>
 #include <stdexcept>
@@ -95,7 +98,9 @@ struct RemoteRunner::Process {
     std::vector<std::uint8_t> pattern;
     std::size_t offset = 0;
   };
-  std::map<std::int64_t, Guard> guards;  // each buffer's guard pattern and misalignment
+  std::map<std::int64_t, Guard> guards;      // each buffer's guard pattern and misalignment
+  Arena arena = Arena::create();             // the operands' bytes, both ways (grader/arena.h)
+  std::map<std::string, RemoteBuffer> kept;  // put_kept's buffers by key, kept by free_all
 };
 
 RunnerSettings RunnerSettings::from_environment(const std::string& prefix) {
@@ -147,6 +152,7 @@ void RemoteRunner::ensure_started() {
   if (process_ != nullptr) return;
   std::vector<std::string> argv = settings_.command;
   if (argv.empty()) throw std::runtime_error("no runner command");
+  auto process = std::make_unique<Process>();
   int requests[2], replies[2], output[2], tool[2];
   if (pipe2(requests, O_CLOEXEC) || pipe2(replies, O_CLOEXEC) || pipe2(output, O_CLOEXEC) ||
       pipe2(tool, O_CLOEXEC))
@@ -157,17 +163,18 @@ void RemoteRunner::ensure_started() {
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
   if (pid == 0) {
-    // The child: its own process group (killed whole), the channel on 3 and 4, its output on 5,
-    // the tool's on 1 and 2; nothing else of ours stays open.
+    // The child: its own process group (killed whole), the tool's output on 1 and 2, the channel
+    // on 3 and 4, its own output on 5, the arena on 6; nothing else of ours stays open. Each is
+    // first moved above the targets, so that no dup2 overwrites one still to be moved.
     setpgid(0, 0);
-    dup2(tool[1], 1);
-    dup2(tool[1], 2);
-    dup2(requests[0], 3);
-    dup2(replies[1], 4);
-    dup2(output[1], 5);
-    // dup2 onto the same number keeps close-on-exec: clear it on the five the runner keeps.
-    for (int fd = 1; fd <= 5; ++fd) fcntl(fd, F_SETFD, 0);
-    for (int fd = 6; fd < 1024; ++fd) ::close(fd);
+    const int from[] = {tool[1], tool[1], requests[0], replies[1], output[1], process->arena.fd()};
+    int high[6];
+    for (int i = 0; i < 6; ++i) high[i] = fcntl(from[i], F_DUPFD_CLOEXEC, 64);
+    for (int i = 0; i < 6; ++i) {
+      dup2(high[i], i + 1);
+      fcntl(i + 1, F_SETFD, 0);  // dup2 onto the same number would keep close-on-exec
+    }
+    for (int fd = 7; fd < 1024; ++fd) ::close(fd);
     execvp(args[0], args.data());
     const std::string message =
         std::string("runner: cannot start ") + args[0] + ": " + std::strerror(errno) + "\n";
@@ -178,7 +185,7 @@ void RemoteRunner::ensure_started() {
   ::close(replies[1]);
   ::close(output[1]);
   ::close(tool[1]);
-  process_ = new Process;
+  process_ = process.release();
   process_->pid = pid;
   process_->requests = requests[1];
   process_->replies = replies[0];
@@ -287,6 +294,40 @@ std::vector<std::uint8_t> RemoteRunner::request(Op op, const std::vector<std::ui
 }
 
 RemoteBuffer RemoteRunner::put(const void* host, std::size_t bytes, std::size_t align_offset) {
+  return put_written(bytes, align_offset, [&](std::uint8_t* data) {
+    if (bytes > 0) std::memcpy(data, host, bytes);
+  });
+}
+
+RemoteBuffer RemoteRunner::put_written(std::size_t bytes, std::size_t align_offset,
+                                       const std::function<void(std::uint8_t*)>& write) {
+  ensure_started();
+  write(process_->arena.reserve(bytes));
+  return put_from(PutSource::kArena, bytes, align_offset, {});
+}
+
+RemoteBuffer RemoteRunner::put_poisoned(std::size_t bytes, std::size_t align_offset) {
+  return put_from(PutSource::kPoisoned, bytes, align_offset, {});
+}
+
+RemoteBuffer RemoteRunner::put_slice(const RemoteBuffer& of, std::size_t byte_offset,
+                                     std::size_t bytes, std::size_t align_offset) {
+  if (byte_offset > of.bytes || bytes > of.bytes - byte_offset)
+    throw std::logic_error("put_slice: bytes past the end of buffer " + std::to_string(of.id));
+  return put_from(PutSource::kSlice, bytes, align_offset,
+                  {of.id, static_cast<std::int64_t>(byte_offset)});
+}
+
+RemoteBuffer RemoteRunner::put_kept(const std::string& key, const void* host, std::size_t bytes) {
+  ensure_started();
+  if (auto found = process_->kept.find(key); found != process_->kept.end()) return found->second;
+  const RemoteBuffer buffer = put(host, bytes, 0);
+  process_->kept[key] = buffer;
+  return buffer;
+}
+
+RemoteBuffer RemoteRunner::put_from(PutSource source, std::size_t bytes, std::size_t align_offset,
+                                    const std::vector<std::int64_t>& slice) {
   ensure_started();
   const std::int64_t id = static_cast<std::int64_t>(next_id_++);
   std::vector<std::uint8_t> pattern(kGuardBytes);
@@ -296,7 +337,9 @@ RemoteBuffer RemoteRunner::put(const void* host, std::size_t bytes, std::size_t 
   out.i64(id);
   out.i64(static_cast<std::int64_t>(align_offset % 256));
   out.bytes(pattern.data(), pattern.size());
-  out.bytes(host, bytes);
+  out.u32(static_cast<std::uint32_t>(source));
+  out.i64(static_cast<std::int64_t>(bytes));
+  for (std::int64_t value : slice) out.i64(value);
   const std::vector<std::uint8_t> reply = request(Op::kPut, out.data());
   Reader in(reply);
   if (static_cast<Status>(in.u32()) != Status::kOk)
@@ -309,38 +352,55 @@ RemoteBuffer RemoteRunner::put(const void* host, std::size_t bytes, std::size_t 
 std::vector<std::uint8_t> RemoteRunner::get(const RemoteBuffer& buffer, const std::string& what) {
   if (process_ == nullptr)
     throw std::runtime_error("the runner is gone: " + what + " was lost with it");
+  const std::size_t expected = kGuardBytes + buffer.bytes + kGuardBytes;
+  process_->arena.reserve(expected);
   Writer out;
   out.i64(buffer.id);
-  std::vector<std::uint8_t> reply = request(Op::kGet, out.data());
+  const std::vector<std::uint8_t> reply = request(Op::kGet, out.data());
   Reader in(reply);
   if (static_cast<Status>(in.u32()) != Status::kOk)
     throw std::runtime_error("the runner could not read back " + what + ": " + in.str());
-  const std::size_t expected = kGuardBytes + buffer.bytes + kGuardBytes;
-  if (reply.size() != 4 + expected)
+  if (in.i64() != static_cast<std::int64_t>(expected))
     throw std::runtime_error("malformed reply reading back " + what);
-  const std::uint8_t* front = reply.data() + 4;
-  const std::uint8_t* data = front + kGuardBytes;
-  const std::uint8_t* back = data + buffer.bytes;
+  // Copied out of the arena before anything is judged: the runner can write the arena any time.
+  const std::uint8_t* front = process_->arena.reserve(expected);
+  std::uint8_t guards[2 * kGuardBytes];
+  std::memcpy(guards, front, kGuardBytes);
+  std::vector<std::uint8_t> data(front + kGuardBytes, front + kGuardBytes + buffer.bytes);
+  std::memcpy(guards + kGuardBytes, front + kGuardBytes + buffer.bytes, kGuardBytes);
   // put() filled the offset + 256 bytes before the data with pattern[i % 256] and the 256 after
   // it with pattern[i]: any difference is a write outside the buffer.
   const Process::Guard& guard = process_->guards.at(buffer.id);
   std::size_t before = 0, after = 0;
   for (std::size_t i = 0; i < kGuardBytes; ++i) {
-    before += front[i] != guard.pattern[(guard.offset + i) % kGuardBytes];
-    after += back[i] != guard.pattern[i];
+    before += guards[i] != guard.pattern[(guard.offset + i) % kGuardBytes];
+    after += guards[kGuardBytes + i] != guard.pattern[i];
   }
   if (before + after > 0) {
     throw std::runtime_error(what + ": " + std::to_string(before) + " bytes just before it and " +
                              std::to_string(after) +
                              " just after it were changed (a write outside it)");
   }
-  return {data, data + buffer.bytes};
+  return data;
 }
 
 void RemoteRunner::free_all() {
   if (process_ == nullptr) return;
-  request(Op::kFreeAll, {});
-  process_->guards.clear();
+  Writer out;
+  out.u32(static_cast<std::uint32_t>(process_->kept.size()));
+  for (const auto& [key, buffer] : process_->kept) out.i64(buffer.id);
+  request(Op::kFreeAll, out.data());
+  for (auto it = process_->guards.begin(); it != process_->guards.end();) {
+    bool kept = false;
+    for (const auto& [key, buffer] : process_->kept) kept = kept || buffer.id == it->first;
+    it = kept ? std::next(it) : process_->guards.erase(it);
+  }
+}
+
+void RemoteRunner::free_kept() {
+  if (process_ == nullptr) return;
+  process_->kept.clear();
+  free_all();
 }
 
 std::vector<std::vector<std::uint8_t>> RemoteRunner::run(const std::vector<Call>& calls,

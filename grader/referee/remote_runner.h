@@ -56,9 +56,25 @@ class RemoteRunner {
   /// Copies `bytes` of host memory into a new device buffer whose data starts `align_offset`
   /// bytes past a 256-byte boundary, between two guards of random bytes.
   RemoteBuffer put(const void* host, std::size_t bytes, std::size_t align_offset);
+  /// As put(), the bytes written by `write` straight into the arena (a device operand copied
+  /// there without a host copy of its own).
+  RemoteBuffer put_written(std::size_t bytes, std::size_t align_offset,
+                           const std::function<void(std::uint8_t*)>& write);
+  /// As put(), every byte 0xFF (an output's poison), set on the device: nothing crosses.
+  RemoteBuffer put_poisoned(std::size_t bytes, std::size_t align_offset);
+  /// As put(), the bytes a device-side copy of `bytes` of `of` from `byte_offset` (a window of a
+  /// pool put once).
+  RemoteBuffer put_slice(const RemoteBuffer& of, std::size_t byte_offset, std::size_t bytes,
+                         std::size_t align_offset);
+  /// A buffer that free_all() keeps: put once per runner under `key` (which must name its bytes:
+  /// a pool and its seed), the same buffer for the same key until free_kept() or a new runner.
+  RemoteBuffer put_kept(const std::string& key, const void* host, std::size_t bytes);
   /// The buffer's data; throws std::runtime_error when a guard changed (a write outside it).
   std::vector<std::uint8_t> get(const RemoteBuffer& buffer, const std::string& what);
+  /// Frees every buffer but put_kept()'s.
   void free_all();
+  /// Frees every buffer.
+  void free_kept();
   /// Answers a callback of the runner during a run: (kind, payload) -> reply bytes; runs on a
   /// thread of its own for each callback, so that callbacks made at once are served at once.
   using CallbackHandler =
@@ -77,6 +93,8 @@ class RemoteRunner {
  private:
   struct Process;
   void ensure_started();
+  RemoteBuffer put_from(PutSource source, std::size_t bytes, std::size_t align_offset,
+                        const std::vector<std::int64_t>& slice);
   std::vector<std::uint8_t> request(Op op, const std::vector<std::uint8_t>& payload,
                                     const CallbackHandler* callbacks = nullptr);
   [[noreturn]] void died(const std::string& during, bool time_limit, const char* event = nullptr);

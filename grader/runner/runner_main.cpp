@@ -1,6 +1,8 @@
-// The runner's loop: requests on fd 3, replies on fd 4, its own output on fd 5 (the sandbox's
-// stdout stays the tool's: compute-sanitizer's or Nsight Compute's report). Every CUDA call of the
-// runner's own is checked; a sticky CUDA error ends the process after its reply.
+// The runner's loop: requests on fd 3, replies on fd 4, its own output on fd 5, the operands'
+// arena on fd 6 (grader/arena.h). The sandbox's stdout stays the tool's: compute-sanitizer's or
+// Nsight Compute's report. Every CUDA call of the runner's own is checked; a sticky CUDA error ends
+// the process after its reply.
+#include "grader/arena.h"
 #include "grader/call.h"
 #include "grader/channel.h"
 #include "grader/runner/runner.h"
@@ -14,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -140,47 +143,84 @@ class RunnerState : public Context {
     }
   }
 
+  // id, alignment offset, guard pattern, source, bytes, then for a slice: its buffer and offset.
   void put(Reader& in) {
     const std::int64_t id = in.i64();
     const std::int64_t offset = in.i64();
     const auto [pattern, pattern_size] = in.bytes(kGuardBytes);
-    const auto [data, size] = in.bytes();
-    if (id < 0 || offset < 0 || offset >= 256 || pattern_size != kGuardBytes)
+    const auto source = static_cast<PutSource>(in.u32());
+    const std::int64_t size = in.i64();
+    if (id < 0 || offset < 0 || offset >= 256 || pattern_size != kGuardBytes || size < 0 ||
+        static_cast<std::uint64_t>(size) > kMaxPayload)
       throw ChannelError("malformed put");
+    const std::uint8_t* from = nullptr;
+    if (source == PutSource::kArena) {
+      from = arena_.view(static_cast<std::size_t>(size));
+    } else if (source == PutSource::kSlice) {
+      const std::int64_t of = in.i64(), at = in.i64();
+      const auto found = buffers_.find(of);
+      if (found == buffers_.end() || of == id || at < 0 ||
+          static_cast<std::uint64_t>(at) + static_cast<std::uint64_t>(size) > found->second.size)
+        throw ChannelError("malformed put: no such slice");
+      from = found->second.data() + at;
+    } else if (source != PutSource::kPoisoned) {
+      throw ChannelError("malformed put: unknown source");
+    }
     release(id);
     touched_ = true;
     Buffer buffer;
     buffer.offset = static_cast<std::size_t>(offset);
-    buffer.size = size;
-    check(cudaMalloc(&buffer.base, kGuardBytes + buffer.offset + size + kGuardBytes), "cudaMalloc");
+    buffer.size = static_cast<std::size_t>(size);
+    check(cudaMalloc(&buffer.base, kGuardBytes + buffer.offset + buffer.size + kGuardBytes),
+          "cudaMalloc");
     buffers_[id] = buffer;
     std::vector<std::uint8_t> front(kGuardBytes + buffer.offset);
     for (std::size_t i = 0; i < front.size(); ++i) front[i] = pattern[i % kGuardBytes];
     check(cudaMemcpy(buffer.base, front.data(), front.size(), cudaMemcpyHostToDevice),
           "cudaMemcpy (guard)");
-    if (size > 0)
-      check(cudaMemcpy(buffer.data(), data, size, cudaMemcpyHostToDevice), "cudaMemcpy (data)");
-    check(cudaMemcpy(buffer.data() + size, pattern, kGuardBytes, cudaMemcpyHostToDevice),
+    if (buffer.size > 0) {
+      if (source == PutSource::kArena)
+        check(cudaMemcpy(buffer.data(), from, buffer.size, cudaMemcpyHostToDevice),
+              "cudaMemcpy (data)");
+      else if (source == PutSource::kSlice)
+        check(cudaMemcpy(buffer.data(), from, buffer.size, cudaMemcpyDeviceToDevice),
+              "cudaMemcpy (slice)");
+      else
+        check(cudaMemset(buffer.data(), 0xFF, buffer.size), "cudaMemset (poison)");
+    }
+    check(cudaMemcpy(buffer.data() + buffer.size, pattern, kGuardBytes, cudaMemcpyHostToDevice),
           "cudaMemcpy (guard)");
   }
 
-  // Front guard, data, back guard.
+  // Front guard, data, back guard, into the arena (the referee sized it).
   std::vector<std::uint8_t> get(std::int64_t id) {
     const auto found = buffers_.find(id);
     if (found == buffers_.end())
       throw ChannelError("malformed get: no buffer " + std::to_string(id));
     const Buffer& buffer = found->second;
+    const std::size_t bytes = kGuardBytes + buffer.size + kGuardBytes;
+    check(
+        cudaMemcpy(arena_.view(bytes), buffer.data() - kGuardBytes, bytes, cudaMemcpyDeviceToHost),
+        "cudaMemcpy (get)");
     Writer out;
     out.u32(static_cast<std::uint32_t>(Status::kOk));
-    std::uint8_t* bytes = out.raw(kGuardBytes + buffer.size + kGuardBytes);
-    check(cudaMemcpy(bytes, buffer.data() - kGuardBytes, kGuardBytes + buffer.size + kGuardBytes,
-                     cudaMemcpyDeviceToHost),
-          "cudaMemcpy (get)");
+    out.i64(static_cast<std::int64_t>(bytes));
     return out.data();
   }
 
-  void free_all() {
-    while (!buffers_.empty()) release(buffers_.begin()->first);
+  // Every buffer but those the referee keeps (count, ids).
+  void free_all(Reader& in) {
+    const std::uint32_t count = in.u32();
+    std::set<std::int64_t> kept;
+    for (std::uint32_t i = 0; i < count; ++i) kept.insert(in.i64());
+    for (auto it = buffers_.begin(); it != buffers_.end();) {
+      if (kept.count(it->first) != 0) {
+        ++it;
+        continue;
+      }
+      cudaFree(it->second.base);
+      it = buffers_.erase(it);
+    }
   }
   // Whether anything of this runner touched the GPU (a put, the stream, the dummy buffer).
   bool used_cuda() const { return stream_ != nullptr || dummy_ != nullptr || touched_; }
@@ -200,6 +240,7 @@ class RunnerState : public Context {
   mutable cudaStream_t stream_ = nullptr;
   mutable void* dummy_ = nullptr;
   std::map<std::int64_t, Buffer> buffers_;
+  Arena arena_ = Arena::adopt(kArenaFd);
   bool touched_ = false;
   std::vector<std::uint8_t> result_;
   std::mutex write_mutex_, state_mutex_;
@@ -342,7 +383,7 @@ int main() {
           reply = state->get(in.i64());
           break;
         case Op::kFreeAll:
-          state->free_all();
+          state->free_all(in);
           reply = status_reply(Status::kOk, "");
           break;
         case Op::kRun:
