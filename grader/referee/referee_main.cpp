@@ -165,16 +165,31 @@ nlohmann::json time_side(RemoteRunner& runner, const std::string& variant, const
   if (!workload) throw std::runtime_error("this lab has no timed problem");
   nlohmann::json side;
   std::string stage = "warm-up";
+  // Where a side's time goes (the grader's own cost, for the records): preparing, the calls,
+  // checking and freeing.
+  double preparing = 0.0, calling = 0.0, checking = 0.0;
+  auto prepare = [&](int sets, std::uint64_t set_seed) {
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<Call> calls = workload->prepare(runner, sets, set_seed);
+    preparing += seconds_since(start);
+    return calls;
+  };
+  auto check_and_free = [&] {
+    const auto start = std::chrono::steady_clock::now();
+    workload->check(runner);  // every timed call's output, where it was made
+    runner.free_all();
+    checking += seconds_since(start);
+  };
   try {
     // A first call loads the modules; a second, timed, sizes the rounds.
     for (int warm = 0; warm < 2; ++warm) {
       std::vector<Call> calls =
-          workload->prepare(runner, 1, cudalabs::derive_seed(seed, "warm" + std::to_string(warm)));
+          prepare(1, cudalabs::derive_seed(seed, "warm" + std::to_string(warm)));
       const auto start = std::chrono::steady_clock::now();
       runner.run(calls);
       const double seconds = seconds_since(start);
-      workload->check(runner);
-      runner.free_all();
+      calling += seconds;
+      check_and_free();
       if (warm == 1) side["first_call_s"] = seconds;
     }
     const double per_call = std::max(side["first_call_s"].get<double>(), 1e-6);
@@ -190,18 +205,19 @@ nlohmann::json time_side(RemoteRunner& runner, const std::string& variant, const
     std::vector<double> rates;
     for (int round = 0; round < flags.rounds; ++round) {
       stage = "round " + std::to_string(round + 1);
-      std::vector<Call> calls = workload->prepare(
-          runner, sets, cudalabs::derive_seed(seed, "round" + std::to_string(round)));
+      std::vector<Call> calls =
+          prepare(sets, cudalabs::derive_seed(seed, "round" + std::to_string(round)));
       const auto start = std::chrono::steady_clock::now();
       runner.run(calls);
       const double seconds = seconds_since(start);
-      workload->check(runner);  // every timed call's output, where it was made
-      runner.free_all();
+      calling += seconds;
+      check_and_free();
       rates.push_back(workload->prepared_work() / seconds / workload->unit_scale());
     }
     std::sort(rates.begin(), rates.end());
     side["rates"] = rates;
     side["median"] = rates[rates.size() / 2];
+    side["seconds"] = {{"prepare", preparing}, {"calls", calling}, {"check", checking}};
   } catch (const CheckCannotFail& error) {
     side["grader_error"] = stage + ": " + error.what();
     try {
@@ -250,6 +266,7 @@ int bench_main(int argc, char** argv) {
     // other starts, so no student process is alive while the reference is timed.
     for (const auto& [who, settings] :
          {std::pair{"solution", solution}, std::pair{"student", student}}) {
+      const auto side_start = std::chrono::steady_clock::now();
       RemoteRunner runner(settings);
       for (const std::string& variant : flags.variants) {
         set_event_context(std::string("bench ") + who + " " + variant);
@@ -260,6 +277,7 @@ int bench_main(int argc, char** argv) {
             time_side(runner, variant, flags, pair_seed);
       }
       runner.stop();
+      result["side_seconds"][pair][who] = seconds_since(side_start);  // the grader's own cost
     }
   }
   write_json(flags.out, result);

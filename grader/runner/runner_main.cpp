@@ -190,6 +190,9 @@ class RunnerState : public Context {
     }
     check(cudaMemcpy(buffer.data() + buffer.size, pattern, kGuardBytes, cudaMemcpyHostToDevice),
           "cudaMemcpy (guard)");
+    // A device-side copy or fill may still run when cudaMemcpy/cudaMemset return: finished here,
+    // it is never inside the time of the calls that follow.
+    if (source != PutSource::kArena) check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (put)");
   }
 
   // Front guard, data, back guard, into the arena (the referee sized it).
