@@ -45,31 +45,49 @@ Arena Arena::adopt(int fd) {
 Arena::Arena(Arena&& other) noexcept
     : fd_(std::exchange(other.fd_, -1)),
       data_(std::exchange(other.data_, nullptr)),
-      mapped_(std::exchange(other.mapped_, 0)) {}
+      mapped_(std::exchange(other.mapped_, 0)),
+      mapped_hook_(std::move(other.mapped_hook_)),
+      unmapping_hook_(std::move(other.unmapping_hook_)) {}
 
 Arena& Arena::operator=(Arena&& other) noexcept {
   if (this != &other) {
-    this->~Arena();
+    unmap();
+    if (fd_ >= 0) ::close(fd_);
     fd_ = std::exchange(other.fd_, -1);
     data_ = std::exchange(other.data_, nullptr);
     mapped_ = std::exchange(other.mapped_, 0);
+    mapped_hook_ = std::move(other.mapped_hook_);
+    unmapping_hook_ = std::move(other.unmapping_hook_);
   }
   return *this;
 }
 
 Arena::~Arena() {
-  if (data_ != nullptr) munmap(data_, mapped_);
+  unmap();
   if (fd_ >= 0) ::close(fd_);
 }
 
-void Arena::map(std::size_t bytes) {
-  if (data_ != nullptr) munmap(data_, mapped_);
+void Arena::on_mapping(MappingHook mapped, MappingHook unmapping) {
+  mapped_hook_ = std::move(mapped);
+  unmapping_hook_ = std::move(unmapping);
+  if (data_ != nullptr && mapped_hook_) mapped_hook_(data_, mapped_);
+}
+
+void Arena::unmap() {
+  if (data_ == nullptr) return;
+  if (unmapping_hook_) unmapping_hook_(data_, mapped_);
+  munmap(data_, mapped_);
   data_ = nullptr;
   mapped_ = 0;
+}
+
+void Arena::map(std::size_t bytes) {
+  unmap();
   void* at = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
   if (at == MAP_FAILED) throw ChannelError(failed("mmap (the operands' arena)"));
   data_ = static_cast<std::uint8_t*>(at);
   mapped_ = bytes;
+  if (mapped_hook_) mapped_hook_(data_, mapped_);
 }
 
 std::uint8_t* Arena::reserve(std::size_t bytes) {

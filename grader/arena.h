@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 
 namespace grader {
 
@@ -37,13 +38,21 @@ class Arena {
   std::uint8_t* view(std::size_t bytes);
   int fd() const { return fd_; }
 
+  /// Called with each new mapping, and before a mapping goes (a side pins it for faster copies
+  /// between the device and the arena, and unpins it before it is unmapped).
+  using MappingHook = std::function<void(std::uint8_t* data, std::size_t bytes)>;
+  void on_mapping(MappingHook mapped, MappingHook unmapping);
+
  private:
   explicit Arena(int fd) : fd_(fd) {}
   void map(std::size_t bytes);
 
+  void unmap();
+
   int fd_ = -1;
   std::uint8_t* data_ = nullptr;
   std::size_t mapped_ = 0;
+  MappingHook mapped_hook_, unmapping_hook_;
 };
 
 }  // namespace grader

@@ -158,10 +158,20 @@ class FmaWorkload : public Workload {
       }
     }
   }
+  // Of the calls prepared last (each set draws its chains' length), else of `iterations`.
   std::vector<std::pair<std::string, double>> facts() const override {
+    double iterations = 0.0, flops = 0.0;
+    for (int length : lengths_) {
+      iterations += length;
+      flops += lab00::fma_flops(threads_, length);
+    }
+    if (lengths_.empty()) {
+      iterations = iterations_;
+      flops = lab00::fma_flops(threads_, iterations_);
+    }
     return {{"threads", static_cast<double>(threads_)},
-            {"count", static_cast<double>(threads_) * iterations_ * lab00::kFmaChains},
-            {"flops", lab00::fma_flops(threads_, iterations_)}};
+            {"count", static_cast<double>(threads_) * iterations * lab00::kFmaChains},
+            {"flops", flops}};
   }
 
  private:

@@ -9,6 +9,7 @@
 #include "common/random_fill.h"
 #include "grader/labs/lab12_rules.h"
 #include "grader/labs/lab12_timed_sum.h"
+#include "grader/labs/lab12_window_totals.h"
 #include "grader/referee/given_variants.h"
 #include "grader/referee/problem_flags.h"
 #include "grader/referee/remote_workspace.h"
@@ -20,7 +21,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
-#include <numeric>
+#include <memory>
 #include <random>
 #include <stdexcept>
 
@@ -65,15 +66,6 @@ class WindowWorkload : public Workload {
     }
     const std::string key = variant_ + " " + problem() + " pool " + std::to_string(pool_seed_);
     return runner.put_kept(key, pool_.data(), pool_.size() * sizeof(T)).id;
-  }
-
-  // The sets in the order of their windows (a check that slides from one window to the next).
-  std::vector<std::size_t> by_offset() const {
-    std::vector<std::size_t> order(offsets_.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::sort(order.begin(), order.end(),
-              [this](std::size_t a, std::size_t b) { return offsets_[a] < offsets_[b]; });
-    return order;
   }
 
   std::string wrong(std::size_t set, const std::string& what) const {
@@ -123,39 +115,23 @@ class SumWorkload : public WindowWorkload<float> {
     for (std::size_t s = 0; s < offsets_.size(); ++s)
       std::memcpy(&got[s], runner.get(outputs_[s], "sum").data(), 4);
     const std::int64_t depth = lab12_rules::addition_depth(variant_, count_);
-    // Each window's sum and sum of magnitudes, integers, slid from one window to the next.
-    std::int64_t sum = 0, magnitudes = 0;
-    auto add = [&](std::size_t first, std::size_t end, std::int64_t sign) {
-      for (std::size_t i = first; i < end; ++i) {
-        sum += sign * static_cast<std::int64_t>(pool_[i]);
-        magnitudes += sign * static_cast<std::int64_t>(pool_[i] != 0.0f);
-      }
-    };
-    std::size_t at = 0;
-    bool first = true;
-    for (std::size_t s : by_offset()) {
-      const std::size_t offset = offsets_[s];
-      if (first) {
-        add(offset, offset + count_, 1);
-        first = false;
-      } else {
-        add(at, offset, -1);
-        add(at + count_, offset + count_, 1);
-      }
-      at = offset;
+    if (!totals_) totals_ = std::make_unique<lab12_rules::SumTotals>(pool_);
+    for (std::size_t s = 0; s < offsets_.size(); ++s) {
+      // The window's sum and sum of magnitudes, integers.
+      const lab12_rules::SumTotals::Totals window = totals_->window(offsets_[s], count_);
       std::uint32_t bits = 0;
       std::memcpy(&bits, &got[s], sizeof bits);
       if (bits == 0xFFFFFFFFu || bits == 0x80000000u)
         throw std::runtime_error(wrong(s, "the sum was never written"));
-      const double expected = static_cast<double>(sum);
+      const double expected = static_cast<double>(window.sum);
       const double bound =
-          lab12_rules::timed_sum_bound(depth, static_cast<double>(magnitudes), true);
+          lab12_rules::timed_sum_bound(depth, static_cast<double>(window.nonzero), true);
       const double error = std::fabs(static_cast<double>(got[s]) - expected);
       if (!std::isfinite(got[s]) || !(error <= bound)) {
-        throw std::runtime_error(
-            wrong(s, "got " + std::to_string(got[s]) + ", expected " + std::to_string(expected) +
-                         " within " + std::to_string(bound) + " (integer inputs, " +
-                         std::to_string(magnitudes) + " of them nonzero: every order is exact)"));
+        throw std::runtime_error(wrong(
+            s, "got " + std::to_string(got[s]) + ", expected " + std::to_string(expected) +
+                   " within " + std::to_string(bound) + " (integer inputs, " +
+                   std::to_string(window.nonzero) + " of them nonzero: every order is exact)"));
       }
     }
   }
@@ -169,6 +145,7 @@ class SumWorkload : public WindowWorkload<float> {
     return lab12_rules::exact_pool(size, lab12_rules::exact_stride(count_), seed);
   }
   std::vector<RemoteBuffer> outputs_;
+  std::unique_ptr<lab12_rules::SumTotals> totals_;  // of pool_, made at the first check
 };
 
 // ---- Inclusive scan: random 32-bit values (the sums wrap) ----
@@ -209,22 +186,8 @@ class ScanWorkload : public WindowWorkload<std::uint32_t> {
 
   void check(RemoteRunner& runner) override {
     for (std::size_t s = 0; s < offsets_.size(); ++s) {
-      const std::vector<std::uint8_t> bytes = runner.get(outputs_[s], "output");
-      const std::uint32_t* got = reinterpret_cast<const std::uint32_t*>(bytes.data());
-      const std::uint32_t* expected = prefix_.data() + offsets_[s] + 1;
-      const std::uint32_t before = prefix_[offsets_[s]];
-      // The first wrong value, compared in parallel (2^26 values a set).
-      std::size_t first_wrong = count_;
-#pragma omp parallel for schedule(static) reduction(min : first_wrong)
-      for (std::size_t i = 0; i < count_; ++i)
-        if (got[i] != static_cast<std::uint32_t>(expected[i] - before) && i < first_wrong)
-          first_wrong = i;
-      if (first_wrong < count_) {
-        throw std::runtime_error(wrong(
-            s, "output[" + std::to_string(first_wrong) + "] = " + std::to_string(got[first_wrong]) +
-                   ", expected " +
-                   std::to_string(static_cast<std::uint32_t>(expected[first_wrong] - before))));
-      }
+      runner.get_with(outputs_[s], "output",
+                      [&](const std::uint8_t* bytes) { check_set(s, bytes); });
     }
   }
 
@@ -233,6 +196,25 @@ class ScanWorkload : public WindowWorkload<std::uint32_t> {
   }
 
  private:
+  // Set s's output, read where it lies (4-byte aligned: put's offsets are 0 or 4).
+  void check_set(std::size_t s, const std::uint8_t* bytes) const {
+    const std::uint32_t* got = reinterpret_cast<const std::uint32_t*>(bytes);
+    const std::uint32_t* expected = prefix_.data() + offsets_[s] + 1;
+    const std::uint32_t before = prefix_[offsets_[s]];
+    // The first wrong value, compared in parallel (2^26 values a set).
+    std::size_t first_wrong = count_;
+#pragma omp parallel for schedule(static) reduction(min : first_wrong)
+    for (std::size_t i = 0; i < count_; ++i)
+      if (got[i] != static_cast<std::uint32_t>(expected[i] - before) && i < first_wrong)
+        first_wrong = i;
+    if (first_wrong < count_) {
+      throw std::runtime_error(
+          wrong(s, "output[" + std::to_string(first_wrong) +
+                       "] = " + std::to_string(got[first_wrong]) + ", expected " +
+                       std::to_string(static_cast<std::uint32_t>(expected[first_wrong] - before))));
+    }
+  }
+
   std::vector<std::uint32_t> draw_pool(std::size_t size, std::uint64_t seed) const override {
     return lab12::scan_inputs(size, seed);
   }
@@ -269,20 +251,9 @@ class HistogramWorkload : public WindowWorkload<std::uint8_t> {
   }
 
   void check(RemoteRunner& runner) override {
-    // Each window's bins, slid from one window to the next.
-    std::array<std::int64_t, lab12::kBins> bins{};
-    std::size_t at = 0;
-    bool first = true;
-    for (std::size_t s : by_offset()) {
-      const std::size_t offset = offsets_[s];
-      if (first) {
-        for (std::size_t i = offset; i < offset + count_; ++i) ++bins[pool_[i]];
-        first = false;
-      } else {
-        for (std::size_t i = at; i < offset; ++i) --bins[pool_[i]];
-        for (std::size_t i = at + count_; i < offset + count_; ++i) ++bins[pool_[i]];
-      }
-      at = offset;
+    if (!totals_) totals_ = std::make_unique<lab12_rules::HistogramTotals>(pool_);
+    for (std::size_t s = 0; s < offsets_.size(); ++s) {
+      const lab12_rules::HistogramTotals::Bins bins = totals_->window(offsets_[s], count_);
       std::array<std::uint32_t, lab12::kBins> got{};
       std::memcpy(got.data(), runner.get(outputs_[s], "bins").data(), sizeof got);
       for (int b = 0; b < lab12::kBins; ++b) {
@@ -305,6 +276,7 @@ class HistogramWorkload : public WindowWorkload<std::uint8_t> {
   }
   lab12::ByteDistribution distribution_;
   std::vector<RemoteBuffer> outputs_;
+  std::unique_ptr<lab12_rules::HistogramTotals> totals_;  // of pool_, made at the first check
 };
 
 }  // namespace

@@ -94,11 +94,12 @@ class GemmWorkload : public Workload {
   }
 
   void check(RemoteRunner& runner) override {
+    got_.resize(c_elements());  // kept from set to set: one copy of C, no fresh pages
     for (std::size_t s = 0; s < sets_.size(); ++s) {
-      const std::vector<std::uint8_t> bytes = runner.get(sets_[s].c, "C");
-      std::vector<float> got(c_elements());
-      std::memcpy(got.data(), bytes.data(), got.size() * sizeof(float));
-      const std::string problem = check_set(sets_[s], got);
+      runner.get_with(sets_[s].c, "C", [&](const std::uint8_t* bytes) {
+        std::memcpy(got_.data(), bytes, got_.size() * sizeof(float));
+      });
+      const std::string problem = check_set(sets_[s], got_);
       if (!problem.empty())
         throw std::runtime_error("wrong result of " + variant_ + " on " + shape_.label() +
                                  " (input set " + std::to_string(s + 1) + " of " +
@@ -211,6 +212,7 @@ class GemmWorkload : public Workload {
   std::vector<float> pool_float_;
   std::vector<Input> pool_input_;
   std::vector<Set> sets_;
+  std::vector<float> got_;
   std::unique_ptr<cudalabs::CublasHandle> handle_;
   std::unique_ptr<cudalabs::DeviceBuffer<Input>> pool_device_;
   std::unique_ptr<cudalabs::DeviceBuffer<float>> c_device_;

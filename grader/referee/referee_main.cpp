@@ -111,10 +111,11 @@ nlohmann::json probe_one(RemoteRunner& runner, const std::string& variant, const
     std::unique_ptr<Workload> workload = make_workload(variant, flags.problem);
     if (!workload) throw std::runtime_error("this lab has no probe problem");
     result["problem"] = workload->problem();
-    result["facts"] = facts_of(*workload);
     set_event_context("probe " + variant);
     const std::vector<Call> calls = workload->prepare(
         runner, 1, cudalabs::derive_seed(cudalabs::run_seed(), "probe/" + variant));
+    // The facts of the problem as prepared (lab 00's chains draw their length per set).
+    result["facts"] = facts_of(*workload);
     runner.run(calls);
     workload->check(runner);
     runner.free_kept();

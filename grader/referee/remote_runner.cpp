@@ -1,6 +1,7 @@
 #include "grader/referee/remote_runner.h"
 
 #include "grader/arena.h"
+#include "grader/pinned_arena.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -153,6 +154,7 @@ void RemoteRunner::ensure_started() {
   std::vector<std::string> argv = settings_.command;
   if (argv.empty()) throw std::runtime_error("no runner command");
   auto process = std::make_unique<Process>();
+  pin_arena(process->arena);
   int requests[2], replies[2], output[2], tool[2];
   if (pipe2(requests, O_CLOEXEC) || pipe2(replies, O_CLOEXEC) || pipe2(output, O_CLOEXEC) ||
       pipe2(tool, O_CLOEXEC))
@@ -349,7 +351,7 @@ RemoteBuffer RemoteRunner::put_from(PutSource source, std::size_t bytes, std::si
   return {id, bytes};
 }
 
-std::vector<std::uint8_t> RemoteRunner::get(const RemoteBuffer& buffer, const std::string& what) {
+const std::uint8_t* RemoteRunner::fetch(const RemoteBuffer& buffer, const std::string& what) {
   if (process_ == nullptr)
     throw std::runtime_error("the runner is gone: " + what + " was lost with it");
   const std::size_t expected = kGuardBytes + buffer.bytes + kGuardBytes;
@@ -362,26 +364,32 @@ std::vector<std::uint8_t> RemoteRunner::get(const RemoteBuffer& buffer, const st
     throw std::runtime_error("the runner could not read back " + what + ": " + in.str());
   if (in.i64() != static_cast<std::int64_t>(expected))
     throw std::runtime_error("malformed reply reading back " + what);
-  // Copied out of the arena before anything is judged: the runner can write the arena any time.
   const std::uint8_t* front = process_->arena.reserve(expected);
-  std::uint8_t guards[2 * kGuardBytes];
-  std::memcpy(guards, front, kGuardBytes);
-  std::vector<std::uint8_t> data(front + kGuardBytes, front + kGuardBytes + buffer.bytes);
-  std::memcpy(guards + kGuardBytes, front + kGuardBytes + buffer.bytes, kGuardBytes);
   // put() filled the offset + 256 bytes before the data with pattern[i % 256] and the 256 after
   // it with pattern[i]: any difference is a write outside the buffer.
   const Process::Guard& guard = process_->guards.at(buffer.id);
+  const std::uint8_t* back = front + kGuardBytes + buffer.bytes;
   std::size_t before = 0, after = 0;
   for (std::size_t i = 0; i < kGuardBytes; ++i) {
-    before += guards[i] != guard.pattern[(guard.offset + i) % kGuardBytes];
-    after += guards[kGuardBytes + i] != guard.pattern[i];
+    before += front[i] != guard.pattern[(guard.offset + i) % kGuardBytes];
+    after += back[i] != guard.pattern[i];
   }
   if (before + after > 0) {
     throw std::runtime_error(what + ": " + std::to_string(before) + " bytes just before it and " +
                              std::to_string(after) +
                              " just after it were changed (a write outside it)");
   }
-  return data;
+  return front + kGuardBytes;
+}
+
+std::vector<std::uint8_t> RemoteRunner::get(const RemoteBuffer& buffer, const std::string& what) {
+  const std::uint8_t* data = fetch(buffer, what);
+  return {data, data + buffer.bytes};
+}
+
+void RemoteRunner::get_with(const RemoteBuffer& buffer, const std::string& what,
+                            const std::function<void(const std::uint8_t*)>& use) {
+  use(fetch(buffer, what));
 }
 
 void RemoteRunner::free_all() {

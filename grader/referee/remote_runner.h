@@ -71,6 +71,11 @@ class RemoteRunner {
   RemoteBuffer put_kept(const std::string& key, const void* host, std::size_t bytes);
   /// The buffer's data; throws std::runtime_error when a guard changed (a write outside it).
   std::vector<std::uint8_t> get(const RemoteBuffer& buffer, const std::string& what);
+  /// As get(), `use` reading the data where it lies in the arena, in one pass (a large result's
+  /// check, without a copy of its own). The runner can write the arena at any time, as it could
+  /// have written those bytes to the device before the get: what `use` reads is its result.
+  void get_with(const RemoteBuffer& buffer, const std::string& what,
+                const std::function<void(const std::uint8_t*)>& use);
   /// Frees every buffer but put_kept()'s.
   void free_all();
   /// Frees every buffer.
@@ -93,6 +98,8 @@ class RemoteRunner {
  private:
   struct Process;
   void ensure_started();
+  // The data of `buffer` in the arena, its guards checked.
+  const std::uint8_t* fetch(const RemoteBuffer& buffer, const std::string& what);
   RemoteBuffer put_from(PutSource source, std::size_t bytes, std::size_t align_offset,
                         const std::vector<std::int64_t>& slice);
   std::vector<std::uint8_t> request(Op op, const std::vector<std::uint8_t>& payload,

@@ -32,7 +32,8 @@ class Workload {
   /// Reads back every set of the last prepare() and checks it; throws std::runtime_error naming the
   /// first wrong one.
   virtual void check(RemoteRunner& runner) = 0;
-  /// Facts of the problem for the technique rules (m, n, k, flops, bytes...), as name -> value.
+  /// Facts of the problem for the technique rules (m, n, k, flops, bytes...), as name -> value:
+  /// of the calls of the last prepare() where they differ from set to set.
   virtual std::vector<std::pair<std::string, double>> facts() const = 0;
 };
 

@@ -5,6 +5,7 @@
 #include "grader/arena.h"
 #include "grader/call.h"
 #include "grader/channel.h"
+#include "grader/pinned_arena.h"
 #include "grader/runner/runner.h"
 
 #include <fcntl.h>
@@ -59,6 +60,8 @@ struct Buffer {
 // machine without a GPU.
 class RunnerState : public Context {
  public:
+  RunnerState() { pin_arena(arena_); }
+
   void* pointer(const Call& call, std::size_t index) const override {
     if (index >= call.buffers.size())
       throw ChannelError("malformed call " + call.label() + ": too few buffers");
