@@ -140,6 +140,26 @@ class HonestRecordsHoldTest(unittest.TestCase):
         with self.subTest(lab="13", variant="flash_mma"):
             self.check("13", "flash_mma", probed("13")["flash_mma"], attention)
 
+    def test_lab13_attention_as_the_h200_probed_it(self):
+        # The solutions' probe on an H200 (docs/data/grading/issue52_data_path_nvidia-h200): one batch
+        # of 7 heads, sequence 1024, head_dim 128, drawn at grading time. flash_mma's HMMA count is
+        # exactly the useful work; flash_wgmma's HGMMA count (per warp: 4 a warpgroup instruction) is
+        # 43,691 FLOP a count, its m64n64 scores beside its m64n128 products.
+        report = REPO / "docs" / "data" / "grading" / "issue52_data_path_nvidia-h200" / "quick_00-03-04-06-13"
+        labs = json.loads((report / "grade-report.json").read_text())["labs"]
+        measured = {
+            name: t["measured"] for name, t in next(lab for lab in labs if lab["lab"] == "13")["technique"].items()
+        }
+        elements = 7 * 1024 * 128.0
+        attention = {"count": elements, "bytes": 8 * elements, "flops": 4 * 7 * 1024 * 1024 * 128.0}
+        attention["scores"] = 7 * 1024 * 1024.0
+        for variant in ("flash_mma", "flash_wgmma"):
+            with self.subTest(variant=variant):
+                self.check("13", variant, measured[variant], attention)
+        self.assertAlmostEqual(attention["flops"] / measured["flash_wgmma"]["gmma"], 43690.67, delta=1)
+        _, broke, _ = verdict("13", "flash_wgmma", padded(measured["flash_wgmma"], gmma=60000), attention)
+        self.assertTrue(broke, "flash_wgmma with 70 % more HGMMA met its rule")
+
 
 class PaddingBreaksARuleTest(unittest.TestCase):
     """An honest record plus instructions that do no work: each breaks a rule of the variant it

@@ -240,7 +240,13 @@ def _variant_json(v: VariantScore) -> dict:
 
 def _technique_json(run) -> dict:
     return {
-        name: {"passed": t.passed, "failures": t.failures, "checked": t.checked, "measured": t.measured}
+        name: {
+            "passed": t.passed,
+            "failures": t.failures,
+            "checked": t.checked,
+            "measured": t.measured,
+            "facts": t.facts,
+        }
         for name, t in run.technique.items()
     }
 

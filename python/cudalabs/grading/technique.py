@@ -204,6 +204,7 @@ class VariantTechnique:
     measured: dict[str, float] = field(default_factory=dict)
     failures: list[str] = field(default_factory=list)  # each broken rule, with why
     checked: list[str] = field(default_factory=list)  # each rule that held
+    facts: dict[str, float] = field(default_factory=dict)  # the probed problem's, as the rules read them
 
     @property
     def passed(self) -> bool:
@@ -214,7 +215,7 @@ def judge(
     variant: str, rules: TechniqueRules, probe_ok: bool, probe_error: str, tool_output: str, facts: dict[str, float]
 ) -> VariantTechnique:
     """The variant's rules against its probe: fails closed on every missing piece."""
-    result = VariantTechnique(variant)
+    result = VariantTechnique(variant, facts=dict(facts))
     applicable = [rule for rule in rules.rules if rule.applies_to(variant)]
     if not probe_ok:
         result.failures.append(f"the probe did not run: {probe_error}")
