@@ -240,7 +240,7 @@ __global__ void __launch_bounds__(kThreadsPerBlock)
 }
 
 template <int kVector>
-__global__ void __launch_bounds__(kScanThreads)
+__global__ void __launch_bounds__(kLookbackThreads)
     lookback_scan_kernel(const std::uint32_t* __restrict__ input,
                          std::uint32_t* __restrict__ output, std::size_t count,
                          ScanTileState state) {
