@@ -98,9 +98,9 @@ inline constexpr int kScanTile = kScanThreads * kScanItemsPerThread;
 /// Threads per block of the look-back scan (the optional challenge's scan_lookback). Its tile has
 /// a shape of its own: a block holds its tile in registers until its predecessors have published,
 /// so the shape decides how many bytes an SM keeps in flight while blocks wait on each other.
-inline constexpr int kLookbackThreads = 256;
+inline constexpr int kLookbackThreads = 128;
 /// Elements each thread of a look-back tile holds (a multiple of 4: whole 128-bit vectors).
-inline constexpr int kLookbackItemsPerThread = 16;
+inline constexpr int kLookbackItemsPerThread = 24;
 /// Elements per look-back tile.
 inline constexpr int kLookbackTile = kLookbackThreads * kLookbackItemsPerThread;
 

@@ -44,20 +44,22 @@ struct LookbackTuning {
   int threads = kLookbackThreads;                  // threads per block
   int items_per_thread = kLookbackItemsPerThread;  // the tile is threads * items_per_thread
   int min_blocks_per_sm = 1;                       // __launch_bounds__: registers for occupancy
-  int first_poll_delay_ns = 0;                     // sleep after the aggregate, before a poll
-  int poll_delay_ns = 0;                           // sleep between polls of a silent predecessor
+  int first_poll_delay_ns = 1245;                  // sleep after the aggregate, before a poll
+  int poll_delay_ns = 648;                         // sleep between polls that find no prefix
   bool early_aggregate = true;                     // publish the aggregate before the scan
+  bool walk_back = true;     // no prefix in the window: move it back (false: poll it again)
   bool tile_counter = true;  // tile numbers from the counter (false: blockIdx.x, measured only)
 };
 
-// What scan_lookback runs: the fastest of lab12_scan_sweep's candidates on an H200.
+// What scan_lookback runs: the fastest of lab12_scan_sweep's candidates on an H200 (CUB's own
+// choice for 4-byte sums on Hopper: 128 threads x 24 values, the same two sleeps).
 inline constexpr LookbackTuning kLookbackTuning{};
 
 // Warp 0 of a tile's block: publishes the tile's aggregate, finds the sum of every tile before it
 // from their status words, publishes the tile's inclusive prefix, and returns the exclusive one
 // (in lane 0: the core's warp_sum leaves its sums there).
 // [look_back]
-template <int kFirstPollDelayNs, int kPollDelayNs>
+template <int kFirstPollDelayNs, int kPollDelayNs, bool kWalkBack>
 __device__ std::uint32_t look_back(const ScanTileState& state, unsigned int tile,
                                    std::uint32_t aggregate) {
   using Word = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
@@ -86,6 +88,12 @@ __device__ std::uint32_t look_back(const ScanTileState& state, unsigned int tile
       }
     }
     const unsigned inclusive_lanes = __ballot_sync(kFullMask, (word >> 32) == kTileInclusive);
+    if (!kWalkBack && inclusive_lanes == 0) {
+      // Every tile publishes its prefix in the end: wait for one of these 32 rather than read
+      // the aggregates further back (each window is 32 more trips to L2).
+      if constexpr (kPollDelayNs > 0) __nanosleep(kPollDelayNs);
+      continue;
+    }
     // Add the aggregates of the lanes before the first inclusive one, and that one's prefix.
     const int stop = inclusive_lanes != 0 ? __ffs(inclusive_lanes) - 1 : 31;
     exclusive += warp_sum(lane <= stop ? static_cast<std::uint32_t>(word) : 0u);
@@ -139,7 +147,8 @@ __device__ __forceinline__ void lookback_scan_tile(const std::uint32_t* __restri
         combine_warps<kWarps>(warp_sum(thread_total(tile_values)), warp_offset);
     if (threadIdx.x < 32) {
       const std::uint32_t exclusive =
-          look_back<kTuning.first_poll_delay_ns, kTuning.poll_delay_ns>(state, tile, aggregate);
+          look_back<kTuning.first_poll_delay_ns, kTuning.poll_delay_ns, kTuning.walk_back>(
+              state, tile, aggregate);
       if (threadIdx.x == 0) tile_prefix = exclusive;
     }
     scan_warp_segment(tile_values);
@@ -148,7 +157,8 @@ __device__ __forceinline__ void lookback_scan_tile(const std::uint32_t* __restri
         combine_warps<kWarps>(scan_warp_segment(tile_values), warp_offset);
     if (threadIdx.x < 32) {
       const std::uint32_t exclusive =
-          look_back<kTuning.first_poll_delay_ns, kTuning.poll_delay_ns>(state, tile, aggregate);
+          look_back<kTuning.first_poll_delay_ns, kTuning.poll_delay_ns, kTuning.walk_back>(
+              state, tile, aggregate);
       if (threadIdx.x == 0) tile_prefix = exclusive;
     }
   }
@@ -173,14 +183,14 @@ __global__ void __launch_bounds__(kLookbackThreads, kLookbackTuning.min_blocks_p
 // Any configuration, for lab12_scan_sweep. (A kernel's template arguments are plain numbers:
 // nvcc's host stubs cannot spell a struct as one.)
 template <int kThreads, int kItemsPerThread, int kMinBlocksPerSm, int kFirstPollDelayNs,
-          int kPollDelayNs, bool kEarlyAggregate, bool kTileCounter, int kVector>
+          int kPollDelayNs, bool kEarlyAggregate, bool kWalkBack, bool kTileCounter, int kVector>
 __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
     lookback_scan_candidate_kernel(const std::uint32_t* __restrict__ input,
                                    std::uint32_t* __restrict__ output, std::size_t count,
                                    ScanTileState state) {
   constexpr LookbackTuning kTuning{kThreads,          kItemsPerThread, kMinBlocksPerSm,
                                    kFirstPollDelayNs, kPollDelayNs,    kEarlyAggregate,
-                                   kTileCounter};
+                                   kWalkBack,         kTileCounter};
   lookback_scan_tile<kTuning, kVector>(input, output, count, state);
 }
 
@@ -190,7 +200,7 @@ constexpr auto lookback_candidate =
     &lookback_scan_candidate_kernel<kTuning.threads, kTuning.items_per_thread,
                                     kTuning.min_blocks_per_sm, kTuning.first_poll_delay_ns,
                                     kTuning.poll_delay_ns, kTuning.early_aggregate,
-                                    kTuning.tile_counter, kVector>;
+                                    kTuning.walk_back, kTuning.tile_counter, kVector>;
 
 }  // namespace
 }  // namespace lab12

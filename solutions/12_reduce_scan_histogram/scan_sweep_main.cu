@@ -73,13 +73,17 @@ const std::vector<std::size_t> kCheckedCounts = {1,    31,   129,  1023,  1025, 
                                                  4097, 6145, 8193, 12289, 24577, 1000003};
 const int kCheckedOffsets[][2] = {{0, 0}, {1, 3}, {2, 2}};
 
-// One row of the sweep: a configuration of the look-back scan, or CUB, or the copy.
+// Enqueues the scan of `count` values with a workspace of `workspace_bytes`.
+using ScanLaunch =
+    std::function<void(const std::uint32_t* input, std::uint32_t* output, std::size_t count,
+                       void* workspace, std::size_t workspace_bytes, cudaStream_t stream)>;
+
+// One row of the sweep: a configuration of the look-back scan, or one of the lab's scan variants
+// through its own launcher (scan_lookback runs kLookbackTuning: the same kernel as its row).
 struct Candidate {
   std::string name;
   LookbackTuning tuning{};
-  // Enqueues the scan of `count` values (the workspace cleared first, as scan_lookback does).
-  void (*launch)(const std::uint32_t* input, std::uint32_t* output, std::size_t count,
-                 void* workspace, cudaStream_t stream) = nullptr;
+  ScanLaunch launch;
   const void* kernel = nullptr;  // the 128-bit kernel, for its registers and occupancy
 };
 
@@ -95,7 +99,7 @@ std::size_t workspace_bytes(std::size_t count) {
 
 template <LookbackTuning kTuning>
 void launch_candidate(const std::uint32_t* input, std::uint32_t* output, std::size_t count,
-                      void* workspace, cudaStream_t stream) {
+                      void* workspace, std::size_t, cudaStream_t stream) {
   const std::size_t tiles = candidate_tiles(kTuning, count);
   auto* bytes = static_cast<unsigned char*>(workspace);
   const lab12::ScanTileState state{reinterpret_cast<unsigned int*>(bytes),
@@ -119,6 +123,7 @@ std::string describe(const LookbackTuning& t) {
     name +=
         " sleep " + std::to_string(t.first_poll_delay_ns) + "/" + std::to_string(t.poll_delay_ns);
   if (t.min_blocks_per_sm > 1) name += " min-blocks " + std::to_string(t.min_blocks_per_sm);
+  if (!t.walk_back) name += " wait-in-window";
   if (!t.tile_counter) name += " blockIdx";
   return name;
 }
@@ -129,10 +134,31 @@ Candidate candidate() {
           reinterpret_cast<const void*>(lab12::lookback_candidate<kTuning, 4>)};
 }
 
-// The configurations: the shape (threads x values per thread), then the other knobs on a few
-// shapes. 256x16 late-aggregate is the kernel before this sweep; CUB's own choice for 4-byte sums
-// on sm_90 is 128 threads x 24 items with sleeps of 1245 ns before the first poll and 648 ns
-// between polls.
+// The lab's own scan variants, each through its launcher (argument checks included).
+std::vector<Candidate> lab_variants() {
+  std::vector<Candidate> rows;
+  for (const lab12::ScanVariant& variant : lab12::scan_variants()) {
+    ScanLaunch launch = [&variant](const std::uint32_t* input, std::uint32_t* output,
+                                   std::size_t count, void* workspace, std::size_t bytes,
+                                   cudaStream_t stream) {
+      variant.launch({input, output, count, workspace, bytes}, stream);
+    };
+    const cudalabs::KernelLaunch config = variant.describe(1u << 20);
+    LookbackTuning shape{};
+    shape.threads = static_cast<int>(config.block.x);
+    shape.items_per_thread = std::string(variant.name) == "scan_block"
+                                 ? lab12::kScanItemsPerThread
+                                 : lab12::kLookbackItemsPerThread;
+    rows.push_back({std::string("lab: ") + variant.name, shape, launch, config.kernel});
+  }
+  return rows;
+}
+
+// The configurations. The first sweep (2026-11-29, docs/data/results/lab12_scan_sweep_v1_*):
+// shapes from 128 to 512 threads and 8 to 32 values each, sleeps, occupancy caps; only the sleep
+// before the first poll moved the time much, and 128x24 with CUB's sleeps (1245 ns first, 648 ns
+// between polls) matched CUB. This one: the sleeps around that, the shapes near it with them,
+// the look-back waiting in its first window, and 256x16 late-aggregate (the kernel before).
 constexpr LookbackTuning shape(int threads, int items) {
   LookbackTuning t{};
   t.threads = threads;
@@ -148,8 +174,8 @@ constexpr LookbackTuning late_aggregate(LookbackTuning t) {
   t.early_aggregate = false;
   return t;
 }
-constexpr LookbackTuning with_min_blocks(LookbackTuning t, int blocks) {
-  t.min_blocks_per_sm = blocks;
+constexpr LookbackTuning wait_in_window(LookbackTuning t) {
+  t.walk_back = false;
   return t;
 }
 constexpr LookbackTuning from_block_index(LookbackTuning t) {
@@ -158,31 +184,33 @@ constexpr LookbackTuning from_block_index(LookbackTuning t) {
 }
 
 std::vector<Candidate> candidates() {
-  return {
-      candidate<late_aggregate(shape(256, 16))>(),
-      candidate<shape(256, 16)>(),
-      candidate<with_sleep(shape(256, 16), 0, 64)>(),
-      candidate<with_sleep(shape(256, 16), 0, 256)>(),
-      candidate<with_sleep(shape(256, 16), 400, 200)>(),
-      candidate<with_sleep(shape(256, 16), 1245, 648)>(),
-      candidate<from_block_index(shape(256, 16))>(),
-      candidate<with_min_blocks(shape(256, 16), 8)>(),
-      candidate<shape(128, 16)>(),
+  std::vector<Candidate> rows = lab_variants();
+  const std::vector<Candidate> tuned = {
+      candidate<late_aggregate(with_sleep(shape(256, 16), 0, 0))>(),
+      candidate<with_sleep(shape(128, 24), 0, 0)>(),
       candidate<shape(128, 24)>(),
-      candidate<with_sleep(shape(128, 24), 0, 128)>(),
-      candidate<with_sleep(shape(128, 24), 1245, 648)>(),
-      candidate<with_min_blocks(shape(128, 24), 12)>(),
+      candidate<with_sleep(shape(128, 24), 800, 648)>(),
+      candidate<with_sleep(shape(128, 24), 1800, 648)>(),
+      candidate<with_sleep(shape(128, 24), 2500, 648)>(),
+      candidate<with_sleep(shape(128, 24), 1245, 300)>(),
+      candidate<with_sleep(shape(128, 24), 1245, 1000)>(),
+      candidate<wait_in_window(with_sleep(shape(128, 24), 0, 300))>(),
+      candidate<wait_in_window(with_sleep(shape(128, 24), 600, 300))>(),
+      candidate<wait_in_window(shape(128, 24))>(),
+      candidate<late_aggregate(shape(128, 24))>(),
+      candidate<from_block_index(shape(128, 24))>(),
+      candidate<shape(128, 16)>(),
+      candidate<shape(128, 20)>(),
+      candidate<shape(128, 28)>(),
       candidate<shape(128, 32)>(),
-      candidate<shape(256, 8)>(),
-      candidate<shape(256, 12)>(),
-      candidate<shape(256, 20)>(),
+      candidate<with_sleep(shape(128, 32), 1800, 648)>(),
+      candidate<shape(256, 16)>(),
+      candidate<with_sleep(shape(256, 16), 1800, 648)>(),
+      candidate<with_sleep(shape(256, 16), 2500, 648)>(),
       candidate<shape(256, 24)>(),
-      candidate<with_sleep(shape(256, 24), 0, 128)>(),
-      candidate<shape(384, 16)>(),
-      candidate<shape(512, 8)>(),
-      candidate<shape(512, 12)>(),
-      candidate<shape(512, 16)>(),
   };
+  rows.insert(rows.end(), tuned.begin(), tuned.end());
+  return rows;
 }
 
 // ---- Inputs and checks on the GPU ----
@@ -254,7 +282,7 @@ struct Arrays {
   std::string check(const Candidate& c) {
     for (const int poison : {0xFF, 0x00}) {
       CUDA_CHECK(cudaMemset(output.data(), poison, output.bytes()));
-      c.launch(in(), out(), problem.count, workspace.data(), nullptr);
+      c.launch(in(), out(), problem.count, workspace.data(), workspace.size(), nullptr);
       CUDA_CHECK(cudaDeviceSynchronize());
       const auto [count, first] = mismatches();
       if (count != 0)
@@ -319,7 +347,7 @@ nlohmann::json time_problem(Arrays& arrays, const std::vector<Candidate>& all,
     rows.push_back({c.name,
                     [&arrays, &c](cudaStream_t s) {
                       c.launch(arrays.in(), arrays.out(), arrays.problem.count,
-                               arrays.workspace.data(), s);
+                               arrays.workspace.data(), arrays.workspace.size(), s);
                     },
                     &c,
                     {}});
