@@ -100,7 +100,7 @@ inline constexpr int kScanTile = kScanThreads * kScanItemsPerThread;
 /// so the shape decides how many bytes an SM keeps in flight while blocks wait on each other.
 inline constexpr int kLookbackThreads = 128;
 /// Elements each thread of a look-back tile holds (a multiple of 4: whole 128-bit vectors).
-inline constexpr int kLookbackItemsPerThread = 24;
+inline constexpr int kLookbackItemsPerThread = 32;
 /// Elements per look-back tile.
 inline constexpr int kLookbackTile = kLookbackThreads * kLookbackItemsPerThread;
 

@@ -13,17 +13,22 @@
 // and the value in one 64-bit word, stored and loaded as one relaxed atomic access, so no reader
 // can see a flag without its value and no fence is needed between them.
 //
-// What makes it fast is what keeps enough bytes in flight while blocks wait on each other, since
-// a block holds its tile in registers from its loads until its look-back ends:
-// - the aggregate is published as early as possible: from a plain sum of the tile (each thread's
-//   values, warp_sum, the warps' totals behind one barrier) before the tile's scan, so that warp 0
-//   looks back while the other warps scan their segments;
-// - the tile's shape and the registers it takes decide how many blocks an SM holds at once;
-// - a look-back that polls a tile which has published nothing yet sleeps between polls
-//   (__nanosleep) rather than spinning, leaving the L2 cache to the loads and stores.
-// The knobs are in LookbackTuning; lab12_scan_sweep (scan_sweep_main.cu beside this file) times
-// candidates against CUB's DeviceScan, and kLookbackTuning is the one it measured fastest
-// (docs/data/results/lab12_scan_sweep_*.json).
+// What makes it fast, measured by lab12_scan_sweep (scan_sweep_main.cu beside this file) on an
+// H200 against CUB's DeviceScan (docs/data/results/lab12_scan_sweep_nvidia-h200.txt, and
+// docs/data/history/lab12_scan_sweep_v1-shapes-sleeps_nvidia-h200.txt):
+// - a sleep (__nanosleep) after publishing the aggregate, before the first poll: polled at once,
+//   the predecessors are mostly still looking back themselves (aggregates, no inclusive prefix
+//   yet), so the look-back walks window after window back, each 32 more trips to L2 that compete
+//   with the loads and stores; after ~1.2 us most have their prefix and one window ends it. This
+//   alone took 256x16 from 0.79x CUB to 0.92x, 128x24 from 0.82x to 1.00x at 2^28;
+// - a tile of 128 threads x 32 values (4096, 70 registers, 7 blocks per SM): with the sleeps,
+//   1.04x CUB at 2^28 (3,208 GB/s against 3,083), the fastest shape measured; larger blocks
+//   (256, 512 threads) are slower at every size;
+// - waiting in the first window for an inclusive prefix instead of walking back is 2x to 4x
+//   slower: the chain of prefixes moves one tile per L2 round trip.
+// The aggregate comes from a plain sum before the tile's scan (warp 0 looks back while the other
+// warps scan their segments); with the sleeps this measured the same as publishing it after the
+// scan. The knobs are in LookbackTuning; kLookbackTuning is what scan_lookback runs.
 #pragma once
 
 #include "lab.h"
@@ -51,8 +56,8 @@ struct LookbackTuning {
   bool tile_counter = true;  // tile numbers from the counter (false: blockIdx.x, measured only)
 };
 
-// What scan_lookback runs: the fastest of lab12_scan_sweep's candidates on an H200 (CUB's own
-// choice for 4-byte sums on Hopper: 128 threads x 24 values, the same two sleeps).
+// What scan_lookback runs: the fastest of lab12_scan_sweep's candidates on an H200. (CUB's own
+// choice for 4-byte sums on Hopper is 128 threads x 24 values with the same two sleeps.)
 inline constexpr LookbackTuning kLookbackTuning{};
 
 // Warp 0 of a tile's block: publishes the tile's aggregate, finds the sum of every tile before it
@@ -90,7 +95,7 @@ __device__ std::uint32_t look_back(const ScanTileState& state, unsigned int tile
     const unsigned inclusive_lanes = __ballot_sync(kFullMask, (word >> 32) == kTileInclusive);
     if (!kWalkBack && inclusive_lanes == 0) {
       // Every tile publishes its prefix in the end: wait for one of these 32 rather than read
-      // the aggregates further back (each window is 32 more trips to L2).
+      // the aggregates further back. (Measured 2x to 4x slower: not scan_lookback's way.)
       if constexpr (kPollDelayNs > 0) __nanosleep(kPollDelayNs);
       continue;
     }

@@ -154,11 +154,13 @@ std::vector<Candidate> lab_variants() {
   return rows;
 }
 
-// The configurations. The first sweep (2026-11-29, docs/data/results/lab12_scan_sweep_v1_*):
-// shapes from 128 to 512 threads and 8 to 32 values each, sleeps, occupancy caps; only the sleep
-// before the first poll moved the time much, and 128x24 with CUB's sleeps (1245 ns first, 648 ns
-// between polls) matched CUB. This one: the sleeps around that, the shapes near it with them,
-// the look-back waiting in its first window, and 256x16 late-aggregate (the kernel before).
+// The configurations. The first sweep (2026-11-29,
+// docs/data/history/lab12_scan_sweep_v1-shapes-sleeps_*): shapes from 128 to 512 threads and 8 to
+// 32 values each, sleeps, occupancy caps; only the sleep before the first poll moved the time much,
+// and 128x24 with CUB's sleeps (1245 ns first, 648 ns between polls) matched CUB. This one: the
+// sleeps around that, the shapes near it with them, the look-back waiting in its first window, and
+// 256x16 late-aggregate (the kernel before). It chose 128x32 with CUB's sleeps
+// (docs/data/results/lab12_scan_sweep_nvidia-h200.txt).
 constexpr LookbackTuning shape(int threads, int items) {
   LookbackTuning t{};
   t.threads = threads;

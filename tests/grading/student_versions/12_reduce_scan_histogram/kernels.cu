@@ -341,7 +341,7 @@ __global__ void __launch_bounds__(kThreadsPerBlock)
 //
 // Challenge B, `lookback_scan_kernel<kVector>` (scan_lookback): the scan in one pass (Merrill and
 //  Garland's decoupled look-back): each tile is read and written once. Its tile has a shape of
-//  its own: kLookbackThreads = 128 threads of kLookbackItemsPerThread = 24 values
+//  its own: kLookbackThreads = 128 threads of kLookbackItemsPerThread = 32 values
 //  (TileRegisters<kVector, kLookbackItemsPerThread>; load_tile and store_tile take any), so step
 //  5's scan_warp_segment and combine_warps must take any values per thread and any warps (template
 //  parameters) for the challenge to call them.
