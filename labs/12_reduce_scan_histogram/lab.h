@@ -95,6 +95,15 @@ inline constexpr int kScanItemsPerThread = 16;
 /// Elements per tile.
 inline constexpr int kScanTile = kScanThreads * kScanItemsPerThread;
 
+/// Threads per block of the look-back scan (the optional challenge's scan_lookback). Its tile has
+/// a shape of its own: a block holds its tile in registers until its predecessors have published,
+/// so the shape decides how many bytes an SM keeps in flight while blocks wait on each other.
+inline constexpr int kLookbackThreads = 128;
+/// Elements each thread of a look-back tile holds (a multiple of 4: whole 128-bit vectors).
+inline constexpr int kLookbackItemsPerThread = 32;
+/// Elements per look-back tile.
+inline constexpr int kLookbackTile = kLookbackThreads * kLookbackItemsPerThread;
+
 /// One inclusive scan: output[i] = input[0] + ... + input[i], modulo 2^32 (unsigned 32-bit
 /// arithmetic is associative, so every order of additions gives the same bits).
 struct ScanArgs {

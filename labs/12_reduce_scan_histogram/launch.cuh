@@ -7,8 +7,9 @@
 // hist_global) launch ceil(count / 256) blocks. The grid-stride rungs (sum_multi_element,
 // sum_one_pass, hist_shared, hist_warp_aggregated) launch as many blocks as fit on the GPU at once
 // (the occupancy calculator's blocks per SM times the SMs), fewer when there is little to do: one
-// wave, every block looping over the array. The scans launch one block per tile of kScanTile, but
-// for scan_block's second kernel: one block of kScanThreads for all the tiles' totals.
+// wave, every block looping over the array. The scans launch one block per tile (kScanTile;
+// scan_lookback's kLookbackTile), but for scan_block's second kernel: one block of kScanThreads
+// for all the tiles' totals.
 #pragma once
 
 #include "common/cuda_check.h"
@@ -301,11 +302,24 @@ void launch_block_scan(const ScanArgs& args, cudaStream_t stream) {
   }
 }
 
+// scan_lookback's tiles are kLookbackTile values, a block of kLookbackThreads each.
+std::size_t lookback_tiles(std::size_t count) {
+  return ceil_div<std::size_t>(count, kLookbackTile);
+}
+
+template <auto kKernel>
+KernelLaunch describe_lookback_tiles(std::size_t count) {
+  return {reinterpret_cast<const void*>(kKernel),
+          cudalabs::checked_grid(static_cast<long long>(lookback_tiles(count)), 1, 1,
+                                 "lab12 scan_lookback"),
+          dim3(kLookbackThreads), 0};
+}
+
 // scan_lookback: the tile counter (16 bytes, keeping the status words aligned), then one 64-bit
 // status word per tile; all cleared before each launch.
 constexpr std::size_t kCounterBytes = 16;
 std::size_t lookback_workspace(std::size_t count) {
-  return kCounterBytes + scan_tiles(count) * sizeof(unsigned long long);
+  return kCounterBytes + lookback_tiles(count) * sizeof(unsigned long long);
 }
 
 void launch_lookback_scan(const ScanArgs& args, cudaStream_t stream) {
@@ -315,7 +329,7 @@ void launch_lookback_scan(const ScanArgs& args, cudaStream_t stream) {
   const ScanTileState state{reinterpret_cast<unsigned int*>(bytes),
                             reinterpret_cast<unsigned long long*>(bytes + kCounterBytes)};
   CUDA_CHECK(cudaMemsetAsync(args.workspace, 0, lookback_workspace(args.count), stream));
-  const KernelLaunch config = describe_tiles<&lookback_scan_kernel<4>>(args.count);
+  const KernelLaunch config = describe_lookback_tiles<&lookback_scan_kernel<4>>(args.count);
   if (scan_vectorized(args)) {
     lookback_scan_kernel<4>
         <<<config.grid, config.block, 0, stream>>>(args.input, args.output, args.count, state);
@@ -330,7 +344,8 @@ constexpr ScanVariant kScanVariants[] = {
     {"scan_block", "scan each tile, scan the tiles' totals, add them back: three kernels",
      &launch_block_scan, &describe_tiles<&scan_tiles_kernel<4>>, &block_scan_workspace},
     {"scan_lookback", "one pass: each tile finds its prefix from its predecessors' (look-back)",
-     &launch_lookback_scan, &describe_tiles<&lookback_scan_kernel<4>>, &lookback_workspace},
+     &launch_lookback_scan, &describe_lookback_tiles<&lookback_scan_kernel<4>>,
+     &lookback_workspace},
 };
 
 // ---- Histogram ----

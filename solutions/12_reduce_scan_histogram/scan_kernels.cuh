@@ -37,13 +37,14 @@ __device__ __forceinline__ std::uint32_t warp_inclusive_scan(std::uint32_t value
 }
 
 // Scans the warp's segment in place (each value becomes its inclusive prefix within the segment);
-// returns the segment's total.
+// returns the segment's total. (Any values per thread: the look-back scan's tile has its own.)
 // [warp_segment]
-template <int kVector>
-__device__ __forceinline__ std::uint32_t scan_warp_segment(TileRegisters<kVector>& tile) {
+template <int kVector, int kItemsPerThread>
+__device__ __forceinline__ std::uint32_t scan_warp_segment(
+    TileRegisters<kVector, kItemsPerThread>& tile) {
   std::uint32_t carry = 0;
 #pragma unroll
-  for (int r = 0; r < TileRegisters<kVector>::kRounds; ++r) {
+  for (int r = 0; r < TileRegisters<kVector, kItemsPerThread>::kRounds; ++r) {
 #pragma unroll
     for (int k = 1; k < kVector; ++k) tile.items[r][k] += tile.items[r][k - 1];
     const std::uint32_t chunk_total = tile.items[r][kVector - 1];
@@ -58,17 +59,19 @@ __device__ __forceinline__ std::uint32_t scan_warp_segment(TileRegisters<kVector
 // [warp_segment]
 
 // The tile's total; `warp_offset` gets the totals of the warps before this one. One barrier; a
-// second call in the same kernel must follow a barrier (it reuses segment_totals).
+// second call in the same kernel must follow a barrier (it reuses segment_totals). kWarps: the
+// block's warps (the look-back scan's block has its own count).
 // [combine_warps]
+template <int kWarps = kScanWarps>
 __device__ __forceinline__ std::uint32_t combine_warps(std::uint32_t segment_total,
                                                        std::uint32_t& warp_offset) {
-  __shared__ std::uint32_t segment_totals[kScanWarps];
+  __shared__ std::uint32_t segment_totals[kWarps];
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   if (lane == 0) segment_totals[warp] = segment_total;
   __syncthreads();
   std::uint32_t before = 0, total = 0;
 #pragma unroll
-  for (int w = 0; w < kScanWarps; ++w) {
+  for (int w = 0; w < kWarps; ++w) {
     const std::uint32_t t = segment_totals[w];  // the same word for the whole warp: a broadcast
     before += w < warp ? t : 0u;
     total += t;

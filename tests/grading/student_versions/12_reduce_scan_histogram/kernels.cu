@@ -340,7 +340,11 @@ __global__ void __launch_bounds__(kThreadsPerBlock)
 //  ... (read them with __ldcg, from L2), block_sum of those, and thread 0 writes *sum.
 //
 // Challenge B, `lookback_scan_kernel<kVector>` (scan_lookback): the scan in one pass (Merrill and
-//  Garland's decoupled look-back): each tile is read and written once.
+//  Garland's decoupled look-back): each tile is read and written once. Its tile has a shape of
+//  its own: kLookbackThreads = 128 threads of kLookbackItemsPerThread = 32 values
+//  (TileRegisters<kVector, kLookbackItemsPerThread>; load_tile and store_tile take any), so step
+//  5's scan_warp_segment and combine_warps must take any values per thread and any warps (template
+//  parameters) for the challenge to call them.
 //  1. Thread 0 takes the tile number: atomicAdd(state.next_tile, 1u) (the launcher cleared it), so
 //     that every earlier tile's block has started; share it through shared memory (a barrier).
 //  2. Step 5's scan of the tile: its total is the tile's aggregate.
@@ -352,7 +356,10 @@ __global__ void __launch_bounds__(kThreadsPerBlock)
 //     a lane before tile 0 takes tile_status(kTileInclusive, 0). __ballot_sync finds the lanes
 //     that saw kTileInclusive; add the values (the low 32 bits) of the lanes up to the first of
 //     them with warp_sum<std::uint32_t>. If none did, add all 32 and move the window 32 tiles back.
-//     Lane 0 publishes tile_status(kTileInclusive, exclusive + aggregate).
+//     Lane 0 publishes tile_status(kTileInclusive, exclusive + aggregate). Measure it against
+//     CUB: a look-back that polls at once finds its predecessors still looking back themselves
+//     and walks far back, its polls competing with the loads in L2; __nanosleep before the
+//     first poll and between polls is what brings it to CUB's speed.
 //  4. Share the exclusive prefix through shared memory (a barrier); store_tile with it plus
 //     warp_offset.
 //
@@ -375,7 +382,7 @@ __global__ void __launch_bounds__(kThreadsPerBlock)
 }
 
 template <int kVector>
-__global__ void __launch_bounds__(kScanThreads)
+__global__ void __launch_bounds__(kLookbackThreads)
     lookback_scan_kernel(const std::uint32_t* __restrict__ input,
                          std::uint32_t* __restrict__ output, std::size_t count,
                          ScanTileState state) {
