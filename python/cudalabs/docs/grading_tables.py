@@ -5,9 +5,20 @@ import csv
 import json
 import pathlib
 
-# Newest first: the class demonstration ran the full grader of today (three sanitizers, the distinct
-# rule, three benchmark pairs); solutions.json is an earlier, lighter grader's run of labs 00-08.
-GRADING_RECORDS = ("grading/class_demo_nvidia-h100-80gb-hbm3/solutions-report.json", "grading/solutions.json")
+# Newest first, whatever their rubric: the grader's own cost changes with the grader. Issue 52's runs
+# (operands through shared memory, the timed checks from running totals) graded lab 12 with the full
+# rubric and labs 00-06 and 13 with one timed pair; then the planted classes (QUICK_CLASS_RECORDS); the
+# class demonstration ran an earlier grader (three sanitizers, the distinct rule, three benchmark
+# pairs). An older, lighter grader's times (solutions.json) are no guide to today's: a lab no run of
+# these graded says "not recorded". Each record's rubric is named.
+QUICK = "one timed pair per variant"
+GRADING_RECORDS = (
+    ("grading/issue52_data_path_nvidia-h200/lab12_full/grade-report.json", "the full rubric"),
+    ("grading/issue52_data_path_nvidia-h200/quick_13/grade-report.json", QUICK),
+    ("grading/issue52_data_path_nvidia-h200/quick_00-03-04-06-13/grade-report.json", QUICK),
+    ("grading/issue52_data_path_nvidia-h200/quick_00-01-02-05/grade-report.json", QUICK),
+)
+EARLIER_GRADING_RECORDS = (("grading/class_demo_nvidia-h100-80gb-hbm3/solutions-report.json", "the full rubric"),)
 # For the labs those runs lack: the planted classes graded by today's grader with one timed pair of one
 # round per variant (QUICK=1), each student's seconds in step_seconds.csv beside the run's environment.txt.
 QUICK_CLASS_RECORDS = (
@@ -136,26 +147,32 @@ def grading_seconds(repo: pathlib.Path) -> dict[str, tuple[float, str]]:
     """Lab -> (seconds its grading took for the solutions, the record and device). The full rubric's
     records first; a lab only a quick class run graded has that run's seconds, its source saying so."""
     found = {}
-    for name in GRADING_RECORDS:
-        path = repo / "docs" / "data" / name
-        if not path.exists():
-            continue
-        report = json.loads(path.read_text())
-        for lab in report["labs"]:
-            found.setdefault(lab["lab"], (lab["seconds"], f"{name}, {report['device']}"))
+
+    def reports(records):
+        for name, rubric in records:
+            path = repo / "docs" / "data" / name
+            if not path.exists():
+                continue
+            report = json.loads(path.read_text())
+            for lab in report["labs"]:
+                found.setdefault(lab["lab"], (lab["seconds"], f"{name}, {report['device']}, {rubric}"))
+
+    reports(GRADING_RECORDS)
     for name in QUICK_CLASS_RECORDS:
         folder = repo / "docs" / "data" / name
         if not (folder / "step_seconds.csv").exists():
             continue
-        source = f"{name}/step_seconds.csv, {_class_devices(folder)}, one timed pair per variant"
+        source = f"{name}/step_seconds.csv, {_class_devices(folder)}, {QUICK}"
         with open(folder / "step_seconds.csv") as file:
             for row in csv.DictReader(file):
                 if row["student"] == f"solution_{row['lab']}":
                     found.setdefault(row["lab"], (float(row["seconds"]), source))
+    reports(EARLIER_GRADING_RECORDS)
     return found
 
 
 EFFORT = "docs/data/course/lab_effort.json"
+CLASS = 100  # students, for the grading time of a class
 
 
 def read_effort(repo: pathlib.Path) -> dict:
@@ -249,7 +266,9 @@ def lab_effort(repo: pathlib.Path) -> str:
         if number not in effort:
             raise KeyError(f"{EFFORT} has no entry for lab {number}")
         e = effort[number]
-        graded = f"{seconds[number][0]:.0f} s" if number in seconds else "not recorded"
+        graded = "not recorded"
+        if number in seconds:  # and what a class of 100 costs one GPU
+            graded = f"{seconds[number][0]:.0f} s ({CLASS} students: {seconds[number][0] * CLASS / 3600:.1f} h)"
         version = e.get("student_version", {})
         lines = student_version_lines(repo, folder)
         if lines is None or not version:
