@@ -363,12 +363,19 @@ def main() -> int:
             )
         return 1 if problems else 0
     if not args.figures:
-        written = 0
-        for path, text in expected(repo, args.device).items():
-            if not path.exists() or path.read_text() != text:
-                path.write_text(text)
-                written += 1
-        print(f"handouts: {written} file(s) written, {len(expected(repo, args.device)) - written} already current")
+        # Until nothing changes: a page can quote what another renders (the instructors' guide counts
+        # the handouts' words), so one pass may read a handout it is about to rewrite.
+        written, total = set(), 0
+        for _ in range(3):
+            outputs = expected(repo, args.device)
+            total = len(outputs)
+            changed = [path for path, text in outputs.items() if not path.exists() or path.read_text() != text]
+            for path in changed:
+                path.write_text(outputs[path])
+            written.update(changed)
+            if not changed:
+                break
+        print(f"handouts: {len(written)} file(s) written, {total - len(written)} already current")
     if not args.no_figures:
         try:
             import matplotlib  # noqa: F401
