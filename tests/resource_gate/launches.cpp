@@ -1,5 +1,6 @@
 // The launches the labs make, as their variants describe them, for the resource gate
-// (tests/resource_gate/resource_gate.py): for every variant of every GEMM lab and lab 08, at a few
+// (tests/resource_gate/resource_gate.py): for every variant of every GEMM lab, lab 08's
+// convolutions, lab 12's sums, scans and histograms and lab 13's softmaxes and attention, at a few
 // shapes, the kernel's host address, the threads per block and the dynamic shared memory. Runs on
 // the CPU: a description that needs a GPU (one that asks for the SM count) is reported as such. The
 // first line gives the address of a function of this program, so that the gate can map run-time
@@ -13,10 +14,13 @@
 #include "labs/07_wide_loads/lab.h"
 #include "labs/08_coarsening/lab.h"
 #include "labs/11_tensor_cores/lab.h"
+#include "labs/12_reduce_scan_histogram/lab.h"
+#include "labs/13_attention/lab.h"
 
 #include <cstdio>
 #include <exception>
 #include <span>
+#include <utility>
 #include <vector>
 
 extern "C" int cudalabs_resource_gate_anchor() {
@@ -34,19 +38,28 @@ void print(const char* lab, const char* variant, const cudalabs::KernelLaunch& l
               launch.dynamic_shared_bytes);
 }
 
-template <class Variant, class Shape>
-void describe_all(const char* lab, std::span<const Variant> variants,
-                  const std::vector<Shape>& shapes) {
+// describe(variant, shape): the variant's KernelLaunch at that shape.
+template <class Variant, class Shape, class Describe>
+void describe_each(const char* lab, std::span<const Variant> variants,
+                   const std::vector<Shape>& shapes, Describe describe) {
   for (const Variant& variant : variants) {
+    if (variant.describe == nullptr) continue;
     for (const Shape& shape : shapes) {
       try {
-        print(lab, variant.name, variant.describe(shape));
+        print(lab, variant.name, describe(variant, shape));
       } catch (const std::exception& error) {
         std::printf("undescribed %s %s %s\n", lab, variant.name, error.what());
         break;
       }
     }
   }
+}
+
+template <class Variant, class Shape>
+void describe_all(const char* lab, std::span<const Variant> variants,
+                  const std::vector<Shape>& shapes) {
+  describe_each(lab, variants, shapes,
+                [](const Variant& variant, const Shape& shape) { return variant.describe(shape); });
 }
 
 }  // namespace
@@ -65,5 +78,22 @@ int main() {
       std::vector<cudalabs::ConvShape>{{1, 64, 64, 64, 64, 3, 3}, {8, 32, 32, 256, 128, 5, 5}});
   describe_all("lab11", lab11::variants(), kGemmShapes);
   describe_all("lab11", lab11::fp16_variants(), kGemmShapes);
+  // One element, odd and misaligned-sized counts, and past 2^28.
+  const std::vector<std::size_t> counts = {1, 1000003, std::size_t{1} << 26,
+                                           (std::size_t{1} << 28) + 3};
+  describe_all("lab12", lab12::sum_variants(), counts);
+  describe_all("lab12", lab12::scan_variants(), counts);
+  describe_all("lab12", lab12::histogram_variants(), counts);
+  describe_each("lab13", lab13::softmax_variants(),
+                std::vector<std::pair<int, int>>{{1, 1}, {33, 1023}, {4096, 2048}, {7, 32768}},
+                [](const lab13::SoftmaxVariant& variant, const std::pair<int, int>& shape) {
+                  return variant.describe(shape.first, shape.second);
+                });
+  std::vector<lab13::AttentionShape> attention;
+  for (const int head_dim : {64, 128})
+    for (const bool causal : {false, true})
+      for (const int sequence : {1, 1000, 4096})
+        attention.push_back({4, 16, sequence, head_dim, causal});
+  describe_all("lab13", lab13::attention_variants(), attention);
   return 0;
 }
