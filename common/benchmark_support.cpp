@@ -19,17 +19,22 @@ std::string built_from_commit() {
   return kGitCommit;
 }
 
+std::map<std::string, std::string> run_context(const DeviceInfo& device, int argc,
+                                               const char* const* argv, std::uint64_t seed) {
+  return {{"device", device.name},
+          {"compute_capability", std::to_string(device.major) + "." + std::to_string(device.minor)},
+          {"sm_count", std::to_string(device.sm_count)},
+          {"sm_clock_max_mhz", std::to_string(device.sm_clock_khz / 1000)},
+          {"driver", DeviceInfo::version_text(device.driver_version)},
+          {"cuda_runtime", DeviceInfo::version_text(device.runtime_version)},
+          {"command", recorded_command(argc, argv)},
+          {"git_commit", kGitCommit},
+          {"seed", std::to_string(seed)}};
+}
+
 void add_benchmark_context(const DeviceInfo& device, int argc, char** argv, std::uint64_t seed) {
-  benchmark::AddCustomContext("device", device.name);
-  benchmark::AddCustomContext("compute_capability",
-                              std::to_string(device.major) + "." + std::to_string(device.minor));
-  benchmark::AddCustomContext("sm_count", std::to_string(device.sm_count));
-  benchmark::AddCustomContext("sm_clock_max_mhz", std::to_string(device.sm_clock_khz / 1000));
-  benchmark::AddCustomContext("driver", DeviceInfo::version_text(device.driver_version));
-  benchmark::AddCustomContext("cuda_runtime", DeviceInfo::version_text(device.runtime_version));
-  benchmark::AddCustomContext("command", recorded_command(argc, argv));
-  benchmark::AddCustomContext("git_commit", kGitCommit);
-  benchmark::AddCustomContext("seed", std::to_string(seed));
+  for (const auto& [key, value] : run_context(device, argc, argv, seed))
+    benchmark::AddCustomContext(key, value);
 }
 
 void time_iterations(benchmark::State& state, const std::function<void(cudaStream_t, int)>& launch,

@@ -35,8 +35,13 @@ struct TimingOptions {
   int warmups = 1;           ///< untimed launches before each repetition's first timed one
 };
 
-/// Adds the custom context of the architecture page's 'Recorded results': device, driver,
-/// cuda_runtime, command, git_commit, plus the SM count, clocks and the run's seed.
+/// The context of the architecture page's 'Recorded results' every recorded run carries, as text:
+/// device, driver, cuda_runtime, command, git_commit, plus the SM count, clocks and the run's seed.
+/// (Google Benchmark adds the date; a record written otherwise adds utc_timestamp().)
+std::map<std::string, std::string> run_context(const DeviceInfo& device, int argc,
+                                               const char* const* argv, std::uint64_t seed);
+
+/// Adds run_context() to Google Benchmark's context.
 void add_benchmark_context(const DeviceInfo& device, int argc, char** argv, std::uint64_t seed);
 
 /// Times one launch per benchmark iteration with CUDA events around it, the launches back to back

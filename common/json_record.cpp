@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -26,6 +28,13 @@ std::string recorded_path(const std::string& path, const std::string& repository
   const std::string name = absolute.has_filename() ? absolute.filename().string()
                                                    : absolute.parent_path().filename().string();
   return "<outside>/" + name;
+}
+
+std::string utc_timestamp() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return text;
 }
 
 std::string recorded_command(int argc, const char* const* argv, const std::string& repository) {

@@ -20,6 +20,9 @@ std::string recorded_path(const std::string& path, const std::string& repository
 /// argument, or the value of `--flag=VALUE`) through recorded_path.
 std::string recorded_command(int argc, const char* const* argv, const std::string& repository = "");
 
+/// The time now in UTC as records date themselves: "2026-11-29T05:30:11Z" (ISO 8601).
+std::string utc_timestamp();
+
 /// Writes `value` to `path` as JSON indented by one space, ending in a newline; throws
 /// std::runtime_error naming the path when the file cannot be written.
 void write_json_file(const std::string& path, const nlohmann::json& value);

@@ -25,10 +25,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -205,13 +203,6 @@ nlohmann::json run_problem(const cudalabs::GemmProblem& problem, const Options& 
           {"plans", record_rows}};
 }
 
-std::string utc_date() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  char text[16];
-  std::strftime(text, sizeof text, "%Y-%m-%d", std::gmtime(&now));
-  return text;
-}
-
 int run(int argc, char** argv) {
   Options options;
   CLI::App app{"Lab 07: every plan best could run, timed against the model and cuBLAS"};
@@ -251,7 +242,7 @@ int run(int argc, char** argv) {
   if (!options.output.empty()) {
     cudalabs::write_json_file(options.output, {{"device", device.name},
                                                {"sms", device.sm_count},
-                                               {"date", utc_date()},
+                                               {"date", cudalabs::utc_timestamp()},
                                                {"kernels", cudalabs_lab07_kernels_build()},
                                                {"commit", cudalabs::built_from_commit()},
                                                {"command", cudalabs::recorded_command(argc, argv)},

@@ -10,8 +10,6 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <chrono>
-#include <ctime>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -98,10 +96,7 @@ std::map<std::string, std::string> record_context(int argc, char** argv,
   std::map<std::string, std::string> context;
   context["command"] = cudalabs::recorded_command(argc, argv);
   context["git_commit"] = git_commit;
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  char date[32];
-  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  context["date"] = date;
+  context["date"] = cudalabs::utc_timestamp();
   std::string names;
   for (std::size_t i = 0; i < devices.size(); ++i) {
     cudaDeviceProp properties{};

@@ -24,11 +24,13 @@
 // - a tile of 128 threads x 32 values (4096, 70 registers, 7 blocks per SM): with the sleeps,
 //   1.04x CUB at 2^28 (3,208 GB/s against 3,083), the fastest shape measured; larger blocks
 //   (256, 512 threads) are slower at every size;
-// - waiting in the first window for an inclusive prefix instead of walking back is 2x to 4x
-//   slower: the chain of prefixes moves one tile per L2 round trip.
+// - waiting in the first window for an inclusive prefix instead of walking back was 2x to 4x
+//   slower (the chain of prefixes moves one tile per L2 round trip), and tile numbers from
+//   blockIdx.x instead of the counter gained under 3 % (and lose the order that guarantees
+//   progress); neither is kept.
 // The aggregate comes from a plain sum before the tile's scan (warp 0 looks back while the other
 // warps scan their segments); with the sleeps this measured the same as publishing it after the
-// scan. The knobs are in LookbackTuning; kLookbackTuning is what scan_lookback runs.
+// scan. The knobs that measured are in LookbackTuning; kLookbackTuning is what scan_lookback runs.
 #pragma once
 
 #include "lab.h"
@@ -51,9 +53,6 @@ struct LookbackTuning {
   int min_blocks_per_sm = 1;                       // __launch_bounds__: registers for occupancy
   int first_poll_delay_ns = 1245;                  // sleep after the aggregate, before a poll
   int poll_delay_ns = 648;                         // sleep between polls that find no prefix
-  bool early_aggregate = true;                     // publish the aggregate before the scan
-  bool walk_back = true;     // no prefix in the window: move it back (false: poll it again)
-  bool tile_counter = true;  // tile numbers from the counter (false: blockIdx.x, measured only)
 };
 
 // What scan_lookback runs: the fastest of lab12_scan_sweep's candidates on an H200. (CUB's own
@@ -64,7 +63,7 @@ inline constexpr LookbackTuning kLookbackTuning{};
 // from their status words, publishes the tile's inclusive prefix, and returns the exclusive one
 // (in lane 0: the core's warp_sum leaves its sums there).
 // [look_back]
-template <int kFirstPollDelayNs, int kPollDelayNs, bool kWalkBack>
+template <int kFirstPollDelayNs, int kPollDelayNs>
 __device__ std::uint32_t look_back(const ScanTileState& state, unsigned int tile,
                                    std::uint32_t aggregate) {
   using Word = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
@@ -93,12 +92,6 @@ __device__ std::uint32_t look_back(const ScanTileState& state, unsigned int tile
       }
     }
     const unsigned inclusive_lanes = __ballot_sync(kFullMask, (word >> 32) == kTileInclusive);
-    if (!kWalkBack && inclusive_lanes == 0) {
-      // Every tile publishes its prefix in the end: wait for one of these 32 rather than read
-      // the aggregates further back. (Measured 2x to 4x slower: not scan_lookback's way.)
-      if constexpr (kPollDelayNs > 0) __nanosleep(kPollDelayNs);
-      continue;
-    }
     // Add the aggregates of the lanes before the first inclusive one, and that one's prefix.
     const int stop = inclusive_lanes != 0 ? __ffs(inclusive_lanes) - 1 : 31;
     exclusive += warp_sum(lane <= stop ? static_cast<std::uint32_t>(word) : 0u);
@@ -135,38 +128,23 @@ __device__ __forceinline__ void lookback_scan_tile(const std::uint32_t* __restri
       static_cast<std::size_t>(kTuning.threads) * kTuning.items_per_thread;
   __shared__ unsigned int tile_number;
   __shared__ std::uint32_t tile_prefix;
-  unsigned int tile = blockIdx.x;
-  if constexpr (kTuning.tile_counter) {
-    if (threadIdx.x == 0) tile_number = atomicAdd(state.next_tile, 1u);
-    __syncthreads();
-    tile = tile_number;
-  }
+  if (threadIdx.x == 0) tile_number = atomicAdd(state.next_tile, 1u);
+  __syncthreads();
+  const unsigned int tile = tile_number;
   const std::size_t tile_base = static_cast<std::size_t>(tile) * kTile;
   TileRegisters<kVector, kTuning.items_per_thread> tile_values;
   load_tile(input, count, tile_base, tile_values);
+  // The tile's total from a plain sum: the look-back starts before the scan, which the other warps
+  // do while warp 0 waits on its predecessors.
   std::uint32_t warp_offset = 0;
-  if constexpr (kTuning.early_aggregate) {
-    // The tile's total from a plain sum: the look-back starts before the scan, which the other
-    // warps do while warp 0 waits on its predecessors.
-    const std::uint32_t aggregate =
-        combine_warps<kWarps>(warp_sum(thread_total(tile_values)), warp_offset);
-    if (threadIdx.x < 32) {
-      const std::uint32_t exclusive =
-          look_back<kTuning.first_poll_delay_ns, kTuning.poll_delay_ns, kTuning.walk_back>(
-              state, tile, aggregate);
-      if (threadIdx.x == 0) tile_prefix = exclusive;
-    }
-    scan_warp_segment(tile_values);
-  } else {
-    const std::uint32_t aggregate =
-        combine_warps<kWarps>(scan_warp_segment(tile_values), warp_offset);
-    if (threadIdx.x < 32) {
-      const std::uint32_t exclusive =
-          look_back<kTuning.first_poll_delay_ns, kTuning.poll_delay_ns, kTuning.walk_back>(
-              state, tile, aggregate);
-      if (threadIdx.x == 0) tile_prefix = exclusive;
-    }
+  const std::uint32_t aggregate =
+      combine_warps<kWarps>(warp_sum(thread_total(tile_values)), warp_offset);
+  if (threadIdx.x < 32) {
+    const std::uint32_t exclusive =
+        look_back<kTuning.first_poll_delay_ns, kTuning.poll_delay_ns>(state, tile, aggregate);
+    if (threadIdx.x == 0) tile_prefix = exclusive;
   }
+  scan_warp_segment(tile_values);
   __syncthreads();
   store_tile(output, count, tile_base, tile_values, tile_prefix + warp_offset);
 }
@@ -188,14 +166,13 @@ __global__ void __launch_bounds__(kLookbackThreads, kLookbackTuning.min_blocks_p
 // Any configuration, for lab12_scan_sweep. (A kernel's template arguments are plain numbers:
 // nvcc's host stubs cannot spell a struct as one.)
 template <int kThreads, int kItemsPerThread, int kMinBlocksPerSm, int kFirstPollDelayNs,
-          int kPollDelayNs, bool kEarlyAggregate, bool kWalkBack, bool kTileCounter, int kVector>
+          int kPollDelayNs, int kVector>
 __global__ void __launch_bounds__(kThreads, kMinBlocksPerSm)
     lookback_scan_candidate_kernel(const std::uint32_t* __restrict__ input,
                                    std::uint32_t* __restrict__ output, std::size_t count,
                                    ScanTileState state) {
-  constexpr LookbackTuning kTuning{kThreads,          kItemsPerThread, kMinBlocksPerSm,
-                                   kFirstPollDelayNs, kPollDelayNs,    kEarlyAggregate,
-                                   kWalkBack,         kTileCounter};
+  constexpr LookbackTuning kTuning{kThreads, kItemsPerThread, kMinBlocksPerSm, kFirstPollDelayNs,
+                                   kPollDelayNs};
   lookback_scan_tile<kTuning, kVector>(input, output, count, state);
 }
 
@@ -204,8 +181,7 @@ template <LookbackTuning kTuning, int kVector>
 constexpr auto lookback_candidate =
     &lookback_scan_candidate_kernel<kTuning.threads, kTuning.items_per_thread,
                                     kTuning.min_blocks_per_sm, kTuning.first_poll_delay_ns,
-                                    kTuning.poll_delay_ns, kTuning.early_aggregate,
-                                    kTuning.walk_back, kTuning.tile_counter, kVector>;
+                                    kTuning.poll_delay_ns, kVector>;
 
 }  // namespace
 }  // namespace lab12

@@ -1,7 +1,8 @@
 // lab12_scan_sweep: configurations of the look-back scan (lookback_scan.cuh's LookbackTuning: the
-// tile's shape, when the aggregate is published, how the look-back polls) timed against CUB's
-// DeviceScan::InclusiveSum and a cudaMemcpy of the same bytes, in one process. It answers "which
-// configuration should scan_lookback run, and is it at least as fast as CUB?" with measurements.
+// tile's shape, the occupancy it asks for, how long the look-back sleeps before and between polls)
+// timed against CUB's DeviceScan::InclusiveSum and a cudaMemcpy of the same bytes, in one process.
+// It answers "which configuration should scan_lookback run, and is it at least as fast as CUB?"
+// with measurements.
 //
 //   lab12_scan_sweep [--repetitions 30] [--warmups 3] [--output FILE.json]
 //
@@ -12,12 +13,12 @@
 // misaligned arrays; CUB itself is checked against the CPU scan at the timed sizes. A failure
 // exits 1. Timing is interleaved: one measurement of every row per round (a few launches between
 // two CUDA events), so that a drifting clock hits every row alike; the table shows medians.
+#include "common/benchmark_support.h"
 #include "common/cli.h"
 #include "common/cuda_check.h"
 #include "common/device_buffer.h"
 #include "common/device_info.h"
 #include "common/event_timer.h"
-#include "common/git_commit.h"
 #include "common/json_record.h"
 #include "common/random_fill.h"
 #include "common/text_table.h"
@@ -29,9 +30,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
-#include <ctime>
 #include <functional>
 #include <iostream>
 #include <limits>
@@ -118,13 +117,10 @@ void launch_candidate(const std::uint32_t* input, std::uint32_t* output, std::si
 
 std::string describe(const LookbackTuning& t) {
   std::string name = std::to_string(t.threads) + "x" + std::to_string(t.items_per_thread);
-  if (!t.early_aggregate) name += " late-aggregate";
   if (t.first_poll_delay_ns > 0 || t.poll_delay_ns > 0)
     name +=
         " sleep " + std::to_string(t.first_poll_delay_ns) + "/" + std::to_string(t.poll_delay_ns);
   if (t.min_blocks_per_sm > 1) name += " min-blocks " + std::to_string(t.min_blocks_per_sm);
-  if (!t.walk_back) name += " wait-in-window";
-  if (!t.tile_counter) name += " blockIdx";
   return name;
 }
 
@@ -157,10 +153,11 @@ std::vector<Candidate> lab_variants() {
 // The configurations. The first sweep (2026-11-29,
 // docs/data/history/lab12_scan_sweep_v1-shapes-sleeps_*): shapes from 128 to 512 threads and 8 to
 // 32 values each, sleeps, occupancy caps; only the sleep before the first poll moved the time much,
-// and 128x24 with CUB's sleeps (1245 ns first, 648 ns between polls) matched CUB. This one: the
-// sleeps around that, the shapes near it with them, the look-back waiting in its first window, and
-// 256x16 late-aggregate (the kernel before). It chose 128x32 with CUB's sleeps
-// (docs/data/results/lab12_scan_sweep_nvidia-h200.txt).
+// and 128x24 with CUB's sleeps (1245 ns first, 648 ns between polls) matched CUB. The second
+// (docs/data/results/lab12_scan_sweep_nvidia-h200.txt, built at a501e9e, which also timed a
+// look-back waiting in its first window, the aggregate published after the scan and tiles numbered
+// by blockIdx.x: knobs since removed) chose 128x32 with CUB's sleeps. The rows below are its
+// shapes and sleeps.
 constexpr LookbackTuning shape(int threads, int items) {
   LookbackTuning t{};
   t.threads = threads;
@@ -172,23 +169,9 @@ constexpr LookbackTuning with_sleep(LookbackTuning t, int first_ns, int poll_ns)
   t.poll_delay_ns = poll_ns;
   return t;
 }
-constexpr LookbackTuning late_aggregate(LookbackTuning t) {
-  t.early_aggregate = false;
-  return t;
-}
-constexpr LookbackTuning wait_in_window(LookbackTuning t) {
-  t.walk_back = false;
-  return t;
-}
-constexpr LookbackTuning from_block_index(LookbackTuning t) {
-  t.tile_counter = false;
-  return t;
-}
-
 std::vector<Candidate> candidates() {
   std::vector<Candidate> rows = lab_variants();
   const std::vector<Candidate> tuned = {
-      candidate<late_aggregate(with_sleep(shape(256, 16), 0, 0))>(),
       candidate<with_sleep(shape(128, 24), 0, 0)>(),
       candidate<shape(128, 24)>(),
       candidate<with_sleep(shape(128, 24), 800, 648)>(),
@@ -196,11 +179,6 @@ std::vector<Candidate> candidates() {
       candidate<with_sleep(shape(128, 24), 2500, 648)>(),
       candidate<with_sleep(shape(128, 24), 1245, 300)>(),
       candidate<with_sleep(shape(128, 24), 1245, 1000)>(),
-      candidate<wait_in_window(with_sleep(shape(128, 24), 0, 300))>(),
-      candidate<wait_in_window(with_sleep(shape(128, 24), 600, 300))>(),
-      candidate<wait_in_window(shape(128, 24))>(),
-      candidate<late_aggregate(shape(128, 24))>(),
-      candidate<from_block_index(shape(128, 24))>(),
       candidate<shape(128, 16)>(),
       candidate<shape(128, 20)>(),
       candidate<shape(128, 28)>(),
@@ -421,13 +399,6 @@ nlohmann::json time_problem(Arrays& arrays, const std::vector<Candidate>& all,
   return records;
 }
 
-std::string utc_now() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  return text;
-}
-
 int run(int argc, char** argv) {
   Options options;
   CLI::App app{"Times configurations of lab 12's look-back scan against CUB's DeviceScan"};
@@ -445,7 +416,7 @@ int run(int argc, char** argv) {
   const std::uint64_t seed = cudalabs::run_seed();
   std::printf("%s: %s (sm_%d%d, %d SMs), seed %llu, commit %s\n", cudalabs::program_name().c_str(),
               device.name.c_str(), device.major, device.minor, device.sm_count,
-              static_cast<unsigned long long>(seed), cudalabs::kGitCommit);
+              static_cast<unsigned long long>(seed), cudalabs::built_from_commit().c_str());
 
   const std::vector<Candidate> all = candidates();
   std::size_t largest = 0;
@@ -492,21 +463,13 @@ int run(int argc, char** argv) {
       checks - failures, checks);
 
   if (!options.output.empty()) {
-    nlohmann::json context = {
-        {"device", device.name},
-        {"compute_capability", std::to_string(device.major) + "." + std::to_string(device.minor)},
-        {"sm_count", device.sm_count},
-        {"sm_clock_max_mhz", device.sm_clock_khz / 1000},
-        {"driver", cudalabs::DeviceInfo::version_text(device.driver_version)},
-        {"cuda_runtime", cudalabs::DeviceInfo::version_text(device.runtime_version)},
-        {"command", cudalabs::recorded_command(argc, argv)},
-        {"git_commit", cudalabs::kGitCommit},
-        {"date", utc_now()},
-        {"seed", std::to_string(seed)},
+    nlohmann::json context = cudalabs::run_context(device, argc, argv, seed);
+    context.update(nlohmann::json{
+        {"date", cudalabs::utc_timestamp()},
         {"repetitions", options.repetitions},
         {"timing", "CUDA events around a few launches back to back; rounds interleaved, medians"},
         {"checks_passed", checks - failures},
-        {"checks", checks}};
+        {"checks", checks}});
     cudalabs::write_json_file(options.output, {{"context", context}, {"benchmarks", benchmarks}});
   }
   return failures == 0 ? 0 : 1;
