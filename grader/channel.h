@@ -30,8 +30,11 @@ enum class Op : std::uint32_t {
   kRun = 5,      ///< calls: the student's functions, then one synchronization; reply the status
                  ///< and each call's host result bytes
   kCallbackReply = 6,  ///< the referee's answer to a callback: tag, status, message, bytes
-  kReply = 100,        ///< a reply (its payload starts with a Status)
-  kCallback = 101,     ///< runner -> referee during a run: tag, kind, bytes (lab 10's workers)
+  kRange = 7,    ///< a label: an NVTX range of that name opened on the thread that runs the calls
+                 ///< (an empty label closes it), so that Nsight Compute, watching several probes
+                 ///< in one run, names the probe each kernel was launched in
+  kReply = 100,  ///< a reply (its payload starts with a Status)
+  kCallback = 101,  ///< runner -> referee during a run: tag, kind, bytes (lab 10's workers)
 };
 
 /// Where a put buffer's bytes come from.

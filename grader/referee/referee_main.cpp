@@ -4,7 +4,9 @@
 //   referee --probe VARIANT --out F [flags]    one checked call of VARIANT (Nsight Compute profiles
 //                                              the runner meanwhile); F: the problem's facts
 //                                              (VARIANT,VARIANT...: one call of each, in one
-//                                              runner)
+//                                              runner; --ranges TAG: each call inside an NVTX
+//                                              range named TAG[VARIANT], whose kernels a tool
+//                                              watching them all can tell apart)
 //   referee --bench --variants A,B --pairs P --rounds R --out F [flags]
 //                                              the reference's runner, then the student's, P times;
 //                                              every timed call's output checked; F: the rates
@@ -40,7 +42,7 @@ class EventContext : public ::testing::EmptyTestEventListener {
 };
 
 struct Flags {
-  std::string out, variant;
+  std::string out, variant, ranges;
   std::vector<std::string> variants;
   int pairs = 3, rounds = 5;
   std::vector<std::string> problem;  // the lab's own flags
@@ -77,6 +79,8 @@ Flags parse(int argc, char** argv, int first) {
       flags.out = value();
     else if (arg == "--variants")
       flags.variants = split(value());
+    else if (arg == "--ranges")
+      flags.ranges = value();
     else if (arg == "--pairs")
       flags.pairs = parse_count(arg, value(), 1, 20);
     else if (arg == "--rounds")
@@ -107,6 +111,7 @@ nlohmann::json facts_of(const Workload& workload) {
 // One checked call of `variant` on the runner: the probe's record of it.
 nlohmann::json probe_one(RemoteRunner& runner, const std::string& variant, const Flags& flags) {
   nlohmann::json result = {{"variant", variant}};
+  bool range_open = false;
   try {
     std::unique_ptr<Workload> workload = make_workload(variant, flags.problem);
     if (!workload) throw std::runtime_error("this lab has no probe problem");
@@ -116,7 +121,18 @@ nlohmann::json probe_one(RemoteRunner& runner, const std::string& variant, const
         runner, 1, cudalabs::derive_seed(cudalabs::run_seed(), "probe/" + variant));
     // The facts of the problem as prepared (lab 00's chains draw their length per set).
     result["facts"] = facts_of(*workload);
+    // Only the calls inside the range: the puts before and the reads after launch no kernel of
+    // the student's, and a kernel launched outside every range is counted against every probe.
+    if (!flags.ranges.empty()) {
+      runner.range(flags.ranges + "[" + variant + "]");
+      range_open = true;
+    }
+    result["runner_pid"] = runner.runner_pid();
     runner.run(calls);
+    if (range_open) {
+      runner.range("");
+      range_open = false;
+    }
     workload->check(runner);
     runner.free_kept();
     result["ok"] = true;
@@ -126,6 +142,11 @@ nlohmann::json probe_one(RemoteRunner& runner, const std::string& variant, const
     if (dynamic_cast<const CheckCannotFail*>(&error) != nullptr)
       result["grader_error"] = error.what();
     try {
+      // A call that threw left its range open in a runner that still runs: closed, so that the
+      // next probe's kernels are not inside two ranges. (A runner that died took it along.)
+      if (range_open && runner.running() &&
+          runner.runner_pid() == result["runner_pid"].get<std::int64_t>())
+        runner.range("");
       runner.free_kept();
     } catch (...) {
     }

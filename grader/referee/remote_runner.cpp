@@ -405,6 +405,13 @@ void RemoteRunner::free_all() {
   }
 }
 
+void RemoteRunner::range(const std::string& label) {
+  ensure_started();
+  Writer out;
+  out.str(label);
+  request(Op::kRange, out.data());
+}
+
 void RemoteRunner::free_kept() {
   if (process_ == nullptr) return;
   process_->kept.clear();

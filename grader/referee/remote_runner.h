@@ -80,6 +80,9 @@ class RemoteRunner {
   void free_all();
   /// Frees every buffer.
   void free_kept();
+  /// Opens an NVTX range named `label` around the calls that follow (empty: closes it): the name a
+  /// tool watching several probes in one runner gives each kernel.
+  void range(const std::string& label);
   /// Answers a callback of the runner during a run: (kind, payload) -> reply bytes; runs on a
   /// thread of its own for each callback, so that callbacks made at once are served at once.
   using CallbackHandler =
@@ -94,6 +97,8 @@ class RemoteRunner {
   void stop();
   /// The process id the runner reported (in its sandbox), 0 before it started.
   std::int64_t runner_pid() const { return runner_pid_; }
+  /// Whether a runner process is up (a call that killed it, or a time limit, ends it).
+  bool running() const { return process_ != nullptr; }
 
  private:
   struct Process;

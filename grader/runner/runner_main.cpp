@@ -9,6 +9,7 @@
 #include "grader/runner/runner.h"
 
 #include <fcntl.h>
+#include <nvtx3/nvToolsExt.h>
 #include <unistd.h>
 
 #include <condition_variable>
@@ -395,6 +396,17 @@ int main() {
         case Op::kRun:
           std::tie(reply, exit_after) = run(*state, in);
           break;
+        case Op::kRange: {
+          // The calls run on this thread, inside the range: a kernel another thread launches, or
+          // one launched after the range closes, is outside every probe's.
+          const std::string label = in.str(256);
+          if (label.empty())
+            nvtxRangePop();
+          else
+            nvtxRangePushA(label.c_str());
+          reply = status_reply(Status::kOk, "");
+          break;
+        }
         default:
           reply = status_reply(Status::kProtocol, "unknown operation");
       }

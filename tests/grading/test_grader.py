@@ -424,6 +424,47 @@ class TechniqueTest(unittest.TestCase):
         self.assertIn("a register tile", broken.failures[0])
         self.assertIn("lds 3.5e+05", broken.failures[0])
 
+    def test_one_run_of_several_probes_files_each_kernel_under_its_range(self):
+        nvtx = "thread Domain:Push/Pop_Range:PL_Type:PL_Value:CLR_Type:Color:Msg_Type:Msg"
+        tag = "5eed1e55c0ffee00"
+
+        def row(number, name, ranges, ffma):
+            return f'"{number}","42","runner","{name}","{ranges}","(256, 1, 1)","{ffma}","1000"'
+
+        report = "\n".join(
+            [
+                "==PROF== Connected to process 42 (/scratch/runner)",
+                f'"ID","Process ID","Process Name","Kernel Name","{nvtx}","launch__block_size",'
+                '"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum","smsp__sass_inst_executed_op_shared_ld.sum"',
+                '"","","","","","","inst","inst"',
+                row(0, "k1", f"<default domain>:{tag}[rt_1d]:none:none:none:0:ascii:{tag}[rt_1d]", "67,108,864"),
+                row(1, "k2a", f"<default domain>:{tag}[rt_2d]", "33,554,432"),
+                row(2, "k2b", f"<default domain>:{tag}[rt_2d]", "33,554,432"),
+                # a prefix of another variant's name is its own variant
+                row(3, "k3", f"<default domain>:{tag}[rt]", "1"),
+                # a kernel's name cannot claim a range: only the NVTX column is read
+                row(4, f"{tag}[rt_1d]", "", "5"),
+                # nested ranges (a range the student's code opened inside the call) name no one
+                row(5, "k5", f"<default domain>:{tag}[rt_1d]:{tag}[rt_2d]", "5"),
+                # another tag (or none): not this grading's
+                row(6, "k6", "<default domain>:0000000000000000[rt_1d]", "5"),
+            ]
+        )
+        kernels = technique.read_kernels(report)
+        by_variant, stray = technique.attribute(kernels, tag)
+        self.assertEqual(
+            {v: [k["Kernel Name"] for k in ks] for v, ks in by_variant.items()},
+            {"rt_1d": ["k1"], "rt_2d": ["k2a", "k2b"], "rt": ["k3"]},
+        )
+        self.assertEqual(stray, 3)
+        self.assertEqual(technique.range_label(tag, "rt_2d"), f"{tag}[rt_2d]")
+        two = technique.judge_kernels("rt_2d", self.RULES, True, "", by_variant["rt_2d"], self.FACTS)
+        self.assertEqual(two.measured["ffma"], 67108864.0)
+        self.assertEqual(two.measured["kernels"], 2.0)
+        # A report without NVTX columns cannot be attributed: the grader probes one variant a run.
+        self.assertIsNone(technique.attribute(technique.read_kernels(NCU_CSV), tag))
+        self.assertEqual(technique.attribute([], tag), ({}, 0))
+
     def test_rules_fail_closed(self):
         nothing = technique.judge("rt_1d", self.RULES, True, "", "==PROF== No kernels were profiled.\n", self.FACTS)
         self.assertIn("no kernel ran on the GPU", nothing.failures[0])

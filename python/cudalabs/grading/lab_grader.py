@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import secrets
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -387,6 +388,80 @@ def _sanitizer(
     return True
 
 
+def _probe_run(
+    ctx: Context,
+    lab: Lab,
+    rules: technique.TechniqueRules,
+    folder: Path,
+    env: dict,
+    run: LabRun,
+    variants: list[str],
+    targets,
+    work: Path,
+    probe_args: tuple[str, ...],
+    time_limit_s: float,
+    tag: str,
+) -> dict[str, tuple[technique.VariantTechnique, str]] | None:
+    """One referee run probing `variants` under Nsight Compute: variant -> (its verdict, the problem);
+    {} when the report cannot be attributed (`tag` runs only: a runner that started again, or a report
+    without NVTX columns), None when the grading cannot go on (the run's failure is recorded)."""
+    name = "probe-" + ("all" if tag else variants[0])
+    out = work / f"{name}.json"
+    out.unlink(missing_ok=True)
+    runner = _runner(ctx, lab, folder, name)
+    tool_file = runner.scratch / "tool.log"
+    step = run_referee(
+        targets.referee,
+        ["--probe", ",".join(variants), *(["--ranges", tag] if tag else []), "--out", str(out), *probe_args],
+        runner.command(ctx.sandbox, ncu_tool(sorted(set(rules.metrics.values())), tool_file, nvtx=bool(tag))),
+        work,
+        name,
+        env,
+        time_limit_s,
+        tool_file=tool_file,
+    )
+    run.logs["profile" if tag else f"profile ({variants[0]})"] = _publish(ctx, step.tool_log)
+    written = json.loads(out.read_text()) if out.is_file() else {}
+    probes = written.get("variants", {variants[0]: written} if written else {})
+    tool_output = step.tool_log.read_text(errors="replace") if step.tool_log and step.tool_log.is_file() else ""
+    if technique.no_permission(tool_output):
+        run.fail(
+            NOT_GRADED,
+            "this node does not let users read the GPU's performance counters: the technique "
+            "rules cannot be checked (grade elsewhere, or pass --no-technique)",
+        )
+        return None
+    for variant in variants:
+        if probes.get(variant, {}).get("grader_error"):
+            run.fail(
+                NOT_GRADED, f"{variant}: the probe's check is the grader's defect: {probes[variant]['grader_error']}"
+            )
+            return None
+    kernels = technique.read_kernels(tool_output)
+    if tag:
+        attributed = technique.attribute(kernels, tag)
+        if attributed is None or len({p["runner_pid"] for p in probes.values() if "runner_pid" in p}) > 1:
+            return {}
+        by_variant, stray = attributed
+    else:
+        by_variant, stray = {variants[0]: kernels}, 0
+    judged = {}
+    for variant in variants:
+        probe = probes.get(variant, {"ok": False, "error": "the referee wrote no probe"})
+        ok, error = bool(probe.get("ok")), probe.get("error", "")
+        if ok and stray:
+            ok, error = False, (
+                f"{stray} kernel(s) ran outside every variant's call (launched from another thread, or after "
+                "a call returned): no kernel can be credited"
+            )
+        facts = {k: float(v) for k, v in probe.get("facts", {}).items()}
+        judged[variant] = (
+            technique.judge_kernels(variant, rules, ok, error, by_variant.get(variant, []), facts),
+            str(probe.get("problem", "")),
+        )
+    return judged
+
+
 def _technique(
     ctx: Context, lab: Lab, rubric: LabRubric, folder: Path, env: dict, run: LabRun, variants: list[str]
 ) -> None:
@@ -405,47 +480,27 @@ def _technique(
         return
     targets = build.lab_targets(ctx.build, lab.number, lab.folder)
     work = ctx.work / f"lab{lab.number}"
-    measured = {}
     probe_args = rules.draw_probe()  # one draw for the lab: the distinct rule compares like with like
-    problem = ""
+    limit = ctx.time_limit_s or rubric.time_limit_s
+    # Every variant probed in one runner under one Nsight Compute (its start-up paid once), each
+    # call inside an NVTX range named with a tag drawn now. A runner that had to start again (a
+    # call killed it) wrote a report of its own: then each variant gets a run of its own.
+    judged = _probe_run(
+        ctx, lab, rules, folder, env, run, variants, targets, work, probe_args, limit, secrets.token_hex(8)
+    )
+    if judged == {}:
+        judged = {}
+        for variant in variants:
+            one = _probe_run(ctx, lab, rules, folder, env, run, [variant], targets, work, probe_args, limit, "")
+            if one is None:
+                return
+            judged.update(one)
+    if not judged:
+        return
+    problem = next((p for _, p in judged.values() if p), "")
+    measured = {}
     for variant in variants:
-        name = f"probe-{variant}"
-        out = work / f"{name}.json"
-        out.unlink(missing_ok=True)
-        runner = _runner(ctx, lab, folder, name)
-        tool_file = runner.scratch / "tool.log"
-        step = run_referee(
-            targets.referee,
-            ["--probe", variant, "--out", str(out), *probe_args],
-            runner.command(ctx.sandbox, ncu_tool(sorted(set(rules.metrics.values())), tool_file)),
-            work,
-            name,
-            env,
-            ctx.time_limit_s or rubric.time_limit_s,
-            tool_file=tool_file,
-        )
-        run.logs[f"profile ({variant})"] = _publish(ctx, step.tool_log)
-        probe = json.loads(out.read_text()) if out.is_file() else {"ok": False, "error": "the referee wrote no probe"}
-        if probe.get("grader_error"):
-            run.fail(NOT_GRADED, f"{variant}: the probe's check is the grader's defect: {probe['grader_error']}")
-            return
-        problem = problem or str(probe.get("problem", ""))
-        tool_output = step.tool_log.read_text(errors="replace") if step.tool_log and step.tool_log.is_file() else ""
-        if technique.no_permission(tool_output):
-            run.fail(
-                NOT_GRADED,
-                "this node does not let users read the GPU's performance counters: the technique "
-                "rules cannot be checked (grade elsewhere, or pass --no-technique)",
-            )
-            return
-        result = technique.judge(
-            variant,
-            rules,
-            bool(probe.get("ok")),
-            probe.get("error", ""),
-            tool_output,
-            {k: float(v) for k, v in probe.get("facts", {}).items()},
-        )
+        result = judged[variant][0]
         run.technique[variant] = result
         if result.measured:
             measured[variant] = result.measured

@@ -157,12 +157,15 @@ def sanitizer_tool(tool: str, log: Path) -> list[str]:
     ]
 
 
-def ncu_tool(metrics: list[str], log: Path) -> list[str]:
+def ncu_tool(metrics: list[str], log: Path, nvtx: bool = False) -> list[str]:
+    """Nsight Compute measuring `metrics` on every kernel; `nvtx`: each kernel's NVTX ranges in the
+    report too (several probes in one run, told apart by the referee's ranges)."""
     ncu = shutil.which("ncu")
     if ncu is None:
         raise FileNotFoundError("Nsight Compute (ncu) not found")
     return [
         ncu,
+        *(["--nvtx"] if nvtx else []),
         "--clock-control",
         "none",
         "--target-processes",

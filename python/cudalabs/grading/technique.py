@@ -81,6 +81,31 @@ def read_kernels(text: str) -> list[dict[str, str]]:
     return [dict(zip(header, row)) for row in rows[2:] if len(row) == len(header)]
 
 
+def range_label(tag: str, variant: str) -> str:
+    """The NVTX range the referee opens around one variant's probe call (--ranges TAG)."""
+    return f"{tag}[{variant}]"
+
+
+def attribute(kernels: list[dict[str, str]], tag: str) -> tuple[dict[str, list[dict[str, str]]], int] | None:
+    """Each kernel of a report of several probes (ncu --nvtx) filed under the one variant whose range
+    it ran in: (variant -> its kernels, the number of kernels in no range or in more than one); None
+    when the report has kernels but no NVTX column (an Nsight Compute that does not write them).
+    Only the NVTX columns are read, and the tag is drawn at grading time, so a kernel's name cannot
+    claim a range."""
+    if kernels and not any("Range" in column for kernel in kernels for column in kernel):
+        return None
+    pattern = re.compile(re.escape(tag) + r"\[([A-Za-z0-9_]+)\]")
+    by_variant: dict[str, list[dict[str, str]]] = {}
+    stray = 0
+    for kernel in kernels:
+        names = {name for column, cell in kernel.items() if "Range" in column for name in pattern.findall(cell)}
+        if len(names) == 1:
+            by_variant.setdefault(names.pop(), []).append(kernel)
+        else:
+            stray += 1
+    return by_variant, stray
+
+
 def _number(cell: str) -> float | None:
     text = cell.replace(",", "").strip()
     match = re.match(r"^\(?\s*(-?[0-9.]+(?:[eE][-+]?\d+)?)", text)  # "256" or "(256, 1, 1)"
@@ -214,13 +239,24 @@ class VariantTechnique:
 def judge(
     variant: str, rules: TechniqueRules, probe_ok: bool, probe_error: str, tool_output: str, facts: dict[str, float]
 ) -> VariantTechnique:
-    """The variant's rules against its probe: fails closed on every missing piece."""
+    """The variant's rules against its own probe's report (every kernel in it is the variant's)."""
+    return judge_kernels(variant, rules, probe_ok, probe_error, read_kernels(tool_output), facts)
+
+
+def judge_kernels(
+    variant: str,
+    rules: TechniqueRules,
+    probe_ok: bool,
+    probe_error: str,
+    kernels: list[dict[str, str]],
+    facts: dict[str, float],
+) -> VariantTechnique:
+    """The variant's rules against the kernels its call launched: fails closed on every missing piece."""
     result = VariantTechnique(variant, facts=dict(facts))
     applicable = [rule for rule in rules.rules if rule.applies_to(variant)]
     if not probe_ok:
         result.failures.append(f"the probe did not run: {probe_error}")
         return result
-    kernels = read_kernels(tool_output)
     if not kernels:
         result.failures.append("no kernel ran on the GPU during the variant's call (Nsight Compute measured none)")
         return result
