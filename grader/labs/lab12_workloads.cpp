@@ -1,11 +1,12 @@
-// Lab 12's timed and profiled problems. Each workload draws one pool of random inputs (from its
-// first input set's seed: both sides of a timed pair see the same) and puts it in the runner once
-// per workload; each set reads a window of it at a random offset, so that no two calls sum, scan or
-// count the same array, and the pool's slack (256 MiB, more than any GPU's L2) keeps one call's
-// cached lines from serving the next. Even sets start on a 16-byte boundary (the vector paths),
-// odd sets anywhere lab.h allows. Every set's output is checked: the sum exactly (its pool is
-// integers every order of additions sums exactly: lab12_timed_sum.h), the scan value by value, the
-// histogram bin by bin.
+// Lab 12's timed and profiled problems. Each workload reads one pool of random inputs, put in the
+// runner once per workload; each set reads a window of it at a random offset (from the variant's
+// own seeds), so that no two calls sum, scan or count the same array, and the pool's slack (256
+// MiB, more than any GPU's L2) keeps one call's cached lines from serving the next. The pool, and
+// the totals its checks read, are drawn once for every variant of a family and both sides of a
+// timed pair (Workload::share_inputs): the referee's own cost, not the timed one. Even sets start
+// on a 16-byte boundary (the vector paths), odd sets anywhere lab.h allows. Every set's output is
+// checked: the sum exactly (its pool is integers every order of additions sums exactly:
+// lab12_timed_sum.h), the scan value by value, the histogram bin by bin.
 #include "common/random_fill.h"
 #include "grader/labs/lab12_rules.h"
 #include "grader/labs/lab12_timed_sum.h"
@@ -21,7 +22,9 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <random>
 #include <stdexcept>
 
@@ -34,8 +37,31 @@ std::int64_t as_int(std::size_t value) {
   return static_cast<std::int64_t>(value);
 }
 
-// A pool of `count` + slack values of T, drawn once; the windows of the last prepare().
-template <class T>
+// A pool and the totals its checks read (made at the first check).
+template <class T, class Totals>
+struct Pool {
+  std::vector<T> values;
+  std::unique_ptr<Totals> totals;
+};
+
+// The last pool of its kind the referee drew, by key (problem and seed): a family's variants and
+// both sides of a pair ask for the same one in turn, so one is kept at a time.
+template <class T, class Totals>
+std::shared_ptr<Pool<T, Totals>> last_pool(const std::string& key,
+                                           const std::function<std::vector<T>()>& draw) {
+  static std::string last_key;
+  static std::shared_ptr<Pool<T, Totals>> last;
+  if (!last || key != last_key) {
+    last.reset();  // before drawing the next: one pool in memory at a time
+    last = std::make_shared<Pool<T, Totals>>();
+    last->values = draw();
+    last_key = key;
+  }
+  return last;
+}
+
+// A pool of `count` + slack values of T; the windows of the last prepare().
+template <class T, class Totals>
 class WindowWorkload : public Workload {
  public:
   WindowWorkload(std::string variant, std::size_t count)
@@ -46,16 +72,19 @@ class WindowWorkload : public Workload {
   }
   std::string unit() const override { return "GB/s"; }
   double unit_scale() const override { return 1e9; }
+  void share_inputs(std::uint64_t seed) override { shared_seed_ = seed; }
 
  protected:
   virtual std::vector<T> draw_pool(std::size_t size, std::uint64_t seed) const = 0;
 
-  // The pool in the runner (drawn on first use, put once: its warm-ups and rounds read it), and
-  // `sets` windows into it.
+  // The pool in the runner (drawn on first use, or taken from the family's; put once: its
+  // warm-ups and rounds read it), and `sets` windows into it.
   std::int64_t put_pool(RemoteRunner& runner, int sets, std::uint64_t seed) {
-    if (pool_.empty()) {
-      pool_seed_ = cudalabs::derive_seed(seed, "pool");
-      pool_ = draw_pool(count_ + slack_, pool_seed_);
+    if (!pool_) {
+      pool_seed_ = shared_seed_ ? cudalabs::derive_seed(*shared_seed_, "pool")
+                                : cudalabs::derive_seed(seed, "pool");
+      const std::string key = problem() + " pool " + std::to_string(pool_seed_);
+      pool_ = last_pool<T, Totals>(key, [&] { return draw_pool(count_ + slack_, pool_seed_); });
     }
     std::mt19937_64 random(cudalabs::derive_seed(seed, "windows"));
     offsets_.clear();
@@ -65,7 +94,13 @@ class WindowWorkload : public Workload {
       offsets_.push_back(offset);
     }
     const std::string key = variant_ + " " + problem() + " pool " + std::to_string(pool_seed_);
-    return runner.put_kept(key, pool_.data(), pool_.size() * sizeof(T)).id;
+    return runner.put_kept(key, pool().data(), pool().size() * sizeof(T)).id;
+  }
+
+  const std::vector<T>& pool() const { return pool_->values; }
+  const Totals& totals() {
+    if (!pool_->totals) pool_->totals = std::make_unique<Totals>(pool_->values);
+    return *pool_->totals;
   }
 
   std::string wrong(std::size_t set, const std::string& what) const {
@@ -75,14 +110,25 @@ class WindowWorkload : public Workload {
 
   std::string variant_;
   std::size_t count_, slack_;
-  std::vector<T> pool_;
+  std::optional<std::uint64_t> shared_seed_;
+  std::shared_ptr<Pool<T, Totals>> pool_;
   std::uint64_t pool_seed_ = 0;
   std::vector<std::size_t> offsets_;
 };
 
+// The inclusive scan's running sums of a pool: prefix[i] = pool[0] + ... + pool[i - 1], modulo
+// 2^32.
+struct ScanPrefix {
+  explicit ScanPrefix(const std::vector<std::uint32_t>& pool) : prefix(pool.size() + 1, 0) {
+    const std::vector<std::uint32_t> scanned = lab12::reference_inclusive_scan(pool);
+    std::copy(scanned.begin(), scanned.end(), prefix.begin() + 1);
+  }
+  std::vector<std::uint32_t> prefix;
+};
+
 // ---- Sum: +1 and -1 at random places, zeros between (lab12_timed_sum.h) ----
 
-class SumWorkload : public WindowWorkload<float> {
+class SumWorkload : public WindowWorkload<float, lab12_rules::SumTotals> {
  public:
   using WindowWorkload::WindowWorkload;
   double prepared_work() const override { return 4.0 * count_ * offsets_.size(); }
@@ -115,10 +161,10 @@ class SumWorkload : public WindowWorkload<float> {
     for (std::size_t s = 0; s < offsets_.size(); ++s)
       std::memcpy(&got[s], runner.get(outputs_[s], "sum").data(), 4);
     const std::int64_t depth = lab12_rules::addition_depth(variant_, count_);
-    if (!totals_) totals_ = std::make_unique<lab12_rules::SumTotals>(pool_);
+    const lab12_rules::SumTotals& totals = this->totals();
     for (std::size_t s = 0; s < offsets_.size(); ++s) {
       // The window's sum and sum of magnitudes, integers.
-      const lab12_rules::SumTotals::Totals window = totals_->window(offsets_[s], count_);
+      const lab12_rules::SumTotals::Totals window = totals.window(offsets_[s], count_);
       std::uint32_t bits = 0;
       std::memcpy(&bits, &got[s], sizeof bits);
       if (bits == 0xFFFFFFFFu || bits == 0x80000000u)
@@ -145,12 +191,11 @@ class SumWorkload : public WindowWorkload<float> {
     return lab12_rules::exact_pool(size, lab12_rules::exact_stride(count_), seed);
   }
   std::vector<RemoteBuffer> outputs_;
-  std::unique_ptr<lab12_rules::SumTotals> totals_;  // of pool_, made at the first check
 };
 
 // ---- Inclusive scan: random 32-bit values (the sums wrap) ----
 
-class ScanWorkload : public WindowWorkload<std::uint32_t> {
+class ScanWorkload : public WindowWorkload<std::uint32_t, ScanPrefix> {
  public:
   using WindowWorkload::WindowWorkload;
   double prepared_work() const override {
@@ -160,11 +205,6 @@ class ScanWorkload : public WindowWorkload<std::uint32_t> {
 
   std::vector<Call> prepare(RemoteRunner& runner, int sets, std::uint64_t seed) override {
     const std::int64_t pool = put_pool(runner, sets, seed);
-    if (prefix_.empty()) {  // prefix_[i] = pool_[0] + ... + pool_[i - 1], modulo 2^32
-      prefix_.assign(pool_.size() + 1, 0);
-      const std::vector<std::uint32_t> scanned = lab12::reference_inclusive_scan(pool_);
-      std::copy(scanned.begin(), scanned.end(), prefix_.begin() + 1);
-    }
     const std::size_t workspace =
         remote_workspace_bytes(runner, "lab12.scan_workspace", variant_, {as_int(count_)},
                                lab12_rules::workspace_cap(count_), problem());
@@ -185,9 +225,10 @@ class ScanWorkload : public WindowWorkload<std::uint32_t> {
   }
 
   void check(RemoteRunner& runner) override {
+    const std::vector<std::uint32_t>& prefix = totals().prefix;
     for (std::size_t s = 0; s < offsets_.size(); ++s) {
       runner.get_with(outputs_[s], "output",
-                      [&](const std::uint8_t* bytes) { check_set(s, bytes); });
+                      [&](const std::uint8_t* bytes) { check_set(s, bytes, prefix); });
     }
   }
 
@@ -197,10 +238,11 @@ class ScanWorkload : public WindowWorkload<std::uint32_t> {
 
  private:
   // Set s's output, read where it lies (4-byte aligned: put's offsets are 0 or 4).
-  void check_set(std::size_t s, const std::uint8_t* bytes) const {
+  void check_set(std::size_t s, const std::uint8_t* bytes,
+                 const std::vector<std::uint32_t>& prefix) const {
     const std::uint32_t* got = reinterpret_cast<const std::uint32_t*>(bytes);
-    const std::uint32_t* expected = prefix_.data() + offsets_[s] + 1;
-    const std::uint32_t before = prefix_[offsets_[s]];
+    const std::uint32_t* expected = prefix.data() + offsets_[s] + 1;
+    const std::uint32_t before = prefix[offsets_[s]];
     // The first wrong value, compared in parallel (2^26 values a set).
     std::size_t first_wrong = count_;
 #pragma omp parallel for schedule(static) reduction(min : first_wrong)
@@ -218,13 +260,12 @@ class ScanWorkload : public WindowWorkload<std::uint32_t> {
   std::vector<std::uint32_t> draw_pool(std::size_t size, std::uint64_t seed) const override {
     return lab12::scan_inputs(size, seed);
   }
-  std::vector<std::uint32_t> prefix_;
   std::vector<RemoteBuffer> outputs_;
 };
 
 // ---- Histogram: bytes drawn as --distribution says ----
 
-class HistogramWorkload : public WindowWorkload<std::uint8_t> {
+class HistogramWorkload : public WindowWorkload<std::uint8_t, lab12_rules::HistogramTotals> {
  public:
   HistogramWorkload(std::string variant, std::size_t count, lab12::ByteDistribution distribution)
       : WindowWorkload(std::move(variant), count), distribution_(distribution) {}
@@ -251,9 +292,9 @@ class HistogramWorkload : public WindowWorkload<std::uint8_t> {
   }
 
   void check(RemoteRunner& runner) override {
-    if (!totals_) totals_ = std::make_unique<lab12_rules::HistogramTotals>(pool_);
+    const lab12_rules::HistogramTotals& totals = this->totals();
     for (std::size_t s = 0; s < offsets_.size(); ++s) {
-      const lab12_rules::HistogramTotals::Bins bins = totals_->window(offsets_[s], count_);
+      const lab12_rules::HistogramTotals::Bins bins = totals.window(offsets_[s], count_);
       std::array<std::uint32_t, lab12::kBins> got{};
       std::memcpy(got.data(), runner.get(outputs_[s], "bins").data(), sizeof got);
       for (int b = 0; b < lab12::kBins; ++b) {
@@ -276,7 +317,6 @@ class HistogramWorkload : public WindowWorkload<std::uint8_t> {
   }
   lab12::ByteDistribution distribution_;
   std::vector<RemoteBuffer> outputs_;
-  std::unique_ptr<lab12_rules::HistogramTotals> totals_;  // of pool_, made at the first check
 };
 
 }  // namespace

@@ -115,6 +115,7 @@ nlohmann::json probe_one(RemoteRunner& runner, const std::string& variant, const
   try {
     std::unique_ptr<Workload> workload = make_workload(variant, flags.problem);
     if (!workload) throw std::runtime_error("this lab has no probe problem");
+    workload->share_inputs(cudalabs::derive_seed(cudalabs::run_seed(), "probe/shared"));
     result["problem"] = workload->problem();
     set_event_context("probe " + variant);
     const std::vector<Call> calls = workload->prepare(
@@ -182,9 +183,10 @@ int probe_main(int argc, char** argv) {
 
 // One side's rounds of one variant on its runner: the median rate, or what went wrong.
 nlohmann::json time_side(RemoteRunner& runner, const std::string& variant, const Flags& flags,
-                         std::uint64_t seed) {
+                         std::uint64_t seed, std::uint64_t shared_seed) {
   std::unique_ptr<Workload> workload = make_workload(variant, flags.problem);
   if (!workload) throw std::runtime_error("this lab has no timed problem");
+  workload->share_inputs(shared_seed);
   nlohmann::json side;
   std::string stage = "warm-up";
   // Where a side's time goes (the grader's own cost, for the records): preparing, the calls,
@@ -296,7 +298,8 @@ int bench_main(int argc, char** argv) {
         const std::uint64_t pair_seed =
             cudalabs::derive_seed(seed, variant + "/" + std::to_string(pair));
         result["variants"][variant]["pairs"][pair][who] =
-            time_side(runner, variant, flags, pair_seed);
+            time_side(runner, variant, flags, pair_seed,
+                      cudalabs::derive_seed(seed, "shared/" + std::to_string(pair)));
       }
       runner.stop();
       result["side_seconds"][pair][who] = seconds_since(side_start);  // the grader's own cost

@@ -35,6 +35,11 @@ class Workload {
   /// Facts of the problem for the technique rules (m, n, k, flops, bytes...), as name -> value:
   /// of the calls of the last prepare() where they differ from set to set.
   virtual std::vector<std::pair<std::string, double>> facts() const = 0;
+  /// A seed for inputs the variants of one timed pair (or one run of probes) may share, given
+  /// before the first prepare(): both sides of a pair get the same. A workload may draw from it
+  /// what costs the referee most to make (lab 12's pools, each variant still reading windows of its
+  /// own); by default it draws everything from prepare()'s seeds.
+  virtual void share_inputs(std::uint64_t seed) { (void)seed; }
 };
 
 /// The lab's workload of `variant`, with the lab's problem flags (`args`, e.g. {"--size", "2048"}).

@@ -403,8 +403,9 @@ def _probe_run(
     tag: str,
 ) -> dict[str, tuple[technique.VariantTechnique, str]] | None:
     """One referee run probing `variants` under Nsight Compute: variant -> (its verdict, the problem);
-    {} when the report cannot be attributed (`tag` runs only: a runner that started again, or a report
-    without NVTX columns), None when the grading cannot go on (the run's failure is recorded)."""
+    {} when the report cannot be attributed (`tag` runs only: a runner that started again, a report
+    without NVTX columns or no kernel in a range), None when the grading cannot go on (the run's
+    failure is recorded)."""
     name = "probe-" + ("all" if tag else variants[0])
     out = work / f"{name}.json"
     out.unlink(missing_ok=True)
@@ -440,7 +441,9 @@ def _probe_run(
     kernels = technique.read_kernels(tool_output)
     if tag:
         attributed = technique.attribute(kernels, tag)
-        if attributed is None or len({p["runner_pid"] for p in probes.values() if "runner_pid" in p}) > 1:
+        restarted = len({p["runner_pid"] for p in probes.values() if "runner_pid" in p}) > 1
+        # No kernel in any range: ranges this node's tools do not record (no worse than a run each).
+        if attributed is None or restarted or (kernels and not attributed[0]):
             return {}
         by_variant, stray = attributed
     else:
