@@ -6,14 +6,17 @@ import json
 import pathlib
 
 # Newest first, whatever their rubric: the grader's own cost changes with the grader. Issue 52's runs
-# (operands through shared memory, the timed checks from running totals) graded lab 12 with the full
-# rubric and labs 00-06 and 13 with one timed pair; then the planted classes (QUICK_CLASS_RECORDS); the
+# (operands through shared memory, the timed checks from running totals, every probe in one Nsight
+# Compute run) graded lab 12 with the full rubric and labs 00-07 and 13 with one timed pair; then the planted classes (QUICK_CLASS_RECORDS); the
 # class demonstration ran an earlier grader (three sanitizers, the distinct rule, three benchmark
 # pairs). An older, lighter grader's times (solutions.json) are no guide to today's: a lab no run of
 # these graded says "not recorded". Each record's rubric is named.
 QUICK = "one timed pair per variant"
+FULL = "the full rubric"
 GRADING_RECORDS = (
-    ("grading/issue52_data_path_nvidia-h200/lab12_full/grade-report.json", "the full rubric"),
+    ("grading/issue52_data_path_nvidia-h200/lab12_full_one_profile/grade-report.json", FULL),
+    ("grading/issue52_data_path_nvidia-h200/quick_07/grade-report.json", QUICK),
+    ("grading/issue52_data_path_nvidia-h200/lab12_full/grade-report.json", FULL),
     ("grading/issue52_data_path_nvidia-h200/quick_13/grade-report.json", QUICK),
     ("grading/issue52_data_path_nvidia-h200/quick_00-03-04-06-13/grade-report.json", QUICK),
     ("grading/issue52_data_path_nvidia-h200/quick_00-01-02-05/grade-report.json", QUICK),
