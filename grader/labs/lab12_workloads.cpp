@@ -132,6 +132,7 @@ class SumWorkload : public WindowWorkload<float, lab12_rules::SumTotals> {
  public:
   using WindowWorkload::WindowWorkload;
   double prepared_work() const override { return 4.0 * count_ * offsets_.size(); }
+  CallBytes least_bytes_per_call() const override { return {4.0 * count_, 4.0}; }
   std::size_t bytes_per_set() const override { return 4096; }  // one float; the pool is shared
 
   std::vector<Call> prepare(RemoteRunner& runner, int sets, std::uint64_t seed) override {
@@ -201,6 +202,7 @@ class ScanWorkload : public WindowWorkload<std::uint32_t, ScanPrefix> {
   double prepared_work() const override {
     return 8.0 * count_ * offsets_.size();
   }  // read and written
+  CallBytes least_bytes_per_call() const override { return {4.0 * count_, 4.0 * count_}; }
   std::size_t bytes_per_set() const override { return count_ * sizeof(std::uint32_t); }
 
   std::vector<Call> prepare(RemoteRunner& runner, int sets, std::uint64_t seed) override {
@@ -273,6 +275,9 @@ class HistogramWorkload : public WindowWorkload<std::uint8_t, lab12_rules::Histo
     return WindowWorkload::problem() + "_" + lab12::distribution_name(distribution_);
   }
   double prepared_work() const override { return static_cast<double>(count_) * offsets_.size(); }
+  CallBytes least_bytes_per_call() const override {
+    return {static_cast<double>(count_), 4.0 * lab12::kBins};
+  }
   std::size_t bytes_per_set() const override { return 4096; }  // the bins; the pool is shared
 
   std::vector<Call> prepare(RemoteRunner& runner, int sets, std::uint64_t seed) override {

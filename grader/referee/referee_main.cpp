@@ -11,8 +11,10 @@
 //                                              the reference's runner, then the student's, P times;
 //                                              every timed call's output checked; F: the rates
 // The lab's problem flags (e.g. --size 2048) follow; the lab's workload reads them.
+#include "common/device_info.h"
 #include "common/random_fill.h"
 #include "grader/referee/check_cannot_fail.h"
+#include "grader/referee/memory_floor.h"
 #include "grader/referee/remote_runner.h"
 #include "grader/referee/workload.h"
 
@@ -183,7 +185,8 @@ int probe_main(int argc, char** argv) {
 
 // One side's rounds of one variant on its runner: the median rate, or what went wrong.
 nlohmann::json time_side(RemoteRunner& runner, const std::string& variant, const Flags& flags,
-                         std::uint64_t seed, std::uint64_t shared_seed) {
+                         std::uint64_t seed, std::uint64_t shared_seed,
+                         const MemoryCeiling& ceiling) {
   std::unique_ptr<Workload> workload = make_workload(variant, flags.problem);
   if (!workload) throw std::runtime_error("this lab has no timed problem");
   workload->share_inputs(shared_seed);
@@ -236,6 +239,15 @@ nlohmann::json time_side(RemoteRunner& runner, const std::string& variant, const
       const double seconds = seconds_since(start);
       calling += seconds;
       check_and_free();
+      const double least = least_round_seconds(ceiling, workload->least_bytes_per_call(), sets);
+      if (seconds < least) {
+        throw std::runtime_error(
+            "wrong timing of " + variant + " on " + workload->problem() + ": " +
+            std::to_string(sets) + " calls took " + std::to_string(seconds) + " s, less than the " +
+            std::to_string(least) +
+            " s the GPU's memory needs to move their bytes (at its peak, less what the L2 holds): "
+            "their work was not done in the round");
+      }
       rates.push_back(workload->prepared_work() / seconds / workload->unit_scale());
     }
     std::sort(rates.begin(), rates.end());
@@ -285,6 +297,11 @@ int bench_main(int argc, char** argv) {
     }
   }
   const std::uint64_t seed = cudalabs::derive_seed(cudalabs::run_seed(), "bench");
+  const cudalabs::DeviceInfo device = cudalabs::current_device_info();
+  const MemoryCeiling ceiling =
+      memory_ceiling(device.memory_clock_khz, device.memory_bus_bits, device.l2_bytes);
+  result["memory_ceiling"] = {{"peak_bytes_per_s", ceiling.peak_bytes_per_s},
+                              {"l2_bytes", ceiling.l2_bytes}};
   for (int pair = 0; pair < flags.pairs; ++pair) {
     // The reference first, then the student: each runner is stopped (its sandbox gone) before the
     // other starts, so no student process is alive while the reference is timed.
@@ -299,7 +316,7 @@ int bench_main(int argc, char** argv) {
             cudalabs::derive_seed(seed, variant + "/" + std::to_string(pair));
         result["variants"][variant]["pairs"][pair][who] =
             time_side(runner, variant, flags, pair_seed,
-                      cudalabs::derive_seed(seed, "shared/" + std::to_string(pair)));
+                      cudalabs::derive_seed(seed, "shared/" + std::to_string(pair)), ceiling);
       }
       runner.stop();
       result["side_seconds"][pair][who] = seconds_since(side_start);  // the grader's own cost

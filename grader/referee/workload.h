@@ -5,6 +5,7 @@
 #pragma once
 
 #include "grader/call.h"
+#include "grader/referee/memory_floor.h"
 #include "grader/referee/remote_runner.h"
 
 #include <cstdint>
@@ -40,6 +41,11 @@ class Workload {
   /// what costs the referee most to make (lab 12's pools, each variant still reading windows of its
   /// own); by default it draws everything from prepare()'s seeds.
   virtual void share_inputs(std::uint64_t seed) { (void)seed; }
+  /// Bytes one call of the last prepare() must move between DRAM and the SMs at the least (its
+  /// inputs read once, its outputs written once): a round faster than the memory can move them,
+  /// less what the L2 holds, is refused (memory_floor.h). None: no floor (a problem bound by
+  /// arithmetic).
+  virtual CallBytes least_bytes_per_call() const { return {}; }
 };
 
 /// The lab's workload of `variant`, with the lab's problem flags (`args`, e.g. {"--size", "2048"}).
