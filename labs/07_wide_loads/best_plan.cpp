@@ -17,11 +17,27 @@ namespace {
 template <class... Kernels>
 constexpr std::array<TileCandidate, sizeof...(Kernels)> candidates_of(KernelList<Kernels...>) {
   int index = 0;
-  return {TileCandidate{index++, Kernels::kNarrow, Kernels::kName, Kernels::BM, Kernels::BN,
+  return {TileCandidate{index++, Kernels::kNarrow, false, Kernels::kName, Kernels::BM, Kernels::BN,
                         Kernels::BK, Kernels::kWarps, Kernels::kBlocksPerSm, Kernels::kSmGflops,
                         Kernels::kFixedUs}...};
 }
-constexpr std::array<TileCandidate, BestTiles::kSize> kCandidates = candidates_of(BestTiles{});
+// The few-rows kernel (few_rows.cuh), given code that no variant runs: its speed is DRAM's, and its
+// FFMAs (16 a value of B, with a 128-bit shared load for 4 of them) have a floor of their own at
+// kSmGflops, an estimate from its instruction mix (not yet measured: lab07_plans times it). ptxas
+// gives it at most 62 registers: 4 blocks of 256 threads an SM.
+constexpr TileCandidate kFewRows{BestTiles::kSize, false, true,  "few_rows", 16, kFewRowsCols, 1,
+                                 kFewRowsWarps,    4,     200.0, 2.0};
+template <class... Kernels>
+constexpr std::array<TileCandidate, sizeof...(Kernels) + 1> all_candidates_of(
+    KernelList<Kernels...> list) {
+  const auto tiles = candidates_of(list);
+  std::array<TileCandidate, sizeof...(Kernels) + 1> all{};
+  for (std::size_t i = 0; i < tiles.size(); ++i) all[i] = tiles[i];
+  all[tiles.size()] = kFewRows;
+  return all;
+}
+constexpr std::array<TileCandidate, BestTiles::kSize + 1> kCandidates =
+    all_candidates_of(BestTiles{});
 // The narrow kernel is considered up to this width of C (4 column chunks).
 constexpr int kNarrowConsideredCols = 4 * kNarrowMaxCols;
 
@@ -95,7 +111,20 @@ double predicted_us(const TileCandidate& c, const cudalabs::GemmShape& shape, in
   const int slices = ceil_div(shape.k, slice_k);
   const double m = shape.m, n = shape.n, k = shape.k;
   double us = 0.0;
-  if (c.narrow) {
+  if (c.few_rows) {
+    // B read once per group of rows (the groups of a column chunk run together, so mostly once from
+    // DRAM: counted each time, the floor is a bound); the lanes past N compute as the others.
+    const int group = few_rows_group(shape.m);
+    const long long row_groups = ceil_div(shape.m, group);
+    const long long chunks = ceil_div(shape.n, kFewRowsCols);
+    const long long blocks = chunks * row_groups * slices;
+    const double rows = static_cast<double>(row_groups * group);
+    const double columns = static_cast<double>(chunks * kFewRowsCols);
+    const double busy_sms = static_cast<double>(std::min<long long>(blocks, sms));
+    us = std::max(
+        dram_us(4.0 * (k * n * static_cast<double>(row_groups) + m * k + m * n), blocks, sms),
+        2.0 * rows * columns * k / (c.sm_gflops * 1e3 * busy_sms));
+  } else if (c.narrow) {
     const long long columns = narrow_columns(shape.n);
     const long long chunks = ceil_div(columns, static_cast<long long>(c.bn));  // reads of A
     const long long blocks = ceil_div(shape.m, c.bm) * chunks * slices;
@@ -128,10 +157,15 @@ long long stream_k_iterations(const TileCandidate& c, const cudalabs::GemmShape&
   return tiles_of(shape, c.bm, c.bn) * ceil_div(shape.k, c.bk);
 }
 
-// Blocks a stream-K plan runs: those the SMs hold at once, but no more than there are iterations.
+// Blocks a stream-K plan runs: those the SMs hold at once, but no more than leave each a run of
+// kMinSliceK of K (at least one iteration), as split-K's slices: 147 x 67 x 2472 on 528 blocks of
+// wide_64x64 gave each block 2 iterations (32 of K), each paying a tile's fill and a partial tile's
+// trip through the workspace for 32 multiply-adds an output (0.31 of cuBLAS on an H200, issue 53).
 int stream_k_blocks(const TileCandidate& c, const cudalabs::GemmShape& shape, int sms) {
-  return static_cast<int>(std::min<long long>(static_cast<long long>(sms) * c.blocks_per_sm,
-                                              stream_k_iterations(c, shape)));
+  const long long min_run = std::max(1, kMinSliceK / c.bk);
+  return static_cast<int>(
+      std::min<long long>(static_cast<long long>(sms) * c.blocks_per_sm,
+                          std::max(1LL, stream_k_iterations(c, shape) / min_run)));
 }
 
 double predicted_stream_k_us(const TileCandidate& c, const cudalabs::GemmShape& shape, int sms) {
@@ -167,13 +201,14 @@ std::vector<BestPlan> candidate_plans(const cudalabs::GemmShape& shape, int sms)
   std::vector<BestPlan> plans;
   for (const TileCandidate& c : kCandidates) {
     if (c.narrow && shape.n > kNarrowConsideredCols) continue;
+    if (c.few_rows && shape.m > kFewRowsMaxRows) continue;
     for (int splits : {1, 2, 3, 4, 6, 8, 12, kMaxSplits}) {
       const int slice_k = splits == 1 ? shape.k : k_slice_length(shape.k, splits);
       if (splits > 1 && (slice_k < kMinSliceK || ceil_div(shape.k, slice_k) != splits))
         continue;  // slices too thin, or rounding left fewer of them
       plans.push_back({&c, splits, slice_k, 0, predicted_us(c, shape, splits, sms)});
     }
-    if (!c.narrow && stream_k_blocks(c, shape, sms) > 1)
+    if (!c.narrow && !c.few_rows && stream_k_blocks(c, shape, sms) > 1)
       plans.push_back(
           {&c, 1, shape.k, stream_k_blocks(c, shape, sms), predicted_stream_k_us(c, shape, sms)});
   }
@@ -203,7 +238,9 @@ BestPlan plan_best(const cudalabs::GemmShape& shape, int sms) {
 
 bool repack_pays(const BestPlan& plan, const cudalabs::GemmShape& shape, bool pack_a, bool pack_b,
                  int sms) {
-  if ((!pack_a && !pack_b) || plan.candidate == nullptr || plan.candidate->narrow) return false;
+  if ((!pack_a && !pack_b) || plan.candidate == nullptr || plan.candidate->narrow ||
+      plan.candidate->few_rows)
+    return false;
   const double a_bytes = pack_a ? 4.0 * shape.m * static_cast<double>(shape.k) : 0.0;
   const double b_bytes = pack_b ? 4.0 * shape.k * static_cast<double>(shape.n) : 0.0;
   const double copy_us = 2.0 * (a_bytes + b_bytes) / (kMemoryGBps * sms * 1e3) +

@@ -14,16 +14,18 @@ namespace lab07 {
 /// One kernel `best` may run (an entry of BestTiles, tiles.h), with what the model needs to know
 /// of it.
 struct TileCandidate {
-  int index;    ///< its place in BestTiles (launch.cuh dispatches on it)
+  int index;    ///< its place in BestTiles, or BestTiles::kSize for the few-rows kernel (launch.cuh
+                ///< dispatches on it)
   bool narrow;  ///< the narrow kernel (its "tile" is the 32 rows x 16 columns a block computes)
-  const char* name;   ///< its variant's name, e.g. "wide_256x128"
-  int bm;             ///< block tile rows
-  int bn;             ///< block tile columns
-  int bk;             ///< block tile depth along K
-  int warps;          ///< warps per block
-  int blocks_per_sm;  ///< blocks an SM holds at once (its __launch_bounds__ budget)
-  double sm_gflops;   ///< one SM's speed on this tile when full (measured, see tiles.h)
-  double fixed_us;    ///< what a launch costs beyond its rounds: fill, drain, the last stores
+  bool few_rows = false;  ///< the few-rows kernel (few_rows.cuh: given code, not a variant)
+  const char* name;       ///< its variant's name, e.g. "wide_256x128"
+  int bm;                 ///< block tile rows
+  int bn;                 ///< block tile columns
+  int bk;                 ///< block tile depth along K
+  int warps;              ///< warps per block
+  int blocks_per_sm;      ///< blocks an SM holds at once (its __launch_bounds__ budget)
+  double sm_gflops;       ///< one SM's speed on this tile when full (measured, see tiles.h)
+  double fixed_us;        ///< what a launch costs beyond its rounds: fill, drain, the last stores
 };
 
 /// The most slices `best` cuts K into.
@@ -50,12 +52,15 @@ struct BestPlan {
   std::string describe() const;
 };
 
-/// The candidates: BestTiles (tiles.h) in its order, largest tile first, the narrow kernel last.
+/// The candidates: BestTiles (tiles.h) in its order, largest tile first, then the narrow kernel,
+/// then the few-rows kernel (few_rows.cuh), which `best` runs for a C of few rows but which is no
+/// variant.
 std::span<const TileCandidate> best_candidates();
 
 /// Every plan `best` may run for `shape` on `sms` SMs, each with its predicted time: each tile
-/// unsplit, split 2 to kMaxSplits ways (slices of at least 128) and under stream-K, and the narrow
-/// kernel (unsplit and split) for N <= 64. lab07_plans times them all against the model.
+/// unsplit, split 2 to kMaxSplits ways (slices of at least 128) and under stream-K, the narrow
+/// kernel (unsplit and split) for N <= 64 and the few-rows kernel (unsplit and split) for M <=
+/// kFewRowsMaxRows. lab07_plans times them all against the model.
 std::vector<BestPlan> candidate_plans(const cudalabs::GemmShape& shape, int sms);
 
 /// The model's time for `candidate` on `shape` with K in `splits` slices on a GPU of `sms` SMs, in
@@ -64,8 +69,9 @@ std::vector<BestPlan> candidate_plans(const cudalabs::GemmShape& shape, int sms)
 /// proportionally less. Where no two blocks share a panel (C one tile wide or one tile tall), every
 /// tile's loads come from DRAM, and a block staging one tile ahead finishes at most one tile per
 /// DRAM round trip. No kernel beats DRAM: reading A, B and C once at the bandwidth of the SMs it
-/// occupies is a floor (the narrow kernel's whole cost: it reads A once per 16 columns of C). A
-/// split adds its partial sums' trip through memory and the summing launch.
+/// occupies is a floor (the narrow kernel's whole cost: it reads A once per 16 columns of C; the
+/// few-rows kernel's: it reads B once per group of rows). A split adds its partial sums' trip
+/// through memory and the summing launch.
 double predicted_us(const TileCandidate& candidate, const cudalabs::GemmShape& shape, int splits,
                     int sms);
 
@@ -91,8 +97,8 @@ inline constexpr double kScalarPathRate = 0.89;
 /// Whether `best` should copy the operands that do not allow 128-bit loads (A when `pack_a`, B when
 /// `pack_b`) into aligned scratch before it runs `plan`: the copy reads and writes each of them
 /// once at DRAM speed, plus a launch each; it must cost less than the scalar path would add to the
-/// plan (1 / kScalarPathRate - 1 of its time). Never for the narrow kernel, whose loads take any
-/// alignment.
+/// plan (1 / kScalarPathRate - 1 of its time). Never for the narrow and few-rows kernels, whose
+/// loads take any alignment.
 bool repack_pays(const BestPlan& plan, const cudalabs::GemmShape& shape, bool pack_a, bool pack_b,
                  int sms);
 

@@ -6,10 +6,11 @@
 //  - The optional challenge, the kernels `best` runs: wide_gemm_kernel<Shape, kVector, kSplit> for
 //    each block tile of BestTiles (tiles.h) and narrow_gemm_kernel<kCols, kSlicedK>, on 1-D grids
 //    (the kernel maps its tile number to a tile, see kGroupRows).
-//  - `best`: the kernel of BestTiles and the share-out of K (whole, split-K or stream-K:
-//    split_k.cuh) that best_plan.h predicts fastest, on aligned copies of a misaligned A or B where
-//    the copy pays (repack_pays). Every plan is launched from its description (planned_launch), so
-//    that describe_best and describe_plan name the kernel and grid the plan runs.
+//  - `best`: the kernel of BestTiles, or the given few-rows kernel (few_rows.cuh), and the
+//    share-out of K (whole, split-K or stream-K: split_k.cuh) that best_plan.h predicts fastest, on
+//    aligned copies of a misaligned A or B where the copy pays (repack_pays). Every plan is
+//    launched from its description (planned_launch), so that describe_best and describe_plan name
+//    the kernel and grid the plan runs.
 // kVector selects the 128-bit loads, which need A and B 16-byte aligned with lda and ldb multiples
 // of 4; other arguments take the scalar instantiation of the same kernel. The kernels test C's
 // alignment for their stores themselves.
@@ -19,6 +20,7 @@
 #include "common/aligned_operands.cuh"
 #include "common/cuda_check.h"
 #include "common/launch_utils.h"
+#include "few_rows.cuh"
 #include "lab.h"
 #include "split_k.cuh"
 #include "stream_k.h"
@@ -194,7 +196,32 @@ PlannedLaunch planned_launch_of(const BestPlan& plan, const cudalabs::GemmShape&
   return launch;
 }
 
+// The few-rows kernel (few_rows.cuh) on one block per 32 columns and group of rows, gridDim.z
+// slices of K under split-K. Its loads take any alignment: `vector` does not matter.
+PlannedLaunch few_rows_launch(const BestPlan& plan, const cudalabs::GemmShape& shape) {
+  PlannedLaunch launch;
+  const int group = few_rows_group(shape.m);
+  const bool sliced = plan.splits > 1;
+  switch (group) {
+    case 4:
+      launch.kernel = sliced ? &few_rows_gemm_kernel<4, true> : &few_rows_gemm_kernel<4, false>;
+      break;
+    case 8:
+      launch.kernel = sliced ? &few_rows_gemm_kernel<8, true> : &few_rows_gemm_kernel<8, false>;
+      break;
+    default:
+      launch.kernel = sliced ? &few_rows_gemm_kernel<16, true> : &few_rows_gemm_kernel<16, false>;
+      break;
+  }
+  launch.block = dim3(kFewRowsThreads);
+  launch.grid =
+      cudalabs::checked_grid(cudalabs::ceil_div(shape.n, kFewRowsCols),
+                             cudalabs::ceil_div(shape.m, group), plan.splits, "lab07 few_rows");
+  return launch;
+}
+
 PlannedLaunch planned_launch(const BestPlan& plan, const cudalabs::GemmShape& shape, bool vector) {
+  if (plan.candidate->few_rows) return few_rows_launch(plan, shape);
   PlannedLaunch launch;
   BestTiles::visit(plan.candidate->index, [&](auto kernel) {
     launch = planned_launch_of<typename decltype(kernel)::type>(plan, shape, vector);
@@ -268,7 +295,7 @@ int multiprocessors() {
 // Throws std::invalid_argument for a plan that is not one of candidate_plans for a GEMM of K `k`.
 void check_plan(const BestPlan& plan, int k, const cudalabs::GemmShape& shape) {
   const bool streamable = plan.candidate != nullptr && plan.stream_k() && !plan.candidate->narrow &&
-                          plan.splits == 1 &&
+                          !plan.candidate->few_rows && plan.splits == 1 &&
                           plan.stream_blocks <= stream_k_iterations(*plan.candidate, shape);
   if (plan.candidate == nullptr || plan.splits < 1 || plan.splits > kMaxSplits ||
       (plan.stream_k() && !streamable) || (plan.splits == 1 && plan.slice_k != k) ||

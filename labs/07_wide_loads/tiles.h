@@ -78,6 +78,21 @@ constexpr int narrow_chunk(int n) {
   return n <= 4 ? 4 : n <= 8 ? 8 : kNarrowMaxCols;
 }
 
+/// The few-rows kernel (few_rows.cuh, given code `best` runs for a C of few rows and a long K):
+/// blocks of kFewRowsWarps warps, each block 32 columns of C (one per lane) by a group of rows (4,
+/// 8 or 16: few_rows_group), the warps sharing out each chunk of kFewRowsChunk values of K.
+inline constexpr int kFewRowsMaxRows = 64;  ///< C of at most this many rows may take it
+inline constexpr int kFewRowsWarps = 8;     ///< warps per block of the few-rows kernel
+inline constexpr int kFewRowsThreads = kFewRowsWarps * 32;  ///< threads per block
+inline constexpr int kFewRowsCols = 32;                     ///< columns of C per block: one a lane
+inline constexpr int kFewRowsChunk = kFewRowsWarps * 32;    ///< values of K staged per chunk
+
+/// The few-rows kernel's rows per block for a C of m rows: 4, 8 or 16, the fewest that cover m,
+/// else 16 (and ceil(m / 16) groups of rows on gridDim.y).
+constexpr int few_rows_group(int m) {
+  return m <= 4 ? 4 : m <= 8 ? 8 : 16;
+}
+
 /// K of each slice but the last when `best` splits K into `slices` (gridDim.z of a split launch): a
 /// multiple of 8, so that every slice starts 16-byte aligned where K's first column is.
 __host__ __device__ constexpr int k_slice_length(int k, int slices) {

@@ -19,15 +19,39 @@
 
 #include "warp_tile.cuh"
 
+#include <cstdint>
+
 namespace lab07 {
 namespace {
 
-// Four consecutive floats that lie inside the matrix: one 128-bit load when aligned, else four
-// scalar loads, with no bounds tests either way.
+// Four consecutive floats that lie inside the matrix, no bounds tests: one 128-bit load when the
+// rows are aligned. Off alignment (a row of N % 4 != 0 floats, or a matrix that starts off 16
+// bytes), the two aligned 128-bit chunks that hold the four floats, shifted into place: two wide
+// loads instead of four scalar ones, the same lines read (a predicated wide path rather than a
+// scalar fallback). Their bytes before p and after p + 3 lie in 16-byte chunks that hold a float
+// of the matrix, so inside its allocation, except past the matrix's last float: where the second
+// chunk would reach past `end` (one past the matrix's last float), four scalar loads instead.
 template <bool kVector>
-__device__ __forceinline__ float4 load_four_inside(const float* __restrict__ p) {
+__device__ __forceinline__ float4 load_four_inside(const float* __restrict__ p, const float* end) {
   if (kVector) return __ldg(reinterpret_cast<const float4*>(p));
-  return make_float4(__ldg(p), __ldg(p + 1), __ldg(p + 2), __ldg(p + 3));
+  const std::uintptr_t address = reinterpret_cast<std::uintptr_t>(p);
+  const int shift = static_cast<int>(address >> 2) & 3;  // floats past the aligned chunk's start
+  const float4* chunk = reinterpret_cast<const float4*>(address & ~std::uintptr_t{15});
+  const bool second_inside = reinterpret_cast<const float*>(chunk + 2) <= end;
+  if (shift != 0 && !second_inside)
+    return make_float4(__ldg(p), __ldg(p + 1), __ldg(p + 2), __ldg(p + 3));
+  const float4 low = __ldg(chunk);
+  const float4 high = shift != 0 ? __ldg(chunk + 1) : low;
+  switch (shift) {
+    case 1:
+      return make_float4(low.y, low.z, low.w, high.x);
+    case 2:
+      return make_float4(low.z, low.w, high.x, high.y);
+    case 3:
+      return make_float4(low.w, high.x, high.y, high.z);
+    default:
+      return low;
+  }
 }
 
 // The register-staged kernel: global -> registers -> shared, two shared buffers. Its state lives in
@@ -62,12 +86,21 @@ struct RegisterStagedBlock {
   // tested loads (the tile past K's end does anyway).
   int unchecked_k_end;  // tiles ending at or before this k take the plain loads
   int next_k0 = 0;      // the column of A (row of B) where the next tile starts
+  const float* a_end;   // one past A's last float, and B's: where a shifted load must stop
+  const float* b_end;
   float4 a_staged[kAVectors], b_staged[kBVectors];
   float acc[TM][TN] = {};
   float a_frag[2][TM], b_frag[2][TN];
 
   __device__ RegisterStagedBlock(const cudalabs::GemmArgs& gemm, ATile* a, BTile* b, int2 origin)
-      : args(gemm), a_tile(a), b_tile(b), row0(origin.x), col0(origin.y), tid(threadIdx.x) {
+      : args(gemm),
+        a_tile(a),
+        b_tile(b),
+        row0(origin.x),
+        col0(origin.y),
+        tid(threadIdx.x),
+        a_end(gemm.a + static_cast<long long>(gemm.m - 1) * gemm.lda + gemm.k),
+        b_end(gemm.b + static_cast<long long>(gemm.k - 1) * gemm.ldb + gemm.n) {
     unchecked_k_end = args.n % 4 == 0 ? args.k : args.k - 1;
   }
 
@@ -77,13 +110,15 @@ struct RegisterStagedBlock {
       for (int r = 0; r < kAVectors; ++r) {
         const int v = tid + r * kThreads;
         const int row = min(row0 + v / (BK / 4), args.m - 1);
-        a_staged[r] = load_four_inside<kVector>(args.a + row * args.lda + k0 + v % (BK / 4) * 4);
+        a_staged[r] =
+            load_four_inside<kVector>(args.a + row * args.lda + k0 + v % (BK / 4) * 4, a_end);
       }
 #pragma unroll
       for (int r = 0; r < kBVectors; ++r) {
         const int v = tid + r * kThreads;
         const int column = min(col0 + v % (BN / 4) * 4, (args.n - 1) / 4 * 4);
-        b_staged[r] = load_four_inside<kVector>(args.b + (k0 + v / (BN / 4)) * args.ldb + column);
+        b_staged[r] =
+            load_four_inside<kVector>(args.b + (k0 + v / (BN / 4)) * args.ldb + column, b_end);
       }
       return;
     }

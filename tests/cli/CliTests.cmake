@@ -56,6 +56,20 @@ cudalabs_add_cli_test(lab07_plans_unknown_flag 2 "^lab07_plans: unknown flag '--
 cudalabs_add_cli_test(lab07_plans_unwritable_output 2 "^lab07_plans: --output: '/nonexistent/p.json' cannot be written"
                       lab07_plans --shapes 64 --output /nonexistent/p.json)
 
+# programs/gemm_random_shapes (scripts/gemm-random-shapes' timing program): its flags, before the GPU.
+cudalabs_add_cli_test(gemm_random_shapes_shape_zero 2 "^gemm_random_shapes: --shapes: invalid shape '0x4x5'"
+                      gemm_random_shapes --shapes 0x4x5 --output /tmp/gemm_random_shapes_cli.json)
+cudalabs_add_cli_test(gemm_random_shapes_bad_labs 2 "^gemm_random_shapes: --labs: invalid value '12'"
+                      gemm_random_shapes --shapes 64 --labs 12 --output /tmp/gemm_random_shapes_cli.json)
+cudalabs_add_cli_test(gemm_random_shapes_bad_seed 2 "^gemm_random_shapes: --seed: invalid value '-1'"
+                      gemm_random_shapes --shapes 64 --seed -1 --output /tmp/gemm_random_shapes_cli.json)
+cudalabs_add_cli_test(gemm_random_shapes_min_rounds_above_rounds 2
+                      "^gemm_random_shapes: --min-rounds: invalid value '5' \\(more than --rounds 4\\)"
+                      gemm_random_shapes --shapes 64 --rounds 4 --min-rounds 5 --output /tmp/gemm_random_shapes_cli.json)
+cudalabs_add_cli_test(gemm_random_shapes_unwritable_output 2
+                      "^gemm_random_shapes: --output: '/nonexistent/t.json' cannot be written"
+                      gemm_random_shapes --shapes 64 --output /nonexistent/t.json)
+
 cudalabs_add_cli_test(dcgan_num_zero 2 "^dcgan: --num: invalid value '0' \\(expected an integer from 1 to" dcgan --num 0)
 cudalabs_add_cli_test(dcgan_batch_zero 2 "^dcgan: --batch: invalid value '0'" dcgan --batch 0)
 cudalabs_add_cli_test(dcgan_batch_above_num 2 "^dcgan: --batch: 8 is larger than the 4 images to generate" dcgan --num 4 --batch 8)

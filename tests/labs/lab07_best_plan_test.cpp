@@ -191,15 +191,56 @@ TEST(BestPlan, StreamsANarrowC) {
   EXPECT_FALSE(plan_best({20480, 64, 3200}, kH100Sms).candidate->narrow);
   EXPECT_FALSE(plan_best({4096, 4096, 4096}, kH100Sms).candidate->narrow);
   // Its time is reading A at DRAM's speed: twice the rows, twice the time.
-  const TileCandidate& narrow = best_candidates().back();
+  const TileCandidate& narrow = best_candidates()[BestTiles::index_of<NarrowColumns>()];
   ASSERT_TRUE(narrow.narrow);
   const double half = predicted_us(narrow, {20480, 3, 1600}, 1, kH100Sms);
   const double whole = predicted_us(narrow, {40960, 3, 1600}, 1, kH100Sms);
   EXPECT_NEAR((whole - narrow.fixed_us) / (half - narrow.fixed_us), 2.0, 0.01);
 }
 
+// A C of a few rows and a long K is the transposed case: the few-rows kernel streams B once, where
+// the shortest tile (64 rows) would compute 60 rows of zeros at M = 4 (issue 53's 4 x 123 x 5240
+// ran at 0.29 of cuBLAS on wide_64x64 under stream-K, 528 blocks of 2 iterations each).
+TEST(BestPlan, StreamsBForAFewRows) {
+  for (const cudalabs::GemmShape& shape : {cudalabs::GemmShape{4, 123, 5240},
+                                           {43, 104, 13384},
+                                           {1, 4064, 2993},
+                                           {1, 837, 3024},
+                                           {16, 2000, 8000}}) {
+    const BestPlan plan = plan_best(shape, kH100Sms);
+    EXPECT_TRUE(plan.candidate->few_rows) << shape.label() << ": " << plan.describe();
+    EXPECT_FALSE(plan.stream_k());
+    // Its loads take any alignment: no copy of a misaligned operand.
+    EXPECT_FALSE(repack_pays(plan, shape, true, true, kH100Sms));
+  }
+  // Never past kFewRowsMaxRows rows; at 64 rows a tile of 64 is full, and the model weighs the two.
+  for (const cudalabs::GemmShape& shape :
+       {cudalabs::GemmShape{65, 123, 5240}, {4096, 4096, 4096}, {1024, 64, 64}}) {
+    for (const BestPlan& plan : candidate_plans(shape, kH100Sms))
+      EXPECT_FALSE(plan.candidate->few_rows) << shape.label();
+  }
+  EXPECT_FALSE(
+      plan_best({64, 16384, 16384}, kH100Sms).candidate->few_rows);  // a full wave of tiles
+  // Its time is reading B at DRAM's speed: twice the columns, twice the time (blocks on every SM).
+  const TileCandidate& few = best_candidates().back();
+  ASSERT_TRUE(few.few_rows);
+  EXPECT_EQ(few.index, BestTiles::kSize);
+  const double half = predicted_us(few, {8, 8192, 4096}, 1, kH100Sms);
+  const double whole = predicted_us(few, {8, 16384, 4096}, 1, kH100Sms);
+  EXPECT_NEAR((whole - few.fixed_us) / (half - few.fixed_us), 2.0, 0.01);
+  // A group of 16 rows more reads B once more.
+  const double one_group = predicted_us(few, {16, 16384, 4096}, 1, kH100Sms);
+  const double four_groups = predicted_us(few, {64, 16384, 4096}, 1, kH100Sms);
+  EXPECT_NEAR((four_groups - few.fixed_us) / (one_group - few.fixed_us), 4.0, 0.05);
+  EXPECT_EQ(few_rows_group(1), 4);
+  EXPECT_EQ(few_rows_group(5), 8);
+  EXPECT_EQ(few_rows_group(9), 16);
+  EXPECT_EQ(few_rows_group(64), 16);
+}
+
 // The plans best chooses from: every kernel unsplit, splits only with slices of 128 or more, the
-// narrow kernel only for N <= 64, and best's choice among them.
+// narrow kernel only for N <= 64, the few-rows kernel only for M <= 64, and best's choice among
+// them.
 TEST(BestPlan, CandidatePlansCoverTheChoices) {
   const std::vector<BestPlan> plans = candidate_plans({1024, 1024, 65536}, kH100Sms);
   int unsplit = 0, streamed = 0;
@@ -208,8 +249,9 @@ TEST(BestPlan, CandidatePlansCoverTheChoices) {
     if (plan.stream_k()) ++streamed;
     EXPECT_TRUE(plan.splits == 1 || plan.slice_k >= 128) << plan.describe();
     EXPECT_FALSE(plan.candidate->narrow);
+    EXPECT_FALSE(plan.candidate->few_rows);
   }
-  EXPECT_EQ(unsplit, static_cast<int>(best_candidates().size()) - 1);  // all but the narrow one
+  EXPECT_EQ(unsplit, static_cast<int>(best_candidates().size()) - 2);  // all but those two
   EXPECT_EQ(streamed, unsplit);                                        // each block tile
   const BestPlan chosen = plan_best({1024, 1024, 65536}, kH100Sms);
   EXPECT_TRUE(std::any_of(plans.begin(), plans.end(),
@@ -331,10 +373,14 @@ TEST(RepackPays, CopiesWhenTheCopyIsCheaperThanTheScalarPath) {
 }
 
 // The planner's candidates, the `wide_*` and `narrow_columns` variants and the launches all come
-// from BestTiles: the same kernels, in the same order, under the same names.
+// from BestTiles: the same kernels, in the same order, under the same names; the given few-rows
+// kernel follows them, no variant of its own.
 TEST(BestTiles, AreTheOneSourceOfCandidatesAndVariants) {
-  const std::span<const TileCandidate> candidates = best_candidates();
-  ASSERT_EQ(static_cast<int>(candidates.size()), BestTiles::kSize);
+  const std::span<const TileCandidate> all_candidates = best_candidates();
+  ASSERT_EQ(static_cast<int>(all_candidates.size()), BestTiles::kSize + 1);
+  EXPECT_TRUE(all_candidates.back().few_rows);
+  EXPECT_EQ(all_candidates.back().index, BestTiles::kSize);
+  const std::span<const TileCandidate> candidates = all_candidates.first(BestTiles::kSize);
   const std::span<const cudalabs::GemmVariant> all = variants();
   std::size_t first = 0;
   while (first < all.size() && std::string(all[first].name) != candidates.front().name) ++first;
@@ -343,7 +389,10 @@ TEST(BestTiles, AreTheOneSourceOfCandidatesAndVariants) {
     EXPECT_EQ(candidates[i].index, static_cast<int>(i));
     EXPECT_EQ(std::string(all[first + i].name), candidates[i].name);
     EXPECT_EQ(candidates[i].narrow, i + 1 == candidates.size());  // the narrow kernel last
+    EXPECT_FALSE(candidates[i].few_rows);
   }
+  for (const cudalabs::GemmVariant& variant : all)
+    EXPECT_NE(std::string(variant.name), all_candidates.back().name);
   EXPECT_EQ(std::string(all[first + candidates.size()].name), "best");
   EXPECT_EQ(BestTiles::index_of<Wide256x128>(), 0);
   EXPECT_EQ(BestTiles::index_of<NarrowColumns>(), BestTiles::kSize - 1);
@@ -365,11 +414,12 @@ TEST(BestPlanLaunch, EveryPlanDescribesTheKernelItRuns) {
   std::set<const void*> kernels;
   std::mt19937 random(11);
   std::uniform_int_distribution<int> side(1, 9000);
-  std::vector<cudalabs::GemmShape> shapes{
-      {1024, 1024, 65536}, {10240, 128, 6400}, {40960, 3, 1600}, {200, 3, 500}, {33, 65, 4099}};
+  std::vector<cudalabs::GemmShape> shapes{{1024, 1024, 65536}, {10240, 128, 6400}, {40960, 3, 1600},
+                                          {200, 3, 500},       {33, 65, 4099},     {3, 9000, 700},
+                                          {7, 100, 3000}};
   for (int i = 0; i < 60; ++i)
     shapes.push_back({side(random), side(random) / 40 + 1, side(random)});
-  int split = 0, streamed = 0;
+  int split = 0, streamed = 0, few_rows = 0;
   for (const cudalabs::GemmShape& shape : shapes) {
     for (const BestPlan& plan : candidate_plans(shape, kH100Sms)) {
       const TileCandidate& tile = *plan.candidate;
@@ -377,6 +427,22 @@ TEST(BestPlanLaunch, EveryPlanDescribesTheKernelItRuns) {
       ASSERT_NE(launch.kernel, nullptr) << plan.describe();
       EXPECT_EQ(launch.threads_per_block(), tile.warps * 32) << plan.describe();
       const int mode = plan.stream_k() ? 2 : plan.splits > 1 ? 1 : 0;
+      if (tile.few_rows) {
+        // One block per 32 columns and group of rows, K's slices on gridDim.z; no stream-K.
+        EXPECT_EQ(launch.grid.x, static_cast<unsigned>(cudalabs::ceil_div(shape.n, kFewRowsCols)));
+        EXPECT_EQ(launch.grid.y,
+                  static_cast<unsigned>(cudalabs::ceil_div(shape.m, few_rows_group(shape.m))));
+        EXPECT_EQ(static_cast<int>(launch.grid.z), plan.splits);
+        EXPECT_EQ(mode == 2, false) << plan.describe();
+        const int key = 10000 + few_rows_group(shape.m);
+        const auto [found, fresh] = kernel_of.try_emplace({key, mode}, launch.kernel);
+        EXPECT_EQ(found->second, launch.kernel) << plan.describe() << ": another kernel before";
+        if (fresh) {
+          EXPECT_TRUE(kernels.insert(launch.kernel).second) << plan.describe();
+        }
+        few_rows += 1;
+        continue;
+      }
       const long long tiles = tile.narrow
                                   ? static_cast<long long>(cudalabs::ceil_div(shape.m, tile.bm)) *
                                         cudalabs::ceil_div(shape.n, narrow_chunk(shape.n))
@@ -405,6 +471,7 @@ TEST(BestPlanLaunch, EveryPlanDescribesTheKernelItRuns) {
   }
   EXPECT_GT(split, 0);
   EXPECT_GT(streamed, 0);
+  EXPECT_GT(few_rows, 0);
   // A plan for another K is refused, as launch_plan refuses it.
   const BestPlan plan = plan_best({1024, 1024, 65536}, kH100Sms);
   EXPECT_THROW(describe_plan(plan, {1024, 1024, 4096}), std::invalid_argument);

@@ -30,9 +30,12 @@ void launch_current_plan(const cudalabs::GemmArgs& args, cudaStream_t stream) {
   lab07::launch_plan(current_plan, args, stream);
 }
 
-// Every split and stream-K plan of every kernel: K not a multiple of the slice or of the tile's
-// depth, misaligned operands (the scalar path), a misaligned C, a C three columns wide (the narrow
-// kernel), and runs that end inside a tile (stream-K on 132 blocks: a tile in up to 6 pieces).
+// Every split and stream-K plan of every kernel, and every plan of the few-rows kernel (given code
+// that no variant runs, few_rows.cuh): K not a multiple of the slice or of the tile's depth,
+// misaligned operands (the scalar path), a misaligned C, a C three columns wide (the narrow
+// kernel), C of 3, 7 and 33 rows (the few-rows kernel's groups of 4, 8 and 16, K ending inside a
+// warp's share of a chunk) and runs that end inside a tile (stream-K on 132 blocks: a tile in up to
+// 6 pieces).
 TEST(BestPlans, EverySplitOfKIsRight) {
   CUDALABS_REQUIRE_GPU();
   const bool student_build = std::string(CUDALABS_BUILD_NAME) == "student";
@@ -41,13 +44,15 @@ TEST(BestPlans, EverySplitOfKIsRight) {
       {{33, 65, 4099}, -1.0f, 0.25f, {1, 3, 2, 1}},
       {{200, 300, 2000}, 1.0f, 0.0f, {0, 0, 1, 0}},
       {{40, 3, 3000}, 2.0f, 0.5f, {2, 1, 3, 0}},
+      {{3, 517, 1500}, 1.0f, 0.5f, {1, 3, 2, 1}},
+      {{7, 33, 300}, 0.5f, 0.0f, {0, 1, 0, 1}},
   };
   int checked = 0, not_implemented = 0;
   for (const cudalabs::GemmCase& gemm_case : cases) {
     cudalabs::GemmVerifier verifier(
         gemm_case, cudalabs::derive_seed(cudalabs::run_seed(), "BestPlans/" + gemm_case.label()));
     for (const lab07::BestPlan& plan : lab07::candidate_plans(gemm_case.shape, 132)) {
-      if (plan.splits == 1 && !plan.stream_k()) continue;
+      if (plan.splits == 1 && !plan.stream_k() && !plan.candidate->few_rows) continue;
       current_plan = plan;
       const cudalabs::GemmCheckReport report = verifier.check(&launch_current_plan);
       if (report.outcome == cudalabs::CheckOutcome::kNotImplemented && student_build) {

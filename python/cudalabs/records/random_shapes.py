@@ -2,29 +2,31 @@
 on shapes drawn at random from a stated distribution (scripts/gemm-random-shapes).
 
 A sweep of named shapes invites tuning to the names; a draw with a seed chosen at run time does not. This
-module draws the shapes, runs each lab's driver once on all of them (one process per lab, Google Benchmark's
-random interleaving of the repetitions), reads the drivers' records with labdata.Results and writes the
-summary: per shape the ratio cuBLAS time / `best` time (medians), its geometric mean, its 10th percentile,
-the five worst shapes and the shares of the shape classes, against the goals in LABS.
+module draws the shapes, runs the timing program once (build/labs/gemm_random_shapes,
+programs/gemm_random_shapes.cpp: both labs in one process, `best` and cuBLAS in interleaved rounds, each
+result checked against cuBLAS on the GPU first), reads its record and writes the summary: per shape the ratio
+cuBLAS time / `best` time (medians), its geometric mean, its 10th percentile, the five worst shapes, and the
+same per class of shape (alignment of N and K, small M or N), against the goals in LABS.
 
 The distribution (Distribution.describe says it in words, and every record carries it):
-- K: a log-uniform integer in [16, 16384] (P(x) proportional to ln((x + 1) / x)); a multiple of 8, except in
-  the K-tail share (25 %), where K % 8 != 0.
-- M and N: log-uniform integers in [65, 16384], M any integer; except in the small share (20 %), where M
-  (half of them) or N (the other half) is a log-uniform integer in [1, 64].
-- N (which sets the leading dimension of B and C: the drivers' operands are row-major and tight, lda = K,
-  ldb = ldc = N): a multiple of 8 only in the N-aligned share (25 %), N % 8 != 0 elsewhere, so that most
-  rows of B and C start off 16-byte alignment, as most shapes users have do (a vocabulary of 50,257 words).
-  So the shares of "M or N at most 64", "K % 8 != 0" and "N % 8 != 0" are exact, not left to chance.
-- A shape is drawn again while A, B and C in FP32 exceed the memory cap together (2 GiB) or any one of them
-  its own cap (1 GiB), or the shape was drawn before.
-Which shapes are small and which have a K tail is a shuffle of fixed counts, so the two classes overlap as
-chance has it.
+- M, N and K: log-uniform integers (P(x) proportional to ln((x + 1) / x)) in [16, 16384], any integer
+  except where a share below says otherwise.
+- The small share (25 %): M (half of them) or N (the other half) a log-uniform integer in [1, 64]; the other
+  one, and M and N elsewhere, in [65, 16384], so that the share of "M or N at most 64" is exact.
+- K: a multiple of 8, except in the K-tail share (30 %), where K % 8 != 0.
+- N (which sets the leading dimension of B and C: the operands are row-major and tight, lda = K,
+  ldb = ldc = N): a multiple of 8 in the N-aligned share (25 %), any integer elsewhere, so that most rows of
+  B and C start off 16-byte alignment, as most shapes users have do (a vocabulary of 50,257 words).
+- A shape is drawn again while A, B and C in FP32 exceed the memory cap together (4 GiB) or any one of them
+  its own cap (4 GiB), or the shape was drawn before.
+Which shapes are small, which have a K tail and which an aligned N is a shuffle of fixed counts, so the
+classes overlap as chance has it.
 
 Files under OUT_DIR:
 - gemm_random_shapes_draw.json: the seed, the distribution and the shapes (what --summarize reads)
-- lab07_random_<device>.json, lab11_random_<device>.json (and .log): the drivers' Google Benchmark records
-- gemm_random_shapes_<device>.json and .txt: the summary, with device, date, git commit, command and seed
+- gemm_random_shapes_times.json and gemm_random_shapes.log: the timing program's record and output
+- gemm_random_shapes_<device>.json and .txt: the summary, with device, date, size, git commit, command and
+  seed
 """
 from __future__ import annotations
 
@@ -47,7 +49,9 @@ from cudalabs.records.benchmark import device_slug
 PROGRAM = "gemm-random-shapes"
 DRAW_FILE = "gemm_random_shapes_draw.json"
 SUMMARY_STEM = "gemm_random_shapes"
-RESULTS_TAG = "random"  # the drivers' --results-tag: OUT_DIR/labNN_random_<device>.json
+TIMES_FILE = "gemm_random_shapes_times.json"  # the timing program's record
+LOG_FILE = "gemm_random_shapes.log"
+PROGRAM_BINARY = "gemm_random_shapes"  # under BUILD_DIR/labs
 GIB = 1 << 30
 MAX_COUNT = 2000
 MIN_SHAPES_FOR_GOALS = 100  # fewer measured shapes are not judged against the goals
@@ -56,16 +60,15 @@ DRIVER_MAX_DIM = 1 << 20
 INDEX_LIMIT = (1 << 31) - 1
 # Linux refuses one command-line argument longer than this (MAX_ARG_STRLEN): --shapes must be shorter.
 MAX_ARGUMENT_BYTES = 131072
-# The drivers' timing copies are sized against the L2 (common/gemm_lab_driver.cpp, TimingInputs): the
-# estimate of their device memory assumes the H100's and H200's 50 MiB.
-L2_BYTES = 50 << 20
 # 2 ** 63 - 1: what the drivers' --seed takes (the same seed draws the shapes and seeds their inputs).
 MAX_SEED = (1 << 63) - 1
-# The drivers' timing: medians of 3 repetitions of at least 0.01 s each (the drivers' default is 0.05 s):
-# each repetition is still several launches of the largest shapes and thousands of the smallest, and
-# both labs' 120 shapes take about a minute and a half of a GPU.
-REPETITIONS = 3
-MIN_TIME = 0.01
+# The timing program's rounds (programs/gemm_random_shapes.cpp): 7 interleaved rounds of at least 5 ms a
+# side, cut to 3 for a shape whose rounds would take more than 400 ms: 120 shapes of both labs within about
+# half a minute of a GPU (the record says how long), well under the 90 s a run may take.
+ROUNDS = 7
+MIN_ROUNDS = 3
+ROUND_MS = 5.0
+SHAPE_MS = 400.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -78,19 +81,14 @@ class Lab:
     reference_name: str
     geomean_goal: float
     p10_goal: float
-    # The driver's timing sets per shape, each as the bytes it keeps per element of A and B (C is FP32 in
-    # all): lab 07 one FP32 set; lab 11 a BF16 set with FP32 copies of A and B (cuBLAS in TF32). Its FP16
-    # pass is not run: --variant best names no FP16 rung.
-    timing_sets: tuple
 
-    @property
-    def record_prefix(self):
-        return f"lab{self.number}_{RESULTS_TAG}_"
 
+# No shape's ratio may be under this (issue 53's goals), in either lab.
+FLOOR_GOAL = 0.60
 
 LABS = {
-    "07": Lab("07", "FP32", "cublas", "cuBLAS SGEMM", 1.00, 0.95, (4,)),
-    "11": Lab("11", "BF16", "cublas_bf16", "cuBLAS BF16 (FP32 sums and C)", 1.00, 0.90, (2 + 4,)),
+    "07": Lab("07", "FP32", "cublas", "cuBLAS SGEMM", 1.00, 0.90),
+    "11": Lab("11", "BF16", "cublas_bf16", "cuBLAS BF16 (FP32 sums and C)", 1.00, 0.85),
 }
 
 
@@ -105,14 +103,14 @@ class Distribution:
     count: int = 120
     min_dim: int = 16
     max_dim: int = 16384
-    small_share: float = 0.20
+    small_share: float = 0.25
     small_min: int = 1
     small_max: int = 64
-    k_tail_share: float = 0.25
+    k_tail_share: float = 0.30
     n_aligned_share: float = 0.25
     align: int = 8
-    max_gib: float = 2.0
-    max_operand_gib: float = 1.0
+    max_gib: float = 4.0
+    max_operand_gib: float = 4.0
 
     def check(self):
         """Raises BadInput when the parameters cannot draw a shape (or are not what the drivers take)."""
@@ -153,8 +151,8 @@ class Distribution:
             f"K in [{self.min_dim}, {self.max_dim}], a multiple of {self.align} except in the K-tail share "
             f"({share(self.k_tail_share)}: K % {self.align} != 0); M and N in [{self.bulk_min}, {self.max_dim}], "
             f"except in the small share ({share(self.small_share)}: half with M, half with N in "
-            f"[{self.small_min}, {self.small_max}]); M any integer; N % {self.align} != 0 except in the N-aligned "
-            f"share ({share(self.n_aligned_share)}: N a multiple of {self.align}); drawn again while A, B and C "
+            f"[{self.small_min}, {self.small_max}]); M any integer; N a multiple of {self.align} in the N-aligned "
+            f"share ({share(self.n_aligned_share)}), any integer elsewhere; drawn again while A, B and C "
             f"in FP32 exceed {self.max_gib:g} GiB together or "
             f"{self.max_operand_gib:g} GiB each, or the shape was drawn before"
         )
@@ -248,7 +246,7 @@ def draw(dist, seed):
     aligned = lambda value: value % dist.align == 0  # noqa: E731
     shapes, seen, redrawn = [], set(), {"caps": 0, "duplicates": 0}
     for small, tail, n_aligned in zip(small_roles, tail_roles, n_roles):
-        n_rule = aligned if n_aligned else (lambda v: not aligned(v))
+        n_rule = aligned if n_aligned else (lambda v: True)
         for _ in range(MAX_TRIES):
             if small == "m":
                 m = log_uniform(rng, dist.small_min, dist.small_max)
@@ -284,28 +282,6 @@ def shapes_argument(shapes):
     return text
 
 
-def timing_bytes(shape, lab, l2_bytes=L2_BYTES):
-    """Device memory the driver keeps for timing one shape until it exits (TimingInputs): per timing set, one
-    copy of A, B and C, copied until the copies fill twice the L2, at most 8."""
-    a, b, c = shape.operand_elements()
-    total = 0
-    for element_bytes in lab.timing_sets:
-        one_set = (a + b) * element_bytes + c * 4
-        total += min(max(-(-2 * l2_bytes // one_set), 1), 8) * one_set
-    return total
-
-
-def room_bytes(shape):
-    """What the driver requires free before it starts (require_room): four times A, B and C in FP32."""
-    return 4 * shape.fp32_bytes()
-
-
-def device_estimate(shapes, lab, l2_bytes=L2_BYTES):
-    """The driver's device memory at its peak for the whole list (an estimate): every shape's timing copies,
-    which it holds until it exits, plus the largest shape's checks."""
-    return sum(timing_bytes(s, lab, l2_bytes) for s in shapes) + max(room_bytes(s) for s in shapes)
-
-
 # ---- Summary ------------------------------------------------------------------------------------------
 
 
@@ -323,78 +299,97 @@ def percentile(values, fraction):
     return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
 
 
-TIME_UNITS = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
-
-
-def median_ms(entry):
-    return entry["real_time"] * TIME_UNITS[entry.get("time_unit", "ms")]
-
-
-def ratios_of(results, lab, labels):
-    """{label: (best ms, reference ms)} for every drawn shape the record times both at (medians)."""
-    times = {}
-    for label in labels:
-        best = next(
-            (b for b in results.entries(label) if b["run_name"] == f"lab{lab.number}/best/{label}"),
-            None,
-        )
-        reference = next((b for b in results.entries(label) if b["run_name"] == f"{lab.reference}/{label}"), None)
-        if best is not None and reference is not None and median_ms(best) > 0 and median_ms(reference) > 0:
-            times[label] = (median_ms(best), median_ms(reference))
-    return times
+def times_of(record, lab, labels):
+    """{label: (best ms, reference ms)} for every drawn shape the timing program timed on both sides (medians,
+    after a passed check), and {label: verdict} for those it did not time."""
+    times, untimed = {}, {}
+    for entry in record.get("shapes", []):
+        label = entry.get("shape")
+        if entry.get("lab") != lab.number or label not in labels:
+            continue
+        best, reference = entry.get("best_ms"), entry.get("reference_ms")
+        if entry.get("passed") and isinstance(best, (int, float)) and isinstance(reference, (int, float)):
+            if best > 0 and reference > 0:
+                times[label] = (float(best), float(reference))
+                continue
+        untimed[label] = str(entry.get("check", "not timed"))
+    return times, untimed
 
 
 def goal_check(value, goal):
     return {"goal": goal, "measured": value, "met": value >= goal}
 
 
-def lab_summary(results, lab, shapes, dist):
-    """One lab's part of the summary: ratios, geometric mean, 10th percentile, worst five, classes, goals."""
+def ratio_statistics(ratios):
+    """Geometric mean, 10th percentile, least ratio and the five worst shapes of {label: ratio}."""
+    if not ratios:
+        return {"count": 0, "geomean": None, "p10": None, "least": None, "worst": []}
+    values = list(ratios.values())
+    return {
+        "count": len(values),
+        "geomean": geomean(values),
+        "p10": percentile(values, 0.10),
+        "least": min(values),
+        "worst": [{"shape": label, "ratio": ratios[label]} for label in sorted(ratios, key=ratios.get)[:5]],
+    }
+
+
+def shape_classes(dist):
+    """The classes the summary breaks the ratios down by: the alignment of N (the rows of B and C) and of K
+    (the rows of A), and the small share. A shape may be in several."""
+    align = dist.align
+    return {
+        "n_aligned": (f"N % {align} == 0", lambda s: s.n % align == 0),
+        "n_unaligned": (f"N % {align} != 0", lambda s: s.n_unaligned(dist)),
+        "k_tail": (f"K % {align} != 0", lambda s: s.k_tail(dist)),
+        "small_mn": (f"M or N <= {dist.small_max}", lambda s: s.small(dist)),
+        "other": (f"M, N > {dist.small_max} and K % {align} == 0", lambda s: not s.small(dist) and not s.k_tail(dist)),
+    }
+
+
+def lab_summary(record, lab, shapes, dist):
+    """One lab's part of the summary: ratios, geometric mean, 10th percentile, worst five, the same per class,
+    and the goals."""
     labels = [s.label for s in shapes]
-    times = ratios_of(results, lab, labels)
+    times, untimed = times_of(record, lab, set(labels))
     ratios = {label: reference / best for label, (best, reference) in times.items()}
     missing = [label for label in labels if label not in ratios]
-    context = results.context
+    context = record.get("context", {})
+    protocol = record.get("protocol", {})
     part = {
         "precision": lab.precision,
         "variant": "best",
         "reference": lab.reference,
         "reference_name": lab.reference_name,
-        "record": results.path.name,
+        "record": TIMES_FILE,
         "run": {key: context.get(key) for key in ("device", "date", "git_commit", "command", "seed")},
-        "repetitions": next((b.get("repetitions") for b in results.medians), None),
+        "repetitions": protocol.get("rounds"),
         "measured": len(ratios),
         "missing": missing,
+        "untimed": untimed,
         "ratios": ratios,
         "times_ms": {label: {"best": best, lab.reference: ref} for label, (best, ref) in times.items()},
     }
     if not ratios:
         part.update(verdict="not met", reason="no shape was timed on both sides")
         return part
-    values = list(ratios.values())
-    part["geomean"] = geomean(values)
-    part["p10"] = percentile(values, 0.10)
-    part["worst"] = [{"shape": label, "ratio": ratios[label]} for label in sorted(ratios, key=ratios.get)[:5]]
+    overall = ratio_statistics(ratios)
+    part.update(geomean=overall["geomean"], p10=overall["p10"], least=overall["least"], worst=overall["worst"])
     by_shape = {s.label: s for s in shapes}
-    classes = {
-        "small_mn": lambda s: s.small(dist),
-        "k_tail": lambda s: s.k_tail(dist),
-        "n_unaligned": lambda s: s.n_unaligned(dist),
-        "other": lambda s: not s.small(dist) and not s.k_tail(dist),
-    }
     part["classes"] = {}
-    for name, member in classes.items():
-        chosen = [ratios[label] for label in ratios if member(by_shape[label])]
-        part["classes"][name] = {"count": len(chosen), "geomean": geomean(chosen) if chosen else None}
+    for name, (title, member) in shape_classes(dist).items():
+        chosen = {label: ratio for label, ratio in ratios.items() if member(by_shape[label])}
+        part["classes"][name] = dict(ratio_statistics(chosen), title=title)
     part["goals"] = {
         "geomean": goal_check(part["geomean"], lab.geomean_goal),
         "p10": goal_check(part["p10"], lab.p10_goal),
+        "least": goal_check(part["least"], FLOOR_GOAL),
     }
     if missing:
         part.update(
             verdict="not met",
             reason=f"{len(missing)} of {len(labels)} shapes have no timing of best and {lab.reference_name} "
-            "(a variant that fails its check is not timed: see the driver's log)",
+            "(a shape whose check fails is not timed: see the program's log)",
         )
     elif len(ratios) < MIN_SHAPES_FOR_GOALS:
         part.update(
@@ -427,60 +422,62 @@ def git_commit(repo):
         return "unknown"
 
 
-def matching_records(out_dir, lab, draw_record):
-    """labdata.Results of the lab's driver records in out_dir that timed this draw (the same seed, and only
-    drawn shapes), by device slug."""
+def read_times(out_dir, draw_record):
+    """The timing program's record in out_dir when it timed this draw (the same seed, only drawn shapes),
+    else None."""
+    path = pathlib.Path(out_dir) / TIMES_FILE
+    try:
+        record = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(record, dict) or not isinstance(record.get("shapes"), list):
+        return None
     labels = set(draw_record["shapes"])
-    found = {}
-    for path in sorted(pathlib.Path(out_dir).glob(f"{lab.record_prefix}*.json")):
-        try:
-            results = labdata.Results(path)
-        except (OSError, ValueError, KeyError):
-            continue
-        problems = set(results.problems())
-        if str(results.context.get("seed")) == str(draw_record["seed"]) and problems and problems <= labels:
-            found[device_slug(results.context.get("device", path.stem[len(lab.record_prefix) :]))] = results
-    return found
+    timed = {entry.get("shape") for entry in record["shapes"] if isinstance(entry, dict)}
+    if str(record.get("context", {}).get("seed")) != str(draw_record["seed"]) or not timed or not timed <= labels:
+        return None
+    return record
 
 
 def summarize(out_dir, command, repo):
-    """Every summary the records in out_dir allow, one per device: {device slug: summary}."""
+    """The summary the timing record in out_dir allows: {device slug: summary}, empty without one."""
     draw_record = read_draw(out_dir)
     dist = Distribution.from_record(draw_record["distribution"])
     shapes = [Shape.parse(label) for label in draw_record["shapes"]]
-    per_device = {}
-    for number, lab in LABS.items():
-        for slug, results in matching_records(out_dir, lab, draw_record).items():
-            per_device.setdefault(slug, {})[number] = results
-    summaries = {}
+    record = read_times(out_dir, draw_record)
+    if record is None:
+        return {}
+    context = record.get("context", {})
+    numbers = [n for n in LABS if any(e.get("lab") == n for e in record["shapes"] if isinstance(e, dict))]
     now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat()
-    for slug, records in per_device.items():
-        contexts = {number: results.context for number, results in records.items()}
-        commits = {number: str(c.get("git_commit", "unknown")) for number, c in contexts.items()}
-        summaries[slug] = {
-            "context": {
-                "device": next(iter(contexts.values())).get("device", slug),
-                # The run's: the drivers' latest date, and their commit (each lab's where they differ).
-                "date": max(str(c.get("date", "")) for c in contexts.values()) or now,
-                "git_commit": next(iter(commits.values()))
-                if len(set(commits.values())) == 1
-                else ", ".join(f"lab {n}: {c}" for n, c in commits.items()),
-                "summary_date": now,
-                "summary_git_commit": git_commit(repo),
-                "command": command,
-                "seed": draw_record["seed"],
-                "draw_command": draw_record.get("command"),
-                "run_commands": draw_record.get("runs", {}),
-            },
-            "distribution": draw_record["distribution"],
-            "shapes": draw_record["shapes"],
-            "shares": shares(shapes, dist),
-            "ratio": "cuBLAS time / best time, medians of the repetitions, one process per lab",
-            "percentile": "linear interpolation between order statistics",
-            "labs": {number: lab_summary(results, LABS[number], shapes, dist) for number, results in records.items()},
-            "not_run": [number for number in LABS if number not in records],
-        }
-    return summaries
+    device = context.get("device", "unknown device")
+    flops = sum(s.flops() for s in shapes)
+    summary = {
+        "context": {
+            "device": device,
+            "date": context.get("date") or now,
+            "git_commit": str(context.get("git_commit", "unknown")),
+            "size": f"{len(shapes)} shapes of the distribution below, {flops / 1e12:.2f} TFLOP per launch of every "
+            f"shape; largest {max(shapes, key=Shape.flops).label}",
+            "summary_date": now,
+            "summary_git_commit": git_commit(repo),
+            "command": command,
+            "seed": draw_record["seed"],
+            "draw_command": draw_record.get("command"),
+            "run_commands": draw_record.get("runs", {}),
+            "program_command": context.get("command"),
+            "gpu_seconds": record.get("elapsed_s"),
+        },
+        "distribution": draw_record["distribution"],
+        "protocol": record.get("protocol", {}),
+        "shapes": draw_record["shapes"],
+        "shares": shares(shapes, dist),
+        "ratio": "cuBLAS time / best time, medians of interleaved rounds, both labs in one process",
+        "percentile": "linear interpolation between order statistics",
+        "labs": {number: lab_summary(record, LABS[number], shapes, dist) for number in numbers},
+        "not_run": [number for number in LABS if number not in numbers],
+    }
+    return {device_slug(device): summary}
 
 
 def figure(value, goal=None):
@@ -500,6 +497,32 @@ def share_text(shares_record, dist):
     )
 
 
+def statistics_text(stats, lab=None):
+    """geometric mean, 10th percentile and least ratio of ratio_statistics, against lab's goals when given."""
+    if not stats["count"]:
+        return "-"
+
+    def judged(value, goal):
+        return f"{figure(value, goal)} (goal >= {goal:.2f}: {'met' if value >= goal else 'not met'})"
+
+    if lab is None:
+        return (
+            f"geometric mean {figure(stats['geomean'])}, 10th percentile {figure(stats['p10'])}, "
+            f"least {figure(stats['least'])}"
+        )
+    return (
+        f"geometric mean {judged(stats['geomean'], lab.geomean_goal)}; 10th percentile "
+        f"{judged(stats['p10'], lab.p10_goal)}; least {judged(stats['least'], FLOOR_GOAL)}"
+    )
+
+
+MISSING_SHOWN = 10  # untimed shapes the text names, with their check's verdict
+
+
+def worst_text(worst):
+    return ", ".join(f"{w['shape']} {figure(w['ratio'])}" for w in worst)
+
+
 def text_summary(summary):
     """The summary in a few lines of text (OUT_DIR/gemm_random_shapes_<device>.txt, and the terminal)."""
     context = summary["context"]
@@ -512,41 +535,39 @@ def text_summary(summary):
         f"shares: {share_text(summary['shares'], dist)}",
         f"ratio: {summary['ratio']}; 10th percentile by {summary['percentile']}",
     ]
+    if context.get("gpu_seconds") is not None:
+        lines.append(f"the timing program ran {context['gpu_seconds']:.1f} s")
     for number, part in summary["labs"].items():
         lab = LABS[number]
         lines.append(
-            f"lab {number} ({part['precision']}: best against {part['reference_name']}, {part['record']}, "
-            f"commit {part['run']['git_commit']}, medians of {part['repetitions']}):"
+            f"lab {number} ({part['precision']}: best against {part['reference_name']}, commit "
+            f"{part['run']['git_commit']}, medians of up to {part['repetitions']} rounds):"
         )
+        missing = [f"{label} ({part['untimed'].get(label, 'not in the record')})" for label in part["missing"]]
+        if missing:
+            shown = missing[:MISSING_SHOWN] + (
+                [f"and {len(missing) - MISSING_SHOWN} more"] if len(missing) > MISSING_SHOWN else []
+            )
+            missing_line = "  no timing at: " + ", ".join(shown)
         if "geomean" not in part:
             lines.append(f"  no ratio: {part['reason']}")
+            if missing:
+                lines.append(missing_line)
             continue
-        goals = part["goals"]
-        lines.append(
-            f"  {part['measured']} of {len(summary['shapes'])} shapes; geometric mean "
-            f"{figure(part['geomean'], lab.geomean_goal)} (goal >= {lab.geomean_goal:.2f}: "
-            f"{'met' if goals['geomean']['met'] else 'not met'}); 10th percentile {figure(part['p10'], lab.p10_goal)} "
-            f"(goal >= {lab.p10_goal:.2f}: {'met' if goals['p10']['met'] else 'not met'})"
-        )
-        lines.append("  five worst: " + ", ".join(f"{w['shape']} {figure(w['ratio'])}" for w in part["worst"]))
-        classes = part["classes"]
-        lines.append(
-            "  geometric mean by class: "
-            + "; ".join(
-                f"{name} ({c['count']} shapes) {'-' if c['geomean'] is None else figure(c['geomean'])}"
-                for name, c in (
-                    (f"M or N <= {dist.small_max}", classes["small_mn"]),
-                    (f"K % {dist.align} != 0", classes["k_tail"]),
-                    (f"N % {dist.align} != 0", classes["n_unaligned"]),
-                    ("the rest", classes["other"]),
+        stats = {"count": part["measured"], "geomean": part["geomean"], "p10": part["p10"], "least": part["least"]}
+        lines.append(f"  {part['measured']} of {len(summary['shapes'])} shapes; {statistics_text(stats, lab)}")
+        lines.append("  five worst: " + worst_text(part["worst"]))
+        for name, stats in part["classes"].items():
+            if stats["count"]:
+                lines.append(
+                    f"  {stats['title']} ({stats['count']} shapes): {statistics_text(stats)}; worst "
+                    + worst_text(stats["worst"])
                 )
-            )
-        )
-        if part["missing"]:
-            lines.append("  no timing at: " + ", ".join(part["missing"]))
+        if missing:
+            lines.append(missing_line)
         lines.append(f"  goals: {part['verdict']}" + (f" ({part['reason']})" if part["reason"] else ""))
     for number in summary["not_run"]:
-        lines.append(f"lab {number}: not run (no lab{number}_{RESULTS_TAG}_<device>.json of this seed in the folder)")
+        lines.append(f"lab {number}: not run (the timing record of this seed holds no shape of it)")
     return "\n".join(lines) + "\n"
 
 
@@ -583,7 +604,7 @@ def markdown(summary):
         + f"\n\nShares drawn: {share_text(summary['shares'], dist)}. "
         + f"_{context['device']}, {context['date'][:10]}, seed {context['seed']}, commit {context['git_commit']}, "
         + ", ".join(f"`{c}`" for c in commands)
-        + "; each lab's driver in one process, repetitions interleaved, ratios of medians._"
+        + "; both labs in one process, best and cuBLAS in interleaved rounds, ratios of medians._"
     )
 
 
@@ -592,7 +613,7 @@ def about(distribution=None):
     dist = Distribution.from_record(distribution) if distribution else Distribution()
     goals = "; ".join(
         f"lab {lab.number} ({lab.precision}): geometric mean at least {lab.geomean_goal:.2f}, 10th percentile "
-        f"at least {lab.p10_goal:.2f}"
+        f"at least {lab.p10_goal:.2f}, no shape under {FLOOR_GOAL:.2f}"
         for lab in LABS.values()
     )
     return f"The distribution: {dist.describe()}. The goals: {goals}."
@@ -662,87 +683,55 @@ def dry_run_text(dist, seed, shapes, redrawn):
         f"{redrawn['caps']} times, for duplicates {redrawn['duplicates']}"
     )
     lines.append(
-        "device memory the drivers hold (an estimate: their timing copies for a 50 MiB L2, plus the largest "
-        "shape's checks): "
-        + ", ".join(f"lab {n} {device_estimate(shapes, lab) / GIB:.1f} GiB" for n, lab in LABS.items())
-        + f"; each shape needs at most {room_bytes(largest) / GIB:.1f} GiB free to start"
+        f"device memory at the largest shape: about {peak_bytes(largest) / GIB:.1f} GiB (its operands in FP32, "
+        "the check's references and copies)"
     )
     lines.append(f"work: {sum(s.flops() for s in shapes) / 1e12:.2f} TFLOP per timed launch of every shape")
     lines.append(f"--shapes {shapes_argument(shapes)}")
     return "\n".join(lines) + "\n"
 
 
-def driver_of(build, number):
-    """The solution's driver where the build has one, the student's otherwise (as scripts/lab07-shapes)."""
-    for name in (f"lab{number}_solution", f"lab{number}"):
-        path = pathlib.Path(build) / "labs" / name
-        if path.is_file() and os.access(path, os.X_OK):
-            return path
+def peak_bytes(shape):
+    """Device memory the timing program holds for one shape of lab 07, the larger: A, B and C, the check's two
+    references (C's size) and its copies of |A| and |B|. Lab 11's operands are half as large."""
+    a, b, c = shape.operand_elements()
+    return 4 * (2 * (a + b) + 3 * c)
+
+
+def program_of(build):
+    """BUILD_DIR/labs/gemm_random_shapes, or BadInput saying how to build it."""
+    path = pathlib.Path(build) / "labs" / PROGRAM_BINARY
+    if path.is_file() and os.access(path, os.X_OK):
+        return path
     raise BadInput(
-        f"BUILD_DIR: '{build}' has no labs/lab{number}_solution or labs/lab{number} "
-        f"(cmake --build {build} --target lab{number}_solution)"
+        f"BUILD_DIR: '{build}' has no labs/{PROGRAM_BINARY} (cmake --build {build} --target {PROGRAM_BINARY})"
     )
 
 
-def free_device_bytes():
-    """The first GPU's free memory by nvidia-smi, or None where it cannot say."""
-    try:
-        done = subprocess.run(
-            ["nvidia-smi", "--query-gpu=memory.free", "--format=csv,noheader,nounits"],
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-        return int(done.stdout.split()[0]) << 20 if done.returncode == 0 else None
-    except (OSError, ValueError, IndexError, subprocess.TimeoutExpired):
-        return None
-
-
-def check_room(shapes, numbers, free):
-    """Refuses, naming them, the shapes a driver would refuse for want of device memory, and a list whose
-    timing copies would not fit together (the driver would fail partway)."""
-    if free is None:
-        print(f"{PROGRAM}: nvidia-smi gives no free memory: the drivers check it themselves")
-        return
-    refused = [s for s in shapes if room_bytes(s) > free]
-    if refused:
-        named = ", ".join(f"{s.label} ({room_bytes(s) >> 20} MiB)" for s in refused[:5])
-        raise BadInput(
-            f"{len(refused)} shapes need more device memory than the {free >> 20} MiB free, which the drivers "
-            f"refuse: {named}{' ...' if len(refused) > 5 else ''} (lower --max-gib)"
-        )
-    for number in numbers:
-        need = device_estimate(shapes, LABS[number])
-        if need > free:
-            raise BadInput(
-                f"lab {number}'s driver would hold about {need >> 20} MiB for the whole list, more than the "
-                f"{free >> 20} MiB free (lower --count or --max-gib)"
-            )
-
-
-def run_driver(driver, number, shapes, out_dir, seed, repetitions, min_time, extra):
-    """One lab's driver on every shape in one process, its output to the terminal and OUT_DIR/labNN_random.log."""
+def run_program(program, numbers, shapes, out_dir, seed, timing, extra):
+    """The timing program on every shape of both labs in one process, its output to the terminal and
+    OUT_DIR/gemm_random_shapes.log. Returns its exit code."""
     command = [
-        str(driver),
-        "--variant",
-        "best",
+        str(program),
+        "--labs",
+        ",".join(numbers),
         "--shapes",
         shapes_argument(shapes),
-        "--results-dir",
-        str(out_dir),
-        "--results-tag",
-        RESULTS_TAG,
         "--seed",
         str(seed),
-        "--repetitions",
-        str(repetitions),
-        "--min-time",
-        f"{min_time:g}",
-        "--benchmark_enable_random_interleaving=true",
+        "--output",
+        str(pathlib.Path(out_dir) / TIMES_FILE),
+        "--rounds",
+        str(timing["rounds"]),
+        "--min-rounds",
+        str(timing["min_rounds"]),
+        "--round-ms",
+        f"{timing['round_ms']:g}",
+        "--shape-ms",
+        f"{timing['shape_ms']:g}",
     ] + list(extra)
-    log_path = pathlib.Path(out_dir) / f"lab{number}_{RESULTS_TAG}.log"
-    print(f"{PROGRAM}: lab {number}: {shlex.join(command[:3])} --shapes <{len(shapes)} shapes> ...", flush=True)
-    with log_path.open("w") as log:
+    print(f"{PROGRAM}: {shlex.join(command[:3])} --shapes <{len(shapes)} shapes> ...", flush=True)
+    with (pathlib.Path(out_dir) / LOG_FILE).open("w") as log:
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         for line in process.stdout:
             sys.stdout.write(line)
@@ -752,17 +741,17 @@ def run_driver(driver, number, shapes, out_dir, seed, repetitions, min_time, ext
 
 # ---- Command line ---------------------------------------------------------------------------------------
 
-USAGE = f"""{PROGRAM} [DRAW OPTIONS] [--labs 07,11] [--repetitions R] [--min-time S]
-           BUILD_DIR OUT_DIR [-- DRIVER_FLAGS...]
+USAGE = f"""{PROGRAM} [DRAW OPTIONS] [--labs 07,11] [TIMING OPTIONS]
+           BUILD_DIR OUT_DIR [-- PROGRAM_FLAGS...]
        {PROGRAM} --dry-run [DRAW OPTIONS]
        {PROGRAM} --summarize OUT_DIR"""
 
 DESCRIPTION = """Draws GEMM shapes nobody picked and times lab 07's `best` against cuBLAS SGEMM and lab 11's `best`
-against cuBLAS BF16 on them (GPU machine): each lab's driver once, in one process, repetitions interleaved.
-Writes OUT_DIR/gemm_random_shapes_<device>.json and .txt (the summary: ratios cuBLAS time / best time,
-geometric mean, 10th percentile, five worst shapes, against the goals), the drivers' records and logs, and
-OUT_DIR/gemm_random_shapes_draw.json. A run of one lab (--labs 11 --seed S, the same draw options) into the
-same OUT_DIR adds that lab to the summary; --summarize writes it again from the files."""
+against cuBLAS BF16 on them (GPU machine): BUILD_DIR/labs/gemm_random_shapes, both labs in one process, each
+shape checked against cuBLAS on the GPU, then `best` and cuBLAS in interleaved rounds. Writes
+OUT_DIR/gemm_random_shapes_<device>.json and .txt (the summary: ratios cuBLAS time / best time, geometric mean,
+10th percentile, five worst shapes, per lab and per class of shape, against the goals), the program's record
+and log, and OUT_DIR/gemm_random_shapes_draw.json; --summarize writes the summary again from the files."""
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -815,8 +804,14 @@ def parse(argv):
     for flag, text in draw_flags.items():
         parser.add_argument(flag, help=text)
     parser.add_argument("--labs", help="the labs to run, 07, 11 or 07,11 (default 07,11)")
-    parser.add_argument("--repetitions", help=f"the drivers' repetitions, medians of them (default {REPETITIONS})")
-    parser.add_argument("--min-time", help=f"the drivers' least timed seconds per repetition (default {MIN_TIME:g})")
+    timing_flags = {
+        "--rounds": f"interleaved rounds per shape, medians of them (default {ROUNDS})",
+        "--min-rounds": f"the fewest rounds of a shape whose rounds take long (default {MIN_ROUNDS})",
+        "--round-ms": f"least milliseconds of launches per side and round (default {ROUND_MS:g})",
+        "--shape-ms": f"milliseconds a shape's rounds may take before they are cut (default {SHAPE_MS:g})",
+    }
+    for flag, text in timing_flags.items():
+        parser.add_argument(flag, help=text)
     parser.add_argument("--dry-run", action="store_true", help="print the drawn shapes and their summary; no GPU")
     parser.add_argument("--summarize", action="store_true", help="write the summary of OUT_DIR's records again")
     parser.add_argument("paths", nargs="*", help=argparse.SUPPRESS)
@@ -824,7 +819,7 @@ def parse(argv):
     options.extra = extra
     run_flags = [
         flag
-        for flag in list(draw_flags) + ["--labs", "--repetitions", "--min-time"]
+        for flag in list(draw_flags) + ["--labs"] + list(timing_flags)
         if getattr(options, flag[2:].replace("-", "_")) is not None
     ]
     if options.dry_run and options.summarize:
@@ -858,8 +853,17 @@ def parse(argv):
     options.lab_numbers = (options.labs or "07,11").split(",")
     if any(n not in LABS for n in options.lab_numbers) or len(set(options.lab_numbers)) != len(options.lab_numbers):
         raise BadInput(f"--labs: invalid value '{options.labs}' (expected 07, 11 or 07,11)")
-    options.repetitions = given("--repetitions", lambda flag, text: integer(flag, text, 2, 1000), REPETITIONS)
-    options.min_time = given("--min-time", lambda flag, text: real_number(flag, text, 0, 60), MIN_TIME)
+    options.timing = {
+        "rounds": given("--rounds", lambda flag, text: integer(flag, text, 2, 100), ROUNDS),
+        "min_rounds": given("--min-rounds", lambda flag, text: integer(flag, text, 1, 100), MIN_ROUNDS),
+        "round_ms": given("--round-ms", lambda flag, text: real_number(flag, text, 0.01, 1000), ROUND_MS),
+        "shape_ms": given("--shape-ms", lambda flag, text: real_number(flag, text, 1, 1e6), SHAPE_MS),
+    }
+    if options.timing["min_rounds"] > options.timing["rounds"]:
+        raise BadInput(
+            f"--min-rounds: invalid value '{options.timing['min_rounds']}' (more than --rounds "
+            f"{options.timing['rounds']})"
+        )
     if options.dry_run:
         if options.paths or extra:
             raise BadInput(f"--dry-run runs nothing: unexpected '{' '.join(options.paths + extra)}'")
@@ -896,25 +900,17 @@ def main(argv):
             print(dry_run_text(dist, seed, shapes, redrawn), end="")
             return 0
         build, out_dir = (pathlib.Path(p) for p in options.paths)
-        drivers = {number: driver_of(build, number) for number in options.lab_numbers}
-        check_room(shapes, options.lab_numbers, free_device_bytes())
+        program = program_of(build)
         out_dir.mkdir(parents=True, exist_ok=True)
         print(f"{PROGRAM}: {len(shapes)} shapes, seed {seed}; {dist.describe()}")
-        failed = []
         write_draw(out_dir, dist, seed, shapes, command, [])
-        for number, driver in drivers.items():
-            code = run_driver(
-                driver, number, shapes, out_dir, seed, options.repetitions, options.min_time, options.extra
-            )
-            write_draw(out_dir, dist, seed, shapes, command, [number])
-            if code != 0:
-                failed.append(
-                    f"lab {number}'s driver exited with {code} (log: {out_dir}/lab{number}_{RESULTS_TAG}.log)"
-                )
+        (out_dir / TIMES_FILE).unlink(missing_ok=True)  # never a summary of an older run's times
+        code = run_program(program, options.lab_numbers, shapes, out_dir, seed, options.timing, options.extra)
+        write_draw(out_dir, dist, seed, shapes, command, options.lab_numbers)
         written = write_summaries(out_dir, command, repo)
-        for line in failed:
-            print(f"{PROGRAM}: {line}", file=sys.stderr)
-        return 1 if failed or not written else 0
+        if code != 0:
+            print(f"{PROGRAM}: the timing program exited with {code} (log: {out_dir}/{LOG_FILE})", file=sys.stderr)
+        return 1 if code != 0 or not written else 0
     except BadInput as error:
         print(f"{PROGRAM}: {error}", file=sys.stderr)
         return 2
