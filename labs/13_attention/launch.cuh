@@ -271,67 +271,51 @@ void allow_shared(Kernel kernel, std::size_t bytes) {
                                   static_cast<int>(bytes)));
 }
 
-KernelLaunch describe_flash_mma(const AttentionShape& shape) {
-  const void* kernel = shape.head_dim == 64 ? reinterpret_cast<const void*>(&flash_mma_kernel<64>)
-                                            : reinterpret_cast<const void*>(&flash_mma_kernel<128>);
-  return {kernel, flash_grid(shape, MmaTile::kQueries, "lab13 flash_mma"), dim3(MmaTile::kThreads),
-          MmaTile::shared_bytes(shape.head_dim)};
-}
-
-std::string flash_mma_unavailable() {
-  return missing_capability(80, reinterpret_cast<const void*>(&flash_mma_kernel<128>));
-}
-
-void launch_flash_mma(const AttentionArgs& args, cudaStream_t stream) {
-  const char* who = "lab13 flash_mma";
-  validate_attention(args, 0, who);
-  const KernelLaunch c = describe_flash_mma(args.shape);
-  require_capability(80, c.kernel, who);
-  if (args.shape.head_dim == 64) {
-    allow_shared(&flash_mma_kernel<64>, c.dynamic_shared_bytes);
-    flash_mma_kernel<64><<<c.grid, c.block, c.dynamic_shared_bytes, stream>>>(args);
-  } else {
-    allow_shared(&flash_mma_kernel<128>, c.dynamic_shared_bytes);
-    flash_mma_kernel<128><<<c.grid, c.block, c.dynamic_shared_bytes, stream>>>(args);
+// A fused rung named kWho in its messages: Tile's grid, block and shared memory, its kernel for
+// head_dim 64 and 128, and the compute capability it needs (80: mma.sync, 90: sm_90a's wgmma). The
+// solution builds its steps past the ladder with it too
+// (solutions/13_attention/attention_steps.cuh).
+template <const char* kWho, class Tile, auto kKernel64, auto kKernel128, int kNeedsArch>
+struct FusedRung {
+  static KernelLaunch describe(const AttentionShape& shape) {
+    const void* kernel = shape.head_dim == 64 ? reinterpret_cast<const void*>(kKernel64)
+                                              : reinterpret_cast<const void*>(kKernel128);
+    return {kernel, flash_grid(shape, Tile::kQueries, kWho), dim3(Tile::kThreads),
+            Tile::shared_bytes(shape.head_dim)};
   }
-  CUDA_CHECK_LAUNCH("lab13 flash_mma_kernel");
-}
-
-KernelLaunch describe_flash_wgmma(const AttentionShape& shape) {
-  const void* kernel = shape.head_dim == 64
-                           ? reinterpret_cast<const void*>(&flash_wgmma_kernel<64>)
-                           : reinterpret_cast<const void*>(&flash_wgmma_kernel<128>);
-  return {kernel, flash_grid(shape, WgmmaTile::kQueries, "lab13 flash_wgmma"),
-          dim3(WgmmaTile::kThreads), WgmmaTile::shared_bytes(shape.head_dim)};
-}
-
-std::string flash_wgmma_unavailable() {
-  return missing_capability(90, reinterpret_cast<const void*>(&flash_wgmma_kernel<128>));
-}
-
-void launch_flash_wgmma(const AttentionArgs& args, cudaStream_t stream) {
-  const char* who = "lab13 flash_wgmma";
-  validate_attention(args, 0, who);
-  const KernelLaunch c = describe_flash_wgmma(args.shape);
-  require_capability(90, c.kernel, who);
-  if (args.shape.head_dim == 64) {
-    allow_shared(&flash_wgmma_kernel<64>, c.dynamic_shared_bytes);
-    flash_wgmma_kernel<64><<<c.grid, c.block, c.dynamic_shared_bytes, stream>>>(args);
-  } else {
-    allow_shared(&flash_wgmma_kernel<128>, c.dynamic_shared_bytes);
-    flash_wgmma_kernel<128><<<c.grid, c.block, c.dynamic_shared_bytes, stream>>>(args);
+  static std::string unavailable() {
+    return missing_capability(kNeedsArch, reinterpret_cast<const void*>(kKernel128));
   }
-  CUDA_CHECK_LAUNCH("lab13 flash_wgmma_kernel");
-}
+  static void launch(const AttentionArgs& args, cudaStream_t stream) {
+    validate_attention(args, 0, kWho);
+    const KernelLaunch c = describe(args.shape);
+    require_capability(kNeedsArch, c.kernel, kWho);
+    const auto run = [&](auto kernel) {
+      allow_shared(kernel, c.dynamic_shared_bytes);
+      kernel<<<c.grid, c.block, c.dynamic_shared_bytes, stream>>>(args);
+    };
+    if (args.shape.head_dim == 64)
+      run(kKernel64);
+    else
+      run(kKernel128);
+    CUDA_CHECK_LAUNCH(kWho);
+  }
+};
+
+constexpr char kFlashMma[] = "lab13 flash_mma";
+constexpr char kFlashWgmma[] = "lab13 flash_wgmma";
+using FlashMma = FusedRung<kFlashMma, MmaTile, &flash_mma_kernel<64>, &flash_mma_kernel<128>, 80>;
+using FlashWgmma =
+    FusedRung<kFlashWgmma, WgmmaTile, &flash_wgmma_kernel<64>, &flash_wgmma_kernel<128>, 90>;
 
 constexpr AttentionVariant kAttentionVariants[] = {
     {"attention_naive", "scores to memory, softmax_online in place, then P V: three kernels",
      &launch_naive, &describe_naive, &naive_workspace, nullptr},
     {"flash_mma",
      "fused: K and V tiles through shared memory, mma.sync, online softmax in registers",
-     &launch_flash_mma, &describe_flash_mma, &no_workspace, &flash_mma_unavailable},
+     &FlashMma::launch, &FlashMma::describe, &no_workspace, &FlashMma::unavailable},
     {"flash_wgmma", "fused on Hopper: wgmma from shared-memory descriptors, P from registers",
-     &launch_flash_wgmma, &describe_flash_wgmma, &no_workspace, &flash_wgmma_unavailable},
+     &FlashWgmma::launch, &FlashWgmma::describe, &no_workspace, &FlashWgmma::unavailable},
 };
 
 }  // namespace
