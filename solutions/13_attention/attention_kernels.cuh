@@ -33,10 +33,10 @@
 
 namespace lab13 {
 
-// Scales a thread's scores to log2 units (kScale; without it they stay as the product gave them)
-// and masks those of keys past the sequence or, under the causal mask, after their query. Block j,
-// element e of s is key first_key + 8 j + 2 (lane % 4) + e % 2 of query rows[e / 2].
-template <bool kScale = true, int kScoreBlocks>
+// Scales a thread's scores to log2 units and masks those of keys past the sequence or, under the
+// causal mask, after their query. Block j, element e of s is key first_key + 8 j + 2 (lane % 4) +
+// e % 2 of query rows[e / 2].
+template <int kScoreBlocks>
 __device__ __forceinline__ void scale_and_mask(float (&s)[kScoreBlocks][4], float scale_log2,
                                                bool edge, int first_key, const int (&rows)[2],
                                                const AttentionShape& shape) {
@@ -45,7 +45,7 @@ __device__ __forceinline__ void scale_and_mask(float (&s)[kScoreBlocks][4], floa
   for (int j = 0; j < kScoreBlocks; ++j) {
 #pragma unroll
     for (int e = 0; e < 4; ++e) {
-      float x = kScale ? s[j][e] * scale_log2 : s[j][e];
+      float x = s[j][e] * scale_log2;
       if (edge) {
         const int key = first_key + 8 * j + 2 * (lane % 4) + e % 2;
         if (key >= shape.sequence || (shape.causal && key > rows[e / 2])) x = -INFINITY;
@@ -55,26 +55,14 @@ __device__ __forceinline__ void scale_and_mask(float (&s)[kScoreBlocks][4], floa
   }
 }
 
-// 2^x on the multi-function unit alone (ex2.approx.ftz: relative error about 2^-22, results below
-// 2^-126 flushed to 0), where exp2f adds the instructions that keep subnormal results.
-__device__ __forceinline__ float exp2_unit(float x) {
-  float y;
-  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-  return y;
-}
-
 // The online softmax of one tile for a thread's two rows (r = 0: row lane / 4, r = 1: eight rows
-// below), whose masked scores are s[block][e] with e / 2 == r: replaces them by
-// exp2(s - new max), rescales the row's sum, updates the maximum, and gives the factor
-// exp2(old max - new max) the row's output accumulators need (`rescale`). The 4 lanes of a quad
-// share the rows. Without kFusedScale the scores are already in log2 units and exp2f takes them;
-// with it (FlashAttention-2's way) they and the maximum are the raw products, each exponent is one
-// FMA, s scale_log2 - max scale_log2, and exp2_unit takes it: two instructions an exponential
-// instead of six.
-template <bool kFusedScale, int kScoreBlocks>
-__device__ __forceinline__ void softmax_tile(float (&s)[kScoreBlocks][4], float (&row_max)[2],
-                                             float (&row_sum)[2], float (&rescale)[2],
-                                             float scale_log2) {
+// below), whose scores (already in log2 units, masked) are s[block][e] with e / 2 == r:
+// replaces them by exp2(s - new max), rescales the row's sum and the output accumulators
+// (o[block][e], e / 2 == r), and updates the maximum. The 4 lanes of a quad share the rows.
+template <int kScoreBlocks, int kOutBlocks>
+__device__ __forceinline__ void online_softmax(float (&s)[kScoreBlocks][4],
+                                               float (&o)[kOutBlocks][4], float (&row_max)[2],
+                                               float (&row_sum)[2]) {
 #pragma unroll
   for (int r = 0; r < 2; ++r) {
     float tile_max = -INFINITY;
@@ -84,43 +72,24 @@ __device__ __forceinline__ void softmax_tile(float (&s)[kScoreBlocks][4], float 
     tile_max = fmaxf(tile_max, __shfl_xor_sync(kFullMask, tile_max, 1));
     tile_max = fmaxf(tile_max, __shfl_xor_sync(kFullMask, tile_max, 2));
     const float new_max = fmaxf(row_max[r], tile_max);
-    // 0 while every key so far is masked, so that -infinity - base stays -infinity.
-    const float base = new_max == -INFINITY ? 0.0f : (kFusedScale ? new_max * scale_log2 : new_max);
-    const auto exp_below = [&](float x) {
-      return kFusedScale ? exp2_unit(fmaf(x, scale_log2, -base)) : exp2f(x - base);
-    };
-    rescale[r] = exp_below(row_max[r]);  // 0 on the first tile
+    const float base = new_max == -INFINITY ? 0.0f : new_max;  // every key masked so far
+    const float rescale = exp2f(row_max[r] - base);            // 0 on the first tile
     row_max[r] = new_max;
-    row_sum[r] *= rescale[r];
+    row_sum[r] *= rescale;
+#pragma unroll
+    for (int j = 0; j < kOutBlocks; ++j) {
+      o[j][2 * r] *= rescale;
+      o[j][2 * r + 1] *= rescale;
+    }
 #pragma unroll
     for (int j = 0; j < kScoreBlocks; ++j) {
 #pragma unroll
       for (int e = 2 * r; e < 2 * r + 2; ++e) {
-        s[j][e] = exp_below(s[j][e]);
+        s[j][e] = exp2f(s[j][e] - base);
         row_sum[r] += s[j][e];
       }
     }
   }
-}
-
-// Multiplies each of the thread's two rows of output accumulators by its factor.
-template <int kOutBlocks>
-__device__ __forceinline__ void rescale_output(float (&o)[kOutBlocks][4],
-                                               const float (&rescale)[2]) {
-#pragma unroll
-  for (int j = 0; j < kOutBlocks; ++j)
-#pragma unroll
-    for (int e = 0; e < 4; ++e) o[j][e] *= rescale[e / 2];
-}
-
-// softmax_tile, then the output accumulators (o[block][e], e / 2 == r) rescaled.
-template <bool kFusedScale = false, int kScoreBlocks, int kOutBlocks>
-__device__ __forceinline__ void online_softmax(float (&s)[kScoreBlocks][4],
-                                               float (&o)[kOutBlocks][4], float (&row_max)[2],
-                                               float (&row_sum)[2], float scale_log2 = 1.0f) {
-  float rescale[2];
-  softmax_tile<kFusedScale>(s, row_max, row_sum, rescale, scale_log2);
-  rescale_output(o, rescale);
 }
 
 // Divides each of the thread's two rows of output by its sum (the quad's four partial sums added)
@@ -141,9 +110,7 @@ __device__ __forceinline__ void store_output(const float (&o)[kOutBlocks][4],
 namespace {
 
 // [flash_mma]
-// kFusedScale: the exponentials as FlashAttention-2 computes them (online_softmax); the registered
-// rung flash_mma_ex2 measures it.
-template <int kHeadDim, bool kFusedScale = false>
+template <int kHeadDim>
 __global__ void __launch_bounds__(MmaTile::kThreads) flash_mma_kernel(AttentionArgs args) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   constexpr int kKeys = MmaTile::kKeys;
@@ -183,8 +150,8 @@ __global__ void __launch_bounds__(MmaTile::kThreads) flash_mma_kernel(AttentionA
     const int first_key = t * kKeys;
     const bool edge =
         first_key + kKeys > sequence || (shape.causal && first_key + kKeys - 1 > block.first_query);
-    scale_and_mask<!kFusedScale>(s, scale_log2, edge, first_key, rows, shape);
-    online_softmax<kFusedScale>(s, o, row_max, row_sum, scale_log2);
+    scale_and_mask(s, scale_log2, edge, first_key, rows, shape);
+    online_softmax(s, o, row_max, row_sum);
 
     // O += P V: the probabilities of 16 keys, blocks 2 kk and 2 kk + 1 of s packed two BF16 to a
     // register, are the A fragment of the product as they lie.

@@ -1,9 +1,10 @@
 /// @file solutions/13_attention/attention_steps.h
 /// @brief Lab 13 solution: the steps past the ladder toward FlashAttention-2 (mma.sync) and
 /// FlashAttention-3 (wgmma), each the rung it improves with one change, so that one run checks and
-/// times both. Not part of the lab's interface (the student's build has none): the solution's
-/// kernels define them, tests/labs/lab13_grading_test.cpp (built as lab13_steps_tests) checks them
-/// on the grading cases, and lab13_attention_steps times them.
+/// times both. Not part of the lab's interface (the student's build has none): attention_steps.cu
+/// (a translation unit of the solution's kernels beside kernels.cu) defines them,
+/// tests/labs/lab13_grading_test.cpp (built as lab13_steps_tests) checks them on the grading cases,
+/// and lab13_attention_steps times them.
 #pragma once
 
 #include "labs/13_attention/lab.h"
@@ -22,6 +23,7 @@ struct AttentionStep {
 /// The steps:
 /// - `flash_mma_ex2` (improves flash_mma): each exponent one FMA, the scale folded into the
 ///   maximum (FlashAttention-2's scale_apply_exp2), and ex2.approx.ftz instead of exp2f
+///   (fused_softmax.cuh); nothing else changed
 /// - `flash_mma_rows` (improves flash_mma_ex2): 32 queries a warp, 128 a block (FlashAttention-2's
 ///   tiles at head_dim 128): each K and V fragment read from shared memory feeds two mma.sync; Q
 ///   read from shared memory each tile instead of held in registers

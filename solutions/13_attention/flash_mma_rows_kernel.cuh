@@ -1,16 +1,20 @@
-// Lab 13 solution, a step past the core's flash_mma toward FlashAttention-2's tiles: each warp owns
-// kRowBlocks x 16 queries (FlashAttention-2 on sm_80 and sm_90, head_dim 128: 4 warps, 128 queries,
-// tiles of 64 keys, 32 rows a warp). Every K and V fragment ldmatrix brings from shared memory then
-// feeds kRowBlocks mma.sync instead of one, which halves the shared-memory bytes per product at
-// kRowBlocks = 2 (flash_mma at 16 rows reads 8 multiply-adds per byte, under the tensor cores'
-// appetite on Hopper), and each K and V tile copied serves 128 queries instead of 64. The price:
-// registers (the outputs of 32 rows: 128 a thread at head_dim 128), so Q is no longer held in
-// registers for the whole loop but read from shared memory with each tile, as FlashAttention-2
-// does. The exponentials are flash_mma_ex2's (the scale folded into one FMA, ex2.approx.ftz).
+// Lab 13 solution, steps past the core's flash_mma toward FlashAttention-2, in one kernel:
+// - kRowBlocks = 1 (flash_mma_ex2): flash_mma with FlashAttention-2's exponentials
+//   (fused_softmax.cuh), nothing else changed: 4 warps of 16 queries, Q in registers, the core's
+//   warp_scores and warp_add_pv;
+// - kRowBlocks = 2 (flash_mma_rows): FlashAttention-2's tiles at head_dim 128 on sm_80 and sm_90
+//   (4 warps, 128 queries, tiles of 64 keys: 32 rows a warp). Every K and V fragment ldmatrix
+//   brings from shared memory feeds two mma.sync instead of one, which halves the shared-memory
+//   bytes per product (flash_mma at 16 rows reads 8 multiply-adds per byte: at Hopper's 128 bytes a
+//   clock an SM, fewer than its tensor cores can do), and each K and V tile copied serves 128
+//   queries instead of 64. The price is registers (the outputs of 32 rows: 128 a thread at head_dim
+//   128), so Q is read from shared memory with each tile instead of held in registers, as
+//   FlashAttention-2 does.
 #pragma once
 
 #include "attention_kernels.cuh"
 #include "common/async_copy.cuh"
+#include "fused_softmax.cuh"
 #include "lab.h"
 #include "mma_tiles.cuh"
 #include "tiles.h"
@@ -133,6 +137,12 @@ __global__ void __launch_bounds__(MmaTile::kThreads) flash_mma_rows_kernel(Atten
   cudalabs::async_copy_commit();
 
   const int first_row = warp * 16 * kRowBlocks;  // the warp's rows of the Q tile
+  std::uint32_t q_fragments[kRowBlocks == 1 ? kHeadDim / 16 : 1][4];  // kRowBlocks 1: held
+  if constexpr (kRowBlocks == 1) {
+    cudalabs::async_copy_wait<1>();  // Q has landed; the first K and V tiles may still be coming
+    __syncthreads();
+    load_query_fragments<kHeadDim>(q_fragments, shared, warp, lane);
+  }
   float o[kRowBlocks][kHeadDim / 8][4] = {};
   float row_max[kRowBlocks][2], row_sum[kRowBlocks][2];
   int rows[kRowBlocks][2];
@@ -153,15 +163,20 @@ __global__ void __launch_bounds__(MmaTile::kThreads) flash_mma_rows_kernel(Atten
     const int stage = t % Tile::kStages;
 
     float s[kRowBlocks][kKeys / 8][4];
-    warp_scores_rows<kHeadDim, kRowBlocks>(s, shared, first_row,
-                                           Tile::k_tile(shared, kHeadDim, stage), lane);
+    if constexpr (kRowBlocks == 1)
+      warp_scores<kHeadDim>(s[0], q_fragments, Tile::k_tile(shared, kHeadDim, stage), lane);
+    else
+      warp_scores_rows<kHeadDim, kRowBlocks>(s, shared, first_row,
+                                             Tile::k_tile(shared, kHeadDim, stage), lane);
     const int first_key = t * kKeys;
     const bool edge =
         first_key + kKeys > sequence || (shape.causal && first_key + kKeys - 1 > block.first_query);
 #pragma unroll
     for (int rb = 0; rb < kRowBlocks; ++rb) {
-      scale_and_mask<false>(s[rb], scale_log2, edge, first_key, rows[rb], shape);
-      online_softmax<true>(s[rb], o[rb], row_max[rb], row_sum[rb], scale_log2);
+      scale_and_mask(s[rb], 1.0f, edge, first_key, rows[rb], shape);  // masked, not scaled
+      float rescale[2];
+      softmax_tile(s[rb], row_max[rb], row_sum[rb], rescale, scale_log2);
+      rescale_output(o[rb], rescale);
     }
     // O += P V, the probabilities packed as flash_mma packs them, 16 keys at a time.
 #pragma unroll

@@ -8,11 +8,12 @@
 // of V: each iteration copies K(t+2) and V(t+1) (cp.async, still by every thread: no TMA, no
 // producer warps) into the stages K(t) and V(t-1) left, one barrier an iteration. The price:
 // S(t+1) and P(t) live at once (48 more registers a thread at 64 keys). The exponentials are
-// flash_mma_ex2's. Tiles, layouts and descriptors are flash_wgmma's.
+// flash_mma_ex2's (fused_softmax.cuh). Tiles, layouts and descriptors are flash_wgmma's.
 #pragma once
 
 #include "attention_kernels.cuh"
 #include "common/async_copy.cuh"
+#include "fused_softmax.cuh"
 #include "lab.h"
 #include "labs/11_tensor_cores/tensor_core_ptx.cuh"
 #include "mma_tiles.cuh"
@@ -98,8 +99,8 @@ __global__ void __launch_bounds__(WgmmaTile::kThreads)
     const int first_key = tile * kKeys;
     const bool edge =
         first_key + kKeys > sequence || (shape.causal && first_key + kKeys - 1 > block.first_query);
-    scale_and_mask<false>(s, scale_log2, edge, first_key, rows, shape);
-    softmax_tile<true>(s, row_max, row_sum, rescale, scale_log2);
+    scale_and_mask(s, 1.0f, edge, first_key, rows, shape);  // masked, not scaled
+    softmax_tile(s, row_max, row_sum, rescale, scale_log2);
 #pragma unroll
     for (int kk = 0; kk < kKeys / 16; ++kk) {
       p_out[kk][0] = pack_bf16(s[2 * kk][0], s[2 * kk][1]);

@@ -4,8 +4,7 @@
 // Given code in the lab's folder: attention_naive.cuh (the unfused rung), reductions.cuh,
 // mma_tiles.cuh (the tensor-core plumbing), tiles.h (the tiles and their layouts), and launch.cuh
 // (given) checks the arguments, sizes the grids and the shared memory, says which GPU each rung
-// needs and lists the variants. Last, the solution's steps past the ladder toward FlashAttention-2
-// and -3 (attention_steps.h: flash_mma_rows_kernel.cuh, flash_wgmma_overlap_kernel.cuh).
+// needs and lists the variants.
 #include "attention_naive.cuh"
 #include "lab.h"
 #include "mma_tiles.cuh"
@@ -20,7 +19,3 @@
 #include "flash_wgmma_kernel.cuh"
 
 #include "launch.cuh"
-
-// ---- Steps past the ladder toward FlashAttention-2 and -3 (attention_steps.h): not the lab's
-// interface, checked by lab13_steps_tests and timed by lab13_attention_steps ----
-#include "attention_steps.cuh"

@@ -1,11 +1,16 @@
 // Lab 13 solution: the steps past the ladder (attention_steps.h), launched as the ladder's fused
-// rungs are (launch.cuh's FusedRung). Included by kernels.cu after launch.cuh.
-#pragma once
-
+// rungs are (fused_launch.cuh's FusedRung). A translation unit of its own, beside kernels.cu: the
+// steps are not what a student hands in, and kernels.cu (the solution as one file) stays the
+// ladder alone.
 #include "attention_steps.h"
+
+#include "attention_kernels.cuh"
 #include "flash_mma_rows_kernel.cuh"
+#include "flash_wgmma_kernel.cuh"
 #include "flash_wgmma_overlap_kernel.cuh"
-#include "launch.cuh"
+#include "fused_launch.cuh"
+#include "lab.h"
+#include "tiles.h"
 
 namespace lab13 {
 namespace {
@@ -14,8 +19,8 @@ constexpr char kFlashMmaEx2[] = "lab13 flash_mma_ex2";
 constexpr char kFlashMmaRows[] = "lab13 flash_mma_rows";
 constexpr char kFlashWgmma2Cta[] = "lab13 flash_wgmma_2cta";
 constexpr char kFlashWgmmaOverlap[] = "lab13 flash_wgmma_overlap";
-using FlashMmaEx2 =
-    FusedRung<kFlashMmaEx2, MmaTile, &flash_mma_kernel<64, true>, &flash_mma_kernel<128, true>, 80>;
+using FlashMmaEx2 = FusedRung<kFlashMmaEx2, MmaRowsTile<1>, &flash_mma_rows_kernel<64, 1>,
+                              &flash_mma_rows_kernel<128, 1>, 80>;
 using FlashMmaRows = FusedRung<kFlashMmaRows, MmaRowsTile<2>, &flash_mma_rows_kernel<64, 2>,
                                &flash_mma_rows_kernel<128, 2>, 80>;
 using FlashWgmma2Cta = FusedRung<kFlashWgmma2Cta, WgmmaTile, &flash_wgmma_kernel<64, 2>,
