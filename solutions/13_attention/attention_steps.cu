@@ -19,14 +19,19 @@ constexpr char kFlashMmaEx2[] = "lab13 flash_mma_ex2";
 constexpr char kFlashMmaRows[] = "lab13 flash_mma_rows";
 constexpr char kFlashWgmma2Cta[] = "lab13 flash_wgmma_2cta";
 constexpr char kFlashWgmmaOverlap[] = "lab13 flash_wgmma_overlap";
+constexpr char kFlashWgmmaOverlap128[] = "lab13 flash_wgmma_overlap_128";
 using FlashMmaEx2 = FusedRung<kFlashMmaEx2, MmaRowsTile<1>, &flash_mma_rows_kernel<64, 1>,
                               &flash_mma_rows_kernel<128, 1>, 80>;
 using FlashMmaRows = FusedRung<kFlashMmaRows, MmaRowsTile<2>, &flash_mma_rows_kernel<64, 2>,
                                &flash_mma_rows_kernel<128, 2>, 80>;
 using FlashWgmma2Cta = FusedRung<kFlashWgmma2Cta, WgmmaTile, &flash_wgmma_kernel<64, 2>,
                                  &flash_wgmma_kernel<128, 2>, 90>;
-using FlashWgmmaOverlap = FusedRung<kFlashWgmmaOverlap, WgmmaTile, &flash_wgmma_overlap_kernel<64>,
-                                    &flash_wgmma_overlap_kernel<128>, 90>;
+using FlashWgmmaOverlap =
+    FusedRung<kFlashWgmmaOverlap, WgmmaKeysTile<64>, &flash_wgmma_overlap_kernel<64, 64>,
+              &flash_wgmma_overlap_kernel<128, 64>, 90>;
+using FlashWgmmaOverlap128 =
+    FusedRung<kFlashWgmmaOverlap128, WgmmaKeysTile<128>, &flash_wgmma_overlap_kernel<64, 128>,
+              &flash_wgmma_overlap_kernel<128, 128>, 90>;
 
 template <class Rung>
 constexpr AttentionVariant step_variant(const char* name, const char* summary) {
@@ -50,6 +55,10 @@ constexpr AttentionStep kAttentionSteps[] = {
                                      "flash_wgmma, each tile's softmax while the tensor cores run "
                                      "the last P V (FlashAttention-3's overlap)"),
      "flash_wgmma"},
+    {step_variant<FlashWgmmaOverlap128>("flash_wgmma_overlap_128",
+                                        "flash_wgmma_overlap with key tiles of 128: S as "
+                                        "m64n128k16, half the iterations"),
+     "flash_wgmma_overlap"},
 };
 
 }  // namespace

@@ -31,6 +31,8 @@ struct AttentionStep {
 ///   SM and one's softmax runs while the other's wgmma do
 /// - `flash_wgmma_overlap` (improves flash_wgmma): FlashAttention-3's intra-warpgroup overlap: the
 ///   softmax of tile t + 1 while the tensor cores run P(t) V(t)
+/// - `flash_wgmma_overlap_128` (improves flash_wgmma_overlap): key tiles of 128 (FlashAttention-3's
+///   at head_dim 128): S = Q K^T as m64n128k16, half the iterations and barriers
 std::span<const AttentionStep> attention_steps();
 
 }  // namespace lab13

@@ -1,7 +1,7 @@
 // Lab 13 solution, steps past the core's flash_mma toward FlashAttention-2, in one kernel:
 // - kRowBlocks = 1 (flash_mma_ex2): flash_mma with FlashAttention-2's exponentials
 //   (fused_softmax.cuh), nothing else changed: 4 warps of 16 queries, Q in registers, the core's
-//   warp_scores and warp_add_pv;
+//   warp_scores, and warp_add_pv's products (warp_add_pv_rows at one row block);
 // - kRowBlocks = 2 (flash_mma_rows): FlashAttention-2's tiles at head_dim 128 on sm_80 and sm_90
 //   (4 warps, 128 queries, tiles of 64 keys: 32 rows a warp). Every K and V fragment ldmatrix
 //   brings from shared memory feeds two mma.sync instead of one, which halves the shared-memory

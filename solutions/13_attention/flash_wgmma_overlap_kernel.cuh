@@ -7,8 +7,12 @@
 // P(t) V(t) still runs; only the rescaling of O waits for that product. So K runs one tile ahead
 // of V: each iteration copies K(t+2) and V(t+1) (cp.async, still by every thread: no TMA, no
 // producer warps) into the stages K(t) and V(t-1) left, one barrier an iteration. The price:
-// S(t+1) and P(t) live at once (48 more registers a thread at 64 keys). The exponentials are
-// flash_mma_ex2's (fused_softmax.cuh). Tiles, layouts and descriptors are flash_wgmma's.
+// S(t+1) and P(t) live at once (as FlashAttention-3, the softmax works on S(t+1) in place and packs
+// it into P's registers only once P(t) V(t) has landed: kKeys / 4 more registers a thread). The
+// exponentials are flash_mma_ex2's (fused_softmax.cuh). Layouts and descriptors are flash_wgmma's;
+// kKeys = 128 (flash_wgmma_overlap_128) takes key tiles of 128, as FlashAttention-3 does at
+// head_dim 128: S = Q K^T as m64n128k16, whose B operand (K) is read once for twice the products,
+// and half the iterations and barriers; its 160 KiB of shared memory leave one block an SM.
 #pragma once
 
 #include "attention_kernels.cuh"
@@ -26,6 +30,22 @@
 #include <cstdint>
 
 namespace lab13 {
+
+/// flash_wgmma's tiles with key tiles of kKeys keys (64: WgmmaTile's).
+template <int kKeys_>
+struct WgmmaKeysTile : WgmmaTile {
+  static constexpr int kKeys = kKeys_;  ///< keys per K or V tile
+
+  /// Bytes of one K or V tile.
+  __host__ __device__ static constexpr std::size_t kv_bytes(int head_dim) {
+    return static_cast<std::size_t>(kKeys) * head_dim * 2;
+  }
+  /// Bytes of shared memory to ask for: the tiles, and room to align them to 1024 bytes.
+  __host__ __device__ static constexpr std::size_t shared_bytes(int head_dim) {
+    return q_bytes(head_dim) + 2 * kStages * kv_bytes(head_dim) + kAlignment;
+  }
+};
+
 namespace {
 
 // Keeps the compiler from reusing registers an asynchronous wgmma still reads (its A operand)
@@ -39,16 +59,17 @@ __device__ __forceinline__ void wgmma_hold_operand(std::uint32_t (&a)[kCount][4]
 }
 
 // [flash_wgmma_overlap]
-template <int kHeadDim>
+template <int kHeadDim, int kKeys>
 __global__ void __launch_bounds__(WgmmaTile::kThreads)
     flash_wgmma_overlap_kernel(AttentionArgs args) {
 #if LAB11_HOPPER_DEVICE_CODE
-  constexpr int kQueries = WgmmaTile::kQueries, kKeys = WgmmaTile::kKeys;
+  using Tile = WgmmaKeysTile<kKeys>;
+  constexpr int kQueries = Tile::kQueries;
   constexpr int kDimSteps = kHeadDim / 16;
   constexpr int kScoreBlocks = kKeys / 8;
   constexpr int kOutBlocks = kHeadDim / 8;
   constexpr int kQBytes = static_cast<int>(WgmmaTile::q_bytes(kHeadDim));
-  constexpr int kTileBytes = static_cast<int>(WgmmaTile::kv_bytes(kHeadDim));
+  constexpr int kTileBytes = static_cast<int>(Tile::kv_bytes(kHeadDim));
   extern __shared__ unsigned char dynamic_shared[];
   unsigned char* base = reinterpret_cast<unsigned char*>(
       (reinterpret_cast<std::uintptr_t>(dynamic_shared) + WgmmaTile::kAlignment - 1) &
@@ -59,14 +80,14 @@ __global__ void __launch_bounds__(WgmmaTile::kThreads)
 
   const AttentionShape& shape = args.shape;
   const int sequence = shape.sequence;
-  const FlashBlock<WgmmaTile, kHeadDim> block(shape);
+  const FlashBlock<Tile, kHeadDim> block(shape);
   const __nv_bfloat16 *q = args.q + block.head_offset, *k = args.k + block.head_offset,
                       *v = args.v + block.head_offset;
   const int warpgroup = threadIdx.x / 128, warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
   const PanelRows<kKeys> kv_layout;
   const auto load_tile = [&](unsigned char* tiles, const __nv_bfloat16* tensor, int tile) {
-    load_rows<kHeadDim, WgmmaTile::kThreads>(tiles + (tile % WgmmaTile::kStages) * kTileBytes,
-                                             tensor, tile * kKeys, kKeys, sequence, kv_layout);
+    load_rows<kHeadDim, WgmmaTile::kThreads>(tiles + (tile % Tile::kStages) * kTileBytes, tensor,
+                                             tile * kKeys, kKeys, sequence, kv_layout);
   };
 
   float o_flat[kHeadDim / 2] = {};
@@ -80,7 +101,7 @@ __global__ void __launch_bounds__(WgmmaTile::kThreads)
   // S(tile) = Q K(tile)^T issued (not waited for) into s_flat.
   const auto issue_scores = [&](float(&s_flat)[kKeys / 2], int tile) {
     const std::uint32_t k_panels =
-        tc::shared_address(k_tiles + (tile % WgmmaTile::kStages) * kTileBytes);
+        tc::shared_address(k_tiles + (tile % Tile::kStages) * kTileBytes);
 #pragma unroll
     for (int ks = 0; ks < kDimSteps; ++ks) {
       const std::uint64_t a =
@@ -91,22 +112,24 @@ __global__ void __launch_bounds__(WgmmaTile::kThreads)
     }
     tc::wgmma_commit();
   };
-  // The softmax of S(tile) (waited for), its probabilities packed as wgmma's A operand into
-  // p_out, and the factor the output needs once the product in flight has landed.
-  const auto softmax_to_p = [&](float(&s_flat)[kKeys / 2], int tile, float(&rescale)[2],
-                                std::uint32_t(&p_out)[kKeys / 16][4]) {
+  // The softmax of S(tile) (waited for), in place, and the factor the output needs once the
+  // product in flight has landed.
+  const auto softmax_of = [&](float(&s_flat)[kKeys / 2], int tile, float(&rescale)[2]) {
     float(&s)[kScoreBlocks][4] = *reinterpret_cast<float(*)[kScoreBlocks][4]>(&s_flat);
     const int first_key = tile * kKeys;
     const bool edge =
         first_key + kKeys > sequence || (shape.causal && first_key + kKeys - 1 > block.first_query);
     scale_and_mask(s, 1.0f, edge, first_key, rows, shape);  // masked, not scaled
     softmax_tile(s, row_max, row_sum, rescale, scale_log2);
+  };
+  // The probabilities packed as wgmma's A operand, 16 keys a step.
+  std::uint32_t p[kKeys / 16][4];  // P(t), the A operand of O += P(t) V(t)
+  const auto pack_p = [&](const float(&s_flat)[kKeys / 2]) {
 #pragma unroll
     for (int kk = 0; kk < kKeys / 16; ++kk) {
-      p_out[kk][0] = pack_bf16(s[2 * kk][0], s[2 * kk][1]);
-      p_out[kk][1] = pack_bf16(s[2 * kk][2], s[2 * kk][3]);
-      p_out[kk][2] = pack_bf16(s[2 * kk + 1][0], s[2 * kk + 1][1]);
-      p_out[kk][3] = pack_bf16(s[2 * kk + 1][2], s[2 * kk + 1][3]);
+#pragma unroll
+      for (int e = 0; e < 4; ++e)
+        p[kk][e] = pack_bf16(s_flat[8 * kk + 2 * e], s_flat[8 * kk + 2 * e + 1]);
     }
   };
 
@@ -121,15 +144,16 @@ __global__ void __launch_bounds__(WgmmaTile::kThreads)
   cudalabs::async_copy_wait<1>();
   tc::fence_proxy_async_shared();
   __syncthreads();
-  std::uint32_t p[kKeys / 16][4];  // P(t), the A operand of O += P(t) V(t)
   {
     float s_flat[kKeys / 2] = {};
     float rescale[2];
+    tc::wgmma_hold(s_flat);  // the zeros written before the fence, not sunk past it
     tc::wgmma_fence();
     issue_scores(s_flat, 0);
     tc::wgmma_wait<0>();
     tc::wgmma_hold(s_flat);
-    softmax_to_p(s_flat, 0, rescale, p);  // o is 0: no rescaling
+    softmax_of(s_flat, 0, rescale);  // o is 0: no rescaling
+    pack_p(s_flat);
   }
 
   for (int t = 0; t < block.key_tiles; ++t) {
@@ -144,10 +168,10 @@ __global__ void __launch_bounds__(WgmmaTile::kThreads)
 
     const bool more = t + 1 < block.key_tiles;
     float s_flat[kKeys / 2] = {};
-    tc::wgmma_fence();  // the accumulators of O were rescaled, S's zeroed
+    tc::wgmma_hold(s_flat);  // the zeros written before the fence, not sunk past it
+    tc::wgmma_fence();       // the accumulators of O were rescaled, S's zeroed
     if (more) issue_scores(s_flat, t + 1);
-    const std::uint32_t v_panels =
-        tc::shared_address(v_tiles + (t % WgmmaTile::kStages) * kTileBytes);
+    const std::uint32_t v_panels = tc::shared_address(v_tiles + (t % Tile::kStages) * kTileBytes);
 #pragma unroll
     for (int kk = 0; kk < kKeys / 16; ++kk) {
       const std::uint64_t b = tc::wgmma_descriptor(v_panels + kk * 16 * 128, kKeys * 128, 1024);
@@ -158,17 +182,13 @@ __global__ void __launch_bounds__(WgmmaTile::kThreads)
       // S(t + 1) has landed (P(t) V(t) may still run): its softmax, while the tensor cores work.
       tc::wgmma_wait<1>();
       tc::wgmma_hold(s_flat);
-      std::uint32_t p_next[kKeys / 16][4];
       float rescale[2];
-      softmax_to_p(s_flat, t + 1, rescale, p_next);
+      softmax_of(s_flat, t + 1, rescale);
       tc::wgmma_wait<0>();
       tc::wgmma_hold(o_flat);
       wgmma_hold_operand(p);  // p's registers stay P(t)'s until the product that reads them is done
       rescale_output(o, rescale);
-#pragma unroll
-      for (int kk = 0; kk < kKeys / 16; ++kk)
-#pragma unroll
-        for (int e = 0; e < 4; ++e) p[kk][e] = p_next[kk][e];
+      pack_p(s_flat);
     } else {
       tc::wgmma_wait<0>();
       tc::wgmma_hold(o_flat);

@@ -25,8 +25,9 @@ __device__ __forceinline__ float exp2_unit(float x) {
 
 // The online softmax of one tile for a thread's two rows (r = 0: row lane / 4, r = 1: eight rows
 // below) whose masked, unscaled scores are s[block][e] with e / 2 == r: replaces them by
-// exp2((s - new max) scale_log2), rescales the row's sum, updates the maximum (raw), and gives the
-// factor exp2((old max - new max) scale_log2) the row's output accumulators need in `rescale`.
+// exp2(s scale_log2 - new max scale_log2), rescales the row's sum, updates the maximum (raw), and
+// gives the factor exp2((old max - new max) scale_log2) the row's output accumulators need in
+// `rescale`.
 template <int kScoreBlocks>
 __device__ __forceinline__ void softmax_tile(float (&s)[kScoreBlocks][4], float (&row_max)[2],
                                              float (&row_sum)[2], float (&rescale)[2],
@@ -42,7 +43,10 @@ __device__ __forceinline__ void softmax_tile(float (&s)[kScoreBlocks][4], float 
     const float new_max = fmaxf(row_max[r], tile_max);
     // 0 while every key so far is masked, so that a masked score's exponent stays -infinity.
     const float base = new_max == -INFINITY ? 0.0f : new_max * scale_log2;
-    rescale[r] = exp2_unit(fmaf(row_max[r], scale_log2, -base));  // 0 on the first tile
+    // From the difference of the maxima, as FlashAttention-2 does: exactly 1 while the maximum
+    // stays (fma(old, scale, -base) would be the rounding error of base, compounding tile after
+    // tile); 0 on the first tile with a key, 1 while none has been (the sums are 0 then).
+    rescale[r] = new_max == -INFINITY ? 1.0f : exp2_unit((row_max[r] - new_max) * scale_log2);
     row_max[r] = new_max;
     row_sum[r] *= rescale[r];
 #pragma unroll
