@@ -64,10 +64,15 @@ std::optional<SdpaTiming> SdpaResults::find(const std::string& backend,
 SdpaResults time_pytorch_sdpa(const std::vector<std::string>& shapes, int repetitions,
                               const std::string& results_dir) {
   SdpaResults results;
-  const fs::path script = fs::path(CUDALABS_SOURCE_DIR) / "tools" / "pytorch_attention.py";
-  if (std::string(CUDALABS_SOURCE_DIR).empty() || !fs::is_regular_file(script)) {
-    results.skipped["all"] = "tools/pytorch_attention.py is not where this build was configured (" +
-                             script.string() + ")";
+  // The script in the source tree this build was configured from, else in the current folder's
+  // (a build carried to another machine and run from the repository's root).
+  fs::path script = fs::path(CUDALABS_SOURCE_DIR) / "tools" / "pytorch_attention.py";
+  if (std::string(CUDALABS_SOURCE_DIR).empty() || !fs::is_regular_file(script))
+    script = fs::current_path() / "tools" / "pytorch_attention.py";
+  if (!fs::is_regular_file(script)) {
+    results.skipped["all"] =
+        "tools/pytorch_attention.py is neither in the source tree this build "
+        "was configured from (" CUDALABS_SOURCE_DIR ") nor in the current folder";
     return results;
   }
   const char* chosen = std::getenv("CUDALABS_PYTHON");

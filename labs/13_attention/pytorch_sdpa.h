@@ -36,7 +36,8 @@ struct SdpaResults {
 /// The backends the script times, in its order.
 inline const std::vector<std::string> kSdpaBackends = {"flash", "efficient", "cudnn", "math"};
 
-/// Runs tools/pytorch_attention.py bench on `shapes` (AttentionShape labels), `repetitions` timed
+/// Runs tools/pytorch_attention.py bench (from the source tree this build was configured from, else
+/// from the current folder) on `shapes` (AttentionShape labels), `repetitions` timed
 /// calls per backend, with the interpreter CUDALABS_PYTHON names (default python3 on the PATH). Its
 /// record goes to `results_dir` (lab13_pytorch_<device>.json) or, when that is empty, to a
 /// temporary folder removed afterwards. Never throws for a missing PyTorch: says why in `skipped`.
