@@ -15,6 +15,7 @@
 #include "common/build_report.h"
 #include "common/cuda_check.h"
 #include "common/launch_utils.h"
+#include "fused_launch.cuh"
 #include "lab.h"
 #include "tiles.h"
 
@@ -30,24 +31,6 @@ namespace {
 
 using cudalabs::ceil_div;
 using cudalabs::KernelLaunch;
-
-#ifdef CUDALABS_LAB13_SM90A
-constexpr bool kBuiltForSm90a = true;
-#else
-constexpr bool kBuiltForSm90a = false;
-#endif
-
-void require_pointer(const void* pointer, const char* name, const std::string& who) {
-  if (pointer == nullptr) throw std::invalid_argument(who + ": pointer " + name + " is null");
-}
-
-void require_aligned(const void* pointer, std::size_t bytes, const char* name,
-                     const std::string& who) {
-  if (reinterpret_cast<std::uintptr_t>(pointer) % bytes != 0) {
-    throw std::invalid_argument(who + ": pointer " + name + " is not " + std::to_string(bytes) +
-                                "-byte aligned");
-  }
-}
 
 // ---- Softmax ----
 
@@ -152,67 +135,7 @@ constexpr SoftmaxVariant kSoftmaxVariants[] = {
      &launch_softmax_fused, &describe_softmax_fused},
 };
 
-// ---- Attention ----
-
-// The compute capability of the current device.
-int current_arch() {
-  int device = 0, major = 0, minor = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-  CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
-  return 10 * major + minor;
-}
-
-// Why a kernel needing compute capability `needs_arch` (90: Hopper's sm_90a) cannot run here, from
-// the GPU and the code this build holds for it (common/build_report.h); empty when it can.
-std::string missing_capability(int needs_arch, const void* kernel) {
-  const int here = current_arch();
-  if (needs_arch == 90) {
-    if (here / 10 != 9)
-      return "needs compute capability 9.0 (sm_90a code runs on Hopper only; this GPU is " +
-             cudalabs::arch_text(here) + ")";
-    if (!kBuiltForSm90a)
-      return "this build has no sm_90a code (configure with 90 in CMAKE_CUDA_ARCHITECTURES)";
-  }
-  return cudalabs::missing_feature_reason(here, cudalabs::kernel_code(kernel), needs_arch);
-}
-
-void require_capability(int needs_arch, const void* kernel, const std::string& who) {
-  const std::string missing = missing_capability(needs_arch, kernel);
-  if (!missing.empty()) throw std::runtime_error(who + ": " + missing);
-}
-
-void validate_attention(const AttentionArgs& args, std::size_t workspace_needed,
-                        const std::string& who) {
-  const AttentionShape& s = args.shape;
-  cudalabs::require_positive(who, "batch", s.batch);
-  cudalabs::require_positive(who, "heads", s.heads);
-  cudalabs::require_positive(who, "sequence", s.sequence);
-  if (s.head_dim != 64 && s.head_dim != 128) {
-    throw std::invalid_argument(who + ": head_dim = " + std::to_string(s.head_dim) +
-                                " must be 64 or 128");
-  }
-  if (s.heads_total() > 65535) {
-    throw std::invalid_argument(who + ": batch * heads = " + std::to_string(s.heads_total()) +
-                                " must be <= 65535 (a grid dimension per head)");
-  }
-  if (!std::isfinite(args.scale) || args.scale <= 0.0f) {
-    throw std::invalid_argument(who + ": scale = " + std::to_string(args.scale) +
-                                " must be finite and > 0");
-  }
-  const std::pair<const void*, const char*> tensors[] = {
-      {args.q, "q"}, {args.k, "k"}, {args.v, "v"}, {args.o, "o"}};
-  for (const auto& [pointer, name] : tensors) {
-    require_pointer(pointer, name, who);
-    require_aligned(pointer, 16, name, who);  // the fused kernels copy 16-byte chunks
-  }
-  if (workspace_needed > 0 &&
-      (args.workspace == nullptr || args.workspace_bytes < workspace_needed)) {
-    throw std::invalid_argument(
-        who + ": workspace of " + std::to_string(args.workspace ? args.workspace_bytes : 0) +
-        " bytes, needs " + std::to_string(workspace_needed) + " (the variant's workspace_bytes)");
-  }
-}
+// ---- Attention (the fused rungs' plumbing: fused_launch.cuh) ----
 
 // attention_naive: the FP32 scores (then probabilities) of every head, and one more row that tells
 // whether the softmax ran (attention_naive.cuh).
@@ -254,84 +177,20 @@ void launch_naive(const AttentionArgs& args, cudaStream_t stream) {
   CUDA_CHECK_LAUNCH("lab13 attention_values_kernel");
 }
 
-std::size_t no_workspace(const AttentionShape&) {
-  return 0;
-}
-
-// Query tiles of a head, and the grid: x the query tile, y the head.
-dim3 flash_grid(const AttentionShape& shape, int queries_per_block, const char* who) {
-  return cudalabs::checked_grid(ceil_div(shape.sequence, queries_per_block), shape.heads_total(), 1,
-                                who);
-}
-
-template <class Kernel>
-void allow_shared(Kernel kernel, std::size_t bytes) {
-  CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel),
-                                  cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  static_cast<int>(bytes)));
-}
-
-KernelLaunch describe_flash_mma(const AttentionShape& shape) {
-  const void* kernel = shape.head_dim == 64 ? reinterpret_cast<const void*>(&flash_mma_kernel<64>)
-                                            : reinterpret_cast<const void*>(&flash_mma_kernel<128>);
-  return {kernel, flash_grid(shape, MmaTile::kQueries, "lab13 flash_mma"), dim3(MmaTile::kThreads),
-          MmaTile::shared_bytes(shape.head_dim)};
-}
-
-std::string flash_mma_unavailable() {
-  return missing_capability(80, reinterpret_cast<const void*>(&flash_mma_kernel<128>));
-}
-
-void launch_flash_mma(const AttentionArgs& args, cudaStream_t stream) {
-  const char* who = "lab13 flash_mma";
-  validate_attention(args, 0, who);
-  const KernelLaunch c = describe_flash_mma(args.shape);
-  require_capability(80, c.kernel, who);
-  if (args.shape.head_dim == 64) {
-    allow_shared(&flash_mma_kernel<64>, c.dynamic_shared_bytes);
-    flash_mma_kernel<64><<<c.grid, c.block, c.dynamic_shared_bytes, stream>>>(args);
-  } else {
-    allow_shared(&flash_mma_kernel<128>, c.dynamic_shared_bytes);
-    flash_mma_kernel<128><<<c.grid, c.block, c.dynamic_shared_bytes, stream>>>(args);
-  }
-  CUDA_CHECK_LAUNCH("lab13 flash_mma_kernel");
-}
-
-KernelLaunch describe_flash_wgmma(const AttentionShape& shape) {
-  const void* kernel = shape.head_dim == 64
-                           ? reinterpret_cast<const void*>(&flash_wgmma_kernel<64>)
-                           : reinterpret_cast<const void*>(&flash_wgmma_kernel<128>);
-  return {kernel, flash_grid(shape, WgmmaTile::kQueries, "lab13 flash_wgmma"),
-          dim3(WgmmaTile::kThreads), WgmmaTile::shared_bytes(shape.head_dim)};
-}
-
-std::string flash_wgmma_unavailable() {
-  return missing_capability(90, reinterpret_cast<const void*>(&flash_wgmma_kernel<128>));
-}
-
-void launch_flash_wgmma(const AttentionArgs& args, cudaStream_t stream) {
-  const char* who = "lab13 flash_wgmma";
-  validate_attention(args, 0, who);
-  const KernelLaunch c = describe_flash_wgmma(args.shape);
-  require_capability(90, c.kernel, who);
-  if (args.shape.head_dim == 64) {
-    allow_shared(&flash_wgmma_kernel<64>, c.dynamic_shared_bytes);
-    flash_wgmma_kernel<64><<<c.grid, c.block, c.dynamic_shared_bytes, stream>>>(args);
-  } else {
-    allow_shared(&flash_wgmma_kernel<128>, c.dynamic_shared_bytes);
-    flash_wgmma_kernel<128><<<c.grid, c.block, c.dynamic_shared_bytes, stream>>>(args);
-  }
-  CUDA_CHECK_LAUNCH("lab13 flash_wgmma_kernel");
-}
+constexpr char kFlashMma[] = "lab13 flash_mma";
+constexpr char kFlashWgmma[] = "lab13 flash_wgmma";
+using FlashMma = FusedRung<kFlashMma, MmaTile, &flash_mma_kernel<64>, &flash_mma_kernel<128>, 80>;
+using FlashWgmma =
+    FusedRung<kFlashWgmma, WgmmaTile, &flash_wgmma_kernel<64>, &flash_wgmma_kernel<128>, 90>;
 
 constexpr AttentionVariant kAttentionVariants[] = {
     {"attention_naive", "scores to memory, softmax_online in place, then P V: three kernels",
      &launch_naive, &describe_naive, &naive_workspace, nullptr},
     {"flash_mma",
      "fused: K and V tiles through shared memory, mma.sync, online softmax in registers",
-     &launch_flash_mma, &describe_flash_mma, &no_workspace, &flash_mma_unavailable},
+     &FlashMma::launch, &FlashMma::describe, &no_workspace, &FlashMma::unavailable},
     {"flash_wgmma", "fused on Hopper: wgmma from shared-memory descriptors, P from registers",
-     &launch_flash_wgmma, &describe_flash_wgmma, &no_workspace, &flash_wgmma_unavailable},
+     &FlashWgmma::launch, &FlashWgmma::describe, &no_workspace, &FlashWgmma::unavailable},
 };
 
 }  // namespace

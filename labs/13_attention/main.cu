@@ -1,7 +1,8 @@
 // Lab 13 driver: checks every softmax and attention rung against the CPU reference in double (at
 // the timed sizes, sampled rows for attention, and at odd sizes, every row), then times them: the
-// softmax next to a copy of the same bytes, attention next to cuBLAS's unfused attention (PyTorch's
-// fused backends are timed by tools/pytorch_attention.py), and prints a table per problem.
+// softmax next to a copy of the same bytes, attention next to cuBLAS's unfused attention and, where
+// PyTorch is installed, its fused backends (tools/pytorch_attention.py, run by this driver on the
+// same GPU after the lab's timings), and prints a table per problem.
 #include "checks.h"
 #include "common/benchmark_support.h"
 #include "common/build_report.h"
@@ -13,10 +14,12 @@
 #include "common/text_table.h"
 #include "lab.h"
 #include "library_reference.h"
+#include "pytorch_sdpa.h"
 #include "reference.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -46,6 +49,7 @@ struct Options {
   cudalabs::TimingOptions timing;
   std::string seed_text;
   bool verify_only = false;
+  bool no_pytorch = false;
   bool list = false;
   std::string results_dir;
   std::string results_tag;
@@ -87,6 +91,8 @@ void register_flags(CLI::App& app, Options& options) {
                  "Seed of the random inputs (default: CUDALABS_SEED or fresh)")
       ->type_name("SEED");
   app.add_flag("--verify-only", options.verify_only, "Check every variant, time nothing");
+  app.add_flag("--no-pytorch", options.no_pytorch,
+               "Do not time PyTorch's attention backends (tools/pytorch_attention.py)");
   app.add_flag("--list", options.list, "List the variants and exit");
   app.add_option("--results-dir", options.results_dir,
                  "Write the Google Benchmark JSON to DIR/lab13_<device>.json")
@@ -420,8 +426,35 @@ double counter(const std::optional<BenchmarkMedian>& m, const char* key) {
   return c == m->counters.end() ? std::nan("") : c->second;
 }
 
+// PyTorch's rows of an attention table: each backend's time, or why it did not run.
+void add_sdpa_rows(TextTable& table, const lab13_library::SdpaResults& sdpa,
+                   const std::string& label, double cublas_gflops, double best_gflops) {
+  for (const std::string& backend : lab13_library::kSdpaBackends) {
+    const auto timing = sdpa.find(backend, label);
+    if (!timing) continue;
+    table.add_row({"sdpa_" + backend, TextTable::number(timing->ms, 3),
+                   TextTable::number(timing->gflops / 1000.0, 1),
+                   TextTable::number(100.0 * timing->gflops / cublas_gflops, 1),
+                   TextTable::number(timing->gflops / best_gflops, 2), "-", "reference"});
+  }
+}
+
+// Which PyTorch backends did not run on `label`, and why, one line each.
+void print_sdpa_skips(std::ostream& out, const lab13_library::SdpaResults& sdpa,
+                      const std::string& label) {
+  if (const auto all = sdpa.skipped.find("all"); all != sdpa.skipped.end()) {
+    out << "PyTorch's attention was not timed: " << all->second << "\n";
+    return;
+  }
+  for (const std::string& backend : lab13_library::kSdpaBackends) {
+    if (const auto why = sdpa.skipped.find(backend + "/" + label); why != sdpa.skipped.end())
+      out << "sdpa_" << backend << " did not run: " << why->second << "\n";
+  }
+}
+
 void print_tables(std::ostream& out, const Options& options, const Checked& checked,
-                  const std::map<std::string, BenchmarkMedian>& medians) {
+                  const std::map<std::string, BenchmarkMedian>& medians,
+                  const lab13_library::SdpaResults& sdpa) {
   if (!checked.softmax.empty()) {
     const std::string problem = softmax_problem(options);
     const auto copy = median(medians, "reference/cudaMemcpy/" + problem);
@@ -448,26 +481,38 @@ void print_tables(std::ostream& out, const Options& options, const Checked& chec
   for (const AttentionProblem& problem : checked.attention) {
     const std::string label = problem.shape.label();
     const auto cublas = median(medians, "reference/cublas_attention/" + label);
+    const double cublas_gflops = counter(cublas, "gflops");
+    const auto best = sdpa.find("best", label);
+    const double best_gflops = best ? best->gflops : std::nan("");
     TextTable table({{"variant", false},
                      {"ms", true},
                      {"TFLOP/s", true},
                      {"% of cuBLAS", true},
+                     {"x SDPA best", true},
                      {"error / bound", true},
                      {"check", false}});
-    table.add_row(
-        {"cublas_attention", TextTable::number(cublas ? cublas->real_time_ms : std::nan(""), 3),
-         TextTable::number(counter(cublas, "gflops") / 1000.0, 1), "100.0", "-", "reference"});
+    table.add_row({"cublas_attention",
+                   TextTable::number(cublas ? cublas->real_time_ms : std::nan(""), 3),
+                   TextTable::number(cublas_gflops / 1000.0, 1), "100.0",
+                   TextTable::number(cublas_gflops / best_gflops, 2), "-", "reference"});
+    add_sdpa_rows(table, sdpa, label, cublas_gflops, best_gflops);
     for (const Row& row : problem.rows) {
       const auto m = median(medians, "lab13/" + row.name + "/" + label);
+      const double gflops = counter(m, "gflops");
       table.add_row({row.name, TextTable::number(m ? m->real_time_ms : std::nan(""), 3),
-                     TextTable::number(counter(m, "gflops") / 1000.0, 1),
-                     TextTable::number(100.0 * counter(m, "gflops") / counter(cublas, "gflops"), 1),
+                     TextTable::number(gflops / 1000.0, 1),
+                     TextTable::number(100.0 * gflops / cublas_gflops, 1),
+                     TextTable::number(gflops / best_gflops, 2),
                      TextTable::number(row.worst_fraction, 2), row.check_text()});
     }
     out << "\nattention " << label << " (BF16, "
         << TextTable::number(problem.shape.flops() * 1e-9, 1)
-        << " GFLOP; PyTorch's fused backends: tools/pytorch_attention.py)\n";
+        << " GFLOP; sdpa_*: PyTorch's scaled_dot_product_attention"
+        << (sdpa.torch_version.empty() ? "" : " " + sdpa.torch_version)
+        << ", same GPU, after the lab's timings; x SDPA best: the rate over its fastest "
+           "backend's)\n";
     table.print(out);
+    print_sdpa_skips(out, sdpa, label);
   }
 }
 
@@ -567,7 +612,22 @@ int run(int argc, char** argv) {
       << options.timing.min_time_s << " s each, CUDA-event times, medians\n";
   const std::map<std::string, BenchmarkMedian> medians =
       cudalabs::run_benchmarks(benchmark_args, out);
-  print_tables(out, options, checked, medians);
+  lab13_library::SdpaResults sdpa;
+  if (!checked.attention.empty()) {
+    if (options.no_pytorch) {
+      sdpa.skipped["all"] = "--no-pytorch";
+    } else {
+      std::vector<std::string> labels;
+      for (const AttentionProblem& problem : checked.attention)
+        labels.push_back(problem.shape.label());
+      out << "timing: PyTorch's attention backends (tools/pytorch_attention.py bench)\n";
+      ::setenv("CUDALABS_GIT_COMMIT", cudalabs::built_from_commit().c_str(), 0);
+      sdpa = lab13_library::time_pytorch_sdpa(labels, std::max(options.timing.repetitions, 10),
+                                              options.results_dir);
+      if (!sdpa.record.empty()) out << "pytorch: record " << sdpa.record << "\n";
+    }
+  }
+  print_tables(out, options, checked, medians, sdpa);
   return checked.all_passed ? cudalabs::kExitOk : cudalabs::kExitFailed;
 }
 

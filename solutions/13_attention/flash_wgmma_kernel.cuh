@@ -29,8 +29,12 @@ namespace lab13 {
 namespace {
 
 // [flash_wgmma]
-template <int kHeadDim>
-__global__ void __launch_bounds__(WgmmaTile::kThreads) flash_wgmma_kernel(AttentionArgs args) {
+// kBlocksPerSm: the registers a thread may use are capped so that this many blocks fit on an SM
+// (2: 128 registers; at 1 the kernel takes 159 at head_dim 128 and a second block does not fit),
+// so that one block's softmax can run while the other's wgmma do: the rung flash_wgmma_2cta.
+template <int kHeadDim, int kBlocksPerSm = 1>
+__global__ void __launch_bounds__(WgmmaTile::kThreads, kBlocksPerSm)
+    flash_wgmma_kernel(AttentionArgs args) {
 #if LAB11_HOPPER_DEVICE_CODE
   constexpr int kQueries = WgmmaTile::kQueries, kKeys = WgmmaTile::kKeys;
   constexpr int kDimSteps = kHeadDim / 16;  // k steps of S = Q K^T

@@ -3,12 +3,18 @@
 // overflows FP32, in place, misaligned), every attention rung on sequence lengths around its tiles
 // (1, 7, 63, 64, 65, 127, 129, 200, 1000, 1025), head dimensions 64 and 128, causal and not, and at
 // the timed size (sampled rows), plus bad arguments. A rung that writes nothing is "not implemented
-// yet" in the student build; one the GPU cannot run is skipped with the reason.
+// yet" in the student build; one the GPU cannot run is skipped with the reason. Built a third time
+// as lab13_steps_tests (LAB13_GRADE_STEPS, instructors' copies): the solution's steps past the
+// ladder (solutions/13_attention/attention_steps.h) on the attention cases.
 #include "common/random_fill.h"
 #include "labs/13_attention/checks.h"
 #include "labs/13_attention/lab.h"
 #include "tests/support/expect_rejected.h"
 #include "tests/support/gpu_test.h"
+
+#ifdef LAB13_GRADE_STEPS
+#include "solutions/13_attention/attention_steps.h"
+#endif
 
 #include <gtest/gtest.h>
 
@@ -34,7 +40,7 @@ struct SoftmaxCase {
   bool in_place;
 };
 
-const std::vector<SoftmaxCase>& softmax_cases() {
+[[maybe_unused]] const std::vector<SoftmaxCase>& softmax_cases() {
   static const std::vector<SoftmaxCase> cases = {
       {"one_element", 1, 1, SoftmaxInputs::kUniform, 0, false},
       {"one_row_of_33", 1, 33, SoftmaxInputs::kUniform, 1, false},
@@ -110,7 +116,7 @@ void register_test(const std::string& suite, const std::string& name, bool needs
 
 // ---- Bad arguments: refused before any launch, with the argument named (no GPU needed) ----
 
-void softmax_rejects(const lab13::SoftmaxVariant& variant) {
+[[maybe_unused]] void softmax_rejects(const lab13::SoftmaxVariant& variant) {
   alignas(16) static float dummy[64] = {};
   const lab13::SoftmaxArgs good{dummy, dummy + 32, 2, 8};
   auto expect = [&](lab13::SoftmaxArgs args, const std::string& needle) {
@@ -176,7 +182,27 @@ void attention_rejects(const lab13::AttentionVariant& variant) {
   }
 }
 
+void register_attention(const lab13::AttentionVariant& variant) {
+  const std::string suite = std::string("Grading.") + variant.name;
+  for (const AttentionCase& c : attention_cases()) {
+    register_test(suite, c.name, true, [v = &variant, c] {
+      if (v->unavailable != nullptr) {
+        if (const std::string why = v->unavailable(); !why.empty())
+          GTEST_SKIP() << v->name << ": " << why;
+      }
+      lab13::AttentionVerifier verifier(c.shape, seed_for("attention " + c.name), c.sampled);
+      expect_report(verifier.check(*v), v->name);
+    });
+  }
+  register_test(suite, "rejects_bad_arguments", false, [v = &variant] { attention_rejects(*v); });
+}
+
 const bool registered = [] {
+#ifdef LAB13_GRADE_STEPS
+  // lab13_steps_tests: the solution's steps past the ladder, on the attention rungs' cases.
+  for (const lab13::AttentionStep& step : lab13::attention_steps())
+    register_attention(step.variant);
+#else
   for (const lab13::SoftmaxVariant& variant : lab13::softmax_variants()) {
     const std::string suite = std::string("Grading.") + variant.name;
     for (const SoftmaxCase& c : softmax_cases()) {
@@ -188,20 +214,9 @@ const bool registered = [] {
     }
     register_test(suite, "rejects_bad_arguments", false, [v = &variant] { softmax_rejects(*v); });
   }
-  for (const lab13::AttentionVariant& variant : lab13::attention_variants()) {
-    const std::string suite = std::string("Grading.") + variant.name;
-    for (const AttentionCase& c : attention_cases()) {
-      register_test(suite, c.name, true, [v = &variant, c] {
-        if (v->unavailable != nullptr) {
-          if (const std::string why = v->unavailable(); !why.empty())
-            GTEST_SKIP() << v->name << ": " << why;
-        }
-        lab13::AttentionVerifier verifier(c.shape, seed_for("attention " + c.name), c.sampled);
-        expect_report(verifier.check(*v), v->name);
-      });
-    }
-    register_test(suite, "rejects_bad_arguments", false, [v = &variant] { attention_rejects(*v); });
-  }
+  for (const lab13::AttentionVariant& variant : lab13::attention_variants())
+    register_attention(variant);
+#endif
   return true;
 }();
 

@@ -16,6 +16,9 @@
 #include "labs/11_tensor_cores/lab.h"
 #include "labs/12_reduce_scan_histogram/lab.h"
 #include "labs/13_attention/lab.h"
+#ifdef CUDALABS_GATE_LAB13_STEPS
+#include "solutions/13_attention/attention_steps.h"
+#endif
 
 #include <cstdio>
 #include <exception>
@@ -95,5 +98,11 @@ int main() {
       for (const int sequence : {1, 1000, 4096})
         attention.push_back({4, 16, sequence, head_dim, causal});
   describe_all("lab13", lab13::attention_variants(), attention);
+#ifdef CUDALABS_GATE_LAB13_STEPS
+  // The solution's attention steps past the ladder (solutions/13_attention/attention_steps.h).
+  std::vector<lab13::AttentionVariant> steps;
+  for (const lab13::AttentionStep& step : lab13::attention_steps()) steps.push_back(step.variant);
+  describe_all("lab13", std::span<const lab13::AttentionVariant>(steps), attention);
+#endif
   return 0;
 }

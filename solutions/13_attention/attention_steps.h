@@ -1,0 +1,38 @@
+/// @file solutions/13_attention/attention_steps.h
+/// @brief Lab 13 solution: the steps past the ladder toward FlashAttention-2 (mma.sync) and
+/// FlashAttention-3 (wgmma), each the rung it improves with one change, so that one run checks and
+/// times both. Not part of the lab's interface (the student's build has none): attention_steps.cu
+/// (a translation unit of the solution's kernels beside kernels.cu) defines them,
+/// tests/labs/lab13_grading_test.cpp (built as lab13_steps_tests) checks them on the grading cases,
+/// and lab13_attention_steps times them.
+#pragma once
+
+#include "labs/13_attention/lab.h"
+
+#include <span>
+
+namespace lab13 {
+
+/// One step past the ladder: the variant (its name, summary, launcher, ...) and the rung it
+/// improves (the name of a variant of attention_variants() or of an earlier step).
+struct AttentionStep {
+  AttentionVariant variant;  ///< the step, launched and checked as a rung is
+  const char* improves;      ///< the rung or step it is timed against
+};
+
+/// The steps:
+/// - `flash_mma_ex2` (improves flash_mma): each exponent one FMA, the scale folded into the
+///   maximum (FlashAttention-2's scale_apply_exp2), and ex2.approx.ftz instead of exp2f
+///   (fused_softmax.cuh); nothing else changed
+/// - `flash_mma_rows` (improves flash_mma_ex2): 32 queries a warp, 128 a block (FlashAttention-2's
+///   tiles at head_dim 128): each K and V fragment read from shared memory feeds two mma.sync; Q
+///   read from shared memory each tile instead of held in registers
+/// - `flash_wgmma_2cta` (improves flash_wgmma): at most 128 registers, so that two blocks share an
+///   SM and one's softmax runs while the other's wgmma do
+/// - `flash_wgmma_overlap` (improves flash_wgmma): FlashAttention-3's intra-warpgroup overlap: the
+///   softmax of tile t + 1 while the tensor cores run P(t) V(t)
+/// - `flash_wgmma_overlap_128` (improves flash_wgmma_overlap): key tiles of 128 (FlashAttention-3's
+///   at head_dim 128): S = Q K^T as m64n128k16, half the iterations and barriers
+std::span<const AttentionStep> attention_steps();
+
+}  // namespace lab13

@@ -1,0 +1,204 @@
+// Lab 13 solution, steps past the core's flash_mma toward FlashAttention-2, in one kernel:
+// - kRowBlocks = 1 (flash_mma_ex2): flash_mma with FlashAttention-2's exponentials
+//   (fused_softmax.cuh), nothing else changed: 4 warps of 16 queries, Q in registers, the core's
+//   warp_scores, and warp_add_pv's products (warp_add_pv_rows at one row block);
+// - kRowBlocks = 2 (flash_mma_rows): FlashAttention-2's tiles at head_dim 128 on sm_80 and sm_90
+//   (4 warps, 128 queries, tiles of 64 keys: 32 rows a warp). Every K and V fragment ldmatrix
+//   brings from shared memory feeds two mma.sync instead of one, which halves the shared-memory
+//   bytes per product (flash_mma at 16 rows reads 8 multiply-adds per byte: at Hopper's 128 bytes a
+//   clock an SM, fewer than its tensor cores can do), and each K and V tile copied serves 128
+//   queries instead of 64. The price is registers (the outputs of 32 rows: 128 a thread at head_dim
+//   128), so Q is read from shared memory with each tile instead of held in registers, as
+//   FlashAttention-2 does.
+#pragma once
+
+#include "attention_kernels.cuh"
+#include "common/async_copy.cuh"
+#include "fused_softmax.cuh"
+#include "lab.h"
+#include "mma_tiles.cuh"
+#include "tiles.h"
+
+#include <cuda_bf16.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace lab13 {
+
+/// flash_mma's tiles with kRowBlocks m16 row blocks a warp: 4 warps own 64 kRowBlocks queries.
+template <int kRowBlocks>
+struct MmaRowsTile : MmaTile {
+  static constexpr int kQueries = MmaTile::kQueries * kRowBlocks;  ///< queries per block
+
+  /// Bytes of the Q tile.
+  __host__ __device__ static constexpr std::size_t q_bytes(int head_dim) {
+    return static_cast<std::size_t>(kQueries) * head_dim * 2;
+  }
+  /// Bytes of shared memory: Q, kStages K tiles and kStages V tiles.
+  __host__ __device__ static constexpr std::size_t shared_bytes(int head_dim) {
+    return q_bytes(head_dim) + 2 * kStages * kv_bytes(head_dim);
+  }
+  /// Stage `stage`'s K tile.
+  __device__ static unsigned char* k_tile(unsigned char* shared, int head_dim, int stage) {
+    return shared + q_bytes(head_dim) + stage * kv_bytes(head_dim);
+  }
+  /// Stage `stage`'s V tile.
+  __device__ static unsigned char* v_tile(unsigned char* shared, int head_dim, int stage) {
+    return shared + q_bytes(head_dim) + (kStages + stage) * kv_bytes(head_dim);
+  }
+};
+
+namespace {
+
+// S = Q K^T for the warp's row blocks (rows first_row + 16 rb of the Q tile) and a K tile: per 16
+// of head_dim, the row blocks' Q fragments, then per 16 keys one ldmatrix of K for 2 kRowBlocks
+// products (mma_tiles.cuh's warp_scores gives the addresses).
+template <int kHeadDim, int kRowBlocks>
+__device__ __forceinline__ void warp_scores_rows(float (&s)[kRowBlocks][MmaTile::kKeys / 8][4],
+                                                 const unsigned char* q_tile, int first_row,
+                                                 const unsigned char* k_tile, int lane) {
+#pragma unroll
+  for (int rb = 0; rb < kRowBlocks; ++rb)
+#pragma unroll
+    for (int j = 0; j < MmaTile::kKeys / 8; ++j)
+      s[rb][j][0] = s[rb][j][1] = s[rb][j][2] = s[rb][j][3] = 0.0f;
+#pragma unroll 1  // fully unrolled, the early ldmatrix of later steps spill at 255 registers
+  for (int ks = 0; ks < kHeadDim / 16; ++ks) {
+    std::uint32_t q[kRowBlocks][4];
+#pragma unroll
+    for (int rb = 0; rb < kRowBlocks; ++rb) {
+      tc::ldmatrix_x4<false>(
+          q[rb],
+          tc::shared_address(q_tile + swizzled_chunk_offset(first_row + 16 * rb + lane % 16,
+                                                            2 * ks + lane / 16, kHeadDim / 8)));
+    }
+#pragma unroll
+    for (int pair = 0; pair < MmaTile::kKeys / 16; ++pair) {
+      std::uint32_t b[4];
+      tc::ldmatrix_x4<false>(
+          b, tc::shared_address(k_tile +
+                                swizzled_chunk_offset(16 * pair + (lane / 16) * 8 + lane % 8,
+                                                      2 * ks + (lane / 8) % 2, kHeadDim / 8)));
+#pragma unroll
+      for (int rb = 0; rb < kRowBlocks; ++rb) {
+        tc::mma_m16n8k16_bf16(s[rb][2 * pair], q[rb], b[0], b[1]);
+        tc::mma_m16n8k16_bf16(s[rb][2 * pair + 1], q[rb], b[2], b[3]);
+      }
+    }
+  }
+}
+
+// O += P V for keys 16 kk .. 16 kk + 15 of a V tile, every V fragment used by all row blocks
+// (mma_tiles.cuh's warp_add_pv gives the addresses).
+template <int kHeadDim, int kRowBlocks>
+__device__ __forceinline__ void warp_add_pv_rows(float (&o)[kRowBlocks][kHeadDim / 8][4],
+                                                 const std::uint32_t (&p)[kRowBlocks][4],
+                                                 const unsigned char* v_tile, int kk, int lane) {
+#pragma unroll
+  for (int pair = 0; pair < kHeadDim / 16; ++pair) {
+    std::uint32_t b[4];
+    tc::ldmatrix_x4<true>(
+        b,
+        tc::shared_address(v_tile + swizzled_chunk_offset(16 * kk + ((lane / 8) % 2) * 8 + lane % 8,
+                                                          2 * pair + lane / 16, kHeadDim / 8)));
+#pragma unroll
+    for (int rb = 0; rb < kRowBlocks; ++rb) {
+      tc::mma_m16n8k16_bf16(o[rb][2 * pair], p[rb], b[0], b[1]);
+      tc::mma_m16n8k16_bf16(o[rb][2 * pair + 1], p[rb], b[2], b[3]);
+    }
+  }
+}
+
+// [flash_mma_rows]
+template <int kHeadDim, int kRowBlocks>
+__global__ void __launch_bounds__(MmaTile::kThreads) flash_mma_rows_kernel(AttentionArgs args) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  using Tile = MmaRowsTile<kRowBlocks>;
+  constexpr int kKeys = Tile::kKeys;
+  extern __shared__ __align__(16) unsigned char shared[];  // Q, then the K stages, the V stages
+  const AttentionShape& shape = args.shape;
+  const int sequence = shape.sequence;
+  const FlashBlock<Tile, kHeadDim> block(shape);
+  const __nv_bfloat16 *q = args.q + block.head_offset, *k = args.k + block.head_offset,
+                      *v = args.v + block.head_offset;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const auto load_keys = [&](int stage, int tile) {
+    load_rows<kHeadDim, Tile::kThreads>(Tile::k_tile(shared, kHeadDim, stage), k, tile * kKeys,
+                                        kKeys, sequence, SwizzledRows<kHeadDim>{});
+    load_rows<kHeadDim, Tile::kThreads>(Tile::v_tile(shared, kHeadDim, stage), v, tile * kKeys,
+                                        kKeys, sequence, SwizzledRows<kHeadDim>{});
+  };
+
+  load_rows<kHeadDim, Tile::kThreads>(shared, q, block.first_query, Tile::kQueries, sequence,
+                                      SwizzledRows<kHeadDim>{});
+  cudalabs::async_copy_commit();
+  load_keys(0, 0);
+  cudalabs::async_copy_commit();
+
+  const int first_row = warp * 16 * kRowBlocks;  // the warp's rows of the Q tile
+  std::uint32_t q_fragments[kRowBlocks == 1 ? kHeadDim / 16 : 1][4];  // kRowBlocks 1: held
+  if constexpr (kRowBlocks == 1) {
+    cudalabs::async_copy_wait<1>();  // Q has landed; the first K and V tiles may still be coming
+    __syncthreads();
+    load_query_fragments<kHeadDim>(q_fragments, shared, warp, lane);
+  }
+  float o[kRowBlocks][kHeadDim / 8][4] = {};
+  float row_max[kRowBlocks][2], row_sum[kRowBlocks][2];
+  int rows[kRowBlocks][2];
+#pragma unroll
+  for (int rb = 0; rb < kRowBlocks; ++rb) {
+    row_max[rb][0] = row_max[rb][1] = -INFINITY;
+    row_sum[rb][0] = row_sum[rb][1] = 0.0f;
+    rows[rb][0] = block.first_query + first_row + 16 * rb + lane / 4;
+    rows[rb][1] = rows[rb][0] + 8;
+  }
+  const float scale_log2 = args.scale * kLog2e;
+
+  for (int t = 0; t < block.key_tiles; ++t) {
+    if (t + 1 < block.key_tiles) load_keys((t + 1) % Tile::kStages, t + 1);
+    cudalabs::async_copy_commit();
+    cudalabs::async_copy_wait<1>();  // Q (on the first tile) and this tile have landed
+    __syncthreads();
+    const int stage = t % Tile::kStages;
+
+    float s[kRowBlocks][kKeys / 8][4];
+    if constexpr (kRowBlocks == 1)
+      warp_scores<kHeadDim>(s[0], q_fragments, Tile::k_tile(shared, kHeadDim, stage), lane);
+    else
+      warp_scores_rows<kHeadDim, kRowBlocks>(s, shared, first_row,
+                                             Tile::k_tile(shared, kHeadDim, stage), lane);
+    const int first_key = t * kKeys;
+    const bool edge =
+        first_key + kKeys > sequence || (shape.causal && first_key + kKeys - 1 > block.first_query);
+#pragma unroll
+    for (int rb = 0; rb < kRowBlocks; ++rb) {
+      scale_and_mask(s[rb], 1.0f, edge, first_key, rows[rb], shape);  // masked, not scaled
+      float rescale[2];
+      softmax_tile(s[rb], row_max[rb], row_sum[rb], rescale, scale_log2);
+      rescale_output(o[rb], rescale);
+    }
+    // O += P V, the probabilities packed as flash_mma packs them, 16 keys at a time.
+#pragma unroll
+    for (int kk = 0; kk < kKeys / 16; ++kk) {
+      std::uint32_t p[kRowBlocks][4];
+#pragma unroll
+      for (int rb = 0; rb < kRowBlocks; ++rb) {
+        p[rb][0] = pack_bf16(s[rb][2 * kk][0], s[rb][2 * kk][1]);
+        p[rb][1] = pack_bf16(s[rb][2 * kk][2], s[rb][2 * kk][3]);
+        p[rb][2] = pack_bf16(s[rb][2 * kk + 1][0], s[rb][2 * kk + 1][1]);
+        p[rb][3] = pack_bf16(s[rb][2 * kk + 1][2], s[rb][2 * kk + 1][3]);
+      }
+      warp_add_pv_rows<kHeadDim, kRowBlocks>(o, p, Tile::v_tile(shared, kHeadDim, stage), kk, lane);
+    }
+    __syncthreads();  // every warp is done with this stage before the next iteration refills it
+  }
+#pragma unroll
+  for (int rb = 0; rb < kRowBlocks; ++rb)
+    store_output(o[rb], row_sum[rb], rows[rb], args.o + block.head_offset, kHeadDim, sequence);
+#endif
+}
+// [flash_mma_rows]
+
+}  // namespace
+}  // namespace lab13

@@ -1,0 +1,73 @@
+// Lab 13 solution, steps past the ladder: the online softmax of one tile as FlashAttention-2
+// computes it. The core's online_softmax (attention_kernels.cuh) scales every score to log2 units
+// (an FMUL), subtracts the maximum (an FADD) and calls exp2f, which adds the instructions that keep
+// subnormal results (ex2.approx.f32 without .ftz): about six instructions an exponential, 32 a
+// thread a tile. Here the scores and the maximum stay the raw products, the exponent is one FMA,
+// s scale_log2 - max scale_log2 (FlashAttention-2's scale_apply_exp2), and ex2.approx.ftz computes
+// it: two instructions. The bound does not move: ex2.approx's relative error is about 2^-22 (the
+// bound allows 2^-21), and a probability flushed below 2^-126 is far under the 2^-8 A[c] term.
+// The factor the output needs comes back to the caller, which rescales the accumulators when it may
+// (flash_wgmma_overlap: after the product still running on them has landed).
+#pragma once
+
+#include "softmax_kernels.cuh"  // kFullMask
+
+#include <cmath>
+
+namespace lab13 {
+
+// 2^x on the multi-function unit alone (ex2.approx.ftz: results below 2^-126 flushed to 0).
+__device__ __forceinline__ float exp2_unit(float x) {
+  float y;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+
+// The online softmax of one tile for a thread's two rows (r = 0: row lane / 4, r = 1: eight rows
+// below) whose masked, unscaled scores are s[block][e] with e / 2 == r: replaces them by
+// exp2(s scale_log2 - new max scale_log2), rescales the row's sum, updates the maximum (raw), and
+// gives the factor exp2((old max - new max) scale_log2) the row's output accumulators need in
+// `rescale`.
+template <int kScoreBlocks>
+__device__ __forceinline__ void softmax_tile(float (&s)[kScoreBlocks][4], float (&row_max)[2],
+                                             float (&row_sum)[2], float (&rescale)[2],
+                                             float scale_log2) {
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    float tile_max = -INFINITY;
+#pragma unroll
+    for (int j = 0; j < kScoreBlocks; ++j)
+      tile_max = fmaxf(tile_max, fmaxf(s[j][2 * r], s[j][2 * r + 1]));
+    tile_max = fmaxf(tile_max, __shfl_xor_sync(kFullMask, tile_max, 1));
+    tile_max = fmaxf(tile_max, __shfl_xor_sync(kFullMask, tile_max, 2));
+    const float new_max = fmaxf(row_max[r], tile_max);
+    // 0 while every key so far is masked, so that a masked score's exponent stays -infinity.
+    const float base = new_max == -INFINITY ? 0.0f : new_max * scale_log2;
+    // From the difference of the maxima, as FlashAttention-2 does: exactly 1 while the maximum
+    // stays (fma(old, scale, -base) would be the rounding error of base, compounding tile after
+    // tile); 0 on the first tile with a key, 1 while none has been (the sums are 0 then).
+    rescale[r] = new_max == -INFINITY ? 1.0f : exp2_unit((row_max[r] - new_max) * scale_log2);
+    row_max[r] = new_max;
+    row_sum[r] *= rescale[r];
+#pragma unroll
+    for (int j = 0; j < kScoreBlocks; ++j) {
+#pragma unroll
+      for (int e = 2 * r; e < 2 * r + 2; ++e) {
+        s[j][e] = exp2_unit(fmaf(s[j][e], scale_log2, -base));
+        row_sum[r] += s[j][e];
+      }
+    }
+  }
+}
+
+// Multiplies each of the thread's two rows of output accumulators by its factor.
+template <int kOutBlocks>
+__device__ __forceinline__ void rescale_output(float (&o)[kOutBlocks][4],
+                                               const float (&rescale)[2]) {
+#pragma unroll
+  for (int j = 0; j < kOutBlocks; ++j)
+#pragma unroll
+    for (int e = 0; e < 4; ++e) o[j][e] *= rescale[e / 2];
+}
+
+}  // namespace lab13
