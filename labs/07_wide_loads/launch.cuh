@@ -303,6 +303,10 @@ void check_plan(const BestPlan& plan, int k, const cudalabs::GemmShape& shape) {
                            cudalabs::ceil_div(k, plan.slice_k) != plan.splits)))
     throw std::invalid_argument("lab07 plan: not a plan for K = " + std::to_string(k) + ": " +
                                 (plan.candidate ? plan.describe() : std::string("no kernel")));
+  if (plan.candidate->few_rows && shape.m > kFewRowsMaxRows)
+    throw std::invalid_argument(
+        "lab07 plan: the few-rows kernel takes M <= " + std::to_string(kFewRowsMaxRows) +
+        ", not M = " + std::to_string(shape.m));
 }
 
 cudalabs::KernelLaunch describe_best(const cudalabs::GemmShape& shape) {

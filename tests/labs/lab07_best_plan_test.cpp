@@ -221,6 +221,11 @@ TEST(BestPlan, StreamsBForAFewRows) {
   }
   EXPECT_FALSE(
       plan_best({64, 16384, 16384}, kH100Sms).candidate->few_rows);  // a full wave of tiles
+  // A few-rows plan for more rows is refused, as launch_plan refuses it.
+  const BestPlan few_plan = plan_best({4, 123, 5240}, kH100Sms);
+  ASSERT_TRUE(few_plan.candidate->few_rows);
+  EXPECT_THROW(describe_plan(few_plan, {65, 123, 5240}), std::invalid_argument);
+  EXPECT_NO_THROW(describe_plan(few_plan, {64, 123, 5240}));
   // Its time is reading B at DRAM's speed: twice the columns, twice the time (blocks on every SM).
   const TileCandidate& few = best_candidates().back();
   ASSERT_TRUE(few.few_rows);
