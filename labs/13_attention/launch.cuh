@@ -274,6 +274,7 @@ void allow_shared(Kernel kernel, std::size_t bytes) {
 KernelLaunch describe_flash_mma(const AttentionShape& shape) {
   const void* kernel = shape.head_dim == 64 ? reinterpret_cast<const void*>(&flash_mma_kernel<64>)
                                             : reinterpret_cast<const void*>(&flash_mma_kernel<128>);
+  cudalabs::allow_dynamic_shared_memory(kernel, MmaTile::shared_bytes(shape.head_dim));
   return {kernel, flash_grid(shape, MmaTile::kQueries, "lab13 flash_mma"), dim3(MmaTile::kThreads),
           MmaTile::shared_bytes(shape.head_dim)};
 }
@@ -301,6 +302,7 @@ KernelLaunch describe_flash_wgmma(const AttentionShape& shape) {
   const void* kernel = shape.head_dim == 64
                            ? reinterpret_cast<const void*>(&flash_wgmma_kernel<64>)
                            : reinterpret_cast<const void*>(&flash_wgmma_kernel<128>);
+  cudalabs::allow_dynamic_shared_memory(kernel, WgmmaTile::shared_bytes(shape.head_dim));
   return {kernel, flash_grid(shape, WgmmaTile::kQueries, "lab13 flash_wgmma"),
           dim3(WgmmaTile::kThreads), WgmmaTile::shared_bytes(shape.head_dim)};
 }

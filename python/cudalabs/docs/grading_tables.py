@@ -5,6 +5,8 @@ import csv
 import json
 import pathlib
 
+from cudalabs.labs import declared_labs
+
 # Newest first, whatever their rubric: the grader's own cost changes with the grader. Issue 52's runs
 # (operands through shared memory, the timed checks from running totals) graded lab 12 with the full
 # rubric and labs 00-06 and 13 with one timed pair; then the planted classes (QUICK_CLASS_RECORDS); the
@@ -261,7 +263,7 @@ def lab_effort(repo: pathlib.Path) -> str:
         "lines of the core's student version | grading time |",
         "|---|---|---|---|---|---|---|---|",
     ]
-    for folder in sorted(p.name for p in (repo / "labs").glob("[0-9][0-9]_*") if p.is_dir()):
+    for folder in (lab.folder for lab in declared_labs(repo)):
         number = folder[:2]
         if number not in effort:
             raise KeyError(f"{EFFORT} has no entry for lab {number}")
