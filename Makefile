@@ -52,9 +52,9 @@ export PATH := $(if $(shell command -v nvcc 2>/dev/null),$(PATH),/usr/local/cuda
 DEPS_BIN := $(or $(CUDALABS_DEPS),$(CURDIR)/.deps)/root/usr/bin
 export PATH := $(if $(wildcard $(DEPS_BIN)),$(DEPS_BIN):)$(PATH)
 GENERATOR = $(if $(shell command -v ninja 2>/dev/null),Ninja,Unix Makefiles)
-# The suite's lab folders (00_roofline ...): a name of their own, so that the user's LABS (make grade's
-# choice, empty for every lab) reaches the grader as given.
-LAB_FOLDERS := $(sort $(patsubst labs/%/,%,$(dir $(wildcard labs/[0-9][0-9]_*/lab.h))))
+# The suite's lab folders (00_roofline ...), each declared by its lab.json: a name of their own, so that
+# the user's LABS (make grade's choice, empty for every lab) reaches the grader as given.
+LAB_FOLDERS := $(sort $(patsubst labs/%/,%,$(dir $(wildcard labs/[0-9][0-9]_*/lab.json))))
 LAB_NUMBERS := $(foreach lab,$(LAB_FOLDERS),$(firstword $(subst _, ,$(lab))))
 # A student release (make release-students) has no solutions/ and no grader: the targets that need them
 # (and make profile SOLUTION=1) stop as the Makefile is read, before any prerequisite (setup, the GPU

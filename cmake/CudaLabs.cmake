@@ -1,5 +1,8 @@
 # Build helpers shared by every lab: warnings, the lab targets and the grading tests.
 include(${CMAKE_CURRENT_LIST_DIR}/GTestDiscovery.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/LabDeclarations.cmake)
+# CUDALABS_LAB_NUMBERS and each lab's fields, from labs/NN_name/lab.json.
+cudalabs_read_lab_declarations()
 
 # Warnings on for host code and for the host side of .cu files; -lineinfo lets Nsight Compute map
 # its counters to source lines without slowing the kernels down.
@@ -133,6 +136,63 @@ extern \"C\" const char* cudalabs_lab${number}_kernels_build() { return \"${buil
   file(CONFIGURE OUTPUT "${PROJECT_BINARY_DIR}/earlier_labs.json" CONTENT
        "{\n  \"earlier_labs\": \"${CUDALABS_EARLIER_LABS}\",\n  \"builds_on\": {\n    ${entries}\n  }\n}\n")
 endfunction()
+
+# cudalabs_sm90a_architectures(<out list> <out flag>)
+#
+# The architectures of a lab declared `"architectures": "sm90a"` (labs 11 and 13, whose Hopper rungs
+# use wgmma and setmaxnreg): where 90 is one of CMAKE_CUDA_ARCHITECTURES, sm_90a machine code instead
+# (the flag says so, and the launchers know it through CUDALABS_LABNN_SM90A). PTX asked for with 90
+# stays compute_90 (sm_90a code runs on Hopper only; the PTX is what newer GPUs JIT-compile, for every
+# rung but Hopper's).
+function(cudalabs_sm90a_architectures out_list out_flag)
+  set(architectures "")
+  set(sm90a OFF)
+  foreach(architecture IN LISTS CMAKE_CUDA_ARCHITECTURES)
+    if(architecture MATCHES "^90a?(-real)?$")
+      list(APPEND architectures 90a-real)
+      set(sm90a ON)
+    endif()
+    if(architecture MATCHES "^90a?$" OR architecture MATCHES "^90a?-virtual$")
+      list(APPEND architectures 90-virtual)
+    elseif(NOT architecture MATCHES "^90")
+      list(APPEND architectures "${architecture}")
+    endif()
+  endforeach()
+  list(REMOVE_DUPLICATES architectures)
+  set(${out_list} "${architectures}" PARENT_SCOPE)
+  set(${out_flag} ${sm90a} PARENT_SCOPE)
+endfunction()
+
+# cudalabs_add_declared_lab(<NN>)
+#
+# The lab as labs/NN_name/lab.json declares it: cudalabs_add_lab with its sources and the labs it
+# uses, its kernels built for its architectures, then its own extra targets (its `build` file,
+# included here so that it sees LAB_NUMBER, LAB_DIR, LAB_ARCHITECTURES and LAB_SM90A).
+macro(cudalabs_add_declared_lab number_argument)
+  set(LAB_NUMBER ${number_argument})  # a variable (a macro's argument is not one) for the build file
+  cudalabs_lab_field(LAB_FOLDER ${LAB_NUMBER} FOLDER)
+  string(SUBSTRING "${LAB_FOLDER}" 3 -1 lab_name)
+  cudalabs_lab_field(lab_sources ${LAB_NUMBER} sources)
+  cudalabs_lab_field(lab_uses ${LAB_NUMBER} uses)
+  cudalabs_add_lab(${LAB_NUMBER} ${lab_name} SOURCES ${lab_sources} USES ${lab_uses})
+  set(LAB_DIR "${PROJECT_SOURCE_DIR}/labs/${LAB_FOLDER}")
+  set(LAB_ARCHITECTURES "${CMAKE_CUDA_ARCHITECTURES}")
+  set(LAB_SM90A OFF)
+  cudalabs_lab_field(lab_architectures ${LAB_NUMBER} architectures)
+  if(lab_architectures STREQUAL "sm90a")
+    cudalabs_sm90a_architectures(LAB_ARCHITECTURES LAB_SM90A)
+    foreach(build IN LISTS CUDALABS_BUILDS)
+      set_property(TARGET lab${LAB_NUMBER}_${build}_kernels PROPERTY CUDA_ARCHITECTURES "${LAB_ARCHITECTURES}")
+      if(LAB_SM90A)
+        target_compile_definitions(lab${LAB_NUMBER}_${build}_kernels PRIVATE CUDALABS_LAB${LAB_NUMBER}_SM90A=1)
+      endif()
+    endforeach()
+  endif()
+  cudalabs_lab_field(lab_build ${LAB_NUMBER} build)
+  if(lab_build)
+    include("${LAB_DIR}/${lab_build}")
+  endif()
+endmacro()
 
 # cudalabs_add_grading_tests(<NN> <test source> [extra sources...])
 #

@@ -1,10 +1,13 @@
 /// @file launch_utils.h
-/// @brief Grid arithmetic shared by the labs' launchers.
+/// @brief Grid arithmetic and the shared-memory opt-in, shared by the labs' launchers.
 #pragma once
+
+#include "common/cuda_check.h"
 
 #include <cuda_runtime.h>
 
 #include <concepts>
+#include <cstddef>
 #include <string>
 
 namespace cudalabs {
@@ -19,5 +22,32 @@ constexpr T ceil_div(T a, T b) {
 /// std::invalid_argument naming `who` and the dimension that does not fit, instead of letting the
 /// launch fail with "invalid configuration argument".
 dim3 checked_grid(long long x, long long y, long long z, const std::string& who);
+
+/// Lets `kernel` take `bytes` of dynamic shared memory per block on the current GPU. Above 48 KiB a
+/// kernel must opt in (cudaFuncAttributeMaxDynamicSharedMemorySize) before it is launched or its
+/// occupancy is queried, so a variant's describe() calls this as its launch does: what describe()
+/// returns is then a launch the runtime gives blocks to. Does nothing at 48 KiB or less, without a
+/// GPU (a description read on the CPU, as the resource gate reads them) and for a kernel with no
+/// code for this GPU (its variant reports itself unavailable). Throws CudaError otherwise. Inline,
+/// on the CUDA runtime alone: a student's kernels.cu reaches it through the lab's launch.cuh.
+inline void allow_dynamic_shared_memory(const void* kernel, std::size_t bytes) {
+  constexpr std::size_t kWithoutOptIn = 48 * 1024;
+  if (bytes <= kWithoutOptIn) return;
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    (void)cudaGetLastError();  // no GPU: nothing to opt in, and no error left for the next check
+    return;
+  }
+  cudaFuncAttributes attributes{};
+  const cudaError_t found = cudaFuncGetAttributes(&attributes, kernel);
+  if (found == cudaErrorNoKernelImageForDevice || found == cudaErrorInvalidDeviceFunction) {
+    (void)cudaGetLastError();  // not this GPU's kernel: its variant says it is unavailable
+    return;
+  }
+  CUDA_CHECK(found);
+  if (static_cast<std::size_t>(attributes.maxDynamicSharedSizeBytes) >= bytes) return;
+  CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  static_cast<int>(bytes)));
+}
 
 }  // namespace cudalabs

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "common/compute_precision.h"
+#include "common/gemm_variant.h"
 #include "common/reference_dcgan.h"
 
 #include <cuda_runtime.h>
@@ -68,6 +69,18 @@ void lower_tconv_input(const cudalabs::dcgan::TconvShape& shape, const float* in
 /// Requires in_channels % 8 == 0 and out_channels % 4 == 0 or out_channels <= 4 (then one thread
 /// per output pixel, the filter in shared memory); throws std::invalid_argument otherwise.
 void tconv_subpixel(const TconvArgs& args, cudaStream_t stream);
+
+// ---- The launches, described without running them (occupancy and resource checks) ----
+
+/// The kernel and configuration tconv_naive launches for `shape`.
+cudalabs::KernelLaunch describe_tconv_naive(const cudalabs::dcgan::TconvShape& shape);
+/// The kernel and configuration tconv_branch_free launches for `shape`.
+cudalabs::KernelLaunch describe_tconv_branch_free(const cudalabs::dcgan::TconvShape& shape);
+/// The kernel and configuration lower_tconv_input launches for `shape`.
+cudalabs::KernelLaunch describe_lower_tconv_input(const cudalabs::dcgan::TconvShape& shape);
+/// The kernel (which of the sub-pixel kernels the layer's width chooses) and configuration
+/// tconv_subpixel launches for `shape`; throws std::invalid_argument for a shape it refuses.
+cudalabs::KernelLaunch describe_tconv_subpixel(const cudalabs::dcgan::TconvShape& shape);
 
 // ---- The variants the driver, the tests and the benchmarks iterate over ----
 

@@ -155,8 +155,9 @@ struct TiledRung {
     return missing_capability(kNeedsArch, reinterpret_cast<const void*>(KernelOf<true>::kernel));
   }
   static KernelLaunch describe(const GemmShape& shape) {
-    return {reinterpret_cast<const void*>(KernelOf<true>::kernel),
-            tile_grid<Tile>(shape, KernelOf<true>::kName), dim3(Tile::kThreads),
+    const void* kernel = reinterpret_cast<const void*>(KernelOf<true>::kernel);
+    cudalabs::allow_dynamic_shared_memory(kernel, Tile::kSharedBytes);  // as the launch does
+    return {kernel, tile_grid<Tile>(shape, KernelOf<true>::kName), dim3(Tile::kThreads),
             Tile::kSharedBytes};
   }
   static void launch(const Args& args, cudaStream_t stream) {
@@ -220,6 +221,8 @@ class TmaOperands : public cudalabs::AlignedOperands<__nv_bfloat16> {
 };
 
 KernelLaunch describe_tma(const GemmShape& shape) {
+  cudalabs::allow_dynamic_shared_memory(reinterpret_cast<const void*>(&tma_wgmma_kernel),
+                                        TmaTile::kSharedBytes);
   return {reinterpret_cast<const void*>(&tma_wgmma_kernel),
           tile_grid<TmaTile>(shape, "lab11 tma_wgmma"), dim3(TmaTile::kThreads),
           TmaTile::kSharedBytes};
@@ -255,6 +258,9 @@ template <int kWidth>
 KernelLaunch describe_specialized(const GemmShape& shape) {
   const long long blocks =
       std::min<long long>(specialized_tile_count(shape, kWidth), multiprocessors());
+  cudalabs::allow_dynamic_shared_memory(
+      reinterpret_cast<const void*>(&warp_specialized_kernel<kWidth>),
+      SpecializedTile<kWidth>::kSharedBytes);
   return {reinterpret_cast<const void*>(&warp_specialized_kernel<kWidth>),
           cudalabs::checked_grid(blocks, 1, 1, "lab11 warp_specialized"),
           dim3(SpecializedTile<kWidth>::kThreads), SpecializedTile<kWidth>::kSharedBytes};

@@ -124,6 +124,8 @@ struct FusedRung {
   static KernelLaunch describe(const AttentionShape& shape) {
     const void* kernel = shape.head_dim == 64 ? reinterpret_cast<const void*>(kKernel64)
                                               : reinterpret_cast<const void*>(kKernel128);
+    // Raised as it is described, so that an occupancy query before the first launch sees it.
+    cudalabs::allow_dynamic_shared_memory(kernel, Tile::shared_bytes(shape.head_dim));
     return {kernel, flash_grid(shape, Tile::kQueries, kWho), dim3(Tile::kThreads),
             Tile::shared_bytes(shape.head_dim)};
   }

@@ -9,6 +9,7 @@ import tempfile
 import unittest
 
 from cudalabs.docs import check_markup, check_numbers, doxygen_text, handouts
+from cudalabs.labs import lab_numbers
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 
@@ -163,7 +164,7 @@ class CountsTest(unittest.TestCase):
 
 class ReferencesTest(unittest.TestCase):
     def test_every_lab_has_a_read_more_list_of_public_sources(self):
-        labs = sorted(p.name[:2] for p in (REPO / "labs").glob("[0-9][0-9]_*") if (p / "lab.h").is_file())
+        labs = lab_numbers(REPO)
         for lab in labs:
             with self.subTest(lab=lab):
                 section = handouts.read_more(REPO, lab)
@@ -240,7 +241,7 @@ class SiteTest(unittest.TestCase):
 
     def test_every_lab_has_its_section_on_the_results_page(self):
         results = (REPO / "docs" / "pages" / "results.md").read_text()
-        for lab in sorted(p.name[:2] for p in (REPO / "labs").glob("[0-9][0-9]_*") if (p / "lab.h").is_file()):
+        for lab in lab_numbers(REPO):
             self.assertIn(f"{{#results_lab{lab}}}", results)
 
 

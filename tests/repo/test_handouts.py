@@ -12,11 +12,12 @@ import unittest
 from pathlib import Path
 
 from cudalabs.docs import dcgan_tables, editions, handouts
+from cudalabs.labs import declared_labs
 from cudalabs.docs.render import Renderer
 from cudalabs.records.benchmark import Record
 
 REPO = Path(__file__).resolve().parents[2]
-LABS = sorted(p for p in (REPO / "labs").glob("[0-9][0-9]_*") if (p / "lab.h").is_file())
+LABS = [REPO / "labs" / lab.folder for lab in declared_labs(REPO)]
 
 
 def section(text: str, heading: str) -> str:

@@ -234,8 +234,8 @@ def read_objects(build: pathlib.Path):
 
 
 def read_launches(program: pathlib.Path):
-    """{demangled kernel: (threads, dynamic bytes)} at their largest over the labs' launches, and the
-    variants whose launch could not be described without a GPU."""
+    """{demangled kernel: (threads, dynamic bytes)} at their largest over the labs' launches, the
+    variants whose launch could not be described without a GPU, and {lab: launches it catalogs}."""
     done = subprocess.run([str(program)], capture_output=True, text=True, check=True)
     lines = done.stdout.splitlines()
     anchor = int(lines[0].split()[1], 16)
@@ -250,9 +250,12 @@ def read_launches(program: pathlib.Path):
     if anchor_at is None:
         raise GateError(f"{program}: no symbol table (was it stripped?)")
     names = demangle(set(addresses.values()))
-    launches, undescribed = {}, []
+    launches, undescribed, catalogs = {}, [], {}
     for line in lines[1:]:
         parts = line.split()
+        if parts[0] == "catalog":
+            catalogs[parts[1]] = int(parts[2])
+            continue
         if parts[0] == "undescribed":
             undescribed.append(f"{parts[1]} {parts[2]}")
             continue
@@ -264,7 +267,7 @@ def read_launches(program: pathlib.Path):
         threads, dynamic = int(parts[4]), int(parts[5])
         old = launches.get(kernel, (0, 0))
         launches[kernel] = (max(old[0], threads), max(old[1], dynamic))
-    return launches, undescribed
+    return launches, undescribed, catalogs
 
 
 def normalized(name: str) -> str:
@@ -313,7 +316,7 @@ def main(argv=None) -> int:
     try:
         machine, ptx = read_objects(build)
         program = pathlib.Path(args.launches) if args.launches else build / "tests" / "resource_gate_launches"
-        launches, undescribed = read_launches(program) if program.exists() else ({}, [])
+        launches, undescribed, catalogs = read_launches(program) if program.exists() else ({}, [], {})
         device_names = demangle({k for kernels in machine.values() for k in kernels})
     except (GateError, subprocess.CalledProcessError) as error:
         print(f"resource_gate: {error}", file=sys.stderr)
@@ -352,16 +355,20 @@ def main(argv=None) -> int:
                     )
     for line in sorted(set(failures)):
         print(f"resource_gate: FAIL {line}")
+    empty = sorted(lab for lab, count in catalogs.items() if count == 0)
+    for lab in empty:
+        print(f"resource_gate: FAIL {lab} declares launches but its catalog describes none")
     missing = sorted(set(launches) - with_launch)
     for name in missing:
         print(f"resource_gate: FAIL a launch of {name}, whose kernel is in no object")
     summary = ", ".join(f"compute {a // 10}.{a % 10}: {n}" for a, n in sorted(checked.items()))
     print(
-        f"resource_gate: {len(set(failures)) + len(missing)} problem(s); kernels checked per architecture: "
-        f"{summary}; {len(with_launch)} with the labs' launches (threads, dynamic shared memory)"
+        f"resource_gate: {len(set(failures)) + len(missing) + len(empty)} problem(s); kernels checked per "
+        f"architecture: {summary}; {len(with_launch)} with the launches of {len(catalogs)} labs ("
+        f"{', '.join(sorted(catalogs))}: threads, dynamic shared memory)"
         + (f"; described only on a GPU: {', '.join(undescribed)}" if undescribed else "")
     )
-    return 1 if failures or missing else 0
+    return 1 if failures or missing or empty else 0
 
 
 if __name__ == "__main__":

@@ -5,12 +5,15 @@ import csv
 import json
 import pathlib
 
+from cudalabs.labs import declared_labs
+
 # Newest first, whatever their rubric: the grader's own cost changes with the grader. Issue 52's runs
 # (operands through shared memory, the timed checks from running totals, every probe in one Nsight
-# Compute run) graded lab 12 with the full rubric and labs 00-07 and 13 with one timed pair; then the planted classes (QUICK_CLASS_RECORDS); the
-# class demonstration ran an earlier grader (three sanitizers, the distinct rule, three benchmark
-# pairs). An older, lighter grader's times (solutions.json) are no guide to today's: a lab no run of
-# these graded says "not recorded". Each record's rubric is named.
+# Compute run) graded lab 12 with the full rubric and labs 00-07 and 13 with one timed pair; then the
+# planted classes (QUICK_CLASS_RECORDS); the class demonstration ran an earlier grader (three
+# sanitizers, the distinct rule, three benchmark pairs). An older, lighter grader's times
+# (solutions.json) are no guide to today's: a lab no run of these graded says "not recorded". Each
+# record's rubric is named.
 QUICK = "one timed pair per variant"
 FULL = "the full rubric"
 GRADING_RECORDS = (
@@ -264,7 +267,7 @@ def lab_effort(repo: pathlib.Path) -> str:
         "lines of the core's student version | grading time |",
         "|---|---|---|---|---|---|---|---|",
     ]
-    for folder in sorted(p.name for p in (repo / "labs").glob("[0-9][0-9]_*") if p.is_dir()):
+    for folder in (lab.folder for lab in declared_labs(repo)):
         number = folder[:2]
         if number not in effort:
             raise KeyError(f"{EFFORT} has no entry for lab {number}")

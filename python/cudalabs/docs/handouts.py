@@ -30,6 +30,7 @@ import shutil
 import sys
 import tempfile
 
+from cudalabs.labs import declared_labs
 from cudalabs.records import labdata
 from cudalabs.docs import editions
 from cudalabs.docs.render import RECORDED_PICTURES, Renderer
@@ -56,8 +57,8 @@ PLOT = re.compile(r"\{\{plot:([^}]+)\}\}")
 
 
 def lab_folders(repo: pathlib.Path) -> list[pathlib.Path]:
-    """The labs: a folder labs/NN_name with its interface header."""
-    return sorted(p for p in (repo / "labs").glob("[0-9][0-9]_*") if (p / "lab.h").is_file())
+    """The labs: the folders labs/NN_name that declare themselves (lab.json)."""
+    return [repo / "labs" / lab.folder for lab in declared_labs(repo)]
 
 
 def source_of(repo: pathlib.Path, folder: pathlib.Path) -> pathlib.Path:

@@ -9,9 +9,11 @@ matplotlib.rcParams["svg.hashsalt"] = "cuda-labs"
 import matplotlib.patches  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
+from cudalabs.labs import declared_labs  # noqa: E402
 from cudalabs.records import labdata, random_shapes  # noqa: E402
 
-GEMM_LABS = ["01", "02", "03", "04", "05", "06", "07"]
+# The FP32 GEMM progression, as the labs declare their family (labs/NN_name/lab.json).
+GEMM_LABS = [lab.number for lab in declared_labs() if lab.family == "fp32_gemm"]
 PROBLEM = labdata.PROBLEM
 ceilings = labdata.ceilings
 

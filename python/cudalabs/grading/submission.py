@@ -11,6 +11,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import labs as declarations
 from ..paths import REPO
 
 KERNELS = "kernels.cu"
@@ -23,12 +24,8 @@ class Lab:
 
 
 def suite_labs(repo: Path) -> list[Lab]:
-    """The labs of this suite, in order (every labs/NN_name/ with a lab.h)."""
-    labs = []
-    for path in sorted((repo / "labs").iterdir()):
-        if path.is_dir() and re.fullmatch(r"\d\d_\w+", path.name) and (path / "lab.h").exists():
-            labs.append(Lab(path.name[:2], path.name))
-    return labs
+    """The labs of this suite, in order, as they declare themselves (labs/NN_name/lab.json)."""
+    return [Lab(lab.number, lab.folder) for lab in declarations.declared_labs(repo)]
 
 
 def student_files(lab: Lab, repo: Path = REPO) -> list[str]:

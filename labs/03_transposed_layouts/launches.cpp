@@ -1,0 +1,12 @@
+// Lab 03's launches for the checks of every lab (common/launch_catalog.h): each variant at the
+// GEMM problems every GEMM lab is checked at.
+#include "common/launch_catalog.h"
+#include "labs/03_transposed_layouts/lab.h"
+
+namespace lab03 {
+
+void describe_launches(cudalabs::LaunchCatalog& catalog) {
+  catalog.add_variants(variants(), cudalabs::catalog_gemm_shapes(), cudalabs::gemm_label);
+}
+
+}  // namespace lab03

@@ -1,0 +1,12 @@
+// Lab 05's launches for the checks of every lab (common/launch_catalog.h): each variant at the
+// GEMM problems every GEMM lab is checked at.
+#include "common/launch_catalog.h"
+#include "labs/05_register_tiling/lab.h"
+
+namespace lab05 {
+
+void describe_launches(cudalabs::LaunchCatalog& catalog) {
+  catalog.add_variants(variants(), cudalabs::catalog_gemm_shapes(), cudalabs::gemm_label);
+}
+
+}  // namespace lab05

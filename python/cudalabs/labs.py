@@ -1,0 +1,53 @@
+"""The labs as they declare themselves: every labs/NN_name/lab.json, the same files CMake reads
+(cmake/LabDeclarations.cmake says what each field means). Python's lists of labs come from here."""
+from __future__ import annotations
+
+import dataclasses
+import json
+import pathlib
+
+from cudalabs.paths import REPO
+
+
+@dataclasses.dataclass(frozen=True)
+class Lab:
+    """One lab's declaration."""
+
+    number: str  # "07"
+    name: str  # "wide_loads"
+    family: str  # "fp32_gemm"
+    sources: tuple[str, ...]
+    uses: tuple[str, ...]
+    architectures: str  # "all" or "sm90a"
+    launches: str | None  # its launch catalog file, None for a lab without kernels of its own
+    build: str | None  # its extra targets' CMake file
+    grader: str  # "gemm_template" or "proxy"
+    grader_selftest: bool
+
+    @property
+    def folder(self) -> str:
+        """The folder's name under labs/ (and solutions/): "07_wide_loads"."""
+        return f"{self.number}_{self.name}"
+
+
+FIELDS = tuple(field.name for field in dataclasses.fields(Lab))
+
+
+def declared_labs(repo: pathlib.Path = REPO) -> list[Lab]:
+    """Every declared lab, in order. Raises ValueError naming the file for a declaration whose
+    fields are not exactly FIELDS or whose number and name are not its folder's."""
+    labs = []
+    for path in sorted((pathlib.Path(repo) / "labs").glob("[0-9][0-9]_*/lab.json")):
+        data = json.loads(path.read_text())
+        if set(data) != set(FIELDS):
+            raise ValueError(f"{path}: fields {sorted(data)}, not {sorted(FIELDS)}")
+        lab = Lab(**{key: tuple(value) if isinstance(value, list) else value for key, value in data.items()})
+        if lab.folder != path.parent.name:
+            raise ValueError(f"{path}: number {lab.number!r} and name {lab.name!r} are not its folder")
+        labs.append(lab)
+    return labs
+
+
+def lab_numbers(repo: pathlib.Path = REPO) -> list[str]:
+    """The declared labs' numbers, in order."""
+    return [lab.number for lab in declared_labs(repo)]
