@@ -309,15 +309,32 @@ void check_plan(const BestPlan& plan, int k, const cudalabs::GemmShape& shape) {
         ", not M = " + std::to_string(shape.m));
 }
 
+// plan_best for the shape, remembered from the last call of this thread: a model of some 60 plans
+// costs microseconds of host time (4 us on a slow CPU), as much as the whole GPU time of a small
+// GEMM, and a caller's loop asks for the same shape again and again.
+const BestPlan& planned_best(const cudalabs::GemmShape& shape) {
+  thread_local cudalabs::GemmShape last_shape{0, 0, 0};
+  thread_local int last_sms = 0;
+  thread_local BestPlan last_plan;
+  const int sms = multiprocessors();
+  if (shape.m != last_shape.m || shape.n != last_shape.n || shape.k != last_shape.k ||
+      sms != last_sms) {
+    last_plan = plan_best(shape, sms);
+    last_shape = shape;
+    last_sms = sms;
+  }
+  return last_plan;
+}
+
 cudalabs::KernelLaunch describe_best(const cudalabs::GemmShape& shape) {
-  return describe_plan(plan_best(shape, multiprocessors()), shape);
+  return describe_plan(planned_best(shape), shape);
 }
 
 // A misaligned A or B would put every tile on the scalar path; where the model says a copy costs
 // less than that, the plan runs on copies that allow 128-bit loads (common/aligned_operands.cuh).
 void launch_best(const cudalabs::GemmArgs& args, cudaStream_t stream) {
   cudalabs::validate_gemm_args(args, "lab07 best");
-  const BestPlan plan = plan_best(args.shape(), multiprocessors());
+  const BestPlan plan = planned_best(args.shape());
   const bool pack_a = !cudalabs::rows_allow_16_byte_loads(args.a, args.lda);
   const bool pack_b = !cudalabs::rows_allow_16_byte_loads(args.b, args.ldb);
   if (repack_pays(plan, args.shape(), pack_a, pack_b, multiprocessors())) {

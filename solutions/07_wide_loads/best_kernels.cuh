@@ -54,6 +54,92 @@ __device__ __forceinline__ float4 load_four_inside(const float* __restrict__ p, 
   }
 }
 
+// C = alpha * acc + beta * C for the lane's pieces where C's rows are not 16-byte aligned (ldc % 4
+// != 0, or C off 16 bytes), 128 bits at a time all the same: element by element, a row's stores
+// take four times the instructions and write each 32-byte sector in pieces (short K ran at
+// 0.32-0.57 of cuBLAS with N % 4 != 0 against 1.27 with N % 4 == 0, the same kernel). A row of a
+// warp's pieces is a run of consecutive columns (the lanes of a row group side by side, LANES_N * 4
+// columns a piece, TN / 4 pieces), so each lane stores the aligned float4 that starts at its first
+// column past a 16-byte boundary, `d` = 0-3 columns in: its last 4 - d values and the next lane's
+// first d (a shuffle; the run's last lane takes them from the first lane's next piece). What no
+// aligned float4 of the warp covers goes out element by element: the warp's first d columns (its
+// first lane) and the part of its last chunk that is its own (the chunk's rest is the next warp's
+// columns). Every element of the warp's columns inside C is stored once.
+template <class Tile>
+__device__ __forceinline__ void store_lane_patch_shifted(const cudalabs::GemmArgs& args, int row0,
+                                                         int col0, const LanePieces<Tile>& lane,
+                                                         const float (&acc)[Tile::TM][Tile::TN]) {
+  constexpr int kPieceRows = Tile::LANES_M * 4, kPieceCols = Tile::LANES_N * 4;
+  constexpr int kPieces = Tile::TN / 4;  // pieces along a row, each kPieceCols apart
+  const int lane_id = static_cast<int>(threadIdx.x % 32);
+  const bool first_in_row = lane_id % Tile::LANES_N == 0;
+  const bool last_in_row = lane_id % Tile::LANES_N == Tile::LANES_N - 1;
+  const int next_lane = last_in_row ? lane_id - (Tile::LANES_N - 1) : lane_id + 1;
+#pragma unroll
+  for (int g = 0; g < Tile::TM / 4; ++g) {
+#pragma unroll
+    for (int r = 0; r < 4; ++r) {
+      const int row = row0 + lane.row + g * kPieceRows + r;
+      const float* values = acc[4 * g + r];
+      // Every lane shuffles (rows past C's last included): the shuffles take the whole warp.
+      float next[kPieces][4];
+#pragma unroll
+      for (int h = 0; h < kPieces; ++h) {
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+          const float same_piece = __shfl_sync(0xFFFFFFFFu, values[4 * h + q], next_lane);
+          const float next_piece =
+              h + 1 < kPieces ? __shfl_sync(0xFFFFFFFFu, values[4 * (h + 1) + q], next_lane) : 0.0f;
+          next[h][q] = last_in_row ? next_piece : same_piece;
+        }
+      }
+      if (row >= args.m) continue;
+      float* c_row = args.c + static_cast<long long>(row) * args.ldc;
+      // Columns are multiples of 4 here, so every piece of the row starts `d` floats before a
+      // 16-byte boundary.
+      const int d = (4 - static_cast<int>(reinterpret_cast<std::uintptr_t>(c_row) >> 2 & 3)) & 3;
+#pragma unroll
+      for (int h = 0; h < kPieces; ++h) {
+        const int col = col0 + lane.col + h * kPieceCols;
+        if (h == 0 && first_in_row) {
+#pragma unroll
+          for (int q = 0; q < 3; ++q) {
+            if (q < d && col + q < args.n)
+              cudalabs::store_gemm_result(c_row + col + q, values[q], args.alpha, args.beta);
+          }
+        }
+        const bool chunk_is_ours = !(last_in_row && h + 1 == kPieces) || d == 0;
+        // The chunk is values d..3 of this piece, then next[h][0 .. d - 1]: selects, not a
+        // runtime index (which would put acc in local memory).
+        float window[8], chunk[4];
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+          window[q] = values[4 * h + q];
+          window[4 + q] = next[h][q];
+        }
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+          chunk[q] = window[q];
+#pragma unroll
+          for (int shift = 1; shift < 4; ++shift)
+            chunk[q] = d == shift ? window[q + shift] : chunk[q];
+        }
+        if (chunk_is_ours && col + d + 3 < args.n) {
+          cudalabs::store_gemm_result4(c_row + col + d,
+                                       make_float4(chunk[0], chunk[1], chunk[2], chunk[3]),
+                                       args.alpha, args.beta);
+        } else {
+#pragma unroll
+          for (int q = 0; q < 4; ++q) {
+            if (col + d + q < args.n && (chunk_is_ours || q < 4 - d))
+              cudalabs::store_gemm_result(c_row + col + d + q, chunk[q], args.alpha, args.beta);
+          }
+        }
+      }
+    }
+  }
+}
+
 // The register-staged kernel: global -> registers -> shared, two shared buffers. Its state lives in
 // this object so that the tile loop (warp_tile.cuh, shared with lab 09) can be written once per
 // shared buffer (kBuffer a compile-time 0 or 1): every shared-memory address is then a base
@@ -144,7 +230,11 @@ struct RegisterStagedBlock {
 
   __device__ __forceinline__ void run() {
     multiply_staged_tiles<Tile>(*this, (args.k + BK - 1) / BK);
-    store_lane_patch<Tile, true>(args, row0, col0, lane, acc);
+    if (reinterpret_cast<std::uintptr_t>(args.c) % 16 == 0 && args.ldc % 4 == 0) {
+      store_lane_patch<Tile, true>(args, row0, col0, lane, acc);
+    } else {
+      store_lane_patch_shifted<Tile>(args, row0, col0, lane, acc);
+    }
   }
 };
 
@@ -165,36 +255,63 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
 // compute zeros in all but N of them, and the product is a matrix-vector product in disguise, bound
 // by reading A once (2 N FLOPs per 4 bytes). So each warp streams kNarrowRows rows of A, its lanes
 // on consecutive k (every load a contiguous 128 bytes, any alignment), multiplies each element by
-// the kCols values of B's row k (read through L1, where B stays), and the lanes' partial sums meet
-// through shuffles. Block b covers rows (b / chunks) * kNarrowWarps * kNarrowRows .. and the column
-// chunk b % chunks.
+// the kCols values of B's row k, and the lanes' partial sums meet through shuffles. Block b covers
+// rows (b / chunks) * kNarrowWarps * kNarrowRows .. and the column chunk b % chunks.
+// B's rows go through shared memory, kNarrowChunkK of them at a time, staged by the whole block:
+// read from global memory by each lane (its own row k, kCols floats), a warp's load of one column
+// touched 32 rows kCols * 4 bytes apart, up to 16 L1 wavefronts for one instruction, kCols such
+// loads a row; with kCols = 16 the L1 throughput bounded the kernel (73 x 16 x 725: 32 us, cuBLAS
+// 7.5). From shared memory, rows kCols + 1 floats apart (odd: 32 rows on 32 banks), each is one
+// wavefront.
+constexpr int kNarrowSteps = 4;                   // k values per lane per staged chunk
+constexpr int kNarrowChunkK = 32 * kNarrowSteps;  // rows of B staged at once
+
 template <int kCols, bool kSlicedK>
 __global__ void __launch_bounds__(kNarrowThreads) narrow_gemm_kernel(cudalabs::GemmArgs args) {
   if constexpr (kSlicedK) args = k_slice_of_block(args);  // best's split-K (k_slice.cuh)
+  constexpr int kStride = kCols + 1;
+  __shared__ float b_chunk[kNarrowChunkK * kStride];
   const int chunks = (args.n + kCols - 1) / kCols;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int row0 = (static_cast<int>(blockIdx.x) / chunks * kNarrowWarps + warp) * kNarrowRows;
   const int col0 = static_cast<int>(blockIdx.x) % chunks * kCols;
-  if (row0 >= args.m) return;  // no barrier below: a warp may leave alone
-  const int rows = min(kNarrowRows, args.m - row0), cols = min(kCols, args.n - col0);
-  const float* a = args.a + row0 * args.lda;
+  // A warp below C's last row stages B with the others (the barriers take the whole block) and
+  // reads no A.
+  const int rows = max(0, min(kNarrowRows, args.m - row0)), cols = min(kCols, args.n - col0);
+  const float* a = args.a + min(row0, args.m - 1) * args.lda;
   const float* b = args.b + col0;
 
   // [narrow]
   float acc[kNarrowRows][kCols] = {};
-#pragma unroll 4
-  for (int k = lane; k < args.k; k += 32) {
-    float b_row[kCols];
+  for (int k0 = 0; k0 < args.k; k0 += kNarrowChunkK) {
+    // This chunk's A first: its loads are in flight while B is staged.
+    float a_values[kNarrowSteps][kNarrowRows];
 #pragma unroll
-    for (int c = 0; c < kCols; ++c) b_row[c] = c < cols ? __ldg(b + k * args.ldb + c) : 0.0f;
+    for (int s = 0; s < kNarrowSteps; ++s) {
+      const int k = k0 + s * 32 + lane;
 #pragma unroll
-    for (int r = 0; r < kNarrowRows; ++r) {
-      const float a_value = r < rows ? __ldg(a + r * args.lda + k) : 0.0f;
+      for (int r = 0; r < kNarrowRows; ++r)
+        a_values[s][r] = r < rows && k < args.k ? __ldg(a + r * args.lda + k) : 0.0f;
+    }
+    __syncthreads();  // every warp is done with the previous chunk of B
+    for (int i = threadIdx.x; i < kNarrowChunkK * kCols; i += kNarrowThreads) {
+      const int kk = i / kCols, c = i % kCols;
+      b_chunk[kk * kStride + c] =
+          k0 + kk < args.k && c < cols ? __ldg(b + (k0 + kk) * args.ldb + c) : 0.0f;
+    }
+    __syncthreads();
 #pragma unroll
-      for (int c = 0; c < kCols; ++c) acc[r][c] = fmaf(a_value, b_row[c], acc[r][c]);
+    for (int s = 0; s < kNarrowSteps; ++s) {
+      const float* b_row = b_chunk + (s * 32 + lane) * kStride;
+#pragma unroll
+      for (int r = 0; r < kNarrowRows; ++r) {
+#pragma unroll
+        for (int c = 0; c < kCols; ++c) acc[r][c] = fmaf(a_values[s][r], b_row[c], acc[r][c]);
+      }
     }
   }
-  // Every lane ends with every sum; lane (r * kCols + c) % 32 stores element (r, c).
+  if (rows == 0) return;  // no barrier below: a warp may leave alone
+    // Every lane ends with every sum; lane (r * kCols + c) % 32 stores element (r, c).
 #pragma unroll
   for (int r = 0; r < kNarrowRows; ++r) {
 #pragma unroll
