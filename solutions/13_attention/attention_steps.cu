@@ -8,6 +8,7 @@
 #include "flash_mma_rows_kernel.cuh"
 #include "flash_wgmma_kernel.cuh"
 #include "flash_wgmma_overlap_kernel.cuh"
+#include "flash_wgmma_ws_kernel.cuh"
 #include "fused_launch.cuh"
 #include "lab.h"
 #include "tiles.h"
@@ -20,6 +21,7 @@ constexpr char kFlashMmaRows[] = "lab13 flash_mma_rows";
 constexpr char kFlashWgmma2Cta[] = "lab13 flash_wgmma_2cta";
 constexpr char kFlashWgmmaOverlap[] = "lab13 flash_wgmma_overlap";
 constexpr char kFlashWgmmaOverlap128[] = "lab13 flash_wgmma_overlap_128";
+constexpr char kFlashWgmmaWs[] = "lab13 flash_wgmma_ws";
 using FlashMmaEx2 = FusedRung<kFlashMmaEx2, MmaRowsTile<1>, &flash_mma_rows_kernel<64, 1>,
                               &flash_mma_rows_kernel<128, 1>, 80>;
 using FlashMmaRows = FusedRung<kFlashMmaRows, MmaRowsTile<2>, &flash_mma_rows_kernel<64, 2>,
@@ -32,6 +34,8 @@ using FlashWgmmaOverlap =
 using FlashWgmmaOverlap128 =
     FusedRung<kFlashWgmmaOverlap128, WgmmaKeysTile<128>, &flash_wgmma_overlap_kernel<64, 128>,
               &flash_wgmma_overlap_kernel<128, 128>, 90>;
+using FlashWgmmaWs = FusedRung<kFlashWgmmaWs, WgmmaWsTile<128>, &flash_wgmma_ws_kernel<64, 128>,
+                               &flash_wgmma_ws_kernel<128, 128>, 90>;
 
 template <class Rung>
 constexpr AttentionVariant step_variant(const char* name, const char* summary) {
@@ -59,6 +63,10 @@ constexpr AttentionStep kAttentionSteps[] = {
                                         "flash_wgmma_overlap with key tiles of 128: S as "
                                         "m64n128k16, half the iterations"),
      "flash_wgmma_overlap"},
+    {step_variant<FlashWgmmaWs>("flash_wgmma_ws",
+                                "flash_wgmma_overlap_128 warp-specialised: a producer warpgroup "
+                                "copies, two consumers compute, on mbarriers"),
+     "flash_wgmma_overlap_128"},
 };
 
 }  // namespace

@@ -33,6 +33,10 @@ struct AttentionStep {
 ///   softmax of tile t + 1 while the tensor cores run P(t) V(t)
 /// - `flash_wgmma_overlap_128` (improves flash_wgmma_overlap): key tiles of 128 (FlashAttention-3's
 ///   at head_dim 128): S = Q K^T as m64n128k16, half the iterations and barriers
+/// - `flash_wgmma_ws` (improves flash_wgmma_overlap_128): FlashAttention-3's warp specialisation:
+///   a producer warpgroup (its registers lowered by setmaxnreg) copies K and V into rings of
+///   stages guarded by mbarriers, two consumer warpgroups run the overlapped loop, no
+///   __syncthreads in the loop (cp.async rather than TMA: the lab's launch has no tensor maps)
 std::span<const AttentionStep> attention_steps();
 
 }  // namespace lab13
