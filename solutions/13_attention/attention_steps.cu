@@ -18,6 +18,7 @@ namespace {
 
 constexpr char kFlashMmaEx2[] = "lab13 flash_mma_ex2";
 constexpr char kFlashMmaRows[] = "lab13 flash_mma_rows";
+constexpr char kFlashMmaPrefetch[] = "lab13 flash_mma_prefetch";
 constexpr char kFlashWgmma2Cta[] = "lab13 flash_wgmma_2cta";
 constexpr char kFlashWgmmaOverlap[] = "lab13 flash_wgmma_overlap";
 constexpr char kFlashWgmmaOverlap128[] = "lab13 flash_wgmma_overlap_128";
@@ -26,6 +27,9 @@ using FlashMmaEx2 = FusedRung<kFlashMmaEx2, MmaRowsTile<1>, &flash_mma_rows_kern
                               &flash_mma_rows_kernel<128, 1>, 80>;
 using FlashMmaRows = FusedRung<kFlashMmaRows, MmaRowsTile<2>, &flash_mma_rows_kernel<64, 2>,
                                &flash_mma_rows_kernel<128, 2>, 80>;
+using FlashMmaPrefetch =
+    FusedRung<kFlashMmaPrefetch, MmaRowsTile<2>, &flash_mma_rows_kernel<64, 2, true>,
+              &flash_mma_rows_kernel<128, 2, true>, 80>;
 using FlashWgmma2Cta = FusedRung<kFlashWgmma2Cta, WgmmaTile, &flash_wgmma_kernel<64, 2>,
                                  &flash_wgmma_kernel<128, 2>, 90>;
 using FlashWgmmaOverlap =
@@ -51,6 +55,10 @@ constexpr AttentionStep kAttentionSteps[] = {
                                 "flash_mma_ex2 with 32 queries a warp, 128 a block: each K and V "
                                 "fragment feeds two mma.sync"),
      "flash_mma_ex2"},
+    {step_variant<FlashMmaPrefetch>("flash_mma_prefetch",
+                                    "flash_mma_rows, each step's Q and first K fragments loaded "
+                                    "during the step before (FlashAttention-2's gemm)"),
+     "flash_mma_rows"},
     {step_variant<FlashWgmma2Cta>("flash_wgmma_2cta",
                                   "flash_wgmma at 128 registers, two blocks an SM: one's softmax "
                                   "under the other's wgmma"),

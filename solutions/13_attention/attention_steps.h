@@ -27,6 +27,8 @@ struct AttentionStep {
 /// - `flash_mma_rows` (improves flash_mma_ex2): 32 queries a warp, 128 a block (FlashAttention-2's
 ///   tiles at head_dim 128): each K and V fragment read from shared memory feeds two mma.sync; Q
 ///   read from shared memory each tile instead of held in registers
+/// - `flash_mma_prefetch` (improves flash_mma_rows): S = Q K^T's fragments loaded one step of
+///   head_dim ahead (FlashAttention-2's gemm), so that no step starts waiting for ldmatrix
 /// - `flash_wgmma_2cta` (improves flash_wgmma): at most 128 registers, so that two blocks share an
 ///   SM and one's softmax runs while the other's wgmma do
 /// - `flash_wgmma_overlap` (improves flash_wgmma): FlashAttention-3's intra-warpgroup overlap: the
