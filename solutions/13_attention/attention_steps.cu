@@ -23,6 +23,7 @@ constexpr char kFlashWgmma2Cta[] = "lab13 flash_wgmma_2cta";
 constexpr char kFlashWgmmaOverlap[] = "lab13 flash_wgmma_overlap";
 constexpr char kFlashWgmmaOverlap128[] = "lab13 flash_wgmma_overlap_128";
 constexpr char kFlashWgmmaWs[] = "lab13 flash_wgmma_ws";
+constexpr char kFlashWgmmaWsPingPong[] = "lab13 flash_wgmma_ws_pingpong";
 using FlashMmaEx2 = FusedRung<kFlashMmaEx2, MmaRowsTile<1>, &flash_mma_rows_kernel<64, 1>,
                               &flash_mma_rows_kernel<128, 1>, 80>;
 using FlashMmaRows = FusedRung<kFlashMmaRows, MmaRowsTile<2>, &flash_mma_rows_kernel<64, 2>,
@@ -40,6 +41,9 @@ using FlashWgmmaOverlap128 =
               &flash_wgmma_overlap_kernel<128, 128>, 90>;
 using FlashWgmmaWs = FusedRung<kFlashWgmmaWs, WgmmaWsTile<128>, &flash_wgmma_ws_kernel<64, 128>,
                                &flash_wgmma_ws_kernel<128, 128>, 90>;
+using FlashWgmmaWsPingPong =
+    FusedRung<kFlashWgmmaWsPingPong, WgmmaWsTile<128>, &flash_wgmma_ws_kernel<64, 128, true>,
+              &flash_wgmma_ws_kernel<128, 128, true>, 90>;
 
 template <class Rung>
 constexpr AttentionVariant step_variant(const char* name, const char* summary) {
@@ -75,6 +79,10 @@ constexpr AttentionStep kAttentionSteps[] = {
                                 "flash_wgmma_overlap_128 warp-specialised: a producer warpgroup "
                                 "copies, two consumers compute, on mbarriers"),
      "flash_wgmma_overlap_128"},
+    {step_variant<FlashWgmmaWsPingPong>("flash_wgmma_ws_pingpong",
+                                        "flash_wgmma_ws, the consumers' wgmma in turns (named "
+                                        "barriers): one's softmax under the other's products"),
+     "flash_wgmma_ws"},
 };
 
 }  // namespace

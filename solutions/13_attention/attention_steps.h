@@ -39,6 +39,8 @@ struct AttentionStep {
 ///   a producer warpgroup (its registers lowered by setmaxnreg) copies K and V into rings of
 ///   stages guarded by mbarriers, two consumer warpgroups run the overlapped loop, no
 ///   __syncthreads in the loop (cp.async rather than TMA: the lab's launch has no tensor maps)
+/// - `flash_wgmma_ws_pingpong` (improves flash_wgmma_ws): FlashAttention-3's ping-pong: the two
+///   consumers issue their wgmma in turns (two named barriers), one's softmax under the other's
 std::span<const AttentionStep> attention_steps();
 
 }  // namespace lab13

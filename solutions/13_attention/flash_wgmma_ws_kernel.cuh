@@ -18,6 +18,14 @@
 // thread complete in order, so the group that remains is the latest one. Why the order cannot
 // deadlock: before refilling a stage the producer waits for the tile two before it to be released;
 // the consumers release that tile needing only tiles already signalled, never the one pending.
+//
+// kPingPong (flash_wgmma_ws_pingpong): FlashAttention-3's inter-warpgroup ping-pong. The two
+// consumers take turns to issue their wgmma, on two named barriers (bar.sync on its own, bar.arrive
+// on the other's once issued): while one's products run, the other computes its softmax, so the
+// tensor cores see one warpgroup's products after the other's instead of both at once and then
+// neither. Consumer 1 gives consumer 0 the first turn, and consumer 0 takes one more turn after its
+// loop, so that each barrier's arrivals match its waits and none is left pending at exit (a turn
+// given under a branch while wgmma are in flight would make ptxas serialize them).
 #pragma once
 
 #include "attention_kernels.cuh"
@@ -57,8 +65,18 @@ namespace {
 // [flash_wgmma_ws]
 constexpr int kProducerRegisters = 40;   // load_rows's loop and the barrier phases
 constexpr int kConsumerRegisters = 232;  // 128 * 40 + 256 * 232 <= 65,536
+constexpr int kTurnBarrier = 1;  // named barriers 1 and 2: the consumers' turns (0: syncthreads)
 
-template <int kHeadDim, int kKeys>
+// Waits for named barrier `id` with the other consumer's arrival (256 threads in all).
+__device__ __forceinline__ void consumer_turn_wait(int id) {
+  asm volatile("bar.sync %0, 256;\n" ::"r"(id) : "memory");
+}
+// Gives the consumer waiting on named barrier `id` its turn.
+__device__ __forceinline__ void consumer_turn_give(int id) {
+  asm volatile("bar.arrive %0, 256;\n" ::"r"(id) : "memory");
+}
+
+template <int kHeadDim, int kKeys, bool kPingPong = false>
 __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
     flash_wgmma_ws_kernel(AttentionArgs args) {
 #if LAB11_HOPPER_DEVICE_CODE
@@ -149,6 +167,16 @@ __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
     __syncwarp();
     if (lane == 0) tc::mbarrier_arrive(&empty[t % kStages]);
   };
+  // kPingPong: a turn before each issue of wgmma (the prologue's and one per tile).
+  const auto take_turn = [&] {
+    if constexpr (kPingPong) consumer_turn_wait(kTurnBarrier + consumer);
+  };
+  const auto end_turn = [&] {
+    if constexpr (kPingPong) consumer_turn_give(kTurnBarrier + 1 - consumer);
+  };
+  if constexpr (kPingPong) {
+    if (consumer == 1) consumer_turn_give(kTurnBarrier);  // consumer 0 goes first
+  }
 
   const auto issue_scores = [&](float(&s_flat)[kKeys / 2], int tile) {
     const std::uint32_t k_panels = tc::shared_address(k_tiles + (tile % kStages) * kTileBytes);
@@ -186,8 +214,10 @@ __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
     float s_flat[kKeys / 2] = {};
     float rescale[2];
     tc::wgmma_hold(s_flat);
+    take_turn();
     tc::wgmma_fence();
     issue_scores(s_flat, 0);
+    end_turn();
     tc::wgmma_wait<0>();
     tc::wgmma_hold(s_flat);
     release(k_empty, 0);
@@ -201,6 +231,7 @@ __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
     wait_full(v_full, t);
     float s_flat[kKeys / 2] = {};
     tc::wgmma_hold(s_flat);
+    take_turn();
     tc::wgmma_fence();
     if (more) issue_scores(s_flat, t + 1);
     const std::uint32_t v_panels = tc::shared_address(v_tiles + (t % kStages) * kTileBytes);
@@ -210,6 +241,7 @@ __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
       ptx::wgmma_bf16_rs<kHeadDim>(o_flat, p[kk], b, 1);
     }
     tc::wgmma_commit();
+    end_turn();
     if (more) {
       tc::wgmma_wait<1>();  // S(t + 1) has landed: K(t + 1)'s stage is free
       tc::wgmma_hold(s_flat);
@@ -227,6 +259,9 @@ __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
       tc::wgmma_hold(o_flat);
       release(v_empty, t);
     }
+  }
+  if constexpr (kPingPong) {
+    if (consumer == 0) take_turn();  // consumer 1's last turn given: barrier 1 left balanced
   }
   store_output(o, row_sum, rows, args.o + block.head_offset, kHeadDim, sequence);
 #endif
