@@ -38,9 +38,11 @@ struct AttentionStep {
 /// - `flash_wgmma_ws` (improves flash_wgmma_overlap_128): FlashAttention-3's warp specialisation:
 ///   a producer warpgroup (its registers lowered by setmaxnreg) copies K and V into rings of
 ///   stages guarded by mbarriers, two consumer warpgroups run the overlapped loop, no
-///   __syncthreads in the loop (cp.async rather than TMA: the lab's launch has no tensor maps)
+///   __syncthreads in the loop (the producer's 128 threads copy with cp.async)
 /// - `flash_wgmma_ws_pingpong` (improves flash_wgmma_ws): FlashAttention-3's ping-pong: the two
 ///   consumers issue their wgmma in turns (two named barriers), one's softmax under the other's
+/// - `flash_wgmma_ws_tma` (improves flash_wgmma_ws_pingpong): the producer one thread issuing TMA
+///   copies (3-D tensor maps of Q, K and V built for each launch) instead of 128 issuing cp.async
 std::span<const AttentionStep> attention_steps();
 
 }  // namespace lab13

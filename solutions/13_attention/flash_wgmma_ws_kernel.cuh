@@ -11,13 +11,19 @@
 // their copies have landed) and an "empty" one (each consumer warp arrives once its wgmma reading
 // the stage are done) per stage, so that K(t + 1) may be read while V(t) still is.
 //
-// The producer copies with cp.async (16 bytes a thread, zeros past the sequence), not TMA: the
-// kernel keeps the lab's launch interface (AttentionArgs, no tensor maps) and load_rows's swizzled
-// panels. It keeps one copy in flight while it signals the one before (cp.async.wait_group 1, then
-// fence.proxy.async so that the tensor cores see the bytes, then the arrival): the copies of a
-// thread complete in order, so the group that remains is the latest one. Why the order cannot
-// deadlock: before refilling a stage the producer waits for the tile two before it to be released;
-// the consumers release that tile needing only tiles already signalled, never the one pending.
+// The producer's 128 threads copy with cp.async (16 bytes a thread, zeros past the sequence) into
+// load_rows's swizzled panels, no tensor maps needed (kTma below uses the copy engine). It keeps
+// one copy in flight while it signals the one before (cp.async.wait_group 1, then fence.proxy.async
+// so that the tensor cores see the bytes, then the arrival): the copies of a thread complete in
+// order, so the group that remains is the latest one. Why the order cannot deadlock: before
+// refilling a stage the producer waits for the tile two before it to be released; the consumers
+// release that tile needing only tiles already signalled, never the one pending.
+//
+// kTma (flash_wgmma_ws_tma): the producer is one thread issuing TMA copies (cp.async.bulk.tensor,
+// one 64-column panel of 128 rows each, the 128-byte swizzle wgmma reads, zeros past the sequence)
+// whose bytes complete the "full" barriers (one arrival, expect_tx); the three tensor maps (Q, K, V
+// as head_dim x sequence x heads) come as a __grid_constant__ parameter, built by the launcher
+// (attention_steps.cu) for each launch. Without kTma the parameter is unused.
 //
 // kPingPong (flash_wgmma_ws_pingpong): FlashAttention-3's inter-warpgroup ping-pong. The two
 // consumers take turns to issue their wgmma, on two named barriers (bar.sync on its own, bar.arrive
@@ -38,6 +44,7 @@
 #include "tiles.h"
 #include "wgmma_attention.cuh"
 
+#include <cuda.h>
 #include <cuda_bf16.h>
 
 #include <cstddef>
@@ -60,7 +67,26 @@ struct WgmmaWsTile : WgmmaKeysTile<kKeys_> {
   }
 };
 
+/// The tensor maps of flash_wgmma_ws_tma's copies: Q, K and V as head_dim x sequence x heads
+/// (boxes of 64 x 128 x 1), a kernel parameter.
+struct AttentionTensorMaps {
+  CUtensorMap q, k, v;
+};
+
 namespace {
+
+// TMA: the box at (column, row, head) of the 3-D tensor `map` describes into shared memory at
+// `destination`, its bytes signalled on `barrier`; zeros outside the tensor.
+__device__ __forceinline__ void tma_load_3d(void* destination, const CUtensorMap* map,
+                                            std::uint64_t* barrier, int column, int row, int head) {
+#if LAB11_HOPPER_DEVICE_CODE
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes "
+      "[%0], [%1, {%3, %4, %5}], [%2];\n" ::"r"(tc::shared_address(destination)),
+      "l"(map), "r"(tc::shared_address(barrier)), "r"(column), "r"(row), "r"(head)
+      : "memory");
+#endif
+}
 
 // [flash_wgmma_ws]
 constexpr int kProducerRegisters = 40;   // load_rows's loop and the barrier phases
@@ -76,9 +102,10 @@ __device__ __forceinline__ void consumer_turn_give(int id) {
   asm volatile("bar.arrive %0, 256;\n" ::"r"(id) : "memory");
 }
 
-template <int kHeadDim, int kKeys, bool kPingPong = false>
+template <int kHeadDim, int kKeys, bool kPingPong = false, bool kTma = false>
 __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
-    flash_wgmma_ws_kernel(AttentionArgs args) {
+    flash_wgmma_ws_kernel(AttentionArgs args, const __grid_constant__ AttentionTensorMaps maps) {
+  static_assert(!kTma || kKeys == WgmmaTile::kQueries, "one box height (128 rows) for Q, K and V");
 #if LAB11_HOPPER_DEVICE_CODE
   using Tile = WgmmaWsTile<kKeys>;
   constexpr int kStages = Tile::kStages;
@@ -107,11 +134,12 @@ __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
   const FlashBlock<Tile, kHeadDim> block(shape);
   const int warpgroup = threadIdx.x / 128, warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
 
+  constexpr int kProducerArrivals = kTma ? 1 : 128;  // the copying thread(s)
   if (threadIdx.x == 0) {
-    tc::mbarrier_init(q_full, 128);
+    tc::mbarrier_init(q_full, kProducerArrivals);
     for (int s = 0; s < kStages; ++s) {
-      tc::mbarrier_init(&k_full[s], 128);
-      tc::mbarrier_init(&v_full[s], 128);
+      tc::mbarrier_init(&k_full[s], kProducerArrivals);
+      tc::mbarrier_init(&v_full[s], kProducerArrivals);
       tc::mbarrier_init(&k_empty[s], kConsumerWarps);
       tc::mbarrier_init(&v_empty[s], kConsumerWarps);
     }
@@ -119,7 +147,35 @@ __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
   }
   __syncthreads();  // the last block-wide barrier: from here on, the mbarriers alone
 
-  if (warpgroup == 0) {
+  if (kTma && warpgroup == 0) {
+    // The producer: one thread, Q then K(0), V(0), K(1), ..., each tile's bytes expected on its
+    // "full" barrier and signalled there by the copy engine.
+    tc::set_max_registers<kProducerRegisters, false>();
+    if (threadIdx.x != 0) return;
+    const int head = blockIdx.y;
+    constexpr int kPanels = kHeadDim / 64;
+    tc::mbarrier_arrive_expect_bytes(q_full, kQBytes);
+    for (int panel = 0; panel < kPanels; ++panel) {
+      tma_load_3d(q_tile + panel * kQueries * 128, &maps.q, q_full, 64 * panel, block.first_query,
+                  head);
+    }
+    const auto copy_tile = [&](unsigned char* tiles, std::uint64_t* empty, std::uint64_t* full,
+                               const CUtensorMap* map, int t) {
+      const int stage = t % kStages;
+      tc::mbarrier_wait(&empty[stage], ((t / kStages) & 1) ^ 1);  // tile t - kStages released
+      tc::mbarrier_arrive_expect_bytes(&full[stage], kTileBytes);
+      for (int panel = 0; panel < kPanels; ++panel) {
+        tma_load_3d(tiles + stage * kTileBytes + panel * kKeys * 128, map, &full[stage], 64 * panel,
+                    t * kKeys, head);
+      }
+    };
+    for (int t = 0; t < block.key_tiles; ++t) {
+      copy_tile(k_tiles, k_empty, k_full, &maps.k, t);
+      copy_tile(v_tiles, v_empty, v_full, &maps.v, t);
+    }
+    return;
+  }
+  if (!kTma && warpgroup == 0) {
     // The producer: Q, then K(0), V(0), K(1), V(1), ...; each signalled once the next is issued.
     tc::set_max_registers<kProducerRegisters, false>();
     const __nv_bfloat16 *k = args.k + block.head_offset, *v = args.v + block.head_offset;
