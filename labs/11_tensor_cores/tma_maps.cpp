@@ -1,8 +1,8 @@
 #include "tma_maps.h"
 
 #include "common/cuda_check.h"
+#include "common/tensor_map_encoder.h"
 
-#include <cudaTypedefs.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -10,25 +10,6 @@
 #include <string>
 
 namespace lab11 {
-
-namespace {
-
-// The driver's cuTensorMapEncodeTiled, found through the runtime so that nothing links libcuda.
-PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
-  static const PFN_cuTensorMapEncodeTiled_v12000 function = [] {
-    void* pointer = nullptr;
-    cudaDriverEntryPointQueryResult found{};
-    CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &pointer, 12000,
-                                                cudaEnableDefault, &found));
-    if (found != cudaDriverEntryPointSuccess || pointer == nullptr)
-      throw std::runtime_error(
-          "lab11: the driver has no cuTensorMapEncodeTiled (TMA needs CUDA 12)");
-    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(pointer);
-  }();
-  return function;
-}
-
-}  // namespace
 
 CUtensorMap bf16_tensor_map(const __nv_bfloat16* matrix, int rows, int cols, int ld, int box_rows) {
   if (reinterpret_cast<std::uintptr_t>(matrix) % 16 != 0)
@@ -45,7 +26,7 @@ CUtensorMap bf16_tensor_map(const __nv_bfloat16* matrix, int rows, int cols, int
   const cuuint32_t box[2] = {static_cast<cuuint32_t>(kBoxColumns),
                              static_cast<cuuint32_t>(box_rows)};
   const cuuint32_t element_stride[2] = {1, 1};
-  const CUresult result = encode_tiled()(
+  const CUresult result = cudalabs::tensor_map_encoder()(
       &map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<__nv_bfloat16*>(matrix), size,
       row_stride, box, element_stride, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
       CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
@@ -83,10 +64,10 @@ CUtensorMap activation_map_of(const void* activations, CUtensorMapDataType type,
                              static_cast<cuuint32_t>(box_rows),
                              static_cast<cuuint32_t>(box_images)};
   const cuuint32_t element_stride[4] = {1, 1, 1, 1};
-  const CUresult result =
-      encode_tiled()(&map, type, 4, const_cast<void*>(activations), size, strides, box,
-                     element_stride, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                     CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  const CUresult result = cudalabs::tensor_map_encoder()(
+      &map, type, 4, const_cast<void*>(activations), size, strides, box, element_stride,
+      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (result != CUDA_SUCCESS) {
     throw std::runtime_error("lab11: cuTensorMapEncodeTiled refused a " + std::to_string(batch) +
                              " x " + std::to_string(height) + " x " + std::to_string(width) +
@@ -112,7 +93,7 @@ CUtensorMap fp32_tensor_map(const float* matrix, int rows, int cols, int ld, int
   const cuuint64_t row_stride[1] = {static_cast<cuuint64_t>(ld) * sizeof(float)};
   const cuuint32_t box[2] = {32, static_cast<cuuint32_t>(box_rows)};
   const cuuint32_t element_stride[2] = {1, 1};
-  const CUresult result = encode_tiled()(
+  const CUresult result = cudalabs::tensor_map_encoder()(
       &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float*>(matrix), size, row_stride, box,
       element_stride, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
       CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);

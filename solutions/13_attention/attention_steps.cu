@@ -8,22 +8,34 @@
 #include "flash_mma_rows_kernel.cuh"
 #include "flash_wgmma_kernel.cuh"
 #include "flash_wgmma_overlap_kernel.cuh"
+#include "flash_wgmma_ws_kernel.cuh"
 #include "fused_launch.cuh"
 #include "lab.h"
 #include "tiles.h"
+
+#include "common/tensor_map_encoder.h"
+
+#include <string>
 
 namespace lab13 {
 namespace {
 
 constexpr char kFlashMmaEx2[] = "lab13 flash_mma_ex2";
 constexpr char kFlashMmaRows[] = "lab13 flash_mma_rows";
+constexpr char kFlashMmaPrefetch[] = "lab13 flash_mma_prefetch";
 constexpr char kFlashWgmma2Cta[] = "lab13 flash_wgmma_2cta";
 constexpr char kFlashWgmmaOverlap[] = "lab13 flash_wgmma_overlap";
 constexpr char kFlashWgmmaOverlap128[] = "lab13 flash_wgmma_overlap_128";
+constexpr char kFlashWgmmaWs[] = "lab13 flash_wgmma_ws";
+constexpr char kFlashWgmmaWsPingPong[] = "lab13 flash_wgmma_ws_pingpong";
+constexpr char kFlashWgmmaWsTma[] = "lab13 flash_wgmma_ws_tma";
 using FlashMmaEx2 = FusedRung<kFlashMmaEx2, MmaRowsTile<1>, &flash_mma_rows_kernel<64, 1>,
                               &flash_mma_rows_kernel<128, 1>, 80>;
 using FlashMmaRows = FusedRung<kFlashMmaRows, MmaRowsTile<2>, &flash_mma_rows_kernel<64, 2>,
                                &flash_mma_rows_kernel<128, 2>, 80>;
+using FlashMmaPrefetch =
+    FusedRung<kFlashMmaPrefetch, MmaRowsTile<2>, &flash_mma_rows_kernel<64, 2, true>,
+              &flash_mma_rows_kernel<128, 2, true>, 80>;
 using FlashWgmma2Cta = FusedRung<kFlashWgmma2Cta, WgmmaTile, &flash_wgmma_kernel<64, 2>,
                                  &flash_wgmma_kernel<128, 2>, 90>;
 using FlashWgmmaOverlap =
@@ -32,6 +44,65 @@ using FlashWgmmaOverlap =
 using FlashWgmmaOverlap128 =
     FusedRung<kFlashWgmmaOverlap128, WgmmaKeysTile<128>, &flash_wgmma_overlap_kernel<64, 128>,
               &flash_wgmma_overlap_kernel<128, 128>, 90>;
+
+// Q, K or V (`tensor`, sequence rows of head_dim a head, heads_total heads) as the 3-D tensor map
+// flash_wgmma_ws_tma reads: boxes of 64 columns (128 bytes, the 128-byte swizzle) x 128 rows x 1
+// head, zeros outside the tensor.
+CUtensorMap attention_tensor_map(const __nv_bfloat16* tensor, const AttentionShape& shape,
+                                 const char* who) {
+  const std::uint64_t row_bytes = static_cast<std::uint64_t>(shape.head_dim) * 2;
+  const cuuint64_t size[3] = {static_cast<cuuint64_t>(shape.head_dim),
+                              static_cast<cuuint64_t>(shape.sequence),
+                              static_cast<cuuint64_t>(shape.heads_total())};
+  const cuuint64_t strides[2] = {row_bytes, row_bytes * shape.sequence};
+  const cuuint32_t box[3] = {64, static_cast<cuuint32_t>(WgmmaTile::kQueries), 1};
+  const cuuint32_t element_strides[3] = {1, 1, 1};
+  CUtensorMap map{};
+  const CUresult result = cudalabs::tensor_map_encoder()(
+      &map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 3, const_cast<__nv_bfloat16*>(tensor), size, strides,
+      box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (result != CUDA_SUCCESS) {
+    throw std::runtime_error(std::string(who) + ": cuTensorMapEncodeTiled refused a map of " +
+                             std::to_string(shape.sequence) + " x " +
+                             std::to_string(shape.head_dim) + ": CUresult " +
+                             std::to_string(static_cast<int>(result)));
+  }
+  return map;
+}
+
+// flash_wgmma_ws's rungs: FusedRung's describe and checks, the launch passing the tensor maps
+// (built only when kTma) beside the arguments.
+template <const char* kWho, auto kKernel64, auto kKernel128, bool kTma>
+struct WsRung : FusedRung<kWho, WgmmaWsTile<128>, kKernel64, kKernel128, 90> {
+  using Base = FusedRung<kWho, WgmmaWsTile<128>, kKernel64, kKernel128, 90>;
+  static void launch(const AttentionArgs& args, cudaStream_t stream) {
+    validate_attention(args, 0, kWho);
+    const KernelLaunch c = Base::describe(args.shape);
+    require_capability(90, c.kernel, kWho);
+    AttentionTensorMaps maps{};
+    if constexpr (kTma) {
+      maps.q = attention_tensor_map(args.q, args.shape, kWho);
+      maps.k = attention_tensor_map(args.k, args.shape, kWho);
+      maps.v = attention_tensor_map(args.v, args.shape, kWho);
+    }
+    const auto run = [&](auto kernel) {
+      allow_shared(kernel, c.dynamic_shared_bytes);
+      kernel<<<c.grid, c.block, c.dynamic_shared_bytes, stream>>>(args, maps);
+    };
+    if (args.shape.head_dim == 64)
+      run(kKernel64);
+    else
+      run(kKernel128);
+    CUDA_CHECK_LAUNCH(kWho);
+  }
+};
+using FlashWgmmaWs =
+    WsRung<kFlashWgmmaWs, &flash_wgmma_ws_kernel<64, 128>, &flash_wgmma_ws_kernel<128, 128>, false>;
+using FlashWgmmaWsPingPong = WsRung<kFlashWgmmaWsPingPong, &flash_wgmma_ws_kernel<64, 128, true>,
+                                    &flash_wgmma_ws_kernel<128, 128, true>, false>;
+using FlashWgmmaWsTma = WsRung<kFlashWgmmaWsTma, &flash_wgmma_ws_kernel<64, 128, true, true>,
+                               &flash_wgmma_ws_kernel<128, 128, true, true>, true>;
 
 template <class Rung>
 constexpr AttentionVariant step_variant(const char* name, const char* summary) {
@@ -47,6 +118,10 @@ constexpr AttentionStep kAttentionSteps[] = {
                                 "flash_mma_ex2 with 32 queries a warp, 128 a block: each K and V "
                                 "fragment feeds two mma.sync"),
      "flash_mma_ex2"},
+    {step_variant<FlashMmaPrefetch>("flash_mma_prefetch",
+                                    "flash_mma_rows, each step's Q and first K fragments loaded "
+                                    "during the step before (FlashAttention-2's gemm)"),
+     "flash_mma_rows"},
     {step_variant<FlashWgmma2Cta>("flash_wgmma_2cta",
                                   "flash_wgmma at 128 registers, two blocks an SM: one's softmax "
                                   "under the other's wgmma"),
@@ -59,6 +134,18 @@ constexpr AttentionStep kAttentionSteps[] = {
                                         "flash_wgmma_overlap with key tiles of 128: S as "
                                         "m64n128k16, half the iterations"),
      "flash_wgmma_overlap"},
+    {step_variant<FlashWgmmaWs>("flash_wgmma_ws",
+                                "flash_wgmma_overlap_128 warp-specialised: a producer warpgroup "
+                                "copies, two consumers compute, on mbarriers"),
+     "flash_wgmma_overlap_128"},
+    {step_variant<FlashWgmmaWsPingPong>("flash_wgmma_ws_pingpong",
+                                        "flash_wgmma_ws, the consumers' wgmma in turns (named "
+                                        "barriers): one's softmax under the other's products"),
+     "flash_wgmma_ws"},
+    {step_variant<FlashWgmmaWsTma>("flash_wgmma_ws_tma",
+                                   "flash_wgmma_ws_pingpong, the producer one thread issuing TMA "
+                                   "copies (tensor maps) instead of 128 issuing cp.async"),
+     "flash_wgmma_ws_pingpong"},
 };
 
 }  // namespace

@@ -27,12 +27,22 @@ struct AttentionStep {
 /// - `flash_mma_rows` (improves flash_mma_ex2): 32 queries a warp, 128 a block (FlashAttention-2's
 ///   tiles at head_dim 128): each K and V fragment read from shared memory feeds two mma.sync; Q
 ///   read from shared memory each tile instead of held in registers
+/// - `flash_mma_prefetch` (improves flash_mma_rows): S = Q K^T's fragments loaded one step of
+///   head_dim ahead (FlashAttention-2's gemm), so that no step starts waiting for ldmatrix
 /// - `flash_wgmma_2cta` (improves flash_wgmma): at most 128 registers, so that two blocks share an
 ///   SM and one's softmax runs while the other's wgmma do
 /// - `flash_wgmma_overlap` (improves flash_wgmma): FlashAttention-3's intra-warpgroup overlap: the
 ///   softmax of tile t + 1 while the tensor cores run P(t) V(t)
 /// - `flash_wgmma_overlap_128` (improves flash_wgmma_overlap): key tiles of 128 (FlashAttention-3's
 ///   at head_dim 128): S = Q K^T as m64n128k16, half the iterations and barriers
+/// - `flash_wgmma_ws` (improves flash_wgmma_overlap_128): FlashAttention-3's warp specialisation:
+///   a producer warpgroup (its registers lowered by setmaxnreg) copies K and V into rings of
+///   stages guarded by mbarriers, two consumer warpgroups run the overlapped loop, no
+///   __syncthreads in the loop (the producer's 128 threads copy with cp.async)
+/// - `flash_wgmma_ws_pingpong` (improves flash_wgmma_ws): FlashAttention-3's ping-pong: the two
+///   consumers issue their wgmma in turns (two named barriers), one's softmax under the other's
+/// - `flash_wgmma_ws_tma` (improves flash_wgmma_ws_pingpong): the producer one thread issuing TMA
+///   copies (3-D tensor maps of Q, K and V built for each launch) instead of 128 issuing cp.async
 std::span<const AttentionStep> attention_steps();
 
 }  // namespace lab13

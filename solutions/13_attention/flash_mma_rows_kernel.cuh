@@ -53,19 +53,16 @@ namespace {
 
 // S = Q K^T for the warp's row blocks (rows first_row + 16 rb of the Q tile) and a K tile: per 16
 // of head_dim, the row blocks' Q fragments, then per 16 keys one ldmatrix of K for 2 kRowBlocks
-// products (mma_tiles.cuh's warp_scores gives the addresses).
-template <int kHeadDim, int kRowBlocks>
+// products (mma_tiles.cuh's warp_scores gives the addresses). kPrefetch (flash_mma_prefetch): the
+// Q fragments and first K fragment of step ks + 1 are loaded before step ks's products, as
+// FlashAttention-2's gemm does, so that no step starts by waiting for shared memory (the loop stays
+// rolled: 12 registers more, not a whole unrolled loop's).
+template <int kHeadDim, int kRowBlocks, bool kPrefetch = false>
 __device__ __forceinline__ void warp_scores_rows(float (&s)[kRowBlocks][MmaTile::kKeys / 8][4],
                                                  const unsigned char* q_tile, int first_row,
                                                  const unsigned char* k_tile, int lane) {
-#pragma unroll
-  for (int rb = 0; rb < kRowBlocks; ++rb)
-#pragma unroll
-    for (int j = 0; j < MmaTile::kKeys / 8; ++j)
-      s[rb][j][0] = s[rb][j][1] = s[rb][j][2] = s[rb][j][3] = 0.0f;
-#pragma unroll 1  // fully unrolled, the early ldmatrix of later steps spill at 255 registers
-  for (int ks = 0; ks < kHeadDim / 16; ++ks) {
-    std::uint32_t q[kRowBlocks][4];
+  constexpr int kSteps = kHeadDim / 16;
+  const auto load_q = [&](std::uint32_t(&q)[kRowBlocks][4], int ks) {
 #pragma unroll
     for (int rb = 0; rb < kRowBlocks; ++rb) {
       tc::ldmatrix_x4<false>(
@@ -73,13 +70,48 @@ __device__ __forceinline__ void warp_scores_rows(float (&s)[kRowBlocks][MmaTile:
           tc::shared_address(q_tile + swizzled_chunk_offset(first_row + 16 * rb + lane % 16,
                                                             2 * ks + lane / 16, kHeadDim / 8)));
     }
+  };
+  const auto load_k = [&](std::uint32_t(&b)[4], int ks, int pair) {
+    tc::ldmatrix_x4<false>(
+        b,
+        tc::shared_address(k_tile + swizzled_chunk_offset(16 * pair + (lane / 16) * 8 + lane % 8,
+                                                          2 * ks + (lane / 8) % 2, kHeadDim / 8)));
+  };
+#pragma unroll
+  for (int rb = 0; rb < kRowBlocks; ++rb)
+#pragma unroll
+    for (int j = 0; j < MmaTile::kKeys / 8; ++j)
+      s[rb][j][0] = s[rb][j][1] = s[rb][j][2] = s[rb][j][3] = 0.0f;
+  std::uint32_t q_next[kRowBlocks][4], b_next[4];  // kPrefetch: step ks + 1's first fragments
+  if constexpr (kPrefetch) {
+    load_q(q_next, 0);
+    load_k(b_next, 0, 0);
+  }
+#pragma unroll 1  // fully unrolled, the early ldmatrix of later steps spill at 255 registers
+  for (int ks = 0; ks < kSteps; ++ks) {
+    std::uint32_t q[kRowBlocks][4], b_first[4];
+    if constexpr (kPrefetch) {
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        b_first[e] = b_next[e];
+#pragma unroll
+        for (int rb = 0; rb < kRowBlocks; ++rb) q[rb][e] = q_next[rb][e];
+      }
+      const int next = ks + 1 < kSteps ? ks + 1 : ks;  // the last step reloads its own: harmless
+      load_q(q_next, next);
+      load_k(b_next, next, 0);
+    } else {
+      load_q(q, ks);
+    }
 #pragma unroll
     for (int pair = 0; pair < MmaTile::kKeys / 16; ++pair) {
       std::uint32_t b[4];
-      tc::ldmatrix_x4<false>(
-          b, tc::shared_address(k_tile +
-                                swizzled_chunk_offset(16 * pair + (lane / 16) * 8 + lane % 8,
-                                                      2 * ks + (lane / 8) % 2, kHeadDim / 8)));
+      if (kPrefetch && pair == 0) {
+#pragma unroll
+        for (int e = 0; e < 4; ++e) b[e] = b_first[e];
+      } else {
+        load_k(b, ks, pair);
+      }
 #pragma unroll
       for (int rb = 0; rb < kRowBlocks; ++rb) {
         tc::mma_m16n8k16_bf16(s[rb][2 * pair], q[rb], b[0], b[1]);
@@ -111,7 +143,8 @@ __device__ __forceinline__ void warp_add_pv_rows(float (&o)[kRowBlocks][kHeadDim
 }
 
 // [flash_mma_rows]
-template <int kHeadDim, int kRowBlocks>
+// kPrefetch: flash_mma_prefetch, warp_scores_rows's fragments loaded a step ahead.
+template <int kHeadDim, int kRowBlocks, bool kPrefetch = false>
 __global__ void __launch_bounds__(MmaTile::kThreads) flash_mma_rows_kernel(AttentionArgs args) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   using Tile = MmaRowsTile<kRowBlocks>;
@@ -166,8 +199,8 @@ __global__ void __launch_bounds__(MmaTile::kThreads) flash_mma_rows_kernel(Atten
     if constexpr (kRowBlocks == 1)
       warp_scores<kHeadDim>(s[0], q_fragments, Tile::k_tile(shared, kHeadDim, stage), lane);
     else
-      warp_scores_rows<kHeadDim, kRowBlocks>(s, shared, first_row,
-                                             Tile::k_tile(shared, kHeadDim, stage), lane);
+      warp_scores_rows<kHeadDim, kRowBlocks, kPrefetch>(
+          s, shared, first_row, Tile::k_tile(shared, kHeadDim, stage), lane);
     const int first_key = t * kKeys;
     const bool edge =
         first_key + kKeys > sequence || (shape.causal && first_key + kKeys - 1 > block.first_query);

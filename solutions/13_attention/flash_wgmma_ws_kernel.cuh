@@ -1,0 +1,328 @@
+// Lab 13 solution, a step past flash_wgmma_overlap_128 toward FlashAttention-3: warp
+// specialisation. In the kernels before it every thread both copies and computes: each iteration
+// waits for its own copies and meets every other thread at a __syncthreads before the stage may be
+// refilled, so the slowest warp's softmax holds up the next tile's copies. Here a block of three
+// warpgroups splits the work: warpgroup 0, the producer, only copies (its register budget lowered
+// to kProducerRegisters by setmaxnreg, its registers given to the others); warpgroups 1 and 2, the
+// consumers, own 64 queries each and run flash_wgmma_overlap_128's loop (S(t + 1) and P(t) V(t) in
+// flight together, the softmax of t + 1 under P(t) V(t)) at kConsumerRegisters, without a single
+// block-wide barrier: each waits for its tiles, and releases them, on mbarriers. K and V have
+// rings of kStages stages each, with a "full" barrier (the producer's 128 threads arrive once
+// their copies have landed) and an "empty" one (each consumer warp arrives once its wgmma reading
+// the stage are done) per stage, so that K(t + 1) may be read while V(t) still is.
+//
+// The producer's 128 threads copy with cp.async (16 bytes a thread, zeros past the sequence) into
+// load_rows's swizzled panels, no tensor maps needed (kTma below uses the copy engine). It keeps
+// one copy in flight while it signals the one before (cp.async.wait_group 1, then fence.proxy.async
+// so that the tensor cores see the bytes, then the arrival): the copies of a thread complete in
+// order, so the group that remains is the latest one. Why the order cannot deadlock: before
+// refilling a stage the producer waits for the tile two before it to be released; the consumers
+// release that tile needing only tiles already signalled, never the one pending.
+//
+// kTma (flash_wgmma_ws_tma): the producer is one thread issuing TMA copies (cp.async.bulk.tensor,
+// one 64-column panel of 128 rows each, the 128-byte swizzle wgmma reads, zeros past the sequence)
+// whose bytes complete the "full" barriers (one arrival, expect_tx); the three tensor maps (Q, K, V
+// as head_dim x sequence x heads) come as a __grid_constant__ parameter, built by the launcher
+// (attention_steps.cu) for each launch. Without kTma the parameter is unused.
+//
+// kPingPong (flash_wgmma_ws_pingpong): FlashAttention-3's inter-warpgroup ping-pong. The two
+// consumers take turns to issue their wgmma, on two named barriers (bar.sync on its own, bar.arrive
+// on the other's once issued): while one's products run, the other computes its softmax, so the
+// tensor cores see one warpgroup's products after the other's instead of both at once and then
+// neither. Consumer 1 gives consumer 0 the first turn, and consumer 0 takes one more turn after its
+// loop, so that each barrier's arrivals match its waits and none is left pending at exit (a turn
+// given under a branch while wgmma are in flight would make ptxas serialize them).
+#pragma once
+
+#include "attention_kernels.cuh"
+#include "common/async_copy.cuh"
+#include "flash_wgmma_overlap_kernel.cuh"
+#include "fused_softmax.cuh"
+#include "lab.h"
+#include "labs/11_tensor_cores/tensor_core_ptx.cuh"
+#include "mma_tiles.cuh"
+#include "tiles.h"
+#include "wgmma_attention.cuh"
+
+#include <cuda.h>
+#include <cuda_bf16.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace lab13 {
+
+/// flash_wgmma_ws's tiles: 128 queries, key tiles of kKeys, a producer warpgroup and two consumer
+/// warpgroups, kStages K and kStages V tiles, and the mbarriers after them.
+template <int kKeys_>
+struct WgmmaWsTile : WgmmaKeysTile<kKeys_> {
+  static constexpr int kThreads = 3 * 128;           ///< the producer warpgroup and two consumers
+  static constexpr int kStages = 2;                  ///< K tiles and V tiles in flight, each
+  static constexpr int kBarriers = 1 + 4 * kStages;  ///< Q's, and full/empty for each K and V stage
+
+  /// Bytes of shared memory to ask for: Q, the stages, the barriers, and room to align to 1024.
+  __host__ __device__ static constexpr std::size_t shared_bytes(int head_dim) {
+    return WgmmaTile::q_bytes(head_dim) + 2 * kStages * WgmmaKeysTile<kKeys_>::kv_bytes(head_dim) +
+           kBarriers * sizeof(std::uint64_t) + WgmmaTile::kAlignment;
+  }
+};
+
+/// The tensor maps of flash_wgmma_ws_tma's copies: Q, K and V as head_dim x sequence x heads
+/// (boxes of 64 x 128 x 1), a kernel parameter.
+struct AttentionTensorMaps {
+  CUtensorMap q, k, v;
+};
+
+namespace {
+
+// TMA: the box at (column, row, head) of the 3-D tensor `map` describes into shared memory at
+// `destination`, its bytes signalled on `barrier`; zeros outside the tensor.
+__device__ __forceinline__ void tma_load_3d(void* destination, const CUtensorMap* map,
+                                            std::uint64_t* barrier, int column, int row, int head) {
+#if LAB11_HOPPER_DEVICE_CODE
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes "
+      "[%0], [%1, {%3, %4, %5}], [%2];\n" ::"r"(tc::shared_address(destination)),
+      "l"(map), "r"(tc::shared_address(barrier)), "r"(column), "r"(row), "r"(head)
+      : "memory");
+#endif
+}
+
+// [flash_wgmma_ws]
+constexpr int kProducerRegisters = 40;   // load_rows's loop and the barrier phases
+constexpr int kConsumerRegisters = 232;  // 128 * 40 + 256 * 232 <= 65,536
+constexpr int kTurnBarrier = 1;  // named barriers 1 and 2: the consumers' turns (0: syncthreads)
+
+// Waits for named barrier `id` with the other consumer's arrival (256 threads in all).
+__device__ __forceinline__ void consumer_turn_wait(int id) {
+  asm volatile("bar.sync %0, 256;\n" ::"r"(id) : "memory");
+}
+// Gives the consumer waiting on named barrier `id` its turn.
+__device__ __forceinline__ void consumer_turn_give(int id) {
+  asm volatile("bar.arrive %0, 256;\n" ::"r"(id) : "memory");
+}
+
+template <int kHeadDim, int kKeys, bool kPingPong = false, bool kTma = false>
+__global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
+    flash_wgmma_ws_kernel(AttentionArgs args, const __grid_constant__ AttentionTensorMaps maps) {
+  static_assert(!kTma || kKeys == WgmmaTile::kQueries, "one box height (128 rows) for Q, K and V");
+#if LAB11_HOPPER_DEVICE_CODE
+  using Tile = WgmmaWsTile<kKeys>;
+  constexpr int kStages = Tile::kStages;
+  constexpr int kQueries = Tile::kQueries;
+  constexpr int kDimSteps = kHeadDim / 16;
+  constexpr int kScoreBlocks = kKeys / 8;
+  constexpr int kOutBlocks = kHeadDim / 8;
+  constexpr int kQBytes = static_cast<int>(WgmmaTile::q_bytes(kHeadDim));
+  constexpr int kTileBytes = static_cast<int>(Tile::kv_bytes(kHeadDim));
+  constexpr int kConsumerWarps = 8;  // each arrives on an "empty" barrier once
+  extern __shared__ unsigned char dynamic_shared[];
+  unsigned char* base = reinterpret_cast<unsigned char*>(
+      (reinterpret_cast<std::uintptr_t>(dynamic_shared) + WgmmaTile::kAlignment - 1) &
+      ~std::uintptr_t{WgmmaTile::kAlignment - 1});
+  unsigned char* q_tile = base;
+  unsigned char* k_tiles = base + kQBytes;
+  unsigned char* v_tiles = k_tiles + kStages * kTileBytes;
+  std::uint64_t* q_full = reinterpret_cast<std::uint64_t*>(v_tiles + kStages * kTileBytes);
+  std::uint64_t* k_full = q_full + 1;
+  std::uint64_t* v_full = k_full + kStages;
+  std::uint64_t* k_empty = v_full + kStages;
+  std::uint64_t* v_empty = k_empty + kStages;
+
+  const AttentionShape& shape = args.shape;
+  const int sequence = shape.sequence;
+  const FlashBlock<Tile, kHeadDim> block(shape);
+  const int warpgroup = threadIdx.x / 128, warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
+
+  constexpr int kProducerArrivals = kTma ? 1 : 128;  // the copying thread(s)
+  if (threadIdx.x == 0) {
+    tc::mbarrier_init(q_full, kProducerArrivals);
+    for (int s = 0; s < kStages; ++s) {
+      tc::mbarrier_init(&k_full[s], kProducerArrivals);
+      tc::mbarrier_init(&v_full[s], kProducerArrivals);
+      tc::mbarrier_init(&k_empty[s], kConsumerWarps);
+      tc::mbarrier_init(&v_empty[s], kConsumerWarps);
+    }
+    tc::fence_barrier_init();
+  }
+  __syncthreads();  // the last block-wide barrier: from here on, the mbarriers alone
+
+  if (kTma && warpgroup == 0) {
+    // The producer: one thread, Q then K(0), V(0), K(1), ..., each tile's bytes expected on its
+    // "full" barrier and signalled there by the copy engine.
+    tc::set_max_registers<kProducerRegisters, false>();
+    if (threadIdx.x != 0) return;
+    const int head = blockIdx.y;
+    constexpr int kPanels = kHeadDim / 64;
+    tc::mbarrier_arrive_expect_bytes(q_full, kQBytes);
+    for (int panel = 0; panel < kPanels; ++panel) {
+      tma_load_3d(q_tile + panel * kQueries * 128, &maps.q, q_full, 64 * panel, block.first_query,
+                  head);
+    }
+    const auto copy_tile = [&](unsigned char* tiles, std::uint64_t* empty, std::uint64_t* full,
+                               const CUtensorMap* map, int t) {
+      const int stage = t % kStages;
+      tc::mbarrier_wait(&empty[stage], ((t / kStages) & 1) ^ 1);  // tile t - kStages released
+      tc::mbarrier_arrive_expect_bytes(&full[stage], kTileBytes);
+      for (int panel = 0; panel < kPanels; ++panel) {
+        tma_load_3d(tiles + stage * kTileBytes + panel * kKeys * 128, map, &full[stage], 64 * panel,
+                    t * kKeys, head);
+      }
+    };
+    for (int t = 0; t < block.key_tiles; ++t) {
+      copy_tile(k_tiles, k_empty, k_full, &maps.k, t);
+      copy_tile(v_tiles, v_empty, v_full, &maps.v, t);
+    }
+    return;
+  }
+  if (!kTma && warpgroup == 0) {
+    // The producer: Q, then K(0), V(0), K(1), V(1), ...; each signalled once the next is issued.
+    tc::set_max_registers<kProducerRegisters, false>();
+    const __nv_bfloat16 *k = args.k + block.head_offset, *v = args.v + block.head_offset;
+    load_rows<kHeadDim, 128>(q_tile, args.q + block.head_offset, block.first_query, kQueries,
+                             sequence, PanelRows<kQueries>{});
+    cudalabs::async_copy_commit();
+    std::uint64_t* pending = q_full;
+    const auto copy_tile = [&](unsigned char* tiles, std::uint64_t* empty, std::uint64_t* full,
+                               const __nv_bfloat16* tensor, int t) {
+      const int stage = t % kStages;
+      tc::mbarrier_wait(&empty[stage], ((t / kStages) & 1) ^ 1);  // tile t - kStages released
+      load_rows<kHeadDim, 128>(tiles + stage * kTileBytes, tensor, t * kKeys, kKeys, sequence,
+                               PanelRows<kKeys>{});
+      cudalabs::async_copy_commit();
+      cudalabs::async_copy_wait<1>();  // the copies before this tile's have landed
+      tc::fence_proxy_async_shared();  // for the tensor cores
+      tc::mbarrier_arrive(pending);
+      pending = &full[stage];
+    };
+    for (int t = 0; t < block.key_tiles; ++t) {
+      copy_tile(k_tiles, k_empty, k_full, k, t);
+      copy_tile(v_tiles, v_empty, v_full, v, t);
+    }
+    cudalabs::async_copy_wait<0>();
+    tc::fence_proxy_async_shared();
+    tc::mbarrier_arrive(pending);
+    return;
+  }
+
+  // A consumer: flash_wgmma_overlap_128's loop for its 64 queries.
+  tc::set_max_registers<kConsumerRegisters, true>();
+  const int consumer = warpgroup - 1;
+  float o_flat[kHeadDim / 2] = {};
+  float(&o)[kOutBlocks][4] = *reinterpret_cast<float(*)[kOutBlocks][4]>(&o_flat);
+  float row_max[2] = {-INFINITY, -INFINITY}, row_sum[2] = {0.0f, 0.0f};
+  const int first_row = block.first_query + 64 * consumer + 16 * warp + lane / 4;
+  const int rows[2] = {first_row, first_row + 8};
+  const float scale_log2 = args.scale * kLog2e;
+  const std::uint32_t q_rows = tc::shared_address(q_tile) + 64 * consumer * 128;
+  const auto wait_full = [&](std::uint64_t* full, int t) {
+    tc::mbarrier_wait(&full[t % kStages], (t / kStages) & 1);
+  };
+  // After a wgmma_wait that covers the products reading tile t's stage: this warp is done with it.
+  const auto release = [&](std::uint64_t* empty, int t) {
+    __syncwarp();
+    if (lane == 0) tc::mbarrier_arrive(&empty[t % kStages]);
+  };
+  // kPingPong: a turn before each issue of wgmma (the prologue's and one per tile).
+  const auto take_turn = [&] {
+    if constexpr (kPingPong) consumer_turn_wait(kTurnBarrier + consumer);
+  };
+  const auto end_turn = [&] {
+    if constexpr (kPingPong) consumer_turn_give(kTurnBarrier + 1 - consumer);
+  };
+  if constexpr (kPingPong) {
+    if (consumer == 1) consumer_turn_give(kTurnBarrier);  // consumer 0 goes first
+  }
+
+  const auto issue_scores = [&](float(&s_flat)[kKeys / 2], int tile) {
+    const std::uint32_t k_panels = tc::shared_address(k_tiles + (tile % kStages) * kTileBytes);
+#pragma unroll
+    for (int ks = 0; ks < kDimSteps; ++ks) {
+      const std::uint64_t a =
+          tc::wgmma_descriptor(q_rows + (ks / 4) * kQueries * 128 + (ks % 4) * 32, 16, 1024);
+      const std::uint64_t b =
+          tc::wgmma_descriptor(k_panels + (ks / 4) * kKeys * 128 + (ks % 4) * 32, 16, 1024);
+      ptx::wgmma_bf16_ss<kKeys>(s_flat, a, b, ks > 0 ? 1 : 0);
+    }
+    tc::wgmma_commit();
+  };
+  const auto softmax_of = [&](float(&s_flat)[kKeys / 2], int tile, float(&rescale)[2]) {
+    float(&s)[kScoreBlocks][4] = *reinterpret_cast<float(*)[kScoreBlocks][4]>(&s_flat);
+    const int first_key = tile * kKeys;
+    const bool edge =
+        first_key + kKeys > sequence || (shape.causal && first_key + kKeys - 1 > block.first_query);
+    scale_and_mask(s, 1.0f, edge, first_key, rows, shape);  // masked, not scaled
+    softmax_tile(s, row_max, row_sum, rescale, scale_log2);
+  };
+  std::uint32_t p[kKeys / 16][4];  // P(t), the A operand of O += P(t) V(t)
+  const auto pack_p = [&](const float(&s_flat)[kKeys / 2]) {
+#pragma unroll
+    for (int kk = 0; kk < kKeys / 16; ++kk) {
+#pragma unroll
+      for (int e = 0; e < 4; ++e)
+        p[kk][e] = pack_bf16(s_flat[8 * kk + 2 * e], s_flat[8 * kk + 2 * e + 1]);
+    }
+  };
+
+  tc::mbarrier_wait(q_full, 0);
+  wait_full(k_full, 0);
+  {
+    float s_flat[kKeys / 2] = {};
+    float rescale[2];
+    tc::wgmma_hold(s_flat);
+    take_turn();
+    tc::wgmma_fence();
+    issue_scores(s_flat, 0);
+    end_turn();
+    tc::wgmma_wait<0>();
+    tc::wgmma_hold(s_flat);
+    release(k_empty, 0);
+    softmax_of(s_flat, 0, rescale);  // o is 0: no rescaling
+    pack_p(s_flat);
+  }
+
+  for (int t = 0; t < block.key_tiles; ++t) {
+    const bool more = t + 1 < block.key_tiles;
+    if (more) wait_full(k_full, t + 1);
+    wait_full(v_full, t);
+    float s_flat[kKeys / 2] = {};
+    tc::wgmma_hold(s_flat);
+    take_turn();
+    tc::wgmma_fence();
+    if (more) issue_scores(s_flat, t + 1);
+    const std::uint32_t v_panels = tc::shared_address(v_tiles + (t % kStages) * kTileBytes);
+#pragma unroll
+    for (int kk = 0; kk < kKeys / 16; ++kk) {
+      const std::uint64_t b = tc::wgmma_descriptor(v_panels + kk * 16 * 128, kKeys * 128, 1024);
+      ptx::wgmma_bf16_rs<kHeadDim>(o_flat, p[kk], b, 1);
+    }
+    tc::wgmma_commit();
+    end_turn();
+    if (more) {
+      tc::wgmma_wait<1>();  // S(t + 1) has landed: K(t + 1)'s stage is free
+      tc::wgmma_hold(s_flat);
+      release(k_empty, t + 1);
+      float rescale[2];
+      softmax_of(s_flat, t + 1, rescale);
+      tc::wgmma_wait<0>();
+      tc::wgmma_hold(o_flat);
+      wgmma_hold_operand(p);
+      release(v_empty, t);
+      rescale_output(o, rescale);
+      pack_p(s_flat);
+    } else {
+      tc::wgmma_wait<0>();
+      tc::wgmma_hold(o_flat);
+      release(v_empty, t);
+    }
+  }
+  if constexpr (kPingPong) {
+    if (consumer == 0) take_turn();  // consumer 1's last turn given: barrier 1 left balanced
+  }
+  store_output(o, row_sum, rows, args.o + block.head_offset, kHeadDim, sequence);
+#endif
+}
+// [flash_wgmma_ws]
+
+}  // namespace
+}  // namespace lab13
