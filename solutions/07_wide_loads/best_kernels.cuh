@@ -255,63 +255,36 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
 // compute zeros in all but N of them, and the product is a matrix-vector product in disguise, bound
 // by reading A once (2 N FLOPs per 4 bytes). So each warp streams kNarrowRows rows of A, its lanes
 // on consecutive k (every load a contiguous 128 bytes, any alignment), multiplies each element by
-// the kCols values of B's row k, and the lanes' partial sums meet through shuffles. Block b covers
-// rows (b / chunks) * kNarrowWarps * kNarrowRows .. and the column chunk b % chunks.
-// B's rows go through shared memory, kNarrowChunkK of them at a time, staged by the whole block:
-// read from global memory by each lane (its own row k, kCols floats), a warp's load of one column
-// touched 32 rows kCols * 4 bytes apart, up to 16 L1 wavefronts for one instruction, kCols such
-// loads a row; with kCols = 16 the L1 throughput bounded the kernel (73 x 16 x 725: 32 us, cuBLAS
-// 7.5). From shared memory, rows kCols + 1 floats apart (odd: 32 rows on 32 banks), each is one
-// wavefront.
-constexpr int kNarrowSteps = 4;                   // k values per lane per staged chunk
-constexpr int kNarrowChunkK = 32 * kNarrowSteps;  // rows of B staged at once
-
+// the kCols values of B's row k (read through L1, where B stays), and the lanes' partial sums meet
+// through shuffles. Block b covers rows (b / chunks) * kNarrowWarps * kNarrowRows .. and the column
+// chunk b % chunks.
 template <int kCols, bool kSlicedK>
 __global__ void __launch_bounds__(kNarrowThreads) narrow_gemm_kernel(cudalabs::GemmArgs args) {
   if constexpr (kSlicedK) args = k_slice_of_block(args);  // best's split-K (k_slice.cuh)
-  constexpr int kStride = kCols + 1;
-  __shared__ float b_chunk[kNarrowChunkK * kStride];
   const int chunks = (args.n + kCols - 1) / kCols;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int row0 = (static_cast<int>(blockIdx.x) / chunks * kNarrowWarps + warp) * kNarrowRows;
   const int col0 = static_cast<int>(blockIdx.x) % chunks * kCols;
-  // A warp below C's last row stages B with the others (the barriers take the whole block) and
-  // reads no A.
-  const int rows = max(0, min(kNarrowRows, args.m - row0)), cols = min(kCols, args.n - col0);
-  const float* a = args.a + min(row0, args.m - 1) * args.lda;
+  if (row0 >= args.m) return;  // no barrier below: a warp may leave alone
+  const int rows = min(kNarrowRows, args.m - row0), cols = min(kCols, args.n - col0);
+  const float* a = args.a + row0 * args.lda;
   const float* b = args.b + col0;
 
   // [narrow]
   float acc[kNarrowRows][kCols] = {};
-  for (int k0 = 0; k0 < args.k; k0 += kNarrowChunkK) {
-    // This chunk's A first: its loads are in flight while B is staged.
-    float a_values[kNarrowSteps][kNarrowRows];
+#pragma unroll 4
+  for (int k = lane; k < args.k; k += 32) {
+    float b_row[kCols];
 #pragma unroll
-    for (int s = 0; s < kNarrowSteps; ++s) {
-      const int k = k0 + s * 32 + lane;
+    for (int c = 0; c < kCols; ++c) b_row[c] = c < cols ? __ldg(b + k * args.ldb + c) : 0.0f;
 #pragma unroll
-      for (int r = 0; r < kNarrowRows; ++r)
-        a_values[s][r] = r < rows && k < args.k ? __ldg(a + r * args.lda + k) : 0.0f;
-    }
-    __syncthreads();  // every warp is done with the previous chunk of B
-    for (int i = threadIdx.x; i < kNarrowChunkK * kCols; i += kNarrowThreads) {
-      const int kk = i / kCols, c = i % kCols;
-      b_chunk[kk * kStride + c] =
-          k0 + kk < args.k && c < cols ? __ldg(b + (k0 + kk) * args.ldb + c) : 0.0f;
-    }
-    __syncthreads();
+    for (int r = 0; r < kNarrowRows; ++r) {
+      const float a_value = r < rows ? __ldg(a + r * args.lda + k) : 0.0f;
 #pragma unroll
-    for (int s = 0; s < kNarrowSteps; ++s) {
-      const float* b_row = b_chunk + (s * 32 + lane) * kStride;
-#pragma unroll
-      for (int r = 0; r < kNarrowRows; ++r) {
-#pragma unroll
-        for (int c = 0; c < kCols; ++c) acc[r][c] = fmaf(a_values[s][r], b_row[c], acc[r][c]);
-      }
+      for (int c = 0; c < kCols; ++c) acc[r][c] = fmaf(a_value, b_row[c], acc[r][c]);
     }
   }
-  if (rows == 0) return;  // no barrier below: a warp may leave alone
-    // Every lane ends with every sum; lane (r * kCols + c) % 32 stores element (r, c).
+  // Every lane ends with every sum; lane (r * kCols + c) % 32 stores element (r, c).
 #pragma unroll
   for (int r = 0; r < kNarrowRows; ++r) {
 #pragma unroll
