@@ -114,13 +114,13 @@ class RecipeTest(unittest.TestCase):
 
     def test_the_recipe_names_the_functions_it_tells_you_to_call(self):
         text = recipes()
+        sources = [REPO / "common", REPO / "cmake", REPO / "tests" / "support", REPO / "grader"]
+        defined = "\n".join(p.read_text(errors="replace") for d in sources for p in d.rglob("*") if p.is_file())
         for function in re.findall(r"`(?:cudalabs::)?(\w+)`", text):
             if function.endswith(("_main", "_tests", "_memory", "_launches", "_lab")):
-                sources = [REPO / "common", REPO / "cmake", REPO / "tests" / "support", REPO / "grader"]
-                found = any(
-                    function in p.read_text(errors="replace") for d in sources for p in d.rglob("*") if p.is_file()
-                )
-                self.assertTrue(found, f"the recipe names {function}, which the suite does not define")
+                if function.startswith("grader_") and not (REPO / "grader").is_dir():
+                    continue  # a student release: the grader (and its CMake functions) is left out
+                self.assertIn(function, defined, f"the recipe names {function}, which the suite does not define")
 
 
 if __name__ == "__main__":
