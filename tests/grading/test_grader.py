@@ -500,6 +500,17 @@ class TechniqueTest(unittest.TestCase):
         self.assertIn("a register tile", score.variants[1].note)
         self.assertEqual((score.variants[0].state, score.variants[0].points), ("not distinct", 0))
 
+    def test_a_variant_without_its_technique_is_named_by_its_rule_before_what_it_repeats(self):
+        with tempfile.TemporaryDirectory() as folder:
+            rubric = lab_rubric(Path(folder))
+        run = run_with({"fast": "passed", "slow": "passed"}, {"fast": Rate(100, 100), "slow": Rate(100, 100)})
+        run.technique["slow"] = VariantTechnique("slow", failures=["a register tile (rule: ...)"])
+        run.repeated["slow"] = "not distinct from fast"
+        score = score_lab(rubric, run)
+        self.assertEqual((score.variants[1].state, score.variants[1].points), ("technique not shown", 0))
+        self.assertIn("a register tile", score.variants[1].note)
+        self.assertIn("not distinct from fast", score.variants[1].note)
+
 
 class TestListTest(unittest.TestCase):
     """The referee's results against the rubric's list: nothing missing, no skip the grader did not decide."""
