@@ -32,12 +32,17 @@
 // neither. Consumer 1 gives consumer 0 the first turn, and consumer 0 takes one more turn after its
 // loop, so that each barrier's arrivals match its waits and none is left pending at exit (a turn
 // given under a branch while wgmma are in flight would make ptxas serialize them).
+//
+// kHeaviestFirst (flash_wgmma_ws_lpt): under the causal mask the blocks take their query tiles in
+// heaviest_first.h's order (longest first across the heads of an L2 section) instead of
+// FlashBlock's (longest first within each head), so that no heavy block starts last.
 #pragma once
 
 #include "attention_kernels.cuh"
 #include "common/async_copy.cuh"
 #include "flash_wgmma_overlap_kernel.cuh"
 #include "fused_softmax.cuh"
+#include "heaviest_first.h"
 #include "lab.h"
 #include "labs/11_tensor_cores/tensor_core_ptx.cuh"
 #include "mma_tiles.cuh"
@@ -102,7 +107,8 @@ __device__ __forceinline__ void consumer_turn_give(int id) {
   asm volatile("bar.arrive %0, 256;\n" ::"r"(id) : "memory");
 }
 
-template <int kHeadDim, int kKeys, bool kPingPong = false, bool kTma = false>
+template <int kHeadDim, int kKeys, bool kPingPong = false, bool kTma = false,
+          bool kHeaviestFirst = false>
 __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
     flash_wgmma_ws_kernel(AttentionArgs args, const __grid_constant__ AttentionTensorMaps maps) {
   static_assert(!kTma || kKeys == WgmmaTile::kQueries, "one box height (128 rows) for Q, K and V");
@@ -131,7 +137,17 @@ __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
 
   const AttentionShape& shape = args.shape;
   const int sequence = shape.sequence;
-  const FlashBlock<Tile, kHeadDim> block(shape);
+  const FlashBlock<Tile, kHeadDim> block = [&] {
+    if (kHeaviestFirst && shape.causal) {
+      const int query_tiles = FlashBlock<Tile, kHeadDim>::query_tiles(shape);
+      const int heads = shape.batch * shape.heads;
+      const ScheduledTile work =
+          heaviest_first(static_cast<int>(blockIdx.x + blockIdx.y * gridDim.x), query_tiles, heads,
+                         heads_per_section(sequence, kHeadDim, heads));
+      return FlashBlock<Tile, kHeadDim>(shape, work.query_tile, work.head);
+    }
+    return FlashBlock<Tile, kHeadDim>(shape);
+  }();
   const int warpgroup = threadIdx.x / 128, warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
 
   constexpr int kProducerArrivals = kTma ? 1 : 128;  // the copying thread(s)
@@ -152,7 +168,7 @@ __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
     // "full" barrier and signalled there by the copy engine.
     tc::set_max_registers<kProducerRegisters, false>();
     if (threadIdx.x != 0) return;
-    const int head = blockIdx.y;
+    const int head = block.head;
     constexpr int kPanels = kHeadDim / 64;
     tc::mbarrier_arrive_expect_bytes(q_full, kQBytes);
     for (int panel = 0; panel < kPanels; ++panel) {
