@@ -116,8 +116,6 @@ __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
   using Tile = WgmmaWsTile<kKeys>;
   constexpr int kStages = Tile::kStages;
   constexpr int kQueries = Tile::kQueries;
-  constexpr int kDimSteps = kHeadDim / 16;
-  constexpr int kScoreBlocks = kKeys / 8;
   constexpr int kOutBlocks = kHeadDim / 8;
   constexpr int kQBytes = static_cast<int>(WgmmaTile::q_bytes(kHeadDim));
   constexpr int kTileBytes = static_cast<int>(Tile::kv_bytes(kHeadDim));
@@ -251,34 +249,14 @@ __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
   }
 
   const auto issue_scores = [&](float(&s_flat)[kKeys / 2], int tile) {
-    const std::uint32_t k_panels = tc::shared_address(k_tiles + (tile % kStages) * kTileBytes);
-#pragma unroll
-    for (int ks = 0; ks < kDimSteps; ++ks) {
-      const std::uint64_t a =
-          tc::wgmma_descriptor(q_rows + (ks / 4) * kQueries * 128 + (ks % 4) * 32, 16, 1024);
-      const std::uint64_t b =
-          tc::wgmma_descriptor(k_panels + (ks / 4) * kKeys * 128 + (ks % 4) * 32, 16, 1024);
-      ptx::wgmma_bf16_ss<kKeys>(s_flat, a, b, ks > 0 ? 1 : 0);
-    }
-    tc::wgmma_commit();
+    issue_score_tile<kHeadDim, kQueries, kKeys>(
+        s_flat, q_rows, tc::shared_address(k_tiles + (tile % kStages) * kTileBytes));
   };
   const auto softmax_of = [&](float(&s_flat)[kKeys / 2], int tile, float(&rescale)[2]) {
-    float(&s)[kScoreBlocks][4] = *reinterpret_cast<float(*)[kScoreBlocks][4]>(&s_flat);
-    const int first_key = tile * kKeys;
-    const bool edge =
-        first_key + kKeys > sequence || (shape.causal && first_key + kKeys - 1 > block.first_query);
-    scale_and_mask(s, 1.0f, edge, first_key, rows, shape);  // masked, not scaled
-    softmax_tile(s, row_max, row_sum, rescale, scale_log2);
+    softmax_of_tile<kKeys>(s_flat, tile, block.first_query, rows, shape, row_max, row_sum, rescale,
+                           scale_log2);
   };
   std::uint32_t p[kKeys / 16][4];  // P(t), the A operand of O += P(t) V(t)
-  const auto pack_p = [&](const float(&s_flat)[kKeys / 2]) {
-#pragma unroll
-    for (int kk = 0; kk < kKeys / 16; ++kk) {
-#pragma unroll
-      for (int e = 0; e < 4; ++e)
-        p[kk][e] = pack_bf16(s_flat[8 * kk + 2 * e], s_flat[8 * kk + 2 * e + 1]);
-    }
-  };
 
   tc::mbarrier_wait(q_full, 0);
   wait_full(k_full, 0);
@@ -294,7 +272,7 @@ __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
     tc::wgmma_hold(s_flat);
     release(k_empty, 0);
     softmax_of(s_flat, 0, rescale);  // o is 0: no rescaling
-    pack_p(s_flat);
+    pack_probabilities<kKeys>(s_flat, p);
   }
 
   for (int t = 0; t < block.key_tiles; ++t) {
@@ -325,7 +303,7 @@ __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
       wgmma_hold_operand(p);
       release(v_empty, t);
       rescale_output(o, rescale);
-      pack_p(s_flat);
+      pack_probabilities<kKeys>(s_flat, p);
     } else {
       tc::wgmma_wait<0>();
       tc::wgmma_hold(o_flat);
