@@ -303,11 +303,13 @@ WIDTH_KERNELS = {
 WIDTH_RULE = "ldg_data >= 384 * ldg"
 
 
-def width_record() -> tuple[list[tuple[list[str], dict[str, float]]], dict[str, list[dict[str, float]]]]:
-    """The H200 record of lab 07's loads (Nsight Compute's raw page of lab07_solution --verify-only):
+def width_record(
+    record: Path = WIDTH_RECORD,
+) -> tuple[list[tuple[list[str], dict[str, float]]], dict[str, list[dict[str, float]]]]:
+    """An H200 record of lab 07's loads (Nsight Compute's raw page of lab07_solution --verify-only):
     ([(kernel names, aggregated aliases)] of each call of a lab07 kernel run, in order), and the
     driver's own kernels' aliases by their name (fill, compare, absolute, gather)."""
-    kernels = technique.read_kernels((WIDTH_RECORD / "lab07_loads.csv").read_text())
+    kernels = technique.read_kernels((record / "lab07_loads.csv").read_text())
     metrics = RUBRIC.labs["07"].technique.metrics
     calls, call, driver = [], [], {}
     for kernel in kernels + [{"Kernel Name": ""}]:
@@ -443,6 +445,41 @@ class Lab07LoadWidthTest(unittest.TestCase):
                 reads_data = any("_data" in rule.require for rule in lab.technique.rules)
                 self.assertEqual(reads_data, number == "07")
 
+
+
+NARROW128_RECORD = REPO / "docs" / "data" / "history" / "lab07_load_width_narrow128_nvidia-h200"
+
+
+class Lab07NarrowWideLoadsTest(unittest.TestCase):
+    """The narrow kernel with 128-bit loads (its H200 record, the same problem as WIDTH_RECORD's) meets
+    the width rule and its traffic bound on the grader's kind of probe (beta = 0); at beta = 0.5 only
+    its reads of C, 4 bytes an instruction, pull the average under the rule."""
+
+    @classmethod
+    def setUpClass(cls):
+        calls, _ = width_record(NARROW128_RECORD)
+        names = [v.name for v in RUBRIC.labs["07"].variants]
+        cls.by_variant = {}
+        for index, (kernel_names, measured) in enumerate(calls):
+            cls.by_variant.setdefault(names[index // 2], []).append((kernel_names, measured))
+
+    def test_every_variant_holds_on_the_probe_s_kind_of_call(self):
+        for variant, calls in self.by_variant.items():
+            kernel_names, measured = calls[0]
+            with self.subTest(variant=variant):
+                for name, piece in zip(kernel_names, WIDTH_KERNELS[variant]):
+                    self.assertIn(piece, name)
+                held, broke = lab07_rules(variant, measured, WIDTH_FACTS)
+                self.assertEqual(broke, [])
+                self.assertEqual(len(held), 2, "the width rule and the tile's traffic")
+
+    def test_the_narrow_kernel_loads_16_bytes_a_lane_and_c_s_reads_4(self):
+        beta0, beta_half = (measured for _, measured in self.by_variant["narrow_columns"])
+        self.assertGreater(beta0["ldg_data"], 15 * 32 * beta0["ldg"])
+        c_loads = beta_half["ldg"] - beta0["ldg"]
+        self.assertEqual(c_loads, WIDTH_FACTS["m"] * WIDTH_FACTS["n"])
+        self.assertEqual(beta_half["ldg_data"] - beta0["ldg_data"], 4 * c_loads)
+        self.assertIn(WIDTH_RULE, " ".join(lab07_rules("narrow_columns", beta_half, WIDTH_FACTS)[1]))
 
 class EveryRuleBoundsBothSidesTest(unittest.TestCase):
     """The lesson's arithmetic or traffic is judged against the useful work from below and above:
