@@ -446,7 +446,6 @@ class Lab07LoadWidthTest(unittest.TestCase):
                 self.assertEqual(reads_data, number == "07")
 
 
-
 NARROW128_RECORD = REPO / "docs" / "data" / "history" / "lab07_load_width_narrow128_nvidia-h200"
 
 
@@ -480,6 +479,7 @@ class Lab07NarrowWideLoadsTest(unittest.TestCase):
         self.assertEqual(c_loads, WIDTH_FACTS["m"] * WIDTH_FACTS["n"])
         self.assertEqual(beta_half["ldg_data"] - beta0["ldg_data"], 4 * c_loads)
         self.assertIn(WIDTH_RULE, " ".join(lab07_rules("narrow_columns", beta_half, WIDTH_FACTS)[1]))
+
 
 class EveryRuleBoundsBothSidesTest(unittest.TestCase):
     """The lesson's arithmetic or traffic is judged against the useful work from below and above:
