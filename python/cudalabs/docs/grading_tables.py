@@ -7,7 +7,8 @@ import pathlib
 
 from cudalabs.labs import declared_labs
 
-# Newest first, whatever their rubric: the grader's own cost changes with the grader. Issue 52's runs
+# Newest first per lab, whatever their rubric (lab 12's full-rubric run stays ahead of the quick class graded
+# after it, which the guide quotes on its own): the grader's own cost changes with the grader. Issue 52's runs
 # (operands through shared memory, the timed checks from running totals, every probe in one Nsight
 # Compute run) graded lab 12 with the full rubric and labs 00-07 and 13 with one timed pair; a planted
 # class (a folder: its solutions' seconds in step_seconds.csv beside the run's environment.txt) graded with
