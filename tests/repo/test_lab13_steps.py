@@ -27,7 +27,9 @@ class StepsTableTest(unittest.TestCase):
         self.assertEqual(
             attention_steps.pytorch_record_of("results/lab13_attention_steps_ws"), "results/lab13_steps_ws_pytorch"
         )
-        self.assertEqual(attention_steps.pytorch_record_of("results/lab13_attention_steps"), "results/lab13_steps_pytorch")
+        self.assertEqual(
+            attention_steps.pytorch_record_of("results/lab13_attention_steps"), "results/lab13_steps_pytorch"
+        )
         with self.assertRaises(KeyError):
             attention_steps.pytorch_record_of("results/lab13")
 
@@ -83,7 +85,8 @@ class StepsTableTest(unittest.TestCase):
         run = attention_steps.StepsRun(DATA, "results/lab13_attention_steps_ws", DEVICE)
         term = "flash_wgmma_ws_tma@b4h16s4096d128!nvidia-h200&results/lab13_attention_steps_ws"
         self.assertEqual(
-            renderer.render(f"{{{{calc:step_best({term}):f3}}}}"), f"{run.ratio('flash_wgmma_ws_tma', 'b4h16s4096d128'):.3f}"
+            renderer.render(f"{{{{calc:step_best({term}):f3}}}}"),
+            f"{run.ratio('flash_wgmma_ws_tma', 'b4h16s4096d128'):.3f}",
         )
         self.assertEqual(
             renderer.render(f"{{{{calc:step_tflops({term}):f1}}}}"),
@@ -94,7 +97,10 @@ class StepsTableTest(unittest.TestCase):
             renderer.render(f"{{{{calc:step_tflops({sdpa}):f0}}}}"),
             f"{run.gflops('sdpa_flash', 'b4h16s4096d128') / 1000:,.0f}",
         )
-        self.assertEqual(renderer.render(f"{{{{calc:step_improved({term}):f2}}}}"), f"{run.improved('flash_wgmma_ws_tma', 'b4h16s4096d128'):.2f}")
+        self.assertEqual(
+            renderer.render(f"{{{{calc:step_improved({term}):f2}}}}"),
+            f"{run.improved('flash_wgmma_ws_tma', 'b4h16s4096d128'):.2f}",
+        )
         with self.assertRaisesRegex(KeyError, "names no record"):
             renderer.render("{{calc:step_best(flash_wgmma_ws_tma@b4h16s4096d128):f2}}")
         table = renderer.render("{{attention_steps:results/lab13_attention_steps_ws@nvidia-h200}}")
@@ -169,9 +175,17 @@ sed "s/KERNEL/${{variant}}_kernel/" {FIXTURE}
         self.assertEqual(len(calls), len(step_profiles.LAUNCHES))
         for call, (row, mask) in zip(calls, step_profiles.LAUNCHES):
             with self.subTest(row=row, mask=mask):
-                for flag in ("--launch-count 1", "-k regex:flash_", "--csv --page raw", "--clock-control none",
-                             "--section WarpStateStats", f"--variant {row} ", f"--mask {mask} ", "--verify-only",
-                             "--batch 4 --heads 16 --sequence 4096 --head-dim 128"):
+                for flag in (
+                    "--launch-count 1",
+                    "-k regex:flash_",
+                    "--csv --page raw",
+                    "--clock-control none",
+                    "--section WarpStateStats",
+                    f"--variant {row} ",
+                    f"--mask {mask} ",
+                    "--verify-only",
+                    "--batch 4 --heads 16 --sequence 4096 --head-dim 128",
+                ):
                     self.assertIn(flag, call)
                 self.assertNotIn("gmma_cycles_active", call)
                 self.assertIn("sm__pipe_tensor_cycles_active", call)
@@ -191,9 +205,12 @@ sed "s/KERNEL/${{variant}}_kernel/" {FIXTURE}
         # The fixture's values: 1,234,567 ns, 77.50 % tensor, 41.25 % issue, 168 registers, 18.75 % warps; the
         # stalls largest first, "selected" (the issue itself) left out.
         self.assertEqual(
-            rows[0], "| `flash_mma` | 1.235 | 77.5 | 41.2 | 168 | 18.8 | gmma 2.25, long scoreboard 1.75, barrier 0.50 |"
+            rows[0],
+            "| `flash_mma` | 1.235 | 77.5 | 41.2 | 168 | 18.8 | gmma 2.25, long scoreboard 1.75, barrier 0.50 |",
         )
-        self.assertIn("Not profiled: `flash_mma_prefetch` (ncu profiled no kernel (timed out: ==ERROR== the stand-in", text)
+        self.assertIn(
+            "Not profiled: `flash_mma_prefetch` (ncu profiled no kernel (timed out: ==ERROR== the stand-in", text
+        )
         self.assertIn("commit abc1234, Nsight Compute Version 2099.1.0.0 (build 1)", text)
         renderer = Renderer(data, "nvidia-h100-80gb-hbm3", "13")
         self.assertEqual(renderer.render(f"{{{{step_profiles:{step_profiles.RECORD}@{DEVICE}}}}}"), text)

@@ -157,8 +157,8 @@ def markdown(data_dir: pathlib.Path, record_name: str, device: str) -> str:
     path = data_dir / f"{record_name}_{device}.csv"
     if not path.exists():
         return (
-            f"*Not measured yet on the {device}: `scripts/lab13-steps-profile` on the GPU, then "
-            f"`scripts/lab13-steps-profile-record`, will write docs/data/{record_name}_{device}.csv.*"
+            f"*Not measured yet on the {device}: no profile of the steps has been recorded "
+            f"(docs/data/{record_name}_{device}.csv does not exist), so this table has no figures yet.*"
         )
     context = json.loads(path.with_suffix(".json").read_text())
     profile = Profile(path)
