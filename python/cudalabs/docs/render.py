@@ -37,6 +37,10 @@ Templates may use:
                                          layer(V,INDEX) ms, layer_gflops(V,INDEX), and its floors in ms
                                          compute_floor(V,INDEX), memory_floor(V,INDEX), floor(V,INDEX) (the
                                          larger), V = VARIANT@bBATCH[&results/lab11_dcgan]
+                                         lab 13's steps: step_tflops(V), step_best(V) and step_flash(V) (the
+                                         rate over SDPA's best or flash backend in the same run),
+                                         step_improved(V) (over the row it improves), V = ROW@PROBLEM!DEVICE
+                                         &RECORD (results/lab13_attention_steps[_TAG]; ROW sdpa_BACKEND is SDPA's)
   {{quote:TEXT}} {{const:TEXT}}          a figure quoted from a source, or a constant (a datasheet value,
                                          a count that follows from the code): shown as written, and
                                          marked so that the numbers check (check_numbers.py) accepts it
@@ -60,6 +64,12 @@ Templates may use:
   {{random_shapes:RECORD}}               scripts/gemm-random-shapes: its distribution and goals, then the
                                          summary docs/data/RECORD_<device>.json as a table with its plot, or
                                          a line saying that it is not measured yet
+  {{attention_steps:RECORD@DEVICE}}      lab 13's steps past the ladder in one run (RECORD: results/
+                                         lab13_attention_steps[_TAG]): TFLOP/s and the rate over SDPA's best
+                                         backend of the same run, a column per problem (records/attention_steps.py)
+  {{step_profiles:RECORD@DEVICE}}        Nsight Compute on each of those steps (RECORD: profiles/lab13_steps):
+                                         the table, or until the record exists a line saying so
+                                         (records/step_profiles.py)
 A placeholder whose data is missing fails the build, so a page never shows a stale or invented number.
 """
 import csv
@@ -69,7 +79,7 @@ import pathlib
 import re
 
 from cudalabs.docs import dcgan_tables, editions, grading_tables, reliability
-from cudalabs.records import labdata, random_shapes
+from cudalabs.records import attention_steps, labdata, random_shapes, step_profiles
 from cudalabs.records.benchmark import Record
 
 FORMATS = {
@@ -87,6 +97,7 @@ FORMATS = {
 }
 FORMATS.update(ratio=FORMATS["f2"], count=FORMATS["f0"])  # the walkthroughs' older names
 FLOOR_TERMS = ("compute_floor", "memory_floor", "floor")  # calc's terms for a DCGAN layer's floors, in ms
+STEP_TERMS = ("step_tflops", "step_best", "step_flash", "step_improved")  # calc's terms for lab 13's steps
 
 
 PLOT_CAPTIONS = {
@@ -215,6 +226,8 @@ class Renderer:
         """One recorded value for calc: function(VARIANT[@PROBLEM][#LAB][!DEVICE][&RECORD][, NAME]); RECORD
         names another results file, docs/data/RECORD_<device>.json (e.g. results/lab05_sweep)."""
         target, _, name = (part.strip() for part in argument.partition(","))
+        if function in STEP_TERMS:
+            return self.step_term(function, target)
         if function in ("trace_kernels", "trace_end"):  # a timeline: trace_kernels(FILE, WORKER), trace_end(FILE)
             trace = labdata.Trace(self.data_dir, target)
             return trace.kernels_ms(int(name)) if function == "trace_kernels" else trace.end_ms()
@@ -279,6 +292,26 @@ class Renderer:
             raise KeyError(f"lab {lab or self.lab}: {variant} has no {field}")
         return float(entry[field])
 
+    def steps_run(self, record, device):
+        key = ("steps", record, device)
+        if key not in self.cache:
+            self.cache[key] = attention_steps.StepsRun(self.data_dir, record, device)
+        return self.cache[key]
+
+    def step_term(self, function, target):
+        """step_tflops(ROW@PROBLEM!DEVICE&RECORD) and the ratios of one row of a lab13_attention_steps run."""
+        target, _, record = target.partition("&")
+        target, _, device = target.partition("!")
+        row, _, problem = target.partition("@")
+        if not (record and problem):
+            raise KeyError(f"calc: {function}({target}) names no record (&RECORD) or no problem (@PROBLEM)")
+        run = self.steps_run(record, device or self.device)
+        if function == "step_tflops":
+            return run.gflops(row, problem) / 1000
+        if function == "step_improved":
+            return run.improved(row, problem)
+        return run.ratio(row, problem, "best" if function == "step_best" else "flash")
+
     def calc(self, expression):
         """Evaluates EXPR (numbers, + - * / and parentheses over recorded terms)."""
         values = []
@@ -289,7 +322,7 @@ class Renderer:
 
         arithmetic = re.sub(
             r"\b(ms|gflops|pct|counter|metric|layer_gflops|layer|compute_floor|memory_floor|floor|trace_kernels|"
-            r"trace_end)\(([^()]*)\)",
+            r"trace_end|" + "|".join(STEP_TERMS) + r")\(([^()]*)\)",
             substitute,
             expression,
         )
@@ -364,6 +397,17 @@ class Renderer:
                 self._plot("plot", f"{pathlib.Path(arg).name}.svg"),
             ]
         )
+
+    def _attention_steps(self, key, arg):
+        """{{attention_steps:RECORD@DEVICE}}: one run of lab 13's steps beside PyTorch's SDPA, as a table."""
+        record, _, device = arg.partition("@")
+        run = self.steps_run(record, device or self.device)
+        return f"{run.table()}\n\n{run.note()}"
+
+    def _step_profiles(self, key, arg):
+        """{{step_profiles:RECORD@DEVICE}}: the steps' Nsight Compute table, or a line saying it is not measured."""
+        record, _, device = arg.partition("@")
+        return step_profiles.markdown(pathlib.Path(self.data_dir), record, device or self.device)
 
     def _kernel_of(self, key, arg):
         """Which variant's kernel another variant launched at the profiled problem (e.g. best -> the tile it
@@ -590,6 +634,8 @@ class Renderer:
         "kernel_of": _kernel_of,
         "pending": _pending,
         "random_shapes": _random_shapes,
+        "attention_steps": _attention_steps,
+        "step_profiles": _step_profiles,
         "coarsening": _coarsening,
         "coarsening_factor": _coarsening_factor,
         "coarsening_speedup": _coarsening_speedup,
