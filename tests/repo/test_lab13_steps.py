@@ -5,6 +5,7 @@ exercised end to end on the CPU with a stand-in ncu that prints a fixture in the
 import json
 import os
 import re
+import shlex
 import shutil
 import stat
 import subprocess
@@ -144,14 +145,14 @@ class StepProfilesTest(unittest.TestCase):
         self.stand_in(
             "ncu",
             f"""case "$1" in
-  --query-metrics) cat {listing}; exit 0 ;;
+  --query-metrics) cat {shlex.quote(str(listing))}; exit 0 ;;
   --version) printf 'NVIDIA (R) Nsight Compute Command Line Profiler\\nVersion 2099.1.0.0 (build 1)\\n'; exit 0 ;;
 esac
-echo "$*" >> {calls}
+echo "$*" >> {shlex.quote(str(calls))}
 args=("$@"); variant=""
 for i in "${{!args[@]}}"; do [ "${{args[$i]}}" = --variant ] && variant=${{args[$((i + 1))]}}; done
 if [ "$variant" = flash_mma_prefetch ]; then echo "==ERROR== the stand-in gave up" >&2; exit 124; fi
-sed "s/KERNEL/${{variant}}_kernel/" {FIXTURE}
+sed "s/KERNEL/${{variant}}_kernel/" {shlex.quote(str(FIXTURE))}
 """,
         )
         self.stand_in("nvidia-smi", "echo 'NVIDIA H200, 580.95.05'\n")
