@@ -54,6 +54,8 @@ class GradeArgumentsTest(ArgumentsCase):
             (self.grade("--labs", "42"), "LABS", "'42'"),
             (self.grade("--labs", "01,x"), "LABS", "'x'"),
             (self.grade("--rubric", str(self.root / "none.json")), "rubric", "none.json", "cannot be read"),
+            (self.grade("--time-limit", "x"), "--time-limit", "'x'"),  # argparse's own, in one line too
+            (self.grade("--bogus", "1"), "--bogus"),
         ]
         for argv, *words in cases:
             self.assertRefused(arguments.grade_request, argv, *words)
@@ -104,6 +106,8 @@ class ClassArgumentsTest(ArgumentsCase):
             (self.klass_("--chunk", "3/2"), "--chunk", "'3/2'"),
             (self.klass_("--labs", "42"), "LABS", "'42'"),
             (self.klass_("--rubric", str(self.root / "none.json")), "--rubric", "none.json"),
+            (self.klass_("--student-timeout", "1h"), "--student-timeout", "'1h'"),
+            (self.klass_("--similarity-threshold", "50.5"), "--similarity-threshold", "'50.5'"),
         ]
         for argv, *words in cases:
             self.assertRefused(arguments.class_request, argv, *words)
@@ -129,6 +133,7 @@ class EntryPointTest(ArgumentsCase):
         for script, argv, line in [
             ("grade", ["--submission", str(self.submission), "--seed", "x"], "grade: --seed: 'x' is not"),
             ("grade-class", ["--class", str(self.klass), "--gpus", "a"], "grade-class: --gpus: 'a' is not"),
+            ("grade", ["--time-limit", "x"], "grade: argument --time-limit: invalid float value: 'x'"),
         ]:
             done = self.run_script(script, *argv)
             self.assertEqual(done.returncode, 2, done.stderr)

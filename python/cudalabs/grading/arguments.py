@@ -1,6 +1,6 @@
-"""The two grading commands' arguments: parsed, checked and resolved before anything runs. A bad one
-is a Refusal naming the argument and its value (exit 2); argparse answers an unknown flag or a value of
-the wrong type itself (its usage line and exit 2)."""
+"""The two grading commands' arguments: parsed, checked and resolved before anything runs. A bad one,
+an unknown flag or a value of the wrong type included, is a Refusal: one line naming the argument and
+its value, exit 2."""
 from __future__ import annotations
 
 import argparse
@@ -19,6 +19,13 @@ def _refuse(message: str) -> NoReturn:
     raise Refusal(message, BAD_ARGUMENTS)
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's own refusals (an unknown flag, a value of the wrong type) in one line, as every other."""
+
+    def error(self, message: str) -> NoReturn:
+        _refuse(f"{message} (--help lists the flags)")
+
+
 @dataclass
 class GradeRequest:
     """One submission to grade, as scripts/grade was asked: the flags, and what they resolve to."""
@@ -33,7 +40,7 @@ class GradeRequest:
 
 
 def grade_parser(description: str) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="grade", description=description)
+    parser = _Parser(prog="grade", description=description)
     parser.add_argument(
         "--submission", default=str(REPO / "labs"), help="folder of NN_name/kernels.cu (default: labs/)"
     )
@@ -96,7 +103,7 @@ class ClassRequest:
 
 
 def class_parser(description: str) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="grade-class", description=description)
+    parser = _Parser(prog="grade-class", description=description)
     parser.add_argument("--class", dest="class_dir", default="", help="folder of one sub-folder per student")
     parser.add_argument(
         "--roster", default="", help="CSV with 'student' and 'folder' columns (instead of, or relative to, --class)"
