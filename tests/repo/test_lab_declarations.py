@@ -10,6 +10,7 @@ import re
 import unittest
 
 from cudalabs import labs
+from cudalabs.paths import GRADING_POLICY, test_list_name
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 RECIPE_PAGE = REPO / "docs" / "page_sources" / "architecture.md"
@@ -109,8 +110,10 @@ class RecipeTest(unittest.TestCase):
         self.assertEqual(len(missing_paths(planted)), 2 * len(labs.declared_labs(REPO)) + 1)
         # The grading policy's per-lab files are every lab's, not only those the grader reaches by a proxy.
         if (REPO / "grader").is_dir():
-            self.assertEqual(missing_paths("`grader/policy/tests/labNN.txt`"), [])
-            self.assertEqual(len(missing_paths("`grader/policy/labNN.txt`")), len(labs.declared_labs(REPO)))
+            test_list = GRADING_POLICY / test_list_name("NN")
+            self.assertEqual(missing_paths(f"`{test_list.as_posix()}`"), [])
+            planted = f"`{test_list.with_suffix('.csv').as_posix()}`"
+            self.assertEqual(len(missing_paths(planted)), len(labs.declared_labs(REPO)))
 
     def test_the_declaration_table_names_exactly_the_fields_cmake_reads(self):
         rows = re.findall(r"^\| (`[^|]*`) \|", recipes(), re.M)

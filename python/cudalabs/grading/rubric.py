@@ -1,4 +1,4 @@
-"""The grading rubric (grader/policy/rubric.json, paths.RUBRIC): points, performance tiers, limits, the tests each
+"""The grading rubric (paths.RUBRIC): points, performance tiers, limits, the tests each
 lab runs, what its code may include and call, and the technique its variants must show.
 
 The file is validated as it is read, so that a typo in an instructor's edit is one clear line naming the

@@ -1,4 +1,4 @@
-"""The tests each lab's referee runs, as the rubric lists them (grader/policy/tests/labNN.txt): the
+"""The tests each lab's referee runs, as the rubric lists them (paths.test_list_name, beside it): the
 grader fails a lab whose referee reports one missing, and names any extra. The lists are written
 from the referees themselves, so that they change only when the grading tests do:
 
