@@ -1,4 +1,18 @@
-"""Where the repository is, for the package's modules (python/cudalabs/ lies two folders down)."""
+"""Where the repository is (python/cudalabs/ lies two folders down), and where in it lies what readers in
+several folders need."""
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
+
+# The grading policy, beside the grader it steers: the rubric, and beside it the tests each lab's referee
+# must report (TEST_LISTS/labNN.txt, named relative to the rubric). Relative to a suite's root, for the
+# readers handed another copy of it (a student release, a test's scratch copy); RUBRIC is this suite's.
+GRADING_POLICY = Path("grader") / "policy"
+RUBRIC_IN_SUITE = GRADING_POLICY / "rubric.json"
+RUBRIC = REPO / RUBRIC_IN_SUITE
+TEST_LISTS = "tests"
+
+
+def test_list_name(number: str) -> str:
+    """A lab's test list, relative to the rubric's folder: the rubric's default for its `tests` key."""
+    return f"{TEST_LISTS}/lab{number}.txt"

@@ -16,8 +16,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from cudalabs.grading import gtest, submission
+from cudalabs.grading import gtest, submission, test_lists
 from cudalabs.grading.rubric import load_rubric
+from cudalabs import paths
 from cudalabs.paths import REPO
 
 
@@ -42,7 +43,7 @@ def lab_problems(build: Path, lab, lab_rubric) -> list[str]:
     if sorted(names) != sorted(lab_rubric.tests):
         extra, missing = sorted(set(names) - set(lab_rubric.tests)), sorted(set(lab_rubric.tests) - set(names))
         problems.append(
-            f"the test list tests/grading/tests/lab{lab.number}.txt is stale (not listed: {extra[:3]}, "
+            f"the test list {test_lists.list_path(lab.number).relative_to(REPO)} is stale (not listed: {extra[:3]}, "
             f"no longer a test: {missing[:3]}); rewrite it with python -m cudalabs.grading.test_lists"
         )
     owned: dict[str, list[str]] = {v.name: [] for v in lab_rubric.variants}
@@ -80,7 +81,7 @@ def lab_problems(build: Path, lab, lab_rubric) -> list[str]:
 
 def main() -> int:
     build = Path(sys.argv[1])
-    rubric = load_rubric(REPO / "tests" / "grading" / "rubric.json")
+    rubric = load_rubric(paths.RUBRIC)
     problems = []
     for lab in submission.suite_labs(REPO):
         if lab.number not in rubric.labs:

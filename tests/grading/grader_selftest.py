@@ -22,6 +22,7 @@ import sys
 from pathlib import Path
 
 from cudalabs.grading.solution_file import handed_in
+from cudalabs import paths
 from cudalabs.paths import REPO
 
 import planted
@@ -140,7 +141,7 @@ def main() -> int:
         return SKIP
     work = Path(args.work).resolve()
     work.mkdir(parents=True, exist_ok=True)
-    rubric = planted.write_rubric(work, quick=True) if args.quick else REPO / "tests" / "grading" / "rubric.json"
+    rubric = planted.write_rubric(work, quick=True) if args.quick else paths.RUBRIC
     labs = [lab.zfill(2) for lab in args.labs.split(",") if lab]
     steps = set(args.only.split(","))
     if "solutions" in steps:

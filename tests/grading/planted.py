@@ -24,7 +24,7 @@ from pathlib import Path
 
 from cudalabs.grading import predictions
 from cudalabs.grading.solution_file import single_file
-from cudalabs.paths import REPO
+from cudalabs.paths import REPO, RUBRIC, TEST_LISTS
 
 from by_address import FIND_BY_ADDRESS, HIDDEN_SYSCALL
 from padded_plants import padded_plants
@@ -44,7 +44,7 @@ class Plant:
 
 # The report's line for a lab's predictions (a file handed in, not a kernel): what a planted lab shows is
 # read from its kernels' lines, and the skeletons and student versions hand in no predictions.
-PREDICTIONS = predictions.read_rule(REPO / "tests" / "grading" / "rubric.json").file
+PREDICTIONS = predictions.read_rule(RUBRIC).file
 
 
 def expectation_problem(lab: dict, expect: str) -> str | None:
@@ -110,7 +110,7 @@ def write_rubric(folder: Path, quick: bool) -> Path:
     """The suite's rubric for planted submissions, in `folder` with the test lists it names: lab 01's
     time limit a minute (the planted hang waits for no more), and with `quick` one timed pair of one
     round per variant (the scores' logic is the same; the timings are noisier)."""
-    data = json.loads((REPO / "tests" / "grading" / "rubric.json").read_text())
+    data = json.loads(RUBRIC.read_text())
     data["labs"]["01"]["time_limit_s"] = 60
     if quick:
         for part in [data["defaults"], *data["labs"].values()]:
@@ -119,9 +119,9 @@ def write_rubric(folder: Path, quick: bool) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "rubric.json"
     path.write_text(json.dumps(data, indent=1) + "\n")
-    if (folder / "tests").exists():
-        shutil.rmtree(folder / "tests")
-    shutil.copytree(REPO / "tests" / "grading" / "tests", folder / "tests")
+    if (folder / TEST_LISTS).exists():
+        shutil.rmtree(folder / TEST_LISTS)
+    shutil.copytree(RUBRIC.parent / TEST_LISTS, folder / TEST_LISTS)
     return path
 
 

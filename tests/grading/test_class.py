@@ -14,6 +14,7 @@ from pathlib import Path
 from cudalabs.grading import classroom, lab_run, similarity, solution_file, submission
 from disguises import alternative_tokens, one_macro, renamed
 from cudalabs.grading.rubric import load_rubric
+from cudalabs import paths
 from cudalabs.paths import REPO
 
 GRADE_CLASS = REPO / "scripts" / "grade-class"
@@ -228,7 +229,7 @@ class PlantedClassTest(unittest.TestCase):
     def test_the_planted_class_has_every_plant_and_each_expectation_names_something_real(self):
         import planted_class  # this folder (on PYTHONPATH as the grader tests run)
 
-        rubric = load_rubric(REPO / "tests" / "grading" / "rubric.json")
+        rubric = load_rubric(paths.RUBRIC)
         fatal = {value for name, value in vars(lab_run).items() if name.isupper() and isinstance(value, str)}
         with tempfile.TemporaryDirectory() as folder:
             expected = planted_class.write_class(Path(folder) / "class")

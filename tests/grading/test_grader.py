@@ -24,9 +24,8 @@ from cudalabs.grading.process import run_logged
 from cudalabs.grading.rubric import RubricError, load_rubric
 from cudalabs.grading.scoring import score_lab
 from cudalabs.grading.technique import TechniqueRules, VariantTechnique
-from cudalabs.paths import REPO
+from cudalabs.paths import REPO, RUBRIC
 
-RUBRIC = REPO / "tests" / "grading" / "rubric.json"
 GEMM_CASES = ["odd_17x33x65", "square_64", "k_one_70x50x1", "rejects_bad_arguments"]
 
 
@@ -54,7 +53,7 @@ class RubricTest(unittest.TestCase):
         labs = [lab.number for lab in submission.suite_labs(REPO)]
         self.assertTrue(labs)
         for number in labs:
-            self.assertTrue(number in rubric.labs, f"tests/grading/rubric.json has no lab {number}")
+            self.assertTrue(number in rubric.labs, f"{RUBRIC} has no lab {number}")
             self.assertGreater(rubric.labs[number].max_points, 0)
 
     def test_defaults_and_overrides(self):

@@ -13,11 +13,12 @@ from cudalabs.grading.lab_run import COMPILE_ERROR, INTEGRITY, LabRun
 from cudalabs.grading.rubric import load_rubric
 from cudalabs.grading.solution_file import handed_in
 from cudalabs.grading.submission import Lab
+from cudalabs import paths
 from cudalabs.paths import REPO
 
 from grading_build import GradingBuildCase, one_architecture
 
-RUBRIC = load_rubric(REPO / "tests" / "grading" / "rubric.json")
+RUBRIC = load_rubric(paths.RUBRIC)
 LAB = Lab("05", "05_register_tiling")
 SKELETON = (REPO / "labs" / LAB.folder / "kernels.cu").read_text()
 

@@ -14,9 +14,8 @@ from cudalabs.grading.gtest import TestOutcome
 from cudalabs.grading.lab_run import LabRun
 from cudalabs.grading.scoring import LabScore, VariantScore
 from cudalabs.grading.submission import Lab, suite_labs
-from cudalabs.paths import REPO
+from cudalabs.paths import REPO, RUBRIC
 
-RUBRIC = REPO / "tests" / "grading" / "rubric.json"
 TABLE = "| variant | registers per thread |\n| --- | --- |\n| rt_2d | about 120 |\n"
 
 

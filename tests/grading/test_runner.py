@@ -11,13 +11,14 @@ from cudalabs.grading.lab_run import LabRun
 from cudalabs.grading.rubric import load_rubric
 from cudalabs.grading.solution_file import handed_in
 from cudalabs.grading.submission import Lab
+from cudalabs import paths
 from cudalabs.paths import REPO
 
 from by_address import FIND_BY_ADDRESS, HIDDEN_SYSCALL
 from grading_build import GradingBuildCase, one_architecture
 from plants import replace_once
 
-RUBRIC = load_rubric(REPO / "tests" / "grading" / "rubric.json")
+RUBRIC = load_rubric(paths.RUBRIC)
 LAB = Lab("10", "10_multi_gpu_dcgan")
 SOLUTION = handed_in(REPO, LAB.folder)["kernels.cu"]
 SKELETON = (REPO / "labs" / LAB.folder / "kernels.cu").read_text()

@@ -20,9 +20,10 @@ from unittest import mock
 from cudalabs.grading import lab_grader, technique
 from cudalabs.grading.lab_run import LabRun
 from cudalabs.grading.rubric import RubricError, load_rubric
+from cudalabs import paths
 from cudalabs.paths import REPO
 
-RUBRIC = load_rubric(REPO / "tests" / "grading" / "rubric.json", with_test_lists=False)
+RUBRIC = load_rubric(paths.RUBRIC, with_test_lists=False)
 PROFILES = REPO / "docs" / "data" / "profiles"
 PROBES = REPO / "docs" / "data" / "grading" / "confined_nvidia-h100-80gb-hbm3"
 SECTOR_BYTES = 32.0  # l1tex's t-stage bytes are its sectors' (the lab 07 probe record measured both)
@@ -526,7 +527,7 @@ class ProbeDrawTest(unittest.TestCase):
                     self.assertTrue(lab.technique.probe_draw, "the probe's shape is fixed in the rubric")
 
     def test_a_bad_draw_is_refused_naming_the_key(self):
-        data = json.loads((REPO / "tests" / "grading" / "rubric.json").read_text())
+        data = json.loads((paths.RUBRIC).read_text())
         for bad in ([512, 256, 64], [512, 1024, 0], [512, 1000, 256], ["512", 1024, 256], [512, 1024]):
             data["labs"]["05"]["technique"]["probe_draw"] = {"--m": bad}
             with tempfile.TemporaryDirectory() as folder:
@@ -542,7 +543,7 @@ class MemcheckAtTheTimedSizeTest(unittest.TestCase):
     tests, on the rubric's timed problem, in one runner."""
 
     def test_the_timed_variants_are_probed_at_the_benchmark_problem(self):
-        rubric = load_rubric(REPO / "tests" / "grading" / "rubric.json")
+        rubric = load_rubric(paths.RUBRIC)
         lab = rubric.labs["11"]
         run = LabRun("11", "11_tensor_cores")
         run.unavailable = {"wgmma": "needs compute capability 9"}

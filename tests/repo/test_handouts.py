@@ -13,6 +13,7 @@ from pathlib import Path
 
 from cudalabs.docs import dcgan_tables, editions, handouts
 from cudalabs.labs import declared_labs
+from cudalabs.paths import GRADING_POLICY, RUBRIC_IN_SUITE
 from cudalabs.docs.render import Renderer
 from cudalabs.records.benchmark import Record
 
@@ -243,7 +244,7 @@ class RenderedHandoutTest(unittest.TestCase):
             # What the handouts and pages render from; the instructor's edition's guide reads the solutions and
             # the rubric and links the answer keys (a student release has none of them, and renders its own edition).
             parts = ["labs", "docs/handouts", "docs/data", "docs/pages", "docs/page_sources", "README.md"]
-            for part in parts + ["solutions", "tests/grading", "docs/answers"]:
+            for part in parts + ["solutions", GRADING_POLICY.as_posix(), "tests/grading", "docs/answers"]:
                 source = REPO / part
                 if source.exists():
                     (shutil.copytree if source.is_dir() else shutil.copy)(source, copy / part)
@@ -570,7 +571,7 @@ class CourseTest(unittest.TestCase):
 
         from cudalabs.docs import grading_tables
 
-        rubric = json.loads((REPO / "tests" / "grading" / "rubric.json").read_text())["labs"]
+        rubric = json.loads((REPO / RUBRIC_IN_SUITE).read_text())["labs"]
         for lab in LABS:
             core, challenge = grading_tables.code_lines_to_write(REPO, lab.name)
             variants = rubric.get(lab.name[:2], {}).get("variants", {})

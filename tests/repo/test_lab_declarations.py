@@ -1,7 +1,7 @@
 """The labs' declarations (labs/NN_name/lab.json) and what is written about them: every lab folder
 declares itself, CMake and Python read the same fields, no CMake file keeps a list of labs of its own,
-a lab declared without launches has no kernels, and the architecture page's recipes ("How to add ...")
-name only files that exist and exactly the fields CMake reads.
+a lab declared without launches has no kernels, and the architecture page's recipes ("How to add ...": a
+variant, a lab, a grading test, a rubric entry) name only files that exist and exactly the fields CMake reads.
 
   PYTHONPATH=python python3 -m unittest test_lab_declarations
 """
@@ -10,6 +10,7 @@ import re
 import unittest
 
 from cudalabs import labs
+from cudalabs.paths import GRADING_POLICY, test_list_name
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 RECIPE_PAGE = REPO / "docs" / "page_sources" / "architecture.md"
@@ -26,19 +27,19 @@ def cmake_fields() -> list[str]:
 
 
 def recipes() -> str:
-    """The "How to add ..." section's recipes for a variant and a lab."""
+    """The "How to add ..." section: the recipes for a variant, a lab, a grading test and a rubric entry."""
     text = RECIPE_PAGE.read_text()
     start = text.index("## How to add")
-    return text[start : text.index("**A grading test.**", start)]
+    return text[start : text.index("\n## ", start)]
 
 
 def example_paths(path: str) -> list[str]:
     """A recipe's path with its placeholders (NN, name, labNN) filled in for every declared lab (the
-    labs reached by a hand-written proxy for the grader's files), or the path itself."""
+    labs reached by a hand-written proxy for the grader's per-lab files), or the path itself."""
     if "NN" not in path:
         return [path]
     declared = labs.declared_labs(REPO)
-    if path.startswith("grader/"):
+    if path.startswith("grader/labs/"):
         declared = [lab for lab in declared if lab.grader == "proxy"]
     if path.endswith("lab.cmake") or "launches" in path:
         field = "build" if path.endswith("lab.cmake") else "launches"
@@ -100,12 +101,19 @@ def missing_paths(text: str) -> list[str]:
 
 class RecipeTest(unittest.TestCase):
     def test_every_path_the_recipes_name_exists(self):
+        self.assertIn("**A rubric entry.**", recipes())  # the last recipe is read too
         self.assertGreater(len(re.findall(r"`[\w./-]+/[\w./-]*\w`", recipes())), 15)
         self.assertEqual(missing_paths(recipes()), [])
 
     def test_the_control_a_planted_path_is_missing(self):
         planted = "`labs/NN_name/kernel.cu`, `tests/labs/labNN_grading.cpp`, `nolab.h`, `common/launch_catalog.h`"
         self.assertEqual(len(missing_paths(planted)), 2 * len(labs.declared_labs(REPO)) + 1)
+        # The grading policy's per-lab files are every lab's, not only those the grader reaches by a proxy.
+        if (REPO / "grader").is_dir():
+            test_list = GRADING_POLICY / test_list_name("NN")
+            self.assertEqual(missing_paths(f"`{test_list.as_posix()}`"), [])
+            planted = f"`{test_list.with_suffix('.csv').as_posix()}`"
+            self.assertEqual(len(missing_paths(planted)), len(labs.declared_labs(REPO)))
 
     def test_the_declaration_table_names_exactly_the_fields_cmake_reads(self):
         rows = re.findall(r"^\| (`[^|]*`) \|", recipes(), re.M)

@@ -17,6 +17,7 @@ from pathlib import Path
 from cudalabs.docs import handouts
 from cudalabs.grading.similarity import student_written
 from cudalabs.grading.solution_file import single_file
+from cudalabs.paths import GRADING_POLICY
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -147,6 +148,7 @@ class ReleaseTest(unittest.TestCase):
             "docs/answers",
             "tests/grading",
             "grader",
+            GRADING_POLICY.as_posix(),
             "python/cudalabs/grading",
             "scripts/grade",
             "scripts/grade-class",

@@ -37,6 +37,12 @@ TOP_LEVEL = {
 }
 
 
+# The grading policy's folder, or the one it left (tests/grading/), as code would spell it.
+POLICY_SPELLING = re.compile(
+    r"""grader(["']\)?\s*/\s*["']|/|["'],\s*["'])policy\b|grading(["']\s*/\s*["']|/)(rubric\.json|tests\b)"""
+)
+
+
 def tracked_files():
     """The project's files: what git tracks or would track (not ignored), as they are on disk. (A copy
     whose git index is older than its files, as on a lent GPU machine, still lists them right.)"""
@@ -109,6 +115,35 @@ class RepositoryTest(unittest.TestCase):
         for folder in ("common", "labs/NN_*", "solutions/NN_*", "programs", "grader", "tests", "python/cudalabs"):
             if folder.split("/")[0] in present:
                 self.assertIn(folder, rows, f"the layers table has no row for {folder}/")
+
+    def test_the_grading_policy_is_placed_by_one_constant(self):
+        """Where the rubric and its test lists lie is spelled in code once, in python/cudalabs/paths.py: a
+        second spelling (a string, a joined path), the old place's included, is a reader a move leaves
+        behind. The pages name the place for their readers; the records under docs/ keep their history."""
+        this = pathlib.Path(__file__).resolve()
+        owner = REPO / "python" / "cudalabs" / "paths.py"
+        found = []
+        for path in tracked_files():
+            name = path.relative_to(REPO)
+            if path in (this, owner) or name.parts[0] == "docs" or path.suffix == ".md":
+                continue
+            for number, line in enumerate(text_of(path).splitlines(), start=1):
+                if POLICY_SPELLING.search(line):
+                    found.append(f"{name}:{number}: {line.strip()}")
+        self.assertEqual(found, [])
+        self.assertTrue(POLICY_SPELLING.search(text_of(owner)), "paths.py no longer places the policy")
+
+    def test_the_control_a_second_spelling_of_the_policy_is_found(self):
+        for line in (
+            'RUBRIC = REPO / "grader" / "policy" / "rubric.json"',
+            'default=str(REPO / "tests" / "grading" / "rubric.json")',
+            "${PROJECT_SOURCE_DIR}/grader/policy/tests",
+            'shutil.copytree(REPO / "tests" / "grading" / "tests", folder)',
+            'Path("grader", "policy")',
+        ):
+            self.assertRegex(line, POLICY_SPELLING)
+        for line in ("the lab's grading tests", "tests/grading/test_class.py", "grader/labs/lab12_proxy.cpp"):
+            self.assertNotRegex(line, POLICY_SPELLING)
 
     def test_only_the_packages_entry_points_change_the_python_path(self):
         """The Python tooling is one package (python/cudalabs/): its command scripts directly under scripts/

@@ -6,6 +6,7 @@ import json
 import pathlib
 
 from cudalabs.labs import declared_labs
+from cudalabs.paths import RUBRIC_IN_SUITE
 
 # Newest first per lab, whatever their rubric (lab 12's full-rubric run stays ahead of the quick class graded
 # after it, which the guide quotes on its own): the grader's own cost changes with the grader. Issue 52's runs
@@ -32,12 +33,12 @@ QUICK_CLASS_RECORDS = tuple(name for name, _ in GRADING_RECORDS if not name.ends
 
 
 def read_rubric(repo: pathlib.Path) -> dict:
-    """tests/grading/rubric.json, the grader's rubric."""
-    return json.loads((repo / "tests" / "grading" / "rubric.json").read_text())
+    """The grader's rubric in the suite at `repo`."""
+    return json.loads((repo / RUBRIC_IN_SUITE).read_text())
 
 
 def variant_points(repo: pathlib.Path, challenge: bool = False) -> dict[str, list[tuple[float, float]]]:
-    """Lab -> [(correctness, top performance tier)] per variant of tests/grading/rubric.json (the core's,
+    """Lab -> [(correctness, top performance tier)] per variant of the rubric (the core's,
     or with `challenge` the optional challenge's), a variant's key overriding its lab's and a lab's
     overriding the defaults (the rubric's own rule, in its 'about'). The one place the docs read the
     rubric's points: a change of the rubric's format changes this function only."""
@@ -74,7 +75,7 @@ def rubric_totals(repo: pathlib.Path, challenge: bool = False) -> dict[str, floa
 
 
 def rubric_points(repo: pathlib.Path) -> str:
-    """The points per lab and variant that tests/grading/rubric.json gives."""
+    """The points per lab and variant that the rubric gives."""
     totals, extra = rubric_totals(repo), rubric_totals(repo, challenge=True)
     challenges = variant_points(repo, challenge=True)
     handed_in = predictions_points(repo)

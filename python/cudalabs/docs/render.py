@@ -13,7 +13,7 @@ Templates may use:
   {{coarsening:case1|case2}}             lab 08: every factor, H100 next to [COARSEN-KGP]'s table
   {{coarsening_speedup:case1|case2}}     lab 08: the best factor's speedup over factor 1
   {{bad_input_tests}}                    the command-line bad-input tests (tests/cli/CliTests.cmake)
-  {{rubric_points}}                      the points per lab of tests/grading/rubric.json
+  {{rubric_points}}                      the points per lab of the grader's rubric
   {{rubric_total}} {{rubric_total:NN}}   the rubric's total now, of every lab or of lab NN
   {{edition}}                            which edition this site is: instructor's or student
   {{edition_commands}}                   the two commands, as they work in this edition

@@ -1,4 +1,4 @@
-"""The grading rubric (tests/grading/rubric.json): points, performance tiers, limits, the tests each
+"""The grading rubric (paths.RUBRIC): points, performance tiers, limits, the tests each
 lab runs, what its code may include and call, and the technique its variants must show.
 
 The file is validated as it is read, so that a typo in an instructor's edit is one clear line naming the
@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..paths import test_list_name
 from .integrity import Rules
 from .technique import Rule, RuleError, TechniqueRules, validate_rule
 
@@ -375,7 +376,7 @@ def _lab(number: str, settings: dict, defaults: dict, rubric_dir: Path | None) -
         capability_skips=skips,
         integrity=_integrity(where, defaults.get("integrity"), settings.get("integrity", {})),
         technique=_technique(where, defaults.get("technique"), settings.get("technique"), [v.name for v in variants]),
-        tests=_test_list(where, rubric_dir, merged.get("tests", f"tests/lab{number}.txt")) if rubric_dir else (),
+        tests=_test_list(where, rubric_dir, merged.get("tests", test_list_name(number))) if rubric_dir else (),
     )
 
 

@@ -1,4 +1,4 @@
-"""The tests each lab's referee runs, as the rubric lists them (tests/grading/tests/labNN.txt): the
+"""The tests each lab's referee runs, as the rubric lists them (paths.test_list_name, beside it): the
 grader fails a lab whose referee reports one missing, and names any extra. The lists are written
 from the referees themselves, so that they change only when the grading tests do:
 
@@ -13,11 +13,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ..paths import REPO
+from ..paths import RUBRIC, test_list_name
 from .gtest import list_tests
 from .rubric import LabRubric, load_rubric
 
-RUBRIC = REPO / "tests" / "grading" / "rubric.json"
 HEADER = "# The tests lab {number}'s referee runs (python -m cudalabs.grading.test_lists writes this file).\n"
 
 
@@ -32,7 +31,7 @@ def referee_tests(build: Path, number: str, rubric: LabRubric) -> list[str]:
 
 
 def list_path(number: str) -> Path:
-    return RUBRIC.parent / "tests" / f"lab{number}.txt"
+    return RUBRIC.parent / test_list_name(number)
 
 
 def main(arguments: list[str]) -> int:
