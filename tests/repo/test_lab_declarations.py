@@ -122,6 +122,10 @@ class RecipeTest(unittest.TestCase):
 
     def test_the_recipe_names_the_functions_it_tells_you_to_call(self):
         text = recipes()
+        if not (REPO / "grader").is_dir():
+            # A student release: the grading recipes' names (the rubric's keys) live in the grading policy,
+            # which the release leaves out with the grader; the full suite checks them.
+            text = text[: text.index("**A grading test.**")]
         sources = [REPO / "common", REPO / "cmake", REPO / "tests" / "support", REPO / "grader"]
         defined = "\n".join(p.read_text(errors="replace") for d in sources for p in d.rglob("*") if p.is_file())
         for function in re.findall(r"`(?:cudalabs::)?(\w+)`", text):
