@@ -85,23 +85,17 @@ class StepsTableTest(unittest.TestCase):
         renderer = Renderer(DATA, "nvidia-h100-80gb-hbm3", "13")
         run = attention_steps.StepsRun(DATA, "results/lab13_attention_steps_ws", DEVICE)
         term = "flash_wgmma_ws_tma@b4h16s4096d128!nvidia-h200&results/lab13_attention_steps_ws"
-        self.assertEqual(
-            renderer.render(f"{{{{calc:step_best({term}):f3}}}}"),
-            f"{run.ratio('flash_wgmma_ws_tma', 'b4h16s4096d128'):.3f}",
-        )
-        self.assertEqual(
-            renderer.render(f"{{{{calc:step_tflops({term}):f1}}}}"),
-            f"{run.gflops('flash_wgmma_ws_tma', 'b4h16s4096d128') / 1000:,.1f}",
-        )
         sdpa = "sdpa_flash@b4h16s4096d128!nvidia-h200&results/lab13_attention_steps_ws"
-        self.assertEqual(
-            renderer.render(f"{{{{calc:step_tflops({sdpa}):f0}}}}"),
-            f"{run.gflops('sdpa_flash', 'b4h16s4096d128') / 1000:,.0f}",
-        )
-        self.assertEqual(
-            renderer.render(f"{{{{calc:step_improved({term}):f2}}}}"),
-            f"{run.improved('flash_wgmma_ws_tma', 'b4h16s4096d128'):.2f}",
-        )
+        problem = "b4h16s4096d128"
+        expected = {
+            f"step_best({term}):f3": f"{run.ratio('flash_wgmma_ws_tma', problem):.3f}",
+            f"step_tflops({term}):f1": f"{run.gflops('flash_wgmma_ws_tma', problem) / 1000:,.1f}",
+            f"step_tflops({sdpa}):f0": f"{run.gflops('sdpa_flash', problem) / 1000:,.0f}",
+            f"step_improved({term}):f2": f"{run.improved('flash_wgmma_ws_tma', problem):.2f}",
+        }
+        for calc, value in expected.items():
+            with self.subTest(calc=calc):
+                self.assertEqual(renderer.render(f"{{{{calc:{calc}}}}}"), value)
         with self.assertRaisesRegex(KeyError, "names no record"):
             renderer.render("{{calc:step_best(flash_wgmma_ws_tma@b4h16s4096d128):f2}}")
         table = renderer.render("{{attention_steps:results/lab13_attention_steps_ws@nvidia-h200}}")

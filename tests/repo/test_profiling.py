@@ -1,16 +1,28 @@
-"""scripts/profile_compare.py (make profile's side-by-side table) on a recorded profile, and
-scripts/profile's refusal of a bad lab number; no GPU needed."""
+"""scripts/profile_compare.py (make profile's side-by-side table) on a recorded profile, scripts/profile's
+refusal of a bad lab number and its CSV from a stand-in ncu, and the raw-page reader they share; no GPU
+needed."""
+import os
 import subprocess
 import sys
 import tempfile
 import unittest
 from pathlib import Path
 
-from cudalabs.records import profile_compare
+from cudalabs.records import ncu_page, profile_compare
 
 REPO = Path(__file__).resolve().parents[2]
 
 RECORDED = REPO / "docs" / "data" / "profiles" / "lab05_nvidia-h100-80gb-hbm3.csv"
+# ncu's raw page as it arrives: the program's output before it and between its lines, a torn row.
+PAGE = (
+    "lab05: checking...\n"
+    '"ID","Kernel Name","gpu__time_duration.sum"\n'
+    '"","","ns"\n'
+    '"0","lab05::tiled","1,024"\n'
+    "  rt_1d: PASS\n"
+    '"1","lab05::rt_1d","512"\n'
+    '"2","lab05::torn"\n'
+)
 
 
 class ProfileCompareTest(unittest.TestCase):
@@ -53,6 +65,39 @@ class ProfileCompareTest(unittest.TestCase):
             )
         self.assertEqual(done.returncode, 2)
         self.assertIn("LAB_NUMBER '5' is not two digits", done.stderr)
+
+
+    def test_profile_writes_each_variant_s_kernels_from_ncu_s_page(self):
+        with tempfile.TemporaryDirectory() as folder:
+            root = Path(folder)
+            (root / "bin").mkdir()
+            (root / "build" / "labs").mkdir(parents=True)
+            driver = root / "build" / "labs" / "lab05"
+            driver.write_text('#!/bin/sh\n[ "$1" = --list ] && printf "tiled\\tone\\nrt_1d\\ttwo\\n"\nexit 0\n')
+            (root / "page.txt").write_text(PAGE)
+            ncu = root / "bin" / "ncu"
+            ncu.write_text(f"#!/bin/sh\ncat '{root / 'page.txt'}'\n")
+            for program in (driver, ncu):
+                program.chmod(0o755)
+            env = {**os.environ, "PATH": f"{root / 'bin'}:{os.environ['PATH']}"}
+            done = subprocess.run(
+                [str(REPO / "scripts" / "profile"), str(root / "build"), "05", str(root / "out.csv")],
+                capture_output=True,
+                text=True,
+                env=env,
+            )
+            self.assertEqual(done.returncode, 0, done.stderr)
+            lines = (root / "out.csv").read_text().splitlines()
+        self.assertEqual(lines[:2], ["variant,ID,Kernel Name,gpu__time_duration.sum", ",,,ns"])
+        self.assertEqual([line.split(",")[0] for line in lines[2:]], ["tiled", "tiled", "rt_1d", "rt_1d", "cublas", "cublas"])
+
+    def test_the_raw_page_skips_the_program_s_lines_and_torn_rows(self):
+        header, units, rows = ncu_page.raw_page(PAGE)
+        self.assertEqual(header, ["ID", "Kernel Name", "gpu__time_duration.sum"])
+        self.assertEqual(units, ["", "", "ns"])
+        self.assertEqual([row[1] for row in rows], ["lab05::tiled", "lab05::rt_1d"])
+        self.assertEqual(ncu_page.kernels(PAGE)[1]["gpu__time_duration.sum"], "512")
+        self.assertEqual(ncu_page.raw_page("no page here\n"), ([], [], []))
 
 
 if __name__ == "__main__":

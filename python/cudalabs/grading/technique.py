@@ -14,13 +14,14 @@ one kernel under two names.
 from __future__ import annotations
 
 import ast
-import csv
 import math
 import operator
 import random
 import re
 import secrets
 from dataclasses import dataclass, field
+
+from ..records import ncu_page
 
 # What a failed rule says: its own words, then this and the formula with what was measured.
 RULE_DETAIL = " (rule: "
@@ -70,15 +71,7 @@ def no_permission(text: str) -> bool:
 def read_kernels(text: str) -> list[dict[str, str]]:
     """Every kernel row of ncu's `--csv --page raw` output (the runner's and ncu's own lines are
     skipped): metric name -> the cell's text."""
-    lines = [line for line in text.splitlines() if line.startswith('"')]
-    start = next((i for i, line in enumerate(lines) if line.startswith('"ID"')), None)
-    if start is None:
-        return []
-    rows = list(csv.reader(lines[start:]))
-    if len(rows) < 3:
-        return []
-    header = rows[0]
-    return [dict(zip(header, row)) for row in rows[2:] if len(row) == len(header)]
+    return ncu_page.kernels(text)
 
 
 def range_label(tag: str, variant: str) -> str:

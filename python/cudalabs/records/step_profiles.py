@@ -24,6 +24,7 @@ import sys
 
 from cudalabs.records.benchmark import device_slug
 from cudalabs.records.labdata import Profile, markdown_table
+from cudalabs.records.ncu_page import raw_page
 
 RECORD = "profiles/lab13_steps"
 PROBLEM = "b4h16s4096d128"
@@ -87,13 +88,8 @@ def label(row: str, mask: str) -> str:
 
 
 def read_raw(path: pathlib.Path) -> tuple[list[str], list[str], list[list[str]]]:
-    """ncu's raw page: (header, units, one row per kernel); the program's output before the header skipped."""
-    lines = path.read_text(errors="replace").splitlines()
-    start = next((i for i, line in enumerate(lines) if line.startswith('"ID"')), None)
-    if start is None:
-        return [], [], []
-    rows = list(csv.reader(lines[start:]))
-    return rows[0], rows[1] if len(rows) > 1 else [], [row for row in rows[2:] if row and row[0].isdigit()]
+    """ncu's raw page in a launch's file: (header, units, one row per kernel)."""
+    return raw_page(path.read_text(errors="replace"))
 
 
 def why_missing(raw_dir: pathlib.Path, name: str) -> str:
