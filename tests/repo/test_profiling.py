@@ -66,7 +66,6 @@ class ProfileCompareTest(unittest.TestCase):
         self.assertEqual(done.returncode, 2)
         self.assertIn("LAB_NUMBER '5' is not two digits", done.stderr)
 
-
     def test_profile_writes_each_variant_s_kernels_from_ncu_s_page(self):
         with tempfile.TemporaryDirectory() as folder:
             root = Path(folder)
@@ -89,7 +88,9 @@ class ProfileCompareTest(unittest.TestCase):
             self.assertEqual(done.returncode, 0, done.stderr)
             lines = (root / "out.csv").read_text().splitlines()
         self.assertEqual(lines[:2], ["variant,ID,Kernel Name,gpu__time_duration.sum", ",,,ns"])
-        self.assertEqual([line.split(",")[0] for line in lines[2:]], ["tiled", "tiled", "rt_1d", "rt_1d", "cublas", "cublas"])
+        self.assertEqual(
+            [line.split(",")[0] for line in lines[2:]], ["tiled", "tiled", "rt_1d", "rt_1d", "cublas", "cublas"]
+        )
 
     def test_the_raw_page_skips_the_program_s_lines_and_torn_rows(self):
         header, units, rows = ncu_page.raw_page(PAGE)
