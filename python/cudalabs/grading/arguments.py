@@ -39,12 +39,15 @@ class GradeRequest:
     build: Path
 
 
+LABS_HELP = "labs to grade, e.g. 01,02 (default: all)"  # both commands take the same list
+
+
 def grade_parser(description: str) -> argparse.ArgumentParser:
     parser = _Parser(prog="grade", description=description)
     parser.add_argument(
         "--submission", default=str(REPO / "labs"), help="folder of NN_name/kernels.cu (default: labs/)"
     )
-    parser.add_argument("--labs", default="", help="labs to grade, e.g. 01,02 (default: all)")
+    parser.add_argument("--labs", default="", help=LABS_HELP)
     parser.add_argument("--out", default="", help="report folder (default: build/grade/<submission name>)")
     parser.add_argument("--build", default=str(REPO / "build" / "grade-build"), help="the grading build (trusted)")
     parser.add_argument("--rubric", default=str(RUBRIC))
@@ -108,7 +111,7 @@ def class_parser(description: str) -> argparse.ArgumentParser:
     parser.add_argument(
         "--roster", default="", help="CSV with 'student' and 'folder' columns (instead of, or relative to, --class)"
     )
-    parser.add_argument("--labs", default="", help="labs to grade, e.g. 01,02 (default: all)")
+    parser.add_argument("--labs", default="", help=LABS_HELP)
     parser.add_argument("--out", default="", help="class report folder (default: build/grade-class/<class name>)")
     parser.add_argument("--regrade", action="store_true", help="grade again the students whose report is current")
     parser.add_argument("--gpus", default="", help="CUDA devices to grade on, e.g. 0,1 (default: every GPU)")
