@@ -8,6 +8,7 @@
 #pragma once
 
 #include "grader/call.h"
+#include "grader/remote.h"
 
 #include <cuda_runtime.h>
 
@@ -31,6 +32,8 @@ class Context {
   virtual ~Context() = default;
   /// The device pointer of buffer argument `index` of `call` (nullptr for kNullBuffer).
   virtual void* pointer(const Call& call, std::size_t index) const = 0;
+  /// The device pointer of buffer `id` (nullptr for kNullBuffer).
+  virtual void* buffer(std::int64_t id) const = 0;
   /// The stream every call is made on.
   virtual cudaStream_t stream() const = 0;
   /// Host data argument `index` of `call`.
@@ -46,6 +49,11 @@ class Context {
   T* as(const Call& call, std::size_t index) const {
     return static_cast<T*>(pointer(call, index));
   }
+  /// A buffer argument of a declared remote function (grader/remote.h).
+  template <class T>
+  T* as(remote::Buffer argument) const {
+    return static_cast<T*>(buffer(argument.id));
+  }
 };
 
 /// Argument `index` of `call`, checked to be there (a malformed request is the referee's bug).
@@ -58,6 +66,14 @@ struct Handler {
   const char* function;  ///< Call::function it answers
   void (*run)(const Call& call, Context& context);
 };
+
+/// The handler of the remote function `Args` declares (grader/remote.h): the call unpacked by
+/// from_call, then `Run` on its arguments.
+template <class Args, void (*Run)(const Args& args, Context& context)>
+constexpr Handler remote_handler() {
+  return {Args::kFunction,
+          [](const Call& call, Context& context) { Run(remote::from_call<Args>(call), context); }};
+}
 
 /// The handlers of the lab this runner is built for (one definition per runner executable).
 std::span<const Handler> lab_handlers();

@@ -66,15 +66,20 @@ class RunnerState : public Context {
   void* pointer(const Call& call, std::size_t index) const override {
     if (index >= call.buffers.size())
       throw ChannelError("malformed call " + call.label() + ": too few buffers");
-    const std::int64_t id = call.buffers[index];
+    try {
+      return buffer(call.buffers[index]);
+    } catch (const ChannelError& error) {
+      throw ChannelError("malformed call " + call.label() + ": " + error.what());
+    }
+  }
+  void* buffer(std::int64_t id) const override {
     if (id == kNullBuffer) return nullptr;
     if (id == kDummyBuffer) {
       if (dummy_ == nullptr) check(cudaMalloc(&dummy_, 4096), "cudaMalloc (dummy buffer)");
       return dummy_;
     }
     const auto found = buffers_.find(id);
-    if (found == buffers_.end())
-      throw ChannelError("malformed call " + call.label() + ": no buffer " + std::to_string(id));
+    if (found == buffers_.end()) throw ChannelError("no buffer " + std::to_string(id));
     return found->second.data();
   }
   cudaStream_t stream() const override {

@@ -1,0 +1,172 @@
+// The remote functions' declarations (grader/remote.h, grader/labs/labNN_remote.h): a Call the
+// referee packs crosses the channel's encoding and unpacks, on the runner's side, to every field it
+// was packed from; it is the Call the hand-written proxies sent (the same wire), and one that does
+// not fit its declaration is refused in one line naming the call.
+#include "grader/channel.h"
+#include "grader/labs/lab08_remote.h"
+
+#include <gtest/gtest.h>
+
+#include <climits>
+#include <random>
+#include <string>
+#include <tuple>
+
+namespace {
+
+using grader::Call;
+using grader::ChannelError;
+using grader::remote::Buffer;
+using grader::remote::from_call;
+using grader::remote::to_call;
+
+// Through the bytes the referee writes and the runner reads.
+Call over_the_wire(const Call& call) {
+  grader::Writer out;
+  call.write(out);
+  grader::Reader in(out.data());
+  return Call::read(in);
+}
+
+// Every member of the declaration `Args` (its variant and kWire) equal in `a` and `b`.
+template <class Args>
+void expect_fields_equal(const Args& a, const Args& b) {
+  if constexpr (grader::remote::detail::NamesVariant<Args>) {
+    EXPECT_EQ(a.variant, b.variant);
+  }
+  std::size_t index = 0;
+  auto expect_equal = [&](auto member) {
+    EXPECT_TRUE(a.*member == b.*member) << "member " << index << " of " << Args::kFunction;
+    ++index;
+  };
+  std::apply([&](auto... members) { (expect_equal(members), ...); }, Args::kWire);
+  EXPECT_EQ(index, std::tuple_size_v<decltype(Args::kWire)>);
+}
+
+// Fresh values for every member: ints anywhere in an int's range (int64s past it), buffer ids
+// among the real ones and the two sentinels.
+template <class Args>
+Args random_args(std::mt19937_64& random) {
+  Args args{};
+  if constexpr (grader::remote::detail::NamesVariant<Args>)
+    args.variant = "coarsen" + std::to_string(random() % 100);
+  std::apply(
+      [&](auto... members) {
+        (
+            [&] {
+              using Type = grader::remote::detail::member_type<decltype(members)>;
+              if constexpr (std::is_same_v<Type, int>)
+                args.*members = static_cast<int>(random());
+              else if constexpr (std::is_same_v<Type, std::int64_t>)
+                args.*members = static_cast<std::int64_t>(random());
+              else if constexpr (std::is_same_v<Type, double>)
+                args.*members = std::uniform_real_distribution<double>(-1e3, 1e3)(random);
+              else
+                args.*members = Buffer{static_cast<std::int64_t>(random() % 1000) - 2};
+            }(),
+            ...);
+      },
+      Args::kWire);
+  return args;
+}
+
+template <class Args>
+void expect_round_trip(std::uint64_t seed) {
+  std::mt19937_64 random(seed);
+  for (int trial = 0; trial < 100; ++trial) {
+    const Args sent = random_args<Args>(random);
+    const Call call = over_the_wire(to_call(sent));
+    EXPECT_EQ(call.function, Args::kFunction);
+    expect_fields_equal(sent, from_call<Args>(call));
+  }
+}
+
+TEST(RemoteDeclarations, EveryFieldCrossesTheWire) {
+  expect_round_trip<grader::lab08_remote::Conv>(3);
+}
+
+// The Calls the hand-written proxies built, position for position: a grade does not change.
+TEST(RemoteDeclarations, PackTheCallsTheProxiesSent) {
+  const Call conv = to_call(grader::lab08_remote::Conv{.variant = "coarsen4",
+                                                       .n = 2,
+                                                       .h = 31,
+                                                       .w = 45,
+                                                       .c = 3,
+                                                       .f = 17,
+                                                       .r = 5,
+                                                       .s = 3,
+                                                       .input = {7},
+                                                       .filter = {-2},
+                                                       .output = {9}});
+  EXPECT_EQ(conv.function, "conv.variants");
+  EXPECT_EQ(conv.variant, "coarsen4");
+  EXPECT_EQ(conv.ints, (std::vector<std::int64_t>{2, 31, 45, 3, 17, 5, 3}));
+  EXPECT_TRUE(conv.reals.empty());
+  EXPECT_EQ(conv.buffers, (std::vector<std::int64_t>{7, grader::kDummyBuffer, 9}));
+  EXPECT_TRUE(conv.blobs.empty());
+}
+
+// The one line a refusal says, or "" when `unpack` accepted the call.
+template <class Unpack>
+std::string refusal(Unpack unpack) {
+  try {
+    unpack();
+  } catch (const ChannelError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+Call a_conv() {
+  return to_call(grader::lab08_remote::Conv{.variant = "coarsen2",
+                                            .n = 1,
+                                            .h = 8,
+                                            .w = 8,
+                                            .c = 3,
+                                            .f = 4,
+                                            .r = 3,
+                                            .s = 3,
+                                            .input = {1},
+                                            .filter = {2},
+                                            .output = {3}});
+}
+
+TEST(RemoteDeclarations, RefuseACallOfTheWrongCount) {
+  using grader::lab08_remote::Conv;
+  Call call = a_conv();
+  call.ints.pop_back();
+  EXPECT_EQ(refusal([&] { from_call<Conv>(call); }),
+            "malformed call conv.variants coarsen2: 6 integers, 0 reals, 3 buffers; conv.variants "
+            "takes 7 integers, 0 reals, 3 buffers");
+  call = a_conv();
+  call.ints.push_back(0);
+  EXPECT_NE(refusal([&] { from_call<Conv>(call); }).find("8 integers"), std::string::npos);
+  call = a_conv();
+  call.buffers.pop_back();
+  EXPECT_NE(refusal([&] { from_call<Conv>(call); }).find("2 buffers"), std::string::npos);
+  call = a_conv();
+  call.reals.push_back(1.0);
+  EXPECT_NE(refusal([&] { from_call<Conv>(call); }).find("1 reals"), std::string::npos);
+  call = a_conv();
+  call.blobs.push_back({1, 2, 3});
+  EXPECT_NE(refusal([&] { from_call<Conv>(call); }).find("1 host data"), std::string::npos);
+}
+
+TEST(RemoteDeclarations, RefuseACallOfAnotherName) {
+  Call call = a_conv();
+  call.function = "conv.variant";
+  EXPECT_EQ(refusal([&] { from_call<grader::lab08_remote::Conv>(call); }),
+            "malformed call conv.variant coarsen2: not a call of conv.variants");
+}
+
+TEST(RemoteDeclarations, RefuseAnIntOutOfRange) {
+  for (const std::int64_t value : {std::int64_t{INT_MAX} + 1, std::int64_t{INT_MIN} - 1}) {
+    Call call = a_conv();
+    call.ints[4] = value;
+    EXPECT_EQ(refusal([&] { from_call<grader::lab08_remote::Conv>(call); }),
+              "malformed call conv.variants coarsen2: integer 4 (" + std::to_string(value) +
+                  ") does not fit an int");
+  }
+}
+
+}  // namespace
