@@ -3,6 +3,7 @@
 // was packed from; it is the Call the hand-written proxies sent (the same wire), and one that does
 // not fit its declaration is refused in one line naming the call.
 #include "grader/channel.h"
+#include "grader/labs/lab00_remote.h"
 #include "grader/labs/lab08_remote.h"
 
 #include <gtest/gtest.h>
@@ -82,11 +83,26 @@ void expect_round_trip(std::uint64_t seed) {
 }
 
 TEST(RemoteDeclarations, EveryFieldCrossesTheWire) {
+  expect_round_trip<grader::lab00_remote::Copy>(1);
+  expect_round_trip<grader::lab00_remote::Fma>(2);
   expect_round_trip<grader::lab08_remote::Conv>(3);
 }
 
 // The Calls the hand-written proxies built, position for position: a grade does not change.
 TEST(RemoteDeclarations, PackTheCallsTheProxiesSent) {
+  const Call copy = to_call(grader::lab00_remote::Copy{.count = 1 << 20, .src = {4}, .dst = {5}});
+  EXPECT_EQ(copy.function, "lab00.copy");
+  EXPECT_EQ(copy.variant, "");
+  EXPECT_EQ(copy.ints, (std::vector<std::int64_t>{1 << 20}));
+  EXPECT_TRUE(copy.reals.empty());
+  EXPECT_EQ(copy.buffers, (std::vector<std::int64_t>{4, 5}));
+
+  const Call fma =
+      to_call(grader::lab00_remote::Fma{.threads = 123456789012, .iterations = 1037, .out = {-1}});
+  EXPECT_EQ(fma.function, "lab00.fma");
+  EXPECT_EQ(fma.ints, (std::vector<std::int64_t>{123456789012, 1037}));
+  EXPECT_EQ(fma.buffers, (std::vector<std::int64_t>{grader::kNullBuffer}));
+
   const Call conv = to_call(grader::lab08_remote::Conv{.variant = "coarsen4",
                                                        .n = 2,
                                                        .h = 31,
@@ -150,6 +166,12 @@ TEST(RemoteDeclarations, RefuseACallOfTheWrongCount) {
   call = a_conv();
   call.blobs.push_back({1, 2, 3});
   EXPECT_NE(refusal([&] { from_call<Conv>(call); }).find("1 host data"), std::string::npos);
+
+  Call fma = to_call(grader::lab00_remote::Fma{.threads = 10, .iterations = 2, .out = {1}});
+  fma.buffers.clear();
+  EXPECT_EQ(refusal([&] { from_call<grader::lab00_remote::Fma>(fma); }),
+            "malformed call lab00.fma: 2 integers, 0 reals, 0 buffers; lab00.fma takes 2 integers, "
+            "0 reals, 1 buffers");
 }
 
 TEST(RemoteDeclarations, RefuseACallOfAnotherName) {
@@ -157,6 +179,17 @@ TEST(RemoteDeclarations, RefuseACallOfAnotherName) {
   call.function = "conv.variant";
   EXPECT_EQ(refusal([&] { from_call<grader::lab08_remote::Conv>(call); }),
             "malformed call conv.variant coarsen2: not a call of conv.variants");
+  // Same counts, another function: still refused by name.
+  const Call copy = to_call(grader::lab00_remote::Copy{.count = 3, .src = {1}, .dst = {2}});
+  EXPECT_EQ(refusal([&] { from_call<grader::lab00_remote::Fma>(copy); }),
+            "malformed call lab00.copy: not a call of lab00.fma");
+}
+
+TEST(RemoteDeclarations, RefuseAVariantWhereNoneIsTaken) {
+  Call copy = to_call(grader::lab00_remote::Copy{.count = 3, .src = {1}, .dst = {2}});
+  copy.variant = "fast";
+  EXPECT_EQ(refusal([&] { from_call<grader::lab00_remote::Copy>(copy); }),
+            "malformed call lab00.copy fast: lab00.copy takes no variant");
 }
 
 TEST(RemoteDeclarations, RefuseAnIntOutOfRange) {
@@ -167,6 +200,11 @@ TEST(RemoteDeclarations, RefuseAnIntOutOfRange) {
               "malformed call conv.variants coarsen2: integer 4 (" + std::to_string(value) +
                   ") does not fit an int");
   }
+  // The int64 members take the whole range.
+  const Call fma = to_call(grader::lab00_remote::Fma{
+      .threads = std::int64_t{1} << 40, .iterations = INT_MIN, .out = {1}});
+  EXPECT_EQ(from_call<grader::lab00_remote::Fma>(fma).threads, std::int64_t{1} << 40);
+  EXPECT_EQ(from_call<grader::lab00_remote::Fma>(fma).iterations, INT_MIN);
 }
 
 }  // namespace
