@@ -15,9 +15,11 @@
 ///     };
 ///
 /// Members: std::int64_t and int (ints; an int is checked to fit on unpacking), double (reals),
-/// Buffer (buffers). A member `std::string variant` makes the call name a variant (the student's,
-/// by name); without it the call names none. kWire lists every other member, in the order they are
-/// declared (the order of each list on the wire): a member left out of it fails to compile.
+/// Buffer (buffers), Operand (a buffer, and a byte offset among the ints after every int member:
+/// the layout of grader/referee/call_operands.h). A member `std::string variant` makes the call
+/// name a variant (the student's, by name); without it the call names none. kWire lists every other
+/// member, in the order they are declared (the order of each list on the wire): a member left out
+/// of it fails to compile.
 #pragma once
 
 #include "grader/call.h"
@@ -38,6 +40,15 @@ namespace grader::remote {
 struct Buffer {
   std::int64_t id = kNullBuffer;
   bool operator==(const Buffer&) const = default;
+};
+
+/// An operand that may share its buffer with another of the call (an in-place softmax): the
+/// buffer's id, among the Call's buffers in declaration order with the Buffer members, and the
+/// operand's byte offset into it, which follows the Call's int members (operands in their order).
+struct Operand {
+  std::int64_t id = kNullBuffer;
+  std::int64_t offset = 0;
+  bool operator==(const Operand&) const = default;
 };
 
 /// The members on the wire, in declaration order.
@@ -63,6 +74,8 @@ template <class Type>
 inline constexpr bool is_real = std::is_same_v<Type, double>;
 template <class Type>
 inline constexpr bool is_buffer = std::is_same_v<Type, Buffer>;
+template <class Type>
+inline constexpr bool is_operand = std::is_same_v<Type, Operand>;
 
 template <class Args>
 concept NamesVariant = requires(Args args) {
@@ -83,6 +96,8 @@ template <class Type>
 struct IsReal : std::bool_constant<is_real<Type>> {};
 template <class Type>
 struct IsBuffer : std::bool_constant<is_buffer<Type>> {};
+template <class Type>
+struct IsOperand : std::bool_constant<is_operand<Type>> {};
 
 // Converts to any member's type: Args{AnyArgument{}...} with N of them compiles only while N is at
 // most Args's number of members (each member takes one, none of them elided into a nested one).
@@ -113,8 +128,9 @@ constexpr void check_declaration() {
       [](auto... members) {
         static_assert(
             ((is_int<member_type<decltype(members)>> || is_real<member_type<decltype(members)>> ||
-              is_buffer<member_type<decltype(members)>>)&&...),
-            "a remote argument is an std::int64_t, an int, a double or a Buffer");
+              is_buffer<member_type<decltype(members)>> ||
+              is_operand<member_type<decltype(members)>>)&&...),
+            "a remote argument is an std::int64_t, an int, a double, a Buffer or an Operand");
       },
       Args::kWire);
   static_assert(member_count<Args>() ==
@@ -146,7 +162,18 @@ Call to_call(const Args& args) {
               using Type = detail::member_type<decltype(members)>;
               if constexpr (detail::is_int<Type>) call.ints.push_back(args.*members);
               if constexpr (detail::is_real<Type>) call.reals.push_back(args.*members);
-              if constexpr (detail::is_buffer<Type>) call.buffers.push_back((args.*members).id);
+              if constexpr (detail::is_buffer<Type> || detail::is_operand<Type>)
+                call.buffers.push_back((args.*members).id);
+            }(),
+            ...);
+      },
+      Args::kWire);
+  std::apply(
+      [&](auto... members) {
+        (
+            [&] {
+              if constexpr (detail::is_operand<detail::member_type<decltype(members)>>)
+                call.ints.push_back((args.*members).offset);
             }(),
             ...);
       },
@@ -164,9 +191,11 @@ Args from_call(const Call& call) {
     throw ChannelError(malformed + "not a call of " + Args::kFunction);
   if (!detail::NamesVariant<Args> && !call.variant.empty())
     throw ChannelError(malformed + Args::kFunction + " takes no variant");
-  constexpr std::size_t ints = detail::count<Args, detail::IsInt>();
+  constexpr std::size_t operands = detail::count<Args, detail::IsOperand>();
+  constexpr std::size_t int_members = detail::count<Args, detail::IsInt>();
+  constexpr std::size_t ints = int_members + operands;
   constexpr std::size_t reals = detail::count<Args, detail::IsReal>();
-  constexpr std::size_t buffers = detail::count<Args, detail::IsBuffer>();
+  constexpr std::size_t buffers = detail::count<Args, detail::IsBuffer>() + operands;
   if (call.ints.size() != ints || call.reals.size() != reals || call.buffers.size() != buffers ||
       !call.blobs.empty()) {
     throw ChannelError(malformed +
@@ -177,7 +206,7 @@ Args from_call(const Call& call) {
   }
   Args args{};
   if constexpr (detail::NamesVariant<Args>) args.variant = call.variant;
-  std::size_t next_int = 0, next_real = 0, next_buffer = 0;
+  std::size_t next_int = 0, next_real = 0, next_buffer = 0, next_offset = int_members;
   std::apply(
       [&](auto... members) {
         (
@@ -195,6 +224,11 @@ Args from_call(const Call& call) {
               if constexpr (detail::is_real<Type>) args.*members = call.reals[next_real++];
               if constexpr (detail::is_buffer<Type>)
                 args.*members = Buffer{call.buffers[next_buffer++]};
+              if constexpr (detail::is_operand<Type>) {
+                const std::int64_t offset = call.ints[next_offset++];
+                if (offset < 0) throw ChannelError(malformed + "a negative offset");
+                args.*members = Operand{call.buffers[next_buffer++], offset};
+              }
             }(),
             ...);
       },

@@ -97,9 +97,14 @@ void launch_attention(const lab13::AttentionArgs& args, cudaStream_t stream) {
 template <int I>
 std::size_t attention_workspace(const lab13::AttentionShape& shape) {
   return grader::referee::remote_workspace_bytes(
-      RemoteRunner::shared(), "lab13.attention_workspace", name_in("attention_variants", I),
-      grader::lab13_rules::shape_ints(shape), grader::lab13_rules::workspace_cap(shape),
-      shape.label());
+      RemoteRunner::shared(),
+      grader::Call{"lab13.attention_workspace",
+                   name_in("attention_variants", I),
+                   grader::lab13_rules::shape_ints(shape),
+                   {},
+                   {},
+                   {}},
+      grader::lab13_rules::workspace_cap(shape), shape.label());
 }
 
 template <int I>

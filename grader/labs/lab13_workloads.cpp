@@ -180,7 +180,8 @@ class AttentionWorkload : public Workload {
                                   runner.put_kept(key + " k", k_.data(), k_.size() * 2).id,
                                   runner.put_kept(key + " v", v_.data(), v_.size() * 2).id};
     const std::size_t workspace = remote_workspace_bytes(
-        runner, "lab13.attention_workspace", variant_, lab13_rules::shape_ints(shape_),
+        runner,
+        Call{"lab13.attention_workspace", variant_, lab13_rules::shape_ints(shape_), {}, {}, {}},
         lab13_rules::workspace_cap(shape_), problem());
     std::mt19937_64 random(cudalabs::derive_seed(seed, "windows"));
     sets_.clear();

@@ -67,6 +67,20 @@ inline void* call_workspace(const Call& call, const Context& context, std::size_
   return scratch(size, integer(call, first + 2) != 0, context);
 }
 
+/// The workspace of a declared call (grader/labs/lab12_remote.h, lab13_remote.h) whose members
+/// workspace_bytes, workspace_present and workspace_poisoned carry it: nullptr when the referee's
+/// call passed none.
+template <class Args>
+void* call_workspace(const Args& call, const Context& context) {
+  if (call.workspace_bytes < 0)
+    throw ChannelError("malformed call " + std::string(Args::kFunction) + " " + call.variant +
+                       ": a negative workspace");
+  if (call.workspace_present == 0) return nullptr;
+  // A workspace of 0 bytes the referee passed is still a pointer (the launch must refuse its size).
+  const std::size_t size = std::max<std::size_t>(static_cast<std::size_t>(call.workspace_bytes), 1);
+  return scratch(size, call.workspace_poisoned != 0, context);
+}
+
 /// Replies `value` as the call's result (8 bytes, little-endian as the referee reads it).
 inline void reply_size(Context& context, std::uint64_t value) {
   std::vector<std::uint8_t> bytes(8);

@@ -54,6 +54,12 @@ class Context {
   T* as(remote::Buffer argument) const {
     return static_cast<T*>(buffer(argument.id));
   }
+  /// An operand of a declared remote function: its buffer, `offset` bytes in (nullptr stays null).
+  template <class T>
+  T* as(remote::Operand argument) const {
+    auto* base = static_cast<std::uint8_t*>(buffer(argument.id));
+    return base == nullptr ? nullptr : reinterpret_cast<T*>(base + argument.offset);
+  }
 };
 
 /// Argument `index` of `call`, checked to be there (a malformed request is the referee's bug).

@@ -1,86 +1,24 @@
 // The remote functions' declarations (grader/remote.h, grader/labs/labNN_remote.h): a Call the
 // referee packs crosses the channel's encoding and unpacks, on the runner's side, to every field it
 // was packed from; it is the Call the hand-written proxies sent (the same wire), and one that does
-// not fit its declaration is refused in one line naming the call.
-#include "grader/channel.h"
+// not fit its declaration is refused in one line naming the call. Labs 09-13's calls:
+// remote_labNN_test.cpp.
 #include "grader/labs/lab00_remote.h"
 #include "grader/labs/lab08_remote.h"
+#include "tests/grading/remote_wire.h"
 
 #include <gtest/gtest.h>
 
 #include <climits>
-#include <random>
 #include <string>
-#include <tuple>
 
 namespace {
 
 using grader::Call;
-using grader::ChannelError;
-using grader::remote::Buffer;
 using grader::remote::from_call;
 using grader::remote::to_call;
-
-// Through the bytes the referee writes and the runner reads.
-Call over_the_wire(const Call& call) {
-  grader::Writer out;
-  call.write(out);
-  grader::Reader in(out.data());
-  return Call::read(in);
-}
-
-// Every member of the declaration `Args` (its variant and kWire) equal in `a` and `b`.
-template <class Args>
-void expect_fields_equal(const Args& a, const Args& b) {
-  if constexpr (grader::remote::detail::NamesVariant<Args>) {
-    EXPECT_EQ(a.variant, b.variant);
-  }
-  std::size_t index = 0;
-  auto expect_equal = [&](auto member) {
-    EXPECT_TRUE(a.*member == b.*member) << "member " << index << " of " << Args::kFunction;
-    ++index;
-  };
-  std::apply([&](auto... members) { (expect_equal(members), ...); }, Args::kWire);
-  EXPECT_EQ(index, std::tuple_size_v<decltype(Args::kWire)>);
-}
-
-// Fresh values for every member: ints anywhere in an int's range (int64s past it), buffer ids
-// among the real ones and the two sentinels.
-template <class Args>
-Args random_args(std::mt19937_64& random) {
-  Args args{};
-  if constexpr (grader::remote::detail::NamesVariant<Args>)
-    args.variant = "coarsen" + std::to_string(random() % 100);
-  std::apply(
-      [&](auto... members) {
-        (
-            [&] {
-              using Type = grader::remote::detail::member_type<decltype(members)>;
-              if constexpr (std::is_same_v<Type, int>)
-                args.*members = static_cast<int>(random());
-              else if constexpr (std::is_same_v<Type, std::int64_t>)
-                args.*members = static_cast<std::int64_t>(random());
-              else if constexpr (std::is_same_v<Type, double>)
-                args.*members = std::uniform_real_distribution<double>(-1e3, 1e3)(random);
-              else
-                args.*members = Buffer{static_cast<std::int64_t>(random() % 1000) - 2};
-            }(),
-            ...);
-      },
-      Args::kWire);
-  return args;
-}
-
-template <class Args>
-void expect_round_trip(std::uint64_t seed) {
-  std::mt19937_64 random(seed);
-  for (int trial = 0; trial < 100; ++trial) {
-    const Args sent = random_args<Args>(random);
-    const Call call = over_the_wire(to_call(sent));
-    EXPECT_EQ(call.function, Args::kFunction);
-    expect_fields_equal(sent, from_call<Args>(call));
-  }
-}
+using remote_wire::expect_round_trip;
+using remote_wire::refusal;
 
 TEST(RemoteDeclarations, EveryFieldCrossesTheWire) {
   expect_round_trip<grader::lab00_remote::Copy>(1);
@@ -120,17 +58,6 @@ TEST(RemoteDeclarations, PackTheCallsTheProxiesSent) {
   EXPECT_TRUE(conv.reals.empty());
   EXPECT_EQ(conv.buffers, (std::vector<std::int64_t>{7, grader::kDummyBuffer, 9}));
   EXPECT_TRUE(conv.blobs.empty());
-}
-
-// The one line a refusal says, or "" when `unpack` accepted the call.
-template <class Unpack>
-std::string refusal(Unpack unpack) {
-  try {
-    unpack();
-  } catch (const ChannelError& error) {
-    return error.what();
-  }
-  return "";
 }
 
 Call a_conv() {
