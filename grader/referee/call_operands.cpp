@@ -59,14 +59,4 @@ std::vector<remote::Operand> CallOperands::place() {
   return placed;
 }
 
-Call CallOperands::call(const std::string& function, const std::string& variant,
-                        std::vector<std::int64_t> ints, std::vector<double> reals) {
-  std::vector<std::int64_t> ids;
-  for (const remote::Operand& operand : place()) {
-    ids.push_back(operand.id);
-    ints.push_back(operand.offset);
-  }
-  return Call{function, variant, std::move(ints), std::move(reals), std::move(ids), {}};
-}
-
 }  // namespace grader::referee

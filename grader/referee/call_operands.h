@@ -6,7 +6,6 @@
 /// buffer and a byte offset into it (remote::Operand, grader/remote.h).
 #pragma once
 
-#include "grader/call.h"
 #include "grader/referee/remote_operand.h"
 #include "grader/remote.h"
 
@@ -30,11 +29,6 @@ class CallOperands {
   /// Puts the operands' buffers in the runner: each operand, in the order they were added, as the
   /// buffer and offset a declared call carries.
   std::vector<remote::Operand> place();
-
-  /// The call: `ints` (the function's own integers) followed by each operand's byte offset, the
-  /// operands' buffers in the order they were added. Puts the buffers in the runner.
-  Call call(const std::string& function, const std::string& variant, std::vector<std::int64_t> ints,
-            std::vector<double> reals = {});
 
  private:
   struct Operand {
