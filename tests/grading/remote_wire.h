@@ -33,7 +33,8 @@ inline Call over_the_wire(const Call& call) {
   return Call::read(in);
 }
 
-// Every member of the declaration `Args` (its variant and kWire) equal in `a` and `b`.
+// Every member of the declaration `Args` (its variant and kWire) equal in `a` and `b` (a group by
+// its operator==).
 template <class Args>
 void expect_fields_equal(const Args& a, const Args& b) {
   if constexpr (grader::remote::detail::NamesVariant<Args>) {
@@ -49,32 +50,28 @@ void expect_fields_equal(const Args& a, const Args& b) {
 }
 
 // Fresh values for every member: ints anywhere in an int's range (int64s past it), buffer ids
-// among the real ones and the two sentinels, operands' offsets anywhere from 0.
+// among the real ones and the two sentinels, operands' offsets anywhere from 0; a group's members
+// each their own.
 template <class Args>
 Args random_args(std::mt19937_64& random) {
   Args args{};
   if constexpr (grader::remote::detail::NamesVariant<Args>)
     args.variant = "variant" + std::to_string(random() % 100);
   auto buffer_id = [&] { return static_cast<std::int64_t>(random() % 1000) - 2; };
-  std::apply(
-      [&](auto... members) {
-        (
-            [&] {
-              using Type = grader::remote::detail::member_type<decltype(members)>;
-              if constexpr (std::is_same_v<Type, int>)
-                args.*members = static_cast<int>(random());
-              else if constexpr (std::is_same_v<Type, std::int64_t>)
-                args.*members = static_cast<std::int64_t>(random());
-              else if constexpr (std::is_same_v<Type, double>)
-                args.*members = std::uniform_real_distribution<double>(-1e3, 1e3)(random);
-              else if constexpr (std::is_same_v<Type, grader::remote::Operand>)
-                args.*members = {buffer_id(), static_cast<std::int64_t>(random() >> 1)};
-              else
-                args.*members = grader::remote::Buffer{buffer_id()};
-            }(),
-            ...);
-      },
-      Args::kWire);
+  auto fill = [&](auto& member) {
+    using Type = std::remove_cvref_t<decltype(member)>;
+    if constexpr (std::is_same_v<Type, int>)
+      member = static_cast<int>(random());
+    else if constexpr (std::is_same_v<Type, std::int64_t>)
+      member = static_cast<std::int64_t>(random());
+    else if constexpr (std::is_same_v<Type, double>)
+      member = std::uniform_real_distribution<double>(-1e3, 1e3)(random);
+    else if constexpr (std::is_same_v<Type, grader::remote::Operand>)
+      member = {buffer_id(), static_cast<std::int64_t>(random() >> 1)};
+    else
+      member = grader::remote::Buffer{buffer_id()};
+  };
+  grader::remote::detail::for_each_member(args, fill);
   return args;
 }
 
