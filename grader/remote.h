@@ -16,7 +16,8 @@
 ///
 /// Members: std::int64_t and int (ints; an int is checked to fit on unpacking), double (reals),
 /// Buffer (buffers), Operand (a buffer, and a byte offset among the ints after every int member:
-/// the layout of grader/referee/call_operands.h), and groups: a struct of such members with a
+/// the layout of grader/referee/call_operands.h), IntList (the ints no other member takes, as many
+/// as the call has), HostData (host data), and groups: a struct of such members with a
 /// kWire of its own (the GEMMs' operands, shared by several calls), whose members go in its place.
 /// A member `std::string variant` makes the call name a variant (the student's, by name); without
 /// it the call names none. kWire lists every other member, in the order they are declared (the
@@ -57,6 +58,9 @@ Call to_call(const Args& args) {
   auto pack = [&](const auto& member) {
     using Type = std::remove_cvref_t<decltype(member)>;
     if constexpr (detail::is_int<Type>) call.ints.push_back(member);
+    if constexpr (detail::is_int_list<Type>)
+      call.ints.insert(call.ints.end(), member.values.begin(), member.values.end());
+    if constexpr (detail::is_host_data<Type>) call.blobs.push_back(member.bytes);
     if constexpr (detail::is_real<Type>) call.reals.push_back(member);
     if constexpr (detail::is_buffer<Type> || detail::is_operand<Type>)
       call.buffers.push_back(member.id);
@@ -81,21 +85,24 @@ Args from_call(const Call& call) {
   if (!detail::NamesVariant<Args> && !call.variant.empty())
     throw ChannelError(malformed + Args::kFunction + " takes no variant");
   constexpr std::size_t operands = detail::count<Args, detail::IsOperand>();
-  constexpr std::size_t int_members = detail::count<Args, detail::IsInt>();
-  constexpr std::size_t ints = int_members + operands;
+  constexpr bool has_list = detail::count<Args, detail::IsIntList>() == 1;
+  constexpr std::size_t ints = detail::count<Args, detail::IsInt>() + operands;  // at least
   constexpr std::size_t reals = detail::count<Args, detail::IsReal>();
   constexpr std::size_t buffers = detail::count<Args, detail::IsBuffer>() + operands;
-  if (call.ints.size() != ints || call.reals.size() != reals || call.buffers.size() != buffers ||
-      !call.blobs.empty()) {
+  constexpr std::size_t blobs = detail::count<Args, detail::IsHostData>();
+  if ((has_list ? call.ints.size() < ints : call.ints.size() != ints) ||
+      call.reals.size() != reals || call.buffers.size() != buffers || call.blobs.size() != blobs) {
     throw ChannelError(malformed +
                        detail::counts(call.ints.size(), call.reals.size(), call.buffers.size(),
                                       call.blobs.size()) +
-                       "; " + Args::kFunction + " takes " +
-                       detail::counts(ints, reals, buffers, 0));
+                       "; " + Args::kFunction + " takes " + (has_list ? "at least " : "") +
+                       detail::counts(ints, reals, buffers, blobs));
   }
   Args args{};
   if constexpr (detail::NamesVariant<Args>) args.variant = call.variant;
-  std::size_t next_int = 0, next_real = 0, next_buffer = 0, next_offset = int_members;
+  const std::size_t list_length = call.ints.size() - ints;
+  std::size_t next_int = 0, next_real = 0, next_buffer = 0, next_blob = 0;
+  std::size_t next_offset = call.ints.size() - operands;
   auto unpack = [&](auto& member) {
     using Type = std::remove_cvref_t<decltype(member)>;
     if constexpr (std::is_same_v<Type, int>) {
@@ -106,6 +113,12 @@ Args from_call(const Call& call) {
       member = static_cast<int>(value);
     }
     if constexpr (std::is_same_v<Type, std::int64_t>) member = call.ints[next_int++];
+    if constexpr (detail::is_int_list<Type>) {
+      const auto first = call.ints.begin() + static_cast<std::ptrdiff_t>(next_int);
+      member.values.assign(first, first + static_cast<std::ptrdiff_t>(list_length));
+      next_int += list_length;
+    }
+    if constexpr (detail::is_host_data<Type>) member.bytes = call.blobs[next_blob++];
     if constexpr (detail::is_real<Type>) member = call.reals[next_real++];
     if constexpr (detail::is_buffer<Type>) member = Buffer{call.buffers[next_buffer++]};
     if constexpr (detail::is_operand<Type>) {

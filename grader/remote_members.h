@@ -13,6 +13,7 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace grader::remote {
 
@@ -29,6 +30,20 @@ struct Operand {
   std::int64_t id = kNullBuffer;
   std::int64_t offset = 0;
   bool operator==(const Operand&) const = default;
+};
+
+/// The ints after every other int member, as many as the call has (lab 10's workers, two each):
+/// at most one such member in a declaration.
+struct IntList {
+  std::vector<std::int64_t> values;
+  bool operator==(const IntList&) const = default;
+};
+
+/// Host bytes the function takes (lab 10's latents): one of the Call's host data, in declaration
+/// order.
+struct HostData {
+  std::vector<std::uint8_t> bytes;
+  bool operator==(const HostData&) const = default;
 };
 
 /// The members on the wire, in declaration order.
@@ -56,6 +71,10 @@ template <class Type>
 inline constexpr bool is_buffer = std::is_same_v<Type, Buffer>;
 template <class Type>
 inline constexpr bool is_operand = std::is_same_v<Type, Operand>;
+template <class Type>
+inline constexpr bool is_int_list = std::is_same_v<Type, IntList>;
+template <class Type>
+inline constexpr bool is_host_data = std::is_same_v<Type, HostData>;
 /// A group: members declared once for several calls (a GEMM's operands), with a kWire of its own.
 template <class Type>
 concept Group = requires {
@@ -75,6 +94,10 @@ template <class Type>
 struct IsBuffer : std::bool_constant<is_buffer<Type>> {};
 template <class Type>
 struct IsOperand : std::bool_constant<is_operand<Type>> {};
+template <class Type>
+struct IsIntList : std::bool_constant<is_int_list<Type>> {};
+template <class Type>
+struct IsHostData : std::bool_constant<is_host_data<Type>> {};
 
 /// How many members of `Args` (a group's counted inside it) are `Counted`.
 template <class Args, template <class> class Counted>
@@ -143,7 +166,8 @@ constexpr bool is_member_kind() {
     check_declaration<Type>();
     return true;
   } else {
-    return is_int<Type> || is_real<Type> || is_buffer<Type> || is_operand<Type>;
+    return is_int<Type> || is_real<Type> || is_buffer<Type> || is_operand<Type> ||
+           is_int_list<Type> || is_host_data<Type>;
   }
 }
 
@@ -154,9 +178,10 @@ constexpr void check_declaration() {
       [](auto... members) {
         static_assert((is_member_kind<member_type<decltype(members)>>() && ...),
                       "a remote argument is an std::int64_t, an int, a double, a Buffer, an "
-                      "Operand or a group of them");
+                      "Operand, an IntList, HostData or a group of them");
       },
       Args::kWire);
+  static_assert(count<Args, IsIntList>() <= 1, "one IntList a declaration at most");
   static_assert(member_count<Args>() ==
                     std::tuple_size_v<decltype(Args::kWire)> + (NamesVariant<Args> ? 1 : 0),
                 "kWire lists every member but the variant");

@@ -50,8 +50,8 @@ void expect_fields_equal(const Args& a, const Args& b) {
 }
 
 // Fresh values for every member: ints anywhere in an int's range (int64s past it), buffer ids
-// among the real ones and the two sentinels, operands' offsets anywhere from 0; a group's members
-// each their own.
+// among the real ones and the two sentinels, operands' offsets anywhere from 0, lists and host data
+// of any length (the empty one too); a group's members each their own.
 template <class Args>
 Args random_args(std::mt19937_64& random) {
   Args args{};
@@ -68,7 +68,13 @@ Args random_args(std::mt19937_64& random) {
       member = std::uniform_real_distribution<double>(-1e3, 1e3)(random);
     else if constexpr (std::is_same_v<Type, grader::remote::Operand>)
       member = {buffer_id(), static_cast<std::int64_t>(random() >> 1)};
-    else
+    else if constexpr (std::is_same_v<Type, grader::remote::IntList>) {
+      member.values.resize(random() % 7);
+      for (std::int64_t& value : member.values) value = static_cast<std::int64_t>(random());
+    } else if constexpr (std::is_same_v<Type, grader::remote::HostData>) {
+      member.bytes.resize(random() % 64);
+      for (std::uint8_t& byte : member.bytes) byte = static_cast<std::uint8_t>(random());
+    } else
       member = grader::remote::Buffer{buffer_id()};
   };
   grader::remote::detail::for_each_member(args, fill);
