@@ -45,13 +45,14 @@ double generate_on_gpus(std::span<GpuWorker* const> workers, std::span<const flo
                             reinterpret_cast<const std::uint8_t*>(latents.data() + latent_floats));
   auto serve = [&workers](const std::string& kind,
                           grader::Reader& in) -> std::vector<std::uint8_t> {
-    if (kind != "worker.generate") throw std::runtime_error("unknown callback " + kind);
+    using grader::lab10_remote::kWorkerGenerate;
+    if (kind != kWorkerGenerate) throw std::runtime_error("unknown callback " + kind);
     const std::int64_t index = in.i64();
     const std::int64_t count = in.i64();
     const auto [data, size] = in.bytes();
     if (index < 0 || index >= static_cast<std::int64_t>(workers.size()) || count < 0 ||
         count > (1 << 20) || size != static_cast<std::size_t>(count) * kLatent * sizeof(float))
-      throw std::runtime_error("worker.generate: malformed request");
+      throw std::runtime_error(std::string(kWorkerGenerate) + ": malformed request");
     std::vector<float> part_latents(static_cast<std::size_t>(count) * kLatent);
     std::memcpy(part_latents.data(), data, size);
     std::vector<float> part_images(static_cast<std::size_t>(count) * kImageFloats);

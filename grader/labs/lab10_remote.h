@@ -26,4 +26,9 @@ struct Generate {
                                              &Generate::devices_and_batches, &Generate::latents);
 };
 
+/// The callback a stand-in worker's generate() makes (lab10_workers.cpp) for the referee to run
+/// the real worker (lab10_proxy.cpp): index and count (i64 each) and the latents (bytes); the
+/// reply is the worker's seconds (f64) and its images (bytes).
+inline constexpr char kWorkerGenerate[] = "worker.generate";
+
 }  // namespace grader::lab10_remote
