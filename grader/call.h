@@ -16,7 +16,7 @@ inline constexpr std::int64_t kNullBuffer = -1;   ///< passes nullptr
 inline constexpr std::int64_t kDummyBuffer = -2;  ///< passes a small device buffer nobody checks
 
 struct Call {
-  std::string function;               ///< e.g. "gemm.variant" (each lab's runner lists its own)
+  std::string function;               ///< e.g. "gemm.variants" (each lab's runner lists its own)
   std::string variant;                ///< the variant's name, where the function takes one
   std::vector<std::int64_t> ints;     ///< sizes, leading dimensions, flags
   std::vector<double> reals;          ///< alpha, beta, ...
@@ -26,7 +26,7 @@ struct Call {
 
   void write(Writer& out) const;
   static Call read(Reader& in);
-  /// "gemm.variant rt_2d" for messages.
+  /// "gemm.variants rt_2d" for messages.
   std::string label() const;
 };
 

@@ -1,8 +1,10 @@
 // Lab 00's interface as the referee links it: the copy and the FMA kernels, each call made in the
-// runner; the timed and profiled problems (a large copy, many FMA chains) checked bit for bit.
+// runner (the calls: lab00_remote.h); the timed and profiled problems (a large copy, many FMA
+// chains) checked bit for bit.
 #include "common/device_info.h"
 #include "common/poison.h"
 #include "common/random_fill.h"
+#include "grader/labs/lab00_remote.h"
 #include "grader/referee/remote_operand.h"
 #include "grader/referee/workload.h"
 #include "labs/00_roofline/lab.h"
@@ -20,13 +22,15 @@ void launch_copy(const float* src, float* dst, std::size_t count, cudaStream_t s
   const auto elements = count == 0 ? std::int64_t{-1} : static_cast<std::int64_t>(count);
   const std::int64_t in = session.input(src, elements, sizeof(float));
   const std::int64_t out = session.output(dst, elements, sizeof(float), "dst");
-  session.run({grader::Call{"lab00.copy", "", {static_cast<std::int64_t>(count)}, {}, {in, out}}});
+  session.run({grader::remote::to_call(grader::lab00_remote::Copy{
+      .count = static_cast<std::int64_t>(count), .src = {in}, .dst = {out}})});
 }
 
 void launch_fma(float* out, long long threads, int iterations, cudaStream_t stream) {
   grader::referee::OperandSession session(grader::referee::RemoteRunner::shared(), stream);
   const std::int64_t buffer = session.output(out, threads < 1 ? -1 : threads, sizeof(float), "out");
-  session.run({grader::Call{"lab00.fma", "", {threads, iterations}, {}, {buffer}}});
+  session.run({grader::remote::to_call(
+      grader::lab00_remote::Fma{.threads = threads, .iterations = iterations, .out = {buffer}})});
 }
 
 }  // namespace lab00
@@ -82,8 +86,8 @@ class CopyWorkload : public Workload {
           runner.put_slice(pool, offset * sizeof(float), count_ * sizeof(float), 0).id;
       const RemoteBuffer out = runner.put_poisoned(count_ * sizeof(float), 0);
       sets_.push_back({offset, out});
-      calls.push_back(
-          Call{"lab00.copy", "", {static_cast<std::int64_t>(count_)}, {}, {in, out.id}});
+      calls.push_back(remote::to_call(lab00_remote::Copy{
+          .count = static_cast<std::int64_t>(count_), .src = {in}, .dst = {out.id}}));
     }
     return calls;
   }
@@ -134,7 +138,8 @@ class FmaWorkload : public Workload {
       lengths_.push_back(iterations_ + static_cast<int>(random() % 64));
       outputs_.push_back(
           runner.put_poisoned(static_cast<std::size_t>(threads_) * sizeof(float), 0));
-      calls.push_back(Call{"lab00.fma", "", {threads_, lengths_.back()}, {}, {outputs_.back().id}});
+      calls.push_back(remote::to_call(lab00_remote::Fma{
+          .threads = threads_, .iterations = lengths_.back(), .out = {outputs_.back().id}}));
     }
     return calls;
   }

@@ -3,7 +3,9 @@
 // given code both sides link; its launches (launch.cuh) are given too, but they instantiate the
 // student's kernels, so they are compiled into the student's object and forwarded with it.
 // describe_plan (lab.h) is not forwarded: it names a kernel of the runner's address space, and
-// the suite's CPU test (lab07_best_plan_test.cpp) checks it in the student's own build.
+// the suite's CPU test (lab07_best_plan_test.cpp) checks it in the student's own build. The
+// calls: gemm_remote.h and lab07_remote.h.
+#include "grader/labs/lab07_remote.h"
 #include "grader/referee/gemm_workload.h"
 #include "grader/referee/remote_variants.h"
 #include "labs/07_wide_loads/lab.h"
@@ -15,23 +17,25 @@ std::span<const cudalabs::GemmVariant> variants() {
 }
 
 void best_gemm(const cudalabs::GemmArgs& args, cudaStream_t stream) {
-  grader::referee::remote_gemm<float>("gemm.best", "", args, stream);
+  grader::referee::remote_gemm<float>(grader::gemm_remote::GemmBest{}, args, stream);
 }
 
-// The plan as four integers: its tile (an index into best_candidates()), splits, slice_k and the
-// stream-K block count; the runner rebuilds it from the same table.
 void launch_plan(const BestPlan& plan, const cudalabs::GemmArgs& args, cudaStream_t stream) {
   const std::span<const TileCandidate> candidates = best_candidates();
   std::int64_t tile = -1;
   for (std::size_t i = 0; i < candidates.size(); ++i)
     if (&candidates[i] == plan.candidate) tile = static_cast<std::int64_t>(i);
-  grader::referee::remote_gemm<float>("gemm.plan", "", args, stream,
-                                      {tile, plan.splits, plan.slice_k, plan.stream_blocks});
+  grader::referee::remote_gemm<float>(
+      grader::lab07_remote::Plan{.tile = tile,
+                                 .splits = plan.splits,
+                                 .slice_k = plan.slice_k,
+                                 .stream_blocks = plan.stream_blocks},
+      args, stream);
 }
 
 }  // namespace lab07
 
 std::unique_ptr<grader::referee::Workload> grader::referee::make_workload(
     const std::string& variant, const std::vector<std::string>& args) {
-  return gemm_workload<float>("gemm.variants", variant, gemm_shape_from(args, {512, 512, 256}));
+  return gemm_variant_workload<float>(variant, gemm_shape_from(args, {512, 512, 256}));
 }

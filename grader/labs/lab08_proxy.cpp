@@ -1,5 +1,6 @@
 // Lab 08's interface as the referee links it: the coarsening factors the grader names, each launch
-// made in the runner on the student's variant of that name.
+// made in the runner on the student's variant of that name (the call: lab08_remote.h).
+#include "grader/labs/lab08_remote.h"
 #include "grader/referee/conv_workload.h"
 #include "grader/referee/given_variants.h"
 #include "grader/referee/problem_flags.h"
@@ -33,11 +34,17 @@ void forward(const cudalabs::ConvArgs& args, cudaStream_t stream) {
       session.input(args.filter, elements_or_none(s.filter_elements(), s), sizeof(float));
   const std::int64_t output = session.output(args.output, elements_or_none(s.output_elements(), s),
                                              sizeof(float), "output");
-  session.run({Call{"conv.variants",
-                    given_variant_names().at(I),
-                    {s.n, s.h, s.w, s.c, s.f, s.r, s.s},
-                    {},
-                    {input, filter, output}}});
+  session.run({remote::to_call(lab08_remote::Conv{.variant = given_variant_names().at(I),
+                                                  .n = s.n,
+                                                  .h = s.h,
+                                                  .w = s.w,
+                                                  .c = s.c,
+                                                  .f = s.f,
+                                                  .r = s.r,
+                                                  .s = s.s,
+                                                  .input = {input},
+                                                  .filter = {filter},
+                                                  .output = {output}})});
 }
 
 template <int... I>

@@ -1,11 +1,13 @@
 // Lab 09's interface as the referee links it: the four functions of kernels.cu, each call made in
 // the runner on the student's code. The generator, the pipeline and lab 07's GEMM are the suite's
 // own (given code), linked here. The timed and profiled problem is the whole generator of a variant
-// run in the runner, its images checked against the CPU reference at sampled images.
+// run in the runner, its images checked against the CPU reference at sampled images. The calls:
+// lab09_remote.h.
 #include "common/dcgan_check.h"
 #include "common/dcgan_model.h"
 #include "common/poison.h"
 #include "common/random_fill.h"
+#include "grader/labs/lab09_remote.h"
 #include "grader/referee/remote_operand.h"
 #include "grader/referee/workload.h"
 #include "labs/09_dcgan/generator.h"
@@ -24,7 +26,9 @@ bool valid(const dcgan::TconvShape& s) {
   return s.batch >= 1 && s.height >= 1 && s.width >= 1 && s.in_channels >= 1 && s.out_channels >= 1;
 }
 
-void remote_tconv(const char* function, const lab09::TconvArgs& args, cudaStream_t stream) {
+// One of the student's transposed convolutions (`Tconv`: a lab09_remote::Tconv) on `args`.
+template <class Tconv>
+void remote_tconv(const lab09::TconvArgs& args, cudaStream_t stream) {
   OperandSession session(RemoteRunner::shared(), stream);
   const dcgan::TconvShape& s = args.shape;
   const bool ok = valid(s);
@@ -38,12 +42,17 @@ void remote_tconv(const char* function, const lab09::TconvArgs& args, cudaStream
                      sizeof(float), "output");
   const std::int64_t scale = session.input(args.epilogue.scale, k, sizeof(float));
   const std::int64_t shift = session.input(args.epilogue.shift, k, sizeof(float));
-  session.run({Call{function,
-                    "",
-                    {s.batch, s.height, s.width, s.in_channels, s.out_channels,
-                     static_cast<std::int64_t>(args.epilogue.activation)},
-                    {},
-                    {input, filter, output, scale, shift}}});
+  session.run({remote::to_call(Tconv{.batch = s.batch,
+                                     .height = s.height,
+                                     .width = s.width,
+                                     .in_channels = s.in_channels,
+                                     .out_channels = s.out_channels,
+                                     .activation = static_cast<int>(args.epilogue.activation),
+                                     .input = {input},
+                                     .filter = {filter},
+                                     .output = {output},
+                                     .scale = {scale},
+                                     .shift = {shift}})});
 }
 
 // The generator of one variant at `batch` images a call, in the runner: every set its own latent
@@ -76,11 +85,12 @@ class GeneratorWorkload : public Workload {
           runner.put(set.latents.data(), set.latents.size() * sizeof(float), 0).id;
       set.images = runner.put_poisoned(
           static_cast<std::size_t>(batch_) * dcgan::kImageFloats * sizeof(float), 0);
-      calls.push_back(Call{"generator.run",
-                           variant_,
-                           {batch_, static_cast<std::int64_t>(weights_seed_)},
-                           {},
-                           {latents, set.images.id}});
+      calls.push_back(remote::to_call(
+          lab09_remote::Generator{.variant = variant_,
+                                  .batch = batch_,
+                                  .weights_seed = static_cast<std::int64_t>(weights_seed_),
+                                  .latents = {latents},
+                                  .images = {set.images.id}}));
       sets_.push_back(std::move(set));
     }
     return calls;
@@ -146,13 +156,13 @@ std::unique_ptr<Workload> make_workload(const std::string& variant,
 namespace lab09 {
 
 void tconv_naive(const TconvArgs& args, cudaStream_t stream) {
-  grader::referee::remote_tconv("tconv.naive", args, stream);
+  grader::referee::remote_tconv<grader::lab09_remote::TconvNaive>(args, stream);
 }
 void tconv_branch_free(const TconvArgs& args, cudaStream_t stream) {
-  grader::referee::remote_tconv("tconv.branch_free", args, stream);
+  grader::referee::remote_tconv<grader::lab09_remote::TconvBranchFree>(args, stream);
 }
 void tconv_subpixel(const TconvArgs& args, cudaStream_t stream) {
-  grader::referee::remote_tconv("tconv.subpixel", args, stream);
+  grader::referee::remote_tconv<grader::lab09_remote::TconvSubpixel>(args, stream);
 }
 
 void lower_tconv_input(const cudalabs::dcgan::TconvShape& shape, const float* input, float* lowered,
@@ -166,11 +176,13 @@ void lower_tconv_input(const cudalabs::dcgan::TconvShape& shape, const float* in
   const std::int64_t out =
       session.output(lowered, ok ? rows * 25 * shape.in_channels : -1, sizeof(float), "lowered");
   session.run(
-      {grader::Call{"tconv.lower",
-                    "",
-                    {shape.batch, shape.height, shape.width, shape.in_channels, shape.out_channels},
-                    {},
-                    {in, out}}});
+      {grader::remote::to_call(grader::lab09_remote::Lower{.batch = shape.batch,
+                                                           .height = shape.height,
+                                                           .width = shape.width,
+                                                           .in_channels = shape.in_channels,
+                                                           .out_channels = shape.out_channels,
+                                                           .input = {in},
+                                                           .lowered = {out}})});
 }
 
 }  // namespace lab09

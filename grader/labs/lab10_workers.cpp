@@ -5,6 +5,7 @@
 //
 // The constructor's arguments mean what the runner gives it: the real worker's device, its batch
 // (in place of the weights' batch) and its index among the workers (in place of copy_threads).
+#include "grader/labs/lab10_remote.h"
 #include "grader/runner/runner.h"
 #include "labs/10_multi_gpu_dcgan/gpu_worker.h"
 
@@ -71,7 +72,7 @@ double GpuWorker::generate(std::span<const float> latents, int count, std::span<
   out.bytes(latents.data(),
             static_cast<std::size_t>(count) * cudalabs::dcgan::kLatent * sizeof(float));
   const std::vector<std::uint8_t> reply =
-      grader::runner::lab10_context->callback("worker.generate", out.data());
+      grader::runner::lab10_context->callback(grader::lab10_remote::kWorkerGenerate, out.data());
   grader::Reader in(reply);
   const double seconds = in.f64();
   const auto [data, size] = in.bytes();

@@ -2,7 +2,8 @@
 // names, each launch made in the runner on the student's variant of that name. What the checks
 // read of a variant besides its output is the referee's own: the sum's addition depth and
 // determinism (lab12_rules.h), the workspace size (the student's, capped), and describe() (a
-// placeholder: nothing the grading tests check reads it).
+// placeholder: nothing the grading tests check reads it). The calls: lab12_remote.h.
+#include "grader/labs/lab12_remote.h"
 #include "grader/labs/lab12_rules.h"
 #include "grader/referee/call_operands.h"
 #include "grader/referee/given_variants.h"
@@ -17,6 +18,8 @@
 
 namespace {
 
+namespace remote = grader::remote;
+namespace lab12_remote = grader::lab12_remote;
 using grader::referee::CallOperands;
 using grader::referee::given_variant_names;
 using grader::referee::OperandSession;
@@ -37,11 +40,6 @@ cudalabs::KernelLaunch placeholder(std::size_t) {
   return {};
 }
 
-// (bytes, present, poisoned): the runner allocates the workspace itself (grader/runner/operands.h).
-std::vector<std::int64_t> workspace_ints(const void* workspace, std::size_t bytes) {
-  return {static_cast<std::int64_t>(bytes), workspace != nullptr ? 1 : 0, 1};
-}
-
 const std::string& name_in(const char* list, int index) {
   return given_variant_names(list).at(index);
 }
@@ -54,18 +52,25 @@ void launch_sum(const lab12::SumArgs& args, cudaStream_t stream) {
   CallOperands operands(session);
   operands.input(args.input, array_bytes(args.count, sizeof(float)));
   operands.output(args.sum, sizeof(float), "sum");
-  std::vector<std::int64_t> ints = {static_cast<std::int64_t>(args.count)};
-  for (std::int64_t value : workspace_ints(args.workspace, args.workspace_bytes))
-    ints.push_back(value);
-  session.run({operands.call("lab12.sum", name_in("sum_variants", I), std::move(ints))});
+  const std::vector<remote::Operand> placed = operands.place();
+  // The runner allocates the workspace itself, poisoned (grader/runner/operands.h).
+  session.run({remote::to_call(
+      lab12_remote::Sum{.variant = name_in("sum_variants", I),
+                        .count = static_cast<std::int64_t>(args.count),
+                        .workspace_bytes = static_cast<std::int64_t>(args.workspace_bytes),
+                        .workspace_present = args.workspace != nullptr,
+                        .workspace_poisoned = 1,
+                        .input = placed[0],
+                        .sum = placed[1]})});
 }
 
 template <int I>
 std::size_t sum_workspace(std::size_t count) {
   return grader::referee::remote_workspace_bytes(
-      RemoteRunner::shared(), "lab12.sum_workspace", name_in("sum_variants", I),
-      {static_cast<std::int64_t>(count)}, grader::lab12_rules::workspace_cap(count),
-      std::to_string(count) + " elements");
+      RemoteRunner::shared(),
+      remote::to_call(lab12_remote::SumWorkspace{.variant = name_in("sum_variants", I),
+                                                 .count = static_cast<std::int64_t>(count)}),
+      grader::lab12_rules::workspace_cap(count), std::to_string(count) + " elements");
 }
 
 template <int I>
@@ -97,18 +102,24 @@ void launch_scan(const lab12::ScanArgs& args, cudaStream_t stream) {
   CallOperands operands(session);
   operands.input(args.input, array_bytes(args.count, sizeof(std::uint32_t)));
   operands.output(args.output, array_bytes(args.count, sizeof(std::uint32_t)), "output");
-  std::vector<std::int64_t> ints = {static_cast<std::int64_t>(args.count)};
-  for (std::int64_t value : workspace_ints(args.workspace, args.workspace_bytes))
-    ints.push_back(value);
-  session.run({operands.call("lab12.scan", name_in("scan_variants", I), std::move(ints))});
+  const std::vector<remote::Operand> placed = operands.place();
+  session.run({remote::to_call(
+      lab12_remote::Scan{.variant = name_in("scan_variants", I),
+                         .count = static_cast<std::int64_t>(args.count),
+                         .workspace_bytes = static_cast<std::int64_t>(args.workspace_bytes),
+                         .workspace_present = args.workspace != nullptr,
+                         .workspace_poisoned = 1,
+                         .input = placed[0],
+                         .output = placed[1]})});
 }
 
 template <int I>
 std::size_t scan_workspace(std::size_t count) {
   return grader::referee::remote_workspace_bytes(
-      RemoteRunner::shared(), "lab12.scan_workspace", name_in("scan_variants", I),
-      {static_cast<std::int64_t>(count)}, grader::lab12_rules::workspace_cap(count),
-      std::to_string(count) + " elements");
+      RemoteRunner::shared(),
+      remote::to_call(lab12_remote::ScanWorkspace{.variant = name_in("scan_variants", I),
+                                                  .count = static_cast<std::int64_t>(count)}),
+      grader::lab12_rules::workspace_cap(count), std::to_string(count) + " elements");
 }
 
 template <int... I>
@@ -133,8 +144,12 @@ void launch_histogram(const lab12::HistogramArgs& args, cudaStream_t stream) {
   // lab.h: count < 2^32 (a bin is a 32-bit counter); a larger one is refused untouched.
   operands.input(args.input, args.count > 0xFFFFFFFFull ? -1 : array_bytes(args.count, 1));
   operands.output(args.bins, lab12::kBins * sizeof(std::uint32_t), "bins");
-  session.run({operands.call("lab12.histogram", name_in("histogram_variants", I),
-                             {static_cast<std::int64_t>(args.count)})});
+  const std::vector<remote::Operand> placed = operands.place();
+  session.run(
+      {remote::to_call(lab12_remote::Histogram{.variant = name_in("histogram_variants", I),
+                                               .count = static_cast<std::int64_t>(args.count),
+                                               .input = placed[0],
+                                               .bins = placed[1]})});
 }
 
 template <int... I>

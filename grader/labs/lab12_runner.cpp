@@ -1,82 +1,80 @@
 // Lab 12's runner: the student's sum, scan and histogram variants by name, on the runner's buffers
-// (operands at the referee's offsets, workspaces of the referee's size: grader/runner/operands.h).
+// (the calls: lab12_remote.h; operands at the referee's offsets, workspaces of the referee's size:
+// grader/runner/operands.h).
+#include "grader/labs/lab12_remote.h"
 #include "grader/runner/operands.h"
 #include "grader/runner/runner.h"
 #include "labs/12_reduce_scan_histogram/lab.h"
 
 namespace {
 
-using grader::Call;
+namespace lab12_remote = grader::lab12_remote;
 using grader::runner::call_workspace;
 using grader::runner::Context;
 using grader::runner::find_named;
-using grader::runner::integer;
 using grader::runner::Missing;
-using grader::runner::operand;
 
 template <class Variant>
-const Variant& launchable(std::span<const Variant> variants, const Call& call) {
-  const Variant& variant = find_named(variants, call.variant);
-  if (variant.launch == nullptr)
-    throw Missing("variant '" + call.variant + "' has no launch function");
+const Variant& launchable(std::span<const Variant> variants, const std::string& name) {
+  const Variant& variant = find_named(variants, name);
+  if (variant.launch == nullptr) throw Missing("variant '" + name + "' has no launch function");
   return variant;
 }
 
-std::size_t count_of(const Call& call) {
-  return static_cast<std::size_t>(integer(call, 0));
-}
-
-// ints: count, workspace (bytes, present, poisoned), the operands' offsets; buffers: input, sum.
-void run_sum(const Call& call, Context& context) {
-  const lab12::SumVariant& variant = launchable(lab12::sum_variants(), call);
+void run_sum(const lab12_remote::Sum& call, Context& context) {
+  const lab12::SumVariant& variant = launchable(lab12::sum_variants(), call.variant);
   lab12::SumArgs args;
-  args.count = count_of(call);
-  args.workspace_bytes = static_cast<std::size_t>(integer(call, 1));
-  args.workspace = call_workspace(call, context, 1);
-  args.input = operand<const float>(call, context, 0, 4);
-  args.sum = operand<float>(call, context, 1, 4);
+  args.count = static_cast<std::size_t>(call.count);
+  args.workspace_bytes = static_cast<std::size_t>(call.workspace_bytes);
+  args.workspace = call_workspace(call, context);
+  args.input = context.as<const float>(call.input);
+  args.sum = context.as<float>(call.sum);
   variant.launch(args, context.stream());
 }
 
-// As the sum's; buffers: input, output.
-void run_scan(const Call& call, Context& context) {
-  const lab12::ScanVariant& variant = launchable(lab12::scan_variants(), call);
+void run_scan(const lab12_remote::Scan& call, Context& context) {
+  const lab12::ScanVariant& variant = launchable(lab12::scan_variants(), call.variant);
   lab12::ScanArgs args;
-  args.count = count_of(call);
-  args.workspace_bytes = static_cast<std::size_t>(integer(call, 1));
-  args.workspace = call_workspace(call, context, 1);
-  args.input = operand<const std::uint32_t>(call, context, 0, 4);
-  args.output = operand<std::uint32_t>(call, context, 1, 4);
+  args.count = static_cast<std::size_t>(call.count);
+  args.workspace_bytes = static_cast<std::size_t>(call.workspace_bytes);
+  args.workspace = call_workspace(call, context);
+  args.input = context.as<const std::uint32_t>(call.input);
+  args.output = context.as<std::uint32_t>(call.output);
   variant.launch(args, context.stream());
 }
 
-// ints: count, the operands' offsets; buffers: input, bins.
-void run_histogram(const Call& call, Context& context) {
-  const lab12::HistogramVariant& variant = launchable(lab12::histogram_variants(), call);
+void run_histogram(const lab12_remote::Histogram& call, Context& context) {
+  const lab12::HistogramVariant& variant = launchable(lab12::histogram_variants(), call.variant);
   lab12::HistogramArgs args;
-  args.count = count_of(call);
-  args.input = operand<const std::uint8_t>(call, context, 0, 1);
-  args.bins = operand<std::uint32_t>(call, context, 1, 1);
+  args.count = static_cast<std::size_t>(call.count);
+  args.input = context.as<const std::uint8_t>(call.input);
+  args.bins = context.as<std::uint32_t>(call.bins);
   variant.launch(args, context.stream());
 }
 
 // The student's workspace_bytes(count), for the referee to cap and allocate.
-template <class Variant, std::span<const Variant> (*Variants)()>
-void run_workspace(const Call& call, Context& context) {
+template <class Query, class Variant, std::span<const Variant> (*Variants)()>
+void run_workspace(const Query& call, Context& context) {
   const Variant& variant = find_named(Variants(), call.variant);
-  grader::runner::reply_size(
-      context, variant.workspace_bytes == nullptr ? 0 : variant.workspace_bytes(count_of(call)));
+  grader::runner::reply_size(context,
+                             variant.workspace_bytes == nullptr
+                                 ? 0
+                                 : variant.workspace_bytes(static_cast<std::size_t>(call.count)));
 }
 
 }  // namespace
 
 std::span<const grader::runner::Handler> grader::runner::lab_handlers() {
+  using lab12_remote::ScanWorkspace;
+  using lab12_remote::SumWorkspace;
   static const Handler handlers[] = {
-      {"lab12.sum", &run_sum},
-      {"lab12.scan", &run_scan},
-      {"lab12.histogram", &run_histogram},
-      {"lab12.sum_workspace", &run_workspace<lab12::SumVariant, &lab12::sum_variants>},
-      {"lab12.scan_workspace", &run_workspace<lab12::ScanVariant, &lab12::scan_variants>},
+      remote_handler<lab12_remote::Sum, &run_sum>(),
+      remote_handler<lab12_remote::Scan, &run_scan>(),
+      remote_handler<lab12_remote::Histogram, &run_histogram>(),
+      remote_handler<SumWorkspace,
+                     &run_workspace<SumWorkspace, lab12::SumVariant, &lab12::sum_variants>>(),
+      remote_handler<ScanWorkspace,
+                     &run_workspace<ScanWorkspace, lab12::ScanVariant, &lab12::scan_variants>>(),
   };
   return handlers;
 }

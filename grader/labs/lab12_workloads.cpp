@@ -6,8 +6,9 @@
 // timed pair (Workload::share_inputs): the referee's own cost, not the timed one. Even sets start
 // on a 16-byte boundary (the vector paths), odd sets anywhere lab.h allows. Every set's output is
 // checked: the sum exactly (its pool is integers every order of additions sums exactly:
-// lab12_timed_sum.h), the scan value by value, the histogram bin by bin.
+// lab12_timed_sum.h), the scan value by value, the histogram bin by bin. The calls: lab12_remote.h.
 #include "common/random_fill.h"
+#include "grader/labs/lab12_remote.h"
 #include "grader/labs/lab12_rules.h"
 #include "grader/labs/lab12_timed_sum.h"
 #include "grader/labs/lab12_window_totals.h"
@@ -137,22 +138,23 @@ class SumWorkload : public WindowWorkload<float, lab12_rules::SumTotals> {
 
   std::vector<Call> prepare(RemoteRunner& runner, int sets, std::uint64_t seed) override {
     const std::int64_t pool = put_pool(runner, sets, seed);
-    const std::size_t workspace =
-        remote_workspace_bytes(runner, "lab12.sum_workspace", variant_, {as_int(count_)},
-                               lab12_rules::workspace_cap(count_), problem());
+    const std::size_t workspace = remote_workspace_bytes(
+        runner,
+        remote::to_call(lab12_remote::SumWorkspace{.variant = variant_, .count = as_int(count_)}),
+        lab12_rules::workspace_cap(count_), problem());
     outputs_.clear();
     std::vector<Call> calls;
     for (std::size_t offset : offsets_) {
       outputs_.push_back(runner.put_poisoned(sizeof(float), 0));
-      // count, workspace (bytes, present, not poisoned: every timed call's result is checked),
-      // the offsets of input and sum
-      calls.push_back(Call{
-          "lab12.sum",
-          variant_,
-          {as_int(count_), as_int(workspace), workspace > 0, 0, as_int(offset * sizeof(float)), 0},
-          {},
-          {pool, outputs_.back().id},
-          {}});
+      // The workspace not poisoned: every timed call's result is checked.
+      calls.push_back(
+          remote::to_call(lab12_remote::Sum{.variant = variant_,
+                                            .count = as_int(count_),
+                                            .workspace_bytes = as_int(workspace),
+                                            .workspace_present = workspace > 0,
+                                            .workspace_poisoned = 0,
+                                            .input = {pool, as_int(offset * sizeof(float))},
+                                            .sum = {outputs_.back().id, 0}}));
     }
     return calls;
   }
@@ -207,21 +209,23 @@ class ScanWorkload : public WindowWorkload<std::uint32_t, ScanPrefix> {
 
   std::vector<Call> prepare(RemoteRunner& runner, int sets, std::uint64_t seed) override {
     const std::int64_t pool = put_pool(runner, sets, seed);
-    const std::size_t workspace =
-        remote_workspace_bytes(runner, "lab12.scan_workspace", variant_, {as_int(count_)},
-                               lab12_rules::workspace_cap(count_), problem());
+    const std::size_t workspace = remote_workspace_bytes(
+        runner,
+        remote::to_call(lab12_remote::ScanWorkspace{.variant = variant_, .count = as_int(count_)}),
+        lab12_rules::workspace_cap(count_), problem());
     outputs_.clear();
     std::vector<Call> calls;
     for (std::size_t s = 0; s < offsets_.size(); ++s) {
       // Odd sets: the output 4 bytes past a 16-byte boundary too.
       outputs_.push_back(runner.put_poisoned(count_ * sizeof(std::uint32_t), s % 2 == 0 ? 0 : 4));
-      calls.push_back(
-          Call{"lab12.scan",
-               variant_,
-               {as_int(count_), as_int(workspace), workspace > 0, 0, as_int(offsets_[s] * 4), 0},
-               {},
-               {pool, outputs_.back().id},
-               {}});
+      calls.push_back(remote::to_call(
+          lab12_remote::Scan{.variant = variant_,
+                             .count = as_int(count_),
+                             .workspace_bytes = as_int(workspace),
+                             .workspace_present = workspace > 0,
+                             .workspace_poisoned = 0,
+                             .input = {pool, as_int(offsets_[s] * sizeof(std::uint32_t))},
+                             .output = {outputs_.back().id, 0}}));
     }
     return calls;
   }
@@ -286,12 +290,10 @@ class HistogramWorkload : public WindowWorkload<std::uint8_t, lab12_rules::Histo
     std::vector<Call> calls;
     for (std::size_t offset : offsets_) {
       outputs_.push_back(runner.put_poisoned(lab12::kBins * sizeof(std::uint32_t), 0));
-      calls.push_back(Call{"lab12.histogram",
-                           variant_,
-                           {as_int(count_), as_int(offset), 0},
-                           {},
-                           {pool, outputs_.back().id},
-                           {}});
+      calls.push_back(remote::to_call(lab12_remote::Histogram{.variant = variant_,
+                                                              .count = as_int(count_),
+                                                              .input = {pool, as_int(offset)},
+                                                              .bins = {outputs_.back().id, 0}}));
     }
     return calls;
   }

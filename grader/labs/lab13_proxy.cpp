@@ -1,8 +1,11 @@
 // Lab 13's interface as the referee links it: the softmax and attention variants the grader names,
 // each launch made in the runner on the student's variant of that name. Whether a rung can run on
 // this GPU is the grader's word (given_variants.h), the workspace size the student's capped
-// (lab13_rules.h), and describe() a placeholder: nothing the grading tests check reads it.
+// (lab13_rules.h), and describe() a placeholder: nothing the grading tests check reads it. The
+// calls: lab13_remote.h.
+#include "grader/labs/lab13_remote.h"
 #include "grader/labs/lab13_rules.h"
+#include "grader/labs/lab13_shape.h"
 #include "grader/referee/call_operands.h"
 #include "grader/referee/given_variants.h"
 #include "grader/referee/remote_workspace.h"
@@ -16,6 +19,8 @@
 
 namespace {
 
+namespace remote = grader::remote;
+namespace lab13_remote = grader::lab13_remote;
 using grader::referee::CallOperands;
 using grader::referee::given_variant_names;
 using grader::referee::OperandSession;
@@ -46,8 +51,12 @@ void launch_softmax(const lab13::SoftmaxArgs& args, cudaStream_t stream) {
   const std::int64_t bytes = matrix_bytes(args.rows, args.columns);
   operands.input(args.input, bytes);
   operands.output(args.output, bytes, "output");  // in place: one buffer with the input
-  session.run(
-      {operands.call("lab13.softmax", name_in("softmax_variants", I), {args.rows, args.columns})});
+  const std::vector<remote::Operand> placed = operands.place();
+  session.run({remote::to_call(lab13_remote::Softmax{.variant = name_in("softmax_variants", I),
+                                                     .rows = args.rows,
+                                                     .columns = args.columns,
+                                                     .input = placed[0],
+                                                     .output = placed[1]})});
 }
 
 cudalabs::KernelLaunch softmax_placeholder(int, int) {
@@ -86,20 +95,28 @@ void launch_attention(const lab13::AttentionArgs& args, cudaStream_t stream) {
   operands.input(args.k, bytes);
   operands.input(args.v, bytes);
   operands.output(args.o, bytes, "o");
-  std::vector<std::int64_t> ints = grader::lab13_rules::shape_ints(args.shape);
-  // The workspace (bytes, present, poisoned): the runner allocates it (grader/runner/operands.h).
-  ints.insert(ints.end(), {static_cast<std::int64_t>(args.workspace_bytes),
-                           args.workspace != nullptr ? 1 : 0, 1});
-  session.run({operands.call("lab13.attention", name_in("attention_variants", I), std::move(ints),
-                             {args.scale})});
+  const std::vector<remote::Operand> placed = operands.place();
+  // The runner allocates the workspace itself, poisoned (grader/runner/operands.h).
+  const lab13_remote::Attention call{
+      .variant = name_in("attention_variants", I),
+      .workspace_bytes = static_cast<std::int64_t>(args.workspace_bytes),
+      .workspace_present = args.workspace != nullptr,
+      .workspace_poisoned = 1,
+      .scale = args.scale,
+      .q = placed[0],
+      .k = placed[1],
+      .v = placed[2],
+      .o = placed[3]};
+  session.run({remote::to_call(lab13_remote::with_shape(call, args.shape))});
 }
 
 template <int I>
 std::size_t attention_workspace(const lab13::AttentionShape& shape) {
   return grader::referee::remote_workspace_bytes(
-      RemoteRunner::shared(), "lab13.attention_workspace", name_in("attention_variants", I),
-      grader::lab13_rules::shape_ints(shape), grader::lab13_rules::workspace_cap(shape),
-      shape.label());
+      RemoteRunner::shared(),
+      remote::to_call(lab13_remote::with_shape(
+          lab13_remote::AttentionWorkspace{.variant = name_in("attention_variants", I)}, shape)),
+      grader::lab13_rules::workspace_cap(shape), shape.label());
 }
 
 template <int I>

@@ -6,8 +6,6 @@
 #include "labs/13_attention/lab.h"
 
 #include <cstddef>
-#include <cstdint>
-#include <vector>
 
 namespace grader::lab13_rules {
 
@@ -18,11 +16,6 @@ inline std::size_t workspace_cap(const lab13::AttentionShape& shape) {
   const std::size_t scores =
       static_cast<std::size_t>(shape.heads_total()) * shape.sequence * shape.sequence;
   return 2 * scores * sizeof(float) + (std::size_t{64} << 20);
-}
-
-/// The integers that carry a shape in a call: batch, heads, sequence, head_dim, causal.
-inline std::vector<std::int64_t> shape_ints(const lab13::AttentionShape& shape) {
-  return {shape.batch, shape.heads, shape.sequence, shape.head_dim, shape.causal ? 1 : 0};
 }
 
 }  // namespace grader::lab13_rules

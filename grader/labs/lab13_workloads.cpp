@@ -3,9 +3,11 @@
 // per round; each set reads windows of them at random offsets, so that no two calls see the same
 // operands. Every set's output is checked: every element written and finite, each softmax row
 // summing to 1 within its bound and sampled rows element by element, sampled attention rows
-// against the CPU in double (reference.h's bounds).
+// against the CPU in double (reference.h's bounds). The calls: lab13_remote.h.
 #include "common/random_fill.h"
+#include "grader/labs/lab13_remote.h"
 #include "grader/labs/lab13_rules.h"
+#include "grader/labs/lab13_shape.h"
 #include "grader/referee/given_variants.h"
 #include "grader/referee/problem_flags.h"
 #include "grader/referee/remote_workspace.h"
@@ -76,12 +78,12 @@ class SoftmaxWorkload : public Workload {
       if (s % 2 == 0) offset -= offset % 4;  // even sets 16-byte aligned, odd sets anywhere
       offsets_.push_back(offset);
       outputs_.push_back(runner.put_poisoned(count() * sizeof(float), s % 2 == 0 ? 0 : 4));
-      calls.push_back(Call{"lab13.softmax",
-                           variant_,
-                           {rows_, columns_, as_int(offset * sizeof(float)), 0},
-                           {},
-                           {pool, outputs_.back().id},
-                           {}});
+      calls.push_back(
+          remote::to_call(lab13_remote::Softmax{.variant = variant_,
+                                                .rows = rows_,
+                                                .columns = columns_,
+                                                .input = {pool, as_int(offset * sizeof(float))},
+                                                .output = {outputs_.back().id, 0}}));
     }
     return calls;
   }
@@ -179,9 +181,11 @@ class AttentionWorkload : public Workload {
     const std::int64_t pools[] = {runner.put_kept(key + " q", q_.data(), q_.size() * 2).id,
                                   runner.put_kept(key + " k", k_.data(), k_.size() * 2).id,
                                   runner.put_kept(key + " v", v_.data(), v_.size() * 2).id};
-    const std::size_t workspace = remote_workspace_bytes(
-        runner, "lab13.attention_workspace", variant_, lab13_rules::shape_ints(shape_),
-        lab13_rules::workspace_cap(shape_), problem());
+    const std::size_t workspace =
+        remote_workspace_bytes(runner,
+                               remote::to_call(lab13_remote::with_shape(
+                                   lab13_remote::AttentionWorkspace{.variant = variant_}, shape_)),
+                               lab13_rules::workspace_cap(shape_), problem());
     std::mt19937_64 random(cudalabs::derive_seed(seed, "windows"));
     sets_.clear();
     samples_ = seed;
@@ -191,16 +195,18 @@ class AttentionWorkload : public Workload {
       for (std::size_t& offset : set.offsets)
         offset = random() % slack / 8 * 8;  // lab.h: 16-byte aligned
       set.o = runner.put_poisoned(shape_.elements() * sizeof(__nv_bfloat16), 0);
-      std::vector<std::int64_t> ints = lab13_rules::shape_ints(shape_);
-      // workspace (bytes, present, not poisoned: every timed call's result is checked), offsets
-      ints.insert(ints.end(), {as_int(workspace), workspace > 0, 0, as_int(set.offsets[0] * 2),
-                               as_int(set.offsets[1] * 2), as_int(set.offsets[2] * 2), 0});
-      calls.push_back(Call{"lab13.attention",
-                           variant_,
-                           std::move(ints),
-                           {scale_},
-                           {pools[0], pools[1], pools[2], set.o.id},
-                           {}});
+      // The workspace not poisoned: every timed call's result is checked.
+      const lab13_remote::Attention call{
+          .variant = variant_,
+          .workspace_bytes = as_int(workspace),
+          .workspace_present = workspace > 0,
+          .workspace_poisoned = 0,
+          .scale = scale_,
+          .q = {pools[0], as_int(set.offsets[0] * sizeof(__nv_bfloat16))},
+          .k = {pools[1], as_int(set.offsets[1] * sizeof(__nv_bfloat16))},
+          .v = {pools[2], as_int(set.offsets[2] * sizeof(__nv_bfloat16))},
+          .o = {set.o.id, 0}};
+      calls.push_back(remote::to_call(lab13_remote::with_shape(call, shape_)));
       sets_.push_back(set);
     }
     return calls;

@@ -13,8 +13,7 @@ void CallOperands::output(void* pointer, std::int64_t bytes, const std::string& 
   operands_.push_back({pointer, bytes, true, what});
 }
 
-Call CallOperands::call(const std::string& function, const std::string& variant,
-                        std::vector<std::int64_t> ints, std::vector<double> reals) {
+std::vector<remote::Operand> CallOperands::place() {
   const std::size_t count = operands_.size();
   std::vector<std::int64_t> ids(count, kNullBuffer), offsets(count, 0);
   auto address = [this](std::size_t i) {
@@ -55,8 +54,9 @@ Call CallOperands::call(const std::string& function, const std::string& variant,
     }
     first = end;
   }
-  ints.insert(ints.end(), offsets.begin(), offsets.end());
-  return Call{function, variant, std::move(ints), std::move(reals), std::move(ids), {}};
+  std::vector<remote::Operand> placed;
+  for (std::size_t i = 0; i < count; ++i) placed.push_back({ids[i], offsets[i]});
+  return placed;
 }
 
 }  // namespace grader::referee

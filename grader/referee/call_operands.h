@@ -3,11 +3,11 @@
 /// input), a scan whose output overlaps its input (the test that it is refused). Operands that
 /// overlap in the referee's memory share one buffer in the runner, at the same distance apart, so
 /// that the student's code sees the aliasing the test made; each operand reaches the runner as a
-/// buffer and a byte offset into it (grader/runner/operands.h).
+/// buffer and a byte offset into it (remote::Operand, grader/remote.h).
 #pragma once
 
-#include "grader/call.h"
 #include "grader/referee/remote_operand.h"
+#include "grader/remote.h"
 
 #include <cstdint>
 #include <string>
@@ -26,10 +26,9 @@ class CallOperands {
   /// An operand the call writes: the session copies it back after the run.
   void output(void* pointer, std::int64_t bytes, const std::string& what);
 
-  /// The call: `ints` (the function's own integers) followed by each operand's byte offset, the
-  /// operands' buffers in the order they were added. Puts the buffers in the runner.
-  Call call(const std::string& function, const std::string& variant, std::vector<std::int64_t> ints,
-            std::vector<double> reals = {});
+  /// Puts the operands' buffers in the runner: each operand, in the order they were added, as the
+  /// buffer and offset a declared call carries.
+  std::vector<remote::Operand> place();
 
  private:
   struct Operand {

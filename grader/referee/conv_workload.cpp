@@ -5,6 +5,7 @@
 #include "common/random_fill.h"
 #include "common/reference_conv.h"
 #include "common/reference_gemm.h"
+#include "grader/labs/lab08_remote.h"
 
 #include <cmath>
 #include <cstring>
@@ -61,11 +62,17 @@ class ConvWorkload : public Workload {
                                                  shape_.filter_elements() * sizeof(float), 0)
                                       .id;
       set.output = runner.put_poisoned(output_bytes, 0);
-      calls.push_back(Call{"conv.variants",
-                           variant_,
-                           {shape_.n, shape_.h, shape_.w, shape_.c, shape_.f, shape_.r, shape_.s},
-                           {},
-                           {input, filter, set.output.id}});
+      calls.push_back(remote::to_call(lab08_remote::Conv{.variant = variant_,
+                                                         .n = shape_.n,
+                                                         .h = shape_.h,
+                                                         .w = shape_.w,
+                                                         .c = shape_.c,
+                                                         .f = shape_.f,
+                                                         .r = shape_.r,
+                                                         .s = shape_.s,
+                                                         .input = {input},
+                                                         .filter = {filter},
+                                                         .output = {set.output.id}}));
       sets_.push_back(set);
     }
     return calls;

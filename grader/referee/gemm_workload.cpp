@@ -48,8 +48,8 @@ Input to_input(float value) {
 template <class Input>
 class GemmWorkload : public Workload {
  public:
-  GemmWorkload(std::string function, std::string variant, cudalabs::GemmShape shape)
-      : function_(std::move(function)), variant_(std::move(variant)), shape_(shape) {
+  GemmWorkload(GemmPack pack, std::string variant, cudalabs::GemmShape shape)
+      : pack_(pack), variant_(std::move(variant)), shape_(shape) {
     cudalabs::validate_gemm_shape(shape_, "the graded GEMM");
   }
 
@@ -83,11 +83,17 @@ class GemmWorkload : public Workload {
           runner.put_slice(pool, set.b_offset * sizeof(Input), b_elements() * sizeof(Input), 0).id;
       set.c = runner.put_poisoned(c_elements() * sizeof(float), 0);
       set.seed = random();
-      calls.push_back(Call{function_,
-                           variant_,
-                           {shape_.m, shape_.n, shape_.k, shape_.k, shape_.n, shape_.n},
-                           {1.0, 0.0},
-                           {a, b, set.c.id}});
+      calls.push_back(pack_(variant_, {.m = shape_.m,
+                                       .n = shape_.n,
+                                       .k = shape_.k,
+                                       .lda = shape_.k,
+                                       .ldb = shape_.n,
+                                       .ldc = shape_.n,
+                                       .alpha = 1.0,
+                                       .beta = 0.0,
+                                       .a = {a},
+                                       .b = {b},
+                                       .c = {set.c.id}}));
       sets_.push_back(set);
     }
     return calls;
@@ -207,7 +213,8 @@ class GemmWorkload : public Workload {
     return c_device_->to_host();
   }
 
-  std::string function_, variant_;
+  GemmPack pack_;
+  std::string variant_;
   cudalabs::GemmShape shape_;
   std::vector<float> pool_float_;
   std::vector<Input> pool_input_;
@@ -231,17 +238,16 @@ int positive_flag(const std::string& flag, const std::string& text) {
 }  // namespace
 
 template <class Input>
-std::unique_ptr<Workload> gemm_workload(const std::string& function, const std::string& variant,
+std::unique_ptr<Workload> gemm_workload(GemmPack pack, const std::string& variant,
                                         const cudalabs::GemmShape& shape) {
-  return std::make_unique<GemmWorkload<Input>>(function, variant, shape);
+  return std::make_unique<GemmWorkload<Input>>(pack, variant, shape);
 }
 
-template std::unique_ptr<Workload> gemm_workload<float>(const std::string&, const std::string&,
+template std::unique_ptr<Workload> gemm_workload<float>(GemmPack, const std::string&,
                                                         const cudalabs::GemmShape&);
-template std::unique_ptr<Workload> gemm_workload<__nv_bfloat16>(const std::string&,
-                                                                const std::string&,
+template std::unique_ptr<Workload> gemm_workload<__nv_bfloat16>(GemmPack, const std::string&,
                                                                 const cudalabs::GemmShape&);
-template std::unique_ptr<Workload> gemm_workload<__half>(const std::string&, const std::string&,
+template std::unique_ptr<Workload> gemm_workload<__half>(GemmPack, const std::string&,
                                                          const cudalabs::GemmShape&);
 
 cudalabs::GemmShape gemm_shape_from(const std::vector<std::string>& args,

@@ -19,29 +19,23 @@ namespace grader::referee {
 
 inline constexpr int kMaxRemoteVariants = 32;
 
-// The list each element type's table was made from ("variants", "fp16_variants"): one list per
-// type in a lab.
-template <class Input>
-struct RemoteList {
-  static inline std::string name = "variants";
-};
-
-template <class Input, int I>
+template <class Input, const char* List, int I>
 void forward_gemm_variant(const cudalabs::GemmArgsOf<Input>& args, cudaStream_t stream) {
-  const std::string& list = RemoteList<Input>::name;
-  remote_gemm<Input>("gemm." + list, given_variant_names(list).at(I), args, stream);
+  remote_gemm<Input>(gemm_remote::GemmVariant<List>{.variant = given_variant_names(List).at(I)},
+                     args, stream);
 }
 
-template <class Input, int I>
+template <const char* List, int I>
 std::string forward_unavailable() {
-  return unavailable_reason(given_variant_names(RemoteList<Input>::name).at(I));
+  return unavailable_reason(given_variant_names(List).at(I));
 }
 
-template <class Input, int... I>
+template <class Input, const char* List, int... I>
 std::vector<cudalabs::GemmVariantOf<Input>> remote_gemm_table(std::integer_sequence<int, I...>) {
-  constexpr cudalabs::GemmLauncherOf<Input> launchers[] = {&forward_gemm_variant<Input, I>...};
-  constexpr std::string (*availability[])() = {&forward_unavailable<Input, I>...};
-  const std::vector<std::string>& names = given_variant_names(RemoteList<Input>::name);
+  constexpr cudalabs::GemmLauncherOf<Input> launchers[] = {
+      &forward_gemm_variant<Input, List, I>...};
+  constexpr std::string (*availability[])() = {&forward_unavailable<List, I>...};
+  const std::vector<std::string>& names = given_variant_names(List);
   if (names.size() > sizeof...(I))
     throw std::runtime_error("more variants than the referee forwards");
   std::vector<cudalabs::GemmVariantOf<Input>> table;
@@ -51,15 +45,12 @@ std::vector<cudalabs::GemmVariantOf<Input>> remote_gemm_table(std::integer_seque
   return table;
 }
 
-/// The lab's list `list` of variants, forwarded (one list per element type: a referee serves one
-/// lab). The runner's handler for it is "gemm.<list>".
-template <class Input>
-std::span<const cudalabs::GemmVariantOf<Input>> remote_gemm_variants(
-    const char* list = "variants") {
-  static const std::vector<cudalabs::GemmVariantOf<Input>> table = [list] {
-    RemoteList<Input>::name = list;
-    return remote_gemm_table<Input>(std::make_integer_sequence<int, kMaxRemoteVariants>{});
-  }();
+/// The lab's list `List` of variants (gemm_remote::kVariants, kFp16Variants), forwarded: each
+/// launch the call gemm_remote::GemmVariant<List>.
+template <class Input, const char* List = gemm_remote::kVariants>
+std::span<const cudalabs::GemmVariantOf<Input>> remote_gemm_variants() {
+  static const std::vector<cudalabs::GemmVariantOf<Input>> table =
+      remote_gemm_table<Input, List>(std::make_integer_sequence<int, kMaxRemoteVariants>{});
   return table;
 }
 

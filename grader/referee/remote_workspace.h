@@ -4,20 +4,18 @@
 /// choose is refused past a cap of its own, with a failure that says so.
 #pragma once
 
+#include "grader/call.h"
 #include "grader/referee/remote_runner.h"
 
 #include <cstddef>
-#include <cstdint>
 #include <string>
-#include <vector>
 
 namespace grader::referee {
 
-/// What `runner`'s handler `function` replies for `variant` with `ints` (8 bytes: the student's
-/// workspace_bytes), or std::runtime_error when it is more than `cap` bytes. `problem` names the
-/// problem in that message.
-std::size_t remote_workspace_bytes(RemoteRunner& runner, const std::string& function,
-                                   const std::string& variant, std::vector<std::int64_t> ints,
-                                   std::size_t cap, const std::string& problem);
+/// What `runner` replies to `call` (a declared workspace query, e.g. lab12_remote::SumWorkspace:
+/// 8 bytes, the student's workspace_bytes), or std::runtime_error when it is more than `cap`
+/// bytes. `problem` names the problem in that message.
+std::size_t remote_workspace_bytes(RemoteRunner& runner, const Call& call, std::size_t cap,
+                                   const std::string& problem);
 
 }  // namespace grader::referee

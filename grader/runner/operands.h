@@ -1,8 +1,8 @@
 /// @file grader/runner/operands.h
 /// @brief The runner's side of grader/referee/call_operands.h: an operand's pointer is its buffer
-/// plus the byte offset the referee sent (operands that overlap share one buffer), and a call's
-/// workspace is scratch the runner allocates at the size the referee sent (capped there): nobody
-/// reads it back, so its bytes never cross the channel.
+/// plus the byte offset the referee sent (Context::as(remote::Operand)), and a call's workspace is
+/// scratch the runner allocates at the size the referee sent (capped there): nobody reads it back,
+/// so its bytes never cross the channel.
 #pragma once
 
 #include "grader/runner/runner.h"
@@ -17,17 +17,6 @@
 #include <vector>
 
 namespace grader::runner {
-
-/// Operand `index` of `call`: buffer `index`, `integer(call, offsets + index)` bytes in (nullptr
-/// stays nullptr).
-template <class T>
-T* operand(const Call& call, const Context& context, std::size_t index, std::size_t offsets) {
-  auto* base = static_cast<std::uint8_t*>(context.pointer(call, index));
-  if (base == nullptr) return nullptr;
-  const std::int64_t offset = integer(call, offsets + index);
-  if (offset < 0) throw ChannelError("malformed call " + call.label() + ": a negative offset");
-  return reinterpret_cast<T*>(base + offset);
-}
 
 /// Device scratch of at least `bytes` (256-byte aligned), for the call about to be made on
 /// `context`'s stream; filled with 0xFF bytes first when `poison` (a kernel that relies on memory
@@ -56,15 +45,18 @@ inline void* scratch(std::size_t bytes, bool poison, const Context& context) {
   return memory;
 }
 
-/// The workspace of a call whose integers at `first` are (bytes, present, poison): nullptr when
-/// the referee's call passed none.
-inline void* call_workspace(const Call& call, const Context& context, std::size_t first) {
-  const std::int64_t bytes = integer(call, first);
-  if (bytes < 0) throw ChannelError("malformed call " + call.label() + ": a negative workspace");
-  if (integer(call, first + 1) == 0) return nullptr;
+/// The workspace of a declared call (grader/labs/lab12_remote.h, lab13_remote.h) whose members
+/// workspace_bytes, workspace_present and workspace_poisoned carry it: nullptr when the referee's
+/// call passed none.
+template <class Args>
+void* call_workspace(const Args& call, const Context& context) {
+  if (call.workspace_bytes < 0)
+    throw ChannelError("malformed call " + std::string(Args::kFunction) + " " + call.variant +
+                       ": a negative workspace");
+  if (call.workspace_present == 0) return nullptr;
   // A workspace of 0 bytes the referee passed is still a pointer (the launch must refuse its size).
-  const std::size_t size = std::max<std::size_t>(static_cast<std::size_t>(bytes), 1);
-  return scratch(size, integer(call, first + 2) != 0, context);
+  const std::size_t size = std::max<std::size_t>(static_cast<std::size_t>(call.workspace_bytes), 1);
+  return scratch(size, call.workspace_poisoned != 0, context);
 }
 
 /// Replies `value` as the call's result (8 bytes, little-endian as the referee reads it).

@@ -4,10 +4,12 @@
 /// the buffers' bytes. Nothing it replies is believed but those bytes, which the referee checks.
 ///
 /// Each lab's runner links one list of handlers (lab_handlers), one per function of the lab's
-/// interface; a handler decodes a Call and calls the student's function.
+/// interface; a handler unpacks a declared Call (grader/remote.h: remote_handler) and calls the
+/// student's function.
 #pragma once
 
 #include "grader/call.h"
+#include "grader/remote.h"
 
 #include <cuda_runtime.h>
 
@@ -29,12 +31,10 @@ class Missing : public std::runtime_error {
 class Context {
  public:
   virtual ~Context() = default;
-  /// The device pointer of buffer argument `index` of `call` (nullptr for kNullBuffer).
-  virtual void* pointer(const Call& call, std::size_t index) const = 0;
+  /// The device pointer of buffer `id` (nullptr for kNullBuffer).
+  virtual void* buffer(std::int64_t id) const = 0;
   /// The stream every call is made on.
   virtual cudaStream_t stream() const = 0;
-  /// Host data argument `index` of `call`.
-  virtual const std::vector<std::uint8_t>& blob(const Call& call, std::size_t index) const = 0;
   /// The call's result for the referee (host bytes it checks itself), replacing any earlier one.
   virtual void set_result(std::vector<std::uint8_t> bytes) = 0;
   /// Asks the referee to do `kind` with `payload` and waits for its answer (thread-safe: lab 10's
@@ -42,22 +42,31 @@ class Context {
   virtual std::vector<std::uint8_t> callback(const std::string& kind,
                                              const std::vector<std::uint8_t>& payload) = 0;
 
+  /// A buffer argument of a declared remote function (grader/remote.h).
   template <class T>
-  T* as(const Call& call, std::size_t index) const {
-    return static_cast<T*>(pointer(call, index));
+  T* as(remote::Buffer argument) const {
+    return static_cast<T*>(buffer(argument.id));
+  }
+  /// An operand of a declared remote function: its buffer, `offset` bytes in (nullptr stays null).
+  template <class T>
+  T* as(remote::Operand argument) const {
+    auto* base = static_cast<std::uint8_t*>(buffer(argument.id));
+    return base == nullptr ? nullptr : reinterpret_cast<T*>(base + argument.offset);
   }
 };
-
-/// Argument `index` of `call`, checked to be there (a malformed request is the referee's bug).
-std::int64_t integer(const Call& call, std::size_t index);
-double real(const Call& call, std::size_t index);
-/// As integer(), checked to fit an int.
-int int_arg(const Call& call, std::size_t index);
 
 struct Handler {
   const char* function;  ///< Call::function it answers
   void (*run)(const Call& call, Context& context);
 };
+
+/// The handler of the remote function `Args` declares (grader/remote.h): the call unpacked by
+/// from_call, then `Run` on its arguments.
+template <class Args, void (*Run)(const Args& args, Context& context)>
+constexpr Handler remote_handler() {
+  return {Args::kFunction,
+          [](const Call& call, Context& context) { Run(remote::from_call<Args>(call), context); }};
+}
 
 /// The handlers of the lab this runner is built for (one definition per runner executable).
 std::span<const Handler> lab_handlers();

@@ -26,25 +26,6 @@
 
 namespace grader::runner {
 
-std::int64_t integer(const Call& call, std::size_t index) {
-  if (index >= call.ints.size())
-    throw ChannelError("malformed call " + call.label() + ": too few integers");
-  return call.ints[index];
-}
-
-double real(const Call& call, std::size_t index) {
-  if (index >= call.reals.size())
-    throw ChannelError("malformed call " + call.label() + ": too few reals");
-  return call.reals[index];
-}
-
-int int_arg(const Call& call, std::size_t index) {
-  const std::int64_t value = integer(call, index);
-  if (value < INT32_MIN || value > INT32_MAX)
-    throw ChannelError("malformed call " + call.label() + ": an int out of range");
-  return static_cast<int>(value);
-}
-
 namespace {
 
 constexpr int kRequests = 3, kReplies = 4, kOwnOutput = 5;
@@ -63,18 +44,14 @@ class RunnerState : public Context {
  public:
   RunnerState() { pin_arena(arena_); }
 
-  void* pointer(const Call& call, std::size_t index) const override {
-    if (index >= call.buffers.size())
-      throw ChannelError("malformed call " + call.label() + ": too few buffers");
-    const std::int64_t id = call.buffers[index];
+  void* buffer(std::int64_t id) const override {
     if (id == kNullBuffer) return nullptr;
     if (id == kDummyBuffer) {
       if (dummy_ == nullptr) check(cudaMalloc(&dummy_, 4096), "cudaMalloc (dummy buffer)");
       return dummy_;
     }
     const auto found = buffers_.find(id);
-    if (found == buffers_.end())
-      throw ChannelError("malformed call " + call.label() + ": no buffer " + std::to_string(id));
+    if (found == buffers_.end()) throw ChannelError("no buffer " + std::to_string(id));
     return found->second.data();
   }
   cudaStream_t stream() const override {
@@ -82,11 +59,6 @@ class RunnerState : public Context {
     return stream_;
   }
 
-  const std::vector<std::uint8_t>& blob(const Call& call, std::size_t index) const override {
-    if (index >= call.blobs.size())
-      throw ChannelError("malformed call " + call.label() + ": too few data arguments");
-    return call.blobs[index];
-  }
   void set_result(std::vector<std::uint8_t> bytes) override { result_ = std::move(bytes); }
   std::vector<std::uint8_t> take_result() { return std::exchange(result_, {}); }
 
