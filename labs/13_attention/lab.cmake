@@ -9,9 +9,12 @@ set_source_files_properties("${LAB_DIR}/pytorch_sdpa.cpp" PROPERTIES
                             COMPILE_DEFINITIONS CUDALABS_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 target_link_libraries(lab13_library_reference PUBLIC cudalabs_common PRIVATE cudalabs_warnings)
 target_include_directories(lab13_library_reference PUBLIC "${LAB_DIR}")
+# The drivers' attention problems (attention_runs.cpp) and --dump-dir (attention_dump.cpp) are theirs
+# alone.
 foreach(target IN ITEMS lab13 lab13_solution)
   if(TARGET ${target})
     target_link_libraries(${target} PRIVATE lab13_library_reference)
+    target_sources(${target} PRIVATE "${LAB_DIR}/attention_dump.cpp" "${LAB_DIR}/attention_runs.cpp")
   endif()
 endforeach()
 # The solution's steps past the ladder (solutions/13_attention/attention_steps.h): a translation unit
