@@ -3,6 +3,8 @@
 #include "common/cli.h"
 #include "common/random_fill.h"
 
+#include <algorithm>
+
 namespace cudalabs {
 
 void add_driver_flags(CLI::App& app, DriverOptions& options, const DriverFlags& flags) {
@@ -10,6 +12,17 @@ void add_driver_flags(CLI::App& app, DriverOptions& options, const DriverFlags& 
   if (flags.variant_flag) {
     app.add_option("--variant", options.variants, "Variant to run (repeatable; default: all)")
         ->type_name("NAME");
+  }
+  if (!flags.number_flag.empty()) {
+    app.add_option_function<std::vector<std::string>>(
+           flags.number_flag,
+           [&options, flag = flags.number_flag,
+            numbers = flags.numbers](const std::vector<std::string>& texts) {
+             for (const std::string& text : texts)
+               options.numbers.push_back(parse_number_choice(flag, text, numbers));
+           },
+           flags.number_help)
+        ->type_name(kIntegerValueName);
   }
   add_integer_flag(app, "--repetitions", options.timing.repetitions, 1, 1000,
                    "Timed repetitions per " + each + "; tables show their median");
@@ -34,6 +47,21 @@ void add_driver_flags(CLI::App& app, DriverOptions& options, const DriverFlags& 
                    "Name the JSON DIR/" + flags.lab_id + "_<TAG>_<device>.json instead")
         ->type_name("TAG");
   }
+}
+
+int parse_number_choice(const std::string& flag, const std::string& text,
+                        const std::vector<int>& numbers) {
+  const int number =
+      static_cast<int>(parse_integer_flag(flag, text, numbers.front(), numbers.back()));
+  if (std::find(numbers.begin(), numbers.end(), number) != numbers.end()) return number;
+  std::string expected;
+  for (std::size_t i = 0; i < numbers.size(); ++i) {
+    expected += (i == 0                    ? ""
+                 : i + 1 == numbers.size() ? " or "
+                                           : ", ") +
+                std::to_string(numbers[i]);
+  }
+  throw FlagError(flag + ": invalid value '" + text + "' (expected " + expected + ")");
 }
 
 std::uint64_t choose_seed(const std::string& seed_text) {

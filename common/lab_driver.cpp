@@ -4,6 +4,7 @@
 #include "common/random_fill.h"
 #include "common/shrink_to_fit.h"
 
+#include <algorithm>
 #include <iostream>
 
 namespace cudalabs {
@@ -26,6 +27,11 @@ bool LabDriver::parse(int argc, char** argv, std::span<const VariantName> varian
   seed_ = choose_seed(options_.seed_text);
   session_ = TimedSession(options_.timing);
   return true;
+}
+
+bool LabDriver::chosen_number(int number) const {
+  const std::vector<int>& chosen = options_.numbers;
+  return chosen.empty() || std::find(chosen.begin(), chosen.end(), number) != chosen.end();
 }
 
 std::uint64_t LabDriver::seed_for(std::string_view what) const {

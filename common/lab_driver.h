@@ -60,6 +60,8 @@ class LabDriver {
   bool verify_only() const { return options_.verify_only; }
   /// True when --variant names `name` or is not given.
   bool chosen(std::string_view name) const { return is_chosen(options_.variants, name); }
+  /// True when the number flag (DriverFlags::number_flag) names `number` or is not given.
+  bool chosen_number(int number) const;
   /// The run's seed (--seed, CUDALABS_SEED or fresh), printed in the header.
   std::uint64_t seed() const { return seed_; }
   /// The seed of one check or input set of the run: derive_seed(seed(), what).

@@ -126,6 +126,51 @@ TEST(VariantChoice, ListPrintsEveryVariantAndStops) {
             "sum_atomic\tone atomic per element\nsum_tree\ta tree in shared memory\n");
 }
 
+// Lab 08's variants are chosen by their coarsening factor: --factor instead of --variant.
+DriverFlags factor_flags() {
+  DriverFlags flags;
+  flags.variant_flag = false;
+  flags.number_flag = "--factor";
+  flags.number_help = "Coarsening factor to run (repeatable; default: all)";
+  flags.numbers = {1, 2, 4, 8, 16, 32};
+  return flags;
+}
+
+TEST(VariantChoice, ByNumberTakesOnlyItsNumbersInOneLine) {
+  EXPECT_EQ(parse_error({"lab99", "--factor", "3"}, factor_flags()),
+            "--factor: invalid value '3' (expected 1, 2, 4, 8, 16 or 32)");
+  EXPECT_EQ(parse_error({"lab99", "--factor", "64"}, factor_flags()),
+            "--factor: invalid value '64' (expected an integer from 1 to 32)");
+  EXPECT_EQ(parse_error({"lab99", "--factor", "0"}, factor_flags()),
+            "--factor: invalid value '0' (expected an integer from 1 to 32)");
+  EXPECT_EQ(parse_error({"lab99", "--factor", "two"}, factor_flags())
+                .rfind("--factor: invalid value 'two'", 0),
+            0u);
+  EXPECT_EQ(parse_error({"lab99", "--variant", "sum_tree"}, factor_flags()),
+            "unknown flag '--variant' (see --help)");
+  EXPECT_EQ(parse_error({"lab99", "--factor", "32"}), "unknown flag '--factor' (see --help)");
+  EXPECT_EQ(parse_number_choice("--k", "2", {2}), 2);
+}
+
+TEST(VariantChoice, ByNumberChoosesTheNamedNumbersOrAll) {
+  {
+    CLI::App app;
+    LabDriver driver({"lab99", "a test lab"}, app, factor_flags());
+    Args args({"lab99"});
+    ASSERT_TRUE(driver.parse(args.argc(), args.argv(), kVariants));
+    for (int factor : {1, 2, 4, 8, 16, 32}) EXPECT_TRUE(driver.chosen_number(factor));
+    EXPECT_NE(app.help().find("--factor N"), std::string::npos) << app.help();
+  }
+  CLI::App app;
+  LabDriver driver({"lab99", "a test lab"}, app, factor_flags());
+  Args args({"lab99", "--factor", "4", "--factor", "32"});
+  ASSERT_TRUE(driver.parse(args.argc(), args.argv(), kVariants));
+  EXPECT_TRUE(driver.chosen_number(4));
+  EXPECT_TRUE(driver.chosen_number(32));
+  EXPECT_FALSE(driver.chosen_number(1));
+  EXPECT_FALSE(driver.chosen_number(16));
+}
+
 TEST(Seed, GivenOrRefusedInOneLine) {
   EXPECT_EQ(choose_seed("12345"), 12345u);
   EXPECT_EQ(choose_seed("0"), 0u);
