@@ -58,13 +58,23 @@ void LabDriver::shrink_default(std::initializer_list<const char*> given, const s
       shrink_default_to_fit(out(), flag, size, smallest, device_memory(), bytes, besides));
 }
 
-void LabDriver::begin(bool with_clock, const void* lab_kernel,
-                      std::span<const BuildFeature> features,
-                      std::span<const void* const> feature_kernels) {
+void LabDriver::start_record() {
   for (std::string& arg :
        record_output_args(options_.results_dir, lab_.id, options_.results_tag, device_.slug()))
     benchmark_args_.push_back(std::move(arg));
   initialize_benchmark(benchmark_args_);
+}
+
+void LabDriver::begin(const std::function<void(std::ostream&)>& header) {
+  start_record();
+  header(out());
+  print_build_report(out(), nullptr);
+}
+
+void LabDriver::begin(bool with_clock, const void* lab_kernel,
+                      std::span<const BuildFeature> features,
+                      std::span<const void* const> feature_kernels) {
+  start_record();
   std::ostream& o = out();
   o << lab_.id << ": " << lab_.title << "\n"
     << "device: " << device_.name << " (sm_" << device_.major << device_.minor << ", "
@@ -75,15 +85,23 @@ void LabDriver::begin(bool with_clock, const void* lab_kernel,
 }
 
 std::map<std::string, BenchmarkMedian> LabDriver::time_and_recheck() {
+  std::map<std::string, BenchmarkMedian> medians = time();
+  recheck();
+  return medians;
+}
+
+std::map<std::string, BenchmarkMedian> LabDriver::time() {
   add_benchmark_context(device_, argc_, argv_, seed_);
   session_.register_benchmarks();
   out() << "timing: " << options_.timing.repetitions << " repetitions of at least "
         << options_.timing.min_time_s << " s each, CUDA-event times, medians\n";
-  std::map<std::string, BenchmarkMedian> medians = run_benchmarks(benchmark_args_, out());
+  return run_benchmarks(benchmark_args_, out());
+}
+
+void LabDriver::recheck() {
   const std::map<std::string, Recheck>& rechecks = session_.recheck_all(out());
   if (const std::string record = record_file_of(benchmark_args_); !record.empty())
     add_rechecks_to_record(record, rechecks);
-  return medians;
 }
 
 std::string LabDriver::check_cell(CheckOutcome checked, const std::string& benchmark,

@@ -64,6 +64,9 @@ class LabDriver {
   bool chosen_number(int number) const;
   /// The run's seed (--seed, CUDALABS_SEED or fresh), printed in the header.
   std::uint64_t seed() const { return seed_; }
+  /// Takes `seed` as the run's seed: a lab whose seed comes from its own flags (the DCGAN's input
+  /// flags, with seed_flag off) hands it over after parse.
+  void use_seed(std::uint64_t seed) { seed_ = seed; }
   /// The seed of one check or input set of the run: derive_seed(seed(), what).
   std::uint64_t seed_for(std::string_view what) const;
   /// The lab as it names itself.
@@ -90,6 +93,10 @@ class LabDriver {
              std::span<const BuildFeature> features = {},
              std::span<const void* const> feature_kernels = {});
 
+  /// begin() with the lab's own header: `header` prints its lines on out() (the DCGAN's weights,
+  /// latents and the earlier labs it runs), then the build report follows.
+  void begin(const std::function<void(std::ostream&)>& header);
+
   /// Adds a timed run (TimedSession::add).
   void add_timed(TimedRun run) { session_.add(std::move(run)); }
   /// Adds a reference timed beside the lab's variants (cuBLAS, CUB, a copy): not rechecked.
@@ -101,6 +108,12 @@ class LabDriver {
   /// Adds the record's context, times every run (one progress line each), rechecks every variant
   /// in its timed buffers and adds the rechecks to the record. Returns the medians by name.
   std::map<std::string, BenchmarkMedian> time_and_recheck();
+  /// time_and_recheck's first half, for a lab that times more in the same buffers (lab 09's
+  /// per-layer events) before they are checked again: the record's context and every run timed.
+  std::map<std::string, BenchmarkMedian> time();
+  /// time_and_recheck's second half: every variant rechecked in its timed buffers (one line each),
+  /// the rechecks added to the record.
+  void recheck();
 
   /// A table's check cell for the variant timed as `benchmark` (check_cell).
   std::string check_cell(CheckOutcome checked, const std::string& benchmark,
@@ -124,6 +137,7 @@ class LabDriver {
   char** argv_ = nullptr;
   std::vector<std::string> benchmark_args_;
   std::uint64_t seed_ = 0;
+  void start_record();  // the record's path and Google Benchmark
   DeviceInfo device_{};
   TimedSession session_{TimingOptions{}};
 };

@@ -5,6 +5,7 @@
 
 #include "common/cli.h"
 #include "common/ladder.h"
+#include "common/random_fill.h"
 #include "common/shrink_to_fit.h"
 
 #include <gtest/gtest.h>
@@ -293,6 +294,44 @@ TEST(RunProtocol, PassingRechecksLeaveTheVerdictToTheChecks) {
   driver.session().recheck_all(out);
   EXPECT_EQ(driver.exit_code(true), kExitOk);
   EXPECT_EQ(driver.exit_code(false), kExitFailed);
+}
+
+TEST(RunProtocol, RecheckAfterMoreTimingInTheSameBuffers) {
+  // Lab 09 times per layer between time() and recheck(): the recheck sees what that timing left.
+  CLI::App app;
+  LabDriver driver({"lab99", "a test lab"}, app);
+  Args args({"lab99"});
+  ASSERT_TRUE(driver.parse(args.argc(), args.argv(), kVariants));
+  FakeVariant wrong{true};
+  wrong.input = 3.0f;
+  wrong.launch();  // its check
+  driver.add_timed({"lab99/sum_atomic/n1",
+                    [&](cudaStream_t) { wrong.launch(); },
+                    0.0,
+                    4.0,
+                    {},
+                    [&] { return recheck_of(wrong, 5.0f); }});
+  wrong.launch();  // the per-layer timing after time()
+  testing::internal::CaptureStdout();
+  driver.recheck();
+  const std::string out = testing::internal::GetCapturedStdout();
+  EXPECT_NE(out.find("lab99/sum_atomic/n1: got 0.000000: FAIL (after timing)"), std::string::npos)
+      << out;
+  EXPECT_EQ(driver.check_cell(CheckOutcome::kPassed, "lab99/sum_atomic/n1"), "FAIL after timing");
+  EXPECT_EQ(driver.exit_code(true), kExitFailed);
+}
+
+TEST(Seed, ALabsOwnSeedIsTheRunsSeed) {
+  CLI::App app;
+  DriverFlags flags;
+  flags.seed_flag = false;  // the DCGAN's --seed is among its input flags
+  LabDriver driver({"lab99", "a test lab"}, app, flags);
+  Args args({"lab99"});
+  ASSERT_TRUE(driver.parse(args.argc(), args.argv(), kVariants));
+  driver.use_seed(4242);
+  EXPECT_EQ(driver.seed(), 4242u);
+  EXPECT_EQ(driver.seed_for("recheck"), derive_seed(4242, "recheck"));
+  EXPECT_NE(driver.seed_for("recheck"), driver.seed_for("check"));
 }
 
 // A ladder of fake variants on host memory, through check_ladder and add_ladder_runs as a lab's
