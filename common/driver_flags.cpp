@@ -26,8 +26,10 @@ void add_driver_flags(CLI::App& app, DriverOptions& options, const DriverFlags& 
   }
   add_integer_flag(app, "--repetitions", options.timing.repetitions, 1, 1000,
                    "Timed repetitions per " + each + "; tables show their median");
-  add_number_flag(app, "--min-time", options.timing.min_time_s, 0.0, 60.0,
-                  "Minimum timed seconds per repetition");
+  if (flags.min_time_flag) {
+    add_number_flag(app, "--min-time", options.timing.min_time_s, 0.0, 60.0,
+                    "Minimum timed seconds per repetition");
+  }
   if (flags.warmups_flag) {
     add_integer_flag(app, "--warmups", options.timing.warmups, 0, 1000,
                      "Untimed launches before each repetition");

@@ -37,12 +37,14 @@ struct DriverFlags {
   std::vector<int> numbers;      ///< see number_flag
   bool list_flag = true;         ///< --list
   bool seed_flag = true;         ///< --seed (without it: CUDALABS_SEED or fresh)
+  bool min_time_flag = true;     ///< --min-time (off for host-timed runs: a fixed count)
   bool warmups_flag = true;      ///< --warmups
   bool results_tag_flag = true;  ///< --results-tag
 };
 
 /// Registers the shared flags `flags` names on `app`, writing into `options`:
-/// --variant (or the number flag), --repetitions [1, 1000], --min-time [0, 60], --warmups
+/// --variant (or the number flag), --repetitions [1, 1000] (its default: `options`' value),
+/// --min-time [0, 60], --warmups
 /// [0, 1000], --seed, --verify-only, --list, --results-dir, --results-tag.
 void add_driver_flags(CLI::App& app, DriverOptions& options, const DriverFlags& flags);
 

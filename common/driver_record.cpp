@@ -2,8 +2,6 @@
 
 #include "common/json_record.h"
 
-#include <nlohmann/json.hpp>
-
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -31,6 +29,13 @@ std::string record_file_of(const std::vector<std::string>& benchmark_args) {
   return json ? file : "";
 }
 
+nlohmann::json rechecks_json(const std::map<std::string, Recheck>& rechecks) {
+  nlohmann::json entries = nlohmann::json::object();
+  for (const auto& [name, recheck] : rechecks)
+    entries[name] = {{"passed", recheck.passed}, {"message", recheck.message}};
+  return entries;
+}
+
 void add_rechecks_to_record(const std::string& path,
                             const std::map<std::string, Recheck>& rechecks) {
   std::ifstream in(path);
@@ -38,11 +43,8 @@ void add_rechecks_to_record(const std::string& path,
       in.is_open() ? nlohmann::json::parse(in, nullptr, false) : nlohmann::json();
   if (parsed.is_discarded() || !parsed.is_object())
     throw std::runtime_error("record " + path + ": cannot be read as JSON");
-  nlohmann::json entries = nlohmann::json::object();
-  for (const auto& [name, recheck] : rechecks)
-    entries[name] = {{"passed", recheck.passed}, {"message", recheck.message}};
   nlohmann::json record = parsed;
-  record["rechecks"] = entries;
+  record["rechecks"] = rechecks_json(rechecks);
   write_json_file(path, record);
 }
 

@@ -3,6 +3,8 @@
 /// thing a driver adds to Google Benchmark's JSON: each variant's check after timing.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <map>
 #include <string>
 #include <vector>
@@ -24,6 +26,9 @@ std::vector<std::string> record_output_args(const std::string& results_dir,
 /// The JSON file Google Benchmark writes for `benchmark_args` (the last --benchmark_out=FILE, when
 /// its format is JSON), or "" when there is none.
 std::string record_file_of(const std::vector<std::string>& benchmark_args);
+
+/// The record's "rechecks": benchmark name -> {"passed": bool, "message": text}.
+nlohmann::json rechecks_json(const std::map<std::string, Recheck>& rechecks);
 
 /// Adds `rechecks` to the record at `path` under the key "rechecks": benchmark name ->
 /// {"passed": bool, "message": text}. Every other key is kept as Google Benchmark wrote it.

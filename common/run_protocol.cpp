@@ -9,6 +9,17 @@ void TimedSession::add(TimedRun run) {
   runs_.push_back(std::make_shared<const TimedRun>(std::move(run)));
 }
 
+void TimedSession::add_host(HostTimedRun run) {
+  host_runs_.push_back(std::move(run));
+}
+
+std::vector<HostMedian> TimedSession::time_on_host() const {
+  std::vector<HostMedian> medians;
+  for (const HostTimedRun& run : host_runs_)
+    medians.push_back(cudalabs::time_on_host(run, timing_.repetitions));
+  return medians;
+}
+
 void TimedSession::register_benchmarks() const {
   for (const std::shared_ptr<const TimedRun>& run : runs_) {
     register_timed_benchmark(
@@ -24,20 +35,23 @@ void TimedSession::register_benchmarks() const {
 }
 
 const std::map<std::string, Recheck>& TimedSession::recheck_all(std::ostream& out) {
-  bool first = true;
-  for (const std::shared_ptr<const TimedRun>& run : runs_) {
-    if (!run->recheck) continue;
-    if (first) out << "recheck: each timed variant again in its timed buffers, fresh inputs\n";
-    first = false;
+  std::vector<std::pair<std::string, std::function<Recheck()>>> rechecks;
+  for (const std::shared_ptr<const TimedRun>& run : runs_)
+    if (run->recheck) rechecks.emplace_back(run->name, run->recheck);
+  for (const HostTimedRun& run : host_runs_)
+    if (run.recheck) rechecks.emplace_back(run.name, run.recheck);
+  if (!rechecks.empty())
+    out << "recheck: each timed variant again in its timed buffers, fresh inputs\n";
+  for (const auto& [name, recheck] : rechecks) {
     Recheck result;
     try {
-      result = run->recheck();
+      result = recheck();
     } catch (const std::exception& error) {
       result = {false, std::string("the recheck failed: ") + error.what()};
     }
-    out << "  " << run->name << ": " << result.message << (result.passed ? "" : " (after timing)")
+    out << "  " << name << ": " << result.message << (result.passed ? "" : " (after timing)")
         << "\n";
-    rechecks_[run->name] = result;
+    rechecks_[name] = result;
   }
   return rechecks_;
 }

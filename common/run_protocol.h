@@ -10,6 +10,7 @@
 #include "common/benchmark_support.h"
 #include "common/driver_record.h"
 #include "common/gemm_check.h"
+#include "common/host_timing.h"
 
 #include <cuda_runtime.h>
 
@@ -46,11 +47,18 @@ class TimedSession {
   /// Adds a run; it is timed in the order added.
   void add(TimedRun run);
 
+  /// Adds a run timed by the host's clock (host_timing.h); rechecked with the others.
+  void add_host(HostTimedRun run);
+
+  /// Times every host-timed run in the order added (time_on_host, --repetitions each).
+  std::vector<HostMedian> time_on_host() const;
+
   /// Registers every run with Google Benchmark (run_benchmarks times them).
   void register_benchmarks() const;
 
-  /// Checks every run that has a recheck again, one line each on `out`; a recheck that throws fails
-  /// with what it threw. Returns the results by benchmark name (also kept: recheck_of).
+  /// Checks every run (event-timed, then host-timed) that has a recheck again, one line each on
+  /// `out`; a recheck that throws fails with what it threw. Returns the results by benchmark name
+  /// (also kept: recheck_of).
   const std::map<std::string, Recheck>& recheck_all(std::ostream& out);
 
   /// The recheck of `name`, or null when it had none (a reference, or not timed).
@@ -62,6 +70,7 @@ class TimedSession {
  private:
   TimingOptions timing_;
   std::vector<std::shared_ptr<const TimedRun>> runs_;  // shared with the registered benchmarks
+  std::vector<HostTimedRun> host_runs_;
   std::map<std::string, Recheck> rechecks_;
 };
 

@@ -8,6 +8,13 @@ foreach(target IN ITEMS lab10 lab10_solution)
     target_link_libraries(${target} PRIVATE lab09_fp32_backend OpenMP::OpenMP_CXX)
   endif()
 endforeach()
+# Its run_flags, scaling and thread_table (the table timed on the kit's host clock, its rechecks and
+# record) are the driver kit's users.
+foreach(build IN LISTS CUDALABS_BUILDS)
+  if(TARGET lab10_${build}_kernels)
+    target_link_libraries(lab10_${build}_kernels PUBLIC cudalabs_driver)
+  endif()
+endforeach()
 
 # Lab 10's MPI program, when an MPI library is found: `lab10_mpi` (the student's gpu_share; the
 # solution's with lab 11's layers is programs/'s `dcgan_mpi`).

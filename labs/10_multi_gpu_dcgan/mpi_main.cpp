@@ -482,24 +482,26 @@ int scaling_runs(std::ostream& out, RankState& s, const Types& types, int argc, 
     table_latents =
         dcgan::load_latents("", s.largest_num, cudalabs::derive_seed(s.seed, "scaling"), unused);
   }
-  std::vector<lab10::ScalingPoint> points;
+  // The kit's host clock (common/host_timing.h): one warm-up, then --repetitions runs, the median.
+  const std::string flavour = s.o.gather == "shared" ? "mpi" : "mpi-collective";
+  std::vector<cudalabs::HostMedian> medians;
   for (int g : s.rank_counts) {
     MPI_Comm sub;
     MPI_Comm_split(MPI_COMM_WORLD, s.rank < g ? 0 : MPI_UNDEFINED, s.rank, &sub);
     cudalabs::CaughtError step;
     if (sub != MPI_COMM_NULL) {
       for (int n : s.scaling_nums) {
-        std::vector<double> runs;
         // Every rank makes every run, failed or not, so that the collectives stay matched.
-        for (int r = 0; r <= s.o.run.repetitions; ++r) {  // run 0 is the warm-up
+        const auto run = [&, n] {
           cudalabs::CaughtError run_outcome;
           const double seconds = distributed_generate(sub, types, *s.worker, table_latents.values,
                                                       n, *s.output, s.in_place, run_outcome);
-          if (r > 0) runs.push_back(seconds);
           if (step.code == 0) step = run_outcome;
-        }
-        if (s.rank == 0 && step.code == 0)
-          points.push_back({n, g, cudalabs::median(runs), s.o.run.repetitions});
+          return seconds;
+        };
+        const cudalabs::HostMedian cell = cudalabs::time_on_host(
+            lab10::scaling_run(flavour, n, g, run, {}), s.o.run.driver.timing.repetitions);
+        if (s.rank == 0 && step.code == 0) medians.push_back(cell);
       }
       MPI_Comm_free(&sub);
     }
@@ -518,11 +520,10 @@ int scaling_runs(std::ostream& out, RankState& s, const Types& types, int argc, 
   context["weights"] = s.weights_text;
   context["gather"] = s.o.gather;
   // --gather collective is recorded apart (lab10_mpi-collective_<device>.json,
-  // lab10/mpi-collective/...).
-  const std::string flavour = s.o.gather == "shared" ? "mpi" : "mpi-collective";
-  lab10::report_scaling(out, s.o.run, "lab10_" + flavour, flavour,
+  // lab10/mpi-collective/...). No recheck yet: the record's "rechecks" is empty.
+  lab10::report_scaling(out, s.o.run, "lab10_" + flavour,
                         cudalabs::device_slug(cudalabs::device_name(s.placement.device)), context,
-                        points);
+                        medians, {});
   return 0;
 }
 

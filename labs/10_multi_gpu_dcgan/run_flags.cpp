@@ -3,9 +3,11 @@
 #include "common/cli.h"
 #include "common/dcgan_check.h"
 #include "common/device_info.h"
+#include "common/driver_record.h"
+#include "common/json_record.h"
 
 #include <cmath>
-#include <filesystem>
+#include <sstream>
 
 namespace lab10 {
 
@@ -24,22 +26,20 @@ void add_run_flags(CLI::App& app, RunFlags& flags, const std::string& record) {
                              "Images per row of the PNG grid");
   cudalabs::add_integer_flag(app, "--check-images", flags.check_images, 1, 1 << 16,
                              "Images checked against the CPU reference (spread over the output)");
-  app.add_flag("--verify-only", flags.verify_only, "Check the images, time nothing");
   app.add_option("--scaling", flags.scaling,
                  "num_to_gen values of the scaling table (comma-separated)")
       ->type_name("N,...");
-  cudalabs::add_integer_flag(app, "--repetitions", flags.repetitions, 1, 1000,
-                             "Timed runs per table cell (median)");
   app.add_option("--precision", flags.precision,
                  "fp32 (lab 09's kernels), or tf32 or bf16: lab 11's tensor-core layers on every "
                  "GPU (the finished programs dcgan_multi_gpu and dcgan_mpi only)")
       ->type_name("fp32|tf32|bf16");
-  app.add_option("--results-dir", flags.results_dir,
-                 "Write the table as JSON to DIR/" + record + "_<device>.json")
-      ->type_name("DIR");
-  app.add_option("--results-tag", flags.results_tag,
-                 "Name it DIR/" + record + "_<TAG>_<device>.json instead")
-      ->type_name("TAG");
+  // A table cell is a fixed number of host-timed runs on every rank: no --min-time.
+  cudalabs::DriverFlags shared;
+  shared.lab_id = record;
+  shared.checked = "table cell";
+  shared.variant_flag = shared.list_flag = shared.min_time_flag = shared.warmups_flag = false;
+  shared.seed_flag = false;  // --seed is an input flag (add_input_flags)
+  cudalabs::add_driver_flags(app, flags.driver, shared);
 }
 
 CheckedRunFlags check_run_flags(const CLI::App& app, const RunFlags& flags) {
@@ -50,7 +50,7 @@ CheckedRunFlags check_run_flags(const CLI::App& app, const RunFlags& flags) {
   } catch (const std::invalid_argument& error) {
     throw cudalabs::FlagError(error.what());
   }
-  if (!flags.verify_only)
+  if (!flags.driver.verify_only)
     checked.scaling_nums = parse_int_list("--scaling", flags.scaling, 1, 1 << 20);
   return checked;
 }
@@ -85,19 +85,36 @@ bool check_run(std::ostream& out, const dcgan::Weights& weights, std::span<const
   return passed;
 }
 
+cudalabs::Recheck recheck_run(const dcgan::Weights& weights, std::span<const float> latents,
+                              std::span<const float> images, int num, int check_images,
+                              const std::function<void(std::span<float>)>& one_gpu,
+                              cudalabs::ComputePrecision precision) {
+  std::ostringstream lines;
+  bool unwritten = false;
+  const bool passed = check_run(lines, weights, latents, images, num, check_images, one_gpu,
+                                "one GPU's run", unwritten, precision);
+  std::string message = "fresh latents, images poisoned: " + lines.str();
+  for (std::size_t at; (at = message.find('\n')) != std::string::npos;)
+    message.replace(at, 1, at + 1 == message.size() ? "" : "; ");
+  return {passed, message};
+}
+
 void report_scaling(std::ostream& out, const RunFlags& flags, const std::string& record,
-                    const std::string& flavour, const std::string& device_slug,
+                    const std::string& device_slug,
                     const std::map<std::string, std::string>& context,
-                    const std::vector<ScalingPoint>& points) {
+                    const std::vector<cudalabs::HostMedian>& medians,
+                    const std::map<std::string, cudalabs::Recheck>& rechecks,
+                    const std::string& also) {
   out << "\nend to end, latent vectors in host memory to images in host memory (median of "
-      << flags.repetitions << " runs; efficiency = images/s / (GPUs x one GPU's images/s))\n"
-      << scaling_table(points);
-  if (flags.results_dir.empty()) return;
-  std::filesystem::create_directories(flags.results_dir);
-  const std::string path = flags.results_dir + "/" + record + "_" +
-                           (flags.results_tag.empty() ? "" : flags.results_tag + "_") +
-                           device_slug + ".json";
-  write_scaling_json(path, flavour, context, points);
+      << flags.driver.timing.repetitions
+      << " runs; efficiency = images/s / (GPUs x one GPU's images/s))\n"
+      << scaling_table(medians);
+  const nlohmann::json written = cudalabs::host_record(context, medians, rechecks);
+  if (!also.empty()) cudalabs::write_json_file(also, written);
+  const std::string path = cudalabs::record_file_of(cudalabs::record_output_args(
+      flags.driver.results_dir, record, flags.driver.results_tag, device_slug));
+  if (path.empty()) return;
+  cudalabs::write_json_file(path, written);
   out << "wrote " << path << "\n";
 }
 

@@ -5,6 +5,8 @@
 
 #include "common/compute_precision.h"
 #include "common/dcgan_inputs.h"
+#include "common/driver_flags.h"
+#include "common/host_timing.h"
 #include "labs/10_multi_gpu_dcgan/scaling.h"
 
 #include <cstdint>
@@ -29,12 +31,18 @@ struct RunFlags {
   std::string raw;                           ///< --raw: raw floats
   int columns = 8;                           ///< --columns of the PNG grid
   int check_images = 4;                      ///< --check-images against the CPU reference
-  bool verify_only = false;                  ///< --verify-only: no scaling table
   std::string scaling = "10,100,1000,5248";  ///< --scaling: num_to_gen values of the table
-  int repetitions = 5;                       ///< --repetitions per table cell
-  std::string results_dir;                   ///< --results-dir for the record
-  std::string results_tag;                   ///< --results-tag in the record's name
   std::string precision = "fp32";            ///< --precision: fp32, or tf32/bf16 (lab 11's layers)
+  /// The kit's flags (driver_flags.h): --repetitions per table cell (default 5), --verify-only (no
+  /// scaling table), --results-dir and --results-tag for the record.
+  cudalabs::DriverOptions driver = with_repetitions(5);
+
+  /// The kit's defaults, but `repetitions`.
+  static cudalabs::DriverOptions with_repetitions(int repetitions) {
+    cudalabs::DriverOptions options;
+    options.timing.repetitions = repetitions;
+    return options;
+  }
 };
 
 /// Registers the RunFlags; `record` names the JSON (lab10_threads or lab10_mpi) in --results-dir's
@@ -67,10 +75,23 @@ bool check_run(std::ostream& out, const cudalabs::dcgan::Weights& weights,
                const std::string& one_gpu_label, bool& unwritten,
                cudalabs::ComputePrecision precision = cudalabs::ComputePrecision::kFp32);
 
-/// Prints the table and, with --results-dir, writes it as `record`_<tag>_<device>.json there.
+/// check_run as the recheck of a table cell, after timing: `run` has drawn fresh latents into the
+/// timed input, poisoned the timed images and made one run on the cell's GPUs; the whole output is
+/// compared with `one_gpu`'s always, a one-GPU cell too (its run again). One line.
+cudalabs::Recheck recheck_run(const cudalabs::dcgan::Weights& weights,
+                              std::span<const float> latents, std::span<const float> images,
+                              int num, int check_images,
+                              const std::function<void(std::span<float>)>& one_gpu,
+                              cudalabs::ComputePrecision precision);
+
+/// Prints the table; with --results-dir, writes the record (the kit's
+/// host_record) as `record`_<tag>_<device>.json there, and to each of `also` (the grader's
+/// --benchmark_out).
 void report_scaling(std::ostream& out, const RunFlags& flags, const std::string& record,
-                    const std::string& flavour, const std::string& device_slug,
+                    const std::string& device_slug,
                     const std::map<std::string, std::string>& context,
-                    const std::vector<ScalingPoint>& points);
+                    const std::vector<cudalabs::HostMedian>& medians,
+                    const std::map<std::string, cudalabs::Recheck>& rechecks,
+                    const std::string& also = "");
 
 }  // namespace lab10

@@ -4,6 +4,7 @@
 #include "common/lab_driver.h"
 
 #include "common/cli.h"
+#include "common/host_timing.h"
 #include "common/ladder.h"
 #include "common/random_fill.h"
 #include "common/shrink_to_fit.h"
@@ -499,6 +500,99 @@ TEST(DriverRecord, TheRechecksAreTheOnlyKeyAdded) {
   std::ofstream(path) << "not json";
   EXPECT_THROW(add_rechecks_to_record(path.string(), {}), std::runtime_error);
   std::filesystem::remove(path);
+}
+
+// Lab 10's clock: wall-clock runs over several workers, a fixed count (every MPI rank the same).
+TEST(HostTiming, TheMedianOfTheTimedRunsAfterOneWarmUp) {
+  std::vector<double> seconds = {100.0, 4.0, 1.0, 2.0};  // the warm-up first: left out
+  std::size_t calls = 0;
+  const HostTimedRun run{"lab99/threads/n8x2g",
+                         [&] { return seconds.at(calls++); },
+                         {{"num", 8}, {"gpus", 2}},
+                         {{"images_per_s", 8}},
+                         {}};
+  const HostMedian timed = time_on_host(run, 3);
+  EXPECT_EQ(calls, 4u);
+  EXPECT_EQ(timed.name, "lab99/threads/n8x2g");
+  EXPECT_DOUBLE_EQ(timed.seconds, 2.0);
+  EXPECT_EQ(timed.repetitions, 3);
+  EXPECT_DOUBLE_EQ(timed.fields.at("gpus"), 2.0);
+  EXPECT_DOUBLE_EQ(timed.per_second.at("images_per_s"), 4.0);
+}
+
+TEST(HostTiming, ARunWrongOnlyAfterItsFirstCallsFailsItsRecheckAndTheRun) {
+  FakeVariant wrong{true}, right{false};
+  TimedSession session(TimingOptions{2, 0.0, 0});
+  for (FakeVariant* fake : {&wrong, &right}) {
+    fake->input = 3.0f;
+    fake->launch();
+    ASSERT_EQ(fake->output, 6.0f);  // checked before timing: both right
+    session.add_host({fake == &wrong ? "lab99/wrong/n1" : "lab99/right/n1",
+                      [fake] {
+                        fake->launch();
+                        return 1.0;
+                      },
+                      {},
+                      {},
+                      [fake] { return recheck_of(*fake, 5.0f); }});
+  }
+  session.add_host({"lab99/reference/n1", [] { return 1.0; }, {}, {}, {}});
+  const std::vector<HostMedian> medians = session.time_on_host();
+  ASSERT_EQ(medians.size(), 3u);
+  EXPECT_EQ(medians[0].name, "lab99/wrong/n1");
+  std::ostringstream out;
+  const std::map<std::string, Recheck>& rechecks = session.recheck_all(out);
+  ASSERT_EQ(rechecks.size(), 2u);  // the reference has none
+  EXPECT_FALSE(rechecks.at("lab99/wrong/n1").passed);
+  EXPECT_TRUE(rechecks.at("lab99/right/n1").passed);
+  EXPECT_NE(out.str().find("lab99/wrong/n1: got 0.000000: FAIL (after timing)"), std::string::npos)
+      << out.str();
+  EXPECT_FALSE(session.rechecks_passed());
+  EXPECT_EQ(check_cell(CheckOutcome::kPassed, session.recheck_of("lab99/wrong/n1")),
+            "FAIL after timing");
+}
+
+TEST(HostTiming, TheRecordHasGoogleBenchmarksShapeAndTheRechecks) {
+  const HostMedian cell{
+      "lab10/threads/n1000x2g", 0.5, 5, {{"num", 1000}, {"gpus", 2}}, {{"images_per_s", 2000.0}}};
+  const nlohmann::json record =
+      host_record({{"device", "NVIDIA H200"}, {"seed", "7"}}, {cell},
+                  {{"lab10/threads/n1000x2g", {false, "images 0 999: FAIL"}}});
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : record.items()) keys.push_back(key);
+  EXPECT_EQ(keys, (std::vector<std::string>{"benchmarks", "context", "rechecks"}));
+  EXPECT_EQ(record["context"]["seed"], "7");
+  ASSERT_EQ(record["benchmarks"].size(), 1u);
+  const nlohmann::json& entry = record["benchmarks"][0];
+  EXPECT_EQ(entry, (nlohmann::json{{"name", "lab10/threads/n1000x2g_median"},
+                                   {"run_name", "lab10/threads/n1000x2g"},
+                                   {"run_type", "aggregate"},
+                                   {"aggregate_name", "median"},
+                                   {"repetitions", 5},
+                                   {"real_time", 500.0},
+                                   {"time_unit", "ms"},
+                                   {"num", 1000},
+                                   {"gpus", 2},
+                                   {"images_per_s", 2000.0}}));
+  EXPECT_TRUE(entry["num"].is_number_integer());  // a count stays an integer
+  EXPECT_EQ(record["rechecks"]["lab10/threads/n1000x2g"]["passed"], false);
+  EXPECT_EQ(record["rechecks"]["lab10/threads/n1000x2g"]["message"], "images 0 999: FAIL");
+}
+
+TEST(DriverFlags, AHostTimedLabHasNoMinTimeAndItsOwnRepetitions) {
+  CLI::App app;
+  DriverOptions options;
+  options.timing.repetitions = 5;
+  DriverFlags flags;
+  flags.lab_id = "lab99_threads";
+  flags.min_time_flag = false;
+  add_driver_flags(app, options, flags);
+  Args none({"lab99"});
+  parse_flags(app, none.argc(), none.argv());
+  EXPECT_EQ(options.timing.repetitions, 5);
+  EXPECT_EQ(app.get_option("--repetitions")->get_default_str(), "5");
+  EXPECT_EQ(parse_error({"lab99", "--min-time", "1"}, flags),
+            "unknown flag '--min-time' (see --help)");
 }
 
 }  // namespace
