@@ -34,7 +34,8 @@ inline constexpr int kGroupRows = 8;
 ///   unchecked loads for every tile but the last, edge blocks clamped, a block swizzle, 128-bit
 ///   stores of C), in the share-outs of K that `best` asks for
 /// - `narrow_columns`: for a C a few columns wide (N <= 16): each warp streams 4 rows of A, its
-///   lanes splitting K (a matrix-vector product in disguise, bound by reading A)
+///   lanes splitting K, 128-bit loads of A and of B's rows staged in shared memory (a
+///   matrix-vector product in disguise, bound by reading A)
 /// - `best`: runs one of the kernels above, K whole, split or shared out by stream-K, as
 ///   best_plan.h predicts fastest for the shape (the suite's final FP32 GEMM)
 /// Every variant loads A and B 128 bits at a time when both are 16-byte aligned with lda and ldb

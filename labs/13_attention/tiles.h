@@ -115,17 +115,29 @@ template <class Tile, int kHeadDim>
 struct FlashBlock {
   int first_query;          ///< the block's first query
   int key_tiles;            ///< key tiles the block visits, from key 0
-  std::size_t head_offset;  ///< where the head's Q, K, V and O start: blockIdx.y sequence head_dim
+  int head;                 ///< the head (of heads_total()) the block works on
+  std::size_t head_offset;  ///< where the head's Q, K, V and O start: head sequence head_dim
 
   /// The work of this block (blockIdx) for `shape`.
-  __device__ explicit FlashBlock(const AttentionShape& shape) {
-    const int query_tiles = (shape.sequence + Tile::kQueries - 1) / Tile::kQueries;
-    first_query = (shape.causal ? query_tiles - 1 - blockIdx.x : blockIdx.x) * Tile::kQueries;
-    head_offset = static_cast<std::size_t>(blockIdx.y) * shape.sequence * kHeadDim;
+  __device__ explicit FlashBlock(const AttentionShape& shape)
+      : FlashBlock(shape,
+                   shape.causal ? query_tiles(shape) - 1 - static_cast<int>(blockIdx.x)
+                                : static_cast<int>(blockIdx.x),
+                   static_cast<int>(blockIdx.y)) {}
+
+  /// The work of query tile `query_tile` of head `head_index`, wherever a schedule places it.
+  __device__ FlashBlock(const AttentionShape& shape, int query_tile, int head_index)
+      : first_query(query_tile * Tile::kQueries), head(head_index) {
+    head_offset = static_cast<std::size_t>(head) * shape.sequence * kHeadDim;
     const int all_key_tiles = (shape.sequence + Tile::kKeys - 1) / Tile::kKeys;
     key_tiles = shape.causal
                     ? min(all_key_tiles, (first_query + Tile::kQueries - 1) / Tile::kKeys + 1)
                     : all_key_tiles;
+  }
+
+  /// Query tiles of a head.
+  __host__ __device__ static constexpr int query_tiles(const AttentionShape& shape) {
+    return (shape.sequence + Tile::kQueries - 1) / Tile::kQueries;
   }
 };
 

@@ -13,46 +13,17 @@
 //    is made for;
 //  - its body computes one tile of a GEMM, and the given for_each_tile_of_block (k_slice.cuh)
 //    calls it with the block's work: the whole of K, a slice (split-K) or pieces (stream-K).
-// narrow_gemm_kernel is a kernel of its own for a C a few columns wide, which wastes most of any
-// tile.
+// narrow_gemm_kernel (narrow_kernel.cuh) is a kernel of its own for a C a few columns wide, which
+// wastes most of any tile.
 #pragma once
 
+#include "shifted_loads.cuh"
 #include "warp_tile.cuh"
 
 #include <cstdint>
 
 namespace lab07 {
 namespace {
-
-// Four consecutive floats that lie inside the matrix, no bounds tests: one 128-bit load when the
-// rows are aligned. Off alignment (a row of N % 4 != 0 floats, or a matrix that starts off 16
-// bytes), the two aligned 128-bit chunks that hold the four floats, shifted into place: two wide
-// loads instead of four scalar ones, the same lines read (a predicated wide path rather than a
-// scalar fallback). Their bytes before p and after p + 3 lie in 16-byte chunks that hold a float
-// of the matrix, so inside its allocation, except past the matrix's last float: where the second
-// chunk would reach past `end` (one past the matrix's last float), four scalar loads instead.
-template <bool kVector>
-__device__ __forceinline__ float4 load_four_inside(const float* __restrict__ p, const float* end) {
-  if (kVector) return __ldg(reinterpret_cast<const float4*>(p));
-  const std::uintptr_t address = reinterpret_cast<std::uintptr_t>(p);
-  const int shift = static_cast<int>(address >> 2) & 3;  // floats past the aligned chunk's start
-  const float4* chunk = reinterpret_cast<const float4*>(address & ~std::uintptr_t{15});
-  const bool second_inside = reinterpret_cast<const float*>(chunk + 2) <= end;
-  if (shift != 0 && !second_inside)
-    return make_float4(__ldg(p), __ldg(p + 1), __ldg(p + 2), __ldg(p + 3));
-  const float4 low = __ldg(chunk);
-  const float4 high = shift != 0 ? __ldg(chunk + 1) : low;
-  switch (shift) {
-    case 1:
-      return make_float4(low.y, low.z, low.w, high.x);
-    case 2:
-      return make_float4(low.z, low.w, high.x, high.y);
-    case 3:
-      return make_float4(low.w, high.x, high.y, high.z);
-    default:
-      return low;
-  }
-}
 
 // C = alpha * acc + beta * C for the lane's pieces where C's rows are not 16-byte aligned (ldc % 4
 // != 0, or C off 16 bytes), 128 bits at a time all the same: element by element, a row's stores
@@ -251,55 +222,7 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
   });
 }
 
-// A C of a few columns (N <= 16: the DCGAN's RGB layer has 3): a tile of 64 or more columns would
-// compute zeros in all but N of them, and the product is a matrix-vector product in disguise, bound
-// by reading A once (2 N FLOPs per 4 bytes). So each warp streams kNarrowRows rows of A, its lanes
-// on consecutive k (every load a contiguous 128 bytes, any alignment), multiplies each element by
-// the kCols values of B's row k (read through L1, where B stays), and the lanes' partial sums meet
-// through shuffles. Block b covers rows (b / chunks) * kNarrowWarps * kNarrowRows .. and the column
-// chunk b % chunks.
-template <int kCols, bool kSlicedK>
-__global__ void __launch_bounds__(kNarrowThreads) narrow_gemm_kernel(cudalabs::GemmArgs args) {
-  if constexpr (kSlicedK) args = k_slice_of_block(args);  // best's split-K (k_slice.cuh)
-  const int chunks = (args.n + kCols - 1) / kCols;
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int row0 = (static_cast<int>(blockIdx.x) / chunks * kNarrowWarps + warp) * kNarrowRows;
-  const int col0 = static_cast<int>(blockIdx.x) % chunks * kCols;
-  if (row0 >= args.m) return;  // no barrier below: a warp may leave alone
-  const int rows = min(kNarrowRows, args.m - row0), cols = min(kCols, args.n - col0);
-  const float* a = args.a + row0 * args.lda;
-  const float* b = args.b + col0;
-
-  // [narrow]
-  float acc[kNarrowRows][kCols] = {};
-#pragma unroll 4
-  for (int k = lane; k < args.k; k += 32) {
-    float b_row[kCols];
-#pragma unroll
-    for (int c = 0; c < kCols; ++c) b_row[c] = c < cols ? __ldg(b + k * args.ldb + c) : 0.0f;
-#pragma unroll
-    for (int r = 0; r < kNarrowRows; ++r) {
-      const float a_value = r < rows ? __ldg(a + r * args.lda + k) : 0.0f;
-#pragma unroll
-      for (int c = 0; c < kCols; ++c) acc[r][c] = fmaf(a_value, b_row[c], acc[r][c]);
-    }
-  }
-  // Every lane ends with every sum; lane (r * kCols + c) % 32 stores element (r, c).
-#pragma unroll
-  for (int r = 0; r < kNarrowRows; ++r) {
-#pragma unroll
-    for (int c = 0; c < kCols; ++c) {
-      float sum = acc[r][c];
-#pragma unroll
-      for (int offset = 16; offset > 0; offset /= 2)
-        sum += __shfl_xor_sync(0xFFFFFFFFu, sum, offset);
-      if ((r * kCols + c) % 32 == lane && r < rows && c < cols)
-        cudalabs::store_gemm_result(args.c + (row0 + r) * args.ldc + col0 + c, sum, args.alpha,
-                                    args.beta);
-    }
-  }
-  // [narrow]
-}
-
 }  // namespace
 }  // namespace lab07
+
+#include "narrow_kernel.cuh"

@@ -29,6 +29,7 @@ constexpr char kFlashWgmmaOverlap128[] = "lab13 flash_wgmma_overlap_128";
 constexpr char kFlashWgmmaWs[] = "lab13 flash_wgmma_ws";
 constexpr char kFlashWgmmaWsPingPong[] = "lab13 flash_wgmma_ws_pingpong";
 constexpr char kFlashWgmmaWsTma[] = "lab13 flash_wgmma_ws_tma";
+constexpr char kFlashWgmmaWsLpt[] = "lab13 flash_wgmma_ws_lpt";
 using FlashMmaEx2 = FusedRung<kFlashMmaEx2, MmaRowsTile<1>, &flash_mma_rows_kernel<64, 1>,
                               &flash_mma_rows_kernel<128, 1>, 80>;
 using FlashMmaRows = FusedRung<kFlashMmaRows, MmaRowsTile<2>, &flash_mma_rows_kernel<64, 2>,
@@ -103,6 +104,8 @@ using FlashWgmmaWsPingPong = WsRung<kFlashWgmmaWsPingPong, &flash_wgmma_ws_kerne
                                     &flash_wgmma_ws_kernel<128, 128, true>, false>;
 using FlashWgmmaWsTma = WsRung<kFlashWgmmaWsTma, &flash_wgmma_ws_kernel<64, 128, true, true>,
                                &flash_wgmma_ws_kernel<128, 128, true, true>, true>;
+using FlashWgmmaWsLpt = WsRung<kFlashWgmmaWsLpt, &flash_wgmma_ws_kernel<64, 128, true, true, true>,
+                               &flash_wgmma_ws_kernel<128, 128, true, true, true>, true>;
 
 template <class Rung>
 constexpr AttentionVariant step_variant(const char* name, const char* summary) {
@@ -146,6 +149,10 @@ constexpr AttentionStep kAttentionSteps[] = {
                                    "flash_wgmma_ws_pingpong, the producer one thread issuing TMA "
                                    "copies (tensor maps) instead of 128 issuing cp.async"),
      "flash_wgmma_ws_pingpong"},
+    {step_variant<FlashWgmmaWsLpt>("flash_wgmma_ws_lpt",
+                                   "flash_wgmma_ws_tma, causal blocks longest first across the "
+                                   "heads of an L2-sized section (FlashAttention-3's scheduler)"),
+     "flash_wgmma_ws_tma"},
 };
 
 }  // namespace

@@ -43,6 +43,9 @@ struct AttentionStep {
 ///   consumers issue their wgmma in turns (two named barriers), one's softmax under the other's
 /// - `flash_wgmma_ws_tma` (improves flash_wgmma_ws_pingpong): the producer one thread issuing TMA
 ///   copies (3-D tensor maps of Q, K and V built for each launch) instead of 128 issuing cp.async
+/// - `flash_wgmma_ws_lpt` (improves flash_wgmma_ws_tma): under the causal mask the blocks take
+///   their query tiles longest first across the heads of a section whose K and V fit in the L2
+///   cache (heaviest_first.h, FlashAttention-3's tile scheduler), not head after head
 std::span<const AttentionStep> attention_steps();
 
 }  // namespace lab13

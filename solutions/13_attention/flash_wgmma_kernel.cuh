@@ -29,6 +29,24 @@ namespace lab13 {
 namespace {
 
 // [flash_wgmma]
+// S = Q K(tile)^T for a warpgroup's 64 queries, issued and committed, not waited for: both operands
+// K-major in load_rows's panels, so per 16 of head_dim the descriptors move 32 bytes along the
+// rows, and to the next panel (kRows rows of 128 bytes) every 64. `q_rows`: the warpgroup's first
+// row of Q.
+template <int kHeadDim, int kQueries, int kKeys>
+__device__ __forceinline__ void issue_score_tile(float (&s_flat)[kKeys / 2], std::uint32_t q_rows,
+                                                 std::uint32_t k_panels) {
+#pragma unroll
+  for (int ks = 0; ks < kHeadDim / 16; ++ks) {
+    const std::uint64_t a =
+        tc::wgmma_descriptor(q_rows + (ks / 4) * kQueries * 128 + (ks % 4) * 32, 16, 1024);
+    const std::uint64_t b =
+        tc::wgmma_descriptor(k_panels + (ks / 4) * kKeys * 128 + (ks % 4) * 32, 16, 1024);
+    ptx::wgmma_bf16_ss<kKeys>(s_flat, a, b, ks > 0 ? 1 : 0);
+  }
+  tc::wgmma_commit();
+}
+
 // kBlocksPerSm: the registers a thread may use are capped so that this many blocks fit on an SM
 // (2: 128 registers; at 1 the kernel takes 159 at head_dim 128 and a second block does not fit),
 // so that one block's softmax can run while the other's wgmma do: the rung flash_wgmma_2cta.
@@ -37,7 +55,6 @@ __global__ void __launch_bounds__(WgmmaTile::kThreads, kBlocksPerSm)
     flash_wgmma_kernel(AttentionArgs args) {
 #if LAB11_HOPPER_DEVICE_CODE
   constexpr int kQueries = WgmmaTile::kQueries, kKeys = WgmmaTile::kKeys;
-  constexpr int kDimSteps = kHeadDim / 16;  // k steps of S = Q K^T
   constexpr int kScoreBlocks = kKeys / 8;   // 8-key blocks of the m64n64 scores
   constexpr int kOutBlocks = kHeadDim / 8;  // 8-column blocks of the m64nD output
   constexpr int kQBytes = static_cast<int>(WgmmaTile::q_bytes(kHeadDim));
@@ -92,19 +109,9 @@ __global__ void __launch_bounds__(WgmmaTile::kThreads, kBlocksPerSm)
     const std::uint32_t v_panels =
         tc::shared_address(v_tiles + (t % WgmmaTile::kStages) * kTileBytes);
 
-    // S = Q K^T, both K-major: per 16 of head_dim the descriptors move 32 bytes along the rows,
-    // and to the next panel every 64.
     float s_flat[kKeys / 2] = {};
     tc::wgmma_fence();
-#pragma unroll
-    for (int ks = 0; ks < kDimSteps; ++ks) {
-      const std::uint64_t a =
-          tc::wgmma_descriptor(q_rows + (ks / 4) * kQueries * 128 + (ks % 4) * 32, 16, 1024);
-      const std::uint64_t b =
-          tc::wgmma_descriptor(k_panels + (ks / 4) * kKeys * 128 + (ks % 4) * 32, 16, 1024);
-      ptx::wgmma_bf16_ss<kKeys>(s_flat, a, b, ks > 0 ? 1 : 0);
-    }
-    tc::wgmma_commit();
+    issue_score_tile<kHeadDim, kQueries, kKeys>(s_flat, q_rows, k_panels);
     tc::wgmma_wait<0>();
     tc::wgmma_hold(s_flat);
     float(&s)[kScoreBlocks][4] = *reinterpret_cast<float(*)[kScoreBlocks][4]>(&s_flat);

@@ -17,6 +17,7 @@
 
 #include "attention_kernels.cuh"
 #include "common/async_copy.cuh"
+#include "flash_wgmma_kernel.cuh"  // issue_score_tile
 #include "fused_softmax.cuh"
 #include "lab.h"
 #include "labs/11_tensor_cores/tensor_core_ptx.cuh"
@@ -58,6 +59,35 @@ __device__ __forceinline__ void wgmma_hold_operand(std::uint32_t (&a)[kCount][4]
     for (int e = 0; e < 4; ++e) asm volatile("" : "+r"(a[i][e])::"memory");
 }
 
+// The softmax of S(tile) (its product waited for), in place: masked, not scaled (the exponent of
+// fused_softmax.cuh scales), and the factor the output needs in `rescale`, to apply once the
+// product still running on the accumulators has landed. The other arguments are flash_wgmma's.
+template <int kKeys>
+__device__ __forceinline__ void softmax_of_tile(float (&s_flat)[kKeys / 2], int tile,
+                                                int first_query, const int (&rows)[2],
+                                                const AttentionShape& shape, float (&row_max)[2],
+                                                float (&row_sum)[2], float (&rescale)[2],
+                                                float scale_log2) {
+  float(&s)[kKeys / 8][4] = *reinterpret_cast<float(*)[kKeys / 8][4]>(&s_flat);
+  const int first_key = tile * kKeys;
+  const bool edge =
+      first_key + kKeys > shape.sequence || (shape.causal && first_key + kKeys - 1 > first_query);
+  scale_and_mask(s, 1.0f, edge, first_key, rows, shape);
+  softmax_tile(s, row_max, row_sum, rescale, scale_log2);
+}
+
+// The probabilities as wgmma's A operand from registers, 16 keys a step.
+template <int kKeys>
+__device__ __forceinline__ void pack_probabilities(const float (&s_flat)[kKeys / 2],
+                                                   std::uint32_t (&p)[kKeys / 16][4]) {
+#pragma unroll
+  for (int kk = 0; kk < kKeys / 16; ++kk) {
+#pragma unroll
+    for (int e = 0; e < 4; ++e)
+      p[kk][e] = pack_bf16(s_flat[8 * kk + 2 * e], s_flat[8 * kk + 2 * e + 1]);
+  }
+}
+
 // [flash_wgmma_overlap]
 template <int kHeadDim, int kKeys>
 __global__ void __launch_bounds__(WgmmaTile::kThreads)
@@ -65,8 +95,6 @@ __global__ void __launch_bounds__(WgmmaTile::kThreads)
 #if LAB11_HOPPER_DEVICE_CODE
   using Tile = WgmmaKeysTile<kKeys>;
   constexpr int kQueries = Tile::kQueries;
-  constexpr int kDimSteps = kHeadDim / 16;
-  constexpr int kScoreBlocks = kKeys / 8;
   constexpr int kOutBlocks = kHeadDim / 8;
   constexpr int kQBytes = static_cast<int>(WgmmaTile::q_bytes(kHeadDim));
   constexpr int kTileBytes = static_cast<int>(Tile::kv_bytes(kHeadDim));
@@ -98,40 +126,16 @@ __global__ void __launch_bounds__(WgmmaTile::kThreads)
   const float scale_log2 = args.scale * kLog2e;
   const std::uint32_t q_rows = tc::shared_address(q_tile) + 64 * warpgroup * 128;
 
-  // S(tile) = Q K(tile)^T issued (not waited for) into s_flat.
+  // S(tile) issued into s_flat; its softmax in place; P packed (the functions above).
   const auto issue_scores = [&](float(&s_flat)[kKeys / 2], int tile) {
-    const std::uint32_t k_panels =
-        tc::shared_address(k_tiles + (tile % Tile::kStages) * kTileBytes);
-#pragma unroll
-    for (int ks = 0; ks < kDimSteps; ++ks) {
-      const std::uint64_t a =
-          tc::wgmma_descriptor(q_rows + (ks / 4) * kQueries * 128 + (ks % 4) * 32, 16, 1024);
-      const std::uint64_t b =
-          tc::wgmma_descriptor(k_panels + (ks / 4) * kKeys * 128 + (ks % 4) * 32, 16, 1024);
-      ptx::wgmma_bf16_ss<kKeys>(s_flat, a, b, ks > 0 ? 1 : 0);
-    }
-    tc::wgmma_commit();
+    issue_score_tile<kHeadDim, kQueries, kKeys>(
+        s_flat, q_rows, tc::shared_address(k_tiles + (tile % Tile::kStages) * kTileBytes));
   };
-  // The softmax of S(tile) (waited for), in place, and the factor the output needs once the
-  // product in flight has landed.
   const auto softmax_of = [&](float(&s_flat)[kKeys / 2], int tile, float(&rescale)[2]) {
-    float(&s)[kScoreBlocks][4] = *reinterpret_cast<float(*)[kScoreBlocks][4]>(&s_flat);
-    const int first_key = tile * kKeys;
-    const bool edge =
-        first_key + kKeys > sequence || (shape.causal && first_key + kKeys - 1 > block.first_query);
-    scale_and_mask(s, 1.0f, edge, first_key, rows, shape);  // masked, not scaled
-    softmax_tile(s, row_max, row_sum, rescale, scale_log2);
+    softmax_of_tile<kKeys>(s_flat, tile, block.first_query, rows, shape, row_max, row_sum, rescale,
+                           scale_log2);
   };
-  // The probabilities packed as wgmma's A operand, 16 keys a step.
   std::uint32_t p[kKeys / 16][4];  // P(t), the A operand of O += P(t) V(t)
-  const auto pack_p = [&](const float(&s_flat)[kKeys / 2]) {
-#pragma unroll
-    for (int kk = 0; kk < kKeys / 16; ++kk) {
-#pragma unroll
-      for (int e = 0; e < 4; ++e)
-        p[kk][e] = pack_bf16(s_flat[8 * kk + 2 * e], s_flat[8 * kk + 2 * e + 1]);
-    }
-  };
 
   // Prologue: Q and K(0), then K(1) and V(0); S(0) and its softmax.
   load_rows<kHeadDim, WgmmaTile::kThreads>(q_tile, q, block.first_query, kQueries, sequence,
@@ -153,7 +157,7 @@ __global__ void __launch_bounds__(WgmmaTile::kThreads)
     tc::wgmma_wait<0>();
     tc::wgmma_hold(s_flat);
     softmax_of(s_flat, 0, rescale);  // o is 0: no rescaling
-    pack_p(s_flat);
+    pack_probabilities<kKeys>(s_flat, p);
   }
 
   for (int t = 0; t < block.key_tiles; ++t) {
@@ -188,7 +192,7 @@ __global__ void __launch_bounds__(WgmmaTile::kThreads)
       tc::wgmma_hold(o_flat);
       wgmma_hold_operand(p);  // p's registers stay P(t)'s until the product that reads them is done
       rescale_output(o, rescale);
-      pack_p(s_flat);
+      pack_probabilities<kKeys>(s_flat, p);
     } else {
       tc::wgmma_wait<0>();
       tc::wgmma_hold(o_flat);

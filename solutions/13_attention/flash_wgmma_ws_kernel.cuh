@@ -32,12 +32,17 @@
 // neither. Consumer 1 gives consumer 0 the first turn, and consumer 0 takes one more turn after its
 // loop, so that each barrier's arrivals match its waits and none is left pending at exit (a turn
 // given under a branch while wgmma are in flight would make ptxas serialize them).
+//
+// kHeaviestFirst (flash_wgmma_ws_lpt): under the causal mask the blocks take their query tiles in
+// heaviest_first.h's order (longest first across the heads of an L2 section) instead of
+// FlashBlock's (longest first within each head), so that no heavy block starts last.
 #pragma once
 
 #include "attention_kernels.cuh"
 #include "common/async_copy.cuh"
 #include "flash_wgmma_overlap_kernel.cuh"
 #include "fused_softmax.cuh"
+#include "heaviest_first.h"
 #include "lab.h"
 #include "labs/11_tensor_cores/tensor_core_ptx.cuh"
 #include "mma_tiles.cuh"
@@ -102,7 +107,8 @@ __device__ __forceinline__ void consumer_turn_give(int id) {
   asm volatile("bar.arrive %0, 256;\n" ::"r"(id) : "memory");
 }
 
-template <int kHeadDim, int kKeys, bool kPingPong = false, bool kTma = false>
+template <int kHeadDim, int kKeys, bool kPingPong = false, bool kTma = false,
+          bool kHeaviestFirst = false>
 __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
     flash_wgmma_ws_kernel(AttentionArgs args, const __grid_constant__ AttentionTensorMaps maps) {
   static_assert(!kTma || kKeys == WgmmaTile::kQueries, "one box height (128 rows) for Q, K and V");
@@ -110,8 +116,6 @@ __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
   using Tile = WgmmaWsTile<kKeys>;
   constexpr int kStages = Tile::kStages;
   constexpr int kQueries = Tile::kQueries;
-  constexpr int kDimSteps = kHeadDim / 16;
-  constexpr int kScoreBlocks = kKeys / 8;
   constexpr int kOutBlocks = kHeadDim / 8;
   constexpr int kQBytes = static_cast<int>(WgmmaTile::q_bytes(kHeadDim));
   constexpr int kTileBytes = static_cast<int>(Tile::kv_bytes(kHeadDim));
@@ -131,7 +135,17 @@ __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
 
   const AttentionShape& shape = args.shape;
   const int sequence = shape.sequence;
-  const FlashBlock<Tile, kHeadDim> block(shape);
+  const FlashBlock<Tile, kHeadDim> block = [&] {
+    if (kHeaviestFirst && shape.causal) {
+      const int query_tiles = FlashBlock<Tile, kHeadDim>::query_tiles(shape);
+      const int heads = shape.batch * shape.heads;
+      const ScheduledTile work =
+          heaviest_first(static_cast<int>(blockIdx.x + blockIdx.y * gridDim.x), query_tiles, heads,
+                         heads_per_section(sequence, kHeadDim, heads));
+      return FlashBlock<Tile, kHeadDim>(shape, work.query_tile, work.head);
+    }
+    return FlashBlock<Tile, kHeadDim>(shape);
+  }();
   const int warpgroup = threadIdx.x / 128, warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
 
   constexpr int kProducerArrivals = kTma ? 1 : 128;  // the copying thread(s)
@@ -152,7 +166,7 @@ __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
     // "full" barrier and signalled there by the copy engine.
     tc::set_max_registers<kProducerRegisters, false>();
     if (threadIdx.x != 0) return;
-    const int head = blockIdx.y;
+    const int head = block.head;
     constexpr int kPanels = kHeadDim / 64;
     tc::mbarrier_arrive_expect_bytes(q_full, kQBytes);
     for (int panel = 0; panel < kPanels; ++panel) {
@@ -235,34 +249,14 @@ __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
   }
 
   const auto issue_scores = [&](float(&s_flat)[kKeys / 2], int tile) {
-    const std::uint32_t k_panels = tc::shared_address(k_tiles + (tile % kStages) * kTileBytes);
-#pragma unroll
-    for (int ks = 0; ks < kDimSteps; ++ks) {
-      const std::uint64_t a =
-          tc::wgmma_descriptor(q_rows + (ks / 4) * kQueries * 128 + (ks % 4) * 32, 16, 1024);
-      const std::uint64_t b =
-          tc::wgmma_descriptor(k_panels + (ks / 4) * kKeys * 128 + (ks % 4) * 32, 16, 1024);
-      ptx::wgmma_bf16_ss<kKeys>(s_flat, a, b, ks > 0 ? 1 : 0);
-    }
-    tc::wgmma_commit();
+    issue_score_tile<kHeadDim, kQueries, kKeys>(
+        s_flat, q_rows, tc::shared_address(k_tiles + (tile % kStages) * kTileBytes));
   };
   const auto softmax_of = [&](float(&s_flat)[kKeys / 2], int tile, float(&rescale)[2]) {
-    float(&s)[kScoreBlocks][4] = *reinterpret_cast<float(*)[kScoreBlocks][4]>(&s_flat);
-    const int first_key = tile * kKeys;
-    const bool edge =
-        first_key + kKeys > sequence || (shape.causal && first_key + kKeys - 1 > block.first_query);
-    scale_and_mask(s, 1.0f, edge, first_key, rows, shape);  // masked, not scaled
-    softmax_tile(s, row_max, row_sum, rescale, scale_log2);
+    softmax_of_tile<kKeys>(s_flat, tile, block.first_query, rows, shape, row_max, row_sum, rescale,
+                           scale_log2);
   };
   std::uint32_t p[kKeys / 16][4];  // P(t), the A operand of O += P(t) V(t)
-  const auto pack_p = [&](const float(&s_flat)[kKeys / 2]) {
-#pragma unroll
-    for (int kk = 0; kk < kKeys / 16; ++kk) {
-#pragma unroll
-      for (int e = 0; e < 4; ++e)
-        p[kk][e] = pack_bf16(s_flat[8 * kk + 2 * e], s_flat[8 * kk + 2 * e + 1]);
-    }
-  };
 
   tc::mbarrier_wait(q_full, 0);
   wait_full(k_full, 0);
@@ -278,7 +272,7 @@ __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
     tc::wgmma_hold(s_flat);
     release(k_empty, 0);
     softmax_of(s_flat, 0, rescale);  // o is 0: no rescaling
-    pack_p(s_flat);
+    pack_probabilities<kKeys>(s_flat, p);
   }
 
   for (int t = 0; t < block.key_tiles; ++t) {
@@ -309,7 +303,7 @@ __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
       wgmma_hold_operand(p);
       release(v_empty, t);
       rescale_output(o, rescale);
-      pack_p(s_flat);
+      pack_probabilities<kKeys>(s_flat, p);
     } else {
       tc::wgmma_wait<0>();
       tc::wgmma_hold(o_flat);

@@ -134,40 +134,51 @@ def _lab02_layouts_only_at(condition: str) -> str:
     return source[:start] + body + source[end:]
 
 
+LAB01_BODY = (
+    "  const int row = kThreadXWalksColumns ? y : x;\n  const int col = kThreadXWalksColumns ? x : y;\n"
+    "  if (row >= args.m || col >= args.n) return;  // the grid is rounded up to whole blocks\n\n"
+    "  const float* a_row = args.a + row * args.lda;\n  const float* b_col = args.b + col;\n"
+    "  float acc = 0.0f;\n" + LAB01_LOOP
+)
+
+
 def _lab01_strided_with_wide_dummies() -> str:
-    """naive_coalesced with the strided mapping, plus two coalesced 128-byte loads a step that lower
-    the sectors per request (the old rule took the average: 8 or fewer)."""
-    source = single_file(REPO, "01_naive_gemm")
-    source = replace_once(
-        source,
-        "  const int row = kThreadXWalksColumns ? y : x;\n  const int col = kThreadXWalksColumns ? x : y;\n",
-        "  const int row = x;  // planted: the strided mapping under both names\n  const int col = y;\n",
-        "lab01 mapping",
-    )
+    """naive_coalesced with the strided mapping (threadIdx.x down a column of C, over whatever grid was
+    launched, every element once: the results stay right), plus two coalesced 128-byte loads a step that
+    lower the sectors per request (the old rule took the average: 8 or fewer)."""
     return replace_once(
-        source,
-        LAB01_LOOP,
-        "  // planted: 32 consecutive floats (128 bytes a warp) of A's first row of the block and of B's row p\n"
-        "  const volatile float* planted_a = args.a + static_cast<long long>(blockIdx.x) * blockDim.x * args.lda;\n"
-        "  const volatile float* planted_b = args.b;\n"
+        single_file(REPO, "01_naive_gemm"),
+        LAB01_BODY + "  cudalabs::store_gemm_result(args.c + row * args.ldc + col, acc, args.alpha, args.beta);\n",
+        "  // planted: the strided mapping under both names, and 32 consecutive floats (128 bytes a warp)\n"
+        "  // of one row of A and of B's row p each step\n"
         "  const int lane = threadIdx.x % 32;\n"
-        "  float pad = 0.0f;\n"
-        "  for (int p = 0; p < args.k; ++p) {\n"
-        "    acc += a_row[p] * b_col[p * args.ldb];\n"
-        "    if (kThreadXWalksColumns) pad += planted_a[lane % args.k] + planted_b[p * args.ldb + lane % args.n];\n"
-        "  }\n"
-        "  if (pad == -1.0e30f) acc += 1.0f;\n",
-        "lab01 dummies",
+        "  const volatile float* planted_a = args.a + (static_cast<long long>(blockIdx.x) * blockDim.x % args.m) * args.lda;\n"
+        "  const volatile float* planted_b = args.b;\n"
+        "  for (int row = x; row < args.m; row += gridDim.x * blockDim.x)\n"
+        "    for (int col = y; col < args.n; col += gridDim.y * blockDim.y) {\n"
+        "      const float* a_row = args.a + row * args.lda;\n"
+        "      const float* b_col = args.b + col;\n"
+        "      float acc = 0.0f, pad = 0.0f;\n"
+        "      for (int p = 0; p < args.k; ++p) {\n"
+        "        acc += a_row[p] * b_col[p * args.ldb];\n"
+        "        if (kThreadXWalksColumns) pad += planted_a[lane % args.k] + planted_b[p * args.ldb + lane % args.n];\n"
+        "      }\n"
+        "      if (pad == -1.0e30f) acc += 1.0f;\n"
+        "      cudalabs::store_gemm_result(args.c + row * args.ldc + col, acc, args.alpha, args.beta);\n"
+        "    }\n",
+        "lab01 strided with dummies",
     )
 
 
 def _lab01_reads_past_b_when_large(condition: str) -> str:
-    """Lab 01 reading B far past its end when `condition` holds (never on the tests' small shapes the
-    sanitizers watched): the result is right, the read is out of bounds."""
+    """Lab 01 reading B's row k (past its end) when `condition` holds (never on the tests' small shapes
+    the sanitizers watched): the value read is only compared, so the result stays right whatever lies
+    there (a guard's NaN included), and the read is out of bounds."""
     return replace_once(
         single_file(REPO, "01_naive_gemm"),
         LAB01_LOOP,
-        LAB01_LOOP + f"  if ({condition}) acc += 0.0f * b_col[args.k * args.ldb];  // planted: B's row k\n",
+        LAB01_LOOP
+        + f"  if (({condition}) && b_col[args.k * args.ldb] == -1.0e30f) acc += 1.0f;  // planted: B's row k\n",
         "lab01 large out of bounds",
     )
 

@@ -308,6 +308,12 @@ class PlantedClassTest(unittest.TestCase):
         partial = lab("passed")
         partial["variants"][0]["correctness"] = 0.5
         self.assertIn("v0 correctness", problem(partial))
+        # Predictions not handed in cost their point, not the core: they are no kernel.
+        no_predictions = lab("passed", "passed")
+        no_predictions["variants"].append(
+            {"name": planted.PREDICTIONS, "state": "not handed in", "correctness": 0, "correctness_max": 1}
+        )
+        self.assertIsNone(problem(no_predictions))
 
     def test_a_skeleton_leaves_every_variant_worth_points_unwritten_and_its_given_code_passes(self):
         import planted
@@ -326,6 +332,8 @@ class PlantedClassTest(unittest.TestCase):
         self.assertIsNone(problem(lab(todo, todo)))
         self.assertIsNone(problem(lab(todo, given)))
         self.assertIsNone(problem(lab(todo, ("not run here", 4))))
+        # Given code that runs the student's (lab 13's attention_naive on the student's softmax) waits for it.
+        self.assertIsNone(problem(lab(todo, ("not implemented yet", 0))))
         # A given kernel that fails, a TODO that passes, points or a fatal: each named.
         self.assertIn("given v1 failed", problem(lab(todo, ("failed", 0))))
         self.assertIn("passed", problem(lab(todo, ("passed", 6))))
@@ -333,6 +341,12 @@ class PlantedClassTest(unittest.TestCase):
         self.assertIsNotNone(problem(lab(todo, fatal="crashed")))
         # Only given code passing is no skeleton.
         self.assertIsNotNone(problem(lab(given)))
+        # A skeleton hands in no predictions: the lab's predictions line is no kernel of it.
+        unhanded = lab(todo, todo)
+        unhanded["variants"].append(
+            {"name": planted.PREDICTIONS, "state": "not handed in", "correctness_max": 1, "performance_max": 0}
+        )
+        self.assertIsNone(problem(unhanded))
 
 
 class ClassroomTest(unittest.TestCase):

@@ -489,16 +489,26 @@ class TechniqueTest(unittest.TestCase):
         measured = {"RR": {"lds": 1000.0}, "RC": {"lds": 500.0}, "CR": {"lds": 1020.0}, "best": {"lds": 500.0}}
         self.assertEqual(technique.repeated(measured, self.RULES), {"CR": "RR"})
 
-    def test_a_variant_without_its_technique_scores_nothing(self):
+    def score_with(self, repeated: dict[str, str]):
+        """Two passing variants, "slow" without its register tile, `repeated` as the distinct rule found."""
         with tempfile.TemporaryDirectory() as folder:
             rubric = lab_rubric(Path(folder))
         run = run_with({"fast": "passed", "slow": "passed"}, {"fast": Rate(100, 100), "slow": Rate(100, 100)})
         run.technique["slow"] = VariantTechnique("slow", failures=["a register tile (rule: ...)"])
-        run.repeated["fast"] = "not distinct from x"
-        score = score_lab(rubric, run)
-        self.assertEqual((score.variants[1].state, score.variants[1].points), ("technique not shown", 0))
-        self.assertIn("a register tile", score.variants[1].note)
-        self.assertEqual((score.variants[0].state, score.variants[0].points), ("not distinct", 0))
+        run.repeated.update(repeated)
+        return score_lab(rubric, run).variants
+
+    def test_a_variant_without_its_technique_scores_nothing(self):
+        fast, slow = self.score_with({"fast": "not distinct from x"})
+        self.assertEqual((slow.state, slow.points), ("technique not shown", 0))
+        self.assertIn("a register tile", slow.note)
+        self.assertEqual((fast.state, fast.points), ("not distinct", 0))
+
+    def test_a_variant_without_its_technique_is_named_by_its_rule_before_what_it_repeats(self):
+        _, slow = self.score_with({"slow": "not distinct from fast"})
+        self.assertEqual((slow.state, slow.points), ("technique not shown", 0))
+        self.assertIn("a register tile", slow.note)
+        self.assertIn("not distinct from fast", slow.note)
 
 
 class TestListTest(unittest.TestCase):

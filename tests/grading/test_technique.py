@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import random
 import tempfile
 import unittest
@@ -127,9 +128,11 @@ class HonestRecordsHoldTest(unittest.TestCase):
                 self.check("08", variant, measured, facts)
 
     def test_the_student_versions_as_the_grader_probed_them(self):
+        # Lab 07's width rule reads data bytes this probe did not measure (Lab07LoadWidthTest reads
+        # the H200's record): the FFMA band and the tile rule are evaluated.
         for variant, measured in probed("07").items():
             with self.subTest(lab="07", variant=variant):
-                self.check("07", variant, measured, gemm_facts(512, 512, 256), 3)
+                self.check("07", variant, measured, gemm_facts(512, 512, 256), 2)
         softmax = {"count": 4096 * 2048.0, "bytes": 8 * 4096 * 2048.0}
         for variant in ("softmax_naive", "softmax_online", "softmax_fused"):
             with self.subTest(lab="13", variant=variant):
@@ -277,6 +280,168 @@ class PaddingBreaksARuleTest(unittest.TestCase):
         self.assertBroken("13", "softmax_fused", padded(fused, ldg_bytes=4 * softmax["count"]), softmax)
         online = probed("13")["softmax_online"]
         self.assertBroken("13", "softmax_online", padded(online, ldg_bytes=4 * softmax["count"]), softmax)
+
+
+WIDTH_RECORD = REPO / "docs" / "data" / "history" / "lab07_load_width_nvidia-h200"
+WIDTH_FACTS = gemm_facts(768, 512, 832)  # the record's problem (its README's command)
+# Each variant's kernels in the record, by a piece of their names (the driver checks every variant
+# twice: beta = 0 on a poisoned C, then beta = 0.5).
+WIDTH_KERNELS = {
+    "step1_wide_loads": ["wide_loads_kernel"],
+    "step2_warp_tiles": ["warp_tiles_kernel"],
+    "step3_prefetch": ["prefetch_kernel"],
+    "async_128x256": ["async_wide_gemm_kernel"],
+    "wide_256x128": ["wide_gemm_kernel<lab07::TileShape<256, 128, 8,"],
+    "wide_128x256": ["wide_gemm_kernel<lab07::TileShape<128, 256, 8,"],
+    "wide_128x128": ["wide_gemm_kernel<lab07::TileShape<128, 128, 8,"],
+    "wide_128x64": ["wide_gemm_kernel<lab07::TileShape<128, 64, 8,"],
+    "wide_128x64x16": ["wide_gemm_kernel<lab07::TileShape<128, 64, 16,"],
+    "wide_64x64": ["wide_gemm_kernel<lab07::TileShape<64, 64, 16,"],
+    "narrow_columns": ["narrow_gemm_kernel<16, 0>"],
+    "best": ["wide_gemm_kernel<lab07::TileShape<64, 64, 16,", "sum_slices_kernel"],
+}
+WIDTH_RULE = "ldg_data >= 384 * ldg"
+
+
+def width_record() -> tuple[list[tuple[list[str], dict[str, float]]], dict[str, list[dict[str, float]]]]:
+    """The H200 record of lab 07's loads (Nsight Compute's raw page of lab07_solution --verify-only):
+    ([(kernel names, aggregated aliases)] of each call of a lab07 kernel run, in order), and the
+    driver's own kernels' aliases by their name (fill, compare, absolute, gather)."""
+    kernels = technique.read_kernels((WIDTH_RECORD / "lab07_loads.csv").read_text())
+    metrics = RUBRIC.labs["07"].technique.metrics
+    calls, call, driver = [], [], {}
+    for kernel in kernels + [{"Kernel Name": ""}]:
+        name = kernel["Kernel Name"]
+        if "lab07::" in name:
+            call.append(kernel)
+            continue
+        if call:
+            calls.append(([k["Kernel Name"] for k in call], technique.aggregate(call, metrics)))
+            call = []
+        short = name.split("(")[0].split("::")[-1].split("<")[0]
+        if name and "xmma" not in name:  # cuBLAS's kernels are not the suite's
+            driver.setdefault(short, []).append(technique.aggregate([kernel], metrics))
+    return calls, driver
+
+
+def lab07_rules(variant: str, measured: dict[str, float], facts: dict[str, float]) -> tuple[list[str], list[str]]:
+    """(rules that held, rules that broke) of the variant's rules that read the loads' data bytes."""
+    held, broke, _ = verdict("07", variant, measured, facts)
+    return [r for r in held if "_data" in r], [r for r in broke if "_data" in r]
+
+
+class Lab07LoadWidthTest(unittest.TestCase):
+    """Lab 07's 128-bit rule reads the data the threads asked for, per lane of a load instruction,
+    and cp.async by its own counters; every variant's loads are bounded by its tile's traffic, so
+    wide loads added to raise the average break a rule. Checked on the H200's record of every lab 07
+    kernel (docs/data/history/lab07_load_width_nvidia-h200)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.calls, cls.driver = width_record()
+        variants = list(RUBRIC.labs["07"].variants)
+        names = [v.name for v in variants]
+        cls.by_variant = {}
+        for index, (kernel_names, measured) in enumerate(cls.calls):
+            cls.by_variant.setdefault(names[index // 2], []).append((kernel_names, measured))
+
+    def test_the_record_holds_every_variant_twice(self):
+        self.assertEqual(len(self.calls), 2 * len(WIDTH_KERNELS))
+        for variant, pieces in WIDTH_KERNELS.items():
+            for kernel_names, _ in self.by_variant[variant]:
+                with self.subTest(variant=variant):
+                    self.assertEqual(len(kernel_names), len(pieces), kernel_names)
+                    for name, piece in zip(kernel_names, pieces):
+                        self.assertIn(piece, name)
+
+    def test_what_each_counter_reads(self):
+        # Data bytes are what the threads asked for: the 128 x 128 tile's A and B exactly (24 blocks
+        # of 256 rows of 832 floats), 512 a warp's 128-bit load (16 a lane); cp.async's data bytes
+        # are its tiles' exactly too (12 blocks of 384 rows of 832 floats), at 6 copies a stage per
+        # warp: 4 of A's 4 bytes a lane and 2 of B's 16 make 256 a warp's copy, 8 a lane. L1's
+        # bytes count every sector an instruction touches: twice the data where A's transposed
+        # copies reach 16 rows for 128 bytes.
+        step = self.by_variant["step1_wide_loads"][0][1]
+        self.assertEqual(step["ldg_data"], 24 * 256 * 832 * 4)
+        self.assertEqual(step["ldg_data"], 512 * step["ldg"])
+        copies = self.by_variant["async_128x256"][0][1]
+        self.assertEqual(copies["ldgsts_data"], 12 * (128 + 256) * 832 * 4)
+        self.assertEqual(copies["ldgsts_data"], 256 * copies["ldgsts"])
+        self.assertEqual(copies["ldg_bytes"], 2 * copies["ldgsts_data"])
+
+    def test_every_variant_but_the_scalar_narrow_kernel_holds(self):
+        for variant, calls in self.by_variant.items():
+            if variant == "narrow_columns":
+                continue
+            for index, (_, measured) in enumerate(calls):
+                with self.subTest(variant=variant, call=index):
+                    held, broke = lab07_rules(variant, measured, WIDTH_FACTS)
+                    self.assertEqual(broke, [])
+                    self.assertEqual(len(held), 2, "the width rule and the tile's traffic")
+
+    def test_scalar_loads_break_the_width_rule_coalesced_or_not(self):
+        # The narrow kernel of the record (B staged by scalar coalesced loads: 100-128 data bytes
+        # an instruction), the driver's scalar coalesced kernels and its gather (scalar loads of
+        # sampled elements, uncoalesced: L1 touches 561 bytes an instruction for 188 asked for).
+        for index, (_, measured) in enumerate(self.by_variant["narrow_columns"]):
+            with self.subTest(narrow=index):
+                self.assertIn(WIDTH_RULE, " ".join(lab07_rules("narrow_columns", measured, WIDTH_FACTS)[1]))
+        for name in ("compare_kernel", "absolute_kernel", "gather_kernel"):
+            for measured in self.driver[name]:
+                if not measured.get("ldg"):
+                    continue
+                with self.subTest(kernel=name):
+                    self.assertIn(WIDTH_RULE, " ".join(lab07_rules("narrow_columns", measured, WIDTH_FACTS)[1]))
+        gather = self.driver["gather_kernel"][0]
+        self.assertGreater(gather["ldg_bytes"], 384 * gather["ldg"], "the old rule credited it")
+
+    def test_main_s_uncoalesced_narrow_kernel_breaks_it(self):
+        # Scalar loads 32 rows of B apart: the old rule read 845 L1 bytes an instruction and held.
+        # The grader's probe did not measure its data bytes; a 4-byte load asks for at most 128 a
+        # warp instruction, so 128 per instruction is its most.
+        report = REPO / "docs" / "data" / "grading" / "issue52_data_path_nvidia-h200" / "quick_07"
+        labs = json.loads((report / "grade-report.json").read_text())["labs"]
+        lab = next(lab for lab in labs if lab["lab"] == "07")
+        probe = lab["technique"]["narrow_columns"]
+        measured = dict(probe["measured"], ldg_data=128 * probe["measured"]["ldg"], ldgsts_data=0.0)
+        self.assertGreater(measured["ldg_bytes"], 384 * measured["ldg"])
+        self.assertIn(WIDTH_RULE, " ".join(lab07_rules("narrow_columns", measured, probe["facts"])[1]))
+
+    def test_wide_dummy_loads_cannot_lift_scalar_ones(self):
+        # Each honest record with its loads made scalar (the same bytes, four times the
+        # instructions) breaks the width rule; with the fewest 128-bit loads that lift its average
+        # to 12 bytes a lane (two for each scalar one), or 16-byte copies to 7.5, the tile's traffic
+        # breaks instead.
+        for variant, calls in self.by_variant.items():
+            if variant == "narrow_columns":
+                continue
+            measured = calls[0][1]
+            scalar = dict(measured, ldg=measured["ldg_data"] / 128, ldgsts=measured["ldgsts_data"] / 128)
+            with self.subTest(variant=variant, loads="scalar"):
+                self.assertTrue(lab07_rules(variant, scalar, WIDTH_FACTS)[1])
+            extra_ldg = 2 * scalar["ldg"]
+            extra_copies = math.ceil(112 / 272 * scalar["ldgsts"])
+            lifted = padded(
+                scalar,
+                ldg=extra_ldg,
+                ldg_data=512 * extra_ldg,
+                ldgsts=extra_copies,
+                ldgsts_data=512 * extra_copies,
+            )
+            with self.subTest(variant=variant, loads="scalar plus wide dummies"):
+                held, broke = lab07_rules(variant, lifted, WIDTH_FACTS)
+                self.assertTrue(any(WIDTH_RULE in rule for rule in held), held)
+                self.assertTrue(broke, "the dummies' bytes met the tile's traffic")
+
+    def test_only_lab07_reads_the_data_bytes_and_ldg_bytes_stays_l1s(self):
+        # The other labs' rules on ldg_bytes read what they read before: L1's bytes.
+        for number, lab in RUBRIC.labs.items():
+            if not lab.technique:
+                continue
+            with self.subTest(lab=number):
+                self.assertEqual(lab.technique.metrics["ldg_bytes"], "l1tex__t_bytes_pipe_lsu_mem_global_op_ld.sum")
+                reads_data = any("_data" in rule.require for rule in lab.technique.rules)
+                self.assertEqual(reads_data, number == "07")
 
 
 class EveryRuleBoundsBothSidesTest(unittest.TestCase):

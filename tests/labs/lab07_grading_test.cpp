@@ -65,8 +65,11 @@ TEST(BestPlans, EverySplitOfKIsRight) {
           << " (CUDALABS_SEED=" << cudalabs::run_seed() << "): " << report.message;
     }
   }
-  if (checked == 0 && not_implemented > 0) GTEST_SKIP() << "best: not implemented yet";
-  EXPECT_GE(checked, 40);
+  // The plans reach every kind above; a skeleton checks only the given few-rows kernel's and waits
+  // for the student's kernels on the others.
+  EXPECT_GE(checked + not_implemented, 40);
+  if (not_implemented > 0)
+    GTEST_SKIP() << "best: not implemented yet (" << checked << " given plans checked)";
 }
 
 }  // namespace

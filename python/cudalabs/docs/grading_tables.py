@@ -9,28 +9,25 @@ from cudalabs.labs import declared_labs
 
 # Newest first, whatever their rubric: the grader's own cost changes with the grader. Issue 52's runs
 # (operands through shared memory, the timed checks from running totals, every probe in one Nsight
-# Compute run) graded lab 12 with the full rubric and labs 00-07 and 13 with one timed pair; then the
-# planted classes (QUICK_CLASS_RECORDS); the class demonstration ran an earlier grader (three
-# sanitizers, the distinct rule, three benchmark pairs). An older, lighter grader's times
-# (solutions.json) are no guide to today's: a lab no run of these graded says "not recorded". Each
-# record's rubric is named.
+# Compute run) graded lab 12 with the full rubric and labs 00-07 and 13 with one timed pair; a planted
+# class (a folder: its solutions' seconds in step_seconds.csv beside the run's environment.txt) graded with
+# one timed pair of one round per variant (QUICK=1). An older, lighter grader's times (solutions.json) are
+# no guide to today's: a lab no run of these graded says "not recorded". Each record's rubric is named.
 QUICK = "one timed pair per variant"
 FULL = "the full rubric"
 GRADING_RECORDS = (
     ("grading/issue52_data_path_nvidia-h200/lab12_full_one_profile/grade-report.json", FULL),
     ("grading/issue52_data_path_nvidia-h200/quick_07/grade-report.json", QUICK),
+    ("grading/class_demo_issue52_nvidia-h200", QUICK),
     ("grading/issue52_data_path_nvidia-h200/lab12_full/grade-report.json", FULL),
     ("grading/issue52_data_path_nvidia-h200/quick_13/grade-report.json", QUICK),
     ("grading/issue52_data_path_nvidia-h200/quick_00-03-04-06-13/grade-report.json", QUICK),
     ("grading/issue52_data_path_nvidia-h200/quick_00-01-02-05/grade-report.json", QUICK),
+    ("grading/class_demo_grown_2x-nvidia-h200", QUICK),
+    ("grading/class_demo_labs-00-04-06-08-09-11_4x-nvidia-h200", QUICK),
+    ("grading/class_demo_nvidia-h100-80gb-hbm3/solutions-report.json", FULL),
 )
-EARLIER_GRADING_RECORDS = (("grading/class_demo_nvidia-h100-80gb-hbm3/solutions-report.json", "the full rubric"),)
-# For the labs those runs lack: the planted classes graded by today's grader with one timed pair of one
-# round per variant (QUICK=1), each student's seconds in step_seconds.csv beside the run's environment.txt.
-QUICK_CLASS_RECORDS = (
-    "grading/class_demo_grown_2x-nvidia-h200",
-    "grading/class_demo_labs-00-04-06-08-09-11_4x-nvidia-h200",
-)
+QUICK_CLASS_RECORDS = tuple(name for name, _ in GRADING_RECORDS if not name.endswith(".json"))
 
 
 def read_rubric(repo: pathlib.Path) -> dict:
@@ -150,30 +147,23 @@ def _class_devices(folder: pathlib.Path) -> str:
 
 
 def grading_seconds(repo: pathlib.Path) -> dict[str, tuple[float, str]]:
-    """Lab -> (seconds its grading took for the solutions, the record and device). The full rubric's
-    records first; a lab only a quick class run graded has that run's seconds, its source saying so."""
+    """Lab -> (seconds its grading took for the solutions, the record, device and rubric), from the newest
+    record of GRADING_RECORDS that graded it: a grade report, or a class folder's solutions."""
     found = {}
-
-    def reports(records):
-        for name, rubric in records:
-            path = repo / "docs" / "data" / name
+    for name, rubric in GRADING_RECORDS:
+        path = repo / "docs" / "data" / name
+        if name.endswith(".json"):
             if not path.exists():
                 continue
             report = json.loads(path.read_text())
             for lab in report["labs"]:
                 found.setdefault(lab["lab"], (lab["seconds"], f"{name}, {report['device']}, {rubric}"))
-
-    reports(GRADING_RECORDS)
-    for name in QUICK_CLASS_RECORDS:
-        folder = repo / "docs" / "data" / name
-        if not (folder / "step_seconds.csv").exists():
-            continue
-        source = f"{name}/step_seconds.csv, {_class_devices(folder)}, {QUICK}"
-        with open(folder / "step_seconds.csv") as file:
-            for row in csv.DictReader(file):
-                if row["student"] == f"solution_{row['lab']}":
-                    found.setdefault(row["lab"], (float(row["seconds"]), source))
-    reports(EARLIER_GRADING_RECORDS)
+        elif (path / "step_seconds.csv").exists():
+            source = f"{name}/step_seconds.csv, {_class_devices(path)}, {rubric}"
+            with open(path / "step_seconds.csv") as file:
+                for row in csv.DictReader(file):
+                    if row["student"] == f"solution_{row['lab']}":
+                        found.setdefault(row["lab"], (float(row["seconds"]), source))
     return found
 
 

@@ -118,13 +118,15 @@ def score_variant(
     if fatal:
         score.state = "lab scored 0"
         return score
+    # A variant's own rules first: without its technique it is not the lesson, whatever it repeats; the
+    # repeat is named beside the rule it broke.
+    if technique_failures:  # right results, but not by the technique the variant teaches
+        score.state = "technique not shown"
+        score.note = "; ".join(technique_failures + ([repeated] if repeated else []))
+        return score
     if repeated:  # the same kernel as another variant: its tests pass, but it is not what its name says
         score.state = "not distinct"
         score.note = repeated
-        return score
-    if technique_failures:  # right results, but not by the technique the variant teaches
-        score.state = "technique not shown"
-        score.note = "; ".join(technique_failures)
         return score
     if not tests:
         score.state = "no tests"
