@@ -30,10 +30,16 @@ if(MPI_CXX_FOUND)
     add_library(lab10_mpi_${build}_parts STATIC "${parts_dir}/scatter.cpp" "${parts_dir}/node_output.cpp"
                                                  "${parts_dir}/checkpoint.cpp")
     target_link_libraries(lab10_mpi_${build}_parts PUBLIC cudalabs_driver MPI::MPI_CXX PRIVATE cudalabs_warnings)
+    # The program around them, the same for both builds (this folder's): where each rank runs,
+    # one distributed run, and the scaling table with its rechecks.
+    add_library(lab10_mpi_${build} STATIC "${LAB_DIR}/rank_table.cpp" "${LAB_DIR}/distributed_run.cpp"
+                                          "${LAB_DIR}/mpi_table.cpp")
+    target_link_libraries(lab10_mpi_${build} PUBLIC lab10_mpi_${build}_parts lab10_${build}_kernels
+                                             PRIVATE cudalabs_warnings)
   endforeach()
   add_executable(lab10_mpi "${LAB_DIR}/mpi_main.cpp")
-  target_link_libraries(lab10_mpi PRIVATE lab10_student_kernels lab10_mpi_student_parts lab09_fp32_backend
-                                          cudalabs_warnings OpenMP::OpenMP_CXX)
+  target_link_libraries(lab10_mpi PRIVATE lab10_mpi_student lab09_fp32_backend cudalabs_warnings
+                                          OpenMP::OpenMP_CXX)
   target_compile_definitions(lab10_mpi PRIVATE CUDALABS_TRAINED_WEIGHTS="${CUDALABS_TRAINED_WEIGHTS_FILE}")
   set(CUDALABS_MPI_FOUND ON CACHE INTERNAL "lab 10's MPI program is built")
 else()

@@ -10,13 +10,11 @@
 #include "common/dcgan_images.h"
 #include "common/dcgan_inputs.h"
 #include "common/device_info.h"
-#include "common/earlier_labs.h"
 #include "common/run_protocol.h"
 #include "common/text_table.h"
 #include "common/timeline.h"
-#include "labs/07_wide_loads/lab.h"
-#include "labs/09_dcgan/lab.h"
 #include "labs/09_dcgan/precision_backend.h"
+#include "labs/10_multi_gpu_dcgan/built_on.h"
 #include "labs/10_multi_gpu_dcgan/lab.h"
 #include "labs/10_multi_gpu_dcgan/run_flags.h"
 #include "labs/10_multi_gpu_dcgan/thread_table.h"
@@ -136,15 +134,6 @@ Setup parse_and_load(int argc, char** argv, Options& o) {
   return s;
 }
 
-// The other labs' kernels this program runs: lab 09's generator, lab 07's GEMM, and those of its
-// precisions (lab 11's in the finished programs).
-std::vector<cudalabs::EarlierLab> built_on() {
-  std::vector<cudalabs::EarlierLab> labs{{"09", cudalabs_lab09_kernels_build()},
-                                         {"07", cudalabs_lab07_kernels_build()}};
-  for (const cudalabs::EarlierLab& lab : lab09::precision_labs()) labs.push_back(lab);
-  return labs;
-}
-
 void print_header(std::ostream& out, const Setup& s) {
   out << cudalabs::program_name() << ": the DCGAN generator on " << s.devices.size()
       << " GPU worker(s), one host thread each\n";
@@ -152,9 +141,7 @@ void print_header(std::ostream& out, const Setup& s) {
     out << "  worker on GPU " << d << ": " << cudalabs::device_name(d) << "\n";
   out << "weights: " << s.weights_text << "\nlatents: " << s.latents_text << "\nimages: " << s.num
       << ", batches of up to " << s.batch << " per GPU\n"
-      << cudalabs::earlier_labs_line(built_on(),
-                                     std::string(cudalabs_lab10_kernels_build()) == "student")
-      << "\n";
+      << lab10::earlier_labs_line() << "\n";
   cudalabs::print_build_report(out, nullptr);  // JIT-compiled from older PTX?
 }
 
@@ -175,8 +162,8 @@ std::vector<lab10::GpuWorker*> make_workers(const Setup& s,
 // where it was timed, printed and recorded. False when a recheck failed.
 bool scaling_table(const Setup& s, const Options& o, const std::vector<lab10::GpuWorker*>& workers,
                    int argc, char** argv) {
-  const lab10::ThreadTable table{s.weights,          s.checked.seed,         s.checked.precision,
-                                 o.run.check_images, s.checked.scaling_nums, s.gpu_counts};
+  const lab10::ScalingTable table{s.weights,          s.checked.seed,         s.checked.precision,
+                                  o.run.check_images, s.checked.scaling_nums, s.gpu_counts};
   lab10::TimedBuffers buffers;
   cudalabs::TimedSession session(o.run.driver.timing);
   lab10::add_thread_table(session, table, workers, buffers);

@@ -1,13 +1,16 @@
 #include "labs/10_multi_gpu_dcgan/scaling.h"
 
 #include "common/cli.h"
+#include "common/dcgan_inputs.h"
 #include "common/device_info.h"
 #include "common/json_record.h"
+#include "common/random_fill.h"
 #include "common/text_table.h"
 
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -24,6 +27,28 @@ std::vector<int> parse_int_list(const std::string& flag, const std::string& text
   }
   if (values.empty()) throw cudalabs::FlagError(flag + ": '" + text + "' names no value");
   return values;
+}
+
+std::vector<float> timed_latents(const ScalingTable& table, int count) {
+  std::string unused;
+  return cudalabs::dcgan::load_latents("", count, cudalabs::derive_seed(table.seed, "scaling"),
+                                       unused)
+      .values;
+}
+
+std::span<const float> refill_for_recheck(const ScalingTable& table, int num, int gpus,
+                                          std::span<float> latents, std::span<float> images) {
+  std::string unused;
+  const std::string what = "recheck n" + std::to_string(num) + "x" + std::to_string(gpus);
+  const cudalabs::dcgan::Latents fresh =
+      cudalabs::dcgan::load_latents("", num, cudalabs::derive_seed(table.seed, what), unused);
+  std::copy(fresh.values.begin(), fresh.values.end(), latents.begin());
+  if (!images.empty()) {
+    const std::span<float> timed =
+        images.first(static_cast<std::size_t>(num) * cudalabs::dcgan::kImageFloats);
+    std::fill(timed.begin(), timed.end(), std::nanf(""));
+  }
+  return latents.first(fresh.values.size());
 }
 
 cudalabs::HostTimedRun scaling_run(const std::string& flavour, int num, int gpus,

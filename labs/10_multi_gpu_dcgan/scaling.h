@@ -3,14 +3,39 @@
 /// MPI program: which runs, their table, and their record.
 #pragma once
 
+#include "common/compute_precision.h"
+#include "common/dcgan_model.h"
 #include "common/host_timing.h"
 
+#include <cstdint>
 #include <functional>
 #include <map>
+#include <span>
 #include <string>
 #include <vector>
 
 namespace lab10 {
+
+/// What a scaling table runs and checks (either program: threads or ranks are its GPUs).
+struct ScalingTable {
+  const cudalabs::dcgan::Weights& weights;  ///< every GPU's weights, for the CPU reference
+  std::uint64_t seed = 0;                   ///< the run's seed: the timed and the fresh latents
+  cudalabs::ComputePrecision precision = cudalabs::ComputePrecision::kFp32;  ///< its tolerance
+  int check_images = 4;         ///< images of each recheck against the CPU reference
+  std::vector<int> nums;        ///< num_to_gen of each row
+  std::vector<int> gpu_counts;  ///< the first G workers (or ranks) of each column
+};
+
+/// The `count` latent vectors every cell is timed on (the first num of them), drawn from
+/// derive_seed(seed, "scaling").
+std::vector<float> timed_latents(const ScalingTable& table, int count);
+
+/// Before the recheck of cell `num` x `gpus`, in the buffers it was timed in: fresh latent vectors
+/// (derive_seed(seed, "recheck nNUMxGPUS")) drawn into the first `num` of `latents`, and the first
+/// `num` images of `images` poisoned with NaN (an empty `images`: none, as on a rank that writes
+/// elsewhere). Returns the fresh latents, a view of `latents`.
+std::span<const float> refill_for_recheck(const ScalingTable& table, int num, int gpus,
+                                          std::span<float> latents, std::span<float> images);
 
 /// One cell of the table as the kit times it (host_timing.h): `num` images end to end on `gpus`
 /// GPUs (threads or ranks), named `lab10/FLAVOUR/nNUMxGPUSg`, with the fields num and gpus and the

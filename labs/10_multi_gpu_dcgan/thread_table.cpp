@@ -1,12 +1,9 @@
 #include "labs/10_multi_gpu_dcgan/thread_table.h"
 
 #include "common/cli.h"
-#include "common/dcgan_inputs.h"
-#include "common/random_fill.h"
 #include "labs/10_multi_gpu_dcgan/run_flags.h"
 
 #include <algorithm>
-#include <cmath>
 #include <sstream>
 #include <string>
 
@@ -74,32 +71,26 @@ std::vector<int> choose_devices(int gpus, const std::vector<int>& listed, int pr
 namespace {
 
 // One cell again after timing, in the buffers it was timed in (add_thread_table).
-cudalabs::Recheck recheck_cell(const ThreadTable& table, std::span<GpuWorker* const> cell, int num,
+cudalabs::Recheck recheck_cell(const ScalingTable& table, std::span<GpuWorker* const> cell, int num,
                                TimedBuffers& buffers) {
-  std::string unused;
-  const std::string what = "recheck n" + std::to_string(num) + "x" + std::to_string(cell.size());
-  const dcgan::Latents fresh =
-      dcgan::load_latents("", num, cudalabs::derive_seed(table.seed, what), unused);
-  std::copy(fresh.values.begin(), fresh.values.end(), buffers.latents.begin());
-  const std::span<float> output(buffers.images.data(),
-                                static_cast<std::size_t>(num) * kImageFloats);
-  std::fill(output.begin(), output.end(), std::nanf(""));
+  const int gpus = static_cast<int>(cell.size());
+  const std::span<const float> latents =
+      refill_for_recheck(table, num, gpus, buffers.latents, buffers.images);
   for (GpuWorker* worker : cell) worker->poison();
   generate_on_gpus(cell, buffers.latents, num, buffers.images);
-  const std::span<const float> latents(buffers.latents.data(), fresh.values.size());
   return recheck_run(
-      table.weights, latents, output, num, table.check_images,
+      table.weights, latents,
+      std::span<const float>(buffers.images).first(static_cast<std::size_t>(num) * kImageFloats),
+      num, table.check_images,
       [&](std::span<float> single) { cell[0]->generate(latents, num, single); }, table.precision);
 }
 
 }  // namespace
 
-void add_thread_table(cudalabs::TimedSession& session, const ThreadTable& table,
+void add_thread_table(cudalabs::TimedSession& session, const ScalingTable& table,
                       std::span<GpuWorker* const> workers, TimedBuffers& buffers) {
   const int largest = *std::max_element(table.nums.begin(), table.nums.end());
-  std::string unused;
-  buffers.latents =
-      dcgan::load_latents("", largest, cudalabs::derive_seed(table.seed, "scaling"), unused).values;
+  buffers.latents = timed_latents(table, largest);
   buffers.images.assign(static_cast<std::size_t>(largest) * kImageFloats, 0.0f);
   for (int num : table.nums) {
     for (int g : table.gpu_counts) {

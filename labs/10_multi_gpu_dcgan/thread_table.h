@@ -4,12 +4,10 @@
 /// (common/host_timing.h) and checked again in the buffers it was timed in.
 #pragma once
 
-#include "common/compute_precision.h"
-#include "common/dcgan_model.h"
 #include "common/run_protocol.h"
 #include "labs/10_multi_gpu_dcgan/lab.h"
+#include "labs/10_multi_gpu_dcgan/scaling.h"
 
-#include <cstdint>
 #include <ostream>
 #include <span>
 #include <vector>
@@ -28,16 +26,6 @@ bool check_split(int num, int workers, std::ostream& out);
 /// `present`). FlagError naming the flag for a GPU that is not there.
 std::vector<int> choose_devices(int gpus, const std::vector<int>& listed, int present);
 
-/// What the table runs and checks.
-struct ThreadTable {
-  const cudalabs::dcgan::Weights& weights;  ///< every worker's weights, for the CPU reference
-  std::uint64_t seed = 0;                   ///< the run's seed: the timed and the fresh latents
-  cudalabs::ComputePrecision precision = cudalabs::ComputePrecision::kFp32;  ///< its tolerance
-  int check_images = 4;         ///< images of each recheck against the CPU reference
-  std::vector<int> nums;        ///< num_to_gen of each row
-  std::vector<int> gpu_counts;  ///< the first G workers of each column
-};
-
 /// The table's timed input and output (host memory), sized for its largest row.
 struct TimedBuffers {
   std::vector<float> latents;  ///< drawn from derive_seed(seed, "scaling")
@@ -46,10 +34,10 @@ struct TimedBuffers {
 
 /// Fills `buffers` and adds every cell (num x the first G workers) to `session` as a host-timed run
 /// of generate_on_gpus in them, with its recheck: fresh latents drawn into the timed input, the
-/// timed images and the cell's workers poisoned, one run on all of them, the sampled images against
-/// the CPU reference and the whole output against the first worker's alone. `table`, `workers` and
-/// `buffers` must outlive the session's timing and rechecks.
-void add_thread_table(cudalabs::TimedSession& session, const ThreadTable& table,
+/// timed images and the cell's workers poisoned (refill_for_recheck), one run on all of them, the
+/// sampled images against the CPU reference and the whole output against the first worker's alone.
+/// `table`, `workers` and `buffers` must outlive the session's timing and rechecks.
+void add_thread_table(cudalabs::TimedSession& session, const ScalingTable& table,
                       std::span<GpuWorker* const> workers, TimedBuffers& buffers);
 
 }  // namespace lab10
