@@ -5,6 +5,7 @@
 #pragma once
 
 #include "common/cli.h"
+#include "labs/10_multi_gpu_dcgan/lab.h"
 #include "labs/10_multi_gpu_dcgan/node_output.h"
 
 #include <mpi.h>
@@ -30,6 +31,22 @@ class RankGenerator {
                         const Landed& landed = {}) = 0;
   /// Fills its own buffers (the GPU's activations) with NaN before a checked run.
   virtual void poison() = 0;
+};
+
+/// A rank's GpuWorker as the distributed run sees it.
+class WorkerGenerator final : public RankGenerator {
+ public:
+  /// Runs on `worker`, which must outlive it.
+  explicit WorkerGenerator(GpuWorker& worker) : worker_(worker) {}
+  int batch() const override { return worker_.batch(); }
+  void generate(std::span<const float> latents, int count, std::span<float> images,
+                const Landed& landed) override {
+    worker_.generate(latents, count, images, landed);
+  }
+  void poison() override { worker_.poison(); }
+
+ private:
+  GpuWorker& worker_;
 };
 
 /// The MPI datatypes of one latent vector and one image, so that counts and displacements are in

@@ -30,10 +30,11 @@ if(MPI_CXX_FOUND)
     add_library(lab10_mpi_${build}_parts STATIC "${parts_dir}/scatter.cpp" "${parts_dir}/node_output.cpp"
                                                  "${parts_dir}/checkpoint.cpp")
     target_link_libraries(lab10_mpi_${build}_parts PUBLIC cudalabs_driver MPI::MPI_CXX PRIVATE cudalabs_warnings)
-    # The program around them, the same for both builds (this folder's): where each rank runs,
-    # one distributed run, and the scaling table with its rechecks.
-    add_library(lab10_mpi_${build} STATIC "${LAB_DIR}/rank_table.cpp" "${LAB_DIR}/distributed_run.cpp"
-                                          "${LAB_DIR}/mpi_table.cpp")
+    # The program around them, the same for both builds (this folder's): its flags, where each rank
+    # runs, one distributed run, and the scaling table with its rechecks. (mpi_flags.cpp checks
+    # --precision with the program's own backend, linked by the program.)
+    add_library(lab10_mpi_${build} STATIC "${LAB_DIR}/mpi_flags.cpp" "${LAB_DIR}/rank_table.cpp"
+                                          "${LAB_DIR}/distributed_run.cpp" "${LAB_DIR}/mpi_table.cpp")
     target_link_libraries(lab10_mpi_${build} PUBLIC lab10_mpi_${build}_parts lab10_${build}_kernels
                                              PRIVATE cudalabs_warnings)
   endforeach()

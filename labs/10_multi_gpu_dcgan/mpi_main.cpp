@@ -4,26 +4,20 @@
 //
 //   mpirun -np R [--bind-to none] dcgan_mpi [--num N | --input z.cldz] [--output grid.png] ...
 //
-// - Each rank picks its GPU by its rank among the ranks of its node (rank_table.cpp), so the same
-//   command works for one node or many. --simulate-nodes K makes one machine stand for K nodes:
-//   consecutive ranks form a node, as in [DCGAN-SHPC]'s rank tables.
+// - Each rank picks its GPU by its rank among the ranks of its node (rank_table.h), so the same
+//   command works for one node or many; --simulate-nodes K makes one machine stand for K nodes.
 // - The three MPI parts a student writes (the solution's in solutions/10_multi_gpu_dcgan/):
 //   scatter_latents (scatter.cpp), NodeOutput (node_output.cpp) and checkpoint (checkpoint.cpp).
-// - One run (distributed_run.cpp): rank 0 scatters each rank its gpu_share of the latent vectors
-//   (MPI_Scatterv). Rank 0's output lives in an MPI-3 shared-memory window of rank 0's node
-//   (NodeOutput): rank 0 and, with --gather shared (the default), every rank of its node run lab
-//   09's pipeline straight into their places there; a barrier tells rank 0 they are done. A rank
-//   of another node (or, with --gather collective, every rank but 0) sends its images: as each of
-//   its batches lands in host memory, it joins that round's MPI_Igatherv, so the images travel to
-//   rank 0 while the GPUs compute the next ones. Within one node that path is the slow one: the
-//   shared-memory transport copies every byte twice through small buffers (the handout measures
+// - One run (distributed_run.h): rank 0 scatters the latent vectors; the ranks of its node write
+//   their images into its shared output window (--gather shared), the others send theirs in rounds
+//   of MPI_Igatherv while their GPUs compute (the slow path within one node: the handout measures
 //   both).
-// - Every phase ends at a checkpoint (MPI_Allreduce of a status): if any rank failed (no GPU, a bad
-//   device, not enough memory, a bad file), rank 0 prints one line naming the rank and its error,
-//   and every rank exits non-zero; none is left waiting in a collective.
+// - Every phase ends at a checkpoint: if any rank failed (no GPU, a bad device, not enough memory,
+//   a bad file), rank 0 prints one line naming the rank and its error, and every rank exits
+//   non-zero; none is left waiting in a collective.
 // - Rank 0 checks sampled images against the CPU reference and the gathered output against its own
 //   GPU's, times [DCGAN-SHPC]'s Table 4 (num_to_gen x ranks, end to end), checks every cell again
-//   where it was timed (mpi_table.cpp), prints and records the table, and writes the images.
+//   where it was timed (mpi_table.h), prints and records the table, and writes the images.
 #include "common/cli.h"
 #include "common/cuda_check.h"
 #include "common/dcgan_images.h"
@@ -36,6 +30,7 @@
 #include "labs/10_multi_gpu_dcgan/checkpoint.h"
 #include "labs/10_multi_gpu_dcgan/distributed_run.h"
 #include "labs/10_multi_gpu_dcgan/lab.h"
+#include "labs/10_multi_gpu_dcgan/mpi_flags.h"
 #include "labs/10_multi_gpu_dcgan/mpi_table.h"
 #include "labs/10_multi_gpu_dcgan/node_output.h"
 #include "labs/10_multi_gpu_dcgan/not_implemented.h"
@@ -59,61 +54,13 @@ namespace {
 namespace dcgan = cudalabs::dcgan;
 using dcgan::kImageFloats;
 
-struct Options {
-  lab10::RunFlags run;
-  int simulate_nodes = 0;
-  std::string scaling_ranks;
-  std::string gather = "shared";
-  std::string devices;
-};
-
-void register_flags(CLI::App& app, Options& o) {
-  lab10::add_run_flags(app, o.run, "lab10_mpi");
-  cudalabs::add_integer_flag(
-      app, "--simulate-nodes", o.simulate_nodes, 1, 1024,
-      "Treat this machine as K nodes of R / K consecutive ranks each ([DCGAN-SHPC]'s rank tables)");
-  app.add_option("--scaling-ranks", o.scaling_ranks,
-                 "Rank counts of the scaling table (default 1, 2, 4, ... up to R, and R): the "
-                 "first ranks of the run")
-      ->type_name("N,...");
-  app.add_option(
-         "--gather", o.gather,
-         "How images reach rank 0 from the ranks of its node: 'shared' (they write into rank 0's "
-         "output, an MPI shared-memory window) or 'collective' (MPI_Igatherv, like the ranks of "
-         "other nodes)")
-      ->type_name("shared|collective");
-  app.add_option("--devices", o.devices,
-                 "The CUDA device of each local rank (with --simulate-nodes: of each rank), "
-                 "instead of local rank l on GPU l; a device may repeat: '0,0' runs two ranks on "
-                 "GPU 0")
-      ->type_name("GPU,...");
-}
-
-// This rank's GPU as the distributed run sees it.
-class WorkerGenerator : public lab10::RankGenerator {
- public:
-  explicit WorkerGenerator(lab10::GpuWorker& worker) : worker_(worker) {}
-  int batch() const override { return worker_.batch(); }
-  void generate(std::span<const float> latents, int count, std::span<float> images,
-                const Landed& landed) override {
-    worker_.generate(latents, count, images, landed);
-  }
-  void poison() override { worker_.poison(); }
-
- private:
-  lab10::GpuWorker& worker_;
-};
-
 // What one rank knows, phase by phase.
 struct RankState {
   int rank = 0, size = 1;
   std::string label;  // how rank 0 names this rank in an error line
-  Options o;
+  lab10::MpiFlags o;
   lab10::Placement placement;
-  std::vector<int> listed_devices;  // --devices
-  std::uint64_t seed = 0;
-  std::vector<int> scaling_nums, rank_counts;
-  cudalabs::ComputePrecision precision = cudalabs::ComputePrecision::kFp32;  // --precision
+  lab10::CheckedMpiFlags checked;  // the seed, the table's rows and columns, --precision, --devices
   lab09::PrecisionBackend backend;  // its layers on this rank's GPU (none for FP32)
   dcgan::Weights weights;
   std::string weights_text;
@@ -121,7 +68,7 @@ struct RankState {
   std::string latents_text;
   int num = 0, largest_num = 0;
   std::unique_ptr<lab10::GpuWorker> worker;
-  std::unique_ptr<WorkerGenerator> generator;
+  std::unique_ptr<lab10::WorkerGenerator> generator;
   std::unique_ptr<lab10::NodeOutput> output;
   bool in_place = false;          // writes its images straight into rank 0's output
   std::vector<int> rank_devices;  // rank 0's: each rank's CUDA device (the record's)
@@ -135,53 +82,21 @@ int phase(RankState& s, const std::function<void()>& body) {
       .code;
 }
 
-// Before any phase: the flags and what follows from them alone (the command line and the number
-// of ranks, the same on every rank), so that every rank reaches the same verdict without a message.
-void parse_run_flags(RankState& s, int argc, char** argv) {
-  CLI::App app{
-      "Lab 10: the DCGAN generator with one MPI rank per GPU. Rank 0 scatters the latent "
-      "vectors, gathers the images, checks them and writes them; a scaling table times 1, 2, 4, "
-      "... ranks."};
-  register_flags(app, s.o);
-  cudalabs::parse_flags(app, argc, argv);
-  const lab10::CheckedRunFlags checked = lab10::check_run_flags(app, s.o.run);
-  s.scaling_nums = checked.scaling_nums;
-  s.seed = checked.seed;
-  s.precision = checked.precision;
-  lab09::check_precision_flag(s.precision);
-  if (s.o.gather != "shared" && s.o.gather != "collective") {
-    throw cudalabs::FlagError("--gather: '" + s.o.gather + "' (expected shared or collective)");
-  }
-  if (!s.o.scaling_ranks.empty()) {
-    s.rank_counts = lab10::parse_int_list("--scaling-ranks", s.o.scaling_ranks, 1, s.size);
-  } else {
-    for (int g = 1; g < s.size; g *= 2) s.rank_counts.push_back(g);
-    s.rank_counts.push_back(s.size);
-  }
-  if (s.o.simulate_nodes > 0 && s.size % s.o.simulate_nodes != 0) {
-    throw cudalabs::FlagError("--simulate-nodes: " + std::to_string(s.size) +
-                              " ranks do not split into " + std::to_string(s.o.simulate_nodes) +
-                              " equal nodes");
-  }
-  if (!s.o.devices.empty())
-    s.listed_devices = lab10::parse_int_list("--devices", s.o.devices, 0, 1023);
-}
-
 // Phase 1: placement, weights, and a GPU for this rank.
 void place_rank(RankState& s) {
-  s.placement = lab10::place(s.o.simulate_nodes, s.listed_devices);
+  s.placement = lab10::place(s.o.simulate_nodes, s.checked.devices);
   s.label = "rank " + std::to_string(s.rank) + " (node " + std::to_string(s.placement.node) +
             ", GPU " + std::to_string(s.placement.local_rank) + ")";
   s.weights = dcgan::load_weights(s.o.run.inputs.weights, s.o.run.inputs.weights_seed,
                                   CUDALABS_TRAINED_WEIGHTS, s.weights_text);
   cudalabs::require_gpu();
-  s.backend = lab09::precision_backend(s.precision);
+  s.backend = lab09::precision_backend(s.checked.run.precision);
   int present = 0;
   CUDA_CHECK(cudaGetDeviceCount(&present));
   if (s.placement.device >= present) {
     const bool simulated = s.o.simulate_nodes > 0;
     throw std::invalid_argument(
-        s.listed_devices.empty()
+        s.checked.devices.empty()
             ? "no GPU for " + std::string(simulated ? "rank " : "local rank ") +
                   std::to_string(simulated ? s.rank : s.placement.local_rank) + ": this node has " +
                   std::to_string(present) + " (start at most one rank per GPU)"
@@ -193,11 +108,13 @@ void place_rank(RankState& s) {
 // Phase 2 (rank 0): the latent vectors, and the largest run of the table.
 void load_latents(RankState& s) {
   if (s.rank != 0) return;
-  s.latents = dcgan::load_latents(s.o.run.inputs.input, s.o.run.inputs.num, s.seed, s.latents_text);
+  s.latents = dcgan::load_latents(s.o.run.inputs.input, s.o.run.inputs.num, s.checked.run.seed,
+                                  s.latents_text);
   s.num = s.latents.count;
-  s.largest_num = std::max(
-      s.num,
-      s.scaling_nums.empty() ? 0 : *std::max_element(s.scaling_nums.begin(), s.scaling_nums.end()));
+  s.largest_num = std::max(s.num, s.checked.run.scaling_nums.empty()
+                                      ? 0
+                                      : *std::max_element(s.checked.run.scaling_nums.begin(),
+                                                          s.checked.run.scaling_nums.end()));
   lab10::require_run_memory(s.num, s.largest_num);
 }
 
@@ -206,7 +123,7 @@ void make_worker(RankState& s) {
   const int copy_threads = std::max(1, omp_get_max_threads() / s.placement.ranks_on_node);
   s.worker = std::make_unique<lab10::GpuWorker>(s.placement.device, s.weights, batch, copy_threads,
                                                 s.backend);
-  s.generator = std::make_unique<WorkerGenerator>(*s.worker);
+  s.generator = std::make_unique<lab10::WorkerGenerator>(*s.worker);
 }
 
 // Rank 0's output, big enough for every run, in memory its node's ranks share (one window for the
@@ -262,7 +179,7 @@ int checked_run(std::ostream& out, RankState& s, const lab10::ImageTypes& types,
       };
     verdict =
         lab10::check_run(out, s.weights, s.latents.values, images, s.num, s.o.run.check_images,
-                         one_gpu, "rank 0's GPU alone", unwritten, s.precision);
+                         one_gpu, "rank 0's GPU alone", unwritten, s.checked.run.precision);
     out << "first run: " << s.num << " images in "
         << cudalabs::TextTable::number(first_seconds * 1e3, 2) << " ms (untimed warm-up)\n";
     // Written now: the table's runs reuse the output window.
@@ -278,8 +195,12 @@ int checked_run(std::ostream& out, RankState& s, const lab10::ImageTypes& types,
 int scaling_runs(std::ostream& out, RankState& s, const lab10::ImageTypes& types, int argc,
                  char** argv, bool& passed) {
   const std::string flavour = s.o.gather == "shared" ? "mpi" : "mpi-collective";
-  const lab10::ScalingTable table{s.weights,      s.seed,       s.precision, s.o.run.check_images,
-                                  s.scaling_nums, s.rank_counts};
+  const lab10::ScalingTable table{s.weights,
+                                  s.checked.run.seed,
+                                  s.checked.run.precision,
+                                  s.o.run.check_images,
+                                  s.checked.run.scaling_nums,
+                                  s.checked.rank_counts};
   lab10::MpiTable cells(
       table,
       {*s.generator, types, *s.output, s.in_place, flavour, cudalabs::program_name(), s.label},
@@ -294,8 +215,8 @@ int scaling_runs(std::ostream& out, RankState& s, const lab10::ImageTypes& types
   std::map<std::string, std::string> context =
       lab10::record_context(argc, argv, s.rank_devices, cudalabs::built_from_commit());
   context["ranks"] = std::to_string(s.size);
-  context["seed"] = std::to_string(s.seed);
-  context["precision"] = cudalabs::precision_name(s.precision);
+  context["seed"] = std::to_string(s.checked.run.seed);
+  context["precision"] = cudalabs::precision_name(s.checked.run.precision);
   context["weights"] = s.weights_text;
   context["gather"] = s.o.gather;
   // --gather collective is recorded apart (lab10_mpi-collective_<device>.json,
@@ -321,12 +242,13 @@ int run(int argc, char** argv, int thread_support) {
   } restore{s.rank != 0 ? std::cout.rdbuf(quiet.rdbuf()) : std::cout.rdbuf()};
   std::ostream& out = std::cout;
 
-  // The flags before anything else, with no checkpoint (a part a student writes): rank 0 answers
-  // (the help, or one line through guarded_main), the others stop quietly with the same code.
+  // The flags before anything else, with no checkpoint (a part a student writes): the command line
+  // and the number of ranks alone decide, so every rank reaches the same verdict without a message.
+  // Rank 0 answers (the help, or one line through guarded_main), the others stop quietly.
+  const auto parse = [&] { s.checked = lab10::parse_mpi_flags(argc, argv, s.size, s.o); };
   if (s.rank == 0) {
-    parse_run_flags(s, argc, argv);
-  } else if (const cudalabs::CaughtError parsed =
-                 cudalabs::catch_error([&] { parse_run_flags(s, argc, argv); });
+    parse();
+  } else if (const cudalabs::CaughtError parsed = cudalabs::catch_error(parse);
              parsed.help || parsed.code != cudalabs::kExitOk) {
     return parsed.code;
   }
@@ -346,7 +268,7 @@ int run(int argc, char** argv, int thread_support) {
 
   bool passed = false;
   if (const int code = checked_run(out, s, types, passed); code != 0) return code;
-  if (passed && !s.scaling_nums.empty()) {
+  if (passed && !s.checked.run.scaling_nums.empty()) {
     if (const int code = scaling_runs(out, s, types, argc, argv, passed); code != 0) return code;
   }
   return passed ? cudalabs::kExitOk : cudalabs::kExitFailed;
