@@ -53,7 +53,8 @@ class WorkerGenerator final : public RankGenerator {
 /// vectors and images (65536 images are 805 M floats: close to an int's range in floats, far from
 /// it in images).
 struct ImageTypes {
-  MPI_Datatype latent, image;
+  MPI_Datatype latent;  ///< 100 floats
+  MPI_Datatype image;   ///< 64 x 64 x 3 floats
   ImageTypes();
   ~ImageTypes();
   ImageTypes(const ImageTypes&) = delete;
