@@ -109,6 +109,11 @@ void report_scaling(std::ostream& out, const RunFlags& flags, const std::string&
       << flags.driver.timing.repetitions
       << " runs; efficiency = images/s / (GPUs x one GPU's images/s))\n"
       << scaling_table(medians);
+  std::string failed;  // the cells right when first checked, wrong where they were timed
+  for (const auto& [name, recheck] : rechecks)
+    if (!recheck.passed) failed += (failed.empty() ? "" : ", ") + name;
+  if (!failed.empty())
+    out << "check: FAIL after timing: " << failed << " (the recheck lines above)\n";
   const nlohmann::json written = cudalabs::host_record(context, medians, rechecks);
   if (!also.empty()) cudalabs::write_json_file(also, written);
   const std::string path = cudalabs::record_file_of(cudalabs::record_output_args(

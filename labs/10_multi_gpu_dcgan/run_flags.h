@@ -84,8 +84,9 @@ cudalabs::Recheck recheck_run(const cudalabs::dcgan::Weights& weights,
                               const std::function<void(std::span<float>)>& one_gpu,
                               cudalabs::ComputePrecision precision);
 
-/// Prints the table; with --results-dir, writes the record (the kit's
-/// host_record) as `record`_<tag>_<device>.json there, and to each of `also` (the grader's
+/// Prints the table, then "check: FAIL after timing: <cells>" when a recheck failed; with
+/// --results-dir, writes the record (the kit's host_record) as `record`_<tag>_<device>.json there,
+/// and to each of `also` (the grader's
 /// --benchmark_out).
 void report_scaling(std::ostream& out, const RunFlags& flags, const std::string& record,
                     const std::string& device_slug,

@@ -104,6 +104,7 @@ struct TableResult {
   int poisons = 0;                   // this rank's GPU poisoned (once per recheck)
   std::size_t distinct_latents = 0;  // latent vectors this rank generated from
   nlohmann::json record;             // rank 0's, as report_scaling writes it
+  std::string table;                 // rank 0's, as report_scaling prints it
 };
 
 // A table of 3 images on the first 1, 2 and 3 ranks: timed (one warm-up and one run each), then
@@ -146,6 +147,7 @@ TableResult run_table(bool shared_gather, Plant plant, int planted) {
     std::ostringstream table_out;
     lab10::report_scaling(table_out, flags, "lab10_" + flavour, "cpu", {{"seed", "11"}}, medians,
                           result.rechecks);
+    result.table = table_out.str();
     std::ifstream written(folder / ("lab10_" + flavour + "_cpu.json"));
     if (written) result.record = nlohmann::json::parse(written);
     std::filesystem::remove_all(folder);
@@ -184,6 +186,7 @@ TEST_P(MpiTable, EveryCellIsTimedAndCheckedAgainOnTheRanksItRanOn) {
     EXPECT_EQ(result.record["rechecks"][name]["passed"], true) << result.record.dump();
   }
   EXPECT_EQ(result.printed.find("(after timing)"), std::string::npos) << result.printed;
+  EXPECT_EQ(result.table.find("FAIL"), std::string::npos) << result.table;
 }
 
 TEST_P(MpiTable, ARankThatStopsWritingAfterTheTimingFailsItsCellsRechecks) {
@@ -206,6 +209,9 @@ TEST_P(MpiTable, ARankThatStopsWritingAfterTheTimingFailsItsCellsRechecks) {
   }
   EXPECT_NE(result.printed.find("FAIL"), std::string::npos) << result.printed;
   EXPECT_NE(result.printed.find("(after timing)"), std::string::npos) << result.printed;
+  EXPECT_NE(result.table.find("check: FAIL after timing: " + names[1] + ", " + names[2]),
+            std::string::npos)
+      << result.table;
 }
 
 TEST_P(MpiTable, ARankThatFailsInARecheckFailsItWithoutHangingTheOthers) {
