@@ -31,12 +31,14 @@ if(MPI_CXX_FOUND)
                                                  "${parts_dir}/checkpoint.cpp")
     target_link_libraries(lab10_mpi_${build}_parts PUBLIC cudalabs_driver MPI::MPI_CXX PRIVATE cudalabs_warnings)
     # The program around them, the same for both builds (this folder's): its flags, where each rank
-    # runs, one distributed run, and the scaling table with its rechecks. (mpi_flags.cpp checks
-    # --precision with the program's own backend, linked by the program.)
+    # runs, a rank's setup, one distributed run, and the scaling table with its rechecks.
+    # (mpi_flags.cpp and mpi_rank.cpp use the program's own precision backend, linked by the
+    # program.)
     add_library(lab10_mpi_${build} STATIC "${LAB_DIR}/mpi_flags.cpp" "${LAB_DIR}/rank_table.cpp"
-                                          "${LAB_DIR}/distributed_run.cpp" "${LAB_DIR}/mpi_table.cpp")
+                                          "${LAB_DIR}/mpi_rank.cpp" "${LAB_DIR}/distributed_run.cpp"
+                                          "${LAB_DIR}/mpi_table.cpp")
     target_link_libraries(lab10_mpi_${build} PUBLIC lab10_mpi_${build}_parts lab10_${build}_kernels
-                                             PRIVATE cudalabs_warnings)
+                                             PRIVATE OpenMP::OpenMP_CXX cudalabs_warnings)
   endforeach()
   add_executable(lab10_mpi "${LAB_DIR}/mpi_main.cpp")
   target_link_libraries(lab10_mpi PRIVATE lab10_mpi_student lab09_fp32_backend cudalabs_warnings

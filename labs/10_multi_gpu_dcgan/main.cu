@@ -3,7 +3,6 @@
 // host thread each. Checks the split (gpu_share), sampled images against the CPU reference and the
 // output against one GPU's; times [DCGAN-SHPC]'s Table 4 on the kit's host clock, checks each cell
 // again where it was timed (thread_table.h) and writes the images.
-#include "common/benchmark_support.h"
 #include "common/build_report.h"
 #include "common/cli.h"
 #include "common/cuda_check.h"
@@ -11,7 +10,6 @@
 #include "common/dcgan_inputs.h"
 #include "common/device_info.h"
 #include "common/run_protocol.h"
-#include "common/text_table.h"
 #include "common/timeline.h"
 #include "labs/09_dcgan/precision_backend.h"
 #include "labs/10_multi_gpu_dcgan/built_on.h"
@@ -23,7 +21,6 @@
 
 #include <cmath>
 #include <fstream>
-#include <functional>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -114,9 +111,7 @@ Setup parse_and_load(int argc, char** argv, Options& o) {
   s.latents =
       dcgan::load_latents(o.run.inputs.input, o.run.inputs.num, s.checked.seed, s.latents_text);
   s.num = s.latents.count;
-  s.largest_num = s.num;
-  for (int n : s.checked.scaling_nums) s.largest_num = std::max(s.largest_num, n);
-  lab10::require_run_memory(s.num, s.largest_num);
+  s.largest_num = lab10::largest_run(s.num, s.checked.scaling_nums);
 
   cudalabs::require_gpu();
   s.backend = lab09::precision_backend(s.checked.precision);
@@ -130,7 +125,7 @@ Setup parse_and_load(int argc, char** argv, Options& o) {
     for (int g = 1; g < workers_count; g *= 2) s.gpu_counts.push_back(g);
     s.gpu_counts.push_back(workers_count);
   }
-  s.batch = o.run.batch > 0 ? o.run.batch : std::min(1024, s.largest_num);
+  s.batch = lab10::run_batch(o.run, s.largest_num);
   return s;
 }
 
@@ -139,9 +134,8 @@ void print_header(std::ostream& out, const Setup& s) {
       << " GPU worker(s), one host thread each\n";
   for (int d : s.devices)
     out << "  worker on GPU " << d << ": " << cudalabs::device_name(d) << "\n";
-  out << "weights: " << s.weights_text << "\nlatents: " << s.latents_text << "\nimages: " << s.num
-      << ", batches of up to " << s.batch << " per GPU\n"
-      << lab10::earlier_labs_line() << "\n";
+  lab10::print_run_inputs(out, s.weights_text, s.latents_text, s.num, s.batch);
+  out << lab10::earlier_labs_line() << "\n";
   cudalabs::print_build_report(out, nullptr);  // JIT-compiled from older PTX?
 }
 
@@ -169,13 +163,9 @@ bool scaling_table(const Setup& s, const Options& o, const std::vector<lab10::Gp
   lab10::add_thread_table(session, table, workers, buffers);
   const std::vector<cudalabs::HostMedian> medians = session.time_on_host();
   const std::map<std::string, cudalabs::Recheck>& rechecks = session.recheck_all(std::cout);
-  std::map<std::string, std::string> context =
-      lab10::record_context(argc, argv, s.devices, cudalabs::built_from_commit());
-  context["seed"] = std::to_string(s.checked.seed);
-  context["precision"] = cudalabs::precision_name(s.checked.precision);
-  context["weights"] = s.weights_text;
   lab10::report_scaling(std::cout, o.run, "lab10_threads",
-                        cudalabs::device_slug(cudalabs::device_name(s.devices[0])), context,
+                        cudalabs::device_slug(cudalabs::device_name(s.devices[0])),
+                        lab10::run_record_context(argc, argv, s.devices, s.checked, s.weights_text),
                         medians, rechecks, o.benchmark_out);
   return session.rechecks_passed();
 }
@@ -195,18 +185,11 @@ int run(int argc, char** argv) {
   for (lab10::GpuWorker* worker : workers) worker->poison();
   const double seconds = lab10::generate_on_gpus(workers, s.latents.values, s.num, images);
   bool unwritten = false;
-  std::function<void(std::span<float>)> one_gpu;
-  if (workers_count > 1) {
-    one_gpu = [&](std::span<float> single) {
-      workers[0]->generate(s.latents.values, s.num, single);
-    };
-  }
-  bool passed =
-      lab10::check_run(std::cout, s.weights, s.latents.values, images, s.num, o.run.check_images,
-                       one_gpu, "one GPU's output", unwritten, s.checked.precision);
+  bool passed = lab10::check_first_run(std::cout, o.run, s.checked, s.weights, s.latents.values,
+                                       images, s.num, workers_count > 1 ? workers[0] : nullptr,
+                                       "one GPU's output", unwritten);
   if (unwritten) return cudalabs::kExitFailed;
-  std::cout << "first run: " << s.num << " images in "
-            << cudalabs::TextTable::number(seconds * 1e3, 2) << " ms (untimed warm-up)\n";
+  lab10::print_first_run(std::cout, s.num, seconds);
 
   if (!o.timeline.empty() && passed) {
     cudalabs::Timeline timeline;

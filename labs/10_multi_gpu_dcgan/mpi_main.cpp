@@ -6,6 +6,7 @@
 //
 // - Each rank picks its GPU by its rank among the ranks of its node (rank_table.h), so the same
 //   command works for one node or many; --simulate-nodes K makes one machine stand for K nodes.
+//   Its phases up to the first run (placement, weights, latents, worker, output) are mpi_rank.h's.
 // - The three MPI parts a student writes (the solution's in solutions/10_multi_gpu_dcgan/):
 //   scatter_latents (scatter.cpp), NodeOutput (node_output.cpp) and checkpoint (checkpoint.cpp).
 // - One run (distributed_run.h): rank 0 scatters the latent vectors; the ranks of its node write
@@ -19,32 +20,24 @@
 //   GPU's, times [DCGAN-SHPC]'s Table 4 (num_to_gen x ranks, end to end), checks every cell again
 //   where it was timed (mpi_table.h), prints and records the table, and writes the images.
 #include "common/cli.h"
-#include "common/cuda_check.h"
 #include "common/dcgan_images.h"
-#include "common/dcgan_inputs.h"
 #include "common/device_info.h"
 #include "common/run_protocol.h"
-#include "common/text_table.h"
-#include "labs/09_dcgan/precision_backend.h"
 #include "labs/10_multi_gpu_dcgan/built_on.h"
 #include "labs/10_multi_gpu_dcgan/checkpoint.h"
 #include "labs/10_multi_gpu_dcgan/distributed_run.h"
-#include "labs/10_multi_gpu_dcgan/lab.h"
-#include "labs/10_multi_gpu_dcgan/mpi_flags.h"
+#include "labs/10_multi_gpu_dcgan/mpi_rank.h"
 #include "labs/10_multi_gpu_dcgan/mpi_table.h"
-#include "labs/10_multi_gpu_dcgan/node_output.h"
 #include "labs/10_multi_gpu_dcgan/not_implemented.h"
 #include "labs/10_multi_gpu_dcgan/rank_table.h"
 #include "labs/10_multi_gpu_dcgan/run_flags.h"
 
 #include <mpi.h>
-#include <omp.h>
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <iostream>
-#include <memory>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -54,100 +47,14 @@ namespace {
 namespace dcgan = cudalabs::dcgan;
 using dcgan::kImageFloats;
 
-// What one rank knows, phase by phase.
-struct RankState {
-  int rank = 0, size = 1;
-  std::string label;  // how rank 0 names this rank in an error line
-  lab10::MpiFlags o;
-  lab10::Placement placement;
-  lab10::CheckedMpiFlags checked;  // the seed, the table's rows and columns, --precision, --devices
-  lab09::PrecisionBackend backend;  // its layers on this rank's GPU (none for FP32)
-  dcgan::Weights weights;
-  std::string weights_text;
-  dcgan::Latents latents;  // rank 0's
-  std::string latents_text;
-  int num = 0, largest_num = 0;
-  std::unique_ptr<lab10::GpuWorker> worker;
-  std::unique_ptr<lab10::WorkerGenerator> generator;
-  std::unique_ptr<lab10::NodeOutput> output;
-  bool in_place = false;          // writes its images straight into rank 0's output
-  std::vector<int> rank_devices;  // rank 0's: each rank's CUDA device (the record's)
-};
-
-// Runs one phase on every rank, then the checkpoint: 0 when every rank succeeded, else the exit
-// code (rank 0 has printed the failing rank's line).
-int phase(RankState& s, const std::function<void()>& body) {
-  return lab10::checkpoint(MPI_COMM_WORLD, cudalabs::catch_error(body), cudalabs::program_name(),
-                           s.label)
-      .code;
-}
-
-// Phase 1: placement, weights, and a GPU for this rank.
-void place_rank(RankState& s) {
-  s.placement = lab10::place(s.o.simulate_nodes, s.checked.devices);
-  s.label = "rank " + std::to_string(s.rank) + " (node " + std::to_string(s.placement.node) +
-            ", GPU " + std::to_string(s.placement.local_rank) + ")";
-  s.weights = dcgan::load_weights(s.o.run.inputs.weights, s.o.run.inputs.weights_seed,
-                                  CUDALABS_TRAINED_WEIGHTS, s.weights_text);
-  cudalabs::require_gpu();
-  s.backend = lab09::precision_backend(s.checked.run.precision);
-  int present = 0;
-  CUDA_CHECK(cudaGetDeviceCount(&present));
-  if (s.placement.device >= present) {
-    const bool simulated = s.o.simulate_nodes > 0;
-    throw std::invalid_argument(
-        s.checked.devices.empty()
-            ? "no GPU for " + std::string(simulated ? "rank " : "local rank ") +
-                  std::to_string(simulated ? s.rank : s.placement.local_rank) + ": this node has " +
-                  std::to_string(present) + " (start at most one rank per GPU)"
-            : "--devices: GPU " + std::to_string(s.placement.device) + " does not exist (" +
-                  std::to_string(present) + " present)");
-  }
-}
-
-// Phase 2 (rank 0): the latent vectors, and the largest run of the table.
-void load_latents(RankState& s) {
-  if (s.rank != 0) return;
-  s.latents = dcgan::load_latents(s.o.run.inputs.input, s.o.run.inputs.num, s.checked.run.seed,
-                                  s.latents_text);
-  s.num = s.latents.count;
-  s.largest_num = std::max(s.num, s.checked.run.scaling_nums.empty()
-                                      ? 0
-                                      : *std::max_element(s.checked.run.scaling_nums.begin(),
-                                                          s.checked.run.scaling_nums.end()));
-  lab10::require_run_memory(s.num, s.largest_num);
-}
-
-void make_worker(RankState& s) {
-  const int batch = s.o.run.batch > 0 ? s.o.run.batch : std::min(1024, s.largest_num);
-  const int copy_threads = std::max(1, omp_get_max_threads() / s.placement.ranks_on_node);
-  s.worker = std::make_unique<lab10::GpuWorker>(s.placement.device, s.weights, batch, copy_threads,
-                                                s.backend);
-  s.generator = std::make_unique<lab10::WorkerGenerator>(*s.worker);
-}
-
-// Rank 0's output, big enough for every run, in memory its node's ranks share (one window for the
-// whole program: its pages are mapped once, not per run). Its node's ranks write in place with
-// --gather shared; the others always send.
-int make_output(RankState& s) {
-  s.in_place = s.rank == 0 || (s.placement.node == 0 && s.o.gather == "shared");
-  MPI_Comm node0 = MPI_COMM_NULL;
-  MPI_Comm_split(MPI_COMM_WORLD, s.placement.node == 0 ? 0 : MPI_UNDEFINED, s.rank, &node0);
-  const int code = phase(s, [&] {
-    s.output = std::make_unique<lab10::NodeOutput>(node0, static_cast<std::size_t>(s.largest_num));
-  });
-  if (node0 != MPI_COMM_NULL) MPI_Comm_free(&node0);
-  return code;
-}
-
 // [DCGAN-SHPC]'s rank table (which rank runs on which node and GPU) and the run's inputs, on rank
 // 0.
-void print_header(std::ostream& out, RankState& s) {
+void print_header(std::ostream& out, lab10::RankState& s) {
   out << "dcgan_mpi: " << s.size << " rank(s), one GPU each"
       << (s.o.simulate_nodes > 0 ? " (nodes simulated)" : "") << "\n";
   s.rank_devices = lab10::print_rank_table(out, s.placement);
-  out << "weights: " << s.weights_text << "\nlatents: " << s.latents_text << "\nimages: " << s.num
-      << ", batches of up to " << s.worker->batch() << " per GPU\ngather: "
+  lab10::print_run_inputs(out, s.weights_text, s.latents_text, s.num, s.worker->batch());
+  out << "gather: "
       << (s.o.gather == "shared" ? "the ranks of rank 0's node write into its output (shared "
                                    "memory), other nodes' send"
                                  : "every rank but 0 sends its images (MPI_Igatherv)")
@@ -157,12 +64,13 @@ void print_header(std::ostream& out, RankState& s) {
 
 // Phase 3: the checked run into the poisoned output; rank 0 checks and writes the images. Returns
 // the exit code of a failed rank, else 0, with `passed` agreed by every rank.
-int checked_run(std::ostream& out, RankState& s, const lab10::ImageTypes& types, bool& passed) {
+int checked_run(std::ostream& out, lab10::RankState& s, const lab10::ImageTypes& types,
+                bool& passed) {
   const std::span<float> images =
       s.rank == 0 ? s.output->floats().first(static_cast<std::size_t>(s.num) * kImageFloats)
                   : std::span<float>{};
   std::fill(images.begin(), images.end(), std::nanf(""));
-  if (const int code = phase(s, [&] { s.worker->poison(); }); code != 0) return code;
+  if (const int code = lab10::phase(s, [&] { s.worker->poison(); }); code != 0) return code;
   cudalabs::CaughtError outcome;
   const double first_seconds = lab10::distributed_generate(
       MPI_COMM_WORLD, types, *s.generator, s.latents.values, s.num, *s.output, s.in_place, outcome);
@@ -172,16 +80,10 @@ int checked_run(std::ostream& out, RankState& s, const lab10::ImageTypes& types,
   bool verdict = true;
   if (s.rank == 0) {
     bool unwritten = false;
-    std::function<void(std::span<float>)> one_gpu;
-    if (s.size > 1)
-      one_gpu = [&](std::span<float> single) {
-        s.worker->generate(s.latents.values, s.num, single);
-      };
-    verdict =
-        lab10::check_run(out, s.weights, s.latents.values, images, s.num, s.o.run.check_images,
-                         one_gpu, "rank 0's GPU alone", unwritten, s.checked.run.precision);
-    out << "first run: " << s.num << " images in "
-        << cudalabs::TextTable::number(first_seconds * 1e3, 2) << " ms (untimed warm-up)\n";
+    verdict = lab10::check_first_run(out, s.o.run, s.checked.run, s.weights, s.latents.values,
+                                     images, s.num, s.size > 1 ? s.worker.get() : nullptr,
+                                     "rank 0's GPU alone", unwritten);
+    lab10::print_first_run(out, s.num, first_seconds);
     // Written now: the table's runs reuse the output window.
     dcgan::write_requested_images(out, s.o.run.output, s.o.run.raw, images, s.num, s.o.run.columns);
   }
@@ -192,7 +94,7 @@ int checked_run(std::ostream& out, RankState& s, const lab10::ImageTypes& types,
 // Phase 4: [DCGAN-SHPC]'s Table 4 over the first g ranks, g in rank_counts, every cell checked
 // again where it was timed; rank 0 prints and records it. Returns the exit code of a failed rank,
 // else 0, with `passed` (every recheck) agreed by every rank.
-int scaling_runs(std::ostream& out, RankState& s, const lab10::ImageTypes& types, int argc,
+int scaling_runs(std::ostream& out, lab10::RankState& s, const lab10::ImageTypes& types, int argc,
                  char** argv, bool& passed) {
   const std::string flavour = s.o.gather == "shared" ? "mpi" : "mpi-collective";
   const lab10::ScalingTable table{s.weights,
@@ -213,11 +115,8 @@ int scaling_runs(std::ostream& out, RankState& s, const lab10::ImageTypes& types
   passed = lab10::agreed_by_rank0(session.rechecks_passed());
   if (s.rank != 0) return 0;
   std::map<std::string, std::string> context =
-      lab10::record_context(argc, argv, s.rank_devices, cudalabs::built_from_commit());
+      lab10::run_record_context(argc, argv, s.rank_devices, s.checked.run, s.weights_text);
   context["ranks"] = std::to_string(s.size);
-  context["seed"] = std::to_string(s.checked.run.seed);
-  context["precision"] = cudalabs::precision_name(s.checked.run.precision);
-  context["weights"] = s.weights_text;
   context["gather"] = s.o.gather;
   // --gather collective is recorded apart (lab10_mpi-collective_<device>.json,
   // lab10/mpi-collective/...).
@@ -228,7 +127,7 @@ int scaling_runs(std::ostream& out, RankState& s, const lab10::ImageTypes& types
 }
 
 int run(int argc, char** argv, int thread_support) {
-  RankState s;
+  lab10::RankState s;
   MPI_Comm_rank(MPI_COMM_WORLD, &s.rank);
   MPI_Comm_size(MPI_COMM_WORLD, &s.size);
   s.label = "rank " + std::to_string(s.rank);
@@ -258,12 +157,7 @@ int run(int argc, char** argv, int thread_support) {
           "this MPI library does not allow a helper thread (MPI_THREAD_SERIALIZED)");
     return cudalabs::kExitFailed;
   }
-  if (const int code = phase(s, [&] { place_rank(s); }); code != 0) return code;
-  if (const int code = phase(s, [&] { load_latents(s); }); code != 0) return code;
-  MPI_Bcast(&s.num, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  MPI_Bcast(&s.largest_num, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  if (const int code = phase(s, [&] { make_worker(s); }); code != 0) return code;
-  if (const int code = make_output(s); code != 0) return code;
+  if (const int code = lab10::set_up_rank(s, CUDALABS_TRAINED_WEIGHTS); code != 0) return code;
   print_header(out, s);
 
   bool passed = false;

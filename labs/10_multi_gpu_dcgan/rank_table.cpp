@@ -1,5 +1,6 @@
 #include "labs/10_multi_gpu_dcgan/rank_table.h"
 
+#include "common/cuda_check.h"
 #include "common/device_info.h"
 #include "common/text_table.h"
 
@@ -48,6 +49,19 @@ Placement place(int simulate_nodes, const std::vector<int>& devices) {
     p.device = devices[p.device];
   }
   return p;
+}
+
+void require_device(const Placement& mine, int rank, int simulate_nodes, bool devices_given) {
+  int present = 0;
+  CUDA_CHECK(cudaGetDeviceCount(&present));
+  if (mine.device < present) return;
+  const bool simulated = simulate_nodes > 0;
+  throw std::invalid_argument(
+      devices_given ? "--devices: GPU " + std::to_string(mine.device) + " does not exist (" +
+                          std::to_string(present) + " present)"
+                    : "no GPU for " + std::string(simulated ? "rank " : "local rank ") +
+                          std::to_string(simulated ? rank : mine.local_rank) + ": this node has " +
+                          std::to_string(present) + " (start at most one rank per GPU)");
 }
 
 namespace {

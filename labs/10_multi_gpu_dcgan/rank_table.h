@@ -25,6 +25,11 @@ struct Placement {
 /// std::invalid_argument naming --devices when it has no entry for this rank.
 Placement place(int simulate_nodes, const std::vector<int>& devices);
 
+/// Throws std::invalid_argument when `mine.device` is not a GPU of this machine: naming --devices
+/// when they were given (`devices_given`), else "no GPU for (local) rank R: this node has N (start
+/// at most one rank per GPU)", R being the world `rank` when nodes are simulated.
+void require_device(const Placement& mine, int rank, int simulate_nodes, bool devices_given);
+
 /// Collective over MPI_COMM_WORLD: every rank's placement and GPU name gathered on rank 0, which
 /// prints the table (rank, node, GPU of node, CUDA device, name) on `out`. Returns, on rank 0,
 /// each rank's CUDA device (empty elsewhere).

@@ -1,11 +1,15 @@
 #include "labs/10_multi_gpu_dcgan/run_flags.h"
 
+#include "common/benchmark_support.h"
 #include "common/cli.h"
 #include "common/dcgan_check.h"
 #include "common/device_info.h"
 #include "common/driver_record.h"
 #include "common/json_record.h"
+#include "common/text_table.h"
+#include "labs/10_multi_gpu_dcgan/gpu_worker.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -61,6 +65,23 @@ void require_run_memory(int num, int largest_num) {
       "--num " + std::to_string(num) + " with --scaling up to " + std::to_string(largest_num));
 }
 
+int largest_run(int num, const std::vector<int>& scaling_nums) {
+  int largest = num;
+  for (int n : scaling_nums) largest = std::max(largest, n);
+  require_run_memory(num, largest);
+  return largest;
+}
+
+int run_batch(const RunFlags& flags, int largest_num) {
+  return flags.batch > 0 ? flags.batch : std::min(1024, largest_num);
+}
+
+void print_run_inputs(std::ostream& out, const std::string& weights_text,
+                      const std::string& latents_text, int num, int batch) {
+  out << "weights: " << weights_text << "\nlatents: " << latents_text << "\nimages: " << num
+      << ", batches of up to " << batch << " per GPU\n";
+}
+
 bool check_run(std::ostream& out, const dcgan::Weights& weights, std::span<const float> latents,
                std::span<const float> images, int num, int check_images,
                const std::function<void(std::span<float>)>& one_gpu,
@@ -85,6 +106,22 @@ bool check_run(std::ostream& out, const dcgan::Weights& weights, std::span<const
   return passed;
 }
 
+bool check_first_run(std::ostream& out, const RunFlags& flags, const CheckedRunFlags& checked,
+                     const dcgan::Weights& weights, std::span<const float> latents,
+                     std::span<const float> images, int num, GpuWorker* alone,
+                     const std::string& alone_label, bool& unwritten) {
+  std::function<void(std::span<float>)> one_gpu;
+  if (alone != nullptr)
+    one_gpu = [&](std::span<float> single) { alone->generate(latents, num, single); };
+  return check_run(out, weights, latents, images, num, flags.check_images, one_gpu, alone_label,
+                   unwritten, checked.precision);
+}
+
+void print_first_run(std::ostream& out, int num, double seconds) {
+  out << "first run: " << num << " images in " << cudalabs::TextTable::number(seconds * 1e3, 2)
+      << " ms (untimed warm-up)\n";
+}
+
 cudalabs::Recheck recheck_run(const dcgan::Weights& weights, std::span<const float> latents,
                               std::span<const float> images, int num, int check_images,
                               const std::function<void(std::span<float>)>& one_gpu,
@@ -97,6 +134,18 @@ cudalabs::Recheck recheck_run(const dcgan::Weights& weights, std::span<const flo
   for (std::size_t at; (at = message.find('\n')) != std::string::npos;)
     message.replace(at, 1, at + 1 == message.size() ? "" : "; ");
   return {passed, message};
+}
+
+std::map<std::string, std::string> run_record_context(int argc, char** argv,
+                                                      const std::vector<int>& devices,
+                                                      const CheckedRunFlags& checked,
+                                                      const std::string& weights_text) {
+  std::map<std::string, std::string> context =
+      record_context(argc, argv, devices, cudalabs::built_from_commit());
+  context["seed"] = std::to_string(checked.seed);
+  context["precision"] = cudalabs::precision_name(checked.precision);
+  context["weights"] = weights_text;
+  return context;
 }
 
 void report_scaling(std::ostream& out, const RunFlags& flags, const std::string& record,
