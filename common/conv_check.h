@@ -35,8 +35,8 @@ class ConvVerifier {
   /// at sampled elements (every edge class plus random ones).
   static constexpr std::int64_t kFullReferenceLimit = std::int64_t{1} << 33;
 
-  /// Draws input and filters from `seed` and uploads them; the reference is computed at the first
-  /// check that needs it (a TODO kernel never does). Requires a GPU.
+  /// Draws input and filters from `seed`; they are uploaded at the first check and the reference
+  /// is computed at the first check that needs it (a TODO kernel never does). Requires a GPU.
   ConvVerifier(const ConvShape& shape, std::uint64_t seed);
   ~ConvVerifier();
   ConvVerifier(const ConvVerifier&) = delete;
@@ -45,6 +45,13 @@ class ConvVerifier {
   /// Poisons the output and its guard band, launches, and compares. Never throws for a kernel's
   /// fault: a CUDA error becomes a failed report naming it.
   ConvCheckReport check(const ConvLauncher& launch);
+
+  /// The check after timing, in the buffers a kernel was timed in: this verifier's input and
+  /// filters copied into `timed`'s (whose shape must be this verifier's), its output poisoned, one
+  /// launch with exactly `timed`, every element compared as check() does (no guard band: the
+  /// timed output has none). A kernel that skips work it has "already done" for these pointers
+  /// leaves the timed inputs' result and fails.
+  ConvCheckReport check_in(const ConvLauncher& launch, const ConvArgs& timed);
 
   /// "CPU reference (all 1722368 elements)" or "(N sampled elements)".
   const std::string& reference_description() const;

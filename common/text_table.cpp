@@ -49,4 +49,11 @@ std::string TextTable::number(double value, int decimals) {
   return text.str();
 }
 
+std::string TextTable::scientific(double value, int decimals) {
+  if (std::isnan(value)) return "-";
+  std::ostringstream text;
+  text << std::scientific << std::setprecision(decimals) << value;
+  return text.str();
+}
+
 }  // namespace cudalabs

@@ -29,6 +29,9 @@ class TextTable {
 
   /// Formats `value` with `decimals` digits after the point ("-" for NaN).
   static std::string number(double value, int decimals);
+  /// Formats `value` in scientific notation with `decimals` digits after the point ("2.50e-07"; "-"
+  /// for NaN).
+  static std::string scientific(double value, int decimals = 2);
 
  private:
   std::vector<Column> columns_;

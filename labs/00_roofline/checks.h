@@ -39,49 +39,63 @@ inline const char* verdict_text(Verdict verdict) {
   return "?";
 }
 
-/// Copies `count` floats with launch_copy into a NaN-poisoned destination and compares bit for bit.
-/// The offsets (in floats) move the pointers off 16-byte alignment to exercise the scalar path.
-inline Check check_copy(std::size_t count, std::size_t src_offset, std::size_t dst_offset,
-                        std::uint64_t seed) {
-  std::vector<float> host(count + src_offset);
+/// Draws `count` fresh floats from `seed` into `src`, poisons `dst`, copies with launch_copy and
+/// compares bit for bit: the check of the timed buffers after timing, and the body of check_copy.
+/// `what` opens the message.
+inline Check check_copy_in(const float* src, float* dst, std::size_t count, std::uint64_t seed,
+                           const std::string& what) {
+  std::vector<float> host(count);
   cudalabs::fill_uniform(host, seed);
-  cudalabs::DeviceBuffer<float> src{std::span<const float>(host)};
-  cudalabs::DeviceBuffer<float> dst(count + dst_offset);
-  cudalabs::poison_device(dst.data(), dst.bytes());
-  launch_copy(src.data() + src_offset, dst.data() + dst_offset, count, nullptr);
+  CUDA_CHECK(cudaMemcpy(const_cast<float*>(src), host.data(), count * sizeof(float),
+                        cudaMemcpyHostToDevice));
+  cudalabs::poison_device(dst, count * sizeof(float));
+  launch_copy(src, dst, count, nullptr);
   CUDA_CHECK(cudaDeviceSynchronize());
-  const std::vector<float> result = dst.to_host();
+  std::vector<float> result(count);
+  CUDA_CHECK(cudaMemcpy(result.data(), dst, count * sizeof(float), cudaMemcpyDeviceToHost));
   std::size_t unwritten = 0, wrong = 0, first_bad = count;
   for (std::size_t i = 0; i < count; ++i) {
-    const float got = result[i + dst_offset];
+    const float got = result[i];
     if (cudalabs::is_poison(got)) {
       ++unwritten;
-    } else if (std::memcmp(&got, &host[i + src_offset], sizeof got) != 0) {
+    } else if (std::memcmp(&got, &host[i], sizeof got) != 0) {
       ++wrong;
     } else {
       continue;
     }
     first_bad = std::min(first_bad, i);
   }
-  std::ostringstream text;
-  text << "copy of " << count << " floats (offsets " << src_offset << ", " << dst_offset << "): ";
+  const std::string text = what + ": ";
   if (unwritten == count)
-    return {Verdict::kNotImplemented, text.str() + "never written: not implemented yet"};
+    return {Verdict::kNotImplemented, text + "never written: not implemented yet"};
   if (unwritten + wrong > 0) {
-    text << unwritten << " unwritten and " << wrong << " wrong elements, first at " << first_bad;
-    return {Verdict::kFail, text.str()};
+    return {Verdict::kFail, text + std::to_string(unwritten) + " unwritten and " +
+                                std::to_string(wrong) + " wrong elements, first at " +
+                                std::to_string(first_bad)};
   }
-  return {Verdict::kPass, text.str() + "PASS (bit-exact)"};
+  return {Verdict::kPass, text + "PASS (bit-exact)"};
 }
 
-/// Runs launch_fma and compares about `sampled` outputs (evenly spaced, the last thread included)
-/// bit for bit with fma_reference.
-inline Check check_fma(long long threads, int iterations, long long sampled) {
-  cudalabs::DeviceBuffer<float> out(static_cast<std::size_t>(threads));
-  cudalabs::poison_device(out.data(), out.bytes());
-  launch_fma(out.data(), threads, iterations, nullptr);
+/// Copies `count` floats with launch_copy into a NaN-poisoned destination and compares bit for bit.
+/// The offsets (in floats) move the pointers off 16-byte alignment to exercise the scalar path.
+inline Check check_copy(std::size_t count, std::size_t src_offset, std::size_t dst_offset,
+                        std::uint64_t seed) {
+  cudalabs::DeviceBuffer<float> src(count + src_offset), dst(count + dst_offset);
+  std::ostringstream what;
+  what << "copy of " << count << " floats (offsets " << src_offset << ", " << dst_offset << ")";
+  return check_copy_in(src.data() + src_offset, dst.data() + dst_offset, count, seed, what.str());
+}
+
+/// Poisons `out`, runs launch_fma into it and compares about `sampled` outputs (evenly spaced, the
+/// last thread included) bit for bit with fma_reference: the check of the timed buffer after
+/// timing, and the body of check_fma. `what` opens the message.
+inline Check check_fma_in(float* out, long long threads, int iterations, long long sampled,
+                          const std::string& what) {
+  cudalabs::poison_device(out, static_cast<std::size_t>(threads) * sizeof(float));
+  launch_fma(out, threads, iterations, nullptr);
   CUDA_CHECK(cudaDeviceSynchronize());
-  const std::vector<float> result = out.to_host();
+  std::vector<float> result(static_cast<std::size_t>(threads));
+  CUDA_CHECK(cudaMemcpy(result.data(), out, result.size() * sizeof(float), cudaMemcpyDeviceToHost));
   std::vector<long long> sample;
   const long long step = std::max(1LL, threads / sampled);
   for (long long t = 0; t < threads; t += step) sample.push_back(t);
@@ -99,17 +113,25 @@ inline Check check_fma(long long threads, int iterations, long long sampled) {
     }
     if (first_bad < 0) first_bad = t;
   }
-  std::ostringstream text;
-  text << "fma of " << threads << " threads x " << iterations << " iterations (" << sample.size()
-       << " checked): ";
+  const std::string text = what + " (" + std::to_string(sample.size()) + " checked): ";
   if (unwritten == static_cast<long long>(sample.size())) {
-    return {Verdict::kNotImplemented, text.str() + "never written: not implemented yet"};
+    return {Verdict::kNotImplemented, text + "never written: not implemented yet"};
   }
   if (unwritten + wrong > 0) {
-    text << unwritten << " unwritten and " << wrong << " wrong, first at thread " << first_bad;
-    return {Verdict::kFail, text.str()};
+    return {Verdict::kFail, text + std::to_string(unwritten) + " unwritten and " +
+                                std::to_string(wrong) + " wrong, first at thread " +
+                                std::to_string(first_bad)};
   }
-  return {Verdict::kPass, text.str() + "PASS (bit-exact)"};
+  return {Verdict::kPass, text + "PASS (bit-exact)"};
+}
+
+/// Runs launch_fma and compares about `sampled` outputs (evenly spaced, the last thread included)
+/// bit for bit with fma_reference.
+inline Check check_fma(long long threads, int iterations, long long sampled) {
+  cudalabs::DeviceBuffer<float> out(static_cast<std::size_t>(threads));
+  return check_fma_in(out.data(), threads, iterations, sampled,
+                      "fma of " + std::to_string(threads) + " threads x " +
+                          std::to_string(iterations) + " iterations");
 }
 
 }  // namespace lab00

@@ -1,25 +1,18 @@
-// Lab 08 driver: checks every coarsening factor against the CPU reference on [COARSEN-KGP]'s two
-// problems (or a shape given by flags), then times them and prints, per factor, what the thesis
-// tabulates: block size, registers per thread, theoretical occupancy, time, speedup over factor 1,
-// GFLOP/s.
-#include "common/benchmark_support.h"
-#include "common/build_report.h"
-#include "common/cli.h"
+// Lab 08 driver (the protocol: common/lab_driver.h): checks every coarsening factor against the CPU
+// reference on [COARSEN-KGP]'s two problems (or a shape given by flags), times them, checks them
+// again in their timed buffers, and prints, per factor, what the thesis tabulates: block size,
+// registers per thread, theoretical occupancy, time, speedup over factor 1, GFLOP/s.
 #include "common/conv_check.h"
-#include "common/device_buffer.h"
-#include "common/device_info.h"
+#include "common/device_arena.h"
+#include "common/lab_driver.h"
 #include "common/launch_report.h"
 #include "common/random_fill.h"
 #include "common/text_table.h"
 #include "labs/08_coarsening/lab.h"
 
-#include <algorithm>
 #include <cmath>
-#include <filesystem>
-#include <iostream>
 #include <map>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,13 +25,6 @@ struct Options {
   std::string case_name = "all";
   ConvShape custom = lab08::kSeedCases[0].shape;
   bool custom_given = false;
-  std::vector<int> factors;
-  cudalabs::TimingOptions timing;
-  std::string seed_text;
-  bool verify_only = false;
-  bool list = false;
-  std::string results_dir;
-  std::string results_tag;
 };
 
 struct Problem {
@@ -68,38 +54,17 @@ void register_flags(CLI::App& app, Options& options) {
         std::string(help[i]) + " of a custom problem (unset sizes: case I's)")
         ->each([&options](const std::string&) { options.custom_given = true; });
   }
-  app.add_option_function<std::vector<std::string>>(
-         "--factor",
-         [&options](const std::vector<std::string>& texts) {
-           for (const std::string& text : texts) {
-             const int factor =
-                 static_cast<int>(cudalabs::parse_integer_flag("--factor", text, 1, 32));
-             if ((factor & (factor - 1)) != 0) {
-               throw cudalabs::FlagError("--factor: invalid value '" + text +
-                                         "' (expected 1, 2, 4, 8, 16 or 32)");
-             }
-             options.factors.push_back(factor);
-           }
-         },
-         "Coarsening factor to run (repeatable; default: 1 2 4 8 16 32)")
-      ->type_name(cudalabs::kIntegerValueName);
-  cudalabs::add_integer_flag(app, "--repetitions", options.timing.repetitions, 1, 1000,
-                             "Timed repetitions per factor; tables show their median");
-  cudalabs::add_number_flag(app, "--min-time", options.timing.min_time_s, 0.0, 60.0,
-                            "Minimum timed seconds per repetition");
-  cudalabs::add_integer_flag(app, "--warmups", options.timing.warmups, 0, 1000,
-                             "Untimed launches before each repetition");
-  app.add_option("--seed", options.seed_text,
-                 "Seed of the random inputs (default: CUDALABS_SEED or fresh)")
-      ->type_name("SEED");
-  app.add_flag("--verify-only", options.verify_only, "Check every factor, time nothing");
-  app.add_flag("--list", options.list, "List the variants and exit");
-  app.add_option("--results-dir", options.results_dir,
-                 "Write the Google Benchmark JSON to DIR/lab08_<device>.json")
-      ->type_name("DIR");
-  app.add_option("--results-tag", options.results_tag,
-                 "Name the JSON DIR/lab08_<TAG>_<device>.json instead")
-      ->type_name("TAG");
+}
+
+// Lab 08 chooses its variants by --factor, not by name.
+cudalabs::DriverFlags factor_flags() {
+  cudalabs::DriverFlags flags;
+  flags.checked = "factor";
+  flags.variant_flag = false;
+  flags.number_flag = "--factor";
+  flags.number_help = "Coarsening factor to run (repeatable; default: 1 2 4 8 16 32)";
+  for (const ConvVariant& variant : lab08::variants()) flags.numbers.push_back(variant.factor);
+  return flags;
 }
 
 std::vector<Problem> problems(const Options& options) {
@@ -109,33 +74,25 @@ std::vector<Problem> problems(const Options& options) {
   }
   std::vector<Problem> chosen;
   for (const lab08::SeedCase& seed_case : lab08::kSeedCases) {
-    if (options.case_name == "all" || options.case_name == seed_case.name) {
+    if (options.case_name == "all" || options.case_name == seed_case.name)
       chosen.push_back({seed_case.name, seed_case.description, seed_case.shape});
-    }
   }
   return chosen;
 }
 
-std::vector<const ConvVariant*> selected_variants(const std::vector<int>& factors) {
-  std::vector<const ConvVariant*> selected;
-  for (const ConvVariant& variant : lab08::variants()) {
-    if (factors.empty() ||
-        std::find(factors.begin(), factors.end(), variant.factor) != factors.end()) {
-      selected.push_back(&variant);
-    }
-  }
-  return selected;
-}
-
-// One factor on one problem: its check, its launch resources, its timing.
+// One factor on one problem: its check and its launch resources.
 struct Row {
   const ConvVariant* variant;
   cudalabs::ConvCheckReport check;
   cudalabs::LaunchReport launch;
-  std::optional<cudalabs::BenchmarkMedian> timing;
+  std::string benchmark(const Problem& problem) const {
+    return "lab08/" + std::string(variant->name) + "/" + problem.name;
+  }
 };
 
-void print_table(std::ostream& out, const Problem& problem, const std::vector<Row>& rows) {
+void print_table(const cudalabs::LabDriver& driver, const Problem& problem,
+                 const std::vector<Row>& rows,
+                 const std::map<std::string, cudalabs::BenchmarkMedian>& medians) {
   cudalabs::TextTable table({{"factor", true},
                              {"block", true},
                              {"registers", true},
@@ -146,25 +103,28 @@ void print_table(std::ostream& out, const Problem& problem, const std::vector<Ro
                              {"speedup", true},
                              {"GFLOP/s", true},
                              {"check", false}});
+  const auto median = [&](const Row& row) {
+    return cudalabs::median_of(medians, row.benchmark(problem));
+  };
   double base_ms = std::nan("");
+  for (const Row& row : rows)
+    if (row.variant->factor == 1) base_ms = cudalabs::milliseconds_of(median(row));
   for (const Row& row : rows) {
-    if (row.variant->factor == 1 && row.timing) base_ms = row.timing->real_time_ms;
-  }
-  for (const Row& row : rows) {
-    const double ms = row.timing ? row.timing->real_time_ms : std::nan("");
-    const double gflops = row.timing ? row.timing->counters.at("gflops") : std::nan("");
+    const double ms = cudalabs::milliseconds_of(median(row));
     table.add_row(
         {std::to_string(row.variant->factor), std::to_string(row.launch.launch.threads_per_block()),
          std::to_string(row.launch.registers_per_thread), std::to_string(row.launch.local_bytes),
          cudalabs::TextTable::number(100.0 * row.launch.occupancy.occupancy, 1),
          row.launch.occupancy.limiter, cudalabs::TextTable::number(ms, 3),
-         cudalabs::TextTable::number(base_ms / ms, 2), cudalabs::TextTable::number(gflops, 0),
-         cudalabs::outcome_text(row.check.outcome)});
+         cudalabs::TextTable::number(base_ms / ms, 2),
+         cudalabs::TextTable::number(cudalabs::counter_of(median(row), "gflops"), 0),
+         driver.check_cell(row.check.outcome, row.benchmark(problem))});
   }
-  out << "\n"
-      << problem.name << " (" << problem.description << "): " << problem.shape.label() << ", "
-      << cudalabs::TextTable::number(problem.shape.flops() * 1e-9, 3) << " GFLOP\n";
-  table.print(out);
+  driver.out() << "\n"
+               << problem.name << " (" << problem.description << "): " << problem.shape.label()
+               << ", " << cudalabs::TextTable::number(problem.shape.flops() * 1e-9, 3)
+               << " GFLOP\n";
+  table.print(driver.out());
 }
 
 // Checker (input, filter, output + guard) and timing (the same again) copies, refused before any
@@ -178,24 +138,21 @@ void require_room(const std::vector<Problem>& chosen) {
   }
 }
 
-// Every factor on every problem against the CPU reference, with its launch resources.
-std::map<std::string, std::vector<Row>> check_factors(
-    std::ostream& out, const std::vector<Problem>& chosen,
-    const std::vector<const ConvVariant*>& selected, const cudalabs::DeviceInfo& device,
-    std::uint64_t seed, bool& all_passed) {
-  const cudalabs::OccupancyLimits limits = cudalabs::OccupancyLimits::for_device(device);
+// Every chosen factor on every problem against the CPU reference, with its launch resources.
+std::map<std::string, std::vector<Row>> check_factors(const cudalabs::LabDriver& driver,
+                                                      const std::vector<Problem>& chosen,
+                                                      bool& all_passed) {
+  const cudalabs::OccupancyLimits limits = cudalabs::OccupancyLimits::for_device(driver.device());
   std::map<std::string, std::vector<Row>> rows;
-  all_passed = true;
   for (const Problem& problem : chosen) {
-    cudalabs::ConvVerifier verifier(problem.shape,
-                                    cudalabs::derive_seed(seed, "verify " + problem.name));
-    out << "check: " << problem.name << " " << problem.shape.label() << " against the "
-        << verifier.reference_description() << "\n";
-    for (const ConvVariant* variant : selected) {
-      Row row{variant, verifier.check(variant->launch),
-              cudalabs::report_launch(variant->name, variant->describe(problem.shape), limits),
-              std::nullopt};
-      out << "  " << variant->name << ": " << row.check.message << "\n";
+    cudalabs::ConvVerifier verifier(problem.shape, driver.seed_for("verify " + problem.name));
+    driver.out() << "check: " << problem.name << " " << problem.shape.label() << " against the "
+                 << verifier.reference_description() << "\n";
+    for (const ConvVariant& variant : lab08::variants()) {
+      if (!driver.chosen_number(variant.factor)) continue;
+      Row row{&variant, verifier.check(variant.launch),
+              cudalabs::report_launch(variant.name, variant.describe(problem.shape), limits)};
+      driver.out() << "  " << variant.name << ": " << row.check.message << "\n";
       all_passed = all_passed && row.check.outcome == cudalabs::CheckOutcome::kPassed;
       rows[problem.name].push_back(std::move(row));
     }
@@ -203,119 +160,74 @@ std::map<std::string, std::vector<Row>> check_factors(
   return rows;
 }
 
-// The timed copies of one problem's tensors.
-struct Buffers {
-  cudalabs::DeviceBuffer<float> input, filter, output;
-};
-
-// Registers every passing factor on every problem; `buffers` keeps their tensors alive.
-void register_benchmarks(const std::vector<Problem>& chosen,
-                         const std::map<std::string, std::vector<Row>>& rows,
-                         const Options& options, std::uint64_t seed,
-                         std::vector<std::unique_ptr<Buffers>>& buffers) {
+// Every passing factor on every problem in its timed buffers, with its launch counters; each is
+// checked again there on fresh inputs (one draw and one reference per problem, shared by its
+// factors).
+void add_timed_runs(cudalabs::LabDriver& driver, const std::vector<Problem>& chosen,
+                    const std::map<std::string, std::vector<Row>>& rows,
+                    cudalabs::DeviceArena& arena) {
   for (const Problem& problem : chosen) {
-    std::vector<float> input(problem.shape.input_elements()),
-        filter(problem.shape.filter_elements());
-    cudalabs::fill_uniform(input, cudalabs::derive_seed(seed, "time input " + problem.name));
-    cudalabs::fill_uniform(filter, cudalabs::derive_seed(seed, "time filter " + problem.name));
-    buffers.push_back(std::make_unique<Buffers>(
-        Buffers{cudalabs::DeviceBuffer<float>(std::span<const float>(input)),
-                cudalabs::DeviceBuffer<float>(std::span<const float>(filter)),
-                cudalabs::DeviceBuffer<float>(problem.shape.output_elements())}));
-    Buffers& b = *buffers.back();
-    const cudalabs::ConvArgs args{problem.shape, b.input.data(), b.filter.data(), b.output.data()};
-    const int warmups = options.timing.warmups;
+    const ConvShape shape = problem.shape;
+    std::vector<float> input(shape.input_elements()), filter(shape.filter_elements());
+    cudalabs::fill_uniform(input, driver.seed_for("time input " + problem.name));
+    cudalabs::fill_uniform(filter, driver.seed_for("time filter " + problem.name));
+    const cudalabs::ConvArgs args{shape, arena.upload<float>(input), arena.upload<float>(filter),
+                                  arena.allocate<float>(shape.output_elements())};
+    const auto recheck = std::make_shared<std::unique_ptr<cudalabs::ConvVerifier>>();
+    const std::uint64_t seed = driver.seed_for("recheck " + problem.name);
     for (const Row& row : rows.at(problem.name)) {
       if (row.check.outcome != cudalabs::CheckOutcome::kPassed) continue;
       const cudalabs::LaunchReport launch = row.launch;
       const ConvVariant* variant = row.variant;
-      cudalabs::register_timed_benchmark(
-          "lab08/" + std::string(variant->name) + "/" + problem.name,
-          [args, launch, variant, warmups, flops = problem.shape.flops()](benchmark::State& state) {
-            cudalabs::time_iterations(
-                state, [&](cudaStream_t stream, int) { variant->launch(args, stream); }, flops, 0.0,
-                warmups);
-            state.counters["registers"] = launch.registers_per_thread;
-            state.counters["occupancy"] = 100.0 * launch.occupancy.occupancy;
-            state.counters["block"] = launch.launch.threads_per_block();
-            state.counters["spill_bytes"] = static_cast<double>(launch.local_bytes);
-          },
-          options.timing);
+      driver.add_timed(
+          {row.benchmark(problem), [=](cudaStream_t stream) { variant->launch(args, stream); },
+           shape.flops(), 0.0,
+           [launch](benchmark::State& state) {
+             state.counters["registers"] = launch.registers_per_thread;
+             state.counters["occupancy"] = 100.0 * launch.occupancy.occupancy;
+             state.counters["block"] = launch.launch.threads_per_block();
+             state.counters["spill_bytes"] = static_cast<double>(launch.local_bytes);
+           },
+           [=] {
+             if (!*recheck) *recheck = std::make_unique<cudalabs::ConvVerifier>(shape, seed);
+             const cudalabs::ConvCheckReport report = (*recheck)->check_in(variant->launch, args);
+             return cudalabs::Recheck{report.outcome == cudalabs::CheckOutcome::kPassed,
+                                      "timed buffers refilled: " + report.message};
+           }});
     }
   }
 }
 
 int run(int argc, char** argv) {
-  // ---- Parse ----
   Options options;
   CLI::App app{
       "Lab 08: thread coarsening of a shared-memory convolution ([COARSEN-KGP]). Checks every "
       "coarsening factor against the CPU reference, then times them."};
   register_flags(app, options);
-  std::vector<std::string> benchmark_args = cudalabs::parse_flags_with_benchmark(app, argc, argv);
-  if (options.list) {
-    for (const ConvVariant& variant : lab08::variants())
-      std::cout << variant.name << "\t" << variant.summary << "\n";
+  cudalabs::LabDriver driver({"lab08", "thread coarsening of a shared-memory convolution"}, app,
+                             factor_flags());
+  if (!driver.parse(argc, argv, cudalabs::variant_names(lab08::variants()))) {
     return cudalabs::kExitOk;
   }
   const std::vector<Problem> chosen = problems(options);
-  const std::vector<const ConvVariant*> selected = selected_variants(options.factors);
   for (const Problem& problem : chosen) {
-    for (const ConvVariant* variant : selected)
-      variant->describe(problem.shape);  // refuses impossible tilings
+    for (const ConvVariant& variant : lab08::variants())
+      if (driver.chosen_number(variant.factor)) variant.describe(problem.shape);  // tiling fits?
   }
-  const std::uint64_t seed = options.seed_text.empty()
-                                 ? cudalabs::run_seed()
-                                 : static_cast<std::uint64_t>(cudalabs::parse_integer_flag(
-                                       "--seed", options.seed_text, 0, (1LL << 62)));
-  std::ostream& out =
-      cudalabs::benchmark_stdout_is_machine_readable(benchmark_args) ? std::cerr : std::cout;
-
-  // ---- Check the device and the sizes ----
-  cudalabs::require_gpu();
-  const cudalabs::DeviceInfo device = cudalabs::current_device_info();
+  driver.open_device();
   require_room(chosen);
-  if (!options.results_dir.empty()) {
-    std::filesystem::create_directories(options.results_dir);
-    const std::string tag = options.results_tag.empty() ? "" : options.results_tag + "_";
-    benchmark_args.push_back("--benchmark_out=" + options.results_dir + "/lab08_" + tag +
-                             device.slug() + ".json");
-    benchmark_args.push_back("--benchmark_out_format=json");
-  }
-  cudalabs::initialize_benchmark(benchmark_args);
-  out << "lab08: thread coarsening of a shared-memory convolution\n"
-      << "device: " << device.name << " (sm_" << device.major << device.minor << ", "
-      << device.sm_count << " SMs, driver "
-      << cudalabs::DeviceInfo::version_text(device.driver_version) << "), seed=" << seed << "\n";
-  cudalabs::print_build_report(out, nullptr);  // JIT-compiled from older PTX?
-
-  // ---- Verify ----
+  driver.begin();  // the build report: JIT-compiled from older PTX?
   bool all_passed = true;
-  std::map<std::string, std::vector<Row>> rows =
-      check_factors(out, chosen, selected, device, seed, all_passed);
-  if (options.verify_only) {
-    for (const Problem& problem : chosen) print_table(out, problem, rows[problem.name]);
-    return all_passed ? cudalabs::kExitOk : cudalabs::kExitFailed;
+  const std::map<std::string, std::vector<Row>> rows = check_factors(driver, chosen, all_passed);
+  std::map<std::string, cudalabs::BenchmarkMedian> medians;
+  cudalabs::DeviceArena arena;
+  if (!driver.verify_only()) {
+    add_timed_runs(driver, chosen, rows, arena);
+    medians = driver.time_and_recheck();
   }
-
-  // ---- Time, then report ----
-  cudalabs::add_benchmark_context(device, argc, argv, seed);
-  std::vector<std::unique_ptr<Buffers>> buffers;
-  register_benchmarks(chosen, rows, options, seed, buffers);
-  out << "timing: " << options.timing.repetitions << " repetitions of at least "
-      << options.timing.min_time_s << " s each, CUDA-event times, medians\n";
-  const std::map<std::string, cudalabs::BenchmarkMedian> medians =
-      cudalabs::run_benchmarks(benchmark_args, out);
-  for (const Problem& problem : chosen) {
-    for (Row& row : rows[problem.name]) {
-      if (auto it = medians.find("lab08/" + std::string(row.variant->name) + "/" + problem.name);
-          it != medians.end()) {
-        row.timing = it->second;
-      }
-    }
-    print_table(out, problem, rows[problem.name]);
-  }
-  return all_passed ? cudalabs::kExitOk : cudalabs::kExitFailed;
+  for (const Problem& problem : chosen)
+    print_table(driver, problem, rows.at(problem.name), medians);
+  return driver.exit_code(all_passed);
 }
 
 }  // namespace

@@ -13,5 +13,6 @@ foreach(target IN ITEMS lab09 lab09_solution)
   if(TARGET ${target})
     target_compile_definitions(${target} PRIVATE CUDALABS_TRAINED_WEIGHTS="${CUDALABS_TRAINED_WEIGHTS_FILE}")
     target_link_libraries(${target} PRIVATE lab09_fp32_backend)
+    target_sources(${target} PRIVATE "${LAB_DIR}/driver_runs.cpp")  # the driver past its flags
   endif()
 endforeach()

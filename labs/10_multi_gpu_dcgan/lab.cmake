@@ -8,6 +8,13 @@ foreach(target IN ITEMS lab10 lab10_solution)
     target_link_libraries(${target} PRIVATE lab09_fp32_backend OpenMP::OpenMP_CXX)
   endif()
 endforeach()
+# Its run_flags, scaling and thread_table (the table timed on the kit's host clock, its rechecks and
+# record) are the driver kit's users.
+foreach(build IN LISTS CUDALABS_BUILDS)
+  if(TARGET lab10_${build}_kernels)
+    target_link_libraries(lab10_${build}_kernels PUBLIC cudalabs_driver)
+  endif()
+endforeach()
 
 # Lab 10's MPI program, when an MPI library is found: `lab10_mpi` (the student's gpu_share; the
 # solution's with lab 11's layers is programs/'s `dcgan_mpi`).
@@ -23,10 +30,19 @@ if(MPI_CXX_FOUND)
     add_library(lab10_mpi_${build}_parts STATIC "${parts_dir}/scatter.cpp" "${parts_dir}/node_output.cpp"
                                                  "${parts_dir}/checkpoint.cpp")
     target_link_libraries(lab10_mpi_${build}_parts PUBLIC cudalabs_driver MPI::MPI_CXX PRIVATE cudalabs_warnings)
+    # The program around them, the same for both builds (this folder's): its flags, where each rank
+    # runs, a rank's setup, one distributed run, and the scaling table with its rechecks.
+    # (mpi_flags.cpp and mpi_rank.cpp use the program's own precision backend, linked by the
+    # program.)
+    add_library(lab10_mpi_${build} STATIC "${LAB_DIR}/mpi_flags.cpp" "${LAB_DIR}/rank_table.cpp"
+                                          "${LAB_DIR}/mpi_rank.cpp" "${LAB_DIR}/distributed_run.cpp"
+                                          "${LAB_DIR}/mpi_table.cpp")
+    target_link_libraries(lab10_mpi_${build} PUBLIC lab10_mpi_${build}_parts lab10_${build}_kernels
+                                             PRIVATE OpenMP::OpenMP_CXX cudalabs_warnings)
   endforeach()
   add_executable(lab10_mpi "${LAB_DIR}/mpi_main.cpp")
-  target_link_libraries(lab10_mpi PRIVATE lab10_student_kernels lab10_mpi_student_parts lab09_fp32_backend
-                                          cudalabs_warnings OpenMP::OpenMP_CXX)
+  target_link_libraries(lab10_mpi PRIVATE lab10_mpi_student lab09_fp32_backend cudalabs_warnings
+                                          OpenMP::OpenMP_CXX)
   target_compile_definitions(lab10_mpi PRIVATE CUDALABS_TRAINED_WEIGHTS="${CUDALABS_TRAINED_WEIGHTS_FILE}")
   set(CUDALABS_MPI_FOUND ON CACHE INTERNAL "lab 10's MPI program is built")
 else()

@@ -1,38 +1,29 @@
-// Lab 10 driver (`lab10`, `lab10_solution`, and `dcgan_multi_gpu`, the finished program of
-// programs/, which also runs --precision tf32 and bf16 on lab 11's layers: precision_backend.h):
-// the generator on several GPUs of this machine, one host thread per GPU. Checks the split
-// (gpu_share), checks sampled images against the CPU reference and the whole multi-GPU output
-// against one GPU's, times [DCGAN-SHPC]'s Table 4 (num_to_gen x GPUs, end to end) and writes the
-// images.
-#include "common/benchmark_support.h"
+// Lab 10 driver (`lab10`, `lab10_solution`, and `dcgan_multi_gpu` of programs/, which also runs
+// --precision tf32 and bf16 on lab 11's layers): the generator on several GPUs of this machine, one
+// host thread each. Checks the split (gpu_share), sampled images against the CPU reference and the
+// output against one GPU's; times [DCGAN-SHPC]'s Table 4 on the kit's host clock, checks each cell
+// again where it was timed (thread_table.h) and writes the images.
 #include "common/build_report.h"
 #include "common/cli.h"
 #include "common/cuda_check.h"
 #include "common/dcgan_images.h"
 #include "common/dcgan_inputs.h"
 #include "common/device_info.h"
-#include "common/earlier_labs.h"
-#include "common/event_timer.h"
-#include "common/random_fill.h"
-#include "common/text_table.h"
+#include "common/run_protocol.h"
 #include "common/timeline.h"
-#include "labs/07_wide_loads/lab.h"
-#include "labs/09_dcgan/lab.h"
 #include "labs/09_dcgan/precision_backend.h"
+#include "labs/10_multi_gpu_dcgan/built_on.h"
 #include "labs/10_multi_gpu_dcgan/lab.h"
 #include "labs/10_multi_gpu_dcgan/run_flags.h"
-#include "labs/10_multi_gpu_dcgan/scaling.h"
+#include "labs/10_multi_gpu_dcgan/thread_table.h"
 
 #include <omp.h>
 
-#include <algorithm>
 #include <cmath>
 #include <fstream>
-#include <functional>
 #include <iostream>
 #include <map>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -75,55 +66,6 @@ void register_flags(CLI::App& app, Options& o) {
                  "Perfetto, chrome://tracing): per GPU and batch the host copies, the upload, each "
                  "layer, the download")
       ->type_name("FILE");
-}
-
-// The worker devices: `listed` (--devices) when given, else --gpus (or all) in order.
-std::vector<int> choose_devices(const Options& o, const std::vector<int>& listed, int present) {
-  for (int d : listed) {
-    if (d >= present) {
-      throw cudalabs::FlagError("--devices: GPU " + std::to_string(d) + " does not exist (" +
-                                std::to_string(present) + " present)");
-    }
-  }
-  if (!listed.empty()) return listed;
-  if (o.gpus > present) {
-    throw cudalabs::FlagError("--gpus: " + std::to_string(o.gpus) + " GPUs asked for, " +
-                              std::to_string(present) + " present");
-  }
-  std::vector<int> devices(o.gpus > 0 ? o.gpus : present);
-  for (std::size_t i = 0; i < devices.size(); ++i) devices[i] = static_cast<int>(i);
-  return devices;
-}
-
-// The harness's check of gpu_share for `parts` GPUs: in order, tiling [0, num), balanced.
-bool check_shares(int num, int parts, std::ostream& out) {
-  std::ostringstream problem;
-  int next = 0, smallest = num, largest = 0;
-  bool all_empty = true;
-  for (int p = 0; p < parts && problem.str().empty(); ++p) {
-    const lab10::Share share = lab10::gpu_share(num, parts, p);
-    all_empty = all_empty && share.count == 0;
-    if (share.first != next || share.count < 0) {
-      problem << "part " << p << " is [" << share.first << ", " << share.first + share.count
-              << "), expected it to start at " << next;
-    }
-    next = share.first + share.count;
-    smallest = std::min(smallest, share.count);
-    largest = std::max(largest, share.count);
-  }
-  if (all_empty && num > 0) {
-    out << "gpu_share: every share is empty: not implemented yet\n";
-    return false;
-  }
-  if (problem.str().empty() && next != num)
-    problem << "the parts end at " << next << ", not at num = " << num;
-  if (problem.str().empty() && largest - smallest > 1)
-    problem << "shares of " << smallest << " and " << largest << " images";
-  if (!problem.str().empty()) {
-    out << "gpu_share(" << num << ", " << parts << "): FAIL: " << problem.str() << "\n";
-    return false;
-  }
-  return true;
 }
 
 // What the flags and files give, and the GPUs they name.
@@ -169,15 +111,13 @@ Setup parse_and_load(int argc, char** argv, Options& o) {
   s.latents =
       dcgan::load_latents(o.run.inputs.input, o.run.inputs.num, s.checked.seed, s.latents_text);
   s.num = s.latents.count;
-  s.largest_num = s.num;
-  for (int n : s.checked.scaling_nums) s.largest_num = std::max(s.largest_num, n);
-  lab10::require_run_memory(s.num, s.largest_num);
+  s.largest_num = lab10::largest_run(s.num, s.checked.scaling_nums);
 
   cudalabs::require_gpu();
   s.backend = lab09::precision_backend(s.checked.precision);
   int present = 0;
   CUDA_CHECK(cudaGetDeviceCount(&present));
-  s.devices = choose_devices(o, listed_devices, present);
+  s.devices = lab10::choose_devices(o.gpus, listed_devices, present);
   const int workers_count = static_cast<int>(s.devices.size());
   if (!o.scaling_gpus.empty()) {
     s.gpu_counts = lab10::parse_int_list("--scaling-gpus", o.scaling_gpus, 1, workers_count);
@@ -185,17 +125,8 @@ Setup parse_and_load(int argc, char** argv, Options& o) {
     for (int g = 1; g < workers_count; g *= 2) s.gpu_counts.push_back(g);
     s.gpu_counts.push_back(workers_count);
   }
-  s.batch = o.run.batch > 0 ? o.run.batch : std::min(1024, s.largest_num);
+  s.batch = lab10::run_batch(o.run, s.largest_num);
   return s;
-}
-
-// The other labs' kernels this program runs: lab 09's generator, lab 07's GEMM, and those of its
-// precisions (lab 11's in the finished programs).
-std::vector<cudalabs::EarlierLab> built_on() {
-  std::vector<cudalabs::EarlierLab> labs{{"09", cudalabs_lab09_kernels_build()},
-                                         {"07", cudalabs_lab07_kernels_build()}};
-  for (const cudalabs::EarlierLab& lab : lab09::precision_labs()) labs.push_back(lab);
-  return labs;
 }
 
 void print_header(std::ostream& out, const Setup& s) {
@@ -203,11 +134,8 @@ void print_header(std::ostream& out, const Setup& s) {
       << " GPU worker(s), one host thread each\n";
   for (int d : s.devices)
     out << "  worker on GPU " << d << ": " << cudalabs::device_name(d) << "\n";
-  out << "weights: " << s.weights_text << "\nlatents: " << s.latents_text << "\nimages: " << s.num
-      << ", batches of up to " << s.batch << " per GPU\n"
-      << cudalabs::earlier_labs_line(built_on(),
-                                     std::string(cudalabs_lab10_kernels_build()) == "student")
-      << "\n";
+  lab10::print_run_inputs(out, s.weights_text, s.latents_text, s.num, s.batch);
+  out << lab10::earlier_labs_line() << "\n";
   cudalabs::print_build_report(out, nullptr);  // JIT-compiled from older PTX?
 }
 
@@ -224,36 +152,22 @@ std::vector<lab10::GpuWorker*> make_workers(const Setup& s,
   return workers;
 }
 
-// [DCGAN-SHPC]'s Table 4: num_to_gen x GPUs, end to end, host memory to host memory; printed and
-// recorded.
-void scaling_table(const Setup& s, const Options& o, const std::vector<lab10::GpuWorker*>& workers,
+// [DCGAN-SHPC]'s Table 4, end to end, host memory to host memory: timed, every cell checked again
+// where it was timed, printed and recorded. False when a recheck failed.
+bool scaling_table(const Setup& s, const Options& o, const std::vector<lab10::GpuWorker*>& workers,
                    int argc, char** argv) {
-  std::string unused;
-  const dcgan::Latents table_latents = dcgan::load_latents(
-      "", s.largest_num, cudalabs::derive_seed(s.checked.seed, "scaling"), unused);
-  std::vector<float> table_images(static_cast<std::size_t>(s.largest_num) * kImageFloats);
-  std::vector<lab10::ScalingPoint> points;
-  for (int n : s.checked.scaling_nums) {
-    for (int g : s.gpu_counts) {
-      std::span<lab10::GpuWorker* const> subset(workers.data(), static_cast<std::size_t>(g));
-      lab10::generate_on_gpus(subset, table_latents.values, n, table_images);  // warm-up
-      std::vector<double> runs;
-      for (int r = 0; r < o.run.repetitions; ++r) {
-        runs.push_back(lab10::generate_on_gpus(subset, table_latents.values, n, table_images));
-      }
-      points.push_back({n, g, cudalabs::median(runs), o.run.repetitions});
-    }
-  }
-  std::map<std::string, std::string> context =
-      lab10::record_context(argc, argv, s.devices, cudalabs::built_from_commit());
-  context["seed"] = std::to_string(s.checked.seed);
-  context["precision"] = cudalabs::precision_name(s.checked.precision);
-  context["weights"] = s.weights_text;
-  if (!o.benchmark_out.empty())
-    lab10::write_scaling_json(o.benchmark_out, "threads", context, points);
-  lab10::report_scaling(std::cout, o.run, "lab10_threads", "threads",
-                        cudalabs::device_slug(cudalabs::device_name(s.devices[0])), context,
-                        points);
+  const lab10::ScalingTable table{s.weights,          s.checked.seed,         s.checked.precision,
+                                  o.run.check_images, s.checked.scaling_nums, s.gpu_counts};
+  lab10::TimedBuffers buffers;
+  cudalabs::TimedSession session(o.run.driver.timing);
+  lab10::add_thread_table(session, table, workers, buffers);
+  const std::vector<cudalabs::HostMedian> medians = session.time_on_host();
+  const std::map<std::string, cudalabs::Recheck>& rechecks = session.recheck_all(std::cout);
+  lab10::report_scaling(std::cout, o.run, "lab10_threads",
+                        cudalabs::device_slug(cudalabs::device_name(s.devices[0])),
+                        lab10::run_record_context(argc, argv, s.devices, s.checked, s.weights_text),
+                        medians, rechecks, o.benchmark_out);
+  return session.rechecks_passed();
 }
 
 int run(int argc, char** argv) {
@@ -261,14 +175,8 @@ int run(int argc, char** argv) {
   const Setup s = parse_and_load(argc, argv, o);
   print_header(std::cout, s);
 
-  // ---- The split ----
   const int workers_count = static_cast<int>(s.devices.size());
-  bool passed = true;
-  const std::pair<int, int> split_cases[] = {{s.num, workers_count}, {10, 3}, {5, 7}, {65536, 4}};
-  for (const auto& [images_count, parts] : split_cases)
-    passed = check_shares(images_count, parts, std::cout) && passed;
-  if (!passed) return cudalabs::kExitFailed;
-  std::cout << "gpu_share: PASS (in order, tiling every image, balanced)\n";
+  if (!lab10::check_split(s.num, workers_count, std::cout)) return cudalabs::kExitFailed;
 
   // ---- Check: sampled images against the CPU reference, the whole output against one GPU's ----
   std::vector<std::unique_ptr<lab10::GpuWorker>> owned;
@@ -277,18 +185,11 @@ int run(int argc, char** argv) {
   for (lab10::GpuWorker* worker : workers) worker->poison();
   const double seconds = lab10::generate_on_gpus(workers, s.latents.values, s.num, images);
   bool unwritten = false;
-  std::function<void(std::span<float>)> one_gpu;
-  if (workers_count > 1) {
-    one_gpu = [&](std::span<float> single) {
-      workers[0]->generate(s.latents.values, s.num, single);
-    };
-  }
-  passed =
-      lab10::check_run(std::cout, s.weights, s.latents.values, images, s.num, o.run.check_images,
-                       one_gpu, "one GPU's output", unwritten, s.checked.precision);
+  bool passed = lab10::check_first_run(std::cout, o.run, s.checked, s.weights, s.latents.values,
+                                       images, s.num, workers_count > 1 ? workers[0] : nullptr,
+                                       "one GPU's output", unwritten);
   if (unwritten) return cudalabs::kExitFailed;
-  std::cout << "first run: " << s.num << " images in "
-            << cudalabs::TextTable::number(seconds * 1e3, 2) << " ms (untimed warm-up)\n";
+  lab10::print_first_run(std::cout, s.num, seconds);
 
   if (!o.timeline.empty() && passed) {
     cudalabs::Timeline timeline;
@@ -303,7 +204,7 @@ int run(int argc, char** argv) {
     std::cout << "timeline: " << timeline.spans().size() << " spans of one run of " << s.num
               << " images on " << workers.size() << " worker(s) in " << o.timeline << "\n";
   }
-  if (!s.checked.scaling_nums.empty() && passed) scaling_table(s, o, workers, argc, argv);
+  if (!s.checked.scaling_nums.empty() && passed) passed = scaling_table(s, o, workers, argc, argv);
   dcgan::write_requested_images(std::cout, o.run.output, o.run.raw, images, s.num, o.run.columns);
   return passed ? cudalabs::kExitOk : cudalabs::kExitFailed;
 }

@@ -1,15 +1,16 @@
 #include "labs/10_multi_gpu_dcgan/scaling.h"
 
 #include "common/cli.h"
+#include "common/dcgan_inputs.h"
 #include "common/device_info.h"
 #include "common/json_record.h"
+#include "common/random_fill.h"
 #include "common/text_table.h"
 
 #include <cuda_runtime.h>
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -28,13 +29,47 @@ std::vector<int> parse_int_list(const std::string& flag, const std::string& text
   return values;
 }
 
-std::string scaling_table(const std::vector<ScalingPoint>& points) {
+std::vector<float> timed_latents(const ScalingTable& table, int count) {
+  std::string unused;
+  return cudalabs::dcgan::load_latents("", count, cudalabs::derive_seed(table.seed, "scaling"),
+                                       unused)
+      .values;
+}
+
+std::span<const float> refill_for_recheck(const ScalingTable& table, int num, int gpus,
+                                          std::span<float> latents, std::span<float> images) {
+  std::string unused;
+  const std::string what = "recheck n" + std::to_string(num) + "x" + std::to_string(gpus);
+  const cudalabs::dcgan::Latents fresh =
+      cudalabs::dcgan::load_latents("", num, cudalabs::derive_seed(table.seed, what), unused);
+  std::copy(fresh.values.begin(), fresh.values.end(), latents.begin());
+  if (!images.empty()) {
+    const std::span<float> timed =
+        images.first(static_cast<std::size_t>(num) * cudalabs::dcgan::kImageFloats);
+    std::fill(timed.begin(), timed.end(), std::nanf(""));
+  }
+  return latents.first(fresh.values.size());
+}
+
+cudalabs::HostTimedRun scaling_run(const std::string& flavour, int num, int gpus,
+                                   std::function<double()> run,
+                                   std::function<cudalabs::Recheck()> recheck) {
+  return {"lab10/" + flavour + "/n" + std::to_string(num) + "x" + std::to_string(gpus) + "g",
+          std::move(run),
+          {{"num", num}, {"gpus", gpus}},
+          {{"images_per_s", num}},
+          std::move(recheck)};
+}
+
+std::string scaling_table(const std::vector<cudalabs::HostMedian>& cells) {
   std::set<int> nums, gpu_counts;
   std::map<std::pair<int, int>, double> seconds;
-  for (const ScalingPoint& p : points) {
-    nums.insert(p.num);
-    gpu_counts.insert(p.gpus);
-    seconds[{p.num, p.gpus}] = p.seconds;
+  for (const cudalabs::HostMedian& cell : cells) {
+    const int num = static_cast<int>(cell.fields.at("num")),
+              gpus = static_cast<int>(cell.fields.at("gpus"));
+    nums.insert(num);
+    gpu_counts.insert(gpus);
+    seconds[{num, gpus}] = cell.seconds;
   }
   std::vector<cudalabs::TextTable::Column> columns{{"num_to_gen", true}};
   for (int g : gpu_counts) {
@@ -67,27 +102,6 @@ std::string scaling_table(const std::vector<ScalingPoint>& points) {
   std::ostringstream out;
   table.print(out);
   return out.str();
-}
-
-void write_scaling_json(const std::string& path, const std::string& flavour,
-                        const std::map<std::string, std::string>& context,
-                        const std::vector<ScalingPoint>& points) {
-  nlohmann::json benchmarks = nlohmann::json::array();
-  for (const ScalingPoint& p : points) {
-    const std::string name =
-        "lab10/" + flavour + "/n" + std::to_string(p.num) + "x" + std::to_string(p.gpus) + "g";
-    benchmarks.push_back({{"name", name + "_median"},
-                          {"run_name", name},
-                          {"run_type", "aggregate"},
-                          {"aggregate_name", "median"},
-                          {"repetitions", p.repetitions},
-                          {"real_time", p.seconds * 1e3},
-                          {"time_unit", "ms"},
-                          {"num", p.num},
-                          {"gpus", p.gpus},
-                          {"images_per_s", p.num / p.seconds}});
-  }
-  cudalabs::write_json_file(path, {{"context", context}, {"benchmarks", benchmarks}});
 }
 
 std::map<std::string, std::string> record_context(int argc, char** argv,

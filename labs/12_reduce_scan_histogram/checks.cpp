@@ -306,4 +306,118 @@ CheckReport HistogramVerifier::check(const HistogramVariant& variant) {
   return report;
 }
 
+// ---- In the timed buffers ----
+
+namespace {
+
+// The timed input refilled with `values` (the driver owns it; the variant only reads it).
+template <class T>
+void refill(const T* timed_input, const std::vector<T>& values) {
+  CUDA_CHECK(cudaMemcpy(const_cast<T*>(timed_input), values.data(), values.size() * sizeof(T),
+                        cudaMemcpyHostToDevice));
+}
+
+template <class T>
+std::vector<T> download(const T* device, std::size_t count) {
+  std::vector<T> host(count);
+  CUDA_CHECK(cudaMemcpy(host.data(), device, count * sizeof(T), cudaMemcpyDeviceToHost));
+  return host;
+}
+
+}  // namespace
+
+CheckReport check_sum_in_timed_buffers(const SumVariant& variant, const SumArgs& timed,
+                                       std::uint64_t seed) {
+  const std::string who = "timed buffers refilled with an exact input: ";
+  const std::vector<float> exact = exact_sum_inputs(timed.count, seed);
+  const double expected = reference_sum(exact);
+  refill(timed.input, exact);
+  cudalabs::poison_device(timed.sum, sizeof(float));
+  CheckReport report;
+  if (const std::string failure = run_and_wait([&] { variant.launch(timed, nullptr); });
+      !failure.empty()) {
+    report.message = who + failure;
+    return report;
+  }
+  const float got = download(timed.sum, 1)[0];
+  const bool right = !never_written(got) && static_cast<double>(got) == expected;
+  std::ostringstream text;
+  text << who;
+  if (right) {
+    text << expected << " bit for bit: PASS";
+  } else {
+    text << "got " << got << ", expected " << expected
+         << (never_written(got) ? " (never written)" : "") << ": FAIL";
+  }
+  report.outcome = right ? CheckOutcome::kPassed : CheckOutcome::kFailed;
+  report.message = text.str();
+  return report;
+}
+
+CheckReport check_scan_in_timed_buffers(const ScanVariant& variant, const ScanArgs& timed,
+                                        std::uint64_t seed) {
+  const std::string who = "timed buffers refilled: ";
+  const std::vector<std::uint32_t> input = scan_inputs(timed.count, seed);
+  const std::vector<std::uint32_t> expected = reference_inclusive_scan(input);
+  refill(timed.input, input);
+  cudalabs::poison_device(timed.output, timed.count * sizeof(std::uint32_t));
+  CheckReport report;
+  if (const std::string failure = run_and_wait([&] { variant.launch(timed, nullptr); });
+      !failure.empty()) {
+    report.message = who + failure;
+    return report;
+  }
+  const std::vector<std::uint32_t> got = download(timed.output, timed.count);
+  std::size_t wrong = 0, first_bad = timed.count;
+  for (std::size_t i = 0; i < timed.count; ++i) {
+    if (got[i] == expected[i]) continue;
+    if (wrong++ == 0) first_bad = i;
+  }
+  std::ostringstream text;
+  text << who;
+  if (wrong == 0) {
+    text << "every value bit for bit: PASS";
+  } else {
+    text << wrong << " wrong or unwritten values, first at " << first_bad << " (got "
+         << got[first_bad] << ", expected " << expected[first_bad] << "): FAIL";
+  }
+  report.outcome = wrong == 0 ? CheckOutcome::kPassed : CheckOutcome::kFailed;
+  report.message = text.str();
+  return report;
+}
+
+CheckReport check_histogram_in_timed_buffers(const HistogramVariant& variant,
+                                             const HistogramArgs& timed,
+                                             ByteDistribution distribution, std::uint64_t seed) {
+  const std::string who =
+      std::string("timed buffers refilled with ") + distribution_name(distribution) + " bytes: ";
+  const std::vector<std::uint8_t> input = histogram_inputs(timed.count, distribution, seed);
+  const std::array<std::uint32_t, kBins> expected = reference_histogram(input);
+  refill(timed.input, input);
+  cudalabs::poison_device(timed.bins, kBins * sizeof(std::uint32_t));
+  CheckReport report;
+  if (const std::string failure = run_and_wait([&] { variant.launch(timed, nullptr); });
+      !failure.empty()) {
+    report.message = who + failure;
+    return report;
+  }
+  const std::vector<std::uint32_t> got = download(timed.bins, kBins);
+  int wrong = 0, first_bad = -1;
+  for (int b = 0; b < kBins; ++b) {
+    if (got[b] == expected[b]) continue;
+    if (wrong++ == 0) first_bad = b;
+  }
+  std::ostringstream text;
+  text << who;
+  if (wrong == 0) {
+    text << "every bin exact: PASS";
+  } else {
+    text << wrong << " wrong bins, first " << first_bad << " (got " << got[first_bad]
+         << ", expected " << expected[first_bad] << "): FAIL";
+  }
+  report.outcome = wrong == 0 ? CheckOutcome::kPassed : CheckOutcome::kFailed;
+  report.message = text.str();
+  return report;
+}
+
 }  // namespace lab12

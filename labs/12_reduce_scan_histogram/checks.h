@@ -90,4 +90,23 @@ class HistogramVerifier {
   std::array<std::uint32_t, kBins> expected_{};
 };
 
+// ---- In the timed buffers ----
+// The checks after timing (the driver's recheck, common/run_protocol.h): fresh inputs drawn into
+// the very buffers a variant was timed in, its output poisoned, one launch with exactly the timed
+// arguments (workspace included, left as the timing left it), the output against the CPU. A
+// kernel that skips work it has "already done" for these pointers leaves an old result here.
+
+/// The sum on fresh exact_sum_inputs in `timed.input`: the sum bit for bit.
+CheckReport check_sum_in_timed_buffers(const SumVariant& variant, const SumArgs& timed,
+                                       std::uint64_t seed);
+
+/// The scan on fresh scan_inputs in `timed.input`: every value bit for bit.
+CheckReport check_scan_in_timed_buffers(const ScanVariant& variant, const ScanArgs& timed,
+                                        std::uint64_t seed);
+
+/// The histogram on fresh bytes drawn as `distribution` in `timed.input`: every bin exact.
+CheckReport check_histogram_in_timed_buffers(const HistogramVariant& variant,
+                                             const HistogramArgs& timed,
+                                             ByteDistribution distribution, std::uint64_t seed);
+
 }  // namespace lab12

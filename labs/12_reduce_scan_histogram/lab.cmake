@@ -11,10 +11,13 @@ foreach(target IN ITEMS lab12 lab12_solution)
   endif()
 endforeach()
 # lab12_scan_sweep: configurations of the solution's look-back scan (template arguments of its
-# kernel) timed against CUB's DeviceScan in one process, to choose scan_lookback's; instructors'
-# copies only (it instantiates the solution).
+# kernel) timed against CUB's DeviceScan in one process, to choose scan_lookback's, each checked
+# before timing and again after it in its timed buffers; instructors' copies only (it instantiates
+# the solution).
 if(CUDALABS_HAVE_SOLUTIONS)
-  add_executable(lab12_scan_sweep "${PROJECT_SOURCE_DIR}/solutions/12_reduce_scan_histogram/scan_sweep_main.cu"
+  set(sweep "${PROJECT_SOURCE_DIR}/solutions/12_reduce_scan_histogram")
+  add_executable(lab12_scan_sweep "${sweep}/scan_sweep_main.cu" "${sweep}/scan_sweep_candidates.cu"
+                                  "${sweep}/scan_sweep_arrays.cu" "${sweep}/scan_sweep_timing.cu"
                                   "${LAB_DIR}/reference.cpp")
   target_include_directories(lab12_scan_sweep PRIVATE "${PROJECT_SOURCE_DIR}" "${LAB_DIR}")
   # Its record's context is every driver's (run_context); it times its rounds itself.

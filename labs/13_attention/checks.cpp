@@ -11,6 +11,7 @@
 #include <functional>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 namespace lab13 {
 
@@ -97,12 +98,40 @@ CheckReport SoftmaxVerifier::check(const SoftmaxVariant& variant) {
     return report;
   }
   const std::vector<float> host = output.to_host();
-  const float* got = host.data() + kGuard + offset_;
   std::size_t guards = 0;
   for (std::size_t i = 0; i < host.size(); ++i) {
     const bool inside = i >= kGuard + offset_ && i < kGuard + offset_ + count;
     if (!inside && bits_of(host[i]) != 0xFFFFFFFFu) ++guards;
   }
+  return compare(host.data() + kGuard + offset_, guards, who);
+}
+
+CheckReport SoftmaxVerifier::check_in_timed_buffers(const SoftmaxVariant& variant,
+                                                    const SoftmaxArgs& timed) {
+  const std::string who = "timed buffers refilled: ";
+  const std::size_t count = input_.size();
+  if (timed.rows != rows_ || timed.columns != columns_ || timed.input == timed.output) {
+    throw std::invalid_argument("check_in_timed_buffers: the timed arguments are not " +
+                                description() + "'s");
+  }
+  CUDA_CHECK(cudaMemcpy(const_cast<float*>(timed.input), input_.data(), count * sizeof(float),
+                        cudaMemcpyHostToDevice));
+  cudalabs::poison_device(timed.output, count * sizeof(float));
+  const std::string failure = run_and_wait([&] { variant.launch(timed, nullptr); });
+  if (!failure.empty()) {
+    CheckReport report;
+    report.message = who + failure;
+    return report;
+  }
+  std::vector<float> got(count);
+  CUDA_CHECK(cudaMemcpy(got.data(), timed.output, count * sizeof(float), cudaMemcpyDeviceToHost));
+  return compare(got.data(), 0, who);
+}
+
+CheckReport SoftmaxVerifier::compare(const float* got, std::size_t guards,
+                                     const std::string& who) const {
+  const std::size_t count = input_.size();
+  CheckReport report;
   // Not written: still the poison, or (in place) still the input.
   std::size_t unwritten = 0;
   for (std::size_t i = 0; i < count; ++i) {
@@ -163,12 +192,10 @@ CheckReport SoftmaxVerifier::check(const SoftmaxVariant& variant) {
 AttentionVerifier::AttentionVerifier(const AttentionShape& shape, std::uint64_t seed, bool sampled)
     : shape_(shape), scale_(default_scale(shape.head_dim)), sampled_(sampled) {
   const std::size_t count = shape.elements();
-  host_q_ = bf16_inputs(count, -2.0f, 2.0f, cudalabs::derive_seed(seed, "q"), q_float_);
-  host_k_ = bf16_inputs(count, -2.0f, 2.0f, cudalabs::derive_seed(seed, "k"), k_float_);
-  host_v_ = bf16_inputs(count, -1.0f, 1.0f, cudalabs::derive_seed(seed, "v"), v_float_);
-  q_ = DeviceBuffer<__nv_bfloat16>(std::span<const __nv_bfloat16>(host_q_));
-  k_ = DeviceBuffer<__nv_bfloat16>(std::span<const __nv_bfloat16>(host_k_));
-  v_ = DeviceBuffer<__nv_bfloat16>(std::span<const __nv_bfloat16>(host_v_));
+  q_ = DeviceBuffer<__nv_bfloat16>(count);
+  k_ = DeviceBuffer<__nv_bfloat16>(count);
+  v_ = DeviceBuffer<__nv_bfloat16>(count);
+  draw(seed);
   const long long heads = shape.heads_total();
   const int s = shape.sequence;
   if (!sampled) {
@@ -187,6 +214,43 @@ AttentionVerifier::AttentionVerifier(const AttentionShape& shape, std::uint64_t 
                    std::min(s - 1, static_cast<int>(random[i + 1] * s)));
   }
   rows_.assign(chosen.begin(), chosen.end());
+}
+
+void AttentionVerifier::draw(std::uint64_t seed) {
+  const std::size_t count = shape_.elements();
+  host_q_ = bf16_inputs(count, -2.0f, 2.0f, cudalabs::derive_seed(seed, "q"), q_float_);
+  host_k_ = bf16_inputs(count, -2.0f, 2.0f, cudalabs::derive_seed(seed, "k"), k_float_);
+  host_v_ = bf16_inputs(count, -1.0f, 1.0f, cudalabs::derive_seed(seed, "v"), v_float_);
+  const std::size_t bytes = count * sizeof(__nv_bfloat16);
+  CUDA_CHECK(cudaMemcpy(q_.data(), host_q_.data(), bytes, cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(k_.data(), host_k_.data(), bytes, cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemcpy(v_.data(), host_v_.data(), bytes, cudaMemcpyHostToDevice));
+  references_.clear();  // the rows' references and any output to compare with were of old inputs
+  everything_.clear();
+}
+
+CheckReport AttentionVerifier::check_in_timed_buffers(const AttentionVariant& variant,
+                                                      const AttentionArgs& timed,
+                                                      std::uint64_t seed) {
+  const std::string who = "timed buffers refilled: ";
+  if (timed.q != q_.data() || timed.k != k_.data() || timed.v != v_.data() ||
+      !(timed.shape.label() == shape_.label())) {
+    throw std::invalid_argument("check_in_timed_buffers: the timed arguments are not " +
+                                description() + "'s");
+  }
+  draw(seed);
+  const std::size_t count = shape_.elements();
+  cudalabs::poison_device(timed.o, count * sizeof(__nv_bfloat16));
+  const std::string failure = run_and_wait([&] { variant.launch(timed, nullptr); });
+  if (!failure.empty()) {
+    CheckReport report;
+    report.message = who + failure;
+    return report;
+  }
+  std::vector<__nv_bfloat16> got(count);
+  CUDA_CHECK(
+      cudaMemcpy(got.data(), timed.o, count * sizeof(__nv_bfloat16), cudaMemcpyDeviceToHost));
+  return compare(got, who, 0);
 }
 
 std::string AttentionVerifier::description() const {

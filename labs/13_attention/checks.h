@@ -41,10 +41,19 @@ class SoftmaxVerifier {
   /// Runs `variant` and compares every output with its bound.
   CheckReport check(const SoftmaxVariant& variant);
 
+  /// The check after timing, in the buffers `variant` was timed in (`timed`: rows x columns of
+  /// this verifier, output not the input): this verifier's inputs copied into `timed.input`, the
+  /// output poisoned, one launch with exactly `timed`, every output against its bound.
+  CheckReport check_in_timed_buffers(const SoftmaxVariant& variant, const SoftmaxArgs& timed);
+
   /// "1000 x 1001 masked (offset 1, in place)".
   std::string description() const;
 
  private:
+  // Every output of `got` (rows x columns) against the reference; `guards` values were written
+  // around it.
+  CheckReport compare(const float* got, std::size_t guards, const std::string& who) const;
+
   int rows_, columns_;
   SoftmaxInputs inputs_;
   std::size_t offset_;
@@ -63,6 +72,14 @@ class AttentionVerifier {
 
   /// Runs `variant` (the caller has checked that it can run here) and compares.
   CheckReport check(const AttentionVariant& variant);
+
+  /// The check after timing, in the buffers `variant` was timed in (`timed`: this verifier's Q, K,
+  /// V and shape, an output and a workspace of its own): Q, K and V redrawn from `seed` in place,
+  /// the output poisoned, one launch with exactly `timed`, the checked rows against the reference.
+  /// Later checks compare with the redrawn inputs (and no longer with compare_everything_with's
+  /// output).
+  CheckReport check_in_timed_buffers(const AttentionVariant& variant, const AttentionArgs& timed,
+                                     std::uint64_t seed);
 
   /// Compares an output computed elsewhere (cuBLAS's) at the checked rows.
   CheckReport check_output(const std::vector<__nv_bfloat16>& output, const std::string& who);
@@ -95,6 +112,7 @@ class AttentionVerifier {
 
  private:
   const std::vector<AttentionRowReference>& references();
+  void draw(std::uint64_t seed);  // Q, K and V from `seed`, into the device buffers
   CheckReport compare(const std::vector<__nv_bfloat16>& output, const std::string& who,
                       std::size_t guards);
 

@@ -280,6 +280,8 @@ if(CUDALABS_MPI_FOUND AND TARGET dcgan_mpi)
                         --gather broadcast)
   cudalabs_add_mpi_test(dcgan_mpi_bad_precision 2 "^dcgan_mpi: --precision: invalid value 'fp8' \\(expected fp32, tf32 or bf16\\)" 2
                         --precision fp8)
+  cudalabs_add_mpi_test(dcgan_mpi_bad_devices 2 "^dcgan_mpi: --devices: invalid value 'x' \\(expected an integer from 0 to 1023\\)" 2
+                        --devices 0,x)
   cudalabs_add_mpi_test(dcgan_mpi_uneven_nodes 2 "^dcgan_mpi: --simulate-nodes: 3 ranks do not split into 2 equal nodes" 3
                         --simulate-nodes 2)
   cudalabs_add_mpi_test(dcgan_mpi_missing_weights 2 "^dcgan_mpi: rank 0 \\(node 0, GPU 0\\): weights file '/nonexistent/w.cldw': cannot be read" 2

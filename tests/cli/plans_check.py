@@ -3,7 +3,8 @@
 
 Runs the tool with --output into a temporary file and checks the record: every problem asked for is
 there; every plan timed, splits and the narrow kernel included, matches cuBLAS; the plan best picks is
-among them and is the narrow kernel for N = 3; each plan has a prediction and a positive time.
+among them and is the narrow kernel for N = 3; each plan has a prediction and a positive time; each
+plan was checked again after timing, in the operands it was timed in, and passed.
 
   plans_check.py PROGRAM      (the script adds --shapes, --repetitions, --within and --output)
 """
@@ -37,6 +38,11 @@ def problems_in(record: dict) -> list[str]:
                 problems.append(f"{problem['problem']} {plan['plan']}: rel. L2 {plan['rel_l2']} against cuBLAS")
             if not plan["measured_us"] > 0 or not plan["predicted_us"] > 0:
                 problems.append(f"{problem['problem']} {plan['plan']}: no time or no prediction")
+    rechecks = record.get("rechecks", {})
+    timed = {f"{p['problem']}/{plan['plan']}" for p in record.get("problems", []) for plan in p["plans"]}
+    if set(rechecks) != timed:
+        problems.append(f"rechecks for {sorted(rechecks)}, expected one per plan: {sorted(timed)}")
+    problems += [f"{name} after timing: {r['message']}" for name, r in rechecks.items() if not r["passed"]]
     narrow = [p for p in record.get("problems", []) if p["problem"] == "200x3x500"]
     if narrow and narrow[0]["chosen"] != "narrow_columns":
         problems.append(f"200x3x500: best picks {narrow[0]['chosen']}, expected narrow_columns")

@@ -30,6 +30,9 @@ TEST(TextTable, RejectsWrongCellCount) {
 TEST(TextTable, FormatsNumbers) {
   EXPECT_EQ(TextTable::number(3.14159, 2), "3.14");
   EXPECT_EQ(TextTable::number(std::nan(""), 2), "-");
+  EXPECT_EQ(TextTable::scientific(2.5e-7), "2.50e-07");
+  EXPECT_EQ(TextTable::scientific(12345.0, 1), "1.2e+04");
+  EXPECT_EQ(TextTable::scientific(std::nan("")), "-");
 }
 
 }  // namespace
