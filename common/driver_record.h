@@ -30,8 +30,13 @@ std::string record_file_of(const std::vector<std::string>& benchmark_args);
 /// The record's "rechecks": benchmark name -> {"passed": bool, "message": text}.
 nlohmann::json rechecks_json(const std::map<std::string, Recheck>& rechecks);
 
+/// `text` (Google Benchmark's JSON) with each bare NaN, Infinity and their negatives outside
+/// strings written null, the one word JSON has for a number that is not one.
+std::string with_non_finite_as_null(const std::string& text);
+
 /// Adds `rechecks` to the record at `path` under the key "rechecks": benchmark name ->
-/// {"passed": bool, "message": text}. Every other key is kept as Google Benchmark wrote it.
+/// {"passed": bool, "message": text}. Every other key is kept as Google Benchmark wrote it, but
+/// for its non-finite numbers, null (with_non_finite_as_null).
 /// std::runtime_error naming the path when it cannot be read or written.
 void add_rechecks_to_record(const std::string& path,
                             const std::map<std::string, Recheck>& rechecks);

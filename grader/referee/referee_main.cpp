@@ -6,7 +6,8 @@
 //                                              (VARIANT,VARIANT...: one call of each, in one
 //                                              runner; --ranges TAG: each call inside an NVTX
 //                                              range named TAG[VARIANT], whose kernels a tool
-//                                              watching them all can tell apart)
+//                                              watching them all can tell apart, after one
+//                                              unmeasured call in TAG-warm[VARIANT])
 //   referee --bench --variants A,B --pairs P --rounds R --out F [flags]
 //                                              the reference's runner, then the student's, P times;
 //                                              every timed call's output checked; F: the rates
@@ -120,6 +121,19 @@ nlohmann::json probe_one(RemoteRunner& runner, const std::string& variant, const
     workload->share_inputs(cudalabs::derive_seed(cudalabs::run_seed(), "probe/shared"));
     result["problem"] = workload->problem();
     set_event_context("probe " + variant);
+    if (!flags.ranges.empty()) {
+      // Measured, a call first runs once on inputs of its own, in a range no rule reads: what a
+      // variant does once (a per-layer choice timed, a plan or module loaded) is no call's work.
+      runner.range(flags.ranges + "-warm[" + variant + "]");
+      range_open = true;
+      result["runner_pid"] = runner.runner_pid();
+      runner.run(workload->prepare(
+          runner, 1, cudalabs::derive_seed(cudalabs::run_seed(), "probe-warm/" + variant)));
+      runner.range("");
+      range_open = false;
+      workload->check(runner);
+      runner.free_all();
+    }
     const std::vector<Call> calls = workload->prepare(
         runner, 1, cudalabs::derive_seed(cudalabs::run_seed(), "probe/" + variant));
     // The facts of the problem as prepared (lab 00's chains draw their length per set).

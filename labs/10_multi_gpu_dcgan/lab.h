@@ -25,9 +25,9 @@ Share gpu_share(int num, int parts, int part);
 /// Generates `num` images from `latents` (num x 100 floats, host) into `images` (num x 64 x 64 x 3
 /// floats, host) on all `workers` at once: worker p, driven by its own host thread, generates share
 /// gpu_share(num, workers.size(), p) straight into its place in `images`, so the result is what one
-/// GPU would have written. Returns the wall-clock seconds from starting the threads to the last one
-/// finishing. If workers fail, waits for every thread, then throws std::runtime_error naming the
-/// first failing worker's GPU and its error.
+/// GPU writes generating the same shares in turn. Returns the wall-clock seconds from starting the
+/// threads to the last one finishing. If workers fail, waits for every thread, then throws
+/// std::runtime_error naming the first failing worker's GPU and its error.
 double generate_on_gpus(std::span<GpuWorker* const> workers, std::span<const float> latents,
                         int num, std::span<float> images);
 

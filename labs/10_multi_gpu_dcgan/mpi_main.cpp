@@ -81,8 +81,8 @@ int checked_run(std::ostream& out, lab10::RankState& s, const lab10::ImageTypes&
   if (s.rank == 0) {
     bool unwritten = false;
     verdict = lab10::check_first_run(out, s.o.run, s.checked.run, s.weights, s.latents.values,
-                                     images, s.num, s.size > 1 ? s.worker.get() : nullptr,
-                                     "rank 0's GPU alone", unwritten);
+                                     images, s.num, s.worker.get(), s.size,
+                                     "rank 0's GPU alone, share by share", unwritten);
     lab10::print_first_run(out, s.num, first_seconds);
     // Written now: the table's runs reuse the output window.
     dcgan::write_requested_images(out, s.o.run.output, s.o.run.raw, images, s.num, s.o.run.columns);

@@ -71,7 +71,9 @@ cudalabs::Recheck MpiTable::recheck_cell(MPI_Comm cell, int num, int gpus) {
   if (rank_ != 0) return {true, "this rank's share generated"};
   return recheck_run(
       table_.weights, latents, images, num, table_.check_images,
-      [&](std::span<float> single) { side_.generator.generate(latents, num, single); },
+      share_by_share([this](std::span<const float> l, int count,
+                            std::span<float> i) { side_.generator.generate(l, count, i); },
+                     latents, num, gpus),
       table_.precision);
 }
 

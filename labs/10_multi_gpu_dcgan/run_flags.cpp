@@ -8,6 +8,7 @@
 #include "common/json_record.h"
 #include "common/text_table.h"
 #include "labs/10_multi_gpu_dcgan/gpu_worker.h"
+#include "labs/10_multi_gpu_dcgan/lab.h"
 
 #include <algorithm>
 #include <cmath>
@@ -106,13 +107,32 @@ bool check_run(std::ostream& out, const dcgan::Weights& weights, std::span<const
   return passed;
 }
 
+std::function<void(std::span<float>)> share_by_share(GenerateAlone alone,
+                                                     std::span<const float> latents, int num,
+                                                     int parts) {
+  return [alone = std::move(alone), latents, num, parts](std::span<float> single) {
+    for (int p = 0; p < parts; ++p) {
+      const Share share = gpu_share(num, parts, p);
+      if (share.count == 0) continue;
+      alone(latents.subspan(static_cast<std::size_t>(share.first) * dcgan::kLatent,
+                            static_cast<std::size_t>(share.count) * dcgan::kLatent),
+            share.count,
+            single.subspan(static_cast<std::size_t>(share.first) * dcgan::kImageFloats,
+                           static_cast<std::size_t>(share.count) * dcgan::kImageFloats));
+    }
+  };
+}
+
 bool check_first_run(std::ostream& out, const RunFlags& flags, const CheckedRunFlags& checked,
                      const dcgan::Weights& weights, std::span<const float> latents,
-                     std::span<const float> images, int num, GpuWorker* alone,
+                     std::span<const float> images, int num, GpuWorker* alone, int parts,
                      const std::string& alone_label, bool& unwritten) {
   std::function<void(std::span<float>)> one_gpu;
-  if (alone != nullptr)
-    one_gpu = [&](std::span<float> single) { alone->generate(latents, num, single); };
+  if (alone != nullptr && parts > 1) {
+    one_gpu = share_by_share([alone](std::span<const float> l, int count,
+                                     std::span<float> i) { alone->generate(l, count, i); },
+                             latents, num, parts);
+  }
   return check_run(out, weights, latents, images, num, flags.check_images, one_gpu, alone_label,
                    unwritten, checked.precision);
 }
@@ -129,7 +149,7 @@ cudalabs::Recheck recheck_run(const dcgan::Weights& weights, std::span<const flo
   std::ostringstream lines;
   bool unwritten = false;
   const bool passed = check_run(lines, weights, latents, images, num, check_images, one_gpu,
-                                "one GPU's run", unwritten, precision);
+                                "one GPU's run, share by share", unwritten, precision);
   std::string message = "fresh latents, images poisoned: " + lines.str();
   for (std::size_t at; (at = message.find('\n')) != std::string::npos;)
     message.replace(at, 1, at + 1 == message.size() ? "" : "; ");

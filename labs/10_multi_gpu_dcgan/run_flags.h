@@ -89,12 +89,23 @@ bool check_run(std::ostream& out, const cudalabs::dcgan::Weights& weights,
                const std::string& one_gpu_label, bool& unwritten,
                cudalabs::ComputePrecision precision = cudalabs::ComputePrecision::kFp32);
 
-/// check_run of a program's first run, with --check-images and --precision: when the run used more
-/// than one GPU, `alone` (its first GPU's worker) generates the same latents alone for the bit for
-/// bit comparison (`alone_label` names it); nullptr skips it.
+/// One GPU's generator: (latents, count, images) -> count images, batch by batch.
+using GenerateAlone = std::function<void(std::span<const float>, int, std::span<float>)>;
+
+/// The one-GPU run check_run compares with: `alone` generates the run's `parts` shares
+/// (gpu_share(num, parts, p)) one after another, each into its place: the batches the GPUs ran.
+/// Bit for bit is then a fair demand; one call for all `num` images would batch them otherwise,
+/// and a GEMM planned for another batch size may add in another order.
+std::function<void(std::span<float>)> share_by_share(GenerateAlone alone,
+                                                     std::span<const float> latents, int num,
+                                                     int parts);
+
+/// check_run of a program's first run, with --check-images and --precision: when the run was split
+/// into `parts` > 1 shares, `alone` (its first GPU's worker) generates them share by share for the
+/// bit for bit comparison (`alone_label` names it); nullptr skips it.
 bool check_first_run(std::ostream& out, const RunFlags& flags, const CheckedRunFlags& checked,
                      const cudalabs::dcgan::Weights& weights, std::span<const float> latents,
-                     std::span<const float> images, int num, GpuWorker* alone,
+                     std::span<const float> images, int num, GpuWorker* alone, int parts,
                      const std::string& alone_label, bool& unwritten);
 
 /// "first run: N images in T ms (untimed warm-up)": the checked run's time, not the table's.

@@ -82,7 +82,10 @@ cudalabs::Recheck recheck_cell(const ScalingTable& table, std::span<GpuWorker* c
       table.weights, latents,
       std::span<const float>(buffers.images).first(static_cast<std::size_t>(num) * kImageFloats),
       num, table.check_images,
-      [&](std::span<float> single) { cell[0]->generate(latents, num, single); }, table.precision);
+      share_by_share([worker = cell[0]](std::span<const float> l, int count,
+                                        std::span<float> i) { worker->generate(l, count, i); },
+                     latents, num, gpus),
+      table.precision);
 }
 
 }  // namespace

@@ -2,7 +2,8 @@
 //
 // - gpu_share: base = num / parts images each, and the first num % parts parts one more. The shares
 //   are contiguous and in order, so each GPU's images land in one slice of the output, and the
-//   gathered result is byte for byte one GPU's output (every image depends on its own z only).
+//   gathered result is byte for byte one GPU's output of the same shares (every image depends on
+//   its own z only; the batch's size may change a GEMM's plan, so one GPU runs the same batches).
 // - generate_on_gpus: one host thread per GPU. A GPU needs a host thread that keeps feeding it: the
 //   pipeline's thread waits on events and copies images out of pinned memory, so one thread driving
 //   all GPUs in turn would leave each idle while it serves the others. Threads write disjoint

@@ -502,6 +502,25 @@ TEST(DriverRecord, TheRechecksAreTheOnlyKeyAdded) {
   std::filesystem::remove(path);
 }
 
+TEST(DriverRecord, NonFiniteStatisticsReadAsNull) {
+  EXPECT_EQ(with_non_finite_as_null(R"({"cv": NaN, "a": -Infinity, "b": [Infinity, -NaN, 1.5]})"),
+            R"({"cv": null, "a": null, "b": [null, null, 1.5]})");
+  EXPECT_EQ(with_non_finite_as_null(R"({"name": "NaN \" Infinity", "x": 2})"),
+            R"({"name": "NaN \" Infinity", "x": 2})");
+  // Google Benchmark's own output for a counter that is 0 in every repetition.
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() / "lab_driver_test_nan_record.json";
+  std::ofstream(path) << R"({"context": {}, "benchmarks": [{"name": "lab08/coarsen1/case1_cv",)"
+                      << R"( "spill_bytes": NaN, "real_time": 0.01}]})";
+  add_rechecks_to_record(path.string(), {{"lab08/coarsen1/case1", {true, "PASS"}}});
+  nlohmann::json read;
+  std::ifstream(path) >> read;
+  EXPECT_TRUE(read["benchmarks"][0]["spill_bytes"].is_null());
+  EXPECT_EQ(read["benchmarks"][0]["real_time"], 0.01);
+  EXPECT_EQ(read["rechecks"]["lab08/coarsen1/case1"]["passed"], true);
+  std::filesystem::remove(path);
+}
+
 // Lab 10's clock: wall-clock runs over several workers, a fixed count (every MPI rank the same).
 TEST(HostTiming, TheMedianOfTheTimedRunsAfterOneWarmUp) {
   std::vector<double> seconds = {100.0, 4.0, 1.0, 2.0};  // the warm-up first: left out

@@ -447,6 +447,12 @@ class TechniqueTest(unittest.TestCase):
                 row(5, "k5", f"<default domain>:{tag}[rt_1d]:{tag}[rt_2d]", "5"),
                 # another tag (or none): not this grading's
                 row(6, "k6", "<default domain>:0000000000000000[rt_1d]", "5"),
+                # the unmeasured call before each probe (a per-layer choice timed once): no one's
+                row(7, "k7", f"<default domain>:{technique.warm_label(tag, 'rt_2d')}", "999,999,999"),
+                # a kernel in a warm-up range and a measured one at once names no one either
+                row(8, "k8", f"<default domain>:{tag}-warm[rt_1d]:{tag}[rt_1d]", "5"),
+                # a warm-up range of another tag is not this grading's
+                row(9, "k9", "<default domain>:0000000000000000-warm[rt_1d]", "5"),
             ]
         )
         kernels = technique.read_kernels(report)
@@ -455,8 +461,9 @@ class TechniqueTest(unittest.TestCase):
             {v: [k["Kernel Name"] for k in ks] for v, ks in by_variant.items()},
             {"rt_1d": ["k1"], "rt_2d": ["k2a", "k2b"], "rt": ["k3"]},
         )
-        self.assertEqual(stray, 3)
+        self.assertEqual(stray, 5)
         self.assertEqual(technique.range_label(tag, "rt_2d"), f"{tag}[rt_2d]")
+        self.assertEqual(technique.warm_label(tag, "rt_2d"), f"{tag}-warm[rt_2d]")
         two = technique.judge_kernels("rt_2d", self.RULES, True, "", by_variant["rt_2d"], self.FACTS)
         self.assertEqual(two.measured["ffma"], 67108864.0)
         self.assertEqual(two.measured["kernels"], 2.0)

@@ -33,6 +33,13 @@ def recipes() -> str:
     return text[start : text.index("\n## ", start)]
 
 
+def calls_only_the_gemm_seam(number: str) -> bool:
+    """A proxy built on the GEMM labs' workload (grader/labs/gemm_remote.h's calls) that declares no
+    remote function of its own."""
+    proxy = (REPO / "grader" / "labs" / f"lab{number}_proxy.cpp").read_text()
+    return '"grader/referee/gemm_workload.h"' in proxy and f"lab{number}_remote.h" not in proxy
+
+
 def example_paths(path: str) -> list[str]:
     """A recipe's path with its placeholders (NN, name, labNN) filled in for every declared lab (the
     labs reached by a hand-written proxy for the grader's per-lab files), or the path itself."""
@@ -41,6 +48,8 @@ def example_paths(path: str) -> list[str]:
     declared = labs.declared_labs(REPO)
     if path.startswith("grader/labs/"):
         declared = [lab for lab in declared if lab.grader == "proxy"]
+    if path.endswith("_remote.h"):  # a GEMM lab may call only the GEMM labs' declarations (lab 11)
+        declared = [lab for lab in declared if not calls_only_the_gemm_seam(lab.number)]
     if path.endswith("lab.cmake") or "launches" in path:
         field = "build" if path.endswith("lab.cmake") else "launches"
         declared = [lab for lab in declared if getattr(lab, field)]

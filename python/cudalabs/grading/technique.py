@@ -79,20 +79,31 @@ def range_label(tag: str, variant: str) -> str:
     return f"{tag}[{variant}]"
 
 
+def warm_label(tag: str, variant: str) -> str:
+    """The NVTX range of the unmeasured call the referee makes before each probe: what a variant does
+    once (a choice timed, a plan cached, a module loaded) is not the work of a call."""
+    return f"{tag}-warm[{variant}]"
+
+
 def attribute(kernels: list[dict[str, str]], tag: str) -> tuple[dict[str, list[dict[str, str]]], int] | None:
     """Each kernel of a report of several probes (ncu --nvtx) filed under the one variant whose range
-    it ran in: (variant -> its kernels, the number of kernels in no range or in more than one); None
-    when the report has kernels but no NVTX column (an Nsight Compute that does not write them).
-    Only the NVTX columns are read, and the tag is drawn at grading time, so a kernel's name cannot
-    claim a range."""
+    it ran in: (variant -> its kernels, the number of kernels in no range or in more than one); the
+    kernels of the warm-up calls (warm_label's ranges alone) are left out. None when the report has
+    kernels but no NVTX column (an Nsight Compute that does not write them). Only the NVTX columns
+    are read, and the tag is drawn at grading time, so a kernel's name cannot claim a range."""
     if kernels and not any("Range" in column for kernel in kernels for column in kernel):
         return None
     pattern = re.compile(re.escape(tag) + r"\[([A-Za-z0-9_]+)\]")
+    warm = re.compile(re.escape(tag) + r"-warm\[([A-Za-z0-9_]+)\]")
     by_variant: dict[str, list[dict[str, str]]] = {}
     stray = 0
     for kernel in kernels:
-        names = {name for column, cell in kernel.items() if "Range" in column for name in pattern.findall(cell)}
-        if len(names) == 1:
+        cells = [cell for column, cell in kernel.items() if "Range" in column]
+        names = {name for cell in cells for name in pattern.findall(cell)}
+        warmed = {name for cell in cells for name in warm.findall(cell)}
+        if warmed and not names:
+            continue
+        if len(names) == 1 and not warmed:
             by_variant.setdefault(names.pop(), []).append(kernel)
         else:
             stray += 1
