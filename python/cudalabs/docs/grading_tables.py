@@ -18,6 +18,7 @@ from cudalabs.paths import RUBRIC_IN_SUITE
 QUICK = "one timed pair per variant"
 FULL = "the full rubric"
 GRADING_RECORDS = (
+    ("grading/issue52_data_path_nvidia-h200/quick_11/grade-report.json", QUICK),
     ("grading/issue52_data_path_nvidia-h200/lab12_full_one_profile/grade-report.json", FULL),
     ("grading/issue52_data_path_nvidia-h200/quick_07/grade-report.json", QUICK),
     ("grading/class_demo_issue52_nvidia-h200", QUICK),
