@@ -25,7 +25,7 @@ import unittest
 
 from cudalabs import labs
 from cudalabs.paths import GRADING_POLICY, test_list_name
-from test_lab_declarations import recipes
+from test_lab_declarations import INSTRUCTORS_ONLY, recipes
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 ARCHITECTURE = os.environ.get("CUDALABS_CUDA_ARCHITECTURE", "90")
@@ -36,8 +36,9 @@ MERGED = "merged_into"
 NUMBER, FOLDER = "99", "99_tiny"
 # What adding a lab may touch outside labs/NN_name/ and solutions/NN_name/ (issue 56's goal).
 MOST_FILES_OUTSIDE = 8
-# A student release has none of these (scripts/release-students), and renders no instructors' guide.
-INSTRUCTORS_ONLY = ("solutions/", "grader/", "docs/answers/", "docs/pages/instructors.md")
+# What a lab leaves unchanged in a student release: the files it has not, and the instructors' guide,
+# which renders no table of labs there.
+NOT_IN_RELEASE = INSTRUCTORS_ONLY + ("docs/pages/instructors.md",)
 # Every lab program and test is built for the checks, the solutions' kernels for the launch checks, the
 # referee for its test list.
 TARGETS = ["lab99", "lab99_grading_student", "resource_gate_launches"]
@@ -81,7 +82,7 @@ def add_tiny_lab(suite: pathlib.Path, release: bool):
         name = path.relative_to(TINY).as_posix()
         merged = name.startswith(MERGED + "/")
         name = name.removeprefix(MERGED + "/")
-        if release and name.startswith(INSTRUCTORS_ONLY):
+        if release and name.startswith(NOT_IN_RELEASE):
             continue
         target = suite / name
         if not merged:
@@ -151,7 +152,7 @@ class AddALabTest(unittest.TestCase):
     def test_it_touches_the_files_the_recipe_lists_outside_its_folders(self):
         own = (f"labs/{FOLDER}/", f"solutions/{FOLDER}/")
         outside = [name for name in self.touched if not name.startswith(own)]
-        expected = [name for name in recipe_files() if not (self.release and name.startswith(INSTRUCTORS_ONLY))]
+        expected = [name for name in recipe_files() if not (self.release and name.startswith(NOT_IN_RELEASE))]
         self.assertGreaterEqual(len(expected), 8, "the recipe's list of files was not read")
         self.assertEqual(outside, expected, "the files a lab touches outside its folders, against the recipe's list")
         self.assertIn(f"labs/{FOLDER}/README.md", self.touched, "its handout was not rendered")
