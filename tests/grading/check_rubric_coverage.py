@@ -7,7 +7,7 @@ tests/labNN_*_grading_solution) when the rubric names the solution's variants. C
 rubric's test list of each lab is exactly those tests; every test is scored under exactly one variant
 or marked unscored; every variant owns a test, and a test under memcheck when the lab names a
 sanitizer; the driver lists no variant the rubric does not score, and every one of its main list.
-Usage: check_rubric_coverage.py BUILD_DIR
+Usage: check_rubric_coverage.py BUILD_DIR [NN ...]   (every lab of the suite, or the labs named)
 """
 from __future__ import annotations
 
@@ -80,10 +80,15 @@ def lab_problems(build: Path, lab, lab_rubric) -> list[str]:
 
 
 def main() -> int:
-    build = Path(sys.argv[1])
+    build, numbers = Path(sys.argv[1]), sys.argv[2:]
+    labs = submission.suite_labs(REPO)
+    unknown = sorted(set(numbers) - {lab.number for lab in labs})
+    if unknown:
+        print(f"check_rubric_coverage: lab {unknown[0]} is not a lab of {REPO}", file=sys.stderr)
+        return 2
     rubric = load_rubric(paths.RUBRIC)
     problems = []
-    for lab in submission.suite_labs(REPO):
+    for lab in (lab for lab in labs if not numbers or lab.number in numbers):
         if lab.number not in rubric.labs:
             problems.append(f"lab {lab.number}: no rubric entry")
         else:

@@ -15,7 +15,7 @@ from cudalabs.paths import GRADING_POLICY, test_list_name
 REPO = pathlib.Path(__file__).resolve().parents[2]
 RECIPE_PAGE = REPO / "docs" / "page_sources" / "architecture.md"
 # What a student release (scripts/release-students) leaves out.
-INSTRUCTORS_ONLY = ("solutions/", "grader/", "tests/grading/")
+INSTRUCTORS_ONLY = ("solutions/", "grader/", "tests/grading/", "docs/answers/")
 
 
 def cmake_fields() -> list[str]:
@@ -26,11 +26,17 @@ def cmake_fields() -> list[str]:
     return match.group(1).split()
 
 
+# A page only the site renders is named by its file and folder ("`results.md` in `docs/pages/`"), not by a
+# path: a Git host's reader would follow that to a page of placeholders (handouts.linked_pages).
+SITE_PAGE = re.compile(r"`([\w.-]+\.md)` in `([\w./-]+/)`")
+
+
 def recipes() -> str:
-    """The "How to add ..." section: the recipes for a variant, a lab, a grading test and a rubric entry."""
+    """The "How to add ..." section: the recipes for a variant, a lab, a grading test and a rubric entry,
+    with each page the site builds named by its path."""
     text = RECIPE_PAGE.read_text()
     start = text.index("## How to add")
-    return text[start : text.index("\n## ", start)]
+    return SITE_PAGE.sub(r"`\2\1`", text[start : text.index("\n## ", start)])
 
 
 def calls_only_the_gemm_seam(number: str) -> bool:

@@ -235,8 +235,11 @@ def optional_file(repo: pathlib.Path, folder: str, name: str) -> bool:
 
 
 def handout_words(repo: pathlib.Path, folder: str) -> int:
-    """Words of the handout a student reads (labs/<folder>/README.md, rendered)."""
-    return len((repo / "labs" / folder / "README.md").read_text().split())
+    """Words of the handout a student reads (labs/<folder>/README.md, rendered). A new lab's README is not
+    rendered yet when make handouts first renders this table: then its source's words, until the next pass
+    (handouts.py renders until nothing changes)."""
+    readme = repo / "labs" / folder / "README.md"
+    return len((readme if readme.is_file() else repo / "docs" / "handouts" / f"{folder}.md").read_text().split())
 
 
 def model_hours(words: int, lines: int) -> tuple[int, int]:

@@ -5,6 +5,7 @@
 namespace lab99 {
 namespace {
 
+// [walkthrough]
 __global__ void tiny_gemm_kernel(cudalabs::GemmArgs args) {
   const int col = blockIdx.x * blockDim.x + threadIdx.x;
   const int row = blockIdx.y * blockDim.y + threadIdx.y;
@@ -13,6 +14,7 @@ __global__ void tiny_gemm_kernel(cudalabs::GemmArgs args) {
   for (int i = 0; i < args.k; ++i) dot += args.a[row * args.lda + i] * args.b[i * args.ldb + col];
   cudalabs::store_gemm_result(&args.c[row * args.ldc + col], dot, args.alpha, args.beta);
 }
+// [walkthrough]
 
 }  // namespace
 }  // namespace lab99
