@@ -406,7 +406,7 @@ def _probe_run(
     {} when the report cannot be attributed (`tag` runs only: a runner that started again, a report
     without NVTX columns or no kernel in a range), None when the grading cannot go on (the run's
     failure is recorded)."""
-    name = "probe-" + ("all" if tag else variants[0])
+    name = "probe-" + ("all" if len(variants) > 1 else variants[0])
     out = work / f"{name}.json"
     out.unlink(missing_ok=True)
     runner = _runner(ctx, lab, folder, name)
@@ -421,7 +421,7 @@ def _probe_run(
         time_limit_s,
         tool_file=tool_file,
     )
-    run.logs["profile" if tag else f"profile ({variants[0]})"] = _publish(ctx, step.tool_log)
+    run.logs["profile" if len(variants) > 1 else f"profile ({variants[0]})"] = _publish(ctx, step.tool_log)
     written = json.loads(out.read_text()) if out.is_file() else {}
     probes = written.get("variants", {variants[0]: written} if written else {})
     tool_output = step.tool_log.read_text(errors="replace") if step.tool_log and step.tool_log.is_file() else ""
@@ -486,15 +486,20 @@ def _technique(
     probe_args = rules.draw_probe()  # one draw for the lab: the distinct rule compares like with like
     limit = ctx.time_limit_s or rubric.time_limit_s
     # Every variant probed in one runner under one Nsight Compute (its start-up paid once), each
-    # call inside an NVTX range named with a tag drawn now. A runner that had to start again (a
-    # call killed it) wrote a report of its own: then each variant gets a run of its own.
+    # call inside an NVTX range named with a tag drawn now, after an unmeasured call of its own. A
+    # runner that had to start again (a call killed it) wrote a report of its own: then each variant
+    # gets a run of its own, still in ranges; only an Nsight Compute that records no range counts a
+    # variant's whole run, its warm-up included.
     judged = _probe_run(
         ctx, lab, rules, folder, env, run, variants, targets, work, probe_args, limit, secrets.token_hex(8)
     )
     if judged == {}:
         judged = {}
         for variant in variants:
-            one = _probe_run(ctx, lab, rules, folder, env, run, [variant], targets, work, probe_args, limit, "")
+            args = (ctx, lab, rules, folder, env, run, [variant], targets, work, probe_args, limit)
+            one = _probe_run(*args, secrets.token_hex(8))
+            if one == {}:
+                one = _probe_run(*args, "")
             if one is None:
                 return
             judged.update(one)
