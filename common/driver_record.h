@@ -17,7 +17,7 @@ struct Recheck {
   std::string message;  ///< one line: what was checked and what was found
 };
 
-/// The Google Benchmark flags that write the record to DIR/<lab_id>_[<tag>_]<device_slug>.json
+/// The Google Benchmark flags that write the record to DIR/LAB_ID_[TAG_]DEVICE_SLUG.json
 /// (creating DIR), or none when `results_dir` is empty.
 std::vector<std::string> record_output_args(const std::string& results_dir,
                                             const std::string& lab_id, const std::string& tag,

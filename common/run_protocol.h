@@ -42,6 +42,7 @@ struct TimedRun {
 /// The timed runs of one driver, their timing and their rechecks.
 class TimedSession {
  public:
+  /// A session timing every run with `timing` (repetitions, minimum time).
   explicit TimedSession(TimingOptions timing) : timing_(timing) {}
 
   /// Adds a run; it is timed in the order added.

@@ -21,8 +21,10 @@ namespace lab07 {
 
 /// One problem's matrices on the device, in its layout, filled with random values.
 struct Operands {
-  cudalabs::GemmProblem problem;
-  cudalabs::DeviceBuffer<float> a, b, c;
+  cudalabs::GemmProblem problem;    ///< the shape and the layout (leading dimensions, offsets)
+  cudalabs::DeviceBuffer<float> a;  ///< A, as the layout places it
+  cudalabs::DeviceBuffer<float> b;  ///< B, as the layout places it
+  cudalabs::DeviceBuffer<float> c;  ///< C, as the layout places it
 
   /// Allocates them and fills A, B and C from derive_seed(run_seed(), "A"), ... .
   explicit Operands(const cudalabs::GemmProblem& p);
@@ -38,10 +40,10 @@ struct Operands {
 
 /// cuBLAS (no plan) or one plan, with what was measured and found.
 struct Row {
-  std::string name;  ///< "cublas" or the plan's description without the prediction
-  const BestPlan* plan = nullptr;
-  std::vector<double> ms;                         ///< one per interleaved round
-  PlanOutput checked;                             ///< before timing
+  std::string name;                ///< "cublas" or the plan's description without the prediction
+  const BestPlan* plan = nullptr;  ///< the plan; nullptr for cuBLAS
+  std::vector<double> ms;          ///< one per interleaved round
+  PlanOutput checked;              ///< before timing
   std::optional<cudalabs::Recheck> after_timing;  ///< in the timed operands
 };
 
@@ -52,6 +54,8 @@ std::string plan_name(const BestPlan& plan);
 /// within `within` of its fastest, in candidate_plans' order.
 class ProblemRuns {
  public:
+  /// The rows of `problem` on a GPU of `sms` SMs: cuBLAS (through `cublas`), best's choice and the
+  /// plans predicted within `within` of the fastest.
   ProblemRuns(const cudalabs::GemmProblem& problem, double within,
               const cudalabs::CublasHandle& cublas, int sms);
 
@@ -67,8 +71,11 @@ class ProblemRuns {
   /// timed.
   void recheck();
 
+  /// The runs between a measurement's two events.
   int runs_per_measurement() const { return batch_; }
+  /// The plan best_plan chooses for this problem.
   const BestPlan& chosen() const { return chosen_; }
+  /// cuBLAS, then every plan, as measured so far.
   const std::vector<Row>& rows() const { return rows_; }
 
  private:

@@ -23,27 +23,29 @@ namespace lab09 {
 
 /// What the flags and files give: weights, latents, sizes.
 struct Inputs {
-  std::uint64_t seed = 0;
-  cudalabs::dcgan::Weights weights;
-  cudalabs::dcgan::Latents latents;
-  std::string weights_text, latents_text;
-  int num = 0;
-  int batch = 0;  ///< images per generator run, at most num
+  std::uint64_t seed = 0;            ///< --seed (the latents' when drawn)
+  cudalabs::dcgan::Weights weights;  ///< --weights: the file's or the built-in ones
+  cudalabs::dcgan::Latents latents;  ///< --input's or drawn from the seed
+  std::string weights_text;          ///< where the weights came from, for the header
+  std::string latents_text;          ///< where the latents came from, for the header
+  int num = 0;                       ///< images to generate
+  int batch = 0;                     ///< images per generator run, at most num
 };
 
 /// One variant's check on the first batch.
 struct Checked {
-  cudalabs::dcgan::ImageCheck check;
-  std::array<TconvMethod, 4> methods{};
+  cudalabs::dcgan::ImageCheck check;     ///< sampled images against the CPU reference
+  std::array<TconvMethod, 4> methods{};  ///< the method each layer ran
 };
 
 /// The device side of a run: the generator sized for one batch, its first batch of latents, its
 /// images; the timed runs use these buffers.
 struct Session {
+  /// Sizes the generator for `in`'s batch on `backend` and puts the first batch of latents.
   Session(const Inputs& in, const PrecisionBackend& backend);
-  Generator generator;
-  cudalabs::DeviceBuffer<float> latents;
-  cudalabs::DeviceBuffer<float> images;
+  Generator generator;                    ///< the lab's generator, one batch large
+  cudalabs::DeviceBuffer<float> latents;  ///< the first batch's latent vectors
+  cudalabs::DeviceBuffer<float> images;   ///< its images
 };
 
 /// "gemm,subpixel,..." for a variant's tconv methods.

@@ -19,22 +19,24 @@ namespace lab10 {
 
 /// What one rank knows, phase by phase.
 struct RankState {
-  int rank = 0, size = 1;
-  std::string label;  ///< how rank 0 names this rank in an error line
-  MpiFlags o;
-  Placement placement;
+  int rank = 0;             ///< this rank in MPI_COMM_WORLD
+  int size = 1;             ///< the ranks in MPI_COMM_WORLD
+  std::string label;        ///< how rank 0 names this rank in an error line
+  MpiFlags o;               ///< the command line as parsed on every rank
+  Placement placement;      ///< this rank's node and GPU
   CheckedMpiFlags checked;  ///< the seed, the table's rows and columns, --precision, --devices
-  lab09::PrecisionBackend backend;  ///< its layers on this rank's GPU (none for FP32)
-  cudalabs::dcgan::Weights weights;
-  std::string weights_text;
-  cudalabs::dcgan::Latents latents;  ///< rank 0's
-  std::string latents_text;
-  int num = 0, largest_num = 0;  ///< every rank's, from rank 0
-  std::unique_ptr<GpuWorker> worker;
-  std::unique_ptr<WorkerGenerator> generator;
-  std::unique_ptr<NodeOutput> output;
-  bool in_place = false;          ///< writes its images straight into rank 0's output
-  std::vector<int> rank_devices;  ///< rank 0's: each rank's CUDA device (the record's)
+  lab09::PrecisionBackend backend;             ///< its layers on this rank's GPU (none for FP32)
+  cudalabs::dcgan::Weights weights;            ///< every rank's, the same
+  std::string weights_text;                    ///< where the weights came from, for the header
+  cudalabs::dcgan::Latents latents;            ///< rank 0's
+  std::string latents_text;                    ///< where the latents came from, for the header
+  int num = 0;                                 ///< images to generate: every rank's, from rank 0
+  int largest_num = 0;                         ///< the scaling table's largest row, from rank 0
+  std::unique_ptr<GpuWorker> worker;           ///< this rank's GPU and its generator
+  std::unique_ptr<WorkerGenerator> generator;  ///< the worker as the distributed run sees it
+  std::unique_ptr<NodeOutput> output;          ///< the node's shared output (or rank 0's own)
+  bool in_place = false;                       ///< writes its images straight into rank 0's output
+  std::vector<int> rank_devices;               ///< rank 0's: each rank's CUDA device (the record's)
 };
 
 /// Runs one phase (`body`) on this rank, then the checkpoint: 0 when every rank succeeded, else the

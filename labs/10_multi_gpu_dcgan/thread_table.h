@@ -29,7 +29,7 @@ std::vector<int> choose_devices(int gpus, const std::vector<int>& listed, int pr
 /// The table's timed input and output (host memory), sized for its largest row.
 struct TimedBuffers {
   std::vector<float> latents;  ///< drawn from derive_seed(seed, "scaling")
-  std::vector<float> images;
+  std::vector<float> images;   ///< the largest row's images
 };
 
 /// Fills `buffers` and adds every cell (num x the first G workers) to `session` as a host-timed run

@@ -15,8 +15,8 @@
 namespace lab13 {
 
 /// The odd problem's dump, as tools/pytorch_attention.py compare reads it: the inputs
-/// (attention_<label>.q.bf16, .k, .v) and each passing rung's output
-/// (attention_<label>.o.<variant>.bf16), raw BF16, and attention_<label>.json, which describes the
+/// (attention_LABEL.q.bf16, .k, .v) and each passing rung's output
+/// (attention_LABEL.o.VARIANT.bf16), raw BF16, and attention_LABEL.json, which describes the
 /// problem and names its files ("inputs", "outputs"), rewritten after every output so that a
 /// stopped run still describes what it wrote. The tool reads exactly the files named there: the
 /// non-causal problem's label is a prefix of the causal one's, and no label or variant name holds a
