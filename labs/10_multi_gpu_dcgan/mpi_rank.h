@@ -25,14 +25,14 @@ struct RankState {
   MpiFlags o;               ///< the command line as parsed on every rank
   Placement placement;      ///< this rank's node and GPU
   CheckedMpiFlags checked;  ///< the seed, the table's rows and columns, --precision, --devices
-  lab09::PrecisionBackend backend;             ///< its layers on this rank's GPU (none for FP32)
-  cudalabs::dcgan::Weights weights;            ///< every rank's, the same
-  std::string weights_text;                    ///< where the weights came from, for the header
-  cudalabs::dcgan::Latents latents;            ///< rank 0's
-  std::string latents_text;                    ///< where the latents came from, for the header
-  int num = 0;                                 ///< images to generate: every rank's, from rank 0
-  int largest_num = 0;                         ///< the scaling table's largest row, from rank 0
-  std::unique_ptr<GpuWorker> worker;           ///< this rank's GPU and its generator
+  lab09::PrecisionBackend backend;    ///< its layers on this rank's GPU (none for FP32)
+  cudalabs::dcgan::Weights weights;   ///< every rank's, the same
+  std::string weights_text;           ///< where the weights came from, for the header
+  cudalabs::dcgan::Latents latents;   ///< rank 0's
+  std::string latents_text;           ///< where the latents came from, for the header
+  int num = 0;                        ///< images to generate: every rank's, from rank 0
+  int largest_num = 0;                ///< the largest run (num or a scaling row), from rank 0
+  std::unique_ptr<GpuWorker> worker;  ///< this rank's GPU and its generator
   std::unique_ptr<WorkerGenerator> generator;  ///< the worker as the distributed run sees it
   std::unique_ptr<NodeOutput> output;          ///< the node's shared output (or rank 0's own)
   bool in_place = false;                       ///< writes its images straight into rank 0's output
