@@ -97,9 +97,9 @@ class PredictionsKeptOpenTest(unittest.TestCase):
         from cudalabs.docs import predictions
 
         self.assertEqual(predictions.problems(REPO), [])
-        names = [path.name for path, _ in predictions.pages(REPO)]
-        self.assertIn("main_readme_table.md", names)
-        self.assertIn("mainpage.md", names)
+        names = [name for name, _, _ in predictions.pages(REPO)]
+        self.assertIn("the progression table (labs/NN_name/lab.json)", names)
+        self.assertIn("docs/pages/mainpage.md", names)
         self.assertGreaterEqual(len(names), len(LABS) + 2)
 
     def test_the_rule_finds_an_open_answer_and_passes_a_folded_one(self):
@@ -611,8 +611,8 @@ class CourseTest(unittest.TestCase):
 
     @unittest.skipUnless((REPO / "tests" / "grading" / "student_versions").is_dir(), "no student versions here")
     def test_the_hours_follow_from_the_evidence(self):
-        """lab_effort.json's hours (what the handouts quote) stay within an hour of the model's, from the
-        handout's words and the lines of the lab's student version."""
+        """The labs' declared hours (lab.json's effort, what the handouts quote) stay within an hour of the
+        model's, from the handout's words and the lines of the lab's student version."""
         from cudalabs.docs import grading_tables
 
         effort = grading_tables.read_effort(REPO)
@@ -634,8 +634,8 @@ class CourseTest(unittest.TestCase):
         writing time, and the guide says plainly that the hours are an estimate and how it is made."""
         from cudalabs.docs import grading_tables
 
-        record = (REPO / "docs" / "data" / "course" / "lab_effort.json").read_text()
-        self.assertNotIn('"seconds"', record)
+        for lab in LABS:
+            self.assertNotIn('"seconds"', (lab / "lab.json").read_text())
         table = grading_tables.lab_effort(REPO)
         self.assertNotRegex(table, r"time to write|\d+ s;|written in")
         guide = (REPO / "docs" / "pages" / "instructors.md").read_text()

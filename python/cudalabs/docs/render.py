@@ -21,7 +21,7 @@ Templates may use:
                                          instructors' edition, in the student release a comment that says what
                                          to compare with instead (what else one edition shows: editions.py)
   {{technique_rules}}                    what each variant's profile must show, and what sets variants apart
-  {{course_map}}                         the labs in a semester's order (docs/handouts/main_readme_table.md, the
+  {{course_map}}                         the labs in a semester's order (every lab.json's progression row, the
                                          main README's table), each lab's name a link to its page
   {{semester_plan}}                      the fourteen weeks of the core (docs/data/course/semester.json), hours too
   {{lab_effort}}                         hours and difficulty, lines to write, the student versions, grading time
@@ -563,11 +563,13 @@ class Renderer:
         return grading_tables.technique_rules(self.repo())
 
     def _course_map(self, key, arg):
-        """The main README's table of the labs (docs/handouts/main_readme_table.md), for the site: each lab's
-        link to its handout becomes a reference to its page."""
-        text = (self.repo() / "docs" / "handouts" / "main_readme_table.md").read_text()
-        text = re.sub(r"\[(\d\d)\]\(\.\./\.\./labs/[^)]*\)", lambda m: f'\\ref lab{m.group(1)} "{m.group(1)}"', text)
-        text = text.replace("](../pages/", "](")
+        """The main README's table of the labs (handouts.progression_table, from every lab.json), for the site:
+        each lab's link to its handout becomes a reference to its page."""
+        from cudalabs.docs import handouts  # which renders with this module
+
+        text = handouts.progression_table(self.repo())
+        text = re.sub(r"\[(\d\d)\]\(labs/[^)]*\)", lambda m: f'\\ref lab{m.group(1)} "{m.group(1)}"', text)
+        text = text.replace("](docs/pages/", "](")
         lab = self.lab
         try:
             return self.render(text).strip("\n")
@@ -581,7 +583,7 @@ class Renderer:
         return grading_tables.lab_effort(self.repo())
 
     def _effort(self, key, arg):
-        """{{effort:hours}}: the time the lab takes (docs/data/course/lab_effort.json)."""
+        """{{effort:hours}}: the time the lab takes (its lab.json's effort)."""
         if arg != "hours":
             raise KeyError(f"effort:{arg}: only effort:hours is known")
         return grading_tables.hours(self.repo(), self.lab)
