@@ -1,5 +1,5 @@
 """The handouts make the student predict: each has a blank "Predict first" table before its measured
-results, and its answer key (the predictions and an answer per question) lives only in docs/answers/.
+results, and its answer key (the predictions and an answer per question) lives only in its solution's folder (solutions/NN_name/answers.md).
 And they read well wherever a student opens them: each labs/NN_name/README.md is rendered from its source
 (docs/handouts/NN_name.md) and the records, holds no placeholder, and is current (make handouts).
 The pages a README links read as well (rendered from docs/page_sources/ where they need it), and one text
@@ -13,7 +13,7 @@ from pathlib import Path
 
 from cudalabs.docs import dcgan_tables, editions, handouts
 from cudalabs.labs import declared_labs
-from cudalabs.paths import GRADING_POLICY, RUBRIC_IN_SUITE
+from cudalabs.paths import ANSWER_KEY, GRADING_POLICY, RUBRIC_IN_SUITE, answer_key
 from cudalabs.docs.render import Renderer
 from cudalabs.records.benchmark import Record
 
@@ -74,7 +74,7 @@ class HandoutTest(unittest.TestCase):
     def test_every_question_and_prediction_has_an_answer(self):
         for lab in LABS:
             number = lab.name[:2]
-            answers = REPO / "docs" / "answers" / f"lab{number}.md"
+            answers = REPO / answer_key(lab.name)
             with self.subTest(lab=lab.name):
                 self.assertTrue(answers.is_file(), f"{answers.relative_to(REPO)} is missing")
                 key = answers.read_text()
@@ -86,7 +86,8 @@ class HandoutTest(unittest.TestCase):
 
     def test_the_answer_keys_stay_out_of_the_handouts(self):
         for lab in LABS:
-            self.assertNotIn("docs/answers", (lab / "README.md").read_text())
+            self.assertNotIn(answer_key(lab.name).as_posix(), (lab / "README.md").read_text())
+            self.assertNotIn(ANSWER_KEY, (lab / "README.md").read_text())
 
 
 class PredictionsKeptOpenTest(unittest.TestCase):
@@ -244,7 +245,7 @@ class RenderedHandoutTest(unittest.TestCase):
             # What the handouts and pages render from; the instructor's edition's guide reads the solutions and
             # the rubric and links the answer keys (a student release has none of them, and renders its own edition).
             parts = ["labs", "docs/handouts", "docs/data", "docs/pages", "docs/page_sources", "README.md"]
-            for part in parts + ["solutions", GRADING_POLICY.as_posix(), "tests/grading", "docs/answers"]:
+            for part in parts + ["solutions", GRADING_POLICY.as_posix(), "tests/grading"]:
                 source = REPO / part
                 if source.exists():
                     (shutil.copytree if source.is_dir() else shutil.copy)(source, copy / part)

@@ -103,10 +103,11 @@ REF = re.compile(r'\\ref\s+(\w+)(?:\s+"([^"]*)")?')
 
 def ref_targets(repo: pathlib.Path) -> dict[str, pathlib.Path]:
     """Doxygen anchors a source may reference (\\ref NAME) -> the file a README links to instead: the
-    labs' handouts, their walkthroughs, the pages (every anchor a page defines) and the answer keys' folder."""
+    labs' handouts, their walkthroughs, the pages (every anchor a page defines) and the solutions' folder,
+    where each lab's answer key lies."""
     targets = {}
-    if (repo / "docs" / "answers").is_dir():  # the site's answer keys page, made from this folder (generate.py)
-        targets["answers"] = repo / "docs" / "answers"
+    if (repo / "solutions").is_dir():  # the site's answer keys page, made from each solutions/NN_name/answers.md
+        targets["answers"] = repo / "solutions"
     for page, source in site_pages(repo).items():
         text = editions.resolve(source.read_text(), editions.of(repo), source.relative_to(repo).as_posix())
         for anchor in re.findall(r"\{#([\w-]+)\}", text):
