@@ -157,10 +157,8 @@ class AddALabTest(unittest.TestCase):
         self.assertEqual(outside, expected, "the files a lab touches outside its folders, against the recipe's list")
         self.assertIn(f"labs/{FOLDER}/README.md", self.touched, "its handout was not rendered")
 
-    @unittest.expectedFailure  # 12 files today (the recipe's list): the goal is not met yet
     def test_it_touches_at_most_eight_files_outside_its_folders(self):
-        """Issue 56's goal. Expected to fail until the list above is at most 8; then this one passes
-        unexpectedly, which fails the run: remove the decorator."""
+        """Issue 56's goal: the recipe's list, which the test above holds to what the lab touches."""
         self.assertLessEqual(len(recipe_files()), MOST_FILES_OUTSIDE, recipe_files())
 
     def test_cmake_builds_its_programs_and_libraries(self):
