@@ -1,9 +1,10 @@
 """Adding a lab: a copy of the suite gains the tiny lab of tests/repo/tiny_lab/ as the architecture page's
-recipe ("How to add ... A lab.") adds one: its two folders, the files it adds beside them (its grading test,
-its test list, its handout's source, answer key and walkthrough) and the entries tiny_lab/merged_into/ holds
-for the files it changes (the rubric, the effort table, the references and results pages, the progression
-table); then the handouts are rendered. The files that differ from the repository outside the lab's folders
-are exactly the recipe's list. The copy is configured and built, and the lab is in every list the suite
+recipe ("How to add ... A lab.") adds one: its two folders (its declaration with its progression row and
+effort, its answer key in its solution's folder), the files it adds beside them (its grading test, its test
+list, its handout's source with its read-more list, its walkthrough) and the entry tiny_lab/merged_into/ holds
+for the file it changes (the rubric); then the handouts are rendered (the README's progression table, the
+references page and the instructors' time per lab gain the lab). The files that differ from the repository
+outside the lab's folders are exactly the recipe's list, and there are at most 8 (issue 56's goal). The copy is configured and built, and the lab is in every list the suite
 keeps: CMake's targets, ctest's tests, the occupancy test's and the resource gate's launches (the gate then
 checks its kernel), make's lab numbers and the Python package's; its grading policy holds against its build
 (check_rubric_coverage.py, and its referee runs the pinned test list); its pages pass the copy's own

@@ -168,7 +168,7 @@ class ReferencesTest(unittest.TestCase):
         for lab in labs:
             with self.subTest(lab=lab):
                 section = handouts.read_more(REPO, lab)
-                self.assertTrue(section, f"references.md has no '### Lab {lab}' read-more list")
+                self.assertTrue(section, f"the handout source of lab {lab} has no '## Read more' list")
                 links = re.findall(r"\]\((https://[^)\s]+)\)", section)
                 self.assertGreaterEqual(len(links), 2, "at least two public sources")
 

@@ -196,7 +196,7 @@ def main():
         text, walkthrough = lab_page(
             repo,
             number,
-            handouts.source_of(repo, folder).read_text(),
+            handouts.without_read_more(handouts.source_of(repo, folder).read_text()),
             results_anchors,
             [f.name[:2] for f in lab_folders(repo)],
         )

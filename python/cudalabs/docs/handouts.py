@@ -160,7 +160,7 @@ def render_markdown(
     return HEADING_ANCHOR.sub(r"\1", renderer.render(text))
 
 
-# The read-more lists' short names (docs/pages/references.md), written out where a list stands alone.
+# The read-more lists' short names (the references page defines them), written out where a list stands alone.
 SHORT_NAMES = {
     "PMPP": "[Programming Massively Parallel Processors](https://shop.elsevier.com/books/"
     "programming-massively-parallel-processors/hwu/978-0-323-91231-0) (Hwu, Kirk and El Hajj, fourth edition)",
@@ -171,16 +171,42 @@ SHORT_NAMES = {
 }
 
 
+# A handout source's last section: the lab's read-more list, as the references page gathers it (short names).
+READ_MORE = re.compile(r"^## Read more[ \t]*\n(.*?)(?=^#{1,2} |\Z)", re.M | re.S)
+
+
+def read_more_list(repo: pathlib.Path, number: str) -> str:
+    """A lab's list of public sources, as its handout source's "## Read more" section writes it (the references
+    page's short names); '' when the lab has no source or no list."""
+    folder = next((f for f in lab_folders(repo) if f.name[:2] == number), None)
+    source = source_of(repo, folder) if folder else None
+    match = READ_MORE.search(source.read_text()) if source and source.exists() else None
+    return match.group(1).strip() if match else ""
+
+
+def without_read_more(text: str) -> str:
+    """A handout source without its read-more section, which read_more() writes in its place."""
+    return READ_MORE.sub("", text).rstrip("\n") + "\n"
+
+
+def read_more_lists(repo: pathlib.Path) -> str:
+    """Every lab's read-more list under its title, for the references page (its short names kept)."""
+    sections = []
+    for folder in lab_folders(repo):
+        number, body = folder.name[:2], read_more_list(repo, folder.name[:2])
+        if not body:
+            continue
+        title = HEADING_ANCHOR.sub(r"\1", source_of(repo, folder).read_text().split("\n", 1)[0]).lstrip("# ")
+        sections.append(f"### {title} <!-- {{#read_more_lab{number}}} -->\n\n{body}")
+    return "\n\n".join(sections)
+
+
 def read_more(repo: pathlib.Path, number: str, site: bool = False) -> str:
-    """A lab's list of public sources, from its '### Lab NN' section of the references page, with the
-    page's short names written out; '' when the page has none."""
-    page = repo / "docs" / "pages" / "references.md"
-    if not page.exists():
+    """A lab's list of public sources (its handout source's "## Read more"), with the references page's
+    short names written out and a heading that links the page; '' when it has none."""
+    body = read_more_list(repo, number)
+    if not body:
         return ""
-    match = re.search(rf"^### Lab {number}\b[^\n]*\n(.*?)(?=^#{{2,3}} |\Z)", page.read_text(), re.M | re.S)
-    if not match:
-        return ""
-    body = match.group(1).strip()
     for short, full in SHORT_NAMES.items():
         body = re.sub(rf"(?m)^- {re.escape(short)}, ", f"- {full}, ", body)
     every = '\\ref read_more "the references page"' if site else "the [references page](../../docs/pages/references.md)"
@@ -192,7 +218,7 @@ def read_more(repo: pathlib.Path, number: str, site: bool = False) -> str:
 def render_handout(repo: pathlib.Path, folder: pathlib.Path, device: str = labdata.DEFAULT_DEVICE) -> str:
     source = source_of(repo, folder)
     target = folder / "README.md"
-    text = source.read_text().rstrip("\n") + "\n\n" + read_more(repo, folder.name[:2])
+    text = without_read_more(source.read_text()) + "\n" + read_more(repo, folder.name[:2])
     body = render_markdown(repo, text, folder.name[:2], source, target, device)
     return NOTICE.format(source=source.relative_to(repo).as_posix()) + body.rstrip("\n") + "\n"
 

@@ -36,6 +36,7 @@ NOT_MEASURED = {
     "rubric_labs",
     "technique_rules",
     "lab_effort",
+    "read_more_lists",
     "bad_input_tests",
     "run_of",
     "record_note",

@@ -23,6 +23,7 @@ Templates may use:
   {{technique_rules}}                    what each variant's profile must show, and what sets variants apart
   {{course_map}}                         the labs in a semester's order (every lab.json's progression row, the
                                          main README's table), each lab's name a link to its page
+  {{read_more_lists}}                    every lab's read-more list under its title (the handouts' last sections)
   {{semester_plan}}                      the fourteen weeks of the core (docs/data/course/semester.json), hours too
   {{lab_effort}}                         hours and difficulty, lines to write, the student versions, grading time
   {{effort:hours}}                       the time the lab takes, as its handout quotes it ("about 4-6 hours")
@@ -576,6 +577,12 @@ class Renderer:
         finally:
             self.lab = lab
 
+    def _read_more_lists(self, key, arg):
+        """Every lab's read-more list, from its handout source, for the references page."""
+        from cudalabs.docs import handouts  # which renders with this module
+
+        return handouts.read_more_lists(self.repo())
+
     def _semester_plan(self, key, arg):
         return grading_tables.semester_plan(self.repo())
 
@@ -669,6 +676,7 @@ class Renderer:
         "technique_rules": _technique_rules,
         "lab_effort": _lab_effort,
         "course_map": _course_map,
+        "read_more_lists": _read_more_lists,
         "semester_plan": _semester_plan,
         "effort": _effort,
         "bad_input_tests": _bad_input_tests,
