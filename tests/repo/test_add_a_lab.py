@@ -4,11 +4,11 @@ effort, its answer key in its solution's folder), the files it adds beside them 
 list, its handout's source with its read-more list, its walkthrough) and the entry tiny_lab/merged_into/ holds
 for the file it changes (the rubric); then the handouts are rendered (the README's progression table, the
 references page and the instructors' time per lab gain the lab). The files that differ from the repository
-outside the lab's folders are exactly the recipe's list, and there are at most 8 (issue 56's goal). The copy is configured and built, and the lab is in every list the suite
-keeps: CMake's targets, ctest's tests, the occupancy test's and the resource gate's launches (the gate then
-checks its kernel), make's lab numbers and the Python package's; its grading policy holds against its build
-(check_rubric_coverage.py, and its referee runs the pinned test list); its pages pass the copy's own
-handout, docs and recipe tests.
+outside the lab's folders are exactly the recipe's list, and there are at most 8 (issue 56's goal). The copy
+is configured and built, and the lab is in every list the suite keeps: CMake's targets, ctest's tests, the
+occupancy test's and the resource gate's launches (the gate then checks its kernel), make's lab numbers and
+the Python package's; its grading policy holds against its build (check_rubric_coverage.py, and its referee
+runs the pinned test list); its pages pass the copy's own handout, docs and recipe tests.
 
   PYTHONPATH=python CUDALABS_CUDA_ARCHITECTURE=90 python3 -m unittest test_add_a_lab
 (tests/CMakeLists.txt runs it as repo.add_a_lab, with this build's first architecture; the copy lives in a

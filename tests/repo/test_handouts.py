@@ -1,7 +1,8 @@
-"""The handouts make the student predict: each has a blank "Predict first" table before its measured
-results, and its answer key (the predictions and an answer per question) lives only in its solution's folder (solutions/NN_name/answers.md).
-And they read well wherever a student opens them: each labs/NN_name/README.md is rendered from its source
-(docs/handouts/NN_name.md) and the records, holds no placeholder, and is current (make handouts).
+"""The handouts make the student predict: each has a blank "Predict first" table before its measured results,
+and its answer key (the predictions and an answer per question) lives only in its solution's folder
+(solutions/NN_name/answers.md). And they read well wherever a student opens them: each labs/NN_name/README.md
+is rendered from its source (docs/handouts/NN_name.md) and the records, holds no placeholder, and is current
+(make handouts).
 The pages a README links read as well (rendered from docs/page_sources/ where they need it), and one text
 serves both editions: the instructors' and the student release's (editions.py).
 The DCGAN's per-layer tables put each layer against its floor: that arithmetic is checked on a synthetic record."""
@@ -73,7 +74,6 @@ class HandoutTest(unittest.TestCase):
     @unittest.skipUnless((REPO / "solutions").is_dir(), "a student release carries no answer keys")
     def test_every_question_and_prediction_has_an_answer(self):
         for lab in LABS:
-            number = lab.name[:2]
             answers = REPO / answer_key(lab.name)
             with self.subTest(lab=lab.name):
                 self.assertTrue(answers.is_file(), f"{answers.relative_to(REPO)} is missing")
