@@ -220,6 +220,7 @@ class ReleaseTest(unittest.TestCase):
                 ".ci",
                 "scripts/grade-class.sbatch",
                 "python/cudalabs/grading",
+                "tests/repo/tiny_lab/solutions",
             },
         )
         for what in ("make solution", "a solution's program", "reference by default", "make grade", "solutions"):
