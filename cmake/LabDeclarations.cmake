@@ -20,7 +20,11 @@
 #   grader            how make grade reaches the lab: gemm_template (its proxy and runner generated
 #                     from grader/labs/gemm_*.cpp.in) or proxy (grader/labs/labNN_proxy.cpp, _runner.cpp)
 #   grader_selftest   whether the grader's end-to-end self-tests grade this lab
-set(CUDALABS_LAB_FIELDS number name family sources uses architectures launches build grader grader_selftest)
+#   progression       an object: the lab's row of the progression table (README.md), which the docs read
+#   effort            an object: its hours, difficulty and hard part, which the handouts and the
+#                     instructors' guide quote (python/cudalabs/labs.py says what each key means)
+set(CUDALABS_LAB_FIELDS number name family sources uses architectures launches build grader grader_selftest
+    progression effort)
 
 # cudalabs_read_lab_declarations(): sets CUDALABS_LAB_NUMBERS (sorted) in the caller, and for each
 # lab NN the global properties CUDALABS_LAB_<NN>_<FIELD> (lists for sources and uses, "" for null,
@@ -88,6 +92,11 @@ function(cudalabs_read_lab_declarations)
       message(FATAL_ERROR "${declaration}: grader_selftest is a ${grader_selftest_type}, not true or false")
     endif()
     string(JSON selftest GET "${text}" grader_selftest)
+    foreach(field IN ITEMS progression effort)  # the docs' fields: CMake checks only their form
+      if(NOT ${field}_type STREQUAL "OBJECT")
+        message(FATAL_ERROR "${declaration}: ${field} is a ${${field}_type}, not an object")
+      endif()
+    endforeach()
     set_property(GLOBAL PROPERTY ${prefix}_grader_selftest "${selftest}")
 
     # What the fields name exists and means something.

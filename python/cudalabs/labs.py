@@ -9,7 +9,7 @@ import pathlib
 from cudalabs.paths import REPO
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, eq=False)  # dict fields: compared by identity
 class Lab:
     """One lab's declaration."""
 
@@ -23,6 +23,14 @@ class Lab:
     build: str | None  # its extra targets' CMake file
     grader: str  # "gemm_template" or "proxy"
     grader_selftest: bool
+    # Its row of the progression table (README.md, the site's main page): title, part, writes, question,
+    # needs (scripts/render-handouts writes the table from every lab's row, in the semester's order).
+    progression: dict
+    # What it asks of a student: hours (an estimate from the model in cudalabs.docs.grading_tables), hours_for
+    # ("the lab" or "the core"), difficulty (1-5), hardest (the hard part) and, where a coding assistant wrote
+    # a version of the core from the handout and skeleton alone (tests/grading/student_versions/),
+    # student_version: its writer and what it covers.
+    effort: dict
 
     @property
     def folder(self) -> str:

@@ -16,3 +16,13 @@ TEST_LISTS = "tests"
 def test_list_name(number: str) -> str:
     """A lab's test list, relative to the rubric's folder: the rubric's default for its `tests` key."""
     return f"{TEST_LISTS}/lab{number}.txt"
+
+
+# A lab's answer key (its predictions and questions answered), in its solution's folder: instructors only,
+# so a student release, which has no solutions/, has none. Relative to a suite's root, like the above.
+ANSWER_KEY = "answers.md"
+
+
+def answer_key(folder: str) -> Path:
+    """A lab's answer key by its folder's name ("05_register_tiling")."""
+    return Path("solutions") / folder / ANSWER_KEY

@@ -66,7 +66,7 @@ class CollectTest(unittest.TestCase):
         score = predictions.collect(self.submission, self.LAB, self.out, self.RULE)
         self.assertEqual((score.name, score.state, score.points, score.max_points), ("predictions.md", "passed", 2, 2))
         self.assertEqual((self.out / "lab05_predictions.md").read_text(), TABLE)
-        self.assertIn("docs/answers/lab05.md", score.note)
+        self.assertIn("solutions/05_register_tiling/answers.md", score.note)
 
     def test_missing_or_empty_predictions_earn_nothing(self):
         score = predictions.collect(self.submission, self.LAB, self.out, self.RULE)

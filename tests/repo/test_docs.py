@@ -168,7 +168,7 @@ class ReferencesTest(unittest.TestCase):
         for lab in labs:
             with self.subTest(lab=lab):
                 section = handouts.read_more(REPO, lab)
-                self.assertTrue(section, f"references.md has no '### Lab {lab}' read-more list")
+                self.assertTrue(section, f"the handout source of lab {lab} has no '## Read more' list")
                 links = re.findall(r"\]\((https://[^)\s]+)\)", section)
                 self.assertGreaterEqual(len(links), 2, "at least two public sources")
 
@@ -240,9 +240,23 @@ class SiteTest(unittest.TestCase):
             generate.lab_page(REPO, "05", handout, set(), ["05"])
 
     def test_every_lab_has_its_section_on_the_results_page(self):
-        results = (REPO / "docs" / "pages" / "results.md").read_text()
-        for lab in lab_numbers(REPO):
-            self.assertIn(f"{{#results_lab{lab}}}", results)
+        """The site's build gives every declared lab a section, in order, where the page writes none."""
+        from cudalabs.docs import generate
+
+        written = (REPO / "docs" / "pages" / "results.md").read_text()
+        results = generate.results_page(REPO, written)
+        anchors = re.findall(r"(?m)^## [^\n]*\{#results_lab(\d\d)\}", results)
+        self.assertEqual(anchors, lab_numbers(REPO))
+        for number in re.findall(r"\{#results_lab(\d\d)\}", written):  # what the page writes is kept
+            section = re.search(rf"(?ms)^## [^\n]*\{{#results_lab{number}\}}.*?(?=^## |\Z)", written).group(0)
+            self.assertIn(section.rstrip("\n"), results)
+        self.assertEqual(results.count("## The GEMM sweep"), 1)
+        # The control: a page without the section of a lab whose record there is gets one made from it, and a
+        # section for a lab nobody declared fails the build.
+        first = lab_numbers(REPO)[0]
+        self.assertIn(f"{{{{lab:{first}}}}}{{{{results}}}}", generate.results_page(REPO, written))
+        with self.assertRaises(KeyError):
+            generate.results_page(REPO, written + "\n## Lab 98 {#results_lab98}\n\nx\n")
 
 
 if __name__ == "__main__":

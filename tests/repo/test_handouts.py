@@ -1,7 +1,8 @@
-"""The handouts make the student predict: each has a blank "Predict first" table before its measured
-results, and its answer key (the predictions and an answer per question) lives only in docs/answers/.
-And they read well wherever a student opens them: each labs/NN_name/README.md is rendered from its source
-(docs/handouts/NN_name.md) and the records, holds no placeholder, and is current (make handouts).
+"""The handouts make the student predict: each has a blank "Predict first" table before its measured results,
+and its answer key (the predictions and an answer per question) lives only in its solution's folder
+(solutions/NN_name/answers.md). And they read well wherever a student opens them: each labs/NN_name/README.md
+is rendered from its source (docs/handouts/NN_name.md) and the records, holds no placeholder, and is current
+(make handouts).
 The pages a README links read as well (rendered from docs/page_sources/ where they need it), and one text
 serves both editions: the instructors' and the student release's (editions.py).
 The DCGAN's per-layer tables put each layer against its floor: that arithmetic is checked on a synthetic record."""
@@ -13,7 +14,7 @@ from pathlib import Path
 
 from cudalabs.docs import dcgan_tables, editions, handouts
 from cudalabs.labs import declared_labs
-from cudalabs.paths import GRADING_POLICY, RUBRIC_IN_SUITE
+from cudalabs.paths import ANSWER_KEY, GRADING_POLICY, RUBRIC_IN_SUITE, answer_key
 from cudalabs.docs.render import Renderer
 from cudalabs.records.benchmark import Record
 
@@ -73,8 +74,7 @@ class HandoutTest(unittest.TestCase):
     @unittest.skipUnless((REPO / "solutions").is_dir(), "a student release carries no answer keys")
     def test_every_question_and_prediction_has_an_answer(self):
         for lab in LABS:
-            number = lab.name[:2]
-            answers = REPO / "docs" / "answers" / f"lab{number}.md"
+            answers = REPO / answer_key(lab.name)
             with self.subTest(lab=lab.name):
                 self.assertTrue(answers.is_file(), f"{answers.relative_to(REPO)} is missing")
                 key = answers.read_text()
@@ -86,7 +86,8 @@ class HandoutTest(unittest.TestCase):
 
     def test_the_answer_keys_stay_out_of_the_handouts(self):
         for lab in LABS:
-            self.assertNotIn("docs/answers", (lab / "README.md").read_text())
+            self.assertNotIn(answer_key(lab.name).as_posix(), (lab / "README.md").read_text())
+            self.assertNotIn(ANSWER_KEY, (lab / "README.md").read_text())
 
 
 class PredictionsKeptOpenTest(unittest.TestCase):
@@ -97,9 +98,9 @@ class PredictionsKeptOpenTest(unittest.TestCase):
         from cudalabs.docs import predictions
 
         self.assertEqual(predictions.problems(REPO), [])
-        names = [path.name for path, _ in predictions.pages(REPO)]
-        self.assertIn("main_readme_table.md", names)
-        self.assertIn("mainpage.md", names)
+        names = [name for name, _, _ in predictions.pages(REPO)]
+        self.assertIn("the progression table (labs/NN_name/lab.json)", names)
+        self.assertIn("docs/pages/mainpage.md", names)
         self.assertGreaterEqual(len(names), len(LABS) + 2)
 
     def test_the_rule_finds_an_open_answer_and_passes_a_folded_one(self):
@@ -244,7 +245,7 @@ class RenderedHandoutTest(unittest.TestCase):
             # What the handouts and pages render from; the instructor's edition's guide reads the solutions and
             # the rubric and links the answer keys (a student release has none of them, and renders its own edition).
             parts = ["labs", "docs/handouts", "docs/data", "docs/pages", "docs/page_sources", "README.md"]
-            for part in parts + ["solutions", GRADING_POLICY.as_posix(), "tests/grading", "docs/answers"]:
+            for part in parts + ["solutions", GRADING_POLICY.as_posix(), "tests/grading"]:
                 source = REPO / part
                 if source.exists():
                     (shutil.copytree if source.is_dir() else shutil.copy)(source, copy / part)
@@ -611,8 +612,8 @@ class CourseTest(unittest.TestCase):
 
     @unittest.skipUnless((REPO / "tests" / "grading" / "student_versions").is_dir(), "no student versions here")
     def test_the_hours_follow_from_the_evidence(self):
-        """lab_effort.json's hours (what the handouts quote) stay within an hour of the model's, from the
-        handout's words and the lines of the lab's student version."""
+        """The labs' declared hours (lab.json's effort, what the handouts quote) stay within an hour of the
+        model's, from the handout's words and the lines of the lab's student version."""
         from cudalabs.docs import grading_tables
 
         effort = grading_tables.read_effort(REPO)
@@ -634,8 +635,8 @@ class CourseTest(unittest.TestCase):
         writing time, and the guide says plainly that the hours are an estimate and how it is made."""
         from cudalabs.docs import grading_tables
 
-        record = (REPO / "docs" / "data" / "course" / "lab_effort.json").read_text()
-        self.assertNotIn('"seconds"', record)
+        for lab in LABS:
+            self.assertNotIn('"seconds"', (lab / "lab.json").read_text())
         table = grading_tables.lab_effort(REPO)
         self.assertNotRegex(table, r"time to write|\d+ s;|written in")
         guide = (REPO / "docs" / "pages" / "instructors.md").read_text()

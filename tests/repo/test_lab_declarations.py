@@ -15,7 +15,7 @@ from cudalabs.paths import GRADING_POLICY, test_list_name
 REPO = pathlib.Path(__file__).resolve().parents[2]
 RECIPE_PAGE = REPO / "docs" / "page_sources" / "architecture.md"
 # What a student release (scripts/release-students) leaves out.
-INSTRUCTORS_ONLY = ("solutions/", "grader/", "tests/grading/", "docs/answers/")
+INSTRUCTORS_ONLY = ("solutions/", "grader/", "tests/grading/")
 
 
 def cmake_fields() -> list[str]:

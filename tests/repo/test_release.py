@@ -17,7 +17,7 @@ from pathlib import Path
 from cudalabs.docs import handouts
 from cudalabs.grading.similarity import student_written
 from cudalabs.grading.solution_file import single_file
-from cudalabs.paths import GRADING_POLICY
+from cudalabs.paths import ANSWER_KEY, GRADING_POLICY
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -145,7 +145,6 @@ class ReleaseTest(unittest.TestCase):
     def test_instructor_files_are_left_out(self):
         for name in (
             "solutions",
-            "docs/answers",
             "tests/grading",
             "grader",
             GRADING_POLICY.as_posix(),
@@ -155,6 +154,7 @@ class ReleaseTest(unittest.TestCase):
             "docs/data/grading",
         ):
             self.assertFalse((self.dest / name).exists(), name)
+        self.assertEqual(sorted(self.dest.rglob(ANSWER_KEY)), [], "an answer key in the release")
         for walkthrough in (self.dest / "docs" / "walkthroughs").glob("*.md"):
             self.assertNotIn("\\snippet solutions/", walkthrough.read_text(), walkthrough.name)
         self.assertIn("Student edition", (self.dest / "RELEASE.md").read_text())
@@ -212,7 +212,6 @@ class ReleaseTest(unittest.TestCase):
         self.assertLessEqual(
             set(missing),
             {
-                "docs/answers",
                 "docs/data/grading",
                 "scripts/check-lab-alone",
                 "scripts/release-students",
@@ -221,6 +220,7 @@ class ReleaseTest(unittest.TestCase):
                 ".ci",
                 "scripts/grade-class.sbatch",
                 "python/cudalabs/grading",
+                "tests/repo/tiny_lab/solutions",
             },
         )
         for what in ("make solution", "a solution's program", "reference by default", "make grade", "solutions"):

@@ -14,6 +14,7 @@ import re
 import sys
 
 from cudalabs.docs import handouts
+from cudalabs.paths import answer_key
 
 # What a reader should never see as text. Code blocks and inline code are skipped: there, these are
 # the code itself.
@@ -186,8 +187,9 @@ def comment_lines(text):
 def source_files(repo):
     """The markdown sources of the site and the headers whose comments Doxygen reads."""
     repo = pathlib.Path(repo)
-    folders = ("docs/handouts", "docs/walkthroughs", "docs/answers")
+    folders = ("docs/handouts", "docs/walkthroughs")
     markdown = [p for folder in folders for p in sorted((repo / folder).glob("*.md"))]
+    markdown += sorted(repo.glob(answer_key("[0-9][0-9]_*").as_posix()))
     markdown += handouts.site_pages(repo).values()  # a rendered page's source, not the page
     headers = [
         p

@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 
 from cudalabs.docs import handouts
+from cudalabs.paths import answer_key
 
 UNITS = (
     r"ms|µs|us|ns|s|GFLOP/s|TFLOP/s|GB/s|TB/s|GB|MB|KB|KiB|MiB|GiB|TiB|%|images/s|FLOP/byte|"
@@ -47,7 +48,7 @@ def sources(repo: Path) -> list[Path]:
     return (
         sorted(repo.glob("docs/handouts/*.md"))
         + sorted(repo.glob("docs/walkthroughs/*.md"))
-        + sorted(repo.glob("docs/answers/*.md"))
+        + sorted(repo.glob(answer_key("[0-9][0-9]_*").as_posix()))
         + sorted(source for source in handouts.site_pages(repo).values())
     )
 

@@ -19,6 +19,7 @@ import re
 import sys
 from pathlib import Path
 
+from cudalabs.paths import answer_key
 from cudalabs.records import labdata
 
 PLACEHOLDER = re.compile(r"\{\{([^}]+)\}\}")
@@ -114,7 +115,7 @@ def lab_pages(repo: Path) -> dict[str, list[Path]]:
             for path in (
                 handout,
                 repo / "docs" / "walkthroughs" / f"lab{number}.md",
-                repo / "docs" / "answers" / f"lab{number}.md",
+                repo / answer_key(handout.stem),
             )
             if path.exists()
         ]

@@ -14,7 +14,9 @@ import shutil
 import sys
 
 from cudalabs.docs.doxygen_text import doxygen_markdown, page_links, link_citations
+from cudalabs import labs
 from cudalabs.docs import handouts
+from cudalabs.paths import answer_key
 from cudalabs.records import labdata
 from cudalabs.docs.render import RECORDED_PICTURES, Renderer
 
@@ -123,6 +125,36 @@ def lab_page(repo, number, handout, results_anchors, numbers):
     return text + "\n\n" + lab_footer(number, numbers), walkthrough
 
 
+LAB_RESULTS = re.compile(r"^## [^\n]*\{#results_lab(\d\d)\}[^\n]*\n", re.M)
+
+
+def results_page(repo, text, device=labdata.DEFAULT_DEVICE):
+    """The results page (docs/pages/results.md) with a section for every declared lab, in order: the section
+    the page writes for a lab whose results need more than its record's tables, else one made here, the
+    lab's tables from its record ({{results}}) or a line saying that no run of it is recorded. The labs'
+    sections stand together where the page has its first; the page's other sections keep their places."""
+    found = list(LAB_RESULTS.finditer(text))
+    if not found:
+        raise KeyError("docs/pages/results.md has no lab's section (## Lab NN ... {#results_labNN})")
+    start = found[0].start()
+    after = re.compile(r"^## ", re.M).search(text, found[-1].end())
+    end = after.start() if after else len(text)
+    written = {}
+    for match, following in zip(found, found[1:] + [None]):
+        written[match.group(1)] = text[match.start() : following.start() if following else end].rstrip("\n")
+    sections = []
+    for number in [lab.number for lab in labs.declared_labs(repo)]:
+        if number in written:
+            sections.append(written.pop(number))
+        elif Renderer(repo / "docs" / "data", device, number).data().results is not None:
+            sections.append(f"## Lab {number} {{#results_lab{number}}}\n\n{{{{lab:{number}}}}}{{{{results}}}}")
+        else:
+            sections.append(f"## Lab {number} {{#results_lab{number}}}\n\nNo run of this lab is recorded yet.")
+    if written:
+        raise KeyError(f"docs/pages/results.md: sections for labs that are not declared: {', '.join(sorted(written))}")
+    return text[:start] + "\n\n".join(sections) + "\n\n" + text[end:]
+
+
 def lab_folders(repo):
     """The labs that have a handout source (docs/handouts/NN_name.md)."""
     return [p for p in handouts.lab_folders(repo) if handouts.source_of(repo, p).exists()]
@@ -155,17 +187,16 @@ def main():
             drawn.append(name)
     Renderer.drawn = set(drawn)
 
-    results_page = repo / "docs" / "pages" / "results.md"
-    results_anchors = (
-        set(re.findall(r"\{#(results_lab\d\d)\}", results_page.read_text())) if results_page.exists() else set()
-    )
+    results_source = repo / "docs" / "pages" / "results.md"
+    results = results_page(repo, results_source.read_text(), args.device) if results_source.exists() else ""
+    results_anchors = set(re.findall(r"\{#(results_lab\d\d)\}", results))
     for folder in lab_folders(repo):
         number = folder.name[:2]
         renderer = Renderer(data_dir, args.device, number)
         text, walkthrough = lab_page(
             repo,
             number,
-            handouts.source_of(repo, folder).read_text(),
+            handouts.without_read_more(handouts.source_of(repo, folder).read_text()),
             results_anchors,
             [f.name[:2] for f in lab_folders(repo)],
         )
@@ -174,12 +205,13 @@ def main():
             walkthrough = Renderer(data_dir, args.device, number).render(walkthrough)
             (pages / f"lab{number}_walkthrough.md").write_text(doxygen_markdown(link_citations(walkthrough)))
 
-    # The answer keys: one instructor page from docs/answers/, each lab's part rendered with its data.
-    # The student release (make release-students) leaves docs/answers/ out, and so this page.
-    answers = sorted((repo / "docs" / "answers").glob("lab[0-9][0-9].md"))
+    # The answer keys: one instructor page from each lab's solutions/NN_name/answers.md, each lab's part
+    # rendered with its data. The student release has no solutions/, and so no page.
+    answers = [repo / answer_key(folder.name) for folder in handouts.lab_folders(repo)]
+    answers = [path for path in answers if path.is_file()]
     if answers:
         parts = [ANSWERS_INTRO] + [
-            Renderer(data_dir, args.device, path.stem[3:]).render(path.read_text()) for path in answers
+            Renderer(data_dir, args.device, path.parent.name[:2]).render(path.read_text()) for path in answers
         ]
         (pages / "answers.md").write_text(doxygen_markdown(link_citations(with_toc("\n\n".join(parts)))))
 
@@ -187,7 +219,8 @@ def main():
     # its links to other pages by their names.
     names = {page.stem for page in pages.glob("*.md")} | {page.stem for page in (repo / "docs" / "pages").glob("*.md")}
     for page, source in handouts.site_pages(repo).items():
-        rendered = Renderer(data_dir, args.device, "00").render(with_toc(source.read_text()))
+        text = results if source == results_source else source.read_text()
+        rendered = Renderer(data_dir, args.device, "00").render(with_toc(text))
         (pages / page.name).write_text(page_links(doxygen_markdown(link_citations(rendered)), names))
     print(f"generate: {len(list(pages.glob('*.md')))} pages, {len(drawn)} plots in {out}")
     return 0

@@ -170,21 +170,26 @@ def grading_seconds(repo: pathlib.Path) -> dict[str, tuple[float, str]]:
     return found
 
 
-EFFORT = "docs/data/course/lab_effort.json"
 CLASS = 100  # students, for the grading time of a class
 
 
 def read_effort(repo: pathlib.Path) -> dict:
-    """Lab -> its entry of docs/data/course/lab_effort.json: the hours a student needs, the difficulty,
-    the hard part (in the student edition too: the handouts quote the hours)."""
-    return json.loads((repo / EFFORT).read_text())["labs"]
+    """Lab -> its declaration's effort (labs/NN_name/lab.json): the hours a student needs for the lab or its
+    core, the difficulty (1 easy - 5 hard), the hard part, and who wrote its student version (in the student
+    edition too: the handouts quote the hours). The hours are an estimate, not a measurement: no class has
+    timed them. They follow from the model below (READING_WORDS_PER_HOUR, LINES_PER_HOUR, FIXED_HOURS) fed by
+    two counts: the words of the lab's handout and the code lines of its core's student version
+    (tests/grading/student_versions/, written by a coding assistant from the handout and the skeleton alone;
+    its writing time is no student's and is not used); repo.test_handouts checks that the hours stay within
+    an hour of the model's. The difficulty and the hard part are the authors' judgement."""
+    return {lab.number: lab.effort for lab in declared_labs(repo)}
 
 
 def hours(repo: pathlib.Path, number: str) -> str:
     """The time a handout quotes for lab `number`: "about 4-6 hours"."""
     effort = read_effort(repo)
     if number not in effort:
-        raise KeyError(f"{EFFORT} has no entry for lab {number}")
+        raise KeyError(f"lab {number} is not declared (labs/{number}_name/lab.json)")
     value = effort[number]["hours"]
     return f"about {value} hour{'' if value == '1' else 's'}"
 
@@ -253,7 +258,7 @@ def _lines_cell(core: int, challenge: int) -> str:
 
 
 def lab_effort(repo: pathlib.Path) -> str:
-    """The instructors' table of time per lab: the hours (lab_effort.json, from the model), the evidence
+    """The instructors' table of time per lab: the hours (each lab.json's effort, from the model), the evidence
     they come from (the handout's words, the lines a version of the core needed), the difficulty and the
     grading time. No writing time: the versions were written by a program, whose time is no student's."""
     effort = read_effort(repo)
@@ -265,8 +270,6 @@ def lab_effort(repo: pathlib.Path) -> str:
     ]
     for folder in (lab.folder for lab in declared_labs(repo)):
         number = folder[:2]
-        if number not in effort:
-            raise KeyError(f"{EFFORT} has no entry for lab {number}")
         e = effort[number]
         graded = "not recorded"
         if number in seconds:  # and what a class of 100 costs one GPU

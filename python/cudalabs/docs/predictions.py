@@ -6,8 +6,9 @@ of its own on the site. A figure of an earlier lab is the student's own past res
 
   python3 -m cudalabs.docs.predictions REPO      one line per measured figure left open, exit 1 if any
 
-The rule reads the sources (docs/handouts/, the site's main page): what a placeholder measures is known
-from its kind and its arguments, before any record is read, so the check needs no data and no build.
+The rule reads the sources (docs/handouts/, the progression table, the site's main page): what a
+placeholder measures is known from its kind and its arguments, before any record is read, so the check
+needs no data and no build.
 """
 from __future__ import annotations
 
@@ -35,11 +36,12 @@ NOT_MEASURED = {
     "rubric_labs",
     "technique_rules",
     "lab_effort",
+    "read_more_lists",
     "bad_input_tests",
     "run_of",
     "record_note",
     "pending",
-    "course_map",  # the main README's table, itself checked as main_readme_table.md
+    "course_map",  # the main README's table, itself checked as the progression table
     "semester_plan",
 }
 # Pictures drawn from the code's constants alone (diagrams.py), which measure nothing.
@@ -134,22 +136,29 @@ def open_answers(text: str, lab: str) -> list[tuple[int, str]]:
     return found
 
 
-def pages(repo: Path) -> list[tuple[Path, str]]:
-    """The sources a student may read before predicting, each with the lab it belongs to: every handout,
-    the main README's generated table and the site's main page (lab 00: they come before every lab)."""
-    listed = [(path, path.name[:2]) for path in sorted((repo / "docs" / "handouts").glob("[0-9][0-9]_*.md"))]
-    for extra in (repo / "docs" / "handouts" / "main_readme_table.md", repo / "docs" / "pages" / "mainpage.md"):
-        if extra.exists():
-            listed.append((extra, "00"))
+def pages(repo: Path) -> list[tuple[str, str, str]]:
+    """The sources a student may read before predicting, each as (name, text, the lab it belongs to): every
+    handout, the main README's progression table (from every lab.json) and the site's main page (lab 00:
+    they come before every lab)."""
+    from cudalabs.docs import handouts
+
+    listed = [
+        (path.relative_to(repo).as_posix(), path.read_text(), path.name[:2])
+        for path in sorted((repo / "docs" / "handouts").glob("[0-9][0-9]_*.md"))
+    ]
+    listed.append(("the progression table (labs/NN_name/lab.json)", handouts.progression_table(repo), "00"))
+    mainpage = repo / "docs" / "pages" / "mainpage.md"
+    if mainpage.exists():
+        listed.append((mainpage.relative_to(repo).as_posix(), mainpage.read_text(), "00"))
     return listed
 
 
 def problems(repo: Path) -> list[str]:
     return [
-        f"{path.relative_to(repo)}:{line}: {placeholder} shows a measurement of the lab before the student "
+        f"{name}:{line}: {placeholder} shows a measurement of the lab before the student "
         f"predicts: put it inside a fold (<summary>...: {FOLD_SUMMARY}</summary>)"
-        for path, lab in pages(repo)
-        for line, placeholder in open_answers(path.read_text(), lab)
+        for name, text, lab in pages(repo)
+        for line, placeholder in open_answers(text, lab)
     ]
 
 

@@ -21,8 +21,9 @@ Templates may use:
                                          instructors' edition, in the student release a comment that says what
                                          to compare with instead (what else one edition shows: editions.py)
   {{technique_rules}}                    what each variant's profile must show, and what sets variants apart
-  {{course_map}}                         the labs in a semester's order (docs/handouts/main_readme_table.md, the
+  {{course_map}}                         the labs in a semester's order (every lab.json's progression row, the
                                          main README's table), each lab's name a link to its page
+  {{read_more_lists}}                    every lab's read-more list under its title (the handouts' last sections)
   {{semester_plan}}                      the fourteen weeks of the core (docs/data/course/semester.json), hours too
   {{lab_effort}}                         hours and difficulty, lines to write, the student versions, grading time
   {{effort:hours}}                       the time the lab takes, as its handout quotes it ("about 4-6 hours")
@@ -563,16 +564,24 @@ class Renderer:
         return grading_tables.technique_rules(self.repo())
 
     def _course_map(self, key, arg):
-        """The main README's table of the labs (docs/handouts/main_readme_table.md), for the site: each lab's
-        link to its handout becomes a reference to its page."""
-        text = (self.repo() / "docs" / "handouts" / "main_readme_table.md").read_text()
-        text = re.sub(r"\[(\d\d)\]\(\.\./\.\./labs/[^)]*\)", lambda m: f'\\ref lab{m.group(1)} "{m.group(1)}"', text)
-        text = text.replace("](../pages/", "](")
+        """The main README's table of the labs (handouts.progression_table, from every lab.json), for the site:
+        each lab's link to its handout becomes a reference to its page."""
+        from cudalabs.docs import handouts  # which renders with this module
+
+        text = handouts.progression_table(self.repo())
+        text = re.sub(r"\[(\d\d)\]\(labs/[^)]*\)", lambda m: f'\\ref lab{m.group(1)} "{m.group(1)}"', text)
+        text = text.replace("](docs/pages/", "](")
         lab = self.lab
         try:
             return self.render(text).strip("\n")
         finally:
             self.lab = lab
+
+    def _read_more_lists(self, key, arg):
+        """Every lab's read-more list, from its handout source, for the references page."""
+        from cudalabs.docs import handouts  # which renders with this module
+
+        return handouts.read_more_lists(self.repo())
 
     def _semester_plan(self, key, arg):
         return grading_tables.semester_plan(self.repo())
@@ -581,7 +590,7 @@ class Renderer:
         return grading_tables.lab_effort(self.repo())
 
     def _effort(self, key, arg):
-        """{{effort:hours}}: the time the lab takes (docs/data/course/lab_effort.json)."""
+        """{{effort:hours}}: the time the lab takes (its lab.json's effort)."""
         if arg != "hours":
             raise KeyError(f"effort:{arg}: only effort:hours is known")
         return grading_tables.hours(self.repo(), self.lab)
@@ -667,6 +676,7 @@ class Renderer:
         "technique_rules": _technique_rules,
         "lab_effort": _lab_effort,
         "course_map": _course_map,
+        "read_more_lists": _read_more_lists,
         "semester_plan": _semester_plan,
         "effort": _effort,
         "bad_input_tests": _bad_input_tests,

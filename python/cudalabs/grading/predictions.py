@@ -1,6 +1,6 @@
 """A lab's predictions, handed in: the student's filled-in "Predict first" table, written before the lab
 was measured, as `<lab folder>/predictions.md` beside its kernels.cu. The grader collects the file into the
-report folder (labNN_predictions.md) for the instructor to read against the answer keys (docs/answers/,
+report folder (labNN_predictions.md) for the instructor to read against the answer keys (solutions/NN_name/answers.md,
 never in the student release), and gives the rubric's points for handing it in: a file with text in it.
 Whether the predictions were right is the instructor's call, never the grader's.
 
@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..paths import answer_key
 from .scoring import VariantScore
 from .submission import Lab, _read_regular
 
@@ -58,5 +59,5 @@ def collect(submission: Path, lab: Lab, out: Path, rule: Rule, lab_scored_zero: 
         return score
     score.state = "passed"
     score.correctness = rule.points
-    score.note = f"handed in: {copy.name}, to read against the answer key (docs/answers/lab{lab.number}.md)"
+    score.note = f"handed in: {copy.name}, to read against the answer key ({answer_key(lab.folder).as_posix()})"
     return score

@@ -12,7 +12,7 @@ import re
 import sys
 from pathlib import Path
 
-from ..paths import REPO
+from ..paths import REPO, answer_key
 from .predictions import NAME as PREDICTIONS
 from .submission import Lab, student_files
 
@@ -52,7 +52,7 @@ def handed_in(repo: Path, folder: str) -> dict[str, str]:
     files = {"kernels.cu": single_file(repo, folder)}
     for name in student_files(Lab(folder[:2], folder), repo)[1:]:
         files[name] = (repo / "solutions" / folder / name).read_text()
-    answers = repo / "docs" / "answers" / f"lab{folder[:2]}.md"
+    answers = repo / answer_key(folder)
     if answers.is_file():
         files[PREDICTIONS] = answers.read_text()
     return files
