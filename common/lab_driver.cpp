@@ -15,9 +15,9 @@ LabDriver::LabDriver(LabIdentity lab, CLI::App& app, DriverFlags flags)
   add_driver_flags(app, options_, flags_);
 }
 
-bool LabDriver::parse(int argc, char** argv, std::span<const VariantName> variants) {
+bool LabDriver::parse(int argc, char* argv[], std::span<const VariantName> variants) {
   argc_ = argc;
-  argv_ = argv;
+  argv_.assign(argv, argv + argc);
   benchmark_args_ = parse_flags_with_benchmark(*app_, argc, argv);
   if (options_.list) {
     print_variant_list(std::cout, variants);
@@ -91,7 +91,7 @@ std::map<std::string, BenchmarkMedian> LabDriver::time_and_recheck() {
 }
 
 std::map<std::string, BenchmarkMedian> LabDriver::time() {
-  add_benchmark_context(device_, argc_, argv_, seed_);
+  add_benchmark_context(device_, argc_, argv_.data(), seed_);
   session_.register_benchmarks();
   out() << "timing: " << options_.timing.repetitions << " repetitions of at least "
         << options_.timing.min_time_s << " s each, CUDA-event times, medians\n";

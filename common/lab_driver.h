@@ -50,7 +50,7 @@ class LabDriver {
   /// Parses the command line (parse_flags_with_benchmark). False when --list printed
   /// `variants` (the program exits 0). Throws FlagError or std::invalid_argument for a bad flag or
   /// an unknown --variant, before the device is touched.
-  bool parse(int argc, char** argv, std::span<const VariantName> variants = {});
+  bool parse(int argc, char* argv[], std::span<const VariantName> variants = {});
 
   /// The shared flags' values.
   const DriverOptions& options() const { return options_; }
@@ -134,7 +134,7 @@ class LabDriver {
   DriverFlags flags_;
   DriverOptions options_;
   int argc_ = 0;
-  char** argv_ = nullptr;
+  std::vector<char*> argv_;  // the command line, for the record
   std::vector<std::string> benchmark_args_;
   std::uint64_t seed_ = 0;
   void start_record();  // the record's path and Google Benchmark

@@ -13,10 +13,10 @@
 namespace cudalabs {
 
 /// The default `size` of `flag` halved until `bytes(size)` fits in `memory` (halve_until_fits),
-/// never below `smallest`. When it shrinks, one line on `out`: "size: the default --n 268435456
-/// needs 3136 MiB, more than this GPU can spare (2000 MiB free of 4096 MiB); running --n 67108864
-/// (--n chooses)". `besides` names what else the bytes count ("with the rest"), or is empty.
-/// Returns the size to run.
+/// never below `smallest`; `besides` names what else the bytes count ("with the rest"), or is
+/// empty. When it shrinks, one line on `out`, such as: size: the default --n 268435456 needs 3136
+/// MiB, more than this GPU can spare (2000 MiB free of 4096 MiB); running --n 67108864 (--n
+/// chooses). Returns the size to run.
 long long shrink_default_to_fit(std::ostream& out, const std::string& flag, long long size,
                                 long long smallest, const DeviceMemory& memory,
                                 const std::function<std::size_t(long long)>& bytes,
