@@ -170,7 +170,8 @@ def markdown(data_dir: pathlib.Path, record_name: str, device: str) -> str:
     table = markdown_table(["launch"] + [c[1] for c in COLUMNS] + ["largest stalls (cycles per issue)"], rows)
     note = (
         f"_{context['device']}, {context['date'][:10]}, commit {context['git_commit'][:7]}, Nsight Compute "
-        f"{context['ncu']}, one launch each at `{context['problem']}` (`{context['command']}`)._"
+        f"{context['ncu']}, one launch each at `{context['problem']}`; the command in "
+        f"docs/data/{record_name}_{device}.json._"
     )
     missing = context.get("missing", {})
     if missing:
