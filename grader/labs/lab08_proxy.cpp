@@ -34,17 +34,8 @@ void forward(const cudalabs::ConvArgs& args, cudaStream_t stream) {
       session.input(args.filter, elements_or_none(s.filter_elements(), s), sizeof(float));
   const std::int64_t output = session.output(args.output, elements_or_none(s.output_elements(), s),
                                              sizeof(float), "output");
-  session.run({remote::to_call(lab08_remote::Conv{.variant = given_variant_names().at(I),
-                                                  .n = s.n,
-                                                  .h = s.h,
-                                                  .w = s.w,
-                                                  .c = s.c,
-                                                  .f = s.f,
-                                                  .r = s.r,
-                                                  .s = s.s,
-                                                  .input = {input},
-                                                  .filter = {filter},
-                                                  .output = {output}})});
+  session.run({remote::to_call(
+      lab08_remote::conv_call(given_variant_names().at(I), s, input, filter, output))});
 }
 
 template <int... I>

@@ -62,17 +62,8 @@ class ConvWorkload : public Workload {
                                                  shape_.filter_elements() * sizeof(float), 0)
                                       .id;
       set.output = runner.put_poisoned(output_bytes, 0);
-      calls.push_back(remote::to_call(lab08_remote::Conv{.variant = variant_,
-                                                         .n = shape_.n,
-                                                         .h = shape_.h,
-                                                         .w = shape_.w,
-                                                         .c = shape_.c,
-                                                         .f = shape_.f,
-                                                         .r = shape_.r,
-                                                         .s = shape_.s,
-                                                         .input = {input},
-                                                         .filter = {filter},
-                                                         .output = {set.output.id}}));
+      calls.push_back(
+          remote::to_call(lab08_remote::conv_call(variant_, shape_, input, filter, set.output.id)));
       sets_.push_back(set);
     }
     return calls;
