@@ -1,6 +1,7 @@
 #include "common/cli.h"
 
 #include "common/device_info.h"
+#include "tests/support/command_line.h"
 
 #include <gtest/gtest.h>
 
@@ -46,16 +47,7 @@ TEST(ParseNumberFlag, AcceptsFiniteAndRejectsTheRest) {
   }
 }
 
-// argv for parse_flags and guarded_main: the strings live as long as the Args.
-struct Args {
-  explicit Args(std::vector<std::string> words) : strings(std::move(words)) {
-    for (std::string& word : strings) pointers.push_back(word.data());
-  }
-  int argc() const { return static_cast<int>(pointers.size()); }
-  char** argv() { return pointers.data(); }
-  std::vector<std::string> strings;
-  std::vector<char*> pointers;
-};
+using cudalabs::testing::Args;
 
 std::string flag_error_of(CLI::App& app, Args args, const PassThrough& passes = {}) {
   return message_of([&] { parse_flags(app, args.argc(), args.argv(), passes); });
@@ -124,9 +116,9 @@ TEST(ParseFlags, AnswersHelpFirstWithValueNames) {
   app.add_flag("--quiet", quiet, "say less");
   // --help wins over a missing required flag, a bad value and an unknown flag alike.
   Args args({"build/labs/prog", "--m", "0", "--nosuch", "--help"});
-  testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStdout();
   EXPECT_THROW(parse_flags(app, args.argc(), args.argv()), HelpShown);
-  const std::string help = testing::internal::GetCapturedStdout();
+  const std::string help = ::testing::internal::GetCapturedStdout();
   EXPECT_NE(help.find("Usage: " + program_name()), std::string::npos) << help;
   for (const char* shown : {"--shapes SHAPE,...", "--output FILE", "--m N", "--alpha X"})
     EXPECT_NE(help.find(shown), std::string::npos) << shown << " not in\n" << help;
@@ -170,12 +162,12 @@ TEST(GuardedMain, MapsErrorsToExitCodes) {
 
 TEST(GuardedMain, NamesTheProgramByArgv0) {
   Args args({"build/labs/lab09"});
-  testing::internal::CaptureStderr();
+  ::testing::internal::CaptureStderr();
   const int code = guarded_main(args.argc(), args.argv(), []() -> int {
     EXPECT_EQ(program_name(), "lab09");
     throw FlagError("--num: invalid value '0'");
   });
-  EXPECT_EQ(testing::internal::GetCapturedStderr(), "lab09: --num: invalid value '0'\n");
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "lab09: --num: invalid value '0'\n");
   EXPECT_EQ(code, kExitBadInput);
 }
 

@@ -8,6 +8,7 @@
 #include "common/ladder.h"
 #include "common/random_fill.h"
 #include "common/shrink_to_fit.h"
+#include "tests/support/command_line.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -21,16 +22,7 @@
 namespace cudalabs {
 namespace {
 
-// argv for the parsers: the strings live as long as the Args.
-struct Args {
-  explicit Args(std::vector<std::string> words) : strings(std::move(words)) {
-    for (std::string& word : strings) pointers.push_back(word.data());
-  }
-  int argc() const { return static_cast<int>(pointers.size()); }
-  char** argv() { return pointers.data(); }
-  std::vector<std::string> strings;
-  std::vector<char*> pointers;
-};
+using cudalabs::testing::Args;
 
 const std::vector<VariantName> kVariants = {{"sum_atomic", "one atomic per element"},
                                             {"sum_tree", "a tree in shared memory"}};
@@ -122,9 +114,9 @@ TEST(VariantChoice, ListPrintsEveryVariantAndStops) {
   CLI::App app;
   LabDriver driver({"lab99", "a test lab"}, app);
   Args args({"lab99", "--list"});
-  testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStdout();
   EXPECT_FALSE(driver.parse(args.argc(), args.argv(), kVariants));
-  EXPECT_EQ(testing::internal::GetCapturedStdout(),
+  EXPECT_EQ(::testing::internal::GetCapturedStdout(),
             "sum_atomic\tone atomic per element\nsum_tree\ta tree in shared memory\n");
 }
 
@@ -313,9 +305,9 @@ TEST(RunProtocol, RecheckAfterMoreTimingInTheSameBuffers) {
                     {},
                     [&] { return recheck_of(wrong, 5.0f); }});
   wrong.launch();  // the per-layer timing after time()
-  testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStdout();
   driver.recheck();
-  const std::string out = testing::internal::GetCapturedStdout();
+  const std::string out = ::testing::internal::GetCapturedStdout();
   EXPECT_NE(out.find("lab99/sum_atomic/n1: got 0.000000: FAIL (after timing)"), std::string::npos)
       << out;
   EXPECT_EQ(driver.check_cell(CheckOutcome::kPassed, "lab99/sum_atomic/n1"), "FAIL after timing");
