@@ -7,7 +7,8 @@
 //                                              runner; --ranges TAG: each call inside an NVTX
 //                                              range named TAG[VARIANT], whose kernels a tool
 //                                              watching them all can tell apart, after one
-//                                              unmeasured call in TAG-warm[VARIANT])
+//                                              unmeasured call in TAG-warm, a range the tool
+//                                              is told to leave out)
 //   referee --bench --variants A,B --pairs P --rounds R --out F [flags]
 //                                              the reference's runner, then the student's, P times;
 //                                              every timed call's output checked; F: the rates
@@ -124,7 +125,7 @@ nlohmann::json probe_one(RemoteRunner& runner, const std::string& variant, const
     if (!flags.ranges.empty()) {
       // Measured, a call first runs once on inputs of its own, in a range no rule reads: what a
       // variant does once (a per-layer choice timed, a plan or module loaded) is no call's work.
-      runner.range(flags.ranges + "-warm[" + variant + "]");
+      runner.range(flags.ranges + "-warm");
       range_open = true;
       result["runner_pid"] = runner.runner_pid();
       runner.run(workload->prepare(

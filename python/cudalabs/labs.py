@@ -59,3 +59,9 @@ def declared_labs(repo: pathlib.Path = REPO) -> list[Lab]:
 def lab_numbers(repo: pathlib.Path = REPO) -> list[str]:
     """The declared labs' numbers, in order."""
     return [lab.number for lab in declared_labs(repo)]
+
+
+def core_labs(repo: pathlib.Path = REPO) -> list[str]:
+    """The numbers of the labs a course teaches (progression part "core", with or without an optional
+    part), in order; the others are extensions."""
+    return [lab.number for lab in declared_labs(repo) if lab.progression["part"].split(" (")[0] == "core"]

@@ -448,11 +448,13 @@ class TechniqueTest(unittest.TestCase):
                 # another tag (or none): not this grading's
                 row(6, "k6", "<default domain>:0000000000000000[rt_1d]", "5"),
                 # the unmeasured call before each probe (a per-layer choice timed once): no one's
-                row(7, "k7", f"<default domain>:{technique.warm_label(tag, 'rt_2d')}", "999,999,999"),
+                row(7, "k7", f"<default domain>:{technique.warm_label(tag)}", "999,999,999"),
                 # a kernel in a warm-up range and a measured one at once names no one either
-                row(8, "k8", f"<default domain>:{tag}-warm[rt_1d]:{tag}[rt_1d]", "5"),
+                row(8, "k8", f"<default domain>:{tag}-warm:{tag}[rt_1d]", "5"),
                 # a warm-up range of another tag is not this grading's
-                row(9, "k9", "<default domain>:0000000000000000-warm[rt_1d]", "5"),
+                row(9, "k9", "<default domain>:0000000000000000-warm", "5"),
+                # a range that only starts like the warm-up's is not the warm-up's
+                row(10, "k10", f"<default domain>:{tag}-warmer", "5"),
             ]
         )
         kernels = technique.read_kernels(report)
@@ -461,9 +463,9 @@ class TechniqueTest(unittest.TestCase):
             {v: [k["Kernel Name"] for k in ks] for v, ks in by_variant.items()},
             {"rt_1d": ["k1"], "rt_2d": ["k2a", "k2b"], "rt": ["k3"]},
         )
-        self.assertEqual(stray, 5)
+        self.assertEqual(stray, 6)
         self.assertEqual(technique.range_label(tag, "rt_2d"), f"{tag}[rt_2d]")
-        self.assertEqual(technique.warm_label(tag, "rt_2d"), f"{tag}-warm[rt_2d]")
+        self.assertEqual(technique.warm_label(tag), f"{tag}-warm")
         two = technique.judge_kernels("rt_2d", self.RULES, True, "", by_variant["rt_2d"], self.FACTS)
         self.assertEqual(two.measured["ffma"], 67108864.0)
         self.assertEqual(two.measured["kernels"], 2.0)
@@ -515,6 +517,18 @@ class TechniqueTest(unittest.TestCase):
         self.assertEqual((slow.state, slow.points), ("technique not shown", 0))
         self.assertIn("a register tile", slow.note)
         self.assertIn("not distinct from fast", slow.note)
+
+    def test_the_warm_up_ranges_are_left_unprofiled(self):
+        from cudalabs.grading.referee import ncu_tool
+
+        with mock.patch("shutil.which", return_value="/opt/ncu"):
+            command = ncu_tool(["m"], Path("log"), nvtx=True, leave_out=(technique.warm_label("ab12"),))
+            plain = ncu_tool(["m"], Path("log"))
+        # a push/pop range is named with a trailing slash; the measured ranges stay profiled
+        self.assertEqual(command[command.index("--nvtx-exclude") + 1], "ab12-warm/")
+        self.assertIn("--nvtx", command)
+        self.assertNotIn("--nvtx-exclude", plain)
+        self.assertNotIn("--nvtx", plain)
 
 
 class TestListTest(unittest.TestCase):

@@ -414,7 +414,15 @@ def _probe_run(
     step = run_referee(
         targets.referee,
         ["--probe", ",".join(variants), *(["--ranges", tag] if tag else []), "--out", str(out), *probe_args],
-        runner.command(ctx.sandbox, ncu_tool(sorted(set(rules.metrics.values())), tool_file, nvtx=bool(tag))),
+        runner.command(
+            ctx.sandbox,
+            ncu_tool(
+                sorted(set(rules.metrics.values())),
+                tool_file,
+                nvtx=bool(tag),
+                leave_out=(technique.warm_label(tag),) if tag else (),
+            ),
+        ),
         work,
         name,
         env,

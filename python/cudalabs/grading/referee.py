@@ -157,15 +157,17 @@ def sanitizer_tool(tool: str, log: Path) -> list[str]:
     ]
 
 
-def ncu_tool(metrics: list[str], log: Path, nvtx: bool = False) -> list[str]:
+def ncu_tool(metrics: list[str], log: Path, nvtx: bool = False, leave_out: tuple[str, ...] = ()) -> list[str]:
     """Nsight Compute measuring `metrics` on every kernel; `nvtx`: each kernel's NVTX ranges in the
-    report too (several probes in one run, told apart by the referee's ranges)."""
+    report too (several probes in one run, told apart by the referee's ranges); `leave_out`: push/pop
+    ranges whose kernels it does not profile (the warm-up calls: no rule reads them)."""
     ncu = shutil.which("ncu")
     if ncu is None:
         raise FileNotFoundError("Nsight Compute (ncu) not found")
     return [
         ncu,
         *(["--nvtx"] if nvtx else []),
+        *[word for name in leave_out for word in ("--nvtx-exclude", name + "/")],
         "--clock-control",
         "none",
         "--target-processes",

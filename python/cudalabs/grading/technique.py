@@ -79,10 +79,12 @@ def range_label(tag: str, variant: str) -> str:
     return f"{tag}[{variant}]"
 
 
-def warm_label(tag: str, variant: str) -> str:
+def warm_label(tag: str) -> str:
     """The NVTX range of the unmeasured call the referee makes before each probe: what a variant does
-    once (a choice timed, a plan cached, a module loaded) is not the work of a call."""
-    return f"{tag}-warm[{variant}]"
+    once (a choice timed, a plan cached, a module loaded) is not the work of a call. One name for
+    every variant's, so that Nsight Compute can be told to leave them all out (unprofiled, they cost
+    the run no replay)."""
+    return f"{tag}-warm"
 
 
 def attribute(kernels: list[dict[str, str]], tag: str) -> tuple[dict[str, list[dict[str, str]]], int] | None:
@@ -94,13 +96,13 @@ def attribute(kernels: list[dict[str, str]], tag: str) -> tuple[dict[str, list[d
     if kernels and not any("Range" in column for kernel in kernels for column in kernel):
         return None
     pattern = re.compile(re.escape(tag) + r"\[([A-Za-z0-9_]+)\]")
-    warm = re.compile(re.escape(tag) + r"-warm\[([A-Za-z0-9_]+)\]")
+    warm = re.compile(re.escape(warm_label(tag)) + r"(?![A-Za-z0-9_\[-])")
     by_variant: dict[str, list[dict[str, str]]] = {}
     stray = 0
     for kernel in kernels:
         cells = [cell for column, cell in kernel.items() if "Range" in column]
         names = {name for cell in cells for name in pattern.findall(cell)}
-        warmed = {name for cell in cells for name in warm.findall(cell)}
+        warmed = any(warm.search(cell) for cell in cells)
         if warmed and not names:
             continue
         if len(names) == 1 and not warmed:
