@@ -366,6 +366,17 @@ class ScoringTest(unittest.TestCase):
         self.assertEqual(run.step_seconds, {"tests": 6.5, "memcheck": 1.0})
         self.assertEqual(list(run.step_seconds), ["tests", "memcheck"])
 
+    def test_a_class_pays_the_reference_build_once(self):
+        # the reference solution's build (cached per grading build) is a step of its own, not a student's time
+        from cudalabs.grading.lab_run import REFERENCE_BUILD
+
+        run = LabRun("07", "07_wide_loads")
+        run.seconds = 300.0
+        run.step_seconds = {"build": 130.0, REFERENCE_BUILD: 134.0, "benchmark": 20.0}
+        self.assertEqual(run.per_student_seconds, 166.0)
+        run.step_seconds.pop(REFERENCE_BUILD)  # cached: the class's later students
+        self.assertEqual(run.per_student_seconds, 300.0)
+
     def test_fatal_scores_zero(self):
         score = score_lab(
             self.rubric, run_with({"fast": "passed", "slow": "passed"}, {"fast": Rate(100, 100)}, fatal=COMPILE_ERROR)

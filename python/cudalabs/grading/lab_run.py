@@ -29,6 +29,11 @@ NOT_GRADED = "could not be graded"  # the grader's own side failed: no score is 
 SANITIZER_FATAL = {"memcheck": MEMCHECK, "racecheck": RACECHECK, "synccheck": SYNCCHECK, "initcheck": INITCHECK}
 
 
+# The step that builds the reference solution as a submission (timed against every student's): once per
+# grading build and solution text, so a class pays it once, not per student (LabRun.per_student_seconds).
+REFERENCE_BUILD = "reference build (once a class)"
+
+
 @dataclass
 class Rate:
     """A variant's median rate on the benchmark problem (in the unit the referee reports) and the
@@ -70,6 +75,11 @@ class LabRun:
     unavailable: dict[str, str] = field(default_factory=dict)  # variant -> why this GPU cannot run it
     seconds: float = 0.0
     step_seconds: dict[str, float] = field(default_factory=dict)  # step -> wall-clock seconds, in order
+
+    @property
+    def per_student_seconds(self) -> float:
+        """The lab's grading time less what a class pays once (the reference solution's build)."""
+        return self.seconds - self.step_seconds.get(REFERENCE_BUILD, 0.0)
 
     @contextmanager
     def timed(self, step: str) -> Iterator[None]:
