@@ -1,6 +1,7 @@
 #include "best_plan.h"
 
 #include "common/launch_utils.h"
+#include "common/slice_sums.h"
 #include "stream_k.h"
 #include "tiles.h"
 
@@ -49,7 +50,6 @@ constexpr double kMemoryGBps = 2500.0 / 132.0;  // DRAM bandwidth per SM (H100: 
 // an SM, one tile of 131 kFLOP per block every 0.85 us
 // (docs/data/history/lab07_v7-deeper-tiles_nvidia-h100-80gb-hbm3.txt).
 constexpr double kDramRoundTripUs = 0.85;
-constexpr double kReduceLaunchUs = 5.0;  // the poisoning memset and the summing kernel
 constexpr double kSplitMustSave = 0.95;
 constexpr double kRepackLaunchUs = 3.0;  // a copy of a misaligned operand: its launch
 // K is split only when the largest tile would fill less than half of the GPU's SMs: on the H100,
@@ -99,11 +99,10 @@ double sm_gflops_at(const TileCandidate& c, const cudalabs::GemmShape& shape, lo
   return sm_gflops;
 }
 
-// A workspace of `slices` partial Cs: the first poisoned, each written and read back, then C read
-// and written once, and the summing launch.
+// A workspace of `slices` partial Cs through memory, and the summing launch
+// (common/slice_sums.h).
 double workspace_us(double slices, const cudalabs::GemmShape& shape, int sms) {
-  const double m = shape.m, n = shape.n;
-  return (2.0 * slices + 3.0) * m * n * 4.0 / (kMemoryGBps * sms * 1e3) + kReduceLaunchUs;
+  return cudalabs::slice_sums_us(slices, shape, kMemoryGBps * sms);
 }
 
 double predicted_us(const TileCandidate& c, const cudalabs::GemmShape& shape, int splits, int sms) {

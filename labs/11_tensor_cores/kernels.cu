@@ -24,6 +24,7 @@
 #include "tensor_core_ptx.cuh"
 #include "tiles.h"
 #include "wmma_pipelined.cuh"
+#include "work_units.h"
 
 #include <cuda.h>
 
@@ -224,22 +225,26 @@ __global__ void __launch_bounds__(TmaTile::kThreads)
 // Step 6, `warp_specialized_kernel<kWidth>` (SpecializedTile: 3 warpgroups, 128 x kWidth x 64,
 // persistent; kWidth 256 for `warp_specialized`, 128 for `warp_specialized_128`):
 // 14. Warpgroup 0 produces: ptx::set_max_registers<40, false>, then one thread walks this block's
-//     tiles (blockIdx.x, + gridDim.x, ...; grouped order: staging.cuh's grouped_tile) and, per
-//     stage, waits on its "empty" barrier and issues the TMA loads. Warpgroups 1 and 2 consume:
-//     set_max_registers<232, true>, wait on "full", wgmma_bf16<kWidth> on their 64 rows, wait,
-//     and each warp arrives on "empty".
+//     units of work (work_units.h: unit blockIdx.x, + gridDim.x, ... < units.count(); each is
+//     tile units.tile(u), in grouped order through staging.cuh's grouped_tile, over k-blocks
+//     units.first_k_block(u) .. units.end_k_block(u) - 1: all of K, unless `best` splits it) and,
+//     per stage, waits on its "empty" barrier and issues the TMA loads. Warpgroups 1 and 2 consume
+//     the same units: set_max_registers<232, true>, wait on "full", wgmma_bf16<kWidth> on their 64
+//     rows, wait, and each warp arrives on "empty"; a unit's tile is stored into
+//     units.output(args, u) (C, or its slice's partial C when K is split).
 //  Predict: the bytes per FLOP a 128 x 256 x 64 stage needs, against the bandwidth lab 00
 //  measured.
 template <int kWidth>
 __global__ void __launch_bounds__(SpecializedTile<kWidth>::kThreads, 1)
     warp_specialized_kernel(cudalabs::Bf16GemmArgs args, const __grid_constant__ CUtensorMap a_map,
-                            const __grid_constant__ CUtensorMap b_map) {
+                            const __grid_constant__ CUtensorMap b_map, WorkUnits units) {
 #if LAB11_HOPPER_DEVICE_CODE
   // TODO(lab11): step 6, producer and consumer warpgroups on a persistent grid.
 #endif
   (void)args;
   (void)a_map;
   (void)b_map;
+  (void)units;
 }
 
 // Step 7, `subpixel_wgmma_kernel<kWidth>` (SubpixelTile; dcgan_layers.h, subpixel_params.h): the

@@ -7,17 +7,21 @@
 // element-wise instantiation of the same kernel. The TMA rungs' tensor maps need the same
 // alignment: other operands are first copied, one pass at memory speed, into an aligned scratch
 // buffer (stream-ordered, from a pool that keeps its memory), the documented fallback. `best` runs
-// the warp-specialized kernel whose tile width leaves the fewest SMs idle (best_width).
+// the warp-specialized kernel as best_plan.h plans it: the tile width that leaves the fewest SMs
+// idle (best_width), and where a C of few tiles over a long K would still leave most of them idle,
+// K cut into slices whose partial Cs one more kernel sums (common/slice_sums.cuh).
 #pragma once
 
-#include "best_width.h"
+#include "best_plan.h"
 #include "common/aligned_operands.cuh"
 #include "common/build_report.h"
 #include "common/cuda_check.h"
 #include "common/launch_utils.h"
+#include "common/slice_sums.cuh"
 #include "lab.h"
 #include "tiles.h"
 #include "tma_maps.h"
+#include "work_units.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -254,10 +258,11 @@ int multiprocessors() {
   return count;
 }
 
+// The warp-specialized kernel's launch on `units`: one persistent block per SM, or per unit where
+// there are fewer.
 template <int kWidth>
-KernelLaunch describe_specialized(const GemmShape& shape) {
-  const long long blocks =
-      std::min<long long>(specialized_tile_count(shape, kWidth), multiprocessors());
+KernelLaunch specialized_launch(const WorkUnits& units) {
+  const long long blocks = std::min<long long>(units.count(), multiprocessors());
   cudalabs::allow_dynamic_shared_memory(
       reinterpret_cast<const void*>(&warp_specialized_kernel<kWidth>),
       SpecializedTile<kWidth>::kSharedBytes);
@@ -266,15 +271,30 @@ KernelLaunch describe_specialized(const GemmShape& shape) {
           dim3(SpecializedTile<kWidth>::kThreads), SpecializedTile<kWidth>::kSharedBytes};
 }
 
+// The units of `shape` on kWidth-wide tiles with K in `slices` slices.
+template <int kWidth>
+WorkUnits specialized_units(const GemmShape& shape, int slices) {
+  return WorkUnits::of(shape, SpecializedTile<kWidth>::BM, kWidth, SpecializedTile<kWidth>::BK,
+                       slices);
+}
+
+template <int kWidth>
+KernelLaunch describe_specialized(const GemmShape& shape) {
+  return specialized_launch<kWidth>(specialized_units<kWidth>(shape, 1));
+}
+
 template <int kWidth>
 std::string specialized_unavailable() {
   return missing_capability(90, reinterpret_cast<const void*>(&warp_specialized_kernel<kWidth>));
 }
 
+// Runs the warp-specialized kernel on args with K in `slices` slices: with K whole it writes C;
+// split, it writes the slices' partial Cs into a workspace that the summing kernel then adds into C
+// (common/slice_sums.cuh). Operands TMA cannot read are repacked first (TmaOperands).
 template <int kWidth>
-void launch_specialized(const Bf16GemmArgs& args, cudaStream_t stream) {
-  cudalabs::validate_gemm_args(args, "lab11 warp_specialized");
-  const KernelLaunch config = describe_specialized<kWidth>(args.shape());
+void run_specialized(const Bf16GemmArgs& args, int slices, cudaStream_t stream) {
+  const WorkUnits units = specialized_units<kWidth>(args.shape(), slices);
+  const KernelLaunch config = specialized_launch<kWidth>(units);
   require_capability(90, config.kernel, "lab11 warp_specialized");
   const TmaOperands operands(args, stream);
   const Bf16GemmArgs& readable = operands.args();
@@ -283,9 +303,21 @@ void launch_specialized(const Bf16GemmArgs& args, cudaStream_t stream) {
   const CUtensorMap b_map =
       bf16_tensor_map(readable.b, args.k, args.n, readable.ldb, SwizzledTile::BK);
   allow_shared(&warp_specialized_kernel<kWidth>, config.dynamic_shared_bytes);
-  warp_specialized_kernel<kWidth>
-      <<<config.grid, config.block, config.dynamic_shared_bytes, stream>>>(readable, a_map, b_map);
-  CUDA_CHECK_LAUNCH("lab11 warp_specialized_kernel");
+  const auto launch = [&](const Bf16GemmArgs& gemm, cudaStream_t on) {
+    warp_specialized_kernel<kWidth>
+        <<<config.grid, config.block, config.dynamic_shared_bytes, on>>>(gemm, a_map, b_map, units);
+    CUDA_CHECK_LAUNCH("lab11 warp_specialized_kernel");
+  };
+  if (!units.split()) return launch(readable, stream);
+  cudalabs::launch_into_workspace(readable, slices,
+                                  cudalabs::EverySlice{slices, args.m, args.n, 1}, launch, stream,
+                                  "lab11 sum_slices_kernel");
+}
+
+template <int kWidth>
+void launch_specialized(const Bf16GemmArgs& args, cudaStream_t stream) {
+  cudalabs::validate_gemm_args(args, "lab11 warp_specialized");
+  run_specialized<kWidth>(args, 1, stream);
 }
 
 // ---- best: the fastest rung this GPU allows ----
@@ -299,18 +331,37 @@ std::string best_unavailable() {
   return MmaSwizzledRung::unavailable();
 }
 
+// plan_best for the shape, remembered from this thread's last call: the model of some 260 plans
+// costs a microsecond of host time, as much as the GPU time of a small GEMM, and a caller's loop
+// asks for the same shape again and again.
+const SpecializedPlan& planned_best(const GemmShape& shape) {
+  thread_local GemmShape last_shape{0, 0, 0};
+  thread_local int last_sms = 0;
+  thread_local SpecializedPlan last_plan;
+  const int sms = multiprocessors();
+  if (shape.m != last_shape.m || shape.n != last_shape.n || shape.k != last_shape.k ||
+      sms != last_sms) {
+    last_plan = plan_best(shape, sms);
+    last_shape = shape;
+    last_sms = sms;
+  }
+  return last_plan;
+}
+
 KernelLaunch describe_best(const GemmShape& shape) {
   if (!hopper_rungs_run_here()) return MmaSwizzledRung::describe(shape);
-  return best_width(shape, multiprocessors()) == 128 ? describe_specialized<128>(shape)
-                                                     : describe_specialized<256>(shape);
+  const SpecializedPlan& plan = planned_best(shape);
+  return plan.width == 128
+             ? specialized_launch<128>(specialized_units<128>(shape, plan.slices))
+             : specialized_launch<256>(specialized_units<256>(shape, plan.slices));
 }
 
 void launch_best(const Bf16GemmArgs& args, cudaStream_t stream) {
   cudalabs::validate_gemm_args(args, "lab11 best");  // bad arguments first, before the device
   if (!hopper_rungs_run_here()) return MmaSwizzledRung::launch(args, stream);
-  if (best_width(args.shape(), multiprocessors()) == 128)
-    return launch_specialized<128>(args, stream);
-  launch_specialized<256>(args, stream);
+  const SpecializedPlan plan = planned_best(args.shape());
+  if (plan.width == 128) return run_specialized<128>(args, plan.slices, stream);
+  run_specialized<256>(args, plan.slices, stream);
 }
 
 const TensorCoreVariant kVariants[] = {
@@ -331,7 +382,8 @@ const TensorCoreVariant kVariants[] = {
      "the same with 128x128 tiles: twice the tiles, for grids that leave SMs idle",
      &launch_specialized<128>, &describe_specialized<128>, &specialized_unavailable<128>},
     {"best",
-     "the warp-specialized tile width that leaves the fewest SMs idle (mma_swizzled elsewhere)",
+     "the warp-specialized tile width, and slices of K, that leave the fewest SMs idle "
+     "(mma_swizzled elsewhere)",
      &launch_best, &describe_best, &best_unavailable},
 };
 
@@ -355,6 +407,11 @@ std::span<const Fp16TensorCoreVariant> fp16_variants() {
 
 void best_gemm(const cudalabs::Bf16GemmArgs& args, cudaStream_t stream) {
   launch_best(args, stream);
+}
+
+cudalabs::KernelLaunch describe_slice_sums(const cudalabs::GemmShape& shape) {
+  cudalabs::validate_gemm_shape(shape, "lab11 slice sums");
+  return cudalabs::slice_sums_launch(shape, cudalabs::EverySlice{2, shape.m, shape.n, 1});
 }
 
 }  // namespace lab11

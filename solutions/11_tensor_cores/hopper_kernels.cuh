@@ -13,10 +13,13 @@
 // consumer warp finished reading it), so producer and consumers run as far ahead of each other as
 // the stages allow. setmaxnreg moves registers from the producer (40 a thread) to the consumers
 // (232), which hold 128 FP32 accumulators each. The grid is persistent, one block per SM walking
-// the tiles in grouped order, so the next tile's loads overlap this tile's epilogue.
+// the tiles in grouped order, so the next tile's loads overlap this tile's epilogue. What a block
+// walks are units of work (work_units.h): a tile with all of K, or, when `best` splits K, a tile
+// and one slice of its k-blocks, stored into that slice's partial C; nothing else changes.
 #pragma once
 
 #include "wgmma_kernel.cuh"
+#include "work_units.h"
 
 #include <cuda.h>
 
@@ -87,7 +90,7 @@ __global__ void __launch_bounds__(TmaTile::kThreads)
 template <int kWidth>
 __global__ void __launch_bounds__(SpecializedTile<kWidth>::kThreads, 1)
     warp_specialized_kernel(cudalabs::Bf16GemmArgs args, const __grid_constant__ CUtensorMap a_map,
-                            const __grid_constant__ CUtensorMap b_map) {
+                            const __grid_constant__ CUtensorMap b_map, WorkUnits units) {
 #if LAB11_HOPPER_DEVICE_CODE
   using Tile = SpecializedTile<kWidth>;
   extern __shared__ __align__(128) unsigned char dynamic_shared[];
@@ -96,10 +99,6 @@ __global__ void __launch_bounds__(SpecializedTile<kWidth>::kThreads, 1)
   std::uint64_t* full =
       reinterpret_cast<std::uint64_t*>(shared + Tile::kStages * Tile::kStageBytes);
   std::uint64_t* empty = full + Tile::kStages;
-  const int tiles_m = (args.m + Tile::BM - 1) / Tile::BM;
-  const int tiles_n = (args.n + Tile::BN - 1) / Tile::BN;
-  const int tiles = tiles_m * tiles_n;
-  const int k_tiles = (args.k + Tile::BK - 1) / Tile::BK;
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < Tile::kStages; ++s) {
@@ -113,13 +112,15 @@ __global__ void __launch_bounds__(SpecializedTile<kWidth>::kThreads, 1)
   const int group = threadIdx.x / 128;
   if (group == 0) {
     // [producer]
-    // Producer: one thread walks every tile of this block and keeps the stages full.
+    // Producer: one thread walks every unit of this block (a tile, and its slice of K) and keeps
+    // the stages full.
     ptx::set_max_registers<40, false>();
     if (threadIdx.x == 0) {
       int s = 0, phase = 0;
-      for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-        const int2 at = grouped_tile(tile, tiles_m, tiles_n, Tile::kGroupRows);
-        for (int kt = 0; kt < k_tiles; ++kt) {
+      for (int unit = blockIdx.x; unit < units.count(); unit += gridDim.x) {
+        const int2 at =
+            grouped_tile(units.tile(unit), units.tiles_m, units.tiles_n, Tile::kGroupRows);
+        for (int kt = units.first_k_block(unit); kt < units.end_k_block(unit); ++kt) {
           ptx::mbarrier_wait(&empty[s], phase ^ 1);  // a fresh barrier passes parity 1 at once
           load_stage_tma<Tile::BM, Tile::BN>(stage(s), &full[s], a_map, b_map, at.x * Tile::BM,
                                              at.y * Tile::BN, kt);
@@ -133,16 +134,20 @@ __global__ void __launch_bounds__(SpecializedTile<kWidth>::kThreads, 1)
     // [producer]
   } else {
     // [consumer]
-    // Consumers: warpgroup c multiplies rows 64 c .. 64 c + 63 of every tile.
+    // Consumers: warpgroup c multiplies rows 64 c .. 64 c + 63 of every unit's tile, over the
+    // unit's slice of K, and stores them where the unit's output lies (C, or its slice of the
+    // workspace args.c then points to: every slice starts 16-byte aligned, so args decides the
+    // pairs for all of them).
     ptx::set_max_registers<232, true>();
     const int consumer = group - 1, lane = threadIdx.x % 32;
     const bool pairs = pair_stores_allowed(args);
     int s = 0, phase = 0;
-    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-      const int2 at = grouped_tile(tile, tiles_m, tiles_n, Tile::kGroupRows);
+    for (int unit = blockIdx.x; unit < units.count(); unit += gridDim.x) {
+      const int2 at =
+          grouped_tile(units.tile(unit), units.tiles_m, units.tiles_n, Tile::kGroupRows);
       float acc[1][Tile::BN / 2];
       zero(acc[0]);
-      for (int kt = 0; kt < k_tiles; ++kt) {
+      for (int kt = units.first_k_block(unit); kt < units.end_k_block(unit); ++kt) {
         ptx::mbarrier_wait(&full[s], phase);
         const std::uint32_t a_rows =
             ptx::shared_address(stage(s)) + consumer * 64 * SwizzledTile::kRowBytes;
@@ -155,8 +160,8 @@ __global__ void __launch_bounds__(SpecializedTile<kWidth>::kThreads, 1)
           phase ^= 1;
         }
       }
-      store_warpgroup_tile<Tile::BN>(args, acc[0], at.x * Tile::BM + consumer * 64, at.y * Tile::BN,
-                                     pairs);
+      store_warpgroup_tile<Tile::BN>(units.output(args, unit), acc[0],
+                                     at.x * Tile::BM + consumer * 64, at.y * Tile::BN, pairs);
     }
     // [consumer]
   }
@@ -164,6 +169,7 @@ __global__ void __launch_bounds__(SpecializedTile<kWidth>::kThreads, 1)
   (void)args;
   (void)a_map;
   (void)b_map;
+  (void)units;
 }
 
 }  // namespace

@@ -1,0 +1,109 @@
+/// @file labs/11_tensor_cores/best_plan.h
+/// @brief How `best` runs the warp-specialized kernel for a shape: its tile width (best_width.h)
+/// and, where a C of few tiles over a long K would leave most SMs idle, how many slices of K its
+/// persistent blocks share out (work_units.h), from a model of the busiest SM's time.
+///
+/// The model: a persistent block runs units of (tile, slice of K) in rounds, so the kernel takes
+/// the busiest SM's rounds, ceil(units / SMs), times one unit's time: its slice's k-blocks at the
+/// SM's measured rate for the tile's width, plus what starting a unit costs. No kernel beats DRAM:
+/// reading A and B once is a floor. A split adds its partial Cs' trip through memory and the
+/// summing launch (common/slice_sums.h). K is split only where that saves kSplitMustSave of the
+/// time with K whole; a C that already fills the SMs, or a short K, gains less than the sum costs.
+/// Pure host code: the CPU tests check the plans.
+#pragma once
+
+#include "best_width.h"
+#include "common/gemm_types.h"
+#include "common/launch_utils.h"
+#include "common/slice_sums.h"
+#include "tiles.h"
+#include "work_units.h"
+
+#include <algorithm>
+#include <string>
+
+namespace lab11 {
+
+/// One SM's rate on the warp-specialized kernel's 128 x 256 tiles, GFLOP/s: `warp_specialized` at
+/// 8192^3 on the H100, 664,479 GFLOP/s over its 132 SMs (docs/data/results/lab11_*.json). The
+/// 128 x 128 tiles run at kNarrowTileRate of it.
+inline constexpr double kSpecializedSmGflops = 664479.0 / 132.0;
+
+/// DRAM's bandwidth, GB/s: lab 00's copy kernel on the H100, 2 GiB moved in 0.7627 ms
+/// (docs/data/results/lab00_*.json).
+inline constexpr double kDramGBps = 2.0 * 1024 * 1024 * 1024 / 0.7627e-3 / 1e9;
+
+/// What a unit of work costs beyond its k-blocks: its first stage's wait for the copy engine and
+/// the stores of its accumulators that the next unit's loads do not hide. An estimate, not yet
+/// measured: the random-shapes record at this plan's commit will tell.
+inline constexpr double kUnitStartUs = 1.0;
+
+/// A split must take at most this fraction of the time with K whole: the model's sum and start
+/// costs are estimates, and a split that saves less is not worth its workspace.
+inline constexpr double kSplitMustSave = 0.9;
+
+/// What `best` runs on Hopper for one shape.
+struct SpecializedPlan {
+  int width = 256;            ///< the tile's columns: 256 (`warp_specialized`) or 128
+  int slices = 1;             ///< slices of K (work_units.h): 1 = K whole
+  double predicted_us = 0.0;  ///< the model's time
+
+  /// Whether K is split (a workspace, then the summing kernel).
+  bool split() const { return slices > 1; }
+  /// The units the plan's launch walks for `shape`.
+  WorkUnits units(const cudalabs::GemmShape& shape) const {
+    return WorkUnits::of(shape, SpecializedTile<256>::BM, width, SwizzledTile::BK, slices);
+  }
+  /// e.g. "128 x 128 tiles, K in 33 slices, predicted 9 us".
+  std::string describe() const {
+    std::string text = "128 x " + std::to_string(width) + " tiles";
+    if (split()) text += ", K in " + std::to_string(slices) + " slices";
+    return text + ", predicted " + std::to_string(static_cast<long long>(predicted_us + 0.5)) +
+           " us";
+  }
+};
+
+/// The model's time of one k-block (64 of K) of a 128 x `width` tile on one SM, microseconds.
+inline double specialized_step_us(int width) {
+  const double rate = kSpecializedSmGflops * (width == 128 ? kNarrowTileRate : 1.0);
+  return 2.0 * SpecializedTile<256>::BM * width * SwizzledTile::BK / (rate * 1e3);
+}
+
+/// The model's time of the warp-specialized kernel on `shape` with tiles `width` wide and K in
+/// `slices` slices (WorkUnits::slices_fit must hold) on a GPU of `sms` SMs, microseconds: the
+/// busiest SM's rounds of units, each its slice's k-blocks (the longest slice's) plus
+/// kUnitStartUs, at least the time to read A and B once from DRAM, plus the sum of the slices when
+/// K is split.
+inline double predicted_specialized_us(const cudalabs::GemmShape& shape, int width, int slices,
+                                       int sms) {
+  const WorkUnits units =
+      WorkUnits::of(shape, SpecializedTile<256>::BM, width, SwizzledTile::BK, slices);
+  const double rounds = static_cast<double>(cudalabs::ceil_div(units.count(), sms));
+  const double unit_us = units.slice_blocks() * specialized_step_us(width) + kUnitStartUs;
+  const double m = shape.m, n = shape.n, k = shape.k;
+  const double operands_us = 2.0 * (m * k + k * n) / (kDramGBps * 1e3);  // BF16
+  double us = std::max(rounds * unit_us, operands_us);
+  if (units.split()) us += cudalabs::slice_sums_us(slices, shape, kDramGBps);
+  return us;
+}
+
+/// The plan `best` runs for `shape` on `sms` SMs: K whole on best_width's tiles, unless a split
+/// of K (either width, 2 to min(k-blocks, sms) slices) is predicted to take at most kSplitMustSave
+/// of its time; then the fastest split.
+inline SpecializedPlan plan_best(const cudalabs::GemmShape& shape, int sms) {
+  const int whole_width = best_width(shape, sms);
+  SpecializedPlan plan{whole_width, 1, predicted_specialized_us(shape, whole_width, 1, sms)};
+  const double limit_us = kSplitMustSave * plan.predicted_us;
+  const int k_blocks = cudalabs::ceil_div(shape.k, SwizzledTile::BK);
+  SpecializedPlan fastest = plan;
+  for (const int width : {128, 256}) {
+    for (int slices = 2; slices <= std::min(k_blocks, sms); ++slices) {
+      if (!WorkUnits::slices_fit(k_blocks, slices)) continue;  // another count's slices
+      const double us = predicted_specialized_us(shape, width, slices, sms);
+      if (us < fastest.predicted_us) fastest = {width, slices, us};
+    }
+  }
+  return fastest.predicted_us <= limit_us ? fastest : plan;
+}
+
+}  // namespace lab11
