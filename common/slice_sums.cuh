@@ -145,7 +145,8 @@ void launch_into_workspace(const GemmArgsOf<Input>& args, int slices, const Slic
   const long long slice_floats = static_cast<long long>(args.m) * ldw;
   float* workspace = nullptr;
   CUDA_CHECK(cudaMallocFromPoolAsync(reinterpret_cast<void**>(&workspace),
-                                     sizeof(float) * slice_floats * slices, scratch_pool(), stream));
+                                     sizeof(float) * slice_floats * slices, scratch_pool(),
+                                     stream));
   CUDA_CHECK(cudaMemsetAsync(workspace, 0xFF, sizeof(float) * slice_floats, stream));
   GemmArgsOf<Input> parts = args;
   parts.c = workspace;

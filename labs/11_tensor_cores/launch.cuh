@@ -309,9 +309,8 @@ void run_specialized(const Bf16GemmArgs& args, int slices, cudaStream_t stream) 
     CUDA_CHECK_LAUNCH("lab11 warp_specialized_kernel");
   };
   if (!units.split()) return launch(readable, stream);
-  cudalabs::launch_into_workspace(readable, slices,
-                                  cudalabs::EverySlice{slices, args.m, args.n, 1}, launch, stream,
-                                  "lab11 sum_slices_kernel");
+  cudalabs::launch_into_workspace(readable, slices, cudalabs::EverySlice{slices, args.m, args.n, 1},
+                                  launch, stream, "lab11 sum_slices_kernel");
 }
 
 template <int kWidth>
@@ -351,9 +350,8 @@ const SpecializedPlan& planned_best(const GemmShape& shape) {
 KernelLaunch describe_best(const GemmShape& shape) {
   if (!hopper_rungs_run_here()) return MmaSwizzledRung::describe(shape);
   const SpecializedPlan& plan = planned_best(shape);
-  return plan.width == 128
-             ? specialized_launch<128>(specialized_units<128>(shape, plan.slices))
-             : specialized_launch<256>(specialized_units<256>(shape, plan.slices));
+  return plan.width == 128 ? specialized_launch<128>(specialized_units<128>(shape, plan.slices))
+                           : specialized_launch<256>(specialized_units<256>(shape, plan.slices));
 }
 
 void launch_best(const Bf16GemmArgs& args, cudaStream_t stream) {

@@ -1,8 +1,12 @@
 // Lab 11 grading tests: every rung on the standard shapes (tests/support/gemm_grading.h) with BF16
 // inputs, plus the shapes where a tensor-core kernel can be right on the grid and wrong off it:
 // leading dimensions that forbid 16-byte chunks (4 mod 8), a K that ends inside a chunk, operands
-// 16 but not 32 bytes aligned (WMMA's direct loads), and more tiles than SMs (the persistent
-// grid's second round).
+// 16 but not 32 bytes aligned (WMMA's direct loads), more tiles than SMs (the persistent grid's
+// second round), and a C of few tiles over a long K, where `best` splits K on a Hopper GPU of 132
+// SMs (best_plan.h): odd sizes whose last k-block and last slice are partial, operands TMA cannot
+// read (repacked), C padded or misaligned (the summing kernel's element path), beta != 0 (applied
+// once, by the sum), and more units of (tile, slice) than SMs, so that a block walks units of two
+// slices.
 #include "labs/11_tensor_cores/lab.h"
 #include "tests/support/gemm_grading.h"
 
@@ -13,4 +17,9 @@ static const bool registered = cudalabs::testing::register_gemm_grading_tests(
         {"k_inside_chunk_130x136x70", {{130, 136, 70}, 1.0f, -0.5f, {2, 0, 0}}},
         {"offset16_200x264x128", {{200, 264, 128}, 1.0f, 0.5f, {0, 0, 0, 8}}},
         {"persistent_2100x3000x300", {{2100, 3000, 300}, 1.0f, 0.25f}},
+        {"split_k_163x216x13649", {{163, 216, 13649}, 1.0f, 0.0f}},
+        {"split_k_padded_77x131x6007", {{77, 131, 6007}, 1.0f, 0.5f, {3, 5, 7}}},
+        {"split_k_misaligned_21x544x5224", {{21, 544, 5224}, -1.0f, 0.25f, {0, 0, 0, 1}}},
+        {"split_k_odd_130x72x4100", {{130, 72, 4100}, 1.5f, -0.5f, {2, 0, 1}}},
+        {"split_k_two_rounds_1x5675x2053", {{1, 5675, 2053}, 1.0f, 0.5f, {0, 3, 1}}},
     });

@@ -1,0 +1,207 @@
+// Lab 11's split of K on the CPU: the work units the warp-specialized kernel walks (work_units.h)
+// and `best`'s plan (best_plan.h): where K must be split (a C of few tiles over a long K, the
+// random-shapes record's worst shapes among them), where it must not (a C that fills the SMs, a
+// short K), and the model's invariants on many shapes.
+#include "labs/11_tensor_cores/best_plan.h"
+#include "labs/11_tensor_cores/work_units.h"
+#include "tests/support/expect_rejected.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+namespace lab11 {
+namespace {
+
+constexpr int kH100Sms = 132;  // the H200's too
+
+using cudalabs::GemmShape;
+
+// A shape drawn log-uniformly in each of M, N and K.
+GemmShape draw_shape(std::mt19937& random, int max_mn, int max_k) {
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  const auto draw = [&](int most) {
+    return static_cast<int>(std::exp(unit(random) * std::log(static_cast<double>(most))));
+  };
+  return {std::max(1, draw(max_mn)), std::max(1, draw(max_mn)), std::max(1, draw(max_k))};
+}
+
+TEST(WorkUnits, SlicesFitOnlyWhenNoSliceIsEmpty) {
+  EXPECT_TRUE(WorkUnits::slices_fit(10, 1));
+  EXPECT_TRUE(WorkUnits::slices_fit(10, 4));   // 3, 3, 3, 1
+  EXPECT_TRUE(WorkUnits::slices_fit(10, 5));   // 2 each
+  EXPECT_FALSE(WorkUnits::slices_fit(10, 6));  // slices of 2 cover 10 in 5
+  EXPECT_TRUE(WorkUnits::slices_fit(10, 10));
+  EXPECT_FALSE(WorkUnits::slices_fit(10, 11));
+  EXPECT_FALSE(WorkUnits::slices_fit(10, 0));
+  EXPECT_TRUE(WorkUnits::slices_fit(1, 1));
+}
+
+TEST(WorkUnits, CountsTilesAndKBlocksWithPartialEdges) {
+  // 163 x 216 x 13649 on 128 x 128 x 64: 2 x 2 tiles, 214 k-blocks (the last 17 deep).
+  const WorkUnits units = WorkUnits::of({163, 216, 13649}, 128, 128, 64, 31);
+  EXPECT_EQ(units.tiles_m, 2);
+  EXPECT_EQ(units.tiles_n, 2);
+  EXPECT_EQ(units.k_blocks, 214);
+  EXPECT_EQ(units.tiles(), 4);
+  EXPECT_EQ(units.count(), 4 * 31);
+  EXPECT_EQ(units.slice_blocks(), 7);  // 30 slices of 7, the last 4
+  EXPECT_EQ(units.first_k_block(units.count() - 1), 210);
+  EXPECT_EQ(units.end_k_block(units.count() - 1), 214);
+  EXPECT_TRUE(units.split());
+  EXPECT_FALSE(WorkUnits::of({1, 1, 1}, 128, 256, 64, 1).split());
+}
+
+TEST(WorkUnits, RefusesACountThatLeavesASliceEmpty) {
+  // The units of a 128 x 128 C over K on 128 x 128 x 64 tiles, K in `slices` slices.
+  const auto units_of = [](int k, int slices) {
+    return [k, slices] { WorkUnits::of({128, 128, k}, 128, 128, 64, slices); };
+  };
+  cudalabs::testing::expect_rejected("10 k-blocks in 6 slices", units_of(640, 6), "slices = 6");
+  cudalabs::testing::expect_rejected("1 k-block in 2 slices", units_of(64, 2), "slices = 2");
+  cudalabs::testing::expect_rejected("no slice", units_of(64, 0), "slices = 0");
+}
+
+// Every (tile, k-block) is computed by exactly one unit, every unit has at least one k-block, and
+// the units of a slice store into that slice of the workspace.
+TEST(WorkUnits, CoverEveryTileAndKBlockOnceAndStoreIntoTheirSlice) {
+  std::mt19937 random(53);
+  for (int trial = 0; trial < 300; ++trial) {
+    const GemmShape shape = draw_shape(random, 2000, 20000);
+    const int width = trial % 2 == 0 ? 128 : 256;
+    const int k_blocks = (shape.k + 63) / 64;
+    std::uniform_int_distribution<int> slice_count(1, k_blocks);
+    int slices = slice_count(random);
+    while (!WorkUnits::slices_fit(k_blocks, slices)) --slices;
+    const WorkUnits units = WorkUnits::of(shape, 128, width, 64, slices);
+    std::vector<int> covered(static_cast<std::size_t>(units.tiles()) * k_blocks, 0);
+    for (int unit = 0; unit < units.count(); ++unit) {
+      const int first = units.first_k_block(unit), end = units.end_k_block(unit);
+      ASSERT_LT(first, end) << shape.label() << " slices " << slices << " unit " << unit;
+      for (int kt = first; kt < end; ++kt)
+        ++covered[static_cast<std::size_t>(units.tile(unit)) * k_blocks + kt];
+      cudalabs::Bf16GemmArgs args;
+      args.m = shape.m;
+      args.ldc = (shape.n + 3) / 4 * 4;
+      args.c = nullptr;
+      const long long offset = units.output(args, unit).c - args.c;
+      ASSERT_EQ(offset, static_cast<long long>(units.slice(unit)) * shape.m * args.ldc);
+    }
+    for (const int times : covered) ASSERT_EQ(times, 1) << shape.label() << " slices " << slices;
+  }
+}
+
+TEST(WorkUnits, WithKWholeAUnitIsATileStoredIntoC) {
+  const WorkUnits units = WorkUnits::of({2100, 3000, 300}, 128, 256, 64, 1);
+  EXPECT_EQ(units.count(), 17 * 12);
+  float c[4] = {};
+  cudalabs::Bf16GemmArgs args;
+  args.m = 2100;
+  args.ldc = 3000;
+  args.c = c;
+  for (const int unit : {0, 1, units.count() - 1}) {
+    EXPECT_EQ(units.first_k_block(unit), 0);
+    EXPECT_EQ(units.end_k_block(unit), 5);
+    EXPECT_EQ(units.output(args, unit).c, c);
+  }
+}
+
+// The random-shapes record's worst lab 11 shapes of this class (a C of 2 to 14 tiles over a K of
+// 2872 to 13649, 0.27 to 0.47 of cuBLAS on the H200) and the grading tests' long-K shapes: most of
+// the SMs would idle with K whole.
+TEST(BestPlan, SplitsKWhereAFewTilesWouldLeaveMostSmsIdle) {
+  for (const GemmShape& shape :
+       {GemmShape{163, 216, 13649}, GemmShape{686, 120, 13245}, GemmShape{21, 544, 5224},
+        GemmShape{139, 792, 2872}, GemmShape{64, 64, 5000}, GemmShape{33, 65, 4099},
+        GemmShape{1, 1, 100000}, GemmShape{1024, 1024, 65536}, GemmShape{181, 479, 7144}}) {
+    const SpecializedPlan plan = plan_best(shape, kH100Sms);
+    EXPECT_TRUE(plan.split()) << shape.label() << ": " << plan.describe();
+    const WorkUnits units = plan.units(shape);
+    EXPECT_GT(units.count(), units.tiles()) << shape.label();
+    // More units than SMs would only add rounds, unless each slice is then one k-block.
+    EXPECT_LE(units.count(), 2 * kH100Sms) << shape.label() << ": " << plan.describe();
+    const double whole = predicted_specialized_us(shape, best_width(shape, kH100Sms), 1, kH100Sms);
+    EXPECT_LE(plan.predicted_us, kSplitMustSave * whole) << shape.label();
+  }
+}
+
+TEST(BestPlan, KeepsKWholeWhereTheTilesFillTheSms) {
+  for (const GemmShape& shape :
+       {GemmShape{4096, 4096, 4096}, GemmShape{8192, 8192, 8192}, GemmShape{2048, 2048, 16384},
+        GemmShape{16384, 16384, 1024}, GemmShape{3000, 3000, 3000}, GemmShape{2100, 3000, 300}}) {
+    const SpecializedPlan plan = plan_best(shape, kH100Sms);
+    EXPECT_FALSE(plan.split()) << shape.label() << ": " << plan.describe();
+    EXPECT_EQ(plan.width, best_width(shape, kH100Sms)) << shape.label();
+  }
+  // Every round full at either width: M a multiple of 128 rows per SM, N of 256 columns.
+  std::mt19937 random(7);
+  std::uniform_int_distribution<int> rounds(1, 4), columns(1, 8), k(1, 100000);
+  for (int trial = 0; trial < 500; ++trial) {
+    const GemmShape shape{128 * kH100Sms * rounds(random), 256 * columns(random), k(random)};
+    EXPECT_FALSE(plan_best(shape, kH100Sms).split()) << shape.label();
+  }
+}
+
+TEST(BestPlan, KeepsKWholeWhereKIsShort) {
+  std::mt19937 random(8);
+  for (int trial = 0; trial < 5000; ++trial) {
+    const GemmShape shape = draw_shape(random, 20000, 512);
+    const SpecializedPlan plan = plan_best(shape, kH100Sms);
+    EXPECT_FALSE(plan.split()) << shape.label() << ": " << plan.describe();
+  }
+  // One k-block cannot be split at all.
+  EXPECT_FALSE(plan_best({1, 1, 64}, kH100Sms).split());
+  EXPECT_FALSE(plan_best({7, 9, 1}, kH100Sms).split());
+}
+
+// Whatever it chooses: a width of the kernel, a count of slices whose slices are all non-empty, K
+// split only when the model says it saves kSplitMustSave, and then the fastest plan the model
+// knows; K whole on best_width's tiles otherwise.
+TEST(BestPlan, IsAPlanTheKernelRunsAndTheFastestByTheModel) {
+  std::mt19937 random(11);
+  std::uniform_int_distribution<int> sms(1, 160);
+  for (int trial = 0; trial < 2000; ++trial) {
+    const GemmShape shape = draw_shape(random, 20000, 100000);
+    const int count = sms(random);
+    const SpecializedPlan plan = plan_best(shape, count);
+    ASSERT_TRUE(plan.width == 128 || plan.width == 256) << shape.label();
+    const int k_blocks = (shape.k + 63) / 64;
+    ASSERT_TRUE(WorkUnits::slices_fit(k_blocks, plan.slices)) << shape.label();
+    EXPECT_DOUBLE_EQ(plan.predicted_us,
+                     predicted_specialized_us(shape, plan.width, plan.slices, count));
+    const double whole = predicted_specialized_us(shape, best_width(shape, count), 1, count);
+    if (!plan.split()) {
+      EXPECT_EQ(plan.width, best_width(shape, count)) << shape.label();
+      continue;
+    }
+    EXPECT_LE(plan.predicted_us, kSplitMustSave * whole) << shape.label() << " on " << count;
+    for (const int width : {128, 256}) {
+      for (int slices = 2; slices <= std::min(k_blocks, count); ++slices) {
+        if (!WorkUnits::slices_fit(k_blocks, slices)) continue;
+        ASSERT_LE(plan.predicted_us, predicted_specialized_us(shape, width, slices, count))
+            << shape.label() << " on " << count << ": " << width << " wide, " << slices
+            << " slices beats " << plan.describe();
+      }
+    }
+  }
+}
+
+TEST(BestPlan, PredictsTheSumOfTheSlicesIntoTheTime) {
+  // Same units, same rounds: the split's time is the unsplit one's plus the workspace's trip and
+  // the summing launch, less the shorter units.
+  const GemmShape shape{163, 216, 13649};
+  const double one = predicted_specialized_us(shape, 128, 1, kH100Sms);
+  const double split = predicted_specialized_us(shape, 128, 31, kH100Sms);
+  EXPECT_NEAR(one, 214 * specialized_step_us(128) + kUnitStartUs, 1e-9);
+  EXPECT_NEAR(
+      split,
+      7 * specialized_step_us(128) + kUnitStartUs + cudalabs::slice_sums_us(31, shape, kDramGBps),
+      1e-9);
+  // A 128-wide step is half a 256-wide one at kNarrowTileRate of its rate.
+  EXPECT_NEAR(specialized_step_us(128), 0.5 * specialized_step_us(256) / kNarrowTileRate, 1e-12);
+}
+
+}  // namespace
+}  // namespace lab11
