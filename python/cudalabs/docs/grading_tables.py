@@ -10,12 +10,12 @@ from cudalabs.paths import RUBRIC_IN_SUITE
 
 # Newest first per lab, whatever their rubric (lab 12's full-rubric run stays ahead of the quick runs graded
 # after it, which the guide quotes on its own; lab 07's run at e61a5f6 is left out: its benchmark step still
-# held the reference solution's build, which a class pays once): the grader's own cost changes with the grader. Issue 52's runs
-# (operands through shared memory, the timed checks from running totals, every probe in one Nsight
-# Compute run) graded lab 12 with the full rubric and labs 00-07 and 13 with one timed pair; a planted
-# class (a folder: its solutions' seconds in step_seconds.csv beside the run's environment.txt) graded with
-# one timed pair of one round per variant (QUICK=1). An older, lighter grader's times (solutions.json) are
-# no guide to today's: a lab no run of these graded says "not recorded". Each record's rubric is named.
+# held the reference solution's build, which a class pays once): the grader's own cost changes with the
+# grader. Issue 52's runs (operands through shared memory, the timed checks from running totals, every probe
+# in one Nsight Compute run) graded lab 12 with the full rubric and labs 00-07 and 13 with one timed pair; a
+# planted class (a folder: its solutions' seconds in step_seconds.csv beside the run's environment.txt) graded
+# with one timed pair of one round per variant (QUICK=1). An older, lighter grader's times (solutions.json)
+# are no guide to today's: a lab no run of these graded says "not recorded". Each record's rubric is named.
 QUICK = "one timed pair per variant"
 FULL = "the full rubric"
 GRADING_RECORDS = (
