@@ -670,6 +670,7 @@ class ReportsTest(unittest.TestCase):
         )
         self.assertIn("- time: build 21 s, tests 64 s, memcheck 10 s (98 s in all)", markdown)
         self.assertEqual(data["labs"][0]["step_seconds"], {"build": 21.0, "tests": 64.0, "memcheck": 9.5})
+        self.assertEqual(data["labs"][0]["per_student_seconds"], data["labs"][0]["seconds"])  # nothing once a class
         self.assertEqual(data["labs"][1]["step_seconds"], {})
         slowest = data["labs"][0]["slowest_tests"]
         self.assertEqual(

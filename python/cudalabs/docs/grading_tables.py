@@ -158,27 +158,26 @@ def _class_devices(folder: pathlib.Path) -> str:
 def grading_seconds(repo: pathlib.Path) -> dict[str, tuple[float, str]]:
     """Lab -> (seconds its grading took for the solutions, the record, device and rubric), from the newest
     record of GRADING_RECORDS that graded it: a grade report, or a class folder's solutions. What a class
-    pays once (the reference solution's build, a step of its own since 1a8d943) is left out."""
+    pays once (the reference solution's build, a step of its own since 1a8d943) is left out where the
+    record says (its per_student_seconds)."""
     found = {}
     for name, rubric in GRADING_RECORDS:
         path = repo / "docs" / "data" / name
         if not path.exists():
             continue
-        # Records come with the grader (the instructors' edition): the students' has neither.
-        from cudalabs.grading.lab_run import REFERENCE_BUILD
-
+        # per_student_seconds where the record has it (reports since 1a8d943), else all of it
         if name.endswith(".json"):
             report = json.loads(path.read_text())
             for lab in report["labs"]:
-                seconds = lab["seconds"] - lab.get("step_seconds", {}).get(REFERENCE_BUILD, 0.0)
-                found.setdefault(lab["lab"], (round(seconds, 1), f"{name}, {report['device']}, {rubric}"))
+                seconds = lab.get("per_student_seconds", lab["seconds"])
+                found.setdefault(lab["lab"], (seconds, f"{name}, {report['device']}, {rubric}"))
         elif (path / "step_seconds.csv").exists():
             source = f"{name}/step_seconds.csv, {_class_devices(path)}, {rubric}"
             with open(path / "step_seconds.csv") as file:
                 for row in csv.DictReader(file):
                     if row["student"] == f"solution_{row['lab']}":
-                        once = float(row.get(REFERENCE_BUILD) or 0.0)
-                        found.setdefault(row["lab"], (round(float(row["seconds"]) - once, 1), source))
+                        seconds = float(row.get("per_student_seconds") or row["seconds"])
+                        found.setdefault(row["lab"], (seconds, source))
     return found
 
 

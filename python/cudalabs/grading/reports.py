@@ -280,6 +280,7 @@ def as_json(header: Header, labs: list[LabScore]) -> str:
                 "test_list_problems": lab.run.test_list_problems,
                 "built_on_reference_labs": lab.run.built_on,
                 "seconds": round(lab.run.seconds, 1),
+                "per_student_seconds": round(lab.run.per_student_seconds, 1),
                 "step_seconds": {step: round(seconds, 1) for step, seconds in lab.run.step_seconds.items()},
                 "slowest_tests": slowest_tests(lab.run),
                 "variants": [_variant_json(v) for v in lab.variants],
