@@ -283,13 +283,7 @@ void run_plan(const BestPlan& plan, const cudalabs::GemmArgs& args, cudaStream_t
 }
 
 int multiprocessors() {
-  static const int count = [] {
-    int device = 0, sms = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    return sms;
-  }();
-  return count;
+  return cudalabs::multiprocessor_count();
 }
 
 // Throws std::invalid_argument for a plan that is not one of candidate_plans for a GEMM of K `k`.

@@ -25,8 +25,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
+#include <mutex>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 
 namespace lab11 {
@@ -75,7 +78,7 @@ std::pair<int, int> current_capability() {
 // architecture that code was compiled for (a build for 7.5 alone runs here as JIT-compiled compute
 // 7.5 PTX, whose kernels were compiled without the instructions of 8.0), never from the binary
 // version, which after JIT compilation is the GPU's own (common/build_report.h).
-std::string missing_capability(int needs_arch, const void* kernel) {
+std::string find_missing_capability(int needs_arch, const void* kernel) {
   const auto [major, minor] = current_capability();
   const int here = 10 * major + minor;
   if (needs_arch == 90) {
@@ -88,17 +91,33 @@ std::string missing_capability(int needs_arch, const void* kernel) {
   return cudalabs::missing_feature_reason(here, cudalabs::kernel_code(kernel), needs_arch);
 }
 
+// find_missing_capability, found once per device, kernel and capability: every launch asks, and
+// the runtime's answers (the GPU's capability, the kernel's code) cost microseconds of host time,
+// as much as a small GEMM's GPU time.
+std::string missing_capability(int needs_arch, const void* kernel) {
+  static std::mutex guard;
+  static std::map<std::tuple<int, const void*, int>, std::string> found;
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  const std::tuple<int, const void*, int> key{device, kernel, needs_arch};
+  {
+    const std::lock_guard<std::mutex> lock(guard);
+    if (const auto known = found.find(key); known != found.end()) return known->second;
+  }
+  std::string missing = find_missing_capability(needs_arch, kernel);
+  const std::lock_guard<std::mutex> lock(guard);
+  return found.emplace(key, std::move(missing)).first->second;
+}
+
 void require_capability(int needs_arch, const void* kernel, const char* who) {
   const std::string missing = missing_capability(needs_arch, kernel);
   if (!missing.empty()) throw std::runtime_error(std::string(who) + ": " + missing);
 }
 
-// Raises a kernel's dynamic shared-memory limit (over 48 KiB needs the opt-in).
+// Raises a kernel's dynamic shared-memory limit (over 48 KiB needs the opt-in), once per device.
 template <class Kernel>
 void allow_shared(Kernel kernel, std::size_t bytes) {
-  CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel),
-                                  cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  static_cast<int>(bytes)));
+  cudalabs::allow_dynamic_shared_memory(reinterpret_cast<const void*>(kernel), bytes);
 }
 
 // ---- One block per tile of C on a 2-D grid (steps 1 to 4) ----
@@ -252,10 +271,7 @@ void launch_tma(const Bf16GemmArgs& args, cudaStream_t stream) {
 }
 
 int multiprocessors() {
-  int device = 0, count = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
-  return count;
+  return cudalabs::multiprocessor_count();
 }
 
 // The warp-specialized kernel's launch on `units`: one persistent block per SM, or per unit where

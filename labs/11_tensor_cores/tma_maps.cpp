@@ -20,6 +20,22 @@ CUtensorMap bf16_tensor_map(const __nv_bfloat16* matrix, int rows, int cols, int
   if (box_rows < 1 || box_rows > 256)
     throw std::invalid_argument("lab11 tensor map: box_rows = " + std::to_string(box_rows) +
                                 " is outside 1 .. 256");
+  // The last maps this thread encoded, by everything a map is made of: a GEMM called again on the
+  // same operands (a training loop, a benchmark) skips the driver's encoding, a microsecond of host
+  // time per operand that a small GEMM's GPU time does not hide.
+  struct Encoded {
+    const __nv_bfloat16* matrix;
+    int rows, cols, ld, box_rows;
+    CUtensorMap map;
+  };
+  constexpr int kRemembered = 4;
+  thread_local Encoded remembered[kRemembered] = {};
+  thread_local int next = 0;
+  for (const Encoded& known : remembered) {
+    if (known.matrix == matrix && known.rows == rows && known.cols == cols && known.ld == ld &&
+        known.box_rows == box_rows)
+      return known.map;
+  }
   CUtensorMap map{};
   const cuuint64_t size[2] = {static_cast<cuuint64_t>(cols), static_cast<cuuint64_t>(rows)};
   const cuuint64_t row_stride[1] = {static_cast<cuuint64_t>(ld) * sizeof(__nv_bfloat16)};
@@ -35,6 +51,8 @@ CUtensorMap bf16_tensor_map(const __nv_bfloat16* matrix, int rows, int cols, int
                              " x " + std::to_string(cols) + " map (ld " + std::to_string(ld) +
                              "): CUresult " + std::to_string(static_cast<int>(result)));
   }
+  remembered[next] = {matrix, rows, cols, ld, box_rows, map};
+  next = (next + 1) % kRemembered;
   return map;
 }
 
