@@ -33,29 +33,53 @@ bool rows_allow_16_byte_loads(const Input* matrix, int ld) {
   return reinterpret_cast<std::uintptr_t>(matrix) % 16 == 0 && ld % kChunkElements<Input> == 0;
 }
 
-/// Copies one 16-byte chunk of a rows x cols matrix per thread into `packed` (leading dimension
-/// packed_ld, a multiple of the chunk, 16-byte aligned): one load where the source chunk is
-/// aligned and whole, element loads otherwise, one 16-byte store. Columns past `cols` in a row's
-/// last chunk become zeros.
+/// One matrix to copy: rows x cols of `source` (leading dimension ld) into `packed` (leading
+/// dimension packed_ld, a multiple of the chunk, 16-byte aligned).
 template <class Input>
-__global__ void repack_rows_kernel(const Input* __restrict__ source, int ld,
-                                   Input* __restrict__ packed, int packed_ld, int rows, int cols) {
+struct RepackJob {
+  const Input* source = nullptr;
+  int ld = 0;
+  Input* packed = nullptr;
+  int packed_ld = 0;
+  int rows = 0;
+  int cols = 0;
+
+  /// 16-byte chunks of the copy: one thread each.
+  long long chunks() const {
+    return static_cast<long long>(rows) * ceil_div(cols, kChunkElements<Input>);
+  }
+};
+
+/// Copies chunk `chunk` of `job`: one load where the source chunk is aligned and whole, element
+/// loads otherwise, one 16-byte store. Columns past `cols` in a row's last chunk become zeros.
+template <class Input>
+__device__ __forceinline__ void repack_chunk(const RepackJob<Input>& job, long long chunk) {
   constexpr int kChunk = kChunkElements<Input>;
-  const int chunks_per_row = (cols + kChunk - 1) / kChunk;
-  const long long chunk = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (chunk >= static_cast<long long>(rows) * chunks_per_row) return;
+  const int chunks_per_row = (job.cols + kChunk - 1) / kChunk;
+  if (chunk >= static_cast<long long>(job.rows) * chunks_per_row) return;
   const long long row = chunk / chunks_per_row;
   const int col = static_cast<int>(chunk % chunks_per_row) * kChunk;
-  uint4* destination = reinterpret_cast<uint4*>(packed + row * packed_ld + col);
-  const Input* from = source + row * ld + col;
-  if (col + kChunk <= cols && reinterpret_cast<std::uintptr_t>(from) % 16 == 0) {
+  uint4* destination = reinterpret_cast<uint4*>(job.packed + row * job.packed_ld + col);
+  const Input* from = job.source + row * job.ld + col;
+  if (col + kChunk <= job.cols && reinterpret_cast<std::uintptr_t>(from) % 16 == 0) {
     *destination = *reinterpret_cast<const uint4*>(from);
     return;
   }
   alignas(16) Input values[kChunk];
 #pragma unroll
-  for (int e = 0; e < kChunk; ++e) values[e] = col + e < cols ? from[e] : Input(0.0f);
+  for (int e = 0; e < kChunk; ++e) values[e] = col + e < job.cols ? from[e] : Input(0.0f);
   *destination = *reinterpret_cast<const uint4*>(values);
+}
+
+/// Copies `first` with the grid's first `first_blocks` blocks and `second` (possibly empty) with
+/// the rest, one 16-byte chunk a thread: A and B in one launch, whose host cost a small GEMM
+/// would otherwise pay twice.
+template <class Input>
+__global__ void repack_rows_kernel(RepackJob<Input> first, long long first_blocks,
+                                   RepackJob<Input> second) {
+  const bool in_first = blockIdx.x < first_blocks;
+  const long long block = in_first ? blockIdx.x : blockIdx.x - first_blocks;
+  repack_chunk(in_first ? first : second, block * blockDim.x + threadIdx.x);
 }
 
 /// A memory pool of this device for scratch operands, which keeps what is freed (release
@@ -98,9 +122,24 @@ class AlignedOperands {
     CUDA_CHECK(cudaMallocFromPoolAsync(&scratch_, (a_elements + b_elements) * sizeof(Input),
                                        scratch_pool(), stream));
     auto* packed = static_cast<Input*>(scratch_);  // pool allocations are 256-byte aligned
-    if (pack_a) repack(args.a, args.lda, packed, lda, args.m, args.k, args_.a, args_.lda);
-    if (pack_b)
-      repack(args.b, args.ldb, packed + a_elements, ldb, args.k, args.n, args_.b, args_.ldb);
+    RepackJob<Input> jobs[2];
+    int count = 0;
+    if (pack_a) {
+      jobs[count++] = {args.a, args.lda, packed, lda, args.m, args.k};
+      args_.a = packed;
+      args_.lda = lda;
+    }
+    if (pack_b) {
+      jobs[count++] = {args.b, args.ldb, packed + a_elements, ldb, args.k, args.n};
+      args_.b = packed + a_elements;
+      args_.ldb = ldb;
+    }
+    constexpr int kThreads = 256;
+    const long long first_blocks = ceil_div<long long>(jobs[0].chunks(), kThreads);
+    const long long blocks = first_blocks + ceil_div<long long>(jobs[1].chunks(), kThreads);
+    repack_rows_kernel<Input><<<checked_grid(blocks, 1, 1, who_), kThreads, 0, stream_>>>(
+        jobs[0], first_blocks, jobs[1]);
+    CUDA_CHECK_LAUNCH(who_);
   }
   ~AlignedOperands() {
     if (scratch_ != nullptr) (void)cudaFreeAsync(scratch_, stream_);  // a destructor must not throw
@@ -112,17 +151,6 @@ class AlignedOperands {
   const GemmArgsOf<Input>& args() const { return args_; }
 
  private:
-  void repack(const Input* source, int ld, Input* packed, int packed_ld, int rows, int cols,
-              const Input*& matrix, int& matrix_ld) {
-    const long long chunks = static_cast<long long>(rows) * ceil_div(cols, kChunkElements<Input>);
-    repack_rows_kernel<Input>
-        <<<checked_grid(ceil_div<long long>(chunks, 256), 1, 1, who_), 256, 0, stream_>>>(
-            source, ld, packed, packed_ld, rows, cols);
-    CUDA_CHECK_LAUNCH(who_);
-    matrix = packed;
-    matrix_ld = packed_ld;
-  }
-
   GemmArgsOf<Input> args_;
   cudaStream_t stream_;
   const char* who_;

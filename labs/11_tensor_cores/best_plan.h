@@ -6,7 +6,7 @@
 /// The model: a persistent block runs units of (tile, slice of K) in rounds, so the kernel takes
 /// the busiest SM's rounds, ceil(units / SMs), times one unit's time: its slice's k-blocks at the
 /// SM's measured rate for the tile's width, plus what starting a unit costs. No kernel beats DRAM:
-/// reading A and B once is a floor. A split adds its partial Cs' trip through memory and the
+/// reading A and B once and writing C once is a floor. A split adds its partial Cs' trip through memory and the
 /// summing launch (common/slice_sums.h). K is split only where that saves kSplitMustSave of the
 /// time with K whole; a C that already fills the SMs, or a short K, gains less than the sum costs.
 /// Pure host code: the CPU tests check the plans.
@@ -72,8 +72,8 @@ inline double specialized_step_us(int width) {
 /// The model's time of the warp-specialized kernel on `shape` with tiles `width` wide and K in
 /// `slices` slices (WorkUnits::slices_fit must hold) on a GPU of `sms` SMs, microseconds: the
 /// busiest SM's rounds of units, each its slice's k-blocks (the longest slice's) plus
-/// kUnitStartUs, at least the time to read A and B once from DRAM, plus the sum of the slices when
-/// K is split.
+/// kUnitStartUs, at least the time to read A and B once from DRAM (and, K whole, to write C),
+/// plus the sum of the slices when K is split.
 inline double predicted_specialized_us(const cudalabs::GemmShape& shape, int width, int slices,
                                        int sms) {
   const WorkUnits units =
@@ -81,8 +81,10 @@ inline double predicted_specialized_us(const cudalabs::GemmShape& shape, int wid
   const double rounds = static_cast<double>(cudalabs::ceil_div(units.count(), sms));
   const double unit_us = units.slice_blocks() * specialized_step_us(width) + kUnitStartUs;
   const double m = shape.m, n = shape.n, k = shape.k;
-  const double operands_us = 2.0 * (m * k + k * n) / (kDramGBps * 1e3);  // BF16
-  double us = std::max(rounds * unit_us, operands_us);
+  // A and B in BF16 read once; with K whole, C written once in FP32 (split, the sum writes it)
+  const double c_bytes = units.split() ? 0.0 : 4.0 * m * n;
+  const double memory_us = (2.0 * (m * k + k * n) + c_bytes) / (kDramGBps * 1e3);
+  double us = std::max(rounds * unit_us, memory_us);
   if (units.split()) us += cudalabs::slice_sums_us(slices, shape, kDramGBps);
   return us;
 }

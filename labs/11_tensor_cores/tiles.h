@@ -114,6 +114,17 @@ struct TmaTile {
   static constexpr std::size_t kSharedBytes = kStages * kStageBytes + 1024 + 2 * kStages * 8;
 };
 
+/// A consumer warp's staging of its 16 rows of accumulators, 32 columns at a time, so that C is
+/// written a row's consecutive columns per store (full 32-byte sectors at any alignment) rather
+/// than in the MMA fragment's scattered pairs. Rows are padded to 40 floats: the fragment's pairs
+/// then land in distinct banks.
+struct EpilogueStaging {
+  static constexpr int kRows = 16;     ///< a warp's rows of a 64-row accumulator block
+  static constexpr int kColumns = 32;  ///< columns staged at a time
+  static constexpr int kStride = 40;   ///< floats between staged rows
+  static constexpr std::size_t kWarpBytes = kRows * kStride * sizeof(float);
+};
+
 /// `warp_specialized`: a producer warpgroup and two consumer warpgroups (64 x kWidth each) on
 /// 128 x kWidth x 64 tiles, 4 stages, a persistent grid of one block per SM. kWidth is 256 (the
 /// variant `warp_specialized`) or 128 (`warp_specialized_128`: twice the tiles, for problems whose
@@ -129,9 +140,12 @@ struct SpecializedTile {
   static constexpr int kGroupRows = 8;  ///< tile rows a group of consecutive tiles walks down
   /// bytes of one stage (A and B tiles)
   static constexpr std::size_t kStageBytes = (BM + BN) * BK * 2;
+  /// bytes where each consumer warp stages its accumulators on their way to C (EpilogueStaging)
+  static constexpr std::size_t kStagingBytes = kConsumers * 4 * EpilogueStaging::kWarpBytes;
   /// dynamic shared memory per block: stages, 1024-byte alignment, a full and an empty mbarrier a
-  /// stage
-  static constexpr std::size_t kSharedBytes = kStages * kStageBytes + 1024 + 2 * kStages * 8;
+  /// stage, the epilogue's staging
+  static constexpr std::size_t kSharedBytes =
+      kStages * kStageBytes + 1024 + 2 * kStages * 8 + kStagingBytes;
 };
 
 /// `tconv_subpixel_bf16` (step 7): step 6's producer and two consumer warpgroups on the DCGAN's

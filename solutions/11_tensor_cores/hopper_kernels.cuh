@@ -18,6 +18,7 @@
 // and one slice of its k-blocks, stored into that slice's partial C; nothing else changes.
 #pragma once
 
+#include "staged_store.cuh"
 #include "wgmma_kernel.cuh"
 #include "work_units.h"
 
@@ -135,12 +136,16 @@ __global__ void __launch_bounds__(SpecializedTile<kWidth>::kThreads, 1)
   } else {
     // [consumer]
     // Consumers: warpgroup c multiplies rows 64 c .. 64 c + 63 of every unit's tile, over the
-    // unit's slice of K, and stores them where the unit's output lies (C, or its slice of the
-    // workspace args.c then points to: every slice starts 16-byte aligned, so args decides the
-    // pairs for all of them).
+    // unit's slice of K, and stores them through shared memory (staged_store.cuh) where the
+    // unit's output lies (C, or its slice of the workspace args.c then points to: every slice
+    // starts 16-byte aligned with rows of a multiple of 4 floats, so args decides the store width
+    // for all of them).
     ptx::set_max_registers<232, true>();
     const int consumer = group - 1, lane = threadIdx.x % 32;
-    const bool pairs = pair_stores_allowed(args);
+    // This warp's staging buffer, after the barriers (staged_store.cuh).
+    float* staging = reinterpret_cast<float*>(empty + Tile::kStages) +
+                     (threadIdx.x / 32 - 4) * (EpilogueStaging::kWarpBytes / sizeof(float));
+    const int width = staged_store_width(args);
     int s = 0, phase = 0;
     for (int unit = blockIdx.x; unit < units.count(); unit += gridDim.x) {
       const int2 at =
@@ -160,8 +165,9 @@ __global__ void __launch_bounds__(SpecializedTile<kWidth>::kThreads, 1)
           phase ^= 1;
         }
       }
-      store_warpgroup_tile<Tile::BN>(units.output(args, unit), acc[0],
-                                     at.x * Tile::BM + consumer * 64, at.y * Tile::BN, pairs);
+      store_warpgroup_tile_staged<Tile::BN>(units.output(args, unit), acc[0],
+                                            at.x * Tile::BM + consumer * 64, at.y * Tile::BN,
+                                            staging, width);
     }
     // [consumer]
   }

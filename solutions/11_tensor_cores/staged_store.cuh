@@ -1,0 +1,139 @@
+// Lab 11 solution: the warp-specialized kernel's epilogue through shared memory.
+//
+// A wgmma accumulator fragment holds, per lane, pairs of columns 8 apart on two rows 8 apart: stored
+// as it lies, a warp's store touches 8 rows at once and, where C's rows are not 8-byte aligned (an
+// odd N), fills only part of each 32-byte sector it touches, twice. Nsight Compute counted 3 L2
+// write sectors per sector of C that way at 896 x 13697 x 16 (cuBLAS: 1.1), and the kernel ran at
+// a third of cuBLAS's speed where the epilogue is the work (a short K). Here each warp first puts
+// 16 rows x 32 columns of its accumulators in shared memory (EpilogueStaging), then writes them a
+// row's consecutive columns per store: 4 floats a lane where C's rows are 16-byte aligned, 2 where
+// 8, 1 otherwise; whole sectors at any alignment.
+#pragma once
+
+#include "common/gemm_types.h"
+#include "tiles.h"
+
+#include <cstdint>
+
+namespace lab11 {
+namespace {
+
+template <int kVector>
+struct FloatVector;
+template <>
+struct FloatVector<1> {
+  using type = float;
+};
+template <>
+struct FloatVector<2> {
+  using type = float2;
+};
+template <>
+struct FloatVector<4> {
+  using type = float4;
+};
+
+// The widest store C's rows allow: 4 (16-byte aligned rows), 2 (8-byte) or 1 floats.
+__device__ __forceinline__ int staged_store_width(const cudalabs::Bf16GemmArgs& out) {
+  const auto address = reinterpret_cast<std::uintptr_t>(out.c);
+  if (address % 16 == 0 && out.ldc % 4 == 0) return 4;
+  if (address % 8 == 0 && out.ldc % 2 == 0) return 2;
+  return 1;
+}
+
+template <class Vector>
+__device__ __forceinline__ Vector scaled(Vector v, float alpha) {
+  float* e = reinterpret_cast<float*>(&v);
+#pragma unroll
+  for (int i = 0; i < static_cast<int>(sizeof(Vector) / sizeof(float)); ++i) e[i] *= alpha;
+  return v;
+}
+
+template <class Vector>
+__device__ __forceinline__ Vector plus_scaled(Vector v, Vector old, float beta) {
+  float* e = reinterpret_cast<float*>(&v);
+  const float* o = reinterpret_cast<const float*>(&old);
+#pragma unroll
+  for (int i = 0; i < static_cast<int>(sizeof(Vector) / sizeof(float)); ++i) e[i] += beta * o[i];
+  return v;
+}
+
+// C(row0 .. row0 + 15, col0 .. col0 + 31) = alpha * staged + beta * C, kVector floats a lane per
+// store: 32 / kVector lanes cover a row, kVector rows per store. C is read only when beta != 0,
+// all of a lane's old values first (its loads overlap), and nothing is written outside C.
+template <int kVector>
+__device__ __forceinline__ void store_staged_rows(const cudalabs::Bf16GemmArgs& out,
+                                                  const float* staged, int row0, int col0) {
+  using Vector = typename FloatVector<kVector>::type;
+  constexpr int kLanesPerRow = EpilogueStaging::kColumns / kVector;
+  constexpr int kSteps = EpilogueStaging::kRows / kVector;
+  const int lane = threadIdx.x % 32;
+  const int first = lane / kLanesPerRow, column = (lane % kLanesPerRow) * kVector;
+  const int col = col0 + column;
+  const bool whole = col + kVector <= out.n;
+  Vector old[kSteps] = {};
+  if (out.beta != 0.0f && whole) {
+#pragma unroll
+    for (int step = 0; step < kSteps; ++step) {
+      const int row = row0 + first + kVector * step;
+      if (row < out.m)
+        old[step] =
+            *reinterpret_cast<const Vector*>(out.c + static_cast<long long>(row) * out.ldc + col);
+    }
+  }
+#pragma unroll
+  for (int step = 0; step < kSteps; ++step) {
+    const int r = first + kVector * step, row = row0 + r;
+    if (row >= out.m || col >= out.n) continue;
+    const float* from = staged + r * EpilogueStaging::kStride + column;
+    float* to = out.c + static_cast<long long>(row) * out.ldc + col;
+    if (whole) {
+      Vector v = scaled(*reinterpret_cast<const Vector*>(from), out.alpha);
+      if (out.beta != 0.0f) v = plus_scaled(v, old[step], out.beta);
+      *reinterpret_cast<Vector*>(to) = v;
+    } else {  // the last columns of C
+#pragma unroll
+      for (int e = 0; e < kVector; ++e) {
+        if (col + e < out.n)
+          to[e] = out.alpha * from[e] + (out.beta != 0.0f ? out.beta * to[e] : 0.0f);
+      }
+    }
+  }
+}
+
+// Stores a warpgroup's m64nN accumulators (rows row0 .. row0 + 63 of `out`) through `staging`,
+// this warp's EpilogueStaging buffer, `width` floats a store (staged_store_width).
+template <int kN>
+__device__ __forceinline__ void store_warpgroup_tile_staged(const cudalabs::Bf16GemmArgs& out,
+                                                            const float (&acc)[kN / 2], int row0,
+                                                            int col0, float* staging, int width) {
+  const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
+  const int warp_row0 = row0 + EpilogueStaging::kRows * warp;
+  if (warp_row0 >= out.m) return;  // the same for the whole warp
+  float* pair_rows[2] = {staging + (lane / 4) * EpilogueStaging::kStride + 2 * (lane % 4),
+                         staging + (lane / 4 + 8) * EpilogueStaging::kStride + 2 * (lane % 4)};
+#pragma unroll
+  for (int chunk = 0; chunk < kN / EpilogueStaging::kColumns; ++chunk) {
+    const int chunk_col0 = col0 + EpilogueStaging::kColumns * chunk;
+    if (chunk_col0 >= out.n) break;  // the same for the whole warp
+    __syncwarp();                    // the last chunk's rows are read
+#pragma unroll
+    for (int jj = 0; jj < EpilogueStaging::kColumns / 8; ++jj) {
+      const int j = EpilogueStaging::kColumns / 8 * chunk + jj;
+      *reinterpret_cast<float2*>(pair_rows[0] + 8 * jj) = make_float2(acc[4 * j], acc[4 * j + 1]);
+      *reinterpret_cast<float2*>(pair_rows[1] + 8 * jj) =
+          make_float2(acc[4 * j + 2], acc[4 * j + 3]);
+    }
+    __syncwarp();
+    if (width == 4) {
+      store_staged_rows<4>(out, staging, warp_row0, chunk_col0);
+    } else if (width == 2) {
+      store_staged_rows<2>(out, staging, warp_row0, chunk_col0);
+    } else {
+      store_staged_rows<1>(out, staging, warp_row0, chunk_col0);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace lab11
