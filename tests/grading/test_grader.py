@@ -542,6 +542,21 @@ class TechniqueTest(unittest.TestCase):
         self.assertNotIn("--nvtx", plain)
 
 
+class SplitCompileTest(unittest.TestCase):
+    def test_nvcc_optimizes_on_several_threads_and_no_other_compiler_is_told(self):
+        from cudalabs.grading import build
+
+        def command(compiler: str) -> build.CompileCommand:
+            argv = [compiler, "-c", "kernels.cu", "-o", "kernels.o"]
+            return build.CompileCommand(argv, "kernels.cu", 4, Path("/repo"), Path("/view"))
+
+        flags = build.split_compile(command("/usr/local/cuda/bin/nvcc"))
+        self.assertEqual(len(flags), 1)
+        threads = int(flags[0].removeprefix("--split-compile="))
+        self.assertTrue(1 <= threads <= 16, flags)
+        self.assertEqual(build.split_compile(command("/usr/bin/g++")), [])
+
+
 class TestListTest(unittest.TestCase):
     """The referee's results against the rubric's list: nothing missing, no skip the grader did not decide."""
 
