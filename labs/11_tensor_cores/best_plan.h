@@ -26,7 +26,7 @@ namespace lab11 {
 
 /// One SM's rate on the warp-specialized kernel's 128 x 256 tiles, GFLOP/s: `warp_specialized` at
 /// 8192^3 on the H100, 664,479 GFLOP/s over its 132 SMs (docs/data/results/lab11_*.json). The
-/// 128 x 128 tiles run at kNarrowTileRate of it.
+/// narrower tiles run at specialized_tile_rate of it.
 inline constexpr double kSpecializedSmGflops = 664479.0 / 132.0;
 
 /// DRAM's bandwidth, GB/s: lab 00's copy kernel on the H100, 2 GiB moved in 0.7627 ms
@@ -44,7 +44,7 @@ inline constexpr double kSplitMustSave = 0.9;
 
 /// What `best` runs on Hopper for one shape.
 struct SpecializedPlan {
-  int width = 256;            ///< the tile's columns: 256 (`warp_specialized`) or 128
+  int width = 256;            ///< the tile's columns: 256 (`warp_specialized`), 128 or 64
   int slices = 1;             ///< slices of K (work_units.h): 1 = K whole
   double predicted_us = 0.0;  ///< the model's time
 
@@ -65,7 +65,7 @@ struct SpecializedPlan {
 
 /// The model's time of one k-block (64 of K) of a 128 x `width` tile on one SM, microseconds.
 inline double specialized_step_us(int width) {
-  const double rate = kSpecializedSmGflops * (width == 128 ? kNarrowTileRate : 1.0);
+  const double rate = kSpecializedSmGflops * specialized_tile_rate(width);
   return 2.0 * SpecializedTile<256>::BM * width * SwizzledTile::BK / (rate * 1e3);
 }
 
@@ -90,7 +90,7 @@ inline double predicted_specialized_us(const cudalabs::GemmShape& shape, int wid
 }
 
 /// The plan `best` runs for `shape` on `sms` SMs: K whole on best_width's tiles, unless a split
-/// of K (either width, 2 to min(k-blocks, sms) slices) is predicted to take at most kSplitMustSave
+/// of K (any width, 2 to min(k-blocks, sms) slices) is predicted to take at most kSplitMustSave
 /// of its time; then the fastest split.
 inline SpecializedPlan plan_best(const cudalabs::GemmShape& shape, int sms) {
   const int whole_width = best_width(shape, sms);
@@ -98,7 +98,7 @@ inline SpecializedPlan plan_best(const cudalabs::GemmShape& shape, int sms) {
   const double limit_us = kSplitMustSave * plan.predicted_us;
   const int k_blocks = cudalabs::ceil_div(shape.k, SwizzledTile::BK);
   SpecializedPlan fastest = plan;
-  for (const int width : {128, 256}) {
+  for (const int width : kSpecializedWidths) {
     for (int slices = 2; slices <= std::min(k_blocks, sms); ++slices) {
       if (!WorkUnits::slices_fit(k_blocks, slices)) continue;  // another count's slices
       const double us = predicted_specialized_us(shape, width, slices, sms);

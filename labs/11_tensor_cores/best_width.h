@@ -1,5 +1,5 @@
 /// @file labs/11_tensor_cores/best_width.h
-/// @brief How `best` picks the warp-specialized kernel's tile width (128 or 256 columns) for a
+/// @brief How `best` picks the warp-specialized kernel's tile width (64, 128 or 256 columns) for a
 /// shape: a persistent block works through its share of the tiles in rounds, so the shape's time is
 /// the busiest SM's rounds times one tile's time.
 #pragma once
@@ -17,14 +17,22 @@ inline long long specialized_tile_count(const cudalabs::GemmShape& shape, int wi
          cudalabs::ceil_div(shape.n, width);
 }
 
-/// The width whose rounds (ceil(tiles / sms) per SM) take less time on a GPU of `sms` SMs: a
-/// 128-wide tile does half the work of a 256-wide one at kNarrowTileRate of its rate.
+/// The width whose rounds (ceil(tiles / sms) per SM) take the least time on a GPU of `sms` SMs: a
+/// tile `width` wide does width / 256 of a 256-wide tile's work at specialized_tile_rate(width) of
+/// its rate; of equal times, the wider tile (fewer units to walk).
 inline int best_width(const cudalabs::GemmShape& shape, int sms) {
-  const double rounds_256 =
-      static_cast<double>(cudalabs::ceil_div<long long>(specialized_tile_count(shape, 256), sms));
-  const double rounds_128 =
-      static_cast<double>(cudalabs::ceil_div<long long>(specialized_tile_count(shape, 128), sms));
-  return rounds_128 * 0.5 / kNarrowTileRate < rounds_256 ? 128 : 256;
+  int best = 256;
+  double best_time = 0.0;
+  for (const int width : {256, 128, 64}) {
+    const double rounds = static_cast<double>(
+        cudalabs::ceil_div<long long>(specialized_tile_count(shape, width), sms));
+    const double time = rounds * width / 256.0 / specialized_tile_rate(width);
+    if (width == 256 || time < best_time) {
+      best = width;
+      best_time = time;
+    }
+  }
+  return best;
 }
 
 }  // namespace lab11

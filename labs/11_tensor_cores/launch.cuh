@@ -366,16 +366,28 @@ const SpecializedPlan& planned_best(const GemmShape& shape) {
 KernelLaunch describe_best(const GemmShape& shape) {
   if (!hopper_rungs_run_here()) return MmaSwizzledRung::describe(shape);
   const SpecializedPlan& plan = planned_best(shape);
-  return plan.width == 128 ? specialized_launch<128>(specialized_units<128>(shape, plan.slices))
-                           : specialized_launch<256>(specialized_units<256>(shape, plan.slices));
+  switch (plan.width) {
+    case 64:
+      return specialized_launch<64>(specialized_units<64>(shape, plan.slices));
+    case 128:
+      return specialized_launch<128>(specialized_units<128>(shape, plan.slices));
+    default:
+      return specialized_launch<256>(specialized_units<256>(shape, plan.slices));
+  }
 }
 
 void launch_best(const Bf16GemmArgs& args, cudaStream_t stream) {
   cudalabs::validate_gemm_args(args, "lab11 best");  // bad arguments first, before the device
   if (!hopper_rungs_run_here()) return MmaSwizzledRung::launch(args, stream);
   const SpecializedPlan plan = planned_best(args.shape());
-  if (plan.width == 128) return run_specialized<128>(args, plan.slices, stream);
-  run_specialized<256>(args, plan.slices, stream);
+  switch (plan.width) {
+    case 64:
+      return run_specialized<64>(args, plan.slices, stream);
+    case 128:
+      return run_specialized<128>(args, plan.slices, stream);
+    default:
+      return run_specialized<256>(args, plan.slices, stream);
+  }
 }
 
 const TensorCoreVariant kVariants[] = {

@@ -173,4 +173,17 @@ struct SubpixelTile {
 /// two tile widths' waves with it.
 inline constexpr double kNarrowTileRate = 0.94;
 
+/// The same for 128 x 64 tiles, which `best` runs where C has few columns: an estimate, not yet
+/// measured (half a 128-wide tile's multiply-adds for each byte of A a stage brings, so below its
+/// rate); issue 53's records of the shapes it runs will tell.
+inline constexpr double kNarrowestTileRate = 0.7;
+
+/// The tile widths `best` chooses among, narrowest first.
+inline constexpr int kSpecializedWidths[] = {64, 128, 256};
+
+/// The warp-specialized kernel's rate per SM on 128 x `width` tiles against the 256-wide tiles'.
+inline constexpr double specialized_tile_rate(int width) {
+  return width == 256 ? 1.0 : width == 128 ? kNarrowTileRate : kNarrowestTileRate;
+}
+
 }  // namespace lab11

@@ -166,7 +166,7 @@ TEST(BestPlan, IsAPlanTheKernelRunsAndTheFastestByTheModel) {
     const GemmShape shape = draw_shape(random, 20000, 100000);
     const int count = sms(random);
     const SpecializedPlan plan = plan_best(shape, count);
-    ASSERT_TRUE(plan.width == 128 || plan.width == 256) << shape.label();
+    ASSERT_TRUE(plan.width == 64 || plan.width == 128 || plan.width == 256) << shape.label();
     const int k_blocks = (shape.k + 63) / 64;
     ASSERT_TRUE(WorkUnits::slices_fit(k_blocks, plan.slices)) << shape.label();
     EXPECT_DOUBLE_EQ(plan.predicted_us,
@@ -177,7 +177,7 @@ TEST(BestPlan, IsAPlanTheKernelRunsAndTheFastestByTheModel) {
       continue;
     }
     EXPECT_LE(plan.predicted_us, kSplitMustSave * whole) << shape.label() << " on " << count;
-    for (const int width : {128, 256}) {
+    for (const int width : kSpecializedWidths) {
       for (int slices = 2; slices <= std::min(k_blocks, count); ++slices) {
         if (!WorkUnits::slices_fit(k_blocks, slices)) continue;
         ASSERT_LE(plan.predicted_us, predicted_specialized_us(shape, width, slices, count))
@@ -199,8 +199,10 @@ TEST(BestPlan, PredictsTheSumOfTheSlicesIntoTheTime) {
       split,
       7 * specialized_step_us(128) + kUnitStartUs + cudalabs::slice_sums_us(31, shape, kDramGBps),
       1e-9);
-  // A 128-wide step is half a 256-wide one at kNarrowTileRate of its rate.
+  // A 128-wide step is half a 256-wide one at kNarrowTileRate of its rate, a 64-wide one a quarter
+  // at kNarrowestTileRate.
   EXPECT_NEAR(specialized_step_us(128), 0.5 * specialized_step_us(256) / kNarrowTileRate, 1e-12);
+  EXPECT_NEAR(specialized_step_us(64), 0.25 * specialized_step_us(256) / kNarrowestTileRate, 1e-12);
 }
 
 }  // namespace
