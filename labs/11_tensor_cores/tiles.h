@@ -127,8 +127,8 @@ struct EpilogueStaging {
 
 /// `warp_specialized`: a producer warpgroup and two consumer warpgroups (64 x kWidth each) on
 /// 128 x kWidth x 64 tiles, 4 stages, a persistent grid of one block per SM. kWidth is 256 (the
-/// variant `warp_specialized`) or 128 (`warp_specialized_128`: twice the tiles, for problems whose
-/// 128 x 256 tiles would leave SMs idle).
+/// variant `warp_specialized`), 128 (`warp_specialized_128`: twice the tiles, for problems whose
+/// 128 x 256 tiles would leave SMs idle) or 64 (`best`'s, for a C of few columns).
 template <int kWidth>
 struct SpecializedTile {
   static constexpr int BM = 128;                           ///< rows of C per tile

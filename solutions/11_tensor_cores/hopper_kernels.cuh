@@ -8,8 +8,8 @@
 // thread computes an address, and the edges cost nothing.
 //
 // Step 6, warp specialisation: a producer warpgroup only issues TMA (one thread), two consumer
-// warpgroups only multiply (64 x 256 each of a 128 x 256 tile; 64 x 128 of 128 x 128 for the
-// narrower instance). Each stage has two barriers: "full" (the bytes landed) and "empty" (every
+// warpgroups only multiply (64 x 256 each of a 128 x 256 tile; 64 x 128 and 64 x 64 for the
+// narrower instances). Each stage has two barriers: "full" (the bytes landed) and "empty" (every
 // consumer warp finished reading it), so producer and consumers run as far ahead of each other as
 // the stages allow. setmaxnreg moves registers from the producer (40 a thread) to the consumers
 // (232), which hold 128 FP32 accumulators each. The grid is persistent, one block per SM walking

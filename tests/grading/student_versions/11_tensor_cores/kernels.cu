@@ -332,7 +332,8 @@ __global__ void __launch_bounds__(TmaTile::kThreads)
 }
 
 // Step 6, `warp_specialized_kernel<kWidth>` (SpecializedTile: 3 warpgroups, 128 x kWidth x 64,
-// persistent; kWidth 256 for `warp_specialized`, 128 for `warp_specialized_128`):
+// persistent; kWidth 256 for `warp_specialized`, 128 for `warp_specialized_128`, and 64 where
+// `best` runs a C of few columns: write it for any kWidth that is a multiple of 64):
 // 14. Warpgroup 0 produces: ptx::set_max_registers<40, false>, then one thread walks this block's
 //     units of work (work_units.h: unit blockIdx.x, + gridDim.x, ... < units.count(); each is
 //     tile units.tile(u), in grouped order through staging.cuh's grouped_tile, over k-blocks
