@@ -38,12 +38,6 @@ inline constexpr double kDramGBps = 2.0 * 1024 * 1024 * 1024 / 0.7627e-3 / 1e9;
 /// measured: the random-shapes record at this plan's commit will tell.
 inline constexpr double kUnitStartUs = 1.0;
 
-/// What one SM's copy engine pulls from memory, GB/s, when it alone streams its tile's panels: `best`
-/// at 4096 x 64 x 4096 on the H200, 32 blocks each bringing 1.57 MB of A and B in 23.0 us
-/// (docs/data/history/lab11_narrow_shapes_450f60f_*), a third of the SM's share of the tensor cores'
-/// rate. Where few tiles face a long K, their SMs stream at this rate, not at the tensor cores'.
-inline constexpr double kSmStreamGBps = 68.0;
-
 /// A split must take at most this fraction of the time with K whole: the model's sum and start
 /// costs are estimates, and a split that saves less is not worth its workspace.
 inline constexpr double kSplitMustSave = 0.9;
@@ -75,28 +69,17 @@ inline double specialized_step_us(int width) {
   return 2.0 * SpecializedTile<256>::BM * width * SwizzledTile::BK / (rate * 1e3);
 }
 
-/// The model's time of one k-block of a 128 x `width` tile of `shape` on one SM, microseconds: the
-/// tensor cores' step, or the stream of its stage's bytes inside A and B at kSmStreamGBps, whichever
-/// is longer.
-inline double specialized_block_us(const cudalabs::GemmShape& shape, int width) {
-  const double rows = std::min(shape.m, SpecializedTile<256>::BM);
-  const double columns = std::min(shape.n, width);
-  const double stage_bytes = 2.0 * (rows + columns) * SwizzledTile::BK;  // BF16
-  return std::max(specialized_step_us(width), stage_bytes / (kSmStreamGBps * 1e3));
-}
-
 /// The model's time of the warp-specialized kernel on `shape` with tiles `width` wide and K in
 /// `slices` slices (WorkUnits::slices_fit must hold) on a GPU of `sms` SMs, microseconds: the
-/// busiest SM's rounds of units, each its slice's k-blocks (the longest slice's,
-/// specialized_block_us each) plus kUnitStartUs, at least the time to read A and B once from DRAM
-/// (and, K whole, to write C), plus the sum of the slices when K is split.
+/// busiest SM's rounds of units, each its slice's k-blocks (the longest slice's) plus
+/// kUnitStartUs, at least the time to read A and B once from DRAM (and, K whole, to write C),
+/// plus the sum of the slices when K is split.
 inline double predicted_specialized_us(const cudalabs::GemmShape& shape, int width, int slices,
                                        int sms) {
   const WorkUnits units =
       WorkUnits::of(shape, SpecializedTile<256>::BM, width, SwizzledTile::BK, slices);
   const double rounds = static_cast<double>(cudalabs::ceil_div(units.count(), sms));
-  const double unit_us =
-      units.slice_blocks() * specialized_block_us(shape, width) + kUnitStartUs;
+  const double unit_us = units.slice_blocks() * specialized_step_us(width) + kUnitStartUs;
   const double m = shape.m, n = shape.n, k = shape.k;
   // A and B in BF16 read once; with K whole, C written once in FP32 (split, the sum writes it)
   const double c_bytes = units.split() ? 0.0 : 4.0 * m * n;

@@ -194,26 +194,15 @@ TEST(BestPlan, PredictsTheSumOfTheSlicesIntoTheTime) {
   const GemmShape shape{163, 216, 13649};
   const double one = predicted_specialized_us(shape, 128, 1, kH100Sms);
   const double split = predicted_specialized_us(shape, 128, 31, kH100Sms);
-  const double block = specialized_block_us(shape, 128);
-  EXPECT_NEAR(one, 214 * block + kUnitStartUs, 1e-9);
-  EXPECT_NEAR(split, 7 * block + kUnitStartUs + cudalabs::slice_sums_us(31, shape, kDramGBps),
-              1e-9);
+  EXPECT_NEAR(one, 214 * specialized_step_us(128) + kUnitStartUs, 1e-9);
+  EXPECT_NEAR(
+      split,
+      7 * specialized_step_us(128) + kUnitStartUs + cudalabs::slice_sums_us(31, shape, kDramGBps),
+      1e-9);
   // A 128-wide step is half a 256-wide one at kNarrowTileRate of its rate, a 64-wide one a quarter
   // at kNarrowestTileRate.
   EXPECT_NEAR(specialized_step_us(128), 0.5 * specialized_step_us(256) / kNarrowTileRate, 1e-12);
   EXPECT_NEAR(specialized_step_us(64), 0.25 * specialized_step_us(256) / kNarrowestTileRate, 1e-12);
-}
-
-TEST(BestPlan, AKBlockTakesTheTensorCoresStepOrItsStreamWhicheverIsLonger) {
-  // Full 128 x 256 stages: the tensor cores' step is the longer (the rate at 8192^3).
-  EXPECT_DOUBLE_EQ(specialized_block_us({8192, 8192, 8192}, 256), specialized_step_us(256));
-  // A 128 x 64 stage streams 24 KiB: longer than its multiply-adds at kSmStreamGBps.
-  const double stream_us = 2.0 * (128 + 64) * 64 / (kSmStreamGBps * 1e3);
-  EXPECT_GT(stream_us, specialized_step_us(64));
-  EXPECT_DOUBLE_EQ(specialized_block_us({4096, 64, 4096}, 64), stream_us);
-  // Only the stage's bytes inside A and B count: 8 columns of B, 17 rows of A.
-  EXPECT_DOUBLE_EQ(specialized_block_us({17, 8, 4096}, 64),
-                   std::max(specialized_step_us(64), 2.0 * (17 + 8) * 64 / (kSmStreamGBps * 1e3)));
 }
 
 }  // namespace
