@@ -126,7 +126,7 @@ struct EpilogueStaging {
 };
 
 /// `warp_specialized`: a producer warpgroup and two consumer warpgroups (64 x kWidth each) on
-/// 128 x kWidth x 64 tiles, 4 to 8 stages, a persistent grid of one block per SM. kWidth is 256 (the
+/// 128 x kWidth x 64 tiles, 4 stages, a persistent grid of one block per SM. kWidth is 256 (the
 /// variant `warp_specialized`), 128 (`warp_specialized_128`: twice the tiles, for problems whose
 /// 128 x 256 tiles would leave SMs idle) or 64 (`best`'s, for a C of few columns).
 template <int kWidth>
@@ -134,9 +134,7 @@ struct SpecializedTile {
   static constexpr int BM = 128;                           ///< rows of C per tile
   static constexpr int BN = kWidth;                        ///< columns of C per tile
   static constexpr int BK = SwizzledTile::BK;              ///< depth of each stage along K
-  /// TMA stages in flight: as many as about 192 KiB hold (4 of 256 columns, 6 of 128, 8 of 64),
-  /// so that narrower tiles keep as many bytes on their way from memory as wide ones
-  static constexpr int kStages = 196608 / ((BM + BN) * BK * 2);
+  static constexpr int kStages = 4;                        ///< TMA stages in flight
   static constexpr int kConsumers = 2;                     ///< consumer warpgroups, 64 rows each
   static constexpr int kThreads = 128 * (kConsumers + 1);  ///< threads per block (+ the producer)
   static constexpr int kGroupRows = 8;  ///< tile rows a group of consecutive tiles walks down
