@@ -110,13 +110,15 @@ inline cudaMemPool_t scratch_pool() {
 template <class Input>
 class AlignedOperands {
  public:
-  /// Copies A when `pack_a`, B when `pack_b`; `who` names the caller in errors.
+  /// Copies A when `pack_a`, B when `pack_b`, their rows `row_elements` apart at least (a multiple
+  /// of the 16-byte chunk: 128 bytes' worth puts every row on a cache line of its own); `who` names
+  /// the caller in errors.
   AlignedOperands(const GemmArgsOf<Input>& args, bool pack_a, bool pack_b, cudaStream_t stream,
-                  const char* who)
+                  const char* who, int row_elements = kChunkElements<Input>)
       : args_(args), stream_(stream), who_(who) {
     if (!pack_a && !pack_b) return;
-    constexpr int kChunk = kChunkElements<Input>;
-    const int lda = ceil_div(args.k, kChunk) * kChunk, ldb = ceil_div(args.n, kChunk) * kChunk;
+    const int lda = ceil_div(args.k, row_elements) * row_elements;
+    const int ldb = ceil_div(args.n, row_elements) * row_elements;
     const std::size_t a_elements = pack_a ? static_cast<std::size_t>(args.m) * lda : 0;
     const std::size_t b_elements = pack_b ? static_cast<std::size_t>(args.k) * ldb : 0;
     CUDA_CHECK(cudaMallocFromPoolAsync(&scratch_, (a_elements + b_elements) * sizeof(Input),

@@ -38,6 +38,15 @@ inline constexpr double kDramGBps = 2.0 * 1024 * 1024 * 1024 / 0.7627e-3 / 1e9;
 /// measured: the random-shapes record at this plan's commit will tell.
 inline constexpr double kUnitStartUs = 1.0;
 
+/// What B's rows off 128-byte lines cost the warp-specialized kernel: each 128-byte row of a
+/// stage's panel then spans two lines. `best` ran at 0.869 of cuBLAS at 8192 x 8200 x 8192 (B's rows
+/// off) and at 0.991 at 8192 x 8192 x 8200 (A's off, B's on) and 8192^3
+/// (docs/data/history/lab11_big_shapes_a7c9d93_*): about 12 % of the time.
+inline constexpr double kOffLineRowsCost = 0.12;
+
+/// The host's cost of one more launch on a stream of back-to-back work, microseconds (an estimate).
+inline constexpr double kLaunchUs = 3.0;
+
 /// A split must take at most this fraction of the time with K whole: the model's sum and start
 /// costs are estimates, and a split that saves less is not worth its workspace.
 inline constexpr double kSplitMustSave = 0.9;
@@ -87,6 +96,15 @@ inline double predicted_specialized_us(const cudalabs::GemmShape& shape, int wid
   double us = std::max(rounds * unit_us, memory_us);
   if (units.split()) us += cudalabs::slice_sums_us(slices, shape, kDramGBps);
   return us;
+}
+
+/// Whether copying B into rows 128 bytes apart pays for `shape`, whose kernel takes `kernel_us` with
+/// B's rows off their lines: the copy (B read and written once, and its launch) against
+/// kOffLineRowsCost of the kernel's time.
+inline bool copy_b_to_lines_pays(const cudalabs::GemmShape& shape, double kernel_us) {
+  const double copy_us =
+      2.0 * 2.0 * static_cast<double>(shape.k) * shape.n / (kDramGBps * 1e3) + kLaunchUs;
+  return copy_us < kOffLineRowsCost * kernel_us;
 }
 
 /// The plan `best` runs for `shape` on `sms` SMs: K whole on best_width's tiles, unless a split

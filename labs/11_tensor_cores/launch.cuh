@@ -233,14 +233,22 @@ using MmaFp16Rung = TiledRung<MmaFp16, MmaFp16Tile, 75, Fp16GemmArgs>;
 // ---- The TMA rungs (steps 5 and 6): tensor maps, operands repacked where TMA cannot read them
 // ----
 
+// B's rows each start a 128-byte line.
+bool rows_on_lines(const __nv_bfloat16* matrix, int ld) {
+  return aligned_to(matrix, 128) && ld % 64 == 0;
+}
+
 // Operands TMA can read (16-byte aligned, rows a multiple of 16 bytes apart): `args` itself, or
-// with A and/or B copied in one pass into pooled scratch (common/aligned_operands.cuh).
+// with A and/or B copied in one pass into pooled scratch (common/aligned_operands.cuh). With
+// `b_on_lines`, B is copied too where its rows are off 128-byte lines, and copies get rows 128
+// bytes apart.
 class TmaOperands : public cudalabs::AlignedOperands<__nv_bfloat16> {
  public:
-  TmaOperands(const Bf16GemmArgs& args, cudaStream_t stream)
+  TmaOperands(const Bf16GemmArgs& args, cudaStream_t stream, bool b_on_lines = false)
       : AlignedOperands(args, !cudalabs::rows_allow_16_byte_loads(args.a, args.lda),
-                        !cudalabs::rows_allow_16_byte_loads(args.b, args.ldb), stream,
-                        "lab11 repack") {}
+                        !cudalabs::rows_allow_16_byte_loads(args.b, args.ldb) ||
+                            (b_on_lines && !rows_on_lines(args.b, args.ldb)),
+                        stream, "lab11 repack", b_on_lines ? 64 : 8) {}
 };
 
 KernelLaunch describe_tma(const GemmShape& shape) {
@@ -308,11 +316,12 @@ std::string specialized_unavailable() {
 // split, it writes the slices' partial Cs into a workspace that the summing kernel then adds into C
 // (common/slice_sums.cuh). Operands TMA cannot read are repacked first (TmaOperands).
 template <int kWidth>
-void run_specialized(const Bf16GemmArgs& args, int slices, cudaStream_t stream) {
+void run_specialized(const Bf16GemmArgs& args, int slices, cudaStream_t stream,
+                     bool b_on_lines = false) {
   const WorkUnits units = specialized_units<kWidth>(args.shape(), slices);
   const KernelLaunch config = specialized_launch<kWidth>(units);
   require_capability(90, config.kernel, "lab11 warp_specialized");
-  const TmaOperands operands(args, stream);
+  const TmaOperands operands(args, stream, b_on_lines);
   const Bf16GemmArgs& readable = operands.args();
   const CUtensorMap a_map =
       bf16_tensor_map(readable.a, args.m, args.k, readable.lda, SpecializedTile<kWidth>::BM);
@@ -380,13 +389,16 @@ void launch_best(const Bf16GemmArgs& args, cudaStream_t stream) {
   cudalabs::validate_gemm_args(args, "lab11 best");  // bad arguments first, before the device
   if (!hopper_rungs_run_here()) return MmaSwizzledRung::launch(args, stream);
   const SpecializedPlan plan = planned_best(args.shape());
+  // B onto 128-byte lines where it is copied anyway, or where the copy pays (best_plan.h)
+  const bool b_on_lines = !cudalabs::rows_allow_16_byte_loads(args.b, args.ldb) ||
+                          copy_b_to_lines_pays(args.shape(), plan.predicted_us);
   switch (plan.width) {
     case 64:
-      return run_specialized<64>(args, plan.slices, stream);
+      return run_specialized<64>(args, plan.slices, stream, b_on_lines);
     case 128:
-      return run_specialized<128>(args, plan.slices, stream);
+      return run_specialized<128>(args, plan.slices, stream, b_on_lines);
     default:
-      return run_specialized<256>(args, plan.slices, stream);
+      return run_specialized<256>(args, plan.slices, stream, b_on_lines);
   }
 }
 

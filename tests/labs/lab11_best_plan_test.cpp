@@ -205,5 +205,21 @@ TEST(BestPlan, PredictsTheSumOfTheSlicesIntoTheTime) {
   EXPECT_NEAR(specialized_step_us(64), 0.25 * specialized_step_us(256) / kNarrowestTileRate, 1e-12);
 }
 
+// B's rows onto 128-byte lines: the copy is one read and one write of B, the gain a share of the
+// kernel's time, so it pays where C is large against B, not for a small GEMM nor one that reads B
+// once.
+TEST(BestPlan, CopiesBOntoLinesOnlyWhereTheKernelOutlastsTheCopy) {
+  for (const GemmShape& shape : {GemmShape{8192, 8200, 8192}, GemmShape{6593, 9160, 9544},
+                                 GemmShape{16384, 1000, 1024}}) {
+    EXPECT_TRUE(copy_b_to_lines_pays(shape, plan_best(shape, kH100Sms).predicted_us))
+        << shape.label();
+  }
+  for (const GemmShape& shape : {GemmShape{100, 100, 100}, GemmShape{2, 14073, 13664},
+                                 GemmShape{2048, 2000, 8192}, GemmShape{1, 1, 100000}}) {
+    EXPECT_FALSE(copy_b_to_lines_pays(shape, plan_best(shape, kH100Sms).predicted_us))
+        << shape.label();
+  }
+}
+
 }  // namespace
 }  // namespace lab11
