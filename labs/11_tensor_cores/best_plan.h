@@ -6,10 +6,10 @@
 /// The model: a persistent block runs units of (tile, slice of K) in rounds, so the kernel takes
 /// the busiest SM's rounds, ceil(units / SMs), times one unit's time: its slice's k-blocks at the
 /// SM's measured rate for the tile's width, plus what starting a unit costs. No kernel beats DRAM:
-/// reading A and B once and writing C once is a floor. A split adds its partial Cs' trip through memory and the
-/// summing launch (common/slice_sums.h). K is split only where that saves kSplitMustSave of the
-/// time with K whole; a C that already fills the SMs, or a short K, gains less than the sum costs.
-/// Pure host code: the CPU tests check the plans.
+/// reading A and B once and writing C once is a floor. A split adds its partial Cs' trip through
+/// memory and the summing launch (common/slice_sums.h). K is split only where that saves
+/// kSplitMustSave of the time with K whole; a C that already fills the SMs, or a short K, gains
+/// less than the sum costs. Pure host code: the CPU tests check the plans.
 #pragma once
 
 #include "best_width.h"
@@ -38,10 +38,11 @@ inline constexpr double kDramGBps = 2.0 * 1024 * 1024 * 1024 / 0.7627e-3 / 1e9;
 /// measured: the random-shapes record at this plan's commit will tell.
 inline constexpr double kUnitStartUs = 1.0;
 
-/// What B's rows off 128-byte lines cost the warp-specialized kernel: each 128-byte row of a
-/// stage's panel then spans two lines. `best` ran at 0.869 of cuBLAS at 8192 x 8200 x 8192 (B's rows
-/// off) and at 0.991 at 8192 x 8192 x 8200 (A's off, B's on) and 8192^3
-/// (docs/data/history/lab11_big_shapes_a7c9d93_*): about 12 % of the time.
+/// What B's rows off 128-byte lines cost the warp-specialized kernel, as a share of its time: each
+/// 128-byte row of a stage's panel then spans two lines. An estimate on the safe side of what the
+/// copy onto lines measured: 6593 x 9160 x 9544 from 0.687 to 0.817 of cuBLAS, 6431 x 3976 x 3448
+/// from 0.539 to 0.677, 8192 x 8200 x 8192 unmoved at 0.87, whose gap is its last column of tiles
+/// (docs/data/history/lab11_big_shapes_{a7c9d93,c16b101}_*).
 inline constexpr double kOffLineRowsCost = 0.12;
 
 /// The host's cost of one more launch on a stream of back-to-back work, microseconds (an estimate).
@@ -98,8 +99,8 @@ inline double predicted_specialized_us(const cudalabs::GemmShape& shape, int wid
   return us;
 }
 
-/// Whether copying B into rows 128 bytes apart pays for `shape`, whose kernel takes `kernel_us` with
-/// B's rows off their lines: the copy (B read and written once, and its launch) against
+/// Whether copying B into rows 128 bytes apart pays for `shape`, whose kernel takes `kernel_us`
+/// with B's rows off their lines: the copy (B read and written once, and its launch) against
 /// kOffLineRowsCost of the kernel's time.
 inline bool copy_b_to_lines_pays(const cudalabs::GemmShape& shape, double kernel_us) {
   const double copy_us =

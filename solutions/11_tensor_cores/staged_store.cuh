@@ -1,13 +1,13 @@
 // Lab 11 solution: the warp-specialized kernel's epilogue through shared memory.
 //
-// A wgmma accumulator fragment holds, per lane, pairs of columns 8 apart on two rows 8 apart: stored
-// as it lies, a warp's store touches 8 rows at once and, where C's rows are not 8-byte aligned (an
-// odd N), fills only part of each 32-byte sector it touches, twice. Nsight Compute counted 3 L2
-// write sectors per sector of C that way at 896 x 13697 x 16 (cuBLAS: 1.1), and the kernel ran at
-// a third of cuBLAS's speed where the epilogue is the work (a short K). Here each warp first puts
-// 16 rows x 32 columns of its accumulators in shared memory (EpilogueStaging), then writes them a
-// row's consecutive columns per store: 4 floats a lane where C's rows are 16-byte aligned, 2 where
-// 8, 1 otherwise; whole sectors at any alignment.
+// A wgmma accumulator fragment holds, per lane, pairs of columns 8 apart on two rows 8 apart:
+// stored as it lies, a warp's store touches 8 rows at once and, where C's rows are not 8-byte
+// aligned (an odd N), fills only part of each 32-byte sector it touches, twice. Nsight Compute
+// counted 3 L2 write sectors per sector of C that way at 896 x 13697 x 16 (cuBLAS: 1.1), and the
+// kernel ran at a third of cuBLAS's speed where the epilogue is the work (a short K). Here each
+// warp first puts 16 rows x 32 columns of its accumulators in shared memory (EpilogueStaging), then
+// writes them a row's consecutive columns per store: 4 floats a lane where C's rows are 16-byte
+// aligned, 2 where 8, 1 otherwise; whole sectors at any alignment.
 #pragma once
 
 #include "common/gemm_types.h"

@@ -209,8 +209,8 @@ TEST(BestPlan, PredictsTheSumOfTheSlicesIntoTheTime) {
 // kernel's time, so it pays where C is large against B, not for a small GEMM nor one that reads B
 // once.
 TEST(BestPlan, CopiesBOntoLinesOnlyWhereTheKernelOutlastsTheCopy) {
-  for (const GemmShape& shape : {GemmShape{8192, 8200, 8192}, GemmShape{6593, 9160, 9544},
-                                 GemmShape{16384, 1000, 1024}}) {
+  for (const GemmShape& shape :
+       {GemmShape{8192, 8200, 8192}, GemmShape{6593, 9160, 9544}, GemmShape{16384, 1000, 1024}}) {
     EXPECT_TRUE(copy_b_to_lines_pays(shape, plan_best(shape, kH100Sms).predicted_us))
         << shape.label();
   }
