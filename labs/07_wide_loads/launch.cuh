@@ -20,6 +20,7 @@
 #include "common/aligned_operands.cuh"
 #include "common/cuda_check.h"
 #include "common/launch_utils.h"
+#include "common/remembered_plan.h"
 #include "few_rows.cuh"
 #include "lab.h"
 #include "split_k.cuh"
@@ -303,21 +304,9 @@ void check_plan(const BestPlan& plan, int k, const cudalabs::GemmShape& shape) {
         ", not M = " + std::to_string(shape.m));
 }
 
-// plan_best for the shape, remembered from the last call of this thread: a model of some 60 plans
-// costs microseconds of host time (4 us on a slow CPU), as much as the whole GPU time of a small
-// GEMM, and a caller's loop asks for the same shape again and again.
+// plan_best for the shape, remembered (common/remembered_plan.h).
 const BestPlan& planned_best(const cudalabs::GemmShape& shape) {
-  thread_local cudalabs::GemmShape last_shape{0, 0, 0};
-  thread_local int last_sms = 0;
-  thread_local BestPlan last_plan;
-  const int sms = multiprocessors();
-  if (shape.m != last_shape.m || shape.n != last_shape.n || shape.k != last_shape.k ||
-      sms != last_sms) {
-    last_plan = plan_best(shape, sms);
-    last_shape = shape;
-    last_sms = sms;
-  }
-  return last_plan;
+  return cudalabs::remembered_plan<BestPlan>(shape, &plan_best);
 }
 
 cudalabs::KernelLaunch describe_best(const cudalabs::GemmShape& shape) {

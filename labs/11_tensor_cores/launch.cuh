@@ -17,6 +17,7 @@
 #include "common/build_report.h"
 #include "common/cuda_check.h"
 #include "common/launch_utils.h"
+#include "common/remembered_plan.h"
 #include "common/slice_sums.cuh"
 #include "lab.h"
 #include "tiles.h"
@@ -355,21 +356,9 @@ std::string best_unavailable() {
   return MmaSwizzledRung::unavailable();
 }
 
-// plan_best for the shape, remembered from this thread's last call: the model of some 260 plans
-// costs a microsecond of host time, as much as the GPU time of a small GEMM, and a caller's loop
-// asks for the same shape again and again.
+// plan_best for the shape, remembered (common/remembered_plan.h).
 const SpecializedPlan& planned_best(const GemmShape& shape) {
-  thread_local GemmShape last_shape{0, 0, 0};
-  thread_local int last_sms = 0;
-  thread_local SpecializedPlan last_plan;
-  const int sms = multiprocessors();
-  if (shape.m != last_shape.m || shape.n != last_shape.n || shape.k != last_shape.k ||
-      sms != last_sms) {
-    last_plan = plan_best(shape, sms);
-    last_shape = shape;
-    last_sms = sms;
-  }
-  return last_plan;
+  return cudalabs::remembered_plan<SpecializedPlan>(shape, &plan_best);
 }
 
 KernelLaunch describe_best(const GemmShape& shape) {
