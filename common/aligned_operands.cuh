@@ -37,12 +37,12 @@ bool rows_allow_16_byte_loads(const Input* matrix, int ld) {
 /// dimension packed_ld, a multiple of the chunk, 16-byte aligned).
 template <class Input>
 struct RepackJob {
-  const Input* source = nullptr;
-  int ld = 0;
-  Input* packed = nullptr;
-  int packed_ld = 0;
-  int rows = 0;
-  int cols = 0;
+  const Input* source = nullptr;  ///< the matrix to copy
+  int ld = 0;                     ///< its leading dimension, elements
+  Input* packed = nullptr;        ///< where the copy goes (16-byte aligned)
+  int packed_ld = 0;              ///< the copy's leading dimension, a multiple of the chunk
+  int rows = 0;                   ///< rows to copy (0: nothing)
+  int cols = 0;                   ///< columns to copy
 
   /// 16-byte chunks of the copy: one thread each.
   long long chunks() const {

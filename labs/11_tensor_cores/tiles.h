@@ -122,6 +122,7 @@ struct EpilogueStaging {
   static constexpr int kRows = 16;     ///< a warp's rows of a 64-row accumulator block
   static constexpr int kColumns = 32;  ///< columns staged at a time
   static constexpr int kStride = 40;   ///< floats between staged rows
+  /// bytes of one warp's buffer
   static constexpr std::size_t kWarpBytes = kRows * kStride * sizeof(float);
 };
 
