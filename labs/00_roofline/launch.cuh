@@ -11,26 +11,14 @@
 #include <string>
 
 namespace lab00 {
-namespace {
-
-int multiprocessor_count() {
-  static const int count = [] {
-    int device = 0, sms = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    return sms;
-  }();
-  return count;
-}
-
-}  // namespace
 
 // A grid-stride copy needs only enough blocks to fill the machine: 8 blocks of 256 threads per SM
 // (full occupancy on every architecture of the suite), fewer when there is little to copy.
 cudalabs::KernelLaunch describe_copy(std::size_t count) {
   const long long wanted =
       static_cast<long long>((count / 4 + kThreadsPerBlock) / kThreadsPerBlock);
-  const long long blocks = std::max(1LL, std::min<long long>(wanted, 8LL * multiprocessor_count()));
+  const long long blocks =
+      std::max(1LL, std::min<long long>(wanted, 8LL * cudalabs::multiprocessor_count()));
   return {reinterpret_cast<const void*>(&copy_kernel),
           cudalabs::checked_grid(blocks, 1, 1, "lab00 copy"), dim3(kThreadsPerBlock), 0};
 }

@@ -283,10 +283,6 @@ void run_plan(const BestPlan& plan, const cudalabs::GemmArgs& args, cudaStream_t
   }
 }
 
-int multiprocessors() {
-  return cudalabs::multiprocessor_count();
-}
-
 // Throws std::invalid_argument for a plan that is not one of candidate_plans for a GEMM of K `k`.
 void check_plan(const BestPlan& plan, int k, const cudalabs::GemmShape& shape) {
   const bool streamable = plan.candidate != nullptr && plan.stream_k() && !plan.candidate->narrow &&
@@ -320,7 +316,7 @@ void launch_best(const cudalabs::GemmArgs& args, cudaStream_t stream) {
   const BestPlan plan = planned_best(args.shape());
   const bool pack_a = !cudalabs::rows_allow_16_byte_loads(args.a, args.lda);
   const bool pack_b = !cudalabs::rows_allow_16_byte_loads(args.b, args.ldb);
-  if (repack_pays(plan, args.shape(), pack_a, pack_b, multiprocessors())) {
+  if (repack_pays(plan, args.shape(), pack_a, pack_b, cudalabs::multiprocessor_count())) {
     const cudalabs::AlignedOperands<float> aligned(args, pack_a, pack_b, stream, "lab07 repack");
     run_plan(plan, aligned.args(), stream);
     return;

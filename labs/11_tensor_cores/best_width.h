@@ -21,13 +21,13 @@ inline long long specialized_tile_count(const cudalabs::GemmShape& shape, int wi
 /// tile `width` wide does width / 256 of a 256-wide tile's work at specialized_tile_rate(width) of
 /// its rate; of equal times, the wider tile (fewer units to walk).
 inline int best_width(const cudalabs::GemmShape& shape, int sms) {
-  int best = 256;
+  int best = 0;
   double best_time = 0.0;
-  for (const int width : {256, 128, 64}) {
+  for (const int width : kSpecializedWidths) {  // narrowest first: `<=` keeps the wider of equals
     const double rounds = static_cast<double>(
         cudalabs::ceil_div<long long>(specialized_tile_count(shape, width), sms));
     const double time = rounds * width / 256.0 / specialized_tile_rate(width);
-    if (width == 256 || time < best_time) {
+    if (best == 0 || time <= best_time) {
       best = width;
       best_time = time;
     }

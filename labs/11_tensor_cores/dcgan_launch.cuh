@@ -73,8 +73,8 @@ void launch_subpixel(const SubpixelArgs<T>& args, cudaStream_t stream) {
                             25 * shape.in_channels, kWidth);
   }
   const long long items = 4LL * p.row_tiles * p.column_tiles;
-  const dim3 grid = cudalabs::checked_grid(std::min<long long>(items, multiprocessors()), 1, 1,
-                                           "lab11 tconv_subpixel");
+  const dim3 grid = cudalabs::checked_grid(
+      std::min<long long>(items, cudalabs::multiprocessor_count()), 1, 1, "lab11 tconv_subpixel");
   allow_shared(&subpixel_wgmma_kernel<kWidth, T>, Tile::kSharedBytes);
   subpixel_wgmma_kernel<kWidth, T>
       <<<grid, Tile::kThreads, Tile::kSharedBytes, stream>>>(p, a_map, b_map);

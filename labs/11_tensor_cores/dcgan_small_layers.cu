@@ -217,16 +217,10 @@ __global__ void __launch_bounds__(kRgbWarps * 32, 4)
 template <int kSteps>
 void launch_rgb_steps(const TconvShape& shape, const __nv_bfloat16* input, const float* packed,
                       const float* bias, float* output, cudaStream_t stream) {
-  int device = 0, sms = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   const std::size_t shared =
       static_cast<std::size_t>(kRgbRowBuffers) * shape.width * rgb_pixel_stride(shape.in_channels);
-  if (shared > 48 * 1024)
-    CUDA_CHECK(cudaFuncSetAttribute(&rgb_kernel<kSteps>,
-                                    cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    static_cast<int>(shared)));
-  const long long blocks = std::min<long long>(shape.batch, 4LL * sms);
+  cudalabs::allow_dynamic_shared_memory(reinterpret_cast<const void*>(&rgb_kernel<kSteps>), shared);
+  const long long blocks = std::min<long long>(shape.batch, 4LL * cudalabs::multiprocessor_count());
   rgb_kernel<kSteps><<<static_cast<unsigned>(blocks), kRgbWarps * 32, shared, stream>>>(
       shape, input, packed, bias, output);
   CUDA_CHECK_LAUNCH("lab11 rgb_kernel");

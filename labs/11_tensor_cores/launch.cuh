@@ -279,15 +279,11 @@ void launch_tma(const Bf16GemmArgs& args, cudaStream_t stream) {
   CUDA_CHECK_LAUNCH("lab11 tma_wgmma_kernel");
 }
 
-int multiprocessors() {
-  return cudalabs::multiprocessor_count();
-}
-
 // The warp-specialized kernel's launch on `units`: one persistent block per SM, or per unit where
 // there are fewer.
 template <int kWidth>
 KernelLaunch specialized_launch(const WorkUnits& units) {
-  const long long blocks = std::min<long long>(units.count(), multiprocessors());
+  const long long blocks = std::min<long long>(units.count(), cudalabs::multiprocessor_count());
   cudalabs::allow_dynamic_shared_memory(
       reinterpret_cast<const void*>(&warp_specialized_kernel<kWidth>),
       SpecializedTile<kWidth>::kSharedBytes);

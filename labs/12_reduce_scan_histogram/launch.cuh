@@ -40,16 +40,6 @@ using cudalabs::ceil_div;
 using cudalabs::KernelLaunch;
 using lab12_given::store_sum_start_kernel;
 
-int multiprocessor_count() {
-  static const int count = [] {
-    int device = 0, sms = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    return sms;
-  }();
-  return count;
-}
-
 // Blocks of kThreadsPerBlock threads of `kernel` that are resident on the whole GPU at once.
 long long resident_blocks(const void* kernel) {
   static std::map<const void*, long long> known;
@@ -57,7 +47,8 @@ long long resident_blocks(const void* kernel) {
   if (found != known.end()) return found->second;
   int per_sm = 0;
   CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kThreadsPerBlock, 0));
-  const long long blocks = static_cast<long long>(std::max(per_sm, 1)) * multiprocessor_count();
+  const long long blocks =
+      static_cast<long long>(std::max(per_sm, 1)) * cudalabs::multiprocessor_count();
   known.emplace(kernel, blocks);
   return blocks;
 }
