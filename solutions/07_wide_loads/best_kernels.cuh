@@ -146,6 +146,9 @@ struct RegisterStagedBlock {
   const float* a_end;   // one past A's last float, and B's: where a shifted load must stop
   const float* b_end;
   float4 a_staged[kAVectors], b_staged[kBVectors];
+  // Off alignment the loads land here, and settle_staged() shifts them into a_staged and b_staged
+  // only after the FFMAs they overlap (unused when kVector).
+  ShiftedFour a_shifted[kVector ? 1 : kAVectors], b_shifted[kVector ? 1 : kBVectors];
   float acc[TM][TN] = {};
   float a_frag[2][TM], b_frag[2][TN];
 
@@ -167,29 +170,58 @@ struct RegisterStagedBlock {
       for (int r = 0; r < kAVectors; ++r) {
         const int v = tid + r * kThreads;
         const int row = min(row0 + v / (BK / 4), args.m - 1);
-        a_staged[r] =
-            load_four_inside<kVector>(args.a + row * args.lda + k0 + v % (BK / 4) * 4, a_end);
+        const float* p = args.a + row * args.lda + k0 + v % (BK / 4) * 4;
+        if constexpr (kVector) {
+          a_staged[r] = __ldg(reinterpret_cast<const float4*>(p));
+        } else {
+          a_shifted[r] = load_four_shifted(p, a_end);
+        }
       }
 #pragma unroll
       for (int r = 0; r < kBVectors; ++r) {
         const int v = tid + r * kThreads;
         const int column = min(col0 + v % (BN / 4) * 4, (args.n - 1) / 4 * 4);
-        b_staged[r] =
-            load_four_inside<kVector>(args.b + (k0 + v / (BN / 4)) * args.ldb + column, b_end);
+        const float* p = args.b + (k0 + v / (BN / 4)) * args.ldb + column;
+        if constexpr (kVector) {
+          b_staged[r] = __ldg(reinterpret_cast<const float4*>(p));
+        } else {
+          b_shifted[r] = load_four_shifted(p, b_end);
+        }
       }
       return;
     }
 #pragma unroll
     for (int r = 0; r < kAVectors; ++r) {
       const int v = tid + r * kThreads;
-      a_staged[r] = load_four<kVector>(args.a, row0 + v / (BK / 4), k0 + v % (BK / 4) * 4, args.m,
-                                       args.k, args.lda);
+      const float4 four = load_four<kVector>(args.a, row0 + v / (BK / 4), k0 + v % (BK / 4) * 4,
+                                             args.m, args.k, args.lda);
+      if constexpr (kVector) {
+        a_staged[r] = four;
+      } else {
+        a_shifted[r] = {four, four, 0};
+      }
     }
 #pragma unroll
     for (int r = 0; r < kBVectors; ++r) {
       const int v = tid + r * kThreads;
-      b_staged[r] = load_four<kVector>(args.b, k0 + v / (BN / 4), col0 + v % (BN / 4) * 4, args.k,
-                                       args.n, args.ldb);
+      const float4 four = load_four<kVector>(args.b, k0 + v / (BN / 4), col0 + v % (BN / 4) * 4,
+                                             args.k, args.n, args.ldb);
+      if constexpr (kVector) {
+        b_staged[r] = four;
+      } else {
+        b_shifted[r] = {four, four, 0};
+      }
+    }
+  }
+
+  // Off alignment, the staged tile's floats put in place: the tile loop (warp_tile.cuh) calls this
+  // just before it stores them into shared memory, after this tile's FFMAs.
+  __device__ __forceinline__ void settle_staged() {
+    if constexpr (!kVector) {
+#pragma unroll
+      for (int r = 0; r < kAVectors; ++r) a_staged[r] = settle(a_shifted[r]);
+#pragma unroll
+      for (int r = 0; r < kBVectors; ++r) b_staged[r] = settle(b_shifted[r]);
     }
   }
 

@@ -20,6 +20,7 @@
 #include "shifted_loads.cuh"
 
 #include <cstdint>
+#include <type_traits>
 
 namespace lab07 {
 namespace {
@@ -43,25 +44,49 @@ struct NarrowStage {
   __device__ static int slot(int kk) { return kk % 4 * 33 + kk / 4; }
 };
 
-// The first `count` of the four floats at p (none when count <= 0), zeros after. 128-bit loads
-// (shifted when p is off 16 bytes) wherever the four lie before `end`, one past the matrix's last
-// float: past `count` they are then the row's padding or the next row's start, read and dropped.
-// Only the last few floats of the matrix's last row take scalar loads.
+// Four floats at p as loaded: one 128-bit load when the rows are aligned, else the two of
+// load_four_shifted (shifted_loads.cuh), put in place by settle_clipped() where they are used.
 template <bool kAligned>
-__device__ __forceinline__ float4 load_four_clipped(const float* p, int count, const float* end) {
-  float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-  if (count <= 0) return v;
-  if (p + 4 <= end) {
-    v = load_four_inside<kAligned>(p, end);
-    if (count < 4) v.w = 0.0f;
-    if (count < 3) v.z = 0.0f;
-    if (count < 2) v.y = 0.0f;
-    return v;
+using LoadedFour = std::conditional_t<kAligned, float4, ShiftedFour>;
+
+// The first `count` of the four floats at p (none when count <= 0), as loaded: 128-bit loads
+// wherever the four lie before `end`, one past the matrix's last float (past `count` they are then
+// the row's padding or the next row's start, dropped by settle_clipped). Only the last few floats
+// of the matrix's last row take scalar loads.
+template <bool kAligned>
+__device__ __forceinline__ LoadedFour<kAligned> load_four_clipped(const float* p, int count,
+                                                                  const float* end) {
+  const float4 zeros = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  float4 v = zeros;
+  if (count > 0 && p + 4 <= end) {
+    if constexpr (kAligned)
+      return __ldg(reinterpret_cast<const float4*>(p));
+    else
+      return load_four_shifted(p, end);
   }
-  v.x = __ldg(p);
-  if (count > 1) v.y = __ldg(p + 1);
-  if (count > 2) v.z = __ldg(p + 2);
-  return v;  // p + 3 is past the matrix's end, so count < 4
+  if (count > 0) {
+    v.x = __ldg(p);
+    if (count > 1) v.y = __ldg(p + 1);
+    if (count > 2) v.z = __ldg(p + 2);  // p + 3 is past the matrix's end, so count < 4
+  }
+  if constexpr (kAligned)
+    return v;
+  else
+    return ShiftedFour{v, zeros, 0};
+}
+
+// What load_four_clipped loaded, in place, the floats past `count` zero (the padding it read may
+// hold anything, NaN included).
+__device__ __forceinline__ float4 settle_clipped(const float4& loaded, int count) {
+  float4 v = loaded;
+  if (count < 4) v.w = 0.0f;
+  if (count < 3) v.z = 0.0f;
+  if (count < 2) v.y = 0.0f;
+  if (count < 1) v.x = 0.0f;
+  return v;
+}
+__device__ __forceinline__ float4 settle_clipped(const ShiftedFour& loaded, int count) {
+  return settle_clipped(settle(loaded), count);
 }
 
 __device__ __forceinline__ float component(const float4& v, int j) {
@@ -87,14 +112,15 @@ __device__ __forceinline__ void narrow_gemm(const cudalabs::GemmArgs& args, floa
   // [narrow]
   // This lane's float4 of each of its rows of A at chunk k0, and this thread's float4s of the
   // chunk's rows of B (on their way to `stage`).
-  float4 a_now[kNarrowRows], b_next[Stage::kLoads];
+  // Both stay as loaded until they are used (settle_clipped), after the barrier.
+  LoadedFour<kAligned> a_next[kNarrowRows], b_next[Stage::kLoads];
+  float4 a_now[kNarrowRows];
   auto load_a = [&](int k0) {
     const int k = k0 + 4 * lane;
 #pragma unroll
     for (int r = 0; r < kNarrowRows; ++r) {
-      a_now[r] = r < rows ? load_four_clipped<kAligned>(
-                                a + r * static_cast<long long>(args.lda) + k, args.k - k, a_end)
-                          : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+      a_next[r] = load_four_clipped<kAligned>(a + r * static_cast<long long>(args.lda) + k,
+                                              r < rows ? args.k - k : 0, a_end);
     }
   };
   auto load_b = [&](int k0) {
@@ -102,11 +128,9 @@ __device__ __forceinline__ void narrow_gemm(const cudalabs::GemmArgs& args, floa
     for (int i = 0; i < Stage::kLoads; ++i) {
       const int v = threadIdx.x + i * kNarrowThreads, kk = v / Stage::kVectors;
       const int q = v % Stage::kVectors;
-      b_next[i] =
-          kk < kNarrowChunkK && k0 + kk < args.k
-              ? load_four_clipped<kAligned>(b + static_cast<long long>(k0 + kk) * args.ldb + 4 * q,
-                                            cols - 4 * q, b_end)
-              : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+      b_next[i] = load_four_clipped<kAligned>(
+          b + static_cast<long long>(k0 + kk) * args.ldb + 4 * q,
+          kk < kNarrowChunkK && k0 + kk < args.k ? cols - 4 * q : 0, b_end);
     }
   };
   // Step j of the chunk for this lane: k = k0 + 4 lane + j, B's row from its slot.
@@ -135,12 +159,16 @@ __device__ __forceinline__ void narrow_gemm(const cudalabs::GemmArgs& args, floa
     for (int i = 0; i < Stage::kLoads; ++i) {
       const int v = threadIdx.x + i * kNarrowThreads, kk = v / Stage::kVectors;
       if (kk < kNarrowChunkK) {
-        *reinterpret_cast<float4*>(stage + Stage::slot(kk) * Stage::kStride +
-                                   4 * (v % Stage::kVectors)) = b_next[i];
+        const int q = v % Stage::kVectors;
+        *reinterpret_cast<float4*>(stage + Stage::slot(kk) * Stage::kStride + 4 * q) =
+            settle_clipped(b_next[i], k0 + kk < args.k ? cols - 4 * q : 0);
       }
     }
     __syncthreads();
     if (rows == 0) continue;
+#pragma unroll
+    for (int r = 0; r < kNarrowRows; ++r)
+      a_now[r] = settle_clipped(a_next[r], r < rows ? args.k - (k0 + 4 * lane) : 0);
     // The lane's k past K's end (in the last chunk only) run no FFMA: the product's count exactly.
     const int steps = min(4, args.k - k0 - 4 * lane);
     if constexpr (kCols < kNarrowMaxCols) {

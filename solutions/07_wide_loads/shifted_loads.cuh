@@ -9,34 +9,62 @@
 namespace lab07 {
 namespace {
 
-// Four consecutive floats that lie inside the matrix, no bounds tests: one 128-bit load when the
-// rows are aligned. Off alignment (a row of N % 4 != 0 floats, or a matrix that starts off 16
-// bytes), the two aligned 128-bit chunks that hold the four floats, shifted into place: two wide
-// loads instead of four scalar ones, the same lines read (a predicated wide path rather than a
-// scalar fallback). Their bytes before p and after p + 3 lie in 16-byte chunks that hold a float
-// of the matrix, so inside its allocation, except past the matrix's last float: where the second
-// chunk would reach past `end` (one past the matrix's last float), four scalar loads instead.
+// Four consecutive floats as loaded off 16-byte alignment: the two aligned 128-bit chunks that hold
+// them and how far into the first they start. Only settle() puts them in place, where they are
+// used: a load's value taken at once (a shift right after the load) makes the warp wait for
+// memory there, so the next tile's loads no longer overlap this tile's FFMAs (issue 53: lab 07's
+// best ran misaligned shapes at a third of its aligned speed).
+struct ShiftedFour {
+  float4 low;   // the aligned chunk holding the first float
+  float4 high;  // the next chunk (not loaded, and not read, when shift is 0)
+  int shift;    // floats between low's start and the first float: 0-3
+};
+
+// Loads the four floats at p, no bounds tests, the selection left to settle(). Their bytes before p
+// and after p + 3 lie in 16-byte chunks that hold a float of the matrix, so inside its allocation,
+// except past the matrix's last float: where the second chunk would reach past `end` (one past the
+// matrix's last float), four scalar loads instead (shift 0).
+__device__ __forceinline__ ShiftedFour load_four_shifted(const float* __restrict__ p,
+                                                         const float* end) {
+  const std::uintptr_t address = reinterpret_cast<std::uintptr_t>(p);
+  ShiftedFour v;
+  v.shift = static_cast<int>(address >> 2) & 3;
+  v.high = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  const float4* chunk = reinterpret_cast<const float4*>(address & ~std::uintptr_t{15});
+  if (v.shift != 0 && reinterpret_cast<const float*>(chunk + 2) > end) {
+    v.low = make_float4(__ldg(p), __ldg(p + 1), __ldg(p + 2), __ldg(p + 3));
+    v.shift = 0;
+    return v;
+  }
+  v.low = __ldg(chunk);
+  if (v.shift != 0) v.high = __ldg(chunk + 1);  // predicated: nothing here reads low yet
+  return v;
+}
+
+// The four floats of a ShiftedFour in place: selects, no branch (lanes of a warp may hold
+// different shifts: the rows of A when K % 4 != 0).
+__device__ __forceinline__ float4 settle(const ShiftedFour& v) {
+  const float window[8] = {v.low.x,  v.low.y,  v.low.z,  v.low.w,
+                           v.high.x, v.high.y, v.high.z, v.high.w};
+  float out[4];
+#pragma unroll
+  for (int q = 0; q < 4; ++q) {
+    out[q] = v.shift == 0   ? window[q]
+             : v.shift == 1 ? window[q + 1]
+             : v.shift == 2 ? window[q + 2]
+                            : window[q + 3];
+  }
+  return make_float4(out[0], out[1], out[2], out[3]);
+}
+
+// Four consecutive floats that lie inside the matrix, no bounds tests, in place at once: one
+// 128-bit load when the rows are aligned, else load_four_shifted's two (a predicated wide path
+// rather than a scalar fallback). For a value used right away; a value loaded ahead of its use
+// keeps the ShiftedFour until then.
 template <bool kVector>
 __device__ __forceinline__ float4 load_four_inside(const float* __restrict__ p, const float* end) {
   if (kVector) return __ldg(reinterpret_cast<const float4*>(p));
-  const std::uintptr_t address = reinterpret_cast<std::uintptr_t>(p);
-  const int shift = static_cast<int>(address >> 2) & 3;  // floats past the aligned chunk's start
-  const float4* chunk = reinterpret_cast<const float4*>(address & ~std::uintptr_t{15});
-  const bool second_inside = reinterpret_cast<const float*>(chunk + 2) <= end;
-  if (shift != 0 && !second_inside)
-    return make_float4(__ldg(p), __ldg(p + 1), __ldg(p + 2), __ldg(p + 3));
-  const float4 low = __ldg(chunk);
-  const float4 high = shift != 0 ? __ldg(chunk + 1) : low;
-  switch (shift) {
-    case 1:
-      return make_float4(low.y, low.z, low.w, high.x);
-    case 2:
-      return make_float4(low.z, low.w, high.x, high.y);
-    case 3:
-      return make_float4(low.w, high.x, high.y, high.z);
-    default:
-      return low;
-  }
+  return settle(load_four_shifted(p, end));
 }
 
 }  // namespace
