@@ -164,29 +164,43 @@ struct RegisterStagedBlock {
     unchecked_k_end = args.n % 4 == 0 ? args.k : args.k - 1;
   }
 
+  // The plain loads of the tile at k0. Off alignment, a second 16-byte chunk past a float's row may
+  // reach past the matrix's end only in the last tiles (kMayPassEnd): A's when the tile ends within
+  // 3 floats of a row's end, B's when fewer than 6 floats follow the tile's last row.
+  template <bool kMayPassEnd>
+  __device__ __forceinline__ void load_plain_tile(int k0) {
+#pragma unroll
+    for (int r = 0; r < kAVectors; ++r) {
+      const int v = tid + r * kThreads;
+      const int row = min(row0 + v / (BK / 4), args.m - 1);
+      const float* p = args.a + row * args.lda + k0 + v % (BK / 4) * 4;
+      if constexpr (kVector) {
+        a_staged[r] = __ldg(reinterpret_cast<const float4*>(p));
+      } else {
+        a_shifted[r] = load_four_shifted<kMayPassEnd>(p, a_end);
+      }
+    }
+#pragma unroll
+    for (int r = 0; r < kBVectors; ++r) {
+      const int v = tid + r * kThreads;
+      const int column = min(col0 + v % (BN / 4) * 4, (args.n - 1) / 4 * 4);
+      const float* p = args.b + (k0 + v / (BN / 4)) * args.ldb + column;
+      if constexpr (kVector) {
+        b_staged[r] = __ldg(reinterpret_cast<const float4*>(p));
+      } else {
+        b_shifted[r] = load_four_shifted<kMayPassEnd>(p, b_end);
+      }
+    }
+  }
+
   __device__ __forceinline__ void load_tile(int k0) {
     if (k0 + BK <= unchecked_k_end) {
-#pragma unroll
-      for (int r = 0; r < kAVectors; ++r) {
-        const int v = tid + r * kThreads;
-        const int row = min(row0 + v / (BK / 4), args.m - 1);
-        const float* p = args.a + row * args.lda + k0 + v % (BK / 4) * 4;
-        if constexpr (kVector) {
-          a_staged[r] = __ldg(reinterpret_cast<const float4*>(p));
-        } else {
-          a_shifted[r] = load_four_shifted(p, a_end);
-        }
-      }
-#pragma unroll
-      for (int r = 0; r < kBVectors; ++r) {
-        const int v = tid + r * kThreads;
-        const int column = min(col0 + v % (BN / 4) * 4, (args.n - 1) / 4 * 4);
-        const float* p = args.b + (k0 + v / (BN / 4)) * args.ldb + column;
-        if constexpr (kVector) {
-          b_staged[r] = __ldg(reinterpret_cast<const float4*>(p));
-        } else {
-          b_shifted[r] = load_four_shifted(p, b_end);
-        }
+      const bool far_from_end =
+          k0 + BK + 3 <= args.k && static_cast<long long>(args.k - k0 - BK) * args.ldb >= 6;
+      if (kVector || far_from_end) {
+        load_plain_tile<false>(k0);
+      } else {
+        load_plain_tile<true>(k0);
       }
       return;
     }

@@ -62,7 +62,7 @@ __device__ __forceinline__ LoadedFour<kAligned> load_four_clipped(const float* p
     if constexpr (kAligned)
       return __ldg(reinterpret_cast<const float4*>(p));
     else
-      return load_four_shifted(p, end);
+      return load_four_shifted<true>(p, end);
   }
   if (count > 0) {
     v.x = __ldg(p);
