@@ -17,7 +17,7 @@
 // wastes most of any tile.
 #pragma once
 
-#include "shifted_loads.cuh"
+#include "row_loads.cuh"
 #include "warp_tile.cuh"
 
 #include <cstdint>
@@ -139,103 +139,48 @@ struct RegisterStagedBlock {
   // they compute is never stored. In a GEMM of one wave the slowest block sets the time: edge
   // blocks that tested every load made 1000^3 take 18 % longer than 1024^3 (the same blocks). When
   // N % 4 != 0 that float4 reaches up to 3 floats past column N - 1, into the row's padding or the
-  // next row: inside B for every row but the last, so the tile that holds B's last row takes the
-  // tested loads (the tile past K's end does anyway).
+  // next rows: inside B for every row but the last ceil(3 / ldb) or fewer, so the tiles that hold
+  // those rows take the tested loads (the tile past K's end does anyway). With ldb < 4 (N <= 3)
+  // that is more than the last row: compute-sanitizer caught 1000 x 1 x 257 reading past B.
   int unchecked_k_end;  // tiles ending at or before this k take the plain loads
   int next_k0 = 0;      // the column of A (row of B) where the next tile starts
-  const float* a_end;   // one past A's last float, and B's: where a shifted load must stop
-  const float* b_end;
   float4 a_staged[kAVectors], b_staged[kBVectors];
-  // Off alignment the loads land here, and settle_staged() shifts them into a_staged and b_staged
-  // only after the FFMAs they overlap (unused when kVector).
-  ShiftedFour a_shifted[kVector ? 1 : kAVectors], b_shifted[kVector ? 1 : kBVectors];
   float acc[TM][TN] = {};
   float a_frag[2][TM], b_frag[2][TN];
 
   __device__ RegisterStagedBlock(const cudalabs::GemmArgs& gemm, ATile* a, BTile* b, int2 origin)
-      : args(gemm),
-        a_tile(a),
-        b_tile(b),
-        row0(origin.x),
-        col0(origin.y),
-        tid(threadIdx.x),
-        a_end(gemm.a + static_cast<long long>(gemm.m - 1) * gemm.lda + gemm.k),
-        b_end(gemm.b + static_cast<long long>(gemm.k - 1) * gemm.ldb + gemm.n) {
-    unchecked_k_end = args.n % 4 == 0 ? args.k : args.k - 1;
-  }
-
-  // The plain loads of the tile at k0. Off alignment, a second 16-byte chunk past a float's row may
-  // reach past the matrix's end only in the last tiles (kMayPassEnd): A's when the tile ends within
-  // 3 floats of a row's end, B's when fewer than 6 floats follow the tile's last row.
-  template <bool kMayPassEnd>
-  __device__ __forceinline__ void load_plain_tile(int k0) {
-#pragma unroll
-    for (int r = 0; r < kAVectors; ++r) {
-      const int v = tid + r * kThreads;
-      const int row = min(row0 + v / (BK / 4), args.m - 1);
-      const float* p = args.a + row * args.lda + k0 + v % (BK / 4) * 4;
-      if constexpr (kVector) {
-        a_staged[r] = __ldg(reinterpret_cast<const float4*>(p));
-      } else {
-        a_shifted[r] = load_four_shifted<kMayPassEnd>(p, a_end);
-      }
-    }
-#pragma unroll
-    for (int r = 0; r < kBVectors; ++r) {
-      const int v = tid + r * kThreads;
-      const int column = min(col0 + v % (BN / 4) * 4, (args.n - 1) / 4 * 4);
-      const float* p = args.b + (k0 + v / (BN / 4)) * args.ldb + column;
-      if constexpr (kVector) {
-        b_staged[r] = __ldg(reinterpret_cast<const float4*>(p));
-      } else {
-        b_shifted[r] = load_four_shifted<kMayPassEnd>(p, b_end);
-      }
-    }
+      : args(gemm), a_tile(a), b_tile(b), row0(origin.x), col0(origin.y), tid(threadIdx.x) {
+    const int past_n = (args.n - 1) / 4 * 4 + 4 - args.n;  // floats a float4 reaches past N - 1
+    unchecked_k_end = args.k - (past_n + args.ldb - 1) / args.ldb;
   }
 
   __device__ __forceinline__ void load_tile(int k0) {
     if (k0 + BK <= unchecked_k_end) {
-      const bool far_from_end =
-          k0 + BK + 3 <= args.k && static_cast<long long>(args.k - k0 - BK) * args.ldb >= 6;
-      if (kVector || far_from_end) {
-        load_plain_tile<false>(k0);
-      } else {
-        load_plain_tile<true>(k0);
+#pragma unroll
+      for (int r = 0; r < kAVectors; ++r) {
+        const int v = tid + r * kThreads;
+        const int row = min(row0 + v / (BK / 4), args.m - 1);
+        a_staged[r] = load_four_inside<kVector>(args.a + row * args.lda + k0 + v % (BK / 4) * 4);
+      }
+#pragma unroll
+      for (int r = 0; r < kBVectors; ++r) {
+        const int v = tid + r * kThreads;
+        const int column = min(col0 + v % (BN / 4) * 4, (args.n - 1) / 4 * 4);
+        b_staged[r] = load_four_inside<kVector>(args.b + (k0 + v / (BN / 4)) * args.ldb + column);
       }
       return;
     }
 #pragma unroll
     for (int r = 0; r < kAVectors; ++r) {
       const int v = tid + r * kThreads;
-      const float4 four = load_four<kVector>(args.a, row0 + v / (BK / 4), k0 + v % (BK / 4) * 4,
-                                             args.m, args.k, args.lda);
-      if constexpr (kVector) {
-        a_staged[r] = four;
-      } else {
-        a_shifted[r] = {four, four, 0};
-      }
+      a_staged[r] = load_four<kVector>(args.a, row0 + v / (BK / 4), k0 + v % (BK / 4) * 4, args.m,
+                                       args.k, args.lda);
     }
 #pragma unroll
     for (int r = 0; r < kBVectors; ++r) {
       const int v = tid + r * kThreads;
-      const float4 four = load_four<kVector>(args.b, k0 + v / (BN / 4), col0 + v % (BN / 4) * 4,
-                                             args.k, args.n, args.ldb);
-      if constexpr (kVector) {
-        b_staged[r] = four;
-      } else {
-        b_shifted[r] = {four, four, 0};
-      }
-    }
-  }
-
-  // Off alignment, the staged tile's floats put in place: the tile loop (warp_tile.cuh) calls this
-  // just before it stores them into shared memory, after this tile's FFMAs.
-  __device__ __forceinline__ void settle_staged() {
-    if constexpr (!kVector) {
-#pragma unroll
-      for (int r = 0; r < kAVectors; ++r) a_staged[r] = settle(a_shifted[r]);
-#pragma unroll
-      for (int r = 0; r < kBVectors; ++r) b_staged[r] = settle(b_shifted[r]);
+      b_staged[r] = load_four<kVector>(args.b, k0 + v / (BN / 4), col0 + v % (BN / 4) * 4, args.k,
+                                       args.n, args.ldb);
     }
   }
 

@@ -8,7 +8,7 @@
 // contiguous bytes a warp. The block stages the chunk's 128 rows of B (kCols columns) through
 // shared memory with 128-bit loads, coalesced (a warp reads whole rows), where B's rows would
 // otherwise be read by each lane for itself, kCols scalar loads 32 rows apart. On rows off 16-byte
-// alignment both take the shifted 128-bit loads of the tile kernels (shifted_loads.cuh). A chunk's
+// alignment both take the tile kernels' four scalar loads (row_loads.cuh). A chunk's
 // loads of A are in flight while the block stages its B (two blocks an SM overlap one's loads with
 // the other's FFMAs); the lanes' sums meet through shuffles. Block b covers rows
 // (b / chunks) * kNarrowWarps * kNarrowRows .. and the column chunk b % chunks.
@@ -17,10 +17,9 @@
 #include "common/gemm_device.cuh"
 #include "labs/07_wide_loads/k_slice.cuh"
 #include "labs/07_wide_loads/tiles.h"
-#include "shifted_loads.cuh"
+#include "row_loads.cuh"
 
 #include <cstdint>
-#include <type_traits>
 
 namespace lab07 {
 namespace {
@@ -44,49 +43,31 @@ struct NarrowStage {
   __device__ static int slot(int kk) { return kk % 4 * 33 + kk / 4; }
 };
 
-// Four floats at p as loaded: one 128-bit load when the rows are aligned, else the two of
-// load_four_shifted (shifted_loads.cuh), put in place by settle_clipped() where they are used.
+// The first `count` of the four floats at p (none when count <= 0), as loaded: load_four_inside
+// (row_loads.cuh) wherever the four lie before `end`, one past the matrix's last float (past
+// `count` they are then the row's padding or the next row's start, dropped by clip_four where the
+// values are used). Only the last few floats of the matrix's last row take tested scalar loads.
 template <bool kAligned>
-using LoadedFour = std::conditional_t<kAligned, float4, ShiftedFour>;
-
-// The first `count` of the four floats at p (none when count <= 0), as loaded: 128-bit loads
-// wherever the four lie before `end`, one past the matrix's last float (past `count` they are then
-// the row's padding or the next row's start, dropped by settle_clipped). Only the last few floats
-// of the matrix's last row take scalar loads.
-template <bool kAligned>
-__device__ __forceinline__ LoadedFour<kAligned> load_four_clipped(const float* p, int count,
-                                                                  const float* end) {
-  const float4 zeros = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-  float4 v = zeros;
-  if (count > 0 && p + 4 <= end) {
-    if constexpr (kAligned)
-      return __ldg(reinterpret_cast<const float4*>(p));
-    else
-      return load_four_shifted<true>(p, end);
-  }
-  if (count > 0) {
-    v.x = __ldg(p);
-    if (count > 1) v.y = __ldg(p + 1);
-    if (count > 2) v.z = __ldg(p + 2);  // p + 3 is past the matrix's end, so count < 4
-  }
-  if constexpr (kAligned)
-    return v;
-  else
-    return ShiftedFour{v, zeros, 0};
+__device__ __forceinline__ float4 load_four_clipped(const float* p, int count, const float* end) {
+  float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  if (count <= 0) return v;
+  if (p + 4 <= end) return load_four_inside<kAligned>(p);
+  v.x = __ldg(p);
+  if (count > 1) v.y = __ldg(p + 1);
+  if (count > 2) v.z = __ldg(p + 2);  // p + 3 is past the matrix's end, so count < 4
+  return v;
 }
 
-// What load_four_clipped loaded, in place, the floats past `count` zero (the padding it read may
-// hold anything, NaN included).
-__device__ __forceinline__ float4 settle_clipped(const float4& loaded, int count) {
+// What load_four_clipped loaded, the floats past `count` zero (the padding it read may hold
+// anything, NaN included). Applied where the values are used, not where they are loaded: a select
+// on a loaded value makes the warp wait for the load there.
+__device__ __forceinline__ float4 clip_four(const float4& loaded, int count) {
   float4 v = loaded;
   if (count < 4) v.w = 0.0f;
   if (count < 3) v.z = 0.0f;
   if (count < 2) v.y = 0.0f;
   if (count < 1) v.x = 0.0f;
   return v;
-}
-__device__ __forceinline__ float4 settle_clipped(const ShiftedFour& loaded, int count) {
-  return settle_clipped(settle(loaded), count);
 }
 
 __device__ __forceinline__ float component(const float4& v, int j) {
@@ -112,8 +93,8 @@ __device__ __forceinline__ void narrow_gemm(const cudalabs::GemmArgs& args, floa
   // [narrow]
   // This lane's float4 of each of its rows of A at chunk k0, and this thread's float4s of the
   // chunk's rows of B (on their way to `stage`).
-  // Both stay as loaded until they are used (settle_clipped), after the barrier.
-  LoadedFour<kAligned> a_next[kNarrowRows], b_next[Stage::kLoads];
+  // Both stay as loaded until they are used (clip_four), after the barrier.
+  float4 a_next[kNarrowRows], b_next[Stage::kLoads];
   float4 a_now[kNarrowRows];
   auto load_a = [&](int k0) {
     const int k = k0 + 4 * lane;
@@ -161,14 +142,14 @@ __device__ __forceinline__ void narrow_gemm(const cudalabs::GemmArgs& args, floa
       if (kk < kNarrowChunkK) {
         const int q = v % Stage::kVectors;
         *reinterpret_cast<float4*>(stage + Stage::slot(kk) * Stage::kStride + 4 * q) =
-            settle_clipped(b_next[i], k0 + kk < args.k ? cols - 4 * q : 0);
+            clip_four(b_next[i], k0 + kk < args.k ? cols - 4 * q : 0);
       }
     }
     __syncthreads();
     if (rows == 0) continue;
 #pragma unroll
     for (int r = 0; r < kNarrowRows; ++r)
-      a_now[r] = settle_clipped(a_next[r], r < rows ? args.k - (k0 + 4 * lane) : 0);
+      a_now[r] = clip_four(a_next[r], r < rows ? args.k - (k0 + 4 * lane) : 0);
     // The lane's k past K's end (in the last chunk only) run no FFMA: the product's count exactly.
     const int steps = min(4, args.k - k0 - 4 * lane);
     if constexpr (kCols < kNarrowMaxCols) {

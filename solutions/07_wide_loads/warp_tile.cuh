@@ -40,9 +40,6 @@ concept StagedTileBlock = requires(Block& block) {
 // warp's stores on 32 different banks), B by one 128-bit store.
 template <class Tile, int kBuffer, StagedTileBlock<Tile> Block>
 __device__ __forceinline__ void store_staged_tile(Block& block) {
-  // A block whose loads still need a step before they are in place (lab 07's shifted loads off
-  // 16-byte alignment) takes it here, as late as possible: after the FFMAs they overlapped.
-  if constexpr (requires { block.settle_staged(); }) block.settle_staged();
   constexpr int kAVectors = Tile::BM * Tile::BK / 4 / Tile::kThreads;
   constexpr int kBVectors = Tile::BK * Tile::BN / 4 / Tile::kThreads;
 #pragma unroll
