@@ -20,14 +20,14 @@ constexpr std::array<TileCandidate, sizeof...(Kernels)> candidates_of(KernelList
   int index = 0;
   return {TileCandidate{index++, Kernels::kNarrow, false, Kernels::kName, Kernels::BM, Kernels::BN,
                         Kernels::BK, Kernels::kWarps, Kernels::kBlocksPerSm, Kernels::kSmGflops,
-                        Kernels::kFixedUs}...};
+                        Kernels::kFixedUs, Kernels::kScalarRate}...};
 }
 // The few-rows kernel (few_rows.cuh), given code that no variant runs: its speed is DRAM's, and its
 // FFMAs (16 a value of B, with a 128-bit shared load for 4 of them) have a floor of their own at
 // kSmGflops, an estimate from its instruction mix (not yet measured: lab07_plans times it). ptxas
 // gives it at most 62 registers: 4 blocks of 256 threads an SM.
 constexpr TileCandidate kFewRows{BestTiles::kSize, false, true,  "few_rows", 16, kFewRowsCols, 1,
-                                 kFewRowsWarps,    4,     200.0, 2.0};
+                                 kFewRowsWarps,    4,     200.0, 2.0,        1.0};
 template <class... Kernels>
 constexpr std::array<TileCandidate, sizeof...(Kernels) + 1> all_candidates_of(
     KernelList<Kernels...> list) {
@@ -87,11 +87,13 @@ double dram_us(double bytes, long long blocks, int sms) {
 }
 
 // One SM's speed on tile c with `resident` blocks on it: an SM of fewer than kSaturatingWarps warps
-// issues proportionally less, and where no panel is shared (C one tile wide or tall) every tile's
-// loads come from DRAM, so a block finishes at most one tile of BK per round trip.
-double sm_gflops_at(const TileCandidate& c, const cudalabs::GemmShape& shape, long long resident) {
+// issues proportionally less, the scalar path runs at the tile's scalar_rate, and where no panel is
+// shared (C one tile wide or tall) every tile's loads come from DRAM, so a block finishes at most
+// one tile of BK per round trip.
+double sm_gflops_at(const TileCandidate& c, const cudalabs::GemmShape& shape, long long resident,
+                    bool vector_loads) {
   const double busy = std::min(1.0, static_cast<double>(resident * c.warps) / kSaturatingWarps);
-  double sm_gflops = c.sm_gflops * busy;
+  double sm_gflops = c.sm_gflops * busy * (vector_loads ? 1.0 : c.scalar_rate);
   if (ceil_div(shape.n, c.bn) == 1 || ceil_div(shape.m, c.bm) == 1) {
     const double tile_step_flops = 2.0 * c.bm * c.bn * c.bk;
     sm_gflops = std::min(sm_gflops, resident * tile_step_flops / (kDramRoundTripUs * 1e3));
@@ -105,7 +107,8 @@ double workspace_us(double slices, const cudalabs::GemmShape& shape, int sms) {
   return cudalabs::slice_sums_us(slices, shape, kMemoryGBps * sms);
 }
 
-double predicted_us(const TileCandidate& c, const cudalabs::GemmShape& shape, int splits, int sms) {
+double predicted_us(const TileCandidate& c, const cudalabs::GemmShape& shape, int splits, int sms,
+                    bool vector_loads) {
   const int slice_k = splits > 1 ? k_slice_length(shape.k, splits) : shape.k;
   const int slices = ceil_div(shape.k, slice_k);
   const double m = shape.m, n = shape.n, k = shape.k;
@@ -135,7 +138,7 @@ double predicted_us(const TileCandidate& c, const cudalabs::GemmShape& shape, in
     const long long tiles = tiles_of(shape, c.bm, c.bn) * slices;
     const long long per_sm = ceil_div(tiles, static_cast<long long>(sms));
     const long long resident = std::min<long long>(per_sm, c.blocks_per_sm);
-    const double sm_gflops = sm_gflops_at(c, shape, resident);
+    const double sm_gflops = sm_gflops_at(c, shape, resident, vector_loads);
     const double tile_flops =
         2.0 * c.bm * c.bn * static_cast<double>(ceil_div(slice_k, c.bk) * c.bk);
     const double round_us = resident * tile_flops / (sm_gflops * 1e3);
@@ -167,14 +170,15 @@ int stream_k_blocks(const TileCandidate& c, const cudalabs::GemmShape& shape, in
                           std::max(1LL, stream_k_iterations(c, shape) / min_run)));
 }
 
-double predicted_stream_k_us(const TileCandidate& c, const cudalabs::GemmShape& shape, int sms) {
+double predicted_stream_k_us(const TileCandidate& c, const cudalabs::GemmShape& shape, int sms,
+                             bool vector_loads) {
   const long long tiles = tiles_of(shape, c.bm, c.bn);
   const int blocks = stream_k_blocks(c, shape, sms);
   const StreamKPartition part{static_cast<int>(tiles), ceil_div(shape.k, c.bk), blocks};
   const long long resident =
       std::min<long long>(ceil_div(blocks, sms), static_cast<long long>(c.blocks_per_sm));
   const double step_us =
-      resident * 2.0 * c.bm * c.bn * c.bk / (sm_gflops_at(c, shape, resident) * 1e3);
+      resident * 2.0 * c.bm * c.bn * c.bk / (sm_gflops_at(c, shape, resident, vector_loads) * 1e3);
   double run_us = step_us * static_cast<double>(part.run());
   // The tails are not in step: a block of tails reads panels no other block is reading, from DRAM,
   // one tile per round trip at most.
@@ -196,7 +200,8 @@ double predicted_stream_k_us(const TileCandidate& c, const cudalabs::GemmShape& 
   return us + workspace_us(pieces_per_tile, shape, sms);
 }
 
-std::vector<BestPlan> candidate_plans(const cudalabs::GemmShape& shape, int sms) {
+std::vector<BestPlan> candidate_plans(const cudalabs::GemmShape& shape, int sms,
+                                      bool vector_loads) {
   std::vector<BestPlan> plans;
   for (const TileCandidate& c : kCandidates) {
     if (c.narrow && shape.n > kNarrowConsideredCols) continue;
@@ -205,17 +210,17 @@ std::vector<BestPlan> candidate_plans(const cudalabs::GemmShape& shape, int sms)
       const int slice_k = splits == 1 ? shape.k : k_slice_length(shape.k, splits);
       if (splits > 1 && (slice_k < kMinSliceK || ceil_div(shape.k, slice_k) != splits))
         continue;  // slices too thin, or rounding left fewer of them
-      plans.push_back({&c, splits, slice_k, 0, predicted_us(c, shape, splits, sms)});
+      plans.push_back({&c, splits, slice_k, 0, predicted_us(c, shape, splits, sms, vector_loads)});
     }
     if (!c.narrow && !c.few_rows && stream_k_blocks(c, shape, sms) > 1)
-      plans.push_back(
-          {&c, 1, shape.k, stream_k_blocks(c, shape, sms), predicted_stream_k_us(c, shape, sms)});
+      plans.push_back({&c, 1, shape.k, stream_k_blocks(c, shape, sms),
+                       predicted_stream_k_us(c, shape, sms, vector_loads)});
   }
   return plans;
 }
 
-BestPlan plan_best(const cudalabs::GemmShape& shape, int sms) {
-  const std::vector<BestPlan> plans = candidate_plans(shape, sms);
+BestPlan plan_best(const cudalabs::GemmShape& shape, int sms, bool vector_loads) {
+  const std::vector<BestPlan> plans = candidate_plans(shape, sms, vector_loads);
   BestPlan best;
   for (const BestPlan& plan : plans) {
     if (plan.splits == 1 && !plan.stream_k() &&
@@ -235,16 +240,19 @@ BestPlan plan_best(const cudalabs::GemmShape& shape, int sms) {
   return best;
 }
 
-bool repack_pays(const BestPlan& plan, const cudalabs::GemmShape& shape, bool pack_a, bool pack_b,
-                 int sms) {
-  if ((!pack_a && !pack_b) || plan.candidate == nullptr || plan.candidate->narrow ||
-      plan.candidate->few_rows)
-    return false;
+double repack_us(const cudalabs::GemmShape& shape, bool pack_a, bool pack_b, int sms) {
   const double a_bytes = pack_a ? 4.0 * shape.m * static_cast<double>(shape.k) : 0.0;
   const double b_bytes = pack_b ? 4.0 * shape.k * static_cast<double>(shape.n) : 0.0;
-  const double copy_us = 2.0 * (a_bytes + b_bytes) / (kMemoryGBps * sms * 1e3) +
-                         kRepackLaunchUs * ((pack_a ? 1 : 0) + (pack_b ? 1 : 0));
-  return copy_us < plan.predicted_us * (1.0 / kScalarPathRate - 1.0);
+  return 2.0 * (a_bytes + b_bytes) / (kMemoryGBps * sms * 1e3) +
+         kRepackLaunchUs * ((pack_a ? 1 : 0) + (pack_b ? 1 : 0));
+}
+
+bool repack_pays(const BestPlan& scalar_plan, const BestPlan& vector_plan,
+                 const cudalabs::GemmShape& shape, bool pack_a, bool pack_b, int sms) {
+  if ((!pack_a && !pack_b) || scalar_plan.candidate == nullptr || vector_plan.candidate == nullptr)
+    return false;
+  return repack_us(shape, pack_a, pack_b, sms) + vector_plan.predicted_us <
+         scalar_plan.predicted_us;
 }
 
 std::string BestPlan::describe() const {

@@ -26,6 +26,9 @@ struct TileCandidate {
   int blocks_per_sm;      ///< blocks an SM holds at once (its __launch_bounds__ budget)
   double sm_gflops;       ///< one SM's speed on this tile when full (measured, see tiles.h)
   double fixed_us;        ///< what a launch costs beyond its rounds: fill, drain, the last stores
+  /// its speed when A or B does not allow 128-bit loads (four scalar loads a float4), as a
+  /// fraction of its speed with them (measured, tiles.h)
+  double scalar_rate = 1.0;
 };
 
 /// The most slices `best` cuts K into.
@@ -60,8 +63,10 @@ std::span<const TileCandidate> best_candidates();
 /// Every plan `best` may run for `shape` on `sms` SMs, each with its predicted time: each tile
 /// unsplit, split 2 to kMaxSplits ways (slices of at least 128) and under stream-K, the narrow
 /// kernel (unsplit and split) for N <= 64 and the few-rows kernel (unsplit and split) for M <=
-/// kFewRowsMaxRows. lab07_plans times them all against the model.
-std::vector<BestPlan> candidate_plans(const cudalabs::GemmShape& shape, int sms);
+/// kFewRowsMaxRows. lab07_plans times them all against the model. Without `vector_loads` (A or B
+/// off 16-byte alignment) each tile runs at its scalar_rate.
+std::vector<BestPlan> candidate_plans(const cudalabs::GemmShape& shape, int sms,
+                                      bool vector_loads = true);
 
 /// The model's time for `candidate` on `shape` with K in `splits` slices on a GPU of `sms` SMs, in
 /// microseconds on an H100-like SM. An SM holds blocks_per_sm blocks at a time, so the busiest SM
@@ -71,9 +76,10 @@ std::vector<BestPlan> candidate_plans(const cudalabs::GemmShape& shape, int sms)
 /// DRAM round trip. No kernel beats DRAM: reading A, B and C once at the bandwidth of the SMs it
 /// occupies is a floor (the narrow kernel's whole cost: it reads A once per 16 columns of C; the
 /// few-rows kernel's: it reads B once per group of rows). A split adds its partial sums' trip
-/// through memory and the summing launch.
+/// through memory and the summing launch. Without `vector_loads` a tile's SM runs at its
+/// scalar_rate.
 double predicted_us(const TileCandidate& candidate, const cudalabs::GemmShape& shape, int splits,
-                    int sms);
+                    int sms, bool vector_loads = true);
 
 /// The K iterations (BK deep) of all of a block tile's tiles of C: what stream-K shares out.
 long long stream_k_iterations(const TileCandidate& candidate, const cudalabs::GemmShape& shape);
@@ -84,22 +90,22 @@ long long stream_k_iterations(const TileCandidate& candidate, const cudalabs::Ge
 /// per DRAM round trip at most), plus a pipeline fill for each piece of a tile a block computes,
 /// and the pieces' trip through memory and the summing launch, as for a split.
 double predicted_stream_k_us(const TileCandidate& candidate, const cudalabs::GemmShape& shape,
-                             int sms);
+                             int sms, bool vector_loads = true);
 
-/// The fastest plan the model finds. K is split or streamed only when the largest tile would fill
-/// less than half of the SMs, and it must then save 5 %.
-BestPlan plan_best(const cudalabs::GemmShape& shape, int sms);
+/// The fastest plan the model finds, with 128-bit loads (`vector_loads`) or on the scalar path. K
+/// is split or streamed only when the largest tile would fill less than half of the SMs, and it
+/// must then save 5 %.
+BestPlan plan_best(const cudalabs::GemmShape& shape, int sms, bool vector_loads = true);
 
-/// The speed of the block tiles when A or B does not allow 128-bit loads (the scalar
-/// instantiation), as a fraction of their speed with them.
-inline constexpr double kScalarPathRate = 0.89;
+/// The model's time to copy the operands that do not allow 128-bit loads (A when `pack_a`, B when
+/// `pack_b`) into aligned scratch: each read and written once at DRAM speed, plus a launch each.
+double repack_us(const cudalabs::GemmShape& shape, bool pack_a, bool pack_b, int sms);
 
-/// Whether `best` should copy the operands that do not allow 128-bit loads (A when `pack_a`, B when
-/// `pack_b`) into aligned scratch before it runs `plan`: the copy reads and writes each of them
-/// once at DRAM speed, plus a launch each; it must cost less than the scalar path would add to the
-/// plan (1 / kScalarPathRate - 1 of its time). Never for the narrow and few-rows kernels, whose
-/// loads take any alignment.
-bool repack_pays(const BestPlan& plan, const cudalabs::GemmShape& shape, bool pack_a, bool pack_b,
-                 int sms);
+/// Whether `best` should copy the misaligned operands (repack_us) and run `vector_plan`, the best
+/// plan with 128-bit loads, rather than run `scalar_plan`, the best plan on the scalar path: by the
+/// model's times, the copy and the vector plan must take less than the scalar plan. It never pays
+/// for the narrow and few-rows kernels, whose loads run as fast at any alignment.
+bool repack_pays(const BestPlan& scalar_plan, const BestPlan& vector_plan,
+                 const cudalabs::GemmShape& shape, bool pack_a, bool pack_b, int sms);
 
 }  // namespace lab07

@@ -300,28 +300,41 @@ void check_plan(const BestPlan& plan, int k, const cudalabs::GemmShape& shape) {
         ", not M = " + std::to_string(shape.m));
 }
 
-// plan_best for the shape, remembered (common/remembered_plan.h).
-const BestPlan& planned_best(const cudalabs::GemmShape& shape) {
-  return cudalabs::remembered_plan<BestPlan>(shape, &plan_best);
+// plan_best for the shape with 128-bit loads or on the scalar path, each remembered
+// (common/remembered_plan.h: one memory per planner, so the two do not evict each other).
+const BestPlan& planned_best(const cudalabs::GemmShape& shape, bool vector_loads) {
+  if (vector_loads) {
+    return cudalabs::remembered_plan<BestPlan>(
+        shape, [](const cudalabs::GemmShape& s, int sms) { return plan_best(s, sms, true); });
+  }
+  return cudalabs::remembered_plan<BestPlan>(
+      shape, [](const cudalabs::GemmShape& s, int sms) { return plan_best(s, sms, false); });
 }
 
 cudalabs::KernelLaunch describe_best(const cudalabs::GemmShape& shape) {
-  return describe_plan(planned_best(shape), shape);
+  return describe_plan(planned_best(shape, true), shape);
 }
 
-// A misaligned A or B would put every tile on the scalar path; where the model says a copy costs
-// less than that, the plan runs on copies that allow 128-bit loads (common/aligned_operands.cuh).
+// A misaligned A or B puts every tile on the scalar path, where the model plans with each tile's
+// scalar rate; where a copy and the best plan with 128-bit loads take less, the vector plan runs on
+// copies that allow them (common/aligned_operands.cuh).
 void launch_best(const cudalabs::GemmArgs& args, cudaStream_t stream) {
   cudalabs::validate_gemm_args(args, "lab07 best");
-  const BestPlan plan = planned_best(args.shape());
   const bool pack_a = !cudalabs::rows_allow_16_byte_loads(args.a, args.lda);
   const bool pack_b = !cudalabs::rows_allow_16_byte_loads(args.b, args.ldb);
-  if (repack_pays(plan, args.shape(), pack_a, pack_b, cudalabs::multiprocessor_count())) {
-    const cudalabs::AlignedOperands<float> aligned(args, pack_a, pack_b, stream, "lab07 repack");
-    run_plan(plan, aligned.args(), stream);
+  if (!pack_a && !pack_b) {
+    run_plan(planned_best(args.shape(), true), args, stream);
     return;
   }
-  run_plan(plan, args, stream);
+  const BestPlan scalar_plan = planned_best(args.shape(), false);
+  const BestPlan& vector_plan = planned_best(args.shape(), true);
+  if (repack_pays(scalar_plan, vector_plan, args.shape(), pack_a, pack_b,
+                  cudalabs::multiprocessor_count())) {
+    const cudalabs::AlignedOperands<float> aligned(args, pack_a, pack_b, stream, "lab07 repack");
+    run_plan(vector_plan, aligned.args(), stream);
+    return;
+  }
+  run_plan(scalar_plan, args, stream);
 }
 
 // ---- The variant list: the core steps, then BestTiles' kernels (the challenge), then best ----

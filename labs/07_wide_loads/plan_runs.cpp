@@ -7,6 +7,7 @@
 #include "labs/07_wide_loads/lab.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <span>
 
 namespace lab07 {
@@ -51,6 +52,19 @@ void Operands::poison_c() {
   cudalabs::poison_device(c.data(), sizeof(float) * c.size());
 }
 
+namespace {
+
+// Whether A and B allow 128-bit loads (the plans' times are the model's for that path; `best` may
+// instead copy misaligned operands where repack_pays, which lab07_plans does not do).
+bool vector_loads(const cudalabs::GemmArgs& args) {
+  const auto aligned = [](const float* p, int ld) {
+    return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && ld % 4 == 0;
+  };
+  return aligned(args.a, args.lda) && aligned(args.b, args.ldb);
+}
+
+}  // namespace
+
 std::string plan_name(const BestPlan& plan) {
   std::string name = plan.candidate->name;
   if (plan.splits > 1) name += "/split" + std::to_string(plan.splits);
@@ -62,8 +76,8 @@ ProblemRuns::ProblemRuns(const cudalabs::GemmProblem& problem, double within,
                          const cudalabs::CublasHandle& cublas, int sms)
     : cublas_(cublas),
       operands_(problem),
-      plans_(candidate_plans(problem.shape, sms)),
-      chosen_(plan_best(problem.shape, sms)) {
+      plans_(candidate_plans(problem.shape, sms, vector_loads(operands_.args()))),
+      chosen_(plan_best(problem.shape, sms, vector_loads(operands_.args()))) {
   double fastest_predicted = 1e300;
   for (const BestPlan& plan : plans_)
     fastest_predicted = std::min(fastest_predicted, plan.predicted_us);

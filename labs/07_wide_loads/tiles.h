@@ -135,49 +135,61 @@ struct BlockTileKernel {
 // (lab07_v6-plans_*) the costs are smaller, and the choices the same at those shapes. An SM that
 // holds one block at a time idles while that block fills its pipeline and drains its stores; with
 // two or more, one block's loads and stores overlap another's FFMAs.
+// The scalar path's rate (kScalarRate): each tile's speed when A or B is off 16-byte alignment
+// (four scalar loads a float4) over its speed aligned, the mean of three pairs timed in one run on
+// the H200: 6938 x 544 x 911 (A off) and 6938 x 544 x 912 with ldb = 913 (B off) against 6938 x 544
+// x 912, and 4096 x 4096 x 4095 against 4096^3
+// (docs/data/history/lab07_scalar_rates_nvidia-h200.txt). Tiles of 128 threads that load two
+// float4s of A a tile lose the most.
 
 /// `wide_256x128`.
 struct Wide256x128 : BlockTileKernel<Tile256x128> {
   static constexpr const char* kName = "wide_256x128";                            ///< variant
   static constexpr const char* kSummary = "256x128x8, 8 warps, 16x8 per thread";  ///< one line
-  static constexpr double kSmGflops = 412.0;  ///< one full SM's measured speed (above)
-  static constexpr double kFixedUs = 25.0;    ///< a launch's fixed cost (above)
+  static constexpr double kSmGflops = 412.0;    ///< one full SM's measured speed (above)
+  static constexpr double kFixedUs = 25.0;      ///< a launch's fixed cost (above)
+  static constexpr double kScalarRate = 0.908;  ///< its speed on the scalar path (above)
 };
 /// `wide_128x256`.
 struct Wide128x256 : BlockTileKernel<Tile128x256> {
   static constexpr const char* kName = "wide_128x256";                            ///< variant
   static constexpr const char* kSummary = "128x256x8, 8 warps, 8x16 per thread";  ///< one line
-  static constexpr double kSmGflops = 391.0;  ///< one full SM's measured speed (above)
-  static constexpr double kFixedUs = 25.0;    ///< a launch's fixed cost (above)
+  static constexpr double kSmGflops = 391.0;    ///< one full SM's measured speed (above)
+  static constexpr double kFixedUs = 25.0;      ///< a launch's fixed cost (above)
+  static constexpr double kScalarRate = 0.930;  ///< its speed on the scalar path (above)
 };
 /// `wide_128x128`.
 struct Wide128x128 : BlockTileKernel<Tile128x128> {
   static constexpr const char* kName = "wide_128x128";                           ///< variant
   static constexpr const char* kSummary = "128x128x8, 8 warps, 8x8 per thread";  ///< one line
-  static constexpr double kSmGflops = 364.0;  ///< one full SM's measured speed (above)
-  static constexpr double kFixedUs = 12.0;    ///< a launch's fixed cost (above)
+  static constexpr double kSmGflops = 364.0;    ///< one full SM's measured speed (above)
+  static constexpr double kFixedUs = 12.0;      ///< a launch's fixed cost (above)
+  static constexpr double kScalarRate = 0.961;  ///< its speed on the scalar path (above)
 };
 /// `wide_128x64`.
 struct Wide128x64 : BlockTileKernel<Tile128x64> {
   static constexpr const char* kName = "wide_128x64";                           ///< variant
   static constexpr const char* kSummary = "128x64x8, 4 warps, 8x8 per thread";  ///< one line
-  static constexpr double kSmGflops = 380.0;  ///< one full SM's measured speed (above)
-  static constexpr double kFixedUs = 8.0;     ///< a launch's fixed cost (above)
+  static constexpr double kSmGflops = 380.0;    ///< one full SM's measured speed (above)
+  static constexpr double kFixedUs = 8.0;       ///< a launch's fixed cost (above)
+  static constexpr double kScalarRate = 0.758;  ///< its speed on the scalar path (above)
 };
 /// `wide_128x64x16`.
 struct Wide128x64x16 : BlockTileKernel<Tile128x64x16> {
   static constexpr const char* kName = "wide_128x64x16";  ///< variant
   /// one line
   static constexpr const char* kSummary = "128x64x16, 4 warps, 8x8 per thread: for C one tile wide";
-  static constexpr double kSmGflops = 364.0;  ///< one full SM's measured speed (above)
-  static constexpr double kFixedUs = 8.0;     ///< a launch's fixed cost (above)
+  static constexpr double kSmGflops = 364.0;    ///< one full SM's measured speed (above)
+  static constexpr double kFixedUs = 8.0;       ///< a launch's fixed cost (above)
+  static constexpr double kScalarRate = 0.917;  ///< its speed on the scalar path (above)
 };
 /// `wide_64x64`.
 struct Wide64x64 : BlockTileKernel<Tile64x64> {
   static constexpr const char* kName = "wide_64x64";                            ///< variant
   static constexpr const char* kSummary = "64x64x16, 4 warps, 4x8 per thread";  ///< one line
-  static constexpr double kSmGflops = 306.0;  ///< one full SM's measured speed (above)
-  static constexpr double kFixedUs = 5.0;     ///< a launch's fixed cost (above)
+  static constexpr double kSmGflops = 306.0;    ///< one full SM's measured speed (above)
+  static constexpr double kFixedUs = 5.0;       ///< a launch's fixed cost (above)
+  static constexpr double kScalarRate = 0.834;  ///< its speed on the scalar path (above)
 };
 /// `narrow_columns`: the narrow kernel, for a C a few columns wide. Its "tile" is the kNarrowRows
 /// rows of each of kNarrowWarps warps by the widest column chunk; its speed is DRAM's, and its
@@ -196,6 +208,8 @@ struct NarrowColumns {
   static constexpr int kBlocksPerSm = 8;                 ///< blocks an SM holds at once
   static constexpr double kSmGflops = 100.0;             ///< its FFMAs' floor (above)
   static constexpr double kFixedUs = 2.0;                ///< a launch's fixed cost
+  /// its speed is DRAM's at any alignment (not measured per alignment: an assumption)
+  static constexpr double kScalarRate = 1.0;
 };
 
 /// A typed list of kernels: the single source that tables and dispatch are generated from.

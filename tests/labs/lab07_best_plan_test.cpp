@@ -31,6 +31,13 @@ std::string tile_at(int m, int n, int k) {
   return plan_best({m, n, k}, kH100Sms).candidate->name;
 }
 
+// Whether `best` copies the misaligned operands of `shape` (A when pack_a, B when pack_b) before it
+// runs: repack_pays between its best plan on the scalar path and its best with 128-bit loads.
+bool copies(const cudalabs::GemmShape& shape, bool pack_a, bool pack_b) {
+  return repack_pays(plan_best(shape, kH100Sms, false), plan_best(shape, kH100Sms, true), shape,
+                     pack_a, pack_b, kH100Sms);
+}
+
 // The choices the measurements of
 // docs/data/history/lab07_v4-before-shapes_variants_nvidia-h100-80gb-hbm3.txt back.
 TEST(BestPlan, PicksTheTileMeasuredFastest) {
@@ -211,7 +218,7 @@ TEST(BestPlan, StreamsBForAFewRows) {
     EXPECT_TRUE(plan.candidate->few_rows) << shape.label() << ": " << plan.describe();
     EXPECT_FALSE(plan.stream_k());
     // Its loads take any alignment: no copy of a misaligned operand.
-    EXPECT_FALSE(repack_pays(plan, shape, true, true, kH100Sms));
+    EXPECT_FALSE(copies(shape, true, true));
   }
   // Never past kFewRowsMaxRows rows; at 64 rows a tile of 64 is full, and the model weighs the two.
   for (const cudalabs::GemmShape& shape :
@@ -330,51 +337,78 @@ TEST(BestPlan, DescribesItself) {
 }
 
 TEST(RepackPays, CopiesMisalignedOperandsOfLargeProblems) {
-  // 4096^3 with B one float off: the copy (B read and written once, about 54 us) against 11 % of
-  // a plan of about 2.7 ms.
+  // 4096^3 with B one float off: the copy (B read and written once, about 54 us) against the
+  // scalar path's 9 % on wide_256x128's 2.7 ms.
   const cudalabs::GemmShape square{4096, 4096, 4096};
-  const BestPlan plan = plan_best(square, kH100Sms);
-  EXPECT_TRUE(repack_pays(plan, square, false, true, kH100Sms));
-  EXPECT_TRUE(repack_pays(plan, square, true, true, kH100Sms));
+  EXPECT_TRUE(copies(square, false, true));
+  EXPECT_TRUE(copies(square, true, true));
   // The grading case that exercises the copy on the GPU (lab07_grading_test.cpp).
-  const cudalabs::GemmShape graded{2048, 2048, 2048};
-  EXPECT_TRUE(repack_pays(plan_best(graded, kH100Sms), graded, true, true, kH100Sms));
+  EXPECT_TRUE(copies({2048, 2048, 2048}, true, true));
 }
 
 TEST(RepackPays, NeverWithoutAMisalignedOperandOrForSmallProblems) {
   const cudalabs::GemmShape square{4096, 4096, 4096};
-  EXPECT_FALSE(repack_pays(plan_best(square, kH100Sms), square, false, false, kH100Sms));
+  EXPECT_FALSE(copies(square, false, false));
   for (const cudalabs::GemmShape small :
        {cudalabs::GemmShape{1, 1, 1}, cudalabs::GemmShape{64, 64, 64},
         cudalabs::GemmShape{131, 67, 69}, cudalabs::GemmShape{256, 256, 64}}) {
-    EXPECT_FALSE(repack_pays(plan_best(small, kH100Sms), small, true, true, kH100Sms))
-        << small.label();
+    EXPECT_FALSE(copies(small, true, true)) << small.label();
   }
 }
 
 TEST(RepackPays, NeverForTheNarrowKernel) {
-  // Its loads take any alignment: 65536 x 3 x 4096 reads A once either way.
+  // Its loads run as fast at any alignment: 65536 x 3 x 4096 reads A once either way.
   const cudalabs::GemmShape narrow{65536, 3, 4096};
-  const BestPlan plan = plan_best(narrow, kH100Sms);
-  ASSERT_TRUE(plan.candidate->narrow);
-  EXPECT_FALSE(repack_pays(plan, narrow, true, true, kH100Sms));
+  ASSERT_TRUE(plan_best(narrow, kH100Sms, false).candidate->narrow);
+  EXPECT_FALSE(copies(narrow, true, true));
 }
 
 TEST(RepackPays, CopiesWhenTheCopyIsCheaperThanTheScalarPath) {
-  // Against the model's own terms, on random shapes: the copy's time must stay below what the
-  // scalar path would add whenever the answer is yes.
+  // Against the model's own terms, on random shapes: whenever the answer is yes, the copy's DRAM
+  // time (counted here from the bytes) must stay below what the scalar path adds to the best plan.
   std::mt19937 random(7);
   std::uniform_int_distribution<int> side(1, 12000);
+  int copied = 0;
   for (int trial = 0; trial < 500; ++trial) {
     const cudalabs::GemmShape shape{side(random), side(random), side(random)};
-    const BestPlan plan = plan_best(shape, kH100Sms);
     const bool pack_a = trial % 3 != 1, pack_b = trial % 3 != 0;
-    if (!repack_pays(plan, shape, pack_a, pack_b, kH100Sms)) continue;
+    if (!copies(shape, pack_a, pack_b)) continue;
+    ++copied;
     const double bytes = 4.0 * ((pack_a ? double(shape.m) * shape.k : 0.0) +
                                 (pack_b ? double(shape.k) * shape.n : 0.0));
-    EXPECT_LT(2.0 * bytes / (2500.0 * 1e3), plan.predicted_us * (1.0 / kScalarPathRate - 1.0))
+    EXPECT_LT(2.0 * bytes / (2500.0 * 1e3), plan_best(shape, kH100Sms, false).predicted_us -
+                                                plan_best(shape, kH100Sms, true).predicted_us)
         << shape.label();
   }
+  EXPECT_GT(copied, 50);  // the large ones
+}
+
+// The scalar path: each tile at its measured scalar rate, so a plan without 128-bit loads is never
+// predicted faster than the best with them, the kernels whose loads take any alignment (narrow,
+// few rows) cost the same, and a tile that loses much off alignment (wide_128x64, two float4s of A
+// a thread) gives way to one that loses little (6938 x 544 x 911: wide_128x64 measured 0.280 ms,
+// wide_128x64x16 0.199 ms on the H200, docs/data/history/lab07_scalar_rates_nvidia-h200.txt).
+TEST(ScalarPath, EachTileAtItsScalarRate) {
+  std::mt19937 random(11);
+  std::uniform_int_distribution<int> side(1, 12000);
+  for (int trial = 0; trial < 300; ++trial) {
+    const cudalabs::GemmShape shape{side(random), side(random), side(random)};
+    EXPECT_GE(plan_best(shape, kH100Sms, false).predicted_us,
+              plan_best(shape, kH100Sms, true).predicted_us * (1 - 1e-12))
+        << shape.label();
+    for (const TileCandidate& c : best_candidates()) {
+      const double vector = predicted_us(c, shape, 1, kH100Sms, true);
+      const double scalar = predicted_us(c, shape, 1, kH100Sms, false);
+      EXPECT_GT(c.scalar_rate, 0.0);
+      EXPECT_LE(c.scalar_rate, 1.0);
+      if (c.scalar_rate == 1.0)
+        EXPECT_DOUBLE_EQ(scalar, vector) << c.name;
+      else
+        EXPECT_GE(scalar, vector) << c.name << " " << shape.label();
+    }
+  }
+  EXPECT_NE(plan_best({6938, 544, 911}, kH100Sms, false).candidate->name,
+            std::string("wide_128x64"));
 }
 
 // The planner's candidates, the `wide_*` and `narrow_columns` variants and the launches all come
