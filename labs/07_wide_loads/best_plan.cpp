@@ -211,11 +211,12 @@ std::vector<BestPlan> candidate_plans(const cudalabs::GemmShape& shape, int sms,
       const int slice_k = splits == 1 ? shape.k : k_slice_length(shape.k, splits);
       if (splits > 1 && (slice_k < kMinSliceK || ceil_div(shape.k, slice_k) != splits))
         continue;  // slices too thin, or rounding left fewer of them
-      plans.push_back({&c, splits, slice_k, 0, predicted_us(c, shape, splits, sms, vector_loads)});
+      plans.push_back(
+          {&c, splits, slice_k, 0, predicted_us(c, shape, splits, sms, vector_loads), sms});
     }
     if (!c.narrow && !c.few_rows && stream_k_blocks(c, shape, sms) > 1)
       plans.push_back({&c, 1, shape.k, stream_k_blocks(c, shape, sms),
-                       predicted_stream_k_us(c, shape, sms, vector_loads)});
+                       predicted_stream_k_us(c, shape, sms, vector_loads), sms});
   }
   return plans;
 }

@@ -43,6 +43,7 @@ struct BestPlan {
   /// iterations of every tile equally (stream_k.h, StreamKPartition); splits is then 1, slice_k K.
   int stream_blocks = 0;
   double predicted_us = 0.0;  ///< the model's time
+  int sms = 0;                ///< the SMs it was planned for (the few-rows launch reads it)
   /// Whether the plan runs stream-K.
   bool stream_k() const { return stream_blocks > 0; }
   /// Whether `other` runs the same kernel with K shared out the same way.

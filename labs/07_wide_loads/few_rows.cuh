@@ -8,12 +8,14 @@
 // (gridDim.z slices under best's split-K, k_slice.cuh). Its 8 warps share out each chunk of
 // kFewRowsChunk values of K, 32 each; the chunk's rows of A sit in shared memory and are read 4
 // values of K at a time by one 128-bit broadcast (any alignment of A: they are staged element by
-// element). Each thread loads the next chunk's values (its 32 of B, its kRows of A) into registers
-// before it multiplies this chunk: a grid this small holds one block an SM, and without that the
-// block waited two trips to memory a chunk, at half the speed of reading B (issue 53: 32 x 1452 x
-// 2232 took 36 us against cuBLAS's 22). Past K the values are zeros. The warps' partial sums meet
-// in shared memory at the end, and the block stores its rows and columns of C, column by column:
-// any alignment of C.
+// element). On a grid of no more blocks than SMs (kAhead) each thread loads the next chunk's values
+// (its 32 of B, its kRows of A) into registers before it multiplies this chunk: the registers cost
+// blocks an SM it would not get anyway, and the block no longer waits two trips to memory a chunk
+// (32 x 1452 x 2232, 92 blocks: 36.1 -> 27.9 us; cuBLAS 21.6). On larger grids the loads stay at
+// use, where 62 registers keep four blocks on an SM (64 x 16384 x 4096, 2048 blocks: 511 us at use,
+// 765 ahead; docs/data/history/lab07_few_rows_ahead_nvidia-h200.txt). Past K the values are zeros.
+// The warps' partial sums meet in shared memory at the end, and the block stores its rows and
+// columns of C, column by column: any alignment of C.
 #pragma once
 
 #include "common/gemm_device.cuh"
@@ -25,7 +27,7 @@ namespace lab07 {
 
 namespace {
 
-template <int kRows, bool kSlicedK>
+template <int kRows, bool kSlicedK, bool kAhead>
 __global__ void __launch_bounds__(kFewRowsThreads) few_rows_gemm_kernel(cudalabs::GemmArgs args) {
   if constexpr (kSlicedK) args = k_slice_of_block(args);
   static_assert(kFewRowsChunk == kFewRowsThreads, "a thread stages one value of K of each row");
@@ -57,25 +59,63 @@ __global__ void __launch_bounds__(kFewRowsThreads) few_rows_gemm_kernel(cudalabs
     }
   };
   float acc[kRows] = {};
-  load_chunk(0);
-  for (int k0 = 0; k0 < args.k; k0 += kFewRowsChunk) {
-    __syncthreads();  // the previous chunk's rows of A are read
+  if constexpr (kAhead) {
+    load_chunk(0);
+    for (int k0 = 0; k0 < args.k; k0 += kFewRowsChunk) {
+      __syncthreads();  // the previous chunk's rows of A are read
 #pragma unroll
-    for (int r = 0; r < kRows; ++r) a_chunk[r][threadIdx.x] = a_next[r];
-    float b_now[32];
+      for (int r = 0; r < kRows; ++r) a_chunk[r][threadIdx.x] = a_next[r];
+      float b_now[32];
 #pragma unroll
-    for (int q = 0; q < 32; ++q) b_now[q] = b_next[q];
-    __syncthreads();
-    if (k0 + kFewRowsChunk < args.k) load_chunk(k0 + kFewRowsChunk);  // in flight below
+      for (int q = 0; q < 32; ++q) b_now[q] = b_next[q];
+      __syncthreads();
+      if (k0 + kFewRowsChunk < args.k) load_chunk(k0 + kFewRowsChunk);  // in flight below
 #pragma unroll
-    for (int kk = 0; kk < 32; kk += 4) {
+      for (int kk = 0; kk < 32; kk += 4) {
 #pragma unroll
-      for (int r = 0; r < kRows; ++r) {
-        const float4 a4 = *reinterpret_cast<const float4*>(&a_chunk[r][first + kk]);
-        acc[r] = fmaf(a4.x, b_now[kk + 0], acc[r]);
-        acc[r] = fmaf(a4.y, b_now[kk + 1], acc[r]);
-        acc[r] = fmaf(a4.z, b_now[kk + 2], acc[r]);
-        acc[r] = fmaf(a4.w, b_now[kk + 3], acc[r]);
+        for (int r = 0; r < kRows; ++r) {
+          const float4 a4 = *reinterpret_cast<const float4*>(&a_chunk[r][first + kk]);
+          acc[r] = fmaf(a4.x, b_now[kk + 0], acc[r]);
+          acc[r] = fmaf(a4.y, b_now[kk + 1], acc[r]);
+          acc[r] = fmaf(a4.z, b_now[kk + 2], acc[r]);
+          acc[r] = fmaf(a4.w, b_now[kk + 3], acc[r]);
+        }
+      }
+    }
+  } else {
+    // Loads at use: 62 registers or fewer, four blocks an SM, for grids of more blocks than SMs.
+    for (int k0 = 0; k0 < args.k; k0 += kFewRowsChunk) {
+      __syncthreads();  // the previous chunk's rows of A are read
+      for (int i = static_cast<int>(threadIdx.x); i < kRows * kFewRowsChunk; i += kFewRowsThreads) {
+        const int r = i / kFewRowsChunk, kk = i % kFewRowsChunk;
+        a_chunk[r][kk] = r < rows && k0 + kk < args.k
+                             ? __ldg(args.a + static_cast<long long>(row0 + r) * args.lda + k0 + kk)
+                             : 0.0f;
+      }
+      __syncthreads();
+      if (k0 + first + 32 <= args.k) {
+#pragma unroll
+        for (int kk = 0; kk < 32; kk += 4) {
+          float b_value[4];
+#pragma unroll
+          for (int q = 0; q < 4; ++q)
+            b_value[q] = __ldg(b + static_cast<long long>(k0 + first + kk + q) * args.ldb);
+#pragma unroll
+          for (int r = 0; r < kRows; ++r) {
+            const float4 a4 = *reinterpret_cast<const float4*>(&a_chunk[r][first + kk]);
+            acc[r] = fmaf(a4.x, b_value[0], acc[r]);
+            acc[r] = fmaf(a4.y, b_value[1], acc[r]);
+            acc[r] = fmaf(a4.z, b_value[2], acc[r]);
+            acc[r] = fmaf(a4.w, b_value[3], acc[r]);
+          }
+        }
+      } else {
+        // The chunk that holds K's end: only the rows of B inside it are read.
+        for (int kk = first; kk < first + 32 && k0 + kk < args.k; ++kk) {
+          const float b_value = __ldg(b + static_cast<long long>(k0 + kk) * args.ldb);
+#pragma unroll
+          for (int r = 0; r < kRows; ++r) acc[r] = fmaf(a_chunk[r][kk], b_value, acc[r]);
+        }
       }
     }
   }

@@ -198,26 +198,31 @@ PlannedLaunch planned_launch_of(const BestPlan& plan, const cudalabs::GemmShape&
 }
 
 // The few-rows kernel (few_rows.cuh) on one block per 32 columns and group of rows, gridDim.z
-// slices of K under split-K. Its loads take any alignment: `vector` does not matter.
+// slices of K under split-K, loading a chunk ahead where the grid is one block an SM or less (of
+// the SMs the plan was made for). Its loads take any alignment: `vector` does not matter.
+template <int kRows>
+auto few_rows_kernel(bool sliced, bool ahead) -> void (*)(cudalabs::GemmArgs) {
+  if (sliced) {
+    return ahead ? &few_rows_gemm_kernel<kRows, true, true>
+                 : &few_rows_gemm_kernel<kRows, true, false>;
+  }
+  return ahead ? &few_rows_gemm_kernel<kRows, false, true>
+               : &few_rows_gemm_kernel<kRows, false, false>;
+}
+
 PlannedLaunch few_rows_launch(const BestPlan& plan, const cudalabs::GemmShape& shape) {
   PlannedLaunch launch;
   const int group = few_rows_group(shape.m);
-  const bool sliced = plan.splits > 1;
-  switch (group) {
-    case 4:
-      launch.kernel = sliced ? &few_rows_gemm_kernel<4, true> : &few_rows_gemm_kernel<4, false>;
-      break;
-    case 8:
-      launch.kernel = sliced ? &few_rows_gemm_kernel<8, true> : &few_rows_gemm_kernel<8, false>;
-      break;
-    default:
-      launch.kernel = sliced ? &few_rows_gemm_kernel<16, true> : &few_rows_gemm_kernel<16, false>;
-      break;
-  }
   launch.block = dim3(kFewRowsThreads);
   launch.grid =
       cudalabs::checked_grid(cudalabs::ceil_div(shape.n, kFewRowsCols),
                              cudalabs::ceil_div(shape.m, group), plan.splits, "lab07 few_rows");
+  const bool sliced = plan.splits > 1;
+  const bool ahead =
+      static_cast<long long>(launch.grid.x) * launch.grid.y * launch.grid.z <= plan.sms;
+  launch.kernel = group == 4   ? few_rows_kernel<4>(sliced, ahead)
+                  : group == 8 ? few_rows_kernel<8>(sliced, ahead)
+                               : few_rows_kernel<16>(sliced, ahead);
   return launch;
 }
 
