@@ -24,11 +24,11 @@ constexpr std::array<TileCandidate, sizeof...(Kernels)> candidates_of(KernelList
 }
 // The few-rows kernel (few_rows.cuh), given code that no variant runs: its speed is DRAM's, and its
 // FFMAs (16 a value of B, with a 128-bit shared load for 4 of them) have a floor of their own at
-// kSmGflops, an estimate from its instruction mix (not yet measured: lab07_plans times it). Loading
-// a chunk ahead takes up to 152 registers (16 rows): one block of 256 threads an SM, whose 8 warps
-// keep 32 rows of B each in flight, enough for an SM's share of DRAM.
+// kSmGflops, an estimate from its instruction mix (not yet measured: lab07_plans times it). Four
+// blocks an SM with its loads at use; on a grid of one block an SM or less it loads a chunk ahead
+// instead (few_rows.cuh), where the blocks an SM do not matter.
 constexpr TileCandidate kFewRows{BestTiles::kSize, false, true,  "few_rows", 16, kFewRowsCols, 1,
-                                 kFewRowsWarps,    1,     200.0, 2.0,        1.0};
+                                 kFewRowsWarps,    4,     200.0, 2.0,        1.0};
 template <class... Kernels>
 constexpr std::array<TileCandidate, sizeof...(Kernels) + 1> all_candidates_of(
     KernelList<Kernels...> list) {

@@ -12,10 +12,10 @@
 // (its 32 of B, its kRows of A) into registers before it multiplies this chunk: the registers cost
 // blocks an SM it would not get anyway, and the block no longer waits two trips to memory a chunk
 // (32 x 1452 x 2232, 92 blocks: 36.1 -> 27.9 us; cuBLAS 21.6). On larger grids the loads stay at
-// use, where 62 registers keep four blocks on an SM (64 x 16384 x 4096, 2048 blocks: 511 us at use,
-// 765 ahead; docs/data/history/lab07_few_rows_ahead_nvidia-h200.txt). Past K the values are zeros.
-// The warps' partial sums meet in shared memory at the end, and the block stores its rows and
-// columns of C, column by column: any alignment of C.
+// use, where fewer registers keep four blocks on an SM (64 x 16384 x 4096, 2048 blocks: 511 us at
+// use, 765 ahead; docs/data/history/lab07_few_rows_ahead_nvidia-h200.txt). Past K the values are
+// zeros. The warps' partial sums meet in shared memory at the end, and the block stores its rows
+// and columns of C, column by column: any alignment of C.
 #pragma once
 
 #include "common/gemm_device.cuh"
@@ -83,7 +83,7 @@ __global__ void __launch_bounds__(kFewRowsThreads) few_rows_gemm_kernel(cudalabs
       }
     }
   } else {
-    // Loads at use: 62 registers or fewer, four blocks an SM, for grids of more blocks than SMs.
+    // Loads at use: fewer registers, four blocks an SM, for grids of more blocks than SMs.
     for (int k0 = 0; k0 < args.k; k0 += kFewRowsChunk) {
       __syncthreads();  // the previous chunk's rows of A are read
       for (int i = static_cast<int>(threadIdx.x); i < kRows * kFewRowsChunk; i += kFewRowsThreads) {
