@@ -3,6 +3,8 @@ sandbox: the skeleton and the solution pass; each way of reaching what the lab d
 caught by what the toolchain says, however the source spells it."""
 from __future__ import annotations
 
+import fnmatch
+import re
 import tempfile
 import unittest
 from pathlib import Path
@@ -13,6 +15,7 @@ from cudalabs.grading.lab_run import COMPILE_ERROR, INTEGRITY, LabRun
 from cudalabs.grading.rubric import load_rubric
 from cudalabs.grading.solution_file import handed_in
 from cudalabs.grading.submission import Lab
+from cudalabs.labs import declared_labs
 from cudalabs import paths
 from cudalabs.paths import REPO
 
@@ -282,3 +285,49 @@ class ToolchainAllowlistTest(unittest.TestCase):
         for number in ("05", "13"):
             self.assertEqual(len(self.violations(number, ["mma.h", "crt/mma.h"])), 2, number)
         self.assertEqual(len(self.violations("05", ["cuda_pipeline.h", "cuda_awbarrier.h"])), 2)
+
+
+class AllowlistCoversTheLabsOwnCode(unittest.TestCase):
+    """Every file of the suite that a lab's skeleton or solution includes, directly or through the
+    given headers, is on that lab's allowlist. Without this, a header a given file starts to include
+    fails every submission of the lab on integrity (labs 07 and 11 scored 0 from cab3f13 until the
+    rubric listed common/remembered_plan.h, found by the grader's self-test on the GPU); this test
+    sees it on the CPU, with no build."""
+
+    INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.MULTILINE)
+
+    def closure(self, source: str, folder: str) -> set[str]:
+        """The tree's files reached from a submission's kernels.cu (`source`, at labs/<folder>/) by
+        quoted includes, resolved as the grading compile does: beside the including file, then from
+        the suite's root, then from the lab's folder."""
+        seen: set[str] = set()
+        todo = [(source, REPO / "labs" / folder)]
+        while todo:
+            text, here = todo.pop()
+            for name in self.INCLUDE.findall(text):
+                for base in (here, REPO, REPO / "labs" / folder):
+                    target = (base / name).resolve()
+                    if target.is_file() and target.is_relative_to(REPO):
+                        relative = str(target.relative_to(REPO))
+                        if relative not in seen:
+                            seen.add(relative)
+                            todo.append((target.read_text(errors="replace"), target.parent))
+                        break
+        return seen
+
+    def test_every_file_a_labs_code_includes_is_allowed(self):
+        for lab in declared_labs(REPO):
+            if lab.number not in RUBRIC.labs:
+                continue
+            rules = RUBRIC.labs[lab.number].integrity
+            allowed = [pattern.replace("{folder}", lab.folder) for pattern in rules.includes]
+            sources = [(REPO / "labs" / lab.folder / "kernels.cu").read_text()]
+            sources.append(handed_in(REPO, lab.folder)["kernels.cu"])
+            reached = set().union(*(self.closure(source, lab.folder) for source in sources))
+            for relative in sorted(reached):
+                with self.subTest(lab=lab.number, file=relative):
+                    self.assertTrue(
+                        any(fnmatch.fnmatchcase(relative, pattern) for pattern in allowed),
+                        f"lab {lab.number}'s code includes {relative}, which its integrity rules do not allow "
+                        "(grader/policy/rubric.json)",
+                    )
