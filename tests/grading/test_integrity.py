@@ -329,5 +329,5 @@ class AllowlistCoversTheLabsOwnCode(unittest.TestCase):
                     self.assertTrue(
                         any(fnmatch.fnmatchcase(relative, pattern) for pattern in allowed),
                         f"lab {lab.number}'s code includes {relative}, which its integrity rules do not allow "
-                        "(grader/policy/rubric.json)",
+                        f"({paths.RUBRIC.relative_to(REPO)})",
                     )
