@@ -13,6 +13,7 @@
 #include "common/cuda_check.h"
 #include "common/gemm_types.h"
 #include "common/launch_utils.h"
+#include "common/row_alignment.h"
 
 #include <cuda_runtime.h>
 
@@ -22,16 +23,6 @@
 #include <mutex>
 
 namespace cudalabs {
-
-/// Elements of `Input` in 16 bytes: the unit of a vector load.
-template <class Input>
-inline constexpr int kChunkElements = 16 / static_cast<int>(sizeof(Input));
-
-/// True when every row of `matrix` (leading dimension `ld`) can be read 16 bytes at a time.
-template <class Input>
-bool rows_allow_16_byte_loads(const Input* matrix, int ld) {
-  return reinterpret_cast<std::uintptr_t>(matrix) % 16 == 0 && ld % kChunkElements<Input> == 0;
-}
 
 /// One matrix to copy: rows x cols of `source` (leading dimension ld) into `packed` (leading
 /// dimension packed_ld, a multiple of the chunk, 16-byte aligned).

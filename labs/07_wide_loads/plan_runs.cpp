@@ -4,10 +4,10 @@
 #include "common/event_timer.h"
 #include "common/poison.h"
 #include "common/random_fill.h"
+#include "common/row_alignment.h"
 #include "labs/07_wide_loads/lab.h"
 
 #include <algorithm>
-#include <cstdint>
 #include <span>
 
 namespace lab07 {
@@ -57,10 +57,8 @@ namespace {
 // Whether A and B allow 128-bit loads (the plans' times are the model's for that path; `best` may
 // instead copy misaligned operands where repack_pays, which lab07_plans does not do).
 bool vector_loads(const cudalabs::GemmArgs& args) {
-  const auto aligned = [](const float* p, int ld) {
-    return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && ld % 4 == 0;
-  };
-  return aligned(args.a, args.lda) && aligned(args.b, args.ldb);
+  return cudalabs::rows_allow_16_byte_loads(args.a, args.lda) &&
+         cudalabs::rows_allow_16_byte_loads(args.b, args.ldb);
 }
 
 }  // namespace
