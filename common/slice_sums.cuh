@@ -1,25 +1,30 @@
 /// @file slice_sums.cuh
 /// @brief The second half of split-K (and of lab 07's stream-K), shared by lab 07's and lab 11's
 /// `best`: a GEMM whose tiles would leave SMs idle (a long K over a small C) runs as one launch
-/// whose blocks each compute part of a tile's K into a workspace of FP32 partial Cs, then one more
-/// kernel sums the parts and applies alpha and beta.
+/// whose blocks each compute part of a tile's K into a workspace of FP32 partial Cs, which are then
+/// summed and scaled by alpha and beta, either by one more kernel here (sum_slices_kernel,
+/// launch_into_workspace) or by the launch itself (launch_split, split_finish.cuh), which saves the
+/// second launch and the cleared memory the first path needs.
 ///
 /// The parts are summed in a fixed order (slice 0, 1, ...), so the result does not depend on which
-/// block finished first: two runs agree bit for bit. The workspace comes from the stream-ordered
-/// allocator, so concurrent callers never share it, out of the pool that keeps what is freed
-/// (aligned_operands.cuh): the default pool hands its memory back to the driver whenever the device
-/// synchronizes, and a split would then pay for a fresh allocation at every call. Its first slice
-/// starts as the poison pattern (all bits set), and an element left unwritten there stays
-/// unwritten in C: a kernel that writes nothing (a TODO) is still reported as not implemented
-/// rather than as wrong. slice_sums.h gives the planners what all this costs.
+/// block finished first: two runs agree bit for bit, on either path. The workspace comes from the
+/// stream-ordered allocator, so concurrent callers never share it, out of the pool that keeps what
+/// is freed (aligned_operands.cuh): the default pool hands its memory back to the driver whenever
+/// the device synchronizes, and a split would then pay for a fresh allocation at every call. On the
+/// two-kernel path its first slice starts as the poison pattern (all bits set), and an element left
+/// unwritten there stays unwritten in C: a kernel that writes nothing (a TODO) is still reported
+/// as not implemented rather than as wrong (in place, such a kernel never arrives, and C keeps
+/// what it held). slice_sums.h gives the planners what all this costs.
 #pragma once
 
 #include "common/aligned_operands.cuh"
+#include "common/arrival_words.h"
 #include "common/cuda_check.h"
 #include "common/gemm_device.cuh"
 #include "common/gemm_types.h"
 #include "common/gemm_variant.h"
 #include "common/launch_utils.h"
+#include "common/split_finish.h"
 
 #include <cuda_runtime.h>
 
@@ -27,22 +32,6 @@
 #include <cstdint>
 
 namespace cudalabs {
-
-/// C's side of a GEMM: what the summing kernel reads and writes.
-struct GemmOutput {
-  int m = 0;           ///< rows of C
-  int n = 0;           ///< columns of C
-  float alpha = 1.0f;  ///< scale of the sum of the parts
-  float beta = 0.0f;   ///< scale of the old C
-  float* c = nullptr;  ///< C, element (i, j) at c[i * ldc + j]
-  int ldc = 0;         ///< leading dimension of C
-
-  /// C's side of `args`.
-  template <class Input>
-  static GemmOutput of(const GemmArgsOf<Input>& args) {
-    return {args.m, args.n, args.alpha, args.beta, args.c, args.ldc};
-  }
-};
 
 /// Split-K's count of parts: every element of C has all `slices` of them (C is one tile).
 struct EverySlice {
@@ -134,6 +123,40 @@ KernelLaunch slice_sums_launch(const GemmShape& shape, const SliceCount& count) 
   return {reinterpret_cast<const void*>(&sum_slices_kernel<SliceCount>), grid, dim3(256), 0};
 }
 
+/// A workspace of `slices` partial Cs for args' C (args.m rows of workspace_row_floats(args.n)
+/// floats each), from the scratch pool on `stream` and freed on it when this object goes, and the
+/// arguments that write into it (alpha 1, beta 0).
+template <class Input>
+class PartsWorkspace {
+ public:
+  PartsWorkspace(const GemmArgsOf<Input>& args, int slices, cudaStream_t stream)
+      : parts_(args), stream_(stream) {
+    const int ldw = workspace_row_floats(args.n);
+    slice_floats_ = static_cast<long long>(args.m) * ldw;
+    float* workspace = nullptr;
+    CUDA_CHECK(cudaMallocFromPoolAsync(reinterpret_cast<void**>(&workspace),
+                                       sizeof(float) * slice_floats_ * slices, scratch_pool(),
+                                       stream));
+    parts_.c = workspace;
+    parts_.ldc = ldw;
+    parts_.alpha = 1.0f;
+    parts_.beta = 0.0f;
+  }
+  ~PartsWorkspace() { (void)cudaFreeAsync(parts_.c, stream_); }  // a destructor must not throw
+  PartsWorkspace(const PartsWorkspace&) = delete;
+  PartsWorkspace& operator=(const PartsWorkspace&) = delete;
+
+  /// The arguments whose C is the workspace.
+  const GemmArgsOf<Input>& parts() const { return parts_; }
+  /// Floats from one partial C to the next.
+  long long slice_floats() const { return slice_floats_; }
+
+ private:
+  GemmArgsOf<Input> parts_;
+  cudaStream_t stream_;
+  long long slice_floats_ = 0;
+};
+
 /// Runs launch_parts(parts, stream), a launch of a lab's kernel that writes its parts of C into
 /// `slices` slices of a workspace (parts.c, args.m rows of parts.ldc floats each, alpha 1, beta 0),
 /// then sums them into args' C, as `count` says which parts each tile of C has. `who` names the
@@ -141,24 +164,37 @@ KernelLaunch slice_sums_launch(const GemmShape& shape, const SliceCount& count) 
 template <class Input, class SliceCount, class LaunchParts>
 void launch_into_workspace(const GemmArgsOf<Input>& args, int slices, const SliceCount& count,
                            LaunchParts launch_parts, cudaStream_t stream, const char* who) {
-  const int ldw = workspace_row_floats(args.n);
-  const long long slice_floats = static_cast<long long>(args.m) * ldw;
-  float* workspace = nullptr;
-  CUDA_CHECK(cudaMallocFromPoolAsync(reinterpret_cast<void**>(&workspace),
-                                     sizeof(float) * slice_floats * slices, scratch_pool(),
-                                     stream));
-  CUDA_CHECK(cudaMemsetAsync(workspace, 0xFF, sizeof(float) * slice_floats, stream));
-  GemmArgsOf<Input> parts = args;
-  parts.c = workspace;
-  parts.ldc = ldw;
-  parts.alpha = 1.0f;
-  parts.beta = 0.0f;
+  const PartsWorkspace<Input> workspace(args, slices, stream);
+  const GemmArgsOf<Input>& parts = workspace.parts();
+  CUDA_CHECK(cudaMemsetAsync(parts.c, 0xFF, sizeof(float) * workspace.slice_floats(), stream));
   launch_parts(parts, stream);
   const KernelLaunch sums = slice_sums_launch(args.shape(), count);
   sum_slices_kernel<SliceCount><<<sums.grid, sums.block, 0, stream>>>(
-      GemmOutput::of(args), workspace, slice_floats, ldw, count);
+      GemmOutput::of(args), parts.c, workspace.slice_floats(), parts.ldc, count);
   CUDA_CHECK_LAUNCH(who);
-  CUDA_CHECK(cudaFreeAsync(workspace, stream));
+}
+
+/// Runs launch_parts(parts, finish, stream), a launch of a lab's kernel that writes its parts of C
+/// into `slices` slices of a workspace, as launch_into_workspace's does, and with `finish` in place
+/// (split_finish.h) sums them into C itself, counting arrivals on `regions` words: one launch, no
+/// cleared memory. Where no words are lent (a stream being captured into a graph: arrival_words.h)
+/// it runs launch_into_workspace instead, with `finish` not in place.
+template <class Input, class SliceCount, class LaunchParts>
+void launch_split(const GemmArgsOf<Input>& args, int slices, long long regions,
+                  const SliceCount& count, LaunchParts launch_parts, cudaStream_t stream,
+                  const char* who) {
+  const ArrivalWords arrivals(stream, regions);
+  if (!arrivals.lent()) {
+    const auto parts_then_sum = [&](const GemmArgsOf<Input>& parts, cudaStream_t on) {
+      launch_parts(parts, SplitFinish{}, on);
+    };
+    launch_into_workspace(args, slices, count, parts_then_sum, stream, who);
+    return;
+  }
+  const PartsWorkspace<Input> workspace(args, slices, stream);
+  const SplitFinish finish{GemmOutput::of(args), arrivals.words(), arrivals.tag(),
+                           workspace.slice_floats()};
+  launch_parts(workspace.parts(), finish, stream);
 }
 
 }  // namespace cudalabs

@@ -1,6 +1,7 @@
 /// @file slice_sums.h
 /// @brief What summing a GEMM's partial products costs, for the planners of the labs that split K
-/// (lab 07's and lab 11's `best`): the traffic of slice_sums.cuh's workspace and its launches.
+/// (lab 07's and lab 11's `best`): the traffic of slice_sums.cuh's workspace and its launches, or,
+/// where the launch sums its parts itself (split_finish.cuh), the traffic and the last part's read.
 /// Host code only, so that the planners' CPU tests use it.
 #pragma once
 
@@ -24,6 +25,24 @@ inline double slice_sums_bytes(double slices, const GemmShape& shape) {
 /// plan, in microseconds.
 inline double slice_sums_us(double slices, const GemmShape& shape, double gbps) {
   return slice_sums_bytes(slices, shape) / (gbps * 1e3) + kSliceSumsLaunchUs;
+}
+
+/// What the last part of a region to arrive waits for before it can read the others, in a launch
+/// that sums its parts itself: the fence after its stores, the arrival's atomic and the first
+/// loads' trips to L2, microseconds (an estimate).
+inline constexpr double kInPlaceSumsLatencyUs = 2.0;
+
+/// What summing `slices` partial Cs of `shape` costs a launch that sums them itself
+/// (split_finish.cuh): their traffic at `gbps` (every slice written and read once, C read for beta
+/// and written once, in FP32), then the last part of a region to arrive reading that region's
+/// `region_rows` x `region_cols` floats of every slice at one SM's `sm_gbps`, after every other
+/// part is done and kInPlaceSumsLatencyUs. No launch and no cleared memory.
+inline double in_place_sums_us(double slices, const GemmShape& shape, double gbps,
+                               double region_rows, double region_cols, double sm_gbps) {
+  const double traffic =
+      (2.0 * slices + 2.0) * static_cast<double>(shape.m) * static_cast<double>(shape.n) * 4.0;
+  const double last_region = slices * region_rows * region_cols * 4.0;
+  return traffic / (gbps * 1e3) + last_region / (sm_gbps * 1e3) + kInPlaceSumsLatencyUs;
 }
 
 }  // namespace cudalabs

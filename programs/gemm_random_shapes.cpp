@@ -160,6 +160,63 @@ struct SideTimes {
   std::vector<double> ms;  // per launch, one entry per round
 };
 
+// Launches the host enqueues per measurement of its own cost: few enough that the GPU's queue of
+// pending work never fills (a full queue would make the host wait for the GPU).
+constexpr int kHostLaunches = 16;
+
+// The host's microseconds to enqueue one launch, on an idle GPU: the median of three batches of
+// kHostLaunches. Where it is as long as the launch's time between events, the side is bound by the
+// host (the GPU waits for work), not by its kernels.
+double host_us_per_launch(const std::function<void(cudaStream_t, int)>& launch) {
+  std::vector<double> us;
+  int run = 0;
+  for (int batch = 0; batch < 3; ++batch) {
+    CUDA_CHECK(cudaDeviceSynchronize());
+    const auto started = std::chrono::steady_clock::now();
+    for (int i = 0; i < kHostLaunches; ++i) launch(nullptr, run++);
+    const auto enqueued = std::chrono::steady_clock::now();
+    us.push_back(std::chrono::duration<double, std::micro>(enqueued - started).count() /
+                 kHostLaunches);
+  }
+  CUDA_CHECK(cudaDeviceSynchronize());
+  return cudalabs::median(us);
+}
+
+// The GPU's microseconds per launch with the host out of the way: kHostLaunches launches captured
+// into a CUDA graph, replayed between two events (the median of three replays after a warm-up).
+// NaN where the launches cannot be captured.
+double graph_us_per_launch(const std::function<void(cudaStream_t, int)>& launch) {
+  cudaStream_t stream = nullptr;
+  CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  double us = std::numeric_limits<double>::quiet_NaN();
+  CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed));
+  try {
+    for (int i = 0; i < kHostLaunches; ++i) launch(stream, i);
+  } catch (const std::exception&) {
+    // the launch could not be captured: end the capture, report NaN
+  }
+  const cudaError_t captured = cudaStreamEndCapture(stream, &graph);
+  if (captured == cudaSuccess && cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess) {
+    std::vector<double> replays;
+    cudalabs::EventTimer timer;
+    for (int replay = 0; replay < 4; ++replay) {
+      timer.start(stream);
+      CUDA_CHECK(cudaGraphLaunch(exec, stream));
+      timer.stop(stream);
+      const double ms = timer.elapsed_ms();
+      if (replay > 0) replays.push_back(1e3 * ms / kHostLaunches);
+    }
+    us = cudalabs::median(replays);
+  }
+  (void)cudaGetLastError();  // a failed capture's error is reported as NaN, not left pending
+  if (exec != nullptr) CUDA_CHECK(cudaGraphExecDestroy(exec));
+  if (graph != nullptr) CUDA_CHECK(cudaGraphDestroy(graph));
+  CUDA_CHECK(cudaStreamDestroy(stream));
+  return us;
+}
+
 // The interleaved rounds of one shape: `best` and the reference, each a batch of launches between
 // two events, the first side alternating by round. Returns {best, reference}.
 std::pair<SideTimes, SideTimes> time_rounds(const std::function<void(cudaStream_t, int)>& best,
@@ -238,10 +295,19 @@ nlohmann::json run_shape(const LabSide<Input>& lab, const cudalabs::GemmShape& s
   entry["best_rounds_ms"] = best_times.ms;
   entry["reference_rounds_ms"] = reference_times.ms;
   entry["launches_per_round"] = {{"best", best_times.batch}, {"reference", reference_times.batch}};
+  const double best_host_us = host_us_per_launch(best);
+  const double reference_host_us = host_us_per_launch(reference);
+  entry["host_us_per_launch"] = {{"best", best_host_us}, {"reference", reference_host_us}};
+  const double best_graph_us = graph_us_per_launch(best);
+  const double reference_graph_us = graph_us_per_launch(reference);
+  entry["graph_us_per_launch"] = {{"best", best_graph_us}, {"reference", reference_graph_us}};
   entry["gflops"] = shape.flops() / (best_ms * 1e6);
-  std::printf("lab %s %-20s best %10.4f ms  %s %10.4f ms  ratio %.3f  (%d rounds)\n", lab.number,
-              shape.label().c_str(), best_ms, lab.reference, reference_ms, reference_ms / best_ms,
-              rounds);
+  std::printf(
+      "lab %s %-20s best %10.4f ms  %s %10.4f ms  ratio %.3f  (%d rounds; host %.1f / %.1f us, "
+      "graph %.1f / %.1f us a launch)\n",
+      lab.number, shape.label().c_str(), best_ms, lab.reference, reference_ms,
+      reference_ms / best_ms, rounds, best_host_us, reference_host_us, best_graph_us,
+      reference_graph_us);
   std::fflush(stdout);
   return entry;
 }
@@ -349,6 +415,12 @@ int run(int argc, char** argv) {
           "per round, best and the reference each a batch of launches back to back between two "
           "events, the first side alternating; per side the median of the rounds' per-launch "
           "times"},
+         {"host_us_per_launch",
+          "the host's time to enqueue one launch, on an idle GPU: the median of 3 batches of " +
+              std::to_string(kHostLaunches) + " launches (as long as best_ms: bound by the host)"},
+         {"graph_us_per_launch",
+          "the GPU's time per launch without the host: " + std::to_string(kHostLaunches) +
+              " launches captured in a CUDA graph, the median of 3 replays (null: not capturable)"},
          {"check", "every element against cuBLAS on the GPU, bound from |A||B| (cuBLAS)"}}},
        {"elapsed_s", seconds},
        {"shapes", entries}});

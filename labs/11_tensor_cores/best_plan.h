@@ -7,7 +7,8 @@
 /// the busiest SM's rounds, ceil(units / SMs), times one unit's time: its slice's k-blocks at the
 /// SM's measured rate for the tile's width, plus what starting a unit costs. No kernel beats DRAM:
 /// reading A and B once and writing C once is a floor. A split adds its partial Cs' trip through
-/// memory and the summing launch (common/slice_sums.h). K is split only where that saves
+/// memory and the last slice's read of its region of them (common/slice_sums.h; the launch sums
+/// them itself, unit_finish.cuh). K is split only where that saves
 /// kSplitMustSave of the time with K whole; a C that already fills the SMs, or a short K, gains
 /// less than the sum costs. Pure host code: the CPU tests check the plans.
 #pragma once
@@ -44,6 +45,11 @@ inline constexpr double kUnitStartUs = 1.0;
 /// from 0.539 to 0.677, 8192 x 8200 x 8192 unmoved at 0.87, whose gap is its last column of tiles
 /// (docs/data/history/lab11_big_shapes_{a7c9d93,c16b101}_*).
 inline constexpr double kOffLineRowsCost = 0.12;
+
+/// One SM's rate reading back the slices of a region of C (64 rows of a tile) when the last slice
+/// to arrive sums them (unit_finish.cuh), GB/s: loads from L2 by one warpgroup. An estimate, not
+/// yet measured: the random-shapes record at this plan's commit will tell.
+inline constexpr double kFinishSmGBps = 100.0;
 
 /// The host's cost of one more launch on a stream of back-to-back work, microseconds (an estimate).
 inline constexpr double kLaunchUs = 3.0;
@@ -83,7 +89,8 @@ inline double specialized_step_us(int width) {
 /// `slices` slices (WorkUnits::slices_fit must hold) on a GPU of `sms` SMs, microseconds: the
 /// busiest SM's rounds of units, each its slice's k-blocks (the longest slice's) plus
 /// kUnitStartUs, at least the time to read A and B once from DRAM (and, K whole, to write C),
-/// plus the sum of the slices when K is split.
+/// plus the sum of the slices when K is split (in_place_sums_us: a consumer's 64 rows of a tile
+/// are a region).
 inline double predicted_specialized_us(const cudalabs::GemmShape& shape, int width, int slices,
                                        int sms) {
   const WorkUnits units =
@@ -95,7 +102,9 @@ inline double predicted_specialized_us(const cudalabs::GemmShape& shape, int wid
   const double c_bytes = units.split() ? 0.0 : 4.0 * m * n;
   const double memory_us = (2.0 * (m * k + k * n) + c_bytes) / (kDramGBps * 1e3);
   double us = std::max(rounds * unit_us, memory_us);
-  if (units.split()) us += cudalabs::slice_sums_us(slices, shape, kDramGBps);
+  if (units.split())
+    us += cudalabs::in_place_sums_us(slices, shape, kDramGBps, std::min(64, shape.m),
+                                     std::min(width, shape.n), kFinishSmGBps);
   return us;
 }
 

@@ -31,7 +31,7 @@ using TensorCoreVariant = cudalabs::GemmVariantOf<__nv_bfloat16>;
 /// - `warp_specialized_128`: the same kernel on 128 x 128 tiles, twice as many (sm_90a)
 /// - `best`: on Hopper, the warp-specialized width whose tiles leave the fewest SMs idle, and where
 ///   a C of few tiles over a long K would still leave most SMs idle, K cut into slices whose
-///   partial Cs one more kernel sums (best_plan.h); `mma_swizzled` on other GPUs
+///   partial Cs the same launch sums (best_plan.h, unit_finish.cuh); `mma_swizzled` on other GPUs
 /// The copies of 16-byte chunks (cp.async, TMA) need A and B 16-byte aligned with lda and ldb
 /// multiples of 8. Other operands take element-wise copies (rungs 2-4), or are first repacked into
 /// an aligned scratch buffer (the TMA rungs: the documented fallback); every rung is right for any
@@ -53,9 +53,10 @@ std::span<const Fp16TensorCoreVariant> fp16_variants();
 /// The `best` variant's launcher, for the DCGAN on tensor cores.
 void best_gemm(const cudalabs::Bf16GemmArgs& args, cudaStream_t stream);
 
-/// The launch of the kernel that sums `best`'s slices of K into a C of `shape` when it splits K
-/// (common/slice_sums.cuh), for the checks of every lab's launches (launches.cpp): `best`'s own
-/// description gives its GEMM kernel. Throws std::invalid_argument for a bad shape.
+/// The launch of the kernel that sums `best`'s slices of K into a C of `shape` when it splits K in
+/// a stream being captured into a graph (common/slice_sums.cuh; elsewhere the split launch sums
+/// them itself), for the checks of every lab's launches (launches.cpp): `best`'s own description
+/// gives its GEMM kernel. Throws std::invalid_argument for a bad shape.
 cudalabs::KernelLaunch describe_slice_sums(const cudalabs::GemmShape& shape);
 
 }  // namespace lab11

@@ -310,8 +310,9 @@ std::string specialized_unavailable() {
 }
 
 // Runs the warp-specialized kernel on args with K in `slices` slices: with K whole it writes C;
-// split, it writes the slices' partial Cs into a workspace that the summing kernel then adds into C
-// (common/slice_sums.cuh). Operands TMA cannot read are repacked first (TmaOperands).
+// split, it writes the slices' partial Cs into a workspace and the last slice of each region to
+// arrive adds them into C (launch_split, common/slice_sums.cuh; in a stream being captured, the
+// summing kernel does). Operands TMA cannot read are repacked first (TmaOperands).
 template <int kWidth>
 void run_specialized(const Bf16GemmArgs& args, int slices, cudaStream_t stream,
                      bool b_on_lines = false) {
@@ -325,14 +326,19 @@ void run_specialized(const Bf16GemmArgs& args, int slices, cudaStream_t stream,
   const CUtensorMap b_map =
       bf16_tensor_map(readable.b, args.k, args.n, readable.ldb, SwizzledTile::BK);
   allow_shared(&warp_specialized_kernel<kWidth>, config.dynamic_shared_bytes);
-  const auto launch = [&](const Bf16GemmArgs& gemm, cudaStream_t on) {
-    warp_specialized_kernel<kWidth>
-        <<<config.grid, config.block, config.dynamic_shared_bytes, on>>>(gemm, a_map, b_map, units);
+  const auto launch = [&](const Bf16GemmArgs& gemm, const cudalabs::SplitFinish& finish,
+                          cudaStream_t on) {
+    WorkUnits walked = units;
+    walked.finish = finish;
+    warp_specialized_kernel<kWidth><<<config.grid, config.block, config.dynamic_shared_bytes, on>>>(
+        gemm, a_map, b_map, walked);
     CUDA_CHECK_LAUNCH("lab11 warp_specialized_kernel");
   };
-  if (!units.split()) return launch(readable, stream);
-  cudalabs::launch_into_workspace(readable, slices, cudalabs::EverySlice{slices, args.m, args.n, 1},
-                                  launch, stream, "lab11 sum_slices_kernel");
+  if (!units.split()) return launch(readable, cudalabs::SplitFinish{}, stream);
+  const long long regions =
+      static_cast<long long>(units.tiles()) * SpecializedTile<kWidth>::kConsumers;
+  cudalabs::launch_split(readable, slices, regions, cudalabs::EverySlice{slices, args.m, args.n, 1},
+                         launch, stream, "lab11 sum_slices_kernel");
 }
 
 template <int kWidth>

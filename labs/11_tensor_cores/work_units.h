@@ -7,11 +7,14 @@
 /// few tiles and a long K, which would leave most SMs idle), each tile's K is cut into `slices`
 /// slices of whole k-blocks (BK deep: the stages' depth), every slice but the last slice_blocks()
 /// of them, the last the rest (never none), and the kernel's C is a workspace of `slices` partial
-/// Cs that one more kernel sums into C (common/slice_sums.cuh). The tensor maps cover the whole of
-/// K, so a slice is only a different range of k-blocks.
+/// Cs. The launch sums them itself (`finish`: after storing a unit, a consumer warpgroup calls
+/// finish_unit, unit_finish.cuh, and the last slice of its rows to arrive adds them all into C),
+/// or, in a stream being captured into a graph, one more kernel does (common/slice_sums.cuh). The
+/// tensor maps cover the whole of K, so a slice is only a different range of k-blocks.
 #pragma once
 
 #include "common/gemm_types.h"
+#include "common/split_finish.h"
 
 #include <cuda_runtime.h>  // __host__ __device__
 
@@ -28,6 +31,9 @@ struct WorkUnits {
   int tiles_n = 1;   ///< tiles across C
   int k_blocks = 1;  ///< k-blocks of K: ceil(K / BK)
   int slices = 1;    ///< slices of K: 1 (K whole, C written) .. k_blocks (a workspace written)
+  /// Split, where the launch sums the slices into C itself (none: another kernel does; the
+  /// launch sets it).
+  cudalabs::SplitFinish finish{};
 
   /// The units of a GEMM of `shape` on tiles of bm x bn x bk with K in `slices` slices. Throws
   /// std::invalid_argument unless `slices` is a count whose slices are all non-empty

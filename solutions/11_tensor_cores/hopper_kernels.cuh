@@ -15,10 +15,12 @@
 // (232), which hold 128 FP32 accumulators each. The grid is persistent, one block per SM walking
 // the tiles in grouped order, so the next tile's loads overlap this tile's epilogue. What a block
 // walks are units of work (work_units.h): a tile with all of K, or, when `best` splits K, a tile
-// and one slice of its k-blocks, stored into that slice's partial C; nothing else changes.
+// and one slice of its k-blocks, stored into that slice's partial C, after which the given
+// finish_unit (unit_finish.cuh) lets the last slice of each 64 rows to arrive sum them into C.
 #pragma once
 
 #include "staged_store.cuh"
+#include "unit_finish.cuh"
 #include "wgmma_kernel.cuh"
 #include "work_units.h"
 
@@ -165,9 +167,10 @@ __global__ void __launch_bounds__(SpecializedTile<kWidth>::kThreads, 1)
           phase ^= 1;
         }
       }
-      store_warpgroup_tile_staged<Tile::BN>(units.output(args, unit), acc[0],
-                                            at.x * Tile::BM + consumer * 64, at.y * Tile::BN,
-                                            staging, width);
+      const int row0 = at.x * Tile::BM + consumer * 64, col0 = at.y * Tile::BN;
+      store_warpgroup_tile_staged<Tile::BN>(units.output(args, unit), acc[0], row0, col0, staging,
+                                            width);
+      finish_unit<kWidth>(args, units, unit, row0, col0, consumer);
     }
     // [consumer]
   }

@@ -190,15 +190,15 @@ TEST(BestPlan, IsAPlanTheKernelRunsAndTheFastestByTheModel) {
 
 TEST(BestPlan, PredictsTheSumOfTheSlicesIntoTheTime) {
   // Same units, same rounds: the split's time is the unsplit one's plus the workspace's trip and
-  // the summing launch, less the shorter units.
+  // the last slice's read of its 64 rows of a tile, less the shorter units.
   const GemmShape shape{163, 216, 13649};
   const double one = predicted_specialized_us(shape, 128, 1, kH100Sms);
   const double split = predicted_specialized_us(shape, 128, 31, kH100Sms);
   EXPECT_NEAR(one, 214 * specialized_step_us(128) + kUnitStartUs, 1e-9);
-  EXPECT_NEAR(
-      split,
-      7 * specialized_step_us(128) + kUnitStartUs + cudalabs::slice_sums_us(31, shape, kDramGBps),
-      1e-9);
+  EXPECT_NEAR(split,
+              7 * specialized_step_us(128) + kUnitStartUs +
+                  cudalabs::in_place_sums_us(31, shape, kDramGBps, 64, 128, kFinishSmGBps),
+              1e-9);
   // A 128-wide step is half a 256-wide one at kNarrowTileRate of its rate, a 64-wide one a quarter
   // at kNarrowestTileRate.
   EXPECT_NEAR(specialized_step_us(128), 0.5 * specialized_step_us(256) / kNarrowTileRate, 1e-12);

@@ -22,6 +22,7 @@
 #include "subpixel_params.h"
 #include "tensor_core_ptx.cuh"
 #include "tiles.h"
+#include "unit_finish.cuh"
 #include "wmma_pipelined.cuh"
 #include "work_units.h"
 
@@ -341,7 +342,9 @@ __global__ void __launch_bounds__(TmaTile::kThreads)
 //     per stage, waits on its "empty" barrier and issues the TMA loads. Warpgroups 1 and 2 consume
 //     the same units: set_max_registers<232, true>, wait on "full", wgmma_bf16<kWidth> on their 64
 //     rows, wait, and each warp arrives on "empty"; a unit's tile is stored into
-//     units.output(args, u) (C, or its slice's partial C when K is split).
+//     units.output(args, u) (C, or its slice's partial C when K is split), and then each consumer
+//     warpgroup calls the given finish_unit<kWidth>(args, units, u, row0, col0, consumer)
+//     (unit_finish.cuh: where K is split, the last slice to arrive sums the slices into C).
 //  Predict: the bytes per FLOP a 128 x 256 x 64 stage needs, against the bandwidth lab 00
 //  measured.
 template <int kWidth>

@@ -1,0 +1,48 @@
+/// @file split_finish.h
+/// @brief What a GEMM kernel that splits K needs to sum its partial Cs itself, in the same launch:
+/// the real C, the workspace of parts, and the arrival words through which the last part of a
+/// region of C to arrive learns that it is the last (split_finish.cuh does the arithmetic,
+/// arrival_words.h hands out the words). Host and device code: a planner's launch fills it in, the
+/// kernel reads it.
+#pragma once
+
+#include "common/gemm_types.h"
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace cudalabs {
+
+/// C's side of a GEMM: where the sum of the parts goes, and how it is scaled.
+struct GemmOutput {
+  int m = 0;           ///< rows of C
+  int n = 0;           ///< columns of C
+  float alpha = 1.0f;  ///< scale of the sum of the parts
+  float beta = 0.0f;   ///< scale of the old C
+  float* c = nullptr;  ///< C, element (i, j) at c[i * ldc + j]
+  int ldc = 0;         ///< leading dimension of C
+
+  /// C's side of `args`.
+  template <class Input>
+  static GemmOutput of(const GemmArgsOf<Input>& args) {
+    return {args.m, args.n, args.alpha, args.beta, args.c, args.ldc};
+  }
+};
+
+/// Bits of an arrival word that count arrivals; the bits above hold the launch's tag, so that a
+/// word left by an earlier launch (another tag) counts as none: the words are never reset.
+inline constexpr int kArrivalCountBits = 24;
+
+/// A split launch's means to finish in place: with `arrivals` null the launch writes its parts
+/// and another kernel sums them (slice_sums.cuh); otherwise the last part of each region of C to
+/// arrive sums all of its parts into C (split_finish.cuh).
+struct SplitFinish {
+  GemmOutput out;                          ///< the real C, alpha and beta
+  unsigned long long* arrivals = nullptr;  ///< one word per region of C (null: no finish)
+  unsigned long long tag = 0;              ///< this launch's tag, never 0
+  long long slice_floats = 0;              ///< floats from one part of C to the next
+  __host__ __device__ bool in_place() const { return arrivals != nullptr; }
+};
+
+}  // namespace cudalabs
