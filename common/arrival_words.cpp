@@ -1,42 +1,36 @@
 #include "common/arrival_words.h"
 
 #include "common/cuda_check.h"
-#include "common/split_finish.h"
 
+#include <algorithm>
 #include <map>
-#include <memory>
+#include <mutex>
+#include <vector>
 
 namespace cudalabs {
 namespace {
 
-// One device's words, the event after their last use, and the next tag.
-struct DeviceWords {
-  std::mutex guard;
+// One stream's words on a device, and when it last used them (a count of loans).
+struct StreamWords {
+  unsigned long long stream_id = 0;
   unsigned long long* words = nullptr;
-  cudaEvent_t last_use = nullptr;
-  unsigned long long next_tag = 1;
+  unsigned long long last_loan = 0;
 };
 
-// The current device's words, made on first use (cleared once, so that no word holds a tag).
-DeviceWords& device_words() {
-  static std::mutex guard;
-  static std::map<int, std::unique_ptr<DeviceWords>> devices;
-  int device = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  const std::lock_guard<std::mutex> lock(guard);
-  std::unique_ptr<DeviceWords>& found = devices[device];
-  if (!found) {
-    auto made = std::make_unique<DeviceWords>();
-    CUDA_CHECK(cudaMalloc(&made->words, sizeof(unsigned long long) * kArrivalWords));
-    CUDA_CHECK(cudaMemset(made->words, 0, sizeof(unsigned long long) * kArrivalWords));
-    CUDA_CHECK(cudaEventCreateWithFlags(&made->last_use, cudaEventDisableTiming));
-    found = std::move(made);
-  }
-  return *found;
+// Every device's streams with words, and the loans so far.
+struct Loans {
+  std::mutex guard;
+  std::map<int, std::vector<StreamWords>> devices;
+  unsigned long long count = 0;
+};
+
+Loans& loans() {
+  static Loans all;
+  return all;
 }
 
 // Whether work enqueued on `stream` now would be captured into a graph (an answer the runtime
-// cannot give counts as yes: the caller then takes the path that needs no loan).
+// cannot give counts as yes: the caller then takes the path that needs no words).
 bool capturing(cudaStream_t stream) {
   cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
   if (cudaStreamIsCapturing(stream, &status) != cudaSuccess) {
@@ -46,22 +40,41 @@ bool capturing(cudaStream_t stream) {
   return status != cudaStreamCaptureStatusNone;
 }
 
-}  // namespace
-
-ArrivalWords::ArrivalWords(cudaStream_t stream, long long count) : stream_(stream) {
-  if (count > kArrivalWords || capturing(stream)) return;
-  DeviceWords& device = device_words();
-  lock_ = std::unique_lock<std::mutex>(device.guard);
-  CUDA_CHECK(cudaStreamWaitEvent(stream, device.last_use, 0));
-  last_use_ = device.last_use;
-  words_ = device.words;
-  constexpr unsigned long long kTags = 1ull << (64 - kArrivalCountBits);
-  tag_ = device.next_tag;
-  device.next_tag = device.next_tag + 1 == kTags ? 1 : device.next_tag + 1;
+// Fresh words, cleared once: every count starts at zero.
+unsigned long long* new_words() {
+  unsigned long long* words = nullptr;
+  CUDA_CHECK(cudaMalloc(&words, sizeof(unsigned long long) * kArrivalWords));
+  CUDA_CHECK(cudaMemset(words, 0, sizeof(unsigned long long) * kArrivalWords));
+  return words;
 }
 
-ArrivalWords::~ArrivalWords() {
-  if (words_ != nullptr) (void)cudaEventRecord(last_use_, stream_);  // a destructor must not throw
+}  // namespace
+
+ArrivalWords::ArrivalWords(cudaStream_t stream, long long count) {
+  if (count > kArrivalWords || capturing(stream)) return;
+  int device = 0;
+  unsigned long long stream_id = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaStreamGetId(stream, &stream_id));
+  Loans& all = loans();
+  const std::lock_guard<std::mutex> lock(all.guard);
+  std::vector<StreamWords>& streams = all.devices[device];
+  auto found = std::find_if(streams.begin(), streams.end(),
+                            [&](const StreamWords& s) { return s.stream_id == stream_id; });
+  if (found == streams.end()) {
+    if (static_cast<int>(streams.size()) < kArrivalStreams) {
+      streams.push_back({stream_id, new_words(), 0});
+      found = streams.end() - 1;
+    } else {
+      found = std::min_element(
+          streams.begin(), streams.end(),
+          [](const StreamWords& a, const StreamWords& b) { return a.last_loan < b.last_loan; });
+      CUDA_CHECK(cudaDeviceSynchronize());  // the old stream's launches are done with the words
+      found->stream_id = stream_id;
+    }
+  }
+  found->last_loan = ++all.count;
+  words_ = found->words;
 }
 
 }  // namespace cudalabs

@@ -178,12 +178,14 @@ void launch_into_workspace(const GemmArgsOf<Input>& args, int slices, const Slic
 /// into `slices` slices of a workspace, as launch_into_workspace's does, and with `finish` in place
 /// (split_finish.h) sums them into C itself, counting arrivals on `regions` words: one launch, no
 /// cleared memory. Where no words are lent (a stream being captured into a graph: arrival_words.h)
-/// it runs launch_into_workspace instead, with `finish` not in place.
+/// or more slices arrive than a word counts, it runs launch_into_workspace instead, with `finish`
+/// not in place.
 template <class Input, class SliceCount, class LaunchParts>
 void launch_split(const GemmArgsOf<Input>& args, int slices, long long regions,
                   const SliceCount& count, LaunchParts launch_parts, cudaStream_t stream,
                   const char* who) {
-  const ArrivalWords arrivals(stream, regions);
+  const bool countable = slices < (1 << kArrivalCountBits);
+  const ArrivalWords arrivals(stream, countable ? regions : kArrivalWords + 1);
   if (!arrivals.lent()) {
     const auto parts_then_sum = [&](const GemmArgsOf<Input>& parts, cudaStream_t on) {
       launch_parts(parts, SplitFinish{}, on);
@@ -192,8 +194,7 @@ void launch_split(const GemmArgsOf<Input>& args, int slices, long long regions,
     return;
   }
   const PartsWorkspace<Input> workspace(args, slices, stream);
-  const SplitFinish finish{GemmOutput::of(args), arrivals.words(), arrivals.tag(),
-                           workspace.slice_floats()};
+  const SplitFinish finish{GemmOutput::of(args), arrivals.words(), workspace.slice_floats()};
   launch_parts(workspace.parts(), finish, stream);
 }
 

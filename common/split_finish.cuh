@@ -19,51 +19,66 @@
 
 namespace cudalabs {
 
-/// Counts one arrival of the launch tagged `tag` on `word` (one thread) and returns the arrivals
-/// so far, this one included. A word holding another tag (an earlier launch's) counts as none.
-__device__ __forceinline__ int arrive_tagged(unsigned long long* word, unsigned long long tag) {
+/// Counts one arrival on `word` (one thread) and returns whether it was the last of `parts`; the
+/// last moves the word on to the next launch's zero count, so that the words are never cleared.
+/// One atomicAdd an arrival: parts that finish together do not retry one another's updates.
+__device__ __forceinline__ bool arrive_last(unsigned long long* word, int parts) {
   constexpr unsigned long long kCountMask = (1ull << kArrivalCountBits) - 1;
-  unsigned long long seen = *reinterpret_cast<volatile unsigned long long*>(word);
-  while (true) {
-    const unsigned long long count =
-        (seen >> kArrivalCountBits) == tag ? (seen & kCountMask) : 0ull;
-    const unsigned long long wanted = (tag << kArrivalCountBits) | (count + 1);
-    const unsigned long long before = atomicCAS(word, seen, wanted);
-    if (before == seen) return static_cast<int>(count + 1);
-    seen = before;
-  }
+  const unsigned long long before = atomicAdd(word, 1ull);
+  if (static_cast<int>(before & kCountMask) + 1 != parts) return false;
+  atomicAdd(word, (1ull << kArrivalCountBits) - static_cast<unsigned long long>(parts));
+  return true;
 }
 
+/// Groups of four columns a thread sums at once in sum_parts_into_c: their loads of one part are
+/// in flight together, as the sum of one group would keep only one (an L2 round trip each).
+inline constexpr int kSumBatch = 8;
+
 /// C(row0 .. row0 + rows - 1, col0 .. col0 + cols - 1) = alpha * (sum of `parts` parts, part 0
-/// first) + beta * C, by the `threads` threads of a group (this one is `thread`), four columns a
-/// thread at a time. The parts lie in `workspace`, ldw floats a row (a multiple of 4, 16-byte
-/// aligned), part s at s * f.slice_floats; col0 is a multiple of 4. The loads bypass L1, which
-/// may hold lines of the workspace from before the other parts were stored.
+/// first) + beta * C, by the `threads` threads of a group (this one is `thread`), kSumBatch groups
+/// of four columns a thread at a time. The parts lie in `workspace`, ldw floats a row (a multiple
+/// of 4, 16-byte aligned), part s at s * f.slice_floats; col0 is a multiple of 4. The loads bypass
+/// L1, which may hold lines of the workspace from before the other parts were stored.
 __device__ __forceinline__ void sum_parts_into_c(const SplitFinish& f, const float* workspace,
                                                  int ldw, int parts, int row0, int rows, int col0,
                                                  int cols, int thread, int threads) {
   const GemmOutput& out = f.out;
-  const int quads = (cols + 3) / 4;
+  const int quads = (cols + 3) / 4, groups = rows * quads;
   const bool c_vector = reinterpret_cast<std::uintptr_t>(out.c) % 16 == 0 && out.ldc % 4 == 0;
-  for (int g = thread; g < rows * quads; g += threads) {
-    const int row = row0 + g / quads, col = col0 + g % quads * 4;
-    const int valid = min(4, col0 + cols - col);
-    const float* from = workspace + static_cast<long long>(row) * ldw + col;
-    float4 sum = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  for (int first = thread; first < groups; first += threads * kSumBatch) {
+    const float* from[kSumBatch];
+    float4 sum[kSumBatch];
+#pragma unroll
+    for (int b = 0; b < kSumBatch; ++b) {
+      const int g = min(first + b * threads, groups - 1);  // past the end: a repeat, not stored
+      from[b] = workspace + static_cast<long long>(row0 + g / quads) * ldw + col0 + g % quads * 4;
+      sum[b] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    }
+#pragma unroll 2
     for (int s = 0; s < parts; ++s) {
-      const float4 part = __ldcg(reinterpret_cast<const float4*>(from + s * f.slice_floats));
-      sum.x += part.x;
-      sum.y += part.y;
-      sum.z += part.z;
-      sum.w += part.w;
+#pragma unroll
+      for (int b = 0; b < kSumBatch; ++b) {
+        const float4 part = __ldcg(reinterpret_cast<const float4*>(from[b] + s * f.slice_floats));
+        sum[b].x += part.x;
+        sum[b].y += part.y;
+        sum[b].z += part.z;
+        sum[b].w += part.w;
+      }
     }
-    float* c = out.c + static_cast<long long>(row) * out.ldc + col;
-    if (c_vector && valid == 4) {
-      store_gemm_result4(c, sum, out.alpha, out.beta);
-      continue;
+#pragma unroll
+    for (int b = 0; b < kSumBatch; ++b) {
+      const int g = first + b * threads;
+      if (g >= groups) break;
+      const int row = row0 + g / quads, col = col0 + g % quads * 4;
+      const int valid = min(4, col0 + cols - col);
+      float* c = out.c + static_cast<long long>(row) * out.ldc + col;
+      if (c_vector && valid == 4) {
+        store_gemm_result4(c, sum[b], out.alpha, out.beta);
+        continue;
+      }
+      const float values[4] = {sum[b].x, sum[b].y, sum[b].z, sum[b].w};
+      for (int q = 0; q < valid; ++q) store_gemm_result(c + q, values[q], out.alpha, out.beta);
     }
-    const float values[4] = {sum.x, sum.y, sum.z, sum.w};
-    for (int q = 0; q < valid; ++q) store_gemm_result(c + q, values[q], out.alpha, out.beta);
   }
 }
 
@@ -80,7 +95,7 @@ __device__ __forceinline__ void finish_part(const SplitFinish& f, const float* w
   __threadfence();  // this thread's stores of the part, before the group's arrival
   group_sync();
   if (thread == 0) {
-    *last_part = arrive_tagged(f.arrivals + region, f.tag) == parts;
+    *last_part = arrive_last(f.arrivals + region, parts);
     __threadfence();  // the arrival, before the loads of the other parts
   }
   group_sync();

@@ -30,8 +30,9 @@ struct GemmOutput {
   }
 };
 
-/// Bits of an arrival word that count arrivals; the bits above hold the launch's tag, so that a
-/// word left by an earlier launch (another tag) counts as none: the words are never reset.
+/// Bits of an arrival word that count the arrivals of the launch using it; the bits above count
+/// the launches that finished with it (the last arrival moves the word on to the next launch's
+/// zero, so that no launch clears the words and no arrival needs more than an atomicAdd).
 inline constexpr int kArrivalCountBits = 24;
 
 /// A split launch's means to finish in place: with `arrivals` null the launch writes its parts
@@ -40,7 +41,6 @@ inline constexpr int kArrivalCountBits = 24;
 struct SplitFinish {
   GemmOutput out;                          ///< the real C, alpha and beta
   unsigned long long* arrivals = nullptr;  ///< one word per region of C (null: no finish)
-  unsigned long long tag = 0;              ///< this launch's tag, never 0
   long long slice_floats = 0;              ///< floats from one part of C to the next
   __host__ __device__ bool in_place() const { return arrivals != nullptr; }
 };

@@ -1,7 +1,7 @@
 // Lab 11's `best` where it splits K and the launch sums the slices itself (unit_finish.cuh,
 // common/split_finish.cuh): the same bits as the two-kernel sum a stream being captured into a
 // graph takes instead (both add the slices in one order), and the same bits when split GEMMs run
-// on two streams at once, which lend the arrival words in turn (common/arrival_words.h).
+// on several streams at once, each counting on words of its own (common/arrival_words.h).
 #include "common/cuda_check.h"
 #include "common/device_buffer.h"
 #include "common/device_fill.h"
@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -132,6 +133,31 @@ TEST(Lab11SplitFinish, TwoStreamsAtOnceGiveTheSameBits) {
     EXPECT_EQ(std::memcmp(alone[i].data(), together[i].data(), alone[i].size() * sizeof(float)), 0)
         << "GEMM " << i << " on two streams at once differs from its run alone";
   for (cudaStream_t s : streams) CUDA_CHECK(cudaStreamDestroy(s));
+}
+
+TEST(Lab11SplitFinish, MoreStreamsThanKeepWordsGiveTheSameBits) {
+  CUDALABS_REQUIRE_GPU();
+  if (const std::string why = why_best_does_not_split(); !why.empty()) GTEST_SKIP() << why;
+  // More streams than keep words at once (common/arrival_words.h): the later ones take the words
+  // of the earlier, which must have finished with them.
+  constexpr int kStreams = 20;
+  std::vector<cudaStream_t> streams(kStreams);
+  std::vector<std::unique_ptr<Problem>> problems;
+  std::vector<std::vector<float>> alone;
+  for (int i = 0; i < kStreams; ++i) {
+    CUDA_CHECK(cudaStreamCreateWithFlags(&streams[i], cudaStreamNonBlocking));
+    problems.push_back(std::make_unique<Problem>(kSplitShapes[i % 3], 0.0f, 100 + i));
+    alone.push_back(run_on_stream(*problems.back(), streams[i]));
+  }
+  for (int round = 0; round < 3; ++round)
+    for (int i = 0; i < kStreams; ++i) lab11::best_gemm(problems[i]->args(), streams[i]);
+  for (int i = 0; i < kStreams; ++i) {
+    CUDA_CHECK(cudaStreamSynchronize(streams[i]));
+    const std::vector<float> again = problems[i]->c.to_host();
+    EXPECT_EQ(std::memcmp(alone[i].data(), again.data(), again.size() * sizeof(float)), 0)
+        << "GEMM " << i << " of " << kStreams << " streams differs from its run alone";
+    CUDA_CHECK(cudaStreamDestroy(streams[i]));
+  }
 }
 
 }  // namespace
