@@ -32,17 +32,21 @@ inline double slice_sums_us(double slices, const GemmShape& shape, double gbps) 
 /// loads' trips to L2, microseconds (an estimate).
 inline constexpr double kInPlaceSumsLatencyUs = 2.0;
 
+/// One SM's rate reading back the parts of a region of C when the last part to arrive sums them
+/// (split_finish.cuh), GB/s: loads from L2 by one group of threads. An estimate.
+inline constexpr double kInPlaceSumsSmGBps = 100.0;
+
 /// What summing `slices` partial Cs of `shape` costs a launch that sums them itself
 /// (split_finish.cuh): their traffic at `gbps` (every slice written and read once, C read for beta
 /// and written once, in FP32), then the last part of a region to arrive reading that region's
-/// `region_rows` x `region_cols` floats of every slice at one SM's `sm_gbps`, after every other
+/// `region_rows` x `region_cols` floats of every slice at kInPlaceSumsSmGBps, after every other
 /// part is done and kInPlaceSumsLatencyUs. No launch and no cleared memory.
 inline double in_place_sums_us(double slices, const GemmShape& shape, double gbps,
-                               double region_rows, double region_cols, double sm_gbps) {
+                               double region_rows, double region_cols) {
   const double traffic =
       (2.0 * slices + 2.0) * static_cast<double>(shape.m) * static_cast<double>(shape.n) * 4.0;
   const double last_region = slices * region_rows * region_cols * 4.0;
-  return traffic / (gbps * 1e3) + last_region / (sm_gbps * 1e3) + kInPlaceSumsLatencyUs;
+  return traffic / (gbps * 1e3) + last_region / (kInPlaceSumsSmGBps * 1e3) + kInPlaceSumsLatencyUs;
 }
 
 }  // namespace cudalabs

@@ -46,11 +46,6 @@ inline constexpr double kUnitStartUs = 1.0;
 /// (docs/data/history/lab11_big_shapes_{a7c9d93,c16b101}_*).
 inline constexpr double kOffLineRowsCost = 0.12;
 
-/// One SM's rate reading back the slices of a region of C (64 rows of a tile) when the last slice
-/// to arrive sums them (unit_finish.cuh), GB/s: loads from L2 by one warpgroup. An estimate, not
-/// yet measured: the random-shapes record at this plan's commit will tell.
-inline constexpr double kFinishSmGBps = 100.0;
-
 /// The host's cost of one more launch on a stream of back-to-back work, microseconds (an estimate).
 inline constexpr double kLaunchUs = 3.0;
 
@@ -104,7 +99,7 @@ inline double predicted_specialized_us(const cudalabs::GemmShape& shape, int wid
   double us = std::max(rounds * unit_us, memory_us);
   if (units.split())
     us += cudalabs::in_place_sums_us(slices, shape, kDramGBps, std::min(64, shape.m),
-                                     std::min(width, shape.n), kFinishSmGBps);
+                                     std::min(width, shape.n));
   return us;
 }
 

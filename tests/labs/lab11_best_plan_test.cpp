@@ -197,7 +197,7 @@ TEST(BestPlan, PredictsTheSumOfTheSlicesIntoTheTime) {
   EXPECT_NEAR(one, 214 * specialized_step_us(128) + kUnitStartUs, 1e-9);
   EXPECT_NEAR(split,
               7 * specialized_step_us(128) + kUnitStartUs +
-                  cudalabs::in_place_sums_us(31, shape, kDramGBps, 64, 128, kFinishSmGBps),
+                  cudalabs::in_place_sums_us(31, shape, kDramGBps, 64, 128),
               1e-9);
   // A 128-wide step is half a 256-wide one at kNarrowTileRate of its rate, a 64-wide one a quarter
   // at kNarrowestTileRate.
