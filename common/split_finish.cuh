@@ -7,9 +7,7 @@
 /// the work, so the blocks need not run at the same time.
 ///
 /// A kernel that never stores or arrives (a TODO) leaves C as it was: poisoned by the harness, it
-/// is reported as not implemented, as an unsplit kernel's would be. Where given code arrives for a
-/// kernel whatever its body does, the parts are marked first (finish_part's `marked`), and an
-/// unwritten part leaves C as it was too.
+/// is reported as not implemented, as an unsplit kernel's would be.
 #pragma once
 
 #include "common/gemm_device.cuh"
@@ -84,32 +82,21 @@ __device__ __forceinline__ void sum_parts_into_c(const SplitFinish& f, const flo
   }
 }
 
-/// The bits a part's first element holds until the kernel writes it, where the launch marks its
-/// parts (finish_part's `marked`): the harness's poison, which no arithmetic produces.
-inline constexpr unsigned int kUnwrittenBits = 0xFFFFFFFFu;
-
 /// Called by every thread of a group of `threads` threads (`group_sync` is a barrier of exactly
 /// that group) once it has stored its part of region `region` of C (rows row0 .. row0 + rows - 1,
 /// columns col0 .. col0 + cols - 1) into the workspace: counts the part's arrival and, where it is
 /// the last of the region's `parts` to arrive, sums all of them into C (sum_parts_into_c).
-/// `last_part` is a shared word of the group's own. With `marked`, every part's first element
-/// (row0, col0) held kUnwrittenBits before its kernel ran: where one still does, that part was
-/// never written (a TODO kernel) and C is left as it was, as an unsplit kernel that writes nothing
-/// leaves it.
+/// `last_part` is a shared word of the group's own.
 template <class GroupSync>
 __device__ __forceinline__ void finish_part(const SplitFinish& f, const float* workspace, int ldw,
                                             int region, int parts, int row0, int rows, int col0,
                                             int cols, int thread, int threads, int* last_part,
-                                            GroupSync group_sync, bool marked = false) {
+                                            GroupSync group_sync) {
   __threadfence();  // this thread's stores of the part, before the group's arrival
   group_sync();
   if (thread == 0) {
-    bool sum = arrive_last(f.arrivals + region, parts);
+    *last_part = arrive_last(f.arrivals + region, parts);
     __threadfence();  // the arrival, before the loads of the other parts
-    const float* first = workspace + static_cast<long long>(row0) * ldw + col0;
-    for (int s = 0; sum && marked && s < parts; ++s)
-      sum = __float_as_uint(__ldcg(first + s * f.slice_floats)) != kUnwrittenBits;
-    *last_part = sum;
   }
   group_sync();
   if (*last_part)

@@ -102,16 +102,10 @@ double sm_gflops_at(const TileCandidate& c, const cudalabs::GemmShape& shape, lo
   return sm_gflops;
 }
 
-// A workspace of `slices` partial Cs through memory, summed by the launch itself (the last piece of
-// a region of C reads the region's pieces back: a tile, or the few-rows kernel's rows and columns)
-// and by one more launch for the narrow kernel (common/slice_sums.h, split_k.cuh).
-double workspace_us(const TileCandidate& c, double slices, const cudalabs::GemmShape& shape,
-                    int sms) {
-  if (c.narrow) return cudalabs::slice_sums_us(slices, shape, kMemoryGBps * sms);
-  const int rows = c.few_rows ? few_rows_group(shape.m) : c.bm;
-  const int cols = c.few_rows ? kFewRowsCols : c.bn;
-  return cudalabs::in_place_sums_us(slices, shape, kMemoryGBps * sms, std::min(rows, shape.m),
-                                    std::min(cols, shape.n));
+// A workspace of `slices` partial Cs through memory, and the summing launch
+// (common/slice_sums.h).
+double workspace_us(double slices, const cudalabs::GemmShape& shape, int sms) {
+  return cudalabs::slice_sums_us(slices, shape, kMemoryGBps * sms);
 }
 
 double predicted_us(const TileCandidate& c, const cudalabs::GemmShape& shape, int splits, int sms,
@@ -158,7 +152,7 @@ double predicted_us(const TileCandidate& c, const cudalabs::GemmShape& shape, in
     us = std::max(compute_us, dram_us(4.0 * (m * k + k * n + m * n), tiles, sms));
   }
   us += c.fixed_us;
-  if (slices > 1) us += workspace_us(c, slices, shape, sms);
+  if (slices > 1) us += workspace_us(slices, shape, sms);
   return us;
 }
 
@@ -204,7 +198,7 @@ double predicted_stream_k_us(const TileCandidate& c, const cudalabs::GemmShape& 
       part.heads() +
       (part.tail() > 0 ? 1.0 + static_cast<double>(part.tail_blocks()) / static_cast<double>(tiles)
                        : 0.0);
-  return us + workspace_us(c, pieces_per_tile, shape, sms);
+  return us + workspace_us(pieces_per_tile, shape, sms);
 }
 
 std::vector<BestPlan> candidate_plans(const cudalabs::GemmShape& shape, int sms,

@@ -15,13 +15,11 @@
 // use, where fewer registers keep four blocks on an SM (64 x 16384 x 4096, 2048 blocks: 511 us at
 // use, 765 ahead; docs/data/history/lab07_few_rows_ahead_nvidia-h200.txt). Past K the values are
 // zeros. The warps' partial sums meet in shared memory at the end, and the block stores its rows
-// and columns of C, column by column: any alignment of C. Under split-K the slices go into a
-// workspace, and the block of the last slice of its rows and columns to arrive adds them into C.
+// and columns of C, column by column: any alignment of C.
 #pragma once
 
 #include "common/gemm_device.cuh"
 #include "common/gemm_types.h"
-#include "common/split_finish.cuh"
 #include "k_slice.cuh"
 #include "tiles.h"
 
@@ -30,10 +28,8 @@ namespace lab07 {
 namespace {
 
 template <int kRows, bool kSlicedK, bool kAhead>
-__global__ void __launch_bounds__(kFewRowsThreads)
-    few_rows_gemm_kernel(cudalabs::GemmArgs whole, cudalabs::SplitFinish finish) {
-  cudalabs::GemmArgs args = whole;
-  if constexpr (kSlicedK) args = k_slice_of_block(whole);
+__global__ void __launch_bounds__(kFewRowsThreads) few_rows_gemm_kernel(cudalabs::GemmArgs args) {
+  if constexpr (kSlicedK) args = k_slice_of_block(args);
   static_assert(kFewRowsChunk == kFewRowsThreads, "a thread stages one value of K of each row");
   __shared__ __align__(16) float a_chunk[kRows][kFewRowsChunk];
   __shared__ float partial[kFewRowsWarps][kRows][32];
@@ -134,17 +130,6 @@ __global__ void __launch_bounds__(kFewRowsThreads)
     for (int w = 0; w < kFewRowsWarps; ++w) sum += partial[w][r][lane];
     cudalabs::store_gemm_result(args.c + static_cast<long long>(row0 + r) * args.ldc + col, sum,
                                 args.alpha, args.beta);
-  }
-  if constexpr (kSlicedK) {
-    // The block's rows and columns are a region of C: the last slice of it to arrive sums them
-    // (split_finish.cuh), where the launch finishes in place.
-    if (!finish.in_place()) return;
-    __shared__ int last_part;
-    const int col0 = static_cast<int>(blockIdx.x) * kFewRowsCols;
-    cudalabs::finish_part(
-        finish, whole.c, whole.ldc, static_cast<int>(blockIdx.y * gridDim.x + blockIdx.x),
-        static_cast<int>(gridDim.z), row0, rows, col0, min(kFewRowsCols, whole.n - col0),
-        static_cast<int>(threadIdx.x), kFewRowsThreads, &last_part, [] { __syncthreads(); });
   }
 }
 

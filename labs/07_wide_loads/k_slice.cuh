@@ -10,16 +10,12 @@
 //    its own whose tile 0 is the piece: its A, B and C start at the tile's corner and its K range,
 //    its size is the tile's (smaller at C's edges), and its C lies in the workspace slice of the
 //    piece's rank.
-// A piece's GEMM is a GEMM like any other, so the kernel needs nothing else. Split or streamed,
-// the launch sums the pieces itself (`finish`, common/split_finish.cuh): after a piece, the block
-// counts its arrival on its tile's word, and the block of the last piece of a tile to arrive adds
-// all of them, rank 0 first, into C. Each piece's first element is marked unwritten before the
-// tile function runs, so that a function that writes nothing (a TODO) leaves C as it was. The
-// sliced and streamed instantiations run only for split plans: finding the work costs registers.
+// A piece's GEMM is a GEMM like any other, so the kernel needs nothing else. The sliced and
+// streamed instantiations run only for split plans: finding the work costs registers (ptxas:
+// wide_256x128 236 instead of 232 with slices).
 #pragma once
 
 #include "common/gemm_types.h"
-#include "common/split_finish.cuh"
 #include "lab.h"
 #include "stream_k.h"
 #include "tiles.h"
@@ -80,61 +76,26 @@ __device__ __forceinline__ cudalabs::GemmArgs stream_k_piece(const cudalabs::Gem
   return piece;
 }
 
-/// Marks a piece's first element unwritten (thread 0), before the tile function may write it.
-__device__ __forceinline__ void mark_piece(const cudalabs::GemmArgs& piece, int row0, int col0) {
-  if (threadIdx.x == 0)
-    piece.c[static_cast<long long>(row0) * piece.ldc + col0] =
-        __uint_as_float(cudalabs::kUnwrittenBits);
-  __syncthreads();
-}
-
-/// After a piece of tile `tile` (rows row0 .., columns col0 .. of C) is stored into its slice of
-/// the workspace that args.c points to: its arrival, and the sum into C where it is the last of the
-/// tile's `parts` (common/split_finish.cuh). Every thread of the block calls it.
-template <class Tile>
-__device__ __forceinline__ void finish_piece(const cudalabs::GemmArgs& args,
-                                             const cudalabs::SplitFinish& finish, int tile,
-                                             int parts, int row0, int col0) {
-  if (!finish.in_place()) return;  // another kernel sums the pieces
-  __shared__ int last_part;
-  cudalabs::finish_part(
-      finish, args.c, args.ldc, tile, parts, row0, min(Tile::BM, args.m - row0), col0,
-      min(Tile::BN, args.n - col0), static_cast<int>(threadIdx.x), static_cast<int>(blockDim.x),
-      &last_part, [] { __syncthreads(); }, true);
-}
-
 /// Calls tile_gemm(gemm, tile) for each piece of this block's work (see above): tile is the number
 /// of the tile of gemm to compute (blockIdx.x, or 0 for a stream-K piece). Pieces after the first
-/// start with a barrier, since they refill the shared tiles the previous one read. Split or
-/// streamed, `finish` says where C is and how the pieces arrive (launch_split, split_k.cuh).
+/// start with a barrier, since they refill the shared tiles the previous one read.
 template <class Tile, KSplit kSplit, class TileGemm>
 __device__ __forceinline__ void for_each_tile_of_block(const cudalabs::GemmArgs& args,
-                                                       const cudalabs::SplitFinish& finish,
                                                        TileGemm&& tile_gemm) {
   if constexpr (kSplit == KSplit::kWhole) {
     tile_gemm(args, static_cast<int>(blockIdx.x));
   } else if constexpr (kSplit == KSplit::kSlices) {
-    const int tile = static_cast<int>(blockIdx.x);
-    const int2 origin = swizzled_tile_origin<Tile>(args.m, args.n, tile);
-    const cudalabs::GemmArgs slice = k_slice_of_block(args);
-    mark_piece(slice, origin.x, origin.y);
-    tile_gemm(slice, tile);
-    finish_piece<Tile>(args, finish, tile, static_cast<int>(gridDim.z), origin.x, origin.y);
+    tile_gemm(k_slice_of_block(args), static_cast<int>(blockIdx.x));
   } else {
     const StreamKPartition part =
         stream_k_partition<Tile>(args.m, args.n, args.k, static_cast<int>(gridDim.x));
-    const int tiles_n = (args.n + Tile::BN - 1) / Tile::BN;
     bool first_piece = true;
-    for_each_stream_k_piece(
-        part, static_cast<int>(blockIdx.x), [&](int tile, int first, int last, int rank) {
-          if (!first_piece) __syncthreads();
-          first_piece = false;
-          const cudalabs::GemmArgs piece = stream_k_piece<Tile>(args, tile, first, last, rank);
-          mark_piece(piece, 0, 0);
-          tile_gemm(piece, 0);
-          finish_piece<Tile>(args, finish, tile, part.pieces_of(tile), tile / tiles_n * Tile::BM,
-                             tile % tiles_n * Tile::BN);
-        });
+    for_each_stream_k_piece(part, static_cast<int>(blockIdx.x),
+                            [&](int tile, int first, int last, int rank) {
+                              if (!first_piece) __syncthreads();
+                              first_piece = false;
+                              tile_gemm(stream_k_piece<Tile>(args, tile, first, last, rank), 0);
+                            });
   }
 }
 

@@ -129,17 +129,10 @@ void launch_async(const cudalabs::GemmArgs& args, cudaStream_t stream) {
 // ---- The kernels of BestTiles, and every plan of `best`, from one description ----
 
 // What a plan launches: the kernel, its grid and its block. The launch and the descriptions are
-// both made from it. A tile kernel of BestTiles and the few-rows kernel also take where the parts
-// of a split K go, to sum them in the launch (k_slice.cuh); the narrow kernel takes the GEMM alone.
+// both made from it.
 struct PlannedLaunch {
-  void (*kernel)(cudalabs::GemmArgs) = nullptr;                              // or:
-  void (*tile_kernel)(cudalabs::GemmArgs, cudalabs::SplitFinish) = nullptr;  // one that sums
+  void (*kernel)(cudalabs::GemmArgs) = nullptr;
   dim3 grid, block;
-
-  const void* address() const {
-    return tile_kernel != nullptr ? reinterpret_cast<const void*>(tile_kernel)
-                                  : reinterpret_cast<const void*>(kernel);
-  }
 };
 
 // How a launch shares out K (stream_k.h): the whole of it, gridDim.z slices, or stream-K's pieces.
@@ -194,8 +187,8 @@ PlannedLaunch planned_launch_of(const BestPlan& plan, const cudalabs::GemmShape&
     using Shape = typename Kernel::Shape;
     blocks = static_cast<long long>(cudalabs::ceil_div(shape.m, Shape::BM)) *
              cudalabs::ceil_div(shape.n, Shape::BN);
-    launch.tile_kernel = vector ? wide_kernel<Shape, true>(split_of(plan))
-                                : wide_kernel<Shape, false>(split_of(plan));
+    launch.kernel = vector ? wide_kernel<Shape, true>(split_of(plan))
+                           : wide_kernel<Shape, false>(split_of(plan));
     launch.block = dim3(Shape::kThreads);
   }
   if (plan.stream_k()) blocks = plan.stream_blocks;
@@ -208,8 +201,7 @@ PlannedLaunch planned_launch_of(const BestPlan& plan, const cudalabs::GemmShape&
 // slices of K under split-K, loading a chunk ahead where the grid is one block an SM or less (of
 // the SMs the plan was made for). Its loads take any alignment: `vector` does not matter.
 template <int kRows>
-auto few_rows_kernel(bool sliced, bool ahead)
-    -> void (*)(cudalabs::GemmArgs, cudalabs::SplitFinish) {
+auto few_rows_kernel(bool sliced, bool ahead) -> void (*)(cudalabs::GemmArgs) {
   if (sliced) {
     return ahead ? &few_rows_gemm_kernel<kRows, true, true>
                  : &few_rows_gemm_kernel<kRows, true, false>;
@@ -228,9 +220,9 @@ PlannedLaunch few_rows_launch(const BestPlan& plan, const cudalabs::GemmShape& s
   const bool sliced = plan.splits > 1;
   const bool ahead =
       static_cast<long long>(launch.grid.x) * launch.grid.y * launch.grid.z <= plan.sms;
-  launch.tile_kernel = group == 4   ? few_rows_kernel<4>(sliced, ahead)
-                       : group == 8 ? few_rows_kernel<8>(sliced, ahead)
-                                    : few_rows_kernel<16>(sliced, ahead);
+  launch.kernel = group == 4   ? few_rows_kernel<4>(sliced, ahead)
+                  : group == 8 ? few_rows_kernel<8>(sliced, ahead)
+                               : few_rows_kernel<16>(sliced, ahead);
   return launch;
 }
 
@@ -244,17 +236,11 @@ PlannedLaunch planned_launch(const BestPlan& plan, const cudalabs::GemmShape& sh
 }
 
 cudalabs::KernelLaunch kernel_launch(const PlannedLaunch& launch) {
-  return {launch.address(), launch.grid, launch.block, 0};
+  return {reinterpret_cast<const void*>(launch.kernel), launch.grid, launch.block, 0};
 }
 
-// A tile kernel takes `finish` (in place only where K is shared out and the launch sums it).
-void run_planned(const PlannedLaunch& launch, const cudalabs::GemmArgs& args,
-                 const cudalabs::SplitFinish& finish, cudaStream_t stream) {
-  if (launch.tile_kernel != nullptr) {
-    launch.tile_kernel<<<launch.grid, launch.block, 0, stream>>>(args, finish);
-  } else {
-    launch.kernel<<<launch.grid, launch.block, 0, stream>>>(args);
-  }
+void run_planned(const PlannedLaunch& launch, const cudalabs::GemmArgs& args, cudaStream_t stream) {
+  launch.kernel<<<launch.grid, launch.block, 0, stream>>>(args);
   CUDA_CHECK_LAUNCH("lab07 best's kernel");
 }
 
@@ -283,24 +269,22 @@ void launch_tile(const cudalabs::GemmArgs& args, cudaStream_t stream) {
   cudalabs::validate_gemm_args(args, Kernel::kName);
   run_planned(planned_launch_of<Kernel>(whole_k_plan<Kernel>(args.shape()), args.shape(),
                                         vector_paths_allowed(args)),
-              args, cudalabs::SplitFinish{}, stream);
+              args, stream);
 }
 
 // Runs `plan` on args: its kernel once with K whole, or into a workspace whose slices (split-K) or
-// pieces (stream-K) are summed into C, by the launch itself for a tile kernel, by one more kernel
-// for the narrow and few-rows kernels (split_k.cuh).
+// pieces (stream-K) are then summed into C (split_k.cuh).
 void run_plan(const BestPlan& plan, const cudalabs::GemmArgs& args, cudaStream_t stream) {
   const bool vector = vector_paths_allowed(args);
-  const auto launch = [&](const cudalabs::GemmArgs& gemm, const cudalabs::SplitFinish& finish,
-                          cudaStream_t s) {
-    run_planned(planned_launch(plan, gemm.shape(), vector), gemm, finish, s);
+  const auto launch = [&](const cudalabs::GemmArgs& gemm, cudaStream_t s) {
+    run_planned(planned_launch(plan, gemm.shape(), vector), gemm, s);
   };
   if (plan.stream_k()) {
     launch_stream_k(args, *plan.candidate, plan.stream_blocks, launch, stream);
   } else if (plan.splits > 1) {
-    launch_split_k(args, *plan.candidate, plan.splits, launch, stream);
+    launch_split_k(args, plan.splits, launch, stream);
   } else {
-    launch(args, cudalabs::SplitFinish{}, stream);
+    launch(args, stream);
   }
 }
 

@@ -1,10 +1,7 @@
 // Split-K and stream-K for `best` (stream_k.h, KSplit): a GEMM whose tiles would leave SMs idle (a
 // large K over a small C) runs as one launch whose blocks each compute part of a tile's K into a
-// workspace (k_slice.cuh), and the parts are summed in a fixed order with alpha and beta applied:
-// by the launch itself for a tile kernel and the few-rows kernel (the last part of a tile to
-// arrive adds them all: common/split_finish.cuh), by one more kernel for the student's narrow
-// kernel, and for every kernel in a stream being captured into a graph (common/slice_sums.cuh,
-// which lab 11's `best` shares).
+// workspace (k_slice.cuh), then one more kernel sums the parts in a fixed order and applies alpha
+// and beta (common/slice_sums.cuh, which lab 11's `best` shares).
 //  - Split-K: gridDim.z slices of K, block (x, y, z) writing tile x of slice z into workspace
 //    slice z. Every element has all slices.
 //  - Stream-K: one block per block an SM holds, each an equal share of all tiles' K iterations
@@ -39,12 +36,11 @@ struct SliceCount {
   __device__ int of(int tile) const { return fixed > 0 ? fixed : part.pieces_of(tile); }
 };
 
-// Runs args as `splits` slices of K with launch_slices(parts, finish, stream) (a launch of `tile`'s
-// kernel with gridDim.z = splits), the slices summed into C by the launch, by one more kernel for
-// the narrow kernel. A region of C is a block's tile, or the few-rows kernel's rows and columns.
+// Runs args as `splits` slices of K with launch_slices(parts, stream) (a launch of the lab's kernel
+// with gridDim.z = splits), then sums them into C.
 template <class LaunchSlices>
-void launch_split_k(const cudalabs::GemmArgs& args, const TileCandidate& tile, int splits,
-                    LaunchSlices launch_slices, cudaStream_t stream) {
+void launch_split_k(const cudalabs::GemmArgs& args, int splits, LaunchSlices launch_slices,
+                    cudaStream_t stream) {
   if (splits < 2 || splits > kMaxSplits ||
       (args.k + k_slice_length(args.k, splits) - 1) / k_slice_length(args.k, splits) != splits)
     throw std::logic_error("lab07 split-K: bad plan");
@@ -52,38 +48,24 @@ void launch_split_k(const cudalabs::GemmArgs& args, const TileCandidate& tile, i
   count.fixed = splits;
   count.tile_rows = args.m;  // C is one tile: every element has all slices
   count.tile_cols = args.n;
-  if (tile.narrow) {
-    const auto parts_then_sum = [&](const cudalabs::GemmArgs& parts, cudaStream_t on) {
-      launch_slices(parts, cudalabs::SplitFinish{}, on);
-    };
-    cudalabs::launch_into_workspace(args, splits, count, parts_then_sum, stream,
-                                    "lab07 sum_slices_kernel");
-    return;
-  }
-  const long long regions = tile.few_rows
-                                ? static_cast<long long>(cudalabs::ceil_div(args.n, kFewRowsCols)) *
-                                      cudalabs::ceil_div(args.m, few_rows_group(args.m))
-                                : static_cast<long long>(cudalabs::ceil_div(args.m, tile.bm)) *
-                                      cudalabs::ceil_div(args.n, tile.bn);
-  cudalabs::launch_split(args, splits, regions, count, launch_slices, stream,
-                         "lab07 sum_slices_kernel");
+  cudalabs::launch_into_workspace(args, splits, count, launch_slices, stream,
+                                  "lab07 sum_slices_kernel");
 }
 
-// Runs args under stream-K on `blocks` blocks of `tile`'s kernel with launch_stream(parts, finish,
-// stream) (a launch of gridDim.x = blocks), the launch summing the pieces into C.
+// Runs args under stream-K on `blocks` blocks of `tile`'s kernel with launch_stream(parts, stream)
+// (a launch of gridDim.x = blocks), then sums the pieces into C.
 template <class LaunchStream>
 void launch_stream_k(const cudalabs::GemmArgs& args, const TileCandidate& tile, int blocks,
                      LaunchStream launch_stream, cudaStream_t stream) {
-  if (blocks < 1 || tile.narrow || tile.few_rows)
-    throw std::logic_error("lab07 stream-K: bad plan");
+  if (blocks < 1 || tile.narrow) throw std::logic_error("lab07 stream-K: bad plan");
   SliceCount count;
   count.part = {cudalabs::ceil_div(args.m, tile.bm) * cudalabs::ceil_div(args.n, tile.bn),
                 cudalabs::ceil_div(args.k, tile.bk), blocks};
   count.tile_rows = tile.bm;
   count.tile_cols = tile.bn;
   count.tiles_n = cudalabs::ceil_div(args.n, tile.bn);
-  cudalabs::launch_split(args, count.part.max_pieces(), count.part.tiles, count, launch_stream,
-                         stream, "lab07 sum_slices_kernel");
+  cudalabs::launch_into_workspace(args, count.part.max_pieces(), count, launch_stream, stream,
+                                  "lab07 sum_slices_kernel");
 }
 
 }  // namespace
