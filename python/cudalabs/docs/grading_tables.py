@@ -19,7 +19,7 @@ from cudalabs.paths import RUBRIC_IN_SUITE
 QUICK = "one timed pair per variant"
 FULL = "the full rubric"
 GRADING_RECORDS = (
-    ("grading/issue52_data_path_nvidia-h200/selftest_cb94269/07-11/grade-report.json", QUICK),
+    ("grading/issue52_data_path_nvidia-h200/selftest_3bddfd9/07-11/grade-report.json", QUICK),
     ("grading/issue52_data_path_nvidia-h200/selftest_c16b101/11/grade-report.json", QUICK),
     ("grading/issue52_data_path_nvidia-h200/selftest_ef5c3a8/12-00-13/grade-report.json", QUICK),
     ("grading/issue52_data_path_nvidia-h200/selftest_9ee8fd7/07/grade-report.json", QUICK),
