@@ -1,7 +1,9 @@
 /// @file labs/11_tensor_cores/best_plan.h
 /// @brief How `best` runs the warp-specialized kernel for a shape: its tile width (best_width.h)
 /// and, where a C of few tiles over a long K would leave most SMs idle, how many slices of K its
-/// persistent blocks share out (work_units.h), from a model of the busiest SM's time.
+/// persistent blocks share out (work_units.h), from a model of the busiest SM's time; and where a
+/// small GEMM's operands would need a copy before TMA can read them, whether the one-launch wgmma
+/// rung is done sooner (one_launch_rung_pays).
 ///
 /// The model: a persistent block runs units of (tile, slice of K) in rounds, so the kernel takes
 /// the busiest SM's rounds, ceil(units / SMs), times one unit's time: its slice's k-blocks at the
@@ -46,8 +48,19 @@ inline constexpr double kUnitStartUs = 1.0;
 /// (docs/data/history/lab11_big_shapes_{a7c9d93,c16b101}_*).
 inline constexpr double kOffLineRowsCost = 0.12;
 
-/// The host's cost of one more launch on a stream of back-to-back work, microseconds (an estimate).
-inline constexpr double kLaunchUs = 3.0;
+/// The host's cost of one launch on a stream of back-to-back work, microseconds: `best` with one
+/// kernel enqueued in 4.5 to 4.8 us a call where it launched one kernel (6158x376x24, 151x13536x16,
+/// 5892x1056x128: host_us_per_launch in docs/data/history/gemm_random_shapes_s10/callA_*), so a
+/// stream of small calls goes no faster than that times its launches.
+inline constexpr double kLaunchUs = 4.6;
+
+/// The wgmma rung (step 4: cp.async stages that copy any alignment element by element, one launch)
+/// where a block has its SM to itself: what a block takes beyond its k-blocks, and each k-block,
+/// microseconds. Fitted to its times at twelve small shapes whose A or B TMA cannot read (8 us with
+/// one k-block, 11 with two, 14 with three, 40 with twelve, 90 with twenty-eight:
+/// docs/data/history/lab11_small_misaligned_rungs_nvidia-h200.txt).
+inline constexpr double kWgmmaRungStartUs = 5.0;
+inline constexpr double kWgmmaRungStepUs = 3.0;
 
 /// A split must take at most this fraction of the time with K whole: the model's sum and start
 /// costs are estimates, and a split that saves less is not worth its workspace.
@@ -110,6 +123,34 @@ inline bool copy_b_to_lines_pays(const cudalabs::GemmShape& shape, double kernel
   const double copy_us =
       2.0 * 2.0 * static_cast<double>(shape.k) * shape.n / (kDramGBps * 1e3) + kLaunchUs;
   return copy_us < kOffLineRowsCost * kernel_us;
+}
+
+/// The model's time of the wgmma rung on `shape` on `sms` SMs: rounds of its 64 x 128 tiles, two
+/// blocks an SM, each block kWgmmaRungStartUs and its k-blocks, then C written from the fragments,
+/// three L2 sectors for each of C's (history/lab11_epilogue_ncu_nvidia-h200: 5.16 M for 1.53 M);
+/// at least one launch's host time.
+inline double predicted_wgmma_rung_us(const cudalabs::GemmShape& shape, int sms) {
+  const long long tiles = static_cast<long long>(cudalabs::ceil_div(shape.m, WgmmaTile::BM)) *
+                          cudalabs::ceil_div(shape.n, WgmmaTile::BN);
+  const double rounds = static_cast<double>(cudalabs::ceil_div(tiles, 2LL * sms));
+  const double k_blocks = cudalabs::ceil_div(shape.k, WgmmaTile::BK);
+  const double c_write_us = 3.0 * 4.0 * static_cast<double>(shape.m) * shape.n / (kDramGBps * 1e3);
+  return std::max(rounds * (kWgmmaRungStartUs + k_blocks * kWgmmaRungStepUs) + c_write_us,
+                  kLaunchUs);
+}
+
+/// Whether `best` should run the wgmma rung on operands TMA cannot read (A when `copy_a`, B when
+/// `copy_b`) rather than copy them and run `plan`: the copy is a launch of its own, and a stream of
+/// calls goes no faster than the host enqueues their launches (kLaunchUs each), so a small GEMM may
+/// be done sooner by the slower kernel that reads any alignment itself.
+inline bool one_launch_rung_pays(const cudalabs::GemmShape& shape, const SpecializedPlan& plan,
+                                 bool copy_a, bool copy_b, int sms) {
+  if (!copy_a && !copy_b) return false;
+  const double m = shape.m, n = shape.n, k = shape.k;
+  const double copy_bytes = 2.0 * 2.0 * ((copy_a ? m * k : 0.0) + (copy_b ? k * n : 0.0));
+  const double copy_path_us =
+      std::max(copy_bytes / (kDramGBps * 1e3) + plan.predicted_us, 2.0 * kLaunchUs);
+  return predicted_wgmma_rung_us(shape, sms) < copy_path_us;
 }
 
 /// The plan `best` runs for `shape` on `sms` SMs: K whole on best_width's tiles, unless a split

@@ -31,7 +31,9 @@ using TensorCoreVariant = cudalabs::GemmVariantOf<__nv_bfloat16>;
 /// - `warp_specialized_128`: the same kernel on 128 x 128 tiles, twice as many (sm_90a)
 /// - `best`: on Hopper, the warp-specialized width whose tiles leave the fewest SMs idle, and where
 ///   a C of few tiles over a long K would still leave most SMs idle, K cut into slices whose
-///   partial Cs the same launch sums (best_plan.h, unit_finish.cuh); `mma_swizzled` on other GPUs
+///   partial Cs the same launch sums (best_plan.h, unit_finish.cuh); where a small GEMM's A or B
+///   would need a copy before TMA can read it, the one-launch `wgmma` rung when the model says it
+///   is done sooner (one_launch_rung_pays); `mma_swizzled` on other GPUs
 /// The copies of 16-byte chunks (cp.async, TMA) need A and B 16-byte aligned with lda and ldb
 /// multiples of 8. Other operands take element-wise copies (rungs 2-4), or are first repacked into
 /// an aligned scratch buffer (the TMA rungs: the documented fallback); every rung is right for any

@@ -380,9 +380,13 @@ void launch_best(const Bf16GemmArgs& args, cudaStream_t stream) {
   cudalabs::validate_gemm_args(args, "lab11 best");  // bad arguments first, before the device
   if (!hopper_rungs_run_here()) return MmaSwizzledRung::launch(args, stream);
   const SpecializedPlan plan = planned_best(args.shape());
+  // Operands TMA cannot read: copied first, unless one launch of the wgmma rung is done sooner
+  const bool copy_a = !cudalabs::rows_allow_16_byte_loads(args.a, args.lda);
+  const bool copy_b = !cudalabs::rows_allow_16_byte_loads(args.b, args.ldb);
+  if (one_launch_rung_pays(args.shape(), plan, copy_a, copy_b, cudalabs::multiprocessor_count()))
+    return WgmmaRung::launch(args, stream);
   // B onto 128-byte lines where it is copied anyway, or where the copy pays (best_plan.h)
-  const bool b_on_lines = !cudalabs::rows_allow_16_byte_loads(args.b, args.ldb) ||
-                          copy_b_to_lines_pays(args.shape(), plan.predicted_us);
+  const bool b_on_lines = copy_b || copy_b_to_lines_pays(args.shape(), plan.predicted_us);
   switch (plan.width) {
     case 64:
       return run_specialized<64>(args, plan.slices, stream, b_on_lines);

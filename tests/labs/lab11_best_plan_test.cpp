@@ -221,5 +221,36 @@ TEST(BestPlan, CopiesBOntoLinesOnlyWhereTheKernelOutlastsTheCopy) {
   }
 }
 
+// Operands TMA cannot read: the one-launch wgmma rung where the copy's launch would bound a small
+// call (one k-block), the copy and the warp-specialized kernel where K is longer or C large; never
+// where nothing needs a copy; and a shorter K never turns the choice away from the rung.
+TEST(BestPlan, RunsTheOneLaunchRungWhereTheCopysLaunchWouldBoundTheCall) {
+  const auto pays = [](const GemmShape& shape) {
+    return one_launch_rung_pays(shape, plan_best(shape, kH100Sms), false, true, kH100Sms);
+  };
+  // As measured (docs/data/history/lab11_small_misaligned_rungs_nvidia-h200.txt): the rung won at
+  // these three, lost with a longer K, and tied or lost where C is large (3105 x 215: its writes of
+  // C from the fragments).
+  for (const GemmShape& shape :
+       {GemmShape{50, 628, 40}, GemmShape{46, 384, 50}, GemmShape{133, 220, 56}})
+    EXPECT_TRUE(pays(shape)) << shape.label();
+  for (const GemmShape& shape :
+       {GemmShape{73, 16, 725}, GemmShape{818, 29, 1792}, GemmShape{464, 602, 144},
+        GemmShape{3105, 215, 32}, GemmShape{4095, 4095, 4095}})
+    EXPECT_FALSE(pays(shape)) << shape.label();
+  const GemmShape short_k{50, 628, 40};
+  EXPECT_FALSE(one_launch_rung_pays(short_k, plan_best(short_k, kH100Sms), false, false, kH100Sms));
+  std::mt19937 random(21);
+  for (int trial = 0; trial < 2000; ++trial) {
+    const GemmShape shape = draw_shape(random, 20000, 4096);
+    if (!pays(shape)) continue;
+    const GemmShape shorter{shape.m, shape.n, std::max(1, shape.k / 2)};
+    EXPECT_TRUE(pays(shorter)) << shape.label() << " pays, " << shorter.label() << " not";
+    EXPECT_LE(predicted_wgmma_rung_us(shape, kH100Sms),
+              std::max(plan_best(shape, kH100Sms).predicted_us, 2.0 * kLaunchUs) + 1e-9)
+        << shape.label();
+  }
+}
+
 }  // namespace
 }  // namespace lab11

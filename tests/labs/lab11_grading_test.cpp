@@ -6,7 +6,8 @@
 // SMs (best_plan.h): odd sizes whose last k-block and last slice are partial, operands TMA cannot
 // read (repacked), C padded or misaligned (the sum's element path), beta != 0 (applied once, by
 // the sum), and more units of (tile, slice) than SMs, so that a block walks units of two slices
-// (each finishing in place where it is the last of its rows to arrive).
+// (each finishing in place where it is the last of its rows to arrive); and a small GEMM of one
+// k-block whose B TMA cannot read (628 columns), which `best` runs on the one-launch wgmma rung.
 #include "labs/11_tensor_cores/lab.h"
 #include "tests/support/gemm_grading.h"
 
@@ -22,4 +23,5 @@ static const bool registered = cudalabs::testing::register_gemm_grading_tests(
         {"split_k_misaligned_21x544x5224", {{21, 544, 5224}, -1.0f, 0.25f, {0, 0, 0, 1}}},
         {"split_k_odd_130x72x4100", {{130, 72, 4100}, 1.5f, -0.5f, {2, 0, 1}}},
         {"split_k_two_rounds_1x4753x9441", {{1, 4753, 9441}, 1.0f, 0.5f, {0, 3, 1}}},
+        {"one_launch_short_k_50x628x40", {{50, 628, 40}, 1.0f, 0.5f}},
     });
