@@ -28,6 +28,7 @@ inline constexpr int kArrivalStreams = 16;
 /// `stream` is being captured or `count` exceeds kArrivalWords.
 class ArrivalWords {
  public:
+  /// Lends `stream`'s words (its own, made on first use), or nothing (above).
   ArrivalWords(cudaStream_t stream, long long count);
 
   /// Whether words were lent.

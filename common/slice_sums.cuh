@@ -129,6 +129,7 @@ KernelLaunch slice_sums_launch(const GemmShape& shape, const SliceCount& count) 
 template <class Input>
 class PartsWorkspace {
  public:
+  /// Allocates the workspace for `slices` partial Cs of args' C on `stream`.
   PartsWorkspace(const GemmArgsOf<Input>& args, int slices, cudaStream_t stream)
       : parts_(args), stream_(stream) {
     const int ldw = workspace_row_floats(args.n);

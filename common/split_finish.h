@@ -42,6 +42,7 @@ struct SplitFinish {
   GemmOutput out;                          ///< the real C, alpha and beta
   unsigned long long* arrivals = nullptr;  ///< one word per region of C (null: no finish)
   long long slice_floats = 0;              ///< floats from one part of C to the next
+  /// Whether the launch sums its parts itself.
   __host__ __device__ bool in_place() const { return arrivals != nullptr; }
 };
 

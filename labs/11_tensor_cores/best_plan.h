@@ -60,6 +60,7 @@ inline constexpr double kLaunchUs = 4.6;
 /// one k-block, 11 with two, 14 with three, 40 with twelve, 90 with twenty-eight:
 /// docs/data/history/lab11_small_misaligned_rungs_nvidia-h200.txt).
 inline constexpr double kWgmmaRungStartUs = 5.0;
+/// The wgmma rung's time for each k-block of a block (fitted with kWgmmaRungStartUs, above).
 inline constexpr double kWgmmaRungStepUs = 3.0;
 
 /// A split must take at most this fraction of the time with K whole: the model's sum and start
