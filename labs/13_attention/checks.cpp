@@ -1,5 +1,6 @@
 #include "checks.h"
 
+#include "common/compute_precision.h"
 #include "common/cuda_check.h"
 #include "common/poison.h"
 #include "common/random_fill.h"
@@ -189,8 +190,12 @@ CheckReport SoftmaxVerifier::compare(const float* got, std::size_t guards,
 
 // ---- Attention ----
 
-AttentionVerifier::AttentionVerifier(const AttentionShape& shape, std::uint64_t seed, bool sampled)
-    : shape_(shape), scale_(default_scale(shape.head_dim)), sampled_(sampled) {
+AttentionVerifier::AttentionVerifier(const AttentionShape& shape, std::uint64_t seed, bool sampled,
+                                     bool rising_keys)
+    : shape_(shape),
+      scale_(default_scale(shape.head_dim)),
+      sampled_(sampled),
+      rising_keys_(rising_keys) {
   const std::size_t count = shape.elements();
   q_ = DeviceBuffer<__nv_bfloat16>(count);
   k_ = DeviceBuffer<__nv_bfloat16>(count);
@@ -221,6 +226,16 @@ void AttentionVerifier::draw(std::uint64_t seed) {
   host_q_ = bf16_inputs(count, -2.0f, 2.0f, cudalabs::derive_seed(seed, "q"), q_float_);
   host_k_ = bf16_inputs(count, -2.0f, 2.0f, cudalabs::derive_seed(seed, "k"), k_float_);
   host_v_ = bf16_inputs(count, -1.0f, 1.0f, cudalabs::derive_seed(seed, "v"), v_float_);
+  if (rising_keys_) {
+    const std::size_t d = static_cast<std::size_t>(shape_.head_dim);
+    for (std::size_t i = 0; i < count; ++i) {
+      const double key = static_cast<double>((i / d) % static_cast<std::size_t>(shape_.sequence));
+      k_float_[i] = cudalabs::round_to_precision(
+          static_cast<float>(k_float_[i] * (1.0 + 7.0 * key / shape_.sequence)),
+          cudalabs::ComputePrecision::kBf16);
+      host_k_[i] = __float2bfloat16(k_float_[i]);  // exact: the value is a BF16 already
+    }
+  }
   const std::size_t bytes = count * sizeof(__nv_bfloat16);
   CUDA_CHECK(cudaMemcpy(q_.data(), host_q_.data(), bytes, cudaMemcpyHostToDevice));
   CUDA_CHECK(cudaMemcpy(k_.data(), host_k_.data(), bytes, cudaMemcpyHostToDevice));

@@ -67,8 +67,12 @@ class SoftmaxVerifier {
 /// have been written either way.
 class AttentionVerifier {
  public:
-  /// Draws Q and K uniform in [-2, 2) and V in [-1, 1), rounded to BF16. Requires a GPU.
-  AttentionVerifier(const AttentionShape& shape, std::uint64_t seed, bool sampled);
+  /// Draws Q and K uniform in [-2, 2) and V in [-1, 1), rounded to BF16; `rising_keys`: key j of
+  /// each head multiplied by 1 + 7 j / sequence before rounding, so that the scores' maximum rises
+  /// along the keys again and again (an online softmax must rescale its output tile after tile,
+  /// and the first keys' exponentials underflow). Requires a GPU.
+  AttentionVerifier(const AttentionShape& shape, std::uint64_t seed, bool sampled,
+                    bool rising_keys = false);
 
   /// Runs `variant` (the caller has checked that it can run here) and compares.
   CheckReport check(const AttentionVariant& variant);
@@ -119,6 +123,7 @@ class AttentionVerifier {
   AttentionShape shape_;
   float scale_;
   bool sampled_;
+  bool rising_keys_;
   std::vector<float> q_float_, k_float_, v_float_;
   std::vector<__nv_bfloat16> host_q_, host_k_, host_v_;
   cudalabs::DeviceBuffer<__nv_bfloat16> q_, k_, v_;

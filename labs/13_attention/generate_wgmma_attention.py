@@ -14,7 +14,7 @@ import pathlib
 import sys
 
 HEADER = pathlib.Path(__file__).with_name("wgmma_attention.cuh")
-SHARED_WIDTHS = (64, 128)  # S: 64 keys per tile (128: the wider tiles of a kernel past the ladder's)
+SHARED_WIDTHS = (64, 128, 176)  # S: 64 keys per tile (128, 176: the wider tiles of steps past the ladder)
 REGISTER_WIDTHS = (64, 128)  # O: the head dimension
 
 PREAMBLE = """\

@@ -30,6 +30,9 @@ constexpr char kFlashWgmmaWs[] = "lab13 flash_wgmma_ws";
 constexpr char kFlashWgmmaWsPingPong[] = "lab13 flash_wgmma_ws_pingpong";
 constexpr char kFlashWgmmaWsTma[] = "lab13 flash_wgmma_ws_tma";
 constexpr char kFlashWgmmaWsLpt[] = "lab13 flash_wgmma_ws_lpt";
+constexpr char kFlashMmaLazy[] = "lab13 flash_mma_lazy";
+constexpr char kFlashWgmmaWsLazy[] = "lab13 flash_wgmma_ws_lazy";
+constexpr char kFlashWgmmaWs176[] = "lab13 flash_wgmma_ws_176";
 using FlashMmaEx2 = FusedRung<kFlashMmaEx2, MmaRowsTile<1>, &flash_mma_rows_kernel<64, 1>,
                               &flash_mma_rows_kernel<128, 1>, 80>;
 using FlashMmaRows = FusedRung<kFlashMmaRows, MmaRowsTile<2>, &flash_mma_rows_kernel<64, 2>,
@@ -37,6 +40,9 @@ using FlashMmaRows = FusedRung<kFlashMmaRows, MmaRowsTile<2>, &flash_mma_rows_ke
 using FlashMmaPrefetch =
     FusedRung<kFlashMmaPrefetch, MmaRowsTile<2>, &flash_mma_rows_kernel<64, 2, true>,
               &flash_mma_rows_kernel<128, 2, true>, 80>;
+using FlashMmaLazy =
+    FusedRung<kFlashMmaLazy, MmaRowsTile<2>, &flash_mma_rows_kernel<64, 2, false, true>,
+              &flash_mma_rows_kernel<128, 2, false, true>, 80>;
 using FlashWgmma2Cta = FusedRung<kFlashWgmma2Cta, WgmmaTile, &flash_wgmma_kernel<64, 2>,
                                  &flash_wgmma_kernel<128, 2>, 90>;
 using FlashWgmmaOverlap =
@@ -47,16 +53,16 @@ using FlashWgmmaOverlap128 =
               &flash_wgmma_overlap_kernel<128, 128>, 90>;
 
 // Q, K or V (`tensor`, sequence rows of head_dim a head, heads_total heads) as the 3-D tensor map
-// flash_wgmma_ws_tma reads: boxes of 64 columns (128 bytes, the 128-byte swizzle) x 128 rows x 1
-// head, zeros outside the tensor.
+// flash_wgmma_ws_tma reads: boxes of 64 columns (128 bytes, the 128-byte swizzle) x `box_rows`
+// rows (a Q tile's or a K and V tile's) x 1 head, zeros outside the tensor.
 CUtensorMap attention_tensor_map(const __nv_bfloat16* tensor, const AttentionShape& shape,
-                                 const char* who) {
+                                 int box_rows, const char* who) {
   const std::uint64_t row_bytes = static_cast<std::uint64_t>(shape.head_dim) * 2;
   const cuuint64_t size[3] = {static_cast<cuuint64_t>(shape.head_dim),
                               static_cast<cuuint64_t>(shape.sequence),
                               static_cast<cuuint64_t>(shape.heads_total())};
   const cuuint64_t strides[2] = {row_bytes, row_bytes * shape.sequence};
-  const cuuint32_t box[3] = {64, static_cast<cuuint32_t>(WgmmaTile::kQueries), 1};
+  const cuuint32_t box[3] = {64, static_cast<cuuint32_t>(box_rows), 1};
   const cuuint32_t element_strides[3] = {1, 1, 1};
   CUtensorMap map{};
   const CUresult result = cudalabs::tensor_map_encoder()(
@@ -72,20 +78,20 @@ CUtensorMap attention_tensor_map(const __nv_bfloat16* tensor, const AttentionSha
   return map;
 }
 
-// flash_wgmma_ws's rungs: FusedRung's describe and checks, the launch passing the tensor maps
-// (built only when kTma) beside the arguments.
-template <const char* kWho, auto kKernel64, auto kKernel128, bool kTma>
-struct WsRung : FusedRung<kWho, WgmmaWsTile<128>, kKernel64, kKernel128, 90> {
-  using Base = FusedRung<kWho, WgmmaWsTile<128>, kKernel64, kKernel128, 90>;
+// flash_wgmma_ws's rungs (key tiles of kKeys): FusedRung's describe and checks, the launch passing
+// the tensor maps (built only when kTma) beside the arguments.
+template <const char* kWho, auto kKernel64, auto kKernel128, bool kTma, int kKeys = 128>
+struct WsRung : FusedRung<kWho, WgmmaWsTile<kKeys>, kKernel64, kKernel128, 90> {
+  using Base = FusedRung<kWho, WgmmaWsTile<kKeys>, kKernel64, kKernel128, 90>;
   static void launch(const AttentionArgs& args, cudaStream_t stream) {
     validate_attention(args, 0, kWho);
     const KernelLaunch c = Base::describe(args.shape);
     require_capability(90, c.kernel, kWho);
     AttentionTensorMaps maps{};
     if constexpr (kTma) {
-      maps.q = attention_tensor_map(args.q, args.shape, kWho);
-      maps.k = attention_tensor_map(args.k, args.shape, kWho);
-      maps.v = attention_tensor_map(args.v, args.shape, kWho);
+      maps.q = attention_tensor_map(args.q, args.shape, WgmmaTile::kQueries, kWho);
+      maps.k = attention_tensor_map(args.k, args.shape, kKeys, kWho);
+      maps.v = attention_tensor_map(args.v, args.shape, kKeys, kWho);
     }
     const auto run = [&](auto kernel) {
       allow_shared(kernel, c.dynamic_shared_bytes);
@@ -106,6 +112,12 @@ using FlashWgmmaWsTma = WsRung<kFlashWgmmaWsTma, &flash_wgmma_ws_kernel<64, 128,
                                &flash_wgmma_ws_kernel<128, 128, true, true>, true>;
 using FlashWgmmaWsLpt = WsRung<kFlashWgmmaWsLpt, &flash_wgmma_ws_kernel<64, 128, true, true, true>,
                                &flash_wgmma_ws_kernel<128, 128, true, true, true>, true>;
+using FlashWgmmaWsLazy =
+    WsRung<kFlashWgmmaWsLazy, &flash_wgmma_ws_kernel<64, 128, true, true, true, true>,
+           &flash_wgmma_ws_kernel<128, 128, true, true, true, true>, true>;
+using FlashWgmmaWs176 =
+    WsRung<kFlashWgmmaWs176, &flash_wgmma_ws_kernel<64, 176, true, true, true, true>,
+           &flash_wgmma_ws_kernel<128, 176, true, true, true, true>, true, 176>;
 
 template <class Rung>
 constexpr AttentionVariant step_variant(const char* name, const char* summary) {
@@ -124,6 +136,10 @@ constexpr AttentionStep kAttentionSteps[] = {
     {step_variant<FlashMmaPrefetch>("flash_mma_prefetch",
                                     "flash_mma_rows, each step's Q and first K fragments loaded "
                                     "during the step before (FlashAttention-2's gemm)"),
+     "flash_mma_rows"},
+    {step_variant<FlashMmaLazy>("flash_mma_lazy",
+                                "flash_mma_rows, the maximum allowed to stay behind by up to 2^8 "
+                                "so that the outputs' rescaling is mostly skipped"),
      "flash_mma_rows"},
     {step_variant<FlashWgmma2Cta>("flash_wgmma_2cta",
                                   "flash_wgmma at 128 registers, two blocks an SM: one's softmax "
@@ -153,6 +169,14 @@ constexpr AttentionStep kAttentionSteps[] = {
                                    "flash_wgmma_ws_tma, causal blocks longest first across the "
                                    "heads of an L2-sized section (FlashAttention-3's scheduler)"),
      "flash_wgmma_ws_tma"},
+    {step_variant<FlashWgmmaWsLazy>("flash_wgmma_ws_lazy",
+                                    "flash_wgmma_ws_lpt, the maximum allowed to stay behind by up "
+                                    "to 2^8 so that the outputs' rescaling is mostly skipped"),
+     "flash_wgmma_ws_lpt"},
+    {step_variant<FlashWgmmaWs176>("flash_wgmma_ws_176",
+                                   "flash_wgmma_ws_lazy with key tiles of 176 "
+                                   "(FlashAttention-3's at head_dim 128 without a mask)"),
+     "flash_wgmma_ws_lazy"},
 };
 
 }  // namespace

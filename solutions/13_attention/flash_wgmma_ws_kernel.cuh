@@ -108,10 +108,9 @@ __device__ __forceinline__ void consumer_turn_give(int id) {
 }
 
 template <int kHeadDim, int kKeys, bool kPingPong = false, bool kTma = false,
-          bool kHeaviestFirst = false>
+          bool kHeaviestFirst = false, bool kLazyRescale = false>
 __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
     flash_wgmma_ws_kernel(AttentionArgs args, const __grid_constant__ AttentionTensorMaps maps) {
-  static_assert(!kTma || kKeys == WgmmaTile::kQueries, "one box height (128 rows) for Q, K and V");
 #if LAB11_HOPPER_DEVICE_CODE
   using Tile = WgmmaWsTile<kKeys>;
   constexpr int kStages = Tile::kStages;
@@ -253,7 +252,7 @@ __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
         s_flat, q_rows, tc::shared_address(k_tiles + (tile % kStages) * kTileBytes));
   };
   const auto softmax_of = [&](float(&s_flat)[kKeys / 2], int tile, float(&rescale)[2]) {
-    softmax_of_tile<kKeys>(s_flat, tile, block.first_query, rows, shape, row_max, row_sum, rescale,
+    return softmax_of_tile<kKeys, kLazyRescale>(s_flat, tile, block.first_query, rows, shape, row_max, row_sum, rescale,
                            scale_log2);
   };
   std::uint32_t p[kKeys / 16][4];  // P(t), the A operand of O += P(t) V(t)
@@ -297,12 +296,12 @@ __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
       tc::wgmma_hold(s_flat);
       release(k_empty, t + 1);
       float rescale[2];
-      softmax_of(s_flat, t + 1, rescale);
+      const bool rescale_needed = softmax_of(s_flat, t + 1, rescale);
       tc::wgmma_wait<0>();
       tc::wgmma_hold(o_flat);
       wgmma_hold_operand(p);
       release(v_empty, t);
-      rescale_output(o, rescale);
+      if (rescale_needed) rescale_output(o, rescale);
       pack_probabilities<kKeys>(s_flat, p);
     } else {
       tc::wgmma_wait<0>();

@@ -23,13 +23,21 @@ __device__ __forceinline__ float exp2_unit(float x) {
   return y;
 }
 
+// A row's maximum may stay behind the true one by up to 2^kStaleMaxLog2 in the exponentials
+// (FlashAttention-4's conditional rescaling): its probabilities are then at most 2^8 instead of 1,
+// which neither BF16 (the same relative rounding at any exponent) nor the FP32 sums mind, and the
+// output's rescaling is skipped for as long as no row of the warp outgrows it.
+constexpr float kStaleMaxLog2 = 8.0f;
+
 // The online softmax of one tile for a thread's two rows (r = 0: row lane / 4, r = 1: eight rows
 // below) whose masked, unscaled scores are s[block][e] with e / 2 == r: replaces them by
-// exp2(s scale_log2 - new max scale_log2), rescales the row's sum, updates the maximum (raw), and
+// exp2(s scale_log2 - max scale_log2), rescales the row's sum, updates the maximum (raw), and
 // gives the factor exp2((old max - new max) scale_log2) the row's output accumulators need in
-// `rescale`.
-template <int kScoreBlocks>
-__device__ __forceinline__ void softmax_tile(float (&s)[kScoreBlocks][4], float (&row_max)[2],
+// `rescale`. kLazy: the maximum moves only when the tile's exceeds it by kStaleMaxLog2 (in log2
+// units), else the factor is exactly 1, and the return says whether any lane of the warp has a
+// factor other than 1 (all lanes must call it): if none has, rescaling the output changes nothing.
+template <bool kLazy = false, int kScoreBlocks>
+__device__ __forceinline__ bool softmax_tile(float (&s)[kScoreBlocks][4], float (&row_max)[2],
                                              float (&row_sum)[2], float (&rescale)[2],
                                              float scale_log2) {
 #pragma unroll
@@ -40,13 +48,18 @@ __device__ __forceinline__ void softmax_tile(float (&s)[kScoreBlocks][4], float 
       tile_max = fmaxf(tile_max, fmaxf(s[j][2 * r], s[j][2 * r + 1]));
     tile_max = fmaxf(tile_max, __shfl_xor_sync(kFullMask, tile_max, 1));
     tile_max = fmaxf(tile_max, __shfl_xor_sync(kFullMask, tile_max, 2));
-    const float new_max = fmaxf(row_max[r], tile_max);
+    // kLazy: a finite maximum stays unless this tile's is 2^kStaleMaxLog2 above it (a row masked
+    // so far takes the tile's).
+    const bool stays =
+        kLazy && row_max[r] != -INFINITY && (tile_max - row_max[r]) * scale_log2 <= kStaleMaxLog2;
+    const float new_max = stays ? row_max[r] : fmaxf(row_max[r], tile_max);
     // 0 while every key so far is masked, so that a masked score's exponent stays -infinity.
     const float base = new_max == -INFINITY ? 0.0f : new_max * scale_log2;
     // From the difference of the maxima, as FlashAttention-2 does: exactly 1 while the maximum
     // stays (fma(old, scale, -base) would be the rounding error of base, compounding tile after
     // tile); 0 on the first tile with a key, 1 while none has been (the sums are 0 then).
-    rescale[r] = new_max == -INFINITY ? 1.0f : exp2_unit((row_max[r] - new_max) * scale_log2);
+    rescale[r] = stays || new_max == -INFINITY ? 1.0f
+                                               : exp2_unit((row_max[r] - new_max) * scale_log2);
     row_max[r] = new_max;
     row_sum[r] *= rescale[r];
 #pragma unroll
@@ -58,6 +71,8 @@ __device__ __forceinline__ void softmax_tile(float (&s)[kScoreBlocks][4], float 
       }
     }
   }
+  if constexpr (kLazy) return __any_sync(kFullMask, rescale[0] != 1.0f || rescale[1] != 1.0f);
+  return true;  // (not asked: the steps before this one always rescale)
 }
 
 // Multiplies each of the thread's two rows of output accumulators by its factor.

@@ -5,7 +5,8 @@
 // the timed size (sampled rows), plus bad arguments. A rung that writes nothing is "not implemented
 // yet" in the student build; one the GPU cannot run is skipped with the reason. Built a third time
 // as lab13_steps_tests (LAB13_GRADE_STEPS, instructors' copies): the solution's steps past the
-// ladder (solutions/13_attention/attention_steps.h) on the attention cases.
+// ladder (solutions/13_attention/attention_steps.h) on the attention cases, and on keys whose
+// scores rise along the sequence (the maximum a lazy step lets lag must still be caught up).
 #include "common/random_fill.h"
 #include "labs/13_attention/checks.h"
 #include "labs/13_attention/lab.h"
@@ -60,6 +61,7 @@ struct AttentionCase {
   std::string name;
   AttentionShape shape;
   bool sampled;
+  bool rising_keys = false;  // AttentionVerifier's: the row maxima rise along the keys
 };
 
 const std::vector<AttentionCase>& attention_cases() {
@@ -78,6 +80,12 @@ const std::vector<AttentionCase>& attention_cases() {
       {"s1025_d128", {1, 2, 1025, 128, false}, false},
       {"timed_size_sampled", {4, 16, 4096, 128, false}, true},
       {"timed_size_causal_sampled", {4, 16, 4096, 128, true}, true},
+#ifdef LAB13_GRADE_STEPS
+      // The steps that let a row's maximum lag (flash_*_lazy) rescale only when it rises far.
+      {"rising_keys_s1025_d128", {1, 2, 1025, 128, false}, false, true},
+      {"rising_keys_s1000_d64_causal", {1, 2, 1000, 64, true}, false, true},
+      {"rising_keys_timed_size_sampled", {4, 16, 4096, 128, false}, true, true},
+#endif
   };
   return cases;
 }
@@ -190,7 +198,8 @@ void register_attention(const lab13::AttentionVariant& variant) {
         if (const std::string why = v->unavailable(); !why.empty())
           GTEST_SKIP() << v->name << ": " << why;
       }
-      lab13::AttentionVerifier verifier(c.shape, seed_for("attention " + c.name), c.sampled);
+      lab13::AttentionVerifier verifier(c.shape, seed_for("attention " + c.name), c.sampled,
+                                        c.rising_keys);
       expect_report(verifier.check(*v), v->name);
     });
   }
