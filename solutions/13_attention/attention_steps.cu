@@ -15,6 +15,7 @@
 
 #include "common/tensor_map_encoder.h"
 
+#include <algorithm>
 #include <string>
 
 namespace lab13 {
@@ -31,8 +32,10 @@ constexpr char kFlashWgmmaWsPingPong[] = "lab13 flash_wgmma_ws_pingpong";
 constexpr char kFlashWgmmaWsTma[] = "lab13 flash_wgmma_ws_tma";
 constexpr char kFlashWgmmaWsLpt[] = "lab13 flash_wgmma_ws_lpt";
 constexpr char kFlashMmaLazy[] = "lab13 flash_mma_lazy";
+constexpr char kFlashMmaCopies[] = "lab13 flash_mma_copies";
 constexpr char kFlashWgmmaWsLazy[] = "lab13 flash_wgmma_ws_lazy";
 constexpr char kFlashWgmmaWs176[] = "lab13 flash_wgmma_ws_176";
+constexpr char kFlashWgmmaWsPersistent[] = "lab13 flash_wgmma_ws_persistent";
 using FlashMmaEx2 = FusedRung<kFlashMmaEx2, MmaRowsTile<1>, &flash_mma_rows_kernel<64, 1>,
                               &flash_mma_rows_kernel<128, 1>, 80>;
 using FlashMmaRows = FusedRung<kFlashMmaRows, MmaRowsTile<2>, &flash_mma_rows_kernel<64, 2>,
@@ -43,6 +46,9 @@ using FlashMmaPrefetch =
 using FlashMmaLazy =
     FusedRung<kFlashMmaLazy, MmaRowsTile<2>, &flash_mma_rows_kernel<64, 2, false, true>,
               &flash_mma_rows_kernel<128, 2, false, true>, 80>;
+using FlashMmaCopies =
+    FusedRung<kFlashMmaCopies, MmaRowsTile<2>, &flash_mma_rows_kernel<64, 2, false, true, true>,
+              &flash_mma_rows_kernel<128, 2, false, true, true>, 80>;
 using FlashWgmma2Cta = FusedRung<kFlashWgmma2Cta, WgmmaTile, &flash_wgmma_kernel<64, 2>,
                                  &flash_wgmma_kernel<128, 2>, 90>;
 using FlashWgmmaOverlap =
@@ -79,13 +85,24 @@ CUtensorMap attention_tensor_map(const __nv_bfloat16* tensor, const AttentionSha
 }
 
 // flash_wgmma_ws's rungs (key tiles of kKeys): FusedRung's describe and checks, the launch passing
-// the tensor maps (built only when kTma) beside the arguments.
-template <const char* kWho, auto kKernel64, auto kKernel128, bool kTma, int kKeys = 128>
-struct WsRung : FusedRung<kWho, WgmmaWsTile<kKeys>, kKernel64, kKernel128, 90> {
-  using Base = FusedRung<kWho, WgmmaWsTile<kKeys>, kKernel64, kKernel128, 90>;
+// the tensor maps (built only when kTma) beside the arguments. kPersistent: a block an SM (at most
+// one a query tile), each walking the query tiles from blockIdx.x on, gridDim.x apart, with two
+// Q tiles in its shared memory.
+template <const char* kWho, auto kKernel64, auto kKernel128, bool kTma, int kKeys = 128,
+          bool kPersistent = false>
+struct WsRung : FusedRung<kWho, WgmmaWsTile<kKeys, kPersistent ? 2 : 1>, kKernel64, kKernel128, 90> {
+  using Base = FusedRung<kWho, WgmmaWsTile<kKeys, kPersistent ? 2 : 1>, kKernel64, kKernel128, 90>;
+  static KernelLaunch describe(const AttentionShape& shape) {
+    KernelLaunch c = Base::describe(shape);
+    if constexpr (kPersistent) {
+      const long long items = static_cast<long long>(c.grid.x) * c.grid.y;
+      c.grid = dim3(static_cast<unsigned>(std::min<long long>(items, cudalabs::multiprocessor_count())));
+    }
+    return c;
+  }
   static void launch(const AttentionArgs& args, cudaStream_t stream) {
     validate_attention(args, 0, kWho);
-    const KernelLaunch c = Base::describe(args.shape);
+    const KernelLaunch c = describe(args.shape);
     require_capability(90, c.kernel, kWho);
     AttentionTensorMaps maps{};
     if constexpr (kTma) {
@@ -118,6 +135,9 @@ using FlashWgmmaWsLazy =
 using FlashWgmmaWs176 =
     WsRung<kFlashWgmmaWs176, &flash_wgmma_ws_kernel<64, 176, true, true, true, true>,
            &flash_wgmma_ws_kernel<128, 176, true, true, true, true>, true, 176>;
+using FlashWgmmaWsPersistent =
+    WsRung<kFlashWgmmaWsPersistent, &flash_wgmma_ws_kernel<64, 128, true, true, true, true, true>,
+           &flash_wgmma_ws_kernel<128, 128, true, true, true, true, true>, true, 128, true>;
 
 template <class Rung>
 constexpr AttentionVariant step_variant(const char* name, const char* summary) {
@@ -141,6 +161,10 @@ constexpr AttentionStep kAttentionSteps[] = {
                                 "flash_mma_rows, the maximum allowed to stay behind by up to 2^8 "
                                 "so that the outputs' rescaling is mostly skipped"),
      "flash_mma_rows"},
+    {step_variant<FlashMmaCopies>("flash_mma_copies",
+                                  "flash_mma_lazy, each thread's K and V copies at offsets "
+                                  "computed once (16 cp.async a tile, no loop that divides)"),
+     "flash_mma_lazy"},
     {step_variant<FlashWgmma2Cta>("flash_wgmma_2cta",
                                   "flash_wgmma at 128 registers, two blocks an SM: one's softmax "
                                   "under the other's wgmma"),
@@ -176,6 +200,11 @@ constexpr AttentionStep kAttentionSteps[] = {
     {step_variant<FlashWgmmaWs176>("flash_wgmma_ws_176",
                                    "flash_wgmma_ws_lazy with key tiles of 176 "
                                    "(FlashAttention-3's at head_dim 128 without a mask)"),
+     "flash_wgmma_ws_lazy"},
+    {step_variant<FlashWgmmaWsPersistent>("flash_wgmma_ws_persistent",
+                                          "flash_wgmma_ws_lazy persistent: a block an SM walking "
+                                          "the query tiles, the next tile's Q and K loading "
+                                          "while this one ends"),
      "flash_wgmma_ws_lazy"},
 };
 

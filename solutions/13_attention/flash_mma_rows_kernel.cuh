@@ -121,6 +121,29 @@ __device__ __forceinline__ void warp_scores_rows(float (&s)[kRowBlocks][MmaTile:
   }
 }
 
+// load_rows (mma_tiles.cuh) for a tile of kRows rows whose 16-byte chunks the kThreads threads
+// split evenly: thread i copies chunk i % kChunks of rows i / kChunks, i / kChunks + kThreads /
+// kChunks, ..., so its column, its swizzle (row % 8 stays while rows step by a multiple of 8) and
+// its offsets are fixed: kRows kChunks / kThreads copies at constant distances, where load_rows's
+// loop divides and swizzles each chunk's index anew (about 25 instructions a copy).
+template <int kHeadDim, int kThreads, int kRows>
+__device__ __forceinline__ void load_rows_unrolled(unsigned char* tile, const __nv_bfloat16* tensor,
+                                                   int first, int sequence) {
+  constexpr int kChunks = kHeadDim / 8, kRowsAPass = kThreads / kChunks;
+  static_assert(kThreads % kChunks == 0 && kRowsAPass % 8 == 0 && kRows % kRowsAPass == 0,
+                "each thread keeps one column and one swizzle");
+  const int chunk = threadIdx.x % kChunks, row = threadIdx.x / kChunks;
+  unsigned char* destination = tile + swizzled_chunk_offset(row, chunk, kChunks);
+  const __nv_bfloat16* source = tensor + static_cast<std::size_t>(first + row) * kHeadDim + chunk * 8;
+#pragma unroll
+  for (int pass = 0; pass < kRows / kRowsAPass; ++pass) {
+    const bool inside = first + row + pass * kRowsAPass < sequence;
+    cudalabs::async_copy_16_zero_fill(destination + pass * kRowsAPass * kChunks * 16,
+                                      inside ? source + pass * kRowsAPass * kHeadDim : tensor,
+                                      inside ? 16 : 0);
+  }
+}
+
 // O += P V for keys 16 kk .. 16 kk + 15 of a V tile, every V fragment used by all row blocks
 // (mma_tiles.cuh's warp_add_pv gives the addresses).
 template <int kHeadDim, int kRowBlocks>
@@ -145,8 +168,10 @@ __device__ __forceinline__ void warp_add_pv_rows(float (&o)[kRowBlocks][kHeadDim
 // [flash_mma_rows]
 // kPrefetch: flash_mma_prefetch, warp_scores_rows's fragments loaded a step ahead. kLazyRescale:
 // flash_mma_lazy, the maximum allowed to stay behind (fused_softmax.cuh's kStaleMaxLog2) and the
-// 128 multiplications a thread that rescale the outputs skipped while it does.
-template <int kHeadDim, int kRowBlocks, bool kPrefetch = false, bool kLazyRescale = false>
+// 128 multiplications a thread that rescale the outputs skipped while it does. kUnrolledCopies:
+// flash_mma_copies, K and V copied by load_rows_unrolled.
+template <int kHeadDim, int kRowBlocks, bool kPrefetch = false, bool kLazyRescale = false,
+          bool kUnrolledCopies = false>
 __global__ void __launch_bounds__(MmaTile::kThreads) flash_mma_rows_kernel(AttentionArgs args) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   using Tile = MmaRowsTile<kRowBlocks>;
@@ -159,10 +184,17 @@ __global__ void __launch_bounds__(MmaTile::kThreads) flash_mma_rows_kernel(Atten
                       *v = args.v + block.head_offset;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const auto load_keys = [&](int stage, int tile) {
-    load_rows<kHeadDim, Tile::kThreads>(Tile::k_tile(shared, kHeadDim, stage), k, tile * kKeys,
-                                        kKeys, sequence, SwizzledRows<kHeadDim>{});
-    load_rows<kHeadDim, Tile::kThreads>(Tile::v_tile(shared, kHeadDim, stage), v, tile * kKeys,
-                                        kKeys, sequence, SwizzledRows<kHeadDim>{});
+    if constexpr (kUnrolledCopies) {
+      load_rows_unrolled<kHeadDim, Tile::kThreads, kKeys>(Tile::k_tile(shared, kHeadDim, stage), k,
+                                                          tile * kKeys, sequence);
+      load_rows_unrolled<kHeadDim, Tile::kThreads, kKeys>(Tile::v_tile(shared, kHeadDim, stage), v,
+                                                          tile * kKeys, sequence);
+    } else {
+      load_rows<kHeadDim, Tile::kThreads>(Tile::k_tile(shared, kHeadDim, stage), k, tile * kKeys,
+                                          kKeys, sequence, SwizzledRows<kHeadDim>{});
+      load_rows<kHeadDim, Tile::kThreads>(Tile::v_tile(shared, kHeadDim, stage), v, tile * kKeys,
+                                          kKeys, sequence, SwizzledRows<kHeadDim>{});
+    }
   };
 
   load_rows<kHeadDim, Tile::kThreads>(shared, q, block.first_query, Tile::kQueries, sequence,

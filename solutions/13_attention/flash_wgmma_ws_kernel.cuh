@@ -58,16 +58,20 @@
 namespace lab13 {
 
 /// flash_wgmma_ws's tiles: 128 queries, key tiles of kKeys, a producer warpgroup and two consumer
-/// warpgroups, kStages K and kStages V tiles, and the mbarriers after them.
-template <int kKeys_>
+/// warpgroups, kQTiles Q tiles (2: the persistent kernel's next tile loads during this one),
+/// kStages K and kStages V tiles, and the mbarriers after them.
+template <int kKeys_, int kQTiles_ = 1>
 struct WgmmaWsTile : WgmmaKeysTile<kKeys_> {
-  static constexpr int kThreads = 3 * 128;           ///< the producer warpgroup and two consumers
-  static constexpr int kStages = 2;                  ///< K tiles and V tiles in flight, each
-  static constexpr int kBarriers = 1 + 4 * kStages;  ///< Q's, and full/empty for each K and V stage
+  static constexpr int kThreads = 3 * 128;  ///< the producer warpgroup and two consumers
+  static constexpr int kStages = 2;         ///< K tiles and V tiles in flight, each
+  static constexpr int kQTiles = kQTiles_;  ///< Q tiles in flight
+  /// Full and empty for each Q tile and for each K and V stage.
+  static constexpr int kBarriers = 2 * kQTiles + 4 * kStages;
 
   /// Bytes of shared memory to ask for: Q, the stages, the barriers, and room to align to 1024.
   __host__ __device__ static constexpr std::size_t shared_bytes(int head_dim) {
-    return WgmmaTile::q_bytes(head_dim) + 2 * kStages * WgmmaKeysTile<kKeys_>::kv_bytes(head_dim) +
+    return kQTiles * WgmmaTile::q_bytes(head_dim) +
+           2 * kStages * WgmmaKeysTile<kKeys_>::kv_bytes(head_dim) +
            kBarriers * sizeof(std::uint64_t) + WgmmaTile::kAlignment;
   }
 };
@@ -108,11 +112,13 @@ __device__ __forceinline__ void consumer_turn_give(int id) {
 }
 
 template <int kHeadDim, int kKeys, bool kPingPong = false, bool kTma = false,
-          bool kHeaviestFirst = false, bool kLazyRescale = false>
+          bool kHeaviestFirst = false, bool kLazyRescale = false, bool kPersistent = false>
 __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
     flash_wgmma_ws_kernel(AttentionArgs args, const __grid_constant__ AttentionTensorMaps maps) {
+  static_assert(!kPersistent || kTma, "the persistent producer is the TMA one");
 #if LAB11_HOPPER_DEVICE_CODE
-  using Tile = WgmmaWsTile<kKeys>;
+  using Tile = WgmmaWsTile<kKeys, kPersistent ? 2 : 1>;
+  constexpr int kQTiles = Tile::kQTiles;
   constexpr int kStages = Tile::kStages;
   constexpr int kQueries = Tile::kQueries;
   constexpr int kOutBlocks = kHeadDim / 8;
@@ -123,33 +129,48 @@ __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
   unsigned char* base = reinterpret_cast<unsigned char*>(
       (reinterpret_cast<std::uintptr_t>(dynamic_shared) + WgmmaTile::kAlignment - 1) &
       ~std::uintptr_t{WgmmaTile::kAlignment - 1});
-  unsigned char* q_tile = base;
-  unsigned char* k_tiles = base + kQBytes;
+  unsigned char* q_tiles = base;
+  unsigned char* k_tiles = base + kQTiles * kQBytes;
   unsigned char* v_tiles = k_tiles + kStages * kTileBytes;
   std::uint64_t* q_full = reinterpret_cast<std::uint64_t*>(v_tiles + kStages * kTileBytes);
-  std::uint64_t* k_full = q_full + 1;
+  std::uint64_t* q_empty = q_full + kQTiles;
+  std::uint64_t* k_full = q_empty + kQTiles;
   std::uint64_t* v_full = k_full + kStages;
   std::uint64_t* k_empty = v_full + kStages;
   std::uint64_t* v_empty = k_empty + kStages;
 
   const AttentionShape& shape = args.shape;
   const int sequence = shape.sequence;
-  const FlashBlock<Tile, kHeadDim> block = [&] {
+  const int query_tiles = FlashBlock<Tile, kHeadDim>::query_tiles(shape);
+  const int heads = shape.batch * shape.heads;
+  // The work of a block: one query tile of one head (kPersistent: items blockIdx.x, blockIdx.x +
+  // gridDim.x, ... of all query_tiles x heads, in heaviest_first's order under the causal mask,
+  // else head after head, so that the blocks at work at once share a few heads' K and V in L2).
+  const int items = kPersistent ? query_tiles * heads : 1;
+  const auto block_of = [&](int item) {
+    const int index = kPersistent ? item : static_cast<int>(blockIdx.x + blockIdx.y * gridDim.x);
     if (kHeaviestFirst && shape.causal) {
-      const int query_tiles = FlashBlock<Tile, kHeadDim>::query_tiles(shape);
-      const int heads = shape.batch * shape.heads;
-      const ScheduledTile work =
-          heaviest_first(static_cast<int>(blockIdx.x + blockIdx.y * gridDim.x), query_tiles, heads,
-                         heads_per_section(sequence, kHeadDim, heads));
+      const ScheduledTile work = heaviest_first(index, query_tiles, heads,
+                                                heads_per_section(sequence, kHeadDim, heads));
       return FlashBlock<Tile, kHeadDim>(shape, work.query_tile, work.head);
     }
+    if (kPersistent) {
+      const int query_tile = item % query_tiles;
+      return FlashBlock<Tile, kHeadDim>(
+          shape, shape.causal ? query_tiles - 1 - query_tile : query_tile, item / query_tiles);
+    }
     return FlashBlock<Tile, kHeadDim>(shape);
-  }();
+  };
+  const int first_item = kPersistent ? static_cast<int>(blockIdx.x) : 0;
+  const int item_step = kPersistent ? static_cast<int>(gridDim.x) : 1;
   const int warpgroup = threadIdx.x / 128, warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
 
   constexpr int kProducerArrivals = kTma ? 1 : 128;  // the copying thread(s)
   if (threadIdx.x == 0) {
-    tc::mbarrier_init(q_full, kProducerArrivals);
+    for (int q = 0; q < kQTiles; ++q) {
+      tc::mbarrier_init(&q_full[q], kProducerArrivals);
+      tc::mbarrier_init(&q_empty[q], kConsumerWarps);
+    }
     for (int s = 0; s < kStages; ++s) {
       tc::mbarrier_init(&k_full[s], kProducerArrivals);
       tc::mbarrier_init(&v_full[s], kProducerArrivals);
@@ -165,34 +186,42 @@ __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
     // "full" barrier and signalled there by the copy engine.
     tc::set_max_registers<kProducerRegisters, false>();
     if (threadIdx.x != 0) return;
-    const int head = block.head;
     constexpr int kPanels = kHeadDim / 64;
-    tc::mbarrier_arrive_expect_bytes(q_full, kQBytes);
-    for (int panel = 0; panel < kPanels; ++panel) {
-      tma_load_3d(q_tile + panel * kQueries * 128, &maps.q, q_full, 64 * panel, block.first_query,
-                  head);
-    }
+    // Ring position n (the block's n-th K or V tile over all its items): stage n % kStages.
     const auto copy_tile = [&](unsigned char* tiles, std::uint64_t* empty, std::uint64_t* full,
-                               const CUtensorMap* map, int t) {
-      const int stage = t % kStages;
-      tc::mbarrier_wait(&empty[stage], ((t / kStages) & 1) ^ 1);  // tile t - kStages released
+                               const CUtensorMap* map, int n, int t, int head) {
+      const int stage = n % kStages;
+      tc::mbarrier_wait(&empty[stage], ((n / kStages) & 1) ^ 1);  // tile n - kStages released
       tc::mbarrier_arrive_expect_bytes(&full[stage], kTileBytes);
       for (int panel = 0; panel < kPanels; ++panel) {
         tma_load_3d(tiles + stage * kTileBytes + panel * kKeys * 128, map, &full[stage], 64 * panel,
                     t * kKeys, head);
       }
     };
-    for (int t = 0; t < block.key_tiles; ++t) {
-      copy_tile(k_tiles, k_empty, k_full, &maps.k, t);
-      copy_tile(v_tiles, v_empty, v_full, &maps.v, t);
+    int ring = 0;
+    for (int item = first_item, j = 0; item < items; item += item_step, ++j) {
+      const FlashBlock<Tile, kHeadDim> block = block_of(item);
+      const int q = j % kQTiles;
+      tc::mbarrier_wait(&q_empty[q], ((j / kQTiles) & 1) ^ 1);  // item j - kQTiles done with it
+      tc::mbarrier_arrive_expect_bytes(&q_full[q], kQBytes);
+      for (int panel = 0; panel < kPanels; ++panel) {
+        tma_load_3d(q_tiles + q * kQBytes + panel * kQueries * 128, &maps.q, &q_full[q],
+                    64 * panel, block.first_query, block.head);
+      }
+      for (int t = 0; t < block.key_tiles; ++t) {
+        copy_tile(k_tiles, k_empty, k_full, &maps.k, ring + t, t, block.head);
+        copy_tile(v_tiles, v_empty, v_full, &maps.v, ring + t, t, block.head);
+      }
+      ring += block.key_tiles;
     }
     return;
   }
   if (!kTma && warpgroup == 0) {
     // The producer: Q, then K(0), V(0), K(1), V(1), ...; each signalled once the next is issued.
     tc::set_max_registers<kProducerRegisters, false>();
+    const FlashBlock<Tile, kHeadDim> block = block_of(0);
     const __nv_bfloat16 *k = args.k + block.head_offset, *v = args.v + block.head_offset;
-    load_rows<kHeadDim, 128>(q_tile, args.q + block.head_offset, block.first_query, kQueries,
+    load_rows<kHeadDim, 128>(q_tiles, args.q + block.head_offset, block.first_query, kQueries,
                              sequence, PanelRows<kQueries>{});
     cudalabs::async_copy_commit();
     std::uint64_t* pending = q_full;
@@ -218,25 +247,20 @@ __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
     return;
   }
 
-  // A consumer: flash_wgmma_overlap_128's loop for its 64 queries.
+  // A consumer: flash_wgmma_overlap_128's loop for its 64 queries of each item.
   tc::set_max_registers<kConsumerRegisters, true>();
   const int consumer = warpgroup - 1;
-  float o_flat[kHeadDim / 2] = {};
-  float(&o)[kOutBlocks][4] = *reinterpret_cast<float(*)[kOutBlocks][4]>(&o_flat);
-  float row_max[2] = {-INFINITY, -INFINITY}, row_sum[2] = {0.0f, 0.0f};
-  const int first_row = block.first_query + 64 * consumer + 16 * warp + lane / 4;
-  const int rows[2] = {first_row, first_row + 8};
   const float scale_log2 = args.scale * kLog2e;
-  const std::uint32_t q_rows = tc::shared_address(q_tile) + 64 * consumer * 128;
-  const auto wait_full = [&](std::uint64_t* full, int t) {
-    tc::mbarrier_wait(&full[t % kStages], (t / kStages) & 1);
+  // Ring position n (the block's n-th K or V tile over all its items): stage n % kStages.
+  const auto wait_full = [&](std::uint64_t* full, int n) {
+    tc::mbarrier_wait(&full[n % kStages], (n / kStages) & 1);
   };
-  // After a wgmma_wait that covers the products reading tile t's stage: this warp is done with it.
-  const auto release = [&](std::uint64_t* empty, int t) {
+  // After a wgmma_wait that covers the products reading a stage (or Q): this warp is done with it.
+  const auto release = [&](std::uint64_t* empty) {
     __syncwarp();
-    if (lane == 0) tc::mbarrier_arrive(&empty[t % kStages]);
+    if (lane == 0) tc::mbarrier_arrive(empty);
   };
-  // kPingPong: a turn before each issue of wgmma (the prologue's and one per tile).
+  // kPingPong: a turn before each issue of wgmma (each item's prologue's and one per tile).
   const auto take_turn = [&] {
     if constexpr (kPingPong) consumer_turn_wait(kTurnBarrier + consumer);
   };
@@ -247,72 +271,86 @@ __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
     if (consumer == 1) consumer_turn_give(kTurnBarrier);  // consumer 0 goes first
   }
 
-  const auto issue_scores = [&](float(&s_flat)[kKeys / 2], int tile) {
-    issue_score_tile<kHeadDim, kQueries, kKeys>(
-        s_flat, q_rows, tc::shared_address(k_tiles + (tile % kStages) * kTileBytes));
-  };
-  const auto softmax_of = [&](float(&s_flat)[kKeys / 2], int tile, float(&rescale)[2]) {
-    return softmax_of_tile<kKeys, kLazyRescale>(s_flat, tile, block.first_query, rows, shape, row_max, row_sum, rescale,
-                           scale_log2);
-  };
-  std::uint32_t p[kKeys / 16][4];  // P(t), the A operand of O += P(t) V(t)
+  int ring = 0;
+  for (int item = first_item, j = 0; item < items; item += item_step, ++j) {
+    const FlashBlock<Tile, kHeadDim> block = block_of(item);
+    float o_flat[kHeadDim / 2] = {};
+    float(&o)[kOutBlocks][4] = *reinterpret_cast<float(*)[kOutBlocks][4]>(&o_flat);
+    float row_max[2] = {-INFINITY, -INFINITY}, row_sum[2] = {0.0f, 0.0f};
+    const int first_row = block.first_query + 64 * consumer + 16 * warp + lane / 4;
+    const int rows[2] = {first_row, first_row + 8};
+    const int q = j % kQTiles;
+    const std::uint32_t q_rows = tc::shared_address(q_tiles + q * kQBytes) + 64 * consumer * 128;
+    const auto issue_scores = [&](float(&s_flat)[kKeys / 2], int n) {
+      issue_score_tile<kHeadDim, kQueries, kKeys>(
+          s_flat, q_rows, tc::shared_address(k_tiles + (n % kStages) * kTileBytes));
+    };
+    const auto softmax_of = [&](float(&s_flat)[kKeys / 2], int tile, float(&rescale)[2]) {
+      return softmax_of_tile<kKeys, kLazyRescale>(s_flat, tile, block.first_query, rows, shape,
+                                                  row_max, row_sum, rescale, scale_log2);
+    };
+    std::uint32_t p[kKeys / 16][4];  // P(t), the A operand of O += P(t) V(t)
 
-  tc::mbarrier_wait(q_full, 0);
-  wait_full(k_full, 0);
-  {
-    float s_flat[kKeys / 2] = {};
-    float rescale[2];
-    tc::wgmma_hold(s_flat);
-    take_turn();
-    tc::wgmma_fence();
-    issue_scores(s_flat, 0);
-    end_turn();
-    tc::wgmma_wait<0>();
-    tc::wgmma_hold(s_flat);
-    release(k_empty, 0);
-    softmax_of(s_flat, 0, rescale);  // o is 0: no rescaling
-    pack_probabilities<kKeys>(s_flat, p);
-  }
-
-  for (int t = 0; t < block.key_tiles; ++t) {
-    const bool more = t + 1 < block.key_tiles;
-    if (more) wait_full(k_full, t + 1);
-    wait_full(v_full, t);
-    float s_flat[kKeys / 2] = {};
-    tc::wgmma_hold(s_flat);
-    take_turn();
-    tc::wgmma_fence();
-    if (more) issue_scores(s_flat, t + 1);
-    const std::uint32_t v_panels = tc::shared_address(v_tiles + (t % kStages) * kTileBytes);
-#pragma unroll
-    for (int kk = 0; kk < kKeys / 16; ++kk) {
-      const std::uint64_t b = tc::wgmma_descriptor(v_panels + kk * 16 * 128, kKeys * 128, 1024);
-      ptx::wgmma_bf16_rs<kHeadDim>(o_flat, p[kk], b, 1);
-    }
-    tc::wgmma_commit();
-    end_turn();
-    if (more) {
-      tc::wgmma_wait<1>();  // S(t + 1) has landed: K(t + 1)'s stage is free
-      tc::wgmma_hold(s_flat);
-      release(k_empty, t + 1);
+    tc::mbarrier_wait(&q_full[q], (j / kQTiles) & 1);
+    wait_full(k_full, ring);
+    {
+      float s_flat[kKeys / 2] = {};
       float rescale[2];
-      const bool rescale_needed = softmax_of(s_flat, t + 1, rescale);
+      tc::wgmma_hold(s_flat);
+      take_turn();
+      tc::wgmma_fence();
+      issue_scores(s_flat, ring);
+      end_turn();
       tc::wgmma_wait<0>();
-      tc::wgmma_hold(o_flat);
-      wgmma_hold_operand(p);
-      release(v_empty, t);
-      if (rescale_needed) rescale_output(o, rescale);
+      tc::wgmma_hold(s_flat);
+      release(&k_empty[ring % kStages]);
+      softmax_of(s_flat, 0, rescale);  // o is 0: no rescaling
       pack_probabilities<kKeys>(s_flat, p);
-    } else {
-      tc::wgmma_wait<0>();
-      tc::wgmma_hold(o_flat);
-      release(v_empty, t);
     }
+
+    for (int t = 0; t < block.key_tiles; ++t) {
+      const int n = ring + t;
+      const bool more = t + 1 < block.key_tiles;
+      if (more) wait_full(k_full, n + 1);
+      wait_full(v_full, n);
+      float s_flat[kKeys / 2] = {};
+      tc::wgmma_hold(s_flat);
+      take_turn();
+      tc::wgmma_fence();
+      if (more) issue_scores(s_flat, n + 1);
+      const std::uint32_t v_panels = tc::shared_address(v_tiles + (n % kStages) * kTileBytes);
+#pragma unroll
+      for (int kk = 0; kk < kKeys / 16; ++kk) {
+        const std::uint64_t b = tc::wgmma_descriptor(v_panels + kk * 16 * 128, kKeys * 128, 1024);
+        ptx::wgmma_bf16_rs<kHeadDim>(o_flat, p[kk], b, 1);
+      }
+      tc::wgmma_commit();
+      end_turn();
+      if (more) {
+        tc::wgmma_wait<1>();  // S(t + 1) has landed: K(t + 1)'s stage is free
+        tc::wgmma_hold(s_flat);
+        release(&k_empty[(n + 1) % kStages]);
+        float rescale[2];
+        const bool rescale_needed = softmax_of(s_flat, t + 1, rescale);
+        tc::wgmma_wait<0>();
+        tc::wgmma_hold(o_flat);
+        wgmma_hold_operand(p);
+        release(&v_empty[n % kStages]);
+        if (rescale_needed) rescale_output(o, rescale);
+        pack_probabilities<kKeys>(s_flat, p);
+      } else {
+        tc::wgmma_wait<0>();
+        tc::wgmma_hold(o_flat);
+        release(&v_empty[n % kStages]);
+      }
+    }
+    release(&q_empty[q]);  // every S of the item has landed: its Q tile may be refilled
+    ring += block.key_tiles;
+    store_output(o, row_sum, rows, args.o + block.head_offset, kHeadDim, sequence);
   }
   if constexpr (kPingPong) {
     if (consumer == 0) take_turn();  // consumer 1's last turn given: barrier 1 left balanced
   }
-  store_output(o, row_sum, rows, args.o + block.head_offset, kHeadDim, sequence);
 #endif
 }
 // [flash_wgmma_ws]

@@ -5,8 +5,9 @@
 // the timed size (sampled rows), plus bad arguments. A rung that writes nothing is "not implemented
 // yet" in the student build; one the GPU cannot run is skipped with the reason. Built a third time
 // as lab13_steps_tests (LAB13_GRADE_STEPS, instructors' copies): the solution's steps past the
-// ladder (solutions/13_attention/attention_steps.h) on the attention cases, and on keys whose
-// scores rise along the sequence (the maximum a lazy step lets lag must still be caught up).
+// ladder (solutions/13_attention/attention_steps.h) on the attention cases, on keys whose scores
+// rise along the sequence (the maximum a lazy step lets lag must still be caught up), and on more
+// query tiles than an H200 has SMs at odd lengths (a persistent step's blocks walk several).
 #include "common/random_fill.h"
 #include "labs/13_attention/checks.h"
 #include "labs/13_attention/lab.h"
@@ -85,6 +86,9 @@ const std::vector<AttentionCase>& attention_cases() {
       {"rising_keys_s1025_d128", {1, 2, 1025, 128, false}, false, true},
       {"rising_keys_s1000_d64_causal", {1, 2, 1000, 64, true}, false, true},
       {"rising_keys_timed_size_sampled", {4, 16, 4096, 128, false}, true, true},
+      // More query tiles than SMs at odd lengths: a persistent block walks several (sampled rows).
+      {"many_tiles_b8h20s1025_d128_causal_sampled", {8, 20, 1025, 128, true}, true},
+      {"many_tiles_b4h40s1000_d64_sampled", {4, 40, 1000, 64, false}, true},
 #endif
   };
   return cases;
