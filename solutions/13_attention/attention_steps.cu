@@ -35,6 +35,8 @@ constexpr char kFlashMmaLazy[] = "lab13 flash_mma_lazy";
 constexpr char kFlashMmaCopies[] = "lab13 flash_mma_copies";
 constexpr char kFlashWgmmaWsLazy[] = "lab13 flash_wgmma_ws_lazy";
 constexpr char kFlashWgmmaWs176[] = "lab13 flash_wgmma_ws_176";
+constexpr char kFlashWgmmaWsChains[] = "lab13 flash_wgmma_ws_chains";
+constexpr char kFlashWgmmaWsTiles[] = "lab13 flash_wgmma_ws_tiles";
 constexpr char kFlashWgmmaWsPersistent[] = "lab13 flash_wgmma_ws_persistent";
 using FlashMmaEx2 = FusedRung<kFlashMmaEx2, MmaRowsTile<1>, &flash_mma_rows_kernel<64, 1>,
                               &flash_mma_rows_kernel<128, 1>, 80>;
@@ -44,11 +46,11 @@ using FlashMmaPrefetch =
     FusedRung<kFlashMmaPrefetch, MmaRowsTile<2>, &flash_mma_rows_kernel<64, 2, true>,
               &flash_mma_rows_kernel<128, 2, true>, 80>;
 using FlashMmaLazy =
-    FusedRung<kFlashMmaLazy, MmaRowsTile<2>, &flash_mma_rows_kernel<64, 2, false, true>,
-              &flash_mma_rows_kernel<128, 2, false, true>, 80>;
+    FusedRung<kFlashMmaLazy, MmaRowsTile<2>, &flash_mma_rows_kernel<64, 2, false, kLazyRescale>,
+              &flash_mma_rows_kernel<128, 2, false, kLazyRescale>, 80>;
 using FlashMmaCopies =
-    FusedRung<kFlashMmaCopies, MmaRowsTile<2>, &flash_mma_rows_kernel<64, 2, false, true, true>,
-              &flash_mma_rows_kernel<128, 2, false, true, true>, 80>;
+    FusedRung<kFlashMmaCopies, MmaRowsTile<2>, &flash_mma_rows_kernel<64, 2, false, kLazyRescale, true>,
+              &flash_mma_rows_kernel<128, 2, false, kLazyRescale, true>, 80>;
 using FlashWgmma2Cta = FusedRung<kFlashWgmma2Cta, WgmmaTile, &flash_wgmma_kernel<64, 2>,
                                  &flash_wgmma_kernel<128, 2>, 90>;
 using FlashWgmmaOverlap =
@@ -130,14 +132,43 @@ using FlashWgmmaWsTma = WsRung<kFlashWgmmaWsTma, &flash_wgmma_ws_kernel<64, 128,
 using FlashWgmmaWsLpt = WsRung<kFlashWgmmaWsLpt, &flash_wgmma_ws_kernel<64, 128, true, true, true>,
                                &flash_wgmma_ws_kernel<128, 128, true, true, true>, true>;
 using FlashWgmmaWsLazy =
-    WsRung<kFlashWgmmaWsLazy, &flash_wgmma_ws_kernel<64, 128, true, true, true, true>,
-           &flash_wgmma_ws_kernel<128, 128, true, true, true, true>, true>;
+    WsRung<kFlashWgmmaWsLazy, &flash_wgmma_ws_kernel<64, 128, true, true, true, kLazyRescale>,
+           &flash_wgmma_ws_kernel<128, 128, true, true, true, kLazyRescale>, true>;
 using FlashWgmmaWs176 =
-    WsRung<kFlashWgmmaWs176, &flash_wgmma_ws_kernel<64, 176, true, true, true, true>,
-           &flash_wgmma_ws_kernel<128, 176, true, true, true, true>, true, 176>;
-using FlashWgmmaWsPersistent =
-    WsRung<kFlashWgmmaWsPersistent, &flash_wgmma_ws_kernel<64, 128, true, true, true, true, true>,
-           &flash_wgmma_ws_kernel<128, 128, true, true, true, true, true>, true, 128, true>;
+    WsRung<kFlashWgmmaWs176, &flash_wgmma_ws_kernel<64, 176, true, true, true, kLazyRescale>,
+           &flash_wgmma_ws_kernel<128, 176, true, true, true, kLazyRescale>, true, 176>;
+constexpr int kLeanSoftmax = kLazyRescale | kShortChains;
+using FlashWgmmaWsChains =
+    WsRung<kFlashWgmmaWsChains, &flash_wgmma_ws_kernel<64, 128, true, true, true, kLeanSoftmax>,
+           &flash_wgmma_ws_kernel<128, 128, true, true, true, kLeanSoftmax>, true>;
+using FlashWgmmaWsChains176 =
+    WsRung<kFlashWgmmaWsTiles, &flash_wgmma_ws_kernel<64, 176, true, true, true, kLeanSoftmax>,
+           &flash_wgmma_ws_kernel<128, 176, true, true, true, kLeanSoftmax>, true, 176>;
+using FlashWgmmaWsChains128 =
+    WsRung<kFlashWgmmaWsTiles, &flash_wgmma_ws_kernel<64, 128, true, true, true, kLeanSoftmax>,
+           &flash_wgmma_ws_kernel<128, 128, true, true, true, kLeanSoftmax>, true>;
+using FlashWgmmaWsPersistent = WsRung<
+    kFlashWgmmaWsPersistent, &flash_wgmma_ws_kernel<64, 128, true, true, true, kLeanSoftmax, true>,
+    &flash_wgmma_ws_kernel<128, 128, true, true, true, kLeanSoftmax, true>, true, 128, true>;
+
+// A step whose kernel depends on the mask: kUnmasked's without it, kMasked's under it.
+template <class kUnmasked, class kMasked>
+struct ByMaskRung {
+  static KernelLaunch describe(const AttentionShape& shape) {
+    return shape.causal ? kMasked::describe(shape) : kUnmasked::describe(shape);
+  }
+  static std::string unavailable() {
+    const std::string unmasked = kUnmasked::unavailable();
+    return unmasked.empty() ? kMasked::unavailable() : unmasked;
+  }
+  static void launch(const AttentionArgs& args, cudaStream_t stream) {
+    if (args.shape.causal)
+      kMasked::launch(args, stream);
+    else
+      kUnmasked::launch(args, stream);
+  }
+};
+using FlashWgmmaWsTiles = ByMaskRung<FlashWgmmaWsChains176, FlashWgmmaWsChains128>;
 
 template <class Rung>
 constexpr AttentionVariant step_variant(const char* name, const char* summary) {
@@ -201,11 +232,19 @@ constexpr AttentionStep kAttentionSteps[] = {
                                    "flash_wgmma_ws_lazy with key tiles of 176 "
                                    "(FlashAttention-3's at head_dim 128 without a mask)"),
      "flash_wgmma_ws_lazy"},
+    {step_variant<FlashWgmmaWsChains>("flash_wgmma_ws_chains",
+                                      "flash_wgmma_ws_lazy, the softmax's maximum as a tree, its "
+                                      "sum in four running sums, the mask behind a branch"),
+     "flash_wgmma_ws_lazy"},
+    {step_variant<FlashWgmmaWsTiles>("flash_wgmma_ws_tiles",
+                                     "flash_wgmma_ws_chains with FlashAttention-3's key tiles at "
+                                     "head_dim 128: 176 without the mask, 128 under it"),
+     "flash_wgmma_ws_chains"},
     {step_variant<FlashWgmmaWsPersistent>("flash_wgmma_ws_persistent",
-                                          "flash_wgmma_ws_lazy persistent: a block an SM walking "
+                                          "flash_wgmma_ws_chains persistent: a block an SM walking "
                                           "the query tiles, the next tile's Q and K loading "
                                           "while this one ends"),
-     "flash_wgmma_ws_lazy"},
+     "flash_wgmma_ws_chains"},
 };
 
 }  // namespace

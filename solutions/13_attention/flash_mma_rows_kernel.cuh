@@ -166,11 +166,11 @@ __device__ __forceinline__ void warp_add_pv_rows(float (&o)[kRowBlocks][kHeadDim
 }
 
 // [flash_mma_rows]
-// kPrefetch: flash_mma_prefetch, warp_scores_rows's fragments loaded a step ahead. kLazyRescale:
-// flash_mma_lazy, the maximum allowed to stay behind (fused_softmax.cuh's kStaleMaxLog2) and the
-// 128 multiplications a thread that rescale the outputs skipped while it does. kUnrolledCopies:
-// flash_mma_copies, K and V copied by load_rows_unrolled.
-template <int kHeadDim, int kRowBlocks, bool kPrefetch = false, bool kLazyRescale = false,
+// kPrefetch: flash_mma_prefetch, warp_scores_rows's fragments loaded a step ahead. kSoftmax:
+// fused_softmax.cuh's flags (kLazyRescale: flash_mma_lazy, the maximum allowed to stay behind and
+// the 128 multiplications a thread that rescale the outputs skipped while it does).
+// kUnrolledCopies: flash_mma_copies, K and V copied by load_rows_unrolled.
+template <int kHeadDim, int kRowBlocks, bool kPrefetch = false, int kSoftmax = 0,
           bool kUnrolledCopies = false>
 __global__ void __launch_bounds__(MmaTile::kThreads) flash_mma_rows_kernel(AttentionArgs args) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
@@ -242,7 +242,7 @@ __global__ void __launch_bounds__(MmaTile::kThreads) flash_mma_rows_kernel(Atten
     for (int rb = 0; rb < kRowBlocks; ++rb) {
       scale_and_mask(s[rb], 1.0f, edge, first_key, rows[rb], shape);  // masked, not scaled
       float rescale[2];
-      if (softmax_tile<kLazyRescale>(s[rb], row_max[rb], row_sum[rb], rescale, scale_log2))
+      if (softmax_tile<kSoftmax>(s[rb], row_max[rb], row_sum[rb], rescale, scale_log2))
         rescale_output(o[rb], rescale);
     }
     // O += P V, the probabilities packed as flash_mma packs them, 16 keys at a time.

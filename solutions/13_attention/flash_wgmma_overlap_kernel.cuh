@@ -62,8 +62,8 @@ __device__ __forceinline__ void wgmma_hold_operand(std::uint32_t (&a)[kCount][4]
 // The softmax of S(tile) (its product waited for), in place: masked, not scaled (the exponent of
 // fused_softmax.cuh scales), and the factor the output needs in `rescale`, to apply once the
 // product still running on the accumulators has landed. The other arguments are flash_wgmma's;
-// kLazy and the return are fused_softmax.cuh's softmax_tile's.
-template <int kKeys, bool kLazy = false>
+// kSteps and the return are fused_softmax.cuh's softmax_tile's.
+template <int kKeys, int kSteps = 0>
 __device__ __forceinline__ bool softmax_of_tile(float (&s_flat)[kKeys / 2], int tile,
                                                 int first_query, const int (&rows)[2],
                                                 const AttentionShape& shape, float (&row_max)[2],
@@ -73,8 +73,11 @@ __device__ __forceinline__ bool softmax_of_tile(float (&s_flat)[kKeys / 2], int 
   const int first_key = tile * kKeys;
   const bool edge =
       first_key + kKeys > shape.sequence || (shape.causal && first_key + kKeys - 1 > first_query);
-  scale_and_mask(s, 1.0f, edge, first_key, rows, shape);
-  return softmax_tile<kLazy>(s, row_max, row_sum, rescale, scale_log2);
+  if ((kSteps & kShortChains) == 0)
+    scale_and_mask(s, 1.0f, edge, first_key, rows, shape);
+  else if (edge)
+    scale_and_mask(s, 1.0f, true, first_key, rows, shape);
+  return softmax_tile<kSteps>(s, row_max, row_sum, rescale, scale_log2);
 }
 
 // The probabilities as wgmma's A operand from registers, 16 keys a step.

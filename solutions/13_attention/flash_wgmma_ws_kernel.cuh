@@ -112,7 +112,7 @@ __device__ __forceinline__ void consumer_turn_give(int id) {
 }
 
 template <int kHeadDim, int kKeys, bool kPingPong = false, bool kTma = false,
-          bool kHeaviestFirst = false, bool kLazyRescale = false, bool kPersistent = false>
+          bool kHeaviestFirst = false, int kSoftmax = 0, bool kPersistent = false>
 __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
     flash_wgmma_ws_kernel(AttentionArgs args, const __grid_constant__ AttentionTensorMaps maps) {
   static_assert(!kPersistent || kTma, "the persistent producer is the TMA one");
@@ -286,7 +286,7 @@ __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
           s_flat, q_rows, tc::shared_address(k_tiles + (n % kStages) * kTileBytes));
     };
     const auto softmax_of = [&](float(&s_flat)[kKeys / 2], int tile, float(&rescale)[2]) {
-      return softmax_of_tile<kKeys, kLazyRescale>(s_flat, tile, block.first_query, rows, shape,
+      return softmax_of_tile<kKeys, kSoftmax>(s_flat, tile, block.first_query, rows, shape,
                                                   row_max, row_sum, rescale, scale_log2);
     };
     std::uint32_t p[kKeys / 16][4];  // P(t), the A operand of O += P(t) V(t)

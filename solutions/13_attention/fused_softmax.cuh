@@ -23,29 +23,50 @@ __device__ __forceinline__ float exp2_unit(float x) {
   return y;
 }
 
-// A row's maximum may stay behind the true one by up to 2^kStaleMaxLog2 in the exponentials
-// (FlashAttention-4's conditional rescaling): its probabilities are then at most 2^8 instead of 1,
-// which neither BF16 (the same relative rounding at any exponent) nor the FP32 sums mind, and the
-// output's rescaling is skipped for as long as no row of the warp outgrows it.
-constexpr float kStaleMaxLog2 = 8.0f;
+// The steps' choices of how a tile's softmax is computed, as flags (kernel template arguments are
+// plain numbers):
+// - kLazyRescale: a row's maximum may stay behind the true one by up to 2^kStaleMaxLog2 in the
+//   exponentials (FlashAttention-4's conditional rescaling): its probabilities are then at most 2^8
+//   instead of 1, which neither BF16 (the same relative rounding at any exponent) nor the FP32 sums
+//   mind, and the output's rescaling is skipped for as long as no row of the warp outgrows it;
+// - kShortChains: the tile's maximum as a tree and its sum in four running sums instead of one
+//   chain through every score (each step waits for the one before: a 32-long chain of FADDs
+//   a row at 128 keys), and the mask only on the tiles that need it, behind a branch (predicated,
+//   every tile paid its compares and selects).
+constexpr int kLazyRescale = 1;
+constexpr int kShortChains = 2;
+constexpr float kStaleMaxLog2 = 8.0f;  // kLazyRescale's lag, in log2 units
 
 // The online softmax of one tile for a thread's two rows (r = 0: row lane / 4, r = 1: eight rows
 // below) whose masked, unscaled scores are s[block][e] with e / 2 == r: replaces them by
 // exp2(s scale_log2 - max scale_log2), rescales the row's sum, updates the maximum (raw), and
 // gives the factor exp2((old max - new max) scale_log2) the row's output accumulators need in
-// `rescale`. kLazy: the maximum moves only when the tile's exceeds it by kStaleMaxLog2 (in log2
-// units), else the factor is exactly 1, and the return says whether any lane of the warp has a
-// factor other than 1 (all lanes must call it): if none has, rescaling the output changes nothing.
-template <bool kLazy = false, int kScoreBlocks>
+// `rescale`. kSteps: the flags above. With kLazyRescale the maximum moves only when the tile's
+// exceeds it by kStaleMaxLog2 (in log2 units), else the factor is exactly 1, and the return says
+// whether any lane of the warp has a factor other than 1 (all lanes must call it): if none has,
+// rescaling the output changes nothing.
+template <int kSteps = 0, int kScoreBlocks>
 __device__ __forceinline__ bool softmax_tile(float (&s)[kScoreBlocks][4], float (&row_max)[2],
                                              float (&row_sum)[2], float (&rescale)[2],
                                              float scale_log2) {
+  constexpr bool kLazy = (kSteps & kLazyRescale) != 0, kShort = (kSteps & kShortChains) != 0;
 #pragma unroll
   for (int r = 0; r < 2; ++r) {
     float tile_max = -INFINITY;
+    if constexpr (kShort) {
+      float m[kScoreBlocks];
 #pragma unroll
-    for (int j = 0; j < kScoreBlocks; ++j)
-      tile_max = fmaxf(tile_max, fmaxf(s[j][2 * r], s[j][2 * r + 1]));
+      for (int j = 0; j < kScoreBlocks; ++j) m[j] = fmaxf(s[j][2 * r], s[j][2 * r + 1]);
+#pragma unroll
+      for (int width = 1; width < kScoreBlocks; width *= 2)
+#pragma unroll
+        for (int j = 0; j + width < kScoreBlocks; j += 2 * width) m[j] = fmaxf(m[j], m[j + width]);
+      tile_max = m[0];
+    } else {
+#pragma unroll
+      for (int j = 0; j < kScoreBlocks; ++j)
+        tile_max = fmaxf(tile_max, fmaxf(s[j][2 * r], s[j][2 * r + 1]));
+    }
     tile_max = fmaxf(tile_max, __shfl_xor_sync(kFullMask, tile_max, 1));
     tile_max = fmaxf(tile_max, __shfl_xor_sync(kFullMask, tile_max, 2));
     // kLazy: a finite maximum stays unless this tile's is 2^kStaleMaxLog2 above it (a row masked
@@ -62,14 +83,20 @@ __device__ __forceinline__ bool softmax_tile(float (&s)[kScoreBlocks][4], float 
                                                : exp2_unit((row_max[r] - new_max) * scale_log2);
     row_max[r] = new_max;
     row_sum[r] *= rescale[r];
+    constexpr int kSums = kShort ? 4 : 1;
+    float sums[kSums] = {};
 #pragma unroll
     for (int j = 0; j < kScoreBlocks; ++j) {
 #pragma unroll
       for (int e = 2 * r; e < 2 * r + 2; ++e) {
         s[j][e] = exp2_unit(fmaf(s[j][e], scale_log2, -base));
-        row_sum[r] += s[j][e];
+        if constexpr (kShort)
+          sums[(2 * j + e) % kSums] += s[j][e];
+        else
+          row_sum[r] += s[j][e];
       }
     }
+    if constexpr (kShort) row_sum[r] += (sums[0] + sums[1]) + (sums[2] + sums[3]);
   }
   if constexpr (kLazy) return __any_sync(kFullMask, rescale[0] != 1.0f || rescale[1] != 1.0f);
   return true;  // (not asked: the steps before this one always rescale)
