@@ -33,6 +33,7 @@ constexpr char kFlashWgmmaWsTma[] = "lab13 flash_wgmma_ws_tma";
 constexpr char kFlashWgmmaWsLpt[] = "lab13 flash_wgmma_ws_lpt";
 constexpr char kFlashMmaLazy[] = "lab13 flash_mma_lazy";
 constexpr char kFlashMmaCopies[] = "lab13 flash_mma_copies";
+constexpr char kFlashMmaChains[] = "lab13 flash_mma_chains";
 constexpr char kFlashWgmmaWsLazy[] = "lab13 flash_wgmma_ws_lazy";
 constexpr char kFlashWgmmaWs176[] = "lab13 flash_wgmma_ws_176";
 constexpr char kFlashWgmmaWsChains[] = "lab13 flash_wgmma_ws_chains";
@@ -51,6 +52,10 @@ using FlashMmaLazy =
 using FlashMmaCopies =
     FusedRung<kFlashMmaCopies, MmaRowsTile<2>, &flash_mma_rows_kernel<64, 2, false, kLazyRescale, true>,
               &flash_mma_rows_kernel<128, 2, false, kLazyRescale, true>, 80>;
+constexpr int kLeanSoftmax = kLazyRescale | kShortChains;
+using FlashMmaChains =
+    FusedRung<kFlashMmaChains, MmaRowsTile<2>, &flash_mma_rows_kernel<64, 2, false, kLeanSoftmax, true>,
+              &flash_mma_rows_kernel<128, 2, false, kLeanSoftmax, true>, 80>;
 using FlashWgmma2Cta = FusedRung<kFlashWgmma2Cta, WgmmaTile, &flash_wgmma_kernel<64, 2>,
                                  &flash_wgmma_kernel<128, 2>, 90>;
 using FlashWgmmaOverlap =
@@ -137,7 +142,6 @@ using FlashWgmmaWsLazy =
 using FlashWgmmaWs176 =
     WsRung<kFlashWgmmaWs176, &flash_wgmma_ws_kernel<64, 176, true, true, true, kLazyRescale>,
            &flash_wgmma_ws_kernel<128, 176, true, true, true, kLazyRescale>, true, 176>;
-constexpr int kLeanSoftmax = kLazyRescale | kShortChains;
 using FlashWgmmaWsChains =
     WsRung<kFlashWgmmaWsChains, &flash_wgmma_ws_kernel<64, 128, true, true, true, kLeanSoftmax>,
            &flash_wgmma_ws_kernel<128, 128, true, true, true, kLeanSoftmax>, true>;
@@ -196,6 +200,10 @@ constexpr AttentionStep kAttentionSteps[] = {
                                   "flash_mma_lazy, each thread's K and V copies at offsets "
                                   "computed once (16 cp.async a tile, no loop that divides)"),
      "flash_mma_lazy"},
+    {step_variant<FlashMmaChains>("flash_mma_chains",
+                                  "flash_mma_copies, the softmax's maximum as a tree, its sum in "
+                                  "four running sums, the mask behind a branch"),
+     "flash_mma_copies"},
     {step_variant<FlashWgmma2Cta>("flash_wgmma_2cta",
                                   "flash_wgmma at 128 registers, two blocks an SM: one's softmax "
                                   "under the other's wgmma"),

@@ -168,7 +168,8 @@ __device__ __forceinline__ void warp_add_pv_rows(float (&o)[kRowBlocks][kHeadDim
 // [flash_mma_rows]
 // kPrefetch: flash_mma_prefetch, warp_scores_rows's fragments loaded a step ahead. kSoftmax:
 // fused_softmax.cuh's flags (kLazyRescale: flash_mma_lazy, the maximum allowed to stay behind and
-// the 128 multiplications a thread that rescale the outputs skipped while it does).
+// the 128 multiplications a thread that rescale the outputs skipped while it does; kShortChains:
+// flash_mma_chains, the mask behind a branch and shorter chains of dependent instructions).
 // kUnrolledCopies: flash_mma_copies, K and V copied by load_rows_unrolled.
 template <int kHeadDim, int kRowBlocks, bool kPrefetch = false, int kSoftmax = 0,
           bool kUnrolledCopies = false>
@@ -240,7 +241,10 @@ __global__ void __launch_bounds__(MmaTile::kThreads) flash_mma_rows_kernel(Atten
         first_key + kKeys > sequence || (shape.causal && first_key + kKeys - 1 > block.first_query);
 #pragma unroll
     for (int rb = 0; rb < kRowBlocks; ++rb) {
-      scale_and_mask(s[rb], 1.0f, edge, first_key, rows[rb], shape);  // masked, not scaled
+      if ((kSoftmax & kShortChains) == 0)
+        scale_and_mask(s[rb], 1.0f, edge, first_key, rows[rb], shape);  // masked, not scaled
+      else if (edge)
+        scale_and_mask(s[rb], 1.0f, true, first_key, rows[rb], shape);
       float rescale[2];
       if (softmax_tile<kSoftmax>(s[rb], row_max[rb], row_sum[rb], rescale, scale_log2))
         rescale_output(o[rb], rescale);

@@ -196,7 +196,8 @@ sed "s/KERNEL/${{variant}}_kernel/" {shlex.quote(str(FIXTURE))}
         self.assertEqual(lines[0].split(" | ")[0], "| launch")
         rows = [line for line in lines if line.startswith("| `")]
         self.assertEqual(len(rows), len(step_profiles.LAUNCHES) - 1)
-        self.assertEqual(rows[-1].split(" | ")[0], "| `flash_wgmma_ws_lpt, causal`")
+        last_row, last_mask = step_profiles.LAUNCHES[-1]
+        self.assertEqual(rows[-1].split(" | ")[0], f"| `{last_row}, {last_mask}`")
         # The fixture's values: 1,234,567 ns, 77.50 % tensor, 41.25 % issue, 168 registers, 18.75 % warps; the
         # stalls largest first, "selected" (the issue itself) left out.
         self.assertEqual(

@@ -1,6 +1,6 @@
 """Nsight Compute on lab 13's steps past the ladder: one launch of each step (and of the two rungs they
-improve) at batch 4, 16 heads, sequence 4096, head_dim 128, the two last steps under the causal mask too (the
-last one changes only the causal schedule).
+improve) at batch 4, 16 heads, sequence 4096, head_dim 128, and the steps that change how the causal mask is
+served (its schedule, its branch, its key tiles) under it too.
 
 scripts/lab13-steps-profile runs ncu on a GPU and leaves, in its folder, one CSV a launch as ncu writes it
 (`--csv --page raw`: the program's own output, then a header line, a line of units and a line per kernel),
@@ -36,6 +36,9 @@ LAUNCHES = tuple(
         "flash_mma_ex2",
         "flash_mma_rows",
         "flash_mma_prefetch",
+        "flash_mma_lazy",
+        "flash_mma_copies",
+        "flash_mma_chains",
         "flash_wgmma",
         "flash_wgmma_2cta",
         "flash_wgmma_overlap",
@@ -44,8 +47,16 @@ LAUNCHES = tuple(
         "flash_wgmma_ws_pingpong",
         "flash_wgmma_ws_tma",
         "flash_wgmma_ws_lpt",
+        "flash_wgmma_ws_lazy",
+        "flash_wgmma_ws_176",
+        "flash_wgmma_ws_chains",
+        "flash_wgmma_ws_tiles",
+        "flash_wgmma_ws_persistent",
     )
-) + (("flash_wgmma_ws_tma", "causal"), ("flash_wgmma_ws_lpt", "causal"))
+) + tuple(
+    (row, "causal")
+    for row in ("flash_wgmma_ws_tma", "flash_wgmma_ws_lpt", "flash_wgmma_ws_chains", "flash_wgmma_ws_tiles")
+)
 
 TIME = "gpu__time_duration.sum"
 TENSOR = "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active"  # mma.sync and wgmma alike
