@@ -39,7 +39,6 @@ constexpr char kFlashWgmmaWs176[] = "lab13 flash_wgmma_ws_176";
 constexpr char kFlashWgmmaWsChains[] = "lab13 flash_wgmma_ws_chains";
 constexpr char kFlashWgmmaWsTiles[] = "lab13 flash_wgmma_ws_tiles";
 constexpr char kFlashWgmmaWsPersistent[] = "lab13 flash_wgmma_ws_persistent";
-constexpr char kFlashWgmmaWsIssue[] = "lab13 flash_wgmma_ws_issue";
 using FlashMmaEx2 = FusedRung<kFlashMmaEx2, MmaRowsTile<1>, &flash_mma_rows_kernel<64, 1>,
                               &flash_mma_rows_kernel<128, 1>, 80>;
 using FlashMmaRows = FusedRung<kFlashMmaRows, MmaRowsTile<2>, &flash_mma_rows_kernel<64, 2>,
@@ -174,13 +173,6 @@ struct ByMaskRung {
   }
 };
 using FlashWgmmaWsTiles = ByMaskRung<FlashWgmmaWsChains176, FlashWgmmaWsChains128>;
-using FlashWgmmaWsIssue176 = WsRung<
-    kFlashWgmmaWsIssue, &flash_wgmma_ws_kernel<64, 176, true, true, true, kLeanSoftmax, false, true>,
-    &flash_wgmma_ws_kernel<128, 176, true, true, true, kLeanSoftmax, false, true>, true, 176>;
-using FlashWgmmaWsIssue128 = WsRung<
-    kFlashWgmmaWsIssue, &flash_wgmma_ws_kernel<64, 128, true, true, true, kLeanSoftmax, false, true>,
-    &flash_wgmma_ws_kernel<128, 128, true, true, true, kLeanSoftmax, false, true>, true>;
-using FlashWgmmaWsIssue = ByMaskRung<FlashWgmmaWsIssue176, FlashWgmmaWsIssue128>;
 
 template <class Rung>
 constexpr AttentionVariant step_variant(const char* name, const char* summary) {
@@ -256,10 +248,6 @@ constexpr AttentionStep kAttentionSteps[] = {
                                      "flash_wgmma_ws_chains with FlashAttention-3's key tiles at "
                                      "head_dim 128: 176 without the mask, 128 under it"),
      "flash_wgmma_ws_chains"},
-    {step_variant<FlashWgmmaWsIssue>("flash_wgmma_ws_issue",
-                                     "flash_wgmma_ws_tiles issuing less: descriptors made once "
-                                     "and advanced by addition, S not zeroed before its product"),
-     "flash_wgmma_ws_tiles"},
     {step_variant<FlashWgmmaWsPersistent>("flash_wgmma_ws_persistent",
                                           "flash_wgmma_ws_chains persistent: a block an SM walking "
                                           "the query tiles, the next tile's Q and K loading "

@@ -112,8 +112,7 @@ __device__ __forceinline__ void consumer_turn_give(int id) {
 }
 
 template <int kHeadDim, int kKeys, bool kPingPong = false, bool kTma = false,
-          bool kHeaviestFirst = false, int kSoftmax = 0, bool kPersistent = false,
-          bool kDescriptorsOnce = false>
+          bool kHeaviestFirst = false, int kSoftmax = 0, bool kPersistent = false>
 __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
     flash_wgmma_ws_kernel(AttentionArgs args, const __grid_constant__ AttentionTensorMaps maps) {
   static_assert(!kPersistent || kTma, "the persistent producer is the TMA one");
@@ -282,27 +281,9 @@ __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
     const int rows[2] = {first_row, first_row + 8};
     const int q = j % kQTiles;
     const std::uint32_t q_rows = tc::shared_address(q_tiles + q * kQBytes) + 64 * consumer * 128;
-    // kDescriptorsOnce: Q's descriptor made once an item, K's and V's from stage 0's by adding a
-    // stage's bytes (in the descriptor's 16-byte units: the 14-bit address field cannot carry,
-    // shared memory being under 256 KiB), each step's offset a constant added to it.
-    const std::uint64_t q_descriptor = tc::wgmma_descriptor(q_rows, 16, 1024);
-    const std::uint64_t k_descriptor = tc::wgmma_descriptor(tc::shared_address(k_tiles), 16, 1024);
-    const std::uint64_t v_descriptor =
-        tc::wgmma_descriptor(tc::shared_address(v_tiles), kKeys * 128, 1024);
     const auto issue_scores = [&](float(&s_flat)[kKeys / 2], int n) {
-      if constexpr (kDescriptorsOnce) {
-        const std::uint64_t k_stage = k_descriptor + (n % kStages) * (kTileBytes >> 4);
-#pragma unroll
-        for (int ks = 0; ks < kHeadDim / 16; ++ks) {
-          ptx::wgmma_bf16_ss<kKeys>(
-              s_flat, q_descriptor + (((ks / 4) * kQueries * 128 + (ks % 4) * 32) >> 4),
-              k_stage + (((ks / 4) * kKeys * 128 + (ks % 4) * 32) >> 4), ks > 0 ? 1 : 0);
-        }
-        tc::wgmma_commit();
-      } else {
-        issue_score_tile<kHeadDim, kQueries, kKeys>(
-            s_flat, q_rows, tc::shared_address(k_tiles + (n % kStages) * kTileBytes));
-      }
+      issue_score_tile<kHeadDim, kQueries, kKeys>(
+          s_flat, q_rows, tc::shared_address(k_tiles + (n % kStages) * kTileBytes));
     };
     const auto softmax_of = [&](float(&s_flat)[kKeys / 2], int tile, float(&rescale)[2]) {
       return softmax_of_tile<kKeys, kSoftmax>(s_flat, tile, block.first_query, rows, shape,
@@ -332,22 +313,15 @@ __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
       const bool more = t + 1 < block.key_tiles;
       if (more) wait_full(k_full, n + 1);
       wait_full(v_full, n);
-      float s_flat[kKeys / 2];  // S(t + 1): its first product overwrites it
-      if constexpr (!kDescriptorsOnce) {
-#pragma unroll
-        for (float& x : s_flat) x = 0.0f;  // (the steps before this one zero it first)
-      }
+      float s_flat[kKeys / 2] = {};
       tc::wgmma_hold(s_flat);
       take_turn();
       tc::wgmma_fence();
       if (more) issue_scores(s_flat, n + 1);
       const std::uint32_t v_panels = tc::shared_address(v_tiles + (n % kStages) * kTileBytes);
-      const std::uint64_t v_stage = v_descriptor + (n % kStages) * (kTileBytes >> 4);
 #pragma unroll
       for (int kk = 0; kk < kKeys / 16; ++kk) {
-        const std::uint64_t b =
-            kDescriptorsOnce ? v_stage + ((kk * 16 * 128) >> 4)
-                             : tc::wgmma_descriptor(v_panels + kk * 16 * 128, kKeys * 128, 1024);
+        const std::uint64_t b = tc::wgmma_descriptor(v_panels + kk * 16 * 128, kKeys * 128, 1024);
         ptx::wgmma_bf16_rs<kHeadDim>(o_flat, p[kk], b, 1);
       }
       tc::wgmma_commit();

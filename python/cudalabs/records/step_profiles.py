@@ -51,12 +51,11 @@ LAUNCHES = tuple(
         "flash_wgmma_ws_176",
         "flash_wgmma_ws_chains",
         "flash_wgmma_ws_tiles",
-        "flash_wgmma_ws_issue",
         "flash_wgmma_ws_persistent",
     )
 ) + tuple(
     (row, "causal")
-    for row in ("flash_wgmma_ws_tma", "flash_wgmma_ws_lpt", "flash_wgmma_ws_chains", "flash_wgmma_ws_issue")
+    for row in ("flash_wgmma_ws_tma", "flash_wgmma_ws_lpt", "flash_wgmma_ws_chains", "flash_wgmma_ws_tiles")
 )
 
 TIME = "gpu__time_duration.sum"
