@@ -20,7 +20,13 @@ REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "docs" / "data"
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "ncu_raw_lab13_step.csv"
 DEVICE = "nvidia-h200"
-RUNS = ("results/lab13_attention_steps", "results/lab13_attention_steps_ws", "results/lab13_attention_steps_lpt")
+RUNS = (
+    "results/lab13_attention_steps",
+    "results/lab13_attention_steps_ws",
+    "results/lab13_attention_steps_lpt",
+    "results/lab13_attention_steps_issue",
+    "results/lab13_attention_steps_lean",
+)
 
 
 class StepsTableTest(unittest.TestCase):

@@ -4,6 +4,7 @@ the skeleton, the grading time of the recorded solutions' run)."""
 import csv
 import json
 import pathlib
+import re
 
 from cudalabs.labs import core_labs, declared_labs
 from cudalabs.paths import RUBRIC_IN_SUITE
@@ -254,12 +255,18 @@ def optional_file(repo: pathlib.Path, folder: str, name: str) -> bool:
     return skeleton.is_file() and not split_at_challenge(skeleton.read_text())[0].strip()
 
 
+# A part of a handout that is not part of the lab (no test, no points: lab 13's steps past its challenge) sits
+# between these markers; nobody has to read it to do the lab, so its words are not in the hours.
+_BEYOND_THE_LAB = re.compile(r"<!--beyond-the-lab-->.*?<!--/beyond-the-lab-->", re.S)
+
+
 def handout_words(repo: pathlib.Path, folder: str) -> int:
-    """Words of the handout a student reads (labs/<folder>/README.md, rendered). A new lab's README is not
-    rendered yet when make handouts first renders this table: then its source's words, until the next pass
-    (handouts.py renders until nothing changes)."""
+    """Words of the handout a student reads for the lab (labs/<folder>/README.md, rendered, less any part
+    marked as beyond the lab). A new lab's README is not rendered yet when make handouts first renders this
+    table: then its source's words, until the next pass (handouts.py renders until nothing changes)."""
     readme = repo / "labs" / folder / "README.md"
-    return len((readme if readme.is_file() else repo / "docs" / "handouts" / f"{folder}.md").read_text().split())
+    text = (readme if readme.is_file() else repo / "docs" / "handouts" / f"{folder}.md").read_text()
+    return len(_BEYOND_THE_LAB.sub(" ", text).split())
 
 
 def model_hours(words: int, lines: int) -> tuple[int, int]:
