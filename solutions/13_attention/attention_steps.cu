@@ -49,13 +49,13 @@ using FlashMmaPrefetch =
 using FlashMmaLazy =
     FusedRung<kFlashMmaLazy, MmaRowsTile<2>, &flash_mma_rows_kernel<64, 2, false, kLazyRescale>,
               &flash_mma_rows_kernel<128, 2, false, kLazyRescale>, 80>;
-using FlashMmaCopies =
-    FusedRung<kFlashMmaCopies, MmaRowsTile<2>, &flash_mma_rows_kernel<64, 2, false, kLazyRescale, true>,
-              &flash_mma_rows_kernel<128, 2, false, kLazyRescale, true>, 80>;
+using FlashMmaCopies = FusedRung<kFlashMmaCopies, MmaRowsTile<2>,
+                                 &flash_mma_rows_kernel<64, 2, false, kLazyRescale, true>,
+                                 &flash_mma_rows_kernel<128, 2, false, kLazyRescale, true>, 80>;
 constexpr int kLeanSoftmax = kLazyRescale | kShortChains;
-using FlashMmaChains =
-    FusedRung<kFlashMmaChains, MmaRowsTile<2>, &flash_mma_rows_kernel<64, 2, false, kLeanSoftmax, true>,
-              &flash_mma_rows_kernel<128, 2, false, kLeanSoftmax, true>, 80>;
+using FlashMmaChains = FusedRung<kFlashMmaChains, MmaRowsTile<2>,
+                                 &flash_mma_rows_kernel<64, 2, false, kLeanSoftmax, true>,
+                                 &flash_mma_rows_kernel<128, 2, false, kLeanSoftmax, true>, 80>;
 using FlashWgmma2Cta = FusedRung<kFlashWgmma2Cta, WgmmaTile, &flash_wgmma_kernel<64, 2>,
                                  &flash_wgmma_kernel<128, 2>, 90>;
 using FlashWgmmaOverlap =
@@ -97,13 +97,15 @@ CUtensorMap attention_tensor_map(const __nv_bfloat16* tensor, const AttentionSha
 // Q tiles in its shared memory.
 template <const char* kWho, auto kKernel64, auto kKernel128, bool kTma, int kKeys = 128,
           bool kPersistent = false>
-struct WsRung : FusedRung<kWho, WgmmaWsTile<kKeys, kPersistent ? 2 : 1>, kKernel64, kKernel128, 90> {
+struct WsRung
+    : FusedRung<kWho, WgmmaWsTile<kKeys, kPersistent ? 2 : 1>, kKernel64, kKernel128, 90> {
   using Base = FusedRung<kWho, WgmmaWsTile<kKeys, kPersistent ? 2 : 1>, kKernel64, kKernel128, 90>;
   static KernelLaunch describe(const AttentionShape& shape) {
     KernelLaunch c = Base::describe(shape);
     if constexpr (kPersistent) {
       const long long items = static_cast<long long>(c.grid.x) * c.grid.y;
-      c.grid = dim3(static_cast<unsigned>(std::min<long long>(items, cudalabs::multiprocessor_count())));
+      c.grid =
+          dim3(static_cast<unsigned>(std::min<long long>(items, cudalabs::multiprocessor_count())));
     }
     return c;
   }
@@ -151,9 +153,10 @@ using FlashWgmmaWsChains176 =
 using FlashWgmmaWsChains128 =
     WsRung<kFlashWgmmaWsTiles, &flash_wgmma_ws_kernel<64, 128, true, true, true, kLeanSoftmax>,
            &flash_wgmma_ws_kernel<128, 128, true, true, true, kLeanSoftmax>, true>;
-using FlashWgmmaWsPersistent = WsRung<
-    kFlashWgmmaWsPersistent, &flash_wgmma_ws_kernel<64, 128, true, true, true, kLeanSoftmax, true>,
-    &flash_wgmma_ws_kernel<128, 128, true, true, true, kLeanSoftmax, true>, true, 128, true>;
+using FlashWgmmaWsPersistent =
+    WsRung<kFlashWgmmaWsPersistent,
+           &flash_wgmma_ws_kernel<64, 128, true, true, true, kLeanSoftmax, true>,
+           &flash_wgmma_ws_kernel<128, 128, true, true, true, kLeanSoftmax, true>, true, 128, true>;
 
 // A step whose kernel depends on the mask: kUnmasked's without it, kMasked's under it.
 template <class kUnmasked, class kMasked>

@@ -29,6 +29,14 @@ struct AttentionStep {
 ///   read from shared memory each tile instead of held in registers
 /// - `flash_mma_prefetch` (improves flash_mma_rows): S = Q K^T's fragments loaded one step of
 ///   head_dim ahead (FlashAttention-2's gemm), so that no step starts waiting for ldmatrix
+/// - `flash_mma_lazy` (improves flash_mma_rows): a row's maximum may lag the true one by up to 2^8
+///   in the exponentials (FlashAttention-4's conditional rescaling, fused_softmax.cuh), so that the
+///   outputs' rescaling is skipped while no row of the warp outgrows it
+/// - `flash_mma_copies` (improves flash_mma_lazy): each thread's K and V copies at offsets computed
+///   once (load_rows_unrolled), 16 cp.async a tile instead of a loop that divides and swizzles
+/// - `flash_mma_chains` (improves flash_mma_copies): the softmax's maximum as a tree, its sum in
+/// four
+///   running sums, the mask computed only on the tiles that need it, behind a branch
 /// - `flash_wgmma_2cta` (improves flash_wgmma): at most 128 registers, so that two blocks share an
 ///   SM and one's softmax runs while the other's wgmma do
 /// - `flash_wgmma_overlap` (improves flash_wgmma): FlashAttention-3's intra-warpgroup overlap: the
@@ -46,6 +54,14 @@ struct AttentionStep {
 /// - `flash_wgmma_ws_lpt` (improves flash_wgmma_ws_tma): under the causal mask the blocks take
 ///   their query tiles longest first across the heads of a section whose K and V fit in the L2
 ///   cache (heaviest_first.h, FlashAttention-3's tile scheduler), not head after head
+/// - `flash_wgmma_ws_lazy` (improves flash_wgmma_ws_lpt): flash_mma_lazy's lagging maximum
+/// - `flash_wgmma_ws_176` (improves flash_wgmma_ws_lazy): key tiles of 176 (S as m64n176k16, TMA
+///   boxes of 176 rows), FlashAttention-3's at head_dim 128
+/// - `flash_wgmma_ws_chains` (improves flash_wgmma_ws_lazy): flash_mma_chains's softmax
+/// - `flash_wgmma_ws_tiles` (improves flash_wgmma_ws_chains): key tiles of 176 without the mask and
+///   128 under it (FlashAttention-3's choice)
+/// - `flash_wgmma_ws_persistent` (improves flash_wgmma_ws_chains): a block an SM walking the query
+///   tiles gridDim.x apart, two Q tiles, the K and V rings continuing from one tile to the next
 std::span<const AttentionStep> attention_steps();
 
 }  // namespace lab13

@@ -9,7 +9,9 @@
 //   clock an SM, fewer than its tensor cores can do), and each K and V tile copied serves 128
 //   queries instead of 64. The price is registers (the outputs of 32 rows: 128 a thread at head_dim
 //   128), so Q is read from shared memory with each tile instead of held in registers, as
-//   FlashAttention-2 does.
+//   FlashAttention-2 does;
+// - kRowBlocks = 2 with fused_softmax.cuh's flags and load_rows_unrolled's copies: flash_mma_lazy,
+//   flash_mma_copies and flash_mma_chains (attention_steps.h says what each changes).
 #pragma once
 
 #include "attention_kernels.cuh"
@@ -134,7 +136,8 @@ __device__ __forceinline__ void load_rows_unrolled(unsigned char* tile, const __
                 "each thread keeps one column and one swizzle");
   const int chunk = threadIdx.x % kChunks, row = threadIdx.x / kChunks;
   unsigned char* destination = tile + swizzled_chunk_offset(row, chunk, kChunks);
-  const __nv_bfloat16* source = tensor + static_cast<std::size_t>(first + row) * kHeadDim + chunk * 8;
+  const __nv_bfloat16* source =
+      tensor + static_cast<std::size_t>(first + row) * kHeadDim + chunk * 8;
 #pragma unroll
   for (int pass = 0; pass < kRows / kRowsAPass; ++pass) {
     const bool inside = first + row + pass * kRowsAPass < sequence;

@@ -36,6 +36,17 @@
 // kHeaviestFirst (flash_wgmma_ws_lpt): under the causal mask the blocks take their query tiles in
 // heaviest_first.h's order (longest first across the heads of an L2 section) instead of
 // FlashBlock's (longest first within each head), so that no heavy block starts last.
+//
+// kSoftmax (flash_wgmma_ws_lazy, _chains): fused_softmax.cuh's flags; with kLazyRescale the output
+// is rescaled only where a warp's rows outgrew their lagging maximum. kKeys = 176 (_176, _tiles
+// without the mask): S as m64n176k16 and TMA boxes of 176 rows for K and V.
+//
+// kPersistent (flash_wgmma_ws_persistent): a block an SM (the launcher's grid) walks the query
+// tiles blockIdx.x, blockIdx.x + gridDim.x, ... (heaviest_first's order under the causal mask, head
+// after head without it). The K and V rings run on across the tiles (ring position n, counted over
+// the block's tiles, picks the stage and the barrier phase), and Q has two tiles with full and
+// empty barriers of their own, so that the producer loads the next tile's Q and first K while the
+// consumers finish this one: a new block would start with its rings empty.
 #pragma once
 
 #include "attention_kernels.cuh"
@@ -150,8 +161,8 @@ __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
   const auto block_of = [&](int item) {
     const int index = kPersistent ? item : static_cast<int>(blockIdx.x + blockIdx.y * gridDim.x);
     if (kHeaviestFirst && shape.causal) {
-      const ScheduledTile work = heaviest_first(index, query_tiles, heads,
-                                                heads_per_section(sequence, kHeadDim, heads));
+      const ScheduledTile work =
+          heaviest_first(index, query_tiles, heads, heads_per_section(sequence, kHeadDim, heads));
       return FlashBlock<Tile, kHeadDim>(shape, work.query_tile, work.head);
     }
     if (kPersistent) {
@@ -205,8 +216,8 @@ __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
       tc::mbarrier_wait(&q_empty[q], ((j / kQTiles) & 1) ^ 1);  // item j - kQTiles done with it
       tc::mbarrier_arrive_expect_bytes(&q_full[q], kQBytes);
       for (int panel = 0; panel < kPanels; ++panel) {
-        tma_load_3d(q_tiles + q * kQBytes + panel * kQueries * 128, &maps.q, &q_full[q],
-                    64 * panel, block.first_query, block.head);
+        tma_load_3d(q_tiles + q * kQBytes + panel * kQueries * 128, &maps.q, &q_full[q], 64 * panel,
+                    block.first_query, block.head);
       }
       for (int t = 0; t < block.key_tiles; ++t) {
         copy_tile(k_tiles, k_empty, k_full, &maps.k, ring + t, t, block.head);
@@ -286,8 +297,8 @@ __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
           s_flat, q_rows, tc::shared_address(k_tiles + (n % kStages) * kTileBytes));
     };
     const auto softmax_of = [&](float(&s_flat)[kKeys / 2], int tile, float(&rescale)[2]) {
-      return softmax_of_tile<kKeys, kSoftmax>(s_flat, tile, block.first_query, rows, shape,
-                                                  row_max, row_sum, rescale, scale_log2);
+      return softmax_of_tile<kKeys, kSoftmax>(s_flat, tile, block.first_query, rows, shape, row_max,
+                                              row_sum, rescale, scale_log2);
     };
     std::uint32_t p[kKeys / 16][4];  // P(t), the A operand of O += P(t) V(t)
 

@@ -79,8 +79,8 @@ __device__ __forceinline__ bool softmax_tile(float (&s)[kScoreBlocks][4], float 
     // From the difference of the maxima, as FlashAttention-2 does: exactly 1 while the maximum
     // stays (fma(old, scale, -base) would be the rounding error of base, compounding tile after
     // tile); 0 on the first tile with a key, 1 while none has been (the sums are 0 then).
-    rescale[r] = stays || new_max == -INFINITY ? 1.0f
-                                               : exp2_unit((row_max[r] - new_max) * scale_log2);
+    rescale[r] =
+        stays || new_max == -INFINITY ? 1.0f : exp2_unit((row_max[r] - new_max) * scale_log2);
     row_max[r] = new_max;
     row_sum[r] *= rescale[r];
     constexpr int kSums = kShort ? 4 : 1;
