@@ -10,8 +10,6 @@
 
 #include <cuda_runtime.h>
 
-#include <cstdint>
-
 namespace cudalabs {
 
 /// C's side of a GEMM: where the sum of the parts goes, and how it is scaled.

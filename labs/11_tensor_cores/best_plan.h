@@ -117,13 +117,18 @@ inline double predicted_specialized_us(const cudalabs::GemmShape& shape, int wid
   return us;
 }
 
+/// The time to copy A (when `copy_a`) and B (when `copy_b`) of `shape` at DRAM's rate, each BF16
+/// element read and written once; the copy's launch is the caller's.
+inline double operand_copy_us(const cudalabs::GemmShape& shape, bool copy_a, bool copy_b) {
+  const double m = shape.m, n = shape.n, k = shape.k;
+  return 2.0 * 2.0 * ((copy_a ? m * k : 0.0) + (copy_b ? k * n : 0.0)) / (kDramGBps * 1e3);
+}
+
 /// Whether copying B into rows 128 bytes apart pays for `shape`, whose kernel takes `kernel_us`
 /// with B's rows off their lines: the copy (B read and written once, and its launch) against
 /// kOffLineRowsCost of the kernel's time.
 inline bool copy_b_to_lines_pays(const cudalabs::GemmShape& shape, double kernel_us) {
-  const double copy_us =
-      2.0 * 2.0 * static_cast<double>(shape.k) * shape.n / (kDramGBps * 1e3) + kLaunchUs;
-  return copy_us < kOffLineRowsCost * kernel_us;
+  return operand_copy_us(shape, false, true) + kLaunchUs < kOffLineRowsCost * kernel_us;
 }
 
 /// The model's time of the wgmma rung on `shape` on `sms` SMs: rounds of its 64 x 128 tiles, two
@@ -147,10 +152,8 @@ inline double predicted_wgmma_rung_us(const cudalabs::GemmShape& shape, int sms)
 inline bool one_launch_rung_pays(const cudalabs::GemmShape& shape, const SpecializedPlan& plan,
                                  bool copy_a, bool copy_b, int sms) {
   if (!copy_a && !copy_b) return false;
-  const double m = shape.m, n = shape.n, k = shape.k;
-  const double copy_bytes = 2.0 * 2.0 * ((copy_a ? m * k : 0.0) + (copy_b ? k * n : 0.0));
   const double copy_path_us =
-      std::max(copy_bytes / (kDramGBps * 1e3) + plan.predicted_us, 2.0 * kLaunchUs);
+      std::max(operand_copy_us(shape, copy_a, copy_b) + plan.predicted_us, 2.0 * kLaunchUs);
   return predicted_wgmma_rung_us(shape, sms) < copy_path_us;
 }
 

@@ -238,6 +238,20 @@ __device__ __forceinline__ std::uint64_t wgmma_descriptor(std::uint32_t start_ad
   return descriptor;
 }
 
+/// Waits at named barrier `id` (1 .. 15: 0 is __syncthreads's) until kThreads threads (a multiple
+/// of 32, this one's warp among them) have arrived there: a barrier for part of a block.
+template <int kThreads>
+__device__ __forceinline__ void named_barrier_sync(int id) {
+  asm volatile("bar.sync %0, %1;\n" ::"r"(id), "n"(kThreads) : "memory");
+}
+
+/// Arrives at named barrier `id` of kThreads threads without waiting (a producer's signal to the
+/// warps that wait there with named_barrier_sync).
+template <int kThreads>
+__device__ __forceinline__ void named_barrier_arrive(int id) {
+  asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "n"(kThreads) : "memory");
+}
+
 /// Must precede the first wgmma of a group whose accumulators other instructions touched.
 __device__ __forceinline__ void wgmma_fence() {
 #if LAB11_HOPPER_DEVICE_CODE

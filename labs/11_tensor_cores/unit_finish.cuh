@@ -26,9 +26,7 @@ __device__ __forceinline__ void finish_unit(const cudalabs::Bf16GemmArgs& args,
   if (!units.split() || !units.finish.in_place() || row0 >= args.m) return;  // the whole group's
   __shared__ int last_part[kConsumers];
   const int barrier = 1 + consumer;
-  const auto warpgroup_sync = [barrier] {
-    asm volatile("bar.sync %0, 128;\n" ::"r"(barrier) : "memory");
-  };
+  const auto warpgroup_sync = [barrier] { ptx::named_barrier_sync<128>(barrier); };
   cudalabs::finish_part(units.finish, args.c, args.ldc, units.tile(unit) * kConsumers + consumer,
                         units.slices, row0, min(64, args.m - row0), col0,
                         min(kWidth, args.n - col0), static_cast<int>(threadIdx.x % 128), 128,

@@ -115,11 +115,11 @@ constexpr int kTurnBarrier = 1;  // named barriers 1 and 2: the consumers' turns
 
 // Waits for named barrier `id` with the other consumer's arrival (256 threads in all).
 __device__ __forceinline__ void consumer_turn_wait(int id) {
-  asm volatile("bar.sync %0, 256;\n" ::"r"(id) : "memory");
+  tc::named_barrier_sync<256>(id);
 }
 // Gives the consumer waiting on named barrier `id` its turn.
 __device__ __forceinline__ void consumer_turn_give(int id) {
-  asm volatile("bar.arrive %0, 256;\n" ::"r"(id) : "memory");
+  tc::named_barrier_arrive<256>(id);
 }
 
 template <int kHeadDim, int kKeys, bool kPingPong = false, bool kTma = false,
