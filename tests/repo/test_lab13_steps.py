@@ -24,6 +24,7 @@ RUNS = (
     "results/lab13_attention_steps",
     "results/lab13_attention_steps_ws",
     "results/lab13_attention_steps_lpt",
+    "results/lab13_attention_steps_chains",
     "results/lab13_attention_steps_issue",
     "results/lab13_attention_steps_lean",
 )

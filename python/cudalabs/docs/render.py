@@ -92,6 +92,7 @@ FORMATS = {
     "f1": lambda v: f"{v:,.1f}",
     "f2": lambda v: f"{v:.2f}",
     "f3": lambda v: f"{v:.3f}",
+    "f4": lambda v: f"{v:.4f}",  # a ratio whose third decimal rounds onto a goal
     "gb": lambda v: f"{v / 1e9:.2f} GB",
     "ms": lambda v: f"{v / 1e6:.2f} ms",
     "float1": lambda v: f"{v:.1f}",
