@@ -39,6 +39,7 @@ constexpr char kFlashWgmmaWs176[] = "lab13 flash_wgmma_ws_176";
 constexpr char kFlashWgmmaWsChains[] = "lab13 flash_wgmma_ws_chains";
 constexpr char kFlashWgmmaWsTiles[] = "lab13 flash_wgmma_ws_tiles";
 constexpr char kFlashWgmmaWsPersistent[] = "lab13 flash_wgmma_ws_persistent";
+constexpr char kFlashWgmmaWsResident[] = "lab13 flash_wgmma_ws_resident";
 using FlashMmaEx2 = FusedRung<kFlashMmaEx2, MmaRowsTile<1>, &flash_mma_rows_kernel<64, 1>,
                               &flash_mma_rows_kernel<128, 1>, 80>;
 using FlashMmaRows = FusedRung<kFlashMmaRows, MmaRowsTile<2>, &flash_mma_rows_kernel<64, 2>,
@@ -97,9 +98,10 @@ CUtensorMap attention_tensor_map(const __nv_bfloat16* tensor, const AttentionSha
 // Q tiles in its shared memory.
 template <const char* kWho, auto kKernel64, auto kKernel128, bool kTma, int kKeys = 128,
           bool kPersistent = false>
-struct WsRung
-    : FusedRung<kWho, WgmmaWsTile<kKeys, kPersistent ? 2 : 1>, kKernel64, kKernel128, 90> {
-  using Base = FusedRung<kWho, WgmmaWsTile<kKeys, kPersistent ? 2 : 1>, kKernel64, kKernel128, 90>;
+struct WsRung : FusedRung<kWho, WgmmaWsTile<kKeys, ws_q_tiles(kKeys, kPersistent)>, kKernel64,
+                          kKernel128, 90> {
+  using Base = FusedRung<kWho, WgmmaWsTile<kKeys, ws_q_tiles(kKeys, kPersistent)>, kKernel64,
+                         kKernel128, 90>;
   static KernelLaunch describe(const AttentionShape& shape) {
     KernelLaunch c = Base::describe(shape);
     if constexpr (kPersistent) {
@@ -158,6 +160,14 @@ using FlashWgmmaWsPersistent =
            &flash_wgmma_ws_kernel<64, 128, true, true, true, kLeanSoftmax, true>,
            &flash_wgmma_ws_kernel<128, 128, true, true, true, kLeanSoftmax, true>, true, 128, true>;
 
+using FlashWgmmaWsPersistent176 =
+    WsRung<kFlashWgmmaWsResident,
+           &flash_wgmma_ws_kernel<64, 176, true, true, true, kLeanSoftmax, true>,
+           &flash_wgmma_ws_kernel<128, 176, true, true, true, kLeanSoftmax, true>, true, 176, true>;
+using FlashWgmmaWsChains128Resident =
+    WsRung<kFlashWgmmaWsResident, &flash_wgmma_ws_kernel<64, 128, true, true, true, kLeanSoftmax>,
+           &flash_wgmma_ws_kernel<128, 128, true, true, true, kLeanSoftmax>, true>;
+
 // A step whose kernel depends on the mask: kUnmasked's without it, kMasked's under it.
 template <class kUnmasked, class kMasked>
 struct ByMaskRung {
@@ -176,6 +186,7 @@ struct ByMaskRung {
   }
 };
 using FlashWgmmaWsTiles = ByMaskRung<FlashWgmmaWsChains176, FlashWgmmaWsChains128>;
+using FlashWgmmaWsResident = ByMaskRung<FlashWgmmaWsPersistent176, FlashWgmmaWsChains128Resident>;
 
 template <class Rung>
 constexpr AttentionVariant step_variant(const char* name, const char* summary) {
@@ -256,6 +267,12 @@ constexpr AttentionStep kAttentionSteps[] = {
                                           "the query tiles, the next tile's Q and K loading "
                                           "while this one ends"),
      "flash_wgmma_ws_chains"},
+    {step_variant<FlashWgmmaWsResident>(
+         "flash_wgmma_ws_resident",
+         "flash_wgmma_ws_tiles without the mask persistent: a block "
+         "an SM at 176 keys, its one Q tile refilled once the last S "
+         "has landed; under the mask flash_wgmma_ws_tiles's"),
+     "flash_wgmma_ws_tiles"},
 };
 
 }  // namespace

@@ -87,6 +87,13 @@ struct WgmmaWsTile : WgmmaKeysTile<kKeys_> {
   }
 };
 
+/// Q tiles of flash_wgmma_ws's shared memory: two for a persistent kernel whose key tiles leave
+/// room for them (128 keys; at 176 the second would pass the 227 KiB an SM gives a block), else
+/// one.
+__host__ __device__ constexpr int ws_q_tiles(int keys, bool persistent) {
+  return persistent && keys <= 128 ? 2 : 1;
+}
+
 /// The tensor maps of flash_wgmma_ws_tma's copies: Q, K and V as head_dim x sequence x heads
 /// (boxes of 64 x 128 x 1), a kernel parameter.
 struct AttentionTensorMaps {
@@ -128,8 +135,11 @@ __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
     flash_wgmma_ws_kernel(AttentionArgs args, const __grid_constant__ AttentionTensorMaps maps) {
   static_assert(!kPersistent || kTma, "the persistent producer is the TMA one");
 #if LAB11_HOPPER_DEVICE_CODE
-  using Tile = WgmmaWsTile<kKeys, kPersistent ? 2 : 1>;
+  using Tile = WgmmaWsTile<kKeys, ws_q_tiles(kKeys, kPersistent)>;
   constexpr int kQTiles = Tile::kQTiles;
+  // One Q tile: freed as soon as the item's last S has landed, so that the next item's Q loads
+  // under this one's last P V and its output's stores.
+  constexpr bool kEarlyQRelease = kPersistent && kQTiles == 1;
   constexpr int kStages = Tile::kStages;
   constexpr int kQueries = Tile::kQueries;
   constexpr int kOutBlocks = kHeadDim / 8;
@@ -315,6 +325,7 @@ __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
       tc::wgmma_wait<0>();
       tc::wgmma_hold(s_flat);
       release(&k_empty[ring % kStages]);
+      if (kEarlyQRelease && block.key_tiles == 1) release(&q_empty[q]);
       softmax_of(s_flat, 0, rescale);  // o is 0: no rescaling
       pack_probabilities<kKeys>(s_flat, p);
     }
@@ -341,6 +352,7 @@ __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
         tc::wgmma_wait<1>();  // S(t + 1) has landed: K(t + 1)'s stage is free
         tc::wgmma_hold(s_flat);
         release(&k_empty[(n + 1) % kStages]);
+        if (kEarlyQRelease && t + 2 == block.key_tiles) release(&q_empty[q]);  // the last S
         float rescale[2];
         const bool rescale_needed = softmax_of(s_flat, t + 1, rescale);
         tc::wgmma_wait<0>();
@@ -355,7 +367,7 @@ __global__ void __launch_bounds__(WgmmaWsTile<kKeys>::kThreads, 1)
         release(&v_empty[n % kStages]);
       }
     }
-    release(&q_empty[q]);  // every S of the item has landed: its Q tile may be refilled
+    if (!kEarlyQRelease) release(&q_empty[q]);  // every S has landed: its Q tile may be refilled
     ring += block.key_tiles;
     store_output(o, row_sum, rows, args.o + block.head_offset, kHeadDim, sequence);
   }
