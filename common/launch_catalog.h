@@ -50,7 +50,8 @@ class LaunchCatalog {
       std::string (*unavailable)() = nullptr;
       if constexpr (requires { variant.unavailable; }) unavailable = variant.unavailable;
       for (const Problem& problem : problems) {
-        // The variant copied, not referenced: a caller's list may be gone when the launch is described.
+        // The variant copied, not referenced: a caller's list may be gone when the launch is
+        // described.
         add(
             variant.name, label(problem),
             [variant, problem, describe] { return describe(variant, problem); }, unavailable);
