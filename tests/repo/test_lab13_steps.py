@@ -27,6 +27,7 @@ RUNS = (
     "results/lab13_attention_steps_chains",
     "results/lab13_attention_steps_issue",
     "results/lab13_attention_steps_lean",
+    "results/lab13_attention_steps_resident",
 )
 
 
@@ -229,6 +230,22 @@ sed "s/KERNEL/${{variant}}_kernel/" {shlex.quote(str(FIXTURE))}
         (raw / "flash_mma.csv").unlink()
         with self.assertRaisesRegex(ValueError, "no launch was profiled"):
             step_profiles.record(raw, self.scratch / "data")
+
+    def test_a_launch_added_after_the_record_is_named_not_hidden(self):
+        """A step the list names that the record does not hold (profiled before the step existed) is named
+        under the table, so that a reader does not take the table for every step."""
+        profiles = self.scratch / "profiles"
+        profiles.mkdir()
+        source = DATA / "profiles" / f"lab13_steps_{DEVICE}"
+        shutil.copy(source.with_suffix(".json"), profiles)
+        lines = source.with_suffix(".csv").read_text().splitlines()
+        first = step_profiles.label(*step_profiles.LAUNCHES[0])
+        kept = [line for line in lines if not line.startswith(f'"{first}",') and not line.startswith(f"{first},")]
+        self.assertEqual(len(kept), len(lines) - 1)
+        (profiles / f"lab13_steps_{DEVICE}.csv").write_text("\n".join(kept) + "\n")
+        text = step_profiles.markdown(self.scratch, step_profiles.RECORD, DEVICE)
+        self.assertIn(f"Not in this record (added to the steps after it was taken): `{first}`", text)
+        self.assertNotIn(f"| `{first}` |", text)
 
     @unittest.skipUnless((REPO / "solutions").is_dir(), "a student release has no steps")
     def test_every_step_of_the_solution_is_profiled(self):

@@ -52,6 +52,7 @@ LAUNCHES = tuple(
         "flash_wgmma_ws_chains",
         "flash_wgmma_ws_tiles",
         "flash_wgmma_ws_persistent",
+        "flash_wgmma_ws_resident",
     )
 ) + tuple(
     (row, "causal")
@@ -187,6 +188,14 @@ def markdown(data_dir: pathlib.Path, record_name: str, device: str) -> str:
     missing = context.get("missing", {})
     if missing:
         note += "\n\nNot profiled: " + "; ".join(f"`{k}` ({v})" for k, v in missing.items()) + "."
+    # A launch the list names that the record neither holds nor missed: a step added after the record.
+    later = [label(r, m) for r, m in LAUNCHES if label(r, m) not in profile.variants() and label(r, m) not in missing]
+    if later:
+        note += (
+            "\n\nNot in this record (added to the steps after it was taken): "
+            + ", ".join(f"`{name}`" for name in later)
+            + "."
+        )
     return table + "\n\n" + note
 
 
