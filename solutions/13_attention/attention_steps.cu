@@ -94,8 +94,8 @@ CUtensorMap attention_tensor_map(const __nv_bfloat16* tensor, const AttentionSha
 
 // flash_wgmma_ws's rungs (key tiles of kKeys): FusedRung's describe and checks, the launch passing
 // the tensor maps (built only when kTma) beside the arguments. kPersistent: a block an SM (at most
-// one a query tile), each walking the query tiles from blockIdx.x on, gridDim.x apart, with two
-// Q tiles in its shared memory.
+// one a query tile), each walking the query tiles from blockIdx.x on, gridDim.x apart, with the Q
+// tiles ws_q_tiles gives it.
 template <const char* kWho, auto kKernel64, auto kKernel128, bool kTma, int kKeys = 128,
           bool kPersistent = false>
 struct WsRung : FusedRung<kWho, WgmmaWsTile<kKeys, ws_q_tiles(kKeys, kPersistent)>, kKernel64,
@@ -168,21 +168,21 @@ using FlashWgmmaWsChains128Resident =
     WsRung<kFlashWgmmaWsResident, &flash_wgmma_ws_kernel<64, 128, true, true, true, kLeanSoftmax>,
            &flash_wgmma_ws_kernel<128, 128, true, true, true, kLeanSoftmax>, true>;
 
-// A step whose kernel depends on the mask: kUnmasked's without it, kMasked's under it.
-template <class kUnmasked, class kMasked>
+// A step whose kernel depends on the mask: Unmasked's without it, Masked's under it.
+template <class Unmasked, class Masked>
 struct ByMaskRung {
   static KernelLaunch describe(const AttentionShape& shape) {
-    return shape.causal ? kMasked::describe(shape) : kUnmasked::describe(shape);
+    return shape.causal ? Masked::describe(shape) : Unmasked::describe(shape);
   }
   static std::string unavailable() {
-    const std::string unmasked = kUnmasked::unavailable();
-    return unmasked.empty() ? kMasked::unavailable() : unmasked;
+    const std::string unmasked = Unmasked::unavailable();
+    return unmasked.empty() ? Masked::unavailable() : unmasked;
   }
   static void launch(const AttentionArgs& args, cudaStream_t stream) {
     if (args.shape.causal)
-      kMasked::launch(args, stream);
+      Masked::launch(args, stream);
     else
-      kUnmasked::launch(args, stream);
+      Unmasked::launch(args, stream);
   }
 };
 using FlashWgmmaWsTiles = ByMaskRung<FlashWgmmaWsChains176, FlashWgmmaWsChains128>;

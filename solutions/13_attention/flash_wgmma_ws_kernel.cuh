@@ -44,9 +44,10 @@
 // kPersistent (flash_wgmma_ws_persistent): a block an SM (the launcher's grid) walks the query
 // tiles blockIdx.x, blockIdx.x + gridDim.x, ... (heaviest_first's order under the causal mask, head
 // after head without it). The K and V rings run on across the tiles (ring position n, counted over
-// the block's tiles, picks the stage and the barrier phase), and Q has two tiles with full and
-// empty barriers of their own, so that the producer loads the next tile's Q and first K while the
-// consumers finish this one: a new block would start with its rings empty.
+// the block's tiles, picks the stage and the barrier phase), and Q has full and empty barriers of its
+// own, so that the producer loads the next tile's Q and first K while the consumers finish this
+// one (a new block would start with its rings empty): two Q tiles where they fit (ws_q_tiles), else
+// one, freed as soon as the tile's last S has landed (flash_wgmma_ws_resident, at 176 keys).
 #pragma once
 
 #include "attention_kernels.cuh"
@@ -95,7 +96,7 @@ __host__ __device__ constexpr int ws_q_tiles(int keys, bool persistent) {
 }
 
 /// The tensor maps of flash_wgmma_ws_tma's copies: Q, K and V as head_dim x sequence x heads
-/// (boxes of 64 x 128 x 1), a kernel parameter.
+/// (boxes of 64 columns x a Q tile's or a K and V tile's rows x 1 head), a kernel parameter.
 struct AttentionTensorMaps {
   CUtensorMap q, k, v;
 };
