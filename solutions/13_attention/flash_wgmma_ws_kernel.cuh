@@ -44,8 +44,8 @@
 // kPersistent (flash_wgmma_ws_persistent): a block an SM (the launcher's grid) walks the query
 // tiles blockIdx.x, blockIdx.x + gridDim.x, ... (heaviest_first's order under the causal mask, head
 // after head without it). The K and V rings run on across the tiles (ring position n, counted over
-// the block's tiles, picks the stage and the barrier phase), and Q has full and empty barriers of its
-// own, so that the producer loads the next tile's Q and first K while the consumers finish this
+// the block's tiles, picks the stage and the barrier phase), and Q has full and empty barriers of
+// its own, so that the producer loads the next tile's Q and first K while the consumers finish this
 // one (a new block would start with its rings empty): two Q tiles where they fit (ws_q_tiles), else
 // one, freed as soon as the tile's last S has landed (flash_wgmma_ws_resident, at 176 keys).
 #pragma once
