@@ -42,21 +42,19 @@ constexpr char kFlashWgmmaWsPersistent[] = "lab13 flash_wgmma_ws_persistent";
 constexpr char kFlashWgmmaWsResident[] = "lab13 flash_wgmma_ws_resident";
 using FlashMmaEx2 = FusedRung<kFlashMmaEx2, MmaRowsTile<1>, &flash_mma_rows_kernel<64, 1>,
                               &flash_mma_rows_kernel<128, 1>, 80>;
-using FlashMmaRows = FusedRung<kFlashMmaRows, MmaRowsTile<2>, &flash_mma_rows_kernel<64, 2>,
-                               &flash_mma_rows_kernel<128, 2>, 80>;
-using FlashMmaPrefetch =
-    FusedRung<kFlashMmaPrefetch, MmaRowsTile<2>, &flash_mma_rows_kernel<64, 2, true>,
-              &flash_mma_rows_kernel<128, 2, true>, 80>;
-using FlashMmaLazy =
-    FusedRung<kFlashMmaLazy, MmaRowsTile<2>, &flash_mma_rows_kernel<64, 2, false, kLazyRescale>,
-              &flash_mma_rows_kernel<128, 2, false, kLazyRescale>, 80>;
-using FlashMmaCopies = FusedRung<kFlashMmaCopies, MmaRowsTile<2>,
-                                 &flash_mma_rows_kernel<64, 2, false, kLazyRescale, true>,
-                                 &flash_mma_rows_kernel<128, 2, false, kLazyRescale, true>, 80>;
+// flash_mma_rows and the steps past it (32 queries a warp): kPrefetch, fused_softmax.cuh's kSoftmax
+// flags and kUnrolledCopies as flash_mma_rows_kernel takes them; one kernel for each head_dim.
+template <const char* kWho, bool kPrefetch, int kSoftmax, bool kUnrolledCopies>
+using RowsRung =
+    FusedRung<kWho, MmaRowsTile<2>,
+              &flash_mma_rows_kernel<64, 2, kPrefetch, kSoftmax, kUnrolledCopies>,
+              &flash_mma_rows_kernel<128, 2, kPrefetch, kSoftmax, kUnrolledCopies>, 80>;
 constexpr int kLeanSoftmax = kLazyRescale | kShortChains;
-using FlashMmaChains = FusedRung<kFlashMmaChains, MmaRowsTile<2>,
-                                 &flash_mma_rows_kernel<64, 2, false, kLeanSoftmax, true>,
-                                 &flash_mma_rows_kernel<128, 2, false, kLeanSoftmax, true>, 80>;
+using FlashMmaRows = RowsRung<kFlashMmaRows, false, 0, false>;
+using FlashMmaPrefetch = RowsRung<kFlashMmaPrefetch, true, 0, false>;
+using FlashMmaLazy = RowsRung<kFlashMmaLazy, false, kLazyRescale, false>;
+using FlashMmaCopies = RowsRung<kFlashMmaCopies, false, kLazyRescale, true>;
+using FlashMmaChains = RowsRung<kFlashMmaChains, false, kLeanSoftmax, true>;
 using FlashWgmma2Cta = FusedRung<kFlashWgmma2Cta, WgmmaTile, &flash_wgmma_kernel<64, 2>,
                                  &flash_wgmma_kernel<128, 2>, 90>;
 using FlashWgmmaOverlap =
@@ -138,35 +136,19 @@ using FlashWgmmaWsPingPong = WsRung<kFlashWgmmaWsPingPong, &flash_wgmma_ws_kerne
                                     &flash_wgmma_ws_kernel<128, 128, true>, false>;
 using FlashWgmmaWsTma = WsRung<kFlashWgmmaWsTma, &flash_wgmma_ws_kernel<64, 128, true, true>,
                                &flash_wgmma_ws_kernel<128, 128, true, true>, true>;
-using FlashWgmmaWsLpt = WsRung<kFlashWgmmaWsLpt, &flash_wgmma_ws_kernel<64, 128, true, true, true>,
-                               &flash_wgmma_ws_kernel<128, 128, true, true, true>, true>;
-using FlashWgmmaWsLazy =
-    WsRung<kFlashWgmmaWsLazy, &flash_wgmma_ws_kernel<64, 128, true, true, true, kLazyRescale>,
-           &flash_wgmma_ws_kernel<128, 128, true, true, true, kLazyRescale>, true>;
-using FlashWgmmaWs176 =
-    WsRung<kFlashWgmmaWs176, &flash_wgmma_ws_kernel<64, 176, true, true, true, kLazyRescale>,
-           &flash_wgmma_ws_kernel<128, 176, true, true, true, kLazyRescale>, true, 176>;
-using FlashWgmmaWsChains =
-    WsRung<kFlashWgmmaWsChains, &flash_wgmma_ws_kernel<64, 128, true, true, true, kLeanSoftmax>,
-           &flash_wgmma_ws_kernel<128, 128, true, true, true, kLeanSoftmax>, true>;
-using FlashWgmmaWsChains176 =
-    WsRung<kFlashWgmmaWsTiles, &flash_wgmma_ws_kernel<64, 176, true, true, true, kLeanSoftmax>,
-           &flash_wgmma_ws_kernel<128, 176, true, true, true, kLeanSoftmax>, true, 176>;
-using FlashWgmmaWsChains128 =
-    WsRung<kFlashWgmmaWsTiles, &flash_wgmma_ws_kernel<64, 128, true, true, true, kLeanSoftmax>,
-           &flash_wgmma_ws_kernel<128, 128, true, true, true, kLeanSoftmax>, true>;
-using FlashWgmmaWsPersistent =
-    WsRung<kFlashWgmmaWsPersistent,
-           &flash_wgmma_ws_kernel<64, 128, true, true, true, kLeanSoftmax, true>,
-           &flash_wgmma_ws_kernel<128, 128, true, true, true, kLeanSoftmax, true>, true, 128, true>;
-
-using FlashWgmmaWsPersistent176 =
-    WsRung<kFlashWgmmaWsResident,
-           &flash_wgmma_ws_kernel<64, 176, true, true, true, kLeanSoftmax, true>,
-           &flash_wgmma_ws_kernel<128, 176, true, true, true, kLeanSoftmax, true>, true, 176, true>;
-using FlashWgmmaWsChains128Resident =
-    WsRung<kFlashWgmmaWsResident, &flash_wgmma_ws_kernel<64, 128, true, true, true, kLeanSoftmax>,
-           &flash_wgmma_ws_kernel<128, 128, true, true, true, kLeanSoftmax>, true>;
+// flash_wgmma_ws_lpt and the steps past it (ping-pong, TMA copies, heaviest first):
+// fused_softmax.cuh's kSoftmax flags, key tiles of kKeys, kPersistent blocks; one kernel for each
+// head_dim.
+template <const char* kWho, int kSoftmax, int kKeys = 128, bool kPersistent = false>
+using LptRung =
+    WsRung<kWho, &flash_wgmma_ws_kernel<64, kKeys, true, true, true, kSoftmax, kPersistent>,
+           &flash_wgmma_ws_kernel<128, kKeys, true, true, true, kSoftmax, kPersistent>, true, kKeys,
+           kPersistent>;
+using FlashWgmmaWsLpt = LptRung<kFlashWgmmaWsLpt, 0>;
+using FlashWgmmaWsLazy = LptRung<kFlashWgmmaWsLazy, kLazyRescale>;
+using FlashWgmmaWs176 = LptRung<kFlashWgmmaWs176, kLazyRescale, 176>;
+using FlashWgmmaWsChains = LptRung<kFlashWgmmaWsChains, kLeanSoftmax>;
+using FlashWgmmaWsPersistent = LptRung<kFlashWgmmaWsPersistent, kLeanSoftmax, 128, true>;
 
 // A step whose kernel depends on the mask: Unmasked's without it, Masked's under it.
 template <class Unmasked, class Masked>
@@ -185,8 +167,10 @@ struct ByMaskRung {
       Unmasked::launch(args, stream);
   }
 };
-using FlashWgmmaWsTiles = ByMaskRung<FlashWgmmaWsChains176, FlashWgmmaWsChains128>;
-using FlashWgmmaWsResident = ByMaskRung<FlashWgmmaWsPersistent176, FlashWgmmaWsChains128Resident>;
+using FlashWgmmaWsTiles = ByMaskRung<LptRung<kFlashWgmmaWsTiles, kLeanSoftmax, 176>,
+                                     LptRung<kFlashWgmmaWsTiles, kLeanSoftmax>>;
+using FlashWgmmaWsResident = ByMaskRung<LptRung<kFlashWgmmaWsResident, kLeanSoftmax, 176, true>,
+                                        LptRung<kFlashWgmmaWsResident, kLeanSoftmax>>;
 
 template <class Rung>
 constexpr AttentionVariant step_variant(const char* name, const char* summary) {
