@@ -5,14 +5,16 @@
 //
 //   lab13_attention_steps [--sequence 1024 --sequence 4096 --sequence 16384] [--mask both]
 //                         [--batch 4] [--heads 16] [--head-dim 128] [--repetitions 10]
-//                         [--warmups 2] [--variant NAME]... [--verify-only] [--no-pytorch]
+//                         [--warmups 2] [--settle-ms 200] [--variant NAME]... [--verify-only]
+//                         [--no-pytorch]
 //                         [--output FILE.json]
 //
 // Every row is checked first on each timed problem (sampled rows against the CPU in double, with
 // lab 13's bound, every element written) and on an odd one (1 x 3 heads x 1000 queries, every
 // row); a failing row is not timed and the program exits 1. Timing is interleaved: one measurement
 // of every row per round (CUDA events around the launches of about 2 ms of work), the start row
-// rotating, medians in the table. After timing every timed row is checked again in the buffers it
+// rotating, each row run untimed for --settle-ms first (at its own clocks, not the last row's),
+// medians in the table. After timing every timed row is checked again in the buffers it
 // was timed in, on fresh Q, K and V (attention_steps_runs.h): a row wrong there says "FAIL after
 // timing" and the program exits 1. PyTorch's backends run after (tools/pytorch_attention.py, the
 // same GPU); where they cannot, a line says why.
@@ -46,6 +48,7 @@ struct Options {
   std::string mask = "both";
   int repetitions = 10;
   int warmups = 2;
+  int settle_ms = 200;
   std::vector<std::string> variants;
   bool verify_only = false;
   bool no_pytorch = false;
@@ -77,6 +80,8 @@ int run(int argc, char** argv) {
                              "Interleaved rounds; the table shows medians");
   cudalabs::add_integer_flag(app, "--warmups", options.warmups, 0, 100,
                              "Untimed measurements of every row first");
+  cudalabs::add_integer_flag(app, "--settle-ms", options.settle_ms, 0, 10000,
+                             "Untimed milliseconds of a row before each of its measurements");
   app.add_option("--variant", options.variants, "Row to run (repeatable; default: all)")
       ->type_name("NAME");
   app.add_flag("--verify-only", options.verify_only, "Check every row, time nothing");
@@ -123,7 +128,7 @@ int run(int argc, char** argv) {
       Problem problem{shape, lab13::steps::check_rows(all, verifier, shape, seed, failures)};
       if (!options.verify_only) {
         lab13::steps::time_and_recheck(problem.rows, shape, verifier, options.warmups,
-                                       options.repetitions, seed, failures);
+                                       options.repetitions, options.settle_ms, seed, failures);
       }
       problems.push_back(std::move(problem));
     }
@@ -154,9 +159,10 @@ int run(int argc, char** argv) {
     nlohmann::json context = nlohmann::json(cudalabs::run_context(device, argc, argv, seed));
     context.update({{"date", cudalabs::utc_timestamp()},
                     {"repetitions", options.repetitions},
+                    {"settle_ms", options.settle_ms},
                     {"timing",
                      "CUDA events around a few launches back to back; rounds "
-                     "interleaved, medians"},
+                     "interleaved, each row run untimed for settle_ms first; medians"},
                     {"pytorch_record", cudalabs::recorded_path(sdpa.record)},
                     {"pytorch_skipped", sdpa.skipped}});
     cudalabs::write_json_file(

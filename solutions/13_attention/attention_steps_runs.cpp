@@ -7,6 +7,7 @@
 #include "common/random_fill.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iostream>
 
 namespace lab13::steps {
@@ -67,8 +68,8 @@ std::vector<Row> check_rows(const std::vector<Candidate>& all, AttentionVerifier
 }
 
 void time_and_recheck(std::vector<Row>& rows, const AttentionShape& shape,
-                      AttentionVerifier& verifier, int warmups, int repetitions, std::uint64_t seed,
-                      int& failures) {
+                      AttentionVerifier& verifier, int warmups, int repetitions, double settle_ms,
+                      std::uint64_t seed, int& failures) {
   cudalabs::DeviceBuffer<__nv_bfloat16> output(shape.elements());
   std::vector<Row*> timed;
   for (Row& row : rows)
@@ -89,11 +90,15 @@ void time_and_recheck(std::vector<Row>& rows, const AttentionShape& shape,
     };
     return cudalabs::time_each_run_ms(runs, untimed, 1).front() / batch;
   };
-  for (Row* row : timed) measure(*row, warmups);
+  std::vector<int> settling;  // untimed measurements before each timed one, per row
+  for (Row* row : timed) {
+    const double measurement_ms = measure(*row, warmups) * batch;
+    settling.push_back(static_cast<int>(std::ceil(settle_ms / measurement_ms)));
+  }
   for (int round = 0; round < repetitions; ++round) {
     for (std::size_t i = 0; i < timed.size(); ++i) {
-      Row& row = *timed[(i + round) % timed.size()];
-      row.ms.push_back(measure(row, 0));
+      const std::size_t r = (i + round) % timed.size();
+      timed[r]->ms.push_back(measure(*timed[r], settling[r]));
     }
   }
   for (Row* row : timed) {

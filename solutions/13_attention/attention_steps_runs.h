@@ -42,12 +42,15 @@ std::vector<Row> check_rows(const std::vector<Candidate>& all, AttentionVerifier
 
 /// Times the passing rows on `shape` in `verifier`'s inputs and one output, interleaved: one
 /// measurement of every row per round, the start row rotating, each measurement a few launches
-/// between two events (about 2 ms of work), after `warmups` untimed ones. Then checks each timed
+/// between two events (about 2 ms of work), after `warmups` untimed ones. Before each timed
+/// measurement the row runs untimed for at least `settle_ms`, so that it is timed at the clocks
+/// its own power draw allows rather than those the previous row's left: a row after the Hopper
+/// steps (at the 700 W cap) ran 10 % slower than alone. Then checks each timed
 /// row again in those buffers (AttentionVerifier::check_in_timed_buffers: Q, K and V redrawn in
 /// place from derive_seed(seed, "steps recheck NAME LABEL"), the output poisoned, one launch as
 /// timed); a row wrong there becomes "FAIL after timing" and counts in `failures`.
 void time_and_recheck(std::vector<Row>& rows, const AttentionShape& shape,
-                      AttentionVerifier& verifier, int warmups, int repetitions, std::uint64_t seed,
-                      int& failures);
+                      AttentionVerifier& verifier, int warmups, int repetitions, double settle_ms,
+                      std::uint64_t seed, int& failures);
 
 }  // namespace lab13::steps
