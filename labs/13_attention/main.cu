@@ -232,7 +232,10 @@ int run(int argc, char** argv) {
     for (const auto& problem : checked.attention) labels.push_back(problem.shape.label());
     driver.out() << "timing: PyTorch's attention backends (tools/pytorch_attention.py bench)\n";
     ::setenv("CUDALABS_GIT_COMMIT", cudalabs::built_from_commit().c_str(), 0);
+    // Each rung's measurement ran its launches back to back for --min-time: PyTorch's backends
+    // settle as long before theirs.
     sdpa = lab13_library::time_pytorch_sdpa(labels, std::max(driver.timing().repetitions, 10),
+                                            1000.0 * driver.timing().min_time_s,
                                             driver.options().results_dir);
     if (!sdpa.record.empty()) driver.out() << "pytorch: record " << sdpa.record << "\n";
   }

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -62,7 +63,7 @@ std::optional<SdpaTiming> SdpaResults::find(const std::string& backend,
 }
 
 SdpaResults time_pytorch_sdpa(const std::vector<std::string>& shapes, int repetitions,
-                              const std::string& results_dir) {
+                              double settle_ms, const std::string& results_dir) {
   SdpaResults results;
   // The script in the source tree this build was configured from, else in the current folder's
   // (a build carried to another machine and run from the repository's root).
@@ -105,8 +106,8 @@ SdpaResults time_pytorch_sdpa(const std::vector<std::string>& shapes, int repeti
   fs::create_directories(dir);
   const auto [status, output] =
       run_command(shell_quoted(python) + " " + shell_quoted(script.string()) + " bench --shapes " +
-                  shell_quoted(list) + " --repetitions " + std::to_string(repetitions) +
-                  " --results-dir " + shell_quoted(dir.string()));
+ shell_quoted(list) + " --repetitions " + std::to_string(repetitions) +
+                  " --settle-ms " + std::to_string(std::lround(settle_ms)) + " --results-dir " + shell_quoted(dir.string()));
   fs::path record;
   for (const auto& entry : fs::directory_iterator(dir)) {
     const std::string name = entry.path().filename().string();

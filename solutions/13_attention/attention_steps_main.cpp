@@ -146,7 +146,7 @@ int run(int argc, char** argv) {
         options.output.empty() ? "" : std::filesystem::path(options.output).parent_path().string();
     sdpa =
         lab13_library::time_pytorch_sdpa(labels, std::max(options.repetitions, 10),
-                                         options.output.empty() ? "" : (dir.empty() ? "." : dir));
+                                         options.settle_ms, options.output.empty() ? "" : (dir.empty() ? "." : dir));
   }
   nlohmann::json benchmarks = nlohmann::json::array(), rechecks = nlohmann::json::object();
   for (const Problem& p : problems)

@@ -36,6 +36,7 @@ class FakePython : public ::testing::Test {
     script << "#!/bin/sh\n"
            << "if [ \"$1\" = \"-c\" ]; then echo '" << probe << "'; exit " << probe_status
            << "; fi\n"
+           << "echo \"$*\" > '" << (dir_ / "arguments").string() << "'\n"
            << "dir=''; while [ $# -gt 0 ]; do [ \"$1\" = --results-dir ] && dir=\"$2\"; shift; "
               "done\n"
            << bench << "\n";
@@ -56,7 +57,7 @@ TEST_F(FakePython, ReadsTheScriptsRecord) {
       "\"gflops\": 2000.0},\n"
       "  {\"run_name\": \"pytorch_best/b1h1s64d64\", \"real_time\": 0.5, \"gflops\": 2000.0}]}\n"
       "JSON");
-  const auto results = time_pytorch_sdpa({"b1h1s64d64"}, 3, "");
+  const auto results = time_pytorch_sdpa({"b1h1s64d64"}, 3, 200.0, "");
   ASSERT_EQ(results.skipped.count("all"), 0u) << results.skipped.at("all");
   const auto flash = results.find("flash", "b1h1s64d64");
   ASSERT_TRUE(flash.has_value());
@@ -68,30 +69,34 @@ TEST_F(FakePython, ReadsTheScriptsRecord) {
   EXPECT_EQ(results.skipped.at("cudnn/b1h1s64d64"), "not in this PyTorch");
   EXPECT_EQ(results.torch_version, "9.9.9");
   EXPECT_TRUE(results.record.empty()) << "a temporary record is not kept";
+  std::ifstream arguments(dir_ / "arguments");
+  std::string line;
+  std::getline(arguments, line);
+  EXPECT_NE(line.find("--repetitions 3 --settle-ms 200"), std::string::npos) << line;
 }
 
 TEST_F(FakePython, NoInterpreter) {
   ::setenv("CUDALABS_PYTHON", (dir_ / "missing" / "python3").c_str(), 1);
-  const auto results = time_pytorch_sdpa({"b1h1s64d64"}, 3, "");
+  const auto results = time_pytorch_sdpa({"b1h1s64d64"}, 3, 200.0, "");
   EXPECT_NE(results.skipped.at("all").find("was not found"), std::string::npos);
 }
 
 TEST_F(FakePython, NoPyTorch) {
   install("ModuleNotFoundError: No module named torch", 1, "exit 1");
-  const auto results = time_pytorch_sdpa({"b1h1s64d64"}, 3, "");
+  const auto results = time_pytorch_sdpa({"b1h1s64d64"}, 3, 200.0, "");
   EXPECT_NE(results.skipped.at("all").find("PyTorch is not installed"), std::string::npos);
   EXPECT_NE(results.skipped.at("all").find("No module named torch"), std::string::npos);
 }
 
 TEST_F(FakePython, NoGpuForPyTorch) {
   install("9.9.9 False", 0, "exit 1");
-  const auto results = time_pytorch_sdpa({"b1h1s64d64"}, 3, "");
+  const auto results = time_pytorch_sdpa({"b1h1s64d64"}, 3, 200.0, "");
   EXPECT_NE(results.skipped.at("all").find("sees no CUDA GPU"), std::string::npos);
 }
 
 TEST_F(FakePython, ScriptFailsWithoutARecord) {
   install("9.9.9 True", 0, "echo 'RuntimeError: out of memory'; exit 3");
-  const auto results = time_pytorch_sdpa({"b1h1s64d64"}, 3, "");
+  const auto results = time_pytorch_sdpa({"b1h1s64d64"}, 3, 200.0, "");
   EXPECT_NE(
       results.skipped.at("all").find("exited 3 without a record: RuntimeError: out of memory"),
       std::string::npos)
