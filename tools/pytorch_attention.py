@@ -7,8 +7,8 @@
         (flash, efficient, cudnn, math), on the shapes lab 13 times (batch, heads, sequence,
         head_dim; "_causal" for the causal mask), with CUDA events after a warm-up and after the
         backend ran untimed for --settle-ms (timed at the clocks its own power draw sustains, as lab
-        13's drivers time theirs; the median of the repetitions), and writes DIR/lab13_pytorch_<device>.json: Google-Benchmark-shaped
-        entries pytorch_<backend>/<shape> and pytorch_best/<shape> with the counter gflops, counted
+        13's drivers time theirs; the median of the repetitions), and writes
+        DIR/lab13_pytorch_<device>.json: Google-Benchmark-shaped entries pytorch_<backend>/<shape> and pytorch_best/<shape> with the counter gflops, counted
         as the lab counts them (4 head_dim per (query, key) pair the mask keeps).
 
     pytorch_attention.py compare DIR
@@ -139,7 +139,9 @@ def bench(args):
             try:
                 with context, torch.no_grad():
                     ms = median_ms(
-                        lambda: F.scaled_dot_product_attention(q, k, v, is_causal=causal), args.repetitions, args.settle_ms
+                        lambda: F.scaled_dot_product_attention(q, k, v, is_causal=causal),
+                        args.repetitions,
+                        args.settle_ms,
                     )
             except RuntimeError as error:  # no kernel of this backend for these inputs
                 skipped[f"{backend}/{text}"] = str(error).splitlines()[0][:200]

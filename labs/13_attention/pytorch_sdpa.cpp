@@ -104,10 +104,10 @@ SdpaResults time_pytorch_sdpa(const std::vector<std::string>& shapes, int repeti
   }
 
   fs::create_directories(dir);
-  const auto [status, output] =
-      run_command(shell_quoted(python) + " " + shell_quoted(script.string()) + " bench --shapes " +
- shell_quoted(list) + " --repetitions " + std::to_string(repetitions) +
-                  " --settle-ms " + std::to_string(std::lround(settle_ms)) + " --results-dir " + shell_quoted(dir.string()));
+  const auto [status, output] = run_command(
+      shell_quoted(python) + " " + shell_quoted(script.string()) + " bench --shapes " +
+      shell_quoted(list) + " --repetitions " + std::to_string(repetitions) + " --settle-ms " +
+      std::to_string(std::lround(settle_ms)) + " --results-dir " + shell_quoted(dir.string()));
   fs::path record;
   for (const auto& entry : fs::directory_iterator(dir)) {
     const std::string name = entry.path().filename().string();

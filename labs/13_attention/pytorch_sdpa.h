@@ -39,9 +39,10 @@ inline const std::vector<std::string> kSdpaBackends = {"flash", "efficient", "cu
 /// Runs tools/pytorch_attention.py bench (from the source tree this build was configured from, else
 /// from the current folder) on `shapes` (AttentionShape labels), `repetitions` timed
 /// calls per backend after it ran untimed for `settle_ms` (timed at the clocks its own power draw
-/// sustains, as the caller times its own kernels), with the interpreter CUDALABS_PYTHON names (default python3 on the PATH). Its
-/// record goes to `results_dir` (lab13_pytorch_<device>.json) or, when that is empty, to a
-/// temporary folder removed afterwards. Never throws for a missing PyTorch: says why in `skipped`.
+/// sustains, as the caller times its own kernels), with the interpreter CUDALABS_PYTHON names
+/// (default python3 on the PATH). Its record goes to `results_dir` (lab13_pytorch_<device>.json)
+/// or, when that is empty, to a temporary folder removed afterwards. Never throws for a missing
+/// PyTorch: says why in `skipped`.
 SdpaResults time_pytorch_sdpa(const std::vector<std::string>& shapes, int repetitions,
                               double settle_ms, const std::string& results_dir);
 

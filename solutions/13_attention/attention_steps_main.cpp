@@ -144,9 +144,9 @@ int run(int argc, char** argv) {
     std::cout << "timing: PyTorch's attention backends (tools/pytorch_attention.py bench)\n";
     const std::string dir =
         options.output.empty() ? "" : std::filesystem::path(options.output).parent_path().string();
-    sdpa =
-        lab13_library::time_pytorch_sdpa(labels, std::max(options.repetitions, 10),
-                                         options.settle_ms, options.output.empty() ? "" : (dir.empty() ? "." : dir));
+    sdpa = lab13_library::time_pytorch_sdpa(
+        labels, std::max(options.repetitions, 10), options.settle_ms,
+        options.output.empty() ? "" : (dir.empty() ? "." : dir));
   }
   nlohmann::json benchmarks = nlohmann::json::array(), rechecks = nlohmann::json::object();
   for (const Problem& p : problems)
