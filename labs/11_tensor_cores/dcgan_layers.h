@@ -8,8 +8,8 @@
 /// tap's shifted position, and fills zeros where the box leaves the image: the im2col gather and
 /// its borders cost nothing. B is the phase's packed filter in BF16. The epilogue applies the
 /// layer's folded batch norm and ReLU and stores BF16 at the phase's output pixels (2 i + py,
-/// 2 j + px). The RGB layer (3 output channels, too narrow for a wgmma tile: mma.sync's 8 columns)
-/// and the linear layer's tail are given kernels.
+/// 2 j + px). The RGB layer (3 output channels, too narrow for a wgmma tile: mma.sync, each input
+/// pixel times the whole filter) and the linear layer's tail are given kernels.
 #pragma once
 
 #include "common/reference_dcgan.h"
@@ -60,12 +60,17 @@ std::string tconv_subpixel_unavailable();
 std::vector<float> transposed_packed_filter(const std::vector<float>& packed, int in_channels,
                                             int out_channels);
 
-/// The RGB layer on tensor cores (mma.sync, compute capability 8.0+), BF16 inputs and filter,
-/// FP32 sums: input batch x H x W x C (BF16, 16-byte aligned, C 32, 64 or 96: a phase's B
-/// fragments live in a warp's registers), filter packed as subpixel.h says, in FP32 (rounded to
-/// BF16 here), out_channels <= 8; output FP32 tanh(sum + bias). Throws std::invalid_argument naming
-/// a size it does not take.
+/// The RGB layer on tensor cores (mma.sync, compute capability 8.0+): input batch x H x W x C
+/// (16-byte aligned, C 32, 64 or 96: the filter's fragments live in the warps' registers), filter
+/// packed as subpixel.h says, in FP32 (rounded to the inputs' precision here), out_channels <= 8;
+/// output FP32 tanh(sum + bias), FP32 sums added in a fixed order. Each input pixel is multiplied
+/// by the whole filter (25 K columns) and its products scattered onto the output pixels it reaches
+/// (dcgan_rgb_layer.cu). Throws std::invalid_argument naming a size it does not take. BF16 inputs:
 void tconv_rgb_bf16_input(const cudalabs::dcgan::TconvShape& shape, const __nv_bfloat16* input,
+                          const float* packed_filter, const float* bias, float* output,
+                          cudaStream_t stream);
+/// The same with FP32 inputs read as TF32 (the TF32 generator's activations, already rounded).
+void tconv_rgb_tf32_input(const cudalabs::dcgan::TconvShape& shape, const float* input,
                           const float* packed_filter, const float* bias, float* output,
                           cudaStream_t stream);
 

@@ -1,7 +1,7 @@
 // The DCGAN generator's layer sequence on tensor cores (given code, the same in both builds): it
 // converts the weights once and calls step 7's kernel for the three wide transposed
 // convolutions, lab 07's GEMM for the linear layer, dcgan_small_layers.cu for the linear layer's
-// tail and the BF16 RGB layer, and lab 09's FP32 sub-pixel kernel for the TF32 RGB layer.
+// tail and dcgan_rgb_layer.cu for the RGB layer.
 #include "tensor_core_generator.h"
 
 #include "common/cuda_check.h"
@@ -159,9 +159,7 @@ void TensorCoreLayers::run_layers(const float* latents, T* even, T* odd, int cou
   if constexpr (kBf16) {
     tconv_rgb_bf16_input(rgb, in, rgb_filter_.data(), rgb_bias_.data(), images, stream);
   } else {
-    lab09::tconv_subpixel({rgb, in, rgb_filter_.data(), images,
-                           lab09::Epilogue{nullptr, rgb_bias_.data(), lab09::Activation::kTanh}},
-                          stream);
+    tconv_rgb_tf32_input(rgb, in, rgb_filter_.data(), rgb_bias_.data(), images, stream);
   }
   boundary(5);
 }
@@ -179,7 +177,7 @@ const lab09::DcganVariant& tensor_core_variant(ComputePrecision precision) {
   static const lab09::DcganVariant kTf32{
       "dcgan_tf32",
       "lab 11: transposed convolutions 1-3 on tensor cores in TF32 (wgmma + TMA implicit GEMMs), "
-      "linear and RGB layers FP32",
+      "linear FP32, RGB layer on mma.sync",
       {M::kSubpixel, M::kSubpixel, M::kSubpixel, M::kSubpixel},
       true,
       false,

@@ -24,8 +24,7 @@ namespace lab11 {
 ///   FP32 rounded to TF32;
 /// - transposed convolutions 1 to 3 run tconv_subpixel_bf16 or _tf32, batch norm and ReLU in the
 ///   epilogue;
-/// - the RGB layer: BF16 inputs on mma.sync (tconv_rgb_bf16_input); with TF32, lab 09's FP32
-///   sub-pixel kernel (its 3 output channels are a twentieth of the work).
+/// - the RGB layer on mma.sync, BF16 or TF32 inputs (tconv_rgb_bf16_input, _tf32_input).
 class TensorCoreLayers final : public lab09::PrecisionLayers {
  public:
   /// Uploads `weights` (filters converted to BF16, or rounded to TF32 and transposed) and

@@ -90,6 +90,20 @@ __device__ __forceinline__ void mma_m16n8k16_bf16(float (&d)[4], const std::uint
 #endif
 }
 
+/// One warp-wide D = A * B + D with TF32 A (16 x 8, row) and B (8 x 8, col), FP32 accumulators:
+/// lane l holds A (l / 4, l % 4) in a[0], row + 8 in a[1], column + 4 in a[2] and both in a[3];
+/// B (l % 4, l / 4) in b0 and row + 4 in b1; D as mma_m16n8k16_bf16's.
+__device__ __forceinline__ void mma_m16n8k8_tf32(float (&d)[4], const std::uint32_t (&a)[4],
+                                                 std::uint32_t b0, std::uint32_t b1) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile(
+      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
+      "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+#endif
+}
+
 /// The same with FP16 A and B: one m16n8k16 on compute capability 8.0 and newer; on 7.5, whose
 /// tensor cores take FP16 as m16n8k8, two of those, the first on k 0-7 (a[0], a[1], b0), the second
 /// on k 8-15 (a[2], a[3], b1): the registers ldmatrix fills are the same either way.

@@ -205,48 +205,82 @@ INSTANTIATE_TEST_SUITE_P(
 
 class RgbLayerTest : public ::testing::TestWithParam<LayerCase> {};
 
-// The RGB layer's kernel is given code (mma.sync, 8.0+), so it runs in both builds.
-TEST_P(RgbLayerTest, MatchesReferenceOnBf16Inputs) {
+// The RGB layer's kernel is given code (mma.sync, 8.0+), so it runs in both builds. The input
+// starts 16 bytes into its buffer and the output 1 float into its own, whose first and last
+// elements must stay poisoned.
+TEST_P(RgbLayerTest, MatchesReference) {
   CUDALABS_REQUIRE_GPU();
   const LayerCase& c = GetParam();
   const TconvShape& shape = c.shape;
+  const bool bf16 = c.precision == ComputePrecision::kBf16;
   std::vector<float> input(shape.input_elements()), filter(shape.filter_elements());
   std::vector<float> bias(shape.out_channels);
   cudalabs::fill_uniform(input, seed_for(c.name + " input"), -1.0f, 1.0f);
   const float bound = 2.0f / std::sqrt(6.25f * shape.in_channels);
   cudalabs::fill_uniform(filter, seed_for(c.name + " filter"), -bound, bound);
   cudalabs::fill_uniform(bias, seed_for(c.name + " bias"), -0.5f, 0.5f);
-  input = rounded_to_bf16(input);
-  filter = rounded_to_bf16(filter);  // the kernel multiplies BF16 weights
+  // The kernel multiplies inputs and weights in the precision: the reference gets the same values.
+  input = bf16 ? rounded_to_bf16(input) : rounded_to_tf32(input);
+  filter = bf16 ? rounded_to_bf16(filter) : rounded_to_tf32(filter);
   const std::vector<float> packed =
       lab09::packed_filter(filter, shape.in_channels, shape.out_channels);
-  cudalabs::DeviceBuffer<__nv_bfloat16> d_input(std::span<const __nv_bfloat16>{as_bf16(input)});
   cudalabs::DeviceBuffer<float> d_packed(std::span<const float>{packed}),
-      d_bias(std::span<const float>{bias}), d_output(shape.output_elements());
+      d_bias(std::span<const float>{bias}), d_output(shape.output_elements() + 2);
   cudalabs::poison_device(d_output.data(), d_output.bytes());
-  lab11::tconv_rgb_bf16_input(shape, d_input.data(), d_packed.data(), d_bias.data(),
-                              d_output.data(), nullptr);
-  CUDA_CHECK(cudaDeviceSynchronize());
-  std::vector<float> got(shape.output_elements());
+  float* output = d_output.data() + 1;
+  if (bf16) {
+    const std::vector<__nv_bfloat16> values = as_bf16(input);
+    cudalabs::DeviceBuffer<__nv_bfloat16> d_input(values.size() + 8);
+    CUDA_CHECK(cudaMemcpy(d_input.data() + 8, values.data(), values.size() * sizeof(values[0]),
+                          cudaMemcpyHostToDevice));
+    lab11::tconv_rgb_bf16_input(shape, d_input.data() + 8, d_packed.data(), d_bias.data(), output,
+                                nullptr);
+    CUDA_CHECK(cudaDeviceSynchronize());
+  } else {
+    cudalabs::DeviceBuffer<float> d_input(input.size() + 4);
+    CUDA_CHECK(cudaMemcpy(d_input.data() + 4, input.data(), input.size() * sizeof(float),
+                          cudaMemcpyHostToDevice));
+    lab11::tconv_rgb_tf32_input(shape, d_input.data() + 4, d_packed.data(), d_bias.data(), output,
+                                nullptr);
+    CUDA_CHECK(cudaDeviceSynchronize());
+  }
+  std::vector<float> got(shape.output_elements() + 2);
   d_output.copy_to(got);
+  EXPECT_TRUE(std::isnan(got.front()) && std::isnan(got.back()))
+      << "the kernel wrote outside its output";
   const std::vector<double> expected =
       dcgan::reference_tconv(shape, std::vector<double>(input.begin(), input.end()), filter, bias);
   std::size_t wrong = 0, first_wrong = 0;
   for (std::size_t e = 0; e < expected.size(); ++e) {
-    const double error = std::abs(got[e] - std::tanh(expected[e]));
+    const double error = std::abs(got[e + 1] - std::tanh(expected[e]));
     if (!(error <= 1e-4) && wrong++ == 0) first_wrong = e;  // NaN (unwritten) counts as wrong
   }
   EXPECT_EQ(wrong, 0u) << wrong << " of " << expected.size()
                        << " outputs wrong or unwritten, the first at element " << first_wrong;
 }
 
+// Every channel count and output width it takes, odd and single-pixel images, widths past one
+// 16-pixel tile, and more images than the grid has blocks (a block's rows run on from one image
+// into the next).
 INSTANTIATE_TEST_SUITE_P(
     Layers, RgbLayerTest,
-    ::testing::Values(LayerCase{"layer4_b3", dcgan::generator_layer(4, 3), false},
-                      LayerCase{"b2_5x7_c32_k3", {2, 5, 7, 32, 3}, false},
-                      LayerCase{"b3_3x40_c32_k1", {3, 3, 40, 32, 1}, false},
-                      LayerCase{"b1_6x33_c96_k5", {1, 6, 33, 96, 5}, false},
-                      LayerCase{"b2_1x1_c64_k8", {2, 1, 1, 64, 8}, false}),
+    ::testing::Values(
+        LayerCase{"layer4_b3", dcgan::generator_layer(4, 3), false},
+        LayerCase{"b2_5x7_c32_k3", {2, 5, 7, 32, 3}, false},
+        LayerCase{"b3_3x40_c32_k1", {3, 3, 40, 32, 1}, false},
+        LayerCase{"b1_6x33_c96_k5", {1, 6, 33, 96, 5}, false},
+        LayerCase{"b2_1x1_c64_k8", {2, 1, 1, 64, 8}, false},
+        LayerCase{"b3_2x17_c96_k2", {3, 2, 17, 96, 2}, false},
+        LayerCase{"b1200_3x4_c64_k3_images_past_the_grid", {1200, 3, 4, 64, 3}, false},
+        LayerCase{"tf32_layer4_b3", dcgan::generator_layer(4, 3), false, ComputePrecision::kTf32},
+        LayerCase{"tf32_b2_5x7_c32_k3", {2, 5, 7, 32, 3}, false, ComputePrecision::kTf32},
+        LayerCase{"tf32_b3_3x40_c64_k7", {3, 3, 40, 64, 7}, false, ComputePrecision::kTf32},
+        LayerCase{"tf32_b1_6x33_c96_k8", {1, 6, 33, 96, 8}, false, ComputePrecision::kTf32},
+        LayerCase{"tf32_b2_1x1_c96_k1", {2, 1, 1, 96, 1}, false, ComputePrecision::kTf32},
+        LayerCase{"tf32_b1200_3x4_c32_k4_images_past_the_grid",
+                  {1200, 3, 4, 32, 4},
+                  false,
+                  ComputePrecision::kTf32}),
     [](const ::testing::TestParamInfo<LayerCase>& info) { return info.param.name; });
 
 TEST(SubpixelLayerArguments, RefusesSizesItDoesNotTake) {
@@ -298,6 +332,19 @@ TEST(SubpixelLayerArguments, RefusesSizesItDoesNotTake) {
         lab11::tconv_rgb_bf16_input({1, 4, 4, 128, 3}, nullptr, nullptr, nullptr, nullptr, 0);
       },
       "in_channels = 128");
+  expect_rejected(
+      "tconv_rgb_tf32_input",
+      [] {
+        lab11::tconv_rgb_tf32_input({1, 4, 4, 48, 3}, nullptr, nullptr, nullptr, nullptr, 0);
+      },
+      "in_channels = 48");
+  expect_rejected(
+      "tconv_rgb_bf16_input",
+      [] {
+        const auto* input = reinterpret_cast<const __nv_bfloat16*>(std::uintptr_t{4096 + 8});
+        lab11::tconv_rgb_bf16_input({1, 4, 4, 64, 3}, input, nullptr, nullptr, nullptr, 0);
+      },
+      "not 16-byte aligned");
   expect_rejected(
       "TensorCoreLayers",
       [] { lab11::TensorCoreLayers(dcgan::default_weights(1), 4, ComputePrecision::kFp32); },

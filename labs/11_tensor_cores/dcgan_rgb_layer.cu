@@ -1,0 +1,411 @@
+// Lab 11's DCGAN, the RGB layer on tensor cores (given code, the same in both builds). Its 3 output
+// channels are too few for any tile's columns when each output pixel gathers its taps (a phase's
+// GEMM has K = 3 columns: mma.sync's 8 would be 5/8 idle, and the kernel would read every input
+// 6.25 times from shared memory for 8 columns of work). So the GEMM is turned around: each input
+// pixel is scattered. Its C channels times the whole filter, C rows by 25 taps x K columns (75 for
+// RGB: 10 of mma.sync's 8-wide tiles, 94 % used), give the pixel's 75 contributions, which land on
+// the 5 x 5 output pixels around (2 i, 2 j); an output row then adds its 4 to 9 contributions from
+// the 2 or 3 input rows that reach it, in a fixed order (the same bits on every run).
+// - A block walks whole images, row by row and image after image (its images are blockIdx.x +
+//   gridDim.x t): cp.async keeps kRgbAhead input rows in flight, one row's products are computed
+//   into a ring of the last 3 rows' products in shared memory, and the output rows the new row
+//   completes (2 i - 1 and 2 i) are summed, biased, passed through tanh and stored whole.
+// - Each warp holds one group of the filter's column tiles in registers for its whole life (at
+//   most kFragmentRegisters of them, so that 4 or more warps fit an SM's registers per block);
+//   a block has one or more warps per group, which split the row's 16-pixel tiles.
+// - BF16 inputs run m16n8k16, TF32 inputs m16n8k8. Within each 32 channels the sum is permuted so
+//   that a lane's 8 channels are contiguous: one 16-byte (BF16) or two (TF32) shared loads give it
+//   every A value of the group's 2 (4) k-steps. A pixel's row in shared memory is padded so that
+//   the 8 lanes of a quarter-warp hit distinct banks.
+#include "common/async_copy.cuh"
+#include "common/cuda_check.h"
+#include "common/launch_utils.h"
+#include "dcgan_layers.h"
+#include "labs/09_dcgan/subpixel.h"
+#include "tensor_core_ptx.cuh"
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+namespace lab11 {
+namespace {
+
+using cudalabs::dcgan::TconvShape;
+namespace subpixel = lab09::subpixel;
+
+constexpr int kTaps = 25;        // the 5 x 5 filter
+constexpr int kTilePixels = 16;  // an mma's rows
+constexpr int kRgbAhead = 2;     // input rows in flight while one is multiplied
+constexpr int kInputSlots = kRgbAhead + 1;
+constexpr int kProductSlots = 3;        // output row 2 i - 1 needs the products of rows i - 2 .. i
+constexpr int kFragmentRegisters = 40;  // filter registers a warp holds
+constexpr int kWarpsPerBlock = 4;       // at least, when the filter's groups are fewer
+
+/// How a lane's 8 channels of each 32 feed the mma of element type T.
+template <class T>
+struct RgbMma;
+
+template <>
+struct RgbMma<__nv_bfloat16> {
+  static constexpr int kStepsPer32 = 2;  // m16n8k16
+  static constexpr int kLoads = 1;       // 16-byte loads per 8 channels
+  static constexpr int kPadTo = 64;      // a pixel's row starts 64 bytes past a multiple of 128
+  /// The A fragment of step h (0, 1) of the group: rows g and g + 8 from r0 and r1.
+  __device__ static void a_fragment(const uint4 (&r0)[1], const uint4 (&r1)[1], int h,
+                                    std::uint32_t (&a)[4]) {
+    a[0] = h == 0 ? r0[0].x : r0[0].z;
+    a[1] = h == 0 ? r1[0].x : r1[0].z;
+    a[2] = h == 0 ? r0[0].y : r0[0].w;
+    a[3] = h == 0 ? r1[0].y : r1[0].w;
+  }
+  /// The channel (within the 32) that k-index 2 q (b0) or 2 q + 8 (b1) of step h stands for.
+  __device__ static int b_channel(int q, int h, int which) { return 8 * q + 4 * h + 2 * which; }
+  /// B's register: the channel pair (c, c + 1) at column n, rounded to BF16.
+  __device__ static std::uint32_t b_register(const float* w, int stride) {
+    const __nv_bfloat162 pair = __floats2bfloat162_rn(w[0], w[stride]);
+    return *reinterpret_cast<const std::uint32_t*>(&pair);
+  }
+  __device__ static void mma(float (&d)[4], const std::uint32_t (&a)[4], std::uint32_t b0,
+                             std::uint32_t b1) {
+    ptx::mma_m16n8k16_bf16(d, a, b0, b1);
+  }
+};
+
+template <>
+struct RgbMma<float> {
+  static constexpr int kStepsPer32 = 4;  // m16n8k8
+  static constexpr int kLoads = 2;
+  static constexpr int kPadTo = 16;
+  /// Step j (0..3) takes channels 8 q + 2 j (k-index q) and 8 q + 2 j + 1 (k-index q + 4).
+  __device__ static void a_fragment(const uint4 (&r0)[2], const uint4 (&r1)[2], int j,
+                                    std::uint32_t (&a)[4]) {
+    const uint4 &p0 = r0[j / 2], &p1 = r1[j / 2];
+    const bool low = j % 2 == 0;
+    a[0] = low ? p0.x : p0.z;
+    a[1] = low ? p1.x : p1.z;
+    a[2] = low ? p0.y : p0.w;
+    a[3] = low ? p1.y : p1.w;
+  }
+  __device__ static int b_channel(int q, int j, int which) { return 8 * q + 2 * j + which; }
+  __device__ static std::uint32_t b_register(const float* w, int) {
+    return __float_as_uint(ptx::round_to_tf32(w[0]));
+  }
+  __device__ static void mma(float (&d)[4], const std::uint32_t (&a)[4], std::uint32_t b0,
+                             std::uint32_t b1) {
+    ptx::mma_m16n8k8_tf32(d, a, b0, b1);
+  }
+};
+
+/// Column tiles a warp holds with C = 32 kGroups32 channels of T.
+template <class T, int kGroups32>
+__host__ __device__ constexpr int max_group_tiles() {
+  constexpr int kTiles = kFragmentRegisters / (2 * kGroups32 * RgbMma<T>::kStepsPer32);
+  return kTiles > 0 ? kTiles : 1;
+}
+
+/// How the filter's `tiles` column tiles split among warps holding at most `most` each: equal
+/// groups, none empty.
+struct TileGroups {
+  int groups = 0;
+  int per_group = 0;  // the last group may have fewer
+  int warps = 0;      // groups x warps per group (at least kWarpsPerBlock in all)
+};
+constexpr TileGroups split_tiles(int tiles, int most) {
+  TileGroups split;
+  split.groups = (tiles + most - 1) / most;
+  split.per_group = (tiles + split.groups - 1) / split.groups;
+  split.groups = (tiles + split.per_group - 1) / split.per_group;
+  split.warps = split.groups * ((kWarpsPerBlock + split.groups - 1) / split.groups);
+  return split;
+}
+
+/// Threads of the largest block the kernel is launched with (K = 1 .. 8), for its register bound.
+template <class T, int kGroups32>
+constexpr int max_threads() {
+  int most = 0;
+  for (int k_out = 1; k_out <= 8; ++k_out)
+    most = std::max(
+        most, 32 * split_tiles((kTaps * k_out + 7) / 8, max_group_tiles<T, kGroups32>()).warps);
+  return most;
+}
+
+/// The launch's sizes, worked out on the host.
+struct RgbPlan {
+  int tiles = 0;           // the filter's column tiles: ceil(25 K / 8)
+  int groups = 0;          // warps' groups of tiles
+  int group_tiles = 0;     // tiles per group (the last may have fewer)
+  int slices = 0;          // warps per group, splitting a row's pixel tiles
+  int row_pixels = 0;      // a row's pixels rounded up to whole tiles
+  int input_stride = 0;    // bytes between two pixels of an input row in shared memory
+  int product_stride = 0;  // floats between two pixels' products
+  std::size_t shared_bytes = 0;
+  int threads() const { return 32 * groups * slices; }
+};
+
+template <class T>
+struct RgbArgs {
+  TconvShape shape;
+  RgbPlan plan;
+  const T* input;
+  const float* packed;  // subpixel.h's packed filter, FP32
+  const float* bias;
+  float* output;
+};
+
+// Filter value (c, n) of the scattered GEMM: n = (r 5 + s) K + k, zero past 25 K columns.
+__device__ __forceinline__ const float* filter_value(const TconvShape& shape, const float* packed,
+                                                     int c, int n, bool& real) {
+  const int k_out = shape.out_channels, tap = n / k_out, k = n % k_out;
+  const int r = tap / 5, s = tap % 5;
+  real = n < kTaps * k_out;
+  if (!real) return packed;
+  // Filter row r serves output parity 0 as tap (r - 1) / 2 when odd, parity 1 as tap r / 2 when
+  // even (subpixel.h's filter_index), and likewise for columns.
+  const int py = r % 2 == 1 ? 0 : 1, px = s % 2 == 1 ? 0 : 1;
+  const int ty = py == 0 ? (r - 1) / 2 : r / 2, tx = px == 0 ? (s - 1) / 2 : s / 2;
+  const int z = (1 - py) * 2 + (1 - px);
+  const std::size_t row =
+      static_cast<std::size_t>(ty * subpixel::taps(px) + tx) * shape.in_channels + c;
+  return packed + subpixel::phase_start(z, shape.in_channels, k_out) + row * k_out + k;
+}
+
+// Starts copying input row `i` of image `n` into `slot` (every thread of the block).
+template <class T>
+__device__ __forceinline__ void fetch_row(const RgbArgs<T>& a, long long n, int i,
+                                          unsigned char* slot) {
+  const int chunks_per_pixel = a.shape.in_channels * static_cast<int>(sizeof(T)) / 16;
+  const T* row = a.input + (n * a.shape.height + i) * a.shape.width * a.shape.in_channels;
+  const int chunks = a.shape.width * chunks_per_pixel;
+  for (int e = threadIdx.x; e < chunks; e += blockDim.x) {
+    const int pixel = e / chunks_per_pixel, chunk = e % chunks_per_pixel;
+    cudalabs::async_copy_16_zero_fill(slot + pixel * a.plan.input_stride + 16 * chunk,
+                                      reinterpret_cast<const unsigned char*>(row) + 16LL * e, 16);
+  }
+}
+
+// Output row y of image n: every (x, k) adds its contributions (r ascending, then s) from the
+// product slots, then bias and tanh; the row is one contiguous, coalesced store.
+__device__ __forceinline__ void emit_row(const TconvShape& shape, int product_stride,
+                                         const float* products, int row_floats, long long n, int y,
+                                         const float* __restrict__ bias, float* __restrict__ out) {
+  const int k_out = shape.out_channels, width = 2 * shape.width;
+  float* row = out + (n * 2 * shape.height + y) * static_cast<long long>(width) * k_out;
+  for (int e = threadIdx.x; e < width * k_out; e += blockDim.x) {
+    const int x = e / k_out, k = e % k_out;
+    float sum = 0.0f;
+    for (int r = (y + 1) % 2; r < 5; r += 2) {
+      const int i = (y + 1 - r) / 2;  // exact: y + 1 - r is even
+      if (i < 0 || i >= shape.height) continue;
+      const float* slot = products + (i % kProductSlots) * row_floats;
+      for (int s = (x + 1) % 2; s < 5; s += 2) {
+        const int j = (x + 1 - s) / 2;
+        if (j < 0 || j >= shape.width) continue;
+        sum += slot[j * product_stride + (r * 5 + s) * k_out + k];
+      }
+    }
+    row[e] = tanhf(sum + bias[k]);
+  }
+}
+
+// The bound keeps 16 warps an SM (4 blocks of the RGB layer's 4) in registers.
+template <class T, int kGroups32>
+__global__ void __launch_bounds__(max_threads<T, kGroups32>(),
+                                  std::max(1, 512 / max_threads<T, kGroups32>()))
+    rgb_scatter_kernel(RgbArgs<T> a) {
+  using Mma = RgbMma<T>;
+  constexpr int kSteps = kGroups32 * Mma::kStepsPer32;
+  constexpr int kMaxTiles = max_group_tiles<T, kGroups32>();
+  extern __shared__ __align__(16) unsigned char shared[];
+  const TconvShape& shape = a.shape;
+  const RgbPlan& plan = a.plan;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, q = lane % 4;
+  const int group = warp % plan.groups, slice = warp / plan.groups;
+  const int first_tile = group * plan.group_tiles;
+  const int my_tiles = min(plan.group_tiles, plan.tiles - first_tile);
+
+  // This warp's B fragments: column 8 t + g of its tiles, every k-step, built once.
+  std::uint32_t b[kMaxTiles][kSteps][2];
+#pragma unroll
+  for (int t = 0; t < kMaxTiles; ++t) {
+#pragma unroll
+    for (int step = 0; step < kSteps; ++step) {
+#pragma unroll
+      for (int which = 0; which < 2; ++which) {
+        const int c =
+            32 * (step / Mma::kStepsPer32) + Mma::b_channel(q, step % Mma::kStepsPer32, which);
+        bool real = false;
+        const float* w = t < my_tiles
+                             ? filter_value(shape, a.packed, c, 8 * (first_tile + t) + g, real)
+                             : a.packed;
+        // BF16 pairs channels c and c + 1, whose values sit K apart in the packed filter.
+        b[t][step][which] = real ? Mma::b_register(w, shape.out_channels) : 0u;
+      }
+    }
+  }
+
+  const int row_tiles = plan.row_pixels / kTilePixels;
+  const int input_slot_bytes = plan.row_pixels * plan.input_stride;
+  const int row_floats = shape.width * plan.product_stride;
+  unsigned char* inputs = shared;
+  float* products = reinterpret_cast<float*>(shared + kInputSlots * input_slot_bytes);
+  const long long images =
+      (shape.batch - 1 - static_cast<long long>(blockIdx.x)) / gridDim.x + 1;  // blockIdx.x < batch
+  const long long rows = images * shape.height;
+  const auto fetch = [&](long long u) {
+    const long long n = blockIdx.x + (u / shape.height) * gridDim.x;
+    fetch_row(a, n, static_cast<int>(u % shape.height),
+              inputs + (u % kInputSlots) * input_slot_bytes);
+  };
+  for (int u = 0; u < kRgbAhead; ++u) {
+    if (u < rows) fetch(u);
+    cudalabs::async_copy_commit();
+  }
+  for (long long u = 0; u < rows; ++u) {
+    // Row u + kRgbAhead goes into the slot row u - 1 was multiplied from (done before the last
+    // barrier); row u must have landed, in every thread's copies.
+    if (u + kRgbAhead < rows) fetch(u + kRgbAhead);
+    cudalabs::async_copy_commit();
+    cudalabs::async_copy_wait<kRgbAhead>();
+    __syncthreads();
+    const long long n = blockIdx.x + (u / shape.height) * gridDim.x;
+    const int i = static_cast<int>(u % shape.height);
+    const unsigned char* input = inputs + (u % kInputSlots) * input_slot_bytes;
+    float* slot = products + (i % kProductSlots) * row_floats;
+    for (int tile = slice; tile < row_tiles; tile += plan.slices) {
+      const int j0 = tile * kTilePixels;
+      float acc[kMaxTiles][4] = {};
+#pragma unroll
+      for (int group32 = 0; group32 < kGroups32; ++group32) {
+        uint4 r0[Mma::kLoads], r1[Mma::kLoads];
+        const unsigned char* p0 = input + (j0 + g) * plan.input_stride +
+                                  group32 * 16 * Mma::kLoads * 4 + 16 * Mma::kLoads * q;
+#pragma unroll
+        for (int l = 0; l < Mma::kLoads; ++l) {
+          r0[l] = *reinterpret_cast<const uint4*>(p0 + 16 * l);
+          r1[l] = *reinterpret_cast<const uint4*>(p0 + 8 * plan.input_stride + 16 * l);
+        }
+#pragma unroll
+        for (int h = 0; h < Mma::kStepsPer32; ++h) {
+          std::uint32_t frag[4];
+          Mma::a_fragment(r0, r1, h, frag);
+          const int step = group32 * Mma::kStepsPer32 + h;
+#pragma unroll
+          for (int t = 0; t < kMaxTiles; ++t)
+            if (t < my_tiles) Mma::mma(acc[t], frag, b[t][step][0], b[t][step][1]);
+        }
+      }
+      // acc[t]: pixels j0 + g (0, 1) and j0 + g + 8 (2, 3), columns 8 (first_tile + t) + 2 q, + 1.
+#pragma unroll
+      for (int half = 0; half < 2; ++half) {
+        const int j = j0 + g + 8 * half;
+        if (j >= shape.width) continue;
+#pragma unroll
+        for (int t = 0; t < kMaxTiles; ++t) {
+          if (t < my_tiles)
+            *reinterpret_cast<float2*>(slot + j * plan.product_stride + 8 * (first_tile + t) +
+                                       2 * q) = make_float2(acc[t][2 * half], acc[t][2 * half + 1]);
+        }
+      }
+    }
+    __syncthreads();  // row i's products are in; the slot of row i - 3 is free after the next one
+    const int last = i == shape.height - 1 ? 2 * shape.height - 1 : 2 * i;
+    for (int y = max(2 * i - 1, 0); y <= last; ++y)
+      emit_row(shape, plan.product_stride, products, row_floats, n, y, a.bias, a.output);
+  }
+}
+
+template <class T>
+int padded_input_stride(int in_channels) {
+  const int bytes = in_channels * static_cast<int>(sizeof(T));
+  return bytes + ((RgbMma<T>::kPadTo - bytes) % 128 + 128) % 128;
+}
+
+// Floats between two pixels' products: 8 per column tile, then 8 more while the stride is 0 or
+// 16 banks past a multiple of 32, so that a quarter-warp's float2 stores (4 pixels) do not clash.
+int padded_product_stride(int tiles) {
+  int stride = 8 * tiles;
+  while (stride % 32 != 8 && stride % 32 != 24) stride += 8;
+  return stride;
+}
+
+template <class T, int kGroups32>
+void launch_rgb(const TconvShape& shape, const T* input, const float* packed, const float* bias,
+                float* output, cudaStream_t stream, const char* who) {
+  RgbPlan plan;
+  plan.tiles = (kTaps * shape.out_channels + 7) / 8;
+  const TileGroups split = split_tiles(plan.tiles, max_group_tiles<T, kGroups32>());
+  plan.groups = split.groups;
+  plan.group_tiles = split.per_group;
+  plan.slices = split.warps / split.groups;
+  plan.row_pixels = (shape.width + kTilePixels - 1) / kTilePixels * kTilePixels;
+  plan.input_stride = padded_input_stride<T>(shape.in_channels);
+  plan.product_stride = padded_product_stride(plan.tiles);
+  plan.shared_bytes =
+      static_cast<std::size_t>(kInputSlots) * plan.row_pixels * plan.input_stride +
+      static_cast<std::size_t>(kProductSlots) * shape.width * plan.product_stride * sizeof(float);
+  int device = 0, most = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  if (plan.shared_bytes > static_cast<std::size_t>(most))
+    throw std::invalid_argument(std::string(who) + ": width = " + std::to_string(shape.width) +
+                                " needs " + std::to_string(plan.shared_bytes) +
+                                " bytes of shared memory a block (this GPU gives " +
+                                std::to_string(most) + ")");
+  const auto kernel = rgb_scatter_kernel<T, kGroups32>;
+  cudalabs::allow_dynamic_shared_memory(reinterpret_cast<const void*>(kernel), plan.shared_bytes);
+  int per_sm = 0;
+  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, plan.threads(),
+                                                           plan.shared_bytes));
+  const long long blocks = std::min<long long>(
+      shape.batch, static_cast<long long>(std::max(per_sm, 1)) * cudalabs::multiprocessor_count());
+  kernel<<<static_cast<unsigned>(blocks), plan.threads(), plan.shared_bytes, stream>>>(
+      RgbArgs<T>{shape, plan, input, packed, bias, output});
+  CUDA_CHECK_LAUNCH(who);
+}
+
+template <class T>
+void tconv_rgb(const TconvShape& shape, const T* input, const float* packed, const float* bias,
+               float* output, cudaStream_t stream, const char* who) {
+  cudalabs::dcgan::validate(shape, who);
+  if (shape.in_channels % 32 != 0 || shape.in_channels > 96)
+    throw std::invalid_argument(std::string(who) +
+                                ": in_channels = " + std::to_string(shape.in_channels) +
+                                " is not 32, 64 or 96 (the filter's fragments live in registers)");
+  if (shape.out_channels > 8)
+    throw std::invalid_argument(std::string(who) + ": out_channels = " +
+                                std::to_string(shape.out_channels) + " is outside 1 .. 8");
+  if (reinterpret_cast<std::uintptr_t>(input) % 16 != 0)
+    throw std::invalid_argument(std::string(who) + ": the input is not 16-byte aligned");
+  int device = 0, major = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  if (major < 8)
+    throw std::runtime_error(std::string(who) + ": needs compute capability 8.0 (mma.sync " +
+                             (std::is_same_v<T, float> ? "TF32" : "BF16") + ")");
+  switch (shape.in_channels / 32) {
+    case 1:
+      return launch_rgb<T, 1>(shape, input, packed, bias, output, stream, who);
+    case 2:
+      return launch_rgb<T, 2>(shape, input, packed, bias, output, stream, who);
+    default:
+      return launch_rgb<T, 3>(shape, input, packed, bias, output, stream, who);
+  }
+}
+
+}  // namespace
+
+void tconv_rgb_bf16_input(const TconvShape& shape, const __nv_bfloat16* input,
+                          const float* packed_filter, const float* bias, float* output,
+                          cudaStream_t stream) {
+  tconv_rgb(shape, input, packed_filter, bias, output, stream, "lab11 tconv_rgb_bf16_input");
+}
+
+void tconv_rgb_tf32_input(const TconvShape& shape, const float* input, const float* packed_filter,
+                          const float* bias, float* output, cudaStream_t stream) {
+  tconv_rgb(shape, input, packed_filter, bias, output, stream, "lab11 tconv_rgb_tf32_input");
+}
+
+}  // namespace lab11
