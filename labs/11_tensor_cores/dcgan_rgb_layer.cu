@@ -43,6 +43,7 @@ constexpr int kInputSlots = kRgbAhead + 1;
 constexpr int kProductSlots = 3;        // output row 2 i - 1 needs the products of rows i - 2 .. i
 constexpr int kFragmentRegisters = 40;  // filter registers a warp holds
 constexpr int kWarpsPerBlock = 4;       // at least, when the filter's groups are fewer
+constexpr int kMaxOutChannels = 8;      // K: one emit_rows each
 
 /// How a lane's 8 channels of each 32 feed the mma of element type T.
 template <class T>
@@ -126,7 +127,7 @@ constexpr TileGroups split_tiles(int tiles, int most) {
 template <class T, int kGroups32>
 constexpr int max_threads() {
   int most = 0;
-  for (int k_out = 1; k_out <= 8; ++k_out)
+  for (int k_out = 1; k_out <= kMaxOutChannels; ++k_out)
     most = std::max(
         most, 32 * split_tiles((kTaps * k_out + 7) / 8, max_group_tiles<T, kGroups32>()).warps);
   return most;
@@ -186,28 +187,60 @@ __device__ __forceinline__ void fetch_row(const RgbArgs<T>& a, long long n, int 
   }
 }
 
-// Output row y of image n: every (x, k) adds its contributions (r ascending, then s) from the
-// product slots, then bias and tanh; the row is one contiguous, coalesced store.
-__device__ __forceinline__ void emit_row(const TconvShape& shape, int product_stride,
-                                         const float* products, int row_floats, long long n, int y,
-                                         const float* __restrict__ bias, float* __restrict__ out) {
-  const int k_out = shape.out_channels, width = 2 * shape.width;
-  float* row = out + (n * 2 * shape.height + y) * static_cast<long long>(width) * k_out;
-  for (int e = threadIdx.x; e < width * k_out; e += blockDim.x) {
-    const int x = e / k_out, k = e % k_out;
-    float sum = 0.0f;
+// tanh to within a few FP32 ulps of 1 (absolute), in 4 instructions instead of tanhf's 20: the
+// layer's tanh is a third of its instructions. Clamped where tanh is 1 in FP32, so that exp stays
+// finite.
+__device__ __forceinline__ float fast_tanh(float v) {
+  const float e = __expf(2.0f * fminf(fmaxf(v, -15.0f), 15.0f));
+  return 1.0f - __fdividef(2.0f, 1.0f + e);
+}
+
+// Output rows first_y .. last_y of image n (K = kK channels): each thread takes one output pixel
+// at a time, all its channels, adding its contributions (r ascending, then s) from the product
+// slots, then bias and tanh. Consecutive threads take consecutive pixels of one column parity, so
+// that a warp's taps are the same (with W a multiple of 32).
+template <int kK>
+__device__ __forceinline__ void emit_rows(const TconvShape& shape, int product_stride,
+                                          const float* products, int row_floats, long long n,
+                                          int first_y, int last_y, const float* __restrict__ bias,
+                                          float* __restrict__ out) {
+  const int width = shape.width;
+  const int pixels = (last_y - first_y + 1) * 2 * width;
+  for (int e = threadIdx.x; e < pixels; e += blockDim.x) {
+    const int y = first_y + e / (2 * width), column = e % (2 * width);
+    const int px = column / width, x = 2 * (column % width) + px;
+    float sum[kK] = {};
     for (int r = (y + 1) % 2; r < 5; r += 2) {
       const int i = (y + 1 - r) / 2;  // exact: y + 1 - r is even
       if (i < 0 || i >= shape.height) continue;
       const float* slot = products + (i % kProductSlots) * row_floats;
       for (int s = (x + 1) % 2; s < 5; s += 2) {
         const int j = (x + 1 - s) / 2;
-        if (j < 0 || j >= shape.width) continue;
-        sum += slot[j * product_stride + (r * 5 + s) * k_out + k];
+        if (j < 0 || j >= width) continue;
+        const float* p = slot + j * product_stride + (r * 5 + s) * kK;
+#pragma unroll
+        for (int k = 0; k < kK; ++k) sum[k] += p[k];
       }
     }
-    row[e] = tanhf(sum + bias[k]);
+    float* o = out + ((n * 2 * shape.height + y) * 2 * width + x) * kK;
+#pragma unroll
+    for (int k = 0; k < kK; ++k) o[k] = fast_tanh(sum[k] + bias[k]);
   }
+}
+
+// emit_rows for the layer's K (1 .. kMaxOutChannels), a branch the whole block takes alike.
+template <int kK = 1>
+__device__ __forceinline__ void emit_rows_of(int k_out, const TconvShape& shape,
+                                             int product_stride, const float* products,
+                                             int row_floats, long long n, int first_y, int last_y,
+                                             const float* __restrict__ bias,
+                                             float* __restrict__ out) {
+  if constexpr (kK < kMaxOutChannels) {
+    if (k_out != kK)
+      return emit_rows_of<kK + 1>(k_out, shape, product_stride, products, row_floats, n, first_y,
+                                  last_y, bias, out);
+  }
+  emit_rows<kK>(shape, product_stride, products, row_floats, n, first_y, last_y, bias, out);
 }
 
 // The bound keeps 16 warps an SM (4 blocks of the RGB layer's 4) in registers.
@@ -311,9 +344,9 @@ __global__ void __launch_bounds__(max_threads<T, kGroups32>(),
       }
     }
     __syncthreads();  // row i's products are in; the slot of row i - 3 is free after the next one
-    const int last = i == shape.height - 1 ? 2 * shape.height - 1 : 2 * i;
-    for (int y = max(2 * i - 1, 0); y <= last; ++y)
-      emit_row(shape, plan.product_stride, products, row_floats, n, y, a.bias, a.output);
+    emit_rows_of(shape.out_channels, shape, plan.product_stride, products, row_floats, n,
+                 max(2 * i - 1, 0), i == shape.height - 1 ? 2 * shape.height - 1 : 2 * i, a.bias,
+                 a.output);
   }
 }
 
@@ -374,7 +407,7 @@ void tconv_rgb(const TconvShape& shape, const T* input, const float* packed, con
     throw std::invalid_argument(std::string(who) +
                                 ": in_channels = " + std::to_string(shape.in_channels) +
                                 " is not 32, 64 or 96 (the filter's fragments live in registers)");
-  if (shape.out_channels > 8)
+  if (shape.out_channels > kMaxOutChannels)
     throw std::invalid_argument(std::string(who) + ": out_channels = " +
                                 std::to_string(shape.out_channels) + " is outside 1 .. 8");
   if (reinterpret_cast<std::uintptr_t>(input) % 16 != 0)
