@@ -107,18 +107,16 @@ __host__ __device__ constexpr int max_group_tiles() {
   return kTiles > 0 ? kTiles : 1;
 }
 
-/// How the filter's `tiles` column tiles split among warps holding at most `most` each: equal
-/// groups, none empty.
+/// Warp groups holding `per_group` column tiles each for `tiles` tiles (the last group's tiles
+/// past them hold zero filters: no branch per tile), and the warps of a block: one or more per
+/// group, at least kWarpsPerBlock in all.
 struct TileGroups {
   int groups = 0;
-  int per_group = 0;  // the last group may have fewer
-  int warps = 0;      // groups x warps per group (at least kWarpsPerBlock in all)
+  int warps = 0;
 };
-constexpr TileGroups split_tiles(int tiles, int most) {
+constexpr TileGroups split_tiles(int tiles, int per_group) {
   TileGroups split;
-  split.groups = (tiles + most - 1) / most;
-  split.per_group = (tiles + split.groups - 1) / split.groups;
-  split.groups = (tiles + split.per_group - 1) / split.per_group;
+  split.groups = (tiles + per_group - 1) / per_group;
   split.warps = split.groups * ((kWarpsPerBlock + split.groups - 1) / split.groups);
   return split;
 }
@@ -135,9 +133,7 @@ constexpr int max_threads() {
 
 /// The launch's sizes, worked out on the host.
 struct RgbPlan {
-  int tiles = 0;           // the filter's column tiles: ceil(25 K / 8)
-  int groups = 0;          // warps' groups of tiles
-  int group_tiles = 0;     // tiles per group (the last may have fewer)
+  int groups = 0;          // warps' groups of column tiles, max_group_tiles each
   int slices = 0;          // warps per group, splitting a row's pixel tiles
   int row_pixels = 0;      // a row's pixels rounded up to whole tiles
   int input_stride = 0;    // bytes between two pixels of an input row in shared memory
@@ -174,14 +170,14 @@ __device__ __forceinline__ const float* filter_value(const TconvShape& shape, co
 }
 
 // Starts copying input row `i` of image `n` into `slot` (every thread of the block).
-template <class T>
+template <class T, int kGroups32>
 __device__ __forceinline__ void fetch_row(const RgbArgs<T>& a, long long n, int i,
                                           unsigned char* slot) {
-  const int chunks_per_pixel = a.shape.in_channels * static_cast<int>(sizeof(T)) / 16;
+  constexpr int kChunksPerPixel = kGroups32 * 32 * static_cast<int>(sizeof(T)) / 16;
   const T* row = a.input + (n * a.shape.height + i) * a.shape.width * a.shape.in_channels;
-  const int chunks = a.shape.width * chunks_per_pixel;
+  const int chunks = a.shape.width * kChunksPerPixel;
   for (int e = threadIdx.x; e < chunks; e += blockDim.x) {
-    const int pixel = e / chunks_per_pixel, chunk = e % chunks_per_pixel;
+    const int pixel = e / kChunksPerPixel, chunk = e % kChunksPerPixel;
     cudalabs::async_copy_16_zero_fill(slot + pixel * a.plan.input_stride + 16 * chunk,
                                       reinterpret_cast<const unsigned char*>(row) + 16LL * e, 16);
   }
@@ -195,36 +191,73 @@ __device__ __forceinline__ float fast_tanh(float v) {
   return 1.0f - __fdividef(2.0f, 1.0f + e);
 }
 
-// Output rows first_y .. last_y of image n (K = kK channels): each thread takes one output pixel
-// at a time, all its channels, adding its contributions (r ascending, then s) from the product
-// slots, then bias and tanh. Consecutive threads take consecutive pixels of one column parity, so
-// that a warp's taps are the same (with W a multiple of 32).
+// One output pixel's K channels: row parity kYOdd, column parity kXOdd, column 2 jx + kXOdd.
+// Its contributions come from input rows `rows` (row i - t for r's t-th tap: nullptr outside the
+// image) and columns jx + 1 - t or jx - t, added r ascending, then s: every offset but the
+// column's is a constant, and only the image's edge columns skip one.
+template <int kK, bool kYOdd, bool kXOdd>
+__device__ __forceinline__ void emit_pixel(const float* const (&rows)[3], int jx, int width,
+                                           int product_stride, const float* __restrict__ bias,
+                                           float* __restrict__ out) {
+  constexpr int kRTaps = kYOdd ? 3 : 2, kSTaps = kXOdd ? 3 : 2;
+  float sum[kK] = {};
+#pragma unroll
+  for (int tr = 0; tr < kRTaps; ++tr) {
+    const int r = kYOdd ? 2 * tr : 1 + 2 * tr;
+    if (rows[tr] == nullptr) continue;
+#pragma unroll
+    for (int ts = 0; ts < kSTaps; ++ts) {
+      const int s = kXOdd ? 2 * ts : 1 + 2 * ts;
+      const int j = kXOdd ? jx + 1 - ts : jx - ts;
+      if (j < 0 || j >= width) continue;
+      const float* p = rows[tr] + j * product_stride + (r * 5 + s) * kK;
+#pragma unroll
+      for (int k = 0; k < kK; ++k) sum[k] += p[k];
+    }
+  }
+#pragma unroll
+  for (int k = 0; k < kK; ++k) out[k] = fast_tanh(sum[k] + bias[k]);
+}
+
+// Output rows first_y .. last_y of image n (K = kK channels), one pixel a thread at a time: a row's
+// even columns, then its odd ones (so that a warp's pixels share their taps when W is a multiple
+// of 32), stored where the image has them.
 template <int kK>
 __device__ __forceinline__ void emit_rows(const TconvShape& shape, int product_stride,
                                           const float* products, int row_floats, long long n,
                                           int first_y, int last_y, const float* __restrict__ bias,
                                           float* __restrict__ out) {
-  const int width = shape.width;
-  const int pixels = (last_y - first_y + 1) * 2 * width;
-  for (int e = threadIdx.x; e < pixels; e += blockDim.x) {
-    const int y = first_y + e / (2 * width), column = e % (2 * width);
-    const int px = column / width, x = 2 * (column % width) + px;
-    float sum[kK] = {};
-    for (int r = (y + 1) % 2; r < 5; r += 2) {
-      const int i = (y + 1 - r) / 2;  // exact: y + 1 - r is even
-      if (i < 0 || i >= shape.height) continue;
-      const float* slot = products + (i % kProductSlots) * row_floats;
-      for (int s = (x + 1) % 2; s < 5; s += 2) {
-        const int j = (x + 1 - s) / 2;
-        if (j < 0 || j >= width) continue;
-        const float* p = slot + j * product_stride + (r * 5 + s) * kK;
+  const int width = shape.width, columns = 2 * width;
+  // This thread's first pixel and its stride, as (row, column) pairs: no division per pixel.
+  int row = threadIdx.x / columns, column = threadIdx.x % columns;
+  const int row_step = blockDim.x / columns, column_step = blockDim.x % columns;
+  for (int y = first_y + row; y <= last_y;) {
+    const float* rows[3];
 #pragma unroll
-        for (int k = 0; k < kK; ++k) sum[k] += p[k];
-      }
+    for (int t = 0; t < 3; ++t) {
+      const int i = (y + 1) / 2 - t;
+      rows[t] = i >= 0 && i < shape.height ? products + (i % kProductSlots) * row_floats : nullptr;
     }
-    float* o = out + ((n * 2 * shape.height + y) * 2 * width + x) * kK;
-#pragma unroll
-    for (int k = 0; k < kK; ++k) o[k] = fast_tanh(sum[k] + bias[k]);
+    const bool x_odd = column >= width;
+    const int jx = x_odd ? column - width : column;
+    float* o = out + ((n * 2 * shape.height + y) * columns + 2 * jx + x_odd) * kK;
+    if (y % 2 == 1) {
+      if (x_odd)
+        emit_pixel<kK, true, true>(rows, jx, width, product_stride, bias, o);
+      else
+        emit_pixel<kK, true, false>(rows, jx, width, product_stride, bias, o);
+    } else {
+      if (x_odd)
+        emit_pixel<kK, false, true>(rows, jx, width, product_stride, bias, o);
+      else
+        emit_pixel<kK, false, false>(rows, jx, width, product_stride, bias, o);
+    }
+    column += column_step;
+    y += row_step;
+    if (column >= columns) {
+      column -= columns;
+      ++y;
+    }
   }
 }
 
@@ -250,19 +283,18 @@ __global__ void __launch_bounds__(max_threads<T, kGroups32>(),
     rgb_scatter_kernel(RgbArgs<T> a) {
   using Mma = RgbMma<T>;
   constexpr int kSteps = kGroups32 * Mma::kStepsPer32;
-  constexpr int kMaxTiles = max_group_tiles<T, kGroups32>();
+  constexpr int kTiles = max_group_tiles<T, kGroups32>();  // this warp's column tiles
   extern __shared__ __align__(16) unsigned char shared[];
   const TconvShape& shape = a.shape;
   const RgbPlan& plan = a.plan;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, q = lane % 4;
   const int group = warp % plan.groups, slice = warp / plan.groups;
-  const int first_tile = group * plan.group_tiles;
-  const int my_tiles = min(plan.group_tiles, plan.tiles - first_tile);
+  const int first_column = 8 * kTiles * group;
 
-  // This warp's B fragments: column 8 t + g of its tiles, every k-step, built once.
-  std::uint32_t b[kMaxTiles][kSteps][2];
+  // This warp's B fragments: column first_column + 8 t + g, every k-step, built once.
+  std::uint32_t b[kTiles][kSteps][2];
 #pragma unroll
-  for (int t = 0; t < kMaxTiles; ++t) {
+  for (int t = 0; t < kTiles; ++t) {
 #pragma unroll
     for (int step = 0; step < kSteps; ++step) {
 #pragma unroll
@@ -270,9 +302,7 @@ __global__ void __launch_bounds__(max_threads<T, kGroups32>(),
         const int c =
             32 * (step / Mma::kStepsPer32) + Mma::b_channel(q, step % Mma::kStepsPer32, which);
         bool real = false;
-        const float* w = t < my_tiles
-                             ? filter_value(shape, a.packed, c, 8 * (first_tile + t) + g, real)
-                             : a.packed;
+        const float* w = filter_value(shape, a.packed, c, first_column + 8 * t + g, real);
         // BF16 pairs channels c and c + 1, whose values sit K apart in the packed filter.
         b[t][step][which] = real ? Mma::b_register(w, shape.out_channels) : 0u;
       }
@@ -281,7 +311,7 @@ __global__ void __launch_bounds__(max_threads<T, kGroups32>(),
 
   const int row_tiles = plan.row_pixels / kTilePixels;
   const int input_slot_bytes = plan.row_pixels * plan.input_stride;
-  const int row_floats = shape.width * plan.product_stride;
+  const int row_floats = plan.row_pixels * plan.product_stride;
   unsigned char* inputs = shared;
   float* products = reinterpret_cast<float*>(shared + kInputSlots * input_slot_bytes);
   const long long images =
@@ -289,8 +319,8 @@ __global__ void __launch_bounds__(max_threads<T, kGroups32>(),
   const long long rows = images * shape.height;
   const auto fetch = [&](long long u) {
     const long long n = blockIdx.x + (u / shape.height) * gridDim.x;
-    fetch_row(a, n, static_cast<int>(u % shape.height),
-              inputs + (u % kInputSlots) * input_slot_bytes);
+    fetch_row<T, kGroups32>(a, n, static_cast<int>(u % shape.height),
+                            inputs + (u % kInputSlots) * input_slot_bytes);
   };
   for (int u = 0; u < kRgbAhead; ++u) {
     if (u < rows) fetch(u);
@@ -308,17 +338,19 @@ __global__ void __launch_bounds__(max_threads<T, kGroups32>(),
     const unsigned char* input = inputs + (u % kInputSlots) * input_slot_bytes;
     float* slot = products + (i % kProductSlots) * row_floats;
     for (int tile = slice; tile < row_tiles; tile += plan.slices) {
-      const int j0 = tile * kTilePixels;
-      float acc[kMaxTiles][4] = {};
+      // Rows g and g + 8 of the tile (pixels j0 + g, j0 + g + 8): this lane's 8 channels of each
+      // 32 at a fixed offset (past the image's width: pixels whose products nobody reads).
+      const unsigned char* a_row = input + (tile * kTilePixels + g) * plan.input_stride +
+                                   16 * Mma::kLoads * q;
+      float acc[kTiles][4] = {};
 #pragma unroll
       for (int group32 = 0; group32 < kGroups32; ++group32) {
         uint4 r0[Mma::kLoads], r1[Mma::kLoads];
-        const unsigned char* p0 = input + (j0 + g) * plan.input_stride +
-                                  group32 * 16 * Mma::kLoads * 4 + 16 * Mma::kLoads * q;
 #pragma unroll
         for (int l = 0; l < Mma::kLoads; ++l) {
-          r0[l] = *reinterpret_cast<const uint4*>(p0 + 16 * l);
-          r1[l] = *reinterpret_cast<const uint4*>(p0 + 8 * plan.input_stride + 16 * l);
+          r0[l] = *reinterpret_cast<const uint4*>(a_row + 64 * Mma::kLoads * group32 + 16 * l);
+          r1[l] = *reinterpret_cast<const uint4*>(a_row + 8 * plan.input_stride +
+                                                  64 * Mma::kLoads * group32 + 16 * l);
         }
 #pragma unroll
         for (int h = 0; h < Mma::kStepsPer32; ++h) {
@@ -326,21 +358,16 @@ __global__ void __launch_bounds__(max_threads<T, kGroups32>(),
           Mma::a_fragment(r0, r1, h, frag);
           const int step = group32 * Mma::kStepsPer32 + h;
 #pragma unroll
-          for (int t = 0; t < kMaxTiles; ++t)
-            if (t < my_tiles) Mma::mma(acc[t], frag, b[t][step][0], b[t][step][1]);
+          for (int t = 0; t < kTiles; ++t) Mma::mma(acc[t], frag, b[t][step][0], b[t][step][1]);
         }
       }
-      // acc[t]: pixels j0 + g (0, 1) and j0 + g + 8 (2, 3), columns 8 (first_tile + t) + 2 q, + 1.
+      // acc[t]: pixels g (0, 1) and g + 8 (2, 3) of the tile, columns first_column + 8 t + 2 q, + 1.
+      float* p_row = slot + (tile * kTilePixels + g) * plan.product_stride + first_column + 2 * q;
 #pragma unroll
-      for (int half = 0; half < 2; ++half) {
-        const int j = j0 + g + 8 * half;
-        if (j >= shape.width) continue;
-#pragma unroll
-        for (int t = 0; t < kMaxTiles; ++t) {
-          if (t < my_tiles)
-            *reinterpret_cast<float2*>(slot + j * plan.product_stride + 8 * (first_tile + t) +
-                                       2 * q) = make_float2(acc[t][2 * half], acc[t][2 * half + 1]);
-        }
+      for (int t = 0; t < kTiles; ++t) {
+        *reinterpret_cast<float2*>(p_row + 8 * t) = make_float2(acc[t][0], acc[t][1]);
+        *reinterpret_cast<float2*>(p_row + 8 * plan.product_stride + 8 * t) =
+            make_float2(acc[t][2], acc[t][3]);
       }
     }
     __syncthreads();  // row i's products are in; the slot of row i - 3 is free after the next one
@@ -368,17 +395,16 @@ template <class T, int kGroups32>
 void launch_rgb(const TconvShape& shape, const T* input, const float* packed, const float* bias,
                 float* output, cudaStream_t stream, const char* who) {
   RgbPlan plan;
-  plan.tiles = (kTaps * shape.out_channels + 7) / 8;
-  const TileGroups split = split_tiles(plan.tiles, max_group_tiles<T, kGroups32>());
+  const TileGroups split =
+      split_tiles((kTaps * shape.out_channels + 7) / 8, max_group_tiles<T, kGroups32>());
   plan.groups = split.groups;
-  plan.group_tiles = split.per_group;
   plan.slices = split.warps / split.groups;
   plan.row_pixels = (shape.width + kTilePixels - 1) / kTilePixels * kTilePixels;
   plan.input_stride = padded_input_stride<T>(shape.in_channels);
-  plan.product_stride = padded_product_stride(plan.tiles);
+  plan.product_stride = padded_product_stride(plan.groups * max_group_tiles<T, kGroups32>());
   plan.shared_bytes =
       static_cast<std::size_t>(kInputSlots) * plan.row_pixels * plan.input_stride +
-      static_cast<std::size_t>(kProductSlots) * shape.width * plan.product_stride * sizeof(float);
+      static_cast<std::size_t>(kProductSlots) * plan.row_pixels * plan.product_stride * sizeof(float);
   int device = 0, most = 0;
   CUDA_CHECK(cudaGetDevice(&device));
   CUDA_CHECK(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
