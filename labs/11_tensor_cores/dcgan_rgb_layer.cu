@@ -15,8 +15,10 @@
 //   a block has one or more warps per group, which split the row's 16-pixel tiles.
 // - BF16 inputs run m16n8k16, TF32 inputs m16n8k8. Within each 32 channels the sum is permuted so
 //   that a lane's 8 channels are contiguous: one 16-byte (BF16) or two (TF32) shared loads give it
-//   every A value of the group's 2 (4) k-steps. A pixel's row in shared memory is padded so that
-//   the 8 lanes of a quarter-warp hit distinct banks.
+//   every A value of the group's 2 (4) k-steps. Odd pixels' chunks are swizzled in shared memory
+//   (PixelLayout) so that the 8 lanes of a quarter-warp hit distinct banks.
+// - Everything a step would divide (its image and row, its slots, a thread's chunks and output
+//   pixels) is counted or worked out once: the layer is bound by issued instructions.
 #include "common/async_copy.cuh"
 #include "common/cuda_check.h"
 #include "common/launch_utils.h"
@@ -38,7 +40,7 @@ namespace subpixel = lab09::subpixel;
 
 constexpr int kTaps = 25;        // the 5 x 5 filter
 constexpr int kTilePixels = 16;  // an mma's rows
-constexpr int kRgbAhead = 2;     // input rows in flight while one is multiplied
+constexpr int kRgbAhead = 3;     // input rows in flight while one is multiplied
 constexpr int kInputSlots = kRgbAhead + 1;
 constexpr int kProductSlots = 3;        // output row 2 i - 1 needs the products of rows i - 2 .. i
 constexpr int kFragmentRegisters = 40;  // filter registers a warp holds
@@ -53,7 +55,7 @@ template <>
 struct RgbMma<__nv_bfloat16> {
   static constexpr int kStepsPer32 = 2;  // m16n8k16
   static constexpr int kLoads = 1;       // 16-byte loads per 8 channels
-  static constexpr int kPadTo = 64;      // a pixel's row starts 64 bytes past a multiple of 128
+  static constexpr int kSwizzle = 4;     // chunk bit flipped on odd pixels (see pixel_layout)
   /// The A fragment of step h (0, 1) of the group: rows g and g + 8 from r0 and r1.
   __device__ static void a_fragment(const uint4 (&r0)[1], const uint4 (&r1)[1], int h,
                                     std::uint32_t (&a)[4]) {
@@ -79,7 +81,7 @@ template <>
 struct RgbMma<float> {
   static constexpr int kStepsPer32 = 4;  // m16n8k8
   static constexpr int kLoads = 2;
-  static constexpr int kPadTo = 16;
+  static constexpr int kSwizzle = 1;
   /// Step j (0..3) takes channels 8 q + 2 j (k-index q) and 8 q + 2 j + 1 (k-index q + 4).
   __device__ static void a_fragment(const uint4 (&r0)[2], const uint4 (&r1)[2], int j,
                                     std::uint32_t (&a)[4]) {
@@ -106,6 +108,20 @@ __host__ __device__ constexpr int max_group_tiles() {
   constexpr int kTiles = kFragmentRegisters / (2 * kGroups32 * RgbMma<T>::kStepsPer32);
   return kTiles > 0 ? kTiles : 1;
 }
+
+/// A pixel's bytes in an input row in shared memory, and the XOR its odd pixels apply to their
+/// 16-byte chunks' indices: where pixels are a multiple of 128 bytes apart, the 8 lanes of a
+/// quarter-warp would read two pixels' same chunks from the same banks; the XOR moves the odd
+/// pixel's to the other half (BF16: lane q reads chunk q; TF32: chunks 2 q and 2 q + 1).
+template <class T, int kGroups32>
+struct PixelLayout {
+  static constexpr int kBytes = kGroups32 * 32 * static_cast<int>(sizeof(T));
+  static constexpr int kChunks = kBytes / 16;
+  static constexpr int kSwizzle = kBytes % 128 == 0 ? RgbMma<T>::kSwizzle : 0;
+  __host__ __device__ static constexpr int offset(int pixel, int chunk) {
+    return pixel * kBytes + 16 * (chunk ^ ((pixel & 1) * kSwizzle));
+  }
+};
 
 /// Warp groups holding `per_group` column tiles each for `tiles` tiles (the last group's tiles
 /// past them hold zero filters: no branch per tile), and the warps of a block: one or more per
@@ -136,7 +152,6 @@ struct RgbPlan {
   int groups = 0;          // warps' groups of column tiles, max_group_tiles each
   int slices = 0;          // warps per group, splitting a row's pixel tiles
   int row_pixels = 0;      // a row's pixels rounded up to whole tiles
-  int input_stride = 0;    // bytes between two pixels of an input row in shared memory
   int product_stride = 0;  // floats between two pixels' products
   std::size_t shared_bytes = 0;
   int threads() const { return 32 * groups * slices; }
@@ -169,19 +184,42 @@ __device__ __forceinline__ const float* filter_value(const TconvShape& shape, co
   return packed + subpixel::phase_start(z, shape.in_channels, k_out) + row * k_out + k;
 }
 
-// Starts copying input row `i` of image `n` into `slot` (every thread of the block).
-template <class T, int kGroups32>
-__device__ __forceinline__ void fetch_row(const RgbArgs<T>& a, long long n, int i,
-                                          unsigned char* slot) {
-  constexpr int kChunksPerPixel = kGroups32 * 32 * static_cast<int>(sizeof(T)) / 16;
-  const T* row = a.input + (n * a.shape.height + i) * a.shape.width * a.shape.in_channels;
-  const int chunks = a.shape.width * kChunksPerPixel;
-  for (int e = threadIdx.x; e < chunks; e += blockDim.x) {
-    const int pixel = e / kChunksPerPixel, chunk = e % kChunksPerPixel;
-    cudalabs::async_copy_16_zero_fill(slot + pixel * a.plan.input_stride + 16 * chunk,
-                                      reinterpret_cast<const unsigned char*>(row) + 16LL * e, 16);
+// A block's walk over its images' input rows, image after image (blockIdx.x + gridDim.x t), kept
+// as counters: no division per row.
+struct RowCursor {
+  long long image;
+  int row = 0;
+  __device__ void advance(int height) {
+    if (++row == height) {
+      row = 0;
+      image += gridDim.x;
+    }
   }
-}
+};
+
+// This thread's share of copying an input row: the 16-byte chunk it copies of every pixel it
+// takes (pixels first_pixel, + pixel_step, ...), the same for every row.
+template <class T, int kGroups32>
+struct RowCopy {
+  using Layout = PixelLayout<T, kGroups32>;
+  static constexpr int kChunksPerPixel = Layout::kChunks;
+  int first_pixel, pixel_step, chunk;
+  __device__ RowCopy()
+      : first_pixel(threadIdx.x / kChunksPerPixel),
+        pixel_step(blockDim.x / kChunksPerPixel),
+        chunk(threadIdx.x % kChunksPerPixel) {
+    if (threadIdx.x >= pixel_step * kChunksPerPixel) first_pixel = 1 << 30;  // a partial pass's
+  }
+  /// Starts copying input row `at` into `slot` (every thread of the block).
+  __device__ void start(const RgbArgs<T>& a, const RowCursor& at, unsigned char* slot) const {
+    const int width = a.shape.width;
+    const unsigned char* row = reinterpret_cast<const unsigned char*>(
+        a.input + (at.image * a.shape.height + at.row) * width * a.shape.in_channels);
+    for (int pixel = first_pixel; pixel < width; pixel += pixel_step)
+      cudalabs::async_copy_16_zero_fill(slot + Layout::offset(pixel, chunk),
+                                        row + (pixel * kChunksPerPixel + chunk) * 16LL, 16);
+  }
+};
 
 // tanh to within a few FP32 ulps of 1 (absolute), in 4 instructions instead of tanhf's 20: the
 // layer's tanh is a third of its instructions. Clamped where tanh is 1 in FP32, so that exp stays
@@ -222,16 +260,25 @@ __device__ __forceinline__ void emit_pixel(const float* const (&rows)[3], int jx
 // Output rows first_y .. last_y of image n (K = kK channels), one pixel a thread at a time: a row's
 // even columns, then its odd ones (so that a warp's pixels share their taps when W is a multiple
 // of 32), stored where the image has them.
+// This thread's first output pixel of a run of rows and its stride, as (row, column) offsets,
+// worked out once: no division per pixel.
+struct PixelWalk {
+  int row, column, row_step, column_step;
+  __device__ explicit PixelWalk(int columns)
+      : row(threadIdx.x / columns),
+        column(threadIdx.x % columns),
+        row_step(blockDim.x / columns),
+        column_step(blockDim.x % columns) {}
+};
+
 template <int kK>
-__device__ __forceinline__ void emit_rows(const TconvShape& shape, int product_stride,
-                                          const float* products, int row_floats, long long n,
-                                          int first_y, int last_y, const float* __restrict__ bias,
-                                          float* __restrict__ out) {
+__device__ __forceinline__ void emit_rows(const TconvShape& shape, const PixelWalk& walk,
+                                          int product_stride, const float* products, int row_floats,
+                                          long long n, int first_y, int last_y,
+                                          const float* __restrict__ bias, float* __restrict__ out) {
   const int width = shape.width, columns = 2 * width;
-  // This thread's first pixel and its stride, as (row, column) pairs: no division per pixel.
-  int row = threadIdx.x / columns, column = threadIdx.x % columns;
-  const int row_step = blockDim.x / columns, column_step = blockDim.x % columns;
-  for (int y = first_y + row; y <= last_y;) {
+  int column = walk.column;
+  for (int y = first_y + walk.row; y <= last_y;) {
     const float* rows[3];
 #pragma unroll
     for (int t = 0; t < 3; ++t) {
@@ -252,8 +299,8 @@ __device__ __forceinline__ void emit_rows(const TconvShape& shape, int product_s
       else
         emit_pixel<kK, false, false>(rows, jx, width, product_stride, bias, o);
     }
-    column += column_step;
-    y += row_step;
+    column += walk.column_step;
+    y += walk.row_step;
     if (column >= columns) {
       column -= columns;
       ++y;
@@ -264,16 +311,17 @@ __device__ __forceinline__ void emit_rows(const TconvShape& shape, int product_s
 // emit_rows for the layer's K (1 .. kMaxOutChannels), a branch the whole block takes alike.
 template <int kK = 1>
 __device__ __forceinline__ void emit_rows_of(int k_out, const TconvShape& shape,
-                                             int product_stride, const float* products,
-                                             int row_floats, long long n, int first_y, int last_y,
+                                             const PixelWalk& walk, int product_stride,
+                                             const float* products, int row_floats, long long n,
+                                             int first_y, int last_y,
                                              const float* __restrict__ bias,
                                              float* __restrict__ out) {
   if constexpr (kK < kMaxOutChannels) {
     if (k_out != kK)
-      return emit_rows_of<kK + 1>(k_out, shape, product_stride, products, row_floats, n, first_y,
-                                  last_y, bias, out);
+      return emit_rows_of<kK + 1>(k_out, shape, walk, product_stride, products, row_floats, n,
+                                  first_y, last_y, bias, out);
   }
-  emit_rows<kK>(shape, product_stride, products, row_floats, n, first_y, last_y, bias, out);
+  emit_rows<kK>(shape, walk, product_stride, products, row_floats, n, first_y, last_y, bias, out);
 }
 
 // The bound keeps 16 warps an SM (4 blocks of the RGB layer's 4) in registers.
@@ -310,47 +358,53 @@ __global__ void __launch_bounds__(max_threads<T, kGroups32>(),
   }
 
   const int row_tiles = plan.row_pixels / kTilePixels;
-  const int input_slot_bytes = plan.row_pixels * plan.input_stride;
+  using Layout = PixelLayout<T, kGroups32>;
+  const int input_slot_bytes = plan.row_pixels * Layout::kBytes;
   const int row_floats = plan.row_pixels * plan.product_stride;
   unsigned char* inputs = shared;
   float* products = reinterpret_cast<float*>(shared + kInputSlots * input_slot_bytes);
   const long long images =
       (shape.batch - 1 - static_cast<long long>(blockIdx.x)) / gridDim.x + 1;  // blockIdx.x < batch
   const long long rows = images * shape.height;
-  const auto fetch = [&](long long u) {
-    const long long n = blockIdx.x + (u / shape.height) * gridDim.x;
-    fetch_row<T, kGroups32>(a, n, static_cast<int>(u % shape.height),
-                            inputs + (u % kInputSlots) * input_slot_bytes);
+  const RowCopy<T, kGroups32> copy;
+  const PixelWalk walk(2 * shape.width);
+  RowCursor next{blockIdx.x};  // the next row to fetch, and its slot
+  int next_slot = 0;
+  const auto fetch_next = [&] {
+    copy.start(a, next, inputs + next_slot * input_slot_bytes);
+    next.advance(shape.height);
+    next_slot = next_slot == kInputSlots - 1 ? 0 : next_slot + 1;
   };
   for (int u = 0; u < kRgbAhead; ++u) {
-    if (u < rows) fetch(u);
+    if (u < rows) fetch_next();
     cudalabs::async_copy_commit();
   }
+  RowCursor at{blockIdx.x};  // the row being multiplied, its input slot and its product slot
+  int input_slot = 0, product_slot = 0;
   for (long long u = 0; u < rows; ++u) {
     // Row u + kRgbAhead goes into the slot row u - 1 was multiplied from (done before the last
     // barrier); row u must have landed, in every thread's copies.
-    if (u + kRgbAhead < rows) fetch(u + kRgbAhead);
+    if (u + kRgbAhead < rows) fetch_next();
     cudalabs::async_copy_commit();
     cudalabs::async_copy_wait<kRgbAhead>();
     __syncthreads();
-    const long long n = blockIdx.x + (u / shape.height) * gridDim.x;
-    const int i = static_cast<int>(u % shape.height);
-    const unsigned char* input = inputs + (u % kInputSlots) * input_slot_bytes;
-    float* slot = products + (i % kProductSlots) * row_floats;
+    const int i = at.row;
+    const unsigned char* input = inputs + input_slot * input_slot_bytes;
+    float* slot = products + product_slot * row_floats;
     for (int tile = slice; tile < row_tiles; tile += plan.slices) {
-      // Rows g and g + 8 of the tile (pixels j0 + g, j0 + g + 8): this lane's 8 channels of each
-      // 32 at a fixed offset (past the image's width: pixels whose products nobody reads).
-      const unsigned char* a_row = input + (tile * kTilePixels + g) * plan.input_stride +
-                                   16 * Mma::kLoads * q;
+      // Rows g and g + 8 of the tile (pixels j0 + g, j0 + g + 8, of g's parity): this lane's 8
+      // channels of each 32 (past the image's width: pixels whose products nobody reads).
+      const unsigned char* a_row = input + (tile * kTilePixels + g) * Layout::kBytes;
       float acc[kTiles][4] = {};
 #pragma unroll
       for (int group32 = 0; group32 < kGroups32; ++group32) {
         uint4 r0[Mma::kLoads], r1[Mma::kLoads];
 #pragma unroll
         for (int l = 0; l < Mma::kLoads; ++l) {
-          r0[l] = *reinterpret_cast<const uint4*>(a_row + 64 * Mma::kLoads * group32 + 16 * l);
-          r1[l] = *reinterpret_cast<const uint4*>(a_row + 8 * plan.input_stride +
-                                                  64 * Mma::kLoads * group32 + 16 * l);
+          const int chunk =
+              (4 * Mma::kLoads * group32 + Mma::kLoads * q + l) ^ ((g & 1) * Layout::kSwizzle);
+          r0[l] = *reinterpret_cast<const uint4*>(a_row + 16 * chunk);
+          r1[l] = *reinterpret_cast<const uint4*>(a_row + 8 * Layout::kBytes + 16 * chunk);
         }
 #pragma unroll
         for (int h = 0; h < Mma::kStepsPer32; ++h) {
@@ -361,7 +415,8 @@ __global__ void __launch_bounds__(max_threads<T, kGroups32>(),
           for (int t = 0; t < kTiles; ++t) Mma::mma(acc[t], frag, b[t][step][0], b[t][step][1]);
         }
       }
-      // acc[t]: pixels g (0, 1) and g + 8 (2, 3) of the tile, columns first_column + 8 t + 2 q, + 1.
+      // acc[t]: pixels g (0, 1) and g + 8 (2, 3) of the tile, columns first_column + 8 t + 2 q,
+      // + 1.
       float* p_row = slot + (tile * kTilePixels + g) * plan.product_stride + first_column + 2 * q;
 #pragma unroll
       for (int t = 0; t < kTiles; ++t) {
@@ -371,16 +426,13 @@ __global__ void __launch_bounds__(max_threads<T, kGroups32>(),
       }
     }
     __syncthreads();  // row i's products are in; the slot of row i - 3 is free after the next one
-    emit_rows_of(shape.out_channels, shape, plan.product_stride, products, row_floats, n,
-                 max(2 * i - 1, 0), i == shape.height - 1 ? 2 * shape.height - 1 : 2 * i, a.bias,
-                 a.output);
+    emit_rows_of(shape.out_channels, shape, walk, plan.product_stride, products, row_floats,
+                 at.image, max(2 * i - 1, 0), i == shape.height - 1 ? 2 * shape.height - 1 : 2 * i,
+                 a.bias, a.output);
+    at.advance(shape.height);
+    input_slot = input_slot == kInputSlots - 1 ? 0 : input_slot + 1;
+    product_slot = at.row == 0 || product_slot == kProductSlots - 1 ? 0 : product_slot + 1;
   }
-}
-
-template <class T>
-int padded_input_stride(int in_channels) {
-  const int bytes = in_channels * static_cast<int>(sizeof(T));
-  return bytes + ((RgbMma<T>::kPadTo - bytes) % 128 + 128) % 128;
 }
 
 // Floats between two pixels' products: 8 per column tile, then 8 more while the stride is 0 or
@@ -400,11 +452,11 @@ void launch_rgb(const TconvShape& shape, const T* input, const float* packed, co
   plan.groups = split.groups;
   plan.slices = split.warps / split.groups;
   plan.row_pixels = (shape.width + kTilePixels - 1) / kTilePixels * kTilePixels;
-  plan.input_stride = padded_input_stride<T>(shape.in_channels);
   plan.product_stride = padded_product_stride(plan.groups * max_group_tiles<T, kGroups32>());
   plan.shared_bytes =
-      static_cast<std::size_t>(kInputSlots) * plan.row_pixels * plan.input_stride +
-      static_cast<std::size_t>(kProductSlots) * plan.row_pixels * plan.product_stride * sizeof(float);
+      static_cast<std::size_t>(kInputSlots) * plan.row_pixels * PixelLayout<T, kGroups32>::kBytes +
+      static_cast<std::size_t>(kProductSlots) * plan.row_pixels * plan.product_stride *
+          sizeof(float);
   int device = 0, most = 0;
   CUDA_CHECK(cudaGetDevice(&device));
   CUDA_CHECK(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
