@@ -28,6 +28,7 @@ RUNS = (
     "results/lab13_attention_steps_issue",
     "results/lab13_attention_steps_lean",
     "results/lab13_attention_steps_resident",
+    "results/lab13_attention_steps_settled",
 )
 
 
@@ -53,6 +54,15 @@ class StepsTableTest(unittest.TestCase):
                     self.assertAlmostEqual(run.ratio(row, problem), entry["vs_sdpa_best"], places=9)
                     compared += 1
         self.assertGreater(compared, 40)
+
+    def test_a_settled_run_says_so_under_its_table_and_an_earlier_one_does_not(self):
+        settled = attention_steps.StepsRun(DATA, "results/lab13_attention_steps_settled", DEVICE)
+        self.assertEqual(settled.context["settle_ms"], 200)
+        self.assertIn("run untimed for 200 ms before its measurements", settled.note())
+        earlier = attention_steps.StepsRun(DATA, "results/lab13_attention_steps_resident", DEVICE)
+        self.assertNotIn("untimed", earlier.note())
+        sdpa = json.loads((DATA / "results/lab13_steps_settled_pytorch_nvidia-h200.json").read_text())
+        self.assertEqual(sdpa["context"]["settle_ms"], 200, "SDPA's backends settle as the driver's rows do")
 
     def test_the_table_has_a_row_per_step_a_column_per_problem_and_marks_the_goal(self):
         run = attention_steps.StepsRun(DATA, "results/lab13_attention_steps_lpt", DEVICE)

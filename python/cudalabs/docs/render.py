@@ -96,6 +96,7 @@ FORMATS = {
     "gb": lambda v: f"{v / 1e9:.2f} GB",
     "ms": lambda v: f"{v / 1e6:.2f} ms",
     "float1": lambda v: f"{v:.1f}",
+    "tflops": lambda v: f"{v / 1e3:,.0f}",  # a record's GFLOP/s counter, shown in TFLOP/s
 }
 FORMATS.update(ratio=FORMATS["f2"], count=FORMATS["f0"])  # the walkthroughs' older names
 FLOOR_TERMS = ("compute_floor", "memory_floor", "floor")  # calc's terms for a DCGAN layer's floors, in ms

@@ -95,10 +95,16 @@ class StepsRun:
     def note(self) -> str:
         c = self.context
         command = re.sub(r"<outside>/(?:\S*/)?", "", c["command"])
+        # Records from before --settle-ms timed each row straight after the one before it.
+        settled = (
+            f", each row and each SDPA backend run untimed for {c['settle_ms']} ms before its measurements"
+            if c.get("settle_ms")
+            else ""
+        )
         return (
             f"_{c['device']}, {c['date'][:10]}, commit {c['git_commit'][:7]}, `{command}`; PyTorch's SDPA in the "
             f"same run (`docs/data/{self.pytorch_path.parent.name}/{self.pytorch_path.name}`); every row checked "
-            f"first, medians of {c['repetitions']} interleaved rounds._"
+            f"first, medians of {c['repetitions']} interleaved rounds{settled}._"
         )
 
     def table(self) -> str:
