@@ -60,8 +60,10 @@ VALUE_BYTES = {
     "dcgan_bf16": ((4, 4, 2), (2, 2, 2), (2, 2, 2), (2, 2, 2), (2, 4, 4)),
     "dcgan_tf32": FP32_VALUES,
 }
-# What each layer multiplies in, so which ceiling bounds its arithmetic: the linear layer is lab 07's FP32 GEMM
-# in both, and TF32's RGB layer lab 09's FP32 kernel. Lab 09's variants are FP32 throughout.
+# What each layer multiplies in, so which ceiling bounds its arithmetic, in the generator the tensor-core record
+# (results/lab11_dcgan_<device>.json, commit d44243d) measured: the linear layer lab 07's FP32 GEMM in both, and
+# TF32's RGB layer lab 09's FP32 kernel (since 407b140 it is TF32 on mma.sync: "tf32" once a record measures it).
+# Lab 09's variants are FP32 throughout.
 COMPUTES_IN = {
     "dcgan_bf16": ("fp32", "bf16", "bf16", "bf16", "bf16"),
     "dcgan_tf32": ("fp32", "tf32", "tf32", "tf32", "fp32"),
