@@ -13,10 +13,9 @@
 // - Each warp holds one group of the filter's column tiles in registers for its whole life (at
 //   most kFragmentRegisters of them, so that 4 or more warps fit an SM's registers per block);
 //   a block has one or more warps per group, which split the row's 16-pixel tiles.
-// - BF16 inputs run m16n8k16, TF32 inputs m16n8k8. Within each 32 channels the sum is permuted so
-//   that a lane's 8 channels are contiguous: one 16-byte (BF16) or two (TF32) shared loads give it
-//   every A value of the group's 2 (4) k-steps. Odd pixels' chunks are swizzled in shared memory
-//   (PixelLayout) so that the 8 lanes of a quarter-warp hit distinct banks.
+// - BF16 inputs run m16n8k16, TF32 inputs m16n8k8, their A fragments one ldmatrix.x4 a k-step;
+//   the pixels' chunks are swizzled in shared memory (PixelLayout) so that ldmatrix's 8 rows hit
+//   distinct banks.
 // - Everything a step would divide (its image and row, its slots, a thread's chunks and output
 //   pixels) is counted or worked out once: the layer is bound by issued instructions.
 #include "common/async_copy.cuh"
@@ -47,25 +46,17 @@ constexpr int kFragmentRegisters = 40;  // filter registers a warp holds
 constexpr int kWarpsPerBlock = 4;       // at least, when the filter's groups are fewer
 constexpr int kMaxOutChannels = 8;      // K: one emit_rows each
 
-/// How a lane's 8 channels of each 32 feed the mma of element type T.
+/// The mma of element type T. Its A fragments come from ldmatrix.x4 in both types: each k-step is
+/// two 16-byte chunks of a pixel's channels (8 BF16 or 4 TF32 each), rows g and g + 8, and the
+/// 32-bit TF32 values land as ldmatrix's pairs of 16-bit ones, where m16n8k8 expects them.
 template <class T>
 struct RgbMma;
 
 template <>
 struct RgbMma<__nv_bfloat16> {
   static constexpr int kStepsPer32 = 2;  // m16n8k16
-  static constexpr int kLoads = 1;       // 16-byte loads per 8 channels
-  static constexpr int kSwizzle = 4;     // chunk bit flipped on odd pixels (see pixel_layout)
-  /// The A fragment of step h (0, 1) of the group: rows g and g + 8 from r0 and r1.
-  __device__ static void a_fragment(const uint4 (&r0)[1], const uint4 (&r1)[1], int h,
-                                    std::uint32_t (&a)[4]) {
-    a[0] = h == 0 ? r0[0].x : r0[0].z;
-    a[1] = h == 0 ? r1[0].x : r1[0].z;
-    a[2] = h == 0 ? r0[0].y : r0[0].w;
-    a[3] = h == 0 ? r1[0].y : r1[0].w;
-  }
-  /// The channel (within the 32) that k-index 2 q (b0) or 2 q + 8 (b1) of step h stands for.
-  __device__ static int b_channel(int q, int h, int which) { return 8 * q + 4 * h + 2 * which; }
+  /// The channel of step `step` that B's register `which` (k-indices 2 q, 2 q + 1; or + 8) starts.
+  __device__ static int b_channel(int step, int q, int which) { return 16 * step + 2 * q + 8 * which; }
   /// B's register: the channel pair (c, c + 1) at column n, rounded to BF16.
   __device__ static std::uint32_t b_register(const float* w, int stride) {
     const __nv_bfloat162 pair = __floats2bfloat162_rn(w[0], w[stride]);
@@ -80,19 +71,8 @@ struct RgbMma<__nv_bfloat16> {
 template <>
 struct RgbMma<float> {
   static constexpr int kStepsPer32 = 4;  // m16n8k8
-  static constexpr int kLoads = 2;
-  static constexpr int kSwizzle = 1;
-  /// Step j (0..3) takes channels 8 q + 2 j (k-index q) and 8 q + 2 j + 1 (k-index q + 4).
-  __device__ static void a_fragment(const uint4 (&r0)[2], const uint4 (&r1)[2], int j,
-                                    std::uint32_t (&a)[4]) {
-    const uint4 &p0 = r0[j / 2], &p1 = r1[j / 2];
-    const bool low = j % 2 == 0;
-    a[0] = low ? p0.x : p0.z;
-    a[1] = low ? p1.x : p1.z;
-    a[2] = low ? p0.y : p0.w;
-    a[3] = low ? p1.y : p1.w;
-  }
-  __device__ static int b_channel(int q, int j, int which) { return 8 * q + 2 * j + which; }
+  /// k-index q (b0) or q + 4 (b1) of step `step`.
+  __device__ static int b_channel(int step, int q, int which) { return 8 * step + q + 4 * which; }
   __device__ static std::uint32_t b_register(const float* w, int) {
     return __float_as_uint(ptx::round_to_tf32(w[0]));
   }
@@ -109,17 +89,20 @@ __host__ __device__ constexpr int max_group_tiles() {
   return kTiles > 0 ? kTiles : 1;
 }
 
-/// A pixel's bytes in an input row in shared memory, and the XOR its odd pixels apply to their
-/// 16-byte chunks' indices: where pixels are a multiple of 128 bytes apart, the 8 lanes of a
-/// quarter-warp would read two pixels' same chunks from the same banks; the XOR moves the odd
-/// pixel's to the other half (BF16: lane q reads chunk q; TF32: chunks 2 q and 2 q + 1).
+/// A pixel's bytes in an input row in shared memory, and how its 16-byte chunks are swizzled:
+/// ldmatrix reads one chunk of 8 consecutive pixels at once, which, 128 or 64 bytes apart, would
+/// share banks; XOR-ing the chunk's index with pixel mod 8 (or, 64 bytes apart, with (pixel / 2)
+/// mod 4) spreads them over all 32 (the XOR stays within the pixel's aligned groups of 8 or 4
+/// chunks).
 template <class T, int kGroups32>
 struct PixelLayout {
   static constexpr int kBytes = kGroups32 * 32 * static_cast<int>(sizeof(T));
   static constexpr int kChunks = kBytes / 16;
-  static constexpr int kSwizzle = kBytes % 128 == 0 ? RgbMma<T>::kSwizzle : 0;
+  __host__ __device__ static constexpr int swizzle(int pixel) {
+    return kBytes % 128 == 0 ? pixel % 8 : pixel / 2 % 4;
+  }
   __host__ __device__ static constexpr int offset(int pixel, int chunk) {
-    return pixel * kBytes + 16 * (chunk ^ ((pixel & 1) * kSwizzle));
+    return pixel * kBytes + 16 * (chunk ^ swizzle(pixel));
   }
 };
 
@@ -347,8 +330,7 @@ __global__ void __launch_bounds__(max_threads<T, kGroups32>(),
     for (int step = 0; step < kSteps; ++step) {
 #pragma unroll
       for (int which = 0; which < 2; ++which) {
-        const int c =
-            32 * (step / Mma::kStepsPer32) + Mma::b_channel(q, step % Mma::kStepsPer32, which);
+        const int c = Mma::b_channel(step, q, which);
         bool real = false;
         const float* w = filter_value(shape, a.packed, c, first_column + 8 * t + g, real);
         // BF16 pairs channels c and c + 1, whose values sit K apart in the packed filter.
@@ -392,28 +374,19 @@ __global__ void __launch_bounds__(max_threads<T, kGroups32>(),
     const unsigned char* input = inputs + input_slot * input_slot_bytes;
     float* slot = products + product_slot * row_floats;
     for (int tile = slice; tile < row_tiles; tile += plan.slices) {
-      // Rows g and g + 8 of the tile (pixels j0 + g, j0 + g + 8, of g's parity): this lane's 8
-      // channels of each 32 (past the image's width: pixels whose products nobody reads).
-      const unsigned char* a_row = input + (tile * kTilePixels + g) * Layout::kBytes;
+      // ldmatrix's rows: lane l gives pixel l % 8 (+ 8 for matrices 1 and 3) of the tile, chunk
+      // 2 step (+ 1 for matrices 2 and 3); past the image's width, pixels whose products nobody
+      // reads.
+      const int pixel = tile * kTilePixels + lane % 8 + 8 * (lane / 8 % 2);
+      const std::uint32_t row = ptx::shared_address(input + pixel * Layout::kBytes);
+      const int swizzle = Layout::swizzle(pixel), half = lane / 16;
       float acc[kTiles][4] = {};
 #pragma unroll
-      for (int group32 = 0; group32 < kGroups32; ++group32) {
-        uint4 r0[Mma::kLoads], r1[Mma::kLoads];
+      for (int step = 0; step < kSteps; ++step) {
+        std::uint32_t frag[4];
+        ptx::ldmatrix_x4<false>(frag, row + 16 * ((2 * step + half) ^ swizzle));
 #pragma unroll
-        for (int l = 0; l < Mma::kLoads; ++l) {
-          const int chunk =
-              (4 * Mma::kLoads * group32 + Mma::kLoads * q + l) ^ ((g & 1) * Layout::kSwizzle);
-          r0[l] = *reinterpret_cast<const uint4*>(a_row + 16 * chunk);
-          r1[l] = *reinterpret_cast<const uint4*>(a_row + 8 * Layout::kBytes + 16 * chunk);
-        }
-#pragma unroll
-        for (int h = 0; h < Mma::kStepsPer32; ++h) {
-          std::uint32_t frag[4];
-          Mma::a_fragment(r0, r1, h, frag);
-          const int step = group32 * Mma::kStepsPer32 + h;
-#pragma unroll
-          for (int t = 0; t < kTiles; ++t) Mma::mma(acc[t], frag, b[t][step][0], b[t][step][1]);
-        }
+        for (int t = 0; t < kTiles; ++t) Mma::mma(acc[t], frag, b[t][step][0], b[t][step][1]);
       }
       // acc[t]: pixels g (0, 1) and g + 8 (2, 3) of the tile, columns first_column + 8 t + 2 q,
       // + 1.
