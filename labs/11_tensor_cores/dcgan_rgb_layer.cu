@@ -11,7 +11,7 @@
 //   into a ring of the last 3 rows' products in shared memory, and the output rows the new row
 //   completes (2 i - 1 and 2 i) are summed, biased, passed through tanh and stored whole.
 // - Each warp holds one group of the filter's column tiles in registers for its whole life (at
-//   most kFragmentRegisters of them, so that 4 or more warps fit an SM's registers per block);
+//   most kFragmentRegisters registers a thread, so that four blocks of four warps fit an SM);
 //   a block has one or more warps per group, which split the row's 16-pixel tiles.
 // - BF16 inputs run m16n8k16, TF32 inputs m16n8k8, their A fragments one ldmatrix.x4 a k-step;
 //   the pixels' chunks are swizzled in shared memory (PixelLayout) so that ldmatrix's 8 rows hit
@@ -42,7 +42,7 @@ constexpr int kTilePixels = 16;  // an mma's rows
 constexpr int kRgbAhead = 3;     // input rows in flight while one is multiplied
 constexpr int kInputSlots = kRgbAhead + 1;
 constexpr int kProductSlots = 3;        // output row 2 i - 1 needs the products of rows i - 2 .. i
-constexpr int kFragmentRegisters = 40;  // filter registers a warp holds
+constexpr int kFragmentRegisters = 40;  // a thread's registers of the filter
 constexpr int kWarpsPerBlock = 4;       // at least, when the filter's groups are fewer
 constexpr int kMaxOutChannels = 8;      // K: one emit_rows each
 
