@@ -56,7 +56,9 @@ template <>
 struct RgbMma<__nv_bfloat16> {
   static constexpr int kStepsPer32 = 2;  // m16n8k16
   /// The channel of step `step` that B's register `which` (k-indices 2 q, 2 q + 1; or + 8) starts.
-  __device__ static int b_channel(int step, int q, int which) { return 16 * step + 2 * q + 8 * which; }
+  __device__ static int b_channel(int step, int q, int which) {
+    return 16 * step + 2 * q + 8 * which;
+  }
   /// B's register: the channel pair (c, c + 1) at column n, rounded to BF16.
   __device__ static std::uint32_t b_register(const float* w, int stride) {
     const __nv_bfloat162 pair = __floats2bfloat162_rn(w[0], w[stride]);
