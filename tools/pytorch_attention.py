@@ -9,7 +9,8 @@
         backend ran untimed for --settle-ms (timed at the clocks its own power draw sustains, as lab
         13's drivers time theirs; the median of the repetitions), and writes
         DIR/lab13_pytorch_<device>.json: Google-Benchmark-shaped entries pytorch_<backend>/<shape> and
-        pytorch_best/<shape> with the counter gflops, counted as the lab counts them (4 head_dim per (query, key) pair the mask keeps).
+        pytorch_best/<shape> with the counter gflops, counted as the lab counts them (4 head_dim per
+        (query, key) pair the mask keeps).
 
     pytorch_attention.py compare DIR
         reads what `lab13_solution --dump-dir DIR` wrote: per problem, attention_<shape>.json names
