@@ -65,7 +65,10 @@ std::vector<float> transposed_packed_filter(const std::vector<float>& packed, in
 /// packed as subpixel.h says, in FP32 (rounded to the inputs' precision here), out_channels <= 8;
 /// output FP32 tanh(sum + bias), FP32 sums added in a fixed order. Each input pixel is multiplied
 /// by the whole filter (25 K columns) and its products scattered onto the output pixels it reaches
-/// (dcgan_rgb_layer.cu). Throws std::invalid_argument naming a size it does not take. BF16 inputs:
+/// (dcgan_rgb_layer.cu). A block holds four input rows and three rows of products in shared
+/// memory, so the width has a ceiling that falls with C and K (on a 227 KiB GPU: 144 for the
+/// DCGAN's C 64, K 3 in BF16, 96 in TF32; 48 to 224 over all C and K). Throws
+/// std::invalid_argument naming a size it does not take, the width included. BF16 inputs:
 void tconv_rgb_bf16_input(const cudalabs::dcgan::TconvShape& shape, const __nv_bfloat16* input,
                           const float* packed_filter, const float* bias, float* output,
                           cudaStream_t stream);

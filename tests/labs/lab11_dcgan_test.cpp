@@ -283,6 +283,24 @@ INSTANTIATE_TEST_SUITE_P(
                   ComputePrecision::kTf32}),
     [](const ::testing::TestParamInfo<LayerCase>& info) { return info.param.name; });
 
+// The RGB layer keeps whole input rows and three rows of products in a block's shared memory: a
+// row too wide for the GPU's is refused with one line naming the width, before anything is read.
+TEST(RgbLayerArguments, RefusesARowWiderThanSharedMemory) {
+  CUDALABS_REQUIRE_GPU();
+  cudalabs::testing::expect_rejected(
+      "tconv_rgb_bf16_input",
+      [] {
+        lab11::tconv_rgb_bf16_input({1, 2, 4000, 64, 3}, nullptr, nullptr, nullptr, nullptr, 0);
+      },
+      "width = 4000");
+  cudalabs::testing::expect_rejected(
+      "tconv_rgb_tf32_input",
+      [] {
+        lab11::tconv_rgb_tf32_input({1, 2, 4000, 96, 8}, nullptr, nullptr, nullptr, nullptr, 0);
+      },
+      "width = 4000");
+}
+
 TEST(SubpixelLayerArguments, RefusesSizesItDoesNotTake) {
   using cudalabs::testing::expect_rejected;
   const auto call = [](TconvShape shape) {
