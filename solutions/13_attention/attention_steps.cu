@@ -40,6 +40,7 @@ constexpr char kFlashWgmmaWsChains[] = "lab13 flash_wgmma_ws_chains";
 constexpr char kFlashWgmmaWsTiles[] = "lab13 flash_wgmma_ws_tiles";
 constexpr char kFlashWgmmaWsPersistent[] = "lab13 flash_wgmma_ws_persistent";
 constexpr char kFlashWgmmaWsResident[] = "lab13 flash_wgmma_ws_resident";
+constexpr char kFlashWgmmaWsFma[] = "lab13 flash_wgmma_ws_fma";
 using FlashMmaEx2 = FusedRung<kFlashMmaEx2, MmaRowsTile<1>, &flash_mma_rows_kernel<64, 1>,
                               &flash_mma_rows_kernel<128, 1>, 80>;
 // flash_mma_rows and the steps past it (32 queries a warp): kPrefetch, fused_softmax.cuh's kSoftmax
@@ -171,6 +172,9 @@ using FlashWgmmaWsTiles = ByMaskRung<LptRung<kFlashWgmmaWsTiles, kLeanSoftmax, 1
                                      LptRung<kFlashWgmmaWsTiles, kLeanSoftmax>>;
 using FlashWgmmaWsResident = ByMaskRung<LptRung<kFlashWgmmaWsResident, kLeanSoftmax, 176, true>,
                                         LptRung<kFlashWgmmaWsResident, kLeanSoftmax>>;
+constexpr int kFmaSoftmax = kLeanSoftmax | kFmaExponentials;
+using FlashWgmmaWsFma = ByMaskRung<LptRung<kFlashWgmmaWsFma, kFmaSoftmax, 176, true>,
+                                   LptRung<kFlashWgmmaWsFma, kFmaSoftmax>>;
 
 template <class Rung>
 constexpr AttentionVariant step_variant(const char* name, const char* summary) {
@@ -257,6 +261,10 @@ constexpr AttentionStep kAttentionSteps[] = {
          "an SM at 176 keys, its one Q tile refilled once the last S "
          "has landed; under the mask flash_wgmma_ws_tiles's"),
      "flash_wgmma_ws_tiles"},
+    {step_variant<FlashWgmmaWsFma>("flash_wgmma_ws_fma",
+                                   "flash_wgmma_ws_resident with one exponential in four on the "
+                                   "FMA units (a polynomial) instead of the multi-function unit"),
+     "flash_wgmma_ws_resident"},
 };
 
 }  // namespace

@@ -53,6 +53,7 @@ LAUNCHES = tuple(
         "flash_wgmma_ws_tiles",
         "flash_wgmma_ws_persistent",
         "flash_wgmma_ws_resident",
+        "flash_wgmma_ws_fma",
     )
 ) + tuple(
     (row, "causal")
