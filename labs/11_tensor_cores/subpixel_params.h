@@ -9,19 +9,23 @@
 
 namespace lab11 {
 
-/// One layer's sizes and epilogue, as the kernel reads them; T is the activations' type:
+/// One layer's sizes, tiles and epilogue, as the kernel reads them; T is the activations' type:
 /// __nv_bfloat16 (BF16 inputs) or float (TF32 inputs, stored rounded to TF32).
 template <class T>
 struct SubpixelParams {
   int batch;           ///< images
   int height;          ///< input rows H
   int width;           ///< input columns W
-  int in_channels;     ///< C, a multiple of 64
+  int in_channels;     ///< C, a multiple of 64 (BF16) or 32 (TF32)
   int out_channels;    ///< K
-  int box_rows;        ///< image rows per A box (H when a box spans several images)
-  int box_images;      ///< images per A box
   int row_tiles;       ///< tiles of BM pixels per phase
   int column_tiles;    ///< tiles of BN channels
+  int halo;            ///< 1: a stage is a column of taps (subpixel_plan.h), 0: one tap
+  int image_pixels;    ///< a tile's pixels of one image: R x W (R rows, or H for whole images)
+  int box_pixels;      ///< the A box's pixels of one image: (R + 2) x W with the halo, else R x W
+  int a_box_bytes;     ///< bytes of a stage's A box (B's taps follow it)
+  int stage_bytes;     ///< bytes of a stage, a multiple of 1024
+  int stages;          ///< stages in the ring, at most SubpixelTile::kMaxStages
   T* output;           ///< batch x 2H x 2W x K
   const float* scale;  ///< per output channel
   const float* shift;  ///< per output channel
@@ -44,10 +48,12 @@ __host__ __device__ inline int phase_first_row(int z, int in_channels) {
   return row;
 }
 
-/// K steps of phase z, each one stage of `channels` channels: its taps times C / channels.
-__host__ __device__ inline int phase_k_steps(int z, int in_channels, int channels) {
-  return lab09::subpixel::taps(lab09::subpixel::phase_row(z)) *
-         lab09::subpixel::taps(lab09::subpixel::phase_col(z)) * (in_channels / channels);
+/// K steps of phase z, each one stage of `channels` channels: one per tap, or with the halo one
+/// per column of taps (its taps_y taps share the stage's box), times C / channels.
+__host__ __device__ inline int phase_k_steps(int z, int in_channels, int channels, bool halo) {
+  const int columns = lab09::subpixel::taps(lab09::subpixel::phase_col(z));
+  const int rows = halo ? 1 : lab09::subpixel::taps(lab09::subpixel::phase_row(z));
+  return rows * columns * (in_channels / channels);
 }
 
 }  // namespace lab11

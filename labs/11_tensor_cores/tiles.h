@@ -151,22 +151,17 @@ struct SpecializedTile {
 
 /// `tconv_subpixel_bf16` (step 7): step 6's producer and two consumer warpgroups on the DCGAN's
 /// sub-pixel phase GEMMs. A tile is BM input pixels (whole image rows, in NHWC order) by kWidth
-/// output channels; each consumer multiplies kRowBlocks blocks of 64 pixels. The narrowest layer
-/// (64 channels) takes 256 pixels a tile, so that each stage's B panel serves four such blocks.
-template <int kWidth>
+/// output channels; each consumer multiplies kRowBlocks blocks of 64 pixels (two where the
+/// accumulators fit, so that each stage's B serves four blocks). Its stages' size and number
+/// depend on the layer: subpixel_plan.h decides them and the kernel reads them from its
+/// parameters.
+template <int kWidth, int kRowBlocks>
 struct SubpixelTile {
-  static constexpr int kRowBlocks = kWidth == 64 ? 2 : 1;  ///< 64-pixel blocks per consumer
   static constexpr int kConsumers = 2;                     ///< consumer warpgroups
   static constexpr int BM = 64 * kRowBlocks * kConsumers;  ///< input pixels per tile
   static constexpr int BN = kWidth;                        ///< output channels per tile
-  static constexpr int BK = SwizzledTile::BK;              ///< channels of one tap per stage
-  static constexpr int kStages = 4;                        ///< TMA stages in flight
+  static constexpr int kMaxStages = 4;                     ///< stages a ring may have
   static constexpr int kThreads = 128 * (kConsumers + 1);  ///< threads per block (+ the producer)
-  /// bytes of one stage (A and B tiles)
-  static constexpr std::size_t kStageBytes = (BM + BN) * BK * 2;
-  /// dynamic shared memory per block: stages, 1024-byte alignment, a full and an empty mbarrier a
-  /// stage
-  static constexpr std::size_t kSharedBytes = kStages * kStageBytes + 1024 + 2 * kStages * 8;
 };
 
 /// The rate of `warp_specialized_128` per SM against `warp_specialized`'s, measured at 8192^3 on

@@ -1,6 +1,7 @@
 // Lab 11, step 7: the DCGAN on tensor cores.
 // - tconv_subpixel_bf16 on the generator's layers and on odd shapes (a partial last tile, several
-//   channel blocks, tiles of part of an image and of several images, every tile width), output
+//   channel blocks, tiles of part of an image and of several images, every tile width, a box per
+//   tap and the halo's box per column of taps), output
 //   poisoned first, against the double-precision reference on the same BF16-rounded inputs and
 //   filter, element by element;
 // - the same with TF32 inputs (FP32 activations, the transposed filter);
@@ -188,6 +189,12 @@ INSTANTIATE_TEST_SUITE_P(
         LayerCase{"b5_2x8_c192_k320_width64", {5, 2, 8, 192, 320}, true},
         LayerCase{"b2_16x16_c64_k256_half_image_tiles", {2, 16, 16, 64, 256}, false},
         LayerCase{"b1_32x4_c64_k512_two_column_tiles", {1, 32, 4, 64, 512}, true},
+        // The halo (a box per column of taps, subpixel_plan.h): a partial last tile of whole
+        // images, tiles of part of an image with three channel blocks, 128-pixel tiles, two rows.
+        LayerCase{"b5_8x8_c128_k128_halo_partial_tile", {5, 8, 8, 128, 128}, false},
+        LayerCase{"b3_16x32_c192_k64_halo_row_tiles", {3, 16, 32, 192, 64}, true},
+        LayerCase{"b2_24x16_c64_k128_halo_128_tiles", {2, 24, 16, 64, 128}, false},
+        LayerCase{"b1_4x128_c64_k64_halo_two_rows", {1, 4, 128, 64, 64}, true},
         LayerCase{"tf32_layer1_b2", dcgan::generator_layer(1, 2), true, ComputePrecision::kTf32},
         LayerCase{"tf32_layer2_b3", dcgan::generator_layer(2, 3), false, ComputePrecision::kTf32},
         LayerCase{"tf32_layer3_b2", dcgan::generator_layer(3, 2), true, ComputePrecision::kTf32},
@@ -200,6 +207,14 @@ INSTANTIATE_TEST_SUITE_P(
         LayerCase{"tf32_b1_32x4_c64_k512_two_column_tiles",
                   {1, 32, 4, 64, 512},
                   true,
+                  ComputePrecision::kTf32},
+        LayerCase{"tf32_b5_8x8_c64_k128_halo_partial_tile",
+                  {5, 8, 8, 64, 128},
+                  true,
+                  ComputePrecision::kTf32},
+        LayerCase{"tf32_b3_16x32_c96_k64_halo_row_tiles",
+                  {3, 16, 32, 96, 64},
+                  false,
                   ComputePrecision::kTf32}),
     [](const ::testing::TestParamInfo<LayerCase>& info) { return info.param.name; });
 

@@ -360,23 +360,30 @@ __global__ void __launch_bounds__(SpecializedTile<kWidth>::kThreads, 1)
   (void)units;
 }
 
-// Step 7, `subpixel_wgmma_kernel<kWidth>` (SubpixelTile; dcgan_layers.h, subpixel_params.h): the
-// DCGAN's transposed convolutions on step 6's kernel. A work item is one sub-pixel phase z's tile
-// of BM input pixels by kWidth output channels (subpixel_params.h's fields say how many).
-// 15. The producer walks k steps kt = tap * (C / 64) + channel block (T = __nv_bfloat16): ptx::
-//     tma_load_4d of the activations at (64 * block, input_offset(px, tx), i0 + input_offset(py,
-//     ty), n0), where
+// Step 7, `subpixel_wgmma_kernel<kWidth, kRowBlocks>` (SubpixelTile; dcgan_layers.h,
+// subpixel_params.h, subpixel_plan.h): the DCGAN's transposed convolutions on step 6's kernel. A
+// work item is one sub-pixel phase z's tile of BM input pixels by kWidth output channels
+// (subpixel_params.h's fields say how many); the stages' size and number are p.stage_bytes and
+// p.stages (the plan's), the full and empty barriers after them.
+// 15. The producer walks k steps (phase_k_steps) of one tap, or with p.halo of one column of taps
+//     tx, times C / 64 channel blocks (T = __nv_bfloat16). One tap (ty, tx): ptx::tma_load_4d of
+//     the activations at (64 * block, input_offset(px, tx), i0 + input_offset(py, ty), n0), where
 //     (n0, i0) is the tile's first pixel, and B's panels at row phase_first_row(z) + tap * C +
-//     64 * block of the packed filter. TMA writes zeros where a tap leaves the image.
-// 16. The consumers multiply as in step 6 (SubpixelTile::kRowBlocks blocks of 64 pixels each);
-//     the epilogue stores BF16(max(0, acc * scale[k] + shift[k])) (ReLU only when p.relu) to
-//     output pixel (n, 2 i + py, 2 j + px), and nothing for pixels past the batch.
+//     64 * block of the packed filter. TMA writes zeros where a tap leaves the image. A column
+//     (p.halo): the box at row i0 - 1 (the map's boxes are two rows higher), then B's panels of
+//     each tap ty of the column, p.a_box_bytes + ty * kWidth * 128 bytes into the stage.
+// 16. The consumers multiply as in step 6 (kRowBlocks blocks of 64 pixels each). Block h's rows
+//     sit at (m / p.image_pixels) * p.box_pixels + m % p.image_pixels pixels into the box (m its
+//     first pixel in the tile); with p.halo tap ty reads them 1 + input_offset(py, ty) image rows
+//     further (a multiple of 1024 bytes, so the same descriptors). The epilogue stores
+//     BF16(max(0, acc * scale[k] + shift[k])) (ReLU only when p.relu) to output pixel
+//     (n, 2 i + py, 2 j + px), and nothing for pixels past the batch.
 // 17. T = float takes TF32 inputs: a stage holds stage_channels<float>() = 32 channels, B is the
-//     transposed filter (K-major: one TMA box of BN rows at (column, col0)), ptx::wgmma_tf32 with
-//     a K-major descriptor for B (as A's), and the epilogue stores ptx::round_to_tf32 values.
-//  Predict: why does the 64-channel layer take 256-pixel tiles? What would 128 cost?
-template <int kWidth, class T>
-__global__ void __launch_bounds__(SubpixelTile<kWidth>::kThreads, 1)
+//     transposed filter (K-major: one TMA box of BN rows at (column, col0) a tap), ptx::wgmma_tf32
+//     with a K-major descriptor for B (as A's), and the epilogue stores ptx::round_to_tf32 values.
+//  Predict: how many bytes of A does a layer read from L2 with a box per tap, and with the halo?
+template <int kWidth, int kRowBlocks, class T>
+__global__ void __launch_bounds__(SubpixelTile<kWidth, kRowBlocks>::kThreads, 1)
     subpixel_wgmma_kernel(SubpixelParams<T> p, const __grid_constant__ CUtensorMap a_map,
                           const __grid_constant__ CUtensorMap b_map) {
 #if LAB11_HOPPER_DEVICE_CODE

@@ -1,0 +1,114 @@
+/// @file labs/11_tensor_cores/subpixel_plan.h
+/// @brief How step 7 (`tconv_subpixel_bf16`, `tconv_subpixel_tf32`) runs a layer: its tile, whether
+/// a stage's A box serves a whole column of taps (the halo), its stages in shared memory. Host
+/// code, from the layer's sizes alone; tested on the CPU.
+#pragma once
+
+#include "common/reference_dcgan.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+
+namespace lab11 {
+
+/// Shared memory a block may have on Hopper (227 KiB, opted in).
+inline constexpr std::size_t kSubpixelSharedLimit = 227 * 1024;
+
+/// How step 7 runs one layer: the launcher's choice, from the layer's sizes alone.
+///
+/// A tile is BM = 128 x row_blocks input pixels of whole image rows (R rows of one image, or whole
+/// images) by `width` output channels. Each phase's GEMM reads A once per tap at the tap's shifted
+/// position: 25 reads of the input a layer when each tap has its own box. With the halo, a stage
+/// holds one box per column of taps, R + 2 rows high (one row above and below the tile's), and the
+/// column's taps_y taps read it at row offsets 0, 1, 2 (whole rows: W x 128 bytes, so a multiple
+/// of the swizzle's 1024 bytes when W is a multiple of 8): 10 reads of R + 2 rows instead of 25 of
+/// R, about 2.5 times fewer bytes of A from L2, which bounds these layers. It needs W a multiple
+/// of 8, 64-pixel blocks that stay in one image (R x W a multiple of 64), R >= 2 (else the halo
+/// rows cost more than they save) and two stages in shared memory.
+struct SubpixelPlan {
+  int width = 0;                 ///< output channels per tile (BN): 64, 128 or 256
+  int row_blocks = 0;            ///< 64-pixel blocks per consumer: BM = 128 x row_blocks
+  int tile_pixels = 0;           ///< BM
+  int tile_rows = 0;             ///< R: the tile's rows of one image (H for whole images)
+  int box_images = 0;            ///< images per tile and per A box
+  bool halo = false;             ///< a box per column of taps (see above), else a box per tap
+  int box_rows = 0;              ///< rows of the A box per image: R, + 2 with the halo
+  std::size_t a_box_bytes = 0;   ///< bytes of the A box
+  std::size_t stage_bytes = 0;   ///< A box and B's taps (3 with the halo, else 1), 1024-aligned
+  int stages = 0;                ///< stages that fit in shared memory, at most kMaxStages
+  std::size_t shared_bytes = 0;  ///< dynamic shared memory: stages, alignment, barriers
+  static constexpr int kMaxStages = 4;
+};
+
+namespace detail {
+
+inline std::string subpixel_error(const char* what, int value, const std::string& expected) {
+  return std::string("lab11 tconv_subpixel: ") + what + " = " + std::to_string(value) + " " +
+         expected;
+}
+
+// A tile's pixels must be whole image rows: W divides them, and H x W divides them or is a
+// multiple of them.
+inline bool whole_rows(const cudalabs::dcgan::TconvShape& shape, int tile_pixels) {
+  const long long image_pixels = static_cast<long long>(shape.height) * shape.width;
+  return tile_pixels % shape.width == 0 &&
+         (tile_pixels % image_pixels == 0 || image_pixels % tile_pixels == 0);
+}
+
+// The plan's box and stages with the halo or without; false when fewer than two stages fit.
+inline bool fill_stages(int width, bool halo, SubpixelPlan& plan) {
+  constexpr std::size_t kRowBytes = 128;  // a pixel's channels of one stage, BF16 or TF32
+  plan.halo = halo;
+  plan.box_rows = plan.tile_rows + (halo ? 2 : 0);
+  plan.a_box_bytes = kRowBytes * plan.box_images * plan.box_rows * width;
+  const std::size_t b_bytes = kRowBytes * plan.width * (halo ? 3 : 1);  // taps_y is at most 3
+  plan.stage_bytes = (plan.a_box_bytes + b_bytes + 1023) / 1024 * 1024;
+  const std::size_t fixed = 1024 + 2 * SubpixelPlan::kMaxStages * 8;  // alignment, 2 barriers
+  plan.stages = static_cast<int>(std::min<std::size_t>(
+      SubpixelPlan::kMaxStages, (kSubpixelSharedLimit - fixed) / plan.stage_bytes));
+  plan.shared_bytes = plan.stages * plan.stage_bytes + fixed;
+  return plan.stages >= 2;
+}
+
+}  // namespace detail
+
+/// The plan for `shape`. Throws std::invalid_argument naming the size it cannot take (K not a
+/// multiple of 64, or no tile of whole image rows).
+inline SubpixelPlan plan_subpixel(const cudalabs::dcgan::TconvShape& shape) {
+  SubpixelPlan plan;
+  const int k = shape.out_channels;
+  // One tile across K where it fits, else the widest width that divides K.
+  plan.width = k == 64 || k == 128 ? k
+               : k % 256 == 0      ? 256
+               : k % 128 == 0      ? 128
+               : k % 64 == 0       ? 64
+                                   : 0;
+  if (plan.width == 0)
+    throw std::invalid_argument(
+        detail::subpixel_error("out_channels", k, "is not a multiple of 64"));
+  // Two 64-pixel blocks a consumer where the accumulators fit (128 FP32 a thread: 256 x 64 or
+  // 256 x 128 tiles), so that a stage's B serves twice the pixels; else one.
+  for (const int blocks : {plan.width == 256 ? 1 : 2, 1}) {
+    if (plan.row_blocks == 0 && detail::whole_rows(shape, 128 * blocks)) plan.row_blocks = blocks;
+  }
+  if (plan.row_blocks == 0) {
+    throw std::invalid_argument(detail::subpixel_error(
+        "width", shape.width,
+        "and height " + std::to_string(shape.height) + " do not cut into tiles of 128" +
+            (plan.width == 256 ? "" : " or 256") + " pixels of whole image rows"));
+  }
+  plan.tile_pixels = 128 * plan.row_blocks;
+  const int image_pixels = shape.height * shape.width;
+  const bool part_of_an_image = image_pixels >= plan.tile_pixels;
+  plan.tile_rows = part_of_an_image ? plan.tile_pixels / shape.width : shape.height;
+  plan.box_images = part_of_an_image ? 1 : plan.tile_pixels / image_pixels;
+  const bool halo_fits = shape.width % 8 == 0 && plan.tile_rows * shape.width % 64 == 0 &&
+                         plan.tile_rows >= 2 && plan.tile_rows + 2 <= 256;
+  if (!(halo_fits && detail::fill_stages(shape.width, true, plan)))
+    detail::fill_stages(shape.width, false, plan);
+  return plan;
+}
+
+}  // namespace lab11
