@@ -77,13 +77,16 @@ void tconv_rgb_tf32_input(const cudalabs::dcgan::TconvShape& shape, const float*
                           const float* packed_filter, const float* bias, float* output,
                           cudaStream_t stream);
 
-/// out[e] = max(0, in[e] * scale[e % period] + shift[e % period]), stored as BF16, or as FP32
-/// rounded to TF32 (e < count): the linear layer's bias, batch norm and ReLU, stored as the next
-/// layer's input.
-void scale_shift_relu(const float* in, long long count, int period, const float* scale,
-                      const float* shift, __nv_bfloat16* out, cudaStream_t stream);
+/// The linear layer with its bias, batch norm and ReLU: out[r][o] = max(0, (sum_k latents[r][k]
+/// weight[k][o]) * scale[o] + shift[o]) for `count` rows of `depth` (1..128) latent values,
+/// `outputs` (a multiple of 128) columns of the row-major weight, stored as BF16 (the first
+/// transposed convolution's input). TF32 tensor cores in three products (about FP32's accuracy;
+/// dcgan_linear_layer.cu). Throws std::invalid_argument naming a size it does not take.
+void linear_bn_relu(const float* latents, int count, int depth, const float* weight, int outputs,
+                    const float* scale, const float* shift, __nv_bfloat16* out,
+                    cudaStream_t stream);
 /// The same, stored as FP32 rounded to TF32.
-void scale_shift_relu(const float* in, long long count, int period, const float* scale,
-                      const float* shift, float* out, cudaStream_t stream);
+void linear_bn_relu(const float* latents, int count, int depth, const float* weight, int outputs,
+                    const float* scale, const float* shift, float* out, cudaStream_t stream);
 
 }  // namespace lab11

@@ -1,14 +1,13 @@
 // The DCGAN generator's layer sequence on tensor cores (given code, the same in both builds): it
-// converts the weights once and calls step 7's kernel for the three wide transposed
-// convolutions, lab 07's GEMM for the linear layer, dcgan_small_layers.cu for the linear layer's
-// tail and dcgan_rgb_layer.cu for the RGB layer.
+// converts the weights once and calls dcgan_linear_layer.cu for the linear layer with its tail,
+// step 7's kernel for the three wide transposed convolutions and dcgan_rgb_layer.cu for the RGB
+// layer.
 #include "tensor_core_generator.h"
 
 #include "common/cuda_check.h"
 #include "common/device_info.h"
 #include "common/poison.h"
 #include "dcgan_layers.h"
-#include "labs/07_wide_loads/lab.h"
 #include "labs/09_dcgan/lab.h"
 
 #include <span>
@@ -37,11 +36,11 @@ cudalabs::DeviceBuffer<T> upload(const std::vector<T>& values) {
 }  // namespace
 
 std::size_t TensorCoreLayers::device_bytes(int max_batch, ComputePrecision precision) {
-  // Linear output (FP32), the two activation buffers (largest inputs: 4x4x512 and 16x16x128 /
-  // 8x8x256 and 32x32x64 per image), 2 bytes a value in BF16, 4 in TF32.
+  // The two activation buffers (largest inputs: 4x4x512 and 16x16x128 / 8x8x256 and 32x32x64 per
+  // image), 2 bytes a value in BF16, 4 in TF32.
   const std::size_t images = static_cast<std::size_t>(max_batch);
   const std::size_t value = precision == ComputePrecision::kBf16 ? 2 : 4;
-  return images * (kLinearOut * sizeof(float) + (16 * 16 * 128 + 32 * 32 * 64) * value);
+  return images * (16 * 16 * 128 + 32 * 32 * 64) * value;
 }
 
 TensorCoreLayers::TensorCoreLayers(const dcgan::Weights& weights, int max_batch,
@@ -83,7 +82,6 @@ TensorCoreLayers::TensorCoreLayers(const dcgan::Weights& weights, int max_batch,
     shift_[l] = upload(shift);
   }
   const std::size_t images = static_cast<std::size_t>(max_batch);
-  linear_out_ = cudalabs::DeviceBuffer<float>(images * kLinearOut);
   if (bf16) {
     bf16_even_ = cudalabs::DeviceBuffer<__nv_bfloat16>(images * 16 * 16 * 128);
     bf16_odd_ = cudalabs::DeviceBuffer<__nv_bfloat16>(images * 32 * 32 * 64);
@@ -97,7 +95,6 @@ void TensorCoreLayers::poison_activations() {
   const auto poison = [](auto& buffer) {
     if (buffer.size() > 0) cudalabs::poison_device(buffer.data(), buffer.bytes());
   };
-  poison(linear_out_);
   poison(bf16_even_);
   poison(bf16_odd_);
   poison(tf32_even_);
@@ -121,19 +118,8 @@ void TensorCoreLayers::run_layers(const float* latents, T* even, T* odd, int cou
                                   cudaStream_t stream, const std::function<void(int)>& boundary) {
   constexpr bool kBf16 = sizeof(T) == 2;
   boundary(0);
-  cudalabs::GemmArgs gemm;
-  gemm.m = count;
-  gemm.n = kLinearOut;
-  gemm.k = dcgan::kLatent;
-  gemm.a = latents;
-  gemm.lda = dcgan::kLatent;
-  gemm.b = linear_weight_.data();
-  gemm.ldb = kLinearOut;
-  gemm.c = linear_out_.data();
-  gemm.ldc = kLinearOut;
-  lab07::best_gemm(gemm, stream);
-  scale_shift_relu(linear_out_.data(), static_cast<long long>(count) * kLinearOut, kLinearOut,
-                   linear_scale_.data(), linear_shift_.data(), even, stream);
+  linear_bn_relu(latents, count, dcgan::kLatent, linear_weight_.data(), kLinearOut,
+                 linear_scale_.data(), linear_shift_.data(), even, stream);
   T* in = even;
   T* out = odd;
   for (int l = 1; l <= 3; ++l) {
@@ -169,7 +155,7 @@ const lab09::DcganVariant& tensor_core_variant(ComputePrecision precision) {
   static const lab09::DcganVariant kBf16{
       "dcgan_bf16",
       "lab 11: transposed convolutions 1-3 on tensor cores in BF16 (wgmma + TMA implicit GEMMs), "
-      "linear FP32, RGB layer on mma.sync",
+      "linear on TF32 tensor cores in three products (FP32 accuracy), RGB layer on mma.sync",
       {M::kSubpixel, M::kSubpixel, M::kSubpixel, M::kSubpixel},
       true,
       false,
@@ -177,7 +163,7 @@ const lab09::DcganVariant& tensor_core_variant(ComputePrecision precision) {
   static const lab09::DcganVariant kTf32{
       "dcgan_tf32",
       "lab 11: transposed convolutions 1-3 on tensor cores in TF32 (wgmma + TMA implicit GEMMs), "
-      "linear FP32, RGB layer on mma.sync",
+      "linear on TF32 tensor cores in three products (FP32 accuracy), RGB layer on mma.sync",
       {M::kSubpixel, M::kSubpixel, M::kSubpixel, M::kSubpixel},
       true,
       false,

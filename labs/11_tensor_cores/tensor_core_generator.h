@@ -18,10 +18,11 @@
 namespace lab11 {
 
 /// The generator on tensor cores, in BF16 or TF32:
-/// - the linear layer stays FP32 (lab 07's GEMM): a sliver of the arithmetic, and in BF16 the
-///   largest share of the images' error (docs/data/dcgan/precision_error_per_layer_cpu.txt); its
-///   tail (bias, batch norm, ReLU) stores the first transposed convolution's input in BF16, or in
-///   FP32 rounded to TF32;
+/// - the linear layer keeps FP32's accuracy (TF32 tensor cores in three products: in BF16 its
+///   inputs would be the largest share of the images' error,
+///   docs/data/dcgan/precision_error_per_layer_cpu.txt), its bias, batch norm and ReLU in the same
+///   kernel, which stores the first transposed convolution's input in BF16, or in FP32 rounded to
+///   TF32 (linear_bn_relu);
 /// - transposed convolutions 1 to 3 run tconv_subpixel_bf16 or _tf32, batch norm and ReLU in the
 ///   epilogue;
 /// - the RGB layer on mma.sync, BF16 or TF32 inputs (tconv_rgb_bf16_input, _tf32_input).
@@ -47,7 +48,7 @@ class TensorCoreLayers final : public lab09::PrecisionLayers {
  private:
   cudalabs::ComputePrecision precision_;
   int max_batch_;
-  cudalabs::DeviceBuffer<float> linear_weight_, linear_scale_, linear_shift_, linear_out_;
+  cudalabs::DeviceBuffer<float> linear_weight_, linear_scale_, linear_shift_;
   std::array<cudalabs::DeviceBuffer<__nv_bfloat16>, 4> bf16_filter_;  // [1..3], BF16
   std::array<cudalabs::DeviceBuffer<float>, 4> tf32_filter_;          // [1..3], TF32, transposed
   std::array<cudalabs::DeviceBuffer<float>, 4> scale_, shift_;        // [1..3]

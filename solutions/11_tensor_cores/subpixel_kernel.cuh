@@ -7,7 +7,8 @@
 // halo, a k step is a column of taps (tx) and a channel block: the box is the tile's rows with
 // one more above and below, at column offset input_offset(px, tx), and the column's taps_y taps
 // read it at row offsets 0, 1 and 2, one B panel set each; otherwise a k step is one tap. The
-// consumers are step 6's; only the epilogue differs: folded batch norm and ReLU, then stores to
+// consumers are step 6's with one group of wgmma kept in flight (a stage is released once the
+// next one's group is issued); the epilogue differs: folded batch norm and ReLU, then stores to
 // the phase's output pixels. The same kernel takes TF32 inputs (T = float): a stage then holds 32
 // channels (still 128 bytes a pixel), and B comes K-major, one box of BN rows of the transposed
 // filter per tap, since TF32's wgmma reads no transposed operand.
@@ -74,15 +75,16 @@ __device__ __forceinline__ void load_subpixel_stage(unsigned char* stage, std::u
 }
 // [tap_box]
 
-// One stage into a warpgroup's accumulators: for each of its kTaps taps, four k16 steps (BF16)
-// or k8 steps (TF32) of each 64-pixel block. Tap t reads block h's A rows first_row - t image rows
-// (row_bytes each: a multiple of the swizzle's 1024 bytes) past a_rows[h], and its B BN x 128
-// bytes after tap t - 1's. Returns once the tensor cores are done with the stage. (kTaps is a
-// template argument: a loop of wgmma the compiler cannot unroll gets fences injected into it.)
+// Issues one stage into a warpgroup's accumulators, as one group of wgmma: for each of its kTaps
+// taps, four k16 steps (BF16) or k8 steps (TF32) of each 64-pixel block. Tap t reads block h's A
+// rows first_row - t image rows (row_bytes each: a multiple of the swizzle's 1024 bytes) past
+// a_rows[h], and its B BN x 128 bytes after tap t - 1's. Returns at once: the caller waits for the
+// group. (kTaps is a template argument: a loop of wgmma the compiler cannot unroll gets fences
+// injected into it.)
 template <int kTaps, int kN, int kRowBlocks, class T>
-__device__ __forceinline__ void multiply_taps(float (&acc)[kRowBlocks][kN / 2],
-                                              const std::uint32_t (&a_rows)[kRowBlocks],
-                                              std::uint32_t b_taps, int first_row, int row_bytes) {
+__device__ __forceinline__ void issue_taps(float (&acc)[kRowBlocks][kN / 2],
+                                           const std::uint32_t (&a_rows)[kRowBlocks],
+                                           std::uint32_t b_taps, int first_row, int row_bytes) {
 #pragma unroll
   for (int h = 0; h < kRowBlocks; ++h) ptx::wgmma_hold(acc[h]);
   ptx::wgmma_fence();
@@ -103,9 +105,6 @@ __device__ __forceinline__ void multiply_taps(float (&acc)[kRowBlocks][kN / 2],
     }
   }
   ptx::wgmma_commit();
-  ptx::wgmma_wait<0>();
-#pragma unroll
-  for (int h = 0; h < kRowBlocks; ++h) ptx::wgmma_hold(acc[h]);
 }
 
 // A warpgroup's 64 pixels from pixel0 on: scale, shift, ReLU, BF16 pairs at output pixel
@@ -214,6 +213,9 @@ __global__ void __launch_bounds__(SubpixelTile<kWidth, kRowBlocks>::kThreads, 1)
       float acc[kRowBlocks][Tile::BN / 2];
 #pragma unroll
       for (int h = 0; h < kRowBlocks; ++h) zero(acc[h]);
+      // One group of wgmma stays in flight: stage kt is released once stage kt + 1's group is
+      // issued and kt's has landed, so the stage's bookkeeping runs under the tensor cores' work.
+      int previous = -1;
       for (int kt = 0; kt < k_steps; ++kt) {
         ptx::mbarrier_wait(&full[s], phase);
         const std::uint32_t base = ptx::shared_address(stage(s));
@@ -222,18 +224,26 @@ __global__ void __launch_bounds__(SubpixelTile<kWidth, kRowBlocks>::kThreads, 1)
         for (int h = 0; h < kRowBlocks; ++h) a_rows[h] = base + block_offset[h];
         const std::uint32_t b_taps = base + p.a_box_bytes;
         if (tap_rows == 3) {
-          multiply_taps<3, Tile::BN, kRowBlocks, T>(acc, a_rows, b_taps, first_row, row_bytes);
+          issue_taps<3, Tile::BN, kRowBlocks, T>(acc, a_rows, b_taps, first_row, row_bytes);
         } else if (tap_rows == 2) {
-          multiply_taps<2, Tile::BN, kRowBlocks, T>(acc, a_rows, b_taps, first_row, row_bytes);
+          issue_taps<2, Tile::BN, kRowBlocks, T>(acc, a_rows, b_taps, first_row, row_bytes);
         } else {
-          multiply_taps<1, Tile::BN, kRowBlocks, T>(acc, a_rows, b_taps, first_row, row_bytes);
+          issue_taps<1, Tile::BN, kRowBlocks, T>(acc, a_rows, b_taps, first_row, row_bytes);
         }
-        if (lane == 0) ptx::mbarrier_arrive(&empty[s]);
+        ptx::wgmma_wait<1>();
+#pragma unroll
+        for (int h = 0; h < kRowBlocks; ++h) ptx::wgmma_hold(acc[h]);
+        if (previous >= 0 && lane == 0) ptx::mbarrier_arrive(&empty[previous]);
+        previous = s;
         if (++s == p.stages) {
           s = 0;
           phase ^= 1;
         }
       }
+      ptx::wgmma_wait<0>();
+#pragma unroll
+      for (int h = 0; h < kRowBlocks; ++h) ptx::wgmma_hold(acc[h]);
+      if (previous >= 0 && lane == 0) ptx::mbarrier_arrive(&empty[previous]);
 #pragma unroll
       for (int h = 0; h < kRowBlocks; ++h)
         store_phase_pixels<Tile::BN>(p, acc[h], item.pixel0 + consumer * kConsumerRows + 64 * h,

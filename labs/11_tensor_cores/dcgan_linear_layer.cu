@@ -1,0 +1,166 @@
+// Lab 11's DCGAN on tensor cores: the linear layer with its bias, batch norm and ReLU in one
+// kernel (given code, the same in both builds). The layer is a GEMM with a short K (the latent's
+// 100 values) and a wide output (4 x 4 x 512 a latent): its time is the output's bytes and the
+// arithmetic. FP32 FFMA (lab 07's GEMM) ran it at a fifth of its floor and stored FP32 for a second
+// kernel to read back. Here TF32 tensor cores (mma.sync m16n8k8) do the arithmetic in three
+// products, a_hi b_hi + a_hi b_lo + a_lo b_hi, where x_hi is x rounded to TF32 and x_lo the rest
+// rounded again: about FP32's accuracy (the layer's inputs stay unrounded, as the generator's
+// precision study assumes), and the epilogue stores the next layer's input directly.
+#include "common/cuda_check.h"
+#include "common/launch_utils.h"
+#include "dcgan_layers.h"
+#include "tensor_core_ptx.cuh"
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace lab11 {
+namespace {
+
+constexpr int kRows = 128;                   // latents a block
+constexpr int kColumns = 128;                // outputs a block
+constexpr int kMaxDepth = 128;               // K, padded to 8, that shared memory holds
+constexpr int kThreads = 256;                // 8 warps of 32 rows x 64 columns
+constexpr int kColumnStride = kColumns + 8;  // B's rows: 8 k rows apart by 8 banks
+
+// Shared rows of A are K padded to 8, plus 4 floats: lane (g, t) of a fragment then hits bank
+// 4 g + t (times an odd number), all 32 different.
+__host__ __device__ constexpr int row_stride(int depth) {
+  return depth + 4;
+}
+
+__host__ __device__ constexpr std::size_t shared_bytes(int depth) {
+  return (static_cast<std::size_t>(kRows) * row_stride(depth) +
+          static_cast<std::size_t>(depth) * kColumnStride) *
+         sizeof(float);
+}
+
+__device__ __forceinline__ void split_tf32(float value, std::uint32_t& hi, std::uint32_t& lo) {
+  const float high = ptx::round_to_tf32(value);
+  hi = __float_as_uint(high);
+  lo = __float_as_uint(ptx::round_to_tf32(value - high));
+}
+
+__device__ __forceinline__ void store_pair(__nv_bfloat16* out, float a, float b) {
+  *reinterpret_cast<__nv_bfloat162*>(out) = __floats2bfloat162_rn(a, b);
+}
+__device__ __forceinline__ void store_pair(float* out, float a, float b) {
+  *reinterpret_cast<float2*>(out) = make_float2(ptx::round_to_tf32(a), ptx::round_to_tf32(b));
+}
+
+template <class T>
+__global__ void __launch_bounds__(kThreads, 2)
+    linear_bn_relu_kernel(const float* __restrict__ latents, int count, int depth,
+                          const float* __restrict__ weight, int outputs,
+                          const float* __restrict__ scale, const float* __restrict__ shift,
+                          T* __restrict__ out) {
+  extern __shared__ float shared[];
+  const int padded = (depth + 7) / 8 * 8, stride = row_stride(padded);
+  float* a = shared;                   // kRows x padded, rows `stride` apart
+  float* b = shared + kRows * stride;  // padded x kColumns, rows kColumnStride apart
+  const int row0 = blockIdx.y * kRows, col0 = blockIdx.x * kColumns;
+  for (int e = threadIdx.x; e < kRows * padded; e += kThreads) {
+    const int r = e / padded, k = e % padded;
+    a[r * stride + k] = row0 + r < count && k < depth
+                            ? latents[static_cast<long long>(row0 + r) * depth + k]
+                            : 0.0f;
+  }
+  for (int e = threadIdx.x; e < padded * kColumns; e += kThreads) {
+    const int k = e / kColumns, c = e % kColumns;
+    b[k * kColumnStride + c] =
+        k < depth ? weight[static_cast<long long>(k) * outputs + col0 + c] : 0.0f;
+  }
+  __syncthreads();
+
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+  const int warp_row = (warp / 2) * 32, warp_col = (warp % 2) * 64;
+  float acc[2][8][4] = {};
+  for (int k0 = 0; k0 < padded; k0 += 8) {
+    std::uint32_t a_hi[2][4], a_lo[2][4];
+#pragma unroll
+    for (int m = 0; m < 2; ++m) {
+      const float* rows = a + (warp_row + 16 * m + g) * stride + k0 + t;
+      split_tf32(rows[0], a_hi[m][0], a_lo[m][0]);
+      split_tf32(rows[8 * stride], a_hi[m][1], a_lo[m][1]);
+      split_tf32(rows[4], a_hi[m][2], a_lo[m][2]);
+      split_tf32(rows[8 * stride + 4], a_hi[m][3], a_lo[m][3]);
+    }
+#pragma unroll
+    for (int n = 0; n < 8; ++n) {
+      const float* column = b + (k0 + t) * kColumnStride + warp_col + 8 * n + g;
+      std::uint32_t b_hi[2], b_lo[2];
+      split_tf32(column[0], b_hi[0], b_lo[0]);
+      split_tf32(column[4 * kColumnStride], b_hi[1], b_lo[1]);
+#pragma unroll
+      for (int m = 0; m < 2; ++m) {
+        // The small products first: they are the ones FP32's rounding would lose.
+        ptx::mma_m16n8k8_tf32(acc[m][n], a_lo[m], b_hi[0], b_hi[1]);
+        ptx::mma_m16n8k8_tf32(acc[m][n], a_hi[m], b_lo[0], b_lo[1]);
+        ptx::mma_m16n8k8_tf32(acc[m][n], a_hi[m], b_hi[0], b_hi[1]);
+      }
+    }
+  }
+
+#pragma unroll
+  for (int n = 0; n < 8; ++n) {
+    const int col = col0 + warp_col + 8 * n + 2 * t;
+    const float2 s = *reinterpret_cast<const float2*>(scale + col);
+    const float2 h = *reinterpret_cast<const float2*>(shift + col);
+#pragma unroll
+    for (int m = 0; m < 2; ++m) {
+#pragma unroll
+      for (int half = 0; half < 2; ++half) {
+        const int row = row0 + warp_row + 16 * m + g + 8 * half;
+        if (row >= count) continue;
+        store_pair(out + static_cast<long long>(row) * outputs + col,
+                   fmaxf(acc[m][n][2 * half] * s.x + h.x, 0.0f),
+                   fmaxf(acc[m][n][2 * half + 1] * s.y + h.y, 0.0f));
+      }
+    }
+  }
+}
+
+template <class T>
+void launch_linear_bn_relu(const float* latents, int count, int depth, const float* weight,
+                           int outputs, const float* scale, const float* shift, T* out,
+                           cudaStream_t stream) {
+  const auto fail = [](const std::string& what) {
+    throw std::invalid_argument("lab11 linear_bn_relu: " + what);
+  };
+  if (count < 1) fail("count = " + std::to_string(count) + " must be >= 1");
+  if (depth < 1 || depth > kMaxDepth)
+    fail("depth = " + std::to_string(depth) + " is outside 1.." + std::to_string(kMaxDepth));
+  if (outputs < kColumns || outputs % kColumns != 0)
+    fail("outputs = " + std::to_string(outputs) + " is not a multiple of " +
+         std::to_string(kColumns));
+  const auto aligned = [](const void* pointer, std::size_t bytes) {
+    return reinterpret_cast<std::uintptr_t>(pointer) % bytes == 0;
+  };
+  if (!aligned(scale, 8) || !aligned(shift, 8) || !aligned(out, 2 * sizeof(T)))
+    fail("scale and shift must be 8-byte aligned, out two elements");
+  const int padded = (depth + 7) / 8 * 8;
+  const std::size_t bytes = shared_bytes(padded);
+  cudalabs::allow_dynamic_shared_memory(reinterpret_cast<const void*>(&linear_bn_relu_kernel<T>),
+                                        bytes);
+  const dim3 grid = cudalabs::checked_grid(
+      outputs / kColumns, cudalabs::ceil_div<long long>(count, kRows), 1, "lab11 linear_bn_relu");
+  linear_bn_relu_kernel<T><<<grid, kThreads, bytes, stream>>>(latents, count, depth, weight,
+                                                              outputs, scale, shift, out);
+  CUDA_CHECK_LAUNCH("lab11 linear_bn_relu_kernel");
+}
+
+}  // namespace
+
+void linear_bn_relu(const float* latents, int count, int depth, const float* weight, int outputs,
+                    const float* scale, const float* shift, __nv_bfloat16* out,
+                    cudaStream_t stream) {
+  launch_linear_bn_relu(latents, count, depth, weight, outputs, scale, shift, out, stream);
+}
+
+void linear_bn_relu(const float* latents, int count, int depth, const float* weight, int outputs,
+                    const float* scale, const float* shift, float* out, cudaStream_t stream) {
+  launch_linear_bn_relu(latents, count, depth, weight, outputs, scale, shift, out, stream);
+}
+
+}  // namespace lab11
