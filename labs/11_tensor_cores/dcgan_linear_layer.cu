@@ -60,20 +60,29 @@ __global__ void __launch_bounds__(kThreads, 2)
   float* a = shared;                   // kRows x padded, rows `stride` apart
   float* b = shared + kRows * stride;  // padded x kColumns, rows kColumnStride apart
   const int row0 = blockIdx.y * kRows, col0 = blockIdx.x * kColumns;
-  for (int e = threadIdx.x; e < kRows * padded; e += kThreads) {
-    const int r = e / padded, k = e % padded;
-    a[r * stride + k] = row0 + r < count && k < depth
-                            ? latents[static_cast<long long>(row0 + r) * depth + k]
-                            : 0.0f;
+  // Warp w copies rows w, w + 8, ... of A and B, each lane every 32nd value of a row: coalesced,
+  // and the unrolled rows keep several loads in flight a thread.
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+#pragma unroll 4
+  for (int r = warp; r < kRows; r += kThreads / 32) {
+    const bool inside = row0 + r < count;
+    const float* row = latents + static_cast<long long>(inside ? row0 + r : 0) * depth;
+#pragma unroll
+    for (int j = 0; j < kMaxDepth / 32; ++j) {
+      const int k = lane + 32 * j;
+      if (k < padded) a[r * stride + k] = inside && k < depth ? row[k] : 0.0f;
+    }
   }
-  for (int e = threadIdx.x; e < padded * kColumns; e += kThreads) {
-    const int k = e / kColumns, c = e % kColumns;
-    b[k * kColumnStride + c] =
-        k < depth ? weight[static_cast<long long>(k) * outputs + col0 + c] : 0.0f;
+#pragma unroll 4
+  for (int k = warp; k < padded; k += kThreads / 32) {
+    const float* row = weight + static_cast<long long>(k < depth ? k : 0) * outputs + col0;
+#pragma unroll
+    for (int j = 0; j < kColumns / 32; ++j)
+      b[k * kColumnStride + lane + 32 * j] = k < depth ? row[lane + 32 * j] : 0.0f;
   }
   __syncthreads();
 
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+  const int g = lane / 4, t = lane % 4;
   const int warp_row = (warp / 2) * 32, warp_col = (warp % 2) * 64;
   float acc[2][8][4] = {};
   for (int k0 = 0; k0 < padded; k0 += 8) {

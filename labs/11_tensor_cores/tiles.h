@@ -161,6 +161,9 @@ struct SubpixelTile {
   static constexpr int BM = 64 * kRowBlocks * kConsumers;  ///< input pixels per tile
   static constexpr int BN = kWidth;                        ///< output channels per tile
   static constexpr int kMaxStages = 4;                     ///< stages a ring may have
+  /// whether subpixel_plan.h can choose the halo for this tile: never at 256 channels, where three
+  /// taps of B leave room for one stage
+  static constexpr bool kMayHalo = kWidth != 256;
   static constexpr int kThreads = 128 * (kConsumers + 1);  ///< threads per block (+ the producer)
 };
 

@@ -7,8 +7,7 @@
 // halo, a k step is a column of taps (tx) and a channel block: the box is the tile's rows with
 // one more above and below, at column offset input_offset(px, tx), and the column's taps_y taps
 // read it at row offsets 0, 1 and 2, one B panel set each; otherwise a k step is one tap. The
-// consumers are step 6's with one group of wgmma kept in flight (a stage is released once the
-// next one's group is issued); the epilogue differs: folded batch norm and ReLU, then stores to
+// consumers are step 6's; only the epilogue differs: folded batch norm and ReLU, then stores to
 // the phase's output pixels. The same kernel takes TF32 inputs (T = float): a stage then holds 32
 // channels (still 128 bytes a pixel), and B comes K-major, one box of BN rows of the transposed
 // filter per tap, since TF32's wgmma reads no transposed operand.
@@ -44,19 +43,19 @@ __device__ __forceinline__ void load_subpixel_stage(unsigned char* stage, std::u
                                                     const CUtensorMap& a_map,
                                                     const CUtensorMap& b_map,
                                                     const SubpixelParams<T>& p,
-                                                    const SubpixelItem& item, int kt) {
+                                                    const SubpixelItem& item, int kt, bool halo) {
   using namespace lab09::subpixel;
   constexpr int kChannels = stage_channels<T>();
   const int blocks_per_tap = p.in_channels / kChannels;
   const int step = kt / blocks_per_tap, c0 = (kt % blocks_per_tap) * kChannels;
   const int py = phase_row(item.z), px = phase_col(item.z);
   // The taps this stage serves: a column (ty = 0 .. taps(py) - 1) or one.
-  const int tx = p.halo ? step : step % taps(px);
-  const int first_ty = p.halo ? 0 : step / taps(px), tap_rows = p.halo ? taps(py) : 1;
+  const int tx = halo ? step : step % taps(px);
+  const int first_ty = halo ? 0 : step / taps(px), tap_rows = halo ? taps(py) : 1;
   const long long image_pixels = static_cast<long long>(p.height) * p.width;
   const int n0 = static_cast<int>(item.pixel0 / image_pixels);
   const int i0 = static_cast<int>(item.pixel0 % image_pixels) / p.width;
-  const int row0 = p.halo ? i0 - 1 : i0 + input_offset(py, first_ty);
+  const int row0 = halo ? i0 - 1 : i0 + input_offset(py, first_ty);
   ptx::mbarrier_arrive_expect_bytes(full, p.a_box_bytes + tap_rows * BN * SwizzledTile::kRowBytes);
   ptx::tma_load_4d(stage, &a_map, full, c0, input_offset(px, tx), row0, n0);
   for (int t = 0; t < tap_rows; ++t) {
@@ -75,16 +74,15 @@ __device__ __forceinline__ void load_subpixel_stage(unsigned char* stage, std::u
 }
 // [tap_box]
 
-// Issues one stage into a warpgroup's accumulators, as one group of wgmma: for each of its kTaps
-// taps, four k16 steps (BF16) or k8 steps (TF32) of each 64-pixel block. Tap t reads block h's A
-// rows first_row - t image rows (row_bytes each: a multiple of the swizzle's 1024 bytes) past
-// a_rows[h], and its B BN x 128 bytes after tap t - 1's. Returns at once: the caller waits for the
-// group. (kTaps is a template argument: a loop of wgmma the compiler cannot unroll gets fences
-// injected into it.)
+// One stage into a warpgroup's accumulators: for each of its kTaps taps, four k16 steps (BF16)
+// or k8 steps (TF32) of each 64-pixel block. Tap t reads block h's A rows first_row - t image rows
+// (row_bytes each: a multiple of the swizzle's 1024 bytes) past a_rows[h], and its B BN x 128
+// bytes after tap t - 1's. Returns once the tensor cores are done with the stage. (kTaps is a
+// template argument: a loop of wgmma the compiler cannot unroll gets fences injected into it.)
 template <int kTaps, int kN, int kRowBlocks, class T>
-__device__ __forceinline__ void issue_taps(float (&acc)[kRowBlocks][kN / 2],
-                                           const std::uint32_t (&a_rows)[kRowBlocks],
-                                           std::uint32_t b_taps, int first_row, int row_bytes) {
+__device__ __forceinline__ void multiply_taps(float (&acc)[kRowBlocks][kN / 2],
+                                              const std::uint32_t (&a_rows)[kRowBlocks],
+                                              std::uint32_t b_taps, int first_row, int row_bytes) {
 #pragma unroll
   for (int h = 0; h < kRowBlocks; ++h) ptx::wgmma_hold(acc[h]);
   ptx::wgmma_fence();
@@ -105,6 +103,9 @@ __device__ __forceinline__ void issue_taps(float (&acc)[kRowBlocks][kN / 2],
     }
   }
   ptx::wgmma_commit();
+  ptx::wgmma_wait<0>();
+#pragma unroll
+  for (int h = 0; h < kRowBlocks; ++h) ptx::wgmma_hold(acc[h]);
 }
 
 // A warpgroup's 64 pixels from pixel0 on: scale, shift, ReLU, BF16 pairs at output pixel
@@ -160,6 +161,7 @@ __global__ void __launch_bounds__(SubpixelTile<kWidth, kRowBlocks>::kThreads, 1)
   std::uint64_t* full = reinterpret_cast<std::uint64_t*>(shared + p.stages * p.stage_bytes);
   std::uint64_t* empty = full + Tile::kMaxStages;
   const int items = 4 * p.row_tiles * p.column_tiles;
+  const bool halo = Tile::kMayHalo && p.halo;
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < p.stages; ++s) {
@@ -177,10 +179,10 @@ __global__ void __launch_bounds__(SubpixelTile<kWidth, kRowBlocks>::kThreads, 1)
       int s = 0, phase = 0;
       for (int index = blockIdx.x; index < items; index += gridDim.x) {
         const SubpixelItem item = subpixel_item(p, index, Tile::BM, Tile::BN);
-        const int k_steps = phase_k_steps(item.z, p.in_channels, stage_channels<T>(), p.halo);
+        const int k_steps = phase_k_steps(item.z, p.in_channels, stage_channels<T>(), halo);
         for (int kt = 0; kt < k_steps; ++kt) {
           ptx::mbarrier_wait(&empty[s], phase ^ 1);
-          load_subpixel_stage<Tile::BN>(stage(s), &full[s], a_map, b_map, p, item, kt);
+          load_subpixel_stage<Tile::BN>(stage(s), &full[s], a_map, b_map, p, item, kt, halo);
           if (++s == p.stages) {
             s = 0;
             phase ^= 1;
@@ -206,16 +208,13 @@ __global__ void __launch_bounds__(SubpixelTile<kWidth, kRowBlocks>::kThreads, 1)
     for (int index = blockIdx.x; index < items; index += gridDim.x) {
       const SubpixelItem item = subpixel_item(p, index, Tile::BM, Tile::BN);
       const int py = lab09::subpixel::phase_row(item.z);
-      const int k_steps = phase_k_steps(item.z, p.in_channels, stage_channels<T>(), p.halo);
+      const int k_steps = phase_k_steps(item.z, p.in_channels, stage_channels<T>(), halo);
       // With the halo, tap ty reads the box from row 1 + input_offset(py, ty): 0 for the last tap.
-      const int tap_rows = p.halo ? lab09::subpixel::taps(py) : 1;
-      const int first_row = p.halo ? 1 + lab09::subpixel::input_offset(py, 0) : 0;
+      const int tap_rows = halo ? lab09::subpixel::taps(py) : 1;
+      const int first_row = halo ? 1 + lab09::subpixel::input_offset(py, 0) : 0;
       float acc[kRowBlocks][Tile::BN / 2];
 #pragma unroll
       for (int h = 0; h < kRowBlocks; ++h) zero(acc[h]);
-      // One group of wgmma stays in flight: stage kt is released once stage kt + 1's group is
-      // issued and kt's has landed, so the stage's bookkeeping runs under the tensor cores' work.
-      int previous = -1;
       for (int kt = 0; kt < k_steps; ++kt) {
         ptx::mbarrier_wait(&full[s], phase);
         const std::uint32_t base = ptx::shared_address(stage(s));
@@ -223,27 +222,21 @@ __global__ void __launch_bounds__(SubpixelTile<kWidth, kRowBlocks>::kThreads, 1)
 #pragma unroll
         for (int h = 0; h < kRowBlocks; ++h) a_rows[h] = base + block_offset[h];
         const std::uint32_t b_taps = base + p.a_box_bytes;
-        if (tap_rows == 3) {
-          issue_taps<3, Tile::BN, kRowBlocks, T>(acc, a_rows, b_taps, first_row, row_bytes);
+        if constexpr (!Tile::kMayHalo) {
+          multiply_taps<1, Tile::BN, kRowBlocks, T>(acc, a_rows, b_taps, 0, 0);
+        } else if (tap_rows == 3) {
+          multiply_taps<3, Tile::BN, kRowBlocks, T>(acc, a_rows, b_taps, first_row, row_bytes);
         } else if (tap_rows == 2) {
-          issue_taps<2, Tile::BN, kRowBlocks, T>(acc, a_rows, b_taps, first_row, row_bytes);
+          multiply_taps<2, Tile::BN, kRowBlocks, T>(acc, a_rows, b_taps, first_row, row_bytes);
         } else {
-          issue_taps<1, Tile::BN, kRowBlocks, T>(acc, a_rows, b_taps, first_row, row_bytes);
+          multiply_taps<1, Tile::BN, kRowBlocks, T>(acc, a_rows, b_taps, first_row, row_bytes);
         }
-        ptx::wgmma_wait<1>();
-#pragma unroll
-        for (int h = 0; h < kRowBlocks; ++h) ptx::wgmma_hold(acc[h]);
-        if (previous >= 0 && lane == 0) ptx::mbarrier_arrive(&empty[previous]);
-        previous = s;
+        if (lane == 0) ptx::mbarrier_arrive(&empty[s]);
         if (++s == p.stages) {
           s = 0;
           phase ^= 1;
         }
       }
-      ptx::wgmma_wait<0>();
-#pragma unroll
-      for (int h = 0; h < kRowBlocks; ++h) ptx::wgmma_hold(acc[h]);
-      if (previous >= 0 && lane == 0) ptx::mbarrier_arrive(&empty[previous]);
 #pragma unroll
       for (int h = 0; h < kRowBlocks; ++h)
         store_phase_pixels<Tile::BN>(p, acc[h], item.pixel0 + consumer * kConsumerRows + 64 * h,
