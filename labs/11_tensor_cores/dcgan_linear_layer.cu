@@ -95,19 +95,33 @@ __global__ void __launch_bounds__(kThreads, 2)
       split_tf32(rows[4], a_hi[m][2], a_lo[m][2]);
       split_tf32(rows[8 * stride + 4], a_hi[m][3], a_lo[m][3]);
     }
+    // Four column tiles at a time, and the three products of a tile far apart: each mma.sync
+    // waits for the one before on the same accumulators, so eight others run in between.
 #pragma unroll
-    for (int n = 0; n < 8; ++n) {
-      const float* column = b + (k0 + t) * kColumnStride + warp_col + 8 * n + g;
-      std::uint32_t b_hi[2], b_lo[2];
-      split_tf32(column[0], b_hi[0], b_lo[0]);
-      split_tf32(column[4 * kColumnStride], b_hi[1], b_lo[1]);
+    for (int n0 = 0; n0 < 8; n0 += 4) {
+      std::uint32_t b_hi[4][2], b_lo[4][2];
 #pragma unroll
-      for (int m = 0; m < 2; ++m) {
-        // The small products first: they are the ones FP32's rounding would lose.
-        ptx::mma_m16n8k8_tf32(acc[m][n], a_lo[m], b_hi[0], b_hi[1]);
-        ptx::mma_m16n8k8_tf32(acc[m][n], a_hi[m], b_lo[0], b_lo[1]);
-        ptx::mma_m16n8k8_tf32(acc[m][n], a_hi[m], b_hi[0], b_hi[1]);
+      for (int n = 0; n < 4; ++n) {
+        const float* column = b + (k0 + t) * kColumnStride + warp_col + 8 * (n0 + n) + g;
+        split_tf32(column[0], b_hi[n][0], b_lo[n][0]);
+        split_tf32(column[4 * kColumnStride], b_hi[n][1], b_lo[n][1]);
       }
+      // The small products first: they are the ones FP32's rounding would lose.
+#pragma unroll
+      for (int n = 0; n < 4; ++n)
+#pragma unroll
+        for (int m = 0; m < 2; ++m)
+          ptx::mma_m16n8k8_tf32(acc[m][n0 + n], a_lo[m], b_hi[n][0], b_hi[n][1]);
+#pragma unroll
+      for (int n = 0; n < 4; ++n)
+#pragma unroll
+        for (int m = 0; m < 2; ++m)
+          ptx::mma_m16n8k8_tf32(acc[m][n0 + n], a_hi[m], b_lo[n][0], b_lo[n][1]);
+#pragma unroll
+      for (int n = 0; n < 4; ++n)
+#pragma unroll
+        for (int m = 0; m < 2; ++m)
+          ptx::mma_m16n8k8_tf32(acc[m][n0 + n], a_hi[m], b_hi[n][0], b_hi[n][1]);
     }
   }
 
