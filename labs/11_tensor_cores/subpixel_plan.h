@@ -39,25 +39,26 @@ struct SubpixelPlan {
   std::size_t stage_bytes = 0;   ///< A box and B's taps (3 with the halo, else 1), 1024-aligned
   int stages = 0;                ///< stages that fit in shared memory, at most kMaxStages
   std::size_t shared_bytes = 0;  ///< dynamic shared memory: stages, alignment, barriers
-  static constexpr int kMaxStages = 4;
+  static constexpr int kMaxStages = 4;  ///< the ring's most stages (SubpixelTile::kMaxStages)
 };
 
 namespace detail {
 
+/// "lab11 tconv_subpixel: what = value expected": the launcher's one line for a size it refuses.
 inline std::string subpixel_error(const char* what, int value, const std::string& expected) {
   return std::string("lab11 tconv_subpixel: ") + what + " = " + std::to_string(value) + " " +
          expected;
 }
 
-// A tile's pixels must be whole image rows: W divides them, and H x W divides them or is a
-// multiple of them.
+/// Whether a tile of `tile_pixels` pixels is whole image rows: W divides them, and H x W divides
+/// them or is a multiple of them.
 inline bool whole_rows(const cudalabs::dcgan::TconvShape& shape, int tile_pixels) {
   const long long image_pixels = static_cast<long long>(shape.height) * shape.width;
   return tile_pixels % shape.width == 0 &&
          (tile_pixels % image_pixels == 0 || image_pixels % tile_pixels == 0);
 }
 
-// The plan's box and stages with the halo or without; false when fewer than two stages fit.
+/// Fills the plan's box and stages with the halo or without; false when fewer than two stages fit.
 inline bool fill_stages(int width, bool halo, SubpixelPlan& plan) {
   constexpr std::size_t kRowBytes = 128;  // a pixel's channels of one stage, BF16 or TF32
   plan.halo = halo;

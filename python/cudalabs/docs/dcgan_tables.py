@@ -61,8 +61,9 @@ VALUE_BYTES = {
     "dcgan_tf32": FP32_VALUES,
 }
 # What each layer multiplies in, so which ceiling bounds its arithmetic, in the generator the tensor-core record
-# (results/lab11_dcgan_<device>.json, commit d44243d) measured: the linear layer lab 07's FP32 GEMM in both, and
-# TF32's RGB layer lab 09's FP32 kernel (since 407b140 it is TF32 on mma.sync: "tf32" once a record measures it).
+# (results/lab11_dcgan_<device>.json, commit d44243d) measured: the linear layer lab 07's FP32 GEMM in both (since
+# 40c45c2 three TF32 products on tensor cores), and TF32's RGB layer lab 09's FP32 kernel (since 407b140 it is TF32
+# on mma.sync): change both once a record measures them.
 # Lab 09's variants are FP32 throughout.
 COMPUTES_IN = {
     "dcgan_bf16": ("fp32", "bf16", "bf16", "bf16", "bf16"),
