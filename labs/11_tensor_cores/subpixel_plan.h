@@ -5,6 +5,7 @@
 #pragma once
 
 #include "common/reference_dcgan.h"
+#include "tiles.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -37,9 +38,8 @@ struct SubpixelPlan {
   int box_rows = 0;              ///< rows of the A box per image: R, + 2 with the halo
   std::size_t a_box_bytes = 0;   ///< bytes of the A box
   std::size_t stage_bytes = 0;   ///< A box and B's taps (3 with the halo, else 1), 1024-aligned
-  int stages = 0;                ///< stages that fit in shared memory, at most kMaxStages
+  int stages = 0;                ///< stages that fit in shared memory, at most kSubpixelMaxStages
   std::size_t shared_bytes = 0;  ///< dynamic shared memory: stages, alignment, barriers
-  static constexpr int kMaxStages = 4;  ///< the ring's most stages (SubpixelTile::kMaxStages)
 };
 
 namespace detail {
@@ -66,9 +66,9 @@ inline bool fill_stages(int width, bool halo, SubpixelPlan& plan) {
   plan.a_box_bytes = kRowBytes * plan.box_images * plan.box_rows * width;
   const std::size_t b_bytes = kRowBytes * plan.width * (halo ? 3 : 1);  // taps_y is at most 3
   plan.stage_bytes = (plan.a_box_bytes + b_bytes + 1023) / 1024 * 1024;
-  const std::size_t fixed = 1024 + 2 * SubpixelPlan::kMaxStages * 8;  // alignment, 2 barriers
-  plan.stages = static_cast<int>(std::min<std::size_t>(
-      SubpixelPlan::kMaxStages, (kSubpixelSharedLimit - fixed) / plan.stage_bytes));
+  const std::size_t fixed = 1024 + 2 * kSubpixelMaxStages * 8;  // alignment, 2 barriers
+  plan.stages = static_cast<int>(
+      std::min<std::size_t>(kSubpixelMaxStages, (kSubpixelSharedLimit - fixed) / plan.stage_bytes));
   plan.shared_bytes = plan.stages * plan.stage_bytes + fixed;
   return plan.stages >= 2;
 }

@@ -149,6 +149,10 @@ struct SpecializedTile {
       kStages * kStageBytes + 1024 + 2 * kStages * 8 + kStagingBytes;
 };
 
+/// The most stages step 7's ring has (subpixel_plan.h fits as many as shared memory holds, up to
+/// this; the kernel keeps two barriers for each).
+inline constexpr int kSubpixelMaxStages = 4;
+
 /// `tconv_subpixel_bf16` (step 7): step 6's producer and two consumer warpgroups on the DCGAN's
 /// sub-pixel phase GEMMs. A tile is BM input pixels (whole image rows, in NHWC order) by kWidth
 /// output channels; each consumer multiplies kRowBlocks blocks of 64 pixels (two where the
@@ -160,7 +164,7 @@ struct SubpixelTile {
   static constexpr int kConsumers = 2;                     ///< consumer warpgroups
   static constexpr int BM = 64 * kRowBlocks * kConsumers;  ///< input pixels per tile
   static constexpr int BN = kWidth;                        ///< output channels per tile
-  static constexpr int kMaxStages = 4;                     ///< stages a ring may have
+  static constexpr int kMaxStages = kSubpixelMaxStages;    ///< stages a ring may have
   /// whether subpixel_plan.h can choose the halo for this tile: never at 256 channels, where three
   /// taps of B leave room for one stage
   static constexpr bool kMayHalo = kWidth != 256;

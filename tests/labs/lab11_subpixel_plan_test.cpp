@@ -105,7 +105,7 @@ TEST(SubpixelPlan, KeepsTheKernelsInvariantsOnEveryShape) {
         ASSERT_EQ(k % plan.width, 0) << at;
         ASSERT_EQ(plan.tile_rows * width * plan.box_images, plan.tile_pixels) << at;
         ASSERT_GE(plan.stages, 2) << at;
-        ASSERT_LE(plan.stages, SubpixelPlan::kMaxStages) << at;
+        ASSERT_LE(plan.stages, kSubpixelMaxStages) << at;
         ASSERT_LE(plan.shared_bytes, kSubpixelSharedLimit) << at;
         ASSERT_EQ(plan.stage_bytes % 1024, 0u) << at;
         ASSERT_GE(plan.stage_bytes, plan.a_box_bytes + (plan.halo ? 3u : 1u) * plan.width * 128)
