@@ -787,6 +787,30 @@ class ProcessTest(unittest.TestCase):
         """
     )
 
+    # The stop arrives while the command is starting: it runs (its pid is written), but run_logged has
+    # not registered it yet. The stop must still end it.
+    NESTED_GRADER_STOPPED_WHILE_STARTING = textwrap.dedent(
+        """
+        import os, signal, subprocess, sys, time
+        from pathlib import Path
+        from cudalabs.grading import process
+        process.end_children_on_signals()
+        folder = Path(sys.argv[1])
+        pid_file = folder / "inner.pid"
+
+        class StoppedWhileStarting(subprocess.Popen):
+            def __init__(self, *args, **kwargs):
+                super().__init__(*args, **kwargs)
+                while not (pid_file.is_file() and pid_file.read_text().strip()):
+                    time.sleep(0.01)
+                os.kill(os.getpid(), signal.SIGTERM)
+                time.sleep(0.5)  # the handler runs in here, before run_logged registers the command
+
+        process.subprocess.Popen = StoppedWhileStarting
+        process.run_logged(["bash", "-c", f"echo $$ > {pid_file}; exec sleep 120"], folder / "inner.log", 300)
+        """
+    )
+
     @staticmethod
     def alive(pid: int) -> bool:
         try:
@@ -803,10 +827,21 @@ class ProcessTest(unittest.TestCase):
             time.sleep(0.05)
         self.fail(f"{path} was never written")
 
-    def nested_grader(self, folder: Path) -> list[str]:
+    def nested_grader(self, folder: Path, text: str = NESTED_GRADER) -> list[str]:
         script = folder / "grader.py"
-        script.write_text(self.NESTED_GRADER)
+        script.write_text(text)
         return [sys.executable, str(script), str(folder)]
+
+    def test_a_stop_while_a_command_starts_ends_that_command_too(self):
+        with tempfile.TemporaryDirectory() as name:
+            folder = Path(name)
+            env = {**os.environ, "PYTHONPATH": str(REPO / "python")}
+            grader = subprocess.Popen(
+                self.nested_grader(folder, self.NESTED_GRADER_STOPPED_WHILE_STARTING), env=env, start_new_session=True
+            )
+            self.assertEqual(grader.wait(timeout=60), 128 + signal.SIGTERM)
+            inner = self.wait_for_pid(folder / "inner.pid")
+            self.assertFalse(self.alive(inner), "a command started as the stop arrived is still running")
 
     def test_a_stopped_grader_ends_the_commands_it_runs(self):
         with tempfile.TemporaryDirectory() as name:

@@ -27,6 +27,11 @@ _grace_s = GRACE_S
 _live: dict[int, subprocess.Popen] = {}  # process group -> its leader, for every running command
 _live_lock = threading.RLock()  # reentrant: the signal handler may interrupt its own thread's holder
 _stopping = False
+# The thread between starting a command and registering it in _live, and a stop signal that arrived
+# there: the handler runs in the main thread, so when that thread is the one starting, the handler
+# leaves the stop to it (else the new command, not yet in _live, would outlive the grader).
+_starting_thread: int | None = None
+_pending_signal: int | None = None
 
 
 @dataclass
@@ -86,10 +91,7 @@ def run_logged(
         with _live_lock:
             if _stopping:
                 raise RuntimeError("the grader is stopping: no new command is started")
-            process = subprocess.Popen(
-                command, stdout=sink, stderr=subprocess.STDOUT, env=env, cwd=cwd, start_new_session=True
-            )
-            _live[process.pid] = process
+            process = _start_registered(command, sink, env, cwd)
         try:
             returncode = process.wait(timeout=time_limit_s)
         except subprocess.TimeoutExpired:
@@ -103,9 +105,29 @@ def run_logged(
     return Completed(command, returncode, time.monotonic() - started, log)
 
 
+def _start_registered(command, sink, env, cwd) -> subprocess.Popen:
+    """Starts command in its own group and registers it in _live (the caller holds _live_lock); a stop
+    signal that arrives in between is carried out once it is registered."""
+    global _starting_thread
+    _starting_thread = threading.get_ident()
+    try:
+        process = subprocess.Popen(
+            command, stdout=sink, stderr=subprocess.STDOUT, env=env, cwd=cwd, start_new_session=True
+        )
+        _live[process.pid] = process
+        return process
+    finally:
+        _starting_thread = None
+        if _pending_signal is not None:
+            _stop(_pending_signal, None)  # ends every registered group, this one included; exits
+
+
 def _stop(signum: int, _frame) -> None:
-    global _stopping
+    global _stopping, _pending_signal
     _stopping = True
+    if _starting_thread == threading.get_ident():
+        _pending_signal = signum  # carried out by _start_registered once the command is registered
+        return
     # The lock waits out a command another thread is starting (then registered), not one for ever.
     held = _live_lock.acquire(timeout=_grace_s)
     try:
