@@ -10,6 +10,7 @@
 #include <atomic>
 #include <concepts>
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <mutex>
 #include <string>
@@ -21,6 +22,11 @@ namespace cudalabs {
 template <std::integral T>
 constexpr T ceil_div(T a, T b) {
   return (a + b - 1) / b;
+}
+
+/// Whether `pointer` is a multiple of `bytes` (a launcher's check before vector loads or TMA).
+inline bool aligned_to(const void* pointer, std::size_t bytes) {
+  return reinterpret_cast<std::uintptr_t>(pointer) % bytes == 0;
 }
 
 /// A grid of x * y * z blocks, checked against CUDA's limits (x < 2^31, y and z <= 65535). Throws

@@ -11,7 +11,6 @@
 #include "dcgan_layers.h"
 #include "tensor_core_ptx.cuh"
 
-#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -157,10 +156,8 @@ void launch_linear_bn_relu(const float* latents, int count, int depth, const flo
   if (outputs < kColumns || outputs % kColumns != 0)
     fail("outputs = " + std::to_string(outputs) + " is not a multiple of " +
          std::to_string(kColumns));
-  const auto aligned = [](const void* pointer, std::size_t bytes) {
-    return reinterpret_cast<std::uintptr_t>(pointer) % bytes == 0;
-  };
-  if (!aligned(scale, 8) || !aligned(shift, 8) || !aligned(out, 2 * sizeof(T)))
+  using cudalabs::aligned_to;
+  if (!aligned_to(scale, 8) || !aligned_to(shift, 8) || !aligned_to(out, 2 * sizeof(T)))
     fail("scale and shift must be 8-byte aligned, out two elements");
   const int padded = (depth + 7) / 8 * 8;
   const std::size_t bytes = shared_bytes(padded);

@@ -463,7 +463,7 @@ void tconv_rgb(const TconvShape& shape, const T* input, const float* packed, con
   if (shape.out_channels > kMaxOutChannels)
     throw std::invalid_argument(std::string(who) + ": out_channels = " +
                                 std::to_string(shape.out_channels) + " is outside 1 .. 8");
-  if (reinterpret_cast<std::uintptr_t>(input) % 16 != 0)
+  if (!cudalabs::aligned_to(input, 16))
     throw std::invalid_argument(std::string(who) + ": the input is not 16-byte aligned");
   int device = 0, major = 0;
   CUDA_CHECK(cudaGetDevice(&device));

@@ -36,15 +36,12 @@
 namespace lab11 {
 namespace {
 
+using cudalabs::aligned_to;
 using cudalabs::Bf16GemmArgs;
 using cudalabs::ceil_div;
 using cudalabs::Fp16GemmArgs;
 using cudalabs::GemmShape;
 using cudalabs::KernelLaunch;
-
-bool aligned_to(const void* pointer, std::uintptr_t bytes) {
-  return reinterpret_cast<std::uintptr_t>(pointer) % bytes == 0;
-}
 
 // A and B can be read 16 bytes at a time (cp.async, TMA): aligned, rows a multiple of 8 apart.
 template <class Args>

@@ -137,6 +137,23 @@ TEST(LinearLayerArguments, RefusesSizesItDoesNotTake) {
       "linear_bn_relu", [&] { call(4, 0, 128); }, "depth = 0");
   expect_rejected(
       "linear_bn_relu", [&] { call(4, 100, 200); }, "outputs = 200");
+  // Pairs of outputs and of scale and shift are stored and read whole: one element off is refused.
+  expect_rejected(
+      "linear_bn_relu",
+      [] {
+        alignas(16) static float scale[4], shift[4];
+        alignas(16) static __nv_bfloat16 out[4];
+        lab11::linear_bn_relu(nullptr, 4, 100, nullptr, 128, scale, shift, out + 1, nullptr);
+      },
+      "out two elements");
+  expect_rejected(
+      "linear_bn_relu",
+      [] {
+        alignas(16) static float scale[4], shift[4];
+        alignas(16) static float out[4];
+        lab11::linear_bn_relu(nullptr, 4, 100, nullptr, 128, scale + 1, shift, out, nullptr);
+      },
+      "8-byte aligned");
 }
 
 }  // namespace
