@@ -8,8 +8,8 @@
 /// tap's shifted position, and fills zeros where the box leaves the image: the im2col gather and
 /// its borders cost nothing. B is the phase's packed filter in BF16. The epilogue applies the
 /// layer's folded batch norm and ReLU and stores BF16 at the phase's output pixels (2 i + py,
-/// 2 j + px). The RGB layer (3 output channels, too narrow for a wgmma tile: mma.sync, each input
-/// pixel times the whole filter) and the linear layer's tail are given kernels.
+/// 2 j + px). The RGB layer (3 output channels, too narrow for a wgmma tile: mma.sync, the four
+/// phases in one GEMM) and the linear layer are given kernels.
 #pragma once
 
 #include "common/reference_dcgan.h"
@@ -61,14 +61,12 @@ std::vector<float> transposed_packed_filter(const std::vector<float>& packed, in
                                             int out_channels);
 
 /// The RGB layer on tensor cores (mma.sync, compute capability 8.0+): input batch x H x W x C
-/// (16-byte aligned, C 32, 64 or 96: the filter's fragments live in the warps' registers), filter
-/// packed as subpixel.h says, in FP32 (rounded to the inputs' precision here), out_channels <= 8;
-/// output FP32 tanh(sum + bias), FP32 sums added in a fixed order. Each input pixel is multiplied
-/// by the whole filter (25 K columns) and its products scattered onto the output pixels it reaches
-/// (dcgan_rgb_layer.cu). A block holds four input rows and three rows of products in shared
-/// memory, so the width has a ceiling that falls with C and K (on a 227 KiB GPU: 144 for the
-/// DCGAN's C 64, K 3 in BF16, 96 in TF32; 48 to 224 over all C and K). Throws
-/// std::invalid_argument naming a size it does not take, the width included. BF16 inputs:
+/// (16-byte aligned, C 32, 64 or 96: the filter's fragments live in the warps' registers), any H
+/// and W, filter packed as subpixel.h says, in FP32 (rounded to the inputs' precision here),
+/// out_channels <= 8; output FP32 tanh(sum + bias), FP32 sums added in a fixed order. The four
+/// phases are one GEMM over superpixels (2 x 2 output pixels, all 4 K outputs as its columns) whose
+/// sums stay in registers while a warp walks down the image (dcgan_rgb_layer.cu). Throws
+/// std::invalid_argument naming a size it does not take. BF16 inputs:
 void tconv_rgb_bf16_input(const cudalabs::dcgan::TconvShape& shape, const __nv_bfloat16* input,
                           const float* packed_filter, const float* bias, float* output,
                           cudaStream_t stream);
