@@ -1,8 +1,10 @@
 // Lab 11's DCGAN: the linear layer with its bias, batch norm and ReLU (linear_bn_relu, given code,
 // TF32 tensor cores in three products) against a double-precision sum on the CPU, element by
 // element: odd batches (a partial block of rows), depths from 1 to 128 (K padded to 8), widths of
-// one and several column blocks, BF16 and TF32 outputs; the latents start one float into their
-// buffer, and the rows past the batch stay poisoned. Sizes it does not take are refused by name.
+// one and several column tiles, more tiles than the grid has blocks (a block's run of tiles crosses
+// into the next row of tiles), BF16 and TF32 outputs; the latents start one float into their
+// buffer, the weight at its start or one float in (4-byte copies), and the rows past the batch stay
+// poisoned. Sizes it does not take are refused by name.
 #include "common/device_buffer.h"
 #include "common/poison.h"
 #include "common/random_fill.h"
@@ -24,6 +26,7 @@ struct LinearCase {
   std::string name;
   int count, depth, outputs;
   bool bf16;
+  int weight_offset = 0;  // floats into the weight's buffer
 };
 
 class LinearLayerTest : public ::testing::TestWithParam<LinearCase> {};
@@ -38,14 +41,16 @@ std::vector<float> run_linear(const LinearCase& c, const std::vector<float>& lat
                               const std::vector<float>& shift, int extra_rows) {
   std::vector<float> shifted(latents.size() + 1, 0.0f);
   std::copy(latents.begin(), latents.end(), shifted.begin() + 1);
+  std::vector<float> offset_weight(weight.size() + c.weight_offset, 0.0f);
+  std::copy(weight.begin(), weight.end(), offset_weight.begin() + c.weight_offset);
   cudalabs::DeviceBuffer<float> d_latents{std::span<const float>(shifted)},
-      d_weight{std::span<const float>(weight)}, d_scale{std::span<const float>(scale)},
+      d_weight{std::span<const float>(offset_weight)}, d_scale{std::span<const float>(scale)},
       d_shift{std::span<const float>(shift)};
   const std::size_t elements = static_cast<std::size_t>(c.count + extra_rows) * c.outputs;
   cudalabs::DeviceBuffer<T> d_out(elements);
   cudalabs::poison_device(d_out.data(), d_out.bytes());
-  lab11::linear_bn_relu(d_latents.data() + 1, c.count, c.depth, d_weight.data(), c.outputs,
-                        d_scale.data(), d_shift.data(), d_out.data(), nullptr);
+  lab11::linear_bn_relu(d_latents.data() + 1, c.count, c.depth, d_weight.data() + c.weight_offset,
+                        c.outputs, d_scale.data(), d_shift.data(), d_out.data(), nullptr);
   CUDA_CHECK(cudaDeviceSynchronize());
   const std::vector<T> out = d_out.to_host();
   std::vector<float> values(elements);
@@ -119,7 +124,10 @@ INSTANTIATE_TEST_SUITE_P(
                       LinearCase{"b300_k37_o384_bf16", 300, 37, 384, true},
                       LinearCase{"b129_k128_o256_tf32", 129, 128, 256, false},
                       LinearCase{"b257_k1_o128_tf32", 257, 1, 128, false},
-                      LinearCase{"b131_k100_o8192_tf32", 131, 100, 8192, false}),
+                      LinearCase{"b131_k100_o8192_tf32", 131, 100, 8192, false},
+                      LinearCase{"b2000_k100_o4096_bf16_runs_cross_rows", 2000, 100, 4096, true},
+                      LinearCase{"b700_k37_o1280_tf32_weight_4_byte_aligned", 700, 37, 1280, false,
+                                 1}),
     [](const ::testing::TestParamInfo<LinearCase>& info) { return info.param.name; });
 
 TEST(LinearLayerArguments, RefusesSizesItDoesNotTake) {
