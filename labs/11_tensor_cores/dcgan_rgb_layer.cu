@@ -6,16 +6,18 @@
 // then has rows = superpixels, columns n = dy 2K + dx K + k (all 4K outputs: 12 of 16 used for
 // RGB), and a reduction over the 9 offsets x C channels, whose filter blocks that reach no output
 // are never multiplied (15 of the 18 offset-and-column-tile blocks at K = 3).
-// - A warp owns 16 superpixels of a row (a strip) and walks down the image: each input row i
-//   lands, through ldmatrix at the 3 column shifts dj, on the sums of superpixel rows i + 1, i and
-//   i - 1 (di = -1, 0, 1), held in registers; row i - 1 is then complete and stored, through
-//   tanh, straight from the mma's accumulators: no products in shared memory, no second pass.
+// - A block owns a unit, one or two strips of 16 superpixels of an image's row, and walks down the
+//   image: each input row i lands, through ldmatrix at the 3 column shifts dj, on the sums of
+//   superpixel rows i + 1, i and i - 1 (di = -1, 0, 1), held in registers; row i - 1 is then
+//   complete and stored, through tanh, straight from the mma's accumulators: no products in
+//   shared memory, no second pass. The row loop is unrolled by three, so that the three rows'
+//   accumulators change roles without moves.
 // - The filter's fragments live in the warps' registers for the kernel's life (at most
-//   kFragmentRegisters a thread); where C and K need more, the channels are split into slices,
-//   one warp each, and a strip's slices add their sums through shared memory, slice 0 first
-//   (the same bits on every run).
-// - A block takes units of one image's column group (one or two strips, any width) and
-//   streams their input rows, with a zero pixel each side, through cp.async kRowsAhead rows ahead.
+//   kFragmentRegisters a thread); a block is one warp, or, where C and K need more registers, one
+//   warp per slice of the channels, the slices adding their sums through shared memory, slice 0
+//   first (the same bits on every run).
+// - A block streams its units' input rows (any width: a unit's columns and a zero pixel each
+//   side) through cp.async kRowsAhead rows ahead; only its own warps wait for them.
 // - BF16 inputs run m16n8k16, TF32 inputs m16n8k8, their A fragments one ldmatrix.x4 a k-step;
 //   the pixels' chunks are swizzled in shared memory (PixelLayout) so that ldmatrix's 8 rows hit
 //   distinct banks.
@@ -31,6 +33,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 namespace lab11 {
 namespace {
@@ -41,7 +44,11 @@ namespace subpixel = lab09::subpixel;
 constexpr int kTilePixels = 16;  // an mma's rows: a strip of superpixels
 constexpr int kRowsAhead = 4;    // input rows in flight while one is multiplied
 constexpr int kInputSlots = kRowsAhead + 1;
-constexpr int kFragmentRegisters = 128;  // a thread's registers of the filter, at most
+#ifndef RGB_FRAGMENT_REGISTERS
+#define RGB_FRAGMENT_REGISTERS 136
+#endif
+constexpr int kFragmentRegisters =
+    RGB_FRAGMENT_REGISTERS;  // a thread's registers of the filter, at most
 constexpr int kMaxOutChannels = 8;
 
 /// The mma of element type T. Its A fragments come from ldmatrix.x4 in both types: each k-step is
@@ -125,8 +132,9 @@ __host__ __device__ constexpr int reaching_tap(int di, int dj, int n, int k_out)
 
 /// The kernel's shape at C = 32 kGroups32 channels of T and K = kK outputs: which offset and
 /// column tile blocks of the filter reach an output (bit (3 (di + 1) + dj + 1) kTiles + t), the
-/// slices the channels' k-steps split into so that a warp's blocks fit kFragmentRegisters, and a
-/// unit's strips (two, or one where the slices are many: at most 256 threads a block).
+/// slices the channels' k-steps split into so that a warp's blocks fit kFragmentRegisters (a
+/// block's warps), and a unit's strips (two where the filter's and two strips' accumulators leave
+/// room in the registers: 12 a column tile a strip).
 template <class T, int kGroups32, int kK>
 struct RgbPlan {
   static constexpr int kTiles = (4 * kK + 7) / 8;
@@ -154,9 +162,9 @@ struct RgbPlan {
   }
   static constexpr int kSlices = slices();
   static constexpr int kSliceSteps = kSteps / kSlices;
-  static constexpr int kStrips = kSlices > 2 ? 1 : 2;
+  static constexpr int kStrips = kBlocks * kSliceSteps * 2 + 24 * kTiles <= 150 ? 2 : 1;
   static constexpr int kPositions = kStrips * kTilePixels + 2;  // a unit's input pixels, halo too
-  static constexpr int kThreads = 32 * kStrips * kSlices;
+  static constexpr int kThreads = 32 * kSlices;
   __host__ __device__ static constexpr bool reaches(int di, int dj, int t) {
     return (kReach >> ((3 * (di + 1) + dj + 1) * kTiles + t)) & 1;
   }
@@ -210,20 +218,12 @@ struct RowCursor {
 
 // This thread's share of copying a unit's input row: 16-byte chunks idx = threadIdx.x, + kThreads,
 // ... of its kPositions pixels, position p holding input column first_column - 1 + p (zeros where
-// that is outside the image). The chunks' places in shared memory are worked out once.
+// that is outside the image).
 template <class T, int kGroups32, int kPositions, int kThreads>
 struct RowCopy {
   using Layout = PixelLayout<T, kGroups32>;
   static constexpr int kChunks = kPositions * Layout::kChunks;
   static constexpr int kPerThread = (kChunks + kThreads - 1) / kThreads;
-  int destination[kPerThread];
-  __device__ RowCopy() {
-#pragma unroll
-    for (int u = 0; u < kPerThread; ++u) {
-      const int idx = threadIdx.x + u * kThreads, p = idx / Layout::kChunks;
-      destination[u] = Layout::offset(p, idx % Layout::kChunks);
-    }
-  }
   __device__ void start(const RgbArgs<T>& a, const RowCursor& at, unsigned char* slot) const {
     const int width = a.shape.width;
     // Chunks of pixels 1 - first_column .. width - first_column (positions) are in the image.
@@ -238,26 +238,27 @@ struct RowCopy {
       if (kChunks % kThreads != 0 && idx >= kChunks) break;
       const bool inside = idx >= first && idx < end;
       const unsigned char* source = inside ? base + pixel * Layout::kBytes + idx * 16LL : base;
-      cudalabs::async_copy_16_zero_fill(slot + destination[u], source, inside ? 16 : 0);
+      const int p = idx / Layout::kChunks;
+      cudalabs::async_copy_16_zero_fill(slot + Layout::offset(p, idx - p * Layout::kChunks), source,
+                                        inside ? 16 : 0);
     }
   }
 };
 
 // The superpixel GEMM (see the top of this file); kK output channels, C = 32 kGroups32.
 template <class T, int kGroups32, int kK>
-__global__ void __launch_bounds__(RgbPlan<T, kGroups32, kK>::kThreads,
-                                  std::max(1, 256 / RgbPlan<T, kGroups32, kK>::kThreads))
+__global__ void __launch_bounds__(RgbPlan<T, kGroups32, kK>::kThreads)
     rgb_superpixel_kernel(RgbArgs<T> a) {
   using Mma = RgbMma<T>;
   using F = RgbPlan<T, kGroups32, kK>;
   using Layout = PixelLayout<T, kGroups32>;
   constexpr int kTiles = F::kTiles, kSliceSteps = F::kSliceSteps, kSlices = F::kSlices;
+  constexpr int kStrips = F::kStrips;
   constexpr int kSlotBytes = F::kPositions * Layout::kBytes;
-  constexpr int kUnitColumns = F::kStrips * kTilePixels;
+  constexpr int kUnitColumns = kStrips * kTilePixels;
   extern __shared__ __align__(16) unsigned char shared[];
   const TconvShape& shape = a.shape;
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, q = lane % 4;
-  const int strip = warp / kSlices, slice = warp % kSlices;
+  const int slice = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, q = lane % 4;
 
   // This warp's B fragments: offset (di, dj), column 8 t + g, its slice's k-steps; built once.
   std::uint32_t b[3][3][kTiles][kSliceSteps][2];
@@ -285,18 +286,20 @@ __global__ void __launch_bounds__(RgbPlan<T, kGroups32, kK>::kThreads,
           }
       }
 
-  // ldmatrix's rows: lane l gives superpixel l % 8 (+ 8 for matrices 1 and 3) of the strip, shifted
-  // by dj, chunk 2 k-step (+ 1 for matrices 2 and 3) of its slice.
+  // ldmatrix's rows: lane l gives superpixel l % 8 (+ 8 for matrices 1 and 3) of strip 0, shifted
+  // by dj, chunk 2 k-step (+ 1 for matrices 2 and 3) of its slice. Strip 1 is 16 pixels on, where
+  // the swizzle repeats.
   std::uint32_t a_offset[3][kSliceSteps];
 #pragma unroll
   for (int dj = -1; dj <= 1; ++dj) {
-    const int p = 1 + strip * kTilePixels + dj + lane % 8 + 8 * (lane / 8 % 2);
+    const int p = 1 + dj + lane % 8 + 8 * (lane / 8 % 2);
 #pragma unroll
     for (int step = 0; step < kSliceSteps; ++step) {
       const int chunk = 2 * (slice * kSliceSteps + step) + lane / 16;
       a_offset[dj + 1][step] = Layout::offset(p, chunk);
     }
   }
+  static_assert(Layout::swizzle(kTilePixels) == Layout::swizzle(0));
 
   // The accumulators' output columns: n = 8 t + 2 q and n + 1, where n < 4 K; their offset in an
   // output pixel row pair, and their biases.
@@ -326,99 +329,123 @@ __global__ void __launch_bounds__(RgbPlan<T, kGroups32, kK>::kThreads,
   };
   for (int u = 0; u < kRowsAhead; ++u) fetch_next();
 
-  // Superpixel row `row` of the unit, complete in acc: this strip's slices add their sums (slice 0
-  // first), and slice 0 stores tanh(sum + bias) where the image has the pixels.
-  int exchanges = 0;
-  const auto finish = [&](float(&acc)[kTiles][4], const RowCursor& unit, int row) {
-    if constexpr (kSlices > 1) {
-      float4* place = exchange + ((strip * 2 + exchanges % 2) * (kSlices - 1)) * kTiles * 32;
-      ++exchanges;
-      if (slice > 0) {
+  // acc[slot][strip]: three superpixel rows' sums, slot i % 3 for row i.
+  float acc[3][kStrips][kTiles][4];
+  const auto clear = [&](int slot) {
 #pragma unroll
-        for (int t = 0; t < kTiles; ++t)
-          place[((slice - 1) * kTiles + t) * 32 + lane] =
-              make_float4(acc[t][0], acc[t][1], acc[t][2], acc[t][3]);
-      }
-      ptx::named_barrier_sync<32 * kSlices>(1 + strip);
-      if (slice > 0) return;
-      for (int from = 0; from < kSlices - 1; ++from) {
-#pragma unroll
-        for (int t = 0; t < kTiles; ++t) {
-          const float4 v = place[(from * kTiles + t) * 32 + lane];
-          acc[t][0] += v.x;
-          acc[t][1] += v.y;
-          acc[t][2] += v.z;
-          acc[t][3] += v.w;
-        }
-      }
-    }
-    const int first = unit.first_column + strip * kTilePixels;
-    float* out = a.output + ((unit.image * 2 * shape.height + 2 * row) * columns + 2 * first) * kK;
-#pragma unroll
-    for (int half = 0; half < 2; ++half) {
-      if (first + g + 8 * half >= shape.width) continue;
-      float* pixel = out + (g + 8 * half) * 2 * kK;
-#pragma unroll
-      for (int t = 0; t < kTiles; ++t) {
-        if (8 * t + 2 * q >= 4 * kK) continue;
-        const float v0 = fast_tanh(acc[t][2 * half] + bias[t][0]);
-        const float v1 = fast_tanh(acc[t][2 * half + 1] + bias[t][1]);
-        float* o = pixel + column_offset[t];
-        if (a.pairs) {
-          *reinterpret_cast<float2*>(o) = make_float2(v0, v1);
-        } else {
-          o[0] = v0;
-          o[1] = v1;
-        }
-      }
-    }
-  };
-
-  // acc[0], acc[1], acc[2]: superpixel rows i - 1, i and i + 1 while input row i is multiplied.
-  float acc[3][kTiles][4];
-  int slot = 0;
-  for (long long index = blockIdx.x; index < a.units; index += gridDim.x) {
-    RowCursor unit{index};
-    unit.locate(a.groups, kUnitColumns);
-#pragma unroll
-    for (int r = 0; r < 3; ++r)
+    for (int strip = 0; strip < kStrips; ++strip)
 #pragma unroll
       for (int t = 0; t < kTiles; ++t)
 #pragma unroll
-        for (int e = 0; e < 4; ++e) acc[r][t][e] = 0.0f;
-    for (int i = 0; i < shape.height; ++i) {
-      // Row i has landed in every thread's copies, and every warp is done with the slot the next
-      // fetch overwrites (row i - 1's).
-      cudalabs::async_copy_wait<kRowsAhead - 1>();
+        for (int e = 0; e < 4; ++e) acc[slot][strip][t][e] = 0.0f;
+  };
+
+  // Superpixel row `row` of the unit, complete in acc[slot]: the block's slices add their sums
+  // (slice 0 first), and slice 0 stores tanh(sum + bias) where the image has the pixels.
+  int exchanges = 0;
+  const auto finish = [&](auto slot_constant, const RowCursor& unit, int row) {
+    constexpr int kSlot = decltype(slot_constant)::value;
+    if constexpr (kSlices > 1) {
+      float4* place = exchange + (exchanges % 2) * (kSlices - 1) * kStrips * kTiles * 32;
+      ++exchanges;
+      if (slice > 0) {
+#pragma unroll
+        for (int strip = 0; strip < kStrips; ++strip)
+#pragma unroll
+          for (int t = 0; t < kTiles; ++t) {
+            const float* v = acc[kSlot][strip][t];
+            place[(((slice - 1) * kStrips + strip) * kTiles + t) * 32 + lane] =
+                make_float4(v[0], v[1], v[2], v[3]);
+          }
+      }
       __syncthreads();
-      fetch_next();
-      const std::uint32_t input = ptx::shared_address(inputs + slot * kSlotBytes);
+      if (slice > 0) return;
+      for (int from = 0; from < kSlices - 1; ++from) {
 #pragma unroll
-      for (int dj = -1; dj <= 1; ++dj) {
+        for (int strip = 0; strip < kStrips; ++strip)
 #pragma unroll
-        for (int step = 0; step < kSliceSteps; ++step) {
+          for (int t = 0; t < kTiles; ++t) {
+            const float4 v = place[((from * kStrips + strip) * kTiles + t) * 32 + lane];
+            float* sum = acc[kSlot][strip][t];
+            sum[0] += v.x;
+            sum[1] += v.y;
+            sum[2] += v.z;
+            sum[3] += v.w;
+          }
+      }
+    }
+    float* out = a.output +
+                 ((unit.image * 2 * shape.height + 2 * row) * columns + 2 * unit.first_column) * kK;
+#pragma unroll
+    for (int strip = 0; strip < kStrips; ++strip)
+#pragma unroll
+      for (int half = 0; half < 2; ++half) {
+        const int superpixel = strip * kTilePixels + g + 8 * half;
+        if (unit.first_column + superpixel >= shape.width) continue;
+        float* pixel = out + superpixel * 2 * kK;
+#pragma unroll
+        for (int t = 0; t < kTiles; ++t) {
+          if (8 * t + 2 * q >= 4 * kK) continue;
+          const float v0 = fast_tanh(acc[kSlot][strip][t][2 * half] + bias[t][0]);
+          const float v1 = fast_tanh(acc[kSlot][strip][t][2 * half + 1] + bias[t][1]);
+          float* o = pixel + column_offset[t];
+          if (a.pairs) {
+            *reinterpret_cast<float2*>(o) = make_float2(v0, v1);
+          } else {
+            o[0] = v0;
+            o[1] = v1;
+          }
+        }
+      }
+  };
+
+  // Input row i of the unit, its phase i % 3 a constant: it adds to superpixel rows i + 1 (slot
+  // (phase + 1) % 3), i and i - 1, and row i - 1 is then complete.
+  int slot = 0;
+  const auto multiply_row = [&](auto phase_constant, const RowCursor& unit, int i) {
+    constexpr int kPhase = decltype(phase_constant)::value;
+    // Row i has landed in every thread's copies, and every warp is done with the slot the next
+    // fetch overwrites (row i - 1's).
+    cudalabs::async_copy_wait<kRowsAhead - 1>();
+    __syncthreads();
+    fetch_next();
+    const std::uint32_t input = ptx::shared_address(inputs + slot * kSlotBytes);
+#pragma unroll
+    for (int dj = -1; dj <= 1; ++dj) {
+#pragma unroll
+      for (int step = 0; step < kSliceSteps; ++step) {
+#pragma unroll
+        for (int strip = 0; strip < kStrips; ++strip) {
           std::uint32_t fragment[4];
-          ptx::ldmatrix_x4<false>(fragment, input + a_offset[dj + 1][step]);
+          ptx::ldmatrix_x4<false>(
+              fragment, input + a_offset[dj + 1][step] + strip * kTilePixels * Layout::kBytes);
 #pragma unroll
           for (int di = -1; di <= 1; ++di)
 #pragma unroll
             for (int t = 0; t < kTiles; ++t)
               if (F::reaches(di, dj, t))
-                Mma::mma(acc[1 - di][t], fragment, b[di + 1][dj + 1][t][step][0],
-                         b[di + 1][dj + 1][t][step][1]);
+                Mma::mma(acc[(kPhase + 3 - di) % 3][strip][t], fragment,
+                         b[di + 1][dj + 1][t][step][0], b[di + 1][dj + 1][t][step][1]);
         }
       }
-      if (i > 0) finish(acc[0], unit, i - 1);
-      if (i == shape.height - 1) finish(acc[1], unit, i);
-#pragma unroll
-      for (int t = 0; t < kTiles; ++t)
-#pragma unroll
-        for (int e = 0; e < 4; ++e) {
-          acc[0][t][e] = acc[1][t][e];
-          acc[1][t][e] = acc[2][t][e];
-          acc[2][t][e] = 0.0f;
-        }
-      slot = slot == kInputSlots - 1 ? 0 : slot + 1;
+    }
+    constexpr int kPrevious = (kPhase + 2) % 3;
+    if (i > 0) finish(std::integral_constant<int, kPrevious>{}, unit, i - 1);
+    clear(kPrevious);  // now row i + 2's
+    if (i == shape.height - 1) finish(std::integral_constant<int, kPhase>{}, unit, i);
+    slot = slot == kInputSlots - 1 ? 0 : slot + 1;
+  };
+
+  for (long long index = blockIdx.x; index < a.units; index += gridDim.x) {
+    RowCursor unit{index};
+    unit.locate(a.groups, kUnitColumns);
+    clear(0);
+    clear(1);
+    clear(2);
+    for (int i = 0; i < shape.height; i += 3) {
+      multiply_row(std::integral_constant<int, 0>{}, unit, i);
+      if (i + 1 < shape.height) multiply_row(std::integral_constant<int, 1>{}, unit, i + 1);
+      if (i + 2 < shape.height) multiply_row(std::integral_constant<int, 2>{}, unit, i + 2);
     }
   }
   cudalabs::async_copy_wait<0>();
@@ -429,7 +456,7 @@ void launch_rgb(const TconvShape& shape, const T* input, const float* packed, co
                 float* output, cudaStream_t stream, const char* who) {
   using F = RgbPlan<T, kGroups32, kK>;
   const std::size_t exchange_bytes =
-      F::kSlices > 1 ? std::size_t{16} * F::kStrips * 2 * (F::kSlices - 1) * F::kTiles * 32 : 0;
+      F::kSlices > 1 ? std::size_t{16} * 2 * (F::kSlices - 1) * F::kStrips * F::kTiles * 32 : 0;
   const std::size_t shared_bytes =
       std::size_t{kInputSlots} * F::kPositions * PixelLayout<T, kGroups32>::kBytes + exchange_bytes;
   const auto kernel = rgb_superpixel_kernel<T, kGroups32, kK>;
