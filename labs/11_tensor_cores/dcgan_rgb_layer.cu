@@ -44,11 +44,7 @@ namespace subpixel = lab09::subpixel;
 constexpr int kTilePixels = 16;  // an mma's rows: a strip of superpixels
 constexpr int kRowsAhead = 4;    // input rows in flight while one is multiplied
 constexpr int kInputSlots = kRowsAhead + 1;
-#ifndef RGB_FRAGMENT_REGISTERS
-#define RGB_FRAGMENT_REGISTERS 136
-#endif
-constexpr int kFragmentRegisters =
-    RGB_FRAGMENT_REGISTERS;  // a thread's registers of the filter, at most
+constexpr int kFragmentRegisters = 136;  // a thread's registers of the filter, at most
 constexpr int kMaxOutChannels = 8;
 
 /// The mma of element type T. Its A fragments come from ldmatrix.x4 in both types: each k-step is
@@ -106,12 +102,15 @@ struct PixelLayout {
   }
 };
 
-// tanh to within a few FP32 ulps of 1 (absolute), in 4 instructions instead of tanhf's 20: the
-// layer's tanh is a third of its instructions. Clamped where tanh is 1 in FP32, so that exp stays
-// finite.
-__device__ __forceinline__ float fast_tanh(float v) {
-  const float e = __expf(2.0f * fminf(fmaxf(v, -15.0f), 15.0f));
-  return 1.0f - __fdividef(2.0f, 1.0f + e);
+// tanh(v) = 1 - 2 / (1 + 2^(v 2 log2(e))) to within a few FP32 ulps of 1 (absolute), from
+// `scaled` = v 2 log2(e): 4 instructions (the hardware's approximate 2^x and 1 / x, denormals
+// flushed) where tanhf takes 20. Past +-44 the power is 0 or infinity, and the result -1 or 1.
+constexpr float kTanhScale = 2.8853900817779268f;  // 2 log2(e)
+__device__ __forceinline__ float tanh_of_scaled(float scaled) {
+  float power, reciprocal;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(power) : "f"(scaled));
+  asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(reciprocal) : "f"(1.0f + power));
+  return fmaf(-2.0f, reciprocal, 1.0f);
 }
 
 /// Output column n of the superpixel GEMM at K output channels: its phase row dy, phase column dx
@@ -229,15 +228,17 @@ struct RowCopy {
     // Chunks of pixels 1 - first_column .. width - first_column (positions) are in the image.
     const int first = ::max(0, 1 - at.first_column) * Layout::kChunks;
     const int end = ::min(kPositions, width + 1 - at.first_column) * Layout::kChunks;
-    const long long pixel =
-        (at.image * a.shape.height + at.row) * width + at.first_column - 1;  // position 0's
+    // Position 0's byte offset (one pixel before the row for the first unit of image 0's row 0,
+    // where no chunk is read: a chunk outside the image reads the nearest one inside, 0 bytes).
+    const long long position0 =
+        ((at.image * a.shape.height + at.row) * width + at.first_column - 1) * Layout::kBytes;
     const unsigned char* base = reinterpret_cast<const unsigned char*>(a.input);
 #pragma unroll
     for (int u = 0; u < kPerThread; ++u) {
       const int idx = threadIdx.x + u * kThreads;
       if (kChunks % kThreads != 0 && idx >= kChunks) break;
       const bool inside = idx >= first && idx < end;
-      const unsigned char* source = inside ? base + pixel * Layout::kBytes + idx * 16LL : base;
+      const unsigned char* source = base + position0 + 16 * ::min(::max(idx, first), end - 1);
       const int p = idx / Layout::kChunks;
       cudalabs::async_copy_16_zero_fill(slot + Layout::offset(p, idx - p * Layout::kChunks), source,
                                         inside ? 16 : 0);
@@ -302,17 +303,17 @@ __global__ void __launch_bounds__(RgbPlan<T, kGroups32, kK>::kThreads)
   static_assert(Layout::swizzle(kTilePixels) == Layout::swizzle(0));
 
   // The accumulators' output columns: n = 8 t + 2 q and n + 1, where n < 4 K; their offset in an
-  // output pixel row pair, and their biases.
+  // output pixel row pair, and their biases, scaled for tanh_of_scaled.
   const int columns = 2 * shape.width;
-  long long column_offset[kTiles];
+  int column_offset[kTiles];
   float bias[kTiles][2];
 #pragma unroll
   for (int t = 0; t < kTiles; ++t) {
     const int n = 8 * t + 2 * q;
     const OutputColumn column = output_column(n, kK);
-    column_offset[t] = static_cast<long long>(column.dy) * columns * kK + n % (2 * kK);
-    bias[t][0] = n < 4 * kK ? a.bias[n % kK] : 0.0f;
-    bias[t][1] = n < 4 * kK ? a.bias[(n + 1) % kK] : 0.0f;
+    column_offset[t] = column.dy * columns * kK + n % (2 * kK);
+    bias[t][0] = n < 4 * kK ? kTanhScale * a.bias[n % kK] : 0.0f;
+    bias[t][1] = n < 4 * kK ? kTanhScale * a.bias[(n + 1) % kK] : 0.0f;
   }
 
   unsigned char* inputs = shared;
@@ -386,8 +387,10 @@ __global__ void __launch_bounds__(RgbPlan<T, kGroups32, kK>::kThreads)
 #pragma unroll
         for (int t = 0; t < kTiles; ++t) {
           if (8 * t + 2 * q >= 4 * kK) continue;
-          const float v0 = fast_tanh(acc[kSlot][strip][t][2 * half] + bias[t][0]);
-          const float v1 = fast_tanh(acc[kSlot][strip][t][2 * half + 1] + bias[t][1]);
+          const float v0 =
+              tanh_of_scaled(fmaf(acc[kSlot][strip][t][2 * half], kTanhScale, bias[t][0]));
+          const float v1 =
+              tanh_of_scaled(fmaf(acc[kSlot][strip][t][2 * half + 1], kTanhScale, bias[t][1]));
           float* o = pixel + column_offset[t];
           if (a.pairs) {
             *reinterpret_cast<float2*>(o) = make_float2(v0, v1);
