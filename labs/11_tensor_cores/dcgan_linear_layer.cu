@@ -31,10 +31,15 @@ __host__ __device__ constexpr int row_stride(int depth) {
   return depth + 4;
 }
 
+// Floats of one of B's buffers: the tile, then its columns' scales and shifts.
+__host__ __device__ constexpr int b_buffer_floats(int depth) {
+  return depth * kColumnStride + 2 * kColumns;
+}
+
 // A's tile and two of B's: the next tile's B lands while this one's is multiplied.
 __host__ __device__ constexpr std::size_t shared_bytes(int depth) {
   return (static_cast<std::size_t>(kRows) * row_stride(depth) +
-          2 * static_cast<std::size_t>(depth) * kColumnStride) *
+          2 * static_cast<std::size_t>(b_buffer_floats(depth))) *
          sizeof(float);
 }
 
@@ -76,9 +81,13 @@ __device__ __forceinline__ void start_a(const LinearArgs& p, int row0, float* a)
 }
 
 // Starts copying columns col0 .. col0 + kColumns - 1 of the weight's rows into B (zero rows past
-// the depth).
+// the depth), and their scales and shifts after it: the epilogue then waits on no global load.
 __device__ __forceinline__ void start_b(const LinearArgs& p, int col0, float* b) {
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  static_assert(kThreads == 2 * kColumns, "a thread copies one scale or shift");
+  const float* affine = threadIdx.x < kColumns ? p.scale : p.shift - kColumns;
+  cudalabs::async_copy_4(b + p.padded * kColumnStride + threadIdx.x, affine + col0 + threadIdx.x,
+                         true);
   for (int k = warp; k < p.padded; k += kThreads / 32) {
     const bool inside = k < p.depth;
     const float* row = p.weight + static_cast<long long>(inside ? k : 0) * p.outputs + col0;
@@ -100,9 +109,9 @@ __global__ void __launch_bounds__(kThreads, 1)
   extern __shared__ __align__(16) float shared[];
   const int stride = row_stride(p.padded);
   float* a = shared;  // kRows x padded, rows `stride` apart
-  // B's two buffers: padded x kColumns, rows kColumnStride apart.
+  // B's two buffers: padded x kColumns, rows kColumnStride apart, then the scales and shifts.
   const auto b_tile = [&](int which) {
-    return shared + kRows * stride + which * p.padded * kColumnStride;
+    return shared + kRows * stride + which * b_buffer_floats(p.padded);
   };
   const int column_tiles = p.outputs / kColumns;
   const long long tiles = static_cast<long long>((p.count + kRows - 1) / kRows) * column_tiles;
@@ -170,8 +179,9 @@ __global__ void __launch_bounds__(kThreads, 1)
 #pragma unroll
     for (int n = 0; n < 8; ++n) {
       const int col = col0 + warp_col + 8 * n + 2 * t;
-      const float2 s = *reinterpret_cast<const float2*>(p.scale + col);
-      const float2 h = *reinterpret_cast<const float2*>(p.shift + col);
+      const float* affine = b + p.padded * kColumnStride + (col - col0);
+      const float2 s = *reinterpret_cast<const float2*>(affine);
+      const float2 h = *reinterpret_cast<const float2*>(affine + kColumns);
 #pragma unroll
       for (int m = 0; m < 2; ++m) {
 #pragma unroll
