@@ -189,43 +189,49 @@ std::vector<double> reference_generator(const Weights& weights, std::span<const 
 std::vector<double> reference_generator(const Weights& weights, std::span<const float> latents,
                                         int count, ComputePrecision precision,
                                         unsigned rounded_layers) {
+  // FP32 rounds nothing: the activations stay doubles between layers, the exact reference.
+  if (precision == ComputePrecision::kFp32) rounded_layers = 0;
+  InputRounding rounding;
+  rounding.weight = [precision](int, std::vector<float>& weight) {
+    for (float& v : weight) v = round_to_precision(v, precision);
+  };
+  rounding.input = [precision](int, std::vector<double>& input) {
+    for (double& v : input) v = round_to_precision(static_cast<float>(v), precision);
+  };
+  return reference_generator(weights, latents, count, rounding, rounded_layers);
+}
+
+std::vector<double> reference_generator(const Weights& weights, std::span<const float> latents,
+                                        int count, const InputRounding& rounding,
+                                        unsigned rounded_layers) {
   auto batch_norm = [&weights](std::vector<double>& values, int index, int channels) {
     const std::string p = "bn" + std::to_string(index);
     reference_batch_norm(values, channels, weights[p + ".scale"], weights[p + ".offset"],
                          weights[p + ".mean"], weights[p + ".variance"], true);
   };
-  // FP32 rounds nothing: the activations stay doubles between layers, the exact reference.
-  const bool rounds = precision != ComputePrecision::kFp32;
-  auto rounds_layer = [&](int layer) { return rounds && (rounded_layers >> layer & 1u) != 0; };
-  auto rounded = [precision](std::span<const float> values) {
-    std::vector<float> out(values.begin(), values.end());
-    for (float& v : out) v = round_to_precision(v, precision);
-    return out;
-  };
-  // The linear layer's weight and the filters as the products see them (FP32: the weights).
-  Weights rounded_weights;
-  if (rounds) {
-    rounded_weights = weights;
-    const auto& specs = generator_tensors();
-    for (std::size_t t = 0; t < specs.size(); ++t) {
-      const std::string& name = specs[t].name;
-      const int layer = name == "linear.weight"     ? 0
-                        : name.ends_with(".filter") ? name[5] - '0'  // "tconvL.filter"
-                                                    : -1;
-      if (layer >= 0 && rounds_layer(layer))
-        rounded_weights.tensors[t] = rounded(weights.tensors[t]);
-    }
+  auto rounds_layer = [&](int layer) { return (rounded_layers >> layer & 1u) != 0; };
+  // The linear layer's weight and the filters as the products see them.
+  Weights inputs = weights;
+  const auto& specs = generator_tensors();
+  for (std::size_t t = 0; t < specs.size(); ++t) {
+    const std::string& name = specs[t].name;
+    const int layer = name == "linear.weight"     ? 0
+                      : name.ends_with(".filter") ? name[5] - '0'  // "tconvL.filter"
+                                                  : -1;
+    if (layer >= 0 && rounds_layer(layer)) rounding.weight(layer, inputs.tensors[t]);
   }
-  const Weights& inputs = rounds ? rounded_weights : weights;
-  std::vector<double> x = rounds_layer(0) ? reference_linear(inputs, rounded(latents), count)
-                                          : reference_linear(inputs, latents, count);
+  std::vector<float> z(latents.begin(), latents.end());
+  if (rounds_layer(0)) {
+    std::vector<double> exact(z.begin(), z.end());
+    rounding.input(0, exact);
+    z.assign(exact.begin(), exact.end());
+  }
+  std::vector<double> x = reference_linear(inputs, z, count);
   batch_norm(x, 0, 512);
   for (int layer = 1; layer <= 4; ++layer) {
     const TconvShape shape = generator_layer(layer, count);
     const std::string name = "tconv" + std::to_string(layer);
-    if (rounds_layer(layer)) {
-      for (double& v : x) v = round_to_precision(static_cast<float>(v), precision);
-    }
+    if (rounds_layer(layer)) rounding.input(layer, x);
     x = reference_tconv(shape, x, inputs[name + ".filter"], inputs[name + ".bias"]);
     if (layer < 4) {
       batch_norm(x, layer, shape.out_channels);

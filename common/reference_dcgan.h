@@ -9,6 +9,7 @@
 #include "common/compute_precision.h"
 #include "common/dcgan_model.h"
 
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -75,6 +76,21 @@ inline constexpr unsigned kAllGeneratorLayers = 0x1Fu;
 /// L the transposed convolution L (1 to 4); all of them by default.
 std::vector<double> reference_generator(const Weights& weights, std::span<const float> latents,
                                         int count, ComputePrecision precision,
+                                        unsigned rounded_layers = kAllGeneratorLayers);
+
+/// How the generator's GEMM-shaped layers see their inputs, for emulating a GPU's rounding of them:
+/// `weight` rounds layer L's weight in place (the linear layer's [100][8192], or transposed
+/// convolution L's filter [5][5][K][C]), `input` rounds its input in place (the latents, or the
+/// activations transposed convolution L reads); the sums, batch norm and tanh stay exact.
+struct InputRounding {
+  std::function<void(int layer, std::vector<float>& weight)> weight;
+  std::function<void(int layer, std::vector<double>& input)> input;
+};
+
+/// The generator with the inputs of the layers in `rounded_layers` (bits as above) rounded as
+/// `rounding` says; the precision overload above is this with round_to_precision().
+std::vector<double> reference_generator(const Weights& weights, std::span<const float> latents,
+                                        int count, const InputRounding& rounding,
                                         unsigned rounded_layers = kAllGeneratorLayers);
 
 /// The four transposed convolutions of the generator (layer 1..4) at a batch size.

@@ -3,7 +3,8 @@
 # LAB_ARCHITECTURES and LAB_SM90A).
 #
 # lab11_precision_error: what TF32 and BF16 inputs cost the DCGAN's images, on the CPU (given code).
-add_executable(lab11_precision_error "${LAB_DIR}/precision_error_main.cpp")
+add_executable(lab11_precision_error "${LAB_DIR}/precision_error_main.cpp"
+                                     "${LAB_DIR}/fp8_rounding.cpp")
 target_link_libraries(lab11_precision_error PRIVATE cudalabs_common cudalabs_warnings)
 target_compile_definitions(lab11_precision_error PRIVATE CUDALABS_TRAINED_WEIGHTS="${CUDALABS_TRAINED_WEIGHTS_FILE}")
 

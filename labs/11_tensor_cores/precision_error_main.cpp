@@ -3,7 +3,9 @@
 // again with the inputs of every GEMM-shaped layer (latents or activations, and the weights)
 // rounded as the tensor cores round them, and prints how far the images move, next to the
 // tolerance the GPU's images at that precision are checked against (common/dcgan_check.h). Lab 11's
-// last part asks for a prediction first: how many correct digits does a BF16 image keep?
+// last part asks for a prediction first: how many correct digits does a BF16 image keep? With
+// --fp8 it measures the next rung before any kernel: the transposed convolutions' inputs in FP8
+// (E4M3) with scales (fp8_rounding.h), held to BF16's tolerance.
 #include "common/cli.h"
 #include "common/compute_precision.h"
 #include "common/dcgan_check.h"
@@ -11,6 +13,7 @@
 #include "common/dcgan_model.h"
 #include "common/reference_dcgan.h"
 #include "common/text_table.h"
+#include "fp8_rounding.h"
 
 #include <algorithm>
 #include <bit>
@@ -63,7 +66,7 @@ int main(int argc, char** argv) {
     dcgan::InputFlags inputs;
     inputs.num = 16;
     std::string precisions_text = "tf32,bf16";
-    bool per_layer = false;
+    bool per_layer = false, fp8 = false;
     CLI::App app{
         "Lab 11: how far the DCGAN generator's images move when its GEMM-shaped "
         "layers take TF32 or BF16 inputs (the CPU reference, exact and rounded)"};
@@ -75,6 +78,9 @@ int main(int argc, char** argv) {
     app.add_flag("--per-layer", per_layer,
                  "Also round one layer's inputs at a time (linear, tconv1 .. tconv4): which layer "
                  "costs the images most");
+    app.add_flag("--fp8", fp8,
+                 "Also give the four transposed convolutions FP8 (E4M3) inputs with scales: one "
+                 "per tensor, and the weights' one per output channel (held to BF16's tolerance)");
     cudalabs::parse_flags(app, argc, argv);
     std::vector<ComputePrecision> precisions;
     std::stringstream list(precisions_text);
@@ -125,9 +131,52 @@ int main(int argc, char** argv) {
                        tolerance_text, within_text});
       }
     }
+    // FP8: the transposed convolutions (bits 1 to 4); the linear layer keeps FP32's accuracy, as
+    // the generator's tensor-core linear layer does. Activations take one scale a tensor (the
+    // batch's largest value), weights one a tensor or one an output channel.
+    const dcgan::ImageTolerance fp8_tolerance = dcgan::image_tolerance(ComputePrecision::kBf16);
+    constexpr unsigned kTransposedConvolutions = dcgan::kAllGeneratorLayers & ~1u;
+    for (const bool per_channel : {false, true}) {
+      if (!fp8) break;
+      dcgan::InputRounding rounding;
+      rounding.input = [](int, std::vector<double>& input) { lab11::round_e4m3_per_tensor(input); };
+      rounding.weight = [per_channel](int layer, std::vector<float>& filter) {
+        const int k_out = dcgan::generator_layer(layer, 1).out_channels;
+        const int c_in = dcgan::generator_layer(layer, 1).in_channels;
+        if (per_channel)
+          lab11::round_e4m3_per_channel(filter, k_out, c_in);
+        else
+          lab11::round_e4m3_per_channel(filter, 1, static_cast<int>(filter.size()));
+      };
+      std::vector<unsigned> masks = {kTransposedConvolutions};
+      for (unsigned layer = 1; per_layer && layer < 5; ++layer) masks.push_back(1u << layer);
+      for (const unsigned mask : masks) {
+        const Difference d = difference(
+            dcgan::reference_generator(weights, latents.values, latents.count, rounding, mask),
+            exact, latents.count);
+        std::string label = std::string("fp8 e4m3, weights per ") +
+                            (per_channel ? "output channel" : "tensor");
+        std::string tolerance_text = "-", within_text = "-";
+        if (mask == kTransposedConvolutions) {
+          const bool within =
+              d.max <= fp8_tolerance.max_difference && d.mean <= fp8_tolerance.mean_difference;
+          tolerance_text = scientific(fp8_tolerance.max_difference) + " / " +
+                           scientific(fp8_tolerance.mean_difference);
+          within_text = within ? "yes" : "NO";
+        } else {
+          label += ", " + std::string(layer_names[std::countr_zero(mask)]) + " only";
+        }
+        table.add_row({label, scientific(d.max), scientific(d.mean), scientific(d.mean_image_max),
+                       tolerance_text, within_text});
+      }
+    }
     table.print(std::cout);
     std::cout << "differences from the exact generator (double, nothing rounded) over "
               << latents.count << " images of 64 x 64 x 3 values in [-1, 1]\n";
+    if (fp8)
+      std::cout << "fp8 rows: the four transposed convolutions' inputs in E4M3, activations with "
+                   "one scale a tensor (largest |value| / 448), held to BF16's tolerance; the "
+                   "exit status does not count them\n";
     return within_all ? cudalabs::kExitOk : cudalabs::kExitFailed;
   });
 }
