@@ -154,8 +154,8 @@ int main(int argc, char** argv) {
         const Difference d = difference(
             dcgan::reference_generator(weights, latents.values, latents.count, rounding, mask),
             exact, latents.count);
-        std::string label = std::string("fp8 e4m3, weights per ") +
-                            (per_channel ? "output channel" : "tensor");
+        std::string label =
+            std::string("fp8 e4m3, weights per ") + (per_channel ? "output channel" : "tensor");
         std::string tolerance_text = "-", within_text = "-";
         if (mask == kTransposedConvolutions) {
           const bool within =

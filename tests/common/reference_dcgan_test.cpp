@@ -236,4 +236,41 @@ TEST_F(ReferenceAtPrecision, TheBf16ToleranceStillCatchesAMissingTap) {
   }
 }
 
+// The rounding hooks: a rounding that changes nothing gives the exact images; each hook is called
+// once per layer its mask names, with that layer's weight and input (sizes as the model says), and
+// the BF16 overload is the hooks with round_to_precision.
+TEST_F(ReferenceAtPrecision, InputRoundingHooksSeeEachMaskedLayerOnce) {
+  std::vector<int> weight_calls, input_calls;
+  dcgan::InputRounding record;
+  record.weight = [&](int layer, std::vector<float>& weight) {
+    weight_calls.push_back(layer);
+    const std::size_t expected =
+        layer == 0 ? std::size_t{100} * 8192 : dcgan::generator_layer(layer, 1).filter_elements();
+    EXPECT_EQ(weight.size(), expected) << "layer " << layer;
+  };
+  record.input = [&](int layer, std::vector<double>& input) {
+    input_calls.push_back(layer);
+    const std::size_t expected = layer == 0
+                                     ? std::size_t{100} * kCount
+                                     : dcgan::generator_layer(layer, kCount).input_elements();
+    EXPECT_EQ(input.size(), expected) << "layer " << layer;
+  };
+  EXPECT_EQ(dcgan::reference_generator(weights_, latents_, kCount, record, 0x16u), exact_);
+  EXPECT_EQ(weight_calls, (std::vector<int>{1, 2, 4}));
+  EXPECT_EQ(input_calls, (std::vector<int>{1, 2, 4}));
+
+  const cudalabs::ComputePrecision bf16 = cudalabs::ComputePrecision::kBf16;
+  dcgan::InputRounding round_bf16;
+  round_bf16.weight = [&](int, std::vector<float>& weight) {
+    for (float& v : weight) v = cudalabs::round_to_precision(v, bf16);
+  };
+  round_bf16.input = [&](int, std::vector<double>& input) {
+    for (double& v : input) v = cudalabs::round_to_precision(static_cast<float>(v), bf16);
+  };
+  const std::vector<double> hooked =
+      dcgan::reference_generator(weights_, latents_, kCount, round_bf16);
+  EXPECT_EQ(hooked, dcgan::reference_generator(weights_, latents_, kCount, bf16));
+  EXPECT_NE(hooked, exact_);
+}
+
 }  // namespace
