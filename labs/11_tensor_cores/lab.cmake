@@ -2,7 +2,7 @@
 # includes it with LAB_NUMBER, LAB_DIR, and the architectures its declaration asks for, sm90a:
 # LAB_ARCHITECTURES and LAB_SM90A).
 #
-# lab11_precision_error: what TF32 and BF16 inputs cost the DCGAN's images, on the CPU (given code).
+# lab11_precision_error: what TF32, BF16 and (--fp8) FP8 inputs cost the DCGAN's images, on the CPU (given code).
 add_executable(lab11_precision_error "${LAB_DIR}/precision_error_main.cpp"
                                      "${LAB_DIR}/fp8_rounding.cpp")
 target_link_libraries(lab11_precision_error PRIVATE cudalabs_common cudalabs_warnings)
