@@ -5,7 +5,7 @@
 // each through filter tap r = dy + 1 - 2 di, s = dx + 1 - 2 dj where that lies in 0..4. One GEMM
 // then has rows = superpixels, columns n = dy 2K + dx K + k (all 4K outputs: 12 of 16 used for
 // RGB), and a reduction over the 9 offsets x C channels, whose filter blocks that reach no output
-// are never multiplied (15 of the 18 offset-and-column-tile blocks at K = 3).
+// are never multiplied (17 of the 18 offset-and-column-tile blocks at K = 3 are).
 // - A block owns a unit, one or two strips of 16 superpixels of an image's row, and walks down the
 //   image: each input row i lands, through ldmatrix at the 3 column shifts dj, on the sums of
 //   superpixel rows i + 1, i and i - 1 (di = -1, 0, 1), held in registers; row i - 1 is then
