@@ -109,7 +109,10 @@ __device__ __forceinline__ void multiply_taps(float (&acc)[kRowBlocks][kN / 2],
 }
 
 // A warpgroup's 64 pixels from pixel0 on: scale, shift, ReLU, BF16 pairs at output pixel
-// (2 i + py, 2 j + px). Pixels past the batch (the last tile's) are not stored.
+// (2 i + py, 2 j + px). Pixels past the batch (the last tile's) are not stored. A thread's two
+// pixels are placed first (one 64-bit division each), then each column pair's scale and shift is
+// read once for both: the stores could alias them, so the compiler would read them again after
+// every store.
 template <int kN, class T>
 __device__ __forceinline__ void store_phase_pixels(const SubpixelParams<T>& p,
                                                    const float (&acc)[kN / 2], long long pixel0,
@@ -118,21 +121,26 @@ __device__ __forceinline__ void store_phase_pixels(const SubpixelParams<T>& p,
   const int row_parity = lab09::subpixel::phase_row(z);
   const int column_parity = lab09::subpixel::phase_col(z);
   const long long image_pixels = static_cast<long long>(p.height) * p.width;
+  T* out[2];
 #pragma unroll
   for (int half = 0; half < 2; ++half) {
     const long long pixel = pixel0 + 16 * warp + lane / 4 + 8 * half;
     const long long n = pixel / image_pixels;
-    if (n >= p.batch) continue;
-    const int i = static_cast<int>(pixel % image_pixels) / p.width;
-    const int j = static_cast<int>(pixel % p.width);
-    T* out =
-        p.output + ((n * 2 * p.height + 2 * i + row_parity) * 2 * p.width + 2 * j + column_parity) *
-                       p.out_channels;
+    const int in_image = static_cast<int>(pixel - n * image_pixels);
+    const int i = in_image / p.width, j = in_image - i * p.width;
+    out[half] = n < p.batch ? p.output + ((n * 2 * p.height + 2 * i + row_parity) * 2 * p.width +
+                                          2 * j + column_parity) *
+                                             p.out_channels
+                            : nullptr;
+  }
 #pragma unroll
-    for (int c8 = 0; c8 < kN / 8; ++c8) {
-      const int col = col0 + 8 * c8 + 2 * (lane % 4);
-      const float2 scale = *reinterpret_cast<const float2*>(p.scale + col);
-      const float2 shift = *reinterpret_cast<const float2*>(p.shift + col);
+  for (int c8 = 0; c8 < kN / 8; ++c8) {
+    const int col = col0 + 8 * c8 + 2 * (lane % 4);
+    const float2 scale = *reinterpret_cast<const float2*>(p.scale + col);
+    const float2 shift = *reinterpret_cast<const float2*>(p.shift + col);
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      if (out[half] == nullptr) continue;
       float v0 = acc[4 * c8 + 2 * half] * scale.x + shift.x;
       float v1 = acc[4 * c8 + 2 * half + 1] * scale.y + shift.y;
       if (p.relu) {
@@ -140,9 +148,9 @@ __device__ __forceinline__ void store_phase_pixels(const SubpixelParams<T>& p,
         v1 = fmaxf(v1, 0.0f);
       }
       if constexpr (sizeof(T) == 2) {
-        *reinterpret_cast<__nv_bfloat162*>(out + col) = __floats2bfloat162_rn(v0, v1);
+        *reinterpret_cast<__nv_bfloat162*>(out[half] + col) = __floats2bfloat162_rn(v0, v1);
       } else {
-        *reinterpret_cast<float2*>(out + col) =
+        *reinterpret_cast<float2*>(out[half] + col) =
             make_float2(ptx::round_to_tf32(v0), ptx::round_to_tf32(v1));
       }
     }
