@@ -83,8 +83,8 @@ std::vector<double> reference_generator(const Weights& weights, std::span<const 
 /// convolution L's filter [5][5][K][C]), `input` rounds its input in place (the latents, or the
 /// activations transposed convolution L reads); the sums, batch norm and tanh stay exact.
 struct InputRounding {
-  std::function<void(int layer, std::vector<float>& weight)> weight;
-  std::function<void(int layer, std::vector<double>& input)> input;
+  std::function<void(int layer, std::vector<float>& weight)> weight;  ///< rounds layer L's weight
+  std::function<void(int layer, std::vector<double>& input)> input;   ///< rounds layer L's input
 };
 
 /// The generator with the inputs of the layers in `rounded_layers` (bits as above) rounded as
