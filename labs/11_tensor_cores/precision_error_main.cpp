@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <functional>
 #include <iostream>
 #include <sstream>
 #include <string>
@@ -106,21 +107,22 @@ int main(int argc, char** argv) {
                                {"within", false}});
     bool within_all = true;
     const char* const layer_names[] = {"linear", "tconv1", "tconv2", "tconv3", "tconv4"};
-    for (const ComputePrecision precision : precisions) {
-      // Every layer rounded (what a GPU at this precision computes), then one layer at a time.
-      std::vector<unsigned> masks = {dcgan::kAllGeneratorLayers};
-      for (unsigned layer = 0; per_layer && layer < 5; ++layer) masks.push_back(1u << layer);
+    // One input setting's rows: its images with every layer of `all` rounded, held to `tolerance`
+    // (counted in the exit status when `counts`), then, with --per-layer, each of those layers
+    // alone.
+    const auto add_rows = [&](const std::string& name, unsigned all,
+                              const std::function<std::vector<double>(unsigned)>& images,
+                              const dcgan::ImageTolerance& tolerance, bool counts) {
+      std::vector<unsigned> masks = {all};
+      for (unsigned layer = 0; per_layer && layer < 5; ++layer)
+        if (all >> layer & 1u) masks.push_back(1u << layer);
       for (const unsigned mask : masks) {
-        const Difference d = difference(
-            dcgan::reference_generator(weights, latents.values, latents.count, precision, mask),
-            exact, latents.count);
-        std::string label = cudalabs::precision_name(precision);
-        std::string tolerance_text = "-", within_text = "-";
-        if (mask == dcgan::kAllGeneratorLayers) {
-          const dcgan::ImageTolerance tolerance = dcgan::image_tolerance(precision);
+        const Difference d = difference(images(mask), exact, latents.count);
+        std::string label = name, tolerance_text = "-", within_text = "-";
+        if (mask == all) {
           const bool within =
               d.max <= tolerance.max_difference && d.mean <= tolerance.mean_difference;
-          within_all = within_all && within;
+          if (counts) within_all = within_all && within;
           tolerance_text =
               scientific(tolerance.max_difference) + " / " + scientific(tolerance.mean_difference);
           within_text = within ? "yes" : "NO";
@@ -130,45 +132,40 @@ int main(int argc, char** argv) {
         table.add_row({label, scientific(d.max), scientific(d.mean), scientific(d.mean_image_max),
                        tolerance_text, within_text});
       }
+    };
+    for (const ComputePrecision precision : precisions) {
+      // Every layer rounded (what a GPU at this precision computes).
+      add_rows(
+          cudalabs::precision_name(precision), dcgan::kAllGeneratorLayers,
+          [&](unsigned mask) {
+            return dcgan::reference_generator(weights, latents.values, latents.count, precision,
+                                              mask);
+          },
+          dcgan::image_tolerance(precision), true);
     }
     // FP8: the transposed convolutions (bits 1 to 4); the linear layer keeps FP32's accuracy, as
     // the generator's tensor-core linear layer does. Activations take one scale a tensor (the
     // batch's largest value), weights one a tensor or one an output channel.
-    const dcgan::ImageTolerance fp8_tolerance = dcgan::image_tolerance(ComputePrecision::kBf16);
     constexpr unsigned kTransposedConvolutions = dcgan::kAllGeneratorLayers & ~1u;
     for (const bool per_channel : {false, true}) {
       if (!fp8) break;
       dcgan::InputRounding rounding;
       rounding.input = [](int, std::vector<double>& input) { lab11::round_e4m3_per_tensor(input); };
       rounding.weight = [per_channel](int layer, std::vector<float>& filter) {
-        const int k_out = dcgan::generator_layer(layer, 1).out_channels;
-        const int c_in = dcgan::generator_layer(layer, 1).in_channels;
+        const dcgan::TconvShape shape = dcgan::generator_layer(layer, 1);
         if (per_channel)
-          lab11::round_e4m3_per_channel(filter, k_out, c_in);
+          lab11::round_e4m3_per_channel(filter, shape.out_channels, shape.in_channels);
         else
           lab11::round_e4m3_per_channel(filter, 1, static_cast<int>(filter.size()));
       };
-      std::vector<unsigned> masks = {kTransposedConvolutions};
-      for (unsigned layer = 1; per_layer && layer < 5; ++layer) masks.push_back(1u << layer);
-      for (const unsigned mask : masks) {
-        const Difference d = difference(
-            dcgan::reference_generator(weights, latents.values, latents.count, rounding, mask),
-            exact, latents.count);
-        std::string label =
-            std::string("fp8 e4m3, weights per ") + (per_channel ? "output channel" : "tensor");
-        std::string tolerance_text = "-", within_text = "-";
-        if (mask == kTransposedConvolutions) {
-          const bool within =
-              d.max <= fp8_tolerance.max_difference && d.mean <= fp8_tolerance.mean_difference;
-          tolerance_text = scientific(fp8_tolerance.max_difference) + " / " +
-                           scientific(fp8_tolerance.mean_difference);
-          within_text = within ? "yes" : "NO";
-        } else {
-          label += ", " + std::string(layer_names[std::countr_zero(mask)]) + " only";
-        }
-        table.add_row({label, scientific(d.max), scientific(d.mean), scientific(d.mean_image_max),
-                       tolerance_text, within_text});
-      }
+      add_rows(
+          std::string("fp8 e4m3, weights per ") + (per_channel ? "output channel" : "tensor"),
+          kTransposedConvolutions,
+          [&](unsigned mask) {
+            return dcgan::reference_generator(weights, latents.values, latents.count, rounding,
+                                              mask);
+          },
+          dcgan::image_tolerance(ComputePrecision::kBf16), false);
     }
     table.print(std::cout);
     std::cout << "differences from the exact generator (double, nothing rounded) over "
