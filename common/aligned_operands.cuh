@@ -17,6 +17,7 @@
 
 #include <cuda_runtime.h>
 
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -39,22 +40,62 @@ struct RepackJob {
   long long chunks() const {
     return static_cast<long long>(rows) * ceil_div(cols, kChunkElements<Input>);
   }
+  /// The address one past the matrix's last element: no load may reach it.
+  __device__ std::uintptr_t end() const {
+    return reinterpret_cast<std::uintptr_t>(source + static_cast<long long>(rows - 1) * ld + cols);
+  }
 };
 
-/// Copies chunk `chunk` of `job`: one load where the source chunk is aligned and whole, element
-/// loads otherwise, one 16-byte store. Columns past `cols` in a row's last chunk become zeros.
+/// The 16 bytes from `address`, which is off a 16-byte boundary (but on a 2-byte one): the two
+/// aligned 16-byte lines it spans, loaded whole, then shifted into place. The first line may begin
+/// before the matrix; it never leaves the allocation, which CUDA's allocators start 256-byte
+/// aligned. The caller makes sure the second line ends inside the matrix.
+__device__ __forceinline__ uint4 load_16_across_lines(std::uintptr_t address) {
+  const auto* line = reinterpret_cast<const uint4*>(address & ~std::uintptr_t{15});
+  const uint4 low = __ldg(line), high = __ldg(line + 1);
+  const std::uint32_t w[8] = {low.x, low.y, low.z, low.w, high.x, high.y, high.z, high.w};
+  const unsigned shift = static_cast<unsigned>(address & 15);  // bytes
+  // y[i] = w[i + shift / 4], chosen by two selects a word so that no array leaves registers
+  std::uint32_t x[6], y[5];
+#pragma unroll
+  for (int i = 0; i < 6; ++i) x[i] = (shift & 8) != 0 ? w[i + 2] : w[i];
+#pragma unroll
+  for (int i = 0; i < 5; ++i) y[i] = (shift & 4) != 0 ? x[i + 1] : x[i];
+  const unsigned bits = (shift & 3) * 8;
+  return make_uint4(__funnelshift_r(y[0], y[1], bits), __funnelshift_r(y[1], y[2], bits),
+                    __funnelshift_r(y[2], y[3], bits), __funnelshift_r(y[3], y[4], bits));
+}
+
+/// Copies chunk `chunk` of `job` with one 16-byte store: one aligned load where the source chunk
+/// is aligned, two where it is whole but off its line (load_16_across_lines), element loads only
+/// at a row's ragged end and at the matrix's last line. Columns past `cols` in a row's last chunk
+/// become zeros.
 template <class Input>
 __device__ __forceinline__ void repack_chunk(const RepackJob<Input>& job, long long chunk) {
   constexpr int kChunk = kChunkElements<Input>;
   const int chunks_per_row = (job.cols + kChunk - 1) / kChunk;
   if (chunk >= static_cast<long long>(job.rows) * chunks_per_row) return;
-  const long long row = chunk / chunks_per_row;
-  const int col = static_cast<int>(chunk % chunks_per_row) * kChunk;
+  long long row;
+  int col;
+  if (chunk <= INT_MAX) {  // a 32-bit division where the index allows: most copies
+    row = static_cast<int>(chunk) / chunks_per_row;
+    col = (static_cast<int>(chunk) - static_cast<int>(row) * chunks_per_row) * kChunk;
+  } else {
+    row = chunk / chunks_per_row;
+    col = static_cast<int>(chunk - row * chunks_per_row) * kChunk;
+  }
   uint4* destination = reinterpret_cast<uint4*>(job.packed + row * job.packed_ld + col);
   const Input* from = job.source + row * job.ld + col;
-  if (col + kChunk <= job.cols && reinterpret_cast<std::uintptr_t>(from) % 16 == 0) {
-    *destination = *reinterpret_cast<const uint4*>(from);
-    return;
+  const auto address = reinterpret_cast<std::uintptr_t>(from);
+  if (col + kChunk <= job.cols) {
+    if (address % 16 == 0) {
+      *destination = *reinterpret_cast<const uint4*>(from);
+      return;
+    }
+    if ((address & ~std::uintptr_t{15}) + 32 <= job.end()) {
+      *destination = load_16_across_lines(address);
+      return;
+    }
   }
   alignas(16) Input values[kChunk];
 #pragma unroll
