@@ -17,6 +17,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstddef>
 #include <cstdint>
@@ -66,15 +67,15 @@ __device__ __forceinline__ uint4 load_16_across_lines(std::uintptr_t address) {
                     __funnelshift_r(y[2], y[3], bits), __funnelshift_r(y[3], y[4], bits));
 }
 
-/// Copies chunk `chunk` of `job` with one 16-byte store: one aligned load where the source chunk
-/// is aligned, two where it is whole but off its line (load_16_across_lines), element loads only
-/// at a row's ragged end and at the matrix's last line. Columns past `cols` in a row's last chunk
-/// become zeros.
+/// Loads chunk `chunk` of `job` into `value` and returns where it goes: one aligned load where the
+/// source chunk is aligned, two where it is whole but off its line (load_16_across_lines), element
+/// loads only at a row's ragged end and at the matrix's last line. Columns past `cols` in a row's
+/// last chunk become zeros.
 template <class Input>
-__device__ __forceinline__ void repack_chunk(const RepackJob<Input>& job, long long chunk) {
+__device__ __forceinline__ uint4* load_chunk(const RepackJob<Input>& job, long long chunk,
+                                             uint4& value) {
   constexpr int kChunk = kChunkElements<Input>;
   const int chunks_per_row = (job.cols + kChunk - 1) / kChunk;
-  if (chunk >= static_cast<long long>(job.rows) * chunks_per_row) return;
   long long row;
   int col;
   if (chunk <= INT_MAX) {  // a 32-bit division where the index allows: most copies
@@ -84,34 +85,53 @@ __device__ __forceinline__ void repack_chunk(const RepackJob<Input>& job, long l
     row = chunk / chunks_per_row;
     col = static_cast<int>(chunk - row * chunks_per_row) * kChunk;
   }
-  uint4* destination = reinterpret_cast<uint4*>(job.packed + row * job.packed_ld + col);
   const Input* from = job.source + row * job.ld + col;
   const auto address = reinterpret_cast<std::uintptr_t>(from);
-  if (col + kChunk <= job.cols) {
-    if (address % 16 == 0) {
-      *destination = *reinterpret_cast<const uint4*>(from);
-      return;
-    }
-    if ((address & ~std::uintptr_t{15}) + 32 <= job.end()) {
-      *destination = load_16_across_lines(address);
-      return;
-    }
-  }
-  alignas(16) Input values[kChunk];
+  if (col + kChunk <= job.cols && address % 16 == 0) {
+    value = __ldg(reinterpret_cast<const uint4*>(from));
+  } else if (col + kChunk <= job.cols && (address & ~std::uintptr_t{15}) + 32 <= job.end()) {
+    value = load_16_across_lines(address);
+  } else {
+    alignas(16) Input values[kChunk];
 #pragma unroll
-  for (int e = 0; e < kChunk; ++e) values[e] = col + e < job.cols ? from[e] : Input(0.0f);
-  *destination = *reinterpret_cast<const uint4*>(values);
+    for (int e = 0; e < kChunk; ++e) values[e] = col + e < job.cols ? from[e] : Input(0.0f);
+    value = *reinterpret_cast<const uint4*>(values);
+  }
+  return reinterpret_cast<uint4*>(job.packed + row * job.packed_ld + col);
 }
 
-/// Copies `first` with the grid's first `first_blocks` blocks and `second` (possibly empty) with
-/// the rest, one 16-byte chunk a thread: A and B in one launch, whose host cost a small GEMM
-/// would otherwise pay twice.
+/// Chunks a thread of repack_rows_kernel has in flight: its loads of them are issued before any of
+/// their stores, so that the copy is not one memory latency a chunk.
+inline constexpr int kRepackChunksAhead = 4;
+/// repack_rows_kernel's block, and how many of them its grid puts on an SM (a register bound makes
+/// sure they fit): 64 KiB of loads in flight an SM.
+inline constexpr int kRepackThreads = 256, kRepackBlocksPerSm = 4;
+
+/// Copies `first`'s `first_chunks` chunks and then `second`'s (possibly none) on a grid that walks
+/// them kRepackChunksAhead at a time: A and B in one launch, whose host cost a small GEMM would
+/// otherwise pay twice. The grid is the SMs' resident blocks at most (a copy of a block's chunks
+/// each would take as many trips to memory as it has waves).
 template <class Input>
-__global__ void repack_rows_kernel(RepackJob<Input> first, long long first_blocks,
-                                   RepackJob<Input> second) {
-  const bool in_first = blockIdx.x < first_blocks;
-  const long long block = in_first ? blockIdx.x : blockIdx.x - first_blocks;
-  repack_chunk(in_first ? first : second, block * blockDim.x + threadIdx.x);
+__global__ void __launch_bounds__(kRepackThreads, kRepackBlocksPerSm)
+    repack_rows_kernel(RepackJob<Input> first, long long first_chunks, RepackJob<Input> second,
+                       long long chunks) {
+  const long long step = static_cast<long long>(gridDim.x) * blockDim.x;
+  for (long long start = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+       start < chunks; start += kRepackChunksAhead * step) {
+    uint4 values[kRepackChunksAhead];
+    uint4* to[kRepackChunksAhead];
+#pragma unroll
+    for (int u = 0; u < kRepackChunksAhead; ++u) {
+      const long long chunk = start + u * step;
+      to[u] = chunk >= chunks        ? nullptr
+              : chunk < first_chunks ? load_chunk(first, chunk, values[u])
+                                     : load_chunk(second, chunk - first_chunks, values[u]);
+    }
+#pragma unroll
+    for (int u = 0; u < kRepackChunksAhead; ++u) {
+      if (to[u] != nullptr) *to[u] = values[u];
+    }
+  }
 }
 
 /// A memory pool of this device for scratch operands, which keeps what is freed (release
@@ -168,11 +188,11 @@ class AlignedOperands {
       args_.b = packed + a_elements;
       args_.ldb = ldb;
     }
-    constexpr int kThreads = 256;
-    const long long first_blocks = ceil_div<long long>(jobs[0].chunks(), kThreads);
-    const long long blocks = first_blocks + ceil_div<long long>(jobs[1].chunks(), kThreads);
-    repack_rows_kernel<Input><<<checked_grid(blocks, 1, 1, who_), kThreads, 0, stream_>>>(
-        jobs[0], first_blocks, jobs[1]);
+    const long long chunks = jobs[0].chunks() + jobs[1].chunks();
+    const long long blocks = std::min<long long>(ceil_div<long long>(chunks, kRepackThreads),
+                                                 kRepackBlocksPerSm * multiprocessor_count());
+    repack_rows_kernel<Input><<<checked_grid(blocks, 1, 1, who_), kRepackThreads, 0, stream_>>>(
+        jobs[0], jobs[0].chunks(), jobs[1], chunks);
     CUDA_CHECK_LAUNCH(who_);
   }
   ~AlignedOperands() {

@@ -1,7 +1,8 @@
 // The copy of misaligned operands (common/aligned_operands.cuh) on the GPU: every element offset
 // of the matrix from a 16-byte boundary, odd and padded leading dimensions, rows of less than a
-// chunk, a ragged last chunk, and the matrix ending exactly where its allocation does (so that a
-// load past its last element would be out of bounds under compute-sanitizer).
+// chunk, a ragged last chunk, copies longer than the grid, and the matrix ending exactly where its
+// allocation does (so that a load past its last element would be out of bounds under
+// compute-sanitizer).
 #include "common/aligned_operands.cuh"
 #include "common/device_buffer.h"
 #include "tests/support/gpu_test.h"
@@ -70,12 +71,14 @@ void check_copies(const CopyCase& shape, int offset, std::mt19937& random) {
       ASSERT_EQ(packed_ld % row_elements, 0);
       ASSERT_GE(packed_ld, shape.cols);
       const int written = (shape.cols + kChunk - 1) / kChunk * kChunk;  // whole chunks a row
-      std::vector<Input> copy(static_cast<std::size_t>(shape.rows) * packed_ld);
-      CUDA_CHECK(
-          cudaMemcpy(copy.data(), packed, copy.size() * sizeof(Input), cudaMemcpyDeviceToHost));
+      // Only the chunks the copy writes: the rest of its padded rows is never read.
+      std::vector<Input> copy(static_cast<std::size_t>(shape.rows) * written);
+      CUDA_CHECK(cudaMemcpy2D(copy.data(), written * sizeof(Input), packed,
+                              packed_ld * sizeof(Input), written * sizeof(Input), shape.rows,
+                              cudaMemcpyDeviceToHost));
       for (int r = 0; r < shape.rows; ++r) {
         for (int c = 0; c < written; ++c) {
-          const Input& got = copy[static_cast<std::size_t>(r) * packed_ld + c];
+          const Input& got = copy[static_cast<std::size_t>(r) * written + c];
           const Input expected = c < shape.cols
                                      ? host[offset + static_cast<std::size_t>(r) * shape.ld + c]
                                      : Input(0.0f);
@@ -97,6 +100,17 @@ void check_every_offset() {
   }
 }
 
+// A copy of more chunks than the grid has threads, four times over: each thread's chunks ahead and
+// the grid's second lap.
+template <class Input>
+void check_long_copy() {
+  std::mt19937 random(7);
+  for (const int offset : {1, kChunkElements<Input> - 1}) {
+    check_copies<Input>({4500, 1001, 1003}, offset, random);
+    if (testing::Test::HasFatalFailure()) return;
+  }
+}
+
 TEST(AlignedOperands, CopiesBf16RowsAtEveryOffset) {
   CUDALABS_REQUIRE_GPU();
   check_every_offset<__nv_bfloat16>();
@@ -105,6 +119,12 @@ TEST(AlignedOperands, CopiesBf16RowsAtEveryOffset) {
 TEST(AlignedOperands, CopiesFloatRowsAtEveryOffset) {
   CUDALABS_REQUIRE_GPU();
   check_every_offset<float>();
+}
+
+TEST(AlignedOperands, CopiesMoreChunksThanTheGridHasThreads) {
+  CUDALABS_REQUIRE_GPU();
+  check_long_copy<__nv_bfloat16>();
+  check_long_copy<float>();
 }
 
 }  // namespace
