@@ -14,6 +14,7 @@
 #include "tiles.h"
 
 #include <cstdint>
+#include <utility>
 
 namespace lab11 {
 namespace {
@@ -101,29 +102,53 @@ __device__ __forceinline__ void store_staged_rows(const cudalabs::Bf16GemmArgs& 
   }
 }
 
+// Puts accumulator columns 32 c .. 32 c + 31 (kChunk = c) of this warp's 16 rows in its staging
+// buffer, through the lane's two row pointers.
+template <int kChunk, int kN>
+__device__ __forceinline__ void stage_chunk(const float (&acc)[kN / 2],
+                                            float* const (&pair_rows)[2]) {
+#pragma unroll
+  for (int jj = 0; jj < EpilogueStaging::kColumns / 8; ++jj) {
+    const int j = EpilogueStaging::kColumns / 8 * kChunk + jj;
+    *reinterpret_cast<float2*>(pair_rows[0] + 8 * jj) = make_float2(acc[4 * j], acc[4 * j + 1]);
+    *reinterpret_cast<float2*>(pair_rows[1] + 8 * jj) = make_float2(acc[4 * j + 2], acc[4 * j + 3]);
+  }
+}
+
+// stage_chunk for a chunk known only at run time: one comparison a chunk, the accumulators still
+// named by constants (so they stay in registers).
+template <int kN, int... kChunks>
+__device__ __forceinline__ void stage_chunk_at(int chunk, const float (&acc)[kN / 2],
+                                               float* const (&pair_rows)[2],
+                                               std::integer_sequence<int, kChunks...>) {
+  ((chunk == kChunks ? stage_chunk<kChunks, kN>(acc, pair_rows) : void()), ...);
+}
+
 // Stores a warpgroup's m64nN accumulators (rows row0 .. row0 + 63 of `out`) through `staging`,
-// this warp's EpilogueStaging buffer, `width` floats a store (staged_store_width).
+// this warp's EpilogueStaging buffer, `width` floats a store (staged_store_width). Up to 128
+// columns the chunks are a loop: unrolled, the three store widths' code for every chunk made the
+// kernel 160 KiB of instructions (64 columns: 105 KiB), which every tile's epilogue fetched again
+// from L2 (Nsight Compute at 6158 x 376 x 24, where the epilogue is the work: warps stalled 11
+// cycles an issue waiting for instructions); a loop runs each width's code from the instruction
+// cache. At 256 columns the loop keeps all 128 accumulators live across it and spills them at the
+// kernel's 168 registers, so the chunks stay unrolled there (258 KiB).
 template <int kN>
 __device__ __forceinline__ void store_warpgroup_tile_staged(const cudalabs::Bf16GemmArgs& out,
                                                             const float (&acc)[kN / 2], int row0,
                                                             int col0, float* staging, int width) {
+  constexpr int kChunks = kN / EpilogueStaging::kColumns;
   const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
   const int warp_row0 = row0 + EpilogueStaging::kRows * warp;
   if (warp_row0 >= out.m) return;  // the same for the whole warp
-  float* pair_rows[2] = {staging + (lane / 4) * EpilogueStaging::kStride + 2 * (lane % 4),
-                         staging + (lane / 4 + 8) * EpilogueStaging::kStride + 2 * (lane % 4)};
-#pragma unroll
-  for (int chunk = 0; chunk < kN / EpilogueStaging::kColumns; ++chunk) {
+  float* const pair_rows[2] = {
+      staging + (lane / 4) * EpilogueStaging::kStride + 2 * (lane % 4),
+      staging + (lane / 4 + 8) * EpilogueStaging::kStride + 2 * (lane % 4)};
+  // Stages chunk `chunk` and stores it; false past C's last column (the same for the whole warp).
+  const auto store_chunk = [&](int chunk, auto stage) {
     const int chunk_col0 = col0 + EpilogueStaging::kColumns * chunk;
-    if (chunk_col0 >= out.n) break;  // the same for the whole warp
-    __syncwarp();                    // the last chunk's rows are read
-#pragma unroll
-    for (int jj = 0; jj < EpilogueStaging::kColumns / 8; ++jj) {
-      const int j = EpilogueStaging::kColumns / 8 * chunk + jj;
-      *reinterpret_cast<float2*>(pair_rows[0] + 8 * jj) = make_float2(acc[4 * j], acc[4 * j + 1]);
-      *reinterpret_cast<float2*>(pair_rows[1] + 8 * jj) =
-          make_float2(acc[4 * j + 2], acc[4 * j + 3]);
-    }
+    if (chunk_col0 >= out.n) return false;
+    __syncwarp();  // the last chunk's rows are read
+    stage();
     __syncwarp();
     if (width == 4) {
       store_staged_rows<4>(out, staging, warp_row0, chunk_col0);
@@ -132,6 +157,21 @@ __device__ __forceinline__ void store_warpgroup_tile_staged(const cudalabs::Bf16
     } else {
       store_staged_rows<1>(out, staging, warp_row0, chunk_col0);
     }
+    return true;
+  };
+  if constexpr (kN <= 128) {
+#pragma unroll 1
+    for (int chunk = 0; chunk < kChunks; ++chunk) {
+      const auto stage = [&] {
+        stage_chunk_at<kN>(chunk, acc, pair_rows, std::make_integer_sequence<int, kChunks>{});
+      };
+      if (!store_chunk(chunk, stage)) break;
+    }
+  } else {
+    [&]<int... kChunk>(std::integer_sequence<int, kChunk...>) {
+      (store_chunk(kChunk, [&] { stage_chunk<kChunk, kN>(acc, pair_rows); }) && ...);
+    }
+    (std::make_integer_sequence<int, kChunks>{});
   }
 }
 
