@@ -124,54 +124,70 @@ __device__ __forceinline__ void stage_chunk_at(int chunk, const float (&acc)[kN 
   ((chunk == kChunks ? stage_chunk<kChunks, kN>(acc, pair_rows) : void()), ...);
 }
 
+// Stages chunk `chunk` (stage()) and stores it kVector floats a lane; false past C's last column
+// (the same for the whole warp).
+template <int kVector, class Stage>
+__device__ __forceinline__ bool store_chunk(const cudalabs::Bf16GemmArgs& out, float* staging,
+                                            int warp_row0, int col0, int chunk, Stage stage) {
+  const int chunk_col0 = col0 + EpilogueStaging::kColumns * chunk;
+  if (chunk_col0 >= out.n) return false;
+  __syncwarp();  // the last chunk's rows are read
+  stage();
+  __syncwarp();
+  store_staged_rows<kVector>(out, staging, warp_row0, chunk_col0);
+  return true;
+}
+
 // Stores a warpgroup's m64nN accumulators (rows row0 .. row0 + 63 of `out`) through `staging`,
-// this warp's EpilogueStaging buffer, `width` floats a store (staged_store_width). Up to 128
-// columns the chunks are a loop: unrolled, the three store widths' code for every chunk made the
-// kernel 160 KiB of instructions (64 columns: 105 KiB), which every tile's epilogue fetched again
-// from L2 (Nsight Compute at 6158 x 376 x 24, where the epilogue is the work: warps stalled 11
-// cycles an issue waiting for instructions); a loop runs each width's code from the instruction
-// cache. At 256 columns the loop keeps all 128 accumulators live across it and spills them at the
-// kernel's 168 registers, so the chunks stay unrolled there (258 KiB).
-template <int kN>
-__device__ __forceinline__ void store_warpgroup_tile_staged(const cudalabs::Bf16GemmArgs& out,
-                                                            const float (&acc)[kN / 2], int row0,
-                                                            int col0, float* staging, int width) {
+// this warp's EpilogueStaging buffer, kVector floats a store. Up to 128 columns the chunks are a
+// loop; at 256 the loop would keep all 128 accumulators live across it and spill them at the
+// kernel's 168 registers, so there they are unrolled.
+template <int kVector, int kN>
+__device__ __forceinline__ void store_chunks(const cudalabs::Bf16GemmArgs& out,
+                                             const float (&acc)[kN / 2], int warp_row0, int col0,
+                                             float* staging, float* const (&pair_rows)[2]) {
   constexpr int kChunks = kN / EpilogueStaging::kColumns;
-  const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
-  const int warp_row0 = row0 + EpilogueStaging::kRows * warp;
-  if (warp_row0 >= out.m) return;  // the same for the whole warp
-  float* const pair_rows[2] = {
-      staging + (lane / 4) * EpilogueStaging::kStride + 2 * (lane % 4),
-      staging + (lane / 4 + 8) * EpilogueStaging::kStride + 2 * (lane % 4)};
-  // Stages chunk `chunk` and stores it; false past C's last column (the same for the whole warp).
-  const auto store_chunk = [&](int chunk, auto stage) {
-    const int chunk_col0 = col0 + EpilogueStaging::kColumns * chunk;
-    if (chunk_col0 >= out.n) return false;
-    __syncwarp();  // the last chunk's rows are read
-    stage();
-    __syncwarp();
-    if (width == 4) {
-      store_staged_rows<4>(out, staging, warp_row0, chunk_col0);
-    } else if (width == 2) {
-      store_staged_rows<2>(out, staging, warp_row0, chunk_col0);
-    } else {
-      store_staged_rows<1>(out, staging, warp_row0, chunk_col0);
-    }
-    return true;
-  };
   if constexpr (kN <= 128) {
 #pragma unroll 1
     for (int chunk = 0; chunk < kChunks; ++chunk) {
       const auto stage = [&] {
         stage_chunk_at<kN>(chunk, acc, pair_rows, std::make_integer_sequence<int, kChunks>{});
       };
-      if (!store_chunk(chunk, stage)) break;
+      if (!store_chunk<kVector>(out, staging, warp_row0, col0, chunk, stage)) break;
     }
   } else {
     [&]<int... kChunk>(std::integer_sequence<int, kChunk...>) {
-      (store_chunk(kChunk, [&] { stage_chunk<kChunk, kN>(acc, pair_rows); }) && ...);
+      (store_chunk<kVector>(out, staging, warp_row0, col0, kChunk,
+                            [&] { stage_chunk<kChunk, kN>(acc, pair_rows); }) &&
+       ...);
     }
     (std::make_integer_sequence<int, kChunks>{});
+  }
+}
+
+// Stores a warpgroup's m64nN accumulators (rows row0 .. row0 + 63 of `out`) through `staging`,
+// this warp's EpilogueStaging buffer, `width` floats a store (staged_store_width). The width is
+// chosen once, outside the chunks: with the three widths' code side by side in every chunk, the
+// 256-wide kernel was 258 KiB of instructions (128: 160 KiB), and every tile's epilogue fetched its
+// way through them again from L2 (Nsight Compute at 6158 x 376 x 24, where the epilogue is the
+// work: warps stalled 11 cycles an issue waiting for instructions). Now a tile runs one width's
+// code, in one piece.
+template <int kN>
+__device__ __forceinline__ void store_warpgroup_tile_staged(const cudalabs::Bf16GemmArgs& out,
+                                                            const float (&acc)[kN / 2], int row0,
+                                                            int col0, float* staging, int width) {
+  const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
+  const int warp_row0 = row0 + EpilogueStaging::kRows * warp;
+  if (warp_row0 >= out.m) return;  // the same for the whole warp
+  float* const pair_rows[2] = {
+      staging + (lane / 4) * EpilogueStaging::kStride + 2 * (lane % 4),
+      staging + (lane / 4 + 8) * EpilogueStaging::kStride + 2 * (lane % 4)};
+  if (width == 4) {
+    store_chunks<4, kN>(out, acc, warp_row0, col0, staging, pair_rows);
+  } else if (width == 2) {
+    store_chunks<2, kN>(out, acc, warp_row0, col0, staging, pair_rows);
+  } else {
+    store_chunks<1, kN>(out, acc, warp_row0, col0, staging, pair_rows);
   }
 }
 
