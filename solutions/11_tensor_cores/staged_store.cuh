@@ -115,15 +115,6 @@ __device__ __forceinline__ void stage_chunk(const float (&acc)[kN / 2],
   }
 }
 
-// stage_chunk for a chunk known only at run time: one comparison a chunk, the accumulators still
-// named by constants (so they stay in registers).
-template <int kN, int... kChunks>
-__device__ __forceinline__ void stage_chunk_at(int chunk, const float (&acc)[kN / 2],
-                                               float* const (&pair_rows)[2],
-                                               std::integer_sequence<int, kChunks...>) {
-  ((chunk == kChunks ? stage_chunk<kChunks, kN>(acc, pair_rows) : void()), ...);
-}
-
 // Stages chunk `chunk` (stage()) and stores it kVector floats a lane; false past C's last column
 // (the same for the whole warp).
 template <int kVector, class Stage>
@@ -139,30 +130,18 @@ __device__ __forceinline__ bool store_chunk(const cudalabs::Bf16GemmArgs& out, f
 }
 
 // Stores a warpgroup's m64nN accumulators (rows row0 .. row0 + 63 of `out`) through `staging`,
-// this warp's EpilogueStaging buffer, kVector floats a store. Up to 128 columns the chunks are a
-// loop; at 256 the loop would keep all 128 accumulators live across it and spill them at the
-// kernel's 168 registers, so there they are unrolled.
+// this warp's EpilogueStaging buffer, kVector floats a store, chunk by chunk (unrolled: the
+// accumulators are named by constants, so they stay in registers and each chunk's die after it).
 template <int kVector, int kN>
 __device__ __forceinline__ void store_chunks(const cudalabs::Bf16GemmArgs& out,
                                              const float (&acc)[kN / 2], int warp_row0, int col0,
                                              float* staging, float* const (&pair_rows)[2]) {
-  constexpr int kChunks = kN / EpilogueStaging::kColumns;
-  if constexpr (kN <= 128) {
-#pragma unroll 1
-    for (int chunk = 0; chunk < kChunks; ++chunk) {
-      const auto stage = [&] {
-        stage_chunk_at<kN>(chunk, acc, pair_rows, std::make_integer_sequence<int, kChunks>{});
-      };
-      if (!store_chunk<kVector>(out, staging, warp_row0, col0, chunk, stage)) break;
-    }
-  } else {
-    [&]<int... kChunk>(std::integer_sequence<int, kChunk...>) {
-      (store_chunk<kVector>(out, staging, warp_row0, col0, kChunk,
-                            [&] { stage_chunk<kChunk, kN>(acc, pair_rows); }) &&
-       ...);
-    }
-    (std::make_integer_sequence<int, kChunks>{});
+  [&]<int... kChunk>(std::integer_sequence<int, kChunk...>) {
+    (store_chunk<kVector>(out, staging, warp_row0, col0, kChunk,
+                          [&] { stage_chunk<kChunk, kN>(acc, pair_rows); }) &&
+     ...);
   }
+  (std::make_integer_sequence<int, kN / EpilogueStaging::kColumns>{});
 }
 
 // Stores a warpgroup's m64nN accumulators (rows row0 .. row0 + 63 of `out`) through `staging`,
