@@ -149,7 +149,7 @@ __device__ __forceinline__ void store_chunks(const cudalabs::Bf16GemmArgs& out,
 // chosen once, outside the chunks: with the three widths' code side by side in every chunk, the
 // 256-wide kernel was 258 KiB of instructions (128: 160 KiB), and every tile's epilogue fetched its
 // way through them again from L2 (Nsight Compute at 6158 x 376 x 24, where the epilogue is the
-// work: warps stalled 11 cycles an issue waiting for instructions). Now a tile runs one width's
+// work: warps stalled 11-12 cycles an issue waiting for instructions). Now a tile runs one width's
 // code, in one piece.
 template <int kN>
 __device__ __forceinline__ void store_warpgroup_tile_staged(const cudalabs::Bf16GemmArgs& out,
