@@ -103,9 +103,11 @@ __device__ __forceinline__ uint4* load_chunk(const RepackJob<Input>& job, long l
 /// Chunks a thread of repack_rows_kernel has in flight: its loads of them are issued before any of
 /// their stores, so that the copy is not one memory latency a chunk.
 inline constexpr int kRepackChunksAhead = 4;
-/// repack_rows_kernel's block, and how many of them its grid puts on an SM (a register bound makes
-/// sure they fit): 64 KiB of loads in flight an SM.
-inline constexpr int kRepackThreads = 256, kRepackBlocksPerSm = 4;
+/// repack_rows_kernel's threads a block.
+inline constexpr int kRepackThreads = 256;
+/// repack_rows_kernel's blocks an SM, which its grid puts on every SM (a register bound makes sure
+/// they fit): 64 KiB of loads in flight an SM.
+inline constexpr int kRepackBlocksPerSm = 4;
 
 /// Copies `first`'s `first_chunks` chunks and then `second`'s (possibly none) on a grid that walks
 /// them kRepackChunksAhead at a time: A and B in one launch, whose host cost a small GEMM would
