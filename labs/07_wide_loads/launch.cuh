@@ -87,29 +87,17 @@ void launch_step(const cudalabs::GemmArgs& args, cudaStream_t stream) {
 }
 
 // Step 4: the cp.async kernel keeps its stages in dynamic shared memory; above 48 KiB a kernel must
-// opt in, once per device.
-template <bool kVector>
-void allow_async_shared_memory() {
-  constexpr int kBytes = async_shared_bytes<AsyncTile, kAsyncStages>();
-  if constexpr (kBytes > 48 * 1024) {
-    static bool allowed[64] = {};
-    int device = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    if (device < 64 && !allowed[device]) {
-      CUDA_CHECK(cudaFuncSetAttribute(&async_wide_gemm_kernel<AsyncTile, kVector, kAsyncStages>,
-                                      cudaFuncAttributeMaxDynamicSharedMemorySize, kBytes));
-      allowed[device] = true;
-    }
-  }
-}
-
+// opt in, which allow_dynamic_shared_memory does (common/launch_utils.h), for the description as
+// for the launch, so that occupancy queries see the real limit.
 cudalabs::KernelLaunch describe_async(const cudalabs::GemmShape& shape) {
-  allow_async_shared_memory<true>();  // so that occupancy queries see the real limit
+  constexpr auto kernel = &async_wide_gemm_kernel<AsyncTile, true, kAsyncStages>;
+  constexpr int kBytes = async_shared_bytes<AsyncTile, kAsyncStages>();
+  cudalabs::allow_dynamic_shared_memory(reinterpret_cast<const void*>(kernel), kBytes);
   const long long blocks = static_cast<long long>(cudalabs::ceil_div(shape.m, AsyncTile::BM)) *
                            cudalabs::ceil_div(shape.n, AsyncTile::BN);
-  return {reinterpret_cast<const void*>(&async_wide_gemm_kernel<AsyncTile, true, kAsyncStages>),
+  return {reinterpret_cast<const void*>(kernel),
           cudalabs::checked_grid(blocks, 1, 1, "lab07 async GEMM"), dim3(AsyncTile::kThreads),
-          static_cast<std::size_t>(async_shared_bytes<AsyncTile, kAsyncStages>())};
+          static_cast<std::size_t>(kBytes)};
 }
 
 void launch_async(const cudalabs::GemmArgs& args, cudaStream_t stream) {
@@ -119,7 +107,9 @@ void launch_async(const cudalabs::GemmArgs& args, cudaStream_t stream) {
     async_wide_gemm_kernel<AsyncTile, true, kAsyncStages>
         <<<config.grid, config.block, config.dynamic_shared_bytes, stream>>>(args);
   } else {
-    allow_async_shared_memory<false>();
+    cudalabs::allow_dynamic_shared_memory(
+        reinterpret_cast<const void*>(&async_wide_gemm_kernel<AsyncTile, false, kAsyncStages>),
+        config.dynamic_shared_bytes);
     async_wide_gemm_kernel<AsyncTile, false, kAsyncStages>
         <<<config.grid, config.block, config.dynamic_shared_bytes, stream>>>(args);
   }
