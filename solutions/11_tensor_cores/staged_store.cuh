@@ -105,8 +105,8 @@ __device__ __forceinline__ void store_staged_rows(const cudalabs::Bf16GemmArgs& 
 // Puts accumulator columns 32 c .. 32 c + 31 (kChunk = c) of this warp's 16 rows in its staging
 // buffer, through the lane's two row pointers.
 template <int kChunk, int kN>
-__device__ __forceinline__ void stage_chunk(const float (&acc)[kN / 2],
-                                            float* const (&pair_rows)[2]) {
+__device__ __forceinline__ void stage_accumulator_chunk(const float (&acc)[kN / 2],
+                                                        float* const (&pair_rows)[2]) {
 #pragma unroll
   for (int jj = 0; jj < EpilogueStaging::kColumns / 8; ++jj) {
     const int j = EpilogueStaging::kColumns / 8 * kChunk + jj;
@@ -138,7 +138,7 @@ __device__ __forceinline__ void store_chunks(const cudalabs::Bf16GemmArgs& out,
                                              float* staging, float* const (&pair_rows)[2]) {
   [&]<int... kChunk>(std::integer_sequence<int, kChunk...>) {
     (store_chunk<kVector>(out, staging, warp_row0, col0, kChunk,
-                          [&] { stage_chunk<kChunk, kN>(acc, pair_rows); }) &&
+                          [&] { stage_accumulator_chunk<kChunk, kN>(acc, pair_rows); }) &&
      ...);
   }
   (std::make_integer_sequence<int, kN / EpilogueStaging::kColumns>{});
