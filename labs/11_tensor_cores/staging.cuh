@@ -136,9 +136,12 @@ __device__ __forceinline__ int2 grouped_tile(int tile, int tiles_m, int tiles_n,
 }
 
 /// The first 1024-byte boundary in dynamic shared memory (the swizzle repeats every 1024 bytes).
+/// An offset from `dynamic_shared` rather than a rounded integer: the compiler then still knows the
+/// result points into shared memory, so the stages' stores are st.shared, which no global load can
+/// alias, and the element loads of one chunk need not wait for the last chunk's store.
 __device__ __forceinline__ unsigned char* aligned_shared(unsigned char* dynamic_shared) {
-  return reinterpret_cast<unsigned char*>(
-      (reinterpret_cast<std::uintptr_t>(dynamic_shared) + 1023) & ~std::uintptr_t{1023});
+  const auto address = static_cast<unsigned>(__cvta_generic_to_shared(dynamic_shared));
+  return dynamic_shared + ((1024u - (address & 1023u)) & 1023u);
 }
 
 /// Sets a warpgroup's accumulators to zero.
