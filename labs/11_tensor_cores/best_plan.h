@@ -56,11 +56,16 @@ inline constexpr double kLaunchUs = 4.6;
 
 /// The wgmma rung (step 4: cp.async stages that copy any alignment element by element, one launch)
 /// where a block has its SM to itself: what a block takes beyond its k-blocks, and each k-block,
-/// microseconds. Fitted to its times at twelve small shapes whose A or B TMA cannot read (8 us with
-/// one k-block, 11 with two, 14 with three, 40 with twelve, 90 with twenty-eight:
-/// docs/data/history/lab11_small_misaligned_rungs_nvidia-h200.txt).
-inline constexpr double kWgmmaRungStartUs = 5.0;
-/// The wgmma rung's time for each k-block of a block (fitted with kWgmmaRungStartUs, above).
+/// microseconds, on the GPU. Each k-block: the slope of its times at twelve small shapes whose A or
+/// B TMA cannot read (8 us with one k-block, 11 with two, 14 with three, 40 with twelve, 90 with
+/// twenty-eight: docs/data/history/lab11_small_misaligned_rungs_nvidia-h200.txt). What a block
+/// takes beyond them: those times are a stream of calls, the host's enqueueing in them, so the
+/// start is the GPU's alone, the median over the 16 calls of the random-shapes records at c1253a3
+/// that ran the rung (one k-block each, replayed in a graph: 4.5 to 6.7 us, less the k-block and
+/// the writes of C; docs/data/results/gemm_random_shapes_times_*.json and history/
+/// gemm_random_shapes_seed8444672377437012093-c1253a3_times_*). It was 5.0, fitted to the stream.
+inline constexpr double kWgmmaRungStartUs = 2.4;
+/// The wgmma rung's time for each k-block of a block (above).
 inline constexpr double kWgmmaRungStepUs = 3.0;
 
 /// A split must take at most this fraction of the time with K whole: the model's sum and start
