@@ -28,9 +28,8 @@ template <int BM, int BN, int kThreads, bool kAligned, class T>
 __device__ __forceinline__ void stage_swizzled_tiles(const cudalabs::GemmArgsOf<T>& args,
                                                      unsigned char* stage, int row0, int col0,
                                                      int k0) {
-  // Each thread's chunks counted from 0, a whole number of them. Off alignment the loops unroll, so
-  // that the element loads of every chunk are in flight before the first store waits for its data
-  // (cp.async copies never wait: kept rolled, fewer registers).
+  // Each thread's chunks counted from 0, a whole number of them, and unrolled: off alignment the
+  // element loads of every chunk are then in flight before the first store waits for its data.
   constexpr int kChunksPerRow = SwizzledTile::kRowBytes / 16;
   constexpr int kChunksA = BM * kChunksPerRow, kChunksB = BN / kChunk;
   constexpr int kPerThreadA = kChunksA / kThreads;
@@ -38,17 +37,15 @@ __device__ __forceinline__ void stage_swizzled_tiles(const cudalabs::GemmArgsOf<
   static_assert(
       kPerThreadA * kThreads == kChunksA && kPerThreadB * kThreads == SwizzledTile::BK * kChunksB,
       "every thread stages the same number of chunks");
-  constexpr int kUnrollA = kAligned ? 1 : kPerThreadA;
-  constexpr int kUnrollB = kAligned ? 1 : kPerThreadB;
   unsigned char* b_stage = stage + BM * SwizzledTile::kRowBytes;
-#pragma unroll kUnrollA
+#pragma unroll
   for (int i = 0; i < kPerThreadA; ++i) {
     const int chunk = static_cast<int>(threadIdx.x) + i * kThreads;
     const int row = chunk / kChunksPerRow, c = chunk % kChunksPerRow;
     stage_chunk<kAligned>(stage + swizzled_offset(row, c), args.a, args.lda, args.m, args.k,
                           row0 + row, k0 + c * kChunk);
   }
-#pragma unroll kUnrollB
+#pragma unroll
   for (int i = 0; i < kPerThreadB; ++i) {
     const int chunk = static_cast<int>(threadIdx.x) + i * kThreads;
     const int k = chunk / kChunksB, c = chunk % kChunksB;
