@@ -23,12 +23,12 @@ constexpr std::array<TileCandidate, sizeof...(Kernels)> candidates_of(KernelList
                         Kernels::kFixedUs, Kernels::kScalarRate}...};
 }
 // The few-rows kernel (few_rows.cuh), given code that no variant runs: its speed is DRAM's, and its
-// FFMAs (16 a value of B, with a 128-bit shared load for 4 of them) have a floor of their own at
-// kSmGflops, an estimate from its instruction mix (not yet measured: lab07_plans times it). Four
-// blocks an SM with its loads at use; on a grid of one block an SM or less it loads a chunk ahead
-// instead (few_rows.cuh), where the blocks an SM do not matter.
+// FFMAs (16 a row for each four values of K, beside one 128-bit shared load of A a row and four of
+// B) have a floor of their own at kSmGflops, an estimate from that instruction mix (lab07_plans
+// times it against the model). Two blocks an SM (its __launch_bounds__; its shared memory allows
+// three to four).
 constexpr TileCandidate kFewRows{BestTiles::kSize, false, true,  "few_rows", 16, kFewRowsCols, 1,
-                                 kFewRowsWarps,    4,     200.0, 2.0,        1.0};
+                                 kFewRowsWarps,    2,     300.0, 2.0,        1.0};
 template <class... Kernels>
 constexpr std::array<TileCandidate, sizeof...(Kernels) + 1> all_candidates_of(
     KernelList<Kernels...> list) {
@@ -207,7 +207,7 @@ std::vector<BestPlan> candidate_plans(const cudalabs::GemmShape& shape, int sms,
   for (const TileCandidate& c : kCandidates) {
     if (c.narrow && shape.n > kNarrowConsideredCols) continue;
     if (c.few_rows && shape.m > kFewRowsMaxRows) continue;
-    for (int splits : {1, 2, 3, 4, 6, 8, 12, kMaxSplits}) {
+    for (int splits : {1, 2, 3, 4, 6, 8, 12, 16, 24, kMaxSplits}) {
       const int slice_k = splits == 1 ? shape.k : k_slice_length(shape.k, splits);
       if (splits > 1 && (slice_k < kMinSliceK || ceil_div(shape.k, slice_k) != splits))
         continue;  // slices too thin, or rounding left fewer of them

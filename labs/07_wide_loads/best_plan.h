@@ -31,8 +31,9 @@ struct TileCandidate {
   double scalar_rate = 1.0;
 };
 
-/// The most slices `best` cuts K into.
-inline constexpr int kMaxSplits = 16;
+/// The most slices `best` cuts K into: a C of few tiles over a long K (43 x 104 x 13384 is three
+/// blocks of the few-rows kernel) needs 32 to reach every SM.
+inline constexpr int kMaxSplits = 32;
 
 /// What `best` runs for one shape.
 struct BestPlan {

@@ -2,22 +2,24 @@
 // the transpose of the narrow kernel's case. Nothing here is a TODO.
 //
 // With M = 4, a tile of 64 rows computes 60 rows of zeros, and the product is a matrix-vector
-// product in disguise, bound by reading B (K x N) once. So each block takes 32 columns of C (one
-// per lane: a warp's load of a row of B is 128 contiguous bytes whatever B's alignment), kRows rows
-// of C (4, 8 or 16: the fewest that cover M, else groups of 16 on gridDim.y), and its slice of K
-// (gridDim.z slices under best's split-K, k_slice.cuh). Its 8 warps share out each chunk of
-// kFewRowsChunk values of K, 32 each; the chunk's rows of A sit in shared memory and are read 4
-// values of K at a time by one 128-bit broadcast (any alignment of A: they are staged element by
-// element). On a grid of no more blocks than SMs (kAhead) each thread loads the next chunk's values
-// (its 32 of B, its kRows of A) into registers before it multiplies this chunk: the registers cost
-// blocks an SM it would not get anyway, and the block no longer waits two trips to memory a chunk
-// (32 x 1452 x 2232, 92 blocks: 36.1 -> 27.9 us; cuBLAS 21.6). On larger grids the loads stay at
-// use, where fewer registers keep four blocks on an SM (64 x 16384 x 4096, 2048 blocks: 511 us at
-// use, 765 ahead; docs/data/history/lab07_few_rows_ahead_nvidia-h200.txt). Past K the values are
-// zeros. The warps' partial sums meet in shared memory at the end, and the block stores its rows
-// and columns of C, column by column: any alignment of C.
+// product in disguise, bound by reading B (K x N) once. So each block takes kFewRowsCols columns
+// of C (two a lane), kRows rows (4, 8 or 16: the fewest that cover M, else groups of 16 on
+// gridDim.y) and its slice of K (gridDim.z slices under best's split-K, k_slice.cuh).
+//
+// B and A come through kFewRowsStages stages of shared memory filled by cp.async, three in flight
+// while the block multiplies a fourth: what bounds the kernel is the bytes it has in flight,
+// not its FFMAs. Its first form loaded B into registers, four or 32 values a thread, and ran at
+// 2 to 3 times its model's time where the grid held one or two blocks an SM (17 x 2326 x 3664:
+// 84 us, cuBLAS 29; docs/data/history/lab07_few_rows_ahead_nvidia-h200.txt). The copies take any
+// alignment: 4 bytes each, or 16 where B's rows allow it (kVectorB), zero-filled past K, M and N.
+// In each stage of kFewRowsStageK values of K, warp w multiplies values 4w to 4w + 3: per row of
+// A one 128-bit broadcast of its four values, per value of K one 64-bit load of the lane's two
+// columns of B, and 8 FFMAs a row. The warps' partial sums meet in shared memory at the end (in
+// the stages' place), and the block stores its rows and columns of C, a column a thread: any
+// alignment of C.
 #pragma once
 
+#include "common/async_copy.cuh"
 #include "common/gemm_device.cuh"
 #include "common/gemm_types.h"
 #include "k_slice.cuh"
@@ -27,109 +29,106 @@ namespace lab07 {
 
 namespace {
 
-template <int kRows, bool kSlicedK, bool kAhead>
+template <int kRows, bool kSlicedK, bool kVectorB>
 __global__ void __launch_bounds__(kFewRowsThreads) few_rows_gemm_kernel(cudalabs::GemmArgs args) {
   if constexpr (kSlicedK) args = k_slice_of_block(args);
-  static_assert(kFewRowsChunk == kFewRowsThreads, "a thread stages one value of K of each row");
-  __shared__ __align__(16) float a_chunk[kRows][kFewRowsChunk];
-  __shared__ float partial[kFewRowsWarps][kRows][32];
+  static_assert(kFewRowsStageK == kFewRowsWarps * 4, "a warp multiplies 4 values of K a stage");
+  static_assert(kFewRowsCols == 2 * 32, "a lane owns 2 columns");
+  __shared__ __align__(16) float few_rows_shared[few_rows_shared_floats(kRows)];
+  constexpr int kStageB = kFewRowsStageK * kFewRowsCols;  // a stage of B: [K][columns]
+  constexpr int kStageA = kRows * kFewRowsStageK;         // a stage of A: [row][K]
+  constexpr int kStage = kStageB + kStageA;
   const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
-  const int col = static_cast<int>(blockIdx.x) * kFewRowsCols + lane;
+  const int col0 = static_cast<int>(blockIdx.x) * kFewRowsCols;
   const int row0 = static_cast<int>(blockIdx.y) * kRows;
   const int rows = min(kRows, args.m - row0);
-  // Lanes past N read column N - 1 and store nothing.
-  const float* b = args.b + min(col, args.n - 1);
-  const int first = warp * 32;  // this warp's 32 values of K in each chunk
-  // The next chunk's values, loaded a chunk ahead: this thread's value of K (threadIdx.x) of each
-  // row of A, and this lane's column of the warp's 32 rows of B. A load past K (or past M) is
-  // predicated off and leaves a zero.
-  float a_next[kRows], b_next[32];
-  const auto load_chunk = [&](int k0) {
-    const int k = k0 + static_cast<int>(threadIdx.x);
-#pragma unroll
-    for (int r = 0; r < kRows; ++r) {
-      a_next[r] = r < rows && k < args.k
-                      ? __ldg(args.a + static_cast<long long>(row0 + r) * args.lda + k)
-                      : 0.0f;
+  const int stages = (args.k + kFewRowsStageK - 1) / kFewRowsStageK;
+
+  // Starts the copies of stage `stage` into its buffer: the threads copy whole rows of B (128
+  // contiguous bytes a warp instruction, 256 of two rows with kVectorB) and share out A's rows.
+  // A copy past K, M or N reads nothing and leaves zeros (its source is then any valid address).
+  const auto load_stage = [&](int stage) {
+    float* b_stage = few_rows_shared + (stage % kFewRowsStages) * kStage;
+    float* a_stage = b_stage + kStageB;
+    const int k0 = stage * kFewRowsStageK;
+    // A thread's rows of B are kRowsAtOnce apart: one pointer, stepped (fewer registers than an
+    // address a row).
+    constexpr int kLanesPerRow = kVectorB ? kFewRowsCols / 4 : kFewRowsCols;
+    constexpr int kRowsAtOnce = kFewRowsThreads / kLanesPerRow;
+    const int c = static_cast<int>(threadIdx.x) % kLanesPerRow * (kVectorB ? 4 : 1);
+    const int first = static_cast<int>(threadIdx.x) / kLanesPerRow;
+    const int bytes = 4 * max(0, min(kVectorB ? 4 : 1, args.n - col0 - c));  // of this row's copy
+    const long long step = static_cast<long long>(kRowsAtOnce) * args.ldb;
+    const float* src = args.b + static_cast<long long>(k0 + first) * args.ldb + col0 + c;
+    float* dst = b_stage + first * kFewRowsCols + c;
+#pragma unroll 4
+    for (int kk = first; kk < kFewRowsStageK; kk += kRowsAtOnce) {
+      const int copied = k0 + kk < args.k ? bytes : 0;
+      if constexpr (kVectorB) {
+        cudalabs::async_copy_16_zero_fill(dst, copied > 0 ? src : args.b, copied);
+      } else {
+        cudalabs::async_copy_4(dst, copied > 0 ? src : args.b, copied > 0);
+      }
+      src += step;
+      dst += kRowsAtOnce * kFewRowsCols;
     }
-#pragma unroll
-    for (int q = 0; q < 32; ++q) {
-      const int kb = k0 + first + q;
-      b_next[q] = kb < args.k ? __ldg(b + static_cast<long long>(kb) * args.ldb) : 0.0f;
+    for (int i = static_cast<int>(threadIdx.x); i < kStageA; i += kFewRowsThreads) {
+      const int r = i / kFewRowsStageK, kk = i % kFewRowsStageK;
+      const bool inside = r < rows && k0 + kk < args.k;
+      const float* a_src =
+          inside ? args.a + static_cast<long long>(row0 + r) * args.lda + k0 + kk : args.a;
+      cudalabs::async_copy_4(a_stage + i, a_src, inside);
     }
   };
-  float acc[kRows] = {};
-  if constexpr (kAhead) {
-    load_chunk(0);
-    for (int k0 = 0; k0 < args.k; k0 += kFewRowsChunk) {
-      __syncthreads();  // the previous chunk's rows of A are read
+
+  // One group of copies per stage, empty ones past the last, so that waiting for all but the
+  // newest kFewRowsStages - 2 groups always means this stage has landed.
 #pragma unroll
-      for (int r = 0; r < kRows; ++r) a_chunk[r][threadIdx.x] = a_next[r];
-      float b_now[32];
+  for (int s = 0; s < kFewRowsStages - 1; ++s) {
+    if (s < stages) load_stage(s);
+    cudalabs::async_copy_commit();
+  }
+  float acc[kRows][2] = {};
+  const int k_warp = warp * 4;  // this warp's 4 values of K in each stage
+  for (int stage = 0; stage < stages; ++stage) {
+    cudalabs::async_copy_wait<kFewRowsStages - 2>();
+    __syncthreads();  // the stage has landed for all threads, and the buffer reloaded next is read
+    if (stage + kFewRowsStages - 1 < stages) load_stage(stage + kFewRowsStages - 1);
+    cudalabs::async_copy_commit();
+    const float* b_stage = few_rows_shared + (stage % kFewRowsStages) * kStage;
+    const float* a_stage = b_stage + kStageB;
+    float2 b2[4];
 #pragma unroll
-      for (int q = 0; q < 32; ++q) b_now[q] = b_next[q];
-      __syncthreads();
-      if (k0 + kFewRowsChunk < args.k) load_chunk(k0 + kFewRowsChunk);  // in flight below
+    for (int q = 0; q < 4; ++q)
+      b2[q] = *reinterpret_cast<const float2*>(b_stage + (k_warp + q) * kFewRowsCols + 2 * lane);
 #pragma unroll
-      for (int kk = 0; kk < 32; kk += 4) {
+    for (int r = 0; r < kRows; ++r) {
+      const float4 a4 = *reinterpret_cast<const float4*>(a_stage + r * kFewRowsStageK + k_warp);
+      const float a[4] = {a4.x, a4.y, a4.z, a4.w};
 #pragma unroll
-        for (int r = 0; r < kRows; ++r) {
-          const float4 a4 = *reinterpret_cast<const float4*>(&a_chunk[r][first + kk]);
-          acc[r] = fmaf(a4.x, b_now[kk + 0], acc[r]);
-          acc[r] = fmaf(a4.y, b_now[kk + 1], acc[r]);
-          acc[r] = fmaf(a4.z, b_now[kk + 2], acc[r]);
-          acc[r] = fmaf(a4.w, b_now[kk + 3], acc[r]);
-        }
-      }
-    }
-  } else {
-    // Loads at use: fewer registers, four blocks an SM, for grids of more blocks than SMs.
-    for (int k0 = 0; k0 < args.k; k0 += kFewRowsChunk) {
-      __syncthreads();  // the previous chunk's rows of A are read
-      for (int i = static_cast<int>(threadIdx.x); i < kRows * kFewRowsChunk; i += kFewRowsThreads) {
-        const int r = i / kFewRowsChunk, kk = i % kFewRowsChunk;
-        a_chunk[r][kk] = r < rows && k0 + kk < args.k
-                             ? __ldg(args.a + static_cast<long long>(row0 + r) * args.lda + k0 + kk)
-                             : 0.0f;
-      }
-      __syncthreads();
-      if (k0 + first + 32 <= args.k) {
-#pragma unroll
-        for (int kk = 0; kk < 32; kk += 4) {
-          float b_value[4];
-#pragma unroll
-          for (int q = 0; q < 4; ++q)
-            b_value[q] = __ldg(b + static_cast<long long>(k0 + first + kk + q) * args.ldb);
-#pragma unroll
-          for (int r = 0; r < kRows; ++r) {
-            const float4 a4 = *reinterpret_cast<const float4*>(&a_chunk[r][first + kk]);
-            acc[r] = fmaf(a4.x, b_value[0], acc[r]);
-            acc[r] = fmaf(a4.y, b_value[1], acc[r]);
-            acc[r] = fmaf(a4.z, b_value[2], acc[r]);
-            acc[r] = fmaf(a4.w, b_value[3], acc[r]);
-          }
-        }
-      } else {
-        // The chunk that holds K's end: only the rows of B inside it are read.
-        for (int kk = first; kk < first + 32 && k0 + kk < args.k; ++kk) {
-          const float b_value = __ldg(b + static_cast<long long>(k0 + kk) * args.ldb);
-#pragma unroll
-          for (int r = 0; r < kRows; ++r) acc[r] = fmaf(a_chunk[r][kk], b_value, acc[r]);
-        }
+      for (int q = 0; q < 4; ++q) {
+        acc[r][0] = fmaf(a[q], b2[q].x, acc[r][0]);
+        acc[r][1] = fmaf(a[q], b2[q].y, acc[r][1]);
       }
     }
   }
+  cudalabs::async_copy_wait<0>();
+  __syncthreads();  // every warp is done with the stages, whose memory the partial sums take
+  float* partial = few_rows_shared;  // [warp][row][column]
 #pragma unroll
-  for (int r = 0; r < kRows; ++r) partial[warp][r][lane] = acc[r];
+  for (int r = 0; r < kRows; ++r) {
+    *reinterpret_cast<float2*>(partial + (warp * kRows + r) * kFewRowsCols + 2 * lane) =
+        make_float2(acc[r][0], acc[r][1]);
+  }
   __syncthreads();
-  // Warp w adds up rows w, w + 8, ... over the warps and stores them.
-  for (int r = warp; r < rows; r += kFewRowsWarps) {
-    if (col >= args.n) continue;
+  for (int i = static_cast<int>(threadIdx.x); i < rows * kFewRowsCols; i += kFewRowsThreads) {
+    const int r = i / kFewRowsCols, c = i % kFewRowsCols;
+    if (col0 + c >= args.n) continue;
     float sum = 0.0f;
 #pragma unroll
-    for (int w = 0; w < kFewRowsWarps; ++w) sum += partial[w][r][lane];
-    cudalabs::store_gemm_result(args.c + static_cast<long long>(row0 + r) * args.ldc + col, sum,
-                                args.alpha, args.beta);
+    for (int w = 0; w < kFewRowsWarps; ++w) sum += partial[(w * kRows + r) * kFewRowsCols + c];
+    cudalabs::store_gemm_result(args.c + static_cast<long long>(row0 + r) * args.ldc + col0 + c,
+                                sum, args.alpha, args.beta);
   }
 }
 

@@ -187,20 +187,20 @@ PlannedLaunch planned_launch_of(const BestPlan& plan, const cudalabs::GemmShape&
   return launch;
 }
 
-// The few-rows kernel (few_rows.cuh) on one block per 32 columns and group of rows, gridDim.z
-// slices of K under split-K, loading a chunk ahead where the grid is one block an SM or less (of
-// the SMs the plan was made for). Its loads take any alignment: `vector` does not matter.
+// The few-rows kernel (few_rows.cuh) on one block per kFewRowsCols columns and group of rows,
+// gridDim.z slices of K under split-K, copying B 16 bytes at a time where `vector` (B's rows allow
+// it) and 4 otherwise.
 template <int kRows>
-auto few_rows_kernel(bool sliced, bool ahead) -> void (*)(cudalabs::GemmArgs) {
+auto few_rows_kernel(bool sliced, bool vector) -> void (*)(cudalabs::GemmArgs) {
   if (sliced) {
-    return ahead ? &few_rows_gemm_kernel<kRows, true, true>
-                 : &few_rows_gemm_kernel<kRows, true, false>;
+    return vector ? &few_rows_gemm_kernel<kRows, true, true>
+                  : &few_rows_gemm_kernel<kRows, true, false>;
   }
-  return ahead ? &few_rows_gemm_kernel<kRows, false, true>
-               : &few_rows_gemm_kernel<kRows, false, false>;
+  return vector ? &few_rows_gemm_kernel<kRows, false, true>
+                : &few_rows_gemm_kernel<kRows, false, false>;
 }
 
-PlannedLaunch few_rows_launch(const BestPlan& plan, const cudalabs::GemmShape& shape) {
+PlannedLaunch few_rows_launch(const BestPlan& plan, const cudalabs::GemmShape& shape, bool vector) {
   PlannedLaunch launch;
   const int group = few_rows_group(shape.m);
   launch.block = dim3(kFewRowsThreads);
@@ -208,16 +208,14 @@ PlannedLaunch few_rows_launch(const BestPlan& plan, const cudalabs::GemmShape& s
       cudalabs::checked_grid(cudalabs::ceil_div(shape.n, kFewRowsCols),
                              cudalabs::ceil_div(shape.m, group), plan.splits, "lab07 few_rows");
   const bool sliced = plan.splits > 1;
-  const bool ahead =
-      static_cast<long long>(launch.grid.x) * launch.grid.y * launch.grid.z <= plan.sms;
-  launch.kernel = group == 4   ? few_rows_kernel<4>(sliced, ahead)
-                  : group == 8 ? few_rows_kernel<8>(sliced, ahead)
-                               : few_rows_kernel<16>(sliced, ahead);
+  launch.kernel = group == 4   ? few_rows_kernel<4>(sliced, vector)
+                  : group == 8 ? few_rows_kernel<8>(sliced, vector)
+                               : few_rows_kernel<16>(sliced, vector);
   return launch;
 }
 
 PlannedLaunch planned_launch(const BestPlan& plan, const cudalabs::GemmShape& shape, bool vector) {
-  if (plan.candidate->few_rows) return few_rows_launch(plan, shape);
+  if (plan.candidate->few_rows) return few_rows_launch(plan, shape, vector);
   PlannedLaunch launch;
   BestTiles::visit(plan.candidate->index, [&](auto kernel) {
     launch = planned_launch_of<typename decltype(kernel)::type>(plan, shape, vector);
@@ -265,7 +263,10 @@ void launch_tile(const cudalabs::GemmArgs& args, cudaStream_t stream) {
 // Runs `plan` on args: its kernel once with K whole, or into a workspace whose slices (split-K) or
 // pieces (stream-K) are then summed into C (split_k.cuh).
 void run_plan(const BestPlan& plan, const cudalabs::GemmArgs& args, cudaStream_t stream) {
-  const bool vector = vector_paths_allowed(args);
+  // The few-rows kernel copies A 4 bytes at a time at any alignment: only B's rows decide.
+  const bool vector = plan.candidate->few_rows
+                          ? cudalabs::rows_allow_16_byte_loads(args.b, args.ldb)
+                          : vector_paths_allowed(args);
   const auto launch = [&](const cudalabs::GemmArgs& gemm, cudaStream_t s) {
     run_planned(planned_launch(plan, gemm.shape(), vector), gemm, s);
   };

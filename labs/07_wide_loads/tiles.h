@@ -79,13 +79,25 @@ constexpr int narrow_chunk(int n) {
 }
 
 /// The few-rows kernel (few_rows.cuh, given code `best` runs for a C of few rows and a long K):
-/// blocks of kFewRowsWarps warps, each block 32 columns of C (one per lane) by a group of rows (4,
-/// 8 or 16: few_rows_group), the warps sharing out each chunk of kFewRowsChunk values of K.
+/// blocks of kFewRowsWarps warps, each block kFewRowsCols columns of C (two a lane) by a group of
+/// rows (4, 8 or 16: few_rows_group), B and A staged kFewRowsStageK values of K at a time through
+/// kFewRowsStages buffers that cp.async fills, the warps sharing out each stage's values of K.
 inline constexpr int kFewRowsMaxRows = 64;  ///< C of at most this many rows may take it
 inline constexpr int kFewRowsWarps = 8;     ///< warps per block of the few-rows kernel
 inline constexpr int kFewRowsThreads = kFewRowsWarps * 32;  ///< threads per block
-inline constexpr int kFewRowsCols = 32;                     ///< columns of C per block: one a lane
-inline constexpr int kFewRowsChunk = kFewRowsWarps * 32;    ///< values of K staged per chunk
+inline constexpr int kFewRowsCols = 2 * 32;                 ///< columns of C per block: 2 a lane
+inline constexpr int kFewRowsStageK = kFewRowsWarps * 4;    ///< values of K a stage: 4 a warp
+/// Stages of shared memory: three in flight while the block multiplies the fourth.
+inline constexpr int kFewRowsStages = 4;
+
+/// Shared memory of the few-rows kernel for groups of `rows` rows, floats: its stages of B and A,
+/// or the warps' partial sums that take their place at the end, whichever is larger (at most 40
+/// KiB: no kernel attribute needed).
+__host__ __device__ constexpr int few_rows_shared_floats(int rows) {
+  const int stages = kFewRowsStages * (kFewRowsStageK * kFewRowsCols + rows * kFewRowsStageK);
+  const int partials = kFewRowsWarps * rows * kFewRowsCols;
+  return stages > partials ? stages : partials;
+}
 
 /// The few-rows kernel's rows per block for a C of m rows: 4, 8 or 16, the fewest that cover m,
 /// else 16 (and ceil(m / 16) groups of rows on gridDim.y).

@@ -33,9 +33,10 @@ void launch_current_plan(const cudalabs::GemmArgs& args, cudaStream_t stream) {
 // Every split and stream-K plan of every kernel, and every plan of the few-rows kernel (given code
 // that no variant runs, few_rows.cuh): K not a multiple of the slice or of the tile's depth,
 // misaligned operands (the scalar path), a misaligned C, a C three columns wide (the narrow
-// kernel), C of 3, 7 and 33 rows (the few-rows kernel's groups of 4, 8 and 16, K ending inside a
-// warp's share of a chunk) and runs that end inside a tile (stream-K on 132 blocks: a tile in up to
-// 6 pieces).
+// kernel), C of 3, 7, 20 and 33 rows (the few-rows kernel's groups of 4, 8 and 16, K ending inside
+// a warp's share of a stage; B's rows 16-byte aligned in 20 x 301 x 777, whose last 16 bytes of a
+// row hold one column of C) and runs that end inside a tile (stream-K on 132 blocks: a tile in up
+// to 6 pieces).
 TEST(BestPlans, EverySplitOfKIsRight) {
   CUDALABS_REQUIRE_GPU();
   const bool student_build = std::string(CUDALABS_BUILD_NAME) == "student";
@@ -46,6 +47,7 @@ TEST(BestPlans, EverySplitOfKIsRight) {
       {{40, 3, 3000}, 2.0f, 0.5f, {2, 1, 3, 0}},
       {{3, 517, 1500}, 1.0f, 0.5f, {1, 3, 2, 1}},
       {{7, 33, 300}, 0.5f, 0.0f, {0, 1, 0, 1}},
+      {{20, 301, 777}, 1.0f, -1.0f, {0, 3, 1, 0}},
   };
   int checked = 0, not_implemented = 0;
   for (const cudalabs::GemmCase& gemm_case : cases) {
