@@ -25,10 +25,10 @@ constexpr std::array<TileCandidate, sizeof...(Kernels)> candidates_of(KernelList
 // The few-rows kernel (few_rows.cuh), given code that no variant runs: its speed is DRAM's, and its
 // FFMAs (16 a row for each four values of K, beside one 128-bit shared load of A a row and four of
 // B) have a floor of their own at kSmGflops, an estimate from that instruction mix (lab07_plans
-// times it against the model). Two blocks an SM (its __launch_bounds__; its shared memory allows
-// three to four).
-constexpr TileCandidate kFewRows{BestTiles::kSize, false, true,  "few_rows", 16, kFewRowsCols, 1,
-                                 kFewRowsWarps,    2,     300.0, 2.0,        1.0};
+// times it against the model). Blocks an SM: few_rows_blocks_per_sm (tiles.h), at 16 rows.
+constexpr TileCandidate kFewRows{
+    BestTiles::kSize,           false, true, "few_rows", 16, kFewRowsCols, 1, kFewRowsWarps,
+    few_rows_blocks_per_sm(16), 300.0, 2.0,  1.0};
 template <class... Kernels>
 constexpr std::array<TileCandidate, sizeof...(Kernels) + 1> all_candidates_of(
     KernelList<Kernels...> list) {

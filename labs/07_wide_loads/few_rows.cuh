@@ -25,12 +25,15 @@
 #include "k_slice.cuh"
 #include "tiles.h"
 
+#include <type_traits>
+
 namespace lab07 {
 
 namespace {
 
 template <int kRows, bool kSlicedK, bool kVectorB>
-__global__ void __launch_bounds__(kFewRowsThreads) few_rows_gemm_kernel(cudalabs::GemmArgs args) {
+__global__ void __launch_bounds__(kFewRowsThreads, few_rows_blocks_per_sm(kRows))
+    few_rows_gemm_kernel(cudalabs::GemmArgs args) {
   if constexpr (kSlicedK) args = k_slice_of_block(args);
   static_assert(kFewRowsStageK == kFewRowsWarps * 4, "a warp multiplies 4 values of K a stage");
   static_assert(kFewRowsCols == 2 * 32, "a lane owns 2 columns");
@@ -44,41 +47,74 @@ __global__ void __launch_bounds__(kFewRowsThreads) few_rows_gemm_kernel(cudalabs
   const int rows = min(kRows, args.m - row0);
   const int stages = (args.k + kFewRowsStageK - 1) / kFewRowsStageK;
 
-  // Starts the copies of stage `stage` into its buffer: the threads copy whole rows of B (128
-  // contiguous bytes a warp instruction, 256 of two rows with kVectorB) and share out A's rows.
-  // A copy past K, M or N reads nothing and leaves zeros (its source is then any valid address).
-  const auto load_stage = [&](int stage) {
-    float* b_stage = few_rows_shared + (stage % kFewRowsStages) * kStage;
-    float* a_stage = b_stage + kStageB;
-    const int k0 = stage * kFewRowsStageK;
-    // A thread's rows of B are kRowsAtOnce apart: one pointer, stepped (fewer registers than an
-    // address a row).
-    constexpr int kLanesPerRow = kVectorB ? kFewRowsCols / 4 : kFewRowsCols;
-    constexpr int kRowsAtOnce = kFewRowsThreads / kLanesPerRow;
-    const int c = static_cast<int>(threadIdx.x) % kLanesPerRow * (kVectorB ? 4 : 1);
-    const int first = static_cast<int>(threadIdx.x) / kLanesPerRow;
-    const int bytes = 4 * max(0, min(kVectorB ? 4 : 1, args.n - col0 - c));  // of this row's copy
-    const long long step = static_cast<long long>(kRowsAtOnce) * args.ldb;
-    const float* src = args.b + static_cast<long long>(k0 + first) * args.ldb + col0 + c;
-    float* dst = b_stage + first * kFewRowsCols + c;
-#pragma unroll 4
-    for (int kk = first; kk < kFewRowsStageK; kk += kRowsAtOnce) {
-      const int copied = k0 + kk < args.k ? bytes : 0;
+  // What each thread copies is fixed for the whole loop, so it is worked out once: its first row
+  // of each stage's B (then every kRowsAtOnce-th) at its columns, its rows of each stage's A (warp,
+  // warp + 8, ...) at value `lane` of K, and pointers that move on a stage at a time. The threads
+  // copy whole rows of B: 128 contiguous bytes a warp instruction, 256 of two rows with kVectorB.
+  // A copy past N or M reads nothing and leaves zeros, from a clamped address inside the operand,
+  // so a stage that lies within K checks nothing; past K (the last stage only) the source is the
+  // operand's first element.
+  constexpr int kLanesPerRow = kVectorB ? kFewRowsCols / 4 : kFewRowsCols;
+  constexpr int kRowsAtOnce = kFewRowsThreads / kLanesPerRow;
+  constexpr int kCopiesB = kFewRowsStageK / kRowsAtOnce;
+  constexpr int kCopiesA = (kRows * kFewRowsStageK + kFewRowsThreads - 1) / kFewRowsThreads;
+  static_assert(kCopiesB * kRowsAtOnce == kFewRowsStageK, "every thread copies as many rows of B");
+  static_assert(kFewRowsStageK == 32, "a warp copies a row of A's stage, a value of K a lane");
+  const int c = static_cast<int>(threadIdx.x) % kLanesPerRow * (kVectorB ? 4 : 1);
+  const int first = static_cast<int>(threadIdx.x) / kLanesPerRow;
+  const int b_bytes = 4 * max(0, min(kVectorB ? 4 : 1, args.n - col0 - c));  // of each row's copy
+  const long long b_step = static_cast<long long>(kRowsAtOnce) * args.ldb;
+  const float* b_next =
+      args.b + static_cast<long long>(first) * args.ldb + (b_bytes > 0 ? col0 + c : 0);
+  const float* a_next[kCopiesA];
+  bool a_row_inside[kCopiesA];
+#pragma unroll
+  for (int j = 0; j < kCopiesA; ++j) {
+    const int r = warp + j * kFewRowsWarps;
+    a_row_inside[j] = r < rows;
+    a_next[j] = args.a + static_cast<long long>(row0 + min(r, rows - 1)) * args.lda + lane;
+  }
+  float* const b_first = few_rows_shared + first * kFewRowsCols + c;
+  float* const a_first = few_rows_shared + kStageB + warp * kFewRowsStageK + lane;
+
+  // Starts the copies of the next stage (stages are loaded in order) into buffer `stage` % kStages.
+  int next_k = 0;
+  const auto copy_stage = [&](int stage, auto within_k) {  // std::true_type: all of it within K
+    constexpr bool kWithinK = decltype(within_k)::value;
+    const int k_left = args.k - next_k;  // values of K from this stage's first on
+    float* b_dst = b_first + (stage % kFewRowsStages) * kStage;
+    float* a_dst = a_first + (stage % kFewRowsStages) * kStage;
+    const float* src = b_next;
+#pragma unroll
+    for (int i = 0; i < kCopiesB; ++i) {
+      const bool inside = kWithinK || first + i * kRowsAtOnce < k_left;
+      const int bytes = inside ? b_bytes : 0;
       if constexpr (kVectorB) {
-        cudalabs::async_copy_16_zero_fill(dst, copied > 0 ? src : args.b, copied);
+        cudalabs::async_copy_16_zero_fill(b_dst + i * kRowsAtOnce * kFewRowsCols,
+                                          inside ? src : args.b, bytes);
       } else {
-        cudalabs::async_copy_4(dst, copied > 0 ? src : args.b, copied > 0);
+        cudalabs::async_copy_4(b_dst + i * kRowsAtOnce * kFewRowsCols, inside ? src : args.b,
+                               bytes > 0);
       }
-      src += step;
-      dst += kRowsAtOnce * kFewRowsCols;
+      src += b_step;
     }
-    for (int i = static_cast<int>(threadIdx.x); i < kStageA; i += kFewRowsThreads) {
-      const int r = i / kFewRowsStageK, kk = i % kFewRowsStageK;
-      const bool inside = r < rows && k0 + kk < args.k;
-      const float* a_src =
-          inside ? args.a + static_cast<long long>(row0 + r) * args.lda + k0 + kk : args.a;
-      cudalabs::async_copy_4(a_stage + i, a_src, inside);
+#pragma unroll
+    for (int j = 0; j < kCopiesA; ++j) {
+      if (kRows * kFewRowsStageK % kFewRowsThreads != 0 && warp + j * kFewRowsWarps >= kRows)
+        break;  // 4 rows: warps 0 to 3
+      const bool inside = kWithinK || lane < k_left;
+      cudalabs::async_copy_4(a_dst + j * kFewRowsWarps * kFewRowsStageK,
+                             inside ? a_next[j] : args.a, inside && a_row_inside[j]);
+      a_next[j] += kFewRowsStageK;
     }
+    b_next += kFewRowsStageK * static_cast<long long>(args.ldb);
+    next_k += kFewRowsStageK;
+  };
+  const auto load_stage = [&](int stage) {
+    if (args.k - next_k >= kFewRowsStageK)
+      copy_stage(stage, std::true_type{});
+    else
+      copy_stage(stage, std::false_type{});
   };
 
   // One group of copies per stage, empty ones past the last, so that waiting for all but the

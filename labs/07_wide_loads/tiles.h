@@ -89,6 +89,12 @@ inline constexpr int kFewRowsCols = 2 * 32;                 ///< columns of C pe
 inline constexpr int kFewRowsStageK = kFewRowsWarps * 4;    ///< values of K a stage: 4 a warp
 /// Stages of shared memory: three in flight while the block multiplies the fourth.
 inline constexpr int kFewRowsStages = 4;
+/// Blocks of `rows` rows an SM holds at once, which the kernel's __launch_bounds__ asks for: three
+/// (80 registers a thread, 120 KiB of shared memory on Hopper) where that spills nothing, two for
+/// 16 rows, whose 32 sums a thread need more registers.
+__host__ __device__ constexpr int few_rows_blocks_per_sm(int rows) {
+  return rows < 16 ? 3 : 2;
+}
 
 /// Shared memory of the few-rows kernel for groups of `rows` rows, floats: its stages of B and A,
 /// or the warps' partial sums that take their place at the end, whichever is larger (at most 40
