@@ -22,13 +22,22 @@ constexpr std::array<TileCandidate, sizeof...(Kernels)> candidates_of(KernelList
                         Kernels::BK, Kernels::kWarps, Kernels::kBlocksPerSm, Kernels::kSmGflops,
                         Kernels::kFixedUs, Kernels::kScalarRate}...};
 }
-// The few-rows kernel (few_rows.cuh), given code that no variant runs: its speed is DRAM's, and its
-// FFMAs (16 a row for each four values of K, beside one 128-bit shared load of A a row and four of
-// B) have a floor of their own at kSmGflops, an estimate from that instruction mix (lab07_plans
-// times it against the model). Blocks an SM: few_rows_blocks_per_sm (tiles.h), at 16 rows.
+// The few-rows kernel (few_rows.cuh), given code that no variant runs. Its time is counted in
+// stages (kFewRowsStageUs below), not FFMAs: kSmGflops is unused (0). Its fixed cost, 3.3 us, is
+// fitted with the stage costs. Blocks an SM: few_rows_blocks_per_sm (tiles.h), at 16 rows.
 constexpr TileCandidate kFewRows{
     BestTiles::kSize,           false, true, "few_rows", 16, kFewRowsCols, 1, kFewRowsWarps,
-    few_rows_blocks_per_sm(16), 300.0, 2.0,  1.0};
+    few_rows_blocks_per_sm(16), 0.0,   3.3,  1.0};
+// What a stage of the few-rows kernel costs the SM that runs it: kFewRowsStageUs, and
+// kFewRowsRowStageUs more for each row of its group (8 FFMAs a lane and a shared load a warp).
+// Nsight Compute had it bound by issuing instructions, not by DRAM (17 x 2326 x 3664 on an H200:
+// DRAM 10 % busy, an instruction issued every 1.8 cycles of a scheduler), and the blocks an SM
+// holds at once barely overlap, so an SM's blocks are counted one after the other. Fitted to the
+// measured times of its 184 plans (every split) at 32 shapes of 1 to 64 rows (lab07_plans on an
+// H200; docs/data/history/lab07_few_rows_stages_nvidia-h200.txt), with fixed_us: 0.20 of their
+// times' logarithms off, against 0.26 for the FFMA rate it replaces.
+constexpr double kFewRowsStageUs = 0.21;
+constexpr double kFewRowsRowStageUs = 0.012;
 template <class... Kernels>
 constexpr std::array<TileCandidate, sizeof...(Kernels) + 1> all_candidates_of(
     KernelList<Kernels...> list) {
@@ -116,17 +125,16 @@ double predicted_us(const TileCandidate& c, const cudalabs::GemmShape& shape, in
   double us = 0.0;
   if (c.few_rows) {
     // B read once per group of rows (the groups of a column chunk run together, so mostly once from
-    // DRAM: counted each time, the floor is a bound); the lanes past N compute as the others.
+    // DRAM: counted each time, the floor is a bound); each SM's blocks run their stages in turn.
     const int group = few_rows_group(shape.m);
     const long long row_groups = ceil_div(shape.m, group);
     const long long chunks = ceil_div(shape.n, kFewRowsCols);
     const long long blocks = chunks * row_groups * slices;
-    const double rows = static_cast<double>(row_groups * group);
-    const double columns = static_cast<double>(chunks * kFewRowsCols);
-    const double busy_sms = static_cast<double>(std::min<long long>(blocks, sms));
+    const double stages = ceil_div(slice_k, kFewRowsStageK);
+    const double stage_us = kFewRowsStageUs + kFewRowsRowStageUs * group;
     us = std::max(
         dram_us(4.0 * (k * n * static_cast<double>(row_groups) + m * k + m * n), blocks, sms),
-        2.0 * rows * columns * k / (c.sm_gflops * 1e3 * busy_sms));
+        static_cast<double>(ceil_div(blocks, static_cast<long long>(sms))) * stages * stage_us);
   } else if (c.narrow) {
     const long long columns = narrow_columns(shape.n);
     const long long chunks = ceil_div(columns, static_cast<long long>(c.bn));  // reads of A
@@ -233,10 +241,13 @@ BestPlan plan_best(const cudalabs::GemmShape& shape, int sms, bool vector_loads)
   const TileCandidate& largest = kCandidates[0];
   const double fill = static_cast<double>(tiles_of(shape, largest.bm, largest.bn)) /
                       (static_cast<double>(sms) * largest.blocks_per_sm);
-  if (fill >= kSplitBelowFill) return best;
+  // The rule of fill is the tiles' (a split does not shorten their stream of A); the few-rows
+  // kernel's model counts what a split shortens, its stages an SM, so its splits are always weighed
+  // (5 x 8902 x 16167: 140 blocks, one an SM, 181 us split 12 ways against 291 whole on an H200).
+  const bool tiles_split = fill < kSplitBelowFill;
   for (const BestPlan& plan : plans) {
-    if ((plan.splits > 1 || plan.stream_k()) && plan.predicted_us < kSplitMustSave * unsplit_us &&
-        plan.predicted_us < best.predicted_us)
+    if ((plan.splits > 1 || plan.stream_k()) && (tiles_split || plan.candidate->few_rows) &&
+        plan.predicted_us < kSplitMustSave * unsplit_us && plan.predicted_us < best.predicted_us)
       best = plan;
   }
   return best;
