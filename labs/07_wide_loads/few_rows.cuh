@@ -7,10 +7,12 @@
 // gridDim.y) and its slice of K (gridDim.z slices under best's split-K, k_slice.cuh).
 //
 // B and A come through kFewRowsStages stages of shared memory filled by cp.async, three in flight
-// while the block multiplies a fourth: what bounds the kernel is the bytes it has in flight,
-// not its FFMAs. Its first form loaded B into registers, four or 32 values a thread, and ran at
-// 2 to 3 times its model's time where the grid held one or two blocks an SM (17 x 2326 x 3664:
-// 84 us, cuBLAS 29; docs/data/history/lab07_few_rows_ahead_nvidia-h200.txt). The copies take any
+// while the block multiplies a fourth. Its first form loaded B into registers, four or 32 values
+// a thread, and ran at 2 to 3 times its model's time where the grid held one or two blocks an SM
+// (17 x 2326 x 3664: 84 us, cuBLAS 29; docs/data/history/lab07_few_rows_ahead_nvidia-h200.txt).
+// Staged, it is bound by the instructions it issues, not by DRAM (Nsight Compute: DRAM 10-18 %
+// busy), so the copies' bookkeeping is worked out once (below), and best's model counts its
+// stages (docs/data/history/lab07_few_rows_stages_nvidia-h200.txt). The copies take any
 // alignment: 4 bytes each, or 16 where B's rows allow it (kVectorB), zero-filled past K, M and N.
 // In each stage of kFewRowsStageK values of K, warp w multiplies values 4w to 4w + 3: per row of
 // A one 128-bit broadcast of its four values, per value of K one 64-bit load of the lane's two

@@ -90,8 +90,8 @@ inline constexpr int kFewRowsStageK = kFewRowsWarps * 4;    ///< values of K a s
 /// Stages of shared memory: three in flight while the block multiplies the fourth.
 inline constexpr int kFewRowsStages = 4;
 /// Blocks of `rows` rows an SM holds at once, which the kernel's __launch_bounds__ asks for: three
-/// (80 registers a thread, 120 KiB of shared memory on Hopper) where that spills nothing, two for
-/// 16 rows, whose 32 sums a thread need more registers.
+/// (a third of the register file each, 120 KiB of shared memory on Hopper) where that spills
+/// nothing, two for 16 rows, whose 32 sums a thread need more of it.
 __host__ __device__ constexpr int few_rows_blocks_per_sm(int rows) {
   return rows < 16 ? 3 : 2;
 }
