@@ -76,7 +76,7 @@ __global__ void sum_slices_kernel(GemmOutput out, const float* __restrict__ slic
     const float* partial = slices + static_cast<long long>(row) * ldw + col;
     float sum[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     bool written[4] = {true, true, true, true};
-    const auto add = [&](const float(&values)[4]) {
+    const auto add = [&](const float (&values)[4]) {
 #pragma unroll
       for (int q = 0; q < 4; ++q) {
         written[q] = written[q] && (q >= valid || __float_as_uint(values[q]) != 0xFFFFFFFFu);
