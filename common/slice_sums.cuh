@@ -76,26 +76,19 @@ __global__ void sum_slices_kernel(GemmOutput out, const float* __restrict__ slic
     const float* partial = slices + static_cast<long long>(row) * ldw + col;
     float sum[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     bool written[4] = {true, true, true, true};
-    const auto add = [&](const float (&values)[4]) {
+    for (int s = 0; s < slice_count; ++s) {
+      const float* from = partial + s * slice_floats;
+      float values[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+      if (valid == 4) {  // the kernels wrote no column past N: read none
+        const float4 value = *reinterpret_cast<const float4*>(from);
+        values[0] = value.x, values[1] = value.y, values[2] = value.z, values[3] = value.w;
+      } else {
+        for (int q = 0; q < valid; ++q) values[q] = from[q];
+      }
 #pragma unroll
       for (int q = 0; q < 4; ++q) {
         written[q] = written[q] && (q >= valid || __float_as_uint(values[q]) != 0xFFFFFFFFu);
         sum[q] += values[q];
-      }
-    };
-    if (valid == 4) {  // the kernels wrote no column past N: read none
-      // Unrolled, four slices' loads are in flight at once: one at a time, each waited a trip to
-      // L2 (Nsight Compute: 14 us to sum 286 x 122 x 2574's stream-K pieces, the GEMM's 19).
-#pragma unroll 4
-      for (int s = 0; s < slice_count; ++s) {
-        const float4 value = *reinterpret_cast<const float4*>(partial + s * slice_floats);
-        add({value.x, value.y, value.z, value.w});
-      }
-    } else {
-      for (int s = 0; s < slice_count; ++s) {
-        float values[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-        for (int q = 0; q < valid; ++q) values[q] = partial[s * slice_floats + q];
-        add(values);
       }
     }
     float* c = out.c + static_cast<long long>(row) * out.ldc + col;
