@@ -127,18 +127,15 @@ struct EpilogueStaging {
 };
 
 /// `warp_specialized`: a producer warpgroup and two consumer warpgroups (64 x kWidth each) on
-/// 128 x kWidth x 64 tiles, a persistent grid of one block per SM. kWidth is 256 (the variant
-/// `warp_specialized`), 128 (`warp_specialized_128`: twice the tiles, for problems whose 128 x 256
-/// tiles would leave SMs idle) or 64 (`best`'s, for a C of few columns). The narrower tiles' stages
-/// are smaller, so more of them fit: where a tile has an SM to itself over a long K, the bytes in
-/// flight are what bound it (5043 x 8 x 2296 on four stages of 64 wide: 40 units streaming A at
-/// about 36 GB/s an SM, an H200's random-shapes record at c6a9b25).
+/// 128 x kWidth x 64 tiles, 4 stages, a persistent grid of one block per SM. kWidth is 256 (the
+/// variant `warp_specialized`), 128 (`warp_specialized_128`: twice the tiles, for problems whose
+/// 128 x 256 tiles would leave SMs idle) or 64 (`best`'s, for a C of few columns).
 template <int kWidth>
 struct SpecializedTile {
-  static constexpr int BM = 128;               ///< rows of C per tile
-  static constexpr int BN = kWidth;            ///< columns of C per tile
-  static constexpr int BK = SwizzledTile::BK;  ///< depth of each stage along K
-  static constexpr int kStages = kWidth == 256 ? 4 : kWidth == 128 ? 6 : 8;  ///< TMA stages
+  static constexpr int BM = 128;                           ///< rows of C per tile
+  static constexpr int BN = kWidth;                        ///< columns of C per tile
+  static constexpr int BK = SwizzledTile::BK;              ///< depth of each stage along K
+  static constexpr int kStages = 4;                        ///< TMA stages in flight
   static constexpr int kConsumers = 2;                     ///< consumer warpgroups, 64 rows each
   static constexpr int kThreads = 128 * (kConsumers + 1);  ///< threads per block (+ the producer)
   static constexpr int kGroupRows = 8;  ///< tile rows a group of consecutive tiles walks down
@@ -150,7 +147,6 @@ struct SpecializedTile {
   /// stage, the epilogue's staging
   static constexpr std::size_t kSharedBytes =
       kStages * kStageBytes + 1024 + 2 * kStages * 8 + kStagingBytes;
-  static_assert(kSharedBytes <= 227 * 1024, "more than an H100 or H200 block may have");
 };
 
 /// The most stages step 7's ring has (subpixel_plan.h fits as many as shared memory holds, up to
