@@ -60,8 +60,12 @@ __device__ __forceinline__ Vector plus_scaled(Vector v, Vector old, float beta) 
 }
 
 // C(row0 .. row0 + 15, col0 .. col0 + 31) = alpha * staged + beta * C, kVector floats a lane per
-// store: 32 / kVector lanes cover a row, kVector rows per store. C is read only when beta != 0,
-// all of a lane's old values first (its loads overlap), and nothing is written outside C.
+// store: 32 / kVector lanes cover a row, kVector rows per store. C is read only when beta != 0, and
+// nothing is written outside C. The common case (every store whole, beta 0) is unrolled, its loads
+// first so that they overlap; the rest is a loop. Unrolled too, the edges and beta were most of the
+// 256-wide kernel's 205 KiB of instructions, which a tile's epilogue runs once each, fetched from
+// L2 for every tile (Nsight Compute at 539 x 6046 x 24, one tile an SM: 66 % of the warps' stall
+// samples waiting for an instruction); a loop for all of it slowed the epilogues of large C.
 template <int kVector>
 __device__ __forceinline__ void store_staged_rows(const cudalabs::Bf16GemmArgs& out,
                                                   const float* staged, int row0, int col0) {
@@ -71,34 +75,35 @@ __device__ __forceinline__ void store_staged_rows(const cudalabs::Bf16GemmArgs& 
   const int lane = threadIdx.x % 32;
   const int first = lane / kLanesPerRow, column = (lane % kLanesPerRow) * kVector;
   const int col = col0 + column;
+  if (col >= out.n) return;
   const bool whole = col + kVector <= out.n;
-  Vector old[kSteps] = {};
-  if (out.beta != 0.0f && whole) {
+  const float* from = staged + first * EpilogueStaging::kStride + column;
+  float* to = out.c + static_cast<long long>(row0 + first) * out.ldc + col;
+  const int rows = min(kSteps, (out.m - row0 - first + kVector - 1) / kVector);  // rows go down
+  if (whole && rows == kSteps && out.beta == 0.0f) {
+    Vector v[kSteps];
 #pragma unroll
-    for (int step = 0; step < kSteps; ++step) {
-      const int row = row0 + first + kVector * step;
-      if (row < out.m)
-        old[step] =
-            *reinterpret_cast<const Vector*>(out.c + static_cast<long long>(row) * out.ldc + col);
-    }
+    for (int step = 0; step < kSteps; ++step)
+      v[step] = *reinterpret_cast<const Vector*>(from + step * kVector * EpilogueStaging::kStride);
+#pragma unroll
+    for (int step = 0; step < kSteps; ++step)
+      *reinterpret_cast<Vector*>(to + step * kVector * static_cast<long long>(out.ldc)) =
+          scaled(v[step], out.alpha);
+    return;
   }
-#pragma unroll
-  for (int step = 0; step < kSteps; ++step) {
-    const int r = first + kVector * step, row = row0 + r;
-    if (row >= out.m || col >= out.n) continue;
-    const float* from = staged + r * EpilogueStaging::kStride + column;
-    float* to = out.c + static_cast<long long>(row) * out.ldc + col;
+#pragma unroll 1
+  for (int step = 0; step < rows; ++step) {
     if (whole) {
       Vector v = scaled(*reinterpret_cast<const Vector*>(from), out.alpha);
-      if (out.beta != 0.0f) v = plus_scaled(v, old[step], out.beta);
+      if (out.beta != 0.0f) v = plus_scaled(v, *reinterpret_cast<const Vector*>(to), out.beta);
       *reinterpret_cast<Vector*>(to) = v;
     } else {  // the last columns of C
-#pragma unroll
-      for (int e = 0; e < kVector; ++e) {
-        if (col + e < out.n)
-          to[e] = out.alpha * from[e] + (out.beta != 0.0f ? out.beta * to[e] : 0.0f);
-      }
+#pragma unroll 1
+      for (int e = 0; e < kVector && col + e < out.n; ++e)
+        to[e] = out.alpha * from[e] + (out.beta != 0.0f ? out.beta * to[e] : 0.0f);
     }
+    from += kVector * EpilogueStaging::kStride;
+    to += kVector * static_cast<long long>(out.ldc);
   }
 }
 
