@@ -36,17 +36,26 @@ inline constexpr double kInPlaceSumsLatencyUs = 2.0;
 /// (split_finish.cuh), GB/s: loads from L2 by one group of threads. An estimate.
 inline constexpr double kInPlaceSumsSmGBps = 100.0;
 
+/// What each part of a region adds to a launch that sums its parts itself, microseconds: the parts
+/// of a region arrive one after another on its word, and the last reads them all back. Fitted to
+/// lab 11's split launches on an H200, whose time grew with the slices of K beyond the rest of the
+/// model by 0.15 to 0.25 us a slice (16 x 8 x 4096 in 64 slices to 1 x 8 x 1000000 in 977:
+/// docs/data/history/gemm_random_shapes_s18/README.md).
+inline constexpr double kInPlaceSliceUs = 0.22;
+
 /// What summing `slices` partial Cs of `shape` costs a launch that sums them itself
 /// (split_finish.cuh): their traffic at `gbps` (every slice written and read once, C read for beta
 /// and written once, in FP32), then the last part of a region to arrive reading that region's
 /// `region_rows` x `region_cols` floats of every slice at kInPlaceSumsSmGBps, after every other
-/// part is done and kInPlaceSumsLatencyUs. No launch and no cleared memory.
+/// part is done and kInPlaceSumsLatencyUs, and kInPlaceSliceUs a part. No launch and no cleared
+/// memory.
 inline double in_place_sums_us(double slices, const GemmShape& shape, double gbps,
                                double region_rows, double region_cols) {
   const double traffic =
       (2.0 * slices + 2.0) * static_cast<double>(shape.m) * static_cast<double>(shape.n) * 4.0;
   const double last_region = slices * region_rows * region_cols * 4.0;
-  return traffic / (gbps * 1e3) + last_region / (kInPlaceSumsSmGBps * 1e3) + kInPlaceSumsLatencyUs;
+  return traffic / (gbps * 1e3) + last_region / (kInPlaceSumsSmGBps * 1e3) + kInPlaceSumsLatencyUs +
+         slices * kInPlaceSliceUs;
 }
 
 }  // namespace cudalabs

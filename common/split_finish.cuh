@@ -30,21 +30,58 @@ __device__ __forceinline__ bool arrive_last(unsigned long long* word, int parts)
   return true;
 }
 
-/// Groups of four columns a thread sums at once in sum_parts_into_c: their loads of one part are
-/// in flight together, as the sum of one group would keep only one (an L2 round trip each).
-inline constexpr int kSumBatch = 8;
+/// Stores alpha * sum + beta * C into the columns of C at (row, col .. col + 3) that lie before
+/// column `end`: one 16-byte store where C allows (`c_vector`) and all four do.
+__device__ __forceinline__ void store_summed_group(const GemmOutput& out, int row, int col, int end,
+                                                   float4 sum, bool c_vector) {
+  const int valid = min(4, end - col);
+  float* c = out.c + static_cast<long long>(row) * out.ldc + col;
+  if (c_vector && valid == 4) {
+    store_gemm_result4(c, sum, out.alpha, out.beta);
+    return;
+  }
+  const float values[4] = {sum.x, sum.y, sum.z, sum.w};
+  for (int q = 0; q < valid; ++q) store_gemm_result(c + q, values[q], out.alpha, out.beta);
+}
 
 /// C(row0 .. row0 + rows - 1, col0 .. col0 + cols - 1) = alpha * (sum of `parts` parts, part 0
 /// first) + beta * C, by the `threads` threads of a group (this one is `thread`), kSumBatch groups
-/// of four columns a thread at a time. The parts lie in `workspace`, ldw floats a row (a multiple
-/// of 4, 16-byte aligned), part s at s * f.slice_floats; col0 is a multiple of 4. The loads bypass
-/// L1, which may hold lines of the workspace from before the other parts were stored.
+/// of four columns a thread at a time, or, where the region has no more groups than threads,
+/// kSumBatch parts of a thread's one group at a time (a region of a few columns, summed one part at
+/// a time, waits an L2 trip for every part). The parts lie in
+/// `workspace`, ldw floats a row (a multiple of 4, 16-byte aligned), part s at s * f.slice_floats;
+/// col0 is a multiple of 4. The loads bypass L1, which may hold lines of the workspace from before
+/// the other parts were stored. Either way each sum adds the parts in order from 0.
 __device__ __forceinline__ void sum_parts_into_c(const SplitFinish& f, const float* workspace,
                                                  int ldw, int parts, int row0, int rows, int col0,
                                                  int cols, int thread, int threads) {
   const GemmOutput& out = f.out;
   const int quads = (cols + 3) / 4, groups = rows * quads;
   const bool c_vector = reinterpret_cast<std::uintptr_t>(out.c) % 16 == 0 && out.ldc % 4 == 0;
+  if (groups <= threads) {
+    if (thread >= groups) return;
+    const int row = row0 + thread / quads, col = col0 + thread % quads * 4;
+    const float* from = workspace + static_cast<long long>(row) * ldw + col;
+    float4 sum = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    for (int first = 0; first < parts; first += kSumBatch) {
+      float4 part[kSumBatch];
+#pragma unroll
+      for (int b = 0; b < kSumBatch; ++b)  // past the last part: a repeat, not added
+        part[b] = __ldcg(
+            reinterpret_cast<const float4*>(from + min(first + b, parts - 1) * f.slice_floats));
+#pragma unroll
+      for (int b = 0; b < kSumBatch; ++b) {
+        if (first + b < parts) {
+          sum.x += part[b].x;
+          sum.y += part[b].y;
+          sum.z += part[b].z;
+          sum.w += part[b].w;
+        }
+      }
+    }
+    store_summed_group(out, row, col, col0 + cols, sum, c_vector);
+    return;
+  }
   for (int first = thread; first < groups; first += threads * kSumBatch) {
     const float* from[kSumBatch];
     float4 sum[kSumBatch];
@@ -69,15 +106,8 @@ __device__ __forceinline__ void sum_parts_into_c(const SplitFinish& f, const flo
     for (int b = 0; b < kSumBatch; ++b) {
       const int g = first + b * threads;
       if (g >= groups) break;
-      const int row = row0 + g / quads, col = col0 + g % quads * 4;
-      const int valid = min(4, col0 + cols - col);
-      float* c = out.c + static_cast<long long>(row) * out.ldc + col;
-      if (c_vector && valid == 4) {
-        store_gemm_result4(c, sum[b], out.alpha, out.beta);
-        continue;
-      }
-      const float values[4] = {sum[b].x, sum[b].y, sum[b].z, sum[b].w};
-      for (int q = 0; q < valid; ++q) store_gemm_result(c + q, values[q], out.alpha, out.beta);
+      store_summed_group(out, row0 + g / quads, col0 + g % quads * 4, col0 + cols, sum[b],
+                         c_vector);
     }
   }
 }

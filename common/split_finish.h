@@ -33,6 +33,11 @@ struct GemmOutput {
 /// zero, so that no launch clears the words and no arrival needs more than an atomicAdd).
 inline constexpr int kArrivalCountBits = 24;
 
+/// Loads a thread of sum_parts_into_c (split_finish.cuh) has in flight at once: groups of four
+/// columns of one part, or, where a region has no more groups than the threads summing it, parts
+/// of one group (one at a time, each would wait an L2 round trip).
+inline constexpr int kSumBatch = 8;
+
 /// A split launch's means to finish in place: with `arrivals` null the launch writes its parts
 /// and another kernel sums them (slice_sums.cuh); otherwise the last part of each region of C to
 /// arrive sums all of its parts into C (split_finish.cuh).

@@ -3,7 +3,8 @@
 /// and, where a C of few tiles over a long K would leave most SMs idle, how many slices of K its
 /// persistent blocks share out (work_units.h), from a model of the busiest SM's time; and where a
 /// small GEMM's operands would need a copy before TMA can read them, whether the one-launch wgmma
-/// rung is done sooner (one_launch_rung_pays).
+/// rung is done sooner (one_launch_rung_pays); and for a C of at most 8 columns, whether the
+/// few-columns kernel, which reads A once in place (few_columns.cuh), is (few_columns_pays).
 ///
 /// The model: a persistent block runs units of (tile, slice of K) in rounds, so the kernel takes
 /// the busiest SM's rounds, ceil(units / SMs), times one unit's time: its slice's k-blocks at the
@@ -23,6 +24,7 @@
 #include "work_units.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 namespace lab11 {
@@ -160,6 +162,105 @@ inline bool one_launch_rung_pays(const cudalabs::GemmShape& shape, const Special
   const double copy_path_us =
       std::max(operand_copy_us(shape, copy_a, copy_b) + plan.predicted_us, 2.0 * kLaunchUs);
   return predicted_wgmma_rung_us(shape, sms) < copy_path_us;
+}
+
+/// The warp-specialized kernel's start on the GPU, which its plans leave out (the same for all of
+/// them): one unit of one k-block took 3.4 us of GPU time a launch at 128 x 64 x 64 and 128 x 256
+/// x 64, against the model's 1.3 and 1.8 without it, so about 1.8 more
+/// (docs/data/history/gemm_random_shapes_s18/callC_d181ad3_probe.txt: graph replays).
+inline constexpr double kSpecializedLaunchUs = 1.8;
+
+/// The few-columns kernel's (few_columns.cuh) costs, fitted to its GPU time a launch (graph
+/// replays) at 22 shapes of 1 to 8 columns with every launch forced onto it
+/// (docs/data/history/gemm_random_shapes_s18/callE_*): its start, one block of one slice at 1 x 1 x
+/// 16 and 100 x 3 x 200 (2.4 and 2.7 us); the values of A an SM multiplies a microsecond, its two
+/// blocks together, bound by the instructions each value takes (its conversion, its share of B's
+/// shared loads, 4 or 8 FMAs) rather than by DRAM or the FMAs alone: 6,067, 6,690, 5,890 and 6,240
+/// at 9313 x 8 x 9424, 16384 x 8 x 16384, 11776 x 7 x 5552 and 8192 x 4 x 1024, 4 columns as fast
+/// as 8. Split, its parts cost what common/slice_sums.h's in_place_sums_us says (32 x 1 x 100000
+/// in 261 slices took 65 us, 1 x 8 x 1000000 in 977 239).
+inline constexpr double kFewColumnsStartUs = 2.5;
+/// Values of A one SM multiplies a microsecond on the few-columns kernel (above).
+inline constexpr double kFewColumnsSmValuesPerUs = 6000.0;
+
+/// How `best` runs the few-columns kernel: K in `slices` slices of `slice_k` values (the last the
+/// rest), one block per 32 rows of C and slice.
+struct FewColumnsPlan {
+  int slices = 1;             ///< slices of K (gridDim.y): 1 = K whole
+  int slice_k = 0;            ///< values of K of every slice but the last (a multiple of 8)
+  double predicted_us = 0.0;  ///< the model's time
+  /// Whether K is split (a workspace, summed in place).
+  bool split() const { return slices > 1; }
+};
+
+/// Blocks of 32 rows of C the few-columns kernel launches for `shape` per slice of K.
+inline int few_columns_row_blocks(const cudalabs::GemmShape& shape) {
+  return cudalabs::ceil_div(shape.m, kFewColumnsBlockRows);
+}
+
+/// Whether the few-columns kernel can run `shape`: C of at most kFewColumnsMax columns, and K
+/// within the slices the grid holds (gridDim.y, 65535 of at most kFewColumnsMaxSliceK values).
+inline bool few_columns_fit(const cudalabs::GemmShape& shape) {
+  return shape.n <= kFewColumnsMax &&
+         shape.k <= static_cast<long long>(kFewColumnsMaxSliceK) * 65535;
+}
+
+/// The model's time of the few-columns kernel on `shape` with K in slices of `slice_k` on `sms`
+/// SMs: its start, then the busiest SM's rounds of blocks (kFewColumnsBlocksPerSm at a time, each
+/// its 32 rows by its slice at kFewColumnsSmValuesPerUs) or A and B read once from DRAM, whichever
+/// is longer; split, the sum of the slices (in_place_sums_us: a block's rows are a region).
+inline double predicted_few_columns_us(const cudalabs::GemmShape& shape, int slice_k, int sms) {
+  const int slices = cudalabs::ceil_div(shape.k, slice_k);
+  const double blocks = static_cast<double>(few_columns_row_blocks(shape)) * slices;
+  const double rounds = std::ceil(blocks / (static_cast<double>(kFewColumnsBlocksPerSm) * sms));
+  const double block_values = static_cast<double>(kFewColumnsBlockRows) * slice_k;
+  const double compute_us =
+      rounds * kFewColumnsBlocksPerSm * block_values / kFewColumnsSmValuesPerUs;
+  const double m = shape.m, n = shape.n, k = shape.k;
+  const double memory_us = (2.0 * (m * k + k * n) + 4.0 * m * n) / (kDramGBps * 1e3);
+  double us = kFewColumnsStartUs + std::max(compute_us, memory_us);
+  if (slices > 1)
+    us += cudalabs::in_place_sums_us(slices, shape, kDramGBps,
+                                     std::min(kFewColumnsBlockRows, shape.m), n);
+  return us;
+}
+
+/// Slices of K past the fewest that plan_few_columns weighs: as many as make four rounds of
+/// `row_blocks` blocks on `sms` SMs (more only add rounds and parts to sum).
+inline int few_columns_extra_slices(int sms, int row_blocks) {
+  return cudalabs::ceil_div(4 * kFewColumnsBlocksPerSm * sms, row_blocks);
+}
+
+/// The few-columns kernel's plan for `shape` (few_columns_fit) on `sms` SMs: of the slices of K
+/// that its blocks' shared memory holds (at most kFewColumnsMaxSliceK values, a multiple of 8),
+/// from the fewest to few_columns_extra_slices more, the fastest by the model.
+inline FewColumnsPlan plan_few_columns(const cudalabs::GemmShape& shape, int sms) {
+  const int row_blocks = few_columns_row_blocks(shape);
+  const int least = cudalabs::ceil_div(shape.k, kFewColumnsMaxSliceK);
+  const int most =
+      std::min(cudalabs::ceil_div(shape.k, 8), least + few_columns_extra_slices(sms, row_blocks));
+  FewColumnsPlan best;
+  for (int count = least; count <= most; ++count) {
+    const int slice_k = (cudalabs::ceil_div(shape.k, count) + 7) / 8 * 8;
+    if (slice_k > kFewColumnsMaxSliceK) continue;
+    const double us = predicted_few_columns_us(shape, slice_k, sms);
+    if (best.slice_k == 0 || us < best.predicted_us)
+      best = {cudalabs::ceil_div(shape.k, slice_k), slice_k, us};
+  }
+  return best;
+}
+
+/// Whether `best` should run the few-columns kernel on `shape` (on `sms` SMs) rather than `plan`:
+/// where it can, and where the model has it done sooner than `plan` (with its start,
+/// kSpecializedLaunchUs) with the copies of A (when `copy_a`) and B (when `copy_b`) that TMA would
+/// need first, which the few-columns kernel does not (it reads any alignment itself).
+inline bool few_columns_pays(const cudalabs::GemmShape& shape, const SpecializedPlan& plan,
+                             const FewColumnsPlan& few, bool copy_a, bool copy_b) {
+  if (!few_columns_fit(shape)) return false;
+  const bool copies = copy_a || copy_b;
+  const double tma_path_us = plan.predicted_us + kSpecializedLaunchUs +
+                             (copies ? operand_copy_us(shape, copy_a, copy_b) + kLaunchUs : 0.0);
+  return few.predicted_us < tma_path_us;
 }
 
 /// The plan `best` runs for `shape` on `sms` SMs: K whole on best_width's tiles, unless a split

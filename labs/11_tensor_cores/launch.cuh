@@ -9,7 +9,8 @@
 // buffer (stream-ordered, from a pool that keeps its memory), the documented fallback. `best` runs
 // the warp-specialized kernel as best_plan.h plans it: the tile width that leaves the fewest SMs
 // idle (best_width), and where a C of few tiles over a long K would still leave most of them idle,
-// K cut into slices whose partial Cs one more kernel sums (common/slice_sums.cuh).
+// K cut into slices whose partial Cs one more kernel sums (common/slice_sums.cuh); for a C of at
+// most 8 columns, the few-columns kernel (few_columns.cuh) where the model has it done sooner.
 #pragma once
 
 #include "best_plan.h"
@@ -19,6 +20,7 @@
 #include "common/launch_utils.h"
 #include "common/remembered_plan.h"
 #include "common/slice_sums.cuh"
+#include "few_columns.cuh"
 #include "lab.h"
 #include "tiles.h"
 #include "tma_maps.h"
@@ -31,6 +33,7 @@
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 
 namespace lab11 {
@@ -344,6 +347,64 @@ void launch_specialized(const Bf16GemmArgs& args, cudaStream_t stream) {
   run_specialized<kWidth>(args, 1, stream);
 }
 
+// ---- The few-columns kernel (few_columns.cuh), `best`'s for a C of at most 8 columns ----
+
+// The few-columns kernel's launch for `shape` as `plan` cuts K: a block per 32 rows and slice.
+template <int kCols, bool kVector>
+KernelLaunch few_columns_launch(const GemmShape& shape, const FewColumnsPlan& plan) {
+  return {
+      reinterpret_cast<const void*>(&few_columns_kernel<kCols, kVector>),
+      cudalabs::checked_grid(few_columns_row_blocks(shape), plan.slices, 1, "lab11 few_columns"),
+      dim3(kFewColumnsThreads), 0};
+}
+
+// Calls visit(std::integral_constant<int, kCols>) for the kernel's columns for `n` (4 or 8).
+template <class Visit>
+void with_few_columns(int n, Visit visit) {
+  if (n <= 4) return visit(std::integral_constant<int, 4>{});
+  visit(std::integral_constant<int, 8>{});
+}
+
+// plan_few_columns for the shape, remembered (common/remembered_plan.h).
+const FewColumnsPlan& planned_few_columns(const GemmShape& shape) {
+  return cudalabs::remembered_plan<FewColumnsPlan>(shape, &plan_few_columns);
+}
+
+KernelLaunch describe_few_columns(const GemmShape& shape) {
+  KernelLaunch launch;
+  with_few_columns(shape.n, [&](auto cols) {
+    launch = few_columns_launch<decltype(cols)::value, true>(shape, planned_few_columns(shape));
+  });
+  return launch;
+}
+
+// Runs the few-columns kernel on args (few_columns_fit): with K whole it writes C; split, each
+// block writes its slice's part into a workspace and the last slice of its rows to arrive adds
+// them into C (launch_split; in a stream being captured, the summing kernel does).
+void run_few_columns(const Bf16GemmArgs& args, const FewColumnsPlan& plan, cudaStream_t stream) {
+  const bool vector = cudalabs::rows_allow_16_byte_loads(args.a, args.lda);
+  const auto launch = [&](const Bf16GemmArgs& gemm, const cudalabs::SplitFinish& finish,
+                          cudaStream_t on) {
+    with_few_columns(args.n, [&](auto cols) {
+      constexpr int kCols = decltype(cols)::value;
+      const KernelLaunch config = vector ? few_columns_launch<kCols, true>(args.shape(), plan)
+                                         : few_columns_launch<kCols, false>(args.shape(), plan);
+      if (vector) {
+        few_columns_kernel<kCols, true>
+            <<<config.grid, config.block, 0, on>>>(gemm, plan.slice_k, finish);
+      } else {
+        few_columns_kernel<kCols, false>
+            <<<config.grid, config.block, 0, on>>>(gemm, plan.slice_k, finish);
+      }
+      CUDA_CHECK_LAUNCH("lab11 few_columns_kernel");
+    });
+  };
+  if (!plan.split()) return launch(args, cudalabs::SplitFinish{}, stream);
+  cudalabs::launch_split(args, plan.slices, few_columns_row_blocks(args.shape()),
+                         cudalabs::EverySlice{plan.slices, args.m, args.n, 1}, launch, stream,
+                         "lab11 sum_slices_kernel");
+}
+
 // ---- best: the fastest rung this GPU allows ----
 
 bool hopper_rungs_run_here() {
@@ -363,6 +424,9 @@ const SpecializedPlan& planned_best(const GemmShape& shape) {
 KernelLaunch describe_best(const GemmShape& shape) {
   if (!hopper_rungs_run_here()) return MmaSwizzledRung::describe(shape);
   const SpecializedPlan& plan = planned_best(shape);
+  if (few_columns_fit(shape) &&
+      few_columns_pays(shape, plan, planned_few_columns(shape), false, false))
+    return describe_few_columns(shape);
   switch (plan.width) {
     case 64:
       return specialized_launch<64>(specialized_units<64>(shape, plan.slices));
@@ -380,6 +444,12 @@ void launch_best(const Bf16GemmArgs& args, cudaStream_t stream) {
   // Operands TMA cannot read: copied first, unless one launch of the wgmma rung is done sooner
   const bool copy_a = !cudalabs::rows_allow_16_byte_loads(args.a, args.lda);
   const bool copy_b = !cudalabs::rows_allow_16_byte_loads(args.b, args.ldb);
+  // A C of a few columns: A read once in place, at any alignment (few_columns.cuh)
+  if (few_columns_fit(args.shape())) {
+    const FewColumnsPlan& few = planned_few_columns(args.shape());
+    if (few_columns_pays(args.shape(), plan, few, copy_a, copy_b))
+      return run_few_columns(args, few, stream);
+  }
   if (one_launch_rung_pays(args.shape(), plan, copy_a, copy_b, cudalabs::multiprocessor_count()))
     return WgmmaRung::launch(args, stream);
   // B onto 128-byte lines where it is copied anyway, or where the copy pays (best_plan.h)

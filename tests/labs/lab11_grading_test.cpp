@@ -7,7 +7,10 @@
 // read (repacked), C padded or misaligned (the sum's element path), beta != 0 (applied once, by
 // the sum), and more units of (tile, slice) than SMs, so that a block walks units of two slices
 // (each finishing in place where it is the last of its rows to arrive); and a small GEMM of one
-// k-block whose B TMA cannot read (628 columns), which `best` runs on the one-launch wgmma rung.
+// k-block whose B TMA cannot read (628 columns), which `best` runs on the one-launch wgmma rung;
+// and C of at most 8 columns, which `best` runs on the few-columns kernel: K split in place with A
+// off 16 bytes (element loads), 16-byte loads with a last partial chunk, padded and odd, and K
+// whole.
 #include "labs/11_tensor_cores/lab.h"
 #include "tests/support/gemm_grading.h"
 
@@ -24,4 +27,8 @@ static const bool registered = cudalabs::testing::register_gemm_grading_tests(
         {"split_k_odd_130x72x4100", {{130, 72, 4100}, 1.5f, -0.5f, {2, 0, 1}}},
         {"split_k_two_rounds_1x4753x9441", {{1, 4753, 9441}, 1.0f, 0.5f, {0, 3, 1}}},
         {"one_launch_short_k_50x628x40", {{50, 628, 40}, 1.0f, 0.5f}},
+        {"few_columns_split_287x1x8528", {{287, 1, 8528}, 1.0f, 0.5f, {0, 0, 0, 1}}},
+        {"few_columns_vector_5043x8x2296", {{5043, 8, 2296}, 1.0f, 0.0f}},
+        {"few_columns_padded_130x7x2255", {{130, 7, 2255}, -1.0f, 0.25f, {3, 1, 2}}},
+        {"few_columns_whole_k_100x3x200", {{100, 3, 200}, 0.5f, 0.5f, {8, 5, 0}}},
     });
