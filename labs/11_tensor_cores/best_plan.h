@@ -70,9 +70,12 @@ inline constexpr double kWgmmaRungStartUs = 2.4;
 /// The wgmma rung's time for each k-block of a block (above).
 inline constexpr double kWgmmaRungStepUs = 3.0;
 
-/// A split must take at most this fraction of the time with K whole: the model's sum and start
-/// costs are estimates, and a split that saves less is not worth its workspace.
-inline constexpr double kSplitMustSave = 0.9;
+/// A split must take at most this fraction of the time with K whole. It was 0.9 while the sum's
+/// costs were estimates; with each slice's cost fitted (common/slice_sums.h, kInPlaceSliceUs), the
+/// model's faster plan is the one: at 0.9, 158 x 2752 x 4544, 1299 x 100 x 1536 and 162 x 952 x
+/// 1712 kept K whole in 26.5, 13.0 and 11.0 us of GPU time where their splits had taken 19.4, 11.8
+/// and 10.0 (docs/data/history/gemm_random_shapes_s18/README.md).
+inline constexpr double kSplitMustSave = 1.0;
 
 /// What `best` runs on Hopper for one shape.
 struct SpecializedPlan {
