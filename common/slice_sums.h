@@ -38,9 +38,9 @@ inline constexpr double kInPlaceSumsSmGBps = 100.0;
 
 /// What each part of a region adds to a launch that sums its parts itself, microseconds: the parts
 /// of a region arrive one after another on its word, and the last reads them all back. Fitted to
-/// lab 11's split launches on an H200, whose time grew with the slices of K beyond the rest of the
-/// model by 0.15 to 0.25 us a slice (16 x 8 x 4096 in 64 slices to 1 x 8 x 1000000 in 977:
-/// docs/data/history/gemm_random_shapes_s18/README.md).
+/// lab 11's split launches on an H200, whose GPU time exceeded the rest of the model by 0.18 to
+/// 0.34 us a slice at eight shapes of 20 to 132 slices (median 0.22), and the few-columns kernel's
+/// by 0.20 and 0.22 at 977 and 261 (docs/data/history/gemm_random_shapes_s18/README.md).
 inline constexpr double kInPlaceSliceUs = 0.22;
 
 /// What summing `slices` partial Cs of `shape` costs a launch that sums them itself
