@@ -5,17 +5,17 @@
 // With N = 4, a 128 x 64 tile of the warp-specialized kernel multiplies 60 columns of zeros, B's
 // rows must be copied before TMA can read them (8 bytes apart), and the product is a
 // matrix-vector product in disguise, bound by reading A once: one launch of 64-wide tiles took
-// 17.5 us at 130 x 4 x 2256 to read 0.6 MB (Nsight Compute), and more slices of K did not help
-// (docs/data/history/gemm_random_shapes_s18/). So each warp streams kFewColumnsWarpRows rows of A
-// over its block's slice of K (gridDim.y slices), its lanes side by side along K, 8 values a lane
-// (one 16-byte load a row where A's rows allow it, element by element otherwise; the next 8 loaded
-// while these are multiplied), and multiplies them
-// with FP32 FMAs: a few columns leave the tensor cores nothing to fill. The block's slice of B,
-// at most kFewColumnsMaxSliceK x kCols values, is converted to FP32 in shared memory first, where
-// every lane reads the kCols values of its 8 rows of B (padded every 8 rows so that the lanes'
-// 128-bit loads do not collide). The lanes' sums meet through shuffles. With K split, each block
-// writes its slice's part of C into the workspace and the last slice of its rows to arrive adds
-// them all into C (common/split_finish.cuh), or, in a stream being captured, one more kernel does.
+// 17.5 us at 130 x 4 x 2256 to read 0.6 MB (Nsight Compute), and more slices of K did not make
+// them faster at 5040 x 8 x 2296 (docs/data/history/gemm_random_shapes_s18/). So each warp streams
+// kFewColumnsWarpRows rows of A over its block's slice of K (gridDim.y slices), its lanes side by
+// side along K, 8 values a lane (one 16-byte load a row where A's rows allow it, element by element
+// otherwise; the next 8 loaded while these are multiplied), and multiplies them with FP32 FMAs: a
+// few columns leave the tensor cores nothing to fill. The block's slice of B, at most
+// kFewColumnsMaxSliceK x kCols values, is converted to FP32 in shared memory first, where every
+// lane reads the kCols values of its 8 rows of B (padded every 8 rows so that the lanes' 128-bit
+// loads do not collide). The lanes' sums meet through shuffles. With K split, each block writes its
+// slice's part of C into the workspace and the last slice of its rows to arrive adds them all into
+// C (common/split_finish.cuh), or, in a stream being captured, one more kernel does.
 #pragma once
 
 #include "common/gemm_device.cuh"
