@@ -33,7 +33,6 @@
 #include <stdexcept>
 #include <string>
 #include <tuple>
-#include <type_traits>
 #include <utility>
 
 namespace lab11 {
@@ -349,20 +348,12 @@ void launch_specialized(const Bf16GemmArgs& args, cudaStream_t stream) {
 
 // ---- The few-columns kernel (few_columns.cuh), `best`'s for a C of at most 8 columns ----
 
-// The few-columns kernel's launch for `shape` as `plan` cuts K: a block per 32 rows and slice.
-template <int kCols, bool kVector>
-KernelLaunch few_columns_launch(const GemmShape& shape, const FewColumnsPlan& plan) {
-  return {
-      reinterpret_cast<const void*>(&few_columns_kernel<kCols, kVector>),
-      cudalabs::checked_grid(few_columns_row_blocks(shape), plan.slices, 1, "lab11 few_columns"),
-      dim3(kFewColumnsThreads), 0};
-}
-
-// Calls visit(std::integral_constant<int, kCols>) for the kernel's columns for `n` (4 or 8).
-template <class Visit>
-void with_few_columns(int n, Visit visit) {
-  if (n <= 4) return visit(std::integral_constant<int, 4>{});
-  visit(std::integral_constant<int, 8>{});
+// The few-columns kernel for a C of `n` columns (4 or 8 a block) over A whose rows allow 16-byte
+// loads (`vector`) or not.
+using FewColumnsKernel = void (*)(Bf16GemmArgs, int, cudalabs::SplitFinish);
+FewColumnsKernel few_columns_kernel_for(int n, bool vector) {
+  if (n <= 4) return vector ? &few_columns_kernel<4, true> : &few_columns_kernel<4, false>;
+  return vector ? &few_columns_kernel<8, true> : &few_columns_kernel<8, false>;
 }
 
 // plan_few_columns for the shape, remembered (common/remembered_plan.h).
@@ -370,12 +361,12 @@ const FewColumnsPlan& planned_few_columns(const GemmShape& shape) {
   return cudalabs::remembered_plan<FewColumnsPlan>(shape, &plan_few_columns);
 }
 
-KernelLaunch describe_few_columns(const GemmShape& shape) {
-  KernelLaunch launch;
-  with_few_columns(shape.n, [&](auto cols) {
-    launch = few_columns_launch<decltype(cols)::value, true>(shape, planned_few_columns(shape));
-  });
-  return launch;
+// The few-columns kernel's launch for `shape` as `plan` cuts K: a block per 32 rows and slice.
+KernelLaunch few_columns_launch(const GemmShape& shape, const FewColumnsPlan& plan, bool vector) {
+  return {
+      reinterpret_cast<const void*>(few_columns_kernel_for(shape.n, vector)),
+      cudalabs::checked_grid(few_columns_row_blocks(shape), plan.slices, 1, "lab11 few_columns"),
+      dim3(kFewColumnsThreads), 0};
 }
 
 // Runs the few-columns kernel on args (few_columns_fit): with K whole it writes C; split, each
@@ -383,21 +374,12 @@ KernelLaunch describe_few_columns(const GemmShape& shape) {
 // them into C (launch_split; in a stream being captured, the summing kernel does).
 void run_few_columns(const Bf16GemmArgs& args, const FewColumnsPlan& plan, cudaStream_t stream) {
   const bool vector = cudalabs::rows_allow_16_byte_loads(args.a, args.lda);
+  const FewColumnsKernel kernel = few_columns_kernel_for(args.n, vector);
+  const KernelLaunch config = few_columns_launch(args.shape(), plan, vector);
   const auto launch = [&](const Bf16GemmArgs& gemm, const cudalabs::SplitFinish& finish,
                           cudaStream_t on) {
-    with_few_columns(args.n, [&](auto cols) {
-      constexpr int kCols = decltype(cols)::value;
-      const KernelLaunch config = vector ? few_columns_launch<kCols, true>(args.shape(), plan)
-                                         : few_columns_launch<kCols, false>(args.shape(), plan);
-      if (vector) {
-        few_columns_kernel<kCols, true>
-            <<<config.grid, config.block, 0, on>>>(gemm, plan.slice_k, finish);
-      } else {
-        few_columns_kernel<kCols, false>
-            <<<config.grid, config.block, 0, on>>>(gemm, plan.slice_k, finish);
-      }
-      CUDA_CHECK_LAUNCH("lab11 few_columns_kernel");
-    });
+    kernel<<<config.grid, config.block, 0, on>>>(gemm, plan.slice_k, finish);
+    CUDA_CHECK_LAUNCH("lab11 few_columns_kernel");
   };
   if (!plan.split()) return launch(args, cudalabs::SplitFinish{}, stream);
   cudalabs::launch_split(args, plan.slices, few_columns_row_blocks(args.shape()),
@@ -426,7 +408,7 @@ KernelLaunch describe_best(const GemmShape& shape) {
   const SpecializedPlan& plan = planned_best(shape);
   if (few_columns_fit(shape) &&
       few_columns_pays(shape, plan, planned_few_columns(shape), false, false))
-    return describe_few_columns(shape);
+    return few_columns_launch(shape, planned_few_columns(shape), true);
   switch (plan.width) {
     case 64:
       return specialized_launch<64>(specialized_units<64>(shape, plan.slices));
