@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes wgmma_instructions.cuh: one wgmma.mma_async wrapper per input type (BF16, TF32) and tile
-width N (64, 128, 256).
+width N (64, 128, 256), and BF16 with A MN-major (N = 128, 256).
 
 Inline assembly takes no arrays, so each wrapper lists its N / 2 accumulator registers one by one;
 this script writes them so that nobody edits 128 operands by hand. Run it from anywhere:
@@ -17,7 +17,8 @@ PREAMBLE = """\
 /// @file labs/11_tensor_cores/wgmma_instructions.cuh
 /// @brief wgmma.mma_async with FP32 accumulators for N = 64, 128, 256: BF16 inputs, m64nNk16, A
 /// from shared memory K-major (row-major A), B from shared memory MN-major (row-major B, the
-/// "transposed" bit set); TF32 inputs, m64nNk8, both K-major (TF32 has no transposed form).
+/// "transposed" bit set); TF32 inputs, m64nNk8, both K-major (TF32 has no transposed form); BF16
+/// with A MN-major and B K-major (wgmma_bf16_a_mn: a product whose A is stored column-major).
 /// Included by tensor_core_ptx.cuh.
 ///
 /// Written by generate_wgmma_instructions.py (do not edit by hand): one instruction per N, each
@@ -42,6 +43,13 @@ __device__ __forceinline__ void wgmma_bf16(float (&d)[kN / 2], std::uint64_t a_d
 template <int kN>
 __device__ __forceinline__ void wgmma_tf32(float (&d)[kN / 2], std::uint64_t a_descriptor,
                                            std::uint64_t b_descriptor, int accumulate);
+
+/// D (+)= A * B for a 64 x kN x 16 step of BF16 inputs, A MN-major (column-major: for each k its
+/// 64 rows side by side, as a B tile of 64 columns is stored) and B K-major (as an A tile of kN
+/// rows is stored).
+template <int kN>
+__device__ __forceinline__ void wgmma_bf16_a_mn(float (&d)[kN / 2], std::uint64_t a_descriptor,
+                                                std::uint64_t b_descriptor, int accumulate);
 """
 
 
@@ -49,13 +57,15 @@ def rows(items, per_row):
     return [items[i:i + per_row] for i in range(0, len(items), per_row)]
 
 
-# name, instruction type and K of one step, and the immediates after `accumulate`: the scales of A
-# and B, then (16-bit types only) their transpose bits.
-TYPES = (("bf16", "bf16.bf16", 16, "1, 1, 0, 1"), ("tf32", "tf32.tf32", 8, "1, 1"))
+# name, instruction type and K of one step, the immediates after `accumulate` (the scales of A and
+# B, then, 16-bit types only, their transpose bits), and the widths written.
+TYPES = (("bf16", "bf16.bf16", 16, "1, 1, 0, 1", WIDTHS), ("tf32", "tf32.tf32", 8, "1, 1", WIDTHS),
+         ("bf16_a_mn", "bf16.bf16", 16, "1, 1, 1, 0", (128, 256)))
+LABELS = {"bf16": "BF16 inputs", "tf32": "TF32 inputs", "bf16_a_mn": "BF16 inputs, A MN-major"}
 
 
 def specialization(n, kind):
-    name, types, k, immediates = kind
+    name, types, k, immediates, _ = kind
     count = n // 2
     def register_row(row):
         separator = ", " if row[-1] != count - 1 else ""
@@ -66,7 +76,7 @@ def specialization(n, kind):
     signature = f"__device__ __forceinline__ void wgmma_{name}<{n}>("
     indent = " " * len(signature)
     return f"""
-/// D (+)= A * B for a 64 x {n} x {k} step of {name.upper()} inputs, {count} accumulators a thread.
+/// D (+)= A * B for a 64 x {n} x {k} step of {LABELS[name]}, {count} accumulators a thread.
 template <>
 {signature}float (&d)[{count}], std::uint64_t a_descriptor,
 {indent}std::uint64_t b_descriptor, int accumulate) {{
@@ -91,7 +101,7 @@ template <>
 
 
 def text():
-    body = "".join(specialization(n, kind) for kind in TYPES for n in WIDTHS)
+    body = "".join(specialization(n, kind) for kind in TYPES for n in kind[4])
     return PREAMBLE + body + "\n}  // namespace lab11::ptx\n"
 
 

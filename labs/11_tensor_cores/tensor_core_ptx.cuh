@@ -76,6 +76,19 @@ __device__ __forceinline__ void ldmatrix_x4(std::uint32_t (&fragment)[4],
 #endif
 }
 
+/// movmatrix: an 8 x 8 matrix of 16-bit elements transposed across the warp, in registers. Lane l
+/// holds row l / 4, columns 2 (l % 4) + {0, 1} (an accumulator fragment's layout), low half first;
+/// it gets the same place of the transpose: row l / 4 of the result is column l / 4 of the input.
+__device__ __forceinline__ std::uint32_t movmatrix_transpose(std::uint32_t fragment) {
+  std::uint32_t transposed = 0;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 750
+  asm volatile("movmatrix.sync.aligned.m8n8.trans.b16 %0, %1;\n"
+               : "=r"(transposed)
+               : "r"(fragment));
+#endif
+  return transposed;
+}
+
 /// One warp-wide D = A * B + D on the tensor cores: A 16 x 16 (row), B 16 x 8 (col), BF16 in,
 /// FP32 accumulators. Lane l holds accumulators (l / 4, 2 (l % 4) + {0, 1}) in d[0], d[1] and
 /// row l / 4 + 8 in d[2], d[3].

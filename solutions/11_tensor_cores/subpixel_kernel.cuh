@@ -10,7 +10,8 @@
 // consumers are step 6's; only the epilogue differs: folded batch norm and ReLU, then stores to
 // the phase's output pixels. The same kernel takes TF32 inputs (T = float): a stage then holds 32
 // channels (still 128 bytes a pixel), and B comes K-major, one box of BN rows of the transposed
-// filter per tap, since TF32's wgmma reads no transposed operand.
+// filter per tap, since TF32's wgmma reads no transposed operand. Where a tile is 64 channels
+// wide, the consumers turn the product around (channels as M, below): the stages stay.
 #pragma once
 
 #include "hopper_kernels.cuh"
@@ -74,6 +75,13 @@ __device__ __forceinline__ void load_subpixel_stage(unsigned char* stage, std::u
 }
 // [tap_box]
 
+// A descriptor `bytes` further on: its start address is its low field in 16-byte units, which no
+// shared-memory address overflows, so one addition moves it (instead of packing it anew per
+// wgmma).
+__device__ __forceinline__ std::uint64_t advanced(std::uint64_t descriptor, int bytes) {
+  return descriptor + (bytes >> 4);
+}
+
 // One stage into a warpgroup's accumulators: for each of its kTaps taps, four k16 steps (BF16)
 // or k8 steps (TF32) of each 64-pixel block. Tap t reads block h's A rows first_row - t image rows
 // (row_bytes each: a multiple of the swizzle's 1024 bytes) past a_rows[h], and its B BN x 128
@@ -86,18 +94,25 @@ __device__ __forceinline__ void multiply_taps(float (&acc)[kRowBlocks][kN / 2],
 #pragma unroll
   for (int h = 0; h < kRowBlocks; ++h) ptx::wgmma_hold(acc[h]);
   ptx::wgmma_fence();
+  std::uint64_t a_first[kRowBlocks];
+#pragma unroll
+  for (int h = 0; h < kRowBlocks; ++h)
+    a_first[h] = a_descriptor(a_rows[h] + first_row * row_bytes, 0);
+  const std::uint64_t b_first = sizeof(T) == 2 ? b_descriptor(b_taps, 0) : a_descriptor(b_taps, 0);
+  // k16 (k8) step kk: 32 bytes along A's rows; along B's 16 rows (BF16) or 32 bytes (TF32).
+  constexpr int kBStep = sizeof(T) == 2 ? 16 * SwizzledTile::kRowBytes : 32;
 #pragma unroll
   for (int t = 0; t < kTaps; ++t) {
-    const std::uint32_t shift = (first_row - t) * row_bytes;
-    const std::uint32_t b = b_taps + t * kN * SwizzledTile::kRowBytes;
+    const std::uint64_t b = advanced(b_first, t * kN * SwizzledTile::kRowBytes);
 #pragma unroll
     for (int kk = 0; kk < 4; ++kk) {
 #pragma unroll
       for (int h = 0; h < kRowBlocks; ++h) {
+        const std::uint64_t a = advanced(a_first[h], kk * 32 - t * row_bytes);
         if constexpr (sizeof(T) == 2) {
-          ptx::wgmma_bf16<kN>(acc[h], a_descriptor(a_rows[h] + shift, kk), b_descriptor(b, kk), 1);
+          ptx::wgmma_bf16<kN>(acc[h], a, advanced(b, kk * kBStep), 1);
         } else {
-          ptx::wgmma_tf32<kN>(acc[h], a_descriptor(a_rows[h] + shift, kk), a_descriptor(b, kk), 1);
+          ptx::wgmma_tf32<kN>(acc[h], a, advanced(b, kk * kBStep), 1);
         }
       }
     }
@@ -157,6 +172,241 @@ __device__ __forceinline__ void store_phase_pixels(const SubpixelParams<T>& p,
   }
 }
 
+// Channels as M. A tile 64 channels wide gives each k step two m64n64 products a consumer, each
+// reading 64 rows of pixels and 64 of filter from shared memory for 64 x 64 multiply-adds a k:
+// shared memory's bandwidth, not the tensor cores, sets their pace. Turned around, D^T = W^T A^T is
+// one m64n128 product a consumer: the filter's rows of a stage are A (BF16: the panel, each k-row's
+// channels side by side, MN-major; TF32: the transposed filter's box, K-major), the consumer's 128
+// pixel rows of the box are B (K-major), 192 rows for the same work instead of 256, and half the
+// instructions. The stages are the same. The consumer's 128 pixels must lie in one image, whose
+// rows are whole pieces of 8 pixels (for the epilogue).
+template <int kWidth, int kRowBlocks>
+inline constexpr bool kMayTurn = kWidth == 64 && kRowBlocks == 2;
+
+template <class T>
+__device__ __forceinline__ bool channels_as_m(const SubpixelParams<T>& p) {
+  return p.width % 8 == 0 && p.image_pixels % 128 == 0;
+}
+
+// multiply_taps turned around, without waiting: D^T (64 channels x 128 pixels) (+)= the taps'
+// filter rows (A) times the consumer's pixel rows (B); `accumulate` false starts a tile. The caller
+// waits (wgmma_wait) before it releases the stage or reads acc.
+template <int kTaps, class T>
+__device__ __forceinline__ void issue_taps_turned(float (&acc)[64], std::uint32_t pixel_rows,
+                                                  std::uint32_t b_taps, int first_row,
+                                                  int row_bytes, bool accumulate) {
+  ptx::wgmma_hold(acc);
+  ptx::wgmma_fence();
+  const std::uint64_t pixels_first = a_descriptor(pixel_rows + first_row * row_bytes, 0);
+  const std::uint64_t filter_first =
+      sizeof(T) == 2 ? b_descriptor(b_taps, 0) : a_descriptor(b_taps, 0);
+  constexpr int kFilterStep = sizeof(T) == 2 ? 16 * SwizzledTile::kRowBytes : 32;
+#pragma unroll
+  for (int t = 0; t < kTaps; ++t) {
+    const std::uint64_t filter = advanced(filter_first, t * 64 * SwizzledTile::kRowBytes);
+#pragma unroll
+    for (int kk = 0; kk < 4; ++kk) {
+      const std::uint64_t a = advanced(filter, kk * kFilterStep);
+      const std::uint64_t b = advanced(pixels_first, kk * 32 - t * row_bytes);
+      const int add = accumulate || t > 0 || kk > 0;
+      if constexpr (sizeof(T) == 2) {
+        ptx::wgmma_bf16_a_mn<128>(acc, a, b, add);
+      } else {
+        ptx::wgmma_tf32<128>(acc, a, b, add);
+      }
+    }
+  }
+  ptx::wgmma_commit();
+  ptx::wgmma_hold(acc);
+}
+
+// Two 8 x 8 blocks of D^T, channel rows r and r + 8 of pixels c, c + 1 (r = lane / 4, c = 2 (lane
+// % 4)), transposed across the warp (movmatrix, 16 bits at a time) and stored: lane l writes
+// channels c, c + 1 of pixel l / 4 to out, and channels c + 8, c + 9 to out + 8.
+__device__ __forceinline__ void store_transposed(__nv_bfloat16* out, float r0, float r1, float s0,
+                                                 float s1) {
+  const __nv_bfloat162 low = __floats2bfloat162_rn(r0, r1), high = __floats2bfloat162_rn(s0, s1);
+  *reinterpret_cast<std::uint32_t*>(out) =
+      ptx::movmatrix_transpose(*reinterpret_cast<const std::uint32_t*>(&low));
+  *reinterpret_cast<std::uint32_t*>(out + 8) =
+      ptx::movmatrix_transpose(*reinterpret_cast<const std::uint32_t*>(&high));
+}
+__device__ __forceinline__ void store_transposed(float* out, float r0, float r1, float s0,
+                                                 float s1) {
+  // A 32-bit block is two 16-bit blocks: the values' low halves and their high halves.
+  const auto transpose_pair = [](float a, float b) {
+    const std::uint32_t x = __float_as_uint(ptx::round_to_tf32(a));
+    const std::uint32_t y = __float_as_uint(ptx::round_to_tf32(b));
+    const std::uint32_t low = ptx::movmatrix_transpose(__byte_perm(x, y, 0x5410));
+    const std::uint32_t high = ptx::movmatrix_transpose(__byte_perm(x, y, 0x7632));
+    return make_float2(__uint_as_float(__byte_perm(low, high, 0x5410)),
+                       __uint_as_float(__byte_perm(low, high, 0x7632)));
+  };
+  *reinterpret_cast<float2*>(out) = transpose_pair(r0, r1);
+  *reinterpret_cast<float2*>(out + 8) = transpose_pair(s0, s1);
+}
+
+// store_phase_pixels for D^T: warp w holds channels 16 w + lane / 4 (and 8 more) of pixel pairs;
+// after scale, shift and ReLU, store_transposed writes each pixel's channels in the same runs as
+// store_phase_pixels's. The 128 pixels are in one image, 8 to a piece of a row, so the output
+// pointer steps on: 16 output columns a piece, and from past a row's end to the start of the row
+// two below.
+template <class T>
+__device__ __forceinline__ void store_phase_pixels_turned(const SubpixelParams<T>& p,
+                                                          const float (&acc)[64], long long pixel0,
+                                                          int col0, int z) {
+  const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
+  const long long image_pixels = static_cast<long long>(p.height) * p.width;
+  const long long n = pixel0 / image_pixels;
+  if (n >= p.batch) return;  // the whole consumer's pixels: the warp stays converged
+  const int first = static_cast<int>(pixel0 - n * image_pixels);
+  const int i = first / p.width;
+  int j = first - i * p.width;
+  const int channel = col0 + 16 * warp + lane / 4;
+  const float scale_low = p.scale[channel], shift_low = p.shift[channel];
+  const float scale_high = p.scale[channel + 8], shift_high = p.shift[channel + 8];
+  const int row = 2 * i + lab09::subpixel::phase_row(z);
+  const int column = 2 * j + lab09::subpixel::phase_col(z) + 2 * (lane / 4);
+  T* out = p.output + ((n * 2 * p.height + row) * 2 * p.width + column) * p.out_channels + col0 +
+           16 * warp + 2 * (lane % 4);
+  const long long piece_step = 16LL * p.out_channels, row_step = 2LL * p.width * p.out_channels;
+#pragma unroll
+  for (int b = 0; b < 16; ++b) {
+    float v[4] = {acc[4 * b] * scale_low + shift_low, acc[4 * b + 1] * scale_low + shift_low,
+                  acc[4 * b + 2] * scale_high + shift_high,
+                  acc[4 * b + 3] * scale_high + shift_high};
+    if (p.relu) {
+#pragma unroll
+      for (float& value : v) value = fmaxf(value, 0.0f);
+    }
+    store_transposed(out, v[0], v[1], v[2], v[3]);
+    out += piece_step;
+    j += 8;
+    if (j == p.width) {
+      j = 0;
+      out += row_step;
+    }
+  }
+}
+
+// The turned consumers' walk: like consume_items's, but a tile's epilogue waits for the first k
+// step of the next tile to be issued, and runs while the tensor cores multiply it (the epilogue
+// is a third of a 64-channel tile's time). Its sums wait in `done` meanwhile: 64 more registers.
+template <class Tile, class T>
+__device__ __forceinline__ void consume_items_turned(const SubpixelParams<T>& p,
+                                                     unsigned char* shared, std::uint64_t* full,
+                                                     std::uint64_t* empty, bool halo) {
+  // Broadcast from lane 0: the compiler then knows the warpgroup is the same across the warp.
+  const int consumer = __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x / 128), 0) - 1;
+  const int lane = threadIdx.x % 32;
+  const int items = 4 * p.row_tiles * p.column_tiles;
+  const int m = consumer * 128;  // the consumer's first pixel in the tile, within one image
+  const std::uint32_t pixel_offset =
+      (m / p.image_pixels * p.box_pixels + m % p.image_pixels) * SwizzledTile::kRowBytes;
+  const int row_bytes = p.width * SwizzledTile::kRowBytes;
+  const std::uint32_t shared_base = ptx::shared_address(shared);
+  float acc[64], done[64];
+  zero(acc);
+  SubpixelItem finished{-1, 0, 0};  // z < 0: no tile waits for its epilogue
+  int s = 0, phase = 0;
+  for (int index = blockIdx.x; index < items; index += gridDim.x) {
+    const SubpixelItem item = subpixel_item(p, index, Tile::BM, Tile::BN);
+    const int py = lab09::subpixel::phase_row(item.z);
+    const int k_steps = phase_k_steps(item.z, p.in_channels, stage_channels<T>(), halo);
+    const int tap_rows = halo ? lab09::subpixel::taps(py) : 1;
+    const int first_row = halo ? 1 + lab09::subpixel::input_offset(py, 0) : 0;
+    for (int kt = 0; kt < k_steps; ++kt) {
+      ptx::mbarrier_wait(&full[s], phase);
+      const std::uint32_t base = shared_base + s * p.stage_bytes;
+      const std::uint32_t pixels = base + pixel_offset, b_taps = base + p.a_box_bytes;
+      if (tap_rows == 3) {
+        issue_taps_turned<3, T>(acc, pixels, b_taps, first_row, row_bytes, kt > 0);
+      } else if (tap_rows == 2) {
+        issue_taps_turned<2, T>(acc, pixels, b_taps, first_row, row_bytes, kt > 0);
+      } else {
+        issue_taps_turned<1, T>(acc, pixels, b_taps, first_row, row_bytes, kt > 0);
+      }
+      if (kt == 0 && finished.z >= 0)
+        store_phase_pixels_turned(p, done, finished.pixel0, finished.col0, finished.z);
+      ptx::wgmma_wait<0>();
+      ptx::wgmma_hold(acc);
+      if (lane == 0) ptx::mbarrier_arrive(&empty[s]);
+      if (++s == p.stages) {
+        s = 0;
+        phase ^= 1;
+      }
+    }
+#pragma unroll
+    for (int v = 0; v < 64; ++v) done[v] = acc[v];
+    finished = {item.z, item.pixel0 + m, item.col0};
+  }
+  if (finished.z >= 0)
+    store_phase_pixels_turned(p, done, finished.pixel0, finished.col0, finished.z);
+}
+
+// The consumers' walk over the items: wait for each k step's stage, multiply it, release it; then
+// the epilogue.
+template <class Tile, class T>
+__device__ __forceinline__ void consume_items(const SubpixelParams<T>& p, unsigned char* shared,
+                                              std::uint64_t* full, std::uint64_t* empty,
+                                              bool halo) {
+  constexpr int kRowBlocks = Tile::BM / 128;
+  // Broadcast from lane 0: the compiler then knows the warpgroup is the same across the warp, and
+  // keeps what follows from it (the descriptors) in uniform registers.
+  const int consumer = __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x / 128), 0) - 1;
+  const int lane = threadIdx.x % 32;
+  const int items = 4 * p.row_tiles * p.column_tiles;
+  constexpr int kConsumerRows = 64 * kRowBlocks;
+  // Where block h's pixels sit in a stage's A box: the box holds each image's rows (two more
+  // with the halo) one after the other, and a 64-pixel block stays in one image.
+  std::uint32_t block_offset[kRowBlocks];
+#pragma unroll
+  for (int h = 0; h < kRowBlocks; ++h) {
+    const int m = consumer * kConsumerRows + 64 * h;
+    block_offset[h] =
+        (m / p.image_pixels * p.box_pixels + m % p.image_pixels) * SwizzledTile::kRowBytes;
+  }
+  const int row_bytes = p.width * SwizzledTile::kRowBytes;  // one image row of the box
+  int s = 0, phase = 0;
+  for (int index = blockIdx.x; index < items; index += gridDim.x) {
+    const SubpixelItem item = subpixel_item(p, index, Tile::BM, Tile::BN);
+    const int py = lab09::subpixel::phase_row(item.z);
+    const int k_steps = phase_k_steps(item.z, p.in_channels, stage_channels<T>(), halo);
+    // With the halo, tap ty reads the box from row 1 + input_offset(py, ty): 0 for the last tap.
+    const int tap_rows = halo ? lab09::subpixel::taps(py) : 1;
+    const int first_row = halo ? 1 + lab09::subpixel::input_offset(py, 0) : 0;
+    float acc[kRowBlocks][Tile::BN / 2];
+#pragma unroll
+    for (int h = 0; h < kRowBlocks; ++h) zero(acc[h]);
+    for (int kt = 0; kt < k_steps; ++kt) {
+      ptx::mbarrier_wait(&full[s], phase);
+      const std::uint32_t base = ptx::shared_address(shared + s * p.stage_bytes);
+      const std::uint32_t b_taps = base + p.a_box_bytes;
+      std::uint32_t a_rows[kRowBlocks];
+#pragma unroll
+      for (int h = 0; h < kRowBlocks; ++h) a_rows[h] = base + block_offset[h];
+      if constexpr (!Tile::kMayHalo) {
+        multiply_taps<1, Tile::BN, kRowBlocks, T>(acc, a_rows, b_taps, 0, 0);
+      } else if (tap_rows == 3) {
+        multiply_taps<3, Tile::BN, kRowBlocks, T>(acc, a_rows, b_taps, first_row, row_bytes);
+      } else if (tap_rows == 2) {
+        multiply_taps<2, Tile::BN, kRowBlocks, T>(acc, a_rows, b_taps, first_row, row_bytes);
+      } else {
+        multiply_taps<1, Tile::BN, kRowBlocks, T>(acc, a_rows, b_taps, first_row, row_bytes);
+      }
+      if (lane == 0) ptx::mbarrier_arrive(&empty[s]);
+      if (++s == p.stages) {
+        s = 0;
+        phase ^= 1;
+      }
+    }
+    const long long pixel0 = item.pixel0 + consumer * kConsumerRows;
+#pragma unroll
+    for (int h = 0; h < kRowBlocks; ++h)
+      store_phase_pixels<Tile::BN>(p, acc[h], pixel0 + 64 * h, item.col0, item.z);
+  }
+}
+
 template <int kWidth, int kRowBlocks, class T>
 __global__ void __launch_bounds__(SubpixelTile<kWidth, kRowBlocks>::kThreads, 1)
     subpixel_wgmma_kernel(SubpixelParams<T> p, const __grid_constant__ CUtensorMap a_map,
@@ -200,55 +450,14 @@ __global__ void __launch_bounds__(SubpixelTile<kWidth, kRowBlocks>::kThreads, 1)
     }
   } else {
     ptx::set_max_registers<232, true>();
-    const int consumer = group - 1, lane = threadIdx.x % 32;
-    constexpr int kConsumerRows = 64 * kRowBlocks;
-    // Where block h's pixels sit in a stage's A box: the box holds each image's rows (two more
-    // with the halo) one after the other, and a 64-pixel block stays in one image.
-    std::uint32_t block_offset[kRowBlocks];
-#pragma unroll
-    for (int h = 0; h < kRowBlocks; ++h) {
-      const int m = consumer * kConsumerRows + 64 * h;
-      block_offset[h] =
-          (m / p.image_pixels * p.box_pixels + m % p.image_pixels) * SwizzledTile::kRowBytes;
-    }
-    const int row_bytes = p.width * SwizzledTile::kRowBytes;  // one image row of the box
-    int s = 0, phase = 0;
-    for (int index = blockIdx.x; index < items; index += gridDim.x) {
-      const SubpixelItem item = subpixel_item(p, index, Tile::BM, Tile::BN);
-      const int py = lab09::subpixel::phase_row(item.z);
-      const int k_steps = phase_k_steps(item.z, p.in_channels, stage_channels<T>(), halo);
-      // With the halo, tap ty reads the box from row 1 + input_offset(py, ty): 0 for the last tap.
-      const int tap_rows = halo ? lab09::subpixel::taps(py) : 1;
-      const int first_row = halo ? 1 + lab09::subpixel::input_offset(py, 0) : 0;
-      float acc[kRowBlocks][Tile::BN / 2];
-#pragma unroll
-      for (int h = 0; h < kRowBlocks; ++h) zero(acc[h]);
-      for (int kt = 0; kt < k_steps; ++kt) {
-        ptx::mbarrier_wait(&full[s], phase);
-        const std::uint32_t base = ptx::shared_address(stage(s));
-        std::uint32_t a_rows[kRowBlocks];
-#pragma unroll
-        for (int h = 0; h < kRowBlocks; ++h) a_rows[h] = base + block_offset[h];
-        const std::uint32_t b_taps = base + p.a_box_bytes;
-        if constexpr (!Tile::kMayHalo) {
-          multiply_taps<1, Tile::BN, kRowBlocks, T>(acc, a_rows, b_taps, 0, 0);
-        } else if (tap_rows == 3) {
-          multiply_taps<3, Tile::BN, kRowBlocks, T>(acc, a_rows, b_taps, first_row, row_bytes);
-        } else if (tap_rows == 2) {
-          multiply_taps<2, Tile::BN, kRowBlocks, T>(acc, a_rows, b_taps, first_row, row_bytes);
-        } else {
-          multiply_taps<1, Tile::BN, kRowBlocks, T>(acc, a_rows, b_taps, first_row, row_bytes);
-        }
-        if (lane == 0) ptx::mbarrier_arrive(&empty[s]);
-        if (++s == p.stages) {
-          s = 0;
-          phase ^= 1;
-        }
+    if constexpr (kMayTurn<kWidth, kRowBlocks>) {
+      if (channels_as_m(p)) {
+        consume_items_turned<Tile, T>(p, shared, full, empty, halo);
+      } else {
+        consume_items<Tile, T>(p, shared, full, empty, halo);
       }
-#pragma unroll
-      for (int h = 0; h < kRowBlocks; ++h)
-        store_phase_pixels<Tile::BN>(p, acc[h], item.pixel0 + consumer * kConsumerRows + 64 * h,
-                                     item.col0, item.z);
+    } else {
+      consume_items<Tile, T>(p, shared, full, empty, halo);
     }
   }
 #endif

@@ -1,7 +1,7 @@
 // Lab 11, step 7: the DCGAN on tensor cores.
 // - tconv_subpixel_bf16 on the generator's layers and on odd shapes (a partial last tile, several
 //   channel blocks, tiles of part of an image and of several images, every tile width, a box per
-//   tap and the halo's box per column of taps), output
+//   tap and the halo's box per column of taps, 64-channel tiles turned with channels as M), output
 //   poisoned first, against the double-precision reference on the same BF16-rounded inputs and
 //   filter, element by element;
 // - the same with TF32 inputs (FP32 activations, the transposed filter);
@@ -195,6 +195,11 @@ INSTANTIATE_TEST_SUITE_P(
         LayerCase{"b3_16x32_c192_k64_halo_row_tiles", {3, 16, 32, 192, 64}, true},
         LayerCase{"b2_24x16_c64_k128_halo_128_tiles", {2, 24, 16, 64, 128}, false},
         LayerCase{"b1_4x128_c64_k64_halo_two_rows", {1, 4, 128, 64, 64}, true},
+        // Channels as M (64-channel tiles whose consumers' 128 pixels lie in one image): whole
+        // images with a partial last tile, three column tiles, a box per tap.
+        LayerCase{"b3_8x16_c64_k64_turned_partial_tile", {3, 8, 16, 64, 64}, true},
+        LayerCase{"b2_16x16_c128_k192_turned_column_tiles", {2, 16, 16, 128, 192}, false},
+        LayerCase{"b1_2x256_c64_k64_turned_box_per_tap", {1, 2, 256, 64, 64}, true},
         LayerCase{"tf32_layer1_b2", dcgan::generator_layer(1, 2), true, ComputePrecision::kTf32},
         LayerCase{"tf32_layer2_b3", dcgan::generator_layer(2, 3), false, ComputePrecision::kTf32},
         LayerCase{"tf32_layer3_b2", dcgan::generator_layer(3, 2), true, ComputePrecision::kTf32},
@@ -215,6 +220,10 @@ INSTANTIATE_TEST_SUITE_P(
         LayerCase{"tf32_b3_16x32_c96_k64_halo_row_tiles",
                   {3, 16, 32, 96, 64},
                   false,
+                  ComputePrecision::kTf32},
+        LayerCase{"tf32_b3_8x16_c32_k192_turned_partial_tile",
+                  {3, 8, 16, 32, 192},
+                  true,
                   ComputePrecision::kTf32}),
     [](const ::testing::TestParamInfo<LayerCase>& info) { return info.param.name; });
 
