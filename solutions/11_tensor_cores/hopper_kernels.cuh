@@ -143,7 +143,9 @@ __global__ void __launch_bounds__(SpecializedTile<kWidth>::kThreads, 1)
     // starts 16-byte aligned with rows of a multiple of 4 floats, so args decides the store width
     // for all of them).
     ptx::set_max_registers<232, true>();
-    const int consumer = group - 1, lane = threadIdx.x % 32;
+    // Broadcast from lane 0: the compiler then knows the warpgroup is the same across the warp,
+    // and keeps the descriptors that follow from it in uniform registers.
+    const int consumer = __shfl_sync(0xffffffffu, group, 0) - 1, lane = threadIdx.x % 32;
     // This warp's staging buffer, after the barriers (staged_store.cuh).
     float* staging = reinterpret_cast<float*>(empty + Tile::kStages) +
                      (threadIdx.x / 32 - 4) * (EpilogueStaging::kWarpBytes / sizeof(float));

@@ -75,13 +75,6 @@ __device__ __forceinline__ void load_subpixel_stage(unsigned char* stage, std::u
 }
 // [tap_box]
 
-// A descriptor `bytes` further on: its start address is its low field in 16-byte units, which no
-// shared-memory address overflows, so one addition moves it (instead of packing it anew per
-// wgmma).
-__device__ __forceinline__ std::uint64_t advanced(std::uint64_t descriptor, int bytes) {
-  return descriptor + (bytes >> 4);
-}
-
 // One stage into a warpgroup's accumulators: for each of its kTaps taps, four k16 steps (BF16)
 // or k8 steps (TF32) of each 64-pixel block. Tap t reads block h's A rows first_row - t image rows
 // (row_bytes each: a multiple of the swizzle's 1024 bytes) past a_rows[h], and its B BN x 128

@@ -43,6 +43,13 @@ __device__ __forceinline__ std::uint64_t b_descriptor(std::uint32_t b_panels, in
 }
 // [descriptors]
 
+// A descriptor `bytes` further on: its start address is its low field in 16-byte units, which no
+// shared-memory address overflows, so one addition moves it (instead of packing it anew per
+// wgmma).
+__device__ __forceinline__ std::uint64_t advanced(std::uint64_t descriptor, int bytes) {
+  return descriptor + (bytes >> 4);
+}
+
 // One stage of K (BK = 64: four k16 steps) into a warpgroup's accumulators: kRows / 64 blocks of
 // 64 rows, block h reading A's rows from a_rows + 64 h rows, all from the same B panels. Returns
 // once the tensor cores are done with the stage, so it may be overwritten. wgmma_hold keeps the
@@ -54,12 +61,13 @@ __device__ __forceinline__ void multiply_stage(float (&acc)[kRowBlocks][kN / 2],
 #pragma unroll
   for (int h = 0; h < kRowBlocks; ++h) ptx::wgmma_hold(acc[h]);
   ptx::wgmma_fence();
+  const std::uint64_t a_first = a_descriptor(a_rows, 0), b_first = b_descriptor(b_panels, 0);
 #pragma unroll
   for (int kk = 0; kk < SwizzledTile::BK / 16; ++kk) {
 #pragma unroll
     for (int h = 0; h < kRowBlocks; ++h)
-      ptx::wgmma_bf16<kN>(acc[h], a_descriptor(a_rows + h * 64 * SwizzledTile::kRowBytes, kk),
-                          b_descriptor(b_panels, kk), 1);
+      ptx::wgmma_bf16<kN>(acc[h], advanced(a_first, h * 64 * SwizzledTile::kRowBytes + kk * 32),
+                          advanced(b_first, kk * 16 * SwizzledTile::kRowBytes), 1);
   }
   ptx::wgmma_commit();
   ptx::wgmma_wait<0>();
