@@ -53,6 +53,19 @@ __host__ __device__ inline int input_offset(int parity, int tap) {
   return parity == 0 ? -tap : 1 - tap;
 }
 
+/// The taps of parity p that reach inside an axis of `size` inputs from position i: they are
+/// consecutive (the offsets fall by one a tap), the first is `first` and there are `count`.
+__host__ __device__ inline void reaching_taps(int parity, int i, int size, int& first, int& count) {
+  first = 0;
+  count = 0;
+  for (int t = 0; t < taps(parity); ++t) {
+    const int input = i + input_offset(parity, t);
+    if (input < 0 || input >= size) continue;
+    if (count == 0) first = t;
+    ++count;
+  }
+}
+
 /// Floats of phase z's packed B (taps_y * taps_x * C rows, K columns).
 __host__ __device__ inline std::size_t phase_floats(int z, int in_channels, int out_channels) {
   return static_cast<std::size_t>(taps(phase_row(z)) * taps(phase_col(z))) * in_channels *

@@ -1,7 +1,8 @@
 // Lab 11, step 7's launcher, shared by the student's and the solution's kernels.cu (each includes
 // it after launch.cuh, with subpixel_wgmma_kernel<kWidth, kRowBlocks, T> defined): it checks the
-// layer's sizes, takes subpixel_plan.h's plan (the tile, the halo, the stages), builds the two
-// tensor maps (the activations in 4-D boxes of whole image rows, two rows higher with the halo;
+// layer's sizes, takes subpixel_plan.h's plan (the tile, the halo, the stages, tiles by position),
+// builds the two tensor maps (the activations in 4-D boxes of whole image rows, two rows higher
+// with the halo, or of one pixel of BM images by position;
 // the packed filter in 64 x 64 panels for BF16, the transposed one in boxes of BN rows for TF32)
 // and launches a persistent grid of at most one block per SM.
 #pragma once
@@ -11,6 +12,13 @@
 #include "subpixel_plan.h"
 
 #include <string>
+
+// Whether this build's subpixel_wgmma_kernel takes tiles by position (p.by_position: step 7's
+// last refinement, SubpixelPlan::by_position): a kernels.cu defines it as 1 before including this
+// file when its kernel does (the solution's does).
+#ifndef LAB11_SUBPIXEL_BY_POSITION
+#define LAB11_SUBPIXEL_BY_POSITION 0
+#endif
 
 namespace lab11 {
 namespace {
@@ -25,11 +33,15 @@ void launch_subpixel(const SubpixelArgs<T>& args, const SubpixelPlan& plan, cuda
   p.in_channels = shape.in_channels;
   p.out_channels = shape.out_channels;
   const long long pixels = static_cast<long long>(shape.batch) * shape.height * shape.width;
-  p.row_tiles = static_cast<int>(ceil_div<long long>(pixels, plan.tile_pixels));
+  p.by_position = plan.by_position ? 1 : 0;
+  p.positions = plan.by_position ? shape.height * shape.width : 1;
+  // By position a tile is BM images, one box row each: its rows sit as if in one image of BM.
+  p.row_tiles = static_cast<int>(plan.by_position ? ceil_div(shape.batch, plan.tile_pixels)
+                                                  : ceil_div<long long>(pixels, plan.tile_pixels));
   p.column_tiles = shape.out_channels / kWidth;
   p.halo = plan.halo ? 1 : 0;
-  p.image_pixels = plan.tile_rows * shape.width;
-  p.box_pixels = plan.box_rows * shape.width;
+  p.image_pixels = plan.by_position ? plan.tile_pixels : plan.tile_rows * shape.width;
+  p.box_pixels = plan.by_position ? plan.tile_pixels : plan.box_rows * shape.width;
   p.a_box_bytes = static_cast<int>(plan.a_box_bytes);
   p.stage_bytes = static_cast<int>(plan.stage_bytes);
   p.stages = plan.stages;
@@ -37,8 +49,9 @@ void launch_subpixel(const SubpixelArgs<T>& args, const SubpixelPlan& plan, cuda
   p.scale = args.scale;
   p.shift = args.shift;
   p.relu = args.relu ? 1 : 0;
-  const CUtensorMap a_map = activation_map(args.input, shape.batch, shape.height, shape.width,
-                                           shape.in_channels, plan.box_rows, plan.box_images);
+  const CUtensorMap a_map =
+      activation_map(args.input, shape.batch, shape.height, shape.width, shape.in_channels,
+                     plan.box_rows, plan.box_images, plan.by_position ? 1 : shape.width);
   CUtensorMap b_map{};
   if constexpr (sizeof(T) == 2) {
     b_map = bf16_tensor_map(args.filter, 25 * shape.in_channels, shape.out_channels,
@@ -47,7 +60,7 @@ void launch_subpixel(const SubpixelArgs<T>& args, const SubpixelPlan& plan, cuda
     b_map = fp32_tensor_map(args.filter, shape.out_channels, 25 * shape.in_channels,
                             25 * shape.in_channels, kWidth);
   }
-  const long long items = 4LL * p.row_tiles * p.column_tiles;
+  const long long items = 4LL * p.positions * p.row_tiles * p.column_tiles;
   const dim3 grid = cudalabs::checked_grid(
       std::min<long long>(items, cudalabs::multiprocessor_count()), 1, 1, "lab11 tconv_subpixel");
   const auto kernel = &subpixel_wgmma_kernel<kWidth, kRowBlocks, T>;
@@ -65,7 +78,7 @@ void tconv_subpixel(const SubpixelArgs<T>& args, cudaStream_t stream) {
   if (shape.in_channels % kChannels != 0)
     throw std::invalid_argument(detail::subpixel_error(
         "in_channels", shape.in_channels, "is not a multiple of " + std::to_string(kChannels)));
-  const SubpixelPlan plan = plan_subpixel(shape);
+  const SubpixelPlan plan = plan_subpixel(shape, LAB11_SUBPIXEL_BY_POSITION != 0);
   if (!aligned_to(args.scale, 8) || !aligned_to(args.shift, 8) ||
       !aligned_to(args.output, 2 * sizeof(T)))
     throw std::invalid_argument(

@@ -18,7 +18,7 @@ struct SubpixelParams {
   int width;           ///< input columns W
   int in_channels;     ///< C, a multiple of 64 (BF16) or 32 (TF32)
   int out_channels;    ///< K
-  int row_tiles;       ///< tiles of BM pixels per phase
+  int row_tiles;       ///< tiles of BM pixels per phase (by position: of BM images per position)
   int column_tiles;    ///< tiles of BN channels
   int halo;            ///< 1: a stage is a column of taps (subpixel_plan.h), 0: one tap
   int image_pixels;    ///< a tile's pixels of one image: R x W (R rows, or H for whole images)
@@ -30,6 +30,8 @@ struct SubpixelParams {
   const float* scale;  ///< per output channel
   const float* shift;  ///< per output channel
   int relu;            ///< 1: ReLU after scale and shift
+  int by_position;     ///< 1: tiles by position (SubpixelPlan::by_position), 0: of image rows
+  int positions;       ///< H x W by position, else 1: items are 4 x positions x row x column tiles
 };
 
 /// Channels of one stage: one 128-byte swizzled row (64 BF16, 32 TF32).

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "common/reference_dcgan.h"
+#include "labs/09_dcgan/subpixel.h"
 #include "tiles.h"
 
 #include <algorithm>
@@ -40,6 +41,12 @@ struct SubpixelPlan {
   std::size_t stage_bytes = 0;   ///< A box and B's taps (3 with the halo, else 1), 1024-aligned
   int stages = 0;                ///< stages that fit in shared memory, at most kSubpixelMaxStages
   std::size_t shared_bytes = 0;  ///< dynamic shared memory: stages, alignment, barriers
+  /// Tiles of BM images at one input position (i, j) instead of BM pixels of whole rows: a k
+  /// step is one tap, and only the taps that reach inside the image are multiplied (near the
+  /// edges of a small image the others are a large share: 28 % of tconv1's at 4 x 4). Chosen,
+  /// where the kernel takes it, when it multiplies fewer tiles' taps than whole rows would
+  /// (by_position_pays); never with the halo.
+  bool by_position = false;
 };
 
 namespace detail {
@@ -73,11 +80,62 @@ inline bool fill_stages(int width, bool halo, SubpixelPlan& plan) {
   return plan.stages >= 2;
 }
 
+/// Tiles x taps multiplied: by image rows (every tile all 25 taps of its phase, the ones past the
+/// edge on the copy engine's zeros) or by position (each of the H x W positions' tiles of images
+/// only the taps that reach inside).
+inline long long row_tile_taps(const cudalabs::dcgan::TconvShape& shape, int tile_pixels) {
+  const long long pixels = static_cast<long long>(shape.batch) * shape.height * shape.width;
+  return (pixels + tile_pixels - 1) / tile_pixels * 25;
+}
+inline long long position_tile_taps(const cudalabs::dcgan::TconvShape& shape, int tile_pixels) {
+  using namespace lab09::subpixel;
+  long long reaching = 0;  // over the four phases and every position: rows' taps x columns'
+  for (const int py : {0, 1}) {
+    long long rows = 0, columns = 0;
+    int first = 0, count = 0;
+    for (int i = 0; i < shape.height; ++i) {
+      reaching_taps(py, i, shape.height, first, count);
+      rows += count;
+    }
+    for (const int px : {0, 1}) {
+      columns = 0;
+      for (int j = 0; j < shape.width; ++j) {
+        reaching_taps(px, j, shape.width, first, count);
+        columns += count;
+      }
+      reaching += rows * columns;
+    }
+  }
+  return (shape.batch + tile_pixels - 1) / tile_pixels * reaching;
+}
+
+/// Whether tiles by position multiply fewer taps than tiles of image rows.
+inline bool by_position_pays(const cudalabs::dcgan::TconvShape& shape, int tile_pixels) {
+  return position_tile_taps(shape, tile_pixels) < row_tile_taps(shape, tile_pixels);
+}
+
+/// A plan by position: a box of one pixel of tile_pixels images, a tap's B a stage.
+inline void fill_position_stages(SubpixelPlan& plan) {
+  plan.by_position = true;
+  plan.tile_rows = 1;
+  plan.box_rows = 1;
+  plan.box_images = plan.tile_pixels;
+  plan.a_box_bytes = 128 * static_cast<std::size_t>(plan.tile_pixels);
+  plan.stage_bytes =
+      (plan.a_box_bytes + 128 * static_cast<std::size_t>(plan.width) + 1023) / 1024 * 1024;
+  const std::size_t fixed = 1024 + 2 * kSubpixelMaxStages * 8;
+  plan.stages = static_cast<int>(
+      std::min<std::size_t>(kSubpixelMaxStages, (kSubpixelSharedLimit - fixed) / plan.stage_bytes));
+  plan.shared_bytes = plan.stages * plan.stage_bytes + fixed;
+}
+
 }  // namespace detail
 
-/// The plan for `shape`. Throws std::invalid_argument naming the size it cannot take (K not a
-/// multiple of 64, or no tile of whole image rows).
-inline SubpixelPlan plan_subpixel(const cudalabs::dcgan::TconvShape& shape) {
+/// The plan for `shape`; `may_by_position`: the kernel takes tiles by position (the solution's
+/// does). Throws std::invalid_argument naming the size it cannot take (K not a multiple of 64, or
+/// no tile of whole image rows).
+inline SubpixelPlan plan_subpixel(const cudalabs::dcgan::TconvShape& shape,
+                                  bool may_by_position = false) {
   SubpixelPlan plan;
   const int k = shape.out_channels;
   // One tile across K where it fits, else the widest width that divides K.
@@ -107,8 +165,11 @@ inline SubpixelPlan plan_subpixel(const cudalabs::dcgan::TconvShape& shape) {
   plan.box_images = part_of_an_image ? 1 : plan.tile_pixels / image_pixels;
   const bool halo_fits = shape.width % 8 == 0 && plan.tile_rows * shape.width % 64 == 0 &&
                          plan.tile_rows >= 2 && plan.tile_rows + 2 <= 256;
-  if (!(halo_fits && detail::fill_stages(shape.width, true, plan)))
+  if (!(halo_fits && detail::fill_stages(shape.width, true, plan))) {
     detail::fill_stages(shape.width, false, plan);
+    if (may_by_position && detail::by_position_pays(shape, plan.tile_pixels))
+      detail::fill_position_stages(plan);
+  }
   return plan;
 }
 

@@ -61,14 +61,15 @@ namespace {
 // The maps below for an element of `bytes` bytes and driver type `type`: the 4-D activations.
 CUtensorMap activation_map_of(const void* activations, CUtensorMapDataType type, int bytes,
                               int batch, int height, int width, int channels, int box_rows,
-                              int box_images) {
+                              int box_images, int box_columns) {
   const int box_channels = 128 / bytes;
   if (reinterpret_cast<std::uintptr_t>(activations) % 16 != 0)
     throw std::invalid_argument("lab11 activation map: the activations are not 16-byte aligned");
   if (channels % box_channels != 0)
     throw std::invalid_argument("lab11 activation map: channels = " + std::to_string(channels) +
                                 " is not a multiple of " + std::to_string(box_channels));
-  for (const int box : {width, box_rows, box_images}) {
+  if (box_columns == 0) box_columns = width;
+  for (const int box : {box_columns, box_rows, box_images}) {
     if (box < 1 || box > 256)
       throw std::invalid_argument("lab11 activation map: a box of " + std::to_string(box) +
                                   " is outside 1 .. 256");
@@ -78,9 +79,9 @@ CUtensorMap activation_map_of(const void* activations, CUtensorMapDataType type,
                               static_cast<cuuint64_t>(height), static_cast<cuuint64_t>(batch)};
   const cuuint64_t pixel = static_cast<cuuint64_t>(channels) * bytes;
   const cuuint64_t strides[3] = {pixel, pixel * width, pixel * width * height};
-  const cuuint32_t box[4] = {static_cast<cuuint32_t>(box_channels), static_cast<cuuint32_t>(width),
-                             static_cast<cuuint32_t>(box_rows),
-                             static_cast<cuuint32_t>(box_images)};
+  const cuuint32_t box[4] = {
+      static_cast<cuuint32_t>(box_channels), static_cast<cuuint32_t>(box_columns),
+      static_cast<cuuint32_t>(box_rows), static_cast<cuuint32_t>(box_images)};
   const cuuint32_t element_stride[4] = {1, 1, 1, 1};
   const CUresult result = cudalabs::tensor_map_encoder()(
       &map, type, 4, const_cast<void*>(activations), size, strides, box, element_stride,
@@ -124,15 +125,15 @@ CUtensorMap fp32_tensor_map(const float* matrix, int rows, int cols, int ld, int
 }
 
 CUtensorMap activation_map(const __nv_bfloat16* activations, int batch, int height, int width,
-                           int channels, int box_rows, int box_images) {
+                           int channels, int box_rows, int box_images, int box_columns) {
   return activation_map_of(activations, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, batch, height, width,
-                           channels, box_rows, box_images);
+                           channels, box_rows, box_images, box_columns);
 }
 
 CUtensorMap activation_map(const float* activations, int batch, int height, int width, int channels,
-                           int box_rows, int box_images) {
+                           int box_rows, int box_images, int box_columns) {
   return activation_map_of(activations, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, batch, height, width,
-                           channels, box_rows, box_images);
+                           channels, box_rows, box_images, box_columns);
 }
 
 }  // namespace lab11

@@ -24,14 +24,15 @@ CUtensorMap fp32_tensor_map(const float* matrix, int rows, int cols, int ld, int
 
 /// A tensor map of the NHWC activations at `activations` (batch x height x width x channels,
 /// 16-byte aligned, channels a multiple of the 128 bytes of one box row: 64 BF16 or 32 FP32), read
-/// in boxes of one 128-byte row of channels x width x box_rows x box_images: box_rows x box_images
-/// whole image rows of pixels, each pixel's channels one swizzled row in shared memory, zeros
-/// outside the tensor (at negative coordinates too). Throws std::invalid_argument or
-/// std::runtime_error as bf16_tensor_map does.
+/// in boxes of one 128-byte row of channels x box_columns (0: width) x box_rows x box_images:
+/// box_rows x box_images whole image rows of pixels (or, one column and one row, one pixel of
+/// box_images images), each pixel's channels one swizzled row in shared memory, zeros outside the
+/// tensor (at negative coordinates too). Throws std::invalid_argument or std::runtime_error as
+/// bf16_tensor_map does.
 CUtensorMap activation_map(const __nv_bfloat16* activations, int batch, int height, int width,
-                           int channels, int box_rows, int box_images);
+                           int channels, int box_rows, int box_images, int box_columns = 0);
 /// The same for FP32 activations (TF32 inputs): boxes of 32 channels.
 CUtensorMap activation_map(const float* activations, int batch, int height, int width, int channels,
-                           int box_rows, int box_images);
+                           int box_rows, int box_images, int box_columns = 0);
 
 }  // namespace lab11

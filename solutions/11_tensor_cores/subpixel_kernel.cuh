@@ -17,23 +17,76 @@
 #include "hopper_kernels.cuh"
 #include "subpixel_params.h"
 
+// This kernel takes tiles by position (dcgan_launch.cuh, SubpixelPlan::by_position).
+#define LAB11_SUBPIXEL_BY_POSITION 1
+
 namespace lab11 {
 namespace {
 
-// One item's place: phase z, first pixel, first output channel.
+// One item's place: phase z, first pixel (by position: first image), first output channel, and
+// by position the input pixel i W + j its images share.
 struct SubpixelItem {
   int z;
   long long pixel0;
   int col0;
+  int position;
 };
 
 template <class T>
 __device__ __forceinline__ SubpixelItem subpixel_item(const SubpixelParams<T>& p, int item, int bm,
                                                       int bn) {
-  const int per_phase = p.row_tiles * p.column_tiles;
+  const int per_position = p.row_tiles * p.column_tiles;
+  const int per_phase = p.positions * per_position;
   const int z = item / per_phase, in_phase = item % per_phase;
-  return {z, static_cast<long long>(in_phase / p.column_tiles) * bm,
-          (in_phase % p.column_tiles) * bn};
+  const int position = in_phase / per_position, tile = in_phase % per_position;
+  return {z, static_cast<long long>(tile / p.column_tiles) * bm, (tile % p.column_tiles) * bn,
+          position};
+}
+
+// By position: the taps of phase z that reach inside the image from the item's pixel, a range of
+// rows (ty) by a range of columns (tx).
+struct ReachingTaps {
+  int first_ty, rows, first_tx, columns;
+};
+template <class T>
+__device__ __forceinline__ ReachingTaps item_reaching_taps(const SubpixelParams<T>& p,
+                                                           const SubpixelItem& item) {
+  namespace sub = lab09::subpixel;
+  ReachingTaps r;
+  const int i = item.position / p.width, j = item.position - i * p.width;
+  sub::reaching_taps(sub::phase_row(item.z), i, p.height, r.first_ty, r.rows);
+  sub::reaching_taps(sub::phase_col(item.z), j, p.width, r.first_tx, r.columns);
+  return r;
+}
+
+// The item's k steps: one a tap (by position: a reaching tap) or a column of taps, times the
+// channel blocks.
+template <class T>
+__device__ __forceinline__ int item_k_steps(const SubpixelParams<T>& p, const SubpixelItem& item,
+                                            bool halo) {
+  if (p.by_position) {
+    const ReachingTaps r = item_reaching_taps(p, item);
+    return r.rows * r.columns * (p.in_channels / stage_channels<T>());
+  }
+  return phase_k_steps(item.z, p.in_channels, stage_channels<T>(), halo);
+}
+
+// B's rows `row` .. row + 63 of the item's phase (a tap's channel block), its BN columns from
+// col0, at b_tile: 64 x 64 panels (BF16), or BN rows of the transposed filter (TF32).
+template <int BN, class T>
+__device__ __forceinline__ void load_filter_tap(unsigned char* b_tile, std::uint64_t* full,
+                                                const CUtensorMap& b_map,
+                                                const SubpixelParams<T>& p,
+                                                const SubpixelItem& item, int row) {
+  const int b_row = phase_first_row(item.z, p.in_channels) + row;
+  if constexpr (sizeof(T) == 2) {
+#pragma unroll
+    for (int panel = 0; panel < BN / SwizzledTile::kPanelColumns; ++panel)
+      ptx::tma_load_2d(b_tile + panel * SwizzledTile::kPanelBytes, &b_map, full,
+                       item.col0 + panel * SwizzledTile::kPanelColumns, b_row);
+  } else {
+    ptx::tma_load_2d(b_tile, &b_map, full, b_row, item.col0);  // BN rows, transposed filter
+  }
 }
 
 // Stage s of k step kt of `item`: channels kChannels (kt % (C / kChannels)) onwards of tap kt /
@@ -50,6 +103,18 @@ __device__ __forceinline__ void load_subpixel_stage(unsigned char* stage, std::u
   const int blocks_per_tap = p.in_channels / kChannels;
   const int step = kt / blocks_per_tap, c0 = (kt % blocks_per_tap) * kChannels;
   const int py = phase_row(item.z), px = phase_col(item.z);
+  if (p.by_position) {
+    // One reaching tap of BM images' pixel (i, j): box (channels, 1, 1, BM) at its input pixel.
+    const ReachingTaps r = item_reaching_taps(p, item);
+    const int ty = r.first_ty + step / r.columns, tx = r.first_tx + step % r.columns;
+    const int i = item.position / p.width, j = item.position - i * p.width;
+    ptx::mbarrier_arrive_expect_bytes(full, p.a_box_bytes + BN * SwizzledTile::kRowBytes);
+    ptx::tma_load_4d(stage, &a_map, full, c0, j + input_offset(px, tx), i + input_offset(py, ty),
+                     static_cast<int>(item.pixel0));
+    load_filter_tap<BN>(stage + p.a_box_bytes, full, b_map, p, item,
+                        (ty * taps(px) + tx) * p.in_channels + c0);
+    return;
+  }
   // The taps this stage serves: a column (ty = 0 .. taps(py) - 1) or one.
   const int tx = halo ? step : step % taps(px);
   const int first_ty = halo ? 0 : step / taps(px), tap_rows = halo ? taps(py) : 1;
@@ -61,16 +126,8 @@ __device__ __forceinline__ void load_subpixel_stage(unsigned char* stage, std::u
   ptx::tma_load_4d(stage, &a_map, full, c0, input_offset(px, tx), row0, n0);
   for (int t = 0; t < tap_rows; ++t) {
     const int tap = (first_ty + t) * taps(px) + tx;
-    const int b_row = phase_first_row(item.z, p.in_channels) + tap * p.in_channels + c0;
-    unsigned char* b_tile = stage + p.a_box_bytes + t * BN * SwizzledTile::kRowBytes;
-    if constexpr (sizeof(T) == 2) {
-#pragma unroll
-      for (int panel = 0; panel < BN / SwizzledTile::kPanelColumns; ++panel)
-        ptx::tma_load_2d(b_tile + panel * SwizzledTile::kPanelBytes, &b_map, full,
-                         item.col0 + panel * SwizzledTile::kPanelColumns, b_row);
-    } else {
-      ptx::tma_load_2d(b_tile, &b_map, full, b_row, item.col0);  // BN rows, transposed filter
-    }
+    load_filter_tap<BN>(stage + p.a_box_bytes + t * BN * SwizzledTile::kRowBytes, full, b_map, p,
+                        item, tap * p.in_channels + c0);
   }
 }
 // [tap_box]
@@ -124,7 +181,7 @@ __device__ __forceinline__ void multiply_taps(float (&acc)[kRowBlocks][kN / 2],
 template <int kN, class T>
 __device__ __forceinline__ void store_phase_pixels(const SubpixelParams<T>& p,
                                                    const float (&acc)[kN / 2], long long pixel0,
-                                                   int col0, int z) {
+                                                   int col0, int z, int position) {
   const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
   const int row_parity = lab09::subpixel::phase_row(z);
   const int column_parity = lab09::subpixel::phase_col(z);
@@ -132,9 +189,10 @@ __device__ __forceinline__ void store_phase_pixels(const SubpixelParams<T>& p,
   T* out[2];
 #pragma unroll
   for (int half = 0; half < 2; ++half) {
+    // A row of the tile: a pixel of the batch, or by position an image at pixel `position`.
     const long long pixel = pixel0 + 16 * warp + lane / 4 + 8 * half;
-    const long long n = pixel / image_pixels;
-    const int in_image = static_cast<int>(pixel - n * image_pixels);
+    const long long n = p.by_position ? pixel : pixel / image_pixels;
+    const int in_image = p.by_position ? position : static_cast<int>(pixel - n * image_pixels);
     const int i = in_image / p.width, j = in_image - i * p.width;
     out[half] = n < p.batch ? p.output + ((n * 2 * p.height + 2 * i + row_parity) * 2 * p.width +
                                           2 * j + column_parity) *
@@ -178,7 +236,7 @@ inline constexpr bool kMayTurn = kWidth == 64 && kRowBlocks == 2;
 
 template <class T>
 __device__ __forceinline__ bool channels_as_m(const SubpixelParams<T>& p) {
-  return p.width % 8 == 0 && p.image_pixels % 128 == 0;
+  return !p.by_position && p.width % 8 == 0 && p.image_pixels % 128 == 0;
 }
 
 // multiply_taps turned around, without waiting: D^T (64 channels x 128 pixels) (+)= the taps'
@@ -292,7 +350,7 @@ __device__ __forceinline__ void consume_items_turned(const SubpixelParams<T>& p,
   // Broadcast from lane 0: the compiler then knows the warpgroup is the same across the warp.
   const int consumer = __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x / 128), 0) - 1;
   const int lane = threadIdx.x % 32;
-  const int items = 4 * p.row_tiles * p.column_tiles;
+  const int items = 4 * p.positions * p.row_tiles * p.column_tiles;
   const int m = consumer * 128;  // the consumer's first pixel in the tile, within one image
   const std::uint32_t pixel_offset =
       (m / p.image_pixels * p.box_pixels + m % p.image_pixels) * SwizzledTile::kRowBytes;
@@ -300,12 +358,12 @@ __device__ __forceinline__ void consume_items_turned(const SubpixelParams<T>& p,
   const std::uint32_t shared_base = ptx::shared_address(shared);
   float acc[64], done[64];
   zero(acc);
-  SubpixelItem finished{-1, 0, 0};  // z < 0: no tile waits for its epilogue
+  SubpixelItem finished{-1, 0, 0, 0};  // z < 0: no tile waits for its epilogue
   int s = 0, phase = 0;
   for (int index = blockIdx.x; index < items; index += gridDim.x) {
     const SubpixelItem item = subpixel_item(p, index, Tile::BM, Tile::BN);
     const int py = lab09::subpixel::phase_row(item.z);
-    const int k_steps = phase_k_steps(item.z, p.in_channels, stage_channels<T>(), halo);
+    const int k_steps = item_k_steps(p, item, halo);
     const int tap_rows = halo ? lab09::subpixel::taps(py) : 1;
     const int first_row = halo ? 1 + lab09::subpixel::input_offset(py, 0) : 0;
     for (int kt = 0; kt < k_steps; ++kt) {
@@ -331,7 +389,7 @@ __device__ __forceinline__ void consume_items_turned(const SubpixelParams<T>& p,
     }
 #pragma unroll
     for (int v = 0; v < 64; ++v) done[v] = acc[v];
-    finished = {item.z, item.pixel0 + m, item.col0};
+    finished = {item.z, item.pixel0 + m, item.col0, 0};
   }
   if (finished.z >= 0)
     store_phase_pixels_turned(p, done, finished.pixel0, finished.col0, finished.z);
@@ -348,7 +406,7 @@ __device__ __forceinline__ void consume_items(const SubpixelParams<T>& p, unsign
   // keeps what follows from it (the descriptors) in uniform registers.
   const int consumer = __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x / 128), 0) - 1;
   const int lane = threadIdx.x % 32;
-  const int items = 4 * p.row_tiles * p.column_tiles;
+  const int items = 4 * p.positions * p.row_tiles * p.column_tiles;
   constexpr int kConsumerRows = 64 * kRowBlocks;
   // Where block h's pixels sit in a stage's A box: the box holds each image's rows (two more
   // with the halo) one after the other, and a 64-pixel block stays in one image.
@@ -364,7 +422,7 @@ __device__ __forceinline__ void consume_items(const SubpixelParams<T>& p, unsign
   for (int index = blockIdx.x; index < items; index += gridDim.x) {
     const SubpixelItem item = subpixel_item(p, index, Tile::BM, Tile::BN);
     const int py = lab09::subpixel::phase_row(item.z);
-    const int k_steps = phase_k_steps(item.z, p.in_channels, stage_channels<T>(), halo);
+    const int k_steps = item_k_steps(p, item, halo);
     // With the halo, tap ty reads the box from row 1 + input_offset(py, ty): 0 for the last tap.
     const int tap_rows = halo ? lab09::subpixel::taps(py) : 1;
     const int first_row = halo ? 1 + lab09::subpixel::input_offset(py, 0) : 0;
@@ -396,7 +454,7 @@ __device__ __forceinline__ void consume_items(const SubpixelParams<T>& p, unsign
     const long long pixel0 = item.pixel0 + consumer * kConsumerRows;
 #pragma unroll
     for (int h = 0; h < kRowBlocks; ++h)
-      store_phase_pixels<Tile::BN>(p, acc[h], pixel0 + 64 * h, item.col0, item.z);
+      store_phase_pixels<Tile::BN>(p, acc[h], pixel0 + 64 * h, item.col0, item.z, item.position);
   }
 }
 
@@ -411,7 +469,7 @@ __global__ void __launch_bounds__(SubpixelTile<kWidth, kRowBlocks>::kThreads, 1)
   const auto stage = [&](int s) { return shared + s * p.stage_bytes; };
   std::uint64_t* full = reinterpret_cast<std::uint64_t*>(shared + p.stages * p.stage_bytes);
   std::uint64_t* empty = full + Tile::kMaxStages;
-  const int items = 4 * p.row_tiles * p.column_tiles;
+  const int items = 4 * p.positions * p.row_tiles * p.column_tiles;
   const bool halo = Tile::kMayHalo && p.halo;
 
   if (threadIdx.x == 0) {
@@ -430,7 +488,7 @@ __global__ void __launch_bounds__(SubpixelTile<kWidth, kRowBlocks>::kThreads, 1)
       int s = 0, phase = 0;
       for (int index = blockIdx.x; index < items; index += gridDim.x) {
         const SubpixelItem item = subpixel_item(p, index, Tile::BM, Tile::BN);
-        const int k_steps = phase_k_steps(item.z, p.in_channels, stage_channels<T>(), halo);
+        const int k_steps = item_k_steps(p, item, halo);
         for (int kt = 0; kt < k_steps; ++kt) {
           ptx::mbarrier_wait(&empty[s], phase ^ 1);
           load_subpixel_stage<Tile::BN>(stage(s), &full[s], a_map, b_map, p, item, kt, halo);

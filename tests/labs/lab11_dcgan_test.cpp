@@ -1,7 +1,8 @@
 // Lab 11, step 7: the DCGAN on tensor cores.
 // - tconv_subpixel_bf16 on the generator's layers and on odd shapes (a partial last tile, several
 //   channel blocks, tiles of part of an image and of several images, every tile width, a box per
-//   tap and the halo's box per column of taps, 64-channel tiles turned with channels as M), output
+//   tap and the halo's box per column of taps, 64-channel tiles turned with channels as M, tiles
+//   by position), output
 //   poisoned first, against the double-precision reference on the same BF16-rounded inputs and
 //   filter, element by element;
 // - the same with TF32 inputs (FP32 activations, the transposed filter);
@@ -200,6 +201,10 @@ INSTANTIATE_TEST_SUITE_P(
         LayerCase{"b3_8x16_c64_k64_turned_partial_tile", {3, 8, 16, 64, 64}, true},
         LayerCase{"b2_16x16_c128_k192_turned_column_tiles", {2, 16, 16, 128, 192}, false},
         LayerCase{"b1_2x256_c64_k64_turned_box_per_tap", {1, 2, 256, 64, 64}, true},
+        // Tiles by position (the solution's plan takes them where they multiply fewer taps):
+        // 4 x 4 images with a partial last tile of images, and 4 x 8 images.
+        LayerCase{"b200_4x4_c64_k256_by_position", {200, 4, 4, 64, 256}, true},
+        LayerCase{"b256_4x8_c64_k128_by_position", {256, 4, 8, 64, 128}, false},
         LayerCase{"tf32_layer1_b2", dcgan::generator_layer(1, 2), true, ComputePrecision::kTf32},
         LayerCase{"tf32_layer2_b3", dcgan::generator_layer(2, 3), false, ComputePrecision::kTf32},
         LayerCase{"tf32_layer3_b2", dcgan::generator_layer(3, 2), true, ComputePrecision::kTf32},
@@ -223,6 +228,10 @@ INSTANTIATE_TEST_SUITE_P(
                   ComputePrecision::kTf32},
         LayerCase{"tf32_b3_8x16_c32_k192_turned_partial_tile",
                   {3, 8, 16, 32, 192},
+                  true,
+                  ComputePrecision::kTf32},
+        LayerCase{"tf32_b300_4x4_c32_k256_by_position",
+                  {300, 4, 4, 32, 256},
                   true,
                   ComputePrecision::kTf32}),
     [](const ::testing::TestParamInfo<LayerCase>& info) { return info.param.name; });

@@ -60,6 +60,37 @@ TEST(SubpixelPlan, FallsBackToSmallerTilesAndToABoxPerTap) {
   EXPECT_TRUE(two_rows.halo);
 }
 
+// Tiles by position where the kernel takes them and they multiply fewer taps: tconv1's 4 x 4
+// images at batch 5248 (the copy engine's zeros are 28 % of its taps by rows), not a batch too
+// small to fill a tile of images, never with the halo, never where the kernel does not take them.
+TEST(SubpixelPlan, TilesByPositionWhereTheyMultiplyFewerTaps) {
+  const TconvShape tconv1 = cudalabs::dcgan::generator_layer(1, 5248);
+  EXPECT_FALSE(plan_subpixel(tconv1).by_position);
+  const SubpixelPlan one = plan_subpixel(tconv1, true);
+  EXPECT_TRUE(one.by_position);
+  EXPECT_EQ(one.tile_pixels, 128);
+  EXPECT_EQ(one.box_rows, 1);
+  EXPECT_EQ(one.box_images, 128);
+  EXPECT_EQ(one.a_box_bytes, 128u * 128);
+  EXPECT_EQ(one.stages, 4);
+  // The counts behind it, worked by hand: a row of 4 reaches 10 of 12 three-tap and 7 of 8
+  // two-tap placements, so the 4 x 4 positions of the four phases reach 17 x 17 = 289 of 400.
+  EXPECT_EQ(detail::position_tile_taps(tconv1, 128), 41 * 289);
+  EXPECT_EQ(detail::row_tile_taps(tconv1, 128), 656 * 25);
+  // Batch 9: one tile of 9 images a position multiplies more than two tiles of rows.
+  EXPECT_FALSE(plan_subpixel(cudalabs::dcgan::generator_layer(1, 9), true).by_position);
+  // The halo layers keep the halo; tconv2 and tconv3 at batch 5248.
+  for (const int layer : {2, 3}) {
+    const SubpixelPlan plan = plan_subpixel(cudalabs::dcgan::generator_layer(layer, 5248), true);
+    EXPECT_TRUE(plan.halo) << layer;
+    EXPECT_FALSE(plan.by_position) << layer;
+  }
+  // Rectangular images without the halo: 4 x 8 at batch 256, tiles of 256 images.
+  const SubpixelPlan wide = plan_subpixel({256, 4, 8, 64, 128}, true);
+  EXPECT_TRUE(wide.by_position);
+  EXPECT_EQ(wide.tile_pixels, 256);
+}
+
 TEST(SubpixelPlan, RefusesWhatNoTileFits) {
   using cudalabs::testing::expect_rejected;
   expect_rejected(
@@ -84,7 +115,7 @@ TEST(SubpixelPlan, RefusesWhatNoTileFits) {
 
 // Every accepted layer: what the kernel assumes of the plan.
 TEST(SubpixelPlan, KeepsTheKernelsInvariantsOnEveryShape) {
-  int accepted = 0, halos = 0;
+  int accepted = 0, halos = 0, by_positions = 0;
   for (const int height : {1, 2, 3, 4, 5, 8, 12, 16, 24, 32, 64, 128})
     for (const int width : {1, 2, 4, 8, 12, 16, 24, 32, 64, 128, 256})
       for (const int k : {64, 128, 192, 256, 320, 512}) {
@@ -94,6 +125,18 @@ TEST(SubpixelPlan, KeepsTheKernelsInvariantsOnEveryShape) {
           plan = plan_subpixel(shape);
         } catch (const std::invalid_argument&) {
           continue;
+        }
+        // By position at a batch that fills its tiles: the box is one pixel of BM images.
+        const SubpixelPlan by_position = plan_subpixel({600, height, width, 64, k}, true);
+        if (by_position.by_position) {
+          ASSERT_FALSE(by_position.halo) << height << " x " << width;
+          ASSERT_EQ(by_position.box_images, by_position.tile_pixels);
+          ASSERT_EQ(by_position.a_box_bytes, 128u * by_position.tile_pixels);
+          ASSERT_GE(by_position.stages, 2);
+          ASSERT_LE(by_position.shared_bytes, kSubpixelSharedLimit);
+          ASSERT_EQ(by_position.stage_bytes % 1024, 0u);
+          ASSERT_GE(by_position.stage_bytes, by_position.a_box_bytes + by_position.width * 128u);
+          ++by_positions;
         }
         ++accepted;
         const std::string at =
@@ -135,6 +178,7 @@ TEST(SubpixelPlan, KeepsTheKernelsInvariantsOnEveryShape) {
       }
   EXPECT_GT(accepted, 100);
   EXPECT_GT(halos, 30);
+  EXPECT_GT(by_positions, 10);
 }
 
 }  // namespace
