@@ -273,6 +273,11 @@ __global__ void __launch_bounds__(SpecializedTile<kWidth>::kThreads, 1)
 //     transposed filter (K-major: one TMA box of BN rows at (column, col0) a tap), ptx::wgmma_tf32
 //     with a K-major descriptor for B (as A's), and the epilogue stores ptx::round_to_tf32 values.
 //  Predict: how many bytes of A does a layer read from L2 with a box per tap, and with the halo?
+// 18. (Beyond the step) Tiles by position: near the edges of a small image many taps multiply the
+//     copy engine's zeros (28 % of tconv1's at 4 x 4). With p.by_position an item is p.row_tiles'
+//     tile of BM images at one input pixel (p.positions of them a phase), a k step one tap that
+//     reaches inside (lab09::subpixel::reaching_taps), its box one pixel of BM images. To take
+//     such items, `#define LAB11_SUBPIXEL_BY_POSITION 1` before dcgan_launch.cuh (the last include).
 template <int kWidth, int kRowBlocks, class T>
 __global__ void __launch_bounds__(SubpixelTile<kWidth, kRowBlocks>::kThreads, 1)
     subpixel_wgmma_kernel(SubpixelParams<T> p, const __grid_constant__ CUtensorMap a_map,
