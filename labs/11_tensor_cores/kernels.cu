@@ -277,7 +277,7 @@ __global__ void __launch_bounds__(SpecializedTile<kWidth>::kThreads, 1)
 //     copy engine's zeros (28 % of tconv1's at 4 x 4). With p.by_position an item is p.row_tiles'
 //     tile of BM images at one input pixel (p.positions of them a phase), a k step one tap that
 //     reaches inside (lab09::subpixel::reaching_taps), its box one pixel of BM images. To take
-//     such items, `#define LAB11_SUBPIXEL_BY_POSITION 1` before dcgan_launch.cuh (the last include).
+//     such items, `#define LAB11_SUBPIXEL_BY_POSITION 1` before the last include.
 template <int kWidth, int kRowBlocks, class T>
 __global__ void __launch_bounds__(SubpixelTile<kWidth, kRowBlocks>::kThreads, 1)
     subpixel_wgmma_kernel(SubpixelParams<T> p, const __grid_constant__ CUtensorMap a_map,
