@@ -224,13 +224,13 @@ __device__ __forceinline__ void store_phase_pixels(const SubpixelParams<T>& p,
 }
 
 // Channels as M. A tile 64 channels wide gives each k step two m64n64 products a consumer, each
-// reading 64 rows of pixels and 64 of filter from shared memory for 64 x 64 multiply-adds a k:
-// shared memory's bandwidth, not the tensor cores, sets their pace. Turned around, D^T = W^T A^T is
-// one m64n128 product a consumer: the filter's rows of a stage are A (BF16: the panel, each k-row's
-// channels side by side, MN-major; TF32: the transposed filter's box, K-major), the consumer's 128
-// pixel rows of the box are B (K-major), 192 rows for the same work instead of 256, and half the
-// instructions. The stages are the same. The consumer's 128 pixels must lie in one image, whose
-// rows are whole pieces of 8 pixels (for the epilogue).
+// reading 64 rows of pixels and 64 of filter from shared memory for 64 x 64 multiply-adds a k (as
+// many rows as outputs: Nsight Compute had tconv3 at 43 % of the tensor pipe, against 70 % at 256
+// channels). Turned around, D^T = W^T A^T is one m64n128 product a consumer: the filter's rows of a
+// stage are A (BF16: the panel, each k-row's channels side by side, MN-major; TF32: the transposed
+// filter's box, K-major), the consumer's 128 pixel rows of the box are B (K-major), 192 rows for
+// the same work instead of 256, and half the instructions. The stages are the same. The consumer's
+// 128 pixels must lie in one image, whose rows are whole pieces of 8 pixels (for the epilogue).
 template <int kWidth, int kRowBlocks>
 inline constexpr bool kMayTurn = kWidth == 64 && kRowBlocks == 2;
 
@@ -342,7 +342,8 @@ __device__ __forceinline__ void store_phase_pixels_turned(const SubpixelParams<T
 
 // The turned consumers' walk: like consume_items's, but a tile's epilogue waits for the first k
 // step of the next tile to be issued, and runs while the tensor cores multiply it (the epilogue
-// is a third of a 64-channel tile's time). Its sums wait in `done` meanwhile: 64 more registers.
+// drew a third of a 64-channel tile's stall samples). Its sums wait in `done` meanwhile: 64 more
+// registers.
 template <class Tile, class T>
 __device__ __forceinline__ void consume_items_turned(const SubpixelParams<T>& p,
                                                      unsigned char* shared, std::uint64_t* full,
