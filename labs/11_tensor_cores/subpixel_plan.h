@@ -80,13 +80,14 @@ inline bool fill_stages(int width, bool halo, SubpixelPlan& plan) {
   return plan.stages >= 2;
 }
 
-/// Tiles x taps multiplied: by image rows (every tile all 25 taps of its phase, the ones past the
-/// edge on the copy engine's zeros) or by position (each of the H x W positions' tiles of images
-/// only the taps that reach inside).
+/// Tiles x taps multiplied by image rows: every tile all 25 taps of its phase, the ones past the
+/// edge on the copy engine's zeros.
 inline long long row_tile_taps(const cudalabs::dcgan::TconvShape& shape, int tile_pixels) {
   const long long pixels = static_cast<long long>(shape.batch) * shape.height * shape.width;
   return (pixels + tile_pixels - 1) / tile_pixels * 25;
 }
+/// Tiles x taps multiplied by position: each of the H x W positions' tiles of images only the taps
+/// that reach inside the image.
 inline long long position_tile_taps(const cudalabs::dcgan::TconvShape& shape, int tile_pixels) {
   using namespace lab09::subpixel;
   long long reaching = 0;  // over the four phases and every position: rows' taps x columns'
