@@ -3,9 +3,10 @@
 // idle). So the four phases are taken together: a superpixel (I, J) is the 2 x 2 output pixels
 // (2 I + dy, 2 J + dx), which gather from the 3 x 3 input pixels (I + di, J + dj) around (I, J),
 // each through filter tap r = dy + 1 - 2 di, s = dx + 1 - 2 dj where that lies in 0..4. One GEMM
-// then has rows = superpixels, columns n = dy 2K + dx K + k (all 4K outputs: 12 of 16 used for
-// RGB), and a reduction over the 9 offsets x C channels, whose filter blocks that reach no output
-// are never multiplied (17 of the 18 offset-and-column-tile blocks at K = 3 are).
+// then has rows = superpixels, columns n = dy R + dx K + k (all 4K outputs, each phase row's 2K
+// starting an 8-wide column tile of its own where that multiplies fewer tiles: ColumnLayout), and
+// a reduction over the 9 offsets x C channels, whose filter blocks that reach no output are never
+// multiplied (15 of the 18 offset-and-column-tile blocks at K = 3 are).
 // - A block owns a unit, one or two strips of 16 superpixels of an image's row, and walks down the
 //   image: each input row i lands, through ldmatrix at the 3 column shifts dj, on the sums of
 //   superpixel rows i + 1, i and i - 1 (di = -1, 0, 1), held in registers; row i - 1 is then
@@ -113,21 +114,53 @@ __device__ __forceinline__ float tanh_of_scaled(float scaled) {
   return fmaf(-2.0f, reciprocal, 1.0f);
 }
 
-/// Output column n of the superpixel GEMM at K output channels: its phase row dy, phase column dx
-/// and channel k (n = dy 2K + dx K + k: an output pixel row's 2K values lie together in memory).
+/// The superpixel GEMM's output columns at K output channels: n = dy R + dx K + k for phase row
+/// dy, phase column dx and channel k (an output pixel row's 2K values lie together in memory).
+/// R = 2K packs the rows' columns together; R = 2K rounded up to 8 starts each row on its own
+/// 8-wide mma tile, so that dy = 0's tiles, which only input rows di = -1 and 0 reach, are not
+/// multiplied by row di = 1 (15 offset-and-tile blocks instead of 17 at K = 3). kColumnsByRow
+/// takes whichever layout multiplies fewer blocks.
 struct OutputColumn {
   int dy, dx, k;
+  bool valid;  // a real output, not a column of padding
 };
-__host__ __device__ constexpr OutputColumn output_column(int n, int k_out) {
-  return {n / (2 * k_out), n % (2 * k_out) / k_out, n % k_out};
-}
-
-/// The filter tap through which input offset (di, dj) reaches output column n, or -1.
-__host__ __device__ constexpr int reaching_tap(int di, int dj, int n, int k_out) {
-  const OutputColumn column = output_column(n, k_out);
-  const int r = column.dy + 1 - 2 * di, s = column.dx + 1 - 2 * dj;
-  return r >= 0 && r < 5 && s >= 0 && s < 5 ? 5 * r + s : -1;
-}
+template <int kK, bool kByRow>
+struct ColumnLayout {
+  static constexpr int kRow = kByRow ? (2 * kK + 7) / 8 * 8 : 2 * kK;
+  static constexpr int kColumns = kRow + 2 * kK;  // the last row needs no padding
+  static constexpr int kTiles = (kColumns + 7) / 8;
+  __host__ __device__ static constexpr OutputColumn column(int n) {
+    const int dy = n / kRow, within = n % kRow;
+    return {dy, within / kK, within % kK, n < kColumns && within < 2 * kK};
+  }
+  /// Where column n's value lies in an output pixel row pair (2 Wout K values a row).
+  __host__ __device__ static constexpr int offset(int n, int row_values) {
+    return n / kRow * row_values + n % kRow;
+  }
+  /// The filter tap through which input offset (di, dj) reaches output column n, or -1.
+  __host__ __device__ static constexpr int reaching_tap(int di, int dj, int n) {
+    const OutputColumn c = column(n);
+    const int r = c.dy + 1 - 2 * di, s = c.dx + 1 - 2 * dj;
+    return c.valid && r >= 0 && r < 5 && s >= 0 && s < 5 ? 5 * r + s : -1;
+  }
+  /// Offset (di, dj) and tile t multiply: bit (3 (di + 1) + dj + 1) kTiles + t.
+  static constexpr unsigned long long reach_mask() {
+    unsigned long long mask = 0;
+    for (int offset = 0; offset < 9; ++offset)
+      for (int t = 0; t < kTiles; ++t)
+        for (int n = 8 * t; n < 8 * t + 8; ++n)
+          if (reaching_tap(offset / 3 - 1, offset % 3 - 1, n) >= 0)
+            mask |= 1ull << (offset * kTiles + t);
+    return mask;
+  }
+  static constexpr int blocks() {
+    int count = 0;
+    for (unsigned long long bits = reach_mask(); bits != 0; bits &= bits - 1) ++count;
+    return count;
+  }
+};
+template <int kK>
+constexpr bool kColumnsByRow = ColumnLayout<kK, true>::blocks() < ColumnLayout<kK, false>::blocks();
 
 /// The kernel's shape at C = 32 kGroups32 channels of T and K = kK outputs: which offset and
 /// column tile blocks of the filter reach an output (bit (3 (di + 1) + dj + 1) kTiles + t), the
@@ -136,24 +169,11 @@ __host__ __device__ constexpr int reaching_tap(int di, int dj, int n, int k_out)
 /// room in the registers: 12 a column tile a strip).
 template <class T, int kGroups32, int kK>
 struct RgbPlan {
-  static constexpr int kTiles = (4 * kK + 7) / 8;
+  using Columns = ColumnLayout<kK, kColumnsByRow<kK>>;
+  static constexpr int kTiles = Columns::kTiles;
   static constexpr int kSteps = kGroups32 * RgbMma<T>::kStepsPer32;
-  static constexpr unsigned long long reach_mask() {
-    unsigned long long mask = 0;
-    for (int offset = 0; offset < 9; ++offset)
-      for (int t = 0; t < kTiles; ++t)
-        for (int n = 8 * t; n < 8 * t + 8 && n < 4 * kK; ++n)
-          if (reaching_tap(offset / 3 - 1, offset % 3 - 1, n, kK) >= 0)
-            mask |= 1ull << (offset * kTiles + t);
-    return mask;
-  }
-  static constexpr unsigned long long kReach = reach_mask();
-  static constexpr int blocks() {
-    int count = 0;
-    for (unsigned long long bits = kReach; bits != 0; bits &= bits - 1) ++count;
-    return count;
-  }
-  static constexpr int kBlocks = blocks();
+  static constexpr unsigned long long kReach = Columns::reach_mask();
+  static constexpr int kBlocks = Columns::blocks();
   static constexpr int slices() {
     for (int s = 1; s < kSteps; ++s)
       if (kSteps % s == 0 && kBlocks * (kSteps / s) * 2 <= kFragmentRegisters) return s;
@@ -271,8 +291,8 @@ __global__ void __launch_bounds__(RgbPlan<T, kGroups32, kK>::kThreads)
       for (int t = 0; t < kTiles; ++t) {
         if (!F::reaches(di, dj, t)) continue;
         const int n = 8 * t + g;
-        const int tap = n < 4 * kK ? reaching_tap(di, dj, n, kK) : -1;
-        const int k = n % kK;
+        const int tap = F::Columns::reaching_tap(di, dj, n);
+        const int k = F::Columns::column(n).k;
 #pragma unroll
         for (int step = 0; step < kSliceSteps; ++step)
 #pragma unroll
@@ -309,11 +329,11 @@ __global__ void __launch_bounds__(RgbPlan<T, kGroups32, kK>::kThreads)
   float bias[kTiles][2];
 #pragma unroll
   for (int t = 0; t < kTiles; ++t) {
-    const int n = 8 * t + 2 * q;
-    const OutputColumn column = output_column(n, kK);
-    column_offset[t] = column.dy * columns * kK + n % (2 * kK);
-    bias[t][0] = n < 4 * kK ? kTanhScale * a.bias[n % kK] : 0.0f;
-    bias[t][1] = n < 4 * kK ? kTanhScale * a.bias[(n + 1) % kK] : 0.0f;
+    const int n = 8 * t + 2 * q;  // n + 1 is in the same output row: 2K and the row R are even
+    const OutputColumn column = F::Columns::column(n);
+    column_offset[t] = F::Columns::offset(n, columns * kK);
+    bias[t][0] = column.valid ? kTanhScale * a.bias[column.k] : 0.0f;
+    bias[t][1] = column.valid ? kTanhScale * a.bias[F::Columns::column(n + 1).k] : 0.0f;
   }
 
   unsigned char* inputs = shared;
@@ -386,7 +406,7 @@ __global__ void __launch_bounds__(RgbPlan<T, kGroups32, kK>::kThreads)
         float* pixel = out + superpixel * 2 * kK;
 #pragma unroll
         for (int t = 0; t < kTiles; ++t) {
-          if (8 * t + 2 * q >= 4 * kK) continue;
+          if (!F::Columns::column(8 * t + 2 * q).valid) continue;
           const float v0 =
               tanh_of_scaled(fmaf(acc[kSlot][strip][t][2 * half], kTanhScale, bias[t][0]));
           const float v1 =

@@ -299,7 +299,8 @@ TEST_P(RgbLayerTest, MatchesReference) {
 // Every channel count and output width it takes, odd and single-pixel images, widths past one
 // 16-pixel strip and past one unit's column group (32 superpixels, or 16 where a strip's channels
 // take three or more warps), and more images than the grid has blocks (a block's rows run on from
-// one unit into the next).
+// one unit into the next); K = 3 and 7 lay the GEMM's columns out a phase row a tile, the rest
+// packed (dcgan_rgb_layer.cu's ColumnLayout).
 INSTANTIATE_TEST_SUITE_P(
     Layers, RgbLayerTest,
     ::testing::Values(
