@@ -14,6 +14,7 @@
 #include "common/gemm_types.h"
 #include "common/launch_utils.h"
 #include "common/row_alignment.h"
+#include "common/stream_scratch.h"
 
 #include <cuda_runtime.h>
 
@@ -21,8 +22,7 @@
 #include <climits>
 #include <cstddef>
 #include <cstdint>
-#include <map>
-#include <mutex>
+#include <memory>
 
 namespace cudalabs {
 
@@ -136,31 +136,9 @@ __global__ void __launch_bounds__(kRepackThreads, kRepackBlocksPerSm)
   }
 }
 
-/// A memory pool of this device for scratch operands, which keeps what is freed (release
-/// threshold: everything): a copy then costs its bandwidth, not an allocation from the driver at
-/// every call.
-inline cudaMemPool_t scratch_pool() {
-  static std::mutex guard;
-  static std::map<int, cudaMemPool_t> pools;
-  int device = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  const std::lock_guard<std::mutex> lock(guard);
-  if (const auto found = pools.find(device); found != pools.end()) return found->second;
-  cudaMemPoolProps properties{};
-  properties.allocType = cudaMemAllocationTypePinned;
-  properties.location.type = cudaMemLocationTypeDevice;
-  properties.location.id = device;
-  cudaMemPool_t pool = nullptr;
-  CUDA_CHECK(cudaMemPoolCreate(&pool, &properties));
-  std::uint64_t keep_everything = ~std::uint64_t{0};
-  CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep_everything));
-  pools[device] = pool;
-  return pool;
-}
-
 /// `args` with A and/or B replaced by copies whose rows allow 16-byte loads (leading dimension
-/// rounded up to 16 bytes), made on `stream` into scratch from scratch_pool() and freed on the
-/// same stream when this object goes: launch the GEMM on `stream` before then.
+/// rounded up to 16 bytes), made on `stream` into the stream's scratch (common/stream_scratch.h),
+/// lent to this object while it lives: launch the GEMM on `stream` before then.
 template <class Input>
 class AlignedOperands {
  public:
@@ -175,9 +153,9 @@ class AlignedOperands {
     const int ldb = ceil_div(args.n, row_elements) * row_elements;
     const std::size_t a_elements = pack_a ? static_cast<std::size_t>(args.m) * lda : 0;
     const std::size_t b_elements = pack_b ? static_cast<std::size_t>(args.k) * ldb : 0;
-    CUDA_CHECK(cudaMallocFromPoolAsync(&scratch_, (a_elements + b_elements) * sizeof(Input),
-                                       scratch_pool(), stream));
-    auto* packed = static_cast<Input*>(scratch_);  // pool allocations are 256-byte aligned
+    scratch_ = std::make_unique<StreamScratch>(stream, ScratchUse::kOperands,
+                                               (a_elements + b_elements) * sizeof(Input));
+    auto* packed = static_cast<Input*>(scratch_->data());  // 256-byte aligned
     RepackJob<Input> jobs[2];
     int count = 0;
     if (pack_a) {
@@ -197,9 +175,6 @@ class AlignedOperands {
         jobs[0], jobs[0].chunks(), jobs[1], chunks);
     CUDA_CHECK_LAUNCH(who_);
   }
-  ~AlignedOperands() {
-    if (scratch_ != nullptr) (void)cudaFreeAsync(scratch_, stream_);  // a destructor must not throw
-  }
   AlignedOperands(const AlignedOperands&) = delete;
   AlignedOperands& operator=(const AlignedOperands&) = delete;
 
@@ -210,7 +185,7 @@ class AlignedOperands {
   GemmArgsOf<Input> args_;
   cudaStream_t stream_;
   const char* who_;
-  void* scratch_ = nullptr;
+  std::unique_ptr<StreamScratch> scratch_;  ///< the copies' memory (none when nothing is copied)
 };
 
 }  // namespace cudalabs

@@ -1,6 +1,7 @@
 #include "common/arrival_words.h"
 
 #include "common/cuda_check.h"
+#include "common/stream_capture.h"
 
 #include <algorithm>
 #include <map>
@@ -29,17 +30,6 @@ Loans& loans() {
   return all;
 }
 
-// Whether work enqueued on `stream` now would be captured into a graph (an answer the runtime
-// cannot give counts as yes: the caller then takes the path that needs no words).
-bool capturing(cudaStream_t stream) {
-  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-  if (cudaStreamIsCapturing(stream, &status) != cudaSuccess) {
-    (void)cudaGetLastError();  // not a failure of the caller's work: clear it
-    return true;
-  }
-  return status != cudaStreamCaptureStatusNone;
-}
-
 // Fresh words, cleared once: every count starts at zero.
 unsigned long long* new_words() {
   unsigned long long* words = nullptr;
@@ -51,7 +41,7 @@ unsigned long long* new_words() {
 }  // namespace
 
 ArrivalWords::ArrivalWords(cudaStream_t stream, long long count) {
-  if (count > kArrivalWords || capturing(stream)) return;
+  if (count > kArrivalWords || stream_is_capturing(stream)) return;
   int device = 0;
   unsigned long long stream_id = 0;
   CUDA_CHECK(cudaGetDevice(&device));

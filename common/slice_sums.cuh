@@ -25,6 +25,7 @@
 #include "common/gemm_variant.h"
 #include "common/launch_utils.h"
 #include "common/split_finish.h"
+#include "common/stream_scratch.h"
 
 #include <cuda_runtime.h>
 
@@ -124,26 +125,21 @@ KernelLaunch slice_sums_launch(const GemmShape& shape, const SliceCount& count) 
 }
 
 /// A workspace of `slices` partial Cs for args' C (args.m rows of workspace_row_floats(args.n)
-/// floats each), from the scratch pool on `stream` and freed on it when this object goes, and the
-/// arguments that write into it (alpha 1, beta 0).
+/// floats each) in `stream`'s scratch (common/stream_scratch.h), lent to this object while it
+/// lives, and the arguments that write into it (alpha 1, beta 0).
 template <class Input>
 class PartsWorkspace {
  public:
-  /// Allocates the workspace for `slices` partial Cs of args' C on `stream`.
+  /// The workspace for `slices` partial Cs of args' C on `stream`.
   PartsWorkspace(const GemmArgsOf<Input>& args, int slices, cudaStream_t stream)
-      : parts_(args), stream_(stream) {
-    const int ldw = workspace_row_floats(args.n);
-    slice_floats_ = static_cast<long long>(args.m) * ldw;
-    float* workspace = nullptr;
-    CUDA_CHECK(cudaMallocFromPoolAsync(reinterpret_cast<void**>(&workspace),
-                                       sizeof(float) * slice_floats_ * slices, scratch_pool(),
-                                       stream));
-    parts_.c = workspace;
-    parts_.ldc = ldw;
+      : parts_(args),
+        slice_floats_(static_cast<long long>(args.m) * workspace_row_floats(args.n)),
+        scratch_(stream, ScratchUse::kParts, sizeof(float) * slice_floats_ * slices) {
+    parts_.c = static_cast<float*>(scratch_.data());
+    parts_.ldc = workspace_row_floats(args.n);
     parts_.alpha = 1.0f;
     parts_.beta = 0.0f;
   }
-  ~PartsWorkspace() { (void)cudaFreeAsync(parts_.c, stream_); }  // a destructor must not throw
   PartsWorkspace(const PartsWorkspace&) = delete;
   PartsWorkspace& operator=(const PartsWorkspace&) = delete;
 
@@ -154,8 +150,8 @@ class PartsWorkspace {
 
  private:
   GemmArgsOf<Input> parts_;
-  cudaStream_t stream_;
   long long slice_floats_ = 0;
+  StreamScratch scratch_;
 };
 
 /// Runs launch_parts(parts, stream), a launch of a lab's kernel that writes its parts of C into

@@ -111,10 +111,16 @@ double sm_gflops_at(const TileCandidate& c, const cudalabs::GemmShape& shape, lo
   return sm_gflops;
 }
 
-// A workspace of `slices` partial Cs through memory, and the summing launch
-// (common/slice_sums.h).
-double workspace_us(double slices, const cudalabs::GemmShape& shape, int sms) {
-  return cudalabs::slice_sums_us(slices, shape, kMemoryGBps * sms);
+// A workspace of `slices` partial Cs of candidate c's regions (a tile; the few-rows kernel's group
+// of rows by kFewRowsCols; the narrow kernel's block of rows by its column chunk) through memory,
+// summed by the last part of each region to arrive, in the same launch (split_k.cuh).
+double workspace_us(const TileCandidate& c, double slices, const cudalabs::GemmShape& shape,
+                    int sms) {
+  const double rows = c.few_rows ? few_rows_group(shape.m) : c.bm;
+  const double cols = c.few_rows ? kFewRowsCols : c.narrow ? narrow_chunk(shape.n) : c.bn;
+  return cudalabs::in_place_sums_us(slices, shape, kMemoryGBps * sms,
+                                    std::min<double>(rows, shape.m),
+                                    std::min<double>(cols, shape.n));
 }
 
 double predicted_us(const TileCandidate& c, const cudalabs::GemmShape& shape, int splits, int sms,
@@ -160,7 +166,7 @@ double predicted_us(const TileCandidate& c, const cudalabs::GemmShape& shape, in
     us = std::max(compute_us, dram_us(4.0 * (m * k + k * n + m * n), tiles, sms));
   }
   us += c.fixed_us;
-  if (slices > 1) us += workspace_us(slices, shape, sms);
+  if (slices > 1) us += workspace_us(c, slices, shape, sms);
   return us;
 }
 
@@ -206,7 +212,7 @@ double predicted_stream_k_us(const TileCandidate& c, const cudalabs::GemmShape& 
       part.heads() +
       (part.tail() > 0 ? 1.0 + static_cast<double>(part.tail_blocks()) / static_cast<double>(tiles)
                        : 0.0);
-  return us + workspace_us(pieces_per_tile, shape, sms);
+  return us + workspace_us(c, pieces_per_tile, shape, sms);
 }
 
 std::vector<BestPlan> candidate_plans(const cudalabs::GemmShape& shape, int sms,

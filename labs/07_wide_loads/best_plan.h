@@ -38,7 +38,7 @@ inline constexpr int kMaxSplits = 32;
 /// What `best` runs for one shape.
 struct BestPlan {
   const TileCandidate* candidate = nullptr;  ///< the tile
-  int splits = 1;   ///< slices of K, in one launch (gridDim.z) into a workspace, then summed
+  int splits = 1;   ///< slices of K, in one launch (gridDim.z) into a workspace, summed in it
   int slice_k = 0;  ///< K of every slice but the last: k_slice_length (tiles.h); K when unsplit
   /// Stream-K instead when > 0: this many blocks (as many as the SMs hold at once) share out the K
   /// iterations of every tile equally (stream_k.h, StreamKPartition); splits is then 1, slice_k K.
@@ -78,8 +78,8 @@ std::vector<BestPlan> candidate_plans(const cudalabs::GemmShape& shape, int sms,
 /// DRAM round trip. No kernel beats DRAM: reading A, B and C once at the bandwidth of the SMs it
 /// occupies is a floor (the narrow kernel's whole cost: it reads A once per 16 columns of C; the
 /// few-rows kernel's: it reads B once per group of rows). A split adds its partial sums' trip
-/// through memory and the summing launch. Without `vector_loads` a tile's SM runs at its
-/// scalar_rate.
+/// through memory and the last part of each region reading them all back. Without `vector_loads` a
+/// tile's SM runs at its scalar_rate.
 double predicted_us(const TileCandidate& candidate, const cudalabs::GemmShape& shape, int splits,
                     int sms, bool vector_loads = true);
 
@@ -90,7 +90,7 @@ long long stream_k_iterations(const TileCandidate& candidate, const cudalabs::Ge
 /// StreamKPartition): blocks_per_sm blocks an SM, each an equal share of the iterations (no SM
 /// idles for want of a tile; the tails, which no other block reads at the same time, at one tile
 /// per DRAM round trip at most), plus a pipeline fill for each piece of a tile a block computes,
-/// and the pieces' trip through memory and the summing launch, as for a split.
+/// and the pieces' trip through memory and the last piece of each tile's sum, as for a split.
 double predicted_stream_k_us(const TileCandidate& candidate, const cudalabs::GemmShape& shape,
                              int sms, bool vector_loads = true);
 

@@ -18,7 +18,8 @@
 // A one 128-bit broadcast of its four values, per value of K one 64-bit load of the lane's two
 // columns of B, and 8 FFMAs a row. The warps' partial sums meet in shared memory at the end (in
 // the stages' place), and the block stores its rows and columns of C, a column a thread: any
-// alignment of C.
+// alignment of C. Split, each block's part is counted, and the last slice of its rows and columns
+// to arrive sums every slice into C (k_slice.cuh's TilePart).
 #pragma once
 
 #include "common/async_copy.cuh"
@@ -35,7 +36,8 @@ namespace {
 
 template <int kRows, bool kSlicedK, bool kVectorB>
 __global__ void __launch_bounds__(kFewRowsThreads, few_rows_blocks_per_sm(kRows))
-    few_rows_gemm_kernel(cudalabs::GemmArgs args) {
+    few_rows_gemm_kernel(cudalabs::GemmArgs args, cudalabs::SplitFinish finish) {
+  const cudalabs::GemmArgs workspace = args;  // split: every slice's part, slice 0 first
   if constexpr (kSlicedK) args = k_slice_of_block(args);
   static_assert(kFewRowsStageK == kFewRowsWarps * 4, "a warp multiplies 4 values of K a stage");
   static_assert(kFewRowsCols == 2 * 32, "a lane owns 2 columns");
@@ -167,6 +169,20 @@ __global__ void __launch_bounds__(kFewRowsThreads, few_rows_blocks_per_sm(kRows)
     for (int w = 0; w < kFewRowsWarps; ++w) sum += partial[(w * kRows + r) * kFewRowsCols + c];
     cudalabs::store_gemm_result(args.c + static_cast<long long>(row0 + r) * args.ldc + col0 + c,
                                 sum, args.alpha, args.beta);
+  }
+  if constexpr (kSlicedK) {
+    // The block's region of C is its rows and columns: the last slice to arrive sums them all.
+    const TilePart part{true,
+                        finish,
+                        workspace.c,
+                        workspace.ldc,
+                        static_cast<int>(blockIdx.y * gridDim.x + blockIdx.x),
+                        static_cast<int>(gridDim.z),
+                        row0,
+                        rows,
+                        col0,
+                        min(kFewRowsCols, args.n - col0)};
+    part.stored();
   }
 }
 

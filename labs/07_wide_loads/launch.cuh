@@ -118,11 +118,15 @@ void launch_async(const cudalabs::GemmArgs& args, cudaStream_t stream) {
 
 // ---- The kernels of BestTiles, and every plan of `best`, from one description ----
 
-// What a plan launches: the kernel, its grid and its block. The launch and the descriptions are
-// both made from it.
+// What a plan launches: the kernel (each writes its part of C and, split, finishes in place:
+// k_slice.cuh's TilePart), its grid and its block. The launch and the descriptions are both made
+// from it.
 struct PlannedLaunch {
-  void (*kernel)(cudalabs::GemmArgs) = nullptr;
+  void (*kernel)(cudalabs::GemmArgs, cudalabs::SplitFinish) = nullptr;
   dim3 grid, block;
+  // Regions of C whose parts the finish counts: one per block of a slice (tile, or the few-rows
+  // kernel's rows and columns).
+  long long regions() const { return static_cast<long long>(grid.x) * grid.y; }
 };
 
 // How a launch shares out K (stream_k.h): the whole of it, gridDim.z slices, or stream-K's pieces.
@@ -191,7 +195,8 @@ PlannedLaunch planned_launch_of(const BestPlan& plan, const cudalabs::GemmShape&
 // gridDim.z slices of K under split-K, copying B 16 bytes at a time where `vector` (B's rows allow
 // it) and 4 otherwise.
 template <int kRows>
-auto few_rows_kernel(bool sliced, bool vector) -> void (*)(cudalabs::GemmArgs) {
+auto few_rows_kernel(bool sliced, bool vector)
+    -> void (*)(cudalabs::GemmArgs, cudalabs::SplitFinish) {
   if (sliced) {
     return vector ? &few_rows_gemm_kernel<kRows, true, true>
                   : &few_rows_gemm_kernel<kRows, true, false>;
@@ -227,8 +232,9 @@ cudalabs::KernelLaunch kernel_launch(const PlannedLaunch& launch) {
   return {reinterpret_cast<const void*>(launch.kernel), launch.grid, launch.block, 0};
 }
 
-void run_planned(const PlannedLaunch& launch, const cudalabs::GemmArgs& args, cudaStream_t stream) {
-  launch.kernel<<<launch.grid, launch.block, 0, stream>>>(args);
+void run_planned(const PlannedLaunch& launch, const cudalabs::GemmArgs& args,
+                 const cudalabs::SplitFinish& finish, cudaStream_t stream) {
+  launch.kernel<<<launch.grid, launch.block, 0, stream>>>(args, finish);
   CUDA_CHECK_LAUNCH("lab07 best's kernel");
 }
 
@@ -257,25 +263,26 @@ void launch_tile(const cudalabs::GemmArgs& args, cudaStream_t stream) {
   cudalabs::validate_gemm_args(args, Kernel::kName);
   run_planned(planned_launch_of<Kernel>(whole_k_plan<Kernel>(args.shape()), args.shape(),
                                         vector_paths_allowed(args)),
-              args, stream);
+              args, cudalabs::SplitFinish{}, stream);
 }
 
 // Runs `plan` on args: its kernel once with K whole, or into a workspace whose slices (split-K) or
-// pieces (stream-K) are then summed into C (split_k.cuh).
+// pieces (stream-K) the launch sums into C itself, or, in a stream being captured, the summing
+// kernel after it (split_k.cuh).
 void run_plan(const BestPlan& plan, const cudalabs::GemmArgs& args, cudaStream_t stream) {
   // The few-rows kernel copies A 4 bytes at a time at any alignment: only B's rows decide.
   const bool vector = plan.candidate->few_rows
                           ? cudalabs::rows_allow_16_byte_loads(args.b, args.ldb)
                           : vector_paths_allowed(args);
-  const auto launch = [&](const cudalabs::GemmArgs& gemm, cudaStream_t s) {
-    run_planned(planned_launch(plan, gemm.shape(), vector), gemm, s);
-  };
+  const PlannedLaunch planned = planned_launch(plan, args.shape(), vector);
+  const auto launch = [&](const cudalabs::GemmArgs& gemm, const cudalabs::SplitFinish& finish,
+                          cudaStream_t s) { run_planned(planned, gemm, finish, s); };
   if (plan.stream_k()) {
     launch_stream_k(args, *plan.candidate, plan.stream_blocks, launch, stream);
   } else if (plan.splits > 1) {
-    launch_split_k(args, plan.splits, launch, stream);
+    launch_split_k(args, plan.splits, planned.regions(), launch, stream);
   } else {
-    launch(args, stream);
+    launch(args, cudalabs::SplitFinish{}, stream);
   }
 }
 

@@ -4,7 +4,7 @@
 ///
 /// No memory traffic in the loop: every warp multiplies operands it already holds, many times, into
 /// independent accumulators, so nothing but the tensor pipe limits the rate. Every operand is 1.0,
-/// so each accumulator ends at exactly 16 x iterations (a sum of ones, exact in FP32 up to 2^24):
+/// so each accumulator ends at exactly k x iterations (a sum of ones, exact in FP32 up to 2^24):
 /// each thread writes 1 when all of its accumulators do and 0 otherwise, and the host checks every
 /// thread, so a kernel that skipped work cannot pass.
 #pragma once
@@ -44,16 +44,24 @@ __global__ void mma_ceiling_kernel(float* out, int iterations) {
 #endif
 }
 
-/// Hopper's wgmma m64n256k16 with both operands in shared memory, kCeilingWarpgroups warpgroups
-/// per block, `iterations` times (sm_90a); `out` gets one 1/0 per thread.
+/// The k of one wgmma step of element type T: 16 BF16 or 8 TF32 (32 bytes of a row either way).
+template <class T>
+inline constexpr int kCeilingStepK = sizeof(T) == 2 ? 16 : 8;
+
+/// Hopper's wgmma m64n256k16 (BF16, T = __nv_bfloat16) or m64n256k8 (TF32, T = float) with both
+/// operands in shared memory, kCeilingWarpgroups warpgroups per block, `iterations` times
+/// (sm_90a); `out` gets one 1/0 per thread.
+template <class T>
 __global__ void __launch_bounds__(128 * kCeilingWarpgroups, 1)
     wgmma_ceiling_kernel(float* out, int iterations) {
 #if LAB11_HOPPER_DEVICE_CODE
-  // A 64 x 16 and B 16 x 256 of ones: the layout does not matter when every element is 1.0.
-  __shared__ alignas(1024) __nv_bfloat16 a_tile[64 * 64];
-  __shared__ alignas(1024) __nv_bfloat16 b_tile[64 * 256];
-  for (int i = threadIdx.x; i < 64 * 64; i += blockDim.x) a_tile[i] = __float2bfloat16_rn(1.0f);
-  for (int i = threadIdx.x; i < 64 * 256; i += blockDim.x) b_tile[i] = __float2bfloat16_rn(1.0f);
+  // A 64 x k and B k x 256 of ones, in tiles of 128-byte rows: the layout does not matter when
+  // every element is 1.0.
+  constexpr int kRow = 128 / static_cast<int>(sizeof(T));
+  __shared__ alignas(1024) T a_tile[64 * kRow];
+  __shared__ alignas(1024) T b_tile[256 * kRow];
+  for (int i = threadIdx.x; i < 64 * kRow; i += blockDim.x) a_tile[i] = T(1.0f);
+  for (int i = threadIdx.x; i < 256 * kRow; i += blockDim.x) b_tile[i] = T(1.0f);
   ptx::fence_proxy_async_shared();
   __syncthreads();
   const std::uint64_t a_desc = ptx::wgmma_descriptor(ptx::shared_address(a_tile), 16, 1024);
@@ -64,13 +72,16 @@ __global__ void __launch_bounds__(128 * kCeilingWarpgroups, 1)
   ptx::wgmma_hold(acc);
   for (int i = 0; i < iterations; ++i) {
     ptx::wgmma_fence();
-    ptx::wgmma_bf16<256>(acc, a_desc, b_desc, 1);
+    if constexpr (sizeof(T) == 2)
+      ptx::wgmma_bf16<256>(acc, a_desc, b_desc, 1);
+    else
+      ptx::wgmma_tf32<256>(acc, a_desc, b_desc, 1);
     ptx::wgmma_commit();
     ptx::wgmma_wait<1>();  // one in flight while the next is issued
   }
   ptx::wgmma_wait<0>();
   ptx::wgmma_hold(acc);
-  const float expected = 16.0f * iterations;
+  const float expected = static_cast<float>(kCeilingStepK<T>) * iterations;
   bool right = true;
 #pragma unroll
   for (int i = 0; i < 128; ++i) right = right && acc[i] == expected;

@@ -22,13 +22,15 @@ CUtensorMap bf16_tensor_map(const __nv_bfloat16* matrix, int rows, int cols, int
                                 " is outside 1 .. 256");
   // The last maps this thread encoded, by everything a map is made of: a GEMM called again on the
   // same operands (a training loop, a benchmark) skips the driver's encoding, a microsecond of host
-  // time per operand that a small GEMM's GPU time does not hide.
+  // time per operand that a small GEMM's GPU time does not hide. Enough of them for the operands of
+  // a network's layers, or of a benchmark's rotating input sets, in turn (four were thrashed by 8
+  // sets of A and B, every call encoding two maps).
   struct Encoded {
     const __nv_bfloat16* matrix;
     int rows, cols, ld, box_rows;
     CUtensorMap map;
   };
-  constexpr int kRemembered = 4;
+  constexpr int kRemembered = 64;
   thread_local Encoded remembered[kRemembered] = {};
   thread_local int next = 0;
   for (const Encoded& known : remembered) {

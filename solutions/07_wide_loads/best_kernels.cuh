@@ -202,15 +202,18 @@ struct RegisterStagedBlock {
 
 template <class Tile, bool kVector, KSplit kSplit>
 __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
-    wide_gemm_kernel(cudalabs::GemmArgs args) {
+    wide_gemm_kernel(cudalabs::GemmArgs args, cudalabs::SplitFinish finish) {
   using Block = RegisterStagedBlock<Tile, kVector>;
   __shared__ __align__(16) typename Block::ATile a_tile[2];
   __shared__ __align__(16) typename Block::BTile b_tile[2];
-  // best's share-out of K (k_slice.cuh): this block's tile, or its pieces of tiles under stream-K.
-  for_each_tile_of_block<Tile, kSplit>(args, [&](const cudalabs::GemmArgs& gemm, int tile) {
-    Block block(gemm, a_tile, b_tile, swizzled_tile_origin<Tile>(gemm.m, gemm.n, tile));
-    block.run();
-  });
+  // best's share-out of K (k_slice.cuh): this block's tile, or its pieces of tiles under stream-K,
+  // each counted once stored (the last part of a split tile sums the parts into C).
+  for_each_tile_of_block<Tile, kSplit>(
+      args, finish, [&](const cudalabs::GemmArgs& gemm, int tile, const TilePart& part) {
+        Block block(gemm, a_tile, b_tile, swizzled_tile_origin<Tile>(gemm.m, gemm.n, tile));
+        block.run();
+        part.stored();
+      });
 }
 
 }  // namespace

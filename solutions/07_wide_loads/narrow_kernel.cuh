@@ -186,8 +186,11 @@ __device__ __forceinline__ void narrow_gemm(const cudalabs::GemmArgs& args, floa
 // __launch_bounds__(kNarrowThreads, 2): two blocks an SM, so that 16 warps' loads are in flight
 // (the kernel's speed is DRAM's).
 template <int kCols, bool kSlicedK>
-__global__ void __launch_bounds__(kNarrowThreads, 2) narrow_gemm_kernel(cudalabs::GemmArgs args) {
-  if constexpr (kSlicedK) args = k_slice_of_block(args);  // best's split-K (k_slice.cuh)
+__global__ void __launch_bounds__(kNarrowThreads, 2)
+    narrow_gemm_kernel(cudalabs::GemmArgs args, cudalabs::SplitFinish finish) {
+  // best's split-K (k_slice.cuh): the block's part of C, then its slice of K
+  const TilePart part = narrow_block_part<kCols>(args, finish);
+  if constexpr (kSlicedK) args = k_slice_of_block(args);
   __shared__ __align__(16) float stage[NarrowStage<kCols>::kFloats];
   const auto aligned = [](const float* p, int ld) {
     return reinterpret_cast<std::uintptr_t>(p) % 16 == 0 && ld % 4 == 0;
@@ -197,6 +200,7 @@ __global__ void __launch_bounds__(kNarrowThreads, 2) narrow_gemm_kernel(cudalabs
   } else {
     narrow_gemm<kCols, false>(args, stage);
   }
+  part.stored();  // split: the block's slice counted, and the last slice sums the block's part
 }
 
 }  // namespace

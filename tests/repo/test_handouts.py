@@ -16,6 +16,7 @@ from cudalabs.docs import dcgan_tables, editions, handouts
 from cudalabs.labs import core_labs, declared_labs
 from cudalabs.paths import ANSWER_KEY, GRADING_POLICY, RUBRIC_IN_SUITE, answer_key
 from cudalabs.docs.render import Renderer
+from cudalabs.records import labdata
 from cudalabs.records.benchmark import Record
 
 REPO = Path(__file__).resolve().parents[2]
@@ -516,6 +517,27 @@ class LayerFloorTest(unittest.TestCase):
             self.assertEqual(renderer.render(f"{{{{calc:layer({v},4)/memory_floor({v},4):x1}}}}"), "10.0x")
             with self.assertRaises(KeyError):  # no TF32 ceiling: no compute floor to quote
                 renderer.render("{{calc:floor(dcgan_tf32@b2&results/lab11_dcgan,1):f3}}")
+
+    def test_a_tf32_row_gives_tf32_layers_a_compute_floor(self):
+        with tempfile.TemporaryDirectory() as scratch:
+            data = Path(scratch) / "docs" / "data"
+            self.synthetic_records(data)
+            log = data / "logs" / f"lab11_ceiling_{self.DEVICE}.txt"
+            log.write_text(log.read_text() + "wgmma m64n256k8 (TF32)  0.5  PASS\n")
+            self.assertEqual(labdata.tensor_ceiling(data, self.DEVICE), 2.0e3)
+            self.assertEqual(labdata.tensor_ceiling(data, self.DEVICE, "tf32"), 0.5e3)
+            text = dcgan_tables.tensor_core_layers(data, self.DEVICE, "2")
+            # tconv1 in TF32: 4 GFLOP at 0.5 TFLOP/s is an 8 ms floor, against the 4 ms this synthetic record says
+            # it took: 200 % (a time under its floor reads over 100 %).
+            self.assertIn(
+                "|  | `dcgan_tf32` | TF32 (tensor cores) | 4.000 | 1,000 | 8.000 | 0.133 | compute | 200 % |",
+                text.splitlines(),
+            )
+            self.assertIn("0.5 TFLOP/s (Test GPU, 2030-01-03, commit `7654321`", text)
+            self.assertNotIn("TF32: no record measures", text)
+            # A log without the row (the H100's of 2026-11-24) still gives BF16's ceiling and no TF32 one.
+            log.write_text(log.read_text().replace("wgmma m64n256k8 (TF32)  0.5  PASS\n", ""))
+            self.assertIsNone(labdata.tensor_ceiling(data, self.DEVICE, "tf32"))
 
 
 LADDER = ("nudge", "approach", "detail")

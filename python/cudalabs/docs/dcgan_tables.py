@@ -113,14 +113,15 @@ def floor(flops, nbytes, ms, flop_rate, bandwidth):
 def floor_ceilings(data_dir, device):
     """The measured ceilings the floors use, from this suite's records: {"fp32", "bf16", "tf32": FLOP/s or None,
     "bandwidth": bytes/s, "notes": where they come from}. FP32: lab 00's FMA kernel; bandwidth: lab 00's copy
-    ceiling (labdata.ceilings: the faster of its copy kernel and cudaMemcpy); BF16: lab11_ceiling's wgmma row
-    (docs/data/logs/lab11_ceiling_<device>.txt); TF32: no record measures it."""
+    ceiling (labdata.ceilings: the faster of its copy kernel and cudaMemcpy); BF16 and TF32: lab11_ceiling's wgmma
+    rows (docs/data/logs/lab11_ceiling_<device>.txt), None where the log has no such row."""
     measured = labdata.ceilings(data_dir, device)
     if measured is None:
         raise KeyError(f"floors: no lab 00 record for {device} (its FMA and copy ceilings)")
     fma, bandwidth = measured
     lab00 = labdata.LabData(data_dir, "00", device).results.context
     tensor = labdata.tensor_ceiling(data_dir, device)
+    tf32 = labdata.tensor_ceiling(data_dir, device, "tf32")
     log = pathlib.Path(data_dir) / "logs" / f"lab11_ceiling_{device}.txt"
     notes = {
         "fp32": f"FP32 and bytes: lab 00's FMA kernel, {fma / 1e3:,.1f} TFLOP/s, and its copy ceiling, "
@@ -129,18 +130,22 @@ def floor_ceilings(data_dir, device):
         "tf32": "TF32: no record measures the tensor cores' TF32 rate, so a TF32 layer has no compute floor (-) and "
         "its fraction counts the memory floor only",
     }
-    if tensor is not None:
+    if tensor is not None or tf32 is not None:
         text = log.read_text()
         run = re.search(r"^# .*?, (\d{4}-\d\d-\d\d), commit (\w+)", text, re.M)
         name = re.search(r"^lab11_ceiling: (.+?) \(", text, re.M)
-        notes["bf16"] = (
-            f"BF16: `lab11_ceiling`'s `wgmma` rate, {tensor / 1e3:,.1f} TFLOP/s ({name.group(1) if name else device}, "
-            f"{run.group(1) if run else '?'}, commit `{run.group(2) if run else '?'}`; docs/data/logs/{log.name})"
+        source = (
+            f"({name.group(1) if name else device}, {run.group(1) if run else '?'}, "
+            f"commit `{run.group(2) if run else '?'}`; docs/data/logs/{log.name})"
         )
+        if tensor is not None:
+            notes["bf16"] = f"BF16: `lab11_ceiling`'s `wgmma` rate, {tensor / 1e3:,.1f} TFLOP/s {source}"
+        if tf32 is not None:
+            notes["tf32"] = f"TF32: `lab11_ceiling`'s TF32 `wgmma` rate, {tf32 / 1e3:,.1f} TFLOP/s {source}"
     return {
         "fp32": fma * 1e9,
         "bf16": tensor * 1e9 if tensor else None,
-        "tf32": None,
+        "tf32": tf32 * 1e9 if tf32 else None,
         "bandwidth": bandwidth * 1e9,
         "notes": notes,
     }

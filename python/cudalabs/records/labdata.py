@@ -428,14 +428,16 @@ def in_teaching_order(entries, order, name_of):
     return sorted(entries, key=lambda e: rank.get(name_of(e), len(rank)))
 
 
-def tensor_ceiling(data_dir, device):
-    """Lab 11's measured tensor-core ceiling (lab11_ceiling's wgmma row, docs/data/logs/), GFLOP/s, or None."""
+def tensor_ceiling(data_dir, device, precision="bf16"):
+    """Lab 11's measured tensor-core ceiling (lab11_ceiling's wgmma row of `precision`, "bf16" or "tf32",
+    docs/data/logs/), GFLOP/s, or None."""
     import re
 
     path = pathlib.Path(data_dir) / "logs" / f"lab11_ceiling_{device}.txt"
     if not path.exists():
         return None
-    match = re.search(r"^wgmma \S+\s+([\d.]+)\s+PASS", path.read_text(), re.M)
+    row = r"^wgmma \S+\s+" if precision == "bf16" else r"^wgmma \S+ \(TF32\)\s+"
+    match = re.search(row + r"([\d.]+)\s+PASS", path.read_text(), re.M)
     return float(match.group(1)) * 1e3 if match else None
 
 

@@ -414,6 +414,9 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
 //  A5. Declare the kernel __launch_bounds__(Tile::kThreads, Tile::kMinBlocks) (tiles.h): without
 //      the cap the compiler may take registers that cost a block per SM (lab 06 shows what that
 //      costs). There must be no spills.
+//  A6. Once every thread has stored its part of the tile, call part.stored() (every thread: it
+//      holds a barrier). Under split-K and stream-K it counts the part, and the tile's last part
+//      to arrive sums all of them into C in the same launch; with K whole it does nothing.
 //
 // Challenge B, `narrow_gemm_kernel<kCols, kSlicedK>` (the handout's "Optional challenge"): a C only
 // a few columns wide, where any tile computes mostly zeros.
@@ -423,24 +426,32 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks)
 //      loads of A is one float of a row, so a warp's 32 loads are 128 contiguous bytes whatever A's
 //      alignment. Multiply each by the kCols values of B's row k (zeros past N), then add the
 //      lanes' sums with __shfl_xor_sync and store the rows and columns inside C.
+//  B5. Then every thread calls part.stored(), as in A6: a warp below C's last row too.
 //  Predict first: the handout's reading, question (d).
 
 template <class Tile, bool kVector, KSplit kSplit>
-__global__ void wide_gemm_kernel(cudalabs::GemmArgs args) {
+__global__ void wide_gemm_kernel(cudalabs::GemmArgs args, cudalabs::SplitFinish finish) {
   // Given: best's share-out of K (k_slice.cuh) calls the lambda for each tile this block computes.
   // Declare the shared tiles above it, so that every call uses the same ones.
-  for_each_tile_of_block<Tile, kSplit>(args, [&](const cudalabs::GemmArgs& gemm, int tile) {
-    // TODO(lab07): challenge A, tile number `tile` of gemm, as described above.
-    (void)gemm;
-    (void)tile;
-  });
+  for_each_tile_of_block<Tile, kSplit>(
+      args, finish, [&](const cudalabs::GemmArgs& gemm, int tile, const TilePart& part) {
+        // TODO(lab07): challenge A, tile number `tile` of gemm, as described above; then
+        // part.stored().
+        (void)gemm;
+        (void)tile;
+        (void)part;
+      });
 }
 
 template <int kCols, bool kSlicedK>
-__global__ void __launch_bounds__(kNarrowThreads) narrow_gemm_kernel(cudalabs::GemmArgs args) {
-  if constexpr (kSlicedK) args = k_slice_of_block(args);  // given: best's split-K (k_slice.cuh)
-  // TODO(lab07): challenge B, the narrow kernel described above.
+__global__ void __launch_bounds__(kNarrowThreads)
+    narrow_gemm_kernel(cudalabs::GemmArgs args, cudalabs::SplitFinish finish) {
+  // Given: best's split-K (k_slice.cuh), the block's part of C, then its slice of K.
+  const TilePart part = narrow_block_part<kCols>(args, finish);
+  if constexpr (kSlicedK) args = k_slice_of_block(args);
+  // TODO(lab07): challenge B, the narrow kernel described above; then part.stored().
   (void)args;
+  (void)part;
 }
 
 }  // namespace
