@@ -60,15 +60,22 @@ constexpr double kMemoryGBps = 2500.0 / 132.0;  // DRAM bandwidth per SM (H100: 
 // an SM, one tile of 131 kFLOP per block every 0.85 us
 // (docs/data/history/lab07_v7-deeper-tiles_nvidia-h100-80gb-hbm3.txt).
 constexpr double kDramRoundTripUs = 0.85;
-constexpr double kSplitMustSave = 0.95;
+// A split or stream-K plan must take at most this fraction of the best time with K whole: the
+// model's split and stream-K times miss by up to a tenth either way on the H200 (3000^3 under
+// stream-K 1,170 us predicted, 1,258 measured; K whole 1,323 and 1,219), and 0.95 let stream-K
+// take 6431 x 3976 x 3448 and 10004 x 734 x 6808, 7 % and 3 % slower than K whole
+// (docs/data/history/lab07_plans_calibration_s21_nvidia-h200/).
+constexpr double kSplitMustSave = 0.9;
 constexpr double kRepackLaunchUs = 3.0;  // a copy of a misaligned operand: its launch
-// K is split only when the largest tile would fill less than half of the GPU's SMs: on the H100,
-// splitting 20480 x 64 x 3200 (80 such tiles for 132 SMs) measured 92.7 % of cuBLAS against
-// 107.3 % unsplit, and 40960 x 3 x 1600 68.0 % against 85.8 %, while 10240 x 128 x 6400 (40 tiles)
-// gained (82.3 % against 65.3 %; docs/data/history/lab07_v5-split-probe_nvidia-h100-80gb-hbm3.txt).
-// The first two stream A from DRAM, which a split does not shorten, and the model counts
-// arithmetic only.
-constexpr double kSplitBelowFill = 0.5;
+// What each stream-K piece costs its block beyond its iterations: the pipeline's fill, the partial
+// tile's trip to the workspace and its arrival. Fitted with the rest of the model's choices to
+// every plan timed at 64 shapes drawn from the random-shapes distribution (seed 20261201) and 22
+// more on an H200: the chosen plan's time over the fastest one's, geometric mean, 1.084 -> 1.058
+// with this, kSplitMustSave and no rule of fill below, and 1.048 -> 1.027 at 9 large shapes timed
+// after the fit (docs/data/history/lab07_plans_calibration_s21_nvidia-h200/;
+// kRoundStartUs there, 2.5, left stream-K chosen at 583 x 331 x 352 in 25.8 us where K split in
+// two took 15.7).
+constexpr double kStreamPieceUs = 7.0;
 constexpr int kMinSliceK = 128;
 
 using cudalabs::ceil_div;
@@ -203,7 +210,7 @@ double predicted_stream_k_us(const TileCandidate& c, const cudalabs::GemmShape& 
   // workspace fits), behind the next piece's loads.
   const int pieces = part.tail() > 0 ? ceil_div(part.run(), part.tail()) + 1 : 1;
   const double m = shape.m, n = shape.n, k = shape.k;
-  double us = std::max(run_us + pieces * kRoundStartUs / static_cast<double>(resident),
+  double us = std::max(run_us + pieces * kStreamPieceUs / static_cast<double>(resident),
                        dram_us(4.0 * (m * k + k * n + m * n), blocks, sms)) +
               c.fixed_us;
   // The pieces' partial tiles go through the workspace like a split's slices: the heads, and each
@@ -243,17 +250,17 @@ BestPlan plan_best(const cudalabs::GemmShape& shape, int sms, bool vector_loads)
         (best.candidate == nullptr || plan.predicted_us < best.predicted_us))
       best = plan;
   }
+  // A split or stream-K plan must save kSplitMustSave of the best plan with K whole. There was a
+  // rule of fill too (no split where the largest tile filled half the SMs: on the H100, 20480 x 64
+  // x 3200 split measured 92.7 % of cuBLAS against 107.3 % whole,
+  // docs/data/history/lab07_v5-split-probe_nvidia-h100-80gb-hbm3.txt); on the H200 it kept K whole
+  // where a split or stream-K was up to 1.3x faster (7888 x 567 x 13224, 8869 x 534 x 8488,
+  // 6612 x 992 x 7120: docs/data/history/lab07_plans_calibration_s21_nvidia-h200/), so the model's
+  // DRAM floor alone now stands for what a split does not shorten.
   const double unsplit_us = best.predicted_us;
-  const TileCandidate& largest = kCandidates[0];
-  const double fill = static_cast<double>(tiles_of(shape, largest.bm, largest.bn)) /
-                      (static_cast<double>(sms) * largest.blocks_per_sm);
-  // The rule of fill is the tiles' (a split does not shorten their stream of A); the few-rows
-  // kernel's model counts what a split shortens, its stages an SM, so its splits are always weighed
-  // (5 x 8902 x 16167: 140 blocks, one an SM, 181 us split 12 ways against 291 whole on an H200).
-  const bool tiles_split = fill < kSplitBelowFill;
   for (const BestPlan& plan : plans) {
-    if ((plan.splits > 1 || plan.stream_k()) && (tiles_split || plan.candidate->few_rows) &&
-        plan.predicted_us < kSplitMustSave * unsplit_us && plan.predicted_us < best.predicted_us)
+    if ((plan.splits > 1 || plan.stream_k()) && plan.predicted_us < kSplitMustSave * unsplit_us &&
+        plan.predicted_us < best.predicted_us)
       best = plan;
   }
   return best;

@@ -89,14 +89,14 @@ long long stream_k_iterations(const TileCandidate& candidate, const cudalabs::Ge
 /// The model's time for `candidate` on `shape` under stream-K on `sms` SMs (stream_k.h,
 /// StreamKPartition): blocks_per_sm blocks an SM, each an equal share of the iterations (no SM
 /// idles for want of a tile; the tails, which no other block reads at the same time, at one tile
-/// per DRAM round trip at most), plus a pipeline fill for each piece of a tile a block computes,
+/// per DRAM round trip at most), plus a fill and a trip to the workspace for each piece of a tile
+/// a block computes (kStreamPieceUs, fitted),
 /// and the pieces' trip through memory and the last piece of each tile's sum, as for a split.
 double predicted_stream_k_us(const TileCandidate& candidate, const cudalabs::GemmShape& shape,
                              int sms, bool vector_loads = true);
 
 /// The fastest plan the model finds, with 128-bit loads (`vector_loads`) or on the scalar path. K
-/// is split or streamed only when the largest tile would fill less than half of the SMs, and it
-/// must then save 5 %.
+/// is split or streamed only where that saves a tenth of the best time with K whole.
 BestPlan plan_best(const cudalabs::GemmShape& shape, int sms, bool vector_loads = true);
 
 /// The model's time to copy the operands that do not allow 128-bit loads (A when `pack_a`, B when

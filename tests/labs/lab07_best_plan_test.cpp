@@ -31,6 +31,11 @@ std::string tile_at(int m, int n, int k) {
   return plan_best({m, n, k}, kH100Sms).candidate->name;
 }
 
+// Whether `plan` shares K out among blocks (split-K or stream-K).
+bool shares_out_k(const BestPlan& plan) {
+  return plan.splits > 1 || plan.stream_k();
+}
+
 // Whether `best` copies the misaligned operands of `shape` (A when pack_a, B when pack_b) before it
 // runs: repack_pays between its best plan on the scalar path and its best with 128-bit loads.
 bool copies(const cudalabs::GemmShape& shape, bool pack_a, bool pack_b) {
@@ -43,7 +48,13 @@ bool copies(const cudalabs::GemmShape& shape, bool pack_a, bool pack_b) {
 TEST(BestPlan, PicksTheTileMeasuredFastest) {
   EXPECT_EQ(tile_at(8192, 8192, 8192), "wide_256x128");  // 102.5 % of cuBLAS, 128x256 97.1 %
   EXPECT_EQ(tile_at(4096, 4096, 4096), "wide_256x128");
-  EXPECT_EQ(tile_at(3000, 3000, 3000), "wide_128x64");  // 2.2 waves of big tiles: 128x64 98.3 %
+  // 2.2 waves of big tiles: on the H100 wide_128x64 measured 98.3 % of cuBLAS; on the H200 it and
+  // stream-K on wide_256x128 came within 3 % of each other
+  // (docs/data/history/lab07_plans_calibration_s21_nvidia-h200/plans_fill.json).
+  const BestPlan cube = plan_best({3000, 3000, 3000}, kH100Sms);
+  EXPECT_TRUE((cube.candidate->name == std::string("wide_128x64") && !shares_out_k(cube)) ||
+              (cube.candidate->name == std::string("wide_256x128") && cube.stream_k()))
+      << cube.describe();
   // N = 64: the tiles 64 wide (64x64 measured 107.8 %, 128x64 98.7 %, 128x128 46.8 %).
   EXPECT_EQ(plan_best({20480, 64, 3200}, kH100Sms).candidate->bn, 64);
   EXPECT_EQ(tile_at(4095, 4097, 4099), "wide_256x128");  // 528 tiles: 4.0 waves
@@ -61,7 +72,7 @@ TEST(BestPlan, PicksTheTileMeasuredFastest) {
 // docs/data/history/lab07_v7-deeper-tiles_nvidia-h100-80gb-hbm3.txt).
 TEST(BestPlan, StagesDeeperWhenEveryTileComesFromDram) {
   EXPECT_EQ(tile_at(65536, 64, 3200), "wide_128x64x16");
-  EXPECT_EQ(tile_at(3000, 3000, 3000), "wide_128x64");  // panels shared: 8 deep is faster
+  EXPECT_EQ(plan_best({3000, 3000, 3000}, kH100Sms).candidate->bk, 8);  // panels shared: 8 deep
   const TileCandidate* shallow = nullptr;
   for (const TileCandidate& c : best_candidates())
     if (std::string(c.name) == "wide_128x64") shallow = &c;
@@ -72,18 +83,17 @@ TEST(BestPlan, StagesDeeperWhenEveryTileComesFromDram) {
   EXPECT_GT(one_tile_c, wide_c * 1.1);
 }
 
-bool shares_out_k(const BestPlan& plan) {
-  return plan.splits > 1 || plan.stream_k();
-}
-
 TEST(BestPlan, SharesOutALargeKOverASmallC) {
   const BestPlan plan = plan_best({1024, 1024, 65536}, kH100Sms);
   EXPECT_TRUE(shares_out_k(plan)) << plan.describe();
   EXPECT_TRUE(shares_out_k(plan_best({10240, 128, 6400}, kH100Sms)));
   const BestPlan tiny = plan_best({64, 64, 5000}, kH100Sms);
   EXPECT_TRUE(shares_out_k(tiny)) << tiny.describe();
-  // Not when the largest tile fills half the SMs (measured slower: 20480 x 64 x 3200, 61 %).
-  EXPECT_FALSE(shares_out_k(plan_best({20480, 64, 3200}, kH100Sms)));
+  // Where the largest tile fills half the SMs too: 20480 x 64 x 3200 under stream-K took 237 us on
+  // the H200, K whole 281 (on the H100 the split had lost, and a rule kept K whole there:
+  // docs/data/history/lab07_plans_calibration_s21_nvidia-h200/plans_fill.json).
+  EXPECT_TRUE(shares_out_k(plan_best({20480, 64, 3200}, kH100Sms)));
+  // A narrow C streams A once whole: a split does not shorten that (40960 x 3 x 1600).
   EXPECT_FALSE(shares_out_k(plan_best({40960, 3, 1600}, kH100Sms)));
   // It must pay: one tile of a small K is never shared out.
   EXPECT_FALSE(shares_out_k(plan_best({64, 64, 64}, kH100Sms)));
@@ -391,11 +401,17 @@ TEST(RepackPays, CopiesWhenTheCopyIsCheaperThanTheScalarPath) {
 TEST(ScalarPath, EachTileAtItsScalarRate) {
   std::mt19937 random(11);
   std::uniform_int_distribution<int> side(1, 12000);
+  // The fastest prediction among the plans (the chosen one may be slower: a split must save a
+  // tenth, which one path's plans may pass and the other's not).
+  const auto fastest = [](const cudalabs::GemmShape& shape, bool vector_loads) {
+    double us = 1e300;
+    for (const BestPlan& plan : candidate_plans(shape, kH100Sms, vector_loads))
+      us = std::min(us, plan.predicted_us);
+    return us;
+  };
   for (int trial = 0; trial < 300; ++trial) {
     const cudalabs::GemmShape shape{side(random), side(random), side(random)};
-    EXPECT_GE(plan_best(shape, kH100Sms, false).predicted_us,
-              plan_best(shape, kH100Sms, true).predicted_us * (1 - 1e-12))
-        << shape.label();
+    EXPECT_GE(fastest(shape, false), fastest(shape, true) * (1 - 1e-12)) << shape.label();
     for (const TileCandidate& c : best_candidates()) {
       const double vector = predicted_us(c, shape, 1, kH100Sms, true);
       const double scalar = predicted_us(c, shape, 1, kH100Sms, false);
