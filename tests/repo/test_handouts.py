@@ -426,9 +426,10 @@ class LayerFloorTest(unittest.TestCase):
                         ours = dcgan_tables.useful_flops(layer, table["batch"])
                         self.assertAlmostEqual(gflops * ms * 1e6 / ours, 1.0, delta=1e-5)
 
-    def synthetic_records(self, data):
+    def synthetic_records(self, data, lab11_date="2026-11-24T00:00:00+00:00"):
         """lab 00's FMA (1 TFLOP/s) and copy (100 GB/s) ceilings, a wgmma ceiling of 2 TFLOP/s, and the three
-        generators' layers at batch 2 (FLOPS in MS), in the layout the docs read."""
+        generators' layers at batch 2 (FLOPS in MS), in the layout the docs read; the generators' record dated
+        `lab11_date` (by default before the linear and TF32 RGB layers went onto tensor cores)."""
         (data / "results").mkdir(parents=True)
         (data / "logs").mkdir()
         context = {"device": "Test GPU", "date": "2030-01-02T00:00:00+00:00", "git_commit": "abc1234def"}
@@ -452,7 +453,7 @@ class LayerFloorTest(unittest.TestCase):
         }
         pytorch = {"winner": "eager", "torch": "0.0", "cudnn": "0", "configurations_images_per_s": {}}
         lab11 = {
-            "context": {**context, "pytorch_bf16": pytorch, "pytorch_tf32": pytorch},
+            "context": {**context, "date": lab11_date, "pytorch_bf16": pytorch, "pytorch_tf32": pytorch},
             "benchmarks": [],
             "layers": {f"{v}/b2": table for v in ("dcgan_bf16", "dcgan_tf32", "subpixel")},
         }
@@ -538,6 +539,27 @@ class LayerFloorTest(unittest.TestCase):
             # A log without the row (the H100's of 2026-11-24) still gives BF16's ceiling and no TF32 one.
             log.write_text(log.read_text().replace("wgmma m64n256k8 (TF32)  0.5  PASS\n", ""))
             self.assertIsNone(labdata.tensor_ceiling(data, self.DEVICE, "tf32"))
+
+    def test_a_record_of_the_later_code_reads_the_layers_it_put_on_tensor_cores(self):
+        # From 2026-11-30 the linear layer runs three TF32 products and the TF32 RGB layer TF32 tensor cores.
+        with tempfile.TemporaryDirectory() as scratch:
+            data = Path(scratch) / "docs" / "data"
+            self.synthetic_records(data, lab11_date="2026-12-02T00:00:00+00:00")
+            log = data / "logs" / f"lab11_ceiling_{self.DEVICE}.txt"
+            log.write_text(log.read_text() + "wgmma m64n256k8 (TF32)  0.6  PASS\n")
+            rows = dcgan_tables.tensor_core_layers(data, self.DEVICE, "2").splitlines()
+            # Linear: 2 GFLOP at a third of 0.6 TFLOP/s is a 10 ms floor under the 8 measured: 125 %.
+            self.assertIn(
+                "| linear + bn0 + ReLU | `dcgan_bf16` | FP32 as 3 TF32 products (tensor cores) | 8.000 | 250 | "
+                "10.000 | 0.034 | compute | 125 % |",
+                rows,
+            )
+            # The TF32 RGB layer: 2 MFLOP at 0.6 TFLOP/s (0.003 ms) under its bytes' 0.006 ms.
+            self.assertIn(
+                "|  | `dcgan_tf32` | TF32 (tensor cores) | 0.038 | 53 | 0.003 | 0.006 | memory | 17 % |", rows
+            )
+            self.assertEqual(dcgan_tables.computes_in("subpixel", "2026-12-02"), ("fp32",) * 5)
+            self.assertEqual(dcgan_tables.computes_in("dcgan_tf32", "2026-11-24T00:00")[4], "fp32")
 
 
 LADDER = ("nudge", "approach", "detail")

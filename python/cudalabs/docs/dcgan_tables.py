@@ -60,16 +60,32 @@ VALUE_BYTES = {
     "dcgan_bf16": ((4, 4, 2), (2, 2, 2), (2, 2, 2), (2, 2, 2), (2, 4, 4)),
     "dcgan_tf32": FP32_VALUES,
 }
-# What each layer multiplies in, so which ceiling bounds its arithmetic, in the generator the tensor-core record
-# (results/lab11_dcgan_<device>.json, commit d44243d) measured: the linear layer lab 07's FP32 GEMM in both (since
-# 40c45c2 three TF32 products on tensor cores), and TF32's RGB layer lab 09's FP32 kernel (since 407b140 it is TF32
-# on mma.sync): change both once a record measures them.
-# Lab 09's variants are FP32 throughout.
-COMPUTES_IN = {
+# What each layer multiplies in, so which ceiling bounds its arithmetic, by the code a record measured: until
+# 2026-11-30 the linear layer was lab 07's FP32 GEMM in both generators and TF32's RGB layer lab 09's FP32 kernel
+# (the tensor-core record of commit d44243d); that day 407b140 put TF32's RGB layer on mma.sync and 40c45c2 the
+# linear layer on TF32 tensor cores in three products (about FP32's accuracy, a third of TF32's rate). A record
+# dated from COMPUTES_IN_SINCE on measured the second; lab 09's variants are FP32 throughout.
+COMPUTES_IN_BEFORE = {
     "dcgan_bf16": ("fp32", "bf16", "bf16", "bf16", "bf16"),
     "dcgan_tf32": ("fp32", "tf32", "tf32", "tf32", "fp32"),
 }
-PRECISION_LABELS = {"fp32": "FP32 (FFMA)", "bf16": "BF16 (tensor cores)", "tf32": "TF32 (tensor cores)"}
+COMPUTES_IN_SINCE = "2026-11-30T12:26"
+COMPUTES_IN = {
+    "dcgan_bf16": ("tf32x3", "bf16", "bf16", "bf16", "bf16"),
+    "dcgan_tf32": ("tf32x3", "tf32", "tf32", "tf32", "tf32"),
+}
+PRECISION_LABELS = {
+    "fp32": "FP32 (FFMA)",
+    "bf16": "BF16 (tensor cores)",
+    "tf32": "TF32 (tensor cores)",
+    "tf32x3": "FP32 as 3 TF32 products (tensor cores)",
+}
+
+
+def computes_in(variant, record_date):
+    """What each layer of `variant` multiplies in, in the code of a record dated `record_date` (ISO 8601)."""
+    table = COMPUTES_IN if record_date >= COMPUTES_IN_SINCE else COMPUTES_IN_BEFORE
+    return table.get(variant, ("fp32",) * 5)
 
 
 def useful_flops(layer, batch):
@@ -142,21 +158,28 @@ def floor_ceilings(data_dir, device):
             notes["bf16"] = f"BF16: `lab11_ceiling`'s `wgmma` rate, {tensor / 1e3:,.1f} TFLOP/s {source}"
         if tf32 is not None:
             notes["tf32"] = f"TF32: `lab11_ceiling`'s TF32 `wgmma` rate, {tf32 / 1e3:,.1f} TFLOP/s {source}"
+    notes["tf32x3"] = (
+        "three TF32 products: a third of TF32's rate"
+        if tf32 is not None
+        else "three TF32 products: no record measures TF32's rate, so no compute floor (-)"
+    )
     return {
         "fp32": fma * 1e9,
         "bf16": tensor * 1e9 if tensor else None,
         "tf32": tf32 * 1e9 if tf32 else None,
+        "tf32x3": tf32 * 1e9 / 3 if tf32 else None,
         "bandwidth": bandwidth * 1e9,
         "notes": notes,
     }
 
 
-def layer_floors(table, variant, ceilings):
-    """Each layer of one generator's per-layer record (`table`: batch, ms, gflops) against its floor, in layer
-    order: floor()'s dict with the layer's `precision` and `flops` (the record's GFLOP/s times its ms)."""
+def layer_floors(table, variant, ceilings, record_date=""):
+    """Each layer of one generator's per-layer record (`table`: batch, ms, gflops; the record dated `record_date`)
+    against its floor, in layer order: floor()'s dict with the layer's `precision` and `flops` (the record's GFLOP/s
+    times its ms)."""
     rows = []
     for layer, (ms, gflops) in enumerate(zip(table["ms"], table["gflops"])):
-        precision = COMPUTES_IN.get(variant, ("fp32",) * 5)[layer]
+        precision = computes_in(variant, record_date)[layer]
         flops = gflops * 1e9 * ms * 1e-3
         nbytes = minimum_bytes(layer, table["batch"], VALUE_BYTES.get(variant, FP32_VALUES)[layer])
         row = floor(flops, nbytes, ms, ceilings[precision], ceilings["bandwidth"])
@@ -176,7 +199,7 @@ def _reached(fraction, complete):
 def _floor_legend(ceilings, precisions):
     """What the floor columns mean, and the records of the ceilings that `precisions` (of the table) use."""
     sizes = "BF16 2 bytes, FP32 4" if "bf16" in precisions else "FP32 4 bytes"
-    used = [ceilings["notes"][p] for p in ("fp32", "bf16", "tf32") if p in precisions | {"fp32"}]
+    used = [ceilings["notes"][p] for p in ("fp32", "bf16", "tf32", "tf32x3") if p in precisions | {"fp32"}]
     return (
         "Compute floor: the layer's useful FLOPs at the measured rate of what it multiplies in; memory floor: its "
         "input read once, its weights once and its output written once, at the bytes per value the code stores "
@@ -417,7 +440,7 @@ def tensor_core_layers(data_dir, device, batch="5248"):
     tables = {k.split("/")[0]: v for k, v in data.layers.items() if k.endswith(f"/b{batch}")}
     order = [f"dcgan_{p}" for p in _precisions(data) if f"dcgan_{p}" in tables] + ["subpixel"]
     ceilings = floor_ceilings(data_dir, device)
-    floors = {v: layer_floors(tables[v], v, ceilings) for v in order}
+    floors = {v: layer_floors(tables[v], v, ceilings, data.context.get("date", "")) for v in order}
     lines = [
         "| layer | generator | computes in | ms | GFLOP/s | compute floor, ms | memory floor, ms | bound | "
         "of the floor |",

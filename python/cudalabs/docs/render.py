@@ -250,13 +250,14 @@ class Renderer:
             # The DCGAN's per layer: layer(VARIANT@bBATCH, INDEX) ms, or GFLOP/s, of lab 09's record or &RECORD's
             # (results/lab11_dcgan); the layer's floors in ms (dcgan_tables.layer_floors): compute_floor,
             # memory_floor, and floor, the larger (a precision with no recorded ceiling has neither).
-            layers = Record.load(path if record else data.results_path).layers
+            measured = Record.load(path if record else data.results_path)
+            layers = measured.layers
             if f"{variant}/{problem}" not in layers:
                 raise KeyError(f"calc: no layer times for {variant}/{problem}")
             table = layers[f"{variant}/{problem}"]
             if function in FLOOR_TERMS:
                 ceilings = dcgan_tables.floor_ceilings(self.data_dir, device or self.device)
-                row = dcgan_tables.layer_floors(table, variant, ceilings)[int(name)]
+                row = dcgan_tables.layer_floors(table, variant, ceilings, measured.context.get("date", ""))[int(name)]
                 if not row["complete"] and function != "memory_floor":
                     raise KeyError(f"calc: {variant} layer {name} computes in {row['precision']}: no recorded ceiling")
                 return row[{"compute_floor": "compute_ms", "memory_floor": "memory_ms", "floor": "floor_ms"}[function]]
