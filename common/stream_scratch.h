@@ -34,6 +34,8 @@ inline constexpr int kScratchStreams = 16;
 /// lives: its stream's buffer for `use`, or memory of its own (above).
 class StreamScratch {
  public:
+  /// Lends `stream`'s buffer for `use`, grown to `bytes` where smaller, or allocates `bytes` of its
+  /// own on the stream (above).
   StreamScratch(cudaStream_t stream, ScratchUse use, std::size_t bytes);
   ~StreamScratch();  ///< gives the buffer back (or frees its own on the stream); never throws
   StreamScratch(const StreamScratch&) = delete;

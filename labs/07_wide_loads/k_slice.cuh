@@ -85,10 +85,16 @@ __device__ __forceinline__ cudalabs::GemmArgs stream_k_piece(const cudalabs::Gem
 /// whose parts lie in `workspace` (ldw floats a row). With K whole there is nothing to finish
 /// (split false).
 struct TilePart {
-  bool split = false;              ///< K shared out: the part must be counted
-  cudalabs::SplitFinish finish{};  ///< the launch's finish (in place or not)
-  const float* workspace = nullptr;
-  int ldw = 0, region = 0, parts = 1, row0 = 0, rows = 0, col0 = 0, cols = 0;
+  bool split = false;                ///< K shared out: the part must be counted
+  cudalabs::SplitFinish finish{};    ///< the launch's finish (in place or not)
+  const float* workspace = nullptr;  ///< the parts: part s of the tile at workspace + s * slice
+  int ldw = 0;                       ///< floats from one row of the workspace to the next
+  int region = 0;                    ///< the tile's arrival word (its number)
+  int parts = 1;                     ///< parts the tile has
+  int row0 = 0;                      ///< the tile's first row of C
+  int rows = 0;                      ///< its rows inside C
+  int col0 = 0;                      ///< its first column of C
+  int cols = 0;                      ///< its columns inside C
 
   /// The part of the tile at (row0, col0), tiles of Tile, of the C whose parts are `args`.
   template <class Tile>
