@@ -90,8 +90,8 @@ long long stream_k_iterations(const TileCandidate& candidate, const cudalabs::Ge
 /// StreamKPartition): blocks_per_sm blocks an SM, each an equal share of the iterations (no SM
 /// idles for want of a tile; the tails, which no other block reads at the same time, at one tile
 /// per DRAM round trip at most), plus a fill and a trip to the workspace for each piece of a tile
-/// a block computes (kStreamPieceUs, fitted),
-/// and the pieces' trip through memory and the last piece of each tile's sum, as for a split.
+/// a block computes (kStreamPieceUs, fitted), and the pieces' trip through memory and the last
+/// piece of each tile's sum, as for a split.
 double predicted_stream_k_us(const TileCandidate& candidate, const cudalabs::GemmShape& shape,
                              int sms, bool vector_loads = true);
 

@@ -13,9 +13,8 @@
 // A piece's GEMM is a GEMM like any other; once the block has stored it, TilePart::stored() counts
 // the part, and the tile's last part to arrive sums every part into C (common/split_finish.cuh:
 // one launch, no summing kernel; with no finish in place, in a stream being captured, split_k.cuh's
-// summing kernel does). The sliced and streamed
-// instantiations run only for split plans: finding the work costs registers (ptxas: wide_256x128
-// 236 instead of 232 with slices).
+// summing kernel does). The sliced and streamed instantiations run only for split plans: finding
+// the work costs registers (ptxas: wide_256x128 236 instead of 232 with slices).
 #pragma once
 
 #include "common/gemm_types.h"
