@@ -61,11 +61,11 @@ std::vector<float> transposed_packed_filter(const std::vector<float>& packed, in
                                             int out_channels);
 
 /// The RGB layer on tensor cores (mma.sync, compute capability 8.0+): input batch x H x W x C
-/// (16-byte aligned, C 32, 64 or 96: the filter's fragments live in the warps' registers), any H
-/// and W, filter packed as subpixel.h says, in FP32 (rounded to the inputs' precision here),
-/// out_channels <= 8; output FP32 tanh(sum + bias), FP32 sums added in a fixed order. The four
-/// phases are one GEMM over superpixels (2 x 2 output pixels, all 4 K outputs as its columns) whose
-/// sums stay in registers while a warp walks down the image (dcgan_rgb_layer.cu). Throws
+/// (16-byte aligned, C 32, 64 or 96), any H and W, filter packed as subpixel.h says, in FP32
+/// (rounded to the inputs' precision here), out_channels <= 8; output FP32 tanh(sum + bias), FP32
+/// sums added in a fixed order. The four phases are one GEMM over superpixels (2 x 2 output pixels,
+/// all 4 K outputs as its columns) whose sums stay in registers while a warp walks down a band of
+/// the image (dcgan_rgb_layer.cu). Throws
 /// std::invalid_argument naming a size it does not take. BF16 inputs:
 void tconv_rgb_bf16_input(const cudalabs::dcgan::TconvShape& shape, const __nv_bfloat16* input,
                           const float* packed_filter, const float* bias, float* output,

@@ -7,21 +7,23 @@
 // starting an 8-wide column tile of its own where that multiplies fewer tiles: ColumnLayout), and
 // a reduction over the 9 offsets x C channels, whose filter blocks that reach no output are never
 // multiplied (15 of the 18 offset-and-column-tile blocks at K = 3 are).
-// - A block owns a unit, one or two strips of 16 superpixels of an image's row, and walks down the
-//   image: each input row i lands, through ldmatrix at the 3 column shifts dj, on the sums of
-//   superpixel rows i + 1, i and i - 1 (di = -1, 0, 1), held in registers; row i - 1 is then
+// - A warp owns a unit, kStrips strips of 16 superpixels of a band of an image's rows, and walks
+//   down the band: each input row i lands, through ldmatrix at the 3 column shifts dj, on the sums
+//   of superpixel rows i + 1, i and i - 1 (di = -1, 0, 1), held in registers; row i - 1 is then
 //   complete and stored, through tanh, straight from the mma's accumulators: no products in
 //   shared memory, no second pass. The row loop is unrolled by three, so that the three rows'
 //   accumulators change roles without moves.
-// - The filter's fragments live in the warps' registers for the kernel's life (at most
-//   kFragmentRegisters a thread); a block is one warp, or, where C and K need more registers, one
-//   warp per slice of the channels, the slices adding their sums through shared memory, slice 0
-//   first (the same bits on every run).
-// - A block streams its units' input rows (any width: a unit's columns and a zero pixel each
-//   side) through cp.async kRowsAhead rows ahead; only its own warps wait for them.
+// - The filter's fragments are built once a block into shared memory, in the order the lanes read
+//   them (one 16-byte load gives a lane its B registers of two k-steps), and each serves every
+//   strip of the warp: registers hold sums and fragments in flight, so a warp has kStrips x 6
+//   independent accumulators to hide the mma's latency, and an SM holds 8 to 12 warps.
+// - A warp streams its units' input rows (any width: a unit's columns and a zero pixel each side)
+//   through cp.async, kRowsAhead rows ahead in slots of its own; no warp waits for another.
+// - Bands: where a unit an image would leave warps idle (a few images), an image's rows split into
+//   bands, each re-reading the input row on either side of it (plan_bands, the wave model).
 // - BF16 inputs run m16n8k16, TF32 inputs m16n8k8, their A fragments one ldmatrix.x4 a k-step;
-//   the pixels' chunks are swizzled in shared memory (PixelLayout) so that ldmatrix's 8 rows hit
-//   distinct banks.
+//   a pixel takes 16 bytes more than its channels in shared memory (PixelLayout), so that
+//   ldmatrix's 8 rows hit distinct banks and every address is a register plus a constant.
 #include "common/async_copy.cuh"
 #include "common/cuda_check.h"
 #include "common/launch_utils.h"
@@ -43,9 +45,12 @@ using cudalabs::dcgan::TconvShape;
 namespace subpixel = lab09::subpixel;
 
 constexpr int kTilePixels = 16;  // an mma's rows: a strip of superpixels
-constexpr int kRowsAhead = 4;    // input rows in flight while one is multiplied
-constexpr int kInputSlots = kRowsAhead + 1;
-constexpr int kFragmentRegisters = 136;  // a thread's registers of the filter, at most
+constexpr int kStrips = 2;       // a warp's strips: 32 superpixels, a DCGAN image's width
+constexpr int kWarps = 4;        // a block's warps, sharing the filter's fragments
+// Blocks an SM holds (shared memory allows 3 at the DCGAN's layer): the registers a thread may
+// take, 168, which hold the sums and fragments without spilling.
+constexpr int kBlocksPerSm = 3;
+constexpr int kMinBandRows = 4;  // a band's superpixel rows, at least (it reads 2 rows more)
 constexpr int kMaxOutChannels = 8;
 
 /// The mma of element type T. Its A fragments come from ldmatrix.x4 in both types: each k-step is
@@ -86,20 +91,18 @@ struct RgbMma<float> {
   }
 };
 
-/// A pixel's bytes in an input row in shared memory, and how its 16-byte chunks are swizzled:
-/// ldmatrix reads one chunk of 8 consecutive pixels at once, which, 128 or 64 bytes apart, would
-/// share banks; XOR-ing the chunk's index with pixel mod 8 (or, 64 bytes apart, with (pixel / 2)
-/// mod 4) spreads them over all 32 (the XOR stays within the pixel's aligned groups of 8 or 4
-/// chunks).
+/// A pixel's place in an input row in shared memory: its channels' kBytes and 16 bytes of padding.
+/// ldmatrix reads one 16-byte chunk of 8 consecutive pixels at once; kStride bytes apart (4 banks
+/// past a multiple of 128 bytes) they hit distinct banks, and chunk c of pixel p lies at a sum
+/// whose terms are known apart (no swizzle to compute).
 template <class T, int kGroups32>
 struct PixelLayout {
   static constexpr int kBytes = kGroups32 * 32 * static_cast<int>(sizeof(T));
   static constexpr int kChunks = kBytes / 16;
-  __host__ __device__ static constexpr int swizzle(int pixel) {
-    return kBytes % 128 == 0 ? pixel % 8 : pixel / 2 % 4;
-  }
+  static constexpr int kStride = kBytes + 16;
+  static_assert(kStride % 128 == 16 || kStride % 128 == 80, "8 rows must hit distinct banks");
   __host__ __device__ static constexpr int offset(int pixel, int chunk) {
-    return pixel * kBytes + 16 * (chunk ^ swizzle(pixel));
+    return pixel * kStride + 16 * chunk;
   }
 };
 
@@ -163,29 +166,49 @@ template <int kK>
 constexpr bool kColumnsByRow = ColumnLayout<kK, true>::blocks() < ColumnLayout<kK, false>::blocks();
 
 /// The kernel's shape at C = 32 kGroups32 channels of T and K = kK outputs: which offset and
-/// column tile blocks of the filter reach an output (bit (3 (di + 1) + dj + 1) kTiles + t), the
-/// slices the channels' k-steps split into so that a warp's blocks fit kFragmentRegisters (a
-/// block's warps), and a unit's strips (two where the filter's and two strips' accumulators leave
-/// room in the registers: 12 a column tile a strip).
+/// column tile blocks of the filter reach an output (bit (3 (di + 1) + dj + 1) kTiles + t), where
+/// their fragments lie in shared memory (kStepPairs 16-byte words a lane a block), and a warp's
+/// slots of input rows: two rows in flight where a row is small, else one (with 8 or more warps
+/// an SM, that keeps enough bytes in flight and the slots within shared memory).
 template <class T, int kGroups32, int kK>
 struct RgbPlan {
   using Columns = ColumnLayout<kK, kColumnsByRow<kK>>;
+  using Layout = PixelLayout<T, kGroups32>;
   static constexpr int kTiles = Columns::kTiles;
   static constexpr int kSteps = kGroups32 * RgbMma<T>::kStepsPer32;
+  static_assert(kSteps % 2 == 0, "a lane's 16-byte word holds two k-steps");
+  static constexpr int kStepPairs = kSteps / 2;
   static constexpr unsigned long long kReach = Columns::reach_mask();
   static constexpr int kBlocks = Columns::blocks();
-  static constexpr int slices() {
-    for (int s = 1; s < kSteps; ++s)
-      if (kSteps % s == 0 && kBlocks * (kSteps / s) * 2 <= kFragmentRegisters) return s;
-    return kSteps;
-  }
-  static constexpr int kSlices = slices();
-  static constexpr int kSliceSteps = kSteps / kSlices;
-  static constexpr int kStrips = kBlocks * kSliceSteps * 2 + 24 * kTiles <= 150 ? 2 : 1;
   static constexpr int kPositions = kStrips * kTilePixels + 2;  // a unit's input pixels, halo too
-  static constexpr int kThreads = 32 * kSlices;
+  static constexpr int kSlotBytes = kPositions * Layout::kStride;
+  static constexpr int kRowsAhead = kSlotBytes <= 5120 ? 2 : 1;
+  static constexpr int kInputSlots = kRowsAhead + 1;
+  static constexpr int kFilterBytes = kBlocks * kStepPairs * 32 * 16;
+  static constexpr int kSharedBytes = kFilterBytes + kWarps * kInputSlots * kSlotBytes;
+  static_assert(kSharedBytes <= 227 * 1024, "a block must fit an SM's shared memory");
+  __host__ __device__ static constexpr int bit(int di, int dj, int t) {
+    return (3 * (di + 1) + dj + 1) * kTiles + t;
+  }
   __host__ __device__ static constexpr bool reaches(int di, int dj, int t) {
-    return (kReach >> ((3 * (di + 1) + dj + 1) * kTiles + t)) & 1;
+    return (kReach >> bit(di, dj, t)) & 1;
+  }
+  /// Block (di, dj, t)'s place among the blocks that reach: a sum over every bit, unrolled, so
+  /// that the compiler folds it to a constant where the kernel's unrolled loops ask (a loop up to
+  /// the block's bit stays a loop in the kernel's inner loop).
+  __host__ __device__ static constexpr int block_index(int di, int dj, int t) {
+    int index = 0;
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (int b = 0; b < 9 * kTiles; ++b) index += b < bit(di, dj, t) ? (kReach >> b) & 1 : 0;
+    return index;
+  }
+  /// The bit of the block in place `index`.
+  __host__ __device__ static constexpr int block_bit(int index) {
+    int b = 0;
+    for (;; ++b)
+      if ((kReach >> b) & 1 && index-- == 0) return b;
   }
 };
 
@@ -196,8 +219,10 @@ struct RgbArgs {
   const float* packed;  // subpixel.h's packed filter, FP32
   const float* bias;
   float* output;
-  long long units;  // images x column groups
-  int groups;       // column groups (units) a row
+  long long units;  // images x bands x column groups
+  int groups;       // column groups (units) a band
+  int bands;        // bands an image
+  int band_rows;    // superpixel rows a band (the last band's may be fewer)
   bool pairs;       // the output is 8-byte aligned: two adjacent outputs a store
 };
 
@@ -215,142 +240,162 @@ __device__ __forceinline__ float filter_at(const TconvShape& shape, const float*
   return packed[subpixel::phase_start(z, shape.in_channels, k_out) + row * k_out + k];
 }
 
-// A block's walk over its units' input rows, unit after unit (blockIdx.x + gridDim.x t), kept as
-// counters: a division per unit, none per row.
-struct RowCursor {
-  long long unit;
-  int row = 0;
+// A unit: an image's column group in a band of its superpixel rows. It stores rows
+// [first_stored, end_stored) and reads input rows first_row .. last_row (one more each side where
+// the image has it).
+struct UnitRows {
   long long image = 0;
   int first_column = 0;  // the unit's first superpixel column
-  __device__ void locate(int groups, int unit_columns) {
-    image = unit / groups;
-    first_column = static_cast<int>(unit - image * groups) * unit_columns;
+  int first_stored = 0, end_stored = 0;
+  int first_row = 0, last_row = 0;
+  template <class T>
+  __device__ static UnitRows of(long long unit, const RgbArgs<T>& a) {
+    constexpr int kUnitColumns = kStrips * kTilePixels;
+    const long long per_image = static_cast<long long>(a.bands) * a.groups;
+    UnitRows u;
+    u.image = unit / per_image;
+    const int rest = static_cast<int>(unit - u.image * per_image);
+    const int band = rest / a.groups;
+    u.first_column = (rest - band * a.groups) * kUnitColumns;
+    u.first_stored = band * a.band_rows;
+    u.end_stored = ::min(a.shape.height, u.first_stored + a.band_rows);
+    u.first_row = ::max(0, u.first_stored - 1);
+    u.last_row = ::min(a.shape.height - 1, u.end_stored);
+    return u;
   }
-  __device__ void advance(int height, int groups, int unit_columns) {
-    if (++row == height) {
-      row = 0;
-      unit += gridDim.x;
-      locate(groups, unit_columns);
+};
+
+// A warp's walk over its units' input rows, unit after unit (the warp's first, then every
+// `stride`-th): a division per unit, none per row.
+template <class T>
+struct RowCursor {
+  long long unit;
+  long long stride;
+  UnitRows rows;
+  int row;
+  __device__ RowCursor(long long first, long long every, const RgbArgs<T>& a)
+      : unit(first), stride(every), rows(UnitRows::of(first, a)), row(rows.first_row) {}
+  __device__ void advance(const RgbArgs<T>& a) {
+    if (++row > rows.last_row) {
+      unit += stride;
+      rows = UnitRows::of(unit, a);
+      row = rows.first_row;
     }
   }
 };
 
-// This thread's share of copying a unit's input row: 16-byte chunks idx = threadIdx.x, + kThreads,
-// ... of its kPositions pixels, position p holding input column first_column - 1 + p (zeros where
-// that is outside the image).
-template <class T, int kGroups32, int kPositions, int kThreads>
+// A lane's share of copying a unit's input row: 16-byte chunks idx = lane, lane + 32, ... of its
+// kPositions pixels, position p holding input column first_column - 1 + p (zeros where that is
+// outside the image). Where a pixel's chunks divide 32, a lane's chunks are its own place plus
+// constants.
+template <class T, int kGroups32, int kPositions>
 struct RowCopy {
   using Layout = PixelLayout<T, kGroups32>;
   static constexpr int kChunks = kPositions * Layout::kChunks;
-  static constexpr int kPerThread = (kChunks + kThreads - 1) / kThreads;
-  __device__ void start(const RgbArgs<T>& a, const RowCursor& at, unsigned char* slot) const {
+  static constexpr int kPerLane = (kChunks + 31) / 32;
+  __device__ static void start(const RgbArgs<T>& a, const UnitRows& unit, int row, int lane,
+                               unsigned char* slot) {
     const int width = a.shape.width;
     // Chunks of pixels 1 - first_column .. width - first_column (positions) are in the image.
-    const int first = ::max(0, 1 - at.first_column) * Layout::kChunks;
-    const int end = ::min(kPositions, width + 1 - at.first_column) * Layout::kChunks;
-    // Position 0's byte offset (one pixel before the row for the first unit of image 0's row 0,
-    // where no chunk is read: a chunk outside the image reads the nearest one inside, 0 bytes).
-    const long long position0 =
-        ((at.image * a.shape.height + at.row) * width + at.first_column - 1) * Layout::kBytes;
-    const unsigned char* base = reinterpret_cast<const unsigned char*>(a.input);
+    const int first = ::max(0, 1 - unit.first_column) * Layout::kChunks;
+    const int end = ::min(kPositions, width + 1 - unit.first_column) * Layout::kChunks;
+    // Position 0 (one pixel before the row for the first unit of image 0's row 0, where no chunk
+    // is read: a chunk outside the image reads the nearest one inside, 0 bytes).
+    const unsigned char* position0 =
+        reinterpret_cast<const unsigned char*>(a.input) +
+        ((unit.image * a.shape.height + row) * width + unit.first_column - 1) * Layout::kBytes;
+    constexpr bool kLaneColumns = 32 % Layout::kChunks == 0;
+    const int lane_place =
+        kLaneColumns ? Layout::offset(lane / Layout::kChunks, lane % Layout::kChunks) : 0;
 #pragma unroll
-    for (int u = 0; u < kPerThread; ++u) {
-      const int idx = threadIdx.x + u * kThreads;
-      if (kChunks % kThreads != 0 && idx >= kChunks) break;
-      const bool inside = idx >= first && idx < end;
-      const unsigned char* source = base + position0 + 16 * ::min(::max(idx, first), end - 1);
-      const int p = idx / Layout::kChunks;
-      cudalabs::async_copy_16_zero_fill(slot + Layout::offset(p, idx - p * Layout::kChunks), source,
-                                        inside ? 16 : 0);
+    for (int u = 0; u < kPerLane; ++u) {
+      const int idx = lane + 32 * u;
+      if (kChunks % 32 != 0 && idx >= kChunks) break;
+      const int clamped = ::min(::max(idx, first), end - 1);
+      const int place = kLaneColumns ? lane_place + u * (32 / Layout::kChunks) * Layout::kStride
+                                     : Layout::offset(idx / Layout::kChunks, idx % Layout::kChunks);
+      // clamped >= 0: unsigned, its byte offset is one shift-and-add into the 64-bit address.
+      cudalabs::async_copy_16_zero_fill(
+          slot + place, position0 + 16u * static_cast<unsigned>(clamped), clamped == idx ? 16 : 0);
     }
   }
 };
 
 // The superpixel GEMM (see the top of this file); kK output channels, C = 32 kGroups32.
 template <class T, int kGroups32, int kK>
-__global__ void __launch_bounds__(RgbPlan<T, kGroups32, kK>::kThreads)
-    rgb_superpixel_kernel(RgbArgs<T> a) {
+__global__ void __launch_bounds__(kWarps * 32, kBlocksPerSm) rgb_superpixel_kernel(RgbArgs<T> a) {
   using Mma = RgbMma<T>;
   using F = RgbPlan<T, kGroups32, kK>;
-  using Layout = PixelLayout<T, kGroups32>;
-  constexpr int kTiles = F::kTiles, kSliceSteps = F::kSliceSteps, kSlices = F::kSlices;
-  constexpr int kStrips = F::kStrips;
-  constexpr int kSlotBytes = F::kPositions * Layout::kBytes;
-  constexpr int kUnitColumns = kStrips * kTilePixels;
+  using Layout = typename F::Layout;
+  constexpr int kTiles = F::kTiles, kStepPairs = F::kStepPairs;
+  constexpr int kSlotBytes = F::kSlotBytes, kInputSlots = F::kInputSlots;
   extern __shared__ __align__(16) unsigned char shared[];
   const TconvShape& shape = a.shape;
-  const int slice = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, q = lane % 4;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, q = lane % 4;
 
-  // This warp's B fragments: offset (di, dj), column 8 t + g, its slice's k-steps; built once.
-  std::uint32_t b[3][3][kTiles][kSliceSteps][2];
-#pragma unroll
-  for (int di = -1; di <= 1; ++di)
-#pragma unroll
-    for (int dj = -1; dj <= 1; ++dj)
-#pragma unroll
-      for (int t = 0; t < kTiles; ++t) {
-        if (!F::reaches(di, dj, t)) continue;
-        const int n = 8 * t + g;
-        const int tap = F::Columns::reaching_tap(di, dj, n);
-        const int k = F::Columns::column(n).k;
-#pragma unroll
-        for (int step = 0; step < kSliceSteps; ++step)
-#pragma unroll
-          for (int which = 0; which < 2; ++which) {
-            const int c = Mma::b_channel(slice * kSliceSteps + step, q, which);
-            float pair[2] = {0.0f, 0.0f};
-            if (tap >= 0) {
-              pair[0] = filter_at(shape, a.packed, tap, c, k);
-              if (Mma::kStepsPer32 == 2) pair[1] = filter_at(shape, a.packed, tap, c + 1, k);
-            }
-            b[di + 1][dj + 1][t][step][which] = Mma::b_register(pair, 1);
-          }
+  // The filter's fragments, built by the block once: lane l's B registers of block b (in place
+  // order), k-steps 2 p and 2 p + 1, column 8 t + l / 4, at word (b kStepPairs + p) 32 + l.
+  uint4* fragments = reinterpret_cast<uint4*>(shared);
+  for (int e = threadIdx.x; e < F::kBlocks * kStepPairs * 32; e += blockDim.x) {
+    const int l = e % 32, pair = e / 32 % kStepPairs, bit = F::block_bit(e / 32 / kStepPairs);
+    const int offset = bit / kTiles, t = bit % kTiles;
+    const int n = 8 * t + l / 4;
+    const int tap = F::Columns::reaching_tap(offset / 3 - 1, offset % 3 - 1, n);
+    const int k = F::Columns::column(n).k;
+    std::uint32_t word[4];
+    for (int s = 0; s < 2; ++s)
+      for (int which = 0; which < 2; ++which) {
+        const int c = Mma::b_channel(2 * pair + s, l % 4, which);
+        float values[2] = {0.0f, 0.0f};
+        if (tap >= 0) {
+          values[0] = filter_at(shape, a.packed, tap, c, k);
+          if (Mma::kStepsPer32 == 2) values[1] = filter_at(shape, a.packed, tap, c + 1, k);
+        }
+        word[2 * s + which] = Mma::b_register(values, 1);
       }
+    fragments[e] = make_uint4(word[0], word[1], word[2], word[3]);
+  }
 
   // ldmatrix's rows: lane l gives superpixel l % 8 (+ 8 for matrices 1 and 3) of strip 0, shifted
-  // by dj, chunk 2 k-step (+ 1 for matrices 2 and 3) of its slice. Strip 1 is 16 pixels on, where
-  // the swizzle repeats.
-  std::uint32_t a_offset[3][kSliceSteps];
+  // by dj, chunk 2 k-step (+ 1 for matrices 2 and 3); k-step s is 32 s bytes on, strip 1 16 pixels.
+  std::uint32_t a_offset[3];
 #pragma unroll
-  for (int dj = -1; dj <= 1; ++dj) {
-    const int p = 1 + dj + lane % 8 + 8 * (lane / 8 % 2);
-#pragma unroll
-    for (int step = 0; step < kSliceSteps; ++step) {
-      const int chunk = 2 * (slice * kSliceSteps + step) + lane / 16;
-      a_offset[dj + 1][step] = Layout::offset(p, chunk);
-    }
-  }
-  static_assert(Layout::swizzle(kTilePixels) == Layout::swizzle(0));
+  for (int dj = -1; dj <= 1; ++dj)
+    a_offset[dj + 1] = Layout::offset(1 + dj + lane % 8 + 8 * (lane / 8 % 2), lane / 16);
 
   // The accumulators' output columns: n = 8 t + 2 q and n + 1, where n < 4 K; their offset in an
   // output pixel row pair, and their biases, scaled for tanh_of_scaled.
   const int columns = 2 * shape.width;
   int column_offset[kTiles];
+  bool column_valid[kTiles];
   float bias[kTiles][2];
 #pragma unroll
   for (int t = 0; t < kTiles; ++t) {
     const int n = 8 * t + 2 * q;  // n + 1 is in the same output row: 2K and the row R are even
     const OutputColumn column = F::Columns::column(n);
     column_offset[t] = F::Columns::offset(n, columns * kK);
+    column_valid[t] = column.valid;
     bias[t][0] = column.valid ? kTanhScale * a.bias[column.k] : 0.0f;
     bias[t][1] = column.valid ? kTanhScale * a.bias[F::Columns::column(n + 1).k] : 0.0f;
   }
 
-  unsigned char* inputs = shared;
-  float4* exchange = reinterpret_cast<float4*>(shared + kInputSlots * kSlotBytes);
-  const RowCopy<T, kGroups32, F::kPositions, F::kThreads> copy;
-  RowCursor next{blockIdx.x};  // the next row to fetch, and its slot
-  next.locate(a.groups, kUnitColumns);
+  unsigned char* inputs = shared + F::kFilterBytes + warp * kInputSlots * kSlotBytes;
+  const long long first_unit = static_cast<long long>(blockIdx.x) * kWarps + warp;
+  const long long unit_stride = static_cast<long long>(gridDim.x) * kWarps;
+  RowCursor<T> next(first_unit, unit_stride, a);  // the next row to fetch, and its slot
   int next_slot = 0;
   const auto fetch_next = [&] {
-    if (next.unit < a.units) copy.start(a, next, inputs + next_slot * kSlotBytes);
+    if (next.unit < a.units)
+      RowCopy<T, kGroups32, F::kPositions>::start(a, next.rows, next.row, lane,
+                                                  inputs + next_slot * kSlotBytes);
     cudalabs::async_copy_commit();
-    next.advance(shape.height, a.groups, kUnitColumns);
+    next.advance(a);
     next_slot = next_slot == kInputSlots - 1 ? 0 : next_slot + 1;
   };
-  for (int u = 0; u < kRowsAhead; ++u) fetch_next();
+  for (int u = 0; u < F::kRowsAhead; ++u) fetch_next();
+  __syncthreads();  // the fragments are built
 
-  // acc[slot][strip]: three superpixel rows' sums, slot i % 3 for row i.
+  // acc[slot][strip]: three superpixel rows' sums, slot (I - first_row) mod 3 for row I.
   float acc[3][kStrips][kTiles][4];
   const auto clear = [&](int slot) {
 #pragma unroll
@@ -361,40 +406,10 @@ __global__ void __launch_bounds__(RgbPlan<T, kGroups32, kK>::kThreads)
         for (int e = 0; e < 4; ++e) acc[slot][strip][t][e] = 0.0f;
   };
 
-  // Superpixel row `row` of the unit, complete in acc[slot]: the block's slices add their sums
-  // (slice 0 first), and slice 0 stores tanh(sum + bias) where the image has the pixels.
-  int exchanges = 0;
-  const auto finish = [&](auto slot_constant, const RowCursor& unit, int row) {
+  // Superpixel row `row` of the unit, complete in acc[slot]: tanh(sum + bias) where the image has
+  // the pixels.
+  const auto finish = [&](auto slot_constant, const UnitRows& unit, int row) {
     constexpr int kSlot = decltype(slot_constant)::value;
-    if constexpr (kSlices > 1) {
-      float4* place = exchange + (exchanges % 2) * (kSlices - 1) * kStrips * kTiles * 32;
-      ++exchanges;
-      if (slice > 0) {
-#pragma unroll
-        for (int strip = 0; strip < kStrips; ++strip)
-#pragma unroll
-          for (int t = 0; t < kTiles; ++t) {
-            const float* v = acc[kSlot][strip][t];
-            place[(((slice - 1) * kStrips + strip) * kTiles + t) * 32 + lane] =
-                make_float4(v[0], v[1], v[2], v[3]);
-          }
-      }
-      __syncthreads();
-      if (slice > 0) return;
-      for (int from = 0; from < kSlices - 1; ++from) {
-#pragma unroll
-        for (int strip = 0; strip < kStrips; ++strip)
-#pragma unroll
-          for (int t = 0; t < kTiles; ++t) {
-            const float4 v = place[((from * kStrips + strip) * kTiles + t) * 32 + lane];
-            float* sum = acc[kSlot][strip][t];
-            sum[0] += v.x;
-            sum[1] += v.y;
-            sum[2] += v.z;
-            sum[3] += v.w;
-          }
-      }
-    }
     float* out = a.output +
                  ((unit.image * 2 * shape.height + 2 * row) * columns + 2 * unit.first_column) * kK;
 #pragma unroll
@@ -402,98 +417,148 @@ __global__ void __launch_bounds__(RgbPlan<T, kGroups32, kK>::kThreads)
 #pragma unroll
       for (int half = 0; half < 2; ++half) {
         const int superpixel = strip * kTilePixels + g + 8 * half;
-        if (unit.first_column + superpixel >= shape.width) continue;
+        const bool in_image = unit.first_column + superpixel < shape.width;
         float* pixel = out + superpixel * 2 * kK;
 #pragma unroll
         for (int t = 0; t < kTiles; ++t) {
-          if (!F::Columns::column(8 * t + 2 * q).valid) continue;
+          // Every lane computes; only those whose pixel and column exist store (no branches).
           const float v0 =
               tanh_of_scaled(fmaf(acc[kSlot][strip][t][2 * half], kTanhScale, bias[t][0]));
           const float v1 =
               tanh_of_scaled(fmaf(acc[kSlot][strip][t][2 * half + 1], kTanhScale, bias[t][1]));
           float* o = pixel + column_offset[t];
-          if (a.pairs) {
-            *reinterpret_cast<float2*>(o) = make_float2(v0, v1);
-          } else {
-            o[0] = v0;
-            o[1] = v1;
+          if (in_image && column_valid[t]) {
+            if (a.pairs) {
+              *reinterpret_cast<float2*>(o) = make_float2(v0, v1);
+            } else {
+              o[0] = v0;
+              o[1] = v1;
+            }
           }
         }
       }
   };
 
-  // Input row i of the unit, its phase i % 3 a constant: it adds to superpixel rows i + 1 (slot
-  // (phase + 1) % 3), i and i - 1, and row i - 1 is then complete.
+  // Input row i of the unit, its phase (i - first_row) mod 3 a constant: it adds to superpixel
+  // rows i + 1 (slot (phase + 1) mod 3), i and i - 1, and row i - 1 is then complete.
   int slot = 0;
-  const auto multiply_row = [&](auto phase_constant, const RowCursor& unit, int i) {
+  const auto multiply_row = [&](auto phase_constant, const UnitRows& unit, int i) {
     constexpr int kPhase = decltype(phase_constant)::value;
-    // Row i has landed in every thread's copies, and every warp is done with the slot the next
+    // Row i has landed in every lane's copies, and every lane is done with the slot the next
     // fetch overwrites (row i - 1's).
-    cudalabs::async_copy_wait<kRowsAhead - 1>();
-    __syncthreads();
+    cudalabs::async_copy_wait<F::kRowsAhead - 1>();
+    __syncwarp();
     fetch_next();
     const std::uint32_t input = ptx::shared_address(inputs + slot * kSlotBytes);
 #pragma unroll
     for (int dj = -1; dj <= 1; ++dj) {
 #pragma unroll
-      for (int step = 0; step < kSliceSteps; ++step) {
+      for (int pair = 0; pair < kStepPairs; ++pair) {
+        std::uint32_t fragment[2][kStrips][4];
 #pragma unroll
-        for (int strip = 0; strip < kStrips; ++strip) {
-          std::uint32_t fragment[4];
-          ptx::ldmatrix_x4<false>(
-              fragment, input + a_offset[dj + 1][step] + strip * kTilePixels * Layout::kBytes);
+        for (int s = 0; s < 2; ++s)
+#pragma unroll
+          for (int strip = 0; strip < kStrips; ++strip)
+            ptx::ldmatrix_x4<false>(
+                fragment[s][strip],
+                input + a_offset[dj + 1] + Layout::offset(strip * kTilePixels, 2 * (2 * pair + s)));
+        uint4 b[3][kTiles];
+#pragma unroll
+        for (int di = -1; di <= 1; ++di)
+#pragma unroll
+          for (int t = 0; t < kTiles; ++t)
+            if (F::reaches(di, dj, t))
+              b[di + 1][t] = fragments[(F::block_index(di, dj, t) * kStepPairs + pair) * 32 + lane];
+              // Each k-step sweeps every reached sum before the next: the mma's latency hides
+              // behind the others.
+#pragma unroll
+        for (int s = 0; s < 2; ++s)
 #pragma unroll
           for (int di = -1; di <= 1; ++di)
 #pragma unroll
             for (int t = 0; t < kTiles; ++t)
               if (F::reaches(di, dj, t))
-                Mma::mma(acc[(kPhase + 3 - di) % 3][strip][t], fragment,
-                         b[di + 1][dj + 1][t][step][0], b[di + 1][dj + 1][t][step][1]);
-        }
+#pragma unroll
+                for (int strip = 0; strip < kStrips; ++strip)
+                  Mma::mma(acc[(kPhase + 3 - di) % 3][strip][t], fragment[s][strip],
+                           s == 0 ? b[di + 1][t].x : b[di + 1][t].z,
+                           s == 0 ? b[di + 1][t].y : b[di + 1][t].w);
       }
     }
     constexpr int kPrevious = (kPhase + 2) % 3;
-    if (i > 0) finish(std::integral_constant<int, kPrevious>{}, unit, i - 1);
+    if (i - 1 >= unit.first_stored) finish(std::integral_constant<int, kPrevious>{}, unit, i - 1);
     clear(kPrevious);  // now row i + 2's
-    if (i == shape.height - 1) finish(std::integral_constant<int, kPhase>{}, unit, i);
+    if (i == shape.height - 1 && i < unit.end_stored)
+      finish(std::integral_constant<int, kPhase>{}, unit, i);
     slot = slot == kInputSlots - 1 ? 0 : slot + 1;
   };
 
-  for (long long index = blockIdx.x; index < a.units; index += gridDim.x) {
-    RowCursor unit{index};
-    unit.locate(a.groups, kUnitColumns);
+  for (long long index = first_unit; index < a.units; index += unit_stride) {
+    const UnitRows unit = UnitRows::of(index, a);
     clear(0);
     clear(1);
     clear(2);
-    for (int i = 0; i < shape.height; i += 3) {
-      multiply_row(std::integral_constant<int, 0>{}, unit, i);
-      if (i + 1 < shape.height) multiply_row(std::integral_constant<int, 1>{}, unit, i + 1);
-      if (i + 2 < shape.height) multiply_row(std::integral_constant<int, 2>{}, unit, i + 2);
+    const int rows = unit.last_row - unit.first_row + 1;
+    for (int j = 0; j < rows; j += 3) {
+      multiply_row(std::integral_constant<int, 0>{}, unit, unit.first_row + j);
+      if (j + 1 < rows)
+        multiply_row(std::integral_constant<int, 1>{}, unit, unit.first_row + j + 1);
+      if (j + 2 < rows)
+        multiply_row(std::integral_constant<int, 2>{}, unit, unit.first_row + j + 2);
     }
   }
   cudalabs::async_copy_wait<0>();
+}
+
+// How an image's superpixel rows split into bands, by the wave model: a unit of a band of `rows`
+// rows reads rows + 2 input rows (bands > 1), `resident_warps` run units at once, and a warp's
+// units take at least one unit's time: the split takes the least of max(units x rows read /
+// resident warps, rows read), the fewest bands on a tie. Bands then serve only where an image a
+// warp would leave warps idle (a few images), not to even out the last of many waves (its warps
+// run faster for sharing their SMs with fewer).
+struct BandPlan {
+  int bands = 1, band_rows = 1;
+};
+BandPlan plan_bands(int height, long long units_a_band, long long resident_warps) {
+  BandPlan best{1, height};
+  double best_cost = -1.0;
+  for (int split = 1; split <= height; ++split) {
+    const int rows = (height + split - 1) / split;
+    if (split > 1 && rows < kMinBandRows) break;
+    const int bands = (height + rows - 1) / rows;
+    if (bands != split) continue;  // the same bands as a smaller split
+    const double read = rows + (bands > 1 ? 2 : 0);
+    const double cost = std::max(
+        static_cast<double>(units_a_band) * bands * read / static_cast<double>(resident_warps),
+        read);
+    if (best_cost < 0.0 || cost < best_cost) {
+      best = {bands, rows};
+      best_cost = cost;
+    }
+  }
+  return best;
 }
 
 template <class T, int kGroups32, int kK>
 void launch_rgb(const TconvShape& shape, const T* input, const float* packed, const float* bias,
                 float* output, cudaStream_t stream, const char* who) {
   using F = RgbPlan<T, kGroups32, kK>;
-  const std::size_t exchange_bytes =
-      F::kSlices > 1 ? std::size_t{16} * 2 * (F::kSlices - 1) * F::kStrips * F::kTiles * 32 : 0;
-  const std::size_t shared_bytes =
-      std::size_t{kInputSlots} * F::kPositions * PixelLayout<T, kGroups32>::kBytes + exchange_bytes;
   const auto kernel = rgb_superpixel_kernel<T, kGroups32, kK>;
-  cudalabs::allow_dynamic_shared_memory(reinterpret_cast<const void*>(kernel), shared_bytes);
+  cudalabs::allow_dynamic_shared_memory(reinterpret_cast<const void*>(kernel), F::kSharedBytes);
   int per_sm = 0;
   CUDA_CHECK(
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, F::kThreads, shared_bytes));
-  constexpr int kUnitColumns = F::kStrips * kTilePixels;
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kWarps * 32, F::kSharedBytes));
+  const long long resident_blocks =
+      static_cast<long long>(std::max(per_sm, 1)) * cudalabs::multiprocessor_count();
+  constexpr int kUnitColumns = kStrips * kTilePixels;
   const int groups = (shape.width + kUnitColumns - 1) / kUnitColumns;
-  const long long units = static_cast<long long>(shape.batch) * groups;
-  const long long blocks = std::min<long long>(
-      units, static_cast<long long>(std::max(per_sm, 1)) * cudalabs::multiprocessor_count());
-  kernel<<<static_cast<unsigned>(blocks), F::kThreads, shared_bytes, stream>>>(RgbArgs<T>{
-      shape, input, packed, bias, output, units, groups, cudalabs::aligned_to(output, 8)});
+  const BandPlan bands = plan_bands(shape.height, static_cast<long long>(shape.batch) * groups,
+                                    resident_blocks * kWarps);
+  const long long units = static_cast<long long>(shape.batch) * bands.bands * groups;
+  const long long blocks = std::min((units + kWarps - 1) / kWarps, resident_blocks);
+  kernel<<<static_cast<unsigned>(blocks), kWarps * 32, F::kSharedBytes, stream>>>(
+      RgbArgs<T>{shape, input, packed, bias, output, units, groups, bands.bands, bands.band_rows,
+                 cudalabs::aligned_to(output, 8)});
   CUDA_CHECK_LAUNCH(who);
 }
 
@@ -513,9 +578,8 @@ void tconv_rgb(const TconvShape& shape, const T* input, const float* packed, con
                float* output, cudaStream_t stream, const char* who) {
   cudalabs::dcgan::validate(shape, who);
   if (shape.in_channels % 32 != 0 || shape.in_channels > 96)
-    throw std::invalid_argument(std::string(who) +
-                                ": in_channels = " + std::to_string(shape.in_channels) +
-                                " is not 32, 64 or 96 (the filter's fragments live in registers)");
+    throw std::invalid_argument(std::string(who) + ": in_channels = " +
+                                std::to_string(shape.in_channels) + " is not 32, 64 or 96");
   if (shape.out_channels > kMaxOutChannels)
     throw std::invalid_argument(std::string(who) + ": out_channels = " +
                                 std::to_string(shape.out_channels) + " is outside 1 .. 8");

@@ -314,6 +314,13 @@ if(TARGET lab10_solution)
   set_tests_properties(cli.lab10_timeline_batches PROPERTIES LABELS "gpu;cli" SKIP_REGULAR_EXPRESSION "SKIPPED: "
                        TIMEOUT 600)
 endif()
+if(TARGET dcgan_multi_gpu)
+  # Lab 10's threaded program at fp32, tf32 and bf16: three workers on GPU 0, one GPU's images.
+  add_test(NAME cli.dcgan_multi_gpu_precisions
+           COMMAND ${PROJECT_SOURCE_DIR}/tests/cli/workers_precisions.sh $<TARGET_FILE:dcgan_multi_gpu>)
+  set_tests_properties(cli.dcgan_multi_gpu_precisions PROPERTIES LABELS "gpu;cli;lab10" SKIP_REGULAR_EXPRESSION "SKIPPED: "
+                       TIMEOUT 900)
+endif()
 if(TARGET lab07_plans_solution)
   add_test(NAME cli.lab07_plans_every_plan_right
            COMMAND Python3::Interpreter ${PROJECT_SOURCE_DIR}/tests/cli/plans_check.py

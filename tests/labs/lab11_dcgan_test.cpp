@@ -297,10 +297,10 @@ TEST_P(RgbLayerTest, MatchesReference) {
 }
 
 // Every channel count and output width it takes, odd and single-pixel images, widths past one
-// 16-pixel strip and past one unit's column group (32 superpixels, or 16 where a strip's channels
-// take three or more warps), and more images than the grid has blocks (a block's rows run on from
-// one unit into the next); K = 3 and 7 lay the GEMM's columns out a phase row a tile, the rest
-// packed (dcgan_rgb_layer.cu's ColumnLayout).
+// 16-pixel strip and past one unit's column group (32 superpixels), more images than the grid has
+// warps (a warp's rows run on from one unit into the next), and few tall images, which the wave
+// model splits into bands of rows (the last band down to one row); K = 3 and 7 lay the GEMM's
+// columns out a phase row a tile, the rest packed (dcgan_rgb_layer.cu's ColumnLayout).
 INSTANTIATE_TEST_SUITE_P(
     Layers, RgbLayerTest,
     ::testing::Values(
@@ -313,6 +313,8 @@ INSTANTIATE_TEST_SUITE_P(
         LayerCase{"b2_3x300_c64_k3_ten_units_a_row", {2, 3, 300, 64, 3}, false},
         LayerCase{"b1_4x50_c96_k8_one_strip_units", {1, 4, 50, 96, 8}, false},
         LayerCase{"b1200_3x4_c64_k3_images_past_the_grid", {1200, 3, 4, 64, 3}, false},
+        LayerCase{"b2_41x20_c64_k3_bands", {2, 41, 20, 64, 3}, false},
+        LayerCase{"b5_18x70_c32_k6_bands_three_groups", {5, 18, 70, 32, 6}, false},
         LayerCase{"tf32_layer4_b3", dcgan::generator_layer(4, 3), false, ComputePrecision::kTf32},
         LayerCase{"tf32_b2_5x7_c32_k3", {2, 5, 7, 32, 3}, false, ComputePrecision::kTf32},
         LayerCase{"tf32_b3_3x40_c64_k7", {3, 3, 40, 64, 7}, false, ComputePrecision::kTf32},
@@ -322,6 +324,7 @@ INSTANTIATE_TEST_SUITE_P(
                   {1, 2, 161, 96, 6},
                   false,
                   ComputePrecision::kTf32},
+        LayerCase{"tf32_b1_23x37_c64_k3_bands", {1, 23, 37, 64, 3}, false, ComputePrecision::kTf32},
         LayerCase{"tf32_b1200_3x4_c32_k4_images_past_the_grid",
                   {1200, 3, 4, 32, 4},
                   false,
