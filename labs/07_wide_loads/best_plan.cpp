@@ -76,7 +76,14 @@ constexpr double kRepackLaunchUs = 3.0;  // a copy of a misaligned operand: its 
 // kRoundStartUs there, 2.5, left stream-K chosen at 583 x 331 x 352 in 25.8 us where K split in
 // two took 15.7).
 constexpr double kStreamPieceUs = 7.0;
-constexpr int kMinSliceK = 128;
+// A split's slices are at least kMinSliceK deep. At 128 a mid-size C with a K of a few hundred
+// kept its blocks few (583 x 331 x 352: 120 blocks of 4 warps, one an SM, where cuBLAS splits 4
+// ways with slices of 88); at 64 the model weighs thinner slices, and at the 18 mid-size shapes
+// where the choice moved or nearly did its choices took 1.061 of the fastest plan's time, not 1.086
+// (docs/data/history/lab07_thin_slices_s22_nvidia-h200/). A stream-K block's run of K stays at
+// least kMinStreamRunK: below it, a run is mostly its piece's fill.
+constexpr int kMinSliceK = 64;
+constexpr int kMinStreamRunK = 128;
 
 using cudalabs::ceil_div;
 
@@ -182,11 +189,11 @@ long long stream_k_iterations(const TileCandidate& c, const cudalabs::GemmShape&
 }
 
 // Blocks a stream-K plan runs: those the SMs hold at once, but no more than leave each a run of
-// kMinSliceK of K (at least one iteration), as split-K's slices: 147 x 67 x 2472 on 528 blocks of
+// kMinStreamRunK of K (at least one iteration): 147 x 67 x 2472 on 528 blocks of
 // wide_64x64 gave each block 2 iterations (32 of K), each paying a tile's fill and a partial tile's
 // trip through the workspace for 32 multiply-adds an output (0.31 of cuBLAS on an H200, issue 53).
 int stream_k_blocks(const TileCandidate& c, const cudalabs::GemmShape& shape, int sms) {
-  const long long min_run = std::max(1, kMinSliceK / c.bk);
+  const long long min_run = std::max(1, kMinStreamRunK / c.bk);
   return static_cast<int>(
       std::min<long long>(static_cast<long long>(sms) * c.blocks_per_sm,
                           std::max(1LL, stream_k_iterations(c, shape) / min_run)));

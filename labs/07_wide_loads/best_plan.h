@@ -63,7 +63,7 @@ struct BestPlan {
 std::span<const TileCandidate> best_candidates();
 
 /// Every plan `best` may run for `shape` on `sms` SMs, each with its predicted time: each tile
-/// unsplit, split 2 to kMaxSplits ways (slices of at least 128) and under stream-K, the narrow
+/// unsplit, split 2 to kMaxSplits ways (slices of at least 64) and under stream-K, the narrow
 /// kernel (unsplit and split) for N <= 64 and the few-rows kernel (unsplit and split) for M <=
 /// kFewRowsMaxRows. lab07_plans times them all against the model. Without `vector_loads` (A or B
 /// off 16-byte alignment) each tile runs at its scalar_rate.

@@ -260,7 +260,7 @@ TEST(BestPlan, StreamsBForAFewRows) {
   EXPECT_EQ(few_rows_group(64), 16);
 }
 
-// The plans best chooses from: every kernel unsplit, splits only with slices of 128 or more, the
+// The plans best chooses from: every kernel unsplit, splits only with slices of 64 or more, the
 // narrow kernel only for N <= 64, the few-rows kernel only for M <= 64, and best's choice among
 // them.
 TEST(BestPlan, CandidatePlansCoverTheChoices) {
@@ -269,7 +269,7 @@ TEST(BestPlan, CandidatePlansCoverTheChoices) {
   for (const BestPlan& plan : plans) {
     if (plan.splits == 1 && !plan.stream_k()) ++unsplit;
     if (plan.stream_k()) ++streamed;
-    EXPECT_TRUE(plan.splits == 1 || plan.slice_k >= 128) << plan.describe();
+    EXPECT_TRUE(plan.splits == 1 || plan.slice_k >= 64) << plan.describe();
     EXPECT_FALSE(plan.candidate->narrow);
     EXPECT_FALSE(plan.candidate->few_rows);
   }
@@ -281,8 +281,8 @@ TEST(BestPlan, CandidatePlansCoverTheChoices) {
   const std::vector<BestPlan> narrow = candidate_plans({40960, 3, 1600}, kH100Sms);
   EXPECT_TRUE(std::any_of(narrow.begin(), narrow.end(),
                           [](const BestPlan& p) { return p.candidate->narrow; }));
-  // No split of a K too short for two slices of 128.
-  for (const BestPlan& plan : candidate_plans({64, 64, 200}, kH100Sms)) EXPECT_EQ(plan.splits, 1);
+  // No split of a K too short for two slices of 64.
+  for (const BestPlan& plan : candidate_plans({64, 64, 100}, kH100Sms)) EXPECT_EQ(plan.splits, 1);
   // Stream-K runs no more blocks than there are iterations: one tile of 1 x 1 x 1 has one.
   for (const BestPlan& plan : candidate_plans({1, 1, 1}, kH100Sms))
     EXPECT_FALSE(plan.stream_k()) << plan.describe();
