@@ -28,7 +28,8 @@ struct Variant {
 int main(int argc, char** argv) {
   const int count = 3;
   Variant v[] = {ENTRY(0), ENTRY(2), ENTRY(4)};
-  const char* names[] = {"old (one warp, filter in registers)", "padded (call 3)", "padded, folded index, 168 regs"};
+  const char* names[] = {"old (one warp, filter in registers)", "padded (call 3)",
+                         "padded, folded index, 168 regs"};
   const TconvShape shape{5248, 32, 32, 64, 3};
   const size_t in_n = size_t{5248} * 32 * 32 * 64, out_n = size_t{5248} * 64 * 64 * 3,
                f_n = 25 * 64 * 3;

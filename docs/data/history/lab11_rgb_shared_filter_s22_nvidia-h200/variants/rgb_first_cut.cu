@@ -48,12 +48,12 @@ constexpr int kTilePixels = 16;  // an mma's rows: a strip of superpixels
 #ifndef RGB_STRIPS
 #define RGB_STRIPS 2
 #endif
-constexpr int kStrips = RGB_STRIPS;       // a warp's strips: 32 superpixels, a DCGAN image's width
+constexpr int kStrips = RGB_STRIPS;  // a warp's strips: 32 superpixels, a DCGAN image's width
 #ifndef RGB_WARPS
 #define RGB_WARPS 4
 #endif
-constexpr int kWarps = RGB_WARPS;        // a block's warps, sharing the filter's fragments
-constexpr int kMinBandRows = 4;  // a band's superpixel rows, at least (it reads 2 rows more)
+constexpr int kWarps = RGB_WARPS;  // a block's warps, sharing the filter's fragments
+constexpr int kMinBandRows = 4;    // a band's superpixel rows, at least (it reads 2 rows more)
 constexpr int kMaxOutChannels = 8;
 
 /// The mma of element type T. Its A fragments come from ldmatrix.x4 in both types: each k-step is
@@ -188,7 +188,7 @@ struct RgbPlan {
   static constexpr int kBlocks = Columns::blocks();
   static constexpr int kPositions = kStrips * kTilePixels + 2;  // a unit's input pixels, halo too
   static constexpr int kSlotBytes = kPositions * Layout::kBytes;
-  #ifndef RGB_EXTRA_AHEAD
+#ifndef RGB_EXTRA_AHEAD
 #define RGB_EXTRA_AHEAD 0
 #endif
   static constexpr int kRowsAhead = (kSlotBytes <= 4608 ? 2 : 1) + RGB_EXTRA_AHEAD;
@@ -462,9 +462,9 @@ __global__ void __launch_bounds__(kWarps * 32) rgb_superpixel_kernel(RgbArgs<T> 
           const int chunk = 2 * (2 * pair + s), low = chunk % kSpan;
 #pragma unroll
           for (int strip = 0; strip < kStrips; ++strip)
-            ptx::ldmatrix_x4<false>(fragment[s][strip],
-                                    input + a_offset[dj + 1][low / 2] + 16 * (chunk - low) +
-                                        strip * kTilePixels * Layout::kBytes);
+            ptx::ldmatrix_x4<false>(fragment[s][strip], input + a_offset[dj + 1][low / 2] +
+                                                            16 * (chunk - low) +
+                                                            strip * kTilePixels * Layout::kBytes);
         }
         uint4 b[3][kTiles];
 #pragma unroll
@@ -473,8 +473,8 @@ __global__ void __launch_bounds__(kWarps * 32) rgb_superpixel_kernel(RgbArgs<T> 
           for (int t = 0; t < kTiles; ++t)
             if (F::reaches(di, dj, t))
               b[di + 1][t] = fragments[(F::block_index(di, dj, t) * kStepPairs + pair) * 32 + lane];
-        // Each k-step sweeps every reached sum before the next: the mma's latency hides behind
-        // the others.
+              // Each k-step sweeps every reached sum before the next: the mma's latency hides
+              // behind the others.
 #pragma unroll
         for (int s = 0; s < 2; ++s)
 #pragma unroll
@@ -548,8 +548,8 @@ void launch_rgb(const TconvShape& shape, const T* input, const float* packed, co
   const auto kernel = rgb_superpixel_kernel<T, kGroups32, kK>;
   cudalabs::allow_dynamic_shared_memory(reinterpret_cast<const void*>(kernel), F::kSharedBytes);
   int per_sm = 0;
-  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kWarps * 32,
-                                                           F::kSharedBytes));
+  CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kWarps * 32, F::kSharedBytes));
   const long long resident_blocks =
       static_cast<long long>(std::max(per_sm, 1)) * cudalabs::multiprocessor_count();
   constexpr int kUnitColumns = kStrips * kTilePixels;
@@ -580,9 +580,8 @@ void tconv_rgb(const TconvShape& shape, const T* input, const float* packed, con
                float* output, cudaStream_t stream, const char* who) {
   cudalabs::dcgan::validate(shape, who);
   if (shape.in_channels % 32 != 0 || shape.in_channels > 96)
-    throw std::invalid_argument(std::string(who) +
-                                ": in_channels = " + std::to_string(shape.in_channels) +
-                                " is not 32, 64 or 96");
+    throw std::invalid_argument(std::string(who) + ": in_channels = " +
+                                std::to_string(shape.in_channels) + " is not 32, 64 or 96");
   if (shape.out_channels > kMaxOutChannels)
     throw std::invalid_argument(std::string(who) + ": out_channels = " +
                                 std::to_string(shape.out_channels) + " is outside 1 .. 8");
@@ -599,14 +598,13 @@ void tconv_rgb(const TconvShape& shape, const T* input, const float* packed, con
 
 }  // namespace
 
-void VARIANT_BF16(const TconvShape& shape, const __nv_bfloat16* input,
-                          const float* packed_filter, const float* bias, float* output,
-                          cudaStream_t stream) {
+void VARIANT_BF16(const TconvShape& shape, const __nv_bfloat16* input, const float* packed_filter,
+                  const float* bias, float* output, cudaStream_t stream) {
   tconv_rgb(shape, input, packed_filter, bias, output, stream, "lab11 tconv_rgb_bf16_input");
 }
 
 void VARIANT_TF32(const TconvShape& shape, const float* input, const float* packed_filter,
-                          const float* bias, float* output, cudaStream_t stream) {
+                  const float* bias, float* output, cudaStream_t stream) {
   tconv_rgb(shape, input, packed_filter, bias, output, stream, "lab11 tconv_rgb_tf32_input");
 }
 
