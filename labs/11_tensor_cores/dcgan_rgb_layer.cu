@@ -20,7 +20,7 @@
 // - A warp streams its units' input rows (any width: a unit's columns and a zero pixel each side)
 //   through cp.async, kRowsAhead rows ahead in slots of its own; no warp waits for another.
 // - Bands: where a unit an image would leave warps idle (a few images), an image's rows split into
-//   bands, each re-reading the input row on either side of it (plan_bands, the wave model).
+//   bands, each re-reading the input row on either side of it (rgb_bands.h, the wave model).
 // - BF16 inputs run m16n8k16, TF32 inputs m16n8k8, their A fragments one ldmatrix.x4 a k-step;
 //   a pixel takes 16 bytes more than its channels in shared memory (PixelLayout), so that
 //   ldmatrix's 8 rows hit distinct banks and every address is a register plus a constant.
@@ -29,6 +29,7 @@
 #include "common/launch_utils.h"
 #include "dcgan_layers.h"
 #include "labs/09_dcgan/subpixel.h"
+#include "rgb_bands.h"
 #include "tensor_core_ptx.cuh"
 
 #include <algorithm>
@@ -50,7 +51,6 @@ constexpr int kWarps = 4;        // a block's warps, sharing the filter's fragme
 // Blocks an SM holds (shared memory allows 3 at the DCGAN's layer): the registers a thread may
 // take, 168, which hold the sums and fragments without spilling.
 constexpr int kBlocksPerSm = 3;
-constexpr int kMinBandRows = 4;  // a band's superpixel rows, at least (it reads 2 rows more)
 constexpr int kMaxOutChannels = 8;
 
 /// The mma of element type T. Its A fragments come from ldmatrix.x4 in both types: each k-step is
@@ -510,35 +510,6 @@ __global__ void __launch_bounds__(kWarps * 32, kBlocksPerSm) rgb_superpixel_kern
   cudalabs::async_copy_wait<0>();
 }
 
-// How an image's superpixel rows split into bands, by the wave model: a unit of a band of `rows`
-// rows reads rows + 2 input rows (bands > 1), `resident_warps` run units at once, and a warp's
-// units take at least one unit's time: the split takes the least of max(units x rows read /
-// resident warps, rows read), the fewest bands on a tie. Bands then serve only where an image a
-// warp would leave warps idle (a few images), not to even out the last of many waves (its warps
-// run faster for sharing their SMs with fewer).
-struct BandPlan {
-  int bands = 1, band_rows = 1;
-};
-BandPlan plan_bands(int height, long long units_a_band, long long resident_warps) {
-  BandPlan best{1, height};
-  double best_cost = -1.0;
-  for (int split = 1; split <= height; ++split) {
-    const int rows = (height + split - 1) / split;
-    if (split > 1 && rows < kMinBandRows) break;
-    const int bands = (height + rows - 1) / rows;
-    if (bands != split) continue;  // the same bands as a smaller split
-    const double read = rows + (bands > 1 ? 2 : 0);
-    const double cost = std::max(
-        static_cast<double>(units_a_band) * bands * read / static_cast<double>(resident_warps),
-        read);
-    if (best_cost < 0.0 || cost < best_cost) {
-      best = {bands, rows};
-      best_cost = cost;
-    }
-  }
-  return best;
-}
-
 template <class T, int kGroups32, int kK>
 void launch_rgb(const TconvShape& shape, const T* input, const float* packed, const float* bias,
                 float* output, cudaStream_t stream, const char* who) {
@@ -552,8 +523,8 @@ void launch_rgb(const TconvShape& shape, const T* input, const float* packed, co
       static_cast<long long>(std::max(per_sm, 1)) * cudalabs::multiprocessor_count();
   constexpr int kUnitColumns = kStrips * kTilePixels;
   const int groups = (shape.width + kUnitColumns - 1) / kUnitColumns;
-  const BandPlan bands = plan_bands(shape.height, static_cast<long long>(shape.batch) * groups,
-                                    resident_blocks * kWarps);
+  const RgbBands bands = plan_rgb_bands(shape.height, static_cast<long long>(shape.batch) * groups,
+                                        resident_blocks * kWarps);
   const long long units = static_cast<long long>(shape.batch) * bands.bands * groups;
   const long long blocks = std::min((units + kWarps - 1) / kWarps, resident_blocks);
   kernel<<<static_cast<unsigned>(blocks), kWarps * 32, F::kSharedBytes, stream>>>(
