@@ -48,9 +48,8 @@ namespace subpixel = lab09::subpixel;
 constexpr int kTilePixels = 16;  // an mma's rows: a strip of superpixels
 constexpr int kStrips = 2;       // a warp's strips: 32 superpixels, a DCGAN image's width
 constexpr int kWarps = 4;        // a block's warps, sharing the filter's fragments
-// Blocks an SM holds (shared memory allows 3 at the DCGAN's layer): the registers a thread may
-// take, 168, which hold the sums and fragments without spilling.
-constexpr int kBlocksPerSm = 3;
+// An SM's shared memory (Hopper), of which each block's 1 KiB is reserved.
+constexpr int kSmSharedBytes = 228 * 1024;
 constexpr int kMaxOutChannels = 8;
 
 /// The mma of element type T. Its A fragments come from ldmatrix.x4 in both types: each k-step is
@@ -187,6 +186,12 @@ struct RgbPlan {
   static constexpr int kFilterBytes = kBlocks * kStepPairs * 32 * 16;
   static constexpr int kSharedBytes = kFilterBytes + kWarps * kInputSlots * kSlotBytes;
   static_assert(kSharedBytes <= 227 * 1024, "a block must fit an SM's shared memory");
+  /// Blocks an SM is given registers for (__launch_bounds__): as many as shared memory holds, but
+  /// no more than leave room for a thread's sums, 24 a column tile (3 rows x 2 strips x 4), and
+  /// its fragments in flight: 3 blocks (168 registers) up to two tiles, else 2 (255; at 4 blocks,
+  /// 128 registers, even two tiles' spill).
+  static constexpr int kBlocksPerSm =
+      std::min(kTiles <= 2 ? 3 : 2, kSmSharedBytes / (kSharedBytes + 1024));
   __host__ __device__ static constexpr int bit(int di, int dj, int t) {
     return (3 * (di + 1) + dj + 1) * kTiles + t;
   }
@@ -323,7 +328,8 @@ struct RowCopy {
 
 // The superpixel GEMM (see the top of this file); kK output channels, C = 32 kGroups32.
 template <class T, int kGroups32, int kK>
-__global__ void __launch_bounds__(kWarps * 32, kBlocksPerSm) rgb_superpixel_kernel(RgbArgs<T> a) {
+__global__ void __launch_bounds__(kWarps * 32, (RgbPlan<T, kGroups32, kK>::kBlocksPerSm))
+    rgb_superpixel_kernel(RgbArgs<T> a) {
   using Mma = RgbMma<T>;
   using F = RgbPlan<T, kGroups32, kK>;
   using Layout = typename F::Layout;
