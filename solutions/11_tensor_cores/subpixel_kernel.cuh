@@ -32,15 +32,18 @@ struct SubpixelItem {
   int position;
 };
 
+// Items four at a time: the four phases of one tile (a group of pixels, or by position a group of
+// images at one position), which read the same input, so the three after the first find it in L2
+// (phase by phase, each layer's input came from DRAM four times: Nsight Compute had tconv3's L2
+// hit rate at 74 %, 93 % in this order). The phase turns by one from each group to the next, so a
+// block striding by a multiple of four items does not take the same phase every time.
 template <class T>
 __device__ __forceinline__ SubpixelItem subpixel_item(const SubpixelParams<T>& p, int item, int bm,
                                                       int bn) {
-  const int per_position = p.row_tiles * p.column_tiles;
-  const int per_phase = p.positions * per_position;
-  const int z = item / per_phase, in_phase = item % per_phase;
-  const int position = in_phase / per_position, tile = in_phase % per_position;
-  return {z, static_cast<long long>(tile / p.column_tiles) * bm, (tile % p.column_tiles) * bn,
-          position};
+  const int group = item / 4, z = (item + group) % 4;
+  const int column = group % p.column_tiles, rest = group / p.column_tiles;
+  const int position = rest % p.positions, row_tile = rest / p.positions;
+  return {z, static_cast<long long>(row_tile) * bm, column * bn, position};
 }
 
 // By position: the taps of phase z that reach inside the image from the item's pixel, a range of
@@ -89,46 +92,59 @@ __device__ __forceinline__ void load_filter_tap(unsigned char* b_tile, std::uint
   }
 }
 
-// Stage s of k step kt of `item`: channels kChannels (kt % (C / kChannels)) onwards of tap kt /
-// (C / kChannels), or with the halo of every tap of column kt / (C / kChannels).
+// The producer's walk over one item's k steps, a tap (with the halo a column of taps) at a time,
+// each tap's channel blocks in turn: for each, the activations' box at the tap's offset (the
+// coordinates past the image's edge come back as zeros) and the tap's rows of the filter. What
+// depends only on the item is worked out once: a stage costs its wait and its copies, where
+// working each stage's tap out of its index took 64-bit divisions a stage.
 // [tap_box]
 template <int BN, class T>
-__device__ __forceinline__ void load_subpixel_stage(unsigned char* stage, std::uint64_t* full,
-                                                    const CUtensorMap& a_map,
-                                                    const CUtensorMap& b_map,
-                                                    const SubpixelParams<T>& p,
-                                                    const SubpixelItem& item, int kt, bool halo) {
+__device__ __forceinline__ void produce_item(unsigned char* shared, std::uint64_t* full,
+                                             std::uint64_t* empty, const CUtensorMap& a_map,
+                                             const CUtensorMap& b_map, const SubpixelParams<T>& p,
+                                             const SubpixelItem& item, bool halo, int& s,
+                                             int& phase) {
   using namespace lab09::subpixel;
   constexpr int kChannels = stage_channels<T>();
-  const int blocks_per_tap = p.in_channels / kChannels;
-  const int step = kt / blocks_per_tap, c0 = (kt % blocks_per_tap) * kChannels;
   const int py = phase_row(item.z), px = phase_col(item.z);
+  // One k step: the A box at (column, row, image) and tap_rows taps of B from filter row b_row.
+  const auto step = [&](int column, int row, int image, int tap_rows, int b_row) {
+    for (int c0 = 0; c0 < p.in_channels; c0 += kChannels) {
+      ptx::mbarrier_wait(&empty[s], phase ^ 1);
+      unsigned char* stage = shared + s * p.stage_bytes;
+      ptx::mbarrier_arrive_expect_bytes(&full[s],
+                                        p.a_box_bytes + tap_rows * BN * SwizzledTile::kRowBytes);
+      ptx::tma_load_4d(stage, &a_map, &full[s], c0, column, row, image);
+      for (int t = 0; t < tap_rows; ++t)
+        load_filter_tap<BN>(stage + p.a_box_bytes + t * BN * SwizzledTile::kRowBytes, &full[s],
+                            b_map, p, item, b_row + t * taps(px) * p.in_channels + c0);
+      if (++s == p.stages) {
+        s = 0;
+        phase ^= 1;
+      }
+    }
+  };
   if (p.by_position) {
-    // One reaching tap of BM images' pixel (i, j): box (channels, 1, 1, BM) at its input pixel.
     const ReachingTaps r = item_reaching_taps(p, item);
-    const int ty = r.first_ty + step / r.columns, tx = r.first_tx + step % r.columns;
     const int i = item.position / p.width, j = item.position - i * p.width;
-    ptx::mbarrier_arrive_expect_bytes(full, p.a_box_bytes + BN * SwizzledTile::kRowBytes);
-    ptx::tma_load_4d(stage, &a_map, full, c0, j + input_offset(px, tx), i + input_offset(py, ty),
-                     static_cast<int>(item.pixel0));
-    load_filter_tap<BN>(stage + p.a_box_bytes, full, b_map, p, item,
-                        (ty * taps(px) + tx) * p.in_channels + c0);
+    for (int ty = r.first_ty; ty < r.first_ty + r.rows; ++ty)
+      for (int tx = r.first_tx; tx < r.first_tx + r.columns; ++tx)
+        step(j + input_offset(px, tx), i + input_offset(py, ty), static_cast<int>(item.pixel0), 1,
+             (ty * taps(px) + tx) * p.in_channels);
     return;
   }
-  // The taps this stage serves: a column (ty = 0 .. taps(py) - 1) or one.
-  const int tx = halo ? step : step % taps(px);
-  const int first_ty = halo ? 0 : step / taps(px), tap_rows = halo ? taps(py) : 1;
   const long long image_pixels = static_cast<long long>(p.height) * p.width;
   const int n0 = static_cast<int>(item.pixel0 / image_pixels);
-  const int i0 = static_cast<int>(item.pixel0 % image_pixels) / p.width;
-  const int row0 = halo ? i0 - 1 : i0 + input_offset(py, first_ty);
-  ptx::mbarrier_arrive_expect_bytes(full, p.a_box_bytes + tap_rows * BN * SwizzledTile::kRowBytes);
-  ptx::tma_load_4d(stage, &a_map, full, c0, input_offset(px, tx), row0, n0);
-  for (int t = 0; t < tap_rows; ++t) {
-    const int tap = (first_ty + t) * taps(px) + tx;
-    load_filter_tap<BN>(stage + p.a_box_bytes + t * BN * SwizzledTile::kRowBytes, full, b_map, p,
-                        item, tap * p.in_channels + c0);
+  const int i0 = static_cast<int>(item.pixel0 - n0 * image_pixels) / p.width;
+  if (halo) {  // a column of taps a step: the box from the row above the tile's
+    for (int tx = 0; tx < taps(px); ++tx)
+      step(input_offset(px, tx), i0 - 1, n0, taps(py), tx * p.in_channels);
+    return;
   }
+  for (int ty = 0; ty < taps(py); ++ty)
+    for (int tx = 0; tx < taps(px); ++tx)
+      step(input_offset(px, tx), i0 + input_offset(py, ty), n0, 1,
+           (ty * taps(px) + tx) * p.in_channels);
 }
 // [tap_box]
 
@@ -199,25 +215,39 @@ __device__ __forceinline__ void store_phase_pixels(const SubpixelParams<T>& p,
                                              p.out_channels
                             : nullptr;
   }
+  // Scales and shifts a chunk of column pairs at a time, read before the chunk's stores: read
+  // beside each store, each waited for its load (a fifth of tconv1's stall samples, with the
+  // tensor cores idle), and all at once would take kN / 2 registers more.
+  constexpr int kChunk = kN / 8 < 8 ? kN / 8 : 8;
 #pragma unroll
-  for (int c8 = 0; c8 < kN / 8; ++c8) {
-    const int col = col0 + 8 * c8 + 2 * (lane % 4);
-    const float2 scale = *reinterpret_cast<const float2*>(p.scale + col);
-    const float2 shift = *reinterpret_cast<const float2*>(p.shift + col);
+  for (int first = 0; first < kN / 8; first += kChunk) {
+    float2 scales[kChunk], shifts[kChunk];
 #pragma unroll
-    for (int half = 0; half < 2; ++half) {
-      if (out[half] == nullptr) continue;
-      float v0 = acc[4 * c8 + 2 * half] * scale.x + shift.x;
-      float v1 = acc[4 * c8 + 2 * half + 1] * scale.y + shift.y;
-      if (p.relu) {
-        v0 = fmaxf(v0, 0.0f);
-        v1 = fmaxf(v1, 0.0f);
-      }
-      if constexpr (sizeof(T) == 2) {
-        *reinterpret_cast<__nv_bfloat162*>(out[half] + col) = __floats2bfloat162_rn(v0, v1);
-      } else {
-        *reinterpret_cast<float2*>(out[half] + col) =
-            make_float2(ptx::round_to_tf32(v0), ptx::round_to_tf32(v1));
+    for (int c = 0; c < kChunk; ++c) {
+      const int col = col0 + 8 * (first + c) + 2 * (lane % 4);
+      scales[c] = *reinterpret_cast<const float2*>(p.scale + col);
+      shifts[c] = *reinterpret_cast<const float2*>(p.shift + col);
+    }
+#pragma unroll
+    for (int c = 0; c < kChunk; ++c) {
+      const int c8 = first + c;
+      const int col = col0 + 8 * c8 + 2 * (lane % 4);
+      const float2 scale = scales[c], shift = shifts[c];
+#pragma unroll
+      for (int half = 0; half < 2; ++half) {
+        if (out[half] == nullptr) continue;
+        float v0 = acc[4 * c8 + 2 * half] * scale.x + shift.x;
+        float v1 = acc[4 * c8 + 2 * half + 1] * scale.y + shift.y;
+        if (p.relu) {
+          v0 = fmaxf(v0, 0.0f);
+          v1 = fmaxf(v1, 0.0f);
+        }
+        if constexpr (sizeof(T) == 2) {
+          *reinterpret_cast<__nv_bfloat162*>(out[half] + col) = __floats2bfloat162_rn(v0, v1);
+        } else {
+          *reinterpret_cast<float2*>(out[half] + col) =
+              make_float2(ptx::round_to_tf32(v0), ptx::round_to_tf32(v1));
+        }
       }
     }
   }
@@ -489,15 +519,7 @@ __global__ void __launch_bounds__(SubpixelTile<kWidth, kRowBlocks>::kThreads, 1)
       int s = 0, phase = 0;
       for (int index = blockIdx.x; index < items; index += gridDim.x) {
         const SubpixelItem item = subpixel_item(p, index, Tile::BM, Tile::BN);
-        const int k_steps = item_k_steps(p, item, halo);
-        for (int kt = 0; kt < k_steps; ++kt) {
-          ptx::mbarrier_wait(&empty[s], phase ^ 1);
-          load_subpixel_stage<Tile::BN>(stage(s), &full[s], a_map, b_map, p, item, kt, halo);
-          if (++s == p.stages) {
-            s = 0;
-            phase ^= 1;
-          }
-        }
+        produce_item<Tile::BN>(shared, full, empty, a_map, b_map, p, item, halo, s, phase);
       }
     }
   } else {

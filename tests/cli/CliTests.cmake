@@ -245,7 +245,8 @@ endif()
 
 # Lab 10: the threaded driver's flags, and the MPI program (when built) under mpirun: a bad flag is one
 # line from rank 0 and exit 2; without a GPU, one line and exit 1; on the GPU machine, the checks of
-# tests/cli/mpi_checks.sh (a rank without a GPU stops the run; 2 ranks give one GPU's images).
+# tests/cli/mpi_checks.sh (a rank without a GPU stops the run; 2 ranks give one GPU's images; 3 ranks on
+# GPU 0 give the threaded program's at each precision).
 cudalabs_add_cli_test(lab10_devices_not_a_number 2 "^lab10: --devices: invalid value 'a'" lab10 --devices 0,a)
 cudalabs_add_cli_test(lab10_scaling_zero 2 "^lab10: --scaling: invalid value '0'" lab10 --scaling 10,0)
 cudalabs_add_cli_test(lab10_gpus_and_devices 2 "^lab10: --gpus: give either --gpus or --devices" lab10 --gpus 1 --devices 0)
@@ -289,7 +290,7 @@ if(CUDALABS_MPI_FOUND AND TARGET dcgan_mpi)
   set(CUDALABS_MPI_TEST_GPU -DREQUIRE_NO_GPU=ON)
   cudalabs_add_mpi_test(dcgan_mpi_no_gpu 1 "^dcgan_mpi: rank 0 \\(node 0, GPU 0\\): no CUDA GPU available" 2 --num 4)
   add_test(NAME cli.lab10_mpi_gpu COMMAND ${PROJECT_SOURCE_DIR}/tests/cli/mpi_checks.sh $<TARGET_FILE:dcgan_mpi>
-                                          $<TARGET_FILE:lab10_solution>)
+                                          $<TARGET_FILE:lab10_solution> $<TARGET_FILE:dcgan_multi_gpu>)
   set_tests_properties(cli.lab10_mpi_gpu PROPERTIES LABELS "gpu;cli;mpi" SKIP_REGULAR_EXPRESSION "SKIPPED: " TIMEOUT 900)
 endif()
 

@@ -8,9 +8,12 @@
 #     collective), and sending from another (simulated) node; each program also checks its output
 #     against one GPU generating the same shares in turn. (One GPU given all 7 in one batch may plan
 #     lab 07's GEMM otherwise and add in another order: not a bit-for-bit reference.)
-#   mpi_checks.sh DCGAN_MPI LAB10_SOLUTION
+#   - on any GPU machine, at each precision (fp32: lab 09's kernels; tf32 and bf16: lab 11's layers):
+#     3 ranks on GPU 0 (--devices 0,0,0, shares of 3, 2 and 2) pass the precision's CPU check and
+#     write the images of the threaded program's 3 workers on GPU 0, bit for bit.
+#   mpi_checks.sh DCGAN_MPI LAB10_SOLUTION DCGAN_MULTI_GPU
 set -uo pipefail
-mpi=$1 threads=$2
+mpi=$1 threads=$2 threads_all_precisions=$3
 gpus=$(nvidia-smi -L 2>/dev/null | grep -c "^GPU [0-9]")
 if [ "$gpus" -eq 0 ]; then echo "SKIPPED: no CUDA GPU available"; exit 0; fi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -51,5 +54,18 @@ if [ "$gpus" -ge 2 ]; then
   done
   echo "2 ranks (shared output, collective gather, two simulated nodes) and 2 GPU threads: identical images, each as one GPU's of the same shares (7 images)"
 fi
+for precision in fp32 tf32 bf16; do
+  common=(--weights builtin --num 7 --seed 11 --devices 0,0,0 --precision "$precision" --verify-only
+          --check-images 7)
+  run_mpi -np 3 "$mpi" "${common[@]}" --raw "$work/mpi_$precision.cldi" > "$work/mpi_$precision.out" 2>&1 ||
+    fail "3 ranks on GPU 0, $precision: $(tail -3 "$work/mpi_$precision.out")"
+  grep -q "identical to rank 0's GPU alone, share by share .*PASS" "$work/mpi_$precision.out" &&
+    ! grep -q "FAIL" "$work/mpi_$precision.out" || fail "3 ranks on GPU 0, $precision: $(cat "$work/mpi_$precision.out")"
+  "$threads_all_precisions" "${common[@]}" --raw "$work/threads_$precision.cldi" > "$work/threads_$precision.out" 2>&1 ||
+    fail "3 threads on GPU 0, $precision: $(tail -3 "$work/threads_$precision.out")"
+  cmp -s "$work/mpi_$precision.cldi" "$work/threads_$precision.cldi" ||
+    fail "$precision: 3 MPI ranks and 3 GPU threads on GPU 0 wrote different images"
+done
+echo "fp32, tf32, bf16: 3 ranks on GPU 0 pass the CPU check and write the 3 threads' images (7 images)"
 echo "mpi_checks: $failures failure(s) on $gpus GPU(s)"
 [ $failures -eq 0 ]
