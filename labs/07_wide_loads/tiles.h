@@ -188,8 +188,13 @@ struct Wide128x128 : BlockTileKernel<Tile128x128> {
 struct Wide128x64 : BlockTileKernel<Tile128x64> {
   static constexpr const char* kName = "wide_128x64";                           ///< variant
   static constexpr const char* kSummary = "128x64x8, 4 warps, 8x8 per thread";  ///< one line
-  static constexpr double kSmGflops = 380.0;    ///< one full SM's measured speed (above)
-  static constexpr double kFixedUs = 8.0;       ///< a launch's fixed cost (above)
+  static constexpr double kSmGflops = 380.0;  ///< one full SM's measured speed (above)
+  /// A launch's fixed cost: wide_64x64's. Both are blocks of 4 warps, two or more an SM. Timed in
+  /// batches on the H200 beside wide_64x64 at every shape where both ran with K whole, it came out
+  /// at about 3.6 us for K up to 160, not the 8 us fitted on the H100; at 8 the planner gave short
+  /// K under a wide C to wide_64x64 (2721 x 891 x 24: 1.33 of the fastest plan's time).
+  /// (docs/data/history/lab07_short_k_fixed_cost_s23_nvidia-h200/)
+  static constexpr double kFixedUs = 5.0;
   static constexpr double kScalarRate = 0.758;  ///< its speed on the scalar path (above)
 };
 /// `wide_128x64x16`.

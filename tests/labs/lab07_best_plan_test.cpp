@@ -65,6 +65,10 @@ TEST(BestPlan, PicksTheTileMeasuredFastest) {
   EXPECT_EQ(tile_at(8192, 8192, 128), "wide_128x128");
   EXPECT_EQ(tile_at(5248, 8192, 100), "wide_128x128");
   EXPECT_EQ(tile_at(65536, 128, 1024), "wide_256x128");
+  // A short K under a wide C, B's rows off 16 bytes: on the H200 wide_128x64 took 13.6 us,
+  // wide_64x64 18.1 (docs/data/history/lab07_thin_slices_s22_nvidia-h200/plans_thin_slices.json).
+  EXPECT_EQ(std::string(plan_best({2721, 891, 24}, kH100Sms, false).candidate->name),
+            "wide_128x64");
 }
 
 // A C one tile wide shares no panel of A between blocks: every tile comes from DRAM, and the tile
