@@ -30,17 +30,20 @@ inline constexpr std::size_t kSubpixelSharedLimit = 227 * 1024;
 /// of 8, 64-pixel blocks that stay in one image (R x W a multiple of 64), R >= 2 (else the halo
 /// rows cost more than they save) and two stages in shared memory.
 struct SubpixelPlan {
-  int width = 0;                 ///< output channels per tile (BN): 64, 128 or 256
-  int row_blocks = 0;            ///< 64-pixel blocks per consumer: BM = 128 x row_blocks
-  int tile_pixels = 0;           ///< BM
-  int tile_rows = 0;             ///< R: the tile's rows of one image (H for whole images)
-  int box_images = 0;            ///< images per tile and per A box
-  bool halo = false;             ///< a box per column of taps (see above), else a box per tap
-  int box_rows = 0;              ///< rows of the A box per image: R, + 2 with the halo
-  std::size_t a_box_bytes = 0;   ///< bytes of the A box
-  std::size_t stage_bytes = 0;   ///< A box and B's taps (3 with the halo, else 1), 1024-aligned
-  int stages = 0;                ///< stages that fit in shared memory, at most kSubpixelMaxStages
-  std::size_t shared_bytes = 0;  ///< dynamic shared memory: stages, alignment, barriers
+  int width = 0;                ///< output channels per tile (BN): 64, 128 or 256
+  int row_blocks = 0;           ///< 64-pixel blocks per consumer: BM = 128 x row_blocks
+  int tile_pixels = 0;          ///< BM
+  int tile_rows = 0;            ///< R: the tile's rows of one image (H for whole images)
+  int box_images = 0;           ///< images per tile and per A box
+  bool halo = false;            ///< a box per column of taps (see above), else a box per tap
+  int box_rows = 0;             ///< rows of the A box per image: R, + 2 with the halo
+  std::size_t a_box_bytes = 0;  ///< bytes of the A box
+  std::size_t stage_bytes = 0;  ///< A box and B's taps (3 with the halo, else 1), 1024-aligned
+  int stages = 0;               ///< stages that fit in shared memory, at most kSubpixelMaxStages
+  /// Dynamic shared memory beside the stages: alignment, two barriers a stage, and the batch
+  /// norm's scale and shift of every output channel (the solution's epilogue reads them there).
+  std::size_t fixed_bytes = 0;
+  std::size_t shared_bytes = 0;  ///< dynamic shared memory: stages and fixed_bytes
   /// Tiles of BM images at one input position (i, j) instead of BM pixels of whole rows: a k
   /// step is one tap, and only the taps that reach inside the image are multiplied (near the
   /// edges of a small image the others are a large share: 28 % of tconv1's at 4 x 4). Chosen,
@@ -73,10 +76,9 @@ inline bool fill_stages(int width, bool halo, SubpixelPlan& plan) {
   plan.a_box_bytes = kRowBytes * plan.box_images * plan.box_rows * width;
   const std::size_t b_bytes = kRowBytes * plan.width * (halo ? 3 : 1);  // taps_y is at most 3
   plan.stage_bytes = (plan.a_box_bytes + b_bytes + 1023) / 1024 * 1024;
-  const std::size_t fixed = 1024 + 2 * kSubpixelMaxStages * 8;  // alignment, 2 barriers
-  plan.stages = static_cast<int>(
-      std::min<std::size_t>(kSubpixelMaxStages, (kSubpixelSharedLimit - fixed) / plan.stage_bytes));
-  plan.shared_bytes = plan.stages * plan.stage_bytes + fixed;
+  plan.stages = static_cast<int>(std::min<std::size_t>(
+      kSubpixelMaxStages, (kSubpixelSharedLimit - plan.fixed_bytes) / plan.stage_bytes));
+  plan.shared_bytes = plan.stages * plan.stage_bytes + plan.fixed_bytes;
   return plan.stages >= 2;
 }
 
@@ -124,10 +126,9 @@ inline void fill_position_stages(SubpixelPlan& plan) {
   plan.a_box_bytes = 128 * static_cast<std::size_t>(plan.tile_pixels);
   plan.stage_bytes =
       (plan.a_box_bytes + 128 * static_cast<std::size_t>(plan.width) + 1023) / 1024 * 1024;
-  const std::size_t fixed = 1024 + 2 * kSubpixelMaxStages * 8;
-  plan.stages = static_cast<int>(
-      std::min<std::size_t>(kSubpixelMaxStages, (kSubpixelSharedLimit - fixed) / plan.stage_bytes));
-  plan.shared_bytes = plan.stages * plan.stage_bytes + fixed;
+  plan.stages = static_cast<int>(std::min<std::size_t>(
+      kSubpixelMaxStages, (kSubpixelSharedLimit - plan.fixed_bytes) / plan.stage_bytes));
+  plan.shared_bytes = plan.stages * plan.stage_bytes + plan.fixed_bytes;
 }
 
 }  // namespace detail
@@ -160,6 +161,8 @@ inline SubpixelPlan plan_subpixel(const cudalabs::dcgan::TconvShape& shape,
             (plan.width == 256 ? "" : " or 256") + " pixels of whole image rows"));
   }
   plan.tile_pixels = 128 * plan.row_blocks;
+  plan.fixed_bytes =
+      1024 + 2 * kSubpixelMaxStages * 8 + 2 * sizeof(float) * static_cast<std::size_t>(k);
   const int image_pixels = shape.height * shape.width;
   const bool part_of_an_image = image_pixels >= plan.tile_pixels;
   plan.tile_rows = part_of_an_image ? plan.tile_pixels / shape.width : shape.height;

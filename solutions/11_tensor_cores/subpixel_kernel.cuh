@@ -32,6 +32,15 @@ struct SubpixelItem {
   int position;
 };
 
+// The batch norm's scale and shift of every output channel, in shared memory (the kernel copies
+// them there first): the epilogue reads them beside its global stores, which the compiler then
+// knows cannot overwrite them, so it may read them ahead instead of waiting for each load between
+// two stores (a fifth of tconv1's stall samples did, with the tensor cores idle).
+struct ChannelAffine {
+  const float* scale;
+  const float* shift;
+};
+
 // Items four at a time: the four phases of one tile (a group of pixels, or by position a group of
 // images at one position), which read the same input, so the three after the first find it in L2
 // (phase by phase, each layer's input came from DRAM four times: Nsight Compute had tconv3's L2
@@ -192,10 +201,10 @@ __device__ __forceinline__ void multiply_taps(float (&acc)[kRowBlocks][kN / 2],
 // A warpgroup's 64 pixels from pixel0 on: scale, shift, ReLU, BF16 pairs at output pixel
 // (2 i + py, 2 j + px). Pixels past the batch (the last tile's) are not stored. A thread's two
 // pixels are placed first (one 64-bit division each), then each column pair's scale and shift is
-// read once for both: the stores could alias them, so the compiler would read them again after
-// every store.
+// read once for both, from shared memory (ChannelAffine).
 template <int kN, class T>
 __device__ __forceinline__ void store_phase_pixels(const SubpixelParams<T>& p,
+                                                   const ChannelAffine& bn,
                                                    const float (&acc)[kN / 2], long long pixel0,
                                                    int col0, int z, int position) {
   const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
@@ -215,39 +224,25 @@ __device__ __forceinline__ void store_phase_pixels(const SubpixelParams<T>& p,
                                              p.out_channels
                             : nullptr;
   }
-  // Scales and shifts a chunk of column pairs at a time, read before the chunk's stores: read
-  // beside each store, each waited for its load (a fifth of tconv1's stall samples, with the
-  // tensor cores idle), and all at once would take kN / 2 registers more.
-  constexpr int kChunk = kN / 8 < 8 ? kN / 8 : 8;
 #pragma unroll
-  for (int first = 0; first < kN / 8; first += kChunk) {
-    float2 scales[kChunk], shifts[kChunk];
+  for (int c8 = 0; c8 < kN / 8; ++c8) {
+    const int col = col0 + 8 * c8 + 2 * (lane % 4);
+    const float2 scale = *reinterpret_cast<const float2*>(bn.scale + col);
+    const float2 shift = *reinterpret_cast<const float2*>(bn.shift + col);
 #pragma unroll
-    for (int c = 0; c < kChunk; ++c) {
-      const int col = col0 + 8 * (first + c) + 2 * (lane % 4);
-      scales[c] = *reinterpret_cast<const float2*>(p.scale + col);
-      shifts[c] = *reinterpret_cast<const float2*>(p.shift + col);
-    }
-#pragma unroll
-    for (int c = 0; c < kChunk; ++c) {
-      const int c8 = first + c;
-      const int col = col0 + 8 * c8 + 2 * (lane % 4);
-      const float2 scale = scales[c], shift = shifts[c];
-#pragma unroll
-      for (int half = 0; half < 2; ++half) {
-        if (out[half] == nullptr) continue;
-        float v0 = acc[4 * c8 + 2 * half] * scale.x + shift.x;
-        float v1 = acc[4 * c8 + 2 * half + 1] * scale.y + shift.y;
-        if (p.relu) {
-          v0 = fmaxf(v0, 0.0f);
-          v1 = fmaxf(v1, 0.0f);
-        }
-        if constexpr (sizeof(T) == 2) {
-          *reinterpret_cast<__nv_bfloat162*>(out[half] + col) = __floats2bfloat162_rn(v0, v1);
-        } else {
-          *reinterpret_cast<float2*>(out[half] + col) =
-              make_float2(ptx::round_to_tf32(v0), ptx::round_to_tf32(v1));
-        }
+    for (int half = 0; half < 2; ++half) {
+      if (out[half] == nullptr) continue;
+      float v0 = acc[4 * c8 + 2 * half] * scale.x + shift.x;
+      float v1 = acc[4 * c8 + 2 * half + 1] * scale.y + shift.y;
+      if (p.relu) {
+        v0 = fmaxf(v0, 0.0f);
+        v1 = fmaxf(v1, 0.0f);
+      }
+      if constexpr (sizeof(T) == 2) {
+        *reinterpret_cast<__nv_bfloat162*>(out[half] + col) = __floats2bfloat162_rn(v0, v1);
+      } else {
+        *reinterpret_cast<float2*>(out[half] + col) =
+            make_float2(ptx::round_to_tf32(v0), ptx::round_to_tf32(v1));
       }
     }
   }
@@ -334,6 +329,7 @@ __device__ __forceinline__ void store_transposed(float* out, float r0, float r1,
 // two below.
 template <class T>
 __device__ __forceinline__ void store_phase_pixels_turned(const SubpixelParams<T>& p,
+                                                          const ChannelAffine& bn,
                                                           const float (&acc)[64], long long pixel0,
                                                           int col0, int z) {
   const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
@@ -344,8 +340,8 @@ __device__ __forceinline__ void store_phase_pixels_turned(const SubpixelParams<T
   const int i = first / p.width;
   int j = first - i * p.width;
   const int channel = col0 + 16 * warp + lane / 4;
-  const float scale_low = p.scale[channel], shift_low = p.shift[channel];
-  const float scale_high = p.scale[channel + 8], shift_high = p.shift[channel + 8];
+  const float scale_low = bn.scale[channel], shift_low = bn.shift[channel];
+  const float scale_high = bn.scale[channel + 8], shift_high = bn.shift[channel + 8];
   const int row = 2 * i + lab09::subpixel::phase_row(z);
   const int column = 2 * j + lab09::subpixel::phase_col(z) + 2 * (lane / 4);
   T* out = p.output + ((n * 2 * p.height + row) * 2 * p.width + column) * p.out_channels + col0 +
@@ -376,8 +372,9 @@ __device__ __forceinline__ void store_phase_pixels_turned(const SubpixelParams<T
 // registers.
 template <class Tile, class T>
 __device__ __forceinline__ void consume_items_turned(const SubpixelParams<T>& p,
-                                                     unsigned char* shared, std::uint64_t* full,
-                                                     std::uint64_t* empty, bool halo) {
+                                                     const ChannelAffine& bn, unsigned char* shared,
+                                                     std::uint64_t* full, std::uint64_t* empty,
+                                                     bool halo) {
   // Broadcast from lane 0: the compiler then knows the warpgroup is the same across the warp.
   const int consumer = __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x / 128), 0) - 1;
   const int lane = threadIdx.x % 32;
@@ -409,7 +406,7 @@ __device__ __forceinline__ void consume_items_turned(const SubpixelParams<T>& p,
         issue_taps_turned<1, T>(acc, pixels, b_taps, first_row, row_bytes, kt > 0);
       }
       if (kt == 0 && finished.z >= 0)
-        store_phase_pixels_turned(p, done, finished.pixel0, finished.col0, finished.z);
+        store_phase_pixels_turned(p, bn, done, finished.pixel0, finished.col0, finished.z);
       ptx::wgmma_wait<0>();
       ptx::wgmma_hold(acc);
       if (lane == 0) ptx::mbarrier_arrive(&empty[s]);
@@ -423,15 +420,15 @@ __device__ __forceinline__ void consume_items_turned(const SubpixelParams<T>& p,
     finished = {item.z, item.pixel0 + m, item.col0, 0};
   }
   if (finished.z >= 0)
-    store_phase_pixels_turned(p, done, finished.pixel0, finished.col0, finished.z);
+    store_phase_pixels_turned(p, bn, done, finished.pixel0, finished.col0, finished.z);
 }
 
 // The consumers' walk over the items: wait for each k step's stage, multiply it, release it; then
 // the epilogue.
 template <class Tile, class T>
-__device__ __forceinline__ void consume_items(const SubpixelParams<T>& p, unsigned char* shared,
-                                              std::uint64_t* full, std::uint64_t* empty,
-                                              bool halo) {
+__device__ __forceinline__ void consume_items(const SubpixelParams<T>& p, const ChannelAffine& bn,
+                                              unsigned char* shared, std::uint64_t* full,
+                                              std::uint64_t* empty, bool halo) {
   constexpr int kRowBlocks = Tile::BM / 128;
   // Broadcast from lane 0: the compiler then knows the warpgroup is the same across the warp, and
   // keeps what follows from it (the descriptors) in uniform registers.
@@ -485,7 +482,8 @@ __device__ __forceinline__ void consume_items(const SubpixelParams<T>& p, unsign
     const long long pixel0 = item.pixel0 + consumer * kConsumerRows;
 #pragma unroll
     for (int h = 0; h < kRowBlocks; ++h)
-      store_phase_pixels<Tile::BN>(p, acc[h], pixel0 + 64 * h, item.col0, item.z, item.position);
+      store_phase_pixels<Tile::BN>(p, bn, acc[h], pixel0 + 64 * h, item.col0, item.z,
+                                   item.position);
   }
 }
 
@@ -503,6 +501,14 @@ __global__ void __launch_bounds__(SubpixelTile<kWidth, kRowBlocks>::kThreads, 1)
   const int items = 4 * p.positions * p.row_tiles * p.column_tiles;
   const bool halo = Tile::kMayHalo && p.halo;
 
+  // After the barriers, in the plan's fixed bytes (SubpixelPlan::fixed_bytes).
+  float* const channel_scale = reinterpret_cast<float*>(empty + Tile::kMaxStages);
+  float* const channel_shift = channel_scale + p.out_channels;
+  for (int c = threadIdx.x; c < p.out_channels; c += blockDim.x) {
+    channel_scale[c] = p.scale[c];
+    channel_shift[c] = p.shift[c];
+  }
+  const ChannelAffine bn{channel_scale, channel_shift};
   if (threadIdx.x == 0) {
     for (int s = 0; s < p.stages; ++s) {
       ptx::mbarrier_init(&full[s], 1);
@@ -526,12 +532,12 @@ __global__ void __launch_bounds__(SubpixelTile<kWidth, kRowBlocks>::kThreads, 1)
     ptx::set_max_registers<232, true>();
     if constexpr (kMayTurn<kWidth, kRowBlocks>) {
       if (channels_as_m(p)) {
-        consume_items_turned<Tile, T>(p, shared, full, empty, halo);
+        consume_items_turned<Tile, T>(p, bn, shared, full, empty, halo);
       } else {
-        consume_items<Tile, T>(p, shared, full, empty, halo);
+        consume_items<Tile, T>(p, bn, shared, full, empty, halo);
       }
     } else {
-      consume_items<Tile, T>(p, shared, full, empty, halo);
+      consume_items<Tile, T>(p, bn, shared, full, empty, halo);
     }
   }
 #endif
