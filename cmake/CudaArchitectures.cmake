@@ -4,7 +4,9 @@
 # so that a build configured where no GPU is visible (a cluster's login node, a container build, CI)
 # still runs native code on the GPU it later meets:
 #   7.5 Turing (T4, RTX 20): FP16 tensor cores, no cp.async
-#   8.0 Ampere A100, 8.6 Ampere RTX 30 / A10 / A40, 8.9 Ada RTX 40 / L4 / L40: cp.async, BF16 tensor cores
+#   8.0 Ampere A100: cp.async, BF16 tensor cores; 8.6 (RTX 30, A10, A40) and 8.9 (Ada: RTX 40, L4, L40)
+#       run 8.0's machine code natively (machine code runs on every GPU of its major version and a newer
+#       minor one), and no lab has code of their own, so a build for them would only double the compile
 #   9.0 Hopper H100 / H200: wgmma, TMA (lab 11 builds sm_90a for it)
 # as machine code ("-real"), plus compute_90 PTX that newer GPUs (Blackwell) JIT-compile. A GPU older than
 # 7.5 is not supported by CUDA 13; a CUDA 12 toolkit can still add 70 (-DCMAKE_CUDA_ARCHITECTURES=70;90).
@@ -15,7 +17,7 @@
 # TMA maps; wgmma, setmaxnreg, TMA and nvcc's C++20 need 12.0). The oldest CMake, 3.24, is checked at the
 # top of CMakeLists.txt, before anything else. The suite is tested with CUDA 13.0 and CMake 3.25.
 set(CUDALABS_MIN_CUDA 12.5)
-set(CUDALABS_TAUGHT_ARCHITECTURES "75-real;80-real;86-real;89-real;90")
+set(CUDALABS_TAUGHT_ARCHITECTURES "75-real;80-real;90")
 
 function(cudalabs_choose_cuda_architectures)
   if(DEFINED CMAKE_CUDA_ARCHITECTURES OR DEFINED ENV{CUDAARCHS})

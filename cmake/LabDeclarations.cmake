@@ -7,8 +7,9 @@
 #   name              the folder's name after "NN_"
 #   family            what the lab's variants compute: fp32_gemm, roofline, convolution, dcgan,
 #                     tensor_core_gemm, reduction, attention (a new lab may name a new one)
-#   sources           given files in the folder that both kernel libraries compile (host code, shared
-#                     device code): cudalabs_add_lab's SOURCES
+#   sources           given files in the folder that both kernel libraries take (host code, shared
+#                     device code; compiled once unless the file asks which build it is in):
+#                     cudalabs_add_lab's SOURCES
 #   uses              the earlier labs whose kernels this one runs ("07"): cudalabs_add_lab's USES
 #   architectures     "all" (CMAKE_CUDA_ARCHITECTURES) or "sm90a": Hopper's architecture-specific
 #                     target where 9.0 is built, and the define CUDALABS_LABNN_SM90A=1

@@ -90,6 +90,19 @@ class RepositoryTest(unittest.TestCase):
                     later.append(f"{path.relative_to(REPO)} includes lab {number}")
         self.assertEqual(later, [])
 
+    def test_no_header_asks_which_build_it_is_in(self):
+        # A lab's given sources that do not ask compile once for both builds (cmake/CudaLabs.cmake looks
+        # in the source itself): a header of labs/ or common/ that asked would hide the question there.
+        asks = re.compile(r"CUDALABS_BUILD_|CUDALABS_EARLIER_LABS_OWN")
+        headers = [
+            str(path.relative_to(REPO))
+            for path in tracked_files()
+            if path.relative_to(REPO).parts[0] in ("labs", "common")
+            and path.suffix in (".h", ".cuh")
+            and asks.search(text_of(path))
+        ]
+        self.assertEqual(headers, [])
+
     def test_the_architecture_page_names_the_layout_as_it_is(self):
         """docs/pages/architecture.md is the maintainer's map: every path it names under a folder of the
         project exists (NN, <name> and * stand for any part; a path without a suffix may be a folder or

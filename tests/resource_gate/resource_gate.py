@@ -15,8 +15,10 @@ Programming Guide's table of technical specifications per compute capability):
               <= 48 KiB, static + dynamic shared memory <= the opt-in maximum per block;
   per SM:     one block fits: its threads, and its shared memory with the driver's reserve.
 
-Architectures reached only through PTX (newer GPUs JIT-compile the newest PTX) are checked for the
-shared memory and threads of the newest machine code, with the newer GPU's limits.
+Machine code also runs on the GPUs of its major version with a newer minor one where the object has none
+of their own (8.6 and 8.9 run sm_80 code): it is checked with their limits too (8.6 has less shared
+memory per SM than 8.0). Architectures reached only through PTX (newer GPUs JIT-compile the newest PTX)
+are checked for the shared memory and threads of the newest machine code, with the newer GPU's limits.
 
   resource_gate.py BUILD_DIR [--launches PROGRAM] [--arch 75,80,...] [--verbose]
 Exit 0 when every kernel fits everywhere, 1 with one line per kernel and architecture that does not.
@@ -280,6 +282,22 @@ def block_registers(registers: int, threads: int) -> int:
     return per_warp * -(-threads // 32)
 
 
+def targets_of(arch: int, archs: set[int], newest_ptx: int | None) -> list[tuple[int, bool]]:
+    """The GPUs that run an object's sm_<arch> machine code, given every machine code the object holds
+    (archs) and its newest PTX: (compute capability, reached through PTX JIT compilation)."""
+    targets = [(arch, False)]
+    # A GPU of the same major version runs the newest machine code not newer than itself.
+    targets += [
+        (same, False)
+        for same in LIMITS
+        if same // 10 == arch // 10 and same > arch and not any(arch < other <= same for other in archs)
+    ]
+    # The newest PTX is what GPUs newer than every machine code of the object JIT-compile.
+    if newest_ptx is not None and newest_ptx >= arch and arch == max(archs):
+        targets += [(newer, True) for newer in LIMITS if newer > arch and newer // 10 != arch // 10]
+    return targets
+
+
 def check(arch: int, kernel: str, registers: int, section_shared: int, bound: int, launch, jit: bool):
     """The problems of one kernel on one architecture, as text."""
     threads_per_sm, shared_per_sm, shared_per_block, reserved, _ = LIMITS[arch]
@@ -328,11 +346,8 @@ def main(argv=None) -> int:
     newest = {}
     for (path, arch), kernels in machine.items():
         newest[path] = max(newest.get(path, 0), arch)
-        targets = [(arch, False)]
-        # The newest PTX is what GPUs newer than every machine code of the object JIT-compile.
-        if path in ptx and ptx[path][0] >= arch and arch == max(a for (p, a) in machine if p == path):
-            targets += [(newer, True) for newer in LIMITS if newer > arch and newer // 10 != arch // 10]
-        for target, jit in targets:
+        archs = {a for (p, a) in machine if p == path}
+        for target, jit in targets_of(arch, archs, ptx[path][0] if path in ptx else None):
             if target not in LIMITS or (only and target not in only):
                 continue
             for kernel, (registers, shared, bound, stub) in kernels.items():
@@ -344,7 +359,7 @@ def main(argv=None) -> int:
                     continue  # compiled out for this architecture: never launched there
                 checked[target] += 1
                 for problem in check(target, kernel, registers, shared, bound, launch, jit):
-                    where = "JIT from PTX" if jit else f"sm_{target}"
+                    where = "JIT from PTX" if jit else f"sm_{arch} machine code"
                     failures.append(
                         f"{path.parent.name}: {name} on compute {target // 10}.{target % 10} ({where}): " f"{problem}"
                     )

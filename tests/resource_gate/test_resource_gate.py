@@ -63,13 +63,32 @@ class ReaderTest(unittest.TestCase):
 class CheckTest(unittest.TestCase):
     def test_every_taught_architecture_has_its_limits(self):
         """The gate knows the limits of every architecture a build gets where no GPU is visible
-        (cmake/CudaArchitectures.cmake), so a build of them all is checked on each."""
+        (cmake/CudaArchitectures.cmake), and of the GPUs that run its machine code (8.6 and 8.9 run
+        sm_80's), so a build of them all is checked on each."""
         text = (HERE.parents[1] / "cmake" / "CudaArchitectures.cmake").read_text()
         taught = re.search(r'^set\(CUDALABS_TAUGHT_ARCHITECTURES "([^"]+)"\)', text, re.M).group(1)
         architectures = [int(re.match(r"\d+", entry).group(0)) for entry in taught.split(";")]
-        self.assertEqual(architectures, [75, 80, 86, 89, 90])
-        for arch in architectures:
+        self.assertEqual(architectures, [75, 80, 90])
+        reached = {t for arch in architectures for t, _ in resource_gate.targets_of(arch, set(architectures), 90)}
+        self.assertTrue({75, 80, 86, 89, 90} <= reached, reached)
+        for arch in reached:
             self.assertIn(arch, resource_gate.LIMITS)
+
+    def test_machine_code_is_checked_on_every_gpu_that_runs_it(self):
+        # sm_80 code runs on 8.6, 8.7 and 8.9 (100 KiB of shared memory per SM on 8.6 and 8.9, not 164).
+        self.assertEqual(
+            resource_gate.targets_of(80, {75, 80, 90}, 90), [(80, False), (86, False), (87, False), (89, False)]
+        )
+        # Where the object has sm_86 code, 8.6 and 8.9 run that instead.
+        self.assertEqual(resource_gate.targets_of(80, {80, 86}, None), [(80, False)])
+        self.assertIn((89, False), resource_gate.targets_of(86, {80, 86}, None))
+        # The newest machine code's PTX reaches the later majors, JIT-compiled.
+        self.assertIn((100, True), resource_gate.targets_of(90, {75, 80, 90}, 90))
+        self.assertNotIn((100, True), resource_gate.targets_of(80, {75, 80, 90}, 90))
+        # A block of 120 KiB fits 8.0 and fails where sm_80 code runs on 8.6.
+        launch = (128, 120 << 10)
+        self.assertEqual(resource_gate.check(80, "k", 64, 0, 128, launch, False), [])
+        self.assertTrue(resource_gate.check(86, "k", 64, 0, 128, launch, False))
 
     def test_a_block_too_big_for_the_smaller_gpus_fails_there_only(self):
         launch = (128, 97 << 10)  # lab 11's mma_swizzled: 3 stages of 128 x 128 x 64 BF16

@@ -1,0 +1,109 @@
+"""cmake/gtest_batch.py: where no GPU is present a GPU program's tests run in one process, and each test's
+ctest entry prints the result written for it. A planted program with a test that passes, one that skips,
+one that fails, parameterized names and, in a second build, a crash: each result says what its test did,
+and a test the crash cut off fails rather than passing or vanishing."""
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+from cudalabs.testing import skipped
+
+REPO = Path(__file__).resolve().parents[2]
+BATCH = REPO / "cmake" / "gtest_batch.py"
+
+PLANTED = r"""
+#include <gtest/gtest.h>
+#include <cstdlib>
+TEST(Planted, Passes) { EXPECT_EQ(2 + 2, 4); }
+TEST(Planted, Skips) { GTEST_SKIP() << "no CUDA GPU available (planted)"; }
+TEST(Planted, Fails) { EXPECT_EQ(2 + 2, 5) << "planted failure"; }
+class Sizes : public ::testing::TestWithParam<int> {};
+TEST_P(Sizes, Positive) { EXPECT_GT(GetParam(), 0); }
+INSTANTIATE_TEST_SUITE_P(Few, Sizes, ::testing::Values(1, 2));
+#ifdef PLANT_CRASH
+TEST(Planted, Crashes) { std::abort(); }
+#endif
+"""
+
+
+def build(folder: Path, name: str, *flags: str) -> Path:
+    source = folder / "planted.cpp"
+    source.write_text(PLANTED)
+    program = folder / name
+    done = subprocess.run(
+        ["g++", "-std=c++17", *flags, str(source), "-o", str(program), "-lgtest", "-lgtest_main", "-pthread"],
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0:
+        raise unittest.SkipTest(f"GoogleTest program does not build here: {done.stderr[-500:]}")
+    return program
+
+
+def batch(program: Path, results: Path):
+    return subprocess.run(
+        [sys.executable, str(BATCH), str(program), str(results), "60"], capture_output=True, text=True
+    )
+
+
+class GtestBatchTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        if not shutil.which("g++"):
+            raise unittest.SkipTest("no g++")
+        cls.scratch = tempfile.TemporaryDirectory()
+        cls.addClassCleanup(cls.scratch.cleanup)
+        cls.folder = Path(cls.scratch.name)
+        cls.program = build(cls.folder, "planted")
+        cls.results = cls.folder / "results"
+        cls.results.mkdir()
+        (cls.results / "Planted.Stale.txt").write_text("[       OK ] Planted.Stale\n")
+        cls.done = batch(cls.program, cls.results)
+
+    def result(self, test):
+        return self.result_in(self.results, test)
+
+    def test_the_run_passes_when_the_program_ran_to_its_end(self):
+        self.assertEqual(self.done.returncode, 0, self.done.stdout + self.done.stderr)
+
+    def test_each_result_says_what_its_test_did(self):
+        self.assertIn("[       OK ] Planted.Passes", self.result("Planted.Passes"))
+        failed = self.result("Planted.Fails")
+        self.assertIn("[  FAILED  ] Planted.Fails", failed)
+        self.assertIn("planted failure", failed)
+        self.assertNotIn("[       OK ]", failed)
+        skip = self.result("Planted.Skips")
+        self.assertIn("[  SKIPPED ] Planted.Skips", skip)
+        self.assertNotIn("[       OK ]", skip)
+
+    def test_a_skip_keeps_its_reason_for_make_tests_summary(self):
+        self.assertEqual(skipped.reason_of(self.result("Planted.Skips"), "none"), "no CUDA GPU available (planted)")
+
+    def test_parameterized_names_get_files_of_their_own(self):
+        for index in (0, 1):
+            self.assertIn(f"[       OK ] Few/Sizes.Positive/{index}", self.result(f"Few/Sizes.Positive/{index}"))
+
+    def test_no_result_of_an_earlier_run_is_left(self):
+        self.assertFalse((self.results / "Planted.Stale.txt").exists())
+
+    def test_a_test_the_program_never_finished_fails(self):
+        program = build(self.folder, "crashing", "-DPLANT_CRASH")
+        results = self.folder / "crash-results"
+        done = batch(program, results)
+        self.assertNotEqual(done.returncode, 0)
+        for test in ("Planted.Crashes", "Planted.Passes"):  # gtest writes its report at the end: none here
+            text = self.result_in(results, test)
+            self.assertIn("[  FAILED  ]", text)
+            self.assertIn("no result", text)
+            self.assertIn(f"--gtest_filter={test}", text)
+
+    @staticmethod
+    def result_in(results: Path, test: str) -> str:
+        return (results / (test.replace("%", "%25").replace("/", "%2F") + ".txt")).read_text()
+
+
+if __name__ == "__main__":
+    unittest.main()
