@@ -10,9 +10,10 @@ occupancy test's and the resource gate's launches (the gate then checks its kern
 the Python package's; its grading policy holds against its build (check_rubric_coverage.py, and its referee
 runs the pinned test list); its pages pass the copy's own handout, docs and recipe tests.
 
-  PYTHONPATH=python CUDALABS_CUDA_ARCHITECTURE=90 python3 -m unittest test_add_a_lab
-(tests/CMakeLists.txt runs it as repo.add_a_lab, with this build's first architecture; the copy lives in a
-temporary folder, outside every build that tests read.)
+  PYTHONPATH=python CUDALABS_CUDA_ARCHITECTURES=90 python3 -m unittest test_add_a_lab
+(tests/CMakeLists.txt runs it as repo.add_a_lab, with its build's architectures where ccache compiles (it then
+reuses that build's objects), else its first; comma-separated; the copy lives in a temporary folder, outside
+every build that tests read.)
 """
 import json
 import os
@@ -29,7 +30,7 @@ from cudalabs.paths import GRADING_POLICY, test_list_name
 from test_lab_declarations import INSTRUCTORS_ONLY, recipes
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
-ARCHITECTURE = os.environ.get("CUDALABS_CUDA_ARCHITECTURE", "90")
+ARCHITECTURES = os.environ.get("CUDALABS_CUDA_ARCHITECTURES", "90").replace(",", ";")
 TINY = pathlib.Path(__file__).resolve().parent / "tiny_lab"
 # Entries for files the lab changes, each under the file's own path: a JSON object's keys join the file's
 # "labs" object, a markdown file's text is appended.
@@ -129,7 +130,7 @@ class AddALabTest(unittest.TestCase):
         cls.build = cls.suite / "build"
         generator = "Ninja" if shutil.which("ninja") else "Unix Makefiles"
         configure = run(
-            ["cmake", "-S", cls.suite, "-B", cls.build, "-G", generator, f"-DCMAKE_CUDA_ARCHITECTURES={ARCHITECTURE}"]
+            ["cmake", "-S", cls.suite, "-B", cls.build, "-G", generator, f"-DCMAKE_CUDA_ARCHITECTURES={ARCHITECTURES}"]
         )
         if configure.returncode != 0:
             raise AssertionError(
