@@ -27,15 +27,12 @@ if(cudalabs_gpu_label GREATER -1 AND CUDALABS_GTEST_RESULTS)
   if(NOT cudalabs_gpu EQUAL 0)
     set(cudalabs_one_process ON)
     set(cudalabs_all "${CUDALABS_GTEST_PREFIX}${cudalabs_name}.all_in_one_process")  # (two programs may share a prefix)
-    add_test("${cudalabs_all}" "${CUDALABS_PYTHON}" "${CUDALABS_GTEST_BATCH}" "${CUDALABS_GTEST_EXECUTABLE}"
-             "${CUDALABS_GTEST_RESULTS}" ${CUDALABS_GTEST_TIMEOUT})
-    set_tests_properties("${cudalabs_all}" PROPERTIES LABELS "${cudalabs_labels}" FIXTURES_SETUP "${cudalabs_all}"
-                         TIMEOUT ${CUDALABS_GTEST_TIMEOUT})
   endif()
 endif()
 
 string(REPLACE "\n" ";" cudalabs_lines "${cudalabs_listing}")
 set(cudalabs_suite "")
+set(cudalabs_count 0)
 foreach(cudalabs_line IN LISTS cudalabs_lines)
   # Comments ("  # GetParam() = ...") follow the name after two spaces and a '#'.
   string(REGEX REPLACE "  #.*$" "" cudalabs_line "${cudalabs_line}")
@@ -44,6 +41,7 @@ foreach(cudalabs_line IN LISTS cudalabs_lines)
   elseif(cudalabs_line MATCHES "^  ([^ ]+)$" AND cudalabs_suite)
     set(cudalabs_test "${cudalabs_suite}.${CMAKE_MATCH_1}")
     set(cudalabs_ctest_name "${CUDALABS_GTEST_PREFIX}${cudalabs_test}")
+    math(EXPR cudalabs_count "${cudalabs_count} + 1")
     if(cudalabs_one_process)
       # The result's file name: the test's, '%' and '/' escaped as gtest_batch.py escapes them.
       string(REPLACE "%" "%25" cudalabs_file "${cudalabs_test}")
@@ -65,3 +63,18 @@ foreach(cudalabs_line IN LISTS cudalabs_lines)
     endif()
   endif()
 endforeach()
+
+# The one process's time: what its tests had alone, together, at most an hour (without a GPU they take
+# seconds; the hour stops one that hangs). ctest stops it a minute after the program's own limit, so that
+# the results of the tests that ran are still written.
+if(cudalabs_one_process)
+  math(EXPR cudalabs_seconds "${CUDALABS_GTEST_TIMEOUT} * (${cudalabs_count} + 1)")
+  if(cudalabs_seconds GREATER 3600)
+    set(cudalabs_seconds 3600)
+  endif()
+  add_test("${cudalabs_all}" "${CUDALABS_PYTHON}" "${CUDALABS_GTEST_BATCH}" "${CUDALABS_GTEST_EXECUTABLE}"
+           "${CUDALABS_GTEST_RESULTS}" ${cudalabs_seconds})
+  math(EXPR cudalabs_seconds "${cudalabs_seconds} + 60")
+  set_tests_properties("${cudalabs_all}" PROPERTIES LABELS "${cudalabs_labels}" FIXTURES_SETUP "${cudalabs_all}"
+                       TIMEOUT ${cudalabs_seconds})
+endif()

@@ -1,8 +1,11 @@
 """cmake/gtest_batch.py: where no GPU is present a GPU program's tests run in one process, and each test's
-ctest entry prints the result written for it. A planted program with a test that passes, one that skips,
-one that fails, parameterized names and, in a second build, a crash: each result says what its test did,
-and a test the crash cut off fails rather than passing or vanishing."""
-import shutil
+ctest entry prints the result written for it. On a planted program (gtest_batch_planted.cpp: a test that
+passes, one that skips, one that fails, parameterized names, and on demand a crash): each result says what
+its test did, and a test the crash cut off fails rather than passing or vanishing.
+
+  CUDALABS_PLANTED_GTEST=BUILD/tests/gtest_batch_planted PYTHONPATH=python python3 -m unittest test_gtest_batch
+"""
+import os
 import subprocess
 import sys
 import tempfile
@@ -13,58 +16,36 @@ from cudalabs.testing import skipped
 
 REPO = Path(__file__).resolve().parents[2]
 BATCH = REPO / "cmake" / "gtest_batch.py"
-
-PLANTED = r"""
-#include <gtest/gtest.h>
-#include <cstdlib>
-TEST(Planted, Passes) { EXPECT_EQ(2 + 2, 4); }
-TEST(Planted, Skips) { GTEST_SKIP() << "no CUDA GPU available (planted)"; }
-TEST(Planted, Fails) { EXPECT_EQ(2 + 2, 5) << "planted failure"; }
-class Sizes : public ::testing::TestWithParam<int> {};
-TEST_P(Sizes, Positive) { EXPECT_GT(GetParam(), 0); }
-INSTANTIATE_TEST_SUITE_P(Few, Sizes, ::testing::Values(1, 2));
-#ifdef PLANT_CRASH
-TEST(Planted, Crashes) { std::abort(); }
-#endif
-"""
+PLANTED = os.environ.get("CUDALABS_PLANTED_GTEST", "")
 
 
-def build(folder: Path, name: str, *flags: str) -> Path:
-    source = folder / "planted.cpp"
-    source.write_text(PLANTED)
-    program = folder / name
-    done = subprocess.run(
-        ["g++", "-std=c++17", *flags, str(source), "-o", str(program), "-lgtest", "-lgtest_main", "-pthread"],
+def batch(results: Path, **environment):
+    return subprocess.run(
+        [sys.executable, str(BATCH), PLANTED, str(results), "60"],
         capture_output=True,
         text=True,
-    )
-    if done.returncode != 0:
-        raise unittest.SkipTest(f"GoogleTest program does not build here: {done.stderr[-500:]}")
-    return program
-
-
-def batch(program: Path, results: Path):
-    return subprocess.run(
-        [sys.executable, str(BATCH), str(program), str(results), "60"], capture_output=True, text=True
+        env={**os.environ, **environment},
     )
 
 
+def result_in(results: Path, test: str) -> str:
+    return (results / (test.replace("%", "%25").replace("/", "%2F") + ".txt")).read_text()
+
+
+@unittest.skipUnless(PLANTED, "CUDALABS_PLANTED_GTEST names no program (ctest sets it)")
 class GtestBatchTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        if not shutil.which("g++"):
-            raise unittest.SkipTest("no g++")
         cls.scratch = tempfile.TemporaryDirectory()
         cls.addClassCleanup(cls.scratch.cleanup)
         cls.folder = Path(cls.scratch.name)
-        cls.program = build(cls.folder, "planted")
         cls.results = cls.folder / "results"
         cls.results.mkdir()
         (cls.results / "Planted.Stale.txt").write_text("[       OK ] Planted.Stale\n")
-        cls.done = batch(cls.program, cls.results)
+        cls.done = batch(cls.results)
 
     def result(self, test):
-        return self.result_in(self.results, test)
+        return result_in(self.results, test)
 
     def test_the_run_passes_when_the_program_ran_to_its_end(self):
         self.assertEqual(self.done.returncode, 0, self.done.stdout + self.done.stderr)
@@ -90,19 +71,14 @@ class GtestBatchTest(unittest.TestCase):
         self.assertFalse((self.results / "Planted.Stale.txt").exists())
 
     def test_a_test_the_program_never_finished_fails(self):
-        program = build(self.folder, "crashing", "-DPLANT_CRASH")
         results = self.folder / "crash-results"
-        done = batch(program, results)
+        done = batch(results, CUDALABS_PLANT_CRASH="1")
         self.assertNotEqual(done.returncode, 0)
-        for test in ("Planted.Crashes", "Planted.Passes"):  # gtest writes its report at the end: none here
-            text = self.result_in(results, test)
+        for test in ("Planted.CrashesWhenAsked", "Planted.Passes"):  # gtest writes its report at the end: none
+            text = result_in(results, test)
             self.assertIn("[  FAILED  ]", text)
             self.assertIn("no result", text)
             self.assertIn(f"--gtest_filter={test}", text)
-
-    @staticmethod
-    def result_in(results: Path, test: str) -> str:
-        return (results / (test.replace("%", "%25").replace("/", "%2F") + ".txt")).read_text()
 
 
 if __name__ == "__main__":
