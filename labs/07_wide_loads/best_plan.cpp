@@ -38,16 +38,36 @@ constexpr TileCandidate kFewRows{
 // times' logarithms off, against 0.26 for the FFMA rate it replaces.
 constexpr double kFewRowsStageUs = 0.21;
 constexpr double kFewRowsRowStageUs = 0.012;
+// The short-K kernel (short_k.cuh), given code that no variant runs, for K <= kShortKMaxK. Its
+// kSmGflops is its SM's FFMA rate (K rounded up to 4, as it computes), its fixed cost its start
+// and first chunk's trip: the pair under which `best`'s choices came closest to the fastest plan
+// at 42 shapes of K 16 to 160 timed with every plan on an H200 (the plan picked 1.040 times the
+// fastest's time, geometric mean; 1.152 without the kernel), rather than a fit to its own times
+// (docs/data/history/gemm_short_k_s25_nvidia-h200/README.md). It reads any alignment the same way.
+constexpr TileCandidate kShortK{BestTiles::kSize + 1,
+                                false,
+                                false,
+                                "short_k",
+                                kShortKRows,
+                                kShortKCols,
+                                kShortKChunk,
+                                kShortKThreads / 32,
+                                kShortKBlocksPerSm,
+                                200.0,
+                                7.0,
+                                1.0,
+                                true};
 template <class... Kernels>
-constexpr std::array<TileCandidate, sizeof...(Kernels) + 1> all_candidates_of(
+constexpr std::array<TileCandidate, sizeof...(Kernels) + 2> all_candidates_of(
     KernelList<Kernels...> list) {
   const auto tiles = candidates_of(list);
-  std::array<TileCandidate, sizeof...(Kernels) + 1> all{};
+  std::array<TileCandidate, sizeof...(Kernels) + 2> all{};
   for (std::size_t i = 0; i < tiles.size(); ++i) all[i] = tiles[i];
   all[tiles.size()] = kFewRows;
+  all[tiles.size() + 1] = kShortK;
   return all;
 }
-constexpr std::array<TileCandidate, BestTiles::kSize + 1> kCandidates =
+constexpr std::array<TileCandidate, BestTiles::kSize + 2> kCandidates =
     all_candidates_of(BestTiles{});
 // The narrow kernel is considered up to this width of C (4 column chunks).
 constexpr int kNarrowConsideredCols = 4 * kNarrowMaxCols;
@@ -155,6 +175,14 @@ double predicted_us(const TileCandidate& c, const cudalabs::GemmShape& shape, in
     us = std::max(
         dram_us(4.0 * (k * n * static_cast<double>(row_groups) + m * k + m * n), blocks, sms),
         static_cast<double>(ceil_div(blocks, static_cast<long long>(sms))) * stages * stage_us);
+  } else if (c.short_k) {
+    // Each SM's blocks share its FFMA rate (K rounded up to 4, as the kernel computes); C's writes
+    // and the reads of A and B are a floor.
+    const long long blocks = tiles_of(shape, c.bm, c.bn);
+    const double per_sm = static_cast<double>(ceil_div(blocks, static_cast<long long>(sms)));
+    const double k4 = static_cast<double>(ceil_div(shape.k, 4) * 4);
+    us = std::max(per_sm * 2.0 * c.bm * c.bn * k4 / (c.sm_gflops * 1e3),
+                  dram_us(4.0 * (m * k + k * n + m * n), blocks, sms));
   } else if (c.narrow) {
     const long long columns = narrow_columns(shape.n);
     const long long chunks = ceil_div(columns, static_cast<long long>(c.bn));  // reads of A
@@ -235,6 +263,11 @@ std::vector<BestPlan> candidate_plans(const cudalabs::GemmShape& shape, int sms,
   for (const TileCandidate& c : kCandidates) {
     if (c.narrow && shape.n > kNarrowConsideredCols) continue;
     if (c.few_rows && shape.m > kFewRowsMaxRows) continue;
+    if (c.short_k) {  // K whole: it is short
+      if (shape.k <= kShortKMaxK)
+        plans.push_back({&c, 1, shape.k, 0, predicted_us(c, shape, 1, sms, vector_loads), sms});
+      continue;
+    }
     for (int splits : {1, 2, 3, 4, 6, 8, 12, 16, 24, kMaxSplits}) {
       const int slice_k = splits == 1 ? shape.k : k_slice_length(shape.k, splits);
       if (splits > 1 && (slice_k < kMinSliceK || ceil_div(shape.k, slice_k) != splits))

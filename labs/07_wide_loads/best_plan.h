@@ -14,8 +14,8 @@ namespace lab07 {
 /// One kernel `best` may run (an entry of BestTiles, tiles.h), with what the model needs to know
 /// of it.
 struct TileCandidate {
-  int index;    ///< its place in BestTiles, or BestTiles::kSize for the few-rows kernel (launch.cuh
-                ///< dispatches on it)
+  int index;    ///< its place in BestTiles, or past it for the few-rows and short-K kernels
+                ///< (launch.cuh dispatches on it)
   bool narrow;  ///< the narrow kernel (its "tile" is the 32 rows x 16 columns a block computes)
   bool few_rows = false;  ///< the few-rows kernel (few_rows.cuh: given code, not a variant)
   const char* name;       ///< its variant's name, e.g. "wide_256x128"
@@ -29,6 +29,7 @@ struct TileCandidate {
   /// its speed when A or B does not allow 128-bit loads (four scalar loads a float4), as a
   /// fraction of its speed with them (measured, tiles.h)
   double scalar_rate = 1.0;
+  bool short_k = false;  ///< the short-K kernel (short_k.cuh: given code, not a variant)
 };
 
 /// The most slices `best` cuts K into: a C of few tiles over a long K (43 x 104 x 13384 is three
@@ -58,15 +59,16 @@ struct BestPlan {
 };
 
 /// The candidates: BestTiles (tiles.h) in its order, largest tile first, then the narrow kernel,
-/// then the few-rows kernel (few_rows.cuh), which `best` runs for a C of few rows but which is no
-/// variant.
+/// then the few-rows kernel (few_rows.cuh), which `best` runs for a C of few rows, and the short-K
+/// kernel (short_k.cuh), which it runs for a short K: given code, no variant.
 std::span<const TileCandidate> best_candidates();
 
 /// Every plan `best` may run for `shape` on `sms` SMs, each with its predicted time: each tile
 /// unsplit, split 2 to kMaxSplits ways (slices of at least 64) and under stream-K, the narrow
-/// kernel (unsplit and split) for N <= 64 and the few-rows kernel (unsplit and split) for M <=
-/// kFewRowsMaxRows. lab07_plans times them all against the model. Without `vector_loads` (A or B
-/// off 16-byte alignment) each tile runs at its scalar_rate.
+/// kernel (unsplit and split) for N <= 64, the few-rows kernel (unsplit and split) for M <=
+/// kFewRowsMaxRows and the short-K kernel (K whole) for K <= kShortKMaxK. lab07_plans times them
+/// all against the model. Without `vector_loads` (A or B off 16-byte alignment) each tile runs at
+/// its scalar_rate.
 std::vector<BestPlan> candidate_plans(const cudalabs::GemmShape& shape, int sms,
                                       bool vector_loads = true);
 

@@ -6,7 +6,8 @@
 //  - The optional challenge, the kernels `best` runs: wide_gemm_kernel<Shape, kVector, kSplit> for
 //    each block tile of BestTiles (tiles.h) and narrow_gemm_kernel<kCols, kSlicedK>, on 1-D grids
 //    (the kernel maps its tile number to a tile, see kGroupRows).
-//  - `best`: the kernel of BestTiles, or the given few-rows kernel (few_rows.cuh), and the
+//  - `best`: the kernel of BestTiles, or the given few-rows (few_rows.cuh) or short-K (short_k.cuh)
+//    kernel, and the
 //    share-out of K (whole, split-K or stream-K: split_k.cuh) that best_plan.h predicts fastest, on
 //    aligned copies of a misaligned A or B where the copy pays (repack_pays). Every plan is
 //    launched from its description (planned_launch), so that describe_best and describe_plan name
@@ -23,6 +24,7 @@
 #include "common/remembered_plan.h"
 #include "few_rows.cuh"
 #include "lab.h"
+#include "short_k.cuh"
 #include "split_k.cuh"
 #include "stream_k.h"
 #include "tiles.h"
@@ -124,6 +126,7 @@ void launch_async(const cudalabs::GemmArgs& args, cudaStream_t stream) {
 struct PlannedLaunch {
   void (*kernel)(cudalabs::GemmArgs, cudalabs::SplitFinish) = nullptr;
   dim3 grid, block;
+  std::size_t shared_bytes = 0;  // dynamic shared memory
   // Regions of C whose parts the finish counts: one per block of a slice (tile, or the few-rows
   // kernel's rows and columns).
   long long regions() const { return static_cast<long long>(grid.x) * grid.y; }
@@ -219,8 +222,26 @@ PlannedLaunch few_rows_launch(const BestPlan& plan, const cudalabs::GemmShape& s
   return launch;
 }
 
+// The short-K kernel (short_k.cuh) on one block per tile of C, K whole, copying B 16 bytes at a
+// time where `vector` (B's rows allow it) and 4 otherwise, its two buffers in dynamic shared
+// memory (past 48 KiB: allowed here, for the description as for the launch).
+PlannedLaunch short_k_launch(const cudalabs::GemmShape& shape, bool vector) {
+  PlannedLaunch launch;
+  launch.kernel = vector ? &short_k_gemm_kernel<true> : &short_k_gemm_kernel<false>;
+  launch.block = dim3(kShortKThreads);
+  launch.grid =
+      cudalabs::checked_grid(static_cast<long long>(cudalabs::ceil_div(shape.m, kShortKRows)) *
+                                 cudalabs::ceil_div(shape.n, kShortKCols),
+                             1, 1, "lab07 short_k");
+  launch.shared_bytes = kShortKSharedBytes;
+  cudalabs::allow_dynamic_shared_memory(reinterpret_cast<const void*>(launch.kernel),
+                                        kShortKSharedBytes);
+  return launch;
+}
+
 PlannedLaunch planned_launch(const BestPlan& plan, const cudalabs::GemmShape& shape, bool vector) {
   if (plan.candidate->few_rows) return few_rows_launch(plan, shape, vector);
+  if (plan.candidate->short_k) return short_k_launch(shape, vector);
   PlannedLaunch launch;
   BestTiles::visit(plan.candidate->index, [&](auto kernel) {
     launch = planned_launch_of<typename decltype(kernel)::type>(plan, shape, vector);
@@ -229,12 +250,13 @@ PlannedLaunch planned_launch(const BestPlan& plan, const cudalabs::GemmShape& sh
 }
 
 cudalabs::KernelLaunch kernel_launch(const PlannedLaunch& launch) {
-  return {reinterpret_cast<const void*>(launch.kernel), launch.grid, launch.block, 0};
+  return {reinterpret_cast<const void*>(launch.kernel), launch.grid, launch.block,
+          launch.shared_bytes};
 }
 
 void run_planned(const PlannedLaunch& launch, const cudalabs::GemmArgs& args,
                  const cudalabs::SplitFinish& finish, cudaStream_t stream) {
-  launch.kernel<<<launch.grid, launch.block, 0, stream>>>(args, finish);
+  launch.kernel<<<launch.grid, launch.block, launch.shared_bytes, stream>>>(args, finish);
   CUDA_CHECK_LAUNCH("lab07 best's kernel");
 }
 
@@ -270,8 +292,9 @@ void launch_tile(const cudalabs::GemmArgs& args, cudaStream_t stream) {
 // pieces (stream-K) the launch sums into C itself, or, in a stream being captured, the summing
 // kernel after it (split_k.cuh).
 void run_plan(const BestPlan& plan, const cudalabs::GemmArgs& args, cudaStream_t stream) {
-  // The few-rows kernel copies A 4 bytes at a time at any alignment: only B's rows decide.
-  const bool vector = plan.candidate->few_rows
+  // The few-rows and short-K kernels copy A 4 bytes at a time at any alignment: only B's rows
+  // decide.
+  const bool vector = plan.candidate->few_rows || plan.candidate->short_k
                           ? cudalabs::rows_allow_16_byte_loads(args.b, args.ldb)
                           : vector_paths_allowed(args);
   const PlannedLaunch planned = planned_launch(plan, args.shape(), vector);
@@ -289,7 +312,8 @@ void run_plan(const BestPlan& plan, const cudalabs::GemmArgs& args, cudaStream_t
 // Throws std::invalid_argument for a plan that is not one of candidate_plans for a GEMM of K `k`.
 void check_plan(const BestPlan& plan, int k, const cudalabs::GemmShape& shape) {
   const bool streamable = plan.candidate != nullptr && plan.stream_k() && !plan.candidate->narrow &&
-                          !plan.candidate->few_rows && plan.splits == 1 &&
+                          !plan.candidate->few_rows && !plan.candidate->short_k &&
+                          plan.splits == 1 &&
                           plan.stream_blocks <= stream_k_iterations(*plan.candidate, shape);
   if (plan.candidate == nullptr || plan.splits < 1 || plan.splits > kMaxSplits ||
       (plan.stream_k() && !streamable) || (plan.splits == 1 && plan.slice_k != k) ||
@@ -301,6 +325,10 @@ void check_plan(const BestPlan& plan, int k, const cudalabs::GemmShape& shape) {
     throw std::invalid_argument(
         "lab07 plan: the few-rows kernel takes M <= " + std::to_string(kFewRowsMaxRows) +
         ", not M = " + std::to_string(shape.m));
+  if (plan.candidate->short_k && (plan.splits > 1 || shape.k > kShortKMaxK))
+    throw std::invalid_argument(
+        "lab07 plan: the short-K kernel takes K <= " + std::to_string(kShortKMaxK) +
+        ", whole, not " + plan.describe() + " for K = " + std::to_string(shape.k));
 }
 
 // plan_best for the shape with 128-bit loads or on the scalar path, each remembered

@@ -111,6 +111,24 @@ constexpr int few_rows_group(int m) {
   return m <= 4 ? 4 : m <= 8 ? 8 : 16;
 }
 
+/// The short-K kernel (short_k.cuh, given code `best` runs for a K of at most kShortKMaxK): blocks
+/// of kShortKThreads threads, each a kShortKRows x kShortKCols tile of C (8 rows a warp, 4
+/// columns a lane 32 apart), K staged kShortKChunk values at a time in two shared buffers.
+inline constexpr int kShortKRows = 64;        ///< rows of C a block computes
+inline constexpr int kShortKCols = 128;       ///< columns of C a block computes
+inline constexpr int kShortKChunk = 32;       ///< values of K a shared buffer holds
+inline constexpr int kShortKThreads = 256;    ///< threads per block of the short-K kernel
+inline constexpr int kShortKBlocksPerSm = 4;  ///< its __launch_bounds__: 64 registers a thread
+/// A row of the short-K kernel's transposed chunk of A, floats: 4 of padding spread the transposing
+/// copies over 8 banks instead of 1.
+inline constexpr int kShortKARowFloats = kShortKRows + 4;
+/// Dynamic shared memory of the short-K kernel: two buffers, each a chunk of A and a chunk of B.
+inline constexpr int kShortKSharedBytes =
+    2 * kShortKChunk * (kShortKARowFloats + kShortKCols) * static_cast<int>(sizeof(float));
+/// The most K `best` gives the short-K kernel: past it the block-tile kernels' pipelines have K
+/// enough to hide their fill (cuBLAS ran 0.42-0.86 of this kernel's time at K 96-160 on an H200).
+inline constexpr int kShortKMaxK = 128;
+
 /// K of each slice but the last when `best` splits K into `slices` (gridDim.z of a split launch): a
 /// multiple of 8, so that every slice starts 16-byte aligned where K's first column is.
 __host__ __device__ constexpr int k_slice_length(int k, int slices) {

@@ -3,8 +3,10 @@
 /// and, where a C of few tiles over a long K would leave most SMs idle, how many slices of K its
 /// persistent blocks share out (work_units.h), from a model of the busiest SM's time; and where a
 /// small GEMM's operands would need a copy before TMA can read them, whether the one-launch wgmma
-/// rung is done sooner (one_launch_rung_pays); and for a C of at most 8 columns, whether the
-/// few-columns kernel, which reads A once in place (few_columns.cuh), is (few_columns_pays).
+/// rung is done sooner (one_launch_rung_pays); for a C of at most 8 columns, whether the
+/// few-columns kernel, which reads A once in place (few_columns.cuh), is (few_columns_pays); and
+/// for a short K, whether the short-K kernel, which writes C at any alignment in whole rows
+/// (short_k.cuh), is (short_k_pays).
 ///
 /// The model: a persistent block runs units of (tile, slice of K) in rounds, so the kernel takes
 /// the busiest SM's rounds, ceil(units / SMs), times one unit's time: its slice's k-blocks at the
@@ -264,6 +266,67 @@ inline bool few_columns_pays(const cudalabs::GemmShape& shape, const Specialized
   const double tma_path_us = plan.predicted_us + kSpecializedLaunchUs +
                              (copies ? operand_copy_us(shape, copy_a, copy_b) + kLaunchUs : 0.0);
   return few.predicted_us < tma_path_us;
+}
+
+/// The most K `best` gives the short-K kernel (short_k.cuh): as far as its choices were checked
+/// against what both paths measured on the random shapes
+/// (docs/data/history/gemm_short_k_s25_nvidia-h200/README.md); past it the TMA path's pipeline has
+/// its length.
+inline constexpr int kShortKMaxK = 256;
+/// The short-K kernel's costs, fitted to its GPU time a launch (graph replays) at 90 shapes of K 16
+/// to 512 and every alignment, mean |log error| 0.10 (the README above): its start (a launch, the
+/// first chunk's trip from DRAM); one SM's mma.sync rate on 64 x 128 tiles, GFLOP/s, its three
+/// blocks together, where A and B arrive 16 bytes a copy; each element a copy brings alone, where
+/// rows are off 16 bytes (a chunk's 2,048 of A, 4,096 of B: a chunk 0.42 us, 0.67 with A copied so,
+/// 0.91 with B, 1.16 with both); and the share of DRAM's rate its C and operands move at, C written
+/// from shared memory a row at a time.
+inline constexpr double kShortKStartUs = 2.8;
+/// The short-K kernel's mma.sync rate, one SM (above).
+inline constexpr double kShortKSmGflops = 1250.0;
+/// Nanoseconds one SM spends on each element the short-K kernel copies alone (above).
+inline constexpr double kShortKElementNs = 0.12;
+/// The share of DRAM's rate the short-K kernel's traffic moves at (above).
+inline constexpr double kShortKDramShare = 0.8;
+
+/// Blocks of the short-K kernel for `shape`: one per kShortKRows x kShortKCols tile of C.
+inline long long short_k_blocks(const cudalabs::GemmShape& shape) {
+  return static_cast<long long>(cudalabs::ceil_div(shape.m, kShortKRows)) *
+         cudalabs::ceil_div(shape.n, kShortKCols);
+}
+
+/// The model's time of the short-K kernel on `shape` on `sms` SMs, A's rows 16-byte aligned when
+/// `vector_a` and B's when `vector_b`: its start, then the busiest SM's blocks' chunks (each its
+/// multiply-adds and the elements it copies one at a time) or C written and A and B read once at
+/// kShortKDramShare of DRAM's rate, whichever is longer.
+inline double predicted_short_k_us(const cudalabs::GemmShape& shape, bool vector_a, bool vector_b,
+                                   int sms) {
+  const double per_sm =
+      static_cast<double>(cudalabs::ceil_div(short_k_blocks(shape), static_cast<long long>(sms)));
+  const double chunks = cudalabs::ceil_div(shape.k, kShortKChunk);
+  const double single_copies = (vector_a ? 0.0 : double{kShortKRows} * kShortKChunk) +
+                               (vector_b ? 0.0 : double{kShortKChunk} * kShortKCols);
+  const double chunk_us = 2.0 * kShortKRows * kShortKCols * kShortKChunk / (kShortKSmGflops * 1e3) +
+                          single_copies * kShortKElementNs * 1e-3;
+  const double m = shape.m, n = shape.n;
+  const double memory_us = (4.0 * m * n + 2.0 * (m + n) * static_cast<double>(shape.k)) /
+                           (kShortKDramShare * kDramGBps * 1e3);
+  return kShortKStartUs + std::max(per_sm * chunks * chunk_us, memory_us);
+}
+
+/// Whether `best` should run the short-K kernel on `shape` (on `sms` SMs) rather than `plan`: K at
+/// most kShortKMaxK, and the model has it done sooner than `plan` (with its start,
+/// kSpecializedLaunchUs) after the copies TMA would need of A (when `copy_a`) and B (when
+/// `copy_b`), or than the wgmma rung where that is what those copies would leave to run. The
+/// short-K kernel reads any alignment itself.
+inline bool short_k_pays(const cudalabs::GemmShape& shape, const SpecializedPlan& plan, bool copy_a,
+                         bool copy_b, int sms) {
+  if (shape.k > kShortKMaxK) return false;
+  const bool copies = copy_a || copy_b;
+  double other_us = plan.predicted_us + kSpecializedLaunchUs +
+                    (copies ? operand_copy_us(shape, copy_a, copy_b) + kLaunchUs : 0.0);
+  if (one_launch_rung_pays(shape, plan, copy_a, copy_b, sms))
+    other_us = predicted_wgmma_rung_us(shape, sms);
+  return predicted_short_k_us(shape, !copy_a, !copy_b, sms) < other_us;
 }
 
 /// The plan `best` runs for `shape` on `sms` SMs: K whole on best_width's tiles, unless a split

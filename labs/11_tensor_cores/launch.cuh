@@ -10,7 +10,8 @@
 // the warp-specialized kernel as best_plan.h plans it: the tile width that leaves the fewest SMs
 // idle (best_width), and where a C of few tiles over a long K would still leave most of them idle,
 // K cut into slices whose partial Cs one more kernel sums (common/slice_sums.cuh); for a C of at
-// most 8 columns, the few-columns kernel (few_columns.cuh) where the model has it done sooner.
+// most 8 columns, the few-columns kernel (few_columns.cuh), and for a short K the short-K kernel
+// (short_k.cuh), where the model has them done sooner.
 #pragma once
 
 #include "best_plan.h"
@@ -22,6 +23,7 @@
 #include "common/slice_sums.cuh"
 #include "few_columns.cuh"
 #include "lab.h"
+#include "short_k.cuh"
 #include "tiles.h"
 #include "tma_maps.h"
 #include "work_units.h"
@@ -387,6 +389,33 @@ void run_few_columns(const Bf16GemmArgs& args, const FewColumnsPlan& plan, cudaS
                          "lab11 sum_slices_kernel");
 }
 
+// ---- The short-K kernel (short_k.cuh), `best`'s where a short K leaves mostly C to write ----
+
+// The short-K kernel for operands whose rows allow 16-byte copies (`vector_a`, `vector_b`) or not.
+using ShortKKernel = void (*)(Bf16GemmArgs);
+ShortKKernel short_k_kernel_for(bool vector_a, bool vector_b) {
+  if (vector_a)
+    return vector_b ? &short_k_mma_kernel<true, true> : &short_k_mma_kernel<true, false>;
+  return vector_b ? &short_k_mma_kernel<false, true> : &short_k_mma_kernel<false, false>;
+}
+
+// Its launch for `shape`: one block per kShortKRows x kShortKCols tile of C, on a 1-D grid.
+KernelLaunch short_k_launch(const GemmShape& shape, bool vector_a, bool vector_b) {
+  const auto* kernel = reinterpret_cast<const void*>(short_k_kernel_for(vector_a, vector_b));
+  cudalabs::allow_dynamic_shared_memory(kernel, kShortKSharedBytes);
+  return {kernel, cudalabs::checked_grid(short_k_blocks(shape), 1, 1, "lab11 short_k"),
+          dim3(kShortKThreads), static_cast<std::size_t>(kShortKSharedBytes)};
+}
+
+void run_short_k(const Bf16GemmArgs& args, cudaStream_t stream) {
+  const bool vector_a = cudalabs::rows_allow_16_byte_loads(args.a, args.lda);
+  const bool vector_b = cudalabs::rows_allow_16_byte_loads(args.b, args.ldb);
+  const KernelLaunch config = short_k_launch(args.shape(), vector_a, vector_b);
+  short_k_kernel_for(
+      vector_a, vector_b)<<<config.grid, config.block, config.dynamic_shared_bytes, stream>>>(args);
+  CUDA_CHECK_LAUNCH("lab11 short_k_mma_kernel");
+}
+
 // ---- best: the fastest rung this GPU allows ----
 
 bool hopper_rungs_run_here() {
@@ -409,6 +438,8 @@ KernelLaunch describe_best(const GemmShape& shape) {
   if (few_columns_fit(shape) &&
       few_columns_pays(shape, plan, planned_few_columns(shape), false, false))
     return few_columns_launch(shape, planned_few_columns(shape), true);
+  if (short_k_pays(shape, plan, false, false, cudalabs::multiprocessor_count()))
+    return short_k_launch(shape, true, true);
   switch (plan.width) {
     case 64:
       return specialized_launch<64>(specialized_units<64>(shape, plan.slices));
@@ -432,6 +463,9 @@ void launch_best(const Bf16GemmArgs& args, cudaStream_t stream) {
     if (few_columns_pays(args.shape(), plan, few, copy_a, copy_b))
       return run_few_columns(args, few, stream);
   }
+  // A short K: C's writes are most of the work, which the short-K kernel does at any alignment
+  if (short_k_pays(args.shape(), plan, copy_a, copy_b, cudalabs::multiprocessor_count()))
+    return run_short_k(args, stream);
   if (one_launch_rung_pays(args.shape(), plan, copy_a, copy_b, cudalabs::multiprocessor_count()))
     return WgmmaRung::launch(args, stream);
   // B onto 128-byte lines where it is copied anyway, or where the copy pays (best_plan.h)

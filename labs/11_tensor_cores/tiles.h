@@ -204,4 +204,26 @@ inline constexpr int kFewColumnsBlocksPerSm = 2;
 /// The longest slice of K a block takes: its B, 8 columns of FP32, in 34 KiB of shared memory.
 inline constexpr int kFewColumnsMaxSliceK = 1024;
 
+/// The short-K kernel (short_k.cuh, given code `best` runs where a short K leaves a GEMM mostly
+/// writing C): blocks of kShortKWarps warps, each a kShortKRows x kShortKCols tile of C (a warp 32
+/// x 32: two m16 by four n8 tiles of mma.sync), K staged kShortKChunk values at a time in two
+/// buffers, C staged through shared memory so that a warp stores whole rows.
+inline constexpr int kShortKRows = 64;   ///< rows of C a block computes
+inline constexpr int kShortKCols = 128;  ///< columns of C a block computes
+inline constexpr int kShortKChunk = 32;  ///< values of K a buffer holds (two k16 steps)
+inline constexpr int kShortKWarps = 8;   ///< warps per block: 2 down the tile, 4 across
+inline constexpr int kShortKThreads = kShortKWarps * 32;  ///< threads per block
+inline constexpr int kShortKBlocksPerSm = 3;  ///< its __launch_bounds__: 80 registers a thread
+/// Padding of the shared rows, elements: 16 bytes of BF16 keep ldmatrix's eight rows on eight
+/// different groups of banks; 8 floats keep a half-warp's 64-bit accumulator stores apart.
+inline constexpr int kShortKPad = 8;
+/// BF16 values of a buffer: A's chunk [row][k], then B's [k][column], each row padded.
+inline constexpr int kShortKBufferValues =
+    kShortKRows * (kShortKChunk + kShortKPad) + kShortKChunk * (kShortKCols + kShortKPad);
+/// Dynamic shared memory: two buffers of chunks, or C's tile in FP32, which takes their place.
+inline constexpr int kShortKSharedBytes = 2 * kShortKBufferValues * 2 >
+                                                  kShortKRows*(kShortKCols + kShortKPad) * 4
+                                              ? 2 * kShortKBufferValues * 2
+                                              : kShortKRows*(kShortKCols + kShortKPad) * 4;
+
 }  // namespace lab11

@@ -65,10 +65,10 @@ TEST(BestPlan, PicksTheTileMeasuredFastest) {
   EXPECT_EQ(tile_at(8192, 8192, 128), "wide_128x128");
   EXPECT_EQ(tile_at(5248, 8192, 100), "wide_128x128");
   EXPECT_EQ(tile_at(65536, 128, 1024), "wide_256x128");
-  // A short K under a wide C, B's rows off 16 bytes: on the H200 wide_128x64 took 13.6 us,
-  // wide_64x64 18.1 (docs/data/history/lab07_thin_slices_s22_nvidia-h200/plans_thin_slices.json).
-  EXPECT_EQ(std::string(plan_best({2721, 891, 24}, kH100Sms, false).candidate->name),
-            "wide_128x64");
+  // A short K under a wide C, B's rows off 16 bytes: on the H200 the short-K kernel took 9.8 us,
+  // wide_128x64 13.4, wide_64x64 17.9
+  // (docs/data/history/gemm_short_k_s25_nvidia-h200/call2/plans_short_k.json).
+  EXPECT_EQ(std::string(plan_best({2721, 891, 24}, kH100Sms, false).candidate->name), "short_k");
 }
 
 // A C one tile wide shares no panel of A between blocks: every tile comes from DRAM, and the tile
@@ -248,7 +248,7 @@ TEST(BestPlan, StreamsBForAFewRows) {
   EXPECT_THROW(describe_plan(few_plan, {65, 123, 5240}), std::invalid_argument);
   EXPECT_NO_THROW(describe_plan(few_plan, {64, 123, 5240}));
   // Its time is reading B at DRAM's speed: twice the columns, twice the time (blocks on every SM).
-  const TileCandidate& few = best_candidates().back();
+  const TileCandidate& few = best_candidates()[BestTiles::kSize];
   ASSERT_TRUE(few.few_rows);
   EXPECT_EQ(few.index, BestTiles::kSize);
   const double half = predicted_us(few, {8, 16384, 4096}, 1, kH100Sms);
@@ -265,8 +265,8 @@ TEST(BestPlan, StreamsBForAFewRows) {
 }
 
 // The plans best chooses from: every kernel unsplit, splits only with slices of 64 or more, the
-// narrow kernel only for N <= 64, the few-rows kernel only for M <= 64, and best's choice among
-// them.
+// narrow kernel only for N <= 64, the few-rows kernel only for M <= 64, the short-K kernel only for
+// K <= kShortKMaxK and whole, and best's choice among them.
 TEST(BestPlan, CandidatePlansCoverTheChoices) {
   const std::vector<BestPlan> plans = candidate_plans({1024, 1024, 65536}, kH100Sms);
   int unsplit = 0, streamed = 0;
@@ -276,8 +276,9 @@ TEST(BestPlan, CandidatePlansCoverTheChoices) {
     EXPECT_TRUE(plan.splits == 1 || plan.slice_k >= 64) << plan.describe();
     EXPECT_FALSE(plan.candidate->narrow);
     EXPECT_FALSE(plan.candidate->few_rows);
+    EXPECT_FALSE(plan.candidate->short_k);
   }
-  EXPECT_EQ(unsplit, static_cast<int>(best_candidates().size()) - 2);  // all but those two
+  EXPECT_EQ(unsplit, static_cast<int>(best_candidates().size()) - 3);  // all but those three
   EXPECT_EQ(streamed, unsplit);                                        // each block tile
   const BestPlan chosen = plan_best({1024, 1024, 65536}, kH100Sms);
   EXPECT_TRUE(std::any_of(plans.begin(), plans.end(),
@@ -290,6 +291,42 @@ TEST(BestPlan, CandidatePlansCoverTheChoices) {
   // Stream-K runs no more blocks than there are iterations: one tile of 1 x 1 x 1 has one.
   for (const BestPlan& plan : candidate_plans({1, 1, 1}, kH100Sms))
     EXPECT_FALSE(plan.stream_k()) << plan.describe();
+}
+
+// The short-K kernel: a plan of its own for every K up to kShortKMaxK (K whole, never streamed),
+// none past it, and launches that say so; its time grows with C's tiles and with K.
+TEST(BestPlan, OffersTheShortKKernelForAShortKOnly) {
+  const auto short_k_plans = [](const cudalabs::GemmShape& shape) {
+    std::vector<BestPlan> found;
+    for (const BestPlan& plan : candidate_plans(shape, kH100Sms))
+      if (plan.candidate->short_k) found.push_back(plan);
+    return found;
+  };
+  for (const int k : {1, 17, kShortKMaxK}) {
+    const std::vector<BestPlan> plans = short_k_plans({1000, 999, k});
+    ASSERT_EQ(plans.size(), 1u) << "K = " << k;
+    EXPECT_EQ(plans[0].splits, 1);
+    EXPECT_FALSE(plans[0].stream_k());
+    EXPECT_EQ(plans[0].slice_k, k);
+    EXPECT_EQ(plans[0].candidate->index, BestTiles::kSize + 1);
+    EXPECT_NO_THROW(describe_plan(plans[0], {1000, 999, k}));
+  }
+  EXPECT_TRUE(short_k_plans({1000, 999, kShortKMaxK + 1}).empty());
+  BestPlan plan = short_k_plans({1000, 999, 64}).front();
+  EXPECT_THROW(describe_plan(plan, {1000, 999, kShortKMaxK + 1}), std::invalid_argument);
+  plan.splits = 2;
+  plan.slice_k = k_slice_length(64, 2);
+  EXPECT_THROW(describe_plan(plan, {1000, 999, 64}), std::invalid_argument);
+  const cudalabs::KernelLaunch launch =
+      describe_plan(short_k_plans({1000, 999, 64}).front(), {1000, 999, 64});
+  EXPECT_EQ(launch.grid.x, 16u * 8u);  // 64 x 128 tiles
+  EXPECT_EQ(launch.dynamic_shared_bytes, static_cast<std::size_t>(kShortKSharedBytes));
+  const TileCandidate& short_k = best_candidates()[BestTiles::kSize + 1];
+  ASSERT_TRUE(short_k.short_k);
+  EXPECT_LT(predicted_us(short_k, {8192, 8192, 16}, 1, kH100Sms),
+            predicted_us(short_k, {8192, 8192, 64}, 1, kH100Sms));
+  EXPECT_LT(predicted_us(short_k, {4096, 8192, 16}, 1, kH100Sms),
+            predicted_us(short_k, {8192, 8192, 16}, 1, kH100Sms));
 }
 
 TEST(BestPlan, MoreWavesTakeLonger) {
@@ -436,9 +473,12 @@ TEST(ScalarPath, EachTileAtItsScalarRate) {
 // kernel follows them, no variant of its own.
 TEST(BestTiles, AreTheOneSourceOfCandidatesAndVariants) {
   const std::span<const TileCandidate> all_candidates = best_candidates();
-  ASSERT_EQ(static_cast<int>(all_candidates.size()), BestTiles::kSize + 1);
-  EXPECT_TRUE(all_candidates.back().few_rows);
-  EXPECT_EQ(all_candidates.back().index, BestTiles::kSize);
+  ASSERT_EQ(static_cast<int>(all_candidates.size()), BestTiles::kSize + 2);
+  const std::span<const TileCandidate> given = all_candidates.last(2);  // no variant runs them
+  EXPECT_TRUE(given[0].few_rows);
+  EXPECT_TRUE(given[1].short_k);
+  EXPECT_EQ(given[0].index, BestTiles::kSize);
+  EXPECT_EQ(given[1].index, BestTiles::kSize + 1);
   const std::span<const TileCandidate> candidates = all_candidates.first(BestTiles::kSize);
   const std::span<const cudalabs::GemmVariant> all = variants();
   std::size_t first = 0;
@@ -449,9 +489,10 @@ TEST(BestTiles, AreTheOneSourceOfCandidatesAndVariants) {
     EXPECT_EQ(std::string(all[first + i].name), candidates[i].name);
     EXPECT_EQ(candidates[i].narrow, i + 1 == candidates.size());  // the narrow kernel last
     EXPECT_FALSE(candidates[i].few_rows);
+    EXPECT_FALSE(candidates[i].short_k);
   }
   for (const cudalabs::GemmVariant& variant : all)
-    EXPECT_NE(std::string(variant.name), all_candidates.back().name);
+    for (const TileCandidate& kernel : given) EXPECT_NE(std::string(variant.name), kernel.name);
   EXPECT_EQ(std::string(all[first + candidates.size()].name), "best");
   EXPECT_EQ(BestTiles::index_of<Wide256x128>(), 0);
   EXPECT_EQ(BestTiles::index_of<NarrowColumns>(), BestTiles::kSize - 1);
@@ -478,7 +519,9 @@ TEST(BestPlanLaunch, EveryPlanDescribesTheKernelItRuns) {
                                           {7, 100, 3000}};
   for (int i = 0; i < 60; ++i)
     shapes.push_back({side(random), side(random) / 40 + 1, side(random)});
-  int split = 0, streamed = 0, few_rows = 0;
+  for (int i = 0; i < 20; ++i)
+    shapes.push_back({side(random), side(random), side(random) / 64 + 1});
+  int split = 0, streamed = 0, few_rows = 0, short_k = 0;
   for (const cudalabs::GemmShape& shape : shapes) {
     for (const BestPlan& plan : candidate_plans(shape, kH100Sms)) {
       const TileCandidate& tile = *plan.candidate;
@@ -501,6 +544,21 @@ TEST(BestPlanLaunch, EveryPlanDescribesTheKernelItRuns) {
           EXPECT_TRUE(kernels.insert(launch.kernel).second) << plan.describe();
         }
         few_rows += 1;
+        continue;
+      }
+      if (tile.short_k) {
+        // One block per tile of C, K whole, on a 1-D grid: one kernel for every shape.
+        EXPECT_EQ(static_cast<long long>(launch.grid.x),
+                  static_cast<long long>(cudalabs::ceil_div(shape.m, kShortKRows)) *
+                      cudalabs::ceil_div(shape.n, kShortKCols));
+        EXPECT_EQ(launch.grid.y * launch.grid.z, 1u);
+        EXPECT_EQ(mode, 0) << plan.describe();
+        const auto [found, fresh] = kernel_of.try_emplace({20000, mode}, launch.kernel);
+        EXPECT_EQ(found->second, launch.kernel) << plan.describe() << ": another kernel before";
+        if (fresh) {
+          EXPECT_TRUE(kernels.insert(launch.kernel).second) << plan.describe();
+        }
+        short_k += 1;
         continue;
       }
       const long long tiles = tile.narrow
@@ -532,6 +590,7 @@ TEST(BestPlanLaunch, EveryPlanDescribesTheKernelItRuns) {
   EXPECT_GT(split, 0);
   EXPECT_GT(streamed, 0);
   EXPECT_GT(few_rows, 0);
+  EXPECT_GT(short_k, 0);
   // A plan for another K is refused, as launch_plan refuses it.
   const BestPlan plan = plan_best({1024, 1024, 65536}, kH100Sms);
   EXPECT_THROW(describe_plan(plan, {1024, 1024, 4096}), std::invalid_argument);

@@ -30,13 +30,16 @@ void launch_current_plan(const cudalabs::GemmArgs& args, cudaStream_t stream) {
   lab07::launch_plan(current_plan, args, stream);
 }
 
-// Every split and stream-K plan of every kernel, and every plan of the few-rows kernel (given code
-// that no variant runs, few_rows.cuh): K not a multiple of the slice or of the tile's depth,
+// Every split and stream-K plan of every kernel, and every plan of the few-rows and short-K kernels
+// (given code that no variant runs, few_rows.cuh and short_k.cuh): K not a multiple of the slice
+// or of the tile's depth,
 // misaligned operands (the scalar path), a misaligned C, a C three columns wide (the narrow
 // kernel), C of 3, 7, 20 and 33 rows (the few-rows kernel's groups of 4, 8 and 16, K ending inside
 // a warp's share of a stage; B's rows 16-byte aligned in 20 x 301 x 777, whose last 16 bytes of a
-// row hold one column of C) and runs that end inside a tile (stream-K on 132 blocks: a tile in up
-// to 6 pieces).
+// row hold one column of C), runs that end inside a tile (stream-K on 132 blocks: a tile in up
+// to 6 pieces), and K of 1 to 128 (the short-K kernel: one chunk, a partial one, K ending inside
+// a group of 4, two chunks with the second partial, four whole; C's edges inside a warp's rows and
+// a lane's columns, every operand off 16 bytes or padded).
 TEST(BestPlans, EverySplitOfKIsRight) {
   CUDALABS_REQUIRE_GPU();
   const bool student_build = std::string(CUDALABS_BUILD_NAME) == "student";
@@ -48,13 +51,20 @@ TEST(BestPlans, EverySplitOfKIsRight) {
       {{3, 517, 1500}, 1.0f, 0.5f, {1, 3, 2, 1}},
       {{7, 33, 300}, 0.5f, 0.0f, {0, 1, 0, 1}},
       {{20, 301, 777}, 1.0f, -1.0f, {0, 3, 1, 0}},
+      {{1, 1, 1}, 1.0f, 0.5f},
+      {{1000, 999, 17}, 1.0f, 0.5f, {1, 3, 2, 1}},
+      {{130, 257, 32}, -1.0f, 0.0f, {0, 1, 0, 1}},
+      {{71, 300, 45}, 0.5f, 0.25f, {2, 0, 3}},
+      {{300, 129, 128}, 1.0f, -1.0f, {3, 1, 0, 1}},
   };
   int checked = 0, not_implemented = 0;
   for (const cudalabs::GemmCase& gemm_case : cases) {
     cudalabs::GemmVerifier verifier(
         gemm_case, cudalabs::derive_seed(cudalabs::run_seed(), "BestPlans/" + gemm_case.label()));
     for (const lab07::BestPlan& plan : lab07::candidate_plans(gemm_case.shape, 132)) {
-      if (plan.splits == 1 && !plan.stream_k() && !plan.candidate->few_rows) continue;
+      if (plan.splits == 1 && !plan.stream_k() && !plan.candidate->few_rows &&
+          !plan.candidate->short_k)
+        continue;
       current_plan = plan;
       const cudalabs::GemmCheckReport report = verifier.check(&launch_current_plan);
       if (report.outcome == cudalabs::CheckOutcome::kNotImplemented && student_build) {
@@ -67,8 +77,8 @@ TEST(BestPlans, EverySplitOfKIsRight) {
           << " (CUDALABS_SEED=" << cudalabs::run_seed() << "): " << report.message;
     }
   }
-  // The plans reach every kind above; a skeleton checks only the given few-rows kernel's and waits
-  // for the student's kernels on the others.
+  // The plans reach every kind above; a skeleton checks only the given kernels' plans (few-rows,
+  // short-K) and waits for the student's kernels on the others.
   EXPECT_GE(checked + not_implemented, 40);
   if (not_implemented > 0)
     GTEST_SKIP() << "best: not implemented yet (" << checked << " given plans checked)";

@@ -309,5 +309,35 @@ TEST(FewColumns, RunsForFewColumnsWhereTheModelHasItSooner) {
   }
 }
 
+// The short-K kernel: where a short K leaves mostly C to write, at the alignments of the grading
+// shapes that run it through `best` (lab11_grading_test.cpp), never past kShortKMaxK, and its time
+// grows with K and with C.
+TEST(ShortK, RunsWhereAShortKLeavesMostlyCToWrite) {
+  const auto pays = [](const GemmShape& shape, bool copy_a, bool copy_b) {
+    return short_k_pays(shape, plan_best(shape, kH100Sms), copy_a, copy_b, kH100Sms);
+  };
+  EXPECT_TRUE(pays({539, 6046, 24}, true, true));   // every operand off 16 bytes
+  EXPECT_TRUE(pays({2721, 896, 33}, true, false));  // lda 33, B's rows aligned
+  EXPECT_TRUE(pays({9476, 362, 18}, true, true));   // lda 21, ldb 363
+  EXPECT_TRUE(pays({749, 811, 80}, false, true));   // ldb 811
+  for (const GemmShape& shape : {GemmShape{4096, 4096, 4096}, GemmShape{100, 100, kShortKMaxK + 1},
+                                 GemmShape{8192, 8192, 1024}})
+    EXPECT_FALSE(pays(shape, true, true)) << shape.label();
+  for (const bool vector_a : {false, true}) {
+    for (const bool vector_b : {false, true}) {
+      EXPECT_LT(predicted_short_k_us({4096, 4096, 32}, vector_a, vector_b, kH100Sms),
+                predicted_short_k_us({4096, 4096, 256}, vector_a, vector_b, kH100Sms));
+      EXPECT_LT(predicted_short_k_us({4096, 2048, 32}, vector_a, vector_b, kH100Sms),
+                predicted_short_k_us({4096, 4096, 32}, vector_a, vector_b, kH100Sms));
+      // Copies one element at a time cost more than 16 bytes at a time
+      EXPECT_LE(predicted_short_k_us({2048, 2048, 256}, true, true, kH100Sms),
+                predicted_short_k_us({2048, 2048, 256}, vector_a, vector_b, kH100Sms));
+    }
+  }
+  EXPECT_LT(predicted_short_k_us({2048, 2048, 256}, true, true, kH100Sms),
+            predicted_short_k_us({2048, 2048, 256}, false, false, kH100Sms));
+  EXPECT_EQ(short_k_blocks({65, 129, 7}), 4);
+}
+
 }  // namespace
 }  // namespace lab11

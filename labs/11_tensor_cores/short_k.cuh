@@ -1,0 +1,170 @@
+// Lab 11, given: the kernel `best` runs where a short K leaves a GEMM mostly writing C
+// (best_plan.h: short_k_pays). Nothing here is a TODO.
+//
+// 539 x 6046 x 24 writes 13 MB of C and does 0.16 GFLOP. The warp-specialized kernel spends such a
+// shape on what surrounds its k-blocks (the tensor maps, the pipeline's fill, a copy of B where
+// TMA cannot read its rows): 15.4 us a call where cuBLAS took 9.0 (H200). Here a block of 8 warps
+// takes a kShortKRows x kShortKCols tile of C and K in chunks of kShortKChunk, staged in two
+// buffers of shared memory (16-byte cp.async where the operand's rows allow, element by element
+// otherwise; zeros past M, N and K), the next chunk on its way while this one is multiplied. Each
+// warp multiplies a 32 x 32 piece with mma.sync (ldmatrix from rows padded 16 bytes apart). The
+// accumulators then go through shared memory, so that a warp's stores are whole rows of C: 512
+// contiguous bytes, 16 at a time where C's rows allow, at any alignment otherwise.
+#pragma once
+
+#include "common/async_copy.cuh"
+#include "common/gemm_device.cuh"
+#include "common/gemm_types.h"
+#include "tensor_core_ptx.cuh"
+#include "tiles.h"
+
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+namespace lab11 {
+namespace {
+
+// One operand's chunk into shared memory: `rows` x `cols` values of `matrix` (ld `ld`, `row_count`
+// x `col_count` in all) from (row0, col0), into `to` with rows `to_ld` values apart. kVector: one
+// 16-byte cp.async per 8 values (the matrix's rows 16-byte aligned), zero-filled past the matrix;
+// otherwise element by element through registers.
+template <int kRows, int kCols, bool kVector>
+__device__ __forceinline__ void copy_short_k_chunk(__nv_bfloat16* to, int to_ld,
+                                                   const __nv_bfloat16* matrix, int ld, int row0,
+                                                   int col0, int row_count, int col_count) {
+  const int tid = static_cast<int>(threadIdx.x);
+  if constexpr (kVector) {
+    constexpr int kSegments = kRows * kCols / 8;  // 8 values each
+    static_assert(kSegments % kShortKThreads == 0, "every thread copies as many segments");
+#pragma unroll
+    for (int i = 0; i < kSegments / kShortKThreads; ++i) {
+      const int segment = tid + i * kShortKThreads;
+      const int row = segment / (kCols / 8), col = segment % (kCols / 8) * 8;
+      const int values =
+          row0 + row < row_count ? max(0, min(8, col_count - col0 - col)) : 0;  // inside
+      const __nv_bfloat16* from =
+          values > 0 ? matrix + static_cast<long long>(row0 + row) * ld + col0 + col : matrix;
+      cudalabs::async_copy_16_zero_fill(to + row * to_ld + col, from, 2 * values);
+    }
+  } else {
+    static_assert(kRows * kCols % kShortKThreads == 0, "every thread copies as many values");
+    constexpr int kRowsApart = kShortKThreads / kCols;  // a warp reads consecutive values of a row
+    const int col = tid % kCols, first_row = tid / kCols;
+    const auto* bits = reinterpret_cast<const unsigned short*>(matrix);
+    unsigned short values[kRows * kCols / kShortKThreads];
+#pragma unroll
+    for (int i = 0; i < kRows * kCols / kShortKThreads; ++i) {
+      const int row = first_row + i * kRowsApart;
+      values[i] = row0 + row < row_count && col0 + col < col_count
+                      ? bits[static_cast<long long>(row0 + row) * ld + col0 + col]
+                      : 0;
+    }
+    auto* to_bits = reinterpret_cast<unsigned short*>(to);
+#pragma unroll
+    for (int i = 0; i < kRows * kCols / kShortKThreads; ++i)
+      to_bits[(first_row + i * kRowsApart) * to_ld + col] = values[i];
+  }
+}
+
+// kVectorA / kVectorB: the operand's rows allow 16-byte copies (rows_allow_16_byte_loads).
+template <bool kVectorA, bool kVectorB>
+__global__ void __launch_bounds__(kShortKThreads, kShortKBlocksPerSm)
+    short_k_mma_kernel(cudalabs::Bf16GemmArgs args) {
+#if LAB11_BF16_TENSOR_CORES
+  constexpr int kALd = kShortKChunk + kShortKPad;  // A's chunk: [row][k]
+  constexpr int kBLd = kShortKCols + kShortKPad;   // B's chunk: [k][column]
+  constexpr int kCLd = kShortKCols + kShortKPad;   // C's tile: [row][column], FP32
+  constexpr int kAValues = kShortKRows * kALd;
+  extern __shared__ float4 short_k_shared[];
+  auto* buffers = reinterpret_cast<__nv_bfloat16*>(short_k_shared);
+  const auto a_chunk = [&](int buffer) { return buffers + buffer * kShortKBufferValues; };
+  const auto b_chunk = [&](int buffer) { return a_chunk(buffer) + kAValues; };
+
+  // Tiles numbered along C's rows: blocks side by side share A's rows.
+  const int col_tiles = (args.n + kShortKCols - 1) / kShortKCols;
+  const int row0 = static_cast<int>(blockIdx.x) / col_tiles * kShortKRows;
+  const int col0 = static_cast<int>(blockIdx.x) % col_tiles * kShortKCols;
+  const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
+  const int warp_row = warp / 4 * 32, warp_col = warp % 4 * 32;  // the warp's 32 x 32 piece
+
+  const auto copy_chunk = [&](int buffer, int k0) {
+    copy_short_k_chunk<kShortKRows, kShortKChunk, kVectorA>(a_chunk(buffer), kALd, args.a, args.lda,
+                                                            row0, k0, args.m, args.k);
+    copy_short_k_chunk<kShortKChunk, kShortKCols, kVectorB>(b_chunk(buffer), kBLd, args.b, args.ldb,
+                                                            k0, col0, args.k, args.n);
+    cudalabs::async_copy_commit();
+  };
+
+  float acc[2][4][4] = {};  // [m16 tile][n8 tile][accumulator]
+  const int chunks = (args.k + kShortKChunk - 1) / kShortKChunk;
+  copy_chunk(0, 0);
+  for (int chunk = 0; chunk < chunks; ++chunk) {
+    const int buffer = chunk % 2;
+    if (chunk + 1 < chunks) {
+      copy_chunk(1 - buffer, (chunk + 1) * kShortKChunk);  // freed by the last barrier
+      cudalabs::async_copy_wait<1>();
+    } else {
+      cudalabs::async_copy_wait<0>();
+    }
+    __syncthreads();  // the chunk has landed for every thread
+    const __nv_bfloat16* a = a_chunk(buffer);
+    const __nv_bfloat16* b = b_chunk(buffer);
+#pragma unroll
+    for (int k16 = 0; k16 < kShortKChunk; k16 += 16) {
+      std::uint32_t a_frag[2][4], b_frag[2][4];
+#pragma unroll
+      for (int mi = 0; mi < 2; ++mi)  // lanes 0-15: rows 0-15 at k; 16-31: the same at k + 8
+        ptx::ldmatrix_x4<false>(
+            a_frag[mi],
+            ptx::shared_address(a + (warp_row + mi * 16 + lane % 16) * kALd + k16 + lane / 16 * 8));
+#pragma unroll
+      for (int nj = 0; nj < 2; ++nj)  // matrix i = lane / 8: k + 8 (i % 2), columns + 8 (i / 2)
+        ptx::ldmatrix_x4<true>(b_frag[nj],
+                               ptx::shared_address(b + (k16 + lane / 8 % 2 * 8 + lane % 8) * kBLd +
+                                                   warp_col + nj * 16 + lane / 16 * 8));
+#pragma unroll
+      for (int mi = 0; mi < 2; ++mi)
+#pragma unroll
+        for (int ni = 0; ni < 4; ++ni)
+          ptx::mma_m16n8k16_bf16(acc[mi][ni], a_frag[mi], b_frag[ni / 2][ni % 2 * 2],
+                                 b_frag[ni / 2][ni % 2 * 2 + 1]);
+    }
+    __syncthreads();  // every warp is done with the buffer the next copy fills
+  }
+
+  // The accumulators into C's tile in shared memory (the buffers' place), then whole rows out.
+  float* c_tile = reinterpret_cast<float*>(short_k_shared);
+#pragma unroll
+  for (int mi = 0; mi < 2; ++mi)
+#pragma unroll
+    for (int ni = 0; ni < 4; ++ni) {
+      float* at =
+          c_tile + (warp_row + mi * 16 + lane / 4) * kCLd + warp_col + ni * 8 + lane % 4 * 2;
+      *reinterpret_cast<float2*>(at) = make_float2(acc[mi][ni][0], acc[mi][ni][1]);
+      *reinterpret_cast<float2*>(at + 8 * kCLd) = make_float2(acc[mi][ni][2], acc[mi][ni][3]);
+    }
+  __syncthreads();
+  const bool c_vector = reinterpret_cast<std::uintptr_t>(args.c) % 16 == 0 && args.ldc % 4 == 0;
+  for (int row = warp; row < kShortKRows && row0 + row < args.m; row += kShortKWarps) {
+    float* c_row = args.c + static_cast<long long>(row0 + row) * args.ldc + col0;
+    const float* tile_row = c_tile + row * kCLd;
+    if (c_vector && col0 + lane * 4 + 3 < args.n) {
+      cudalabs::store_gemm_result4(c_row + lane * 4,
+                                   *reinterpret_cast<const float4*>(tile_row + lane * 4),
+                                   args.alpha, args.beta);
+    } else {
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        const int col = c_vector ? lane * 4 + j : lane + 32 * j;
+        if (col0 + col < args.n)
+          cudalabs::store_gemm_result(c_row + col, tile_row[col], args.alpha, args.beta);
+      }
+    }
+  }
+#endif
+}
+
+}  // namespace
+}  // namespace lab11
