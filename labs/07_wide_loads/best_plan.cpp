@@ -71,6 +71,13 @@ constexpr std::array<TileCandidate, BestTiles::kSize + 2> kCandidates =
     all_candidates_of(BestTiles{});
 // The narrow kernel is considered up to this width of C (4 column chunks).
 constexpr int kNarrowConsideredCols = 4 * kNarrowMaxCols;
+// Each of an SM's blocks of the narrow kernel ends by summing its lanes' partial sums, a warp
+// shuffle tree for each of its warps' rows and columns, and the SM's shuffles take turns: a round
+// of blocks costs this long with a chunk of kNarrowMaxCols columns (in proportion for 4 or 8), on
+// top of the reads and FFMAs. Without it the model had 11289 x 37 x 77 at 8 us (26.6 measured, 9.9
+// with wide_64x64); fitted to the 82 narrow plans of the H200's plan records, mean |log error|
+// 0.34 -> 0.13 (docs/data/history/gemm_short_k_s27_nvidia-h200/).
+constexpr double kNarrowSumUs = 2.3;
 
 constexpr double kRoundStartUs = 2.5;           // a round's blocks wait for their first tiles
 constexpr int kSaturatingWarps = 8;             // two per scheduler keep an SM's FFMA pipes busy
@@ -189,8 +196,11 @@ double predicted_us(const TileCandidate& c, const cudalabs::GemmShape& shape, in
     const long long blocks = ceil_div(shape.m, c.bm) * chunks * slices;
     const double flops = 2.0 * m * k * static_cast<double>(columns);
     const double busy_sms = static_cast<double>(std::min<long long>(blocks, sms));
+    const double sums_us = static_cast<double>(ceil_div(blocks, static_cast<long long>(sms))) *
+                           kNarrowSumUs * narrow_chunk(shape.n) / kNarrowMaxCols;
     us = std::max(dram_us(4.0 * (m * k * static_cast<double>(chunks) + k * n + m * n), blocks, sms),
-                  flops / (c.sm_gflops * 1e3 * busy_sms));
+                  flops / (c.sm_gflops * 1e3 * busy_sms)) +
+         sums_us;
   } else {
     const long long tiles = tiles_of(shape, c.bm, c.bn) * slices;
     const long long per_sm = ceil_div(tiles, static_cast<long long>(sms));

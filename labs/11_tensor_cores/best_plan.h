@@ -143,6 +143,11 @@ inline bool copy_b_to_lines_pays(const cudalabs::GemmShape& shape, double kernel
   return operand_copy_us(shape, false, true) + kLaunchUs < kOffLineRowsCost * kernel_us;
 }
 
+/// The same for A, whose panels TMA reads 64 values (128 bytes) of a row at a time just as B's.
+inline bool copy_a_to_lines_pays(const cudalabs::GemmShape& shape, double kernel_us) {
+  return operand_copy_us(shape, true, false) + kLaunchUs < kOffLineRowsCost * kernel_us;
+}
+
 /// The model's time of the wgmma rung on `shape` on `sms` SMs: rounds of its 64 x 128 tiles, two
 /// blocks an SM, each block kWgmmaRungStartUs and its k-blocks, then C written from the fragments,
 /// three L2 sectors for each of C's (history/lab11_epilogue_ncu_nvidia-h200: 5.16 M for 1.53 M);

@@ -235,22 +235,33 @@ using MmaFp16Rung = TiledRung<MmaFp16, MmaFp16Tile, 75, Fp16GemmArgs>;
 // ---- The TMA rungs (steps 5 and 6): tensor maps, operands repacked where TMA cannot read them
 // ----
 
-// B's rows each start a 128-byte line.
+// A matrix's rows each start a 128-byte line.
 bool rows_on_lines(const __nv_bfloat16* matrix, int ld) {
   return aligned_to(matrix, 128) && ld % 64 == 0;
 }
 
+// Which operands `best` wants on 128-byte lines (best_plan.h: copy_a_to_lines_pays,
+// copy_b_to_lines_pays).
+struct OnLines {
+  bool a = false;  ///< A's rows each on a line of their own
+  bool b = false;  ///< B's rows each on a line of their own
+};
+
 // Operands TMA can read (16-byte aligned, rows a multiple of 16 bytes apart): `args` itself, or
-// with A and/or B copied in one pass into pooled scratch (common/aligned_operands.cuh). With
-// `b_on_lines`, B is copied too where its rows are off 128-byte lines, and copies get rows 128
-// bytes apart.
+// with A and/or B copied in one pass into pooled scratch (common/aligned_operands.cuh). An operand
+// `lines` asks for is copied too where its rows are off 128-byte lines, and then copies get rows
+// 128 bytes apart.
 class TmaOperands : public cudalabs::AlignedOperands<__nv_bfloat16> {
  public:
-  TmaOperands(const Bf16GemmArgs& args, cudaStream_t stream, bool b_on_lines = false)
-      : AlignedOperands(args, !cudalabs::rows_allow_16_byte_loads(args.a, args.lda),
-                        !cudalabs::rows_allow_16_byte_loads(args.b, args.ldb) ||
-                            (b_on_lines && !rows_on_lines(args.b, args.ldb)),
-                        stream, "lab11 repack", b_on_lines ? 64 : 8) {}
+  TmaOperands(const Bf16GemmArgs& args, cudaStream_t stream, OnLines lines = {})
+      : AlignedOperands(args, copied(args.a, args.lda, lines.a), copied(args.b, args.ldb, lines.b),
+                        stream, "lab11 repack", lines.a || lines.b ? 64 : 8) {}
+
+ private:
+  static bool copied(const __nv_bfloat16* matrix, int ld, bool on_lines) {
+    return !cudalabs::rows_allow_16_byte_loads(matrix, ld) ||
+           (on_lines && !rows_on_lines(matrix, ld));
+  }
 };
 
 KernelLaunch describe_tma(const GemmShape& shape) {
@@ -316,11 +327,11 @@ std::string specialized_unavailable() {
 // summing kernel does). Operands TMA cannot read are repacked first (TmaOperands).
 template <int kWidth>
 void run_specialized(const Bf16GemmArgs& args, int slices, cudaStream_t stream,
-                     bool b_on_lines = false) {
+                     OnLines lines = {}) {
   const WorkUnits units = specialized_units<kWidth>(args.shape(), slices);
   const KernelLaunch config = specialized_launch<kWidth>(units);
   require_capability(90, config.kernel, "lab11 warp_specialized");
-  const TmaOperands operands(args, stream, b_on_lines);
+  const TmaOperands operands(args, stream, lines);
   const Bf16GemmArgs& readable = operands.args();
   const CUtensorMap a_map =
       bf16_tensor_map(readable.a, args.m, args.k, readable.lda, SpecializedTile<kWidth>::BM);
@@ -468,15 +479,16 @@ void launch_best(const Bf16GemmArgs& args, cudaStream_t stream) {
     return run_short_k(args, stream);
   if (one_launch_rung_pays(args.shape(), plan, copy_a, copy_b, cudalabs::multiprocessor_count()))
     return WgmmaRung::launch(args, stream);
-  // B onto 128-byte lines where it is copied anyway, or where the copy pays (best_plan.h)
-  const bool b_on_lines = copy_b || copy_b_to_lines_pays(args.shape(), plan.predicted_us);
+  // A and B onto 128-byte lines where they are copied anyway, or where the copy pays (best_plan.h)
+  const OnLines lines{copy_a || copy_a_to_lines_pays(args.shape(), plan.predicted_us),
+                      copy_b || copy_b_to_lines_pays(args.shape(), plan.predicted_us)};
   switch (plan.width) {
     case 64:
-      return run_specialized<64>(args, plan.slices, stream, b_on_lines);
+      return run_specialized<64>(args, plan.slices, stream, lines);
     case 128:
-      return run_specialized<128>(args, plan.slices, stream, b_on_lines);
+      return run_specialized<128>(args, plan.slices, stream, lines);
     default:
-      return run_specialized<256>(args, plan.slices, stream, b_on_lines);
+      return run_specialized<256>(args, plan.slices, stream, lines);
   }
 }
 

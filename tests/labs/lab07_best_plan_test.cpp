@@ -217,6 +217,14 @@ TEST(BestPlan, StreamsANarrowC) {
   const double half = predicted_us(narrow, {20480, 3, 1600}, 1, kH100Sms);
   const double whole = predicted_us(narrow, {40960, 3, 1600}, 1, kH100Sms);
   EXPECT_NEAR((whole - narrow.fixed_us) / (half - narrow.fixed_us), 2.0, 0.01);
+  // At a short K its blocks' sums of lanes are most of its time, a round of blocks at a time: on
+  // the H200 11289 x 37 x 77 took 26.6 us with it and 9.9 with wide_64x64
+  // (docs/data/history/gemm_short_k_s27_nvidia-h200/call_a/plans07.txt).
+  EXPECT_FALSE(plan_best({11289, 37, 77}, kH100Sms).candidate->narrow);
+  EXPECT_FALSE(plan_best({12475, 27, 64}, kH100Sms).candidate->narrow);
+  const double one_round = predicted_us(narrow, {32 * 132, 16, 8}, 1, kH100Sms);
+  const double four_rounds = predicted_us(narrow, {4 * 32 * 132, 16, 8}, 1, kH100Sms);
+  EXPECT_GT(four_rounds - one_round, 5.0);  // three more rounds of sums; their bytes take 0.5 us
 }
 
 // A C of a few rows and a long K is the transposed case: the few-rows kernel streams B once, where

@@ -221,6 +221,21 @@ TEST(BestPlan, CopiesBOntoLinesOnlyWhereTheKernelOutlastsTheCopy) {
   }
 }
 
+// A's rows onto 128-byte lines, by the same reckoning: where the kernel outlasts the copy of A
+// many times over, not where A is most of what the GEMM reads.
+TEST(BestPlan, CopiesAOntoLinesOnlyWhereTheKernelOutlastsTheCopy) {
+  for (const GemmShape& shape :
+       {GemmShape{1362, 10152, 1640}, GemmShape{6431, 3976, 3448}, GemmShape{1000, 16384, 1024}}) {
+    EXPECT_TRUE(copy_a_to_lines_pays(shape, plan_best(shape, kH100Sms).predicted_us))
+        << shape.label();
+  }
+  for (const GemmShape& shape : {GemmShape{100, 100, 100}, GemmShape{14073, 2, 13664},
+                                 GemmShape{2000, 2048, 8192}, GemmShape{1, 1, 100000}}) {
+    EXPECT_FALSE(copy_a_to_lines_pays(shape, plan_best(shape, kH100Sms).predicted_us))
+        << shape.label();
+  }
+}
+
 // Operands TMA cannot read: the one-launch wgmma rung where the copy's launch would bound a small
 // call (one k-block), the copy and the warp-specialized kernel where K is longer or C large; never
 // where nothing needs a copy; and a shorter K never turns the choice away from the rung.

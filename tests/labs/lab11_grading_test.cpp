@@ -15,7 +15,8 @@
 // stores), B's 16-byte copies and C's 128-bit stores with A's rows odd and the last tile of rows
 // partial, K ending inside a step of 16 with padded rows, A's 16-byte copies over three chunks
 // of K, the last partial, and both operands copied an element at a time over four chunks, each
-// buffer filled twice.
+// buffer filled twice; and a GEMM long enough that `best` copies A, 16-byte aligned but off
+// 128-byte lines, onto lines first (best_plan.h: copy_a_to_lines_pays), C off 16 bytes.
 #include "labs/11_tensor_cores/lab.h"
 #include "tests/support/gemm_grading.h"
 
@@ -41,4 +42,5 @@ static const bool registered = cudalabs::testing::register_gemm_grading_tests(
         {"short_k_odd_padded_9476x362x18", {{9476, 362, 18}, -1.0f, 0.25f, {3, 1, 2}}},
         {"short_k_three_chunks_749x811x80", {{749, 811, 80}, 0.5f, 0.5f}},
         {"short_k_element_copies_130x257x100", {{130, 257, 100}, 1.0f, -0.5f, {2, 3, 1}}},
+        {"a_onto_lines_1000x16384x1000", {{1000, 16384, 1000}, 1.0f, 0.5f, {8, 0, 3}}},
     });
