@@ -143,9 +143,20 @@ inline bool copy_b_to_lines_pays(const cudalabs::GemmShape& shape, double kernel
   return operand_copy_us(shape, false, true) + kLaunchUs < kOffLineRowsCost * kernel_us;
 }
 
-/// The same for A, whose panels TMA reads 64 values (128 bytes) of a row at a time just as B's.
-inline bool copy_a_to_lines_pays(const cudalabs::GemmShape& shape, double kernel_us) {
-  return operand_copy_us(shape, true, false) + kLaunchUs < kOffLineRowsCost * kernel_us;
+/// What A's rows off 128-byte lines cost the warp-specialized kernel on tiles at most 128 wide, as
+/// a share of its time: A is half of what each of their stages loads. Measured with A copied onto
+/// lines (the copy's time taken out) on the H200: 1362 x 10152 x 1640 0.23 of the kernel's time,
+/// 2389 x 2048 x 13256 0.28, 6431 x 3976 x 3448 0.29, 10249 x 272 x 10072 0.35; on 256-wide tiles,
+/// where A is a third, 0.00 at 1000 x 16384 x 1000, 0.04 at 4096 x 4096 x 4104, and at 6593 x 9160
+/// x 9544 nothing once B was on lines (docs/data/history/gemm_short_k_s27_nvidia-h200/).
+inline constexpr double kOffLineARowsCost = 0.25;
+
+/// Whether copying A into rows 128 bytes apart pays for `shape` on tiles `width` wide, whose
+/// kernel takes `kernel_us` with A's rows off their lines: on tiles at most 128 wide, the copy (A
+/// read and written once, and its launch) against kOffLineARowsCost of the kernel's time.
+inline bool copy_a_to_lines_pays(const cudalabs::GemmShape& shape, int width, double kernel_us) {
+  return width <= 128 &&
+         operand_copy_us(shape, true, false) + kLaunchUs < kOffLineARowsCost * kernel_us;
 }
 
 /// The model's time of the wgmma rung on `shape` on `sms` SMs: rounds of its 64 x 128 tiles, two

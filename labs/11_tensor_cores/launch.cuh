@@ -480,7 +480,7 @@ void launch_best(const Bf16GemmArgs& args, cudaStream_t stream) {
   if (one_launch_rung_pays(args.shape(), plan, copy_a, copy_b, cudalabs::multiprocessor_count()))
     return WgmmaRung::launch(args, stream);
   // A and B onto 128-byte lines where they are copied anyway, or where the copy pays (best_plan.h)
-  const OnLines lines{copy_a || copy_a_to_lines_pays(args.shape(), plan.predicted_us),
+  const OnLines lines{copy_a || copy_a_to_lines_pays(args.shape(), plan.width, plan.predicted_us),
                       copy_b || copy_b_to_lines_pays(args.shape(), plan.predicted_us)};
   switch (plan.width) {
     case 64:

@@ -221,19 +221,24 @@ TEST(BestPlan, CopiesBOntoLinesOnlyWhereTheKernelOutlastsTheCopy) {
   }
 }
 
-// A's rows onto 128-byte lines, by the same reckoning: where the kernel outlasts the copy of A
-// many times over, not where A is most of what the GEMM reads.
+// A's rows onto 128-byte lines, by the same reckoning, on tiles at most 128 wide (where A is half
+// of each stage): where the kernel outlasts the copy of A many times over, not where A is most of
+// what the GEMM reads, nor on 256-wide tiles.
 TEST(BestPlan, CopiesAOntoLinesOnlyWhereTheKernelOutlastsTheCopy) {
+  const auto pays = [](const GemmShape& shape) {
+    const SpecializedPlan plan = plan_best(shape, kH100Sms);
+    return copy_a_to_lines_pays(shape, plan.width, plan.predicted_us);
+  };
   for (const GemmShape& shape :
-       {GemmShape{1362, 10152, 1640}, GemmShape{6431, 3976, 3448}, GemmShape{1000, 16384, 1024}}) {
-    EXPECT_TRUE(copy_a_to_lines_pays(shape, plan_best(shape, kH100Sms).predicted_us))
-        << shape.label();
-  }
-  for (const GemmShape& shape : {GemmShape{100, 100, 100}, GemmShape{14073, 2, 13664},
-                                 GemmShape{2000, 2048, 8192}, GemmShape{1, 1, 100000}}) {
-    EXPECT_FALSE(copy_a_to_lines_pays(shape, plan_best(shape, kH100Sms).predicted_us))
-        << shape.label();
-  }
+       {GemmShape{1362, 10152, 1640}, GemmShape{6431, 3976, 3448}, GemmShape{1500, 6000, 1000}})
+    EXPECT_TRUE(pays(shape)) << shape.label();
+  for (const GemmShape& shape :
+       {GemmShape{100, 100, 100}, GemmShape{14073, 2, 13664}, GemmShape{10249, 272, 10072},
+        GemmShape{1, 1, 100000}, GemmShape{1000, 16384, 1000}})
+    EXPECT_FALSE(pays(shape)) << shape.label();
+  EXPECT_EQ(plan_best({1000, 16384, 1000}, kH100Sms).width, 256);
+  EXPECT_FALSE(copy_a_to_lines_pays({1000, 16384, 1000}, 256, 1e6));  // 256 wide: never
+  EXPECT_TRUE(copy_a_to_lines_pays({1000, 16384, 1000}, 128, 1e6));
 }
 
 // Operands TMA cannot read: the one-launch wgmma rung where the copy's launch would bound a small

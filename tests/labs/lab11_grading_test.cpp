@@ -42,5 +42,5 @@ static const bool registered = cudalabs::testing::register_gemm_grading_tests(
         {"short_k_odd_padded_9476x362x18", {{9476, 362, 18}, -1.0f, 0.25f, {3, 1, 2}}},
         {"short_k_three_chunks_749x811x80", {{749, 811, 80}, 0.5f, 0.5f}},
         {"short_k_element_copies_130x257x100", {{130, 257, 100}, 1.0f, -0.5f, {2, 3, 1}}},
-        {"a_onto_lines_1000x16384x1000", {{1000, 16384, 1000}, 1.0f, 0.5f, {8, 0, 3}}},
+        {"a_onto_lines_1500x6000x1000", {{1500, 6000, 1000}, 1.0f, 0.5f, {8, 0, 3}}},
     });
