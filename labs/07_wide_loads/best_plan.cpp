@@ -41,9 +41,10 @@ constexpr double kFewRowsRowStageUs = 0.012;
 // The short-K kernel (short_k.cuh), given code that no variant runs, for K <= kShortKMaxK. Its
 // kSmGflops is its SM's FFMA rate (K rounded up to 4, as it computes), its fixed cost its start
 // and first chunk's trip: the pair under which `best`'s choices came closest to the fastest plan
-// at 42 shapes of K 16 to 160 timed with every plan on an H200 (the plan picked 1.040 times the
-// fastest's time, geometric mean; 1.152 without the kernel), rather than a fit to its own times
-// (docs/data/history/gemm_short_k_s25_nvidia-h200/README.md). It reads any alignment the same way.
+// at 42 shapes of K 16 to 160 timed with every plan on an H200, rather than a fit to its own times;
+// at 42 others drawn afterwards the plan picked took 1.043 times the fastest's time (geometric
+// mean; 1.209 without the kernel: docs/data/history/gemm_short_k_s27_nvidia-h200/). It reads any
+// alignment the same way.
 constexpr TileCandidate kShortK{BestTiles::kSize + 1,
                                 false,
                                 false,

@@ -284,13 +284,13 @@ inline bool few_columns_pays(const cudalabs::GemmShape& shape, const Specialized
   return few.predicted_us < tma_path_us;
 }
 
-/// The most K `best` gives the short-K kernel (short_k.cuh): as far as its choices were checked
-/// against what both paths measured on the random shapes
-/// (docs/data/history/gemm_short_k_s25_nvidia-h200/README.md); past it the TMA path's pipeline has
-/// its length.
+/// The most K `best` gives the short-K kernel (short_k.cuh): past it the TMA path's pipeline has
+/// its length (on the H200 the kernel was faster than the TMA path at 1 of 17 shapes of K 257 to
+/// 512, 1.39 times its time: docs/data/history/gemm_short_k_s27_nvidia-h200/README.md).
 inline constexpr int kShortKMaxK = 256;
-/// The short-K kernel's costs, fitted to its GPU time a launch (graph replays) at 90 shapes of K 16
-/// to 512 and every alignment, mean |log error| 0.10 (the README above): its start (a launch, the
+/// The short-K kernel's costs, fitted to its GPU time a launch (graph replays) on the H200; at 90
+/// shapes of K 16 to 512 and every alignment drawn afterwards, mean |log error| 0.13 (0.12
+/// refitted to them: not enough to move a choice; the README above): its start (a launch, the
 /// first chunk's trip from DRAM); one SM's mma.sync rate on 64 x 128 tiles, GFLOP/s, its three
 /// blocks together, where A and B arrive 16 bytes a copy; each element a copy brings alone, where
 /// rows are off 16 bytes (a chunk's 2,048 of A, 4,096 of B: a chunk 0.42 us, 0.67 with A copied so,

@@ -65,9 +65,9 @@ TEST(BestPlan, PicksTheTileMeasuredFastest) {
   EXPECT_EQ(tile_at(8192, 8192, 128), "wide_128x128");
   EXPECT_EQ(tile_at(5248, 8192, 100), "wide_128x128");
   EXPECT_EQ(tile_at(65536, 128, 1024), "wide_256x128");
-  // A short K under a wide C, B's rows off 16 bytes: on the H200 the short-K kernel took 9.8 us,
-  // wide_128x64 13.4, wide_64x64 17.9
-  // (docs/data/history/gemm_short_k_s25_nvidia-h200/call2/plans_short_k.json).
+  // A short K under a wide C, B's rows off 16 bytes: on the H200 the short-K kernel took 9.4 us,
+  // wide_128x64 13.7, wide_64x64 18.2
+  // (docs/data/history/gemm_short_k_s27_nvidia-h200/call_a/plans07.txt).
   EXPECT_EQ(std::string(plan_best({2721, 891, 24}, kH100Sms, false).candidate->name), "short_k");
 }
 
