@@ -232,9 +232,8 @@ TEST(BestPlan, CopiesAOntoLinesOnlyWhereTheKernelOutlastsTheCopy) {
   for (const GemmShape& shape :
        {GemmShape{1362, 10152, 1640}, GemmShape{6431, 3976, 3448}, GemmShape{1500, 6000, 1000}})
     EXPECT_TRUE(pays(shape)) << shape.label();
-  for (const GemmShape& shape :
-       {GemmShape{100, 100, 100}, GemmShape{14073, 2, 13664}, GemmShape{10249, 272, 10072},
-        GemmShape{1000, 16384, 1000}})
+  for (const GemmShape& shape : {GemmShape{100, 100, 100}, GemmShape{14073, 2, 13664},
+                                 GemmShape{10249, 272, 10072}, GemmShape{1000, 16384, 1000}})
     EXPECT_FALSE(pays(shape)) << shape.label();
   EXPECT_EQ(plan_best({1000, 16384, 1000}, kH100Sms).width, 256);
   EXPECT_FALSE(copy_a_to_lines_pays({1000, 16384, 1000}, 256, 1e6));  // 256 wide: never

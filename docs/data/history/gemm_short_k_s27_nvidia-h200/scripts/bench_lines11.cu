@@ -25,13 +25,13 @@
 
 namespace {
 
-#define CK(call)                                                                           \
-  do {                                                                                     \
-    cudaError_t e = (call);                                                                \
-    if (e != cudaSuccess) {                                                                \
+#define CK(call)                                                                                \
+  do {                                                                                          \
+    cudaError_t e = (call);                                                                     \
+    if (e != cudaSuccess) {                                                                     \
       std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e)); \
-      std::exit(2);                                                                        \
-    }                                                                                      \
+      std::exit(2);                                                                             \
+    }                                                                                           \
   } while (0)
 
 double median(std::vector<double> v) {
@@ -67,7 +67,9 @@ int main(int argc, char** argv) {
   cudalabs::CublasHandle cublas;
   std::mt19937 rng(20261203);
   std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  std::printf("m n k width slices a_on b_on predicted_us as_is_us a_lines_us b_lines_us both_us best_us cublas_us worst_rel_l2\n");
+  std::printf(
+      "m n k width slices a_on b_on predicted_us as_is_us a_lines_us b_lines_us both_us best_us "
+      "cublas_us worst_rel_l2\n");
   for (int i = 1; i < argc; ++i) {
     int m = 0, n = 0, k = 0;
     if (std::sscanf(argv[i], "%dx%dx%d", &m, &n, &k) != 3 || m < 1 || n < 1 || k < 1) {
@@ -92,14 +94,27 @@ int main(int argc, char** argv) {
     const lab11::SpecializedPlan plan = lab11::planned_best(args.shape());
     const auto forced = [&](lab11::OnLines lines) {
       switch (plan.width) {
-        case 64: return lab11::run_specialized<64>(args, plan.slices, stream, lines);
-        case 128: return lab11::run_specialized<128>(args, plan.slices, stream, lines);
-        default: return lab11::run_specialized<256>(args, plan.slices, stream, lines);
+        case 64:
+          return lab11::run_specialized<64>(args, plan.slices, stream, lines);
+        case 128:
+          return lab11::run_specialized<128>(args, plan.slices, stream, lines);
+        default:
+          return lab11::run_specialized<256>(args, plan.slices, stream, lines);
       }
     };
     const std::function<void()> calls[] = {
-        [&] { forced({false, false}); }, [&] { forced({true, false}); },
-        [&] { forced({false, true}); },  [&] { forced({true, true}); },
+        [&] {
+          forced({false, false});
+        },
+        [&] {
+          forced({true, false});
+        },
+        [&] {
+          forced({false, true});
+        },
+        [&] {
+          forced({true, true});
+        },
         [&] { lab11::launch_best(args, stream); },
         [&] { cudalabs::cublas_gemm_bf16_row_major(cublas, ref_args, stream); }};
     CK(cudaMemsetAsync(dref, 0xff, c_count * 4, stream));
@@ -126,13 +141,15 @@ int main(int argc, char** argv) {
     std::vector<double> us[6];
     for (int round = 0; round < 9; ++round)
       for (int w = 0; w < 6; ++w) {
-        const double ms = elapsed_ms(stream, [&] { for (int r = 0; r < repeats; ++r) calls[w](); });
+        const double ms = elapsed_ms(stream, [&] {
+          for (int r = 0; r < repeats; ++r) calls[w]();
+        });
         if (round >= 2) us[w].push_back(1e3 * ms / repeats);  // two rounds warm up
       }
     const bool a_on = lab11::rows_on_lines(da, k), b_on = lab11::rows_on_lines(db, n);
-    std::printf("%d %d %d %d %d %d %d %.1f %.1f %.1f %.1f %.1f %.1f %.1f %.2e\n", m, n, k, plan.width,
-                plan.slices, a_on, b_on, plan.predicted_us, median(us[0]), median(us[1]),
-                median(us[2]), median(us[3]), median(us[4]), median(us[5]), worst);
+    std::printf("%d %d %d %d %d %d %d %.1f %.1f %.1f %.1f %.1f %.1f %.1f %.2e\n", m, n, k,
+                plan.width, plan.slices, a_on, b_on, plan.predicted_us, median(us[0]),
+                median(us[1]), median(us[2]), median(us[3]), median(us[4]), median(us[5]), worst);
     std::fflush(stdout);
     CK(cudaFree(da));
     CK(cudaFree(db));

@@ -1,5 +1,5 @@
-// Lab 11's short-K kernel (short_k.cuh) timed at shapes given on the command line, against its model
-// (best_plan.h: predicted_short_k_us), lab 11's `best` and cuBLAS BF16, in one process.
+// Lab 11's short-K kernel (short_k.cuh) timed at shapes given on the command line, against its
+// model (best_plan.h: predicted_short_k_us), lab 11's `best` and cuBLAS BF16, in one process.
 //
 //   bench_short_k11 MxNxK [MxNxK ...]
 //
@@ -27,13 +27,13 @@
 
 namespace {
 
-#define CK(call)                                                                           \
-  do {                                                                                     \
-    cudaError_t e = (call);                                                                \
-    if (e != cudaSuccess) {                                                                \
+#define CK(call)                                                                                \
+  do {                                                                                          \
+    cudaError_t e = (call);                                                                     \
+    if (e != cudaSuccess) {                                                                     \
       std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e)); \
-      std::exit(2);                                                                        \
-    }                                                                                      \
+      std::exit(2);                                                                             \
+    }                                                                                           \
   } while (0)
 
 double median(std::vector<double> v) {
@@ -124,14 +124,20 @@ int main(int argc, char** argv) {
     CK(cudaStreamEndCapture(stream, &graph));
     CK(cudaGraphInstantiate(&exec, graph, 0));
 
-    const std::function<void()> runs[] = {
-        [&] { CK(cudaGraphLaunch(exec, stream)); },
-        [&] { for (int r = 0; r < repeats; ++r) lab11::run_short_k(args, stream); },
-        [&] { for (int r = 0; r < repeats; ++r) lab11::launch_best(args, stream); },
-        [&] {
-          for (int r = 0; r < repeats; ++r)
-            cudalabs::cublas_gemm_bf16_row_major(cublas, ref_args, stream);
-        }};
+    const std::function<void()> runs[] = {[&] { CK(cudaGraphLaunch(exec, stream)); },
+                                          [&] {
+                                            for (int r = 0; r < repeats; ++r)
+                                              lab11::run_short_k(args, stream);
+                                          },
+                                          [&] {
+                                            for (int r = 0; r < repeats; ++r)
+                                              lab11::launch_best(args, stream);
+                                          },
+                                          [&] {
+                                            for (int r = 0; r < repeats; ++r)
+                                              cudalabs::cublas_gemm_bf16_row_major(cublas, ref_args,
+                                                                                   stream);
+                                          }};
     std::vector<double> us[4];
     for (int round = 0; round < 9; ++round)
       for (int w = 0; w < 4; ++w) {
@@ -139,8 +145,8 @@ int main(int argc, char** argv) {
         if (round >= 2) us[w].push_back(1e3 * ms / repeats);  // two rounds warm up
       }
     const double model = lab11::predicted_short_k_us({m, n, k}, vector_a, vector_b, sms);
-    std::printf("%d %d %d %d %d %.2f %.2f %.2f %.2f %.2f %.2e\n", m, n, k, vector_a, vector_b, model,
-                median(us[0]), median(us[1]), median(us[2]), median(us[3]), rel_l2);
+    std::printf("%d %d %d %d %d %.2f %.2f %.2f %.2f %.2f %.2e\n", m, n, k, vector_a, vector_b,
+                model, median(us[0]), median(us[1]), median(us[2]), median(us[3]), rel_l2);
     std::fflush(stdout);
     CK(cudaGraphExecDestroy(exec));
     CK(cudaGraphDestroy(graph));
