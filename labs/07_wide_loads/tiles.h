@@ -118,7 +118,7 @@ inline constexpr int kShortKRows = 64;        ///< rows of C a block computes
 inline constexpr int kShortKCols = 128;       ///< columns of C a block computes
 inline constexpr int kShortKChunk = 32;       ///< values of K a shared buffer holds
 inline constexpr int kShortKThreads = 256;    ///< threads per block of the short-K kernel
-inline constexpr int kShortKBlocksPerSm = 4;  ///< its __launch_bounds__: 64 registers a thread
+inline constexpr int kShortKBlocksPerSm = 4;  ///< blocks an SM holds (its __launch_bounds__)
 /// A row of the short-K kernel's transposed chunk of A, floats: 4 of padding spread the transposing
 /// copies over 8 banks instead of 1.
 inline constexpr int kShortKARowFloats = kShortKRows + 4;

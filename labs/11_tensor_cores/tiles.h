@@ -213,7 +213,7 @@ inline constexpr int kShortKCols = 128;  ///< columns of C a block computes
 inline constexpr int kShortKChunk = 32;  ///< values of K a buffer holds (two k16 steps)
 inline constexpr int kShortKWarps = 8;   ///< warps per block: 2 down the tile, 4 across
 inline constexpr int kShortKThreads = kShortKWarps * 32;  ///< threads per block
-inline constexpr int kShortKBlocksPerSm = 3;  ///< its __launch_bounds__: 80 registers a thread
+inline constexpr int kShortKBlocksPerSm = 3;  ///< blocks an SM holds (its __launch_bounds__)
 /// Padding of the shared rows, elements: 16 bytes of BF16 keep ldmatrix's eight rows on eight
 /// different groups of banks; 8 floats keep a half-warp's 64-bit accumulator stores apart.
 inline constexpr int kShortKPad = 8;
