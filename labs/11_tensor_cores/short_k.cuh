@@ -15,6 +15,7 @@
 #include "common/async_copy.cuh"
 #include "common/gemm_device.cuh"
 #include "common/gemm_types.h"
+#include "staging.cuh"
 #include "tensor_core_ptx.cuh"
 #include "tiles.h"
 
@@ -27,26 +28,25 @@ namespace lab11 {
 namespace {
 
 // One operand's chunk into shared memory: `rows` x `cols` values of `matrix` (ld `ld`, `row_count`
-// x `col_count` in all) from (row0, col0), into `to` with rows `to_ld` values apart. kVector: one
-// 16-byte cp.async per 8 values (the matrix's rows 16-byte aligned), zero-filled past the matrix;
-// otherwise element by element through registers.
+// x `col_count` in all) from (row0, col0), into `to` with rows `to_ld` values apart, zeros past the
+// matrix. kVector (the matrix's rows 16-byte aligned): staging.cuh's stage_chunk, one 16-byte
+// cp.async per 8 values. Otherwise element by element through registers, a warp's lanes on
+// consecutive values of a row, so that each load instruction reads 64 contiguous bytes
+// (stage_chunk's element path gives a thread 8 consecutive values: its loads 16 bytes apart).
 template <int kRows, int kCols, bool kVector>
 __device__ __forceinline__ void copy_short_k_chunk(__nv_bfloat16* to, int to_ld,
                                                    const __nv_bfloat16* matrix, int ld, int row0,
                                                    int col0, int row_count, int col_count) {
   const int tid = static_cast<int>(threadIdx.x);
   if constexpr (kVector) {
-    constexpr int kSegments = kRows * kCols / 8;  // 8 values each
+    constexpr int kSegments = kRows * kCols / kChunk;
     static_assert(kSegments % kShortKThreads == 0, "every thread copies as many segments");
 #pragma unroll
     for (int i = 0; i < kSegments / kShortKThreads; ++i) {
       const int segment = tid + i * kShortKThreads;
-      const int row = segment / (kCols / 8), col = segment % (kCols / 8) * 8;
-      const int values =
-          row0 + row < row_count ? max(0, min(8, col_count - col0 - col)) : 0;  // inside
-      const __nv_bfloat16* from =
-          values > 0 ? matrix + static_cast<long long>(row0 + row) * ld + col0 + col : matrix;
-      cudalabs::async_copy_16_zero_fill(to + row * to_ld + col, from, 2 * values);
+      const int row = segment / (kCols / kChunk), col = segment % (kCols / kChunk) * kChunk;
+      stage_chunk<true>(to + row * to_ld + col, matrix, ld, row_count, col_count, row0 + row,
+                        col0 + col);
     }
   } else {
     static_assert(kRows * kCols % kShortKThreads == 0, "every thread copies as many values");

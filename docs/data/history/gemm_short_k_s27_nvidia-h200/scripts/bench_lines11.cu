@@ -9,53 +9,7 @@
 // interleaved, medians of 7.
 #include "kernels.cu"  // the solution's kernels and launch.cuh, in this translation unit
 
-#include "common/cublas_gemm.h"
-#include "common/gemm_types.h"
-
-#include <cuda_bf16.h>
-#include <cuda_runtime.h>
-
-#include <algorithm>
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <functional>
-#include <random>
-#include <vector>
-
-namespace {
-
-#define CK(call)                                                                                \
-  do {                                                                                          \
-    cudaError_t e = (call);                                                                     \
-    if (e != cudaSuccess) {                                                                     \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e)); \
-      std::exit(2);                                                                             \
-    }                                                                                           \
-  } while (0)
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-// Milliseconds `work` takes on `stream`, measured between two events.
-double elapsed_ms(cudaStream_t stream, const std::function<void()>& work) {
-  cudaEvent_t start, stop;
-  CK(cudaEventCreate(&start));
-  CK(cudaEventCreate(&stop));
-  CK(cudaEventRecord(start, stream));
-  work();
-  CK(cudaEventRecord(stop, stream));
-  CK(cudaEventSynchronize(stop));
-  float ms = 0;
-  CK(cudaEventElapsedTime(&ms, start, stop));
-  CK(cudaEventDestroy(start));
-  CK(cudaEventDestroy(stop));
-  return ms;
-}
-
-}  // namespace
+#include "bench_support.cuh"
 
 int main(int argc, char** argv) {
   if (argc < 2) {
@@ -66,31 +20,14 @@ int main(int argc, char** argv) {
   CK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   cudalabs::CublasHandle cublas;
   std::mt19937 rng(20261203);
-  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
   std::printf(
       "m n k width slices a_on b_on predicted_us as_is_us a_lines_us b_lines_us both_us best_us "
       "cublas_us worst_rel_l2\n");
   for (int i = 1; i < argc; ++i) {
     int m = 0, n = 0, k = 0;
-    if (std::sscanf(argv[i], "%dx%dx%d", &m, &n, &k) != 3 || m < 1 || n < 1 || k < 1) {
-      std::fprintf(stderr, "bad shape '%s'\n", argv[i]);
-      return 1;
-    }
-    std::vector<__nv_bfloat16> a(static_cast<size_t>(m) * k), b(static_cast<size_t>(k) * n);
-    for (auto& x : a) x = __float2bfloat16(uniform(rng));
-    for (auto& x : b) x = __float2bfloat16(uniform(rng));
-    __nv_bfloat16 *da, *db;
-    float *dc, *dref;
-    const size_t c_count = static_cast<size_t>(m) * n;
-    CK(cudaMalloc(&da, a.size() * 2));
-    CK(cudaMalloc(&db, b.size() * 2));
-    CK(cudaMalloc(&dc, c_count * 4));
-    CK(cudaMalloc(&dref, c_count * 4));
-    CK(cudaMemcpyAsync(da, a.data(), a.size() * 2, cudaMemcpyHostToDevice, stream));
-    CK(cudaMemcpyAsync(db, b.data(), b.size() * 2, cudaMemcpyHostToDevice, stream));
-    cudalabs::Bf16GemmArgs args{m, n, k, 1.0f, da, k, db, n, 0.0f, dc, n};
-    cudalabs::Bf16GemmArgs ref_args = args;
-    ref_args.c = dref;
+    if (!bench::parse_shape(argv[i], m, n, k)) return 1;
+    bench::Problem problem(m, n, k, rng, stream);
+    const cudalabs::Bf16GemmArgs& args = problem.args;
     const lab11::SpecializedPlan plan = lab11::planned_best(args.shape());
     const auto forced = [&](lab11::OnLines lines) {
       switch (plan.width) {
@@ -102,7 +39,7 @@ int main(int argc, char** argv) {
           return lab11::run_specialized<256>(args, plan.slices, stream, lines);
       }
     };
-    const std::function<void()> calls[] = {
+    const std::vector<std::function<void()>> calls = {
         [&] {
           forced({false, false});
         },
@@ -116,45 +53,23 @@ int main(int argc, char** argv) {
           forced({true, true});
         },
         [&] { lab11::launch_best(args, stream); },
-        [&] { cudalabs::cublas_gemm_bf16_row_major(cublas, ref_args, stream); }};
-    CK(cudaMemsetAsync(dref, 0xff, c_count * 4, stream));
-    cudalabs::cublas_gemm_bf16_row_major(cublas, ref_args, stream);
-    std::vector<float> c(c_count), ref(c_count);
-    CK(cudaMemcpyAsync(ref.data(), dref, c_count * 4, cudaMemcpyDeviceToHost, stream));
-    CK(cudaStreamSynchronize(stream));
+        [&] { cudalabs::cublas_gemm_bf16_row_major(cublas, problem.reference, stream); }};
+    problem.compute_reference(cublas);
     double worst = 0;
-    for (int w = 0; w < 5; ++w) {  // each of ours, C poisoned first, against cuBLAS
-      CK(cudaMemsetAsync(dc, 0xff, c_count * 4, stream));
-      calls[w]();
-      CK(cudaMemcpyAsync(c.data(), dc, c_count * 4, cudaMemcpyDeviceToHost, stream));
-      CK(cudaStreamSynchronize(stream));
-      double diff = 0, norm = 0;
-      for (size_t j = 0; j < c_count; ++j) {
-        const double d = static_cast<double>(c[j]) - ref[j];
-        diff += d * d;
-        norm += static_cast<double>(ref[j]) * ref[j];
-      }
-      worst = std::max(worst, std::isfinite(diff) ? std::sqrt(diff / norm) : INFINITY);
-    }
-    const double one_ms = elapsed_ms(stream, calls[0]);
+    for (int w = 0; w < 5; ++w) worst = std::max(worst, problem.rel_l2_of(calls[w]));  // ours
+    const double one_ms = bench::elapsed_ms(stream, calls[0]);
     const int repeats = std::clamp(static_cast<int>(2.0 / std::max(one_ms, 1e-3)), 3, 200);
-    std::vector<double> us[6];
-    for (int round = 0; round < 9; ++round)
-      for (int w = 0; w < 6; ++w) {
-        const double ms = elapsed_ms(stream, [&] {
-          for (int r = 0; r < repeats; ++r) calls[w]();
-        });
-        if (round >= 2) us[w].push_back(1e3 * ms / repeats);  // two rounds warm up
-      }
-    const bool a_on = lab11::rows_on_lines(da, k), b_on = lab11::rows_on_lines(db, n);
+    std::vector<std::function<void()>> repeated;
+    for (const auto& call : calls)
+      repeated.push_back([&, call] {
+        for (int r = 0; r < repeats; ++r) call();
+      });
+    const std::vector<double> us = bench::interleaved_us(stream, repeated, repeats);
+    const bool a_on = lab11::rows_on_lines(args.a, k), b_on = lab11::rows_on_lines(args.b, n);
     std::printf("%d %d %d %d %d %d %d %.1f %.1f %.1f %.1f %.1f %.1f %.1f %.2e\n", m, n, k,
-                plan.width, plan.slices, a_on, b_on, plan.predicted_us, median(us[0]),
-                median(us[1]), median(us[2]), median(us[3]), median(us[4]), median(us[5]), worst);
+                plan.width, plan.slices, a_on, b_on, plan.predicted_us, us[0], us[1], us[2], us[3],
+                us[4], us[5], worst);
     std::fflush(stdout);
-    CK(cudaFree(da));
-    CK(cudaFree(db));
-    CK(cudaFree(dc));
-    CK(cudaFree(dref));
   }
   CK(cudaStreamDestroy(stream));
   return 0;
