@@ -40,11 +40,9 @@ constexpr double kFewRowsStageUs = 0.21;
 constexpr double kFewRowsRowStageUs = 0.012;
 // The short-K kernel (short_k.cuh), given code that no variant runs, for K <= kShortKMaxK. Its
 // kSmGflops is its SM's FFMA rate (K rounded up to 4, as it computes), its fixed cost its start
-// and first chunk's trip: the pair under which `best`'s choices came closest to the fastest plan
-// at 42 shapes of K 16 to 160 timed with every plan on an H200, rather than a fit to its own times;
-// at 42 others drawn afterwards the plan picked took 1.043 times the fastest's time (geometric
-// mean; 1.209 without the kernel: docs/data/history/gemm_short_k_s27_nvidia-h200/). It reads any
-// alignment the same way.
+// and first chunk's trip: fitted with the tiles' costs (tiles.h) to every plan timed on an H200
+// (docs/data/history/lab07_plan_fit_s28_nvidia-h200/); they had been 200 GFLOP/s and 7 us, the pair
+// that suited the tiles' costs before that fit. It reads any alignment the same way.
 constexpr TileCandidate kShortK{BestTiles::kSize + 1,
                                 false,
                                 false,
@@ -54,8 +52,8 @@ constexpr TileCandidate kShortK{BestTiles::kSize + 1,
                                 kShortKChunk,
                                 kShortKThreads / 32,
                                 kShortKBlocksPerSm,
-                                200.0,
-                                7.0,
+                                244.0,
+                                3.8,
                                 1.0,
                                 true};
 template <class... Kernels>
@@ -80,7 +78,13 @@ constexpr int kNarrowConsideredCols = 4 * kNarrowMaxCols;
 // 0.34 -> 0.13 (docs/data/history/gemm_short_k_s27_nvidia-h200/).
 constexpr double kNarrowSumUs = 2.3;
 
-constexpr double kRoundStartUs = 2.5;           // a round's blocks wait for their first tiles
+// A round's blocks wait for their first tiles, longer on the scalar path; a round's last tile of C
+// leaves at this rate (the SM's share), its other blocks' stores overlapping the FFMAs. Fitted
+// with the tiles' costs (tiles.h: docs/data/history/lab07_plan_fit_s28_nvidia-h200/); the start
+// had been 2.5 us either way, the store at kMemoryGBps.
+constexpr double kRoundStartUs = 1.4;
+constexpr double kScalarRoundStartUs = 1.4 + 1.5;
+constexpr double kRoundStoreGBps = 2900.0 / 132.0;
 constexpr int kSaturatingWarps = 8;             // two per scheduler keep an SM's FFMA pipes busy
 constexpr double kMemoryGBps = 2500.0 / 132.0;  // DRAM bandwidth per SM (H100: about 2.5 TB/s)
 // A block staging one tile ahead waits this long for a tile that no other block has brought into
@@ -210,12 +214,13 @@ double predicted_us(const TileCandidate& c, const cudalabs::GemmShape& shape, in
     const double tile_flops =
         2.0 * c.bm * c.bn * static_cast<double>(ceil_div(slice_k, c.bk) * c.bk);
     const double round_us = resident * tile_flops / (sm_gflops * 1e3);
-    // Each round ends by writing a tile of C at the SM's share of DRAM's bandwidth (the stores of
-    // the other blocks of the round overlap its FFMAs): at a small K, a large part of the round.
-    const double store_us = 4.0 * c.bm * c.bn / (kMemoryGBps * 1e3);
+    // Each round starts by waiting for its first tiles and ends by writing a tile of C (the stores
+    // of the other blocks of the round overlap its FFMAs): at a small K, most of the round.
+    const double store_us = 4.0 * c.bm * c.bn / (kRoundStoreGBps * 1e3);
+    const double start_us = vector_loads ? kRoundStartUs : kScalarRoundStartUs;
     const double compute_us =
         static_cast<double>(ceil_div(per_sm, static_cast<long long>(c.blocks_per_sm))) *
-        (kRoundStartUs + round_us + store_us);
+        (start_us + round_us + store_us);
     us = std::max(compute_us, dram_us(4.0 * (m * k + k * n + m * n), tiles, sms));
   }
   us += c.fixed_us;

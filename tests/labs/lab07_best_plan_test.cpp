@@ -103,16 +103,16 @@ TEST(BestPlan, SharesOutALargeKOverASmallC) {
   EXPECT_FALSE(shares_out_k(plan_best({64, 64, 64}, kH100Sms)));
 }
 
-// 40 tiles of 256 x 128 split 3 ways keep 120 of 132 SMs busy; stream-K's equal shares keep all
-// of them, so the model prefers it where every split leaves SMs idle.
+// 8869 x 534 x 8488 on 256 x 128 tiles is 175 tiles: no count of slices fills 132 SMs in whole
+// rounds, and stream-K's equal shares do, so the model prefers it.
 TEST(BestPlan, StreamsKWhereNoSplitFillsTheSms) {
-  const BestPlan plan = plan_best({10240, 128, 6400}, kH100Sms);
+  const BestPlan plan = plan_best({8869, 534, 8488}, kH100Sms);
   EXPECT_TRUE(plan.stream_k()) << plan.describe();
   EXPECT_EQ(plan.stream_blocks, kH100Sms * plan.candidate->blocks_per_sm);
   EXPECT_EQ(plan.splits, 1);
-  EXPECT_EQ(plan.slice_k, 6400);
-  // The same shape on 120 SMs: 3 slices of 40 tiles fill them exactly, and the split has no pieces
-  // to sum beyond its slices.
+  EXPECT_EQ(plan.slice_k, 8488);
+  // 10240 x 128 x 6400 on 120 SMs: 3 slices of 40 tiles fill them exactly, and the split has no
+  // pieces to sum beyond its slices.
   const TileCandidate& big = best_candidates().front();
   EXPECT_LT(predicted_us(big, {10240, 128, 6400}, 3, 120),
             predicted_stream_k_us(big, {10240, 128, 6400}, 120));
@@ -391,7 +391,7 @@ TEST(BestPlan, DescribesItself) {
   split.splits = 4;
   split.slice_k = k_slice_length(65536, 4);
   EXPECT_NE(split.describe().find("K split 4 ways (16384 each)"), std::string::npos);
-  EXPECT_NE(plan_best({10240, 128, 6400}, kH100Sms).describe().find(", stream-K on "),
+  EXPECT_NE(plan_best({8869, 534, 8488}, kH100Sms).describe().find(", stream-K on "),
             std::string::npos);
 }
 
@@ -466,10 +466,12 @@ TEST(ScalarPath, EachTileAtItsScalarRate) {
       const double scalar = predicted_us(c, shape, 1, kH100Sms, false);
       EXPECT_GT(c.scalar_rate, 0.0);
       EXPECT_LE(c.scalar_rate, 1.0);
-      if (c.scalar_rate == 1.0)
+      // A tile's rounds wait longer for their first tiles on the scalar path; the given kernels
+      // and the narrow kernel read any alignment the same way.
+      if (c.narrow || c.few_rows || c.short_k)
         EXPECT_DOUBLE_EQ(scalar, vector) << c.name;
       else
-        EXPECT_GE(scalar, vector) << c.name << " " << shape.label();
+        EXPECT_GT(scalar, vector) << c.name << " " << shape.label();
     }
   }
   EXPECT_NE(plan_best({6938, 544, 911}, kH100Sms, false).candidate->name,
