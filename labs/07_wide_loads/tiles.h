@@ -169,11 +169,11 @@ struct BlockTileKernel {
 // plan lab07_plans timed in four sessions (225 timings of 191 shapes), those within 1.5 times each
 // shape's fastest: the model's mean |log error| on those 1,639 times 0.259 -> 0.128, the plan
 // picked 1.047 -> 1.036 of the fastest plan's time; fitted to either half of the shapes, on the
-// other half 0.27 -> 0.13, and the picks 1.040 -> 1.033 and 1.053 -> 1.048
-// (docs/data/history/lab07_plan_fit_s28_nvidia-h200/). It had been fitted to single launches on
-// the H100, the host's time included (25 us for the tiles of one block an SM), so at a short K
-// every tile was predicted to take up to twice its time, the large tiles the most; a launch's start
-// is now mostly its rounds' starts.
+// other half 0.27 -> 0.13, and the picks 1.040 -> 1.033 and 1.053 -> 1.047; at 40 shapes drawn
+// after it, 0.234 -> 0.138 and 1.054 -> 1.042 (docs/data/history/lab07_plan_fit_s28_nvidia-h200/).
+// It had been fitted to single launches on the H100, the host's time included (25 us for the tiles
+// of one block an SM), so at a short K every tile was predicted to take up to twice its time, the
+// large tiles the most; a launch's start is now mostly its rounds' starts.
 // The scalar path's rate (kScalarRate): each tile's speed when A or B is off 16-byte alignment
 // (four scalar loads a float4) over its speed aligned, the mean of three pairs timed in one run on
 // the H200: 6938 x 544 x 911 (A off) and 6938 x 544 x 912 with ldb = 913 (B off) against 6938 x 544
