@@ -466,12 +466,13 @@ TEST(ScalarPath, EachTileAtItsScalarRate) {
       const double scalar = predicted_us(c, shape, 1, kH100Sms, false);
       EXPECT_GT(c.scalar_rate, 0.0);
       EXPECT_LE(c.scalar_rate, 1.0);
-      // A tile's rounds wait longer for their first tiles on the scalar path; the given kernels
-      // and the narrow kernel read any alignment the same way.
+      // A tile's rounds wait longer for their first tiles on the scalar path (no longer than with
+      // 128-bit loads where DRAM bounds both); the given kernels and the narrow kernel read any
+      // alignment the same way.
       if (c.narrow || c.few_rows || c.short_k)
         EXPECT_DOUBLE_EQ(scalar, vector) << c.name;
       else
-        EXPECT_GT(scalar, vector) << c.name << " " << shape.label();
+        EXPECT_GE(scalar, vector) << c.name << " " << shape.label();
     }
   }
   EXPECT_NE(plan_best({6938, 544, 911}, kH100Sms, false).candidate->name,
