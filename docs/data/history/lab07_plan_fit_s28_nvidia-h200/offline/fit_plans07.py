@@ -173,17 +173,25 @@ def usable(problem, plan):
     return whole or problem["commit"] not in SPLITS_SUMMED_ELSEWHERE
 
 
-def log_error(problems, table, within=1.5):
-    errors = []
+def log_ratios(problems, table, within=1.5):
+    """log(measured / predicted) of each plan within `within` times its shape's fastest."""
+    ratios = []
     for p in problems:
         plans = [q for q in p["plans"] if usable(p, q)]
         if not plans:
             continue
         fastest = min(q["measured_us"] for q in plans)
-        for q in plans:
-            if q["measured_us"] <= within * fastest:
-                errors.append(abs(math.log(q["measured_us"] / table[(*p["shape"], p["vector"]) + key(q)])))
-    return sum(errors) / len(errors), len(errors)
+        ratios += [
+            math.log(q["measured_us"] / table[(*p["shape"], p["vector"]) + key(q)])
+            for q in plans
+            if q["measured_us"] <= within * fastest
+        ]
+    return ratios
+
+
+def log_error(problems, table, within=1.5):
+    ratios = log_ratios(problems, table, within)
+    return sum(map(abs, ratios)) / len(ratios), len(ratios)
 
 
 def picks(problems, table):
@@ -231,19 +239,8 @@ def fit(problems, cpp, start, rounds=5):
     c = copy.deepcopy(start)
 
     def score(cc):
-        table = table_at(cpp, cc)
-        errors = []
-        for p in problems:
-            plans = [q for q in p["plans"] if usable(p, q)]
-            if not plans:
-                continue
-            fastest = min(q["measured_us"] for q in plans)
-            errors += [
-                math.log(q["measured_us"] / table[(*p["shape"], p["vector"]) + key(q)]) ** 2
-                for q in plans
-                if q["measured_us"] <= 1.5 * fastest
-            ]
-        return sum(errors) / len(errors)
+        ratios = log_ratios(problems, table_at(cpp, cc))
+        return sum(r * r for r in ratios) / len(ratios)
 
     for _ in range(rounds):
         for path in PATHS:
