@@ -40,10 +40,18 @@ inline constexpr double kSpecializedSmGflops = 664479.0 / 132.0;
 /// (docs/data/results/lab00_*.json).
 inline constexpr double kDramGBps = 2.0 * 1024 * 1024 * 1024 / 0.7627e-3 / 1e9;
 
-/// What a unit of work costs beyond its k-blocks: its first stage's wait for the copy engine and
-/// the stores of its accumulators that the next unit's loads do not hide. An estimate, not yet
-/// measured: the random-shapes record at this plan's commit will tell.
+/// What a unit of work costs beyond its k-blocks and its store (unit_store_us): its first stage's
+/// wait for the copy engine. Fitted with kUnitStoreGBps (below) to `best`'s GPU time.
 inline constexpr double kUnitStartUs = 1.0;
+
+/// The rate at which a unit's consumers store its 128 x width FP32 tile, GB/s an SM: the stores
+/// follow the unit's k-blocks (the next unit's wgmmas start after them), so they add to its time.
+/// Fitted to `best`'s GPU time at the 240 shapes of two random-shapes records on the H200 (the
+/// path each took: mean |log error| 0.184 -> 0.134, the same on either seed;
+/// docs/data/history/lab11_model_vs_gpu_s28/); the 28 shapes where it moves the path, 25 of them to
+/// the short-K kernel, were then timed both ways, and the kernel it picks was the faster at every
+/// one of those 25 (docs/data/history/lab11_unit_store_s29_nvidia-h200/).
+inline constexpr double kUnitStoreGBps = 30.0;
 
 /// What B's rows off 128-byte lines cost the warp-specialized kernel, as a share of its time: each
 /// 128-byte row of a stage's panel then spans two lines. An estimate on the safe side of what the
@@ -106,10 +114,17 @@ inline double specialized_step_us(int width) {
   return 2.0 * SpecializedTile<256>::BM * width * SwizzledTile::BK / (rate * 1e3);
 }
 
+/// The model's time of a unit's store of its 128 x `width` FP32 tile (kUnitStoreGBps),
+/// microseconds.
+inline double unit_store_us(int width) {
+  return 4.0 * SpecializedTile<256>::BM * width / (kUnitStoreGBps * 1e3);
+}
+
 /// The model's time of the warp-specialized kernel on `shape` with tiles `width` wide and K in
 /// `slices` slices (WorkUnits::slices_fit must hold) on a GPU of `sms` SMs, microseconds: the
-/// busiest SM's rounds of units, each its slice's k-blocks (the longest slice's) plus
-/// kUnitStartUs, at least the time to read A and B once from DRAM (and, K whole, to write C),
+/// busiest SM's rounds of units, each its slice's k-blocks (the longest slice's), its store
+/// (unit_store_us) and kUnitStartUs, at least the time to read A and B once from DRAM (and, K
+/// whole, to write C),
 /// plus the sum of the slices when K is split (in_place_sums_us: a consumer's 64 rows of a tile
 /// are a region).
 inline double predicted_specialized_us(const cudalabs::GemmShape& shape, int width, int slices,
@@ -117,7 +132,8 @@ inline double predicted_specialized_us(const cudalabs::GemmShape& shape, int wid
   const WorkUnits units =
       WorkUnits::of(shape, SpecializedTile<256>::BM, width, SwizzledTile::BK, slices);
   const double rounds = static_cast<double>(cudalabs::ceil_div(units.count(), sms));
-  const double unit_us = units.slice_blocks() * specialized_step_us(width) + kUnitStartUs;
+  const double unit_us =
+      units.slice_blocks() * specialized_step_us(width) + unit_store_us(width) + kUnitStartUs;
   const double m = shape.m, n = shape.n, k = shape.k;
   // A and B in BF16 read once; with K whole, C written once in FP32 (split, the sum writes it)
   const double c_bytes = units.split() ? 0.0 : 4.0 * m * n;

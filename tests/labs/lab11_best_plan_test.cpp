@@ -194,11 +194,13 @@ TEST(BestPlan, PredictsTheSumOfTheSlicesIntoTheTime) {
   const GemmShape shape{163, 216, 13649};
   const double one = predicted_specialized_us(shape, 128, 1, kH100Sms);
   const double split = predicted_specialized_us(shape, 128, 31, kH100Sms);
-  EXPECT_NEAR(one, 214 * specialized_step_us(128) + kUnitStartUs, 1e-9);
+  EXPECT_NEAR(one, 214 * specialized_step_us(128) + unit_store_us(128) + kUnitStartUs, 1e-9);
   EXPECT_NEAR(split,
-              7 * specialized_step_us(128) + kUnitStartUs +
+              7 * specialized_step_us(128) + unit_store_us(128) + kUnitStartUs +
                   cudalabs::in_place_sums_us(31, shape, kDramGBps, 64, 128),
               1e-9);
+  // A unit's store: its 128 x width FP32 tile at kUnitStoreGBps.
+  EXPECT_NEAR(unit_store_us(256), 4.0 * 128 * 256 / (kUnitStoreGBps * 1e3), 1e-12);
   // A 128-wide step is half a 256-wide one at kNarrowTileRate of its rate, a 64-wide one a quarter
   // at kNarrowestTileRate.
   EXPECT_NEAR(specialized_step_us(128), 0.5 * specialized_step_us(256) / kNarrowTileRate, 1e-12);
