@@ -4,7 +4,9 @@
 // builds the two tensor maps (the activations in 4-D boxes of whole image rows, two rows higher
 // with the halo, or of one pixel of BM images by position;
 // the packed filter in 64 x 64 panels for BF16, the transposed one in boxes of BN rows for TF32)
-// and launches a persistent grid of at most one block per SM.
+// and, for BF16 tiles of image rows whose output is 16-byte aligned, a third: the output by phase
+// (phase_output_map), through which the epilogue may have the copy engine store its tiles; it
+// launches a persistent grid of at most one block per SM.
 #pragma once
 
 #include "dcgan_layers.h"
@@ -60,13 +62,23 @@ void launch_subpixel(const SubpixelArgs<T>& args, const SubpixelPlan& plan, cuda
     b_map = fp32_tensor_map(args.filter, shape.out_channels, 25 * shape.in_channels,
                             25 * shape.in_channels, kWidth);
   }
+  // The output by phase for the epilogue's copies (p.store_by_copy), where TMA can write it;
+  // otherwise an unused map and the epilogue's own stores.
+  CUtensorMap c_map{};
+  if constexpr (sizeof(T) == 2) {
+    if (!plan.by_position && aligned_to(args.output, 16)) {
+      c_map =
+          phase_output_map(args.output, shape.batch, shape.height, shape.width, shape.out_channels);
+      p.store_by_copy = 1;
+    }
+  }
   const long long items = 4LL * p.positions * p.row_tiles * p.column_tiles;
   const dim3 grid = cudalabs::checked_grid(
       std::min<long long>(items, cudalabs::multiprocessor_count()), 1, 1, "lab11 tconv_subpixel");
   const auto kernel = &subpixel_wgmma_kernel<kWidth, kRowBlocks, T>;
   allow_shared(kernel, plan.shared_bytes);
-  kernel<<<grid, SubpixelTile<kWidth, kRowBlocks>::kThreads, plan.shared_bytes, stream>>>(p, a_map,
-                                                                                          b_map);
+  kernel<<<grid, SubpixelTile<kWidth, kRowBlocks>::kThreads, plan.shared_bytes, stream>>>(
+      p, a_map, b_map, c_map);
   CUDA_CHECK_LAUNCH("lab11 subpixel_wgmma_kernel");
 }
 

@@ -268,7 +268,10 @@ __global__ void __launch_bounds__(SpecializedTile<kWidth>::kThreads, 1)
 //     first pixel in the tile); with p.halo tap ty reads them 1 + input_offset(py, ty) image rows
 //     further (a multiple of 1024 bytes, so the same descriptors). The epilogue stores
 //     BF16(max(0, acc * scale[k] + shift[k])) (ReLU only when p.relu) to output pixel
-//     (n, 2 i + py, 2 j + px), and nothing for pixels past the batch.
+//     (n, 2 i + py, 2 j + px), and nothing for pixels past the batch. (Where p.store_by_copy,
+//     c_map is the output by phase, boxes of 64 channels x 64 pixels: tma_maps.h's
+//     phase_output_map; the solution's epilogue stages its tiles in shared memory and has the
+//     copy engine store them. Storing each value yourself is right too.)
 // 17. T = float takes TF32 inputs: a stage holds stage_channels<float>() = 32 channels, B is the
 //     transposed filter (K-major: one TMA box of BN rows at (column, col0) a tap), ptx::wgmma_tf32
 //     with a K-major descriptor for B (as A's), and the epilogue stores ptx::round_to_tf32 values.
@@ -281,13 +284,15 @@ __global__ void __launch_bounds__(SpecializedTile<kWidth>::kThreads, 1)
 template <int kWidth, int kRowBlocks, class T>
 __global__ void __launch_bounds__(SubpixelTile<kWidth, kRowBlocks>::kThreads, 1)
     subpixel_wgmma_kernel(SubpixelParams<T> p, const __grid_constant__ CUtensorMap a_map,
-                          const __grid_constant__ CUtensorMap b_map) {
+                          const __grid_constant__ CUtensorMap b_map,
+                          const __grid_constant__ CUtensorMap c_map) {
 #if LAB11_HOPPER_DEVICE_CODE
   // TODO(lab11): step 7, the DCGAN's sub-pixel phases as implicit GEMMs on tensor cores.
 #endif
   (void)p;
   (void)a_map;
   (void)b_map;
+  (void)c_map;
 }
 
 }  // namespace

@@ -32,6 +32,10 @@ struct SubpixelParams {
   int relu;            ///< 1: ReLU after scale and shift
   int by_position;     ///< 1: tiles by position (SubpixelPlan::by_position), 0: of image rows
   int positions;       ///< H x W by position, else 1: items are 4 x positions x row x column tiles
+  /// 1: the launcher built the output's phase map (phase_output_map) and the plan's shared memory
+  /// holds the staging (SubpixelPlan::staging_bytes), so the epilogue may hand its tiles to the
+  /// copy engine; 0: it stores them itself.
+  int store_by_copy;
 };
 
 /// Channels of one stage: one 128-byte swizzled row (64 BF16, 32 TF32).

@@ -18,6 +18,10 @@ namespace lab11 {
 /// Shared memory a block may have on Hopper (227 KiB, opted in).
 inline constexpr std::size_t kSubpixelSharedLimit = 227 * 1024;
 
+/// Shared memory where the epilogue stages its output for the copy engine's stores: 16 KiB a
+/// consumer (two boxes of 64 pixels x 128 bytes), 1024-aligned for the swizzle.
+inline constexpr std::size_t kSubpixelStagingBytes = 2 * 16 * 1024;
+
 /// How step 7 runs one layer: the launcher's choice, from the layer's sizes alone.
 ///
 /// A tile is BM = 128 x row_blocks input pixels of whole image rows (R rows of one image, or whole
@@ -40,10 +44,12 @@ struct SubpixelPlan {
   std::size_t a_box_bytes = 0;  ///< bytes of the A box
   std::size_t stage_bytes = 0;  ///< A box and B's taps (3 with the halo, else 1), 1024-aligned
   int stages = 0;               ///< stages that fit in shared memory, at most kSubpixelMaxStages
-  /// Dynamic shared memory beside the stages: alignment, two barriers a stage, and the batch
-  /// norm's scale and shift of every output channel (the solution's epilogue reads them there).
+  /// Dynamic shared memory beside the stages: alignment, two barriers a stage, the batch norm's
+  /// scale and shift of every output channel (the solution's epilogue reads them there), and with
+  /// tiles of image rows the epilogue's staging (staging_bytes) and its alignment.
   std::size_t fixed_bytes = 0;
-  std::size_t shared_bytes = 0;  ///< dynamic shared memory: stages and fixed_bytes
+  std::size_t staging_bytes = 0;  ///< kSubpixelStagingBytes with tiles of image rows, else 0
+  std::size_t shared_bytes = 0;   ///< dynamic shared memory: stages and fixed_bytes
   /// Tiles of BM images at one input position (i, j) instead of BM pixels of whole rows: a k
   /// step is one tap, and only the taps that reach inside the image are multiplied (near the
   /// edges of a small image the others are a large share: 28 % of tconv1's at 4 x 4). Chosen,
@@ -120,6 +126,8 @@ inline bool by_position_pays(const cudalabs::dcgan::TconvShape& shape, int tile_
 /// A plan by position: a box of one pixel of tile_pixels images, a tap's B a stage.
 inline void fill_position_stages(SubpixelPlan& plan) {
   plan.by_position = true;
+  plan.fixed_bytes -= plan.staging_bytes + 1024;  // its epilogue stores its tiles itself
+  plan.staging_bytes = 0;
   plan.tile_rows = 1;
   plan.box_rows = 1;
   plan.box_images = plan.tile_pixels;
@@ -161,8 +169,9 @@ inline SubpixelPlan plan_subpixel(const cudalabs::dcgan::TconvShape& shape,
             (plan.width == 256 ? "" : " or 256") + " pixels of whole image rows"));
   }
   plan.tile_pixels = 128 * plan.row_blocks;
-  plan.fixed_bytes =
-      1024 + 2 * kSubpixelMaxStages * 8 + 2 * sizeof(float) * static_cast<std::size_t>(k);
+  plan.staging_bytes = kSubpixelStagingBytes;
+  plan.fixed_bytes = 1024 + 2 * kSubpixelMaxStages * 8 +
+                     2 * sizeof(float) * static_cast<std::size_t>(k) + 1024 + plan.staging_bytes;
   const int image_pixels = shape.height * shape.width;
   const bool part_of_an_image = image_pixels >= plan.tile_pixels;
   plan.tile_rows = part_of_an_image ? plan.tile_pixels / shape.width : shape.height;

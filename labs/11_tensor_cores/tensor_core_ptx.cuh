@@ -237,6 +237,44 @@ __device__ __forceinline__ void tma_load_4d(void* destination, const void* map,
 #endif
 }
 
+/// TMA store: the box at `source` in shared memory (laid out and swizzled as the map says) to
+/// (c0 .. c4) of the 5-D tensor `map` describes; what lies past the tensor is not written. Joins
+/// this thread's current bulk group (bulk_commit_group).
+__device__ __forceinline__ void tma_store_5d(const void* map, const void* source, int c0, int c1,
+                                             int c2, int c3, int c4) {
+#if LAB11_HOPPER_DEVICE_CODE
+  asm volatile(
+      "cp.async.bulk.tensor.5d.global.shared::cta.bulk_group [%0, {%2, %3, %4, %5, %6}], [%1];\n" ::
+          "l"(map),
+      "r"(shared_address(source)), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(c4)
+      : "memory");
+#endif
+}
+
+/// Closes this thread's bulk group of TMA stores issued since the last commit.
+__device__ __forceinline__ void bulk_commit_group() {
+#if LAB11_HOPPER_DEVICE_CODE
+  asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+#endif
+}
+
+/// Waits until at most kPending of this thread's bulk groups still read their shared memory (it
+/// may then be overwritten; the global writes may still be on their way).
+template <int kPending>
+__device__ __forceinline__ void bulk_wait_group_read() {
+#if LAB11_HOPPER_DEVICE_CODE
+  asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(kPending) : "memory");
+#endif
+}
+
+/// Waits until at most kPending of this thread's bulk groups are incomplete, writes included.
+template <int kPending>
+__device__ __forceinline__ void bulk_wait_group() {
+#if LAB11_HOPPER_DEVICE_CODE
+  asm volatile("cp.async.bulk.wait_group %0;\n" ::"n"(kPending) : "memory");
+#endif
+}
+
 /// Orders this thread's ordinary shared-memory writes before later reads by the tensor cores or
 /// the copy engine (the "async proxy").
 __device__ __forceinline__ void fence_proxy_async_shared() {

@@ -5,6 +5,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -136,6 +137,40 @@ CUtensorMap activation_map(const float* activations, int batch, int height, int 
                            int box_rows, int box_images, int box_columns) {
   return activation_map_of(activations, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, batch, height, width,
                            channels, box_rows, box_images, box_columns);
+}
+
+CUtensorMap phase_output_map(__nv_bfloat16* output, int batch, int height, int width,
+                             int channels) {
+  if (reinterpret_cast<std::uintptr_t>(output) % 16 != 0)
+    throw std::invalid_argument("lab11 phase output map: the output is not 16-byte aligned");
+  if (channels % kBoxColumns != 0)
+    throw std::invalid_argument("lab11 phase output map: channels = " + std::to_string(channels) +
+                                " is not a multiple of " + std::to_string(kBoxColumns));
+  if (width < 1 || (width & (width - 1)) != 0)
+    throw std::invalid_argument("lab11 phase output map: width = " + std::to_string(width) +
+                                " is not a power of two");
+  CUtensorMap map{};
+  const cuuint64_t c = static_cast<cuuint64_t>(channels), w = static_cast<cuuint64_t>(width);
+  const cuuint64_t size[5] = {c, 2, w, 2,
+                              static_cast<cuuint64_t>(batch) * static_cast<cuuint64_t>(height)};
+  // Bytes from one px, j, py and r to the next: a pixel, two pixels, an output row, two rows.
+  const cuuint64_t strides[4] = {2 * c, 4 * c, 4 * w * c, 8 * w * c};
+  const cuuint32_t box[5] = {static_cast<cuuint32_t>(kBoxColumns), 1,
+                             static_cast<cuuint32_t>(std::min(width, kPhaseBoxPixels)), 1,
+                             static_cast<cuuint32_t>(std::max(1, kPhaseBoxPixels / width))};
+  const cuuint32_t element_stride[5] = {1, 1, 1, 1, 1};
+  const CUresult result = cudalabs::tensor_map_encoder()(
+      &map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 5, output, size, strides, box, element_stride,
+      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_NONE,
+      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (result != CUDA_SUCCESS) {
+    throw std::runtime_error("lab11: cuTensorMapEncodeTiled refused a " + std::to_string(batch) +
+                             " x " + std::to_string(2 * height) + " x " +
+                             std::to_string(2 * width) + " x " + std::to_string(channels) +
+                             " phase output map: CUresult " +
+                             std::to_string(static_cast<int>(result)));
+  }
+  return map;
 }
 
 }  // namespace lab11

@@ -35,4 +35,16 @@ CUtensorMap activation_map(const __nv_bfloat16* activations, int batch, int heig
 CUtensorMap activation_map(const float* activations, int batch, int height, int width, int channels,
                            int box_rows, int box_images, int box_columns = 0);
 
+/// Pixels of one box of phase_output_map: a 64-pixel block of a sub-pixel tile.
+inline constexpr int kPhaseBoxPixels = 64;
+
+/// A tensor map of one transposed convolution's BF16 output (batch x 2 height x 2 width x
+/// channels, NHWC, 16-byte aligned, channels a multiple of 64) seen by sub-pixel phase: 5-D, (c,
+/// px, j, py, r) is channel c of output pixel (2 i + py, 2 j + px) of image r / height, i = r %
+/// height. Written (TMA stores) in boxes of 64 channels (one 128-byte swizzled row a pixel in
+/// shared memory) x kPhaseBoxPixels pixels of one phase: min(width, 64) columns x max(1, 64 /
+/// width) rows, width a power of two; what lies past the tensor is not written. Throws as
+/// bf16_tensor_map does.
+CUtensorMap phase_output_map(__nv_bfloat16* output, int batch, int height, int width, int channels);
+
 }  // namespace lab11

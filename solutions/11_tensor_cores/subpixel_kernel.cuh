@@ -16,6 +16,7 @@
 
 #include "hopper_kernels.cuh"
 #include "subpixel_params.h"
+#include "subpixel_plan.h"
 
 // This kernel takes tiles by position (dcgan_launch.cuh, SubpixelPlan::by_position).
 #define LAB11_SUBPIXEL_BY_POSITION 1
@@ -40,6 +41,54 @@ struct ChannelAffine {
   const float* scale;
   const float* shift;
 };
+
+// Where the epilogue hands its tiles to the copy engine (p.store_by_copy): this consumer's 16 KiB
+// of staging (two swizzled boxes of 64 pixels x 64 BF16 channels, kSubpixelStagingBytes) and the
+// output by phase (phase_output_map). Each value stored by its own thread, a warp's store touched
+// 8 pixels' 16 bytes: 8 half-used sectors, 32 stores a thread a tile, while the tensor cores
+// waited; run twice, the epilogue added a quarter to tconv3's time and a fifth to tconv2's. A
+// thread now writes its values to shared memory, and one TMA store a box writes them out while
+// the consumers go on multiplying.
+struct CopyOut {
+  unsigned char* staging;
+  const CUtensorMap* map;
+};
+
+// The byte of channel pair (pixel row `row` of box `box`, 16-byte chunk `chunk`, lane's 4-byte
+// slot) in a staging buffer of 128-byte-swizzled rows: the chunk index XOR the row's low 3 bits,
+// as the copy engine reads it, which also spreads a warp's 8 rows over all 32 banks.
+__device__ __forceinline__ std::uint32_t* staged_pair(unsigned char* staging, int box, int row,
+                                                      int chunk, int lane) {
+  return reinterpret_cast<std::uint32_t*>(staging + box * 8192 + row * 128 +
+                                          ((chunk ^ (row & 7)) * 16) + 4 * (lane % 4));
+}
+
+// Before a consumer writes its staging: the copy engine has read the last boxes stored from it.
+__device__ __forceinline__ void wait_staging_free(int consumer) {
+  if (threadIdx.x % 128 == 0) ptx::bulk_wait_group_read<0>();
+  ptx::named_barrier_sync<128>(1 + consumer);
+}
+
+// After: every thread's writes are visible to the copy engine, then one thread stores `boxes`
+// boxes of 64 pixels from global pixel `pixel` on (its row r and column j of the input), channels
+// col0 on, of phase z.
+template <class T>
+__device__ __forceinline__ void store_staged_boxes(const SubpixelParams<T>& p, const CopyOut& out,
+                                                   int consumer, int boxes, long long pixel,
+                                                   int col0, int z, bool boxes_are_channels) {
+  ptx::fence_proxy_async_shared();
+  ptx::named_barrier_sync<128>(1 + consumer);
+  if (threadIdx.x % 128 != 0) return;
+  for (int box = 0; box < boxes; ++box) {
+    // Boxes side by side: channels col0 + 64 box (the same pixels), or pixels 64 box further on.
+    const long long first = boxes_are_channels ? pixel : pixel + 64LL * box;
+    const int column = boxes_are_channels ? col0 + 64 * box : col0;
+    ptx::tma_store_5d(out.map, out.staging + box * 8192, column, lab09::subpixel::phase_col(z),
+                      static_cast<int>(first % p.width), lab09::subpixel::phase_row(z),
+                      static_cast<int>(first / p.width));
+  }
+  ptx::bulk_commit_group();
+}
 
 // Items four at a time: the four phases of one tile (a group of pixels, or by position a group of
 // images at one position), which read the same input, so the three after the first find it in L2
@@ -248,6 +297,48 @@ __device__ __forceinline__ void store_phase_pixels(const SubpixelParams<T>& p,
   }
 }
 
+// store_phase_pixels through the copy engine (CopyOut): for each 64-pixel block and 128 of its
+// channels, scale, shift, ReLU and BF16 pairs into the staging's two boxes, then their TMA stores.
+// Blocks past the batch are skipped (and a partial one's rows past it are not written).
+template <int kN, int kRowBlocks, class T>
+__device__ __forceinline__ void copy_out_phase_pixels(const SubpixelParams<T>& p,
+                                                      const ChannelAffine& bn, const CopyOut& out,
+                                                      int consumer,
+                                                      const float (&acc)[kRowBlocks][kN / 2],
+                                                      long long pixel0, int col0, int z) {
+  const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
+  const long long pixels = static_cast<long long>(p.batch) * p.height * p.width;
+#pragma unroll
+  for (int h = 0; h < kRowBlocks; ++h) {
+    if (pixel0 + 64 * h >= pixels) break;  // the same for the whole warpgroup
+#pragma unroll
+    for (int q = 0; q < (kN + 127) / 128; ++q) {
+      constexpr int kBoxes = kN >= 128 ? 2 : 1;
+      wait_staging_free(consumer);
+#pragma unroll
+      for (int jb = 0; jb < 8 * kBoxes; ++jb) {
+        const int c8 = 16 * q + jb;
+        const int col = col0 + 8 * c8 + 2 * (lane % 4);
+        const float2 scale = *reinterpret_cast<const float2*>(bn.scale + col);
+        const float2 shift = *reinterpret_cast<const float2*>(bn.shift + col);
+#pragma unroll
+        for (int half = 0; half < 2; ++half) {
+          float v0 = acc[h][4 * c8 + 2 * half] * scale.x + shift.x;
+          float v1 = acc[h][4 * c8 + 2 * half + 1] * scale.y + shift.y;
+          if (p.relu) {
+            v0 = fmaxf(v0, 0.0f);
+            v1 = fmaxf(v1, 0.0f);
+          }
+          const __nv_bfloat162 pair = __floats2bfloat162_rn(v0, v1);
+          *staged_pair(out.staging, jb / 8, 16 * warp + lane / 4 + 8 * half, jb % 8, lane) =
+              *reinterpret_cast<const std::uint32_t*>(&pair);
+        }
+      }
+      store_staged_boxes(p, out, consumer, kBoxes, pixel0 + 64 * h, col0 + 128 * q, z, true);
+    }
+  }
+}
+
 // Channels as M. A tile 64 channels wide gives each k step two m64n64 products a consumer, each
 // reading 64 rows of pixels and 64 of filter from shared memory for 64 x 64 multiply-adds a k (as
 // many rows as outputs: Nsight Compute had tconv3 at 43 % of the tensor pipe, against 70 % at 256
@@ -366,15 +457,50 @@ __device__ __forceinline__ void store_phase_pixels_turned(const SubpixelParams<T
   }
 }
 
+// store_phase_pixels_turned through the copy engine (CopyOut): the 8 x 8 blocks transposed as
+// there, each pixel's channel pairs into the staging (pixels 0-63 the first box, 64-127 the
+// second), then the two boxes' TMA stores.
+template <class T>
+__device__ __forceinline__ void copy_out_phase_pixels_turned(const SubpixelParams<T>& p,
+                                                             const ChannelAffine& bn,
+                                                             const CopyOut& out, int consumer,
+                                                             const float (&acc)[64],
+                                                             long long pixel0, int col0, int z) {
+  const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
+  if (pixel0 >= static_cast<long long>(p.batch) * p.height * p.width) return;  // the warpgroup's
+  const int channel = col0 + 16 * warp + lane / 4;
+  const float scale_low = bn.scale[channel], shift_low = bn.shift[channel];
+  const float scale_high = bn.scale[channel + 8], shift_high = bn.shift[channel + 8];
+  wait_staging_free(consumer);
+#pragma unroll
+  for (int b = 0; b < 16; ++b) {
+    float v[4] = {acc[4 * b] * scale_low + shift_low, acc[4 * b + 1] * scale_low + shift_low,
+                  acc[4 * b + 2] * scale_high + shift_high,
+                  acc[4 * b + 3] * scale_high + shift_high};
+    if (p.relu) {
+#pragma unroll
+      for (float& value : v) value = fmaxf(value, 0.0f);
+    }
+    const __nv_bfloat162 low = __floats2bfloat162_rn(v[0], v[1]);
+    const __nv_bfloat162 high = __floats2bfloat162_rn(v[2], v[3]);
+    const int row = (8 * b + lane / 4) % 64;
+    *staged_pair(out.staging, b / 8, row, 2 * warp, lane) =
+        ptx::movmatrix_transpose(*reinterpret_cast<const std::uint32_t*>(&low));
+    *staged_pair(out.staging, b / 8, row, 2 * warp + 1, lane) =
+        ptx::movmatrix_transpose(*reinterpret_cast<const std::uint32_t*>(&high));
+  }
+  store_staged_boxes(p, out, consumer, 2, pixel0, col0, z, false);
+}
+
 // The turned consumers' walk: like consume_items's, but a tile's epilogue waits for the first k
 // step of the next tile to be issued, and runs while the tensor cores multiply it (the epilogue
 // drew a third of a 64-channel tile's stall samples). Its sums wait in `done` meanwhile: 64 more
 // registers.
 template <class Tile, class T>
 __device__ __forceinline__ void consume_items_turned(const SubpixelParams<T>& p,
-                                                     const ChannelAffine& bn, unsigned char* shared,
-                                                     std::uint64_t* full, std::uint64_t* empty,
-                                                     bool halo) {
+                                                     const ChannelAffine& bn, const CopyOut& out,
+                                                     unsigned char* shared, std::uint64_t* full,
+                                                     std::uint64_t* empty, bool halo) {
   // Broadcast from lane 0: the compiler then knows the warpgroup is the same across the warp.
   const int consumer = __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x / 128), 0) - 1;
   const int lane = threadIdx.x % 32;
@@ -387,6 +513,16 @@ __device__ __forceinline__ void consume_items_turned(const SubpixelParams<T>& p,
   float acc[64], done[64];
   zero(acc);
   SubpixelItem finished{-1, 0, 0, 0};  // z < 0: no tile waits for its epilogue
+  const auto epilogue = [&] {
+    if constexpr (sizeof(T) == 2) {
+      if (p.store_by_copy) {
+        copy_out_phase_pixels_turned(p, bn, out, consumer, done, finished.pixel0, finished.col0,
+                                     finished.z);
+        return;
+      }
+    }
+    store_phase_pixels_turned(p, bn, done, finished.pixel0, finished.col0, finished.z);
+  };
   int s = 0, phase = 0;
   for (int index = blockIdx.x; index < items; index += gridDim.x) {
     const SubpixelItem item = subpixel_item(p, index, Tile::BM, Tile::BN);
@@ -405,8 +541,7 @@ __device__ __forceinline__ void consume_items_turned(const SubpixelParams<T>& p,
       } else {
         issue_taps_turned<1, T>(acc, pixels, b_taps, first_row, row_bytes, kt > 0);
       }
-      if (kt == 0 && finished.z >= 0)
-        store_phase_pixels_turned(p, bn, done, finished.pixel0, finished.col0, finished.z);
+      if (kt == 0 && finished.z >= 0) epilogue();
       ptx::wgmma_wait<0>();
       ptx::wgmma_hold(acc);
       if (lane == 0) ptx::mbarrier_arrive(&empty[s]);
@@ -419,16 +554,16 @@ __device__ __forceinline__ void consume_items_turned(const SubpixelParams<T>& p,
     for (int v = 0; v < 64; ++v) done[v] = acc[v];
     finished = {item.z, item.pixel0 + m, item.col0, 0};
   }
-  if (finished.z >= 0)
-    store_phase_pixels_turned(p, bn, done, finished.pixel0, finished.col0, finished.z);
+  if (finished.z >= 0) epilogue();
 }
 
 // The consumers' walk over the items: wait for each k step's stage, multiply it, release it; then
 // the epilogue.
 template <class Tile, class T>
 __device__ __forceinline__ void consume_items(const SubpixelParams<T>& p, const ChannelAffine& bn,
-                                              unsigned char* shared, std::uint64_t* full,
-                                              std::uint64_t* empty, bool halo) {
+                                              const CopyOut& out, unsigned char* shared,
+                                              std::uint64_t* full, std::uint64_t* empty,
+                                              bool halo) {
   constexpr int kRowBlocks = Tile::BM / 128;
   // Broadcast from lane 0: the compiler then knows the warpgroup is the same across the warp, and
   // keeps what follows from it (the descriptors) in uniform registers.
@@ -480,6 +615,13 @@ __device__ __forceinline__ void consume_items(const SubpixelParams<T>& p, const 
       }
     }
     const long long pixel0 = item.pixel0 + consumer * kConsumerRows;
+    if constexpr (sizeof(T) == 2) {
+      if (p.store_by_copy) {
+        copy_out_phase_pixels<Tile::BN, kRowBlocks>(p, bn, out, consumer, acc, pixel0, item.col0,
+                                                    item.z);
+        continue;
+      }
+    }
 #pragma unroll
     for (int h = 0; h < kRowBlocks; ++h)
       store_phase_pixels<Tile::BN>(p, bn, acc[h], pixel0 + 64 * h, item.col0, item.z,
@@ -490,7 +632,8 @@ __device__ __forceinline__ void consume_items(const SubpixelParams<T>& p, const 
 template <int kWidth, int kRowBlocks, class T>
 __global__ void __launch_bounds__(SubpixelTile<kWidth, kRowBlocks>::kThreads, 1)
     subpixel_wgmma_kernel(SubpixelParams<T> p, const __grid_constant__ CUtensorMap a_map,
-                          const __grid_constant__ CUtensorMap b_map) {
+                          const __grid_constant__ CUtensorMap b_map,
+                          const __grid_constant__ CUtensorMap c_map) {
 #if LAB11_HOPPER_DEVICE_CODE
   using Tile = SubpixelTile<kWidth, kRowBlocks>;
   extern __shared__ __align__(128) unsigned char dynamic_shared[];
@@ -509,6 +652,9 @@ __global__ void __launch_bounds__(SubpixelTile<kWidth, kRowBlocks>::kThreads, 1)
     channel_shift[c] = p.shift[c];
   }
   const ChannelAffine bn{channel_scale, channel_shift};
+  // Then, 1024-aligned, each consumer's staging (SubpixelPlan::staging_bytes).
+  unsigned char* const staging = reinterpret_cast<unsigned char*>(
+      (reinterpret_cast<std::uintptr_t>(channel_shift + p.out_channels) + 1023) / 1024 * 1024);
   if (threadIdx.x == 0) {
     for (int s = 0; s < p.stages; ++s) {
       ptx::mbarrier_init(&full[s], 1);
@@ -530,20 +676,24 @@ __global__ void __launch_bounds__(SubpixelTile<kWidth, kRowBlocks>::kThreads, 1)
     }
   } else {
     ptx::set_max_registers<232, true>();
+    const CopyOut out{staging + (group - 1) * (kSubpixelStagingBytes / 2), &c_map};
     if constexpr (kMayTurn<kWidth, kRowBlocks>) {
       if (channels_as_m(p)) {
-        consume_items_turned<Tile, T>(p, bn, shared, full, empty, halo);
+        consume_items_turned<Tile, T>(p, bn, out, shared, full, empty, halo);
       } else {
-        consume_items<Tile, T>(p, bn, shared, full, empty, halo);
+        consume_items<Tile, T>(p, bn, out, shared, full, empty, halo);
       }
     } else {
-      consume_items<Tile, T>(p, bn, shared, full, empty, halo);
+      consume_items<Tile, T>(p, bn, out, shared, full, empty, halo);
     }
+    // The last boxes' stores read their staging before the block's shared memory goes.
+    if (p.store_by_copy && threadIdx.x % 128 == 0) ptx::bulk_wait_group<0>();
   }
 #endif
   (void)p;
   (void)a_map;
   (void)b_map;
+  (void)c_map;
 }
 
 }  // namespace

@@ -79,6 +79,10 @@ struct LayerCase {
   TconvShape shape;
   bool relu;
   ComputePrecision precision = ComputePrecision::kBf16;  // of the wide layers' cases
+  // Elements of a larger buffer before the output: 0, or 8 (BF16: 16 bytes, where the epilogue
+  // may have the copy engine store its tiles) or 2 (4 bytes: it stores them itself); the buffer
+  // holds 64 more after the output, and neither side may be written.
+  int output_offset = 0;
 };
 
 std::vector<float> rounded_to_tf32(std::vector<float> values) {
@@ -104,7 +108,9 @@ std::vector<float> run_subpixel(const LayerCase& c, const std::vector<float>& in
   }
   cudalabs::DeviceBuffer<T> d_input(std::span<const T>{host_input});
   cudalabs::DeviceBuffer<T> d_filter(std::span<const T>{host_filter});
-  cudalabs::DeviceBuffer<T> d_output(shape.output_elements());
+  constexpr std::size_t kAfter = 64;
+  const std::size_t before = static_cast<std::size_t>(c.output_offset);
+  cudalabs::DeviceBuffer<T> d_output(before + shape.output_elements() + kAfter);
   cudalabs::DeviceBuffer<float> d_scale(std::span<const float>{scale}),
       d_shift(std::span<const float>{shift});
   cudalabs::poison_device(d_output.data(), d_output.bytes());
@@ -112,7 +118,7 @@ std::vector<float> run_subpixel(const LayerCase& c, const std::vector<float>& in
   args.shape = shape;
   args.input = d_input.data();
   args.filter = d_filter.data();
-  args.output = d_output.data();
+  args.output = d_output.data() + before;
   args.scale = d_scale.data();
   args.shift = d_shift.data();
   args.relu = c.relu;
@@ -122,10 +128,16 @@ std::vector<float> run_subpixel(const LayerCase& c, const std::vector<float>& in
     lab11::tconv_subpixel_tf32(args, nullptr);
   }
   CUDA_CHECK(cudaDeviceSynchronize());
-  std::vector<T> got(shape.output_elements());
+  std::vector<T> got(d_output.size());
   d_output.copy_to(got);
-  std::vector<float> values(got.size());
-  for (std::size_t e = 0; e < got.size(); ++e) values[e] = static_cast<float>(got[e]);
+  std::size_t outside = 0;  // elements written before or after the output
+  for (std::size_t e = 0; e < got.size(); ++e) {
+    const bool in_output = e >= before && e < before + shape.output_elements();
+    if (!in_output && !std::isnan(static_cast<float>(got[e]))) ++outside;
+  }
+  EXPECT_EQ(outside, 0u) << "elements written outside the output";
+  std::vector<float> values(shape.output_elements());
+  for (std::size_t e = 0; e < values.size(); ++e) values[e] = static_cast<float>(got[before + e]);
   return values;
 }
 
@@ -201,6 +213,34 @@ INSTANTIATE_TEST_SUITE_P(
         LayerCase{"b3_8x16_c64_k64_turned_partial_tile", {3, 8, 16, 64, 64}, true},
         LayerCase{"b2_16x16_c128_k192_turned_column_tiles", {2, 16, 16, 128, 192}, false},
         LayerCase{"b1_2x256_c64_k64_turned_box_per_tap", {1, 2, 256, 64, 64}, true},
+        // The output inside a larger buffer: 16 bytes in (the solution's epilogue has the copy
+        // engine store the tiles: a partial last tile, and turned) and 4 bytes in (it stores each
+        // value itself); nothing before or after it may be written.
+        LayerCase{"b5_8x8_c128_k128_output_16_bytes_in",
+                  {5, 8, 8, 128, 128},
+                  true,
+                  ComputePrecision::kBf16,
+                  8},
+        LayerCase{"b3_8x16_c64_k64_turned_output_16_bytes_in",
+                  {3, 8, 16, 64, 64},
+                  false,
+                  ComputePrecision::kBf16,
+                  8},
+        LayerCase{"b2_4x64_c64_k256_output_16_bytes_in",
+                  {2, 4, 64, 64, 256},
+                  true,
+                  ComputePrecision::kBf16,
+                  8},
+        LayerCase{"b5_8x8_c128_k128_output_4_bytes_in",
+                  {5, 8, 8, 128, 128},
+                  false,
+                  ComputePrecision::kBf16,
+                  2},
+        LayerCase{"b3_8x16_c64_k64_turned_output_4_bytes_in",
+                  {3, 8, 16, 64, 64},
+                  true,
+                  ComputePrecision::kBf16,
+                  2},
         // Tiles by position (the solution's plan takes them where they multiply fewer taps):
         // 4 x 4 images with a partial last tile of images, and 4 x 8 images.
         LayerCase{"b200_4x4_c64_k256_by_position", {200, 4, 4, 64, 256}, true},

@@ -134,6 +134,7 @@ TEST(SubpixelPlan, KeepsTheKernelsInvariantsOnEveryShape) {
           ASSERT_EQ(by_position.a_box_bytes, 128u * by_position.tile_pixels);
           ASSERT_GE(by_position.stages, 2);
           ASSERT_LE(by_position.shared_bytes, kSubpixelSharedLimit);
+          ASSERT_EQ(by_position.staging_bytes, 0u);  // its epilogue stores its tiles itself
           ASSERT_EQ(by_position.stage_bytes % 1024, 0u);
           ASSERT_GE(by_position.stage_bytes, by_position.a_box_bytes + by_position.width * 128u);
           ++by_positions;
@@ -150,6 +151,12 @@ TEST(SubpixelPlan, KeepsTheKernelsInvariantsOnEveryShape) {
         ASSERT_GE(plan.stages, 2) << at;
         ASSERT_LE(plan.stages, kSubpixelMaxStages) << at;
         ASSERT_LE(plan.shared_bytes, kSubpixelSharedLimit) << at;
+        // Tiles of image rows hold the epilogue's staging and its 1024-byte alignment beside the
+        // stages; the output's phase map (phase_output_map) needs a width that is a power of two.
+        ASSERT_EQ(plan.staging_bytes, kSubpixelStagingBytes) << at;
+        ASSERT_EQ(plan.shared_bytes, plan.stages * plan.stage_bytes + plan.fixed_bytes) << at;
+        ASSERT_GE(plan.fixed_bytes, 2 * 1024 + plan.staging_bytes + 8u * k) << at;
+        ASSERT_EQ(width & (width - 1), 0) << at;
         ASSERT_EQ(plan.stage_bytes % 1024, 0u) << at;
         ASSERT_GE(plan.stage_bytes, plan.a_box_bytes + (plan.halo ? 3u : 1u) * plan.width * 128)
             << at;
