@@ -153,7 +153,7 @@ __global__ void __launch_bounds__(384, 1)
       int s = 0, phase = 0;
       std::size_t offset = 0;
       for (int i = 0; i < iterations; ++i) {
-        ptx::mbarrier_wait(&empty[s], phase ^ 1);
+        ptx::mbarrier_wait(&empty[s], 1 - phase);  // a fresh barrier passes parity 1
         ptx::mbarrier_arrive_expect_bytes(&full[s], kStageBytes);
         for (int piece = 0; piece < kStageBytes; piece += 16384) {
           const int bytes = std::min(16384, kStageBytes - piece);
