@@ -48,9 +48,10 @@ inline constexpr double kUnitStartUs = 1.0;
 /// follow the unit's k-blocks (the next unit's wgmmas start after them), so they add to its time.
 /// Fitted to `best`'s GPU time at the 240 shapes of two random-shapes records on the H200 (the
 /// path each took: mean |log error| 0.184 -> 0.134, the same on either seed;
-/// docs/data/history/lab11_model_vs_gpu_s28/); the 28 shapes where it moves the path, 25 of them to
-/// the short-K kernel, were then timed both ways, and the kernel it picks was the faster at every
-/// one of those 25 (docs/data/history/lab11_unit_store_s29_nvidia-h200/).
+/// docs/data/history/lab11_model_vs_gpu_s28/). It moves 28 of those shapes, 25 to the short-K
+/// kernel; in the random-shapes program the ratio to cuBLAS rose at 19 and fell at 9 (1.046x on
+/// geometric mean), mostly from fewer launches: where K passes about 80 under a large C the short-K
+/// kernel's model is optimistic (docs/data/history/lab11_unit_store_s29_nvidia-h200/).
 inline constexpr double kUnitStoreGBps = 30.0;
 
 /// What B's rows off 128-byte lines cost the warp-specialized kernel, as a share of its time: each
