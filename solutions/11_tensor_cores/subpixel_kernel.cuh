@@ -413,6 +413,26 @@ __device__ __forceinline__ void store_transposed(float* out, float r0, float r1,
   *reinterpret_cast<float2*>(out + 8) = transpose_pair(s0, s1);
 }
 
+// A turned consumer's lane's two channel rows (r and r + 8): their batch norm's scale and shift.
+struct ChannelRows {
+  float scale_low, shift_low, scale_high, shift_high;
+};
+
+// The lane's sums of 8 x 8 block b of D^T after the folded batch norm and ReLU: its pixel pair in
+// channel row r (v[0], v[1]) and in row r + 8 (v[2], v[3]).
+__device__ __forceinline__ void turned_block_values(const float (&acc)[64], int b,
+                                                    const ChannelRows& c, bool relu,
+                                                    float (&v)[4]) {
+  v[0] = acc[4 * b] * c.scale_low + c.shift_low;
+  v[1] = acc[4 * b + 1] * c.scale_low + c.shift_low;
+  v[2] = acc[4 * b + 2] * c.scale_high + c.shift_high;
+  v[3] = acc[4 * b + 3] * c.scale_high + c.shift_high;
+  if (relu) {
+#pragma unroll
+    for (float& value : v) value = fmaxf(value, 0.0f);
+  }
+}
+
 // store_phase_pixels for D^T: warp w holds channels 16 w + lane / 4 (and 8 more) of pixel pairs;
 // after scale, shift and ReLU, store_transposed writes each pixel's channels in the same runs as
 // store_phase_pixels's. The 128 pixels are in one image, 8 to a piece of a row, so the output
@@ -431,8 +451,8 @@ __device__ __forceinline__ void store_phase_pixels_turned(const SubpixelParams<T
   const int i = first / p.width;
   int j = first - i * p.width;
   const int channel = col0 + 16 * warp + lane / 4;
-  const float scale_low = bn.scale[channel], shift_low = bn.shift[channel];
-  const float scale_high = bn.scale[channel + 8], shift_high = bn.shift[channel + 8];
+  const ChannelRows affine{bn.scale[channel], bn.shift[channel], bn.scale[channel + 8],
+                           bn.shift[channel + 8]};
   const int row = 2 * i + lab09::subpixel::phase_row(z);
   const int column = 2 * j + lab09::subpixel::phase_col(z) + 2 * (lane / 4);
   T* out = p.output + ((n * 2 * p.height + row) * 2 * p.width + column) * p.out_channels + col0 +
@@ -440,13 +460,8 @@ __device__ __forceinline__ void store_phase_pixels_turned(const SubpixelParams<T
   const long long piece_step = 16LL * p.out_channels, row_step = 2LL * p.width * p.out_channels;
 #pragma unroll
   for (int b = 0; b < 16; ++b) {
-    float v[4] = {acc[4 * b] * scale_low + shift_low, acc[4 * b + 1] * scale_low + shift_low,
-                  acc[4 * b + 2] * scale_high + shift_high,
-                  acc[4 * b + 3] * scale_high + shift_high};
-    if (p.relu) {
-#pragma unroll
-      for (float& value : v) value = fmaxf(value, 0.0f);
-    }
+    float v[4];
+    turned_block_values(acc, b, affine, p.relu, v);
     store_transposed(out, v[0], v[1], v[2], v[3]);
     out += piece_step;
     j += 8;
@@ -469,18 +484,13 @@ __device__ __forceinline__ void copy_out_phase_pixels_turned(const SubpixelParam
   const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
   if (pixel0 >= static_cast<long long>(p.batch) * p.height * p.width) return;  // the warpgroup's
   const int channel = col0 + 16 * warp + lane / 4;
-  const float scale_low = bn.scale[channel], shift_low = bn.shift[channel];
-  const float scale_high = bn.scale[channel + 8], shift_high = bn.shift[channel + 8];
+  const ChannelRows affine{bn.scale[channel], bn.shift[channel], bn.scale[channel + 8],
+                           bn.shift[channel + 8]};
   wait_staging_free(consumer);
 #pragma unroll
   for (int b = 0; b < 16; ++b) {
-    float v[4] = {acc[4 * b] * scale_low + shift_low, acc[4 * b + 1] * scale_low + shift_low,
-                  acc[4 * b + 2] * scale_high + shift_high,
-                  acc[4 * b + 3] * scale_high + shift_high};
-    if (p.relu) {
-#pragma unroll
-      for (float& value : v) value = fmaxf(value, 0.0f);
-    }
+    float v[4];
+    turned_block_values(acc, b, affine, p.relu, v);
     const __nv_bfloat162 low = __floats2bfloat162_rn(v[0], v[1]);
     const __nv_bfloat162 high = __floats2bfloat162_rn(v[2], v[3]);
     const int row = (8 * b + lane / 4) % 64;
