@@ -29,6 +29,8 @@ def main(argv):
                 times[(precision, build, name)].append(float(m.group(2)))
     builds.sort(key=lambda b: (b != "base", b))
     for precision in ("bf16", "tf32"):
+        if not any(key[0] == precision for key in times):
+            continue
         print("%s, ms (median of the rounds)" % precision.upper())
         print("%-16s" % "layer" + "".join("%10s" % b for b in builds) + "".join("%12s" % (b + "/" + builds[0]) for b in builds[1:]))
         for name in ("linear+bn+relu", "tconv1", "tconv2", "tconv3", "tconv4", "generator"):
