@@ -66,7 +66,7 @@ void launch_subpixel(const SubpixelArgs<T>& args, const SubpixelPlan& plan, cuda
   // otherwise an unused map and the epilogue's own stores.
   CUtensorMap c_map{};
   if constexpr (sizeof(T) == 2) {
-    if (!plan.by_position && aligned_to(args.output, 16)) {
+    if (plan.staging_bytes > 0 && aligned_to(args.output, 16)) {
       c_map =
           phase_output_map(args.output, shape.batch, shape.height, shape.width, shape.out_channels);
       p.store_by_copy = 1;

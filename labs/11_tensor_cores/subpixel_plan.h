@@ -123,11 +123,21 @@ inline bool by_position_pays(const cudalabs::dcgan::TconvShape& shape, int tile_
   return position_tile_taps(shape, tile_pixels) < row_tile_taps(shape, tile_pixels);
 }
 
-/// A plan by position: a box of one pixel of tile_pixels images, a tap's B a stage.
-inline void fill_position_stages(SubpixelPlan& plan) {
+/// The plan's shared memory beside its stages for `out_channels` channels and `staging` bytes of
+/// staging: the base's 1024-byte alignment, two barriers a stage, a scale and a shift a channel,
+/// and, where there is staging, its own 1024-byte alignment.
+inline std::size_t fixed_bytes_of(int out_channels, std::size_t staging) {
+  return 1024 + 2 * kSubpixelMaxStages * 8 +
+         2 * sizeof(float) * static_cast<std::size_t>(out_channels) +
+         (staging > 0 ? 1024 + staging : 0);
+}
+
+/// A plan by position: a box of one pixel of tile_pixels images, a tap's B a stage; its epilogue
+/// stores its tiles itself, so it has no staging.
+inline void fill_position_stages(int out_channels, SubpixelPlan& plan) {
   plan.by_position = true;
-  plan.fixed_bytes -= plan.staging_bytes + 1024;  // its epilogue stores its tiles itself
   plan.staging_bytes = 0;
+  plan.fixed_bytes = fixed_bytes_of(out_channels, 0);
   plan.tile_rows = 1;
   plan.box_rows = 1;
   plan.box_images = plan.tile_pixels;
@@ -170,8 +180,7 @@ inline SubpixelPlan plan_subpixel(const cudalabs::dcgan::TconvShape& shape,
   }
   plan.tile_pixels = 128 * plan.row_blocks;
   plan.staging_bytes = kSubpixelStagingBytes;
-  plan.fixed_bytes = 1024 + 2 * kSubpixelMaxStages * 8 +
-                     2 * sizeof(float) * static_cast<std::size_t>(k) + 1024 + plan.staging_bytes;
+  plan.fixed_bytes = detail::fixed_bytes_of(k, plan.staging_bytes);
   const int image_pixels = shape.height * shape.width;
   const bool part_of_an_image = image_pixels >= plan.tile_pixels;
   plan.tile_rows = part_of_an_image ? plan.tile_pixels / shape.width : shape.height;
@@ -181,7 +190,7 @@ inline SubpixelPlan plan_subpixel(const cudalabs::dcgan::TconvShape& shape,
   if (!(halo_fits && detail::fill_stages(shape.width, true, plan))) {
     detail::fill_stages(shape.width, false, plan);
     if (may_by_position && detail::by_position_pays(shape, plan.tile_pixels))
-      detail::fill_position_stages(plan);
+      detail::fill_position_stages(k, plan);
   }
   return plan;
 }

@@ -247,6 +247,15 @@ __device__ __forceinline__ void multiply_taps(float (&acc)[kRowBlocks][kN / 2],
   for (int h = 0; h < kRowBlocks; ++h) ptx::wgmma_hold(acc[h]);
 }
 
+// A lane's pair of sums of columns col, col + 1 after the folded batch norm (their scales and
+// shifts) and ReLU.
+__device__ __forceinline__ float2 bn_relu_pair(float a, float b, float2 scale, float2 shift,
+                                               bool relu) {
+  float2 v = make_float2(a * scale.x + shift.x, b * scale.y + shift.y);
+  if (relu) v = make_float2(fmaxf(v.x, 0.0f), fmaxf(v.y, 0.0f));
+  return v;
+}
+
 // A warpgroup's 64 pixels from pixel0 on: scale, shift, ReLU, BF16 pairs at output pixel
 // (2 i + py, 2 j + px). Pixels past the batch (the last tile's) are not stored. A thread's two
 // pixels are placed first (one 64-bit division each), then each column pair's scale and shift is
@@ -281,17 +290,13 @@ __device__ __forceinline__ void store_phase_pixels(const SubpixelParams<T>& p,
 #pragma unroll
     for (int half = 0; half < 2; ++half) {
       if (out[half] == nullptr) continue;
-      float v0 = acc[4 * c8 + 2 * half] * scale.x + shift.x;
-      float v1 = acc[4 * c8 + 2 * half + 1] * scale.y + shift.y;
-      if (p.relu) {
-        v0 = fmaxf(v0, 0.0f);
-        v1 = fmaxf(v1, 0.0f);
-      }
+      const float2 v =
+          bn_relu_pair(acc[4 * c8 + 2 * half], acc[4 * c8 + 2 * half + 1], scale, shift, p.relu);
       if constexpr (sizeof(T) == 2) {
-        *reinterpret_cast<__nv_bfloat162*>(out[half] + col) = __floats2bfloat162_rn(v0, v1);
+        *reinterpret_cast<__nv_bfloat162*>(out[half] + col) = __float22bfloat162_rn(v);
       } else {
         *reinterpret_cast<float2*>(out[half] + col) =
-            make_float2(ptx::round_to_tf32(v0), ptx::round_to_tf32(v1));
+            make_float2(ptx::round_to_tf32(v.x), ptx::round_to_tf32(v.y));
       }
     }
   }
@@ -323,13 +328,8 @@ __device__ __forceinline__ void copy_out_phase_pixels(const SubpixelParams<T>& p
         const float2 shift = *reinterpret_cast<const float2*>(bn.shift + col);
 #pragma unroll
         for (int half = 0; half < 2; ++half) {
-          float v0 = acc[h][4 * c8 + 2 * half] * scale.x + shift.x;
-          float v1 = acc[h][4 * c8 + 2 * half + 1] * scale.y + shift.y;
-          if (p.relu) {
-            v0 = fmaxf(v0, 0.0f);
-            v1 = fmaxf(v1, 0.0f);
-          }
-          const __nv_bfloat162 pair = __floats2bfloat162_rn(v0, v1);
+          const __nv_bfloat162 pair = __float22bfloat162_rn(bn_relu_pair(
+              acc[h][4 * c8 + 2 * half], acc[h][4 * c8 + 2 * half + 1], scale, shift, p.relu));
           *staged_pair(out.staging, jb / 8, 16 * warp + lane / 4 + 8 * half, jb % 8, lane) =
               *reinterpret_cast<const std::uint32_t*>(&pair);
         }
