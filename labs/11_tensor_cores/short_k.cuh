@@ -27,46 +27,67 @@
 namespace lab11 {
 namespace {
 
-// One operand's chunk into shared memory: `rows` x `cols` values of `matrix` (ld `ld`, `row_count`
-// x `col_count` in all) from (row0, col0), into `to` with rows `to_ld` values apart, zeros past the
-// matrix. kVector (the matrix's rows 16-byte aligned): staging.cuh's stage_chunk, one 16-byte
-// cp.async per 8 values. Otherwise element by element through registers, a warp's lanes on
-// consecutive values of a row, so that each load instruction reads 64 contiguous bytes
-// (stage_chunk's element path gives a thread 8 consecutive values: its loads 16 bytes apart).
-template <int kRows, int kCols, bool kVector>
-__device__ __forceinline__ void copy_short_k_chunk(__nv_bfloat16* to, int to_ld,
-                                                   const __nv_bfloat16* matrix, int ld, int row0,
-                                                   int col0, int row_count, int col_count) {
-  const int tid = static_cast<int>(threadIdx.x);
-  if constexpr (kVector) {
-    constexpr int kSegments = kRows * kCols / kChunk;
-    static_assert(kSegments % kShortKThreads == 0, "every thread copies as many segments");
+// One operand's chunk into shared memory, `kRows` x `kCols` values of `matrix` (ld `ld`,
+// `row_count` x `col_count` in all) from (row0, col0), zeros past the matrix, where its rows are
+// 16-byte aligned: staging.cuh's stage_chunk, one 16-byte cp.async per 8 values.
+template <int kRows, int kCols>
+__device__ __forceinline__ void copy_short_k_vectors(__nv_bfloat16* to, int to_ld,
+                                                     const __nv_bfloat16* matrix, int ld, int row0,
+                                                     int col0, int row_count, int col_count) {
+  constexpr int kSegments = kRows * kCols / kChunk;
+  static_assert(kSegments % kShortKThreads == 0, "every thread copies as many segments");
 #pragma unroll
-    for (int i = 0; i < kSegments / kShortKThreads; ++i) {
-      const int segment = tid + i * kShortKThreads;
-      const int row = segment / (kCols / kChunk), col = segment % (kCols / kChunk) * kChunk;
-      stage_chunk<true>(to + row * to_ld + col, matrix, ld, row_count, col_count, row0 + row,
-                        col0 + col);
-    }
-  } else {
-    static_assert(kRows * kCols % kShortKThreads == 0, "every thread copies as many values");
-    constexpr int kRowsApart = kShortKThreads / kCols;  // a warp reads consecutive values of a row
-    const int col = tid % kCols, first_row = tid / kCols;
-    const auto* bits = reinterpret_cast<const unsigned short*>(matrix);
-    unsigned short values[kRows * kCols / kShortKThreads];
-#pragma unroll
-    for (int i = 0; i < kRows * kCols / kShortKThreads; ++i) {
-      const int row = first_row + i * kRowsApart;
-      values[i] = row0 + row < row_count && col0 + col < col_count
-                      ? bits[static_cast<long long>(row0 + row) * ld + col0 + col]
-                      : 0;
-    }
-    auto* to_bits = reinterpret_cast<unsigned short*>(to);
-#pragma unroll
-    for (int i = 0; i < kRows * kCols / kShortKThreads; ++i)
-      to_bits[(first_row + i * kRowsApart) * to_ld + col] = values[i];
+  for (int i = 0; i < kSegments / kShortKThreads; ++i) {
+    const int segment = static_cast<int>(threadIdx.x) + i * kShortKThreads;
+    const int row = segment / (kCols / kChunk), col = segment % (kCols / kChunk) * kChunk;
+    stage_chunk<true>(to + row * to_ld + col, matrix, ld, row_count, col_count, row0 + row,
+                      col0 + col);
   }
 }
+
+// The same chunk where the rows are not 16-byte aligned: element by element through this
+// thread's registers, a warp's lanes on consecutive values of a row, so that each load
+// instruction reads 64 contiguous bytes (stage_chunk's element path gives a thread 8 consecutive
+// values: its loads 16 bytes apart). In two halves: `load` the next chunk's values before this
+// chunk is multiplied and `store` them after, so that their trip from memory overlaps the
+// multiply. (Loaded and stored in one go, each chunk waited for its own loads: split, the kernel
+// took 0.927 of the time where neither operand's rows are 16-byte aligned, 120 x 8244 x 255 14.2
+// -> 12.2 us on an H200, docs/data/history/lab11_pairs_short_k_s30_nvidia-h200/.) Two values
+// share a 32-bit register while they wait: the kernel has 80 registers a thread (three blocks an
+// SM), and a register each spilled.
+template <int kRows, int kCols>
+struct ElementChunk {
+  static_assert(kRows * kCols % (2 * kShortKThreads) == 0, "every thread holds as many pairs");
+  static constexpr int kValues = kRows * kCols / kShortKThreads;
+  static constexpr int kRowsApart = kShortKThreads / kCols;  // a warp: consecutive values of a row
+  std::uint32_t pairs[kValues / 2];
+
+  __device__ __forceinline__ void load(const __nv_bfloat16* matrix, int ld, int row0, int col0,
+                                       int row_count, int col_count) {
+    const int col = col0 + static_cast<int>(threadIdx.x) % kCols;
+    const int first_row = row0 + static_cast<int>(threadIdx.x) / kCols;
+    // One pointer stepping kRowsApart rows a value: 64-bit addresses cost two registers each.
+    const auto* bits = reinterpret_cast<const unsigned short*>(matrix) +
+                       static_cast<long long>(first_row) * ld + col;
+    const long long step = static_cast<long long>(kRowsApart) * ld;
+    const bool in_columns = col < col_count;
+    const auto value = [&](int i) -> std::uint32_t {
+      return in_columns && first_row + i * kRowsApart < row_count ? bits[i * step] : 0u;
+    };
+#pragma unroll
+    for (int i = 0; i < kValues / 2; ++i) pairs[i] = value(2 * i) | value(2 * i + 1) << 16;
+  }
+
+  __device__ __forceinline__ void store(__nv_bfloat16* to, int to_ld) const {
+    const int col = static_cast<int>(threadIdx.x) % kCols;
+    const int first_row = static_cast<int>(threadIdx.x) / kCols;
+    auto* to_bits = reinterpret_cast<unsigned short*>(to);
+#pragma unroll
+    for (int i = 0; i < kValues; ++i)
+      to_bits[(first_row + i * kRowsApart) * to_ld + col] =
+          static_cast<unsigned short>(pairs[i / 2] >> (16 * (i % 2)));
+  }
+};
 
 // kVectorA / kVectorB: the operand's rows allow 16-byte copies (rows_allow_16_byte_loads).
 template <bool kVectorA, bool kVectorB>
@@ -89,21 +110,39 @@ __global__ void __launch_bounds__(kShortKThreads, kShortKBlocksPerSm)
   const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
   const int warp_row = warp / 4 * 32, warp_col = warp % 4 * 32;  // the warp's 32 x 32 piece
 
-  const auto copy_chunk = [&](int buffer, int k0) {
-    copy_short_k_chunk<kShortKRows, kShortKChunk, kVectorA>(a_chunk(buffer), kALd, args.a, args.lda,
-                                                            row0, k0, args.m, args.k);
-    copy_short_k_chunk<kShortKChunk, kShortKCols, kVectorB>(b_chunk(buffer), kBLd, args.b, args.ldb,
-                                                            k0, col0, args.k, args.n);
+  // A chunk's copies start (cp.async of aligned operands, the others' loads into registers) before
+  // the chunk ahead of it is multiplied; the registers go to shared memory after (finish_chunk).
+  ElementChunk<kShortKRows, kShortKChunk> a_values;
+  ElementChunk<kShortKChunk, kShortKCols> b_values;
+  const auto start_chunk = [&](int buffer, int k0) {
+    if constexpr (kVectorA) {
+      copy_short_k_vectors<kShortKRows, kShortKChunk>(a_chunk(buffer), kALd, args.a, args.lda, row0,
+                                                      k0, args.m, args.k);
+    } else {
+      a_values.load(args.a, args.lda, row0, k0, args.m, args.k);
+    }
+    if constexpr (kVectorB) {
+      copy_short_k_vectors<kShortKChunk, kShortKCols>(b_chunk(buffer), kBLd, args.b, args.ldb, k0,
+                                                      col0, args.k, args.n);
+    } else {
+      b_values.load(args.b, args.ldb, k0, col0, args.k, args.n);
+    }
     cudalabs::async_copy_commit();
+  };
+  const auto finish_chunk = [&](int buffer) {
+    if constexpr (!kVectorA) a_values.store(a_chunk(buffer), kALd);
+    if constexpr (!kVectorB) b_values.store(b_chunk(buffer), kBLd);
   };
 
   float acc[2][4][4] = {};  // [m16 tile][n8 tile][accumulator]
   const int chunks = (args.k + kShortKChunk - 1) / kShortKChunk;
-  copy_chunk(0, 0);
+  start_chunk(0, 0);
+  finish_chunk(0);
   for (int chunk = 0; chunk < chunks; ++chunk) {
     const int buffer = chunk % 2;
-    if (chunk + 1 < chunks) {
-      copy_chunk(1 - buffer, (chunk + 1) * kShortKChunk);  // freed by the last barrier
+    const bool more = chunk + 1 < chunks;
+    if (more) {
+      start_chunk(1 - buffer, (chunk + 1) * kShortKChunk);  // freed by the last barrier
       cudalabs::async_copy_wait<1>();
     } else {
       cudalabs::async_copy_wait<0>();
@@ -131,7 +170,8 @@ __global__ void __launch_bounds__(kShortKThreads, kShortKBlocksPerSm)
           ptx::mma_m16n8k16_bf16(acc[mi][ni], a_frag[mi], b_frag[ni / 2][ni % 2 * 2],
                                  b_frag[ni / 2][ni % 2 * 2 + 1]);
     }
-    __syncthreads();  // every warp is done with the buffer the next copy fills
+    if (more) finish_chunk(1 - buffer);
+    __syncthreads();  // every warp is done with this buffer, and the next chunk is in the other
   }
 
   // The accumulators into C's tile in shared memory (the buffers' place), then whole rows out.

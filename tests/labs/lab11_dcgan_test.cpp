@@ -245,6 +245,11 @@ INSTANTIATE_TEST_SUITE_P(
         // 4 x 4 images with a partial last tile of images, and 4 x 8 images.
         LayerCase{"b200_4x4_c64_k256_by_position", {200, 4, 4, 64, 256}, true},
         LayerCase{"b256_4x8_c64_k128_by_position", {256, 4, 8, 64, 128}, false},
+        // More items than a GPU holds blocks, so that each block walks several: whole images,
+        // turned, and by position, each with an odd number of row tiles, and TF32 below.
+        LayerCase{"b331_8x8_c64_k64_many_items", {331, 8, 8, 64, 64}, true},
+        LayerCase{"b67_16x16_c64_k64_turned_many_items", {67, 16, 16, 64, 64}, false},
+        LayerCase{"b600_4x4_c64_k128_by_position_many_items", {600, 4, 4, 64, 128}, true},
         LayerCase{"tf32_layer1_b2", dcgan::generator_layer(1, 2), true, ComputePrecision::kTf32},
         LayerCase{"tf32_layer2_b3", dcgan::generator_layer(2, 3), false, ComputePrecision::kTf32},
         LayerCase{"tf32_layer3_b2", dcgan::generator_layer(3, 2), true, ComputePrecision::kTf32},
@@ -273,6 +278,10 @@ INSTANTIATE_TEST_SUITE_P(
         LayerCase{"tf32_b300_4x4_c32_k256_by_position",
                   {300, 4, 4, 32, 256},
                   true,
+                  ComputePrecision::kTf32},
+        LayerCase{"tf32_b163_8x8_c32_k64_many_items",
+                  {163, 8, 8, 32, 64},
+                  false,
                   ComputePrecision::kTf32}),
     [](const ::testing::TestParamInfo<LayerCase>& info) { return info.param.name; });
 
