@@ -6,15 +6,16 @@
         file, the largest difference from the images `dcgan --raw` wrote; exit 1 above the tolerance.
 
     pytorch_dcgan.py bench [--weights W.cldw] --batches 1024,5248 --end-to-end 5248 --json OUT.json
-        times model(z) on the GPU per batch (CUDA events, warm-up, median) and, end to end,
-        model(z.cuda()).cpu() from host memory; writes Google-Benchmark-shaped entries
-        pytorch/b<batch> and pytorch/end_to_end/n<num> with the counter images_per_s.
+        first times every configuration at the largest batch (channels-last or not, each eager and
+        under torch.compile where it compiles; FP32 with TF32 off) and keeps the fastest; then times
+        it on the GPU per batch (CUDA events, warm-up, median) and, end to end, from host memory to
+        host memory; writes Google-Benchmark-shaped entries pytorch/b<batch> and
+        pytorch/end_to_end/n<num> with the counter images_per_s, every configuration's rate and the
+        winner in the context.
 
     --precision bf16 or tf32 (both commands): PyTorch on tensor cores. compare runs torch.autocast
     BF16 (or TF32 enabled) and checks the largest and the mean difference (--mean-tolerance). bench
-    first times every configuration at the largest batch (channels-last or not, BF16 weights or
-    autocast, each eager and under torch.compile where it compiles), keeps the fastest, and records
-    it as pytorch_<precision>/b<batch> with every configuration's rate and the winner in the context.
+    also tries BF16 weights or autocast, and records pytorch_<precision>/b<batch>.
 """
 import argparse
 import json
@@ -36,13 +37,6 @@ def set_precision(precision):
     torch.backends.cuda.matmul.allow_tf32 = tf32
     torch.backends.cudnn.allow_tf32 = tf32
     torch.backends.cudnn.benchmark = True
-
-
-def strict_fp32():
-    # The comparison is FP32 against FP32: no TF32 tensor cores anywhere.
-    torch.backends.cuda.matmul.allow_tf32 = False
-    torch.backends.cudnn.allow_tf32 = False
-    torch.backends.cudnn.benchmark = True  # let cuDNN pick its fastest FP32 algorithm
 
 
 def load_model(path):
@@ -169,11 +163,14 @@ def command_line():
     return " ".join("<outside>/" + os.path.basename(a) if os.path.isabs(a) else a for a in sys.argv)
 
 
-def bench_precision(args):
+def bench(args):
+    """PyTorch's fastest configuration at args.precision (FP32: TF32 off, cuDNN's fastest FP32
+    algorithms), timed per batch and end to end."""
     set_precision(args.precision)
     batches = [int(b) for b in args.batches.split(",")]
     (winner, run, dtype), rates = best_configuration(args, max(batches))
-    results, prefix = [], f"pytorch_{args.precision}"
+    results = []
+    prefix = "pytorch" if args.precision == "fp32" else f"pytorch_{args.precision}"
     with torch.no_grad():
         for batch in batches:
             z = torch.randn(batch, dcgan_torch.LATENT, device="cuda", dtype=dtype)
@@ -195,37 +192,6 @@ def bench_precision(args):
         "cudnn_benchmark": True,
         "winner": winner,
         "configurations_images_per_s": rates,
-    }
-    with open(args.json, "w") as f:
-        json.dump({"context": context, "benchmarks": results}, f, indent=1)
-
-
-def bench(args):
-    if args.precision != "fp32":
-        with torch.no_grad():
-            return bench_precision(args)
-    strict_fp32()
-    model = load_model(args.weights)
-    results = []
-    with torch.no_grad():
-        for batch in [int(b) for b in args.batches.split(",")]:
-            z = torch.randn(batch, dcgan_torch.LATENT, device="cuda")
-            ms = median_ms(lambda: model(z), args.repetitions)
-            results.append(entry(f"pytorch/b{batch}", ms, batch))
-            print(f"bench: pytorch/b{batch}: {ms:.3f} ms, {batch / ms * 1000:,.0f} images/s", flush=True)
-        num = args.end_to_end
-        z_host = torch.randn(num, dcgan_torch.LATENT)  # pageable host memory, as a user would have it
-        ms = median_ms(lambda: model(z_host.cuda()).cpu(), args.repetitions)
-        results.append(entry(f"pytorch/end_to_end/n{num}", ms, num))
-        print(f"bench: pytorch/end_to_end/n{num}: {ms:.3f} ms, {num / ms * 1000:,.0f} images/s", flush=True)
-    context = {
-        "device": torch.cuda.get_device_name(),
-        "torch": torch.__version__,
-        "cudnn": torch.backends.cudnn.version(),
-        "date": time.strftime("%Y-%m-%d"),
-        "command": command_line(),
-        "tf32": False,
-        "cudnn_benchmark": True,
     }
     with open(args.json, "w") as f:
         json.dump({"context": context, "benchmarks": results}, f, indent=1)
