@@ -168,10 +168,10 @@ def bench(args):
     algorithms), timed per batch and end to end."""
     set_precision(args.precision)
     batches = [int(b) for b in args.batches.split(",")]
-    (winner, run, dtype), rates = best_configuration(args, max(batches))
     results = []
     prefix = "pytorch" if args.precision == "fp32" else f"pytorch_{args.precision}"
-    with torch.no_grad():
+    with torch.no_grad():  # inference: no autograd graph, in the trials as in the timing
+        (winner, run, dtype), rates = best_configuration(args, max(batches))
         for batch in batches:
             z = torch.randn(batch, dcgan_torch.LATENT, device="cuda", dtype=dtype)
             ms = median_ms(lambda: run(z), args.repetitions)
