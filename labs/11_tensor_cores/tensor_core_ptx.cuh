@@ -89,6 +89,45 @@ __device__ __forceinline__ std::uint32_t movmatrix_transpose(std::uint32_t fragm
   return transposed;
 }
 
+/// stmatrix.x4: four 8 x 8 matrices of 16-bit elements, held as an accumulator fragment is
+/// (register i: matrix i's row l / 4, columns 2 (l % 4) + {0, 1}), stored row by row: row j of
+/// matrix i (16 bytes) to the address lane 8 i + j gives; with kTranspose column j instead. One
+/// instruction for what four 4-byte stores a lane (and with kTranspose a movmatrix each) do.
+template <bool kTranspose>
+__device__ __forceinline__ void stmatrix_x4(const std::uint32_t (&fragment)[4],
+                                            std::uint32_t row_address) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  if constexpr (kTranspose) {
+    asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};\n"
+                 :
+                 : "r"(row_address), "r"(fragment[0]), "r"(fragment[1]), "r"(fragment[2]),
+                   "r"(fragment[3])
+                 : "memory");
+  } else {
+    asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};\n"
+                 :
+                 : "r"(row_address), "r"(fragment[0]), "r"(fragment[1]), "r"(fragment[2]),
+                   "r"(fragment[3])
+                 : "memory");
+  }
+#endif
+}
+
+/// Two FP32 values rounded to a BF16 pair (`low` in the low half), with kRelu negative ones as 0:
+/// one cvt, the ReLU in it (rounding keeps the sign, so this is ReLU before rounding).
+template <bool kRelu>
+__device__ __forceinline__ std::uint32_t bf16_pair(float low, float high) {
+  std::uint32_t pair = 0;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  if constexpr (kRelu) {
+    asm("cvt.rn.relu.bf16x2.f32 %0, %1, %2;\n" : "=r"(pair) : "f"(high), "f"(low));
+  } else {
+    asm("cvt.rn.bf16x2.f32 %0, %1, %2;\n" : "=r"(pair) : "f"(high), "f"(low));
+  }
+#endif
+  return pair;
+}
+
 /// One warp-wide D = A * B + D on the tensor cores: A 16 x 16 (row), B 16 x 8 (col), BF16 in,
 /// FP32 accumulators. Lane l holds accumulators (l / 4, 2 (l % 4) + {0, 1}) in d[0], d[1] and
 /// row l / 4 + 8 in d[2], d[3].

@@ -213,6 +213,13 @@ INSTANTIATE_TEST_SUITE_P(
         LayerCase{"b3_8x16_c64_k64_turned_partial_tile", {3, 8, 16, 64, 64}, true},
         LayerCase{"b2_16x16_c128_k192_turned_column_tiles", {2, 16, 16, 128, 192}, false},
         LayerCase{"b1_2x256_c64_k64_turned_box_per_tap", {1, 2, 256, 64, 64}, true},
+        // Turned, at other widths: rows of 8 pixels (each consumer a whole image, both of its
+        // edges), of 64 (two channel blocks), tiles in the middle of an image (neither edge), and
+        // a box per tap with half a row a consumer over three rows.
+        LayerCase{"b3_16x8_c64_k64_turned_rows_of_8", {3, 16, 8, 64, 64}, false},
+        LayerCase{"b2_8x64_c128_k64_turned_rows_of_64", {2, 8, 64, 128, 64}, true},
+        LayerCase{"b3_24x32_c64_k64_turned_middle_tiles", {3, 24, 32, 64, 64}, false},
+        LayerCase{"b2_3x256_c64_k64_turned_box_per_tap_middle_row", {2, 3, 256, 64, 64}, true},
         // The output inside a larger buffer: 16 bytes in (the solution's epilogue has the copy
         // engine store the tiles: a partial last tile, and turned) and 4 bytes in (it stores each
         // value itself); nothing before or after it may be written.
@@ -273,6 +280,18 @@ INSTANTIATE_TEST_SUITE_P(
                   ComputePrecision::kTf32},
         LayerCase{"tf32_b3_8x16_c32_k192_turned_partial_tile",
                   {3, 8, 16, 32, 192},
+                  true,
+                  ComputePrecision::kTf32},
+        LayerCase{"tf32_b3_16x8_c32_k64_turned_rows_of_8",
+                  {3, 16, 8, 32, 64},
+                  true,
+                  ComputePrecision::kTf32},
+        LayerCase{"tf32_b2_8x64_c64_k64_turned_rows_of_64",
+                  {2, 8, 64, 64, 64},
+                  false,
+                  ComputePrecision::kTf32},
+        LayerCase{"tf32_b1_2x256_c32_k64_turned_box_per_tap",
+                  {1, 2, 256, 32, 64},
                   true,
                   ComputePrecision::kTf32},
         LayerCase{"tf32_b300_4x4_c32_k256_by_position",

@@ -561,6 +561,51 @@ class LayerFloorTest(unittest.TestCase):
             self.assertEqual(dcgan_tables.computes_in("subpixel", "2026-12-02"), ("fp32",) * 5)
             self.assertEqual(dcgan_tables.computes_in("dcgan_tf32", "2026-11-24T00:00")[4], "fp32")
 
+    def test_fp32_against_pytorch_only_where_the_session_timed_pytorch_fp32(self):
+        with tempfile.TemporaryDirectory() as scratch:
+            data = Path(scratch) / "docs" / "data"
+            self.synthetic_records(data)
+            path = data / "results" / f"lab11_dcgan_{self.DEVICE}.json"
+            lab11 = json.loads(path.read_text())
+
+            def timed(name, ms, batch):
+                return median(name, real_time=ms, images_per_s=batch / ms * 1000)
+
+            for batch in (1024, 5248):  # ms at 1024, in proportion at 5248
+                for stem, ms in (
+                    ("lab11/dcgan_bf16", 1),
+                    ("pytorch_bf16", 2),
+                    ("lab11/dcgan_tf32", 2),
+                    ("pytorch_tf32", 5),
+                    ("lab09/subpixel", 8),
+                ):
+                    lab11["benchmarks"].append(timed(f"{stem}/b{batch}", ms * batch / 1024, batch))
+            for p in ("bf16", "tf32"):
+                lab11["benchmarks"].append(timed(f"pytorch_{p}/end_to_end/n5248", 100.0, 5248))
+            path.write_text(json.dumps(lab11))
+            rows = dcgan_tables.tensor_cores(data, self.DEVICE).splitlines()
+            self.assertIn("| lab 09 `subpixel` (FP32) | 8.00 | 128,000 | - | 41.00 | 128,000 | - |", rows)
+            self.assertNotIn("FP32, best configuration", "\n".join(rows))
+
+            lab11["context"]["pytorch"] = {
+                "winner": "default_compiled",
+                "torch": "0.0",
+                "cudnn": "0",
+                "configurations_images_per_s": {"default_compiled": 51200.0},
+            }
+            for batch in (1024, 5248):
+                lab11["benchmarks"].append(timed(f"pytorch/b{batch}", 20 * batch / 1024, batch))
+            path.write_text(json.dumps(lab11))
+            text = dcgan_tables.tensor_cores(data, self.DEVICE)
+            self.assertIn("| lab 09 `subpixel` (FP32) | 8.00 | 128,000 | 2.50 | 41.00 | 128,000 | 2.50 |", text)
+            self.assertIn(
+                "| PyTorch, FP32, best configuration | 20.00 | 51,200 | 1.00 | 102.50 | 51,200 | 1.00 |", text
+            )
+            self.assertIn("FP32 `default_compiled`", text)
+            self.assertIn(
+                "| FP32 | `default_compiled` (the baseline) | 51,200 |", dcgan_tables.pytorch_configs(data, self.DEVICE)
+            )
+
 
 LADDER = ("nudge", "approach", "detail")
 

@@ -377,6 +377,8 @@ def _precisions(data):
 def _tensor_core_source(data):
     c = data.context
     baselines = "; ".join(f"{p.upper()} `{c['pytorch_' + p]['winner']}`" for p in _precisions(data))
+    if "pytorch" in c:
+        baselines += f"; FP32 `{c['pytorch'].get('winner', 'default')}`"
     pytorch = c["pytorch_" + _precisions(data)[0]]
     return (
         f"{c['device']}, {c.get('date', '')[:10]}, commit `{c.get('git_commit', '?')}`; PyTorch "
@@ -393,7 +395,9 @@ def tensor_cores(data_dir, device):
             (f"lab 11 `dcgan_{p}`", f"lab11/dcgan_{p}", p),
             (f"PyTorch, {p.upper()}, best configuration", f"pytorch_{p}", p),
         ]
-    rows.append(("lab 09 `subpixel` (FP32)", "lab09/subpixel", _precisions(data)[0]))
+    rows.append(("lab 09 `subpixel` (FP32)", "lab09/subpixel", "fp32"))
+    if "pytorch" in data.context:  # the session timed PyTorch's FP32 too
+        rows.append(("PyTorch, FP32, best configuration", "pytorch", "fp32"))
     lines = [
         "| generator | ms, batch 1024 | images/s | x PyTorch, same precision | ms, batch 5248 | images/s | x "
         "PyTorch, same precision |",
@@ -402,8 +406,10 @@ def tensor_cores(data_dir, device):
     for label, stem, p in rows:
         cells = [label]
         for batch in (1024, 5248):
-            b, theirs = m[f"{stem}/b{batch}"], m[f"pytorch_{p}/b{batch}"]
-            ratio = f"{b['images_per_s'] / theirs['images_per_s']:.2f}" if not stem.startswith("lab09/") else "-"
+            # FP32 (lab 09's generator) against PyTorch's FP32 where the session timed it, else no ratio
+            b = m[f"{stem}/b{batch}"]
+            theirs = m.get(f"pytorch/b{batch}") if p == "fp32" else m[f"pytorch_{p}/b{batch}"]
+            ratio = f"{b['images_per_s'] / theirs['images_per_s']:.2f}" if theirs else "-"
             cells += [f"{b['real_time']:.2f}", f"{b['images_per_s']:,.0f}", ratio]
         lines.append("| " + " | ".join(cells) + " |")
     lines += [
@@ -477,9 +483,9 @@ def tensor_core_layers(data_dir, device, batch="5248"):
 def pytorch_configs(data_dir, device):
     data = Record.load(_tensor_core_path(data_dir, device))
     lines = ["| precision | PyTorch configuration | images/s at batch 5248 |", "| --- | --- | ---: |"]
-    for p in _precisions(data):
-        pytorch = data.context["pytorch_" + p]
-        for name, rate in pytorch["configurations_images_per_s"].items():
+    for p in _precisions(data) + (["fp32"] if "pytorch" in data.context else []):
+        pytorch = data.context["pytorch_" + p if p != "fp32" else "pytorch"]
+        for name, rate in pytorch.get("configurations_images_per_s", {}).items():
             cell = f"{rate:,.0f}" if isinstance(rate, (int, float)) else str(rate)
             lines.append(f"| {p.upper()} | `{name}`{' (the baseline)' if name == pytorch['winner'] else ''} | {cell} |")
     return (
