@@ -486,11 +486,11 @@ __device__ __forceinline__ void store_phase_pixels_turned(const SubpixelParams<T
 }
 
 // store_phase_pixels_turned through the copy engine (CopyOut), in few instructions: it runs while
-// the tensor cores multiply the next tile's first k step, and took a fifth of tconv3's time (the
-// layer without it, tconv3 alone: 0.689 against 0.845 ms). Each value's batch norm is one FMA, its
-// ReLU and rounding one cvt a pair (bf16_pair), and the 8 x 8 blocks b, b + 1 (channel rows r and
-// r + 8 of each) go into the staging in one stmatrix.x4.trans, which transposes them on the way:
-// matrix q is block b + q / 2's rows r + 8 (q % 2), its column j pixel 8 (b + q / 2) + j's 8
+// the tensor cores multiply the next tile's first k step, yet took a fifth of tconv3's time
+// (history/lab11_epilogue_stmatrix_s31_nvidia-h200, call 1). Each value's batch norm is one FMA,
+// its ReLU and rounding one cvt a pair (bf16_pair), and the 8 x 8 blocks b, b + 1 (channel rows r
+// and r + 8 of each) go into the staging in one stmatrix.x4.trans, which transposes them on the
+// way: matrix q is block b + q / 2's rows r + 8 (q % 2), its column j pixel 8 (b + q / 2) + j's 8
 // channels, one 16-byte chunk of that pixel's swizzled 128-byte row. Before: a movmatrix and a
 // 4-byte store a pair.
 template <bool kRelu, class T>
