@@ -2,7 +2,8 @@
 """The bench's tables against this GPU's ceilings measured in the same call: the generators against
 PyTorch's best at each precision, each layer against its floor, PyTorch's configurations.
 
-Usage (from the repository's root): tables.py CALL_DIR COMMIT > CALL_DIR/bench/tables.md
+Usage (from the repository's root, the package on the path):
+  PYTHONPATH=python python3 tables.py CALL_DIR COMMIT > CALL_DIR/bench/tables.md
 CALL_DIR holds bench/lab11_dcgan_nvidia-h200.json, lab00/lab00_nvidia-h200.json and
 lab11_ceiling.txt; they are laid out in a scratch docs/data as python/cudalabs/docs reads it.
 """
@@ -11,8 +12,7 @@ import shutil
 import sys
 import tempfile
 
-sys.path.insert(0, "python")
-from cudalabs.docs import dcgan_tables  # noqa: E402
+from cudalabs.docs import dcgan_tables
 
 DEVICE = "nvidia-h200"
 
