@@ -22,6 +22,7 @@ import re
 
 from cudalabs.records import labdata
 from cudalabs.records.benchmark import Record
+from cudalabs.records.lab09_merge import pytorch_stem
 
 
 def _load(data_dir, device, kind):
@@ -376,10 +377,9 @@ def _precisions(data):
 
 def _tensor_core_source(data):
     c = data.context
-    baselines = "; ".join(f"{p.upper()} `{c['pytorch_' + p]['winner']}`" for p in _precisions(data))
-    if "pytorch" in c:
-        baselines += f"; FP32 `{c['pytorch'].get('winner', 'default')}`"
-    pytorch = c["pytorch_" + _precisions(data)[0]]
+    timed = _precisions(data) + (["fp32"] if "winner" in c.get(pytorch_stem("fp32"), {}) else [])
+    baselines = "; ".join(f"{p.upper()} `{c[pytorch_stem(p)]['winner']}`" for p in timed)
+    pytorch = c[pytorch_stem(_precisions(data)[0])]
     return (
         f"{c['device']}, {c.get('date', '')[:10]}, commit `{c.get('git_commit', '?')}`; PyTorch "
         f"{pytorch['torch']} (cuDNN {pytorch['cudnn']}; best configurations: {baselines}) in the same session"
@@ -393,11 +393,11 @@ def tensor_cores(data_dir, device):
     for p in _precisions(data):
         rows += [
             (f"lab 11 `dcgan_{p}`", f"lab11/dcgan_{p}", p),
-            (f"PyTorch, {p.upper()}, best configuration", f"pytorch_{p}", p),
+            (f"PyTorch, {p.upper()}, best configuration", pytorch_stem(p), p),
         ]
     rows.append(("lab 09 `subpixel` (FP32)", "lab09/subpixel", "fp32"))
-    if "pytorch" in data.context:  # the session timed PyTorch's FP32 too
-        rows.append(("PyTorch, FP32, best configuration", "pytorch", "fp32"))
+    if pytorch_stem("fp32") in data.context:  # the session timed PyTorch's FP32 too
+        rows.append(("PyTorch, FP32, best configuration", pytorch_stem("fp32"), "fp32"))
     lines = [
         "| generator | ms, batch 1024 | images/s | x PyTorch, same precision | ms, batch 5248 | images/s | x "
         "PyTorch, same precision |",
@@ -407,8 +407,8 @@ def tensor_cores(data_dir, device):
         cells = [label]
         for batch in (1024, 5248):
             # FP32 (lab 09's generator) against PyTorch's FP32 where the session timed it, else no ratio
-            b = m[f"{stem}/b{batch}"]
-            theirs = m.get(f"pytorch/b{batch}") if p == "fp32" else m[f"pytorch_{p}/b{batch}"]
+            b, key = m[f"{stem}/b{batch}"], f"{pytorch_stem(p)}/b{batch}"
+            theirs = m.get(key) if p == "fp32" else m[key]
             ratio = f"{b['images_per_s'] / theirs['images_per_s']:.2f}" if theirs else "-"
             cells += [f"{b['real_time']:.2f}", f"{b['images_per_s']:,.0f}", ratio]
         lines.append("| " + " | ".join(cells) + " |")
@@ -418,7 +418,7 @@ def tensor_cores(data_dir, device):
         "| --- | ---: | ---: | ---: | ---: |",
     ]
     for p in _precisions(data):
-        theirs = next(b for n, b in m.items() if n.startswith(f"pytorch_{p}/end_to_end/"))
+        theirs = next(b for n, b in m.items() if n.startswith(f"{pytorch_stem(p)}/end_to_end/"))
         for name, b in sorted(m.items()):
             if name.startswith(f"lab11/end_to_end/dcgan_{p}/"):
                 lines.append(
@@ -483,8 +483,8 @@ def tensor_core_layers(data_dir, device, batch="5248"):
 def pytorch_configs(data_dir, device):
     data = Record.load(_tensor_core_path(data_dir, device))
     lines = ["| precision | PyTorch configuration | images/s at batch 5248 |", "| --- | --- | ---: |"]
-    for p in _precisions(data) + (["fp32"] if "pytorch" in data.context else []):
-        pytorch = data.context["pytorch_" + p if p != "fp32" else "pytorch"]
+    for p in _precisions(data) + (["fp32"] if pytorch_stem("fp32") in data.context else []):
+        pytorch = data.context[pytorch_stem(p)]
         for name, rate in pytorch.get("configurations_images_per_s", {}).items():
             cell = f"{rate:,.0f}" if isinstance(rate, (int, float)) else str(rate)
             lines.append(f"| {p.upper()} | `{name}`{' (the baseline)' if name == pytorch['winner'] else ''} | {cell} |")

@@ -16,6 +16,12 @@ import sys
 from cudalabs.records.benchmark import Record, device_slug
 
 
+def pytorch_stem(precision):
+    """Where a session's PyTorch results at `precision` are named, in the context and the benchmarks:
+    `pytorch` for FP32 ("" or "fp32", as lab 09's records have always had it), else pytorch_<precision>."""
+    return "pytorch" if precision in ("", "fp32") else f"pytorch_{precision}"
+
+
 def main(argv):
     runs, out = argv[1], argv[2]
     stem = argv[3] if len(argv) > 3 else "lab09"  # lab11_dcgan: the tensor-core session
@@ -54,7 +60,7 @@ def main(argv):
                 dict(b, name=b["name"] + "_median", run_name=b["name"], run_type="aggregate", aggregate_name="median")
             )
         precision = pytorch.context.get("precision", "fp32")
-        context["pytorch" if precision == "fp32" else f"pytorch_{precision}"] = pytorch.context
+        context[pytorch_stem(precision)] = pytorch.context
     slug = device_slug(context.get("device", "unknown"))
     result = {"context": context, "benchmarks": benchmarks, "layers": layers}
     path = os.path.join(out, f"{stem}_{slug}.json")
@@ -66,7 +72,7 @@ def main(argv):
                 continue
             # lab11/dcgan_<precision>/b<batch> against pytorch_<precision>, lab 09's against pytorch
             precision = name.split("/")[1][len("dcgan_") :] if name.startswith("lab11/dcgan_") else ""
-            theirs = medians.get(f"pytorch_{precision}/b{batch}" if precision else f"pytorch/b{batch}")
+            theirs = medians.get(f"{pytorch_stem(precision)}/b{batch}")
             if (name.startswith("lab09/") or precision) and theirs:
                 print(
                     f"{name}: {b['images_per_s']:,.0f} images/s = {b['images_per_s'] / theirs['images_per_s']:.2f}x "
@@ -76,7 +82,7 @@ def main(argv):
         if "/end_to_end/" not in name or name.startswith("pytorch"):
             continue
         precision = name.split("/")[2][len("dcgan_") :] if name.startswith("lab11/end_to_end/dcgan_") else ""
-        prefix = f"pytorch_{precision}/end_to_end/" if precision else "pytorch/end_to_end/"
+        prefix = f"{pytorch_stem(precision)}/end_to_end/"
         theirs = next((t for n, t in medians.items() if n.startswith(prefix)), None)
         if theirs:
             print(
