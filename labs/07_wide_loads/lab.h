@@ -30,9 +30,9 @@ inline constexpr int kGroupRows = 8;
 /// Then the optional challenge, the kernels `best` runs (one per entry of BestTiles, tiles.h), and
 /// `best` itself (given code, best_plan.h):
 /// - `wide_256x128`, `wide_128x256`, `wide_128x128`, `wide_128x64`, `wide_128x64x16`,
-///   `wide_64x64`: step 3 polished for any tile shape (the tile loop written per shared buffer,
-///   unchecked loads for every tile but the last, edge blocks clamped, a block swizzle, 128-bit
-///   stores of C), in the share-outs of K that `best` asks for
+///   `wide_64x64`, `wide_32x32`: step 3 polished for any tile shape (the tile loop written per
+///   shared buffer, unchecked loads for every tile but the last, edge blocks clamped, a block
+///   swizzle, 128-bit stores of C), in the share-outs of K that `best` asks for
 /// - `narrow_columns`: for a C a few columns wide (N <= 16): each warp streams 4 rows of A, its
 ///   lanes splitting K, 128-bit loads of A and of B's rows staged in shared memory (a
 ///   matrix-vector product in disguise, bound by reading A)

@@ -44,6 +44,9 @@ struct TileShape {
 /// Small problems: 4 warps, 4 x 8 per lane, 16 deep (two tiles of 8 per barrier: a block of 4 warps
 /// has little else to hide its loads behind).
 using Tile64x64 = TileShape<64, 64, 16, 2, 2, 4, 8, 4>;
+/// Small problems whose C is a few tiles of 64 x 64 (cuBLAS runs 32 x 32 tiles of 2 warps there):
+/// 2 warps, 4 x 4 per lane, 8 blocks an SM, so that the blocks' waits overlap.
+using Tile32x32 = TileShape<32, 32, 16, 1, 2, 4, 4, 8>;
 using Tile128x64 =
     TileShape<128, 64, 8, 2, 2, 8, 8, 2>;  ///< narrow problems: 4 warps, 8 x 8 per lane
 /// Tile128x64 16 deep, for a C one tile wide: each block then reads its panel of A from DRAM, and a
@@ -231,6 +234,18 @@ struct Wide64x64 : BlockTileKernel<Tile64x64> {
   static constexpr double kFixedUs = 0.0;       ///< a launch's fixed cost (above)
   static constexpr double kScalarRate = 0.834;  ///< its speed on the scalar path (above)
 };
+/// `wide_32x32`. Its constants were chosen by the plans they pick, not fitted to its times (a fit
+/// left the model 0.17 off in logarithm either way): with every plan of every tile timed at 30 of
+/// the random shapes' worst on an H200, the plan picked took 1.055 of the fastest plan's time at
+/// 200 GFLOP/s, 1.076 at 250 and 1.085 at 290 (1.125 without the tile); its scalar rate is
+/// wide_64x64's (docs/data/history/lab07_small_tiles_s32_nvidia-h200/).
+struct Wide32x32 : BlockTileKernel<Tile32x32> {
+  static constexpr const char* kName = "wide_32x32";                            ///< variant
+  static constexpr const char* kSummary = "32x32x16, 2 warps, 4x4 per thread";  ///< one line
+  static constexpr double kSmGflops = 200.0;    ///< one full SM's speed (above)
+  static constexpr double kFixedUs = 0.0;       ///< a launch's fixed cost (above)
+  static constexpr double kScalarRate = 0.834;  ///< its speed on the scalar path (above)
+};
 /// `narrow_columns`: the narrow kernel, for a C a few columns wide. Its "tile" is the kNarrowRows
 /// rows of each of kNarrowWarps warps by the widest column chunk; its speed is DRAM's, and its
 /// FFMAs (a whole column chunk, 4, 8 or 16 wide, for every row) are a floor of their own at
@@ -279,6 +294,6 @@ struct KernelList {
 /// The kernels `best` chooses from, largest tile first, the narrow kernel last: best_plan.cpp's
 /// candidates, the `wide_*` and `narrow_columns` variants and best's launches all come from here.
 using BestTiles = KernelList<Wide256x128, Wide128x256, Wide128x128, Wide128x64, Wide128x64x16,
-                             Wide64x64, NarrowColumns>;
+                             Wide64x64, Wide32x32, NarrowColumns>;
 
 }  // namespace lab07

@@ -302,16 +302,19 @@ WIDTH_KERNELS = {
     "narrow_columns": ["narrow_gemm_kernel<16, 0>"],
     "best": ["wide_gemm_kernel<lab07::TileShape<64, 64, 16,", "sum_slices_kernel"],
 }
+# The variants of the binary both records come from, in the order it ran them (two calls each):
+# the rubric's, before wide_32x32 joined them.
+RECORDED_VARIANTS = list(WIDTH_KERNELS)
 WIDTH_RULE = "ldg_data >= 384 * ldg"
 
 
 def width_record(
-    record: Path = WIDTH_RECORD,
+    record: Path = WIDTH_RECORD, csv_name: str = "lab07_loads.csv"
 ) -> tuple[list[tuple[list[str], dict[str, float]]], dict[str, list[dict[str, float]]]]:
     """An H200 record of lab 07's loads (Nsight Compute's raw page of lab07_solution --verify-only):
     ([(kernel names, aggregated aliases)] of each call of a lab07 kernel run, in order), and the
     driver's own kernels' aliases by their name (fill, compare, absolute, gather)."""
-    kernels = technique.read_kernels((record / "lab07_loads.csv").read_text())
+    kernels = technique.read_kernels((record / csv_name).read_text())
     metrics = RUBRIC.labs["07"].technique.metrics
     calls, call, driver = [], [], {}
     for kernel in kernels + [{"Kernel Name": ""}]:
@@ -343,8 +346,7 @@ class Lab07LoadWidthTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.calls, cls.driver = width_record()
-        variants = list(RUBRIC.labs["07"].variants)
-        names = [v.name for v in variants]
+        names = RECORDED_VARIANTS
         cls.by_variant = {}
         for index, (kernel_names, measured) in enumerate(cls.calls):
             cls.by_variant.setdefault(names[index // 2], []).append((kernel_names, measured))
@@ -459,7 +461,7 @@ class Lab07NarrowWideLoadsTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         calls, _ = width_record(NARROW128_RECORD)
-        names = [v.name for v in RUBRIC.labs["07"].variants]
+        names = RECORDED_VARIANTS
         cls.by_variant = {}
         for index, (kernel_names, measured) in enumerate(calls):
             cls.by_variant.setdefault(names[index // 2], []).append((kernel_names, measured))
@@ -481,6 +483,42 @@ class Lab07NarrowWideLoadsTest(unittest.TestCase):
         self.assertEqual(c_loads, WIDTH_FACTS["m"] * WIDTH_FACTS["n"])
         self.assertEqual(beta_half["ldg_data"] - beta0["ldg_data"], 4 * c_loads)
         self.assertIn(WIDTH_RULE, " ".join(lab07_rules("narrow_columns", beta_half, WIDTH_FACTS)[1]))
+
+
+SMALL_TILE_RECORD = REPO / "docs" / "data" / "history" / "lab07_small_tiles_s32_nvidia-h200" / "call_5"
+
+
+class Lab07SmallTileTest(unittest.TestCase):
+    """wide_32x32 (2 warps, 4 x 4 a lane) on the H200 at the width record's problem, beside wide_64x64
+    and best in the same run: every rule of its variant holds, its loads are 16 bytes a lane, it
+    reads A once per 32 columns and B once per 32 rows (mnk / 4 bytes), and it does 85 multiply-adds
+    a shared-memory wavefront, above the reuse rule's 56 (wide_64x64: 102)."""
+
+    @classmethod
+    def setUpClass(cls):
+        calls, _ = width_record(SMALL_TILE_RECORD, "lab07_counters.csv")
+        names = ["wide_64x64", "wide_32x32", "best"]  # the run's --variant order, two calls each
+        cls.by_variant = {}
+        for index, (kernel_names, measured) in enumerate(calls):
+            cls.by_variant.setdefault(names[index // 2], []).append((kernel_names, measured))
+
+    def test_every_rule_of_each_variant_holds(self):
+        self.assertEqual(sorted(self.by_variant), ["best", "wide_32x32", "wide_64x64"])
+        for variant, calls in self.by_variant.items():
+            for index, (kernel_names, measured) in enumerate(calls):
+                with self.subTest(variant=variant, call=index):
+                    self.assertIn("wide_gemm_kernel<lab07::TileShape<", kernel_names[0])
+                    held, broke, _ = verdict("07", variant, measured, WIDTH_FACTS)
+                    self.assertEqual(broke, [])
+                    self.assertGreaterEqual(len(held), 3)
+
+    def test_the_small_tile_reads_what_its_tile_needs(self):
+        _, measured = self.by_variant["wide_32x32"][0]
+        mnk = WIDTH_FACTS["mnk"]
+        self.assertEqual(measured["ldg_data"], 512 * measured["ldg"])
+        self.assertAlmostEqual(measured["ldg_data"] / mnk, 0.25, places=3)
+        self.assertGreater(measured["ffma"], 56 * measured["shared_ld_wavefronts"])
+        self.assertLess(measured["ffma"], 102 * measured["shared_ld_wavefronts"])
 
 
 class EveryRuleBoundsBothSidesTest(unittest.TestCase):

@@ -203,6 +203,21 @@ TEST(StreamKPartition, TheHardShapesKeepTheirHeadsInStep) {
   EXPECT_EQ(tall.tail_blocks(), 12);
 }
 
+// A C of a few 64 x 64 tiles takes the 32 x 32 tile of 2 warps, whose blocks share an SM eight at a
+// time (at 135 x 80 x 2312 and 82 x 191 x 528 on the H200 its fastest plan took 13.1 and 9.5 us
+// where wide_64x64's took 16.4 and 12.1: docs/data/history/lab07_small_tiles_s32_nvidia-h200/);
+// a large C keeps the large tiles, which read A and B fewer times.
+TEST(BestPlan, TakesTheSmallTileForAFewTilesOfC) {
+  for (const cudalabs::GemmShape shape :
+       {cudalabs::GemmShape{135, 80, 2312}, {82, 191, 528}, {2255, 195, 80}, {369, 91, 1368}})
+    EXPECT_EQ(std::string(plan_best(shape, kH100Sms).candidate->name), "wide_32x32")
+        << shape.label();
+  for (const cudalabs::GemmShape shape :
+       {cudalabs::GemmShape{4096, 4096, 4096}, {1000, 1000, 1000}, {2048, 2048, 512}})
+    EXPECT_NE(std::string(plan_best(shape, kH100Sms).candidate->name), "wide_32x32")
+        << shape.label();
+}
+
 // A C a few columns wide is a matrix-vector product: the narrow kernel streams A once, where the
 // narrowest tile (64 columns) would compute 61 columns of zeros at N = 3.
 TEST(BestPlan, StreamsANarrowC) {

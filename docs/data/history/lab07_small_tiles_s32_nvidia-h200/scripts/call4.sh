@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Session 32, call 4 (issue 53): wide_32x32 kept (64 x 32 dropped), its constants chosen on call 3's
+# plans. Lab 07's grading tests (solution and student) and memcheck of the new tile and best; the
+# random shapes of lab 07 at both seeds, this build (new) and main's (base) in turn. Outputs packed
+# after each step.
+set -u
+S=$(mktemp -d); O=$S/o; mkdir -p $O
+cd "$(dirname "$0")/.."
+mkdir -p $S/px && tar -xJf pack/bin.tar.xz -C $S/px
+export LD_LIBRARY_PATH=$S/px/lib:${LD_LIBRARY_PATH:-}
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > $O/environment.txt 2>&1
+date -u >> $O/environment.txt
+pack() { cp $O/steps.txt $OUT/ 2>/dev/null; tar -cJf $OUT/call4.tar.xz -C $O . ; }
+step() { local name=$1 limit=$2; shift 2; local t=$SECONDS; timeout $limit "$@" > $O/$name.txt 2>&1; echo "$name rc=$? $((SECONDS-t)) s $(grep -E '^\[  (PASSED|FAILED) ' $O/$name.txt | tr '\n' ' ')" | tee -a $O/steps.txt; pack; }
+N=$S/px/new
+step lab07_grading_solution 90 $N/tests/lab07_grading_solution --gtest_brief=1
+step lab07_grading_student 30 $N/tests/lab07_grading_student --gtest_brief=1
+step memcheck07 120 compute-sanitizer --tool memcheck --error-exitcode 9 $N/tests/lab07_grading_solution --gtest_brief=1 --gtest_filter='Grading.wide_32x32.*:Grading.best.*:BestPlans.*'
+for seed in 4998064687210808757 8444672377437012093; do
+  for side in new base; do
+    t=$SECONDS
+    timeout 90 scripts/gemm-random-shapes --labs 07 --seed $seed $S/px/$side $S/rs_${side}_$seed > $O/rs_${side}_$seed.log 2>&1
+    echo "rs_${side}_$seed rc=$? $((SECONDS-t)) s" | tee -a $O/steps.txt
+    tar -cJf $O/rs_${side}_$seed.tar.xz -C $S/rs_${side}_$seed . 2>/dev/null; pack
+  done
+done
+for f in $O/rs_new_*.log $O/rs_base_*.log; do echo "$(basename $f)"; grep -E "geometric mean" $f | head -1; done
+cat $O/steps.txt
