@@ -242,9 +242,9 @@ struct Wide64x64 : BlockTileKernel<Tile64x64> {
 struct Wide32x32 : BlockTileKernel<Tile32x32> {
   static constexpr const char* kName = "wide_32x32";                            ///< variant
   static constexpr const char* kSummary = "32x32x16, 2 warps, 4x4 per thread";  ///< one line
-  static constexpr double kSmGflops = 200.0;    ///< one full SM's speed (above)
-  static constexpr double kFixedUs = 0.0;       ///< a launch's fixed cost (above)
-  static constexpr double kScalarRate = 0.834;  ///< its speed on the scalar path (above)
+  static constexpr double kSmGflops = 200.0;    ///< a full SM's speed, chosen (above)
+  static constexpr double kFixedUs = 0.0;       ///< a launch's fixed cost, chosen (above)
+  static constexpr double kScalarRate = 0.834;  ///< wide_64x64's scalar rate (above)
 };
 /// `narrow_columns`: the narrow kernel, for a C a few columns wide. Its "tile" is the kNarrowRows
 /// rows of each of kNarrowWarps warps by the widest column chunk; its speed is DRAM's, and its
