@@ -1,12 +1,12 @@
 /// @file labs/11_tensor_cores/best_plan.h
-/// @brief How `best` runs the warp-specialized kernel for a shape: its tile width (best_width.h)
-/// and, where a C of few tiles over a long K would leave most SMs idle, how many slices of K its
-/// persistent blocks share out (work_units.h), from a model of the busiest SM's time; and where a
-/// small GEMM's operands would need a copy before TMA can read them, whether the one-launch wgmma
-/// rung is done sooner (one_launch_rung_pays); for a C of at most 8 columns, whether the
-/// few-columns kernel, which reads A once in place (few_columns.cuh), is (few_columns_pays); and
-/// for a short K, whether the short-K kernel, which writes C at any alignment in whole rows
-/// (short_k.cuh), is (short_k_pays).
+/// @brief How `best` runs the warp-specialized kernel for a shape: its tile width (best_width.h),
+/// its rows (128, or 64 with one consumer where C has few rows) and, where a C of few tiles over a
+/// long K would leave most SMs idle, how many slices of K its persistent blocks share out
+/// (work_units.h), from a model of the busiest SM's time; and where a small GEMM's operands would
+/// need a copy before TMA can read them, whether the one-launch wgmma rung is done sooner
+/// (one_launch_rung_pays); for a C of at most 8 columns, whether the few-columns kernel, which
+/// reads A once in place (few_columns.cuh), is (few_columns_pays); and for a short K, whether the
+/// short-K kernel, which writes C at any alignment in whole rows (short_k.cuh), is (short_k_pays).
 ///
 /// The model: a persistent block runs units of (tile, slice of K) in rounds, so the kernel takes
 /// the busiest SM's rounds, ceil(units / SMs), times one unit's time: its slice's k-blocks at the
@@ -93,35 +93,36 @@ struct SpecializedPlan {
   int width = 256;            ///< the tile's columns: 256 (`warp_specialized`), 128 or 64
   int slices = 1;             ///< slices of K (work_units.h): 1 = K whole
   double predicted_us = 0.0;  ///< the model's time
+  int rows = 128;             ///< the tile's rows: 128 (two consumers) or 64 (one)
 
   /// Whether K is split (a workspace, then the summing kernel).
   bool split() const { return slices > 1; }
   /// The units the plan's launch walks for `shape`.
   WorkUnits units(const cudalabs::GemmShape& shape) const {
-    return WorkUnits::of(shape, SpecializedTile<256>::BM, width, SwizzledTile::BK, slices);
+    return WorkUnits::of(shape, rows, width, SwizzledTile::BK, slices);
   }
   /// e.g. "128 x 128 tiles, K in 33 slices, predicted 9 us".
   std::string describe() const {
-    std::string text = "128 x " + std::to_string(width) + " tiles";
+    std::string text = std::to_string(rows) + " x " + std::to_string(width) + " tiles";
     if (split()) text += ", K in " + std::to_string(slices) + " slices";
     return text + ", predicted " + std::to_string(static_cast<long long>(predicted_us + 0.5)) +
            " us";
   }
 };
 
-/// The model's time of one k-block (64 of K) of a 128 x `width` tile on one SM, microseconds.
-inline double specialized_step_us(int width) {
-  const double rate = kSpecializedSmGflops * specialized_tile_rate(width);
-  return 2.0 * SpecializedTile<256>::BM * width * SwizzledTile::BK / (rate * 1e3);
+/// The model's time of one k-block (64 of K) of a `rows` x `width` tile on one SM, microseconds.
+inline double specialized_step_us(int width, int rows = 128) {
+  const double rate = kSpecializedSmGflops * specialized_tile_rate(width, rows);
+  return 2.0 * rows * width * SwizzledTile::BK / (rate * 1e3);
 }
 
-/// The model's time of a unit's store of its 128 x `width` FP32 tile (kUnitStoreGBps),
+/// The model's time of a unit's store of its `rows` x `width` FP32 tile (kUnitStoreGBps),
 /// microseconds.
-inline double unit_store_us(int width) {
-  return 4.0 * SpecializedTile<256>::BM * width / (kUnitStoreGBps * 1e3);
+inline double unit_store_us(int width, int rows = 128) {
+  return 4.0 * rows * width / (kUnitStoreGBps * 1e3);
 }
 
-/// The model's time of the warp-specialized kernel on `shape` with tiles `width` wide and K in
+/// The model's time of the warp-specialized kernel on `shape` with tiles `rows` x `width` and K in
 /// `slices` slices (WorkUnits::slices_fit must hold) on a GPU of `sms` SMs, microseconds: the
 /// busiest SM's rounds of units, each its slice's k-blocks (the longest slice's), its store
 /// (unit_store_us) and kUnitStartUs, at least the time to read A and B once from DRAM (and, K
@@ -129,12 +130,11 @@ inline double unit_store_us(int width) {
 /// plus the sum of the slices when K is split (in_place_sums_us: a consumer's 64 rows of a tile
 /// are a region).
 inline double predicted_specialized_us(const cudalabs::GemmShape& shape, int width, int slices,
-                                       int sms) {
-  const WorkUnits units =
-      WorkUnits::of(shape, SpecializedTile<256>::BM, width, SwizzledTile::BK, slices);
+                                       int sms, int rows = 128) {
+  const WorkUnits units = WorkUnits::of(shape, rows, width, SwizzledTile::BK, slices);
   const double rounds = static_cast<double>(cudalabs::ceil_div(units.count(), sms));
-  const double unit_us =
-      units.slice_blocks() * specialized_step_us(width) + unit_store_us(width) + kUnitStartUs;
+  const double unit_us = units.slice_blocks() * specialized_step_us(width, rows) +
+                         unit_store_us(width, rows) + kUnitStartUs;
   const double m = shape.m, n = shape.n, k = shape.k;
   // A and B in BF16 read once; with K whole, C written once in FP32 (split, the sum writes it)
   const double c_bytes = units.split() ? 0.0 : 4.0 * m * n;
@@ -362,22 +362,26 @@ inline bool short_k_pays(const cudalabs::GemmShape& shape, const SpecializedPlan
   return predicted_short_k_us(shape, !copy_a, !copy_b, sms) < other_us;
 }
 
-/// The plan `best` runs for `shape` on `sms` SMs: K whole on best_width's tiles, unless a split
-/// of K (any width, 2 to min(k-blocks, sms) slices) is predicted to take at most kSplitMustSave
-/// of its time; then the fastest split.
+/// The plan `best` runs for `shape` on `sms` SMs: K whole on best_width's 128-row tiles, unless
+/// another plan (128-row tiles of any width with K in 2 to min(k-blocks, sms) slices, or, for a C
+/// of more than kFewColumnsMax columns, 64-row tiles of kOneConsumerWidths with K whole or so
+/// split) is predicted to take at most kSplitMustSave of its time; then the fastest of them.
 inline SpecializedPlan plan_best(const cudalabs::GemmShape& shape, int sms) {
   const int whole_width = best_width(shape, sms);
   SpecializedPlan plan{whole_width, 1, predicted_specialized_us(shape, whole_width, 1, sms)};
   const double limit_us = kSplitMustSave * plan.predicted_us;
   const int k_blocks = cudalabs::ceil_div(shape.k, SwizzledTile::BK);
   SpecializedPlan fastest = plan;
-  for (const int width : kSpecializedWidths) {
-    for (int slices = 2; slices <= std::min(k_blocks, sms); ++slices) {
+  const auto weigh = [&](int rows, int width, int least_slices) {
+    for (int slices = least_slices; slices <= std::min(k_blocks, sms); ++slices) {
       if (!WorkUnits::slices_fit(k_blocks, slices)) continue;  // another count's slices
-      const double us = predicted_specialized_us(shape, width, slices, sms);
-      if (us < fastest.predicted_us) fastest = {width, slices, us};
+      const double us = predicted_specialized_us(shape, width, slices, sms, rows);
+      if (us < fastest.predicted_us) fastest = {width, slices, us, rows};
     }
-  }
+  };
+  for (const int width : kSpecializedWidths) weigh(128, width, 2);
+  if (shape.n > kFewColumnsMax)  // not the few-columns class (kOneConsumerTileRate)
+    for (const int width : kOneConsumerWidths) weigh(64, width, 1);
   return fastest.predicted_us <= limit_us ? fastest : plan;
 }
 

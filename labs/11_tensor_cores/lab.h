@@ -29,7 +29,9 @@ using TensorCoreVariant = cudalabs::GemmVariantOf<__nv_bfloat16>;
 /// - `warp_specialized`: a producer warpgroup feeding two consumer warpgroups (setmaxnreg), a
 ///   persistent grid walking 128 x 256 tiles in grouped order (sm_90a)
 /// - `warp_specialized_128`: the same kernel on 128 x 128 tiles, twice as many (sm_90a)
-/// - `best`: on Hopper, the warp-specialized width whose tiles leave the fewest SMs idle, and where
+/// - `warp_specialized_64x128`: the same kernel on 64 x 128 tiles with one consumer warpgroup and
+///   twice the stages, the tile `best` runs for a C of few rows (sm_90a)
+/// - `best`: on Hopper, the warp-specialized tile whose tiles leave the fewest SMs idle, and where
 ///   a C of few tiles over a long K would still leave most SMs idle, K cut into slices whose
 ///   partial Cs the same launch sums (best_plan.h, unit_finish.cuh); where a small GEMM's A or B
 ///   would need a copy before TMA can read it, the one-launch `wgmma` rung when the model says it

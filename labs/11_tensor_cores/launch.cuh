@@ -293,70 +293,69 @@ void launch_tma(const Bf16GemmArgs& args, cudaStream_t stream) {
 
 // The warp-specialized kernel's launch on `units`: one persistent block per SM, or per unit where
 // there are fewer.
-template <int kWidth>
+template <int kWidth, int kRows = 128>
 KernelLaunch specialized_launch(const WorkUnits& units) {
+  using Tile = SpecializedTile<kWidth, kRows>;
+  const auto* kernel = reinterpret_cast<const void*>(&warp_specialized_kernel<kWidth, kRows>);
   const long long blocks = std::min<long long>(units.count(), cudalabs::multiprocessor_count());
-  cudalabs::allow_dynamic_shared_memory(
-      reinterpret_cast<const void*>(&warp_specialized_kernel<kWidth>),
-      SpecializedTile<kWidth>::kSharedBytes);
-  return {reinterpret_cast<const void*>(&warp_specialized_kernel<kWidth>),
-          cudalabs::checked_grid(blocks, 1, 1, "lab11 warp_specialized"),
-          dim3(SpecializedTile<kWidth>::kThreads), SpecializedTile<kWidth>::kSharedBytes};
+  cudalabs::allow_dynamic_shared_memory(kernel, Tile::kSharedBytes);
+  return {kernel, cudalabs::checked_grid(blocks, 1, 1, "lab11 warp_specialized"),
+          dim3(Tile::kThreads), Tile::kSharedBytes};
 }
 
-// The units of `shape` on kWidth-wide tiles with K in `slices` slices.
-template <int kWidth>
+// The units of `shape` on kRows x kWidth tiles with K in `slices` slices.
+template <int kWidth, int kRows = 128>
 WorkUnits specialized_units(const GemmShape& shape, int slices) {
-  return WorkUnits::of(shape, SpecializedTile<kWidth>::BM, kWidth, SpecializedTile<kWidth>::BK,
-                       slices);
+  return WorkUnits::of(shape, kRows, kWidth, SpecializedTile<kWidth, kRows>::BK, slices);
 }
 
-template <int kWidth>
+template <int kWidth, int kRows = 128>
 KernelLaunch describe_specialized(const GemmShape& shape) {
-  return specialized_launch<kWidth>(specialized_units<kWidth>(shape, 1));
+  return specialized_launch<kWidth, kRows>(specialized_units<kWidth, kRows>(shape, 1));
 }
 
-template <int kWidth>
+template <int kWidth, int kRows = 128>
 std::string specialized_unavailable() {
-  return missing_capability(90, reinterpret_cast<const void*>(&warp_specialized_kernel<kWidth>));
+  return missing_capability(90,
+                            reinterpret_cast<const void*>(&warp_specialized_kernel<kWidth, kRows>));
 }
 
 // Runs the warp-specialized kernel on args with K in `slices` slices: with K whole it writes C;
 // split, it writes the slices' partial Cs into a workspace and the last slice of each region to
 // arrive adds them into C (launch_split, common/slice_sums.cuh; in a stream being captured, the
 // summing kernel does). Operands TMA cannot read are repacked first (TmaOperands).
-template <int kWidth>
+template <int kWidth, int kRows = 128>
 void run_specialized(const Bf16GemmArgs& args, int slices, cudaStream_t stream,
                      OnLines lines = {}) {
-  const WorkUnits units = specialized_units<kWidth>(args.shape(), slices);
-  const KernelLaunch config = specialized_launch<kWidth>(units);
+  const WorkUnits units = specialized_units<kWidth, kRows>(args.shape(), slices);
+  const KernelLaunch config = specialized_launch<kWidth, kRows>(units);
   require_capability(90, config.kernel, "lab11 warp_specialized");
   const TmaOperands operands(args, stream, lines);
   const Bf16GemmArgs& readable = operands.args();
-  const CUtensorMap a_map =
-      bf16_tensor_map(readable.a, args.m, args.k, readable.lda, SpecializedTile<kWidth>::BM);
+  const CUtensorMap a_map = bf16_tensor_map(readable.a, args.m, args.k, readable.lda, kRows);
   const CUtensorMap b_map =
       bf16_tensor_map(readable.b, args.k, args.n, readable.ldb, SwizzledTile::BK);
-  allow_shared(&warp_specialized_kernel<kWidth>, config.dynamic_shared_bytes);
+  allow_shared(&warp_specialized_kernel<kWidth, kRows>, config.dynamic_shared_bytes);
   const auto launch = [&](const Bf16GemmArgs& gemm, const cudalabs::SplitFinish& finish,
                           cudaStream_t on) {
     WorkUnits walked = units;
     walked.finish = finish;
-    warp_specialized_kernel<kWidth><<<config.grid, config.block, config.dynamic_shared_bytes, on>>>(
-        gemm, a_map, b_map, walked);
+    warp_specialized_kernel<kWidth, kRows>
+        <<<config.grid, config.block, config.dynamic_shared_bytes, on>>>(gemm, a_map, b_map,
+                                                                         walked);
     CUDA_CHECK_LAUNCH("lab11 warp_specialized_kernel");
   };
   if (!units.split()) return launch(readable, cudalabs::SplitFinish{}, stream);
   const long long regions =
-      static_cast<long long>(units.tiles()) * SpecializedTile<kWidth>::kConsumers;
+      static_cast<long long>(units.tiles()) * SpecializedTile<kWidth, kRows>::kConsumers;
   cudalabs::launch_split(readable, slices, regions, cudalabs::EverySlice{slices, args.m, args.n, 1},
                          launch, stream, "lab11 sum_slices_kernel");
 }
 
-template <int kWidth>
+template <int kWidth, int kRows = 128>
 void launch_specialized(const Bf16GemmArgs& args, cudaStream_t stream) {
   cudalabs::validate_gemm_args(args, "lab11 warp_specialized");
-  run_specialized<kWidth>(args, 1, stream);
+  run_specialized<kWidth, kRows>(args, 1, stream);
 }
 
 // ---- The few-columns kernel (few_columns.cuh), `best`'s for a C of at most 8 columns ----
@@ -443,6 +442,22 @@ const SpecializedPlan& planned_best(const GemmShape& shape) {
   return cudalabs::remembered_plan<SpecializedPlan>(shape, &plan_best);
 }
 
+// What run.template operator()<kWidth, kRows>() returns for the tile of `plan`.
+template <class Run>
+decltype(auto) on_plan_tile(const SpecializedPlan& plan, Run&& run) {
+  if (plan.rows == 64)
+    return plan.width == 64 ? run.template operator()<64, 64>()
+                            : run.template operator()<128, 64>();
+  switch (plan.width) {
+    case 64:
+      return run.template operator()<64, 128>();
+    case 128:
+      return run.template operator()<128, 128>();
+    default:
+      return run.template operator()<256, 128>();
+  }
+}
+
 KernelLaunch describe_best(const GemmShape& shape) {
   if (!hopper_rungs_run_here()) return MmaSwizzledRung::describe(shape);
   const SpecializedPlan& plan = planned_best(shape);
@@ -451,14 +466,9 @@ KernelLaunch describe_best(const GemmShape& shape) {
     return few_columns_launch(shape, planned_few_columns(shape), true);
   if (short_k_pays(shape, plan, false, false, cudalabs::multiprocessor_count()))
     return short_k_launch(shape, true, true);
-  switch (plan.width) {
-    case 64:
-      return specialized_launch<64>(specialized_units<64>(shape, plan.slices));
-    case 128:
-      return specialized_launch<128>(specialized_units<128>(shape, plan.slices));
-    default:
-      return specialized_launch<256>(specialized_units<256>(shape, plan.slices));
-  }
+  return on_plan_tile(plan, [&]<int kWidth, int kRows>() {
+    return specialized_launch<kWidth, kRows>(specialized_units<kWidth, kRows>(shape, plan.slices));
+  });
 }
 
 void launch_best(const Bf16GemmArgs& args, cudaStream_t stream) {
@@ -482,14 +492,9 @@ void launch_best(const Bf16GemmArgs& args, cudaStream_t stream) {
   // A and B onto 128-byte lines where they are copied anyway, or where the copy pays (best_plan.h)
   const OnLines lines{copy_a || copy_a_to_lines_pays(args.shape(), plan.width, plan.predicted_us),
                       copy_b || copy_b_to_lines_pays(args.shape(), plan.predicted_us)};
-  switch (plan.width) {
-    case 64:
-      return run_specialized<64>(args, plan.slices, stream, lines);
-    case 128:
-      return run_specialized<128>(args, plan.slices, stream, lines);
-    default:
-      return run_specialized<256>(args, plan.slices, stream, lines);
-  }
+  on_plan_tile(plan, [&]<int kWidth, int kRows>() {
+    run_specialized<kWidth, kRows>(args, plan.slices, stream, lines);
+  });
 }
 
 const TensorCoreVariant kVariants[] = {
@@ -509,6 +514,10 @@ const TensorCoreVariant kVariants[] = {
     {"warp_specialized_128",
      "the same with 128x128 tiles: twice the tiles, for grids that leave SMs idle",
      &launch_specialized<128>, &describe_specialized<128>, &specialized_unavailable<128>},
+    {"warp_specialized_64x128",
+     "one consumer warpgroup on 64x128 tiles, 8 stages: a tile for a C of few rows",
+     &launch_specialized<128, 64>, &describe_specialized<128, 64>,
+     &specialized_unavailable<128, 64>},
     {"best",
      "the warp-specialized tile width, and slices of K, that leave the fewest SMs idle "
      "(mma_swizzled elsewhere)",

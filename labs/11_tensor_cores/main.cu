@@ -11,7 +11,8 @@ constexpr cudalabs::BuildFeature kFeatures[] = {
      "are skipped (the FP16 rungs wmma_fp16 and mma_fp16 run instead)"},
     {"cp.async", 80, "wmma_pipelined", "would copy through registers"},
     {"ldmatrix and FP16 mma.sync", 75, "mma_fp16", "is skipped"},
-    {"wgmma and TMA", 90, "wgmma tma_wgmma warp_specialized warp_specialized_128",
+    {"wgmma and TMA", 90,
+     "wgmma tma_wgmma warp_specialized warp_specialized_128 warp_specialized_64x128",
      "are skipped (best runs mma_swizzled)", true},
 };
 

@@ -126,18 +126,28 @@ struct EpilogueStaging {
   static constexpr std::size_t kWarpBytes = kRows * kStride * sizeof(float);
 };
 
-/// `warp_specialized`: a producer warpgroup and two consumer warpgroups (64 x kWidth each) on
-/// 128 x kWidth x 64 tiles, 4 stages, a persistent grid of one block per SM. kWidth is 256 (the
-/// variant `warp_specialized`), 128 (`warp_specialized_128`: twice the tiles, for problems whose
-/// 128 x 256 tiles would leave SMs idle) or 64 (`best`'s, for a C of few columns).
-template <int kWidth>
+/// Stages of the warp-specialized kernel's ring on 128-row tiles (two consumers).
+inline constexpr int kSpecializedStages = 4;
+/// Stages on 64-row tiles (one consumer): a stage is half to two thirds the size, so twice as many
+/// fit, and a C of few rows, whose SMs each wait on their copies, keeps twice the bytes in flight.
+inline constexpr int kOneConsumerStages = 8;
+
+/// `warp_specialized`: a producer warpgroup and kRows / 64 consumer warpgroups (64 x kWidth each)
+/// on kRows x kWidth x 64 tiles, a persistent grid of one block per SM. On 128-row tiles (two
+/// consumers) kWidth is 256 (the variant `warp_specialized`), 128 (`warp_specialized_128`: twice
+/// the tiles, for problems whose 128 x 256 tiles would leave SMs idle) or 64 (`best`'s, for a C of
+/// few columns). On 64-row tiles (one consumer: `warp_specialized_64x128`, and `best`'s for a C of
+/// few rows, at widths 64 and 128) a tile does not multiply the rows C lacks.
+template <int kWidth, int kRows = 128>
 struct SpecializedTile {
-  static constexpr int BM = 128;                           ///< rows of C per tile
+  static_assert(kRows == 64 || kRows == 128, "one or two consumer warpgroups of 64 rows");
+  static constexpr int BM = kRows;                         ///< rows of C per tile
   static constexpr int BN = kWidth;                        ///< columns of C per tile
   static constexpr int BK = SwizzledTile::BK;              ///< depth of each stage along K
-  static constexpr int kStages = 4;                        ///< TMA stages in flight
-  static constexpr int kConsumers = 2;                     ///< consumer warpgroups, 64 rows each
+  static constexpr int kConsumers = kRows / 64;            ///< consumer warpgroups, 64 rows each
   static constexpr int kThreads = 128 * (kConsumers + 1);  ///< threads per block (+ the producer)
+  /// TMA stages in flight
+  static constexpr int kStages = kConsumers == 2 ? kSpecializedStages : kOneConsumerStages;
   static constexpr int kGroupRows = 8;  ///< tile rows a group of consecutive tiles walks down
   /// bytes of one stage (A and B tiles)
   static constexpr std::size_t kStageBytes = (BM + BN) * BK * 2;
@@ -147,6 +157,7 @@ struct SpecializedTile {
   /// stage, the epilogue's staging
   static constexpr std::size_t kSharedBytes =
       kStages * kStageBytes + 1024 + 2 * kStages * 8 + kStagingBytes;
+  static_assert(kSharedBytes <= 227 * 1024, "the stages fit an SM's shared memory");
 };
 
 /// The most stages step 7's ring has (subpixel_plan.h fits as many as shared memory holds, up to
@@ -181,12 +192,27 @@ inline constexpr double kNarrowTileRate = 0.94;
 /// rate); issue 53's records of the shapes it runs will tell.
 inline constexpr double kNarrowestTileRate = 0.7;
 
-/// The tile widths `best` chooses among, narrowest first.
-inline constexpr int kSpecializedWidths[] = {64, 128, 256};
+/// The rate per SM of 64-row tiles (one consumer warpgroup) against 128-row tiles of the same
+/// width: chosen by the plans it picks, not fitted to their times. At 23 shapes on the H200 (the
+/// random shapes' worst and some large ones, every tile and split timed), the model's pick took
+/// 1.028 of the fastest plan's time (geometric mean; 1.123 without 64-row tiles); 0.6 picked as
+/// well, 0.5 and 0.8 worse (docs/data/history/lab11_few_rows_s33_nvidia-h200/). `best` does not
+/// weigh them for a C of at most kFewColumnsMax columns (below), the few-columns kernel's class:
+/// there A is nearly all the bytes, the tile's B mostly columns of zeros, and the 64-row plans were
+/// slower than the 128-row ones at both shapes timed (5043 x 8 x 2296 and 2885 x 8 x 4457, 1.24x
+/// and 1.19x), where the model had them faster.
+inline constexpr double kOneConsumerTileRate = 0.7;
 
-/// The warp-specialized kernel's rate per SM on 128 x `width` tiles against the 256-wide tiles'.
-inline constexpr double specialized_tile_rate(int width) {
-  return width == 256 ? 1.0 : width == 128 ? kNarrowTileRate : kNarrowestTileRate;
+/// The tile widths `best` chooses among on 128-row tiles, narrowest first.
+inline constexpr int kSpecializedWidths[] = {64, 128, 256};
+/// The tile widths `best` chooses among on 64-row tiles: a C that few rows fills few tiles anyway.
+inline constexpr int kOneConsumerWidths[] = {64, 128};
+
+/// The warp-specialized kernel's rate per SM on `rows` x `width` tiles against the 128 x 256
+/// tiles'.
+inline constexpr double specialized_tile_rate(int width, int rows = 128) {
+  const double rate = width == 256 ? 1.0 : width == 128 ? kNarrowTileRate : kNarrowestTileRate;
+  return rows == 128 ? rate : rate * kOneConsumerTileRate;
 }
 
 /// The few-columns kernel (few_columns.cuh, given code `best` runs for a C of at most

@@ -9,14 +9,15 @@
 //
 // Step 6, warp specialisation: a producer warpgroup only issues TMA (one thread), two consumer
 // warpgroups only multiply (64 x 256 each of a 128 x 256 tile; 64 x 128 and 64 x 64 for the
-// narrower instances). Each stage has two barriers: "full" (the bytes landed) and "empty" (every
-// consumer warp finished reading it), so producer and consumers run as far ahead of each other as
-// the stages allow. setmaxnreg moves registers from the producer (40 a thread) to the consumers
-// (232), which hold 128 FP32 accumulators each. The grid is persistent, one block per SM walking
-// the tiles in grouped order, so the next tile's loads overlap this tile's epilogue. What a block
-// walks are units of work (work_units.h): a tile with all of K, or, when `best` splits K, a tile
-// and one slice of its k-blocks, stored into that slice's partial C, after which the given
-// finish_unit (unit_finish.cuh) lets the last slice of each 64 rows to arrive sum them into C.
+// narrower instances; on 64-row tiles one consumer, with twice the stages). Each stage has two
+// barriers: "full" (the bytes landed) and "empty" (every consumer warp finished reading it), so
+// producer and consumers run as far ahead of each other as the stages allow. setmaxnreg moves
+// registers from the producer (40 a thread) to the consumers (232), which hold 128 FP32
+// accumulators each. The grid is persistent, one block per SM walking the tiles in grouped order,
+// so the next tile's loads overlap this tile's epilogue. What a block walks are units of work
+// (work_units.h): a tile with all of K, or, when `best` splits K, a tile and one slice of its
+// k-blocks, stored into that slice's partial C, after which the given finish_unit (unit_finish.cuh)
+// lets the last slice of each 64 rows to arrive sum them into C.
 #pragma once
 
 #include "staged_store.cuh"
@@ -90,12 +91,12 @@ __global__ void __launch_bounds__(TmaTile::kThreads)
   (void)b_map;
 }
 
-template <int kWidth>
-__global__ void __launch_bounds__(SpecializedTile<kWidth>::kThreads, 1)
+template <int kWidth, int kRows>
+__global__ void __launch_bounds__(SpecializedTile<kWidth, kRows>::kThreads, 1)
     warp_specialized_kernel(cudalabs::Bf16GemmArgs args, const __grid_constant__ CUtensorMap a_map,
                             const __grid_constant__ CUtensorMap b_map, WorkUnits units) {
 #if LAB11_HOPPER_DEVICE_CODE
-  using Tile = SpecializedTile<kWidth>;
+  using Tile = SpecializedTile<kWidth, kRows>;
   extern __shared__ __align__(128) unsigned char dynamic_shared[];
   unsigned char* shared = aligned_shared(dynamic_shared);
   const auto stage = [&](int s) { return shared + s * Tile::kStageBytes; };
@@ -172,7 +173,7 @@ __global__ void __launch_bounds__(SpecializedTile<kWidth>::kThreads, 1)
       const int row0 = at.x * Tile::BM + consumer * 64, col0 = at.y * Tile::BN;
       store_warpgroup_tile_staged<Tile::BN>(units.output(args, unit), acc[0], row0, col0, staging,
                                             width);
-      finish_unit<kWidth>(args, units, unit, row0, col0, consumer);
+      finish_unit<kWidth, kRows>(args, units, unit, row0, col0, consumer);
     }
     // [consumer]
   }

@@ -133,6 +133,7 @@ TEST(BestPlan, KeepsKWholeWhereTheTilesFillTheSms) {
         GemmShape{16384, 16384, 1024}, GemmShape{3000, 3000, 3000}, GemmShape{2100, 3000, 300}}) {
     const SpecializedPlan plan = plan_best(shape, kH100Sms);
     EXPECT_FALSE(plan.split()) << shape.label() << ": " << plan.describe();
+    EXPECT_EQ(plan.rows, 128) << shape.label() << ": " << plan.describe();
     EXPECT_EQ(plan.width, best_width(shape, kH100Sms)) << shape.label();
   }
   // Every round full at either width: M a multiple of 128 rows per SM, N of 256 columns.
@@ -156,9 +157,9 @@ TEST(BestPlan, KeepsKWholeWhereKIsShort) {
   EXPECT_FALSE(plan_best({7, 9, 1}, kH100Sms).split());
 }
 
-// Whatever it chooses: a width of the kernel, a count of slices whose slices are all non-empty, K
-// split only when the model says it saves kSplitMustSave, and then the fastest plan the model
-// knows; K whole on best_width's tiles otherwise.
+// Whatever it chooses: a tile of the kernel, a count of slices whose slices are all non-empty,
+// another plan than K whole on best_width's 128-row tiles only when the model says it saves
+// kSplitMustSave, and then the fastest plan the model knows.
 TEST(BestPlan, IsAPlanTheKernelRunsAndTheFastestByTheModel) {
   std::mt19937 random(11);
   std::uniform_int_distribution<int> sms(1, 160);
@@ -166,25 +167,56 @@ TEST(BestPlan, IsAPlanTheKernelRunsAndTheFastestByTheModel) {
     const GemmShape shape = draw_shape(random, 20000, 100000);
     const int count = sms(random);
     const SpecializedPlan plan = plan_best(shape, count);
-    ASSERT_TRUE(plan.width == 64 || plan.width == 128 || plan.width == 256) << shape.label();
+    if (plan.rows == 64)
+      ASSERT_TRUE(plan.width == 64 || plan.width == 128) << shape.label();
+    else
+      ASSERT_TRUE(plan.rows == 128 && (plan.width == 64 || plan.width == 128 || plan.width == 256))
+          << shape.label();
     const int k_blocks = (shape.k + 63) / 64;
     ASSERT_TRUE(WorkUnits::slices_fit(k_blocks, plan.slices)) << shape.label();
     EXPECT_DOUBLE_EQ(plan.predicted_us,
-                     predicted_specialized_us(shape, plan.width, plan.slices, count));
+                     predicted_specialized_us(shape, plan.width, plan.slices, count, plan.rows));
     const double whole = predicted_specialized_us(shape, best_width(shape, count), 1, count);
-    if (!plan.split()) {
+    if (!plan.split() && plan.rows == 128) {
       EXPECT_EQ(plan.width, best_width(shape, count)) << shape.label();
       continue;
     }
     EXPECT_LE(plan.predicted_us, kSplitMustSave * whole) << shape.label() << " on " << count;
-    for (const int width : kSpecializedWidths) {
-      for (int slices = 2; slices <= std::min(k_blocks, count); ++slices) {
-        if (!WorkUnits::slices_fit(k_blocks, slices)) continue;
-        ASSERT_LE(plan.predicted_us, predicted_specialized_us(shape, width, slices, count))
-            << shape.label() << " on " << count << ": " << width << " wide, " << slices
-            << " slices beats " << plan.describe();
+    if (plan.rows == 64) EXPECT_GT(shape.n, kFewColumnsMax) << shape.label();
+    for (const int rows : {128, 64}) {
+      for (const int width : {64, 128, 256}) {
+        if (rows == 64 && (width == 256 || shape.n <= kFewColumnsMax)) continue;
+        for (int slices = rows == 128 ? 2 : 1; slices <= std::min(k_blocks, count); ++slices) {
+          if (!WorkUnits::slices_fit(k_blocks, slices)) continue;
+          ASSERT_LE(plan.predicted_us, predicted_specialized_us(shape, width, slices, count, rows))
+              << shape.label() << " on " << count << ": " << rows << " x " << width << ", "
+              << slices << " slices beats " << plan.describe();
+        }
       }
     }
+  }
+}
+
+// A C of few rows: at these shapes (the random shapes' worst, timed on the H200) a 64-row tile
+// with one consumer was faster than every 128-row plan. Large problems keep 128-row tiles, and a
+// C of at most kFewColumnsMax columns, where A is nearly all the bytes, never weighs 64-row ones.
+TEST(BestPlan, TakesOneConsumerTilesForAFewRows) {
+  for (const GemmShape& shape :
+       {GemmShape{34, 2576, 3592}, GemmShape{32, 1452, 2232}, GemmShape{162, 952, 1712},
+        GemmShape{158, 2752, 4544}, GemmShape{17, 2326, 3664}, GemmShape{242, 364, 2912}}) {
+    const SpecializedPlan plan = plan_best(shape, kH100Sms);
+    EXPECT_EQ(plan.rows, 64) << shape.label() << ": " << plan.describe();
+    EXPECT_EQ(plan.units(shape).tiles_m, (shape.m + 63) / 64) << shape.label();
+  }
+  for (const GemmShape& shape :
+       {GemmShape{2173, 520, 1840}, GemmShape{10249, 272, 10072}, GemmShape{1579, 536, 10112},
+        GemmShape{4096, 4096, 4096}, GemmShape{8192, 8192, 8192}})
+    EXPECT_EQ(plan_best(shape, kH100Sms).rows, 128) << shape.label();
+  std::mt19937 random(12);
+  for (int trial = 0; trial < 2000; ++trial) {
+    GemmShape shape = draw_shape(random, 20000, 100000);
+    shape.n = 1 + shape.n % kFewColumnsMax;
+    EXPECT_EQ(plan_best(shape, kH100Sms).rows, 128) << shape.label();
   }
 }
 
@@ -205,6 +237,13 @@ TEST(BestPlan, PredictsTheSumOfTheSlicesIntoTheTime) {
   // at kNarrowestTileRate.
   EXPECT_NEAR(specialized_step_us(128), 0.5 * specialized_step_us(256) / kNarrowTileRate, 1e-12);
   EXPECT_NEAR(specialized_step_us(64), 0.25 * specialized_step_us(256) / kNarrowestTileRate, 1e-12);
+  // A 64-row step is half the 128-row one of its width at kOneConsumerTileRate of its rate, and
+  // stores half the tile.
+  for (const int width : {64, 128}) {
+    EXPECT_NEAR(specialized_step_us(width, 64),
+                0.5 * specialized_step_us(width) / kOneConsumerTileRate, 1e-12);
+    EXPECT_NEAR(unit_store_us(width, 64), 0.5 * unit_store_us(width), 1e-12);
+  }
 }
 
 // B's rows onto 128-byte lines: the copy is one read and one write of B, the gain a share of the

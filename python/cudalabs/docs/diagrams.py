@@ -569,7 +569,8 @@ def warpgroups(repo, out):
     (64 rows of the tile each) run wgmma on a full stage and hand it back; full and empty mbarriers
     say which. Left: who owns what of the tile; right: the first steps over time (order, not
     measured durations)."""
-    text = (pathlib.Path(repo) / "labs" / "11_tensor_cores" / "tiles.h").read_text()
+    tiles_path = pathlib.Path(repo) / "labs" / "11_tensor_cores" / "tiles.h"
+    text = tiles_path.read_text()
 
     def value(struct, name):
         body = text[text.index(f"struct {struct}") :]
@@ -578,7 +579,12 @@ def warpgroups(repo, out):
             raise KeyError(f"diagrams: no {name} in {struct} (tiles.h)")
         return int(match.group(1))
 
-    bm, stages, consumers = (value("SpecializedTile", n) for n in ("BM", "kStages", "kConsumers"))
+    # The variant warp_specialized: the template's default rows (128), a consumer each 64 of them.
+    default_rows = re.search(r"template <int kWidth, int kRows = (\d+)>\s*struct SpecializedTile", text)
+    if not default_rows:
+        raise KeyError("diagrams: no default kRows of SpecializedTile (tiles.h)")
+    bm = int(default_rows.group(1))
+    stages, consumers = _constant(tiles_path, "kSpecializedStages"), bm // 64
     bk = value("SwizzledTile", "BK")
     width = 256  # the variant warp_specialized (warp_specialized_128: 128)
     fig, (left, right) = plt.subplots(1, 2, figsize=(12.5, 4.8), gridspec_kw={"width_ratios": [1, 2.4]})

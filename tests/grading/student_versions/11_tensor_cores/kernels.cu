@@ -332,23 +332,25 @@ __global__ void __launch_bounds__(TmaTile::kThreads)
   (void)b_map;
 }
 
-// Step 6, `warp_specialized_kernel<kWidth>` (SpecializedTile: 3 warpgroups, 128 x kWidth x 64,
-// persistent; kWidth 256 for `warp_specialized`, 128 for `warp_specialized_128`, and 64 where
-// `best` runs a C of few columns: write it for any kWidth that is a multiple of 64):
+// Step 6, `warp_specialized_kernel<kWidth, kRows>` (SpecializedTile: a producer and kRows / 64
+// consumer warpgroups on kRows x kWidth x 64 tiles, persistent; 128 x 256 for `warp_specialized`,
+// 128 x 128 for `warp_specialized_128`, 64 x 128 for `warp_specialized_64x128`, and 128 x 64, 64 x
+// 64 where `best` runs a C of few columns or rows: write it for kRows 128 or 64 and any kWidth that
+// is a multiple of 64):
 // 14. Warpgroup 0 produces: ptx::set_max_registers<40, false>, then one thread walks this block's
 //     units of work (work_units.h: unit blockIdx.x, + gridDim.x, ... < units.count(); each is
 //     tile units.tile(u), in grouped order through staging.cuh's grouped_tile, over k-blocks
 //     units.first_k_block(u) .. units.end_k_block(u) - 1: all of K, unless `best` splits it) and,
-//     per stage, waits on its "empty" barrier and issues the TMA loads. Warpgroups 1 and 2 consume
-//     the same units: set_max_registers<232, true>, wait on "full", wgmma_bf16<kWidth> on their 64
-//     rows, wait, and each warp arrives on "empty"; a unit's tile is stored into
+//     per stage, waits on its "empty" barrier and issues the TMA loads. Warpgroups 1 (and 2)
+//     consume the same units: set_max_registers<232, true>, wait on "full", wgmma_bf16<kWidth> on
+//     their 64 rows, wait, and each warp arrives on "empty"; a unit's tile is stored into
 //     units.output(args, u) (C, or its slice's partial C when K is split), and then each consumer
-//     warpgroup calls the given finish_unit<kWidth>(args, units, u, row0, col0, consumer)
+//     warpgroup calls the given finish_unit<kWidth, kRows>(args, units, u, row0, col0, consumer)
 //     (unit_finish.cuh: where K is split, the last slice to arrive sums the slices into C).
 //  Predict: the bytes per FLOP a 128 x 256 x 64 stage needs, against the bandwidth lab 00
 //  measured.
-template <int kWidth>
-__global__ void __launch_bounds__(SpecializedTile<kWidth>::kThreads, 1)
+template <int kWidth, int kRows>
+__global__ void __launch_bounds__(SpecializedTile<kWidth, kRows>::kThreads, 1)
     warp_specialized_kernel(cudalabs::Bf16GemmArgs args, const __grid_constant__ CUtensorMap a_map,
                             const __grid_constant__ CUtensorMap b_map, WorkUnits units) {
 #if LAB11_HOPPER_DEVICE_CODE
