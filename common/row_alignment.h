@@ -1,5 +1,5 @@
 /// @file common/row_alignment.h
-/// @brief Whether a matrix's rows allow 16-byte loads: host code, for launchers and tools alike.
+/// @brief How wide the loads a matrix's rows allow are: host code, for launchers and tools alike.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +14,16 @@ inline constexpr int kChunkElements = 16 / static_cast<int>(sizeof(Input));
 template <class Input>
 bool rows_allow_16_byte_loads(const Input* matrix, int ld) {
   return reinterpret_cast<std::uintptr_t>(matrix) % 16 == 0 && ld % kChunkElements<Input> == 0;
+}
+
+/// The widest load of 2, 4, 8 or 16 bytes (at most 16) that every row of `matrix` (leading
+/// dimension `ld`) allows from any offset that is a multiple of 8 elements: the lowest set bit of
+/// its address, its row's bytes and 16.
+template <class Input>
+int widest_row_load_bytes(const Input* matrix, int ld) {
+  const std::uintptr_t bits = reinterpret_cast<std::uintptr_t>(matrix) |
+                              static_cast<std::uintptr_t>(ld) * sizeof(Input) | 16u;
+  return static_cast<int>(bits & (~bits + 1u));
 }
 
 }  // namespace cudalabs

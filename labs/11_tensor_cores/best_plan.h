@@ -209,17 +209,38 @@ inline bool one_launch_rung_pays(const cudalabs::GemmShape& shape, const Special
 inline constexpr double kSpecializedLaunchUs = 1.8;
 
 /// The few-columns kernel's (few_columns.cuh) costs, fitted to its GPU time a launch (graph
-/// replays) at 22 shapes of 1 to 8 columns with every launch forced onto it
-/// (docs/data/history/gemm_random_shapes_s18/callE_*): its start, one block of one slice at 1 x 1 x
-/// 16 and 100 x 3 x 200 (2.4 and 2.7 us); the values of A an SM multiplies a microsecond, its two
-/// blocks together, bound by the instructions each value takes (its conversion, its share of B's
-/// shared loads, 4 or 8 FMAs) rather than by DRAM or the FMAs alone: 6,067, 6,690, 5,890 and 6,240
-/// at 9313 x 8 x 9424, 16384 x 8 x 16384, 11776 x 7 x 5552 and 8192 x 4 x 1024, 4 columns as fast
-/// as 8. Split, its parts cost what common/slice_sums.h's in_place_sums_us says (32 x 1 x 100000
-/// in 261 slices took 65 us, 1 x 8 x 1000000 in 977 239).
-inline constexpr double kFewColumnsStartUs = 2.5;
-/// Values of A one SM multiplies a microsecond on the few-columns kernel (above).
-inline constexpr double kFewColumnsSmValuesPerUs = 6000.0;
+/// replays) on the H200 at 26 shapes of 1 to 8 columns and every alignment of A, at 3 to 6 slices
+/// of K each (122 plans; docs/data/history/lab11_few_columns_s35_nvidia-h200/: rms log error 0.12,
+/// the plan the model picks of those timed 1.02 of the fastest's time on average, 1.15 at worst):
+/// its start; each round of blocks' latency beside its values (B's slice staged, the first chunk's
+/// trip from DRAM, the parts summed), longer where B's slice arrives a value a load than a row of
+/// 8 columns a 16-byte load; the values of A one SM multiplies a microsecond, its blocks together,
+/// at A's 16-byte loads and at narrower ones (up to 16 loads a lane a row instead of 2). Split, its
+/// parts cost what common/slice_sums.h's in_place_sums_us says.
+inline constexpr double kFewColumnsStartUs = 0.6;
+/// Each round of the few-columns kernel's blocks beside its values, B's rows loaded whole (above).
+inline constexpr double kFewColumnsRoundUs = 1.0;
+/// The same, B loaded a value a load (above).
+inline constexpr double kFewColumnsNarrowBRoundUs = 2.6;
+/// Values of A one SM multiplies a microsecond on the few-columns kernel where A's rows allow
+/// 16-byte loads (above).
+inline constexpr double kFewColumnsSmValuesPerUs = 17000.0;
+/// The same where they do not (8-, 4- or 2-byte loads).
+inline constexpr double kFewColumnsNarrowSmValuesPerUs = 10500.0;
+
+/// How the few-columns kernel loads its operands, which its time depends on: A's rows 16 bytes a
+/// load or narrower; B's slice a row of 8 columns a 16-byte load or a value a load.
+struct FewColumnsLoads {
+  bool wide_a = true;  ///< A's rows allow 16-byte loads
+  bool wide_b = true;  ///< B is 8 columns in rows that allow 16-byte loads
+};
+
+/// The loads the few-columns kernel takes for `shape` where TMA would need A's rows copied
+/// (`copy_a`: they do not allow 16-byte loads) or B's (`copy_b`).
+inline FewColumnsLoads few_columns_loads(const cudalabs::GemmShape& shape, bool copy_a,
+                                         bool copy_b) {
+  return {!copy_a, shape.n == 8 && !copy_b};
+}
 
 /// How `best` runs the few-columns kernel: K in `slices` slices of `slice_k` values (the last the
 /// rest), one block per 32 rows of C and slice.
@@ -244,16 +265,20 @@ inline bool few_columns_fit(const cudalabs::GemmShape& shape) {
 }
 
 /// The model's time of the few-columns kernel on `shape` with K in slices of `slice_k` on `sms`
-/// SMs: its start, then the busiest SM's rounds of blocks (kFewColumnsBlocksPerSm at a time, each
-/// its 32 rows by its slice at kFewColumnsSmValuesPerUs) or A and B read once from DRAM, whichever
-/// is longer; split, the sum of the slices (in_place_sums_us: a block's rows are a region).
-inline double predicted_few_columns_us(const cudalabs::GemmShape& shape, int slice_k, int sms) {
+/// SMs, its operands loaded as `loads` says: its start, then the busiest SM's rounds
+/// of blocks (kFewColumnsBlocksPerSm at a time, each its 32 rows by its slice) or A and B read once
+/// from DRAM, whichever is longer; split, the sum of the slices (in_place_sums_us: a block's rows
+/// are a region).
+inline double predicted_few_columns_us(const cudalabs::GemmShape& shape, int slice_k, int sms,
+                                       FewColumnsLoads loads) {
   const int slices = cudalabs::ceil_div(shape.k, slice_k);
   const double blocks = static_cast<double>(few_columns_row_blocks(shape)) * slices;
   const double rounds = std::ceil(blocks / (static_cast<double>(kFewColumnsBlocksPerSm) * sms));
-  const double block_values = static_cast<double>(kFewColumnsBlockRows) * slice_k;
-  const double compute_us =
-      rounds * kFewColumnsBlocksPerSm * block_values / kFewColumnsSmValuesPerUs;
+  const double round_values =
+      static_cast<double>(kFewColumnsBlocksPerSm) * kFewColumnsBlockRows * slice_k;
+  const double rate = loads.wide_a ? kFewColumnsSmValuesPerUs : kFewColumnsNarrowSmValuesPerUs;
+  const double round_us = loads.wide_b ? kFewColumnsRoundUs : kFewColumnsNarrowBRoundUs;
+  const double compute_us = rounds * (round_us + round_values / rate);
   const double m = shape.m, n = shape.n, k = shape.k;
   const double memory_us = (2.0 * (m * k + k * n) + 4.0 * m * n) / (kDramGBps * 1e3);
   double us = kFewColumnsStartUs + std::max(compute_us, memory_us);
@@ -269,10 +294,12 @@ inline int few_columns_extra_slices(int sms, int row_blocks) {
   return cudalabs::ceil_div(4 * kFewColumnsBlocksPerSm * sms, row_blocks);
 }
 
-/// The few-columns kernel's plan for `shape` (few_columns_fit) on `sms` SMs: of the slices of K
-/// that its blocks' shared memory holds (at most kFewColumnsMaxSliceK values, a multiple of 8),
-/// from the fewest to few_columns_extra_slices more, the fastest by the model.
-inline FewColumnsPlan plan_few_columns(const cudalabs::GemmShape& shape, int sms) {
+/// The few-columns kernel's plan for `shape` (few_columns_fit) on `sms` SMs, its operands loaded
+/// as `loads` says: of the slices of K that its blocks' shared memory holds (at most
+/// kFewColumnsMaxSliceK values, a multiple of 8), from the fewest to few_columns_extra_slices more,
+/// the fastest by the model.
+inline FewColumnsPlan plan_few_columns(const cudalabs::GemmShape& shape, int sms,
+                                       FewColumnsLoads loads) {
   const int row_blocks = few_columns_row_blocks(shape);
   const int least = cudalabs::ceil_div(shape.k, kFewColumnsMaxSliceK);
   const int most =
@@ -281,7 +308,7 @@ inline FewColumnsPlan plan_few_columns(const cudalabs::GemmShape& shape, int sms
   for (int count = least; count <= most; ++count) {
     const int slice_k = (cudalabs::ceil_div(shape.k, count) + 7) / 8 * 8;
     if (slice_k > kFewColumnsMaxSliceK) continue;
-    const double us = predicted_few_columns_us(shape, slice_k, sms);
+    const double us = predicted_few_columns_us(shape, slice_k, sms, loads);
     if (best.slice_k == 0 || us < best.predicted_us)
       best = {cudalabs::ceil_div(shape.k, slice_k), slice_k, us};
   }

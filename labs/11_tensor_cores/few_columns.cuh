@@ -6,175 +6,227 @@
 // rows must be copied before TMA can read them (8 bytes apart), and the product is a
 // matrix-vector product in disguise, bound by reading A once: one launch of 64-wide tiles took
 // 17.5 us at 130 x 4 x 2256 to read 0.6 MB (Nsight Compute), and more slices of K did not make
-// them faster at 5040 x 8 x 2296 (docs/data/history/gemm_random_shapes_s18/). So each warp streams
-// kFewColumnsWarpRows rows of A over its block's slice of K (gridDim.y slices), its lanes side by
-// side along K, 8 values a lane (one 16-byte load a row where A's rows allow it, element by element
-// otherwise; the next 8 loaded while these are multiplied), and multiplies them with FP32 FMAs: a
-// few columns leave the tensor cores nothing to fill. The block's slice of B, at most
-// kFewColumnsMaxSliceK x kCols values, is converted to FP32 in shared memory first, where every
-// lane reads the kCols values of its 8 rows of B (padded every 8 rows so that the lanes' 128-bit
-// loads do not collide). The lanes' sums meet through shuffles. With K split, each block writes its
-// slice's part of C into the workspace and the last slice of its rows to arrive adds them all into
-// C (common/split_finish.cuh), or, in a stream being captured, one more kernel does.
+// them faster at 5040 x 8 x 2296 (docs/data/history/gemm_random_shapes_s18/). So a block streams
+// kFewColumnsBlockRows rows of A over its slice of K (gridDim.y slices) straight from global
+// memory, and at most 8 columns are one mma.sync m16n8k16: its n8 is all of C's columns. A warp
+// takes 16 rows and every fourth 64 values of the slice's K; lane (g, t) loads 16 consecutive
+// values of rows g and g + 8 at the widest loads A's rows allow (16, 8, 4 or 2 bytes: a vocabulary
+// of 50,257 leaves rows 2-byte aligned, and element loads are the slowest), the next 16 in flight
+// while these are multiplied; they are four MMAs' A fragments once K is read in the order the lanes
+// hold it: a sum over K may take K in any order, provided B's fragments take the same one. The
+// block's slice of B, at most kFewColumnsMaxSliceK x 8 values, is staged in shared memory first,
+// transposed (a row of 8 columns a 16-byte load where B's rows allow it, every load of a thread in
+// flight at once), so that lane (g, t) reads its 16 values of column g in two 16-byte loads. The
+// four warps of a row group meet in shared memory. With K split, each block writes its slice's part
+// of C into the workspace and the last slice of its rows to arrive adds them all into C
+// (common/split_finish.cuh), or, in a stream being captured, one more kernel does. (Until session
+// 34 the kernel multiplied with FP32 FMAs, 8 values of K a lane:
+// docs/data/history/lab11_few_columns_s35_nvidia-h200/ measures the two side by side.)
 #pragma once
 
 #include "common/gemm_device.cuh"
 #include "common/gemm_types.h"
 #include "common/split_finish.cuh"
+#include "tensor_core_ptx.cuh"
 #include "tiles.h"
 
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 namespace lab11 {
 namespace {
 
-// Floats of the shared B for `k` rows of kCols: a row of kCols floats each, 4 more after every 8
-// rows (a lane's 8 rows are contiguous; lane l's start 4 l banks on from lane 0's).
-template <int kCols>
-__host__ __device__ constexpr int few_columns_b_offset(int k) {
-  return k * kCols + k / 8 * 4;
-}
+// Values of K a lane holds of each of its rows, and a warp's chunk of K (the lanes of a row side by
+// side).
+inline constexpr int kFewColumnsLaneK = 16;
+inline constexpr int kFewColumnsChunk = 4 * kFewColumnsLaneK;
+// BF16 values between the shared B's columns: its longest slice of K (a whole number of chunks),
+// and 8 more, so that the 8 lanes of a quarter warp's 16-byte loads (columns g and g + 1, t 32
+// bytes apart) fall in distinct banks: a column's start 16 bytes on from the last modulo 128.
+inline constexpr int kFewColumnsBStride = kFewColumnsMaxSliceK + 8;
+static_assert(kFewColumnsMaxSliceK % kFewColumnsChunk == 0, "a slice's chunks fit the columns");
+// Warps of a block that share a row group, each every fourth chunk of the slice's K.
+inline constexpr int kFewColumnsStripes = kFewColumnsWarps / (kFewColumnsBlockRows / 16);
 
-// Eight BF16 values of A as loaded, converted only when multiplied (so that the next chunk's loads
-// are in flight while this chunk's FMAs run): one 16-byte load when kVector, else eight 2-byte
-// ones.
-template <bool kVector>
-struct EightValues {
-  unsigned bits[kVector ? 4 : 8];  ///< two values a word (kVector), else one a word
+// A lane's kFewColumnsLaneK BF16 values of a row as loaded (the next chunk's loads in flight while
+// this chunk's MMAs run), kBytes at a time, the widest A's rows allow: two values a register, or
+// with 2-byte loads one a register until the MMA takes them (packing them as they arrive would
+// wait for the loads).
+template <int kBytes>
+struct RowValues {
+  static constexpr int kCount = kFewColumnsLaneK;
+  static constexpr int kWords = kBytes >= 4 ? kCount / 2 : kCount;
+  unsigned bits[kWords];
 
-  // The eight values at `p`, `valid` of them (the rest zero): one 16-byte load when kVector and
-  // all 8 are valid.
+  // The values at `p` (16-byte aligned within the row), `valid` of them (the rest zero).
   __device__ __forceinline__ void load(const __nv_bfloat16* p, int valid) {
-    if constexpr (kVector) {
-      if (valid >= 8) {
-        const uint4 raw = __ldg(reinterpret_cast<const uint4*>(p));
-        bits[0] = raw.x;
-        bits[1] = raw.y;
-        bits[2] = raw.z;
-        bits[3] = raw.w;
-        return;
-      }
-      const auto* halves = reinterpret_cast<const unsigned short*>(p);
+    const auto* halves = reinterpret_cast<const unsigned short*>(p);
+    if (valid >= kCount) {
+      if constexpr (kBytes >= 4) {
+        using Word = std::conditional_t<kBytes == 16, uint4,
+                                        std::conditional_t<kBytes == 8, uint2, unsigned>>;
+        constexpr int kPerLoad = kBytes / 4;
 #pragma unroll
-      for (int i = 0; i < 4; ++i) {
-        const unsigned low = 2 * i < valid ? __ldg(halves + 2 * i) : 0u;
-        const unsigned high = 2 * i + 1 < valid ? __ldg(halves + 2 * i + 1) : 0u;
-        bits[i] = low | high << 16;
-      }
-    } else {
-      const auto* halves = reinterpret_cast<const unsigned short*>(p);
+        for (int l = 0; l < kWords / kPerLoad; ++l) {
+          const Word raw = __ldg(reinterpret_cast<const Word*>(p) + l);
+          memcpy(&bits[l * kPerLoad], &raw, kBytes);
+        }
+      } else {
 #pragma unroll
-      for (int i = 0; i < 8; ++i) bits[i] = i < valid ? __ldg(halves + i) : 0u;
+        for (int i = 0; i < kCount; ++i) bits[i] = __ldg(halves + i);
+      }
+      return;
+    }
+    // The slice's last values, one at a time.
+#pragma unroll
+    for (int w = 0; w < kWords; ++w) {
+      if constexpr (kBytes >= 4) {
+        const unsigned low = 2 * w < valid ? __ldg(halves + 2 * w) : 0u;
+        const unsigned high = 2 * w + 1 < valid ? __ldg(halves + 2 * w + 1) : 0u;
+        bits[w] = low | high << 16;
+      } else {
+        bits[w] = w < valid ? __ldg(halves + w) : 0u;
+      }
     }
   }
-  // Value i as a float.
-  __device__ __forceinline__ float operator[](int i) const {
-    if constexpr (kVector) {
-      return __uint_as_float(i % 2 == 0 ? bits[i / 2] << 16 : bits[i / 2] & 0xFFFF0000u);
+  // Values 2 i and 2 i + 1 as one register, the lower in the low half (an MMA fragment's pair).
+  __device__ __forceinline__ std::uint32_t pair(int i) const {
+    if constexpr (kBytes >= 4) {
+      return bits[i];
     } else {
-      return __uint_as_float(bits[i] << 16);
+      return bits[2 * i] | bits[2 * i + 1] << 16;
     }
   }
 };
 
-template <int kCols, bool kVector>
+template <int kCols, int kBytes>
 __global__ void __launch_bounds__(kFewColumnsThreads, kFewColumnsBlocksPerSm)
     few_columns_kernel(cudalabs::Bf16GemmArgs args, int slice_k, cudalabs::SplitFinish finish) {
-  __shared__ __align__(16) float b_shared[few_columns_b_offset<kCols>(kFewColumnsMaxSliceK)];
+  static_assert(kCols <= 8 && kFewColumnsBlockRows % 16 == 0, "8 columns, row groups of 16");
+  __shared__ __align__(16) unsigned short b_shared[8 * kFewColumnsBStride];  // [column][k], BF16
+  __shared__ float partial[kFewColumnsWarps][32][4];  // each warp's accumulators, to be summed
   __shared__ int last_part;
   const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
+  const int g = lane / 4, t = lane % 4;  // the MMA's row (and B's column) and pair in it
+  const int group = warp / kFewColumnsStripes, stripe = warp % kFewColumnsStripes;
   const int k0 = static_cast<int>(blockIdx.y) * slice_k;
   const int k_len = min(slice_k, args.k - k0);
   const int block_row0 = static_cast<int>(blockIdx.x) * kFewColumnsBlockRows;
+  const int row0 = block_row0 + group * 16 + g;  // this lane's rows: row0 and row0 + 8
 
-  // The warp's rows (past M: the last row, read and never stored), from this slice's first value.
-  const __nv_bfloat16* a_row[kFewColumnsWarpRows];
+  // The lane's two rows (past M: the last row, read and never stored), from this slice's first
+  // value, and their first 8 values, in flight while B is staged.
+  const __nv_bfloat16* a_row[2];
 #pragma unroll
-  for (int r = 0; r < kFewColumnsWarpRows; ++r) {
-    const int row = min(block_row0 + warp * kFewColumnsWarpRows + r, args.m - 1);
-    a_row[r] = args.a + static_cast<long long>(row) * args.lda + k0;
-  }
-  // The first 8 values of each row, in flight while B is staged.
-  EightValues<kVector> a[kFewColumnsWarpRows], next[kFewColumnsWarpRows];
-  if (lane * 8 < k_len) {
+  for (int h = 0; h < 2; ++h)
+    a_row[h] = args.a + static_cast<long long>(min(row0 + 8 * h, args.m - 1)) * args.lda + k0;
+  constexpr int kStep = kFewColumnsChunk * kFewColumnsStripes;  // K a warp advances per chunk
+  constexpr int kLaneK = kFewColumnsLaneK;
+  RowValues<kBytes> a[2], next[2];
+  const int first_chunk = stripe * kFewColumnsChunk;  // the warp's: first_chunk + kStep i < k_len
+  if (first_chunk < k_len) {
+    const int k = first_chunk + kLaneK * t;
 #pragma unroll
-    for (int r = 0; r < kFewColumnsWarpRows; ++r)
-      next[r].load(a_row[r] + lane * 8, k_len - lane * 8);
+    for (int h = 0; h < 2; ++h) next[h].load(a_row[h] + k, k_len - k);
   }
 
-  // This slice's B in FP32, zeros past N and up to the lanes' last group of 8 rows; kBatch loads a
-  // thread in flight at once, so that the staging takes a few L2 trips rather than one a value.
-  constexpr int kBatch = 8;
-  const int b_rows = (k_len + 7) / 8 * 8;
-  const auto* b_bits = reinterpret_cast<const unsigned short*>(args.b);
-  for (int first = static_cast<int>(threadIdx.x); first < b_rows * kCols;
-       first += kFewColumnsThreads * kBatch) {
-    unsigned value[kBatch];
+  // This slice's B, transposed: column c of B at b_shared[c * kFewColumnsBStride], zeros past N
+  // and past the slice up to its last chunk (A is zero there, B must be finite). Every load of a
+  // thread is in flight at once: with 8 columns in 16-byte rows, one row of B a load; else one
+  // value.
+  const int b_rows = (k_len + kFewColumnsChunk - 1) / kFewColumnsChunk * kFewColumnsChunk;
+  const bool b_rows_wide = kCols == 8 && args.n == 8 && args.ldb % 8 == 0 &&
+                           reinterpret_cast<std::uintptr_t>(args.b) % 16 == 0;
+  if (b_rows_wide) {
+    constexpr int kRowsEach = kFewColumnsMaxSliceK / kFewColumnsThreads;
+    uint4 rows[kRowsEach];
 #pragma unroll
-    for (int q = 0; q < kBatch; ++q) {
-      const int i = first + q * kFewColumnsThreads, k = i / kCols, c = i % kCols;
-      value[q] = k < k_len && c < args.n
-                     ? __ldg(b_bits + static_cast<long long>(k0 + k) * args.ldb + c)
-                     : 0u;
+    for (int j = 0; j < kRowsEach; ++j) {
+      const int k = static_cast<int>(threadIdx.x) + j * kFewColumnsThreads;
+      rows[j] = k < k_len ? __ldg(reinterpret_cast<const uint4*>(
+                                args.b + static_cast<long long>(k0 + k) * args.ldb))
+                          : make_uint4(0u, 0u, 0u, 0u);
     }
 #pragma unroll
-    for (int q = 0; q < kBatch; ++q) {
-      const int i = first + q * kFewColumnsThreads;
-      if (i < b_rows * kCols)
-        b_shared[few_columns_b_offset<kCols>(i / kCols) + i % kCols] =
-            __uint_as_float(value[q] << 16);
+    for (int j = 0; j < kRowsEach; ++j) {
+      const int k = static_cast<int>(threadIdx.x) + j * kFewColumnsThreads;
+      unsigned short value[8];
+      memcpy(value, &rows[j], sizeof(value));
+      if (k < b_rows) {
+#pragma unroll
+        for (int c = 0; c < 8; ++c) b_shared[c * kFewColumnsBStride + k] = value[c];
+      }
+    }
+  } else {
+    constexpr int kBatch = kFewColumnsMaxSliceK * kCols / kFewColumnsThreads;
+    const auto* b_bits = reinterpret_cast<const unsigned short*>(args.b);
+    for (int first_value = static_cast<int>(threadIdx.x); first_value < b_rows * kCols;
+         first_value += kFewColumnsThreads * kBatch) {
+      unsigned short value[kBatch];
+#pragma unroll
+      for (int q = 0; q < kBatch; ++q) {
+        const int i = first_value + q * kFewColumnsThreads, k = i / kCols, c = i % kCols;
+        value[q] = k < k_len && c < args.n
+                       ? __ldg(b_bits + static_cast<long long>(k0 + k) * args.ldb + c)
+                       : static_cast<unsigned short>(0);
+      }
+#pragma unroll
+      for (int q = 0; q < kBatch; ++q) {
+        const int i = first_value + q * kFewColumnsThreads;
+        if (i < b_rows * kCols) b_shared[i % kCols * kFewColumnsBStride + i / kCols] = value[q];
+      }
     }
   }
   __syncthreads();
 
-  float acc[kFewColumnsWarpRows][kCols] = {};
-  int k = lane * 8;
-  for (; k < k_len; k += 32 * 8) {
+  // Chunks of 64 values: lane (g, t) holds values 16 t .. 16 t + 15 of rows g and g + 8, and of
+  // B's column g; MMA j takes values 16 t + 4 j .. 16 t + 4 j + 3 as the fragment's pairs (2 t,
+  // 2 t + 1) and (2 t + 8, 2 t + 9).
+  // The chunk's start is the whole warp's (mma.sync needs every lane); a lane's values past the
+  // slice load as zeros.
+  float acc[4] = {};
+  for (int chunk = first_chunk; chunk < k_len; chunk += kStep) {
+    a[0] = next[0];
+    a[1] = next[1];
+    const int k = chunk + kLaneK * t;  // this lane's first value of the chunk
+    if (chunk + kStep < k_len) {       // the next chunk's loads, in flight during this one's MMAs
 #pragma unroll
-    for (int r = 0; r < kFewColumnsWarpRows; ++r) a[r] = next[r];
-    if (k + 32 * 8 < k_len) {  // the next chunk's loads, in flight during this one's FMAs
-#pragma unroll
-      for (int r = 0; r < kFewColumnsWarpRows; ++r)
-        next[r].load(a_row[r] + k + 32 * 8, k_len - k - 32 * 8);
+      for (int h = 0; h < 2; ++h) next[h].load(a_row[h] + k + kStep, k_len - k - kStep);
     }
-    const float* b = b_shared + few_columns_b_offset<kCols>(k);
+    const auto* b = reinterpret_cast<const uint4*>(b_shared + g * kFewColumnsBStride + k);
 #pragma unroll
-    for (int j = 0; j < 8; ++j) {
-      float b_row[kCols];
-#pragma unroll
-      for (int c = 0; c < kCols; c += 4) {
-        const float4 v = *reinterpret_cast<const float4*>(b + j * kCols + c);
-        b_row[c] = v.x;
-        b_row[c + 1] = v.y;
-        b_row[c + 2] = v.z;
-        b_row[c + 3] = v.w;
-      }
-#pragma unroll
-      for (int r = 0; r < kFewColumnsWarpRows; ++r) {
-        const float value = a[r][j];
-#pragma unroll
-        for (int c = 0; c < kCols; ++c) acc[r][c] = fmaf(value, b_row[c], acc[r][c]);
-      }
+    for (int q = 0; q < kLaneK / 8; ++q) {
+      const uint4 b_values = g < kCols ? b[q] : make_uint4(0u, 0u, 0u, 0u);  // kCols: B's columns
+      const int p = 4 * q;  // the first of these 8 values' pairs
+      const std::uint32_t first_a[4] = {a[0].pair(p), a[1].pair(p), a[0].pair(p + 1),
+                                        a[1].pair(p + 1)};
+      ptx::mma_m16n8k16_bf16(acc, first_a, b_values.x, b_values.y);
+      const std::uint32_t second_a[4] = {a[0].pair(p + 2), a[1].pair(p + 2), a[0].pair(p + 3),
+                                         a[1].pair(p + 3)};
+      ptx::mma_m16n8k16_bf16(acc, second_a, b_values.z, b_values.w);
     }
   }
 
-  // The lanes' sums, then lane r * kCols + c stores row r, column c: C itself with K whole, this
-  // slice's part of the workspace (args.c: alpha 1, beta 0) with K split.
-  float* part = args.c + static_cast<long long>(blockIdx.y) * args.m * args.ldc;
+  // The stripes' sums meet in shared memory; stripe 0's lanes store rows row0 and row0 + 8,
+  // columns 2 t and 2 t + 1: C itself with K whole, this slice's part of the workspace (args.c:
+  // alpha 1, beta 0) with K split.
 #pragma unroll
-  for (int r = 0; r < kFewColumnsWarpRows; ++r) {
+  for (int i = 0; i < 4; ++i) partial[warp][lane][i] = acc[i];
+  __syncthreads();
+  if (stripe == 0) {
+    float* part = args.c + static_cast<long long>(blockIdx.y) * args.m * args.ldc;
 #pragma unroll
-    for (int c = 0; c < kCols; ++c) {
-      float sum = acc[r][c];
+    for (int i = 0; i < 4; ++i) {
+      float sum = acc[i];
 #pragma unroll
-      for (int offset = 16; offset > 0; offset /= 2)
-        sum += __shfl_xor_sync(0xFFFFFFFFu, sum, offset);
-      const int row = block_row0 + warp * kFewColumnsWarpRows + r;
-      if (lane == r * kCols + c && row < args.m && c < args.n)
-        cudalabs::store_gemm_result(part + static_cast<long long>(row) * args.ldc + c, sum,
+      for (int s = 1; s < kFewColumnsStripes; ++s) sum += partial[warp + s][lane][i];
+      const int row = row0 + (i / 2) * 8, column = 2 * t + i % 2;
+      if (row < args.m && column < args.n)
+        cudalabs::store_gemm_result(part + static_cast<long long>(row) * args.ldc + column, sum,
                                     args.alpha, args.beta);
     }
   }

@@ -360,23 +360,47 @@ void launch_specialized(const Bf16GemmArgs& args, cudaStream_t stream) {
 
 // ---- The few-columns kernel (few_columns.cuh), `best`'s for a C of at most 8 columns ----
 
-// The few-columns kernel for a C of `n` columns (4 or 8 a block) over A whose rows allow 16-byte
-// loads (`vector`) or not.
+// The few-columns kernel for a C of `n` columns (4 or 8 a block) over A whose rows allow loads of
+// `load_bytes` (common/row_alignment.h: widest_row_load_bytes).
 using FewColumnsKernel = void (*)(Bf16GemmArgs, int, cudalabs::SplitFinish);
-FewColumnsKernel few_columns_kernel_for(int n, bool vector) {
-  if (n <= 4) return vector ? &few_columns_kernel<4, true> : &few_columns_kernel<4, false>;
-  return vector ? &few_columns_kernel<8, true> : &few_columns_kernel<8, false>;
+template <int kCols>
+FewColumnsKernel few_columns_kernel_of(int load_bytes) {
+  switch (load_bytes) {
+    case 16:
+      return &few_columns_kernel<kCols, 16>;
+    case 8:
+      return &few_columns_kernel<kCols, 8>;
+    case 4:
+      return &few_columns_kernel<kCols, 4>;
+    default:
+      return &few_columns_kernel<kCols, 2>;
+  }
+}
+FewColumnsKernel few_columns_kernel_for(int n, int load_bytes) {
+  return n <= 4 ? few_columns_kernel_of<4>(load_bytes) : few_columns_kernel_of<8>(load_bytes);
 }
 
-// plan_few_columns for the shape, remembered (common/remembered_plan.h).
-const FewColumnsPlan& planned_few_columns(const GemmShape& shape) {
-  return cudalabs::remembered_plan<FewColumnsPlan>(shape, &plan_few_columns);
+// plan_few_columns for the shape and its loads, remembered (common/remembered_plan.h), one memory
+// for each kind of loads (each lambda is a type of its own).
+template <bool kWideA, bool kWideB>
+const FewColumnsPlan& remembered_few_columns(const GemmShape& shape) {
+  return cudalabs::remembered_plan<FewColumnsPlan>(shape, [](const GemmShape& s, int sms) {
+    return plan_few_columns(s, sms, {kWideA, kWideB});
+  });
+}
+const FewColumnsPlan& planned_few_columns(const GemmShape& shape, FewColumnsLoads loads) {
+  if (loads.wide_a)
+    return loads.wide_b ? remembered_few_columns<true, true>(shape)
+                        : remembered_few_columns<true, false>(shape);
+  return loads.wide_b ? remembered_few_columns<false, true>(shape)
+                      : remembered_few_columns<false, false>(shape);
 }
 
 // The few-columns kernel's launch for `shape` as `plan` cuts K: a block per 32 rows and slice.
-KernelLaunch few_columns_launch(const GemmShape& shape, const FewColumnsPlan& plan, bool vector) {
+KernelLaunch few_columns_launch(const GemmShape& shape, const FewColumnsPlan& plan,
+                                int load_bytes) {
   return {
-      reinterpret_cast<const void*>(few_columns_kernel_for(shape.n, vector)),
+      reinterpret_cast<const void*>(few_columns_kernel_for(shape.n, load_bytes)),
       cudalabs::checked_grid(few_columns_row_blocks(shape), plan.slices, 1, "lab11 few_columns"),
       dim3(kFewColumnsThreads), 0};
 }
@@ -385,9 +409,9 @@ KernelLaunch few_columns_launch(const GemmShape& shape, const FewColumnsPlan& pl
 // block writes its slice's part into a workspace and the last slice of its rows to arrive adds
 // them into C (launch_split; in a stream being captured, the summing kernel does).
 void run_few_columns(const Bf16GemmArgs& args, const FewColumnsPlan& plan, cudaStream_t stream) {
-  const bool vector = cudalabs::rows_allow_16_byte_loads(args.a, args.lda);
-  const FewColumnsKernel kernel = few_columns_kernel_for(args.n, vector);
-  const KernelLaunch config = few_columns_launch(args.shape(), plan, vector);
+  const int load_bytes = cudalabs::widest_row_load_bytes(args.a, args.lda);
+  const FewColumnsKernel kernel = few_columns_kernel_for(args.n, load_bytes);
+  const KernelLaunch config = few_columns_launch(args.shape(), plan, load_bytes);
   const auto launch = [&](const Bf16GemmArgs& gemm, const cudalabs::SplitFinish& finish,
                           cudaStream_t on) {
     kernel<<<config.grid, config.block, 0, on>>>(gemm, plan.slice_k, finish);
@@ -461,9 +485,10 @@ decltype(auto) on_plan_tile(const SpecializedPlan& plan, Run&& run) {
 KernelLaunch describe_best(const GemmShape& shape) {
   if (!hopper_rungs_run_here()) return MmaSwizzledRung::describe(shape);
   const SpecializedPlan& plan = planned_best(shape);
+  const FewColumnsLoads aligned = few_columns_loads(shape, false, false);
   if (few_columns_fit(shape) &&
-      few_columns_pays(shape, plan, planned_few_columns(shape), false, false))
-    return few_columns_launch(shape, planned_few_columns(shape), true);
+      few_columns_pays(shape, plan, planned_few_columns(shape, aligned), false, false))
+    return few_columns_launch(shape, planned_few_columns(shape, aligned), 16);
   if (short_k_pays(shape, plan, false, false, cudalabs::multiprocessor_count()))
     return short_k_launch(shape, true, true);
   return on_plan_tile(plan, [&]<int kWidth, int kRows>() {
@@ -480,7 +505,8 @@ void launch_best(const Bf16GemmArgs& args, cudaStream_t stream) {
   const bool copy_b = !cudalabs::rows_allow_16_byte_loads(args.b, args.ldb);
   // A C of a few columns: A read once in place, at any alignment (few_columns.cuh)
   if (few_columns_fit(args.shape())) {
-    const FewColumnsPlan& few = planned_few_columns(args.shape());
+    const FewColumnsPlan& few =
+        planned_few_columns(args.shape(), few_columns_loads(args.shape(), copy_a, copy_b));
     if (few_columns_pays(args.shape(), plan, few, copy_a, copy_b))
       return run_few_columns(args, few, stream);
   }

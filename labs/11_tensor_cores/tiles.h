@@ -216,18 +216,18 @@ inline constexpr double specialized_tile_rate(int width, int rows = 128) {
 }
 
 /// The few-columns kernel (few_columns.cuh, given code `best` runs for a C of at most
-/// kFewColumnsMax columns): blocks of kFewColumnsWarps warps, each warp kFewColumnsWarpRows rows of
-/// A over the block's slice of K (at most kFewColumnsMaxSliceK values, whose B the block holds in
-/// shared memory), its lanes 8 values of K apart.
-inline constexpr int kFewColumnsMax = 8;       ///< C of at most this many columns may take it
-inline constexpr int kFewColumnsWarps = 8;     ///< warps per block
-inline constexpr int kFewColumnsWarpRows = 4;  ///< rows of A (and C) per warp
+/// kFewColumnsMax columns): blocks of kFewColumnsWarps warps on kFewColumnsBlockRows rows of A (and
+/// C) over the block's slice of K (at most kFewColumnsMaxSliceK values, whose B the block holds in
+/// shared memory), a warp 16 rows (one mma.sync m16n8k16 a step: its n8 holds all the columns) and
+/// every fourth chunk of 64 values of the slice.
+inline constexpr int kFewColumnsMax = 8;         ///< C of at most this many columns may take it
+inline constexpr int kFewColumnsWarps = 8;       ///< warps per block
+inline constexpr int kFewColumnsBlockRows = 32;  ///< rows of A (and C) per block
 inline constexpr int kFewColumnsThreads = kFewColumnsWarps * 32;  ///< threads per block
-inline constexpr int kFewColumnsBlockRows = kFewColumnsWarps * kFewColumnsWarpRows;  ///< per block
 /// Blocks an SM holds at once, which the kernel's __launch_bounds__ asks for (128 registers a
-/// thread: a lane's sums, its 8 values of 4 rows and the next 8 in flight).
+/// thread, which it fits without spilling; 3 blocks leave 80, and it spills).
 inline constexpr int kFewColumnsBlocksPerSm = 2;
-/// The longest slice of K a block takes: its B, 8 columns of FP32, in 34 KiB of shared memory.
+/// The longest slice of K a block takes: its B, 8 columns of BF16, in 17 KiB of shared memory.
 inline constexpr int kFewColumnsMaxSliceK = 1024;
 
 /// The short-K kernel (short_k.cuh, given code `best` runs where a short K leaves a GEMM mostly

@@ -182,7 +182,9 @@ TEST(BestPlan, IsAPlanTheKernelRunsAndTheFastestByTheModel) {
       continue;
     }
     EXPECT_LE(plan.predicted_us, kSplitMustSave * whole) << shape.label() << " on " << count;
-    if (plan.rows == 64) EXPECT_GT(shape.n, kFewColumnsMax) << shape.label();
+    if (plan.rows == 64) {
+      EXPECT_GT(shape.n, kFewColumnsMax) << shape.label();
+    }
     for (const int rows : {128, 64}) {
       for (const int width : {64, 128, 256}) {
         if (rows == 64 && (width == 256 || shape.n <= kFewColumnsMax)) continue;
@@ -316,50 +318,66 @@ TEST(BestPlan, RunsTheOneLaunchRungWhereTheCopysLaunchWouldBoundTheCall) {
 TEST(FewColumns, CutsKIntoSlicesTheKernelRunsTheFastestByTheModel) {
   // Every slice a multiple of 8 values (16-byte loads stay aligned), none past what a block's
   // shared memory holds, none empty, K covered, and no count of slices the model has faster up to
-  // four rounds of blocks past the fewest.
+  // four rounds of blocks past the fewest, whatever loads the operands allow.
   std::mt19937 random(53);
   for (int trial = 0; trial < 3000; ++trial) {
     GemmShape shape = draw_shape(random, 20000, 1 << 20);
     shape.n = 1 + shape.n % kFewColumnsMax;
+    const FewColumnsLoads loads{trial % 2 == 0, trial % 4 < 2};
     ASSERT_TRUE(few_columns_fit(shape)) << shape.label();
-    const FewColumnsPlan plan = plan_few_columns(shape, kH100Sms);
+    const FewColumnsPlan plan = plan_few_columns(shape, kH100Sms, loads);
     EXPECT_EQ(plan.slice_k % 8, 0) << shape.label();
     EXPECT_LE(plan.slice_k, kFewColumnsMaxSliceK) << shape.label();
     EXPECT_LT(static_cast<long long>(plan.slices - 1) * plan.slice_k, shape.k) << shape.label();
     EXPECT_GE(static_cast<long long>(plan.slices) * plan.slice_k, shape.k) << shape.label();
-    EXPECT_DOUBLE_EQ(plan.predicted_us, predicted_few_columns_us(shape, plan.slice_k, kH100Sms))
+    EXPECT_DOUBLE_EQ(plan.predicted_us,
+                     predicted_few_columns_us(shape, plan.slice_k, kH100Sms, loads))
         << shape.label();
     const int least = cudalabs::ceil_div(shape.k, kFewColumnsMaxSliceK);
     const int most = least + few_columns_extra_slices(kH100Sms, few_columns_row_blocks(shape));
     for (int count = 1; count <= most; ++count) {
       const int slice_k = (cudalabs::ceil_div(shape.k, count) + 7) / 8 * 8;
       if (slice_k > kFewColumnsMaxSliceK) continue;
-      EXPECT_LE(plan.predicted_us, predicted_few_columns_us(shape, slice_k, kH100Sms) + 1e-9)
+      EXPECT_LE(plan.predicted_us, predicted_few_columns_us(shape, slice_k, kH100Sms, loads) + 1e-9)
           << shape.label() << " in " << count << " slices";
     }
   }
+  // Narrower loads of A or of B: never sooner.
+  for (const GemmShape& shape : {GemmShape{5043, 8, 2296}, GemmShape{287, 8, 8528}}) {
+    const double wide = plan_few_columns(shape, kH100Sms, {true, true}).predicted_us;
+    EXPECT_LT(wide, plan_few_columns(shape, kH100Sms, {false, true}).predicted_us) << shape.label();
+    EXPECT_LT(wide, plan_few_columns(shape, kH100Sms, {true, false}).predicted_us) << shape.label();
+  }
+  // B's rows whole only where they are 8 columns that allow 16-byte loads (as the kernel has it).
+  EXPECT_TRUE(few_columns_loads({100, 8, 64}, false, false).wide_b);
+  EXPECT_FALSE(few_columns_loads({100, 8, 64}, false, true).wide_b);
+  EXPECT_FALSE(few_columns_loads({100, 4, 64}, false, false).wide_b);
+  EXPECT_FALSE(few_columns_loads({100, 8, 64}, true, false).wide_a);
   // A few rows over a long K: split, its blocks in one round.
-  const FewColumnsPlan gemv = plan_few_columns({287, 1, 8528}, kH100Sms);
+  const FewColumnsPlan gemv = plan_few_columns({287, 1, 8528}, kH100Sms, {true, false});
   EXPECT_TRUE(gemv.split());
   EXPECT_LE(few_columns_row_blocks({287, 1, 8528}) * gemv.slices,
             kFewColumnsBlocksPerSm * kH100Sms);
   // Many rows fill the SMs with K whole, unless K is longer than a block's shared memory.
-  EXPECT_FALSE(plan_few_columns({16384, 8, 1000}, kH100Sms).split());
-  EXPECT_EQ(plan_few_columns({16384, 8, 4000}, kH100Sms).slices, 4);
+  EXPECT_FALSE(plan_few_columns({16384, 8, 1000}, kH100Sms, {}).split());
+  EXPECT_EQ(plan_few_columns({16384, 8, 4000}, kH100Sms, {}).slices, 4);
 }
 
 TEST(FewColumns, RunsForFewColumnsWhereTheModelHasItSooner) {
   const auto pays = [](const GemmShape& shape, bool copy_b) {
-    return few_columns_pays(shape, plan_best(shape, kH100Sms), plan_few_columns(shape, kH100Sms),
-                            false, copy_b);
+    return few_columns_pays(
+        shape, plan_best(shape, kH100Sms),
+        plan_few_columns(shape, kH100Sms, few_columns_loads(shape, false, copy_b)), false, copy_b);
   };
   // The worst shapes of the random-shapes records: C of 1 to 4 columns over a long K, whose B
-  // rows TMA cannot read (copied first).
+  // rows TMA cannot read (copied first), and 8 columns over a K of a few slices, where the
+  // tensor cores' tiles took 1.3 times its time (history/lab11_few_columns_s35_nvidia-h200/).
   for (const GemmShape& shape :
        {GemmShape{287, 1, 8528}, GemmShape{130, 4, 2256}, GemmShape{282, 4, 1864}})
     EXPECT_TRUE(pays(shape, true)) << shape.label();
-  // Not where the kernel's instructions a value of A bound it well behind the tensor cores (it
-  // took twice their time at both: history/gemm_random_shapes_s18/).
+  EXPECT_TRUE(pays({5043, 8, 2296}, false));
+  // Not where many rounds of its blocks leave it behind the tensor cores' tiles (1.03 and 1.17
+  // times their time at its fastest slices: the same record).
   for (const GemmShape& shape : {GemmShape{16384, 8, 16384}, GemmShape{9313, 8, 9424}})
     EXPECT_FALSE(pays(shape, false)) << shape.label();
   // Never for more columns than the kernel holds, whatever the model says.

@@ -8,15 +8,16 @@
 // the sum), and more units of (tile, slice) than SMs, so that a block walks units of two slices
 // (each finishing in place where it is the last of its rows to arrive); and a small GEMM of one
 // k-block whose B TMA cannot read (628 columns), which `best` runs in one launch, no copy first;
-// and C of at most 8 columns, which `best` runs on the few-columns kernel: K split in place with A
-// off 16 bytes (element loads), 16-byte loads with a last partial chunk, padded and odd, and K
-// whole; and a short K under a large C, which `best` runs on the short-K kernel
-// (lab11_best_plan_test.cpp checks that it does): every operand off 16 bytes (element copies and
-// stores), B's 16-byte copies and C's 128-bit stores with A's rows odd and the last tile of rows
-// partial, K ending inside a step of 16 with padded rows, A's 16-byte copies over three chunks
-// of K, the last partial, and both operands copied an element at a time over four chunks, each
-// buffer filled twice; and a GEMM long enough that `best` copies A, 16-byte aligned but off
-// 128-byte lines, onto lines first (best_plan.h: copy_a_to_lines_pays), C off 16 bytes.
+// and C of at most 8 columns, which `best` runs on the few-columns kernel at the widest loads A's
+// rows allow: K split in place with A off 16 bytes (2-byte loads), 16-byte loads of A and of B's
+// 8-column rows with a last partial chunk, 4-byte loads of A's padded rows, 8-byte ones beside B's
+// 9-value rows, odd rows, and K whole; and a short K under a large C, which `best` runs on the
+// short-K kernel (lab11_best_plan_test.cpp checks that it does): every operand off 16 bytes
+// (element copies and stores), B's 16-byte copies and C's 128-bit stores with A's rows odd and the
+// last tile of rows partial, K ending inside a step of 16 with padded rows, A's 16-byte copies over
+// three chunks of K, the last partial, and both operands copied an element at a time over four
+// chunks, each buffer filled twice; and a GEMM long enough that `best` copies A, 16-byte aligned
+// but off 128-byte lines, onto lines first (best_plan.h: copy_a_to_lines_pays), C off 16 bytes.
 #include "labs/11_tensor_cores/lab.h"
 #include "tests/support/gemm_grading.h"
 
@@ -37,6 +38,8 @@ static const bool registered = cudalabs::testing::register_gemm_grading_tests(
         {"few_columns_vector_5043x8x2296", {{5043, 8, 2296}, 1.0f, 0.0f}},
         {"few_columns_padded_130x7x2255", {{130, 7, 2255}, -1.0f, 0.25f, {3, 1, 2}}},
         {"few_columns_whole_k_100x3x200", {{100, 3, 200}, 0.5f, 0.5f, {8, 5, 0}}},
+        {"few_columns_8_byte_rows_2049x8x1500", {{2049, 8, 1500}, 1.0f, 0.5f, {0, 1, 0}}},
+        {"few_columns_odd_rows_777x5x3333", {{777, 5, 3333}, -0.5f, 0.0f, {2, 0, 3}}},
         {"short_k_misaligned_539x6046x24", {{539, 6046, 24}, 1.0f, 0.5f, {0, 0, 0, 1}}},
         {"short_k_vector_b_2721x896x33", {{2721, 896, 33}, 1.0f, 0.0f}},
         {"short_k_odd_padded_9476x362x18", {{9476, 362, 18}, -1.0f, 0.25f, {3, 1, 2}}},
