@@ -215,8 +215,11 @@ inline constexpr double kSpecializedLaunchUs = 1.8;
 /// its start; each round of blocks' latency beside its values (B's slice staged, the first chunk's
 /// trip from DRAM, the parts summed), longer where B's slice arrives a value a load than a row of
 /// 8 columns a 16-byte load; the values of A one SM multiplies a microsecond, its blocks together,
-/// at A's 16-byte loads and at narrower ones (up to 16 loads a lane a row instead of 2). Split, its
-/// parts cost what common/slice_sums.h's in_place_sums_us says.
+/// at A's 16-byte loads and at narrower ones (then 16 element loads a lane a row where rows are 2
+/// bytes apart, instead of 2). Split, its parts cost what common/slice_sums.h's in_place_sums_us
+/// says. Rows 2 bytes apart have since taken 4-byte loads shifted into place, 1.07 to 1.38 times as
+/// fast (the record's call 4); refitted with them the model would run the kernel at 3000 x 2 x
+/// 12000, where it took 1.2 times the tiles' time, so these constants stay, conservative there.
 inline constexpr double kFewColumnsStartUs = 0.6;
 /// Each round of the few-columns kernel's blocks beside its values, B's rows loaded whole (above).
 inline constexpr double kFewColumnsRoundUs = 1.0;
@@ -225,7 +228,7 @@ inline constexpr double kFewColumnsNarrowBRoundUs = 2.6;
 /// Values of A one SM multiplies a microsecond on the few-columns kernel where A's rows allow
 /// 16-byte loads (above).
 inline constexpr double kFewColumnsSmValuesPerUs = 17000.0;
-/// The same where they do not (8-, 4- or 2-byte loads).
+/// The same where they do not (8-, 4- or 2-byte alignment).
 inline constexpr double kFewColumnsNarrowSmValuesPerUs = 10500.0;
 
 /// How the few-columns kernel loads its operands, which its time depends on: A's rows 16 bytes a

@@ -10,16 +10,16 @@
 // kFewColumnsBlockRows rows of A over its slice of K (gridDim.y slices) straight from global
 // memory, and at most 8 columns are one mma.sync m16n8k16: its n8 is all of C's columns. A warp
 // takes 16 rows and every fourth 64 values of the slice's K; lane (g, t) loads 16 consecutive
-// values of rows g and g + 8 at the widest loads A's rows allow (16, 8, 4 or 2 bytes: a vocabulary
-// of 50,257 leaves rows 2-byte aligned, and element loads are the slowest), the next 16 in flight
-// while these are multiplied; they are four MMAs' A fragments once K is read in the order the lanes
-// hold it: a sum over K may take K in any order, provided B's fragments take the same one. The
-// block's slice of B, at most kFewColumnsMaxSliceK x 8 values, is staged in shared memory first,
-// transposed (a row of 8 columns a 16-byte load where B's rows allow it, every load of a thread in
-// flight at once), so that lane (g, t) reads its 16 values of column g in two 16-byte loads. The
-// four warps of a row group meet in shared memory. With K split, each block writes its slice's part
-// of C into the workspace and the last slice of its rows to arrive adds them all into C
-// (common/split_finish.cuh), or, in a stream being captured, one more kernel does. (Until session
+// values of rows g and g + 8 at the widest loads A's rows allow (16, 8 or 4 bytes; rows 2 bytes
+// apart, as a vocabulary of 50,257 leaves them, 4 bytes a load and shifted into place), the next 16
+// in flight while these are multiplied; they are four MMAs' A fragments once K is read in the order
+// the lanes hold it: a sum over K may take K in any order, provided B's fragments take the same
+// one. The block's slice of B, at most kFewColumnsMaxSliceK x 8 values, is staged in shared memory
+// first, transposed (a row of 8 columns a 16-byte load where B's rows allow it, every load of a
+// thread in flight at once), so that lane (g, t) reads its 16 values of column g in two 16-byte
+// loads. The four warps of a row group meet in shared memory. With K split, each block writes its
+// slice's part of C into the workspace and the last slice of its rows to arrive adds them all into
+// C (common/split_finish.cuh), or, in a stream being captured, one more kernel does. (Until session
 // 34 the kernel multiplied with FP32 FMAs, 8 values of K a lane:
 // docs/data/history/lab11_few_columns_s35_nvidia-h200/ measures the two side by side.)
 #pragma once
@@ -53,20 +53,23 @@ static_assert(kFewColumnsMaxSliceK % kFewColumnsChunk == 0, "a slice's chunks fi
 inline constexpr int kFewColumnsStripes = kFewColumnsWarps / (kFewColumnsBlockRows / 16);
 
 // A lane's kFewColumnsLaneK BF16 values of a row as loaded (the next chunk's loads in flight while
-// this chunk's MMAs run), kBytes at a time, the widest A's rows allow: two values a register, or
-// with 2-byte loads one a register until the MMA takes them (packing them as they arrive would
-// wait for the loads).
+// this chunk's MMAs run), kBytes at a time, the widest A's rows allow, two values a register. Rows
+// 2 bytes apart are loaded 4 bytes at a time too, from the word at or below the first value: off 4
+// bytes, the 16 values span 9 words, and each pair is shifted into place as the MMA takes it
+// (shifting as they arrive would wait for the loads).
 template <int kBytes>
 struct RowValues {
   static constexpr int kCount = kFewColumnsLaneK;
-  static constexpr int kWords = kBytes >= 4 ? kCount / 2 : kCount;
-  unsigned bits[kWords];
+  static constexpr int kWords = kCount / 2;
+  static constexpr int kLoaded = kBytes >= 4 ? kWords : kWords + 1;
+  unsigned bits[kLoaded];
+  unsigned shift = 0;  // bits the values sit above the loaded words (0, or 16 where off 4 bytes)
 
-  // The values at `p` (16-byte aligned within the row), `valid` of them (the rest zero).
+  // The values at `p` (kBytes aligned), `valid` of them (the rest zero).
   __device__ __forceinline__ void load(const __nv_bfloat16* p, int valid) {
     const auto* halves = reinterpret_cast<const unsigned short*>(p);
-    if (valid >= kCount) {
-      if constexpr (kBytes >= 4) {
+    if constexpr (kBytes >= 4) {
+      if (valid >= kCount) {
         using Word = std::conditional_t<kBytes == 16, uint4,
                                         std::conditional_t<kBytes == 8, uint2, unsigned>>;
         constexpr int kPerLoad = kBytes / 4;
@@ -75,22 +78,28 @@ struct RowValues {
           const Word raw = __ldg(reinterpret_cast<const Word*>(p) + l);
           memcpy(&bits[l * kPerLoad], &raw, kBytes);
         }
-      } else {
-#pragma unroll
-        for (int i = 0; i < kCount; ++i) bits[i] = __ldg(halves + i);
+        return;
       }
-      return;
+    } else {
+      const auto address = reinterpret_cast<std::uintptr_t>(p);
+      shift = static_cast<unsigned>(address & 2u) * 8u;
+      // The ninth word holds value 16: only where the slice has it too.
+      if (valid > kCount || (valid == kCount && shift == 0)) {
+        const auto* words = reinterpret_cast<const unsigned*>(address & ~std::uintptr_t{3});
+#pragma unroll
+        for (int w = 0; w < kWords; ++w) bits[w] = __ldg(words + w);
+        bits[kWords] = shift != 0 ? __ldg(words + kWords) : 0u;
+        return;
+      }
+      shift = 0;
+      bits[kWords] = 0u;
     }
     // The slice's last values, one at a time.
 #pragma unroll
     for (int w = 0; w < kWords; ++w) {
-      if constexpr (kBytes >= 4) {
-        const unsigned low = 2 * w < valid ? __ldg(halves + 2 * w) : 0u;
-        const unsigned high = 2 * w + 1 < valid ? __ldg(halves + 2 * w + 1) : 0u;
-        bits[w] = low | high << 16;
-      } else {
-        bits[w] = w < valid ? __ldg(halves + w) : 0u;
-      }
+      const unsigned low = 2 * w < valid ? __ldg(halves + 2 * w) : 0u;
+      const unsigned high = 2 * w + 1 < valid ? __ldg(halves + 2 * w + 1) : 0u;
+      bits[w] = low | high << 16;
     }
   }
   // Values 2 i and 2 i + 1 as one register, the lower in the low half (an MMA fragment's pair).
@@ -98,7 +107,7 @@ struct RowValues {
     if constexpr (kBytes >= 4) {
       return bits[i];
     } else {
-      return bits[2 * i] | bits[2 * i + 1] << 16;
+      return __funnelshift_r(bits[i], bits[i + 1], shift);
     }
   }
 };

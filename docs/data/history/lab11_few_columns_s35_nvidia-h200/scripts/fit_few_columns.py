@@ -9,6 +9,8 @@ are 8 columns in 16-byte rows where N is 8. Prints the fit, its rms log error, h
 the fastest slice timed the slice the model picks is (geometric mean, worst), and every plan.
 
   fit_few_columns.py BENCH_OUTPUT [BENCH_OUTPUT ...]      (an H200: 132 SMs, 2 blocks an SM)
+
+A shape timed in a later output replaces its plans from the earlier ones (the kernel changed between).
 """
 import math
 import sys
@@ -35,12 +37,16 @@ def model_us(m, n, k, slice_k, c):
 
 
 def main():
-    points = []  # (m, n, k, slice_k, measured us)
+    timed = {}  # (m, n, k) -> [(m, n, k, slice_k, measured us)]: a later file's shape replaces
     for path in sys.argv[1:]:
+        this_file = {}
         for line in open(path):
             f = line.split()
             if len(f) == 7 and f[3].startswith("s") and f[3][1:].isdigit():
-                points.append((int(f[0]), int(f[1]), int(f[2]), int(f[3][1:]), float(f[5])))
+                shape = (int(f[0]), int(f[1]), int(f[2]))
+                this_file.setdefault(shape, []).append((*shape, int(f[3][1:]), float(f[5])))
+        timed.update(this_file)
+    points = [p for plans in timed.values() for p in plans]
     error = lambda c: sum(math.log(model_us(*p[:4], c) / p[4]) ** 2 for p in points)
     grid = [(s, r, nr, ru, nru) for s in (0.5, 1.0, 1.5, 2.0, 2.5) for r in range(10000, 40001, 3000)
             for nr in range(6000, 25001, 2000) if nr <= r for ru in (0, 0.5, 1, 1.5, 2)
