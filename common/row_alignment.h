@@ -10,20 +10,20 @@ namespace cudalabs {
 template <class Input>
 inline constexpr int kChunkElements = 16 / static_cast<int>(sizeof(Input));
 
-/// True when every row of `matrix` (leading dimension `ld`) can be read 16 bytes at a time.
-template <class Input>
-bool rows_allow_16_byte_loads(const Input* matrix, int ld) {
-  return reinterpret_cast<std::uintptr_t>(matrix) % 16 == 0 && ld % kChunkElements<Input> == 0;
-}
-
-/// The widest load of 2, 4, 8 or 16 bytes (at most 16) that every row of `matrix` (leading
-/// dimension `ld`) allows from any offset that is a multiple of 8 elements: the lowest set bit of
-/// its address, its row's bytes and 16.
+/// The widest load, a power of two bytes and at most 16, that every row of `matrix` (leading
+/// dimension `ld`) allows from its start and from any 16 bytes on: the lowest set bit of its
+/// address, of its row's bytes, and 16.
 template <class Input>
 int widest_row_load_bytes(const Input* matrix, int ld) {
   const std::uintptr_t bits = reinterpret_cast<std::uintptr_t>(matrix) |
                               static_cast<std::uintptr_t>(ld) * sizeof(Input) | 16u;
   return static_cast<int>(bits & (~bits + 1u));
+}
+
+/// True when every row of `matrix` (leading dimension `ld`) can be read 16 bytes at a time.
+template <class Input>
+bool rows_allow_16_byte_loads(const Input* matrix, int ld) {
+  return widest_row_load_bytes(matrix, ld) == 16;
 }
 
 }  // namespace cudalabs

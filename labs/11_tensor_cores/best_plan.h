@@ -239,7 +239,8 @@ struct FewColumnsLoads {
 };
 
 /// The loads the few-columns kernel takes for `shape` where TMA would need A's rows copied
-/// (`copy_a`: they do not allow 16-byte loads) or B's (`copy_b`).
+/// (`copy_a`: they do not allow 16-byte loads) or B's (`copy_b`): the kernel tests the same of its
+/// arguments itself (few_columns.cuh: b_rows_wide), so that no plan can send it misaligned loads.
 inline FewColumnsLoads few_columns_loads(const cudalabs::GemmShape& shape, bool copy_a,
                                          bool copy_b) {
   return {!copy_a, shape.n == 8 && !copy_b};

@@ -81,6 +81,8 @@ struct RowValues {
         return;
       }
     } else {
+      // The word at or below the first value holds it: never before the matrix's allocation,
+      // whose start is a whole word.
       const auto address = reinterpret_cast<std::uintptr_t>(p);
       shift = static_cast<unsigned>(address & 2u) * 8u;
       // The ninth word holds value 16: only where the slice has it too.

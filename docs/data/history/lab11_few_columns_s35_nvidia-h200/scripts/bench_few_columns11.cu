@@ -15,6 +15,11 @@
 // place.
 #include "kernels.cu"  // the solution's kernels and launch.cuh, in this translation unit
 
+// The slices of K timed besides K whole (bench_few_columns11_long.cu times others).
+#ifndef BENCH_FEW_COLUMNS_SLICES
+#define BENCH_FEW_COLUMNS_SLICES 128, 256, 512, 768, 1024
+#endif
+
 #include "bench_support.cuh"
 
 #include <cmath>
@@ -71,7 +76,7 @@ int main(int argc, char** argv) {
                        [&, plan] { lab11::run_few_columns(args_of(), plan, stream); }});
     };
     const int whole = (k + 7) / 8 * 8;
-    for (const int slice_k : {128, 256, 512, 768, 1024})
+    for (const int slice_k : {BENCH_FEW_COLUMNS_SLICES})
       if (slice_k < whole) add_plan("s" + std::to_string(slice_k), slice_k);
     if (whole <= lab11::kFewColumnsMaxSliceK) add_plan("s" + std::to_string(whole), whole);
     const lab11::FewColumnsPlan planned = lab11::plan_few_columns(shape, sms, loads);
