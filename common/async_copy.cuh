@@ -51,6 +51,23 @@ __device__ __forceinline__ void async_copy_16_zero_fill(void* dst, const void* s
 #endif
 }
 
+/// Starts a 4-byte copy to shared `dst` (both addresses 4-byte aligned) of which only the first
+/// `source_bytes` (0, 2 or 4) are read from `src` and the rest zero-filled: a pair of 16-bit
+/// values, one of them, or none, for rows aligned to 4 bytes but not 16 (cp.async.cg takes only
+/// 16).
+__device__ __forceinline__ void async_copy_4_zero_fill(void* dst, const void* src,
+                                                       int source_bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const unsigned shared_address = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(shared_address), "l"(src),
+               "r"(source_bytes));
+#else
+  unsigned char bytes[4] = {};
+  for (int i = 0; i < source_bytes; ++i) bytes[i] = static_cast<const unsigned char*>(src)[i];
+  for (int i = 0; i < 4; ++i) static_cast<unsigned char*>(dst)[i] = bytes[i];
+#endif
+}
+
 /// Closes the group of copies started since the last commit.
 __device__ __forceinline__ void async_copy_commit() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800

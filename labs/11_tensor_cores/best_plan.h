@@ -336,21 +336,46 @@ inline bool few_columns_pays(const cudalabs::GemmShape& shape, const Specialized
 /// its length (on the H200 the kernel was faster than the TMA path at 1 of 17 shapes of K 257 to
 /// 512, 1.39 times its time: docs/data/history/gemm_short_k_s27_nvidia-h200/README.md).
 inline constexpr int kShortKMaxK = 256;
-/// The short-K kernel's costs, fitted to its GPU time a launch (graph replays) on the H200; at 90
-/// shapes of K 16 to 512 and every alignment drawn afterwards, mean |log error| 0.13 (0.12
-/// refitted to them: not enough to move a choice; the README above): its start (a launch, the
-/// first chunk's trip from DRAM); one SM's mma.sync rate on 64 x 128 tiles, GFLOP/s, its three
-/// blocks together, where A and B arrive 16 bytes a copy; each element a copy brings alone, where
-/// rows are off 16 bytes (a chunk's 2,048 of A, 4,096 of B: a chunk 0.42 us, 0.67 with A copied so,
-/// 0.91 with B, 1.16 with both); and the share of DRAM's rate its C and operands move at, C written
-/// from shared memory a row at a time.
-inline constexpr double kShortKStartUs = 2.8;
+/// The short-K kernel's costs, fitted to its GPU time a launch (graph replays) on the H200 at 189
+/// shapes and layouts of K 16 to 256, every width of copies (mean |log error| 0.09; the constants
+/// before, fitted to the kernel that copied every row off 16 bytes an element at a time, 0.18:
+/// docs/data/history/lab11_short_k_whole_s36_nvidia-h200/): its start (a launch, the first
+/// chunk's trip from memory); one SM's mma.sync rate on 64 x 128 tiles, GFLOP/s, its three blocks
+/// together, where A and B arrive 16 bytes a copy; what each value of a chunk costs an SM where its
+/// rows allow only 4-byte copies (two values a copy) or only element by element (a chunk holds
+/// 2,048 values of A and 4,096 of B); and the share of DRAM's rate its C and operands move at, C
+/// written from shared memory a row at a time.
+inline constexpr double kShortKStartUs = 2.76;
 /// The short-K kernel's mma.sync rate, one SM (above).
-inline constexpr double kShortKSmGflops = 1250.0;
-/// Nanoseconds one SM spends on each element the short-K kernel copies alone (above).
-inline constexpr double kShortKElementNs = 0.12;
+inline constexpr double kShortKSmGflops = 1544.0;
+/// Nanoseconds one SM spends on each value the short-K kernel copies two at a time (above).
+inline constexpr double kShortKWordValueNs = 0.032;
+/// Nanoseconds one SM spends on each value the short-K kernel copies alone (above).
+inline constexpr double kShortKElementNs = 0.128;
 /// The share of DRAM's rate the short-K kernel's traffic moves at (above).
-inline constexpr double kShortKDramShare = 0.8;
+inline constexpr double kShortKDramShare = 0.825;
+
+/// The copies the short-K kernel takes of its operands' rows (short_k.cuh): 16 or 4 bytes of
+/// cp.async, or 2 (element by element), the widest their alignment allows.
+struct ShortKCopies {
+  int a_bytes = 16;  ///< A's: 16, 4 or 2
+  int b_bytes = 16;  ///< B's: 16, 4 or 2
+  /// TMA needs A copied first (rows off 16 bytes).
+  bool copy_a() const { return a_bytes != 16; }
+  /// TMA needs B copied first.
+  bool copy_b() const { return b_bytes != 16; }
+};
+
+/// The copies the short-K kernel takes of rows whose widest load is `widest_bytes`
+/// (common/row_alignment.h: widest_row_load_bytes): 8-byte rows take 4-byte copies.
+inline int short_k_copy_bytes(int widest_bytes) {
+  return widest_bytes == 16 ? 16 : widest_bytes >= 4 ? 4 : 2;
+}
+
+/// Nanoseconds an SM spends on each value of a chunk the short-K kernel copies `bytes` at a time.
+inline double short_k_value_ns(int bytes) {
+  return bytes == 16 ? 0.0 : bytes == 4 ? kShortKWordValueNs : kShortKElementNs;
+}
 
 /// Blocks of the short-K kernel for `shape`: one per kShortKRows x kShortKCols tile of C.
 inline long long short_k_blocks(const cudalabs::GemmShape& shape) {
@@ -358,39 +383,38 @@ inline long long short_k_blocks(const cudalabs::GemmShape& shape) {
          cudalabs::ceil_div(shape.n, kShortKCols);
 }
 
-/// The model's time of the short-K kernel on `shape` on `sms` SMs, A's rows 16-byte aligned when
-/// `vector_a` and B's when `vector_b`: its start, then the busiest SM's blocks' chunks (each its
-/// multiply-adds and the elements it copies one at a time) or C written and A and B read once at
+/// The model's time of the short-K kernel on `shape` on `sms` SMs, its operands copied as `copies`
+/// says: its start, then the busiest SM's blocks' chunks (each its multiply-adds and what its
+/// values cost where they come fewer than 16 bytes a copy) or C written and A and B read once at
 /// kShortKDramShare of DRAM's rate, whichever is longer.
-inline double predicted_short_k_us(const cudalabs::GemmShape& shape, bool vector_a, bool vector_b,
-                                   int sms) {
+inline double predicted_short_k_us(const cudalabs::GemmShape& shape, ShortKCopies copies, int sms) {
   const double per_sm =
       static_cast<double>(cudalabs::ceil_div(short_k_blocks(shape), static_cast<long long>(sms)));
   const double chunks = cudalabs::ceil_div(shape.k, kShortKChunk);
-  const double single_copies = (vector_a ? 0.0 : double{kShortKRows} * kShortKChunk) +
-                               (vector_b ? 0.0 : double{kShortKChunk} * kShortKCols);
-  const double chunk_us = 2.0 * kShortKRows * kShortKCols * kShortKChunk / (kShortKSmGflops * 1e3) +
-                          single_copies * kShortKElementNs * 1e-3;
+  const double copies_ns = double{kShortKRows} * kShortKChunk * short_k_value_ns(copies.a_bytes) +
+                           double{kShortKChunk} * kShortKCols * short_k_value_ns(copies.b_bytes);
+  const double chunk_us =
+      2.0 * kShortKRows * kShortKCols * kShortKChunk / (kShortKSmGflops * 1e3) + copies_ns * 1e-3;
   const double m = shape.m, n = shape.n;
   const double memory_us = (4.0 * m * n + 2.0 * (m + n) * static_cast<double>(shape.k)) /
                            (kShortKDramShare * kDramGBps * 1e3);
   return kShortKStartUs + std::max(per_sm * chunks * chunk_us, memory_us);
 }
 
-/// Whether `best` should run the short-K kernel on `shape` (on `sms` SMs) rather than `plan`: K at
-/// most kShortKMaxK, and the model has it done sooner than `plan` (with its start,
-/// kSpecializedLaunchUs) after the copies TMA would need of A (when `copy_a`) and B (when
-/// `copy_b`), or than the wgmma rung where that is what those copies would leave to run. The
-/// short-K kernel reads any alignment itself.
-inline bool short_k_pays(const cudalabs::GemmShape& shape, const SpecializedPlan& plan, bool copy_a,
-                         bool copy_b, int sms) {
+/// Whether `best` should run the short-K kernel on `shape` (on `sms` SMs), its operands copied as
+/// `copies` says, rather than `plan`: K at most kShortKMaxK, and the model has it done sooner than
+/// `plan` (with its start, kSpecializedLaunchUs) after the copies TMA would need of operands whose
+/// rows are off 16 bytes, or than the wgmma rung where that is what those copies would leave to
+/// run. The short-K kernel reads any alignment itself.
+inline bool short_k_pays(const cudalabs::GemmShape& shape, const SpecializedPlan& plan,
+                         ShortKCopies copies, int sms) {
   if (shape.k > kShortKMaxK) return false;
-  const bool copies = copy_a || copy_b;
+  const bool copy_a = copies.copy_a(), copy_b = copies.copy_b();
   double other_us = plan.predicted_us + kSpecializedLaunchUs +
-                    (copies ? operand_copy_us(shape, copy_a, copy_b) + kLaunchUs : 0.0);
+                    (copy_a || copy_b ? operand_copy_us(shape, copy_a, copy_b) + kLaunchUs : 0.0);
   if (one_launch_rung_pays(shape, plan, copy_a, copy_b, sms))
     other_us = predicted_wgmma_rung_us(shape, sms);
-  return predicted_short_k_us(shape, !copy_a, !copy_b, sms) < other_us;
+  return predicted_short_k_us(shape, copies, sms) < other_us;
 }
 
 /// The plan `best` runs for `shape` on `sms` SMs: K whole on best_width's 128-row tiles, unless

@@ -425,28 +425,41 @@ void run_few_columns(const Bf16GemmArgs& args, const FewColumnsPlan& plan, cudaS
 
 // ---- The short-K kernel (short_k.cuh), `best`'s where a short K leaves mostly C to write ----
 
-// The short-K kernel for operands whose rows allow 16-byte copies (`vector_a`, `vector_b`) or not.
+// The copies the short-K kernel takes of args' operands (best_plan.h: short_k_copy_bytes).
+ShortKCopies short_k_copies(const Bf16GemmArgs& args) {
+  return {short_k_copy_bytes(cudalabs::widest_row_load_bytes(args.a, args.lda)),
+          short_k_copy_bytes(cudalabs::widest_row_load_bytes(args.b, args.ldb))};
+}
+
+// The short-K kernel for copies of `a_bytes` of A's rows and `b_bytes` of B's.
 using ShortKKernel = void (*)(Bf16GemmArgs);
-ShortKKernel short_k_kernel_for(bool vector_a, bool vector_b) {
-  if (vector_a)
-    return vector_b ? &short_k_mma_kernel<true, true> : &short_k_mma_kernel<true, false>;
-  return vector_b ? &short_k_mma_kernel<false, true> : &short_k_mma_kernel<false, false>;
+template <int kABytes>
+ShortKKernel short_k_kernel_of(int b_bytes) {
+  return b_bytes == 16  ? &short_k_mma_kernel<kABytes, 16>
+         : b_bytes == 4 ? &short_k_mma_kernel<kABytes, 4>
+                        : &short_k_mma_kernel<kABytes, 2>;
+}
+ShortKKernel short_k_kernel_for(int a_bytes, int b_bytes) {
+  return a_bytes == 16  ? short_k_kernel_of<16>(b_bytes)
+         : a_bytes == 4 ? short_k_kernel_of<4>(b_bytes)
+                        : short_k_kernel_of<2>(b_bytes);
 }
 
 // Its launch for `shape`: one block per kShortKRows x kShortKCols tile of C, on a 1-D grid.
-KernelLaunch short_k_launch(const GemmShape& shape, bool vector_a, bool vector_b) {
-  const auto* kernel = reinterpret_cast<const void*>(short_k_kernel_for(vector_a, vector_b));
+KernelLaunch short_k_launch(const GemmShape& shape, ShortKCopies copies) {
+  const auto* kernel =
+      reinterpret_cast<const void*>(short_k_kernel_for(copies.a_bytes, copies.b_bytes));
   cudalabs::allow_dynamic_shared_memory(kernel, kShortKSharedBytes);
   return {kernel, cudalabs::checked_grid(short_k_blocks(shape), 1, 1, "lab11 short_k"),
           dim3(kShortKThreads), static_cast<std::size_t>(kShortKSharedBytes)};
 }
 
 void run_short_k(const Bf16GemmArgs& args, cudaStream_t stream) {
-  const bool vector_a = cudalabs::rows_allow_16_byte_loads(args.a, args.lda);
-  const bool vector_b = cudalabs::rows_allow_16_byte_loads(args.b, args.ldb);
-  const KernelLaunch config = short_k_launch(args.shape(), vector_a, vector_b);
+  const ShortKCopies copies = short_k_copies(args);
+  const KernelLaunch config = short_k_launch(args.shape(), copies);
   short_k_kernel_for(
-      vector_a, vector_b)<<<config.grid, config.block, config.dynamic_shared_bytes, stream>>>(args);
+      copies.a_bytes,
+      copies.b_bytes)<<<config.grid, config.block, config.dynamic_shared_bytes, stream>>>(args);
   CUDA_CHECK_LAUNCH("lab11 short_k_mma_kernel");
 }
 
@@ -489,8 +502,8 @@ KernelLaunch describe_best(const GemmShape& shape) {
   if (few_columns_fit(shape) &&
       few_columns_pays(shape, plan, planned_few_columns(shape, aligned), false, false))
     return few_columns_launch(shape, planned_few_columns(shape, aligned), 16);
-  if (short_k_pays(shape, plan, false, false, cudalabs::multiprocessor_count()))
-    return short_k_launch(shape, true, true);
+  if (short_k_pays(shape, plan, {}, cudalabs::multiprocessor_count()))
+    return short_k_launch(shape, {});
   return on_plan_tile(plan, [&]<int kWidth, int kRows>() {
     return specialized_launch<kWidth, kRows>(specialized_units<kWidth, kRows>(shape, plan.slices));
   });
@@ -511,7 +524,7 @@ void launch_best(const Bf16GemmArgs& args, cudaStream_t stream) {
       return run_few_columns(args, few, stream);
   }
   // A short K: C's writes are most of the work, which the short-K kernel does at any alignment
-  if (short_k_pays(args.shape(), plan, copy_a, copy_b, cudalabs::multiprocessor_count()))
+  if (short_k_pays(args.shape(), plan, short_k_copies(args), cudalabs::multiprocessor_count()))
     return run_short_k(args, stream);
   if (one_launch_rung_pays(args.shape(), plan, copy_a, copy_b, cudalabs::multiprocessor_count()))
     return WgmmaRung::launch(args, stream);

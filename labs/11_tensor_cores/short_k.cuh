@@ -5,11 +5,14 @@
 // shape on what surrounds its k-blocks (the tensor maps, the pipeline's fill, a copy of B where
 // TMA cannot read its rows): 15.4 us a call where cuBLAS took 9.0 (H200). Here a block of 8 warps
 // takes a kShortKRows x kShortKCols tile of C and K in chunks of kShortKChunk, staged in two
-// buffers of shared memory (16-byte cp.async where the operand's rows allow, element by element
-// otherwise; zeros past M, N and K), the next chunk on its way while this one is multiplied. Each
-// warp multiplies a 32 x 32 piece with mma.sync (ldmatrix from rows padded 16 bytes apart). The
-// accumulators then go through shared memory, so that a warp's stores are whole rows of C: 512
-// contiguous bytes, 16 at a time where C's rows allow, at any alignment otherwise.
+// buffers of shared memory, the next chunk on its way while this one is multiplied: cp.async as
+// wide as the operand's rows allow (16 bytes, or 4 where they are 4-byte aligned; zeros past M, N
+// and K), element by element through registers where they are only 2-byte aligned. A block's
+// small grids leave it alone on its SM, where issuing instructions is what takes the time, so a
+// thread's copies keep their addresses from chunk to chunk. Each warp multiplies a 32 x 32 piece
+// with mma.sync (ldmatrix from rows padded 16 bytes apart). The accumulators then go through
+// shared memory, so that a warp's stores are whole rows of C: 512 contiguous bytes, 16 at a time
+// where C's rows allow, at any alignment otherwise.
 #pragma once
 
 #include "common/async_copy.cuh"
@@ -27,25 +30,64 @@
 namespace lab11 {
 namespace {
 
-// One operand's chunk into shared memory, `kRows` x `kCols` values of `matrix` (ld `ld`,
-// `row_count` x `col_count` in all) from (row0, col0), zeros past the matrix, where its rows are
-// 16-byte aligned: staging.cuh's stage_chunk, one 16-byte cp.async per 8 values.
-template <int kRows, int kCols>
-__device__ __forceinline__ void copy_short_k_vectors(__nv_bfloat16* to, int to_ld,
-                                                     const __nv_bfloat16* matrix, int ld, int row0,
-                                                     int col0, int row_count, int col_count) {
-  constexpr int kSegments = kRows * kCols / kChunk;
-  static_assert(kSegments % kShortKThreads == 0, "every thread copies as many segments");
-#pragma unroll
-  for (int i = 0; i < kSegments / kShortKThreads; ++i) {
-    const int segment = static_cast<int>(threadIdx.x) + i * kShortKThreads;
-    const int row = segment / (kCols / kChunk), col = segment % (kCols / kChunk) * kChunk;
-    stage_chunk<true>(to + row * to_ld + col, matrix, ld, row_count, col_count, row0 + row,
-                      col0 + col);
-  }
-}
+// A thread's cp.async copies of an operand's chunks, `kRows` x `kCols` values a chunk, `kBytes` (16
+// or 4) a copy: the operand's rows are so aligned. Its copies keep their rows (kRowsApart apart)
+// and their column within every chunk, so a chunk costs a few additions a copy, not the address
+// arithmetic of each (a kernel alone on its SM spends its time issuing instructions).
+template <int kRows, int kCols, int kBytes>
+struct ChunkCopies {
+  static_assert(kBytes == 16 || kBytes == 4, "cp.async of 16 or 4 bytes");
+  static constexpr int kValues = kBytes / 2;                   // values a copy
+  static constexpr int kPerRow = kCols / kValues;              // copies a row of the chunk
+  static constexpr int kRowsApart = kShortKThreads / kPerRow;  // rows between its copies
+  static constexpr int kCount = kRows / kRowsApart;            // copies a thread
+  static_assert(kShortKThreads % kPerRow == 0 && kRows % kRowsApart == 0, "whole rows a pass");
 
-// The same chunk where the rows are not 16-byte aligned: element by element through this
+  const __nv_bfloat16* at;  ///< the thread's first value of the next chunk
+  int row, col;             ///< its first row and its column in the matrix, next chunk
+  int to;                   ///< its first value's place in a chunk's buffer
+
+  /// The copies of the chunks of `matrix` (ld `ld`) from (row0, col0), into buffers `to_ld` apart.
+  __device__ __forceinline__ ChunkCopies(const __nv_bfloat16* matrix, int ld, int row0, int col0,
+                                         int to_ld) {
+    const int t = static_cast<int>(threadIdx.x);
+    row = row0 + t / kPerRow;
+    col = col0 + t % kPerRow * kValues;
+    at = matrix + static_cast<long long>(row) * ld + col;
+    to = t / kPerRow * to_ld + t % kPerRow * kValues;
+  }
+
+  /// Starts the next chunk's copies into `buffer` (rows `to_ld` apart), zeros past `row_count` x
+  /// `col_count`, reading only the values inside; then moves on to the chunk after, kRows further
+  /// down the matrix when `kDown` (K runs down B's rows), else kCols along (A's).
+  template <bool kDown>
+  __device__ __forceinline__ void start(__nv_bfloat16* buffer, int to_ld,
+                                        const __nv_bfloat16* matrix, int ld, int row_count,
+                                        int col_count) {
+    const int cols_inside = min(max(col_count - col, 0), kValues);
+    const __nv_bfloat16* from = at;
+#pragma unroll
+    for (int i = 0; i < kCount; ++i) {
+      const int inside = row + i * kRowsApart < row_count ? cols_inside : 0;
+      __nv_bfloat16* into = buffer + to + i * kRowsApart * to_ld;
+      if constexpr (kBytes == 16) {
+        cudalabs::async_copy_16_zero_fill(into, inside > 0 ? from : matrix, inside * 2);
+      } else {
+        cudalabs::async_copy_4_zero_fill(into, inside > 0 ? from : matrix, inside * 2);
+      }
+      from += static_cast<long long>(kRowsApart) * ld;
+    }
+    if constexpr (kDown) {
+      row += kRows;
+      at += static_cast<long long>(kRows) * ld;
+    } else {
+      col += kCols;
+      at += kCols;
+    }
+  }
+};
+
+// The same chunk where the rows are only 2-byte aligned: element by element through this
 // thread's registers, a warp's lanes on consecutive values of a row, so that each load
 // instruction reads 64 contiguous bytes (stage_chunk's element path gives a thread 8 consecutive
 // values: its loads 16 bytes apart). In two halves: `load` the next chunk's values before this
@@ -89,8 +131,9 @@ struct ElementChunk {
   }
 };
 
-// kVectorA / kVectorB: the operand's rows allow 16-byte copies (rows_allow_16_byte_loads).
-template <bool kVectorA, bool kVectorB>
+// kABytes / kBBytes: the widest copies the operand's rows allow, 16, 4 or 2 (element by element;
+// best_plan.h: short_k_copy_bytes).
+template <int kABytes, int kBBytes>
 __global__ void __launch_bounds__(kShortKThreads, kShortKBlocksPerSm)
     short_k_mma_kernel(cudalabs::Bf16GemmArgs args) {
 #if LAB11_BF16_TENSOR_CORES
@@ -110,28 +153,32 @@ __global__ void __launch_bounds__(kShortKThreads, kShortKBlocksPerSm)
   const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
   const int warp_row = warp / 4 * 32, warp_col = warp % 4 * 32;  // the warp's 32 x 32 piece
 
-  // A chunk's copies start (cp.async of aligned operands, the others' loads into registers) before
-  // the chunk ahead of it is multiplied; the registers go to shared memory after (finish_chunk).
+  // A chunk's copies start (cp.async, or the element path's loads into registers) before the chunk
+  // ahead of it is multiplied; the registers go to shared memory after (finish_chunk). Chunks start
+  // in order, each copier moving on to the next.
+  constexpr bool kElementsA = kABytes == 2, kElementsB = kBBytes == 2;
+  ChunkCopies<kShortKRows, kShortKChunk, kElementsA ? 16 : kABytes> a_words(args.a, args.lda, row0,
+                                                                            0, kALd);
+  ChunkCopies<kShortKChunk, kShortKCols, kElementsB ? 16 : kBBytes> b_words(args.b, args.ldb, 0,
+                                                                            col0, kBLd);
   ElementChunk<kShortKRows, kShortKChunk> a_values;
   ElementChunk<kShortKChunk, kShortKCols> b_values;
   const auto start_chunk = [&](int buffer, int k0) {
-    if constexpr (kVectorA) {
-      copy_short_k_vectors<kShortKRows, kShortKChunk>(a_chunk(buffer), kALd, args.a, args.lda, row0,
-                                                      k0, args.m, args.k);
-    } else {
+    if constexpr (kElementsA) {
       a_values.load(args.a, args.lda, row0, k0, args.m, args.k);
-    }
-    if constexpr (kVectorB) {
-      copy_short_k_vectors<kShortKChunk, kShortKCols>(b_chunk(buffer), kBLd, args.b, args.ldb, k0,
-                                                      col0, args.k, args.n);
     } else {
+      a_words.template start<false>(a_chunk(buffer), kALd, args.a, args.lda, args.m, args.k);
+    }
+    if constexpr (kElementsB) {
       b_values.load(args.b, args.ldb, k0, col0, args.k, args.n);
+    } else {
+      b_words.template start<true>(b_chunk(buffer), kBLd, args.b, args.ldb, args.k, args.n);
     }
     cudalabs::async_copy_commit();
   };
   const auto finish_chunk = [&](int buffer) {
-    if constexpr (!kVectorA) a_values.store(a_chunk(buffer), kALd);
-    if constexpr (!kVectorB) b_values.store(b_chunk(buffer), kBLd);
+    if constexpr (kElementsA) a_values.store(a_chunk(buffer), kALd);
+    if constexpr (kElementsB) b_values.store(b_chunk(buffer), kBLd);
   };
 
   float acc[2][4][4] = {};  // [m16 tile][n8 tile][accumulator]

@@ -389,32 +389,50 @@ TEST(FewColumns, RunsForFewColumnsWhereTheModelHasItSooner) {
 
 // The short-K kernel: where a short K leaves mostly C to write, at the alignments of the grading
 // shapes that run it through `best` (lab11_grading_test.cpp), never past kShortKMaxK, and its time
-// grows with K and with C.
+// grows with K, with C, and with each operand's copies narrower.
 TEST(ShortK, RunsWhereAShortKLeavesMostlyCToWrite) {
-  const auto pays = [](const GemmShape& shape, bool copy_a, bool copy_b) {
-    return short_k_pays(shape, plan_best(shape, kH100Sms), copy_a, copy_b, kH100Sms);
+  const auto pays = [](const GemmShape& shape, int a_bytes, int b_bytes) {
+    return short_k_pays(shape, plan_best(shape, kH100Sms), {a_bytes, b_bytes}, kH100Sms);
   };
-  EXPECT_TRUE(pays({539, 6046, 24}, true, true));   // every operand off 16 bytes
-  EXPECT_TRUE(pays({2721, 896, 33}, true, false));  // lda 33, B's rows aligned
-  EXPECT_TRUE(pays({9476, 362, 18}, true, true));   // lda 21, ldb 363
-  EXPECT_TRUE(pays({749, 811, 80}, false, true));   // ldb 811
+  EXPECT_TRUE(pays({539, 6046, 24}, 2, 2));    // every operand off by one element
+  EXPECT_TRUE(pays({2721, 896, 33}, 2, 16));   // lda 33, B's rows aligned
+  EXPECT_TRUE(pays({9476, 362, 18}, 2, 2));    // lda 21, ldb 363
+  EXPECT_TRUE(pays({749, 811, 80}, 16, 2));    // ldb 811
+  EXPECT_TRUE(pays({130, 257, 100}, 4, 4));    // lda 102, ldb 260
+  EXPECT_TRUE(pays({1000, 131, 201}, 4, 4));   // lda 202, ldb 132, pointers 4 bytes off
+  EXPECT_TRUE(pays({2000, 322, 248}, 16, 4));  // ldb 322
   for (const GemmShape& shape : {GemmShape{4096, 4096, 4096}, GemmShape{100, 100, kShortKMaxK + 1},
                                  GemmShape{8192, 8192, 1024}})
-    EXPECT_FALSE(pays(shape, true, true)) << shape.label();
-  for (const bool vector_a : {false, true}) {
-    for (const bool vector_b : {false, true}) {
-      EXPECT_LT(predicted_short_k_us({4096, 4096, 32}, vector_a, vector_b, kH100Sms),
-                predicted_short_k_us({4096, 4096, 256}, vector_a, vector_b, kH100Sms));
-      EXPECT_LT(predicted_short_k_us({4096, 2048, 32}, vector_a, vector_b, kH100Sms),
-                predicted_short_k_us({4096, 4096, 32}, vector_a, vector_b, kH100Sms));
-      // Copies one element at a time cost more than 16 bytes at a time
-      EXPECT_LE(predicted_short_k_us({2048, 2048, 256}, true, true, kH100Sms),
-                predicted_short_k_us({2048, 2048, 256}, vector_a, vector_b, kH100Sms));
+    EXPECT_FALSE(pays(shape, 2, 2)) << shape.label();
+  for (const int a_bytes : {16, 4, 2}) {
+    for (const int b_bytes : {16, 4, 2}) {
+      const ShortKCopies copies{a_bytes, b_bytes};
+      EXPECT_LT(predicted_short_k_us({4096, 4096, 32}, copies, kH100Sms),
+                predicted_short_k_us({4096, 4096, 256}, copies, kH100Sms));
+      EXPECT_LT(predicted_short_k_us({4096, 2048, 32}, copies, kH100Sms),
+                predicted_short_k_us({4096, 4096, 32}, copies, kH100Sms));
+      EXPECT_LE(predicted_short_k_us({2048, 2048, 256}, {}, kH100Sms),
+                predicted_short_k_us({2048, 2048, 256}, copies, kH100Sms));
     }
   }
-  EXPECT_LT(predicted_short_k_us({2048, 2048, 256}, true, true, kH100Sms),
-            predicted_short_k_us({2048, 2048, 256}, false, false, kH100Sms));
+  // Copies of two values cost less than copies of one, and more than 16 bytes at a time
+  EXPECT_LT(predicted_short_k_us({2048, 2048, 256}, {4, 4}, kH100Sms),
+            predicted_short_k_us({2048, 2048, 256}, {2, 2}, kH100Sms));
+  EXPECT_LT(predicted_short_k_us({2048, 2048, 256}, {16, 16}, kH100Sms),
+            predicted_short_k_us({2048, 2048, 256}, {4, 4}, kH100Sms));
   EXPECT_EQ(short_k_blocks({65, 129, 7}), 4);
+}
+
+// The copies a row's alignment allows the short-K kernel: 16 bytes, else 4 where rows are 4- or
+// 8-byte aligned, else one element.
+TEST(ShortK, CopiesAsWideAsTheRowsAllow) {
+  EXPECT_EQ(short_k_copy_bytes(16), 16);
+  EXPECT_EQ(short_k_copy_bytes(8), 4);
+  EXPECT_EQ(short_k_copy_bytes(4), 4);
+  EXPECT_EQ(short_k_copy_bytes(2), 2);
+  EXPECT_FALSE((ShortKCopies{16, 16}.copy_a()));
+  EXPECT_TRUE((ShortKCopies{4, 16}.copy_a()));
+  EXPECT_TRUE((ShortKCopies{16, 2}.copy_b()));
 }
 
 }  // namespace

@@ -15,8 +15,10 @@
 // short-K kernel (lab11_best_plan_test.cpp checks that it does): every operand off 16 bytes
 // (element copies and stores), B's 16-byte copies and C's 128-bit stores with A's rows odd and the
 // last tile of rows partial, K ending inside a step of 16 with padded rows, A's 16-byte copies over
-// three chunks of K, the last partial, and both operands copied an element at a time over four
-// chunks, each buffer filled twice; and a GEMM long enough that `best` copies A, 16-byte aligned
+// three chunks of K, the last partial, both operands' rows 4- and 8-byte aligned (4-byte copies)
+// over four chunks, each buffer filled twice, the same from pointers 4 bytes off with K and N odd
+// (a last copy of one value), and A's 16-byte copies beside B's 4-byte ones over eight chunks with
+// C's rows odd; and a GEMM long enough that `best` copies A, 16-byte aligned
 // but off 128-byte lines, onto lines first (best_plan.h: copy_a_to_lines_pays), C off 16 bytes.
 #include "labs/11_tensor_cores/lab.h"
 #include "tests/support/gemm_grading.h"
@@ -44,6 +46,8 @@ static const bool registered = cudalabs::testing::register_gemm_grading_tests(
         {"short_k_vector_b_2721x896x33", {{2721, 896, 33}, 1.0f, 0.0f}},
         {"short_k_odd_padded_9476x362x18", {{9476, 362, 18}, -1.0f, 0.25f, {3, 1, 2}}},
         {"short_k_three_chunks_749x811x80", {{749, 811, 80}, 0.5f, 0.5f}},
-        {"short_k_element_copies_130x257x100", {{130, 257, 100}, 1.0f, -0.5f, {2, 3, 1}}},
+        {"short_k_word_copies_130x257x100", {{130, 257, 100}, 1.0f, -0.5f, {2, 3, 1}}},
+        {"short_k_word_edges_1000x131x201", {{1000, 131, 201}, -0.5f, 0.25f, {1, 1, 2, 2}}},
+        {"short_k_eight_chunks_2000x322x248", {{2000, 322, 248}, 1.0f, 0.5f, {0, 0, 1}}},
         {"a_onto_lines_1500x6000x1000", {{1500, 6000, 1000}, 1.0f, 0.5f, {8, 0, 3}}},
     });
