@@ -339,7 +339,7 @@ inline constexpr int kShortKMaxK = 256;
 /// The short-K kernel's costs, fitted to its GPU time a launch (graph replays) on the H200 at 189
 /// shapes and layouts of K 16 to 256, every width of copies (mean |log error| 0.09; the constants
 /// before, fitted to the kernel that copied every row off 16 bytes an element at a time, 0.18:
-/// docs/data/history/lab11_short_k_whole_s36_nvidia-h200/): its start (a launch, the first
+/// docs/data/history/lab11_short_k_words_s36_nvidia-h200/): its start (a launch, the first
 /// chunk's trip from memory); one SM's mma.sync rate on 64 x 128 tiles, GFLOP/s, its three blocks
 /// together, where A and B arrive 16 bytes a copy; what each value of a chunk costs an SM where its
 /// rows allow only 4-byte copies (two values a copy) or only element by element (a chunk holds
