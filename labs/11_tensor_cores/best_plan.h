@@ -383,38 +383,103 @@ inline long long short_k_blocks(const cudalabs::GemmShape& shape) {
          cudalabs::ceil_div(shape.n, kShortKCols);
 }
 
-/// The model's time of the short-K kernel on `shape` on `sms` SMs, its operands copied as `copies`
-/// says: its start, then the busiest SM's blocks' chunks (each its multiply-adds and what its
-/// values cost where they come fewer than 16 bytes a copy) or C written and A and B read once at
-/// kShortKDramShare of DRAM's rate, whichever is longer.
+/// The short-K kernel where K is cut into a cluster's slices (short_k.cuh), fitted like the
+/// constants above: its start (a launch of clusters, the first chunk's trip from memory); what each
+/// chunk costs a block that has its SM nearly to itself (kSlicedStages buffers on their way: the
+/// chunks' latency, not the SM's rate); and what the cluster's sum through distributed shared
+/// memory and the store of C's tile add.
+inline constexpr double kSlicedStartUs = 2.76;
+/// A chunk's time on a block nearly alone on its SM, sliced (above).
+inline constexpr double kSlicedChunkUs = 0.2;
+/// The sum of a cluster's slices and C's store, sliced (above).
+inline constexpr double kSlicedSumUs = 0.5;
+
+/// How `best` runs the short-K kernel: K whole (two buffers, three blocks an SM), or cut into
+/// `slices` slices of slice_k values (a multiple of kShortKChunk, the last the rest), one a block
+/// of a cluster.
+struct ShortKPlan {
+  int slices = 0;  ///< slices of K: 1 = K whole; 0 = no plan (K too long to take whole)
+  int slice_k = 0;            ///< values of K a block takes (K itself when whole)
+  double predicted_us = 0.0;  ///< the model's time
+  /// Whether K is cut into a cluster's slices.
+  bool sliced() const { return slices > 1; }
+};
+
+/// The SM's time on each chunk of one block of the short-K kernel, its operands copied as `copies`
+/// says, where the SM's blocks keep it busy: the chunk's multiply-adds and what its values cost
+/// where they come fewer than 16 bytes a copy, microseconds.
+inline double short_k_chunk_us(ShortKCopies copies) {
+  const double copies_ns = double{kShortKRows} * kShortKChunk * short_k_value_ns(copies.a_bytes) +
+                           double{kShortKChunk} * kShortKCols * short_k_value_ns(copies.b_bytes);
+  return 2.0 * kShortKRows * kShortKCols * kShortKChunk / (kShortKSmGflops * 1e3) +
+         copies_ns * 1e-3;
+}
+
+/// The time to write C and read A and B once at kShortKDramShare of DRAM's rate, microseconds.
+inline double short_k_memory_us(const cudalabs::GemmShape& shape) {
+  const double m = shape.m, n = shape.n;
+  return (4.0 * m * n + 2.0 * (m + n) * static_cast<double>(shape.k)) /
+         (kShortKDramShare * kDramGBps * 1e3);
+}
+
+/// The model's time of the short-K kernel on `shape` on `sms` SMs, K whole, its operands copied as
+/// `copies` says: its start, then the busiest SM's blocks' chunks (short_k_chunk_us) or
+/// short_k_memory_us, whichever is longer.
 inline double predicted_short_k_us(const cudalabs::GemmShape& shape, ShortKCopies copies, int sms) {
   const double per_sm =
       static_cast<double>(cudalabs::ceil_div(short_k_blocks(shape), static_cast<long long>(sms)));
   const double chunks = cudalabs::ceil_div(shape.k, kShortKChunk);
-  const double copies_ns = double{kShortKRows} * kShortKChunk * short_k_value_ns(copies.a_bytes) +
-                           double{kShortKChunk} * kShortKCols * short_k_value_ns(copies.b_bytes);
-  const double chunk_us =
-      2.0 * kShortKRows * kShortKCols * kShortKChunk / (kShortKSmGflops * 1e3) + copies_ns * 1e-3;
-  const double m = shape.m, n = shape.n;
-  const double memory_us = (4.0 * m * n + 2.0 * (m + n) * static_cast<double>(shape.k)) /
-                           (kShortKDramShare * kDramGBps * 1e3);
-  return kShortKStartUs + std::max(per_sm * chunks * chunk_us, memory_us);
+  return kShortKStartUs + std::max(per_sm * chunks * short_k_chunk_us(copies),
+                                   short_k_memory_us(shape));
 }
 
-/// Whether `best` should run the short-K kernel on `shape` (on `sms` SMs), its operands copied as
-/// `copies` says, rather than `plan`: K at most kShortKMaxK, and the model has it done sooner than
-/// `plan` (with its start, kSpecializedLaunchUs) after the copies TMA would need of operands whose
-/// rows are off 16 bytes, or than the wgmma rung where that is what those copies would leave to
-/// run. The short-K kernel reads any alignment itself.
+/// The model's time of the short-K kernel on `shape` on `sms` SMs with K in slices of `slice_k`:
+/// its start, then each chunk of a slice at the busiest SM's rate (short_k_chunk_us for each of
+/// its blocks) or, where it holds few blocks, at kSlicedChunkUs for each kSlicedBlocksPerSm of
+/// them, whichever is longer (or short_k_memory_us), then the cluster's sum.
+inline double predicted_sliced_us(const cudalabs::GemmShape& shape, ShortKCopies copies,
+                                  int slice_k, int sms) {
+  const long long blocks = short_k_blocks(shape) * cudalabs::ceil_div(shape.k, slice_k);
+  const double per_sm =
+      static_cast<double>(cudalabs::ceil_div(blocks, static_cast<long long>(sms)));
+  const double chunks = cudalabs::ceil_div(slice_k, kShortKChunk);
+  const double lone_us = std::ceil(per_sm / kSlicedBlocksPerSm) * kSlicedChunkUs;
+  const double compute_us = chunks * std::max(per_sm * short_k_chunk_us(copies), lone_us);
+  return kSlicedStartUs + std::max(compute_us, short_k_memory_us(shape)) + kSlicedSumUs;
+}
+
+/// The short-K kernel's plan for `shape` on `sms` SMs, its operands copied as `copies` says: of K
+/// whole (at most kShortKMaxK) and K in 2 to `max_slices` slices (a cluster's blocks: the most the
+/// GPU allows, at most kMaxClusterSlices), the fastest by the model; none (slices 0) where K is
+/// longer than kShortKMaxK and `max_slices` is 1.
+inline ShortKPlan plan_short_k(const cudalabs::GemmShape& shape, ShortKCopies copies, int sms,
+                               int max_slices) {
+  ShortKPlan best;
+  if (shape.k <= kShortKMaxK) best = {1, shape.k, predicted_short_k_us(shape, copies, sms)};
+  for (int slices = 2; slices <= std::min(max_slices, kMaxClusterSlices); ++slices) {
+    const int slice_k = cudalabs::ceil_div(cudalabs::ceil_div(shape.k, slices), kShortKChunk) *
+                        kShortKChunk;
+    if (cudalabs::ceil_div(shape.k, slice_k) != slices) continue;  // another count's slices
+    const double us = predicted_sliced_us(shape, copies, slice_k, sms);
+    if (best.slices == 0 || us < best.predicted_us) best = {slices, slice_k, us};
+  }
+  return best;
+}
+
+/// Whether `best` should run the short-K kernel's plan `short_k` on `shape` (on `sms` SMs), its
+/// operands copied as `copies` says, rather than `plan`: where it has one, and the model has it
+/// done sooner than `plan` (with its start, kSpecializedLaunchUs) after the copies TMA would need
+/// of operands whose rows are off 16 bytes, or than the wgmma rung where that is what those copies
+/// would leave to run. The short-K kernel reads any alignment itself.
 inline bool short_k_pays(const cudalabs::GemmShape& shape, const SpecializedPlan& plan,
-                         ShortKCopies copies, int sms) {
-  if (shape.k > kShortKMaxK) return false;
+                         const ShortKPlan& short_k, ShortKCopies copies, int sms) {
+  if (short_k.slices == 0) return false;
   const bool copy_a = copies.copy_a(), copy_b = copies.copy_b();
   double other_us = plan.predicted_us + kSpecializedLaunchUs +
                     (copy_a || copy_b ? operand_copy_us(shape, copy_a, copy_b) + kLaunchUs : 0.0);
   if (one_launch_rung_pays(shape, plan, copy_a, copy_b, sms))
     other_us = predicted_wgmma_rung_us(shape, sms);
-  return predicted_short_k_us(shape, copies, sms) < other_us;
+  return short_k.predicted_us < other_us;
 }
 
 /// The plan `best` runs for `shape` on `sms` SMs: K whole on best_width's 128-row tiles, unless

@@ -431,36 +431,110 @@ ShortKCopies short_k_copies(const Bf16GemmArgs& args) {
           short_k_copy_bytes(cudalabs::widest_row_load_bytes(args.b, args.ldb))};
 }
 
-// The short-K kernel for copies of `a_bytes` of A's rows and `b_bytes` of B's.
-using ShortKKernel = void (*)(Bf16GemmArgs);
-template <int kABytes>
+// The short-K kernel for copies of `a_bytes` of A's rows and `b_bytes` of B's, kStages buffers.
+using ShortKKernel = void (*)(Bf16GemmArgs, int);
+template <int kStages, int kABytes>
 ShortKKernel short_k_kernel_of(int b_bytes) {
-  return b_bytes == 16  ? &short_k_mma_kernel<kABytes, 16>
-         : b_bytes == 4 ? &short_k_mma_kernel<kABytes, 4>
-                        : &short_k_mma_kernel<kABytes, 2>;
+  return b_bytes == 16  ? &short_k_mma_kernel<kABytes, 16, kStages>
+         : b_bytes == 4 ? &short_k_mma_kernel<kABytes, 4, kStages>
+                        : &short_k_mma_kernel<kABytes, 2, kStages>;
 }
-ShortKKernel short_k_kernel_for(int a_bytes, int b_bytes) {
-  return a_bytes == 16  ? short_k_kernel_of<16>(b_bytes)
-         : a_bytes == 4 ? short_k_kernel_of<4>(b_bytes)
-                        : short_k_kernel_of<2>(b_bytes);
+template <int kStages>
+ShortKKernel short_k_kernel_with(int a_bytes, int b_bytes) {
+  return a_bytes == 16  ? short_k_kernel_of<kStages, 16>(b_bytes)
+         : a_bytes == 4 ? short_k_kernel_of<kStages, 4>(b_bytes)
+                        : short_k_kernel_of<kStages, 2>(b_bytes);
 }
-
-// Its launch for `shape`: one block per kShortKRows x kShortKCols tile of C, on a 1-D grid.
-KernelLaunch short_k_launch(const GemmShape& shape, ShortKCopies copies) {
-  const auto* kernel =
-      reinterpret_cast<const void*>(short_k_kernel_for(copies.a_bytes, copies.b_bytes));
-  cudalabs::allow_dynamic_shared_memory(kernel, kShortKSharedBytes);
-  return {kernel, cudalabs::checked_grid(short_k_blocks(shape), 1, 1, "lab11 short_k"),
-          dim3(kShortKThreads), static_cast<std::size_t>(kShortKSharedBytes)};
+// The kernel of `plan`: two buffers with K whole, kSlicedStages sliced.
+ShortKKernel short_k_kernel_for(ShortKCopies copies, const ShortKPlan& plan) {
+  return plan.sliced() ? short_k_kernel_with<kSlicedStages>(copies.a_bytes, copies.b_bytes)
+                       : short_k_kernel_with<2>(copies.a_bytes, copies.b_bytes);
 }
 
-void run_short_k(const Bf16GemmArgs& args, cudaStream_t stream) {
+// The most slices of K a cluster of the sliced kernel takes on this GPU: clusters of up to
+// kMaxClusterSlices blocks where the GPU runs them (cudaOccupancyMaxPotentialClusterSize), else 1
+// (no slices: clusters are Hopper's). Asked once.
+int sliced_max_slices() {
+  static const int most = [] {
+    int device = 0, clusters = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&clusters, cudaDevAttrClusterLaunch, device));
+    if (!clusters) return 1;
+    const auto* kernel = reinterpret_cast<const void*>(short_k_kernel_with<kSlicedStages>(16, 16));
+    cudalabs::allow_dynamic_shared_memory(kernel, short_k_shared_bytes(kSlicedStages));
+    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(1, kMaxClusterSlices);
+    config.blockDim = dim3(kShortKThreads);
+    config.dynamicSmemBytes = short_k_shared_bytes(kSlicedStages);
+    int size = 1;
+    CUDA_CHECK(cudaOccupancyMaxPotentialClusterSize(&size, kernel, &config));
+    return std::clamp(size, 1, kMaxClusterSlices);
+  }();
+  return most;
+}
+
+// plan_short_k for the shape and its copies on this GPU, remembered (common/remembered_plan.h).
+template <int kABytes, int kBBytes>
+const ShortKPlan& remembered_short_k(const GemmShape& shape) {
+  return cudalabs::remembered_plan<ShortKPlan>(shape, [](const GemmShape& s, int sms) {
+    return plan_short_k(s, {kABytes, kBBytes}, sms, sliced_max_slices());
+  });
+}
+template <int kABytes>
+const ShortKPlan& planned_short_k_of(const GemmShape& shape, int b_bytes) {
+  return b_bytes == 16  ? remembered_short_k<kABytes, 16>(shape)
+         : b_bytes == 4 ? remembered_short_k<kABytes, 4>(shape)
+                        : remembered_short_k<kABytes, 2>(shape);
+}
+const ShortKPlan& planned_short_k(const GemmShape& shape, ShortKCopies copies) {
+  return copies.a_bytes == 16  ? planned_short_k_of<16>(shape, copies.b_bytes)
+         : copies.a_bytes == 4 ? planned_short_k_of<4>(shape, copies.b_bytes)
+                               : planned_short_k_of<2>(shape, copies.b_bytes);
+}
+
+// Its launch for `shape`: one block per kShortKRows x kShortKCols tile of C (gridDim.x) and slice
+// of K (gridDim.y: the blocks of a cluster where sliced).
+KernelLaunch short_k_launch(const GemmShape& shape, ShortKCopies copies, const ShortKPlan& plan) {
+  const auto* kernel = reinterpret_cast<const void*>(short_k_kernel_for(copies, plan));
+  const int stages = plan.sliced() ? kSlicedStages : 2;
+  cudalabs::allow_dynamic_shared_memory(kernel, short_k_shared_bytes(stages));
+  return {kernel, cudalabs::checked_grid(short_k_blocks(shape), plan.slices, 1, "lab11 short_k"),
+          dim3(kShortKThreads), static_cast<std::size_t>(short_k_shared_bytes(stages))};
+}
+
+// Runs `plan` (plan_short_k) on args; sliced, as clusters of plan.slices blocks along gridDim.y.
+void run_short_k(const Bf16GemmArgs& args, const ShortKPlan& plan, cudaStream_t stream) {
   const ShortKCopies copies = short_k_copies(args);
-  const KernelLaunch config = short_k_launch(args.shape(), copies);
-  short_k_kernel_for(
-      copies.a_bytes,
-      copies.b_bytes)<<<config.grid, config.block, config.dynamic_shared_bytes, stream>>>(args);
-  CUDA_CHECK_LAUNCH("lab11 short_k_mma_kernel");
+  const KernelLaunch launch = short_k_launch(args.shape(), copies, plan);
+  const ShortKKernel kernel = short_k_kernel_for(copies, plan);
+  if (!plan.sliced()) {
+    kernel<<<launch.grid, launch.block, launch.dynamic_shared_bytes, stream>>>(args, plan.slice_k);
+    CUDA_CHECK_LAUNCH("lab11 short_k_mma_kernel");
+    return;
+  }
+  if (plan.slices > 8)
+    CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel),
+                                    cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+  cudaLaunchAttribute cluster{};
+  cluster.id = cudaLaunchAttributeClusterDimension;
+  cluster.val.clusterDim.x = 1;
+  cluster.val.clusterDim.y = static_cast<unsigned>(plan.slices);
+  cluster.val.clusterDim.z = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = launch.grid;
+  config.blockDim = launch.block;
+  config.dynamicSmemBytes = launch.dynamic_shared_bytes;
+  config.stream = stream;
+  config.attrs = &cluster;
+  config.numAttrs = 1;
+  CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, args, plan.slice_k));
+  CUDA_CHECK_LAUNCH("lab11 short_k_mma_kernel (sliced)");
+}
+
+// The short-K kernel's plan for args on this GPU.
+const ShortKPlan& planned_short_k(const Bf16GemmArgs& args) {
+  return planned_short_k(args.shape(), short_k_copies(args));
 }
 
 // ---- best: the fastest rung this GPU allows ----
@@ -502,8 +576,8 @@ KernelLaunch describe_best(const GemmShape& shape) {
   if (few_columns_fit(shape) &&
       few_columns_pays(shape, plan, planned_few_columns(shape, aligned), false, false))
     return few_columns_launch(shape, planned_few_columns(shape, aligned), 16);
-  if (short_k_pays(shape, plan, {}, cudalabs::multiprocessor_count()))
-    return short_k_launch(shape, {});
+  if (short_k_pays(shape, plan, planned_short_k(shape, {}), {}, cudalabs::multiprocessor_count()))
+    return short_k_launch(shape, {}, planned_short_k(shape, {}));
   return on_plan_tile(plan, [&]<int kWidth, int kRows>() {
     return specialized_launch<kWidth, kRows>(specialized_units<kWidth, kRows>(shape, plan.slices));
   });
@@ -523,9 +597,12 @@ void launch_best(const Bf16GemmArgs& args, cudaStream_t stream) {
     if (few_columns_pays(args.shape(), plan, few, copy_a, copy_b))
       return run_few_columns(args, few, stream);
   }
-  // A short K: C's writes are most of the work, which the short-K kernel does at any alignment
-  if (short_k_pays(args.shape(), plan, short_k_copies(args), cudalabs::multiprocessor_count()))
-    return run_short_k(args, stream);
+  // A short K, where C's writes are most of the work, or a small C over a long K, cut into a
+  // cluster's slices: the short-K kernel, at any alignment
+  const ShortKPlan& short_k = planned_short_k(args);
+  if (short_k_pays(args.shape(), plan, short_k, short_k_copies(args),
+                   cudalabs::multiprocessor_count()))
+    return run_short_k(args, short_k, stream);
   if (one_launch_rung_pays(args.shape(), plan, copy_a, copy_b, cudalabs::multiprocessor_count()))
     return WgmmaRung::launch(args, stream);
   // A and B onto 128-byte lines where they are copied anyway, or where the copy pays (best_plan.h)

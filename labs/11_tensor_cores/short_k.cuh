@@ -13,6 +13,11 @@
 // with mma.sync (ldmatrix from rows padded 16 bytes apart). The accumulators then go through
 // shared memory, so that a warp's stores are whole rows of C: 512 contiguous bytes, 16 at a time
 // where C's rows allow, at any alignment otherwise.
+//
+// The same kernel takes a small C over a long K (135 x 80 x 2312: three tiles), whose few blocks
+// would each walk all of K: the launch cuts K into slices, one a block of a cluster, with six
+// buffers of chunks on their way (a block nearly alone on its SM waits on DRAM otherwise), and the
+// cluster's blocks sum their tiles through distributed shared memory (sum_slices_in_cluster).
 #pragma once
 
 #include "common/async_copy.cuh"
@@ -22,6 +27,7 @@
 #include "tensor_core_ptx.cuh"
 #include "tiles.h"
 
+#include <cooperative_groups.h>
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
@@ -131,11 +137,78 @@ struct ElementChunk {
   }
 };
 
+// Stores rows first_row .. end_row - 1 of C's kShortKRows x kShortKCols tile (from row0, col0),
+// held in shared memory kCLd floats a row, a warp a row: whole rows of C, 16 bytes a lane where
+// C's rows allow, at any alignment otherwise.
+template <int kCLd>
+__device__ __forceinline__ void store_tile_rows(const cudalabs::Bf16GemmArgs& args,
+                                                const float* c_tile, int row0, int col0,
+                                                int first_row, int end_row) {
+  const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
+  const bool c_vector = reinterpret_cast<std::uintptr_t>(args.c) % 16 == 0 && args.ldc % 4 == 0;
+  for (int row = first_row + warp; row < end_row && row0 + row < args.m; row += kShortKWarps) {
+    float* c_row = args.c + static_cast<long long>(row0 + row) * args.ldc + col0;
+    const float* tile_row = c_tile + row * kCLd;
+    if (c_vector && col0 + lane * 4 + 3 < args.n) {
+      cudalabs::store_gemm_result4(c_row + lane * 4,
+                                   *reinterpret_cast<const float4*>(tile_row + lane * 4),
+                                   args.alpha, args.beta);
+    } else {
+#pragma unroll
+      for (int j = 0; j < 4; ++j) {
+        const int col = c_vector ? lane * 4 + j : lane + 32 * j;
+        if (col0 + col < args.n)
+          cudalabs::store_gemm_result(c_row + col, tile_row[col], args.alpha, args.beta);
+      }
+    }
+  }
+}
+
+#if __CUDA_ARCH__ >= 900
+// Where K is cut into slices, one a block of the cluster (gridDim.y of them): each block's partial
+// tile lies in its own shared memory (kCLd floats a row), and each block sums a band of the
+// tile's rows from all of them, slice 0 first (a fixed order: the same bits at every run), through
+// distributed shared memory, into its own tile's band, which no other block reads; then stores
+// that band of C. No partial C goes through global memory. The last cluster barrier keeps every
+// tile alive until the others have read it.
+template <int kCLd>
+__device__ __forceinline__ void sum_slices_in_cluster(const cudalabs::Bf16GemmArgs& args,
+                                                      float* c_tile, int row0, int col0) {
+  namespace cg = cooperative_groups;
+  const cg::cluster_group cluster = cg::this_cluster();
+  const int slices = static_cast<int>(cluster.num_blocks());
+  const int rank = static_cast<int>(cluster.block_rank());
+  const int band = (kShortKRows + slices - 1) / slices;
+  const int first_row = rank * band, end_row = min(kShortKRows, first_row + band);
+  const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
+  cluster.sync();  // every slice's tile is in its shared memory
+  for (int row = first_row + warp; row < end_row && row0 + row < args.m; row += kShortKWarps) {
+    const int at = row * kCLd + lane * 4;
+    float4 sum = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    for (int slice = 0; slice < slices; ++slice) {
+      const float4 part = *reinterpret_cast<const float4*>(cluster.map_shared_rank(c_tile, slice) + at);
+      sum.x += part.x;
+      sum.y += part.y;
+      sum.z += part.z;
+      sum.w += part.w;
+    }
+    *reinterpret_cast<float4*>(c_tile + at) = sum;
+  }
+  cluster.barrier_arrive();  // this block has read the others' tiles
+  __syncthreads();           // the band's sums, for the warps that store them
+  store_tile_rows<kCLd>(args, c_tile, row0, col0, first_row, end_row);
+  cluster.barrier_wait();  // the others have read this one's
+}
+#endif
+
 // kABytes / kBBytes: the widest copies the operand's rows allow, 16, 4 or 2 (element by element;
-// best_plan.h: short_k_copy_bytes).
-template <int kABytes, int kBBytes>
-__global__ void __launch_bounds__(kShortKThreads, kShortKBlocksPerSm)
-    short_k_mma_kernel(cudalabs::Bf16GemmArgs args) {
+// best_plan.h: short_k_copy_bytes). kStages buffers of chunks: 2 where K is whole (three blocks an
+// SM), kSlicedStages where the launch cuts K into gridDim.y slices of slice_k values (a multiple of
+// kShortKChunk), one a block of a cluster of gridDim.y blocks (sum_slices_in_cluster).
+template <int kABytes, int kBBytes, int kStages>
+__global__ void __launch_bounds__(kShortKThreads,
+                                  kStages == 2 ? kShortKBlocksPerSm : kSlicedBlocksPerSm)
+    short_k_mma_kernel(cudalabs::Bf16GemmArgs args, int slice_k) {
 #if LAB11_BF16_TENSOR_CORES
   constexpr int kALd = kShortKChunk + kShortKPad;  // A's chunk: [row][k]
   constexpr int kBLd = kShortKCols + kShortKPad;   // B's chunk: [k][column]
@@ -150,29 +223,31 @@ __global__ void __launch_bounds__(kShortKThreads, kShortKBlocksPerSm)
   const int col_tiles = (args.n + kShortKCols - 1) / kShortKCols;
   const int row0 = static_cast<int>(blockIdx.x) / col_tiles * kShortKRows;
   const int col0 = static_cast<int>(blockIdx.x) % col_tiles * kShortKCols;
+  const int k_begin = static_cast<int>(blockIdx.y) * slice_k;
+  const int k_end = min(args.k, k_begin + slice_k);  // zeros past the slice's end, as past K's
   const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
   const int warp_row = warp / 4 * 32, warp_col = warp % 4 * 32;  // the warp's 32 x 32 piece
 
   // A chunk's copies start (cp.async, or the element path's loads into registers) before the chunk
-  // ahead of it is multiplied; the registers go to shared memory after (finish_chunk). Chunks start
-  // in order, each copier moving on to the next.
+  // kStages - 1 ahead of it is multiplied; the registers go to shared memory after (finish_chunk).
+  // Chunks start in order, each copier moving on to the next.
   constexpr bool kElementsA = kABytes == 2, kElementsB = kBBytes == 2;
   ChunkCopies<kShortKRows, kShortKChunk, kElementsA ? 16 : kABytes> a_words(args.a, args.lda, row0,
-                                                                            0, kALd);
-  ChunkCopies<kShortKChunk, kShortKCols, kElementsB ? 16 : kBBytes> b_words(args.b, args.ldb, 0,
-                                                                            col0, kBLd);
+                                                                            k_begin, kALd);
+  ChunkCopies<kShortKChunk, kShortKCols, kElementsB ? 16 : kBBytes> b_words(args.b, args.ldb,
+                                                                            k_begin, col0, kBLd);
   ElementChunk<kShortKRows, kShortKChunk> a_values;
   ElementChunk<kShortKChunk, kShortKCols> b_values;
   const auto start_chunk = [&](int buffer, int k0) {
     if constexpr (kElementsA) {
-      a_values.load(args.a, args.lda, row0, k0, args.m, args.k);
+      a_values.load(args.a, args.lda, row0, k0, args.m, k_end);
     } else {
-      a_words.template start<false>(a_chunk(buffer), kALd, args.a, args.lda, args.m, args.k);
+      a_words.template start<false>(a_chunk(buffer), kALd, args.a, args.lda, args.m, k_end);
     }
     if constexpr (kElementsB) {
-      b_values.load(args.b, args.ldb, k0, col0, args.k, args.n);
+      b_values.load(args.b, args.ldb, k0, col0, k_end, args.n);
     } else {
-      b_words.template start<true>(b_chunk(buffer), kBLd, args.b, args.ldb, args.k, args.n);
+      b_words.template start<true>(b_chunk(buffer), kBLd, args.b, args.ldb, k_end, args.n);
     }
     cudalabs::async_copy_commit();
   };
@@ -182,18 +257,25 @@ __global__ void __launch_bounds__(kShortKThreads, kShortKBlocksPerSm)
   };
 
   float acc[2][4][4] = {};  // [m16 tile][n8 tile][accumulator]
-  const int chunks = (args.k + kShortKChunk - 1) / kShortKChunk;
-  start_chunk(0, 0);
-  finish_chunk(0);
-  for (int chunk = 0; chunk < chunks; ++chunk) {
-    const int buffer = chunk % 2;
-    const bool more = chunk + 1 < chunks;
-    if (more) {
-      start_chunk(1 - buffer, (chunk + 1) * kShortKChunk);  // freed by the last barrier
-      cudalabs::async_copy_wait<1>();
+  const int chunks = (k_end - k_begin + kShortKChunk - 1) / kShortKChunk;
+#pragma unroll
+  for (int ahead = 0; ahead < kStages - 1; ++ahead) {  // a copy group each, empty past the slice
+    if (ahead < chunks) {
+      start_chunk(ahead, k_begin + ahead * kShortKChunk);
+      finish_chunk(ahead);
     } else {
-      cudalabs::async_copy_wait<0>();
+      cudalabs::async_copy_commit();
     }
+  }
+  for (int chunk = 0; chunk < chunks; ++chunk) {
+    const int buffer = chunk % kStages;
+    const int ahead = chunk + kStages - 1;  // its buffer: freed by the last barrier
+    if (ahead < chunks) {
+      start_chunk(ahead % kStages, k_begin + ahead * kShortKChunk);
+    } else {
+      cudalabs::async_copy_commit();
+    }
+    cudalabs::async_copy_wait<kStages - 1>();
     __syncthreads();  // the chunk has landed for every thread
     const __nv_bfloat16* a = a_chunk(buffer);
     const __nv_bfloat16* b = b_chunk(buffer);
@@ -217,8 +299,8 @@ __global__ void __launch_bounds__(kShortKThreads, kShortKBlocksPerSm)
           ptx::mma_m16n8k16_bf16(acc[mi][ni], a_frag[mi], b_frag[ni / 2][ni % 2 * 2],
                                  b_frag[ni / 2][ni % 2 * 2 + 1]);
     }
-    if (more) finish_chunk(1 - buffer);
-    __syncthreads();  // every warp is done with this buffer, and the next chunk is in the other
+    if (ahead < chunks) finish_chunk(ahead % kStages);
+    __syncthreads();  // every warp is done with this buffer, and the chunk ahead is in its own
   }
 
   // The accumulators into C's tile in shared memory (the buffers' place), then whole rows out.
@@ -233,23 +315,14 @@ __global__ void __launch_bounds__(kShortKThreads, kShortKBlocksPerSm)
       *reinterpret_cast<float2*>(at + 8 * kCLd) = make_float2(acc[mi][ni][2], acc[mi][ni][3]);
     }
   __syncthreads();
-  const bool c_vector = reinterpret_cast<std::uintptr_t>(args.c) % 16 == 0 && args.ldc % 4 == 0;
-  for (int row = warp; row < kShortKRows && row0 + row < args.m; row += kShortKWarps) {
-    float* c_row = args.c + static_cast<long long>(row0 + row) * args.ldc + col0;
-    const float* tile_row = c_tile + row * kCLd;
-    if (c_vector && col0 + lane * 4 + 3 < args.n) {
-      cudalabs::store_gemm_result4(c_row + lane * 4,
-                                   *reinterpret_cast<const float4*>(tile_row + lane * 4),
-                                   args.alpha, args.beta);
-    } else {
-#pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        const int col = c_vector ? lane * 4 + j : lane + 32 * j;
-        if (col0 + col < args.n)
-          cudalabs::store_gemm_result(c_row + col, tile_row[col], args.alpha, args.beta);
-      }
-    }
+  if constexpr (kStages != 2) {
+#if __CUDA_ARCH__ >= 900
+    if (gridDim.y > 1) return sum_slices_in_cluster<kCLd>(args, c_tile, row0, col0);
+#else
+    if (gridDim.y > 1) __trap();  // clusters are Hopper's: the launch never slices elsewhere
+#endif
   }
+  store_tile_rows<kCLd>(args, c_tile, row0, col0, 0, kShortKRows);
 #endif
 }
 

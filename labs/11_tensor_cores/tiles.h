@@ -246,10 +246,20 @@ inline constexpr int kShortKPad = 8;
 /// BF16 values of a buffer: A's chunk [row][k], then B's [k][column], each row padded.
 inline constexpr int kShortKBufferValues =
     kShortKRows * (kShortKChunk + kShortKPad) + kShortKChunk * (kShortKCols + kShortKPad);
-/// Dynamic shared memory: two buffers of chunks, or C's tile in FP32, which takes their place.
-inline constexpr int kShortKSharedBytes = 2 * kShortKBufferValues * 2 >
-                                                  kShortKRows*(kShortKCols + kShortKPad) * 4
-                                              ? 2 * kShortKBufferValues * 2
-                                              : kShortKRows*(kShortKCols + kShortKPad) * 4;
+/// Buffers of chunks where K is cut into slices, one a block of a cluster (short_k.cuh): a block
+/// then has its SM nearly to itself, and only chunks on their way at once cover a trip from DRAM.
+inline constexpr int kSlicedStages = 6;
+/// Blocks an SM holds of the sliced kernel (its __launch_bounds__; six buffers each).
+inline constexpr int kSlicedBlocksPerSm = 2;
+/// The most slices of K a cluster takes: 16, a cluster size Hopper allows where a kernel asks
+/// (cudaFuncAttributeNonPortableClusterSizeAllowed; the portable limit is 8).
+inline constexpr int kMaxClusterSlices = 16;
+/// Dynamic shared memory of the short-K kernel with `stages` buffers of chunks, or C's tile in
+/// FP32, which takes their place.
+constexpr int short_k_shared_bytes(int stages) {
+  return stages * kShortKBufferValues * 2 > kShortKRows * (kShortKCols + kShortKPad) * 4
+             ? stages * kShortKBufferValues * 2
+             : kShortKRows * (kShortKCols + kShortKPad) * 4;
+}
 
 }  // namespace lab11

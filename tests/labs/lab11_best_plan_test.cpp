@@ -392,7 +392,9 @@ TEST(FewColumns, RunsForFewColumnsWhereTheModelHasItSooner) {
 // grows with K, with C, and with each operand's copies narrower.
 TEST(ShortK, RunsWhereAShortKLeavesMostlyCToWrite) {
   const auto pays = [](const GemmShape& shape, int a_bytes, int b_bytes) {
-    return short_k_pays(shape, plan_best(shape, kH100Sms), {a_bytes, b_bytes}, kH100Sms);
+    const ShortKCopies copies{a_bytes, b_bytes};
+    return short_k_pays(shape, plan_best(shape, kH100Sms), plan_short_k(shape, copies, kH100Sms, 1),
+                        copies, kH100Sms);
   };
   EXPECT_TRUE(pays({539, 6046, 24}, 2, 2));    // every operand off by one element
   EXPECT_TRUE(pays({2721, 896, 33}, 2, 16));   // lda 33, B's rows aligned
@@ -421,6 +423,66 @@ TEST(ShortK, RunsWhereAShortKLeavesMostlyCToWrite) {
   EXPECT_LT(predicted_short_k_us({2048, 2048, 256}, {16, 16}, kH100Sms),
             predicted_short_k_us({2048, 2048, 256}, {4, 4}, kH100Sms));
   EXPECT_EQ(short_k_blocks({65, 129, 7}), 4);
+}
+
+// A small C over a long K (a few tiles: most SMs would idle, each block walking all of K): the
+// random-shapes records' worst such shapes at every alignment, which `best` runs on the short-K
+// kernel with K cut into a cluster's slices; and shapes whose C fills the SMs, which it does not.
+TEST(ShortK, CutsALongKUnderASmallCIntoAClustersSlices) {
+  for (const GemmShape& shape : {GemmShape{135, 80, 2312}, GemmShape{109, 68, 3133},
+                                 GemmShape{114, 54, 3896}, GemmShape{14, 160, 7088}}) {
+    for (const ShortKCopies copies : {ShortKCopies{16, 16}, ShortKCopies{2, 16}, ShortKCopies{4, 2}}) {
+      const ShortKPlan plan = plan_short_k(shape, copies, kH100Sms, kMaxClusterSlices);
+      EXPECT_TRUE(plan.sliced()) << shape.label();
+      EXPECT_TRUE(short_k_pays(shape, plan_best(shape, kH100Sms), plan, copies, kH100Sms))
+          << shape.label() << " " << copies.a_bytes << "/" << copies.b_bytes;
+    }
+  }
+  for (const GemmShape& shape : {GemmShape{4096, 4096, 4096}, GemmShape{8192, 8192, 1024},
+                                 GemmShape{2048, 7303, 2000}}) {
+    const ShortKPlan plan = plan_short_k(shape, {}, kH100Sms, kMaxClusterSlices);
+    EXPECT_FALSE(short_k_pays(shape, plan_best(shape, kH100Sms), plan, {}, kH100Sms))
+        << shape.label();
+  }
+}
+
+// Whatever it chooses: K whole only up to kShortKMaxK, slices of whole chunks that leave none
+// empty, at most the cluster the GPU allows, and the fastest of them by the model; with no
+// clusters (at most 1 slice) and a K past kShortKMaxK, no plan.
+TEST(ShortK, IsAPlanTheKernelRunsAndTheFastestByTheModel) {
+  std::mt19937 random(53);
+  std::uniform_int_distribution<int> most(1, kMaxClusterSlices);
+  for (int trial = 0; trial < 3000; ++trial) {
+    const GemmShape shape = draw_shape(random, 20000, 20000);
+    const int max_slices = most(random);
+    const ShortKCopies copies{16, trial % 3 == 0 ? 2 : 16};
+    const ShortKPlan plan = plan_short_k(shape, copies, kH100Sms, max_slices);
+    if (plan.slices == 0) {
+      EXPECT_TRUE(shape.k > kShortKMaxK && max_slices == 1) << shape.label();
+      continue;
+    }
+    EXPECT_LE(plan.slices, max_slices) << shape.label();
+    if (!plan.sliced()) {
+      EXPECT_LE(shape.k, kShortKMaxK) << shape.label();
+      EXPECT_EQ(plan.slice_k, shape.k) << shape.label();
+      continue;
+    }
+    EXPECT_EQ(plan.slice_k % kShortKChunk, 0) << shape.label();
+    EXPECT_EQ(cudalabs::ceil_div(shape.k, plan.slice_k), plan.slices) << shape.label();
+    EXPECT_DOUBLE_EQ(plan.predicted_us, predicted_sliced_us(shape, copies, plan.slice_k, kH100Sms));
+    for (int slices = 2; slices <= max_slices; ++slices) {
+      const int slice_k = cudalabs::ceil_div(cudalabs::ceil_div(shape.k, slices), kShortKChunk) *
+                          kShortKChunk;
+      EXPECT_LE(plan.predicted_us, predicted_sliced_us(shape, copies, slice_k, kH100Sms))
+          << shape.label() << " " << slices;
+    }
+    if (shape.k <= kShortKMaxK) {
+      EXPECT_LE(plan.predicted_us, predicted_short_k_us(shape, copies, kH100Sms)) << shape.label();
+    }
+  }
+  // More slices shorten each block's walk where the SMs are idle.
+  EXPECT_LT(predicted_sliced_us({135, 80, 2312}, {}, 160, kH100Sms),
+            predicted_sliced_us({135, 80, 2312}, {}, 1184, kH100Sms));
 }
 
 // The copies a row's alignment allows the short-K kernel: 16 bytes, else 4 where rows are 4- or

@@ -18,7 +18,12 @@
 // three chunks of K, the last partial, both operands' rows 4- and 8-byte aligned (4-byte copies)
 // over four chunks, each buffer filled twice, the same from pointers 4 bytes off with K and N odd
 // (a last copy of one value), and A's 16-byte copies beside B's 4-byte ones over eight chunks with
-// C's rows odd; and a GEMM long enough that `best` copies A, 16-byte aligned
+// C's rows odd; and a small C over a long K, which `best` runs on the short-K kernel with K cut
+// into a cluster's slices summed through distributed shared memory (lab11_best_plan_test.cpp):
+// operands 16 bytes a copy with beta applied once, A's and B's rows 2 bytes apart (element
+// copies) with the last slice ending inside a chunk, every operand and C one element off, 4-byte
+// copies of padded rows over one row of C's tiles, and 21 tiles of rows whose bands of the sum are
+// uneven; and a GEMM long enough that `best` copies A, 16-byte aligned
 // but off 128-byte lines, onto lines first (best_plan.h: copy_a_to_lines_pays), C off 16 bytes.
 #include "labs/11_tensor_cores/lab.h"
 #include "tests/support/gemm_grading.h"
@@ -49,5 +54,10 @@ static const bool registered = cudalabs::testing::register_gemm_grading_tests(
         {"short_k_word_copies_130x257x100", {{130, 257, 100}, 1.0f, -0.5f, {2, 3, 1}}},
         {"short_k_word_edges_1000x131x201", {{1000, 131, 201}, -0.5f, 0.25f, {1, 1, 2, 2}}},
         {"short_k_eight_chunks_2000x322x248", {{2000, 322, 248}, 1.0f, 0.5f, {0, 0, 1}}},
+        {"cluster_slices_135x80x2312", {{135, 80, 2312}, 1.0f, 0.5f}},
+        {"cluster_slices_odd_k_109x68x3133", {{109, 68, 3133}, 1.5f, -0.5f, {0, 3, 1}}},
+        {"cluster_slices_misaligned_114x54x3896", {{114, 54, 3896}, 1.0f, 0.25f, {0, 0, 0, 1}}},
+        {"cluster_slices_words_14x160x7088", {{14, 160, 7088}, -1.0f, 0.5f, {2, 2, 1}}},
+        {"cluster_slices_bands_1299x100x1536", {{1299, 100, 1536}, 0.5f, 0.25f, {8, 4, 0}}},
         {"a_onto_lines_1500x6000x1000", {{1500, 6000, 1000}, 1.0f, 0.5f, {8, 0, 3}}},
     });
