@@ -5,8 +5,10 @@
 /// (work_units.h), from a model of the busiest SM's time; and where a small GEMM's operands would
 /// need a copy before TMA can read them, whether the one-launch wgmma rung is done sooner
 /// (one_launch_rung_pays); for a C of at most 8 columns, whether the few-columns kernel, which
-/// reads A once in place (few_columns.cuh), is (few_columns_pays); and for a short K, whether the
-/// short-K kernel, which writes C at any alignment in whole rows (short_k.cuh), is (short_k_pays).
+/// reads A once in place (few_columns.cuh), is (few_columns_pays); and for a short K, or a long K
+/// under a C of few tiles, whether the short-K kernel, which reads any alignment and writes C in
+/// whole rows (short_k.cuh), is (short_k_pays), K whole or cut into a cluster's slices
+/// (plan_short_k).
 ///
 /// The model: a persistent block runs units of (tile, slice of K) in rounds, so the kernel takes
 /// the busiest SM's rounds, ceil(units / SMs), times one unit's time: its slice's k-blocks at the
@@ -332,7 +334,7 @@ inline bool few_columns_pays(const cudalabs::GemmShape& shape, const Specialized
   return few.predicted_us < tma_path_us;
 }
 
-/// The most K `best` gives the short-K kernel (short_k.cuh): past it the TMA path's pipeline has
+/// The most K `best` gives the short-K kernel whole (short_k.cuh): past it the TMA path's pipeline has
 /// its length (on the H200 the kernel was faster than the TMA path at 1 of 17 shapes of K 257 to
 /// 512, 1.39 times its time: docs/data/history/gemm_short_k_s27_nvidia-h200/README.md).
 inline constexpr int kShortKMaxK = 256;

@@ -35,7 +35,10 @@ using TensorCoreVariant = cudalabs::GemmVariantOf<__nv_bfloat16>;
 ///   a C of few tiles over a long K would still leave most SMs idle, K cut into slices whose
 ///   partial Cs the same launch sums (best_plan.h, unit_finish.cuh); where a small GEMM's A or B
 ///   would need a copy before TMA can read it, the one-launch `wgmma` rung when the model says it
-///   is done sooner (one_launch_rung_pays); `mma_swizzled` on other GPUs
+///   is done sooner (one_launch_rung_pays); for a C of at most 8 columns, the few-columns kernel
+///   (few_columns.cuh); for a short K, or a long K under a C of few tiles, the short-K kernel
+///   (short_k.cuh), K whole or cut into a cluster's slices summed through distributed shared
+///   memory, each where the model says it is done sooner; `mma_swizzled` on other GPUs
 /// The copies of 16-byte chunks (cp.async, TMA) need A and B 16-byte aligned with lda and ldb
 /// multiples of 8. Other operands take element-wise copies (rungs 2-4), or are first repacked into
 /// an aligned scratch buffer (the TMA rungs: the documented fallback); every rung is right for any

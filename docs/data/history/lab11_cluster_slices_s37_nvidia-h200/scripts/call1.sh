@@ -2,8 +2,8 @@
 # Session 37, call 1 (issue 53): the short-K kernel with K cut into a cluster's slices (new, its
 # model's constants provisional) beside main at 0779a15 (base). Lab 11's CPU plan tests, grading
 # tests (solution, student), the split-finish tests, memcheck, synccheck and racecheck of the
-# sliced and short-K tests; bench_cluster_slices11 at every count of slices on 81 shapes and 22
-# layouts; both random-shapes seeds of lab 11, new then base. Outputs packed after each step.
+# sliced and short-K tests; bench_cluster_slices11 at every count of slices on 81 shapes, 22
+# layouts and 12 large shapes; both random-shapes seeds of lab 11, new then base. Outputs packed after each step.
 set -u
 S=$(mktemp -d); O=$S/o; mkdir -p $O
 cd "$(dirname "$0")/.."
@@ -17,6 +17,7 @@ N=$S/px/new
 step plan_tests 60 $N/tests/lab11_best_width_tests --gtest_brief=1
 step bench_tight 200 $N/bench_cluster_slices11 $(cat pack/shapes_tight.txt)
 step bench_layouts 100 $N/bench_cluster_slices11 $(cat pack/shapes_layouts.txt)
+step bench_large 120 $N/bench_cluster_slices11 $(cat pack/shapes_large.txt)
 step grading11 240 $N/tests/lab11_grading_solution --gtest_brief=1
 step grading11_student 120 $N/tests/lab11_grading_student --gtest_brief=1
 step split_finish 120 $N/tests/lab11_split_finish_solution --gtest_brief=1
