@@ -334,9 +334,9 @@ inline bool few_columns_pays(const cudalabs::GemmShape& shape, const Specialized
   return few.predicted_us < tma_path_us;
 }
 
-/// The most K `best` gives the short-K kernel whole (short_k.cuh): past it the TMA path's pipeline has
-/// its length (on the H200 the kernel was faster than the TMA path at 1 of 17 shapes of K 257 to
-/// 512, 1.39 times its time: docs/data/history/gemm_short_k_s27_nvidia-h200/README.md).
+/// The most K `best` gives the short-K kernel whole (short_k.cuh): past it the TMA path's pipeline
+/// has its length (on the H200 the kernel was faster than the TMA path at 1 of 17 shapes of K 257
+/// to 512, 1.39 times its time: docs/data/history/gemm_short_k_s27_nvidia-h200/README.md).
 inline constexpr int kShortKMaxK = 256;
 /// The short-K kernel's costs, fitted to its GPU time a launch (graph replays) on the H200 at 189
 /// shapes and layouts of K 16 to 256, every width of copies (mean |log error| 0.09; the constants
@@ -400,7 +400,7 @@ inline constexpr double kSlicedSumUs = 0.5;
 /// `slices` slices of slice_k values (a multiple of kShortKChunk, the last the rest), one a block
 /// of a cluster.
 struct ShortKPlan {
-  int slices = 0;  ///< slices of K: 1 = K whole; 0 = no plan (K too long to take whole)
+  int slices = 0;             ///< slices of K: 1 = K whole; 0 = no plan (K too long to take whole)
   int slice_k = 0;            ///< values of K a block takes (K itself when whole)
   double predicted_us = 0.0;  ///< the model's time
   /// Whether K is cut into a cluster's slices.
@@ -431,8 +431,8 @@ inline double predicted_short_k_us(const cudalabs::GemmShape& shape, ShortKCopie
   const double per_sm =
       static_cast<double>(cudalabs::ceil_div(short_k_blocks(shape), static_cast<long long>(sms)));
   const double chunks = cudalabs::ceil_div(shape.k, kShortKChunk);
-  return kShortKStartUs + std::max(per_sm * chunks * short_k_chunk_us(copies),
-                                   short_k_memory_us(shape));
+  return kShortKStartUs +
+         std::max(per_sm * chunks * short_k_chunk_us(copies), short_k_memory_us(shape));
 }
 
 /// The model's time of the short-K kernel on `shape` on `sms` SMs with K in slices of `slice_k`:
@@ -459,8 +459,8 @@ inline ShortKPlan plan_short_k(const cudalabs::GemmShape& shape, ShortKCopies co
   ShortKPlan best;
   if (shape.k <= kShortKMaxK) best = {1, shape.k, predicted_short_k_us(shape, copies, sms)};
   for (int slices = 2; slices <= std::min(max_slices, kMaxClusterSlices); ++slices) {
-    const int slice_k = cudalabs::ceil_div(cudalabs::ceil_div(shape.k, slices), kShortKChunk) *
-                        kShortKChunk;
+    const int slice_k =
+        cudalabs::ceil_div(cudalabs::ceil_div(shape.k, slices), kShortKChunk) * kShortKChunk;
     if (cudalabs::ceil_div(shape.k, slice_k) != slices) continue;  // another count's slices
     const double us = predicted_sliced_us(shape, copies, slice_k, sms);
     if (best.slices == 0 || us < best.predicted_us) best = {slices, slice_k, us};

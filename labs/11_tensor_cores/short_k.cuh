@@ -186,7 +186,8 @@ __device__ __forceinline__ void sum_slices_in_cluster(const cudalabs::Bf16GemmAr
     const int at = row * kCLd + lane * 4;
     float4 sum = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     for (int slice = 0; slice < slices; ++slice) {
-      const float4 part = *reinterpret_cast<const float4*>(cluster.map_shared_rank(c_tile, slice) + at);
+      const float4 part =
+          *reinterpret_cast<const float4*>(cluster.map_shared_rank(c_tile, slice) + at);
       sum.x += part.x;
       sum.y += part.y;
       sum.z += part.z;

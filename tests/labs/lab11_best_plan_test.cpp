@@ -431,15 +431,16 @@ TEST(ShortK, RunsWhereAShortKLeavesMostlyCToWrite) {
 TEST(ShortK, CutsALongKUnderASmallCIntoAClustersSlices) {
   for (const GemmShape& shape : {GemmShape{135, 80, 2312}, GemmShape{109, 68, 3133},
                                  GemmShape{114, 54, 3896}, GemmShape{14, 160, 7088}}) {
-    for (const ShortKCopies copies : {ShortKCopies{16, 16}, ShortKCopies{2, 16}, ShortKCopies{4, 2}}) {
+    for (const ShortKCopies copies :
+         {ShortKCopies{16, 16}, ShortKCopies{2, 16}, ShortKCopies{4, 2}}) {
       const ShortKPlan plan = plan_short_k(shape, copies, kH100Sms, kMaxClusterSlices);
       EXPECT_TRUE(plan.sliced()) << shape.label();
       EXPECT_TRUE(short_k_pays(shape, plan_best(shape, kH100Sms), plan, copies, kH100Sms))
           << shape.label() << " " << copies.a_bytes << "/" << copies.b_bytes;
     }
   }
-  for (const GemmShape& shape : {GemmShape{4096, 4096, 4096}, GemmShape{8192, 8192, 1024},
-                                 GemmShape{2048, 7303, 2000}}) {
+  for (const GemmShape& shape :
+       {GemmShape{4096, 4096, 4096}, GemmShape{8192, 8192, 1024}, GemmShape{2048, 7303, 2000}}) {
     const ShortKPlan plan = plan_short_k(shape, {}, kH100Sms, kMaxClusterSlices);
     EXPECT_FALSE(short_k_pays(shape, plan_best(shape, kH100Sms), plan, {}, kH100Sms))
         << shape.label();
@@ -471,8 +472,8 @@ TEST(ShortK, IsAPlanTheKernelRunsAndTheFastestByTheModel) {
     EXPECT_EQ(cudalabs::ceil_div(shape.k, plan.slice_k), plan.slices) << shape.label();
     EXPECT_DOUBLE_EQ(plan.predicted_us, predicted_sliced_us(shape, copies, plan.slice_k, kH100Sms));
     for (int slices = 2; slices <= max_slices; ++slices) {
-      const int slice_k = cudalabs::ceil_div(cudalabs::ceil_div(shape.k, slices), kShortKChunk) *
-                          kShortKChunk;
+      const int slice_k =
+          cudalabs::ceil_div(cudalabs::ceil_div(shape.k, slices), kShortKChunk) * kShortKChunk;
       EXPECT_LE(plan.predicted_us, predicted_sliced_us(shape, copies, slice_k, kH100Sms))
           << shape.label() << " " << slices;
     }

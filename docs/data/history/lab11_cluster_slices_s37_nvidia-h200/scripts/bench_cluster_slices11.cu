@@ -70,8 +70,8 @@ int main(int argc, char** argv) {
       for (const int b_bytes : {16, 4, 2}) {
         cudaFuncAttributes at{};
         const lab11::ShortKPlan plan{stages == 2 ? 1 : 2, 32, 0.0};
-        CK(cudaFuncGetAttributes(&at, reinterpret_cast<const void*>(lab11::short_k_kernel_for(
-                                          {a_bytes, b_bytes}, plan))));
+        CK(cudaFuncGetAttributes(&at, reinterpret_cast<const void*>(
+                                          lab11::short_k_kernel_for({a_bytes, b_bytes}, plan))));
         std::printf("# kernel stages %d a %d b %d: %d registers, %zu bytes local\n", stages,
                     a_bytes, b_bytes, at.numRegs, at.localSizeBytes);
       }
@@ -145,12 +145,14 @@ int main(int argc, char** argv) {
     capture([&] { lab11::launch_best(args, stream); });
     capture([&] { cudalabs::cublas_gemm_bf16_row_major(cublas, reference, stream); });
     std::vector<std::function<void()>> calls;
-    for (const cudaGraphExec_t exec : execs) calls.push_back([&, exec] { CK(cudaGraphLaunch(exec, stream)); });
+    for (const cudaGraphExec_t exec : execs)
+      calls.push_back([&, exec] { CK(cudaGraphLaunch(exec, stream)); });
     calls.push_back([&] {
       for (int r = 0; r < repeats; ++r) lab11::launch_best(args, stream);
     });
     calls.push_back([&] {
-      for (int r = 0; r < repeats; ++r) cudalabs::cublas_gemm_bf16_row_major(cublas, reference, stream);
+      for (int r = 0; r < repeats; ++r)
+        cudalabs::cublas_gemm_bf16_row_major(cublas, reference, stream);
     });
     const std::vector<double> us = bench::interleaved_us(stream, calls, repeats);
     for (std::size_t p = 0; p < plans.size(); ++p)
