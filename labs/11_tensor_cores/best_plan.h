@@ -385,16 +385,18 @@ inline long long short_k_blocks(const cudalabs::GemmShape& shape) {
          cudalabs::ceil_div(shape.n, kShortKCols);
 }
 
-/// The short-K kernel where K is cut into a cluster's slices (short_k.cuh), fitted like the
-/// constants above: its start (a launch of clusters, the first chunk's trip from memory); what each
-/// chunk costs a block that has its SM nearly to itself (kSlicedStages buffers on their way: the
-/// chunks' latency, not the SM's rate); and what the cluster's sum through distributed shared
-/// memory and the store of C's tile add.
-inline constexpr double kSlicedStartUs = 2.76;
-/// A chunk's time on a block nearly alone on its SM, sliced (above).
-inline constexpr double kSlicedChunkUs = 0.2;
-/// The sum of a cluster's slices and C's store, sliced (above).
-inline constexpr double kSlicedSumUs = 0.5;
+/// The short-K kernel where K is cut into a cluster's slices (short_k.cuh), fitted to its GPU time a
+/// launch on the H200 at 784 plans (2 to 16 slices, a block an SM at most) of 98 shapes and
+/// layouts (mean |log error| 0.101: docs/data/history/lab11_cluster_slices_s37_nvidia-h200/): its
+/// start, a launch of clusters, its pipeline's fill from memory and the sum of its slices through
+/// distributed shared memory; and what a chunk costs a block alone on its SM past the SM's time on
+/// it (short_k_chunk_us), the latency kSlicedStages buffers on their way do not hide. With more
+/// blocks than SMs, clusters pack unevenly onto the GPU's clusters of SMs: a model of rounds of
+/// blocks missed by up to 0.41 (mean |log error|) at a count of slices, so `best` cuts K only as
+/// far as a block an SM.
+inline constexpr double kSlicedStartUs = 3.73;
+/// A chunk's time past the SM's, on a block alone on its SM, sliced (above).
+inline constexpr double kSlicedChunkUs = 0.087;
 
 /// How `best` runs the short-K kernel: K whole (two buffers, three blocks an SM), or cut into
 /// `slices` slices of slice_k values (a multiple of kShortKChunk, the last the rest), one a block
@@ -435,34 +437,31 @@ inline double predicted_short_k_us(const cudalabs::GemmShape& shape, ShortKCopie
          std::max(per_sm * chunks * short_k_chunk_us(copies), short_k_memory_us(shape));
 }
 
-/// The model's time of the short-K kernel on `shape` on `sms` SMs with K in slices of `slice_k`:
-/// its start, then each chunk of a slice at the busiest SM's rate (short_k_chunk_us for each of
-/// its blocks) or, where it holds few blocks, at kSlicedChunkUs for each kSlicedBlocksPerSm of
-/// them, whichever is longer (or short_k_memory_us), then the cluster's sum.
+/// The model's time of the short-K kernel on `shape` with K in slices of `slice_k`, a block an SM at
+/// most: its start, then its slice's chunks, each the SM's time on it (short_k_chunk_us) and
+/// kSlicedChunkUs; or short_k_memory_us, if longer.
 inline double predicted_sliced_us(const cudalabs::GemmShape& shape, ShortKCopies copies,
-                                  int slice_k, int sms) {
-  const long long blocks = short_k_blocks(shape) * cudalabs::ceil_div(shape.k, slice_k);
-  const double per_sm =
-      static_cast<double>(cudalabs::ceil_div(blocks, static_cast<long long>(sms)));
+                                  int slice_k) {
   const double chunks = cudalabs::ceil_div(slice_k, kShortKChunk);
-  const double lone_us = std::ceil(per_sm / kSlicedBlocksPerSm) * kSlicedChunkUs;
-  const double compute_us = chunks * std::max(per_sm * short_k_chunk_us(copies), lone_us);
-  return kSlicedStartUs + std::max(compute_us, short_k_memory_us(shape)) + kSlicedSumUs;
+  return std::max(kSlicedStartUs + chunks * (kSlicedChunkUs + short_k_chunk_us(copies)),
+                  short_k_memory_us(shape));
 }
 
 /// The short-K kernel's plan for `shape` on `sms` SMs, its operands copied as `copies` says: of K
 /// whole (at most kShortKMaxK) and K in 2 to `max_slices` slices (a cluster's blocks: the most the
-/// GPU allows, at most kMaxClusterSlices), the fastest by the model; none (slices 0) where K is
-/// longer than kShortKMaxK and `max_slices` is 1.
+/// GPU allows, at most kMaxClusterSlices) of at most a block an SM, the fastest by the model; none
+/// (slices 0) where K is longer than kShortKMaxK and no count of slices fits.
 inline ShortKPlan plan_short_k(const cudalabs::GemmShape& shape, ShortKCopies copies, int sms,
                                int max_slices) {
   ShortKPlan best;
   if (shape.k <= kShortKMaxK) best = {1, shape.k, predicted_short_k_us(shape, copies, sms)};
-  for (int slices = 2; slices <= std::min(max_slices, kMaxClusterSlices); ++slices) {
+  const long long tiles = short_k_blocks(shape);
+  for (int slices = 2; slices <= std::min(max_slices, kMaxClusterSlices) && tiles * slices <= sms;
+       ++slices) {
     const int slice_k =
         cudalabs::ceil_div(cudalabs::ceil_div(shape.k, slices), kShortKChunk) * kShortKChunk;
     if (cudalabs::ceil_div(shape.k, slice_k) != slices) continue;  // another count's slices
-    const double us = predicted_sliced_us(shape, copies, slice_k, sms);
+    const double us = predicted_sliced_us(shape, copies, slice_k);
     if (best.slices == 0 || us < best.predicted_us) best = {slices, slice_k, us};
   }
   return best;

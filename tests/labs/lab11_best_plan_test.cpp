@@ -426,13 +426,14 @@ TEST(ShortK, RunsWhereAShortKLeavesMostlyCToWrite) {
 }
 
 // A small C over a long K (a few tiles: most SMs would idle, each block walking all of K): the
-// random-shapes records' worst such shapes at every alignment, which `best` runs on the short-K
-// kernel with K cut into a cluster's slices; and shapes whose C fills the SMs, which it does not.
+// random-shapes records' worst such shapes, operands 16-byte, 4-byte and 2-byte aligned, which
+// `best` runs on the short-K kernel with K cut into a cluster's slices; and shapes whose C has more
+// tiles than half the SMs, which it never slices.
 TEST(ShortK, CutsALongKUnderASmallCIntoAClustersSlices) {
   for (const GemmShape& shape : {GemmShape{135, 80, 2312}, GemmShape{109, 68, 3133},
                                  GemmShape{114, 54, 3896}, GemmShape{14, 160, 7088}}) {
     for (const ShortKCopies copies :
-         {ShortKCopies{16, 16}, ShortKCopies{2, 16}, ShortKCopies{4, 2}}) {
+         {ShortKCopies{16, 16}, ShortKCopies{2, 16}, ShortKCopies{4, 4}}) {
       const ShortKPlan plan = plan_short_k(shape, copies, kH100Sms, kMaxClusterSlices);
       EXPECT_TRUE(plan.sliced()) << shape.label();
       EXPECT_TRUE(short_k_pays(shape, plan_best(shape, kH100Sms), plan, copies, kH100Sms))
@@ -440,16 +441,18 @@ TEST(ShortK, CutsALongKUnderASmallCIntoAClustersSlices) {
     }
   }
   for (const GemmShape& shape :
-       {GemmShape{4096, 4096, 4096}, GemmShape{8192, 8192, 1024}, GemmShape{2048, 7303, 2000}}) {
+       {GemmShape{4096, 4096, 4096}, GemmShape{8192, 8192, 1024}, GemmShape{2048, 7303, 2000},
+        GemmShape{1802, 310, 224}, GemmShape{124, 7388, 328}}) {
     const ShortKPlan plan = plan_short_k(shape, {}, kH100Sms, kMaxClusterSlices);
+    EXPECT_FALSE(plan.sliced()) << shape.label();
     EXPECT_FALSE(short_k_pays(shape, plan_best(shape, kH100Sms), plan, {}, kH100Sms))
         << shape.label();
   }
 }
 
 // Whatever it chooses: K whole only up to kShortKMaxK, slices of whole chunks that leave none
-// empty, at most the cluster the GPU allows, and the fastest of them by the model; with no
-// clusters (at most 1 slice) and a K past kShortKMaxK, no plan.
+// empty, at most the cluster the GPU allows and a block an SM, and the fastest of them by the
+// model; where no count of slices fits and K is past kShortKMaxK, no plan.
 TEST(ShortK, IsAPlanTheKernelRunsAndTheFastestByTheModel) {
   std::mt19937 random(53);
   std::uniform_int_distribution<int> most(1, kMaxClusterSlices);
@@ -459,7 +462,9 @@ TEST(ShortK, IsAPlanTheKernelRunsAndTheFastestByTheModel) {
     const ShortKCopies copies{16, trial % 3 == 0 ? 2 : 16};
     const ShortKPlan plan = plan_short_k(shape, copies, kH100Sms, max_slices);
     if (plan.slices == 0) {
-      EXPECT_TRUE(shape.k > kShortKMaxK && max_slices == 1) << shape.label();
+      EXPECT_TRUE(shape.k > kShortKMaxK &&
+                  (max_slices == 1 || short_k_blocks(shape) * 2 > kH100Sms))
+          << shape.label();
       continue;
     }
     EXPECT_LE(plan.slices, max_slices) << shape.label();
@@ -470,11 +475,13 @@ TEST(ShortK, IsAPlanTheKernelRunsAndTheFastestByTheModel) {
     }
     EXPECT_EQ(plan.slice_k % kShortKChunk, 0) << shape.label();
     EXPECT_EQ(cudalabs::ceil_div(shape.k, plan.slice_k), plan.slices) << shape.label();
-    EXPECT_DOUBLE_EQ(plan.predicted_us, predicted_sliced_us(shape, copies, plan.slice_k, kH100Sms));
-    for (int slices = 2; slices <= max_slices; ++slices) {
+    EXPECT_DOUBLE_EQ(plan.predicted_us, predicted_sliced_us(shape, copies, plan.slice_k));
+    EXPECT_LE(short_k_blocks(shape) * plan.slices, kH100Sms) << shape.label();
+    for (int slices = 2; slices <= max_slices && short_k_blocks(shape) * slices <= kH100Sms;
+         ++slices) {
       const int slice_k =
           cudalabs::ceil_div(cudalabs::ceil_div(shape.k, slices), kShortKChunk) * kShortKChunk;
-      EXPECT_LE(plan.predicted_us, predicted_sliced_us(shape, copies, slice_k, kH100Sms))
+      EXPECT_LE(plan.predicted_us, predicted_sliced_us(shape, copies, slice_k))
           << shape.label() << " " << slices;
     }
     if (shape.k <= kShortKMaxK) {
@@ -482,8 +489,8 @@ TEST(ShortK, IsAPlanTheKernelRunsAndTheFastestByTheModel) {
     }
   }
   // More slices shorten each block's walk where the SMs are idle.
-  EXPECT_LT(predicted_sliced_us({135, 80, 2312}, {}, 160, kH100Sms),
-            predicted_sliced_us({135, 80, 2312}, {}, 1184, kH100Sms));
+  EXPECT_LT(predicted_sliced_us({135, 80, 2312}, {}, 160),
+            predicted_sliced_us({135, 80, 2312}, {}, 1184));
 }
 
 // The copies a row's alignment allows the short-K kernel: 16 bytes, else 4 where rows are 4- or

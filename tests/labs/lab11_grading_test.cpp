@@ -3,7 +3,7 @@
 // leading dimensions that forbid 16-byte chunks (4 mod 8), a K that ends inside a chunk, operands
 // 16 but not 32 bytes aligned (WMMA's direct loads), more tiles than SMs (the persistent grid's
 // second round), and a C of few tiles over a long K, where `best` splits K on a Hopper GPU of 132
-// SMs (best_plan.h): odd sizes whose last k-block and last slice are partial, operands TMA cannot
+// SMs (best_plan.h; where K is short enough, the short-K kernel's slices, below, now pay): odd sizes whose last k-block and last slice are partial, operands TMA cannot
 // read (repacked), C padded or misaligned (the sum's element path), beta != 0 (applied once, by
 // the sum), and more units of (tile, slice) than SMs, so that a block walks units of two slices
 // (each finishing in place where it is the last of its rows to arrive); and a small GEMM of one
@@ -40,6 +40,8 @@ static const bool registered = cudalabs::testing::register_gemm_grading_tests(
         {"split_k_misaligned_21x544x5224", {{21, 544, 5224}, -1.0f, 0.25f, {0, 0, 0, 1}}},
         {"split_k_odd_130x72x4100", {{130, 72, 4100}, 1.5f, -0.5f, {2, 0, 1}}},
         {"split_k_two_rounds_1x4753x9441", {{1, 4753, 9441}, 1.0f, 0.5f, {0, 3, 1}}},
+        {"split_k_long_k_21x544x16384", {{21, 544, 16384}, 1.0f, 0.0f}},
+        {"split_k_odd_n_222x565x11528", {{222, 565, 11528}, -0.5f, 0.5f}},
         {"one_launch_short_k_50x628x40", {{50, 628, 40}, 1.0f, 0.5f}},
         {"few_columns_split_287x1x8528", {{287, 1, 8528}, 1.0f, 0.5f, {0, 0, 0, 1}}},
         {"few_columns_vector_5043x8x2296", {{5043, 8, 2296}, 1.0f, 0.0f}},

@@ -14,8 +14,9 @@ namespace {
 
 using cudalabs::testing::BestGemm;
 
-// Shapes `best` splits on an H100 or H200: C of one tile and of a few, beta 0 and not.
-const cudalabs::GemmShape kSplitShapes[] = {{21, 544, 5224}, {163, 216, 13649}, {130, 72, 4100}};
+// Shapes `best` splits on an H100 or H200 (K too long for the short-K kernel's slices to pay): C
+// of a few tiles, B's rows 16-byte aligned and not, beta 0 and not.
+const cudalabs::GemmShape kSplitShapes[] = {{21, 544, 16384}, {130, 72, 30000}, {222, 565, 11528}};
 const BestGemm<__nv_bfloat16> kBest = &lab11::best_gemm;
 
 // Why `best` does not split here: no Hopper kernels, or the build's kernel writes nothing yet.

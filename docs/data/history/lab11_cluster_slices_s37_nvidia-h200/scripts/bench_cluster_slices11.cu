@@ -108,7 +108,7 @@ int main(int argc, char** argv) {
                           lab11::kShortKChunk;
       if (cudalabs::ceil_div(g.k, slice_k) != slices) continue;
       plans.push_back(
-          {slices, slice_k, lab11::predicted_sliced_us(args.shape(), copies, slice_k, sms)});
+          {slices, slice_k, lab11::predicted_sliced_us(args.shape(), copies, slice_k)});
     }
     std::vector<double> errors;
     for (const auto& plan : plans) {
