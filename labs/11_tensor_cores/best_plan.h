@@ -385,8 +385,8 @@ inline long long short_k_blocks(const cudalabs::GemmShape& shape) {
          cudalabs::ceil_div(shape.n, kShortKCols);
 }
 
-/// The short-K kernel where K is cut into a cluster's slices (short_k.cuh), fitted to its GPU time a
-/// launch on the H200 at 784 plans (2 to 16 slices, a block an SM at most) of 98 shapes and
+/// The short-K kernel where K is cut into a cluster's slices (short_k.cuh), fitted to its GPU time
+/// a launch on the H200 at 784 plans (2 to 16 slices, a block an SM at most) of 98 shapes and
 /// layouts (mean |log error| 0.101: docs/data/history/lab11_cluster_slices_s37_nvidia-h200/): its
 /// start, a launch of clusters, its pipeline's fill from memory and the sum of its slices through
 /// distributed shared memory; and what a chunk costs a block alone on its SM past the SM's time on
@@ -437,8 +437,8 @@ inline double predicted_short_k_us(const cudalabs::GemmShape& shape, ShortKCopie
          std::max(per_sm * chunks * short_k_chunk_us(copies), short_k_memory_us(shape));
 }
 
-/// The model's time of the short-K kernel on `shape` with K in slices of `slice_k`, a block an SM at
-/// most: its start, then its slice's chunks, each the SM's time on it (short_k_chunk_us) and
+/// The model's time of the short-K kernel on `shape` with K in slices of `slice_k`, a block an SM
+/// at most: its start, then its slice's chunks, each the SM's time on it (short_k_chunk_us) and
 /// kSlicedChunkUs; or short_k_memory_us, if longer.
 inline double predicted_sliced_us(const cudalabs::GemmShape& shape, ShortKCopies copies,
                                   int slice_k) {

@@ -3,28 +3,29 @@
 // leading dimensions that forbid 16-byte chunks (4 mod 8), a K that ends inside a chunk, operands
 // 16 but not 32 bytes aligned (WMMA's direct loads), more tiles than SMs (the persistent grid's
 // second round), and a C of few tiles over a long K, where `best` splits K on a Hopper GPU of 132
-// SMs (best_plan.h; where K is short enough, the short-K kernel's slices, below, now pay): odd sizes whose last k-block and last slice are partial, operands TMA cannot
-// read (repacked), C padded or misaligned (the sum's element path), beta != 0 (applied once, by
-// the sum), and more units of (tile, slice) than SMs, so that a block walks units of two slices
-// (each finishing in place where it is the last of its rows to arrive); and a small GEMM of one
-// k-block whose B TMA cannot read (628 columns), which `best` runs in one launch, no copy first;
-// and C of at most 8 columns, which `best` runs on the few-columns kernel at the widest loads A's
-// rows allow: K split in place with A off 16 bytes (2-byte loads), 16-byte loads of A and of B's
-// 8-column rows with a last partial chunk, 4-byte loads of A's padded rows, 8-byte ones beside B's
-// 9-value rows, odd rows, and K whole; and a short K under a large C, which `best` runs on the
-// short-K kernel (lab11_best_plan_test.cpp checks that it does): every operand off 16 bytes
-// (element copies and stores), B's 16-byte copies and C's 128-bit stores with A's rows odd and the
-// last tile of rows partial, K ending inside a step of 16 with padded rows, A's 16-byte copies over
-// three chunks of K, the last partial, both operands' rows 4- and 8-byte aligned (4-byte copies)
-// over four chunks, each buffer filled twice, the same from pointers 4 bytes off with K and N odd
-// (a last copy of one value), and A's 16-byte copies beside B's 4-byte ones over eight chunks with
-// C's rows odd; and a small C over a long K, which `best` runs on the short-K kernel with K cut
-// into a cluster's slices summed through distributed shared memory (lab11_best_plan_test.cpp):
-// operands 16 bytes a copy with beta applied once, A's and B's rows 2 bytes apart (element
-// copies) with the last slice ending inside a chunk, every operand and C one element off, 4-byte
-// copies of padded rows over one row of C's tiles, and 21 tiles of rows whose bands of the sum are
-// uneven; and a GEMM long enough that `best` copies A, 16-byte aligned
-// but off 128-byte lines, onto lines first (best_plan.h: copy_a_to_lines_pays), C off 16 bytes.
+// SMs (best_plan.h; where K is short enough, the short-K kernel's slices, below, now pay): odd
+// sizes whose last k-block and last slice are partial, operands TMA cannot read (repacked), C
+// padded or misaligned (the sum's element path), beta != 0 (applied once, by the sum), and more
+// units of (tile, slice) than SMs, so that a block walks units of two slices (each finishing in
+// place where it is the last of its rows to arrive); and a small GEMM of one k-block whose B TMA
+// cannot read (628 columns), which `best` runs in one launch, no copy first; and C of at most 8
+// columns, which `best` runs on the few-columns kernel at the widest loads A's rows allow: K split
+// in place with A off 16 bytes (2-byte loads), 16-byte loads of A and of B's 8-column rows with a
+// last partial chunk, 4-byte loads of A's padded rows, 8-byte ones beside B's 9-value rows, odd
+// rows, and K whole; and a short K under a large C, which `best` runs on the short-K kernel
+// (lab11_best_plan_test.cpp checks that it does): every operand off 16 bytes (element copies and
+// stores), B's 16-byte copies and C's 128-bit stores with A's rows odd and the last tile of rows
+// partial, K ending inside a step of 16 with padded rows, A's 16-byte copies over three chunks of
+// K, the last partial, both operands' rows 4- and 8-byte aligned (4-byte copies) over four chunks,
+// each buffer filled twice, the same from pointers 4 bytes off with K and N odd (a last copy of one
+// value), and A's 16-byte copies beside B's 4-byte ones over eight chunks with C's rows odd; and a
+// small C over a long K, which `best` runs on the short-K kernel with K cut into a cluster's slices
+// summed through distributed shared memory (lab11_best_plan_test.cpp): operands 16 bytes a copy
+// with beta applied once, A's and B's rows 2 bytes apart (element copies) with the last slice
+// ending inside a chunk, every operand and C one element off, 4-byte copies of padded rows over one
+// row of C's tiles, and 21 tiles of rows whose bands of the sum are uneven; and a GEMM long enough
+// that `best` copies A, 16-byte aligned but off 128-byte lines, onto lines first (best_plan.h:
+// copy_a_to_lines_pays), C off 16 bytes.
 #include "labs/11_tensor_cores/lab.h"
 #include "tests/support/gemm_grading.h"
 

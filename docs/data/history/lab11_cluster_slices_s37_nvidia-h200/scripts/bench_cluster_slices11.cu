@@ -107,8 +107,7 @@ int main(int argc, char** argv) {
       const int slice_k = cudalabs::ceil_div(cudalabs::ceil_div(g.k, slices), lab11::kShortKChunk) *
                           lab11::kShortKChunk;
       if (cudalabs::ceil_div(g.k, slice_k) != slices) continue;
-      plans.push_back(
-          {slices, slice_k, lab11::predicted_sliced_us(args.shape(), copies, slice_k)});
+      plans.push_back({slices, slice_k, lab11::predicted_sliced_us(args.shape(), copies, slice_k)});
     }
     std::vector<double> errors;
     for (const auto& plan : plans) {
