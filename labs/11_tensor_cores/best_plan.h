@@ -28,6 +28,7 @@
 #include "work_units.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <string>
 
@@ -390,13 +391,26 @@ inline long long short_k_blocks(const cudalabs::GemmShape& shape) {
 /// layouts (mean |log error| 0.101: docs/data/history/lab11_cluster_slices_s37_nvidia-h200/): its
 /// start, a launch of clusters, its pipeline's fill from memory and the sum of its slices through
 /// distributed shared memory; and what a chunk costs a block alone on its SM past the SM's time on
-/// it (short_k_chunk_us), the latency kSlicedStages buffers on their way do not hide. With more
-/// blocks than SMs, clusters pack unevenly onto the GPU's clusters of SMs: a model of rounds of
-/// blocks missed by up to 0.41 (mean |log error|) at a count of slices, so `best` cuts K only as
-/// far as a block an SM.
+/// it (short_k_chunk_us), the latency kSlicedStages buffers on their way do not hide. The model
+/// holds only where every cluster has SMs of its own at once (ClusterRoom).
 inline constexpr double kSlicedStartUs = 3.73;
 /// A chunk's time past the SM's, on a block alone on its SM, sliced (above).
 inline constexpr double kSlicedChunkUs = 0.087;
+
+/// How many clusters of each count of blocks the GPU holds at once with a block an SM
+/// (cudaOccupancyMaxActiveClusters, asked with a block's shared memory too large for two). A
+/// cluster's blocks run on one GPC, so a count of blocks that leaves each GPC's last SMs idle holds
+/// fewer clusters than SMs / count: on the H200 the 21 clusters of 34 x 2576 x 3592 took 13.6 us
+/// in slices of 5 and 16.6 in 6, and the 11 of 686 x 120 x 13245 40.2 us in 8 and 48.5 in 9, the
+/// clusters past the room doubling up on SMs already busy, and the H100 alike
+/// (docs/data/history/lab11_cluster_slices_s37_nvidia-h200/). Zeros where the GPU runs no clusters.
+struct ClusterRoom {
+  std::array<int, kMaxClusterSlices + 1> at_once{};  ///< [blocks of a cluster]: clusters at once
+  /// Clusters of `blocks` blocks the GPU holds at once, a block an SM (0: none of that size).
+  int clusters_of(int blocks) const {
+    return blocks >= 0 && blocks <= kMaxClusterSlices ? at_once[blocks] : 0;
+  }
+};
 
 /// How `best` runs the short-K kernel: K whole (two buffers, three blocks an SM), or cut into
 /// `slices` slices of slice_k values (a multiple of kShortKChunk, the last the rest), one a block
@@ -448,16 +462,16 @@ inline double predicted_sliced_us(const cudalabs::GemmShape& shape, ShortKCopies
 }
 
 /// The short-K kernel's plan for `shape` on `sms` SMs, its operands copied as `copies` says: of K
-/// whole (at most kShortKMaxK) and K in 2 to `max_slices` slices (a cluster's blocks: the most the
-/// GPU allows, at most kMaxClusterSlices) of at most a block an SM, the fastest by the model; none
-/// (slices 0) where K is longer than kShortKMaxK and no count of slices fits.
+/// whole (at most kShortKMaxK) and K in 2 to kMaxClusterSlices slices (a cluster's blocks) where
+/// `room` holds a cluster of them for every tile at once, the fastest by the model; none (slices 0)
+/// where K is longer than kShortKMaxK and no count of slices fits.
 inline ShortKPlan plan_short_k(const cudalabs::GemmShape& shape, ShortKCopies copies, int sms,
-                               int max_slices) {
+                               const ClusterRoom& room) {
   ShortKPlan best;
   if (shape.k <= kShortKMaxK) best = {1, shape.k, predicted_short_k_us(shape, copies, sms)};
   const long long tiles = short_k_blocks(shape);
-  for (int slices = 2; slices <= std::min(max_slices, kMaxClusterSlices) && tiles * slices <= sms;
-       ++slices) {
+  for (int slices = 2; slices <= kMaxClusterSlices; ++slices) {
+    if (tiles > room.clusters_of(slices)) continue;  // clusters would wait, or share SMs
     const int slice_k =
         cudalabs::ceil_div(cudalabs::ceil_div(shape.k, slices), kShortKChunk) * kShortKChunk;
     if (cudalabs::ceil_div(shape.k, slice_k) != slices) continue;  // another count's slices

@@ -451,34 +451,53 @@ ShortKKernel short_k_kernel_for(ShortKCopies copies, const ShortKPlan& plan) {
                        : short_k_kernel_with<2>(copies.a_bytes, copies.b_bytes);
 }
 
-// The most slices of K a cluster of the sliced kernel takes on this GPU: clusters of up to
-// kMaxClusterSlices blocks where the GPU runs them (cudaOccupancyMaxPotentialClusterSize), else 1
-// (no slices: clusters are Hopper's). Asked once.
-int sliced_max_slices() {
-  static const int most = [] {
-    int device = 0, clusters = 0;
+// The clusters of the sliced kernel this GPU holds at once, by blocks a cluster (ClusterRoom):
+// asked of the runtime (cudaOccupancyMaxActiveClusters) with shared memory only one block an SM
+// has room for, for clusters of up to the most it runs (cudaOccupancyMaxPotentialClusterSize, at
+// most kMaxClusterSlices); none where the GPU runs no clusters (they are Hopper's). Asked once.
+const ClusterRoom& sliced_cluster_room() {
+  static const ClusterRoom room = [] {
+    ClusterRoom asked;
+    int device = 0, clusters = 0, sm_bytes = 0, block_bytes = 0;
     CUDA_CHECK(cudaGetDevice(&device));
     CUDA_CHECK(cudaDeviceGetAttribute(&clusters, cudaDevAttrClusterLaunch, device));
-    if (!clusters) return 1;
+    if (!clusters) return asked;
+    CUDA_CHECK(
+        cudaDeviceGetAttribute(&sm_bytes, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
+    CUDA_CHECK(
+        cudaDeviceGetAttribute(&block_bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
     const auto* kernel = reinterpret_cast<const void*>(short_k_kernel_with<kSlicedStages>(16, 16));
-    cudalabs::allow_dynamic_shared_memory(kernel, short_k_shared_bytes(kSlicedStages));
+    // Past half an SM's shared memory: a block an SM, as the model's clusters run.
+    const int alone_bytes =
+        std::max(short_k_shared_bytes(kSlicedStages), std::min(block_bytes, sm_bytes / 2 + 1));
+    cudalabs::allow_dynamic_shared_memory(kernel, static_cast<std::size_t>(alone_bytes));
     CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
     cudaLaunchConfig_t config{};
     config.gridDim = dim3(1, kMaxClusterSlices);
     config.blockDim = dim3(kShortKThreads);
-    config.dynamicSmemBytes = short_k_shared_bytes(kSlicedStages);
-    int size = 1;
-    CUDA_CHECK(cudaOccupancyMaxPotentialClusterSize(&size, kernel, &config));
-    return std::clamp(size, 1, kMaxClusterSlices);
+    config.dynamicSmemBytes = static_cast<std::size_t>(alone_bytes);
+    int most = 1;
+    CUDA_CHECK(cudaOccupancyMaxPotentialClusterSize(&most, kernel, &config));
+    cudaLaunchAttribute cluster{};
+    cluster.id = cudaLaunchAttributeClusterDimension;
+    cluster.val.clusterDim = {1, 1, 1};
+    config.attrs = &cluster;
+    config.numAttrs = 1;
+    for (int blocks = 2; blocks <= std::min(most, kMaxClusterSlices); ++blocks) {
+      config.gridDim = dim3(1, static_cast<unsigned>(blocks));
+      cluster.val.clusterDim.y = static_cast<unsigned>(blocks);
+      CUDA_CHECK(cudaOccupancyMaxActiveClusters(&asked.at_once[blocks], kernel, &config));
+    }
+    return asked;
   }();
-  return most;
+  return room;
 }
 
 // plan_short_k for the shape and its copies on this GPU, remembered (common/remembered_plan.h).
 template <int kABytes, int kBBytes>
 const ShortKPlan& remembered_short_k(const GemmShape& shape) {
   return cudalabs::remembered_plan<ShortKPlan>(shape, [](const GemmShape& s, int sms) {
-    return plan_short_k(s, {kABytes, kBBytes}, sms, sliced_max_slices());
+    return plan_short_k(s, {kABytes, kBBytes}, sms, sliced_cluster_room());
   });
 }
 template <int kABytes>

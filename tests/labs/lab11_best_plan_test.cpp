@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -18,6 +19,21 @@ namespace {
 constexpr int kH100Sms = 132;  // the H200's too
 
 using cudalabs::GemmShape;
+
+// A GPU's room for clusters of up to `most` blocks, a block an SM, on GPCs of `gpc_sms` SMs: a
+// cluster's blocks share a GPC, so each GPC holds its SMs / blocks of them (a model of the real
+// GPU's, which the runtime is asked for: launch.cuh, sliced_cluster_room).
+ClusterRoom room_of_gpcs(const std::vector<int>& gpc_sms, int most) {
+  ClusterRoom room;
+  for (int blocks = 2; blocks <= std::min(most, kMaxClusterSlices); ++blocks)
+    for (const int sms : gpc_sms) room.at_once[blocks] += sms / blocks;
+  return room;
+}
+
+// 132 SMs on eight GPCs, as an H100's or an H200's, clusters of up to kMaxClusterSlices blocks.
+ClusterRoom h100_room(int most = kMaxClusterSlices) {
+  return room_of_gpcs({16, 16, 16, 16, 16, 16, 18, 18}, most);
+}
 
 // A shape drawn log-uniformly in each of M, N and K.
 GemmShape draw_shape(std::mt19937& random, int max_mn, int max_k) {
@@ -393,8 +409,8 @@ TEST(FewColumns, RunsForFewColumnsWhereTheModelHasItSooner) {
 TEST(ShortK, RunsWhereAShortKLeavesMostlyCToWrite) {
   const auto pays = [](const GemmShape& shape, int a_bytes, int b_bytes) {
     const ShortKCopies copies{a_bytes, b_bytes};
-    return short_k_pays(shape, plan_best(shape, kH100Sms), plan_short_k(shape, copies, kH100Sms, 1),
-                        copies, kH100Sms);
+    return short_k_pays(shape, plan_best(shape, kH100Sms),
+                        plan_short_k(shape, copies, kH100Sms, ClusterRoom{}), copies, kH100Sms);
   };
   EXPECT_TRUE(pays({539, 6046, 24}, 2, 2));    // every operand off by one element
   EXPECT_TRUE(pays({2721, 896, 33}, 2, 16));   // lda 33, B's rows aligned
@@ -434,7 +450,7 @@ TEST(ShortK, CutsALongKUnderASmallCIntoAClustersSlices) {
                                  GemmShape{114, 54, 3896}, GemmShape{14, 160, 7088}}) {
     for (const ShortKCopies copies :
          {ShortKCopies{16, 16}, ShortKCopies{2, 16}, ShortKCopies{4, 4}}) {
-      const ShortKPlan plan = plan_short_k(shape, copies, kH100Sms, kMaxClusterSlices);
+      const ShortKPlan plan = plan_short_k(shape, copies, kH100Sms, h100_room());
       EXPECT_TRUE(plan.sliced()) << shape.label();
       EXPECT_TRUE(short_k_pays(shape, plan_best(shape, kH100Sms), plan, copies, kH100Sms))
           << shape.label() << " " << copies.a_bytes << "/" << copies.b_bytes;
@@ -443,7 +459,7 @@ TEST(ShortK, CutsALongKUnderASmallCIntoAClustersSlices) {
   for (const GemmShape& shape :
        {GemmShape{4096, 4096, 4096}, GemmShape{8192, 8192, 1024}, GemmShape{2048, 7303, 2000},
         GemmShape{1802, 310, 224}, GemmShape{124, 7388, 328}}) {
-    const ShortKPlan plan = plan_short_k(shape, {}, kH100Sms, kMaxClusterSlices);
+    const ShortKPlan plan = plan_short_k(shape, {}, kH100Sms, h100_room());
     EXPECT_FALSE(plan.sliced()) << shape.label();
     EXPECT_FALSE(short_k_pays(shape, plan_best(shape, kH100Sms), plan, {}, kH100Sms))
         << shape.label();
@@ -451,20 +467,27 @@ TEST(ShortK, CutsALongKUnderASmallCIntoAClustersSlices) {
 }
 
 // Whatever it chooses: K whole only up to kShortKMaxK, slices of whole chunks that leave none
-// empty, at most the cluster the GPU allows and a block an SM, and the fastest of them by the
-// model; where no count of slices fits and K is past kShortKMaxK, no plan.
+// empty, at most the cluster the GPU allows and only as many clusters as it holds at once, and the
+// fastest of them by the model; where no count of slices fits and K is past kShortKMaxK, no plan.
 TEST(ShortK, IsAPlanTheKernelRunsAndTheFastestByTheModel) {
+  const auto slice_k_of = [](const GemmShape& shape, int slices) {  // whole chunks, as the plan's
+    return cudalabs::ceil_div(cudalabs::ceil_div(shape.k, slices), kShortKChunk) * kShortKChunk;
+  };
   std::mt19937 random(53);
   std::uniform_int_distribution<int> most(1, kMaxClusterSlices);
   for (int trial = 0; trial < 3000; ++trial) {
     const GemmShape shape = draw_shape(random, 20000, 20000);
     const int max_slices = most(random);
+    const ClusterRoom room = trial % 2 ? h100_room(max_slices) : room_of_gpcs({14, 10}, max_slices);
     const ShortKCopies copies{16, trial % 3 == 0 ? 2 : 16};
-    const ShortKPlan plan = plan_short_k(shape, copies, kH100Sms, max_slices);
+    const ShortKPlan plan = plan_short_k(shape, copies, kH100Sms, room);
+    const long long tiles = short_k_blocks(shape);
     if (plan.slices == 0) {
-      EXPECT_TRUE(shape.k > kShortKMaxK &&
-                  (max_slices == 1 || short_k_blocks(shape) * 2 > kH100Sms))
-          << shape.label();
+      EXPECT_GT(shape.k, kShortKMaxK) << shape.label();
+      for (int slices = 2; slices <= kMaxClusterSlices; ++slices)
+        EXPECT_TRUE(tiles > room.clusters_of(slices) ||
+                    cudalabs::ceil_div(shape.k, slice_k_of(shape, slices)) != slices)
+            << shape.label() << " " << slices;
       continue;
     }
     EXPECT_LE(plan.slices, max_slices) << shape.label();
@@ -476,12 +499,11 @@ TEST(ShortK, IsAPlanTheKernelRunsAndTheFastestByTheModel) {
     EXPECT_EQ(plan.slice_k % kShortKChunk, 0) << shape.label();
     EXPECT_EQ(cudalabs::ceil_div(shape.k, plan.slice_k), plan.slices) << shape.label();
     EXPECT_DOUBLE_EQ(plan.predicted_us, predicted_sliced_us(shape, copies, plan.slice_k));
-    EXPECT_LE(short_k_blocks(shape) * plan.slices, kH100Sms) << shape.label();
-    for (int slices = 2; slices <= max_slices && short_k_blocks(shape) * slices <= kH100Sms;
-         ++slices) {
-      const int slice_k =
-          cudalabs::ceil_div(cudalabs::ceil_div(shape.k, slices), kShortKChunk) * kShortKChunk;
-      EXPECT_LE(plan.predicted_us, predicted_sliced_us(shape, copies, slice_k))
+    EXPECT_LE(tiles, room.clusters_of(plan.slices)) << shape.label();
+    EXPECT_LE(tiles * plan.slices, kH100Sms) << shape.label();
+    for (int slices = 2; slices <= max_slices; ++slices) {
+      if (tiles > room.clusters_of(slices)) continue;
+      EXPECT_LE(plan.predicted_us, predicted_sliced_us(shape, copies, slice_k_of(shape, slices)))
           << shape.label() << " " << slices;
     }
     if (shape.k <= kShortKMaxK) {
@@ -491,6 +513,27 @@ TEST(ShortK, IsAPlanTheKernelRunsAndTheFastestByTheModel) {
   // More slices shorten each block's walk where the SMs are idle.
   EXPECT_LT(predicted_sliced_us({135, 80, 2312}, {}, 160),
             predicted_sliced_us({135, 80, 2312}, {}, 1184));
+}
+
+// Only as many clusters as the GPU holds at once: 21 tiles of 64 x 128 over K 3592 are cut into
+// as many slices as fit 21 clusters on the GPCs, never into clusters the GPCs hold fewer than 21
+// of (their blocks would share SMs); a GPU that runs no clusters never slices.
+TEST(ShortK, CutsKOnlyIntoClustersTheGpuHoldsAtOnce) {
+  const GemmShape shape{34, 2576, 3592};
+  ASSERT_EQ(short_k_blocks(shape), 21);
+  const ClusterRoom room = h100_room();
+  const ShortKPlan plan = plan_short_k(shape, {}, kH100Sms, room);
+  ASSERT_TRUE(plan.sliced());
+  EXPECT_GE(room.clusters_of(plan.slices), 21);
+  EXPECT_LT(room.clusters_of(6), 21);  // 2 on a GPC of 16 SMs, 3 on one of 18
+  EXPECT_LT(plan.slices, 6);
+  ClusterRoom roomier = room;  // GPCs that held 21 clusters of 8 would get them
+  roomier.at_once[8] = 21;
+  EXPECT_EQ(plan_short_k(shape, {}, kH100Sms, roomier).slices, 8);
+  EXPECT_EQ(plan_short_k(shape, {}, kH100Sms, ClusterRoom{}).slices, 0);
+  EXPECT_EQ(room.clusters_of(1), 0);
+  EXPECT_EQ(room.clusters_of(kMaxClusterSlices + 1), 0);
+  EXPECT_EQ(room.clusters_of(-1), 0);
 }
 
 // The copies a row's alignment allows the short-K kernel: 16 bytes, else 4 where rows are 4- or

@@ -30,7 +30,7 @@ for round in 1 2; do
       t=$SECONDS; r=rs_${side}_${seed}_${round}
       timeout 120 scripts/gemm-random-shapes --labs 11 --seed $seed $S/px/$side $S/$r > $O/$r.log 2>&1
       echo "$r rc=$? $((SECONDS-t)) s" | tee -a $O/steps.txt
-      cp $S/$r/gemm_random_shapes_nvidia-h200.txt $O/${r}_summary.txt 2>/dev/null
+      cp $S/$r/gemm_random_shapes_nvidia-h*.txt $O/${r}_summary.txt 2>/dev/null
       cp $S/$r/gemm_random_shapes_times.json $O/${r}_times.json 2>/dev/null; pack
     done
   done
