@@ -30,7 +30,9 @@ ClusterRoom room_of_gpcs(const std::vector<int>& gpc_sms, int most) {
   return room;
 }
 
-// 132 SMs on eight GPCs, as an H100's or an H200's, clusters of up to kMaxClusterSlices blocks.
+// A model GPU of 132 SMs on eight GPCs, clusters of up to kMaxClusterSlices blocks. (The H100's
+// runtime reports a little less room, 39 clusters of 3 where this holds 42: the record
+// docs/data/history/lab11_cluster_room_s39_nvidia-h100/; the plans' rules are the same.)
 ClusterRoom h100_room(int most = kMaxClusterSlices) {
   return room_of_gpcs({16, 16, 16, 16, 16, 16, 18, 18}, most);
 }
