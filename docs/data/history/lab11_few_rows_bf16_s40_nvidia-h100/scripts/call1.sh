@@ -3,7 +3,8 @@
 # estimates. Lab 11's CPU plan tests, grading tests (solution, student), the split-finish tests,
 # memcheck of best's few-rows, split and short-K tests and racecheck of one few-rows test;
 # bench_few_rows11 (every plan beside the path best took before, best and cuBLAS) on shapes_fit.txt;
-# both random-shapes seeds of lab 11 twice, new (this tree) and base (main at 971f3a2) in turn.
+# both random-shapes seeds of lab 11 twice, new (this tree) and base (main at 971f3a2) in turn;
+# Nsight Compute of the kernel's first two launches at two shapes.
 # Outputs packed after each step.
 set -u
 S=$(mktemp -d); O=$S/o; mkdir -p $O
@@ -33,5 +34,6 @@ for round in 1 2; do
     done
   done
 done
+step ncu_few_rows 120 ncu --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section WarpStateStats -k regex:few_rows --launch-count 2 $N/bench_few_rows11 2x14073x13664 1x50257x4096
 for f in $O/rs_*.log; do echo "$(basename $f)"; grep -E "geometric mean" $f | head -1; done
 cat $O/steps.txt
