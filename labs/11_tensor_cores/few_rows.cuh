@@ -7,21 +7,21 @@
 // 2 x 14073 x 13664 the copy of 385 MB took longer than the product after it
 // (docs/data/history/lab11_narrow_ncu_nvidia-h200/). So a block streams B in place, at 16-byte
 // loads whatever its alignment: each load is the aligned 16 bytes of a row at or below the columns
-// it serves, and the columns it holds shift with the row's offset from 16 bytes. A row kFewRowsWarps
-// (8) rows on starts 8 x ldb values further, a whole number of 16-byte words, so it has the same
-// offset: warp w takes rows w, w + 8, w + 16 ... of the block's slice of K, and its lanes keep
-// the same columns from row to row, each lane 8 of them in FP32 accumulators for each row of C
-// (FFMAs: at 8 rows, B's bytes still come slower than the FMA pipes take them). The block's
-// kFewRowsCols columns (248: 31 lanes' worth) are then covered by every warp whatever its offset
-// (its 32 lanes span 256 columns from at most 7 before the block's first). The warps' sums meet in
-// shared memory, two rows of C at a time, added in a fixed order, and a thread stores a column of
-// C: any alignment of C. A's slice waits in shared memory in FP32, a row of K's kRows values one
-// broadcast. Each lane keeps the next kFewRowsAhead rows' loads in flight while it multiplies the
-// current ones. A lane's 16 bytes that reach past column N (or lie before column 0) are loaded a
-// value at a time, only the values inside B's row: nothing is read outside B. With K split, each
-// block writes its slice's part of C into the workspace and the last slice of its columns to arrive
-// adds them all into C (common/split_finish.cuh), or, in a stream being captured, one more kernel
-// does.
+// it serves, and the columns it holds shift with the row's offset from 16 bytes. A row
+// kFewRowsWarps (8) rows on starts 8 x ldb values further, a whole number of 16-byte words, so it
+// has the same offset: warp w takes rows w, w + 8, w + 16 ... of the block's slice of K, and its
+// lanes keep the same columns from row to row, each lane 8 of them in FP32 accumulators for each
+// row of C (FFMAs: at 8 rows, B's bytes still come slower than the FMA pipes take them). The
+// block's kFewRowsCols columns (248: 31 lanes' worth) are then covered by every warp whatever its
+// offset (its 32 lanes span 256 columns from at most 7 before the block's first). The warps' sums
+// meet in shared memory, two rows of C at a time, added in a fixed order, and a thread stores a
+// column of C: any alignment of C. A's slice waits in shared memory in FP32, a row of K's kRows
+// values one broadcast. Each lane keeps the next kFewRowsAhead rows' loads in flight while it
+// multiplies the current ones. A lane's 16 bytes that reach past column N (or lie before column 0)
+// are loaded a value at a time, only the values inside B's row: nothing is read outside B. With K
+// split, each block writes its slice's part of C into the workspace and the last slice of its
+// columns to arrive adds them all into C (common/split_finish.cuh), or, in a stream being captured,
+// one more kernel does.
 #pragma once
 
 #include "common/gemm_device.cuh"
@@ -46,10 +46,11 @@ inline constexpr int kFewRowsSumRows = 2;
 // Floats of shared memory the kernel for kRows rows takes: A's slice (kRows values of each of
 // kFewRowsMaxSliceK), or, once it is used, the warps' partial sums.
 template <int kRows>
-inline constexpr int kFewRowsSharedFloats =
-    kFewRowsMaxSliceK * kRows > kFewRowsWarps * kFewRowsSumRows * kFewRowsPartialCols
-        ? kFewRowsMaxSliceK * kRows
-        : kFewRowsWarps * kFewRowsSumRows * kFewRowsPartialCols;
+struct FewRowsShared {
+  static constexpr int kASlice = kFewRowsMaxSliceK * kRows;
+  static constexpr int kPartials = kFewRowsWarps * kFewRowsSumRows * kFewRowsPartialCols;
+  static constexpr int kFloats = kASlice > kPartials ? kASlice : kPartials;
+};
 
 // How a lane loads its 16 bytes of a row: whole (all 8 columns inside B's row), a value at a
 // time (some inside), or not at all.
@@ -78,7 +79,7 @@ __global__ void __launch_bounds__(kFewRowsThreads, few_rows_blocks_per_sm(kRows)
     few_rows_kernel(cudalabs::Bf16GemmArgs args, int slice_k, cudalabs::SplitFinish finish) {
   static_assert(kRows % kFewRowsSumRows == 0 && kRows <= kFewRowsMax, "rows in pairs");
   static_assert(kFewRowsCols <= kFewRowsThreads && kFewRowsCols % 8 == 0, "a column a thread");
-  __shared__ __align__(16) float shared[kFewRowsSharedFloats<kRows>];
+  __shared__ __align__(16) float shared[FewRowsShared<kRows>::kFloats];
   __shared__ int last_part;
   const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
   const int k0 = static_cast<int>(blockIdx.y) * slice_k;
@@ -155,8 +156,8 @@ __global__ void __launch_bounds__(kFewRowsThreads, few_rows_blocks_per_sm(kRows)
       const unsigned words[4] = {current[i].x, current[i].y, current[i].z, current[i].w};
 #pragma unroll
       for (int j = 0; j < 8; ++j) {
-        const float b = __uint_as_float(j % 2 == 0 ? words[j / 2] << 16
-                                                   : words[j / 2] & 0xffff0000u);
+        const float b =
+            __uint_as_float(j % 2 == 0 ? words[j / 2] << 16 : words[j / 2] & 0xffff0000u);
 #pragma unroll
         for (int r = 0; r < kRows; ++r) acc[r][j] = fmaf(a_values[r], b, acc[r][j]);
       }

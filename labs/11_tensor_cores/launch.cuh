@@ -672,8 +672,9 @@ void launch_best(const Bf16GemmArgs& args, cudaStream_t stream) {
   const ShortKPlan& short_k = planned_short_k(args);
   const int sms = cudalabs::multiprocessor_count();
   // A C of a few rows: B read once in place, at any alignment (few_rows.cuh)
-  if (few_rows_fit(args.shape()) && few_rows_pays(args.shape(), plan, planned_few_rows(args.shape()),
-                                                  short_k, short_k_copies(args), sms))
+  if (few_rows_fit(args.shape()) &&
+      few_rows_pays(args.shape(), plan, planned_few_rows(args.shape()), short_k,
+                    short_k_copies(args), sms))
     return run_few_rows(args, planned_few_rows(args.shape()), stream);
   if (short_k_pays(args.shape(), plan, short_k, short_k_copies(args), sms))
     return run_short_k(args, short_k, stream);

@@ -240,8 +240,8 @@ inline constexpr int kFewRowsThreads = kFewRowsWarps * 32;  ///< threads per blo
 /// Columns of C per block: 31 lanes' 8, so that each warp's 32 lanes cover them whatever the
 /// offset of its rows from 16 bytes.
 inline constexpr int kFewRowsCols = 31 * 8;
-inline constexpr int kFewRowsAhead = 4;          ///< rows of B a lane has in flight
-inline constexpr int kFewRowsMaxSliceK = 1024;   ///< the longest slice of K a block takes
+inline constexpr int kFewRowsAhead = 4;         ///< rows of B a lane has in flight
+inline constexpr int kFewRowsMaxSliceK = 1024;  ///< the longest slice of K a block takes
 /// Blocks an SM holds at once of the kernel for a C of `rows` rows (its __launch_bounds__): its
 /// FP32 accumulators, 8 a row of C, and its rows in flight take the registers (ptxas: at 3 blocks,
 /// 80 registers a thread, the kernel for 2 rows fits and the one for 4 spills).

@@ -15,20 +15,20 @@
 // rows, and K whole; and C of at most 8 rows, which `best` runs on the few-rows kernel reading B in
 // place: N odd (B's rows 2 bytes apart), every pointer one element off with K odd, padded rows of
 // A, B and C with 5 rows of the kernel's 8, 7 rows with A's and C's rows odd, K whole over 807
-// blocks of columns, and 8 rows with B's rows odd; and a short K under a large C, which `best` runs on the short-K kernel
-// (lab11_best_plan_test.cpp checks that it does): every operand off 16 bytes (element copies and
-// stores), B's 16-byte copies and C's 128-bit stores with A's rows odd and the last tile of rows
-// partial, K ending inside a step of 16 with padded rows, A's 16-byte copies over three chunks of
-// K, the last partial, both operands' rows 4- and 8-byte aligned (4-byte copies) over four chunks,
-// each buffer filled twice, the same from pointers 4 bytes off with K and N odd (a last copy of one
-// value), and A's 16-byte copies beside B's 4-byte ones over eight chunks with C's rows odd; and a
-// small C over a long K, which `best` runs on the short-K kernel with K cut into a cluster's slices
-// summed through distributed shared memory (lab11_best_plan_test.cpp): operands 16 bytes a copy
-// with beta applied once, A's and B's rows 2 bytes apart (element copies) with the last slice
-// ending inside a chunk, every operand and C one element off, 4-byte copies of padded rows over one
-// row of C's tiles, and 21 tiles of rows whose bands of the sum are uneven; and a GEMM long enough
-// that `best` copies A, 16-byte aligned but off 128-byte lines, onto lines first (best_plan.h:
-// copy_a_to_lines_pays), C off 16 bytes.
+// blocks of columns, and 8 rows with B's rows odd; and a short K under a large C, which `best` runs
+// on the short-K kernel (lab11_best_plan_test.cpp checks that it does): every operand off 16 bytes
+// (element copies and stores), B's 16-byte copies and C's 128-bit stores with A's rows odd and the
+// last tile of rows partial, K ending inside a step of 16 with padded rows, A's 16-byte copies over
+// three chunks of K, the last partial, both operands' rows 4- and 8-byte aligned (4-byte copies)
+// over four chunks, each buffer filled twice, the same from pointers 4 bytes off with K and N odd
+// (a last copy of one value), and A's 16-byte copies beside B's 4-byte ones over eight chunks with
+// C's rows odd; and a small C over a long K, which `best` runs on the short-K kernel with K cut
+// into a cluster's slices summed through distributed shared memory (lab11_best_plan_test.cpp):
+// operands 16 bytes a copy with beta applied once, A's and B's rows 2 bytes apart (element copies)
+// with the last slice ending inside a chunk, every operand and C one element off, 4-byte copies of
+// padded rows over one row of C's tiles, and 21 tiles of rows whose bands of the sum are uneven;
+// and a GEMM long enough that `best` copies A, 16-byte aligned but off 128-byte lines, onto lines
+// first (best_plan.h: copy_a_to_lines_pays), C off 16 bytes.
 #include "labs/11_tensor_cores/lab.h"
 #include "tests/support/gemm_grading.h"
 

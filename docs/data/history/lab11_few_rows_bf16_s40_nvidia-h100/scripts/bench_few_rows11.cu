@@ -1,8 +1,8 @@
 // Lab 11's few-rows kernel (few_rows.cuh, run_few_rows) at shapes and layouts given on the command
 // line: K whole where a block holds it, and up to eight counts of slices from the fewest to the
 // most the planner weighs (its own pick among them), beside the path `best` takes without it (the
-// short-K kernel, the wgmma rung, or the warp-specialized kernel after the copies TMA needs), `best`
-// and cuBLAS BF16, in one process.
+// short-K kernel, the wgmma rung, or the warp-specialized kernel after the copies TMA needs),
+// `best` and cuBLAS BF16, in one process.
 //
 //   bench_few_rows11 MxNxK[+PA,PB,PC,OFF] ...
 //
@@ -102,8 +102,9 @@ int main(int argc, char** argv) {
     CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
         &blocks, reinterpret_cast<const void*>(lab11::few_rows_kernel_for(rows)),
         lab11::kFewRowsThreads, 0));
-    std::printf("# kernel rows %d: %d registers, %zu bytes local, %zu bytes shared, %d blocks an SM\n",
-                rows, at.numRegs, at.localSizeBytes, at.sharedSizeBytes, blocks);
+    std::printf(
+        "# kernel rows %d: %d registers, %zu bytes local, %zu bytes shared, %d blocks an SM\n",
+        rows, at.numRegs, at.localSizeBytes, at.sharedSizeBytes, blocks);
   }
   int failures = 0;
   for (int i = 1; i < argc; ++i) {
@@ -133,9 +134,9 @@ int main(int argc, char** argv) {
     const lab11::FewRowsPlan pick = lab11::plan_few_rows(args.shape(), sms);
     const int at_once = lab11::few_rows_blocks_per_sm(lab11::few_rows_kernel_rows(g.m));
     const int least = cudalabs::ceil_div(g.k, lab11::kFewRowsMaxSliceK);
-    const int most = std::min(cudalabs::ceil_div(g.k, 8),
-                              least + cudalabs::ceil_div(4 * at_once * sms,
-                                                         lab11::few_rows_col_blocks(args.shape())));
+    const int most = std::min(
+        cudalabs::ceil_div(g.k, 8),
+        least + cudalabs::ceil_div(4 * at_once * sms, lab11::few_rows_col_blocks(args.shape())));
     std::vector<int> counts;
     for (int j = 0; j < 8; ++j) {
       const double t = j / 7.0;
@@ -198,9 +199,9 @@ int main(int argc, char** argv) {
     const bool copy_a = !cudalabs::rows_allow_16_byte_loads(args.a, args.lda);
     const bool copy_b = !cudalabs::rows_allow_16_byte_loads(args.b, args.ldb);
     const lab11::ShortKPlan& short_k = lab11::planned_short_k(args);
-    const bool few = lab11::few_rows_fit(args.shape()) &&
-                     lab11::few_rows_pays(args.shape(), plan, pick, short_k,
-                                          lab11::short_k_copies(args), sms);
+    const bool few =
+        lab11::few_rows_fit(args.shape()) &&
+        lab11::few_rows_pays(args.shape(), plan, pick, short_k, lab11::short_k_copies(args), sms);
     double other_us = lab11::tma_path_us(args.shape(), plan, copy_a, copy_b, sms);
     if (lab11::short_k_pays(args.shape(), plan, short_k, lab11::short_k_copies(args), sms))
       other_us = short_k.predicted_us;
