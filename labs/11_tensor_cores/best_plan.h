@@ -335,6 +335,89 @@ inline bool few_columns_pays(const cudalabs::GemmShape& shape, const Specialized
   return few.predicted_us < tma_path_us;
 }
 
+/// The few-rows kernel's (few_rows.cuh) costs: its start (a launch); each round of blocks' latency
+/// beside its values (A's slice staged, the first rows' trip from DRAM, the warps' sums); the
+/// nanoseconds an SM spends on each value of B its blocks stream, and on each multiply-add of one
+/// (a value times each of the kernel's rows of C); and the share of DRAM's rate B streams at.
+/// Estimates until the kernel's own timings fit them (issue 53).
+inline constexpr double kFewRowsStartUs = 2.0;
+/// Each round of the few-rows kernel's blocks beside its values (above).
+inline constexpr double kFewRowsRoundUs = 2.0;
+/// Nanoseconds an SM spends on each value of B the few-rows kernel loads (above).
+inline constexpr double kFewRowsValueNs = 0.05;
+/// Nanoseconds an SM spends on each multiply-add of the few-rows kernel (above).
+inline constexpr double kFewRowsFmaNs = 0.006;
+/// The share of DRAM's rate the few-rows kernel's traffic moves at (above).
+inline constexpr double kFewRowsDramShare = 0.85;
+
+/// How `best` runs the few-rows kernel: K in `slices` slices of `slice_k` values (the last the
+/// rest), one block per kFewRowsCols columns of C and slice.
+struct FewRowsPlan {
+  int slices = 1;             ///< slices of K (gridDim.y): 1 = K whole
+  int slice_k = 0;            ///< values of K of every slice but the last (a multiple of 8)
+  double predicted_us = 0.0;  ///< the model's time
+  /// Whether K is split (a workspace, summed in place).
+  bool split() const { return slices > 1; }
+};
+
+/// Rows of C the few-rows kernel for a C of `m` rows holds (its kRows): 2, 4 or 8.
+inline int few_rows_kernel_rows(int m) {
+  return m <= 2 ? 2 : m <= 4 ? 4 : 8;
+}
+
+/// Blocks of kFewRowsCols columns of C the few-rows kernel launches for `shape` per slice of K.
+inline int few_rows_col_blocks(const cudalabs::GemmShape& shape) {
+  return cudalabs::ceil_div(shape.n, kFewRowsCols);
+}
+
+/// Whether the few-rows kernel can run `shape`: C of at most kFewRowsMax rows, and K within the
+/// slices the grid holds (gridDim.y, 65535 of at most kFewRowsMaxSliceK values).
+inline bool few_rows_fit(const cudalabs::GemmShape& shape) {
+  return shape.m <= kFewRowsMax && shape.k <= static_cast<long long>(kFewRowsMaxSliceK) * 65535;
+}
+
+/// The model's time of the few-rows kernel on `shape` with K in slices of `slice_k` on `sms` SMs:
+/// its start, then the busiest SM's rounds of blocks (few_rows_blocks_per_sm at a time, each its
+/// 256 columns of B loaded by its slice, a multiply-add of each for each of the kernel's rows), or
+/// A and B read once and C written once at kFewRowsDramShare of DRAM's rate, whichever is longer;
+/// split, the sum of the slices (in_place_sums_us: a block's columns are a region).
+inline double predicted_few_rows_us(const cudalabs::GemmShape& shape, int slice_k, int sms) {
+  const int slices = cudalabs::ceil_div(shape.k, slice_k);
+  const int rows = few_rows_kernel_rows(shape.m), at_once = few_rows_blocks_per_sm(rows);
+  const double blocks = static_cast<double>(few_rows_col_blocks(shape)) * slices;
+  const double rounds = std::ceil(blocks / (static_cast<double>(at_once) * sms));
+  const double round_values = static_cast<double>(at_once) * 32 * 8 * slice_k;
+  const double compute_us =
+      rounds * (kFewRowsRoundUs + round_values * (kFewRowsValueNs + rows * kFewRowsFmaNs) * 1e-3);
+  const double m = shape.m, n = shape.n, k = shape.k;
+  const double memory_us =
+      (2.0 * (m * k + k * n) + 4.0 * m * n) / (kFewRowsDramShare * kDramGBps * 1e3);
+  double us = kFewRowsStartUs + std::max(compute_us, memory_us);
+  if (slices > 1)
+    us += cudalabs::in_place_sums_us(slices, shape, kDramGBps, m, std::min(kFewRowsCols, shape.n));
+  return us;
+}
+
+/// The few-rows kernel's plan for `shape` (few_rows_fit) on `sms` SMs: of the slices of K its
+/// blocks' shared memory holds (at most kFewRowsMaxSliceK values, a multiple of 8), from the fewest
+/// to as many as make four rounds of blocks, the fastest by the model.
+inline FewRowsPlan plan_few_rows(const cudalabs::GemmShape& shape, int sms) {
+  const int col_blocks = few_rows_col_blocks(shape);
+  const int at_once = few_rows_blocks_per_sm(few_rows_kernel_rows(shape.m));
+  const int least = cudalabs::ceil_div(shape.k, kFewRowsMaxSliceK);
+  const int most = std::min(cudalabs::ceil_div(shape.k, 8),
+                            least + cudalabs::ceil_div(4 * at_once * sms, col_blocks));
+  FewRowsPlan best;
+  for (int count = least; count <= most; ++count) {
+    const int slice_k = (cudalabs::ceil_div(shape.k, count) + 7) / 8 * 8;
+    if (slice_k > kFewRowsMaxSliceK) continue;
+    const double us = predicted_few_rows_us(shape, slice_k, sms);
+    if (best.slice_k == 0 || us < best.predicted_us)
+      best = {cudalabs::ceil_div(shape.k, slice_k), slice_k, us};
+  }
+  return best;
+}
+
 /// The most K `best` gives the short-K kernel whole (short_k.cuh): past it the TMA path's pipeline
 /// has its length (on the H200 the kernel was faster than the TMA path at 1 of 17 shapes of K 257
 /// to 512, 1.39 times its time: docs/data/history/gemm_short_k_s27_nvidia-h200/README.md).
@@ -481,6 +564,18 @@ inline ShortKPlan plan_short_k(const cudalabs::GemmShape& shape, ShortKCopies co
   return best;
 }
 
+/// The time of what `best` runs on `shape` (on `sms` SMs) where no kernel that reads any alignment
+/// pays: `plan` (with its start, kSpecializedLaunchUs) after the copies TMA needs of A (when
+/// `copy_a`) and B (when `copy_b`), or the wgmma rung where that is what those copies would leave
+/// to run.
+inline double tma_path_us(const cudalabs::GemmShape& shape, const SpecializedPlan& plan,
+                          bool copy_a, bool copy_b, int sms) {
+  if (one_launch_rung_pays(shape, plan, copy_a, copy_b, sms))
+    return predicted_wgmma_rung_us(shape, sms);
+  return plan.predicted_us + kSpecializedLaunchUs +
+         (copy_a || copy_b ? operand_copy_us(shape, copy_a, copy_b) + kLaunchUs : 0.0);
+}
+
 /// Whether `best` should run the short-K kernel's plan `short_k` on `shape` (on `sms` SMs), its
 /// operands copied as `copies` says, rather than `plan`: where it has one, and the model has it
 /// done sooner than `plan` (with its start, kSpecializedLaunchUs) after the copies TMA would need
@@ -489,12 +584,20 @@ inline ShortKPlan plan_short_k(const cudalabs::GemmShape& shape, ShortKCopies co
 inline bool short_k_pays(const cudalabs::GemmShape& shape, const SpecializedPlan& plan,
                          const ShortKPlan& short_k, ShortKCopies copies, int sms) {
   if (short_k.slices == 0) return false;
-  const bool copy_a = copies.copy_a(), copy_b = copies.copy_b();
-  double other_us = plan.predicted_us + kSpecializedLaunchUs +
-                    (copy_a || copy_b ? operand_copy_us(shape, copy_a, copy_b) + kLaunchUs : 0.0);
-  if (one_launch_rung_pays(shape, plan, copy_a, copy_b, sms))
-    other_us = predicted_wgmma_rung_us(shape, sms);
-  return short_k.predicted_us < other_us;
+  return short_k.predicted_us < tma_path_us(shape, plan, copies.copy_a(), copies.copy_b(), sms);
+}
+
+/// Whether `best` should run the few-rows kernel's plan `few` on `shape` (on `sms` SMs) rather
+/// than what it runs otherwise: `plan` after the copies TMA would need (or the wgmma rung where
+/// that is sooner), or the short-K kernel's plan `short_k` where that pays. The few-rows kernel
+/// reads any alignment itself.
+inline bool few_rows_pays(const cudalabs::GemmShape& shape, const SpecializedPlan& plan,
+                          const FewRowsPlan& few, const ShortKPlan& short_k, ShortKCopies copies,
+                          int sms) {
+  if (!few_rows_fit(shape)) return false;
+  double other_us = tma_path_us(shape, plan, copies.copy_a(), copies.copy_b(), sms);
+  if (short_k_pays(shape, plan, short_k, copies, sms)) other_us = short_k.predicted_us;
+  return few.predicted_us < other_us;
 }
 
 /// The plan `best` runs for `shape` on `sms` SMs: K whole on best_width's 128-row tiles, unless

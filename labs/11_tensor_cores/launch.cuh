@@ -10,8 +10,9 @@
 // the warp-specialized kernel as best_plan.h plans it: the tile width that leaves the fewest SMs
 // idle (best_width), and where a C of few tiles over a long K would still leave most of them idle,
 // K cut into slices whose partial Cs one more kernel sums (common/slice_sums.cuh); for a C of at
-// most 8 columns, the few-columns kernel (few_columns.cuh), and for a short K the short-K kernel
-// (short_k.cuh), where the model has them done sooner.
+// most 8 columns, the few-columns kernel (few_columns.cuh), for a C of at most 8 rows the few-rows
+// kernel (few_rows.cuh), and for a short K the short-K kernel (short_k.cuh), where the model has
+// them done sooner.
 #pragma once
 
 #include "best_plan.h"
@@ -22,6 +23,7 @@
 #include "common/remembered_plan.h"
 #include "common/slice_sums.cuh"
 #include "few_columns.cuh"
+#include "few_rows.cuh"
 #include "lab.h"
 #include "short_k.cuh"
 #include "tiles.h"
@@ -423,6 +425,51 @@ void run_few_columns(const Bf16GemmArgs& args, const FewColumnsPlan& plan, cudaS
                          "lab11 sum_slices_kernel");
 }
 
+// ---- The few-rows kernel (few_rows.cuh), `best`'s for a C of at most 8 rows ----
+
+// The few-rows kernel for a C of `m` rows (2, 4 or 8 a block: few_rows_kernel_rows).
+using FewRowsKernel = void (*)(Bf16GemmArgs, int, cudalabs::SplitFinish);
+FewRowsKernel few_rows_kernel_for(int m) {
+  switch (few_rows_kernel_rows(m)) {
+    case 2:
+      return &few_rows_kernel<2>;
+    case 4:
+      return &few_rows_kernel<4>;
+    default:
+      return &few_rows_kernel<8>;
+  }
+}
+
+// plan_few_rows for the shape, remembered (common/remembered_plan.h).
+const FewRowsPlan& planned_few_rows(const GemmShape& shape) {
+  return cudalabs::remembered_plan<FewRowsPlan>(shape, &plan_few_rows);
+}
+
+// The few-rows kernel's launch for `shape` as `plan` cuts K: a block per kFewRowsCols columns and
+// slice.
+KernelLaunch few_rows_launch(const GemmShape& shape, const FewRowsPlan& plan) {
+  return {reinterpret_cast<const void*>(few_rows_kernel_for(shape.m)),
+          cudalabs::checked_grid(few_rows_col_blocks(shape), plan.slices, 1, "lab11 few_rows"),
+          dim3(kFewRowsThreads), 0};
+}
+
+// Runs the few-rows kernel on args (few_rows_fit): with K whole it writes C; split, each block
+// writes its slice's part into a workspace and the last slice of its columns to arrive adds them
+// into C (launch_split; in a stream being captured, the summing kernel does).
+void run_few_rows(const Bf16GemmArgs& args, const FewRowsPlan& plan, cudaStream_t stream) {
+  const FewRowsKernel kernel = few_rows_kernel_for(args.m);
+  const KernelLaunch config = few_rows_launch(args.shape(), plan);
+  const auto launch = [&](const Bf16GemmArgs& gemm, const cudalabs::SplitFinish& finish,
+                          cudaStream_t on) {
+    kernel<<<config.grid, config.block, 0, on>>>(gemm, plan.slice_k, finish);
+    CUDA_CHECK_LAUNCH("lab11 few_rows_kernel");
+  };
+  if (!plan.split()) return launch(args, cudalabs::SplitFinish{}, stream);
+  cudalabs::launch_split(args, plan.slices, few_rows_col_blocks(args.shape()),
+                         cudalabs::EverySlice{plan.slices, args.m, args.n, 1}, launch, stream,
+                         "lab11 sum_slices_kernel");
+}
+
 // ---- The short-K kernel (short_k.cuh), `best`'s where a short K leaves mostly C to write ----
 
 // The copies the short-K kernel takes of args' operands (best_plan.h: short_k_copy_bytes).
@@ -595,7 +642,11 @@ KernelLaunch describe_best(const GemmShape& shape) {
   if (few_columns_fit(shape) &&
       few_columns_pays(shape, plan, planned_few_columns(shape, aligned), false, false))
     return few_columns_launch(shape, planned_few_columns(shape, aligned), 16);
-  if (short_k_pays(shape, plan, planned_short_k(shape, {}), {}, cudalabs::multiprocessor_count()))
+  const int sms = cudalabs::multiprocessor_count();
+  if (few_rows_fit(shape) &&
+      few_rows_pays(shape, plan, planned_few_rows(shape), planned_short_k(shape, {}), {}, sms))
+    return few_rows_launch(shape, planned_few_rows(shape));
+  if (short_k_pays(shape, plan, planned_short_k(shape, {}), {}, sms))
     return short_k_launch(shape, {}, planned_short_k(shape, {}));
   return on_plan_tile(plan, [&]<int kWidth, int kRows>() {
     return specialized_launch<kWidth, kRows>(specialized_units<kWidth, kRows>(shape, plan.slices));
@@ -619,10 +670,15 @@ void launch_best(const Bf16GemmArgs& args, cudaStream_t stream) {
   // A short K, where C's writes are most of the work, or a small C over a long K, cut into a
   // cluster's slices: the short-K kernel, at any alignment
   const ShortKPlan& short_k = planned_short_k(args);
-  if (short_k_pays(args.shape(), plan, short_k, short_k_copies(args),
-                   cudalabs::multiprocessor_count()))
+  const int sms = cudalabs::multiprocessor_count();
+  // A C of a few rows: B read once in place, at any alignment (few_rows.cuh)
+  if (few_rows_fit(args.shape()) &&
+      few_rows_pays(args.shape(), plan, planned_few_rows(args.shape()), short_k,
+                    short_k_copies(args), sms))
+    return run_few_rows(args, planned_few_rows(args.shape()), stream);
+  if (short_k_pays(args.shape(), plan, short_k, short_k_copies(args), sms))
     return run_short_k(args, short_k, stream);
-  if (one_launch_rung_pays(args.shape(), plan, copy_a, copy_b, cudalabs::multiprocessor_count()))
+  if (one_launch_rung_pays(args.shape(), plan, copy_a, copy_b, sms))
     return WgmmaRung::launch(args, stream);
   // A and B onto 128-byte lines where they are copied anyway, or where the copy pays (best_plan.h)
   const OnLines lines{copy_a || copy_a_to_lines_pays(args.shape(), plan.width, plan.predicted_us),

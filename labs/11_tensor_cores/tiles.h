@@ -230,6 +230,25 @@ inline constexpr int kFewColumnsBlocksPerSm = 2;
 /// The longest slice of K a block takes: its B, 8 columns of BF16, in 17 KiB of shared memory.
 inline constexpr int kFewColumnsMaxSliceK = 1024;
 
+/// The few-rows kernel (few_rows.cuh, given code `best` runs for a C of at most kFewRowsMax
+/// rows): blocks of kFewRowsWarps warps on kFewRowsCols columns of B (and C) over the block's slice
+/// of K (at most kFewRowsMaxSliceK values, whose A the block holds in shared memory in FP32), a
+/// warp every eighth row of the slice, a lane 8 columns, kFewRowsAhead rows' loads in flight.
+inline constexpr int kFewRowsMax = 8;                       ///< C of at most this many rows
+inline constexpr int kFewRowsWarps = 8;                     ///< warps per block
+inline constexpr int kFewRowsThreads = kFewRowsWarps * 32;  ///< threads per block
+/// Columns of C per block: 31 lanes' 8, so that each warp's 32 lanes cover them whatever the
+/// offset of its rows from 16 bytes.
+inline constexpr int kFewRowsCols = 31 * 8;
+inline constexpr int kFewRowsAhead = 4;         ///< rows of B a lane has in flight
+inline constexpr int kFewRowsMaxSliceK = 1024;  ///< the longest slice of K a block takes
+/// Blocks an SM holds at once of the kernel for a C of `rows` rows (its __launch_bounds__): its
+/// FP32 accumulators, 8 a row of C, and its rows in flight take the registers (ptxas: at 3 blocks,
+/// 80 registers a thread, the kernel for 2 rows fits and the one for 4 spills).
+constexpr int few_rows_blocks_per_sm(int rows) {
+  return rows <= 2 ? 3 : 2;
+}
+
 /// The short-K kernel (short_k.cuh, given code `best` runs where a short K leaves a GEMM mostly
 /// writing C): blocks of kShortKWarps warps, each a kShortKRows x kShortKCols tile of C (a warp 32
 /// x 32: two m16 by four n8 tiles of mma.sync), K staged kShortKChunk values at a time in two

@@ -405,6 +405,69 @@ TEST(FewColumns, RunsForFewColumnsWhereTheModelHasItSooner) {
   }
 }
 
+TEST(FewRows, CutsKIntoSlicesTheKernelRunsTheFastestByTheModel) {
+  // Every slice a multiple of 8 values (a warp's rows keep their offset from 16 bytes), none past
+  // what a block's shared memory holds, none empty, K covered, and no count of slices the model has
+  // faster up to four rounds of blocks past the fewest.
+  std::mt19937 random(5301);
+  for (int trial = 0; trial < 3000; ++trial) {
+    GemmShape shape = draw_shape(random, 200000, 1 << 20);
+    shape.m = 1 + shape.m % kFewRowsMax;
+    ASSERT_TRUE(few_rows_fit(shape)) << shape.label();
+    const FewRowsPlan plan = plan_few_rows(shape, kH100Sms);
+    EXPECT_EQ(plan.slice_k % 8, 0) << shape.label();
+    EXPECT_LE(plan.slice_k, kFewRowsMaxSliceK) << shape.label();
+    EXPECT_LT(static_cast<long long>(plan.slices - 1) * plan.slice_k, shape.k) << shape.label();
+    EXPECT_GE(static_cast<long long>(plan.slices) * plan.slice_k, shape.k) << shape.label();
+    EXPECT_DOUBLE_EQ(plan.predicted_us, predicted_few_rows_us(shape, plan.slice_k, kH100Sms))
+        << shape.label();
+    const int at_once = few_rows_blocks_per_sm(few_rows_kernel_rows(shape.m));
+    const int most = cudalabs::ceil_div(shape.k, kFewRowsMaxSliceK) +
+                     cudalabs::ceil_div(4 * at_once * kH100Sms, few_rows_col_blocks(shape));
+    for (int count = 1; count <= most; ++count) {
+      const int slice_k = (cudalabs::ceil_div(shape.k, count) + 7) / 8 * 8;
+      if (slice_k > kFewRowsMaxSliceK) continue;
+      EXPECT_LE(plan.predicted_us, predicted_few_rows_us(shape, slice_k, kH100Sms) + 1e-9)
+          << shape.label() << " in " << count << " slices";
+    }
+  }
+  // The kernel's rows of C: the fewest of 2, 4 and 8 that hold M; more of them never sooner.
+  EXPECT_EQ(few_rows_kernel_rows(1), 2);
+  EXPECT_EQ(few_rows_kernel_rows(3), 4);
+  EXPECT_EQ(few_rows_kernel_rows(5), 8);
+  EXPECT_LE(predicted_few_rows_us({2, 14073, 13664}, 976, kH100Sms),
+            predicted_few_rows_us({8, 14073, 13664}, 976, kH100Sms));
+  // Never faster than reading B once from DRAM.
+  const GemmShape gemv{1, 50257, 8192};
+  EXPECT_GE(plan_few_rows(gemv, kH100Sms).predicted_us, 2.0 * 50257 * 8192 / (kDramGBps * 1e3));
+  EXPECT_EQ(few_rows_col_blocks({1, 248, 64}), 1);
+  EXPECT_EQ(few_rows_col_blocks({1, 249, 64}), 2);
+}
+
+// A C of a few rows whose B TMA cannot read (copied first, all of B, on the other paths): the
+// grading shapes that run the few-rows kernel through `best` (lab11_grading_test.cpp) at their
+// alignments, and the random-shapes record's worst; never for more rows than the kernel holds.
+TEST(FewRows, RunsForFewRowsWhereTheModelHasItSooner) {
+  const auto pays = [](const GemmShape& shape, int a_bytes, int b_bytes) {
+    const ShortKCopies copies{a_bytes, b_bytes};
+    return few_rows_pays(shape, plan_best(shape, kH100Sms), plan_few_rows(shape, kH100Sms),
+                         plan_short_k(shape, copies, kH100Sms, h100_room()), copies, kH100Sms);
+  };
+  EXPECT_TRUE(pays({2, 14073, 13664}, 16, 2));  // N odd: B's rows 2 bytes apart
+  EXPECT_TRUE(pays({2, 14073, 1664}, 16, 2));
+  EXPECT_TRUE(pays({1, 5001, 3001}, 2, 2));    // every pointer one element off
+  EXPECT_TRUE(pays({5, 6000, 2500}, 2, 2));    // lda 2503, ldb 6005
+  EXPECT_TRUE(pays({7, 3001, 4100}, 2, 2));    // lda 4101, ldb 3001
+  EXPECT_TRUE(pays({1, 200001, 300}, 2, 2));   // one element off, K whole
+  EXPECT_TRUE(pays({8, 20000, 1000}, 16, 2));  // ldb 20001
+  EXPECT_TRUE(pays({1, 4753, 9441}, 16, 2));   // ldb 4756 (8-byte rows)
+  EXPECT_FALSE(plan_few_rows({1, 200001, 300}, kH100Sms).split());
+  for (const GemmShape& shape : {GemmShape{9, 14073, 13664}, GemmShape{64, 5001, 3001}}) {
+    EXPECT_FALSE(few_rows_fit(shape)) << shape.label();
+    EXPECT_FALSE(pays(shape, 2, 2)) << shape.label();
+  }
+}
+
 // The short-K kernel: where a short K leaves mostly C to write, at the alignments of the grading
 // shapes that run it through `best` (lab11_grading_test.cpp), never past kShortKMaxK, and its time
 // grows with K, with C, and with each operand's copies narrower.

@@ -12,20 +12,23 @@
 // columns, which `best` runs on the few-columns kernel at the widest loads A's rows allow: K split
 // in place with A off 16 bytes (2-byte loads), 16-byte loads of A and of B's 8-column rows with a
 // last partial chunk, 4-byte loads of A's padded rows, 8-byte ones beside B's 9-value rows, odd
-// rows, and K whole; and a short K under a large C, which `best` runs on the short-K kernel
-// (lab11_best_plan_test.cpp checks that it does): every operand off 16 bytes (element copies and
-// stores), B's 16-byte copies and C's 128-bit stores with A's rows odd and the last tile of rows
-// partial, K ending inside a step of 16 with padded rows, A's 16-byte copies over three chunks of
-// K, the last partial, both operands' rows 4- and 8-byte aligned (4-byte copies) over four chunks,
-// each buffer filled twice, the same from pointers 4 bytes off with K and N odd (a last copy of one
-// value), and A's 16-byte copies beside B's 4-byte ones over eight chunks with C's rows odd; and a
-// small C over a long K, which `best` runs on the short-K kernel with K cut into a cluster's slices
-// summed through distributed shared memory (lab11_best_plan_test.cpp): operands 16 bytes a copy
-// with beta applied once, A's and B's rows 2 bytes apart (element copies) with the last slice
-// ending inside a chunk, every operand and C one element off, 4-byte copies of padded rows over one
-// row of C's tiles, and 21 tiles of rows whose bands of the sum are uneven; and a GEMM long enough
-// that `best` copies A, 16-byte aligned but off 128-byte lines, onto lines first (best_plan.h:
-// copy_a_to_lines_pays), C off 16 bytes.
+// rows, and K whole; and C of at most 8 rows, which `best` runs on the few-rows kernel reading B in
+// place: N odd (B's rows 2 bytes apart), every pointer one element off with K odd, padded rows of
+// A, B and C with 5 rows of the kernel's 8, 7 rows with A's and C's rows odd, K whole over 807
+// blocks of columns, and 8 rows with B's rows odd; and a short K under a large C, which `best` runs
+// on the short-K kernel (lab11_best_plan_test.cpp checks that it does): every operand off 16 bytes
+// (element copies and stores), B's 16-byte copies and C's 128-bit stores with A's rows odd and the
+// last tile of rows partial, K ending inside a step of 16 with padded rows, A's 16-byte copies over
+// three chunks of K, the last partial, both operands' rows 4- and 8-byte aligned (4-byte copies)
+// over four chunks, each buffer filled twice, the same from pointers 4 bytes off with K and N odd
+// (a last copy of one value), and A's 16-byte copies beside B's 4-byte ones over eight chunks with
+// C's rows odd; and a small C over a long K, which `best` runs on the short-K kernel with K cut
+// into a cluster's slices summed through distributed shared memory (lab11_best_plan_test.cpp):
+// operands 16 bytes a copy with beta applied once, A's and B's rows 2 bytes apart (element copies)
+// with the last slice ending inside a chunk, every operand and C one element off, 4-byte copies of
+// padded rows over one row of C's tiles, and 21 tiles of rows whose bands of the sum are uneven;
+// and a GEMM long enough that `best` copies A, 16-byte aligned but off 128-byte lines, onto lines
+// first (best_plan.h: copy_a_to_lines_pays), C off 16 bytes.
 #include "labs/11_tensor_cores/lab.h"
 #include "tests/support/gemm_grading.h"
 
@@ -50,6 +53,12 @@ static const bool registered = cudalabs::testing::register_gemm_grading_tests(
         {"few_columns_whole_k_100x3x200", {{100, 3, 200}, 0.5f, 0.5f, {8, 5, 0}}},
         {"few_columns_8_byte_rows_2049x8x1500", {{2049, 8, 1500}, 1.0f, 0.5f, {0, 1, 0}}},
         {"few_columns_odd_rows_777x5x3333", {{777, 5, 3333}, -0.5f, 0.0f, {2, 0, 3}}},
+        {"few_rows_odd_n_2x14073x1664", {{2, 14073, 1664}, 1.0f, 0.5f}},
+        {"few_rows_offset_1x5001x3001", {{1, 5001, 3001}, 1.0f, -0.5f, {0, 0, 0, 1}}},
+        {"few_rows_padded_5x6000x2500", {{5, 6000, 2500}, -1.0f, 0.25f, {3, 5, 2}}},
+        {"few_rows_seven_7x3001x4100", {{7, 3001, 4100}, 0.5f, 0.0f, {1, 0, 1}}},
+        {"few_rows_whole_k_1x200001x300", {{1, 200001, 300}, 1.0f, 0.5f, {0, 0, 0, 1}}},
+        {"few_rows_eight_8x20000x1000", {{8, 20000, 1000}, 1.5f, 0.5f, {0, 1, 0}}},
         {"short_k_misaligned_539x6046x24", {{539, 6046, 24}, 1.0f, 0.5f, {0, 0, 0, 1}}},
         {"short_k_vector_b_2721x896x33", {{2721, 896, 33}, 1.0f, 0.0f}},
         {"short_k_odd_padded_9476x362x18", {{9476, 362, 18}, -1.0f, 0.25f, {3, 1, 2}}},
