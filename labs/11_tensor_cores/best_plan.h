@@ -249,15 +249,37 @@ inline FewColumnsLoads few_columns_loads(const cudalabs::GemmShape& shape, bool 
   return {!copy_a, shape.n == 8 && !copy_b};
 }
 
-/// How `best` runs the few-columns kernel: K in `slices` slices of `slice_k` values (the last the
-/// rest), one block per 32 rows of C and slice.
-struct FewColumnsPlan {
+/// How `best` runs a kernel that cuts K into slices summed in place (the few-columns and few-rows
+/// kernels): K in `slices` slices of `slice_k` values (the last the rest). `Kernel` only names the
+/// kernel, so that each keeps its own remembered plan (common/remembered_plan.h).
+template <class Kernel>
+struct SlicesOfK {
   int slices = 1;             ///< slices of K (gridDim.y): 1 = K whole
   int slice_k = 0;            ///< values of K of every slice but the last (a multiple of 8)
   double predicted_us = 0.0;  ///< the model's time
   /// Whether K is split (a workspace, summed in place).
   bool split() const { return slices > 1; }
 };
+
+/// Of K cut into the fewest slices of at most `max_slice_k` values (a multiple of 8) to `extra`
+/// more, the plan `predicted_us(slice_k)` has soonest.
+template <class Plan, class Predict>
+Plan soonest_slices(int k, int max_slice_k, int extra, Predict predicted_us) {
+  const int least = cudalabs::ceil_div(k, max_slice_k);
+  const int most = std::min(cudalabs::ceil_div(k, 8), least + extra);
+  Plan best;
+  for (int count = least; count <= most; ++count) {
+    const int slice_k = (cudalabs::ceil_div(k, count) + 7) / 8 * 8;
+    if (slice_k > max_slice_k) continue;
+    const double us = predicted_us(slice_k);
+    if (best.slice_k == 0 || us < best.predicted_us)
+      best = {cudalabs::ceil_div(k, slice_k), slice_k, us};
+  }
+  return best;
+}
+
+/// How `best` runs the few-columns kernel: one block per 32 rows of C and slice of K.
+using FewColumnsPlan = SlicesOfK<struct FewColumnsKernelName>;
 
 /// Blocks of 32 rows of C the few-columns kernel launches for `shape` per slice of K.
 inline int few_columns_row_blocks(const cudalabs::GemmShape& shape) {
@@ -307,19 +329,9 @@ inline int few_columns_extra_slices(int sms, int row_blocks) {
 /// the fastest by the model.
 inline FewColumnsPlan plan_few_columns(const cudalabs::GemmShape& shape, int sms,
                                        FewColumnsLoads loads) {
-  const int row_blocks = few_columns_row_blocks(shape);
-  const int least = cudalabs::ceil_div(shape.k, kFewColumnsMaxSliceK);
-  const int most =
-      std::min(cudalabs::ceil_div(shape.k, 8), least + few_columns_extra_slices(sms, row_blocks));
-  FewColumnsPlan best;
-  for (int count = least; count <= most; ++count) {
-    const int slice_k = (cudalabs::ceil_div(shape.k, count) + 7) / 8 * 8;
-    if (slice_k > kFewColumnsMaxSliceK) continue;
-    const double us = predicted_few_columns_us(shape, slice_k, sms, loads);
-    if (best.slice_k == 0 || us < best.predicted_us)
-      best = {cudalabs::ceil_div(shape.k, slice_k), slice_k, us};
-  }
-  return best;
+  return soonest_slices<FewColumnsPlan>(
+      shape.k, kFewColumnsMaxSliceK, few_columns_extra_slices(sms, few_columns_row_blocks(shape)),
+      [&](int slice_k) { return predicted_few_columns_us(shape, slice_k, sms, loads); });
 }
 
 /// Whether `best` should run the few-columns kernel on `shape` (on `sms` SMs) rather than `plan`:
@@ -350,15 +362,8 @@ inline constexpr double kFewRowsFmaNs = 0.006;
 /// The share of DRAM's rate the few-rows kernel's traffic moves at (above).
 inline constexpr double kFewRowsDramShare = 0.85;
 
-/// How `best` runs the few-rows kernel: K in `slices` slices of `slice_k` values (the last the
-/// rest), one block per kFewRowsCols columns of C and slice.
-struct FewRowsPlan {
-  int slices = 1;             ///< slices of K (gridDim.y): 1 = K whole
-  int slice_k = 0;            ///< values of K of every slice but the last (a multiple of 8)
-  double predicted_us = 0.0;  ///< the model's time
-  /// Whether K is split (a workspace, summed in place).
-  bool split() const { return slices > 1; }
-};
+/// How `best` runs the few-rows kernel: one block per kFewRowsCols columns of C and slice of K.
+using FewRowsPlan = SlicesOfK<struct FewRowsKernelName>;
 
 /// Rows of C the few-rows kernel for a C of `m` rows holds (its kRows): 2, 4 or 8.
 inline int few_rows_kernel_rows(int m) {
@@ -402,20 +407,10 @@ inline double predicted_few_rows_us(const cudalabs::GemmShape& shape, int slice_
 /// blocks' shared memory holds (at most kFewRowsMaxSliceK values, a multiple of 8), from the fewest
 /// to as many as make four rounds of blocks, the fastest by the model.
 inline FewRowsPlan plan_few_rows(const cudalabs::GemmShape& shape, int sms) {
-  const int col_blocks = few_rows_col_blocks(shape);
   const int at_once = few_rows_blocks_per_sm(few_rows_kernel_rows(shape.m));
-  const int least = cudalabs::ceil_div(shape.k, kFewRowsMaxSliceK);
-  const int most = std::min(cudalabs::ceil_div(shape.k, 8),
-                            least + cudalabs::ceil_div(4 * at_once * sms, col_blocks));
-  FewRowsPlan best;
-  for (int count = least; count <= most; ++count) {
-    const int slice_k = (cudalabs::ceil_div(shape.k, count) + 7) / 8 * 8;
-    if (slice_k > kFewRowsMaxSliceK) continue;
-    const double us = predicted_few_rows_us(shape, slice_k, sms);
-    if (best.slice_k == 0 || us < best.predicted_us)
-      best = {cudalabs::ceil_div(shape.k, slice_k), slice_k, us};
-  }
-  return best;
+  return soonest_slices<FewRowsPlan>(
+      shape.k, kFewRowsMaxSliceK, cudalabs::ceil_div(4 * at_once * sms, few_rows_col_blocks(shape)),
+      [&](int slice_k) { return predicted_few_rows_us(shape, slice_k, sms); });
 }
 
 /// The most K `best` gives the short-K kernel whole (short_k.cuh): past it the TMA path's pipeline

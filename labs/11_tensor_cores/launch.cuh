@@ -360,11 +360,35 @@ void launch_specialized(const Bf16GemmArgs& args, cudaStream_t stream) {
   run_specialized<kWidth, kRows>(args, 1, stream);
 }
 
+// ---- Kernels that read any alignment in place, K whole or in slices ----
+
+// A kernel of the few-columns or few-rows kind: its arguments, the values of K of each slice but
+// the last, and where a split's parts are summed.
+using SlicedKernel = void (*)(Bf16GemmArgs, int, cudalabs::SplitFinish);
+
+// Runs `kernel` on args with `config`'s grid and block as `plan` cuts K: with K whole it writes C;
+// split, each of a slice's `regions` blocks writes its part into a workspace and the last slice of
+// its region to arrive adds them into C (launch_split; in a stream being captured, the summing
+// kernel does).
+template <class Plan>
+void run_sliced(const Bf16GemmArgs& args, SlicedKernel kernel, const KernelLaunch& config,
+                const Plan& plan, int regions, const char* what, cudaStream_t stream) {
+  const auto launch = [&](const Bf16GemmArgs& gemm, const cudalabs::SplitFinish& finish,
+                          cudaStream_t on) {
+    kernel<<<config.grid, config.block, 0, on>>>(gemm, plan.slice_k, finish);
+    CUDA_CHECK_LAUNCH(what);
+  };
+  if (!plan.split()) return launch(args, cudalabs::SplitFinish{}, stream);
+  cudalabs::launch_split(args, plan.slices, regions,
+                         cudalabs::EverySlice{plan.slices, args.m, args.n, 1}, launch, stream,
+                         "lab11 sum_slices_kernel");
+}
+
 // ---- The few-columns kernel (few_columns.cuh), `best`'s for a C of at most 8 columns ----
 
 // The few-columns kernel for a C of `n` columns (4 or 8 a block) over A whose rows allow loads of
 // `load_bytes` (common/row_alignment.h: widest_row_load_bytes).
-using FewColumnsKernel = void (*)(Bf16GemmArgs, int, cudalabs::SplitFinish);
+using FewColumnsKernel = SlicedKernel;
 template <int kCols>
 FewColumnsKernel few_columns_kernel_of(int load_bytes) {
   switch (load_bytes) {
@@ -407,28 +431,18 @@ KernelLaunch few_columns_launch(const GemmShape& shape, const FewColumnsPlan& pl
       dim3(kFewColumnsThreads), 0};
 }
 
-// Runs the few-columns kernel on args (few_columns_fit): with K whole it writes C; split, each
-// block writes its slice's part into a workspace and the last slice of its rows to arrive adds
-// them into C (launch_split; in a stream being captured, the summing kernel does).
+// Runs the few-columns kernel on args (few_columns_fit) as `plan` cuts K (run_sliced).
 void run_few_columns(const Bf16GemmArgs& args, const FewColumnsPlan& plan, cudaStream_t stream) {
   const int load_bytes = cudalabs::widest_row_load_bytes(args.a, args.lda);
-  const FewColumnsKernel kernel = few_columns_kernel_for(args.n, load_bytes);
-  const KernelLaunch config = few_columns_launch(args.shape(), plan, load_bytes);
-  const auto launch = [&](const Bf16GemmArgs& gemm, const cudalabs::SplitFinish& finish,
-                          cudaStream_t on) {
-    kernel<<<config.grid, config.block, 0, on>>>(gemm, plan.slice_k, finish);
-    CUDA_CHECK_LAUNCH("lab11 few_columns_kernel");
-  };
-  if (!plan.split()) return launch(args, cudalabs::SplitFinish{}, stream);
-  cudalabs::launch_split(args, plan.slices, few_columns_row_blocks(args.shape()),
-                         cudalabs::EverySlice{plan.slices, args.m, args.n, 1}, launch, stream,
-                         "lab11 sum_slices_kernel");
+  run_sliced(args, few_columns_kernel_for(args.n, load_bytes),
+             few_columns_launch(args.shape(), plan, load_bytes), plan,
+             few_columns_row_blocks(args.shape()), "lab11 few_columns_kernel", stream);
 }
 
 // ---- The few-rows kernel (few_rows.cuh), `best`'s for a C of at most 8 rows ----
 
 // The few-rows kernel for a C of `m` rows (2, 4 or 8 a block: few_rows_kernel_rows).
-using FewRowsKernel = void (*)(Bf16GemmArgs, int, cudalabs::SplitFinish);
+using FewRowsKernel = SlicedKernel;
 FewRowsKernel few_rows_kernel_for(int m) {
   switch (few_rows_kernel_rows(m)) {
     case 2:
@@ -453,21 +467,10 @@ KernelLaunch few_rows_launch(const GemmShape& shape, const FewRowsPlan& plan) {
           dim3(kFewRowsThreads), 0};
 }
 
-// Runs the few-rows kernel on args (few_rows_fit): with K whole it writes C; split, each block
-// writes its slice's part into a workspace and the last slice of its columns to arrive adds them
-// into C (launch_split; in a stream being captured, the summing kernel does).
+// Runs the few-rows kernel on args (few_rows_fit) as `plan` cuts K (run_sliced).
 void run_few_rows(const Bf16GemmArgs& args, const FewRowsPlan& plan, cudaStream_t stream) {
-  const FewRowsKernel kernel = few_rows_kernel_for(args.m);
-  const KernelLaunch config = few_rows_launch(args.shape(), plan);
-  const auto launch = [&](const Bf16GemmArgs& gemm, const cudalabs::SplitFinish& finish,
-                          cudaStream_t on) {
-    kernel<<<config.grid, config.block, 0, on>>>(gemm, plan.slice_k, finish);
-    CUDA_CHECK_LAUNCH("lab11 few_rows_kernel");
-  };
-  if (!plan.split()) return launch(args, cudalabs::SplitFinish{}, stream);
-  cudalabs::launch_split(args, plan.slices, few_rows_col_blocks(args.shape()),
-                         cudalabs::EverySlice{plan.slices, args.m, args.n, 1}, launch, stream,
-                         "lab11 sum_slices_kernel");
+  run_sliced(args, few_rows_kernel_for(args.m), few_rows_launch(args.shape(), plan), plan,
+             few_rows_col_blocks(args.shape()), "lab11 few_rows_kernel", stream);
 }
 
 // ---- The short-K kernel (short_k.cuh), `best`'s where a short K leaves mostly C to write ----
@@ -653,29 +656,16 @@ KernelLaunch describe_best(const GemmShape& shape) {
   });
 }
 
-void launch_best(const Bf16GemmArgs& args, cudaStream_t stream) {
-  cudalabs::validate_gemm_args(args, "lab11 best");  // bad arguments first, before the device
-  if (!hopper_rungs_run_here()) return MmaSwizzledRung::launch(args, stream);
-  const SpecializedPlan plan = planned_best(args.shape());
-  // Operands TMA cannot read: copied first, unless one launch of the wgmma rung is done sooner
+// What `best` runs on args where neither the few-columns nor the few-rows kernel pays: a short K,
+// where C's writes are most of the work, or a small C over a long K cut into a cluster's slices,
+// on the short-K kernel at any alignment where it pays; else `plan` on TMA after the copies of
+// operands TMA cannot read, unless one launch of the wgmma rung is done sooner.
+void run_short_k_or_tiles(const Bf16GemmArgs& args, const SpecializedPlan& plan,
+                          cudaStream_t stream) {
   const bool copy_a = !cudalabs::rows_allow_16_byte_loads(args.a, args.lda);
   const bool copy_b = !cudalabs::rows_allow_16_byte_loads(args.b, args.ldb);
-  // A C of a few columns: A read once in place, at any alignment (few_columns.cuh)
-  if (few_columns_fit(args.shape())) {
-    const FewColumnsPlan& few =
-        planned_few_columns(args.shape(), few_columns_loads(args.shape(), copy_a, copy_b));
-    if (few_columns_pays(args.shape(), plan, few, copy_a, copy_b))
-      return run_few_columns(args, few, stream);
-  }
-  // A short K, where C's writes are most of the work, or a small C over a long K, cut into a
-  // cluster's slices: the short-K kernel, at any alignment
-  const ShortKPlan& short_k = planned_short_k(args);
   const int sms = cudalabs::multiprocessor_count();
-  // A C of a few rows: B read once in place, at any alignment (few_rows.cuh)
-  if (few_rows_fit(args.shape()) &&
-      few_rows_pays(args.shape(), plan, planned_few_rows(args.shape()), short_k,
-                    short_k_copies(args), sms))
-    return run_few_rows(args, planned_few_rows(args.shape()), stream);
+  const ShortKPlan& short_k = planned_short_k(args);
   if (short_k_pays(args.shape(), plan, short_k, short_k_copies(args), sms))
     return run_short_k(args, short_k, stream);
   if (one_launch_rung_pays(args.shape(), plan, copy_a, copy_b, sms))
@@ -686,6 +676,29 @@ void launch_best(const Bf16GemmArgs& args, cudaStream_t stream) {
   on_plan_tile(plan, [&]<int kWidth, int kRows>() {
     run_specialized<kWidth, kRows>(args, plan.slices, stream, lines);
   });
+}
+
+void launch_best(const Bf16GemmArgs& args, cudaStream_t stream) {
+  cudalabs::validate_gemm_args(args, "lab11 best");  // bad arguments first, before the device
+  if (!hopper_rungs_run_here()) return MmaSwizzledRung::launch(args, stream);
+  const SpecializedPlan plan = planned_best(args.shape());
+  // Operands TMA cannot read: the few-columns kernel loads them narrower, TMA needs them copied
+  const bool copy_a = !cudalabs::rows_allow_16_byte_loads(args.a, args.lda);
+  const bool copy_b = !cudalabs::rows_allow_16_byte_loads(args.b, args.ldb);
+  // A C of a few columns: A read once in place, at any alignment (few_columns.cuh)
+  if (few_columns_fit(args.shape())) {
+    const FewColumnsPlan& few =
+        planned_few_columns(args.shape(), few_columns_loads(args.shape(), copy_a, copy_b));
+    if (few_columns_pays(args.shape(), plan, few, copy_a, copy_b))
+      return run_few_columns(args, few, stream);
+  }
+  // A C of a few rows: B read once in place, at any alignment (few_rows.cuh)
+  const int sms = cudalabs::multiprocessor_count();
+  if (few_rows_fit(args.shape()) &&
+      few_rows_pays(args.shape(), plan, planned_few_rows(args.shape()), planned_short_k(args),
+                    short_k_copies(args), sms))
+    return run_few_rows(args, planned_few_rows(args.shape()), stream);
+  run_short_k_or_tiles(args, plan, stream);
 }
 
 const TensorCoreVariant kVariants[] = {

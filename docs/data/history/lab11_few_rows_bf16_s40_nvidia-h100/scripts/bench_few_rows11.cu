@@ -67,21 +67,7 @@ void fill(std::vector<__nv_bfloat16>& values, unsigned seed) {
 
 // What launch_best runs where the few-rows kernel does not.
 void other_path(const cudalabs::Bf16GemmArgs& args, cudaStream_t stream) {
-  using namespace lab11;
-  const SpecializedPlan plan = planned_best(args.shape());
-  const bool copy_a = !cudalabs::rows_allow_16_byte_loads(args.a, args.lda);
-  const bool copy_b = !cudalabs::rows_allow_16_byte_loads(args.b, args.ldb);
-  const int sms = cudalabs::multiprocessor_count();
-  const ShortKPlan& short_k = planned_short_k(args);
-  if (short_k_pays(args.shape(), plan, short_k, short_k_copies(args), sms))
-    return run_short_k(args, short_k, stream);
-  if (one_launch_rung_pays(args.shape(), plan, copy_a, copy_b, sms))
-    return WgmmaRung::launch(args, stream);
-  const OnLines lines{copy_a || copy_a_to_lines_pays(args.shape(), plan.width, plan.predicted_us),
-                      copy_b || copy_b_to_lines_pays(args.shape(), plan.predicted_us)};
-  on_plan_tile(plan, [&]<int kWidth, int kRows>() {
-    run_specialized<kWidth, kRows>(args, plan.slices, stream, lines);
-  });
+  lab11::run_short_k_or_tiles(args, lab11::planned_best(args.shape()), stream);
 }
 
 }  // namespace
