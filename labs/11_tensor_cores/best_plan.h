@@ -347,20 +347,33 @@ inline bool few_columns_pays(const cudalabs::GemmShape& shape, const Specialized
   return few.predicted_us < tma_path_us;
 }
 
-/// The few-rows kernel's (few_rows.cuh) costs: its start (a launch); each round of blocks' latency
-/// beside its values (A's slice staged, the first rows' trip from DRAM, the warps' sums); the
-/// nanoseconds an SM spends on each value of B its blocks stream, and on each multiply-add of one
-/// (a value times each of the kernel's rows of C); and the share of DRAM's rate B streams at.
-/// Estimates until the kernel's own timings fit them (issue 53).
-inline constexpr double kFewRowsStartUs = 2.0;
-/// Each round of the few-rows kernel's blocks beside its values (above).
-inline constexpr double kFewRowsRoundUs = 2.0;
-/// Nanoseconds an SM spends on each value of B the few-rows kernel loads (above).
-inline constexpr double kFewRowsValueNs = 0.05;
+/// The few-rows kernel's (few_rows.cuh) costs, fitted to its GPU time a launch (graph replays) on
+/// an H100 at 36 shapes and layouts of 1 to 8 rows, up to 9 slice counts each (278 plans;
+/// docs/data/history/lab11_few_rows_bf16_s40_nvidia-h100/: mean |log error| 0.140, the plan the
+/// model picks of those timed 1.048 of the fastest's time on average, 1.25 at worst): its start (a
+/// launch); each round of blocks' time beside its rows (A's slice staged, the warps' sums); the
+/// latency of each group of a block's rows (kFewRowsWarps x kFewRowsAhead, one load a lane each),
+/// which rises with the bytes all the GPU's blocks have in flight (a block alone streamed B at six
+/// times the rate a block beside 113 others did: 1 x 1024 x 1024 against 2 x 14073 x 1664); the
+/// nanoseconds an SM spends on each multiply-add (a value of B times one row of C); and the share of
+/// DRAM's rate the kernel's traffic moves at.
+inline constexpr double kFewRowsStartUs = 3.867;
+/// Each round of the few-rows kernel's blocks beside its rows (above).
+inline constexpr double kFewRowsRoundUs = 0.8086;
+/// The latency of a group of a block's rows of B with nothing else in flight (above).
+inline constexpr double kFewRowsGroupUs = 0.7413;
+/// What each MB the GPU's few-rows blocks have in flight adds to a group's latency (above).
+inline constexpr double kFewRowsGroupUsPerMb = 0.1843;
 /// Nanoseconds an SM spends on each multiply-add of the few-rows kernel (above).
-inline constexpr double kFewRowsFmaNs = 0.006;
+inline constexpr double kFewRowsFmaNs = 0.01704;
 /// The share of DRAM's rate the few-rows kernel's traffic moves at (above).
-inline constexpr double kFewRowsDramShare = 0.85;
+inline constexpr double kFewRowsDramShare = 0.7989;
+/// How much sooner than every other path the few-rows kernel's model must have it for `best` to
+/// run it: about its mean error (above). At 5 x 9001 x 301 it had the kernel 1.13 times sooner
+/// than the short-K kernel, which was 1.37 times faster.
+inline constexpr double kFewRowsMargin = 1.15;
+/// The bytes of B one few-rows block has in flight: each lane's 16 bytes of kFewRowsAhead rows.
+inline constexpr double kFewRowsBlockBytesInFlight = kFewRowsThreads * kFewRowsAhead * 16.0;
 
 /// How `best` runs the few-rows kernel: one block per kFewRowsCols columns of C and slice of K.
 using FewRowsPlan = SlicesOfK<struct FewRowsKernelName>;
@@ -382,18 +395,26 @@ inline bool few_rows_fit(const cudalabs::GemmShape& shape) {
 }
 
 /// The model's time of the few-rows kernel on `shape` with K in slices of `slice_k` on `sms` SMs:
-/// its start, then the busiest SM's rounds of blocks (few_rows_blocks_per_sm at a time, each its
-/// 256 columns of B loaded by its slice, a multiply-add of each for each of the kernel's rows), or
-/// A and B read once and C written once at kFewRowsDramShare of DRAM's rate, whichever is longer;
-/// split, the sum of the slices (in_place_sums_us: a block's columns are a region).
+/// its start, then its rounds of blocks (few_rows_blocks_per_sm at a time on each SM), each as long
+/// as a block's groups of rows take at the latency the blocks in flight give them, or its SM's
+/// multiply-adds, whichever is longer; or A and B read once and C written once at
+/// kFewRowsDramShare of DRAM's rate, if that is longer; split, the sum of the slices
+/// (in_place_sums_us: a block's columns are a region).
 inline double predicted_few_rows_us(const cudalabs::GemmShape& shape, int slice_k, int sms) {
   const int slices = cudalabs::ceil_div(shape.k, slice_k);
   const int rows = few_rows_kernel_rows(shape.m), at_once = few_rows_blocks_per_sm(rows);
-  const double blocks = static_cast<double>(few_rows_col_blocks(shape)) * slices;
-  const double rounds = std::ceil(blocks / (static_cast<double>(at_once) * sms));
-  const double round_values = static_cast<double>(at_once) * 32 * 8 * slice_k;
-  const double compute_us =
-      rounds * (kFewRowsRoundUs + round_values * (kFewRowsValueNs + rows * kFewRowsFmaNs) * 1e-3);
+  const long long blocks = static_cast<long long>(few_rows_col_blocks(shape)) * slices;
+  const long long slots = static_cast<long long>(at_once) * sms;
+  const double rounds = std::ceil(static_cast<double>(blocks) / static_cast<double>(slots));
+  const double in_flight_mb =
+      static_cast<double>(std::min(blocks, slots)) * kFewRowsBlockBytesInFlight / 1e6;
+  const double groups = std::ceil(static_cast<double>(slice_k) / (kFewRowsWarps * kFewRowsAhead));
+  const double latency_us = groups * (kFewRowsGroupUs + kFewRowsGroupUsPerMb * in_flight_mb);
+  const double blocks_on_sm =
+      std::min(static_cast<double>(at_once), std::ceil(static_cast<double>(blocks) / sms));
+  // each row of the slice a warp's 32 lanes x 8 columns of multiply-adds for each row of C
+  const double fma_us = blocks_on_sm * (32.0 * 8) * slice_k * rows * kFewRowsFmaNs * 1e-3;
+  const double compute_us = rounds * (kFewRowsRoundUs + std::max(latency_us, fma_us));
   const double m = shape.m, n = shape.n, k = shape.k;
   const double memory_us =
       (2.0 * (m * k + k * n) + 4.0 * m * n) / (kFewRowsDramShare * kDramGBps * 1e3);
@@ -584,15 +605,15 @@ inline bool short_k_pays(const cudalabs::GemmShape& shape, const SpecializedPlan
 
 /// Whether `best` should run the few-rows kernel's plan `few` on `shape` (on `sms` SMs) rather
 /// than what it runs otherwise: `plan` after the copies TMA would need (or the wgmma rung where
-/// that is sooner), or the short-K kernel's plan `short_k` where that pays. The few-rows kernel
-/// reads any alignment itself.
+/// that is sooner), or the short-K kernel's plan `short_k` where that pays, by kFewRowsMargin. The
+/// few-rows kernel reads any alignment itself.
 inline bool few_rows_pays(const cudalabs::GemmShape& shape, const SpecializedPlan& plan,
                           const FewRowsPlan& few, const ShortKPlan& short_k, ShortKCopies copies,
                           int sms) {
   if (!few_rows_fit(shape)) return false;
   double other_us = tma_path_us(shape, plan, copies.copy_a(), copies.copy_b(), sms);
   if (short_k_pays(shape, plan, short_k, copies, sms)) other_us = short_k.predicted_us;
-  return few.predicted_us < other_us;
+  return few.predicted_us * kFewRowsMargin < other_us;
 }
 
 /// The plan `best` runs for `shape` on `sms` SMs: K whole on best_width's 128-row tiles, unless

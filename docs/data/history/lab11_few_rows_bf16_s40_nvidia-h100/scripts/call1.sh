@@ -3,7 +3,7 @@
 # estimates. Lab 11's CPU plan tests, grading tests (solution, student), the split-finish tests,
 # memcheck of best's few-rows, split and short-K tests and racecheck of one few-rows test;
 # bench_few_rows11 (every plan beside the path best took before, best and cuBLAS) on shapes_fit.txt;
-# both random-shapes seeds of lab 11 once, new (this tree) and base (main at 971f3a2) in turn;
+# both random-shapes seeds of lab 11 twice, new (this tree) and base (main at 971f3a2) in turn;
 # Nsight Compute of the kernel's first two launches at two shapes.
 # Outputs packed after each step.
 set -u
@@ -23,7 +23,7 @@ step grading11_student 120 $N/tests/lab11_grading_student --gtest_brief=1
 step split_finish 120 $N/tests/lab11_split_finish_solution --gtest_brief=1
 step memcheck11 240 compute-sanitizer --tool memcheck --error-exitcode 9 $N/tests/lab11_grading_solution --gtest_brief=1 --gtest_filter='Grading.best.*few_rows*:Grading.best.*split_k*:Grading.best.*short_k*'
 step racecheck11 120 compute-sanitizer --tool racecheck --error-exitcode 9 $N/tests/lab11_grading_solution --gtest_brief=1 --gtest_filter='Grading.best.few_rows_padded*'
-for round in 1; do
+for round in 1 2; do
   for seed in 4998064687210808757 8444672377437012093; do
     for side in new base; do
       t=$SECONDS; r=rs_${side}_${seed}_${round}
