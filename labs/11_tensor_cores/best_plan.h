@@ -355,8 +355,8 @@ inline bool few_columns_pays(const cudalabs::GemmShape& shape, const Specialized
 /// latency of each group of a block's rows (kFewRowsWarps x kFewRowsAhead, one load a lane each),
 /// which rises with the bytes all the GPU's blocks have in flight (a block alone streamed B at six
 /// times the rate a block beside 113 others did: 1 x 1024 x 1024 against 2 x 14073 x 1664); the
-/// nanoseconds an SM spends on each multiply-add (a value of B times one row of C); and the share of
-/// DRAM's rate the kernel's traffic moves at.
+/// nanoseconds an SM spends on each multiply-add (a value of B times one row of C); and the share
+/// of DRAM's rate the kernel's traffic moves at.
 inline constexpr double kFewRowsStartUs = 3.867;
 /// Each round of the few-rows kernel's blocks beside its rows (above).
 inline constexpr double kFewRowsRoundUs = 0.8086;
