@@ -350,7 +350,9 @@ inline bool few_columns_pays(const cudalabs::GemmShape& shape, const Specialized
 /// The few-rows kernel's (few_rows.cuh) costs, fitted to its GPU time a launch (graph replays) on
 /// an H100 at 36 shapes and layouts of 1 to 8 rows, up to 9 slice counts each (278 plans;
 /// docs/data/history/lab11_few_rows_bf16_s40_nvidia-h100/: mean |log error| 0.140, the plan the
-/// model picks of those timed 1.048 of the fastest's time on average, 1.25 at worst): its start (a
+/// model picks of those timed 1.048 of the fastest's time on average, 1.25 at worst; run by `best`
+/// in call 2 at every count of slices, 1.049 and 1.27: between the counts fitted the model is
+/// jagged where a slice's blocks pass one an SM): its start (a
 /// launch); each round of blocks' time beside its rows (A's slice staged, the warps' sums); the
 /// latency of each group of a block's rows (kFewRowsWarps x kFewRowsAhead, one load a lane each),
 /// which rises with the bytes all the GPU's blocks have in flight (a block alone streamed B at six
