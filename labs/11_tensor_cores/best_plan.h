@@ -349,16 +349,15 @@ inline bool few_columns_pays(const cudalabs::GemmShape& shape, const Specialized
 
 /// The few-rows kernel's (few_rows.cuh) costs, fitted to its GPU time a launch (graph replays) on
 /// an H100 at 36 shapes and layouts of 1 to 8 rows, up to 9 slice counts each (278 plans;
-/// docs/data/history/lab11_few_rows_bf16_s40_nvidia-h100/: mean |log error| 0.140, the plan the
+/// docs/data/history/lab11_few_rows_bf16_s40_nvidia-h100/: mean |log error| 0.140; the plan the
 /// model picks of those timed 1.048 of the fastest's time on average, 1.25 at worst; run by `best`
-/// in call 2 at every count of slices, 1.049 and 1.27: between the counts fitted the model is
-/// jagged where a slice's blocks pass one an SM): its start (a
-/// launch); each round of blocks' time beside its rows (A's slice staged, the warps' sums); the
-/// latency of each group of a block's rows (kFewRowsWarps x kFewRowsAhead, one load a lane each),
-/// which rises with the bytes all the GPU's blocks have in flight (a block alone streamed B at six
-/// times the rate a block beside 113 others did: 1 x 1024 x 1024 against 2 x 14073 x 1664); the
-/// nanoseconds an SM spends on each multiply-add (a value of B times one row of C); and the share
-/// of DRAM's rate the kernel's traffic moves at.
+/// at every count of slices in call 2, 1.049 and 1.27, for the model is jagged where a slice's
+/// blocks pass one an SM): its start (a launch); each round of blocks' time beside its rows (A's
+/// slice staged, the warps' sums); the latency of each group of a block's rows (kFewRowsWarps x
+/// kFewRowsAhead, one load a lane each), which rises with the bytes all the GPU's blocks have in
+/// flight (each of 5 blocks streamed B about five times as fast as each of 114: 1 x 1024 x 1024
+/// against 2 x 14073 x 1664 in 2 slices); the nanoseconds an SM spends on each multiply-add (a
+/// value of B times one row of C); and the share of DRAM's rate the kernel's traffic moves at.
 inline constexpr double kFewRowsStartUs = 3.867;
 /// Each round of the few-rows kernel's blocks beside its rows (above).
 inline constexpr double kFewRowsRoundUs = 0.8086;

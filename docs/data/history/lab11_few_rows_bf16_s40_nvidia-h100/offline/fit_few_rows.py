@@ -11,8 +11,8 @@ beside the path `best` takes without the kernel (measured and by its model) and 
 The model of session 40 (each round's time the values of B its SM's blocks stream, charged at a
 fixed rate per value) fitted the same plans with a mean |log error| of 0.139, its pick 1.078 of the
 fastest timed (worst 1.82): it ran K whole over 121 blocks at 1 x 30001 x 777 (60 us, against 33
-at 5 slices), where a block alone on its SM streams B at a sixth of the rate five blocks on the GPU
-do (1 x 1024 x 1024). Here a group's latency rises with the bytes all blocks have in flight.
+at 5 slices), where each of its 121 blocks streams B at about a fifth of the rate each of 5
+blocks does at 1 x 1024 x 1024. Here a group's latency rises with the bytes all blocks have in flight.
 
   fit_few_rows.py BENCH_OUTPUT [SMS]      (SMS: 132, an H100's or an H200's)
 """
