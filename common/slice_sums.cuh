@@ -57,7 +57,8 @@ inline int workspace_row_floats(int n) {
 /// reads are 128 bits wide, and so are C's where C allows (the count of parts is found once per
 /// thread, not per element). Part s of an element lies slice_floats floats after part s - 1. An
 /// element whose part holds the poison pattern stays poisoned in C. SliceCount: EverySlice, or a
-/// lab's count of stream-K's pieces (tile_rows, tile_cols, tiles_n and __device__ of(tile)).
+/// lab's count of stream-K's pieces (tile_rows, tile_cols, tiles_n and __device__ of(tile); a
+/// tile of no parts is one the launch wrote into C itself, and is left as it is).
 template <class SliceCount>
 __global__ void sum_slices_kernel(GemmOutput out, const float* __restrict__ slices,
                                   long long slice_floats, int ldw, SliceCount count) {
@@ -67,6 +68,7 @@ __global__ void sum_slices_kernel(GemmOutput out, const float* __restrict__ slic
   const int rows = min(count.tile_rows, out.m - row0), cols = min(count.tile_cols, out.n - col0);
   const int quads = (cols + 3) / 4;  // groups of 4 columns per row
   const int slice_count = count.of(tile);
+  if (slice_count == 0) return;  // a tile the launch wrote into C itself
   const bool c_vector = reinterpret_cast<std::uintptr_t>(out.c) % 16 == 0 && out.ldc % 4 == 0;
   const long long groups = static_cast<long long>(rows) * quads;
   for (long long g = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; g < groups;
@@ -157,13 +159,19 @@ class PartsWorkspace {
 /// Runs launch_parts(parts, stream), a launch of a lab's kernel that writes its parts of C into
 /// `slices` slices of a workspace (parts.c, args.m rows of parts.ldc floats each, alpha 1, beta 0),
 /// then sums them into args' C, as `count` says which parts each tile of C has. `who` names the
-/// caller in errors.
+/// caller in errors. A count whose tiles above some row have no parts says which row
+/// (first_row_with_parts(), host code), and only the rows from there are poisoned.
 template <class Input, class SliceCount, class LaunchParts>
 void launch_into_workspace(const GemmArgsOf<Input>& args, int slices, const SliceCount& count,
                            LaunchParts launch_parts, cudaStream_t stream, const char* who) {
   const PartsWorkspace<Input> workspace(args, slices, stream);
   const GemmArgsOf<Input>& parts = workspace.parts();
-  CUDA_CHECK(cudaMemsetAsync(parts.c, 0xFF, sizeof(float) * workspace.slice_floats(), stream));
+  long long first_row = 0;
+  if constexpr (requires { count.first_row_with_parts(); })
+    first_row = std::clamp<long long>(count.first_row_with_parts(), 0, args.m);
+  const long long skipped = first_row * parts.ldc;
+  CUDA_CHECK(cudaMemsetAsync(parts.c + skipped, 0xFF,
+                             sizeof(float) * (workspace.slice_floats() - skipped), stream));
   launch_parts(parts, stream);
   const KernelLaunch sums = slice_sums_launch(args.shape(), count);
   sum_slices_kernel<SliceCount><<<sums.grid, sums.block, 0, stream>>>(
@@ -176,7 +184,8 @@ void launch_into_workspace(const GemmArgsOf<Input>& args, int slices, const Slic
 /// (split_finish.h) sums them into C itself, counting arrivals on `regions` words: one launch, no
 /// cleared memory. Where no words are lent (a stream being captured into a graph: arrival_words.h)
 /// or more slices arrive than a word counts, it runs launch_into_workspace instead, with `finish`
-/// not in place.
+/// not in place but naming C (a tile the launch computes alone may go there: `count` gives it no
+/// parts).
 template <class Input, class SliceCount, class LaunchParts>
 void launch_split(const GemmArgsOf<Input>& args, int slices, long long regions,
                   const SliceCount& count, LaunchParts launch_parts, cudaStream_t stream,
@@ -184,8 +193,9 @@ void launch_split(const GemmArgsOf<Input>& args, int slices, long long regions,
   const bool countable = slices < (1 << kArrivalCountBits);
   const ArrivalWords arrivals(stream, countable ? regions : kArrivalWords + 1);
   if (!arrivals.lent()) {
+    // C, but no words: the kernel writes its parts, and anything it finishes alone, there
     const auto parts_then_sum = [&](const GemmArgsOf<Input>& parts, cudaStream_t on) {
-      launch_parts(parts, SplitFinish{}, on);
+      launch_parts(parts, SplitFinish{GemmOutput::of(args)}, on);
     };
     launch_into_workspace(args, slices, count, parts_then_sum, stream, who);
     return;

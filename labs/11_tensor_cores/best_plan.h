@@ -57,12 +57,19 @@ inline constexpr double kUnitStartUs = 1.0;
 /// kernel's model is optimistic (docs/data/history/lab11_unit_store_s29_nvidia-h200/).
 inline constexpr double kUnitStoreGBps = 30.0;
 
-/// What B's rows off 128-byte lines cost the warp-specialized kernel, as a share of its time: each
-/// 128-byte row of a stage's panel then spans two lines. An estimate on the safe side of what the
-/// copy onto lines measured: 6593 x 9160 x 9544 from 0.687 to 0.817 of cuBLAS, 6431 x 3976 x 3448
-/// from 0.539 to 0.677, 8192 x 8200 x 8192 unmoved at 0.87, whose gap is its last column of tiles
-/// (docs/data/history/lab11_big_shapes_{a7c9d93,c16b101}_*).
-inline constexpr double kOffLineRowsCost = 0.12;
+/// What B's rows off 128-byte lines cost the warp-specialized kernel on tiles at most 128 wide, as
+/// a share of its time: each 128-byte row of a stage's panel then spans two lines. Near the median
+/// of the kernel's time saved with B's rows on lines (the same values, the rows padded), K whole on
+/// the H100 at six shapes, 0.07 to 0.32, median 0.235 (4096 x 4104 x 4096 0.28, 1362 x 10152 x
+/// 1640 0.28, 6431 x 3976 x 3448 0.32, 10249 x 272 x 10072 0.07); at every one the launch that
+/// copies B first was the sooner (docs/data/history/lab11_tail_split_s43_nvidia-h100/,
+/// bench_lines). It was 0.12.
+inline constexpr double kOffLineBRowsCost = 0.23;
+/// The same on 256-wide tiles, where the saving was either 0.21 to 0.30 (4096 x 4104 x 4096, 1362 x
+/// 10152 x 1640, 6431 x 3976 x 3448) or 0.01 to 0.05 (1579 x 536 x 10112, 10249 x 272 x 10072,
+/// 3454 x 9328 x 3840, where the copy lost 28 us of 393): a share between the two, which the copy's
+/// own cost then decides (the same record).
+inline constexpr double kOffLineBRowsWideCost = 0.10;
 
 /// The host's cost of one launch on a stream of back-to-back work, microseconds: `best` with one
 /// kernel enqueued in 4.5 to 4.8 us a call where it launched one kernel (6158x376x24, 151x13536x16,
@@ -91,23 +98,37 @@ inline constexpr double kWgmmaRungStepUs = 3.0;
 /// and 10.0 (docs/data/history/gemm_random_shapes_s18/README.md).
 inline constexpr double kSplitMustSave = 1.0;
 
+/// A tail split (work_units.h) must take at most this fraction of the time with K whole. Its
+/// whole rounds are the K-whole plan's own, so it saves part of one round, and where the model
+/// says less than that it is noise: on the H100, tail splits predicted 0.06 to 0.6 % sooner ran
+/// 0.2 % slower to 1.1 % sooner (9574 x 5936 x 12576, 3000^3, 16384 x 16384 x 1024), and of
+/// those predicted 2.5 to 4 % sooner, 2100 x 2104 x 2000 ran 3.8 % sooner and 2619 x 1644 x 1446
+/// 3 % slower (docs/data/history/lab11_tail_split_s43_nvidia-h100/, bench_tail).
+inline constexpr double kTailSplitMustSave = 0.98;
+
 /// What `best` runs on Hopper for one shape.
 struct SpecializedPlan {
   int width = 256;            ///< the tile's columns: 256 (`warp_specialized`), 128 or 64
   int slices = 1;             ///< slices of K (work_units.h): 1 = K whole
   double predicted_us = 0.0;  ///< the model's time
   int rows = 128;             ///< the tile's rows: 128 (two consumers) or 64 (one)
+  int whole_tiles = 0;        ///< split, the tiles that keep K whole (work_units.h: tail split)
 
   /// Whether K is split (a workspace, then the summing kernel).
   bool split() const { return slices > 1; }
   /// The units the plan's launch walks for `shape`.
   WorkUnits units(const cudalabs::GemmShape& shape) const {
-    return WorkUnits::of(shape, rows, width, SwizzledTile::BK, slices);
+    return WorkUnits::of(shape, rows, width, SwizzledTile::BK, slices, whole_tiles);
   }
-  /// e.g. "128 x 128 tiles, K in 33 slices, predicted 9 us".
+  /// e.g. "128 x 128 tiles, K in 33 slices, predicted 9 us", or "128 x 256 tiles, 132 K whole,
+  /// the rest's K in 6 slices, predicted 233 us".
   std::string describe() const {
     std::string text = std::to_string(rows) + " x " + std::to_string(width) + " tiles";
-    if (split()) text += ", K in " + std::to_string(slices) + " slices";
+    if (split() && whole_tiles > 0)
+      text += ", " + std::to_string(whole_tiles) + " K whole, the rest's K in " +
+              std::to_string(slices) + " slices";
+    else if (split())
+      text += ", K in " + std::to_string(slices) + " slices";
     return text + ", predicted " + std::to_string(static_cast<long long>(predicted_us + 0.5)) +
            " us";
   }
@@ -126,26 +147,35 @@ inline double unit_store_us(int width, int rows = 128) {
 }
 
 /// The model's time of the warp-specialized kernel on `shape` with tiles `rows` x `width` and K in
-/// `slices` slices (WorkUnits::slices_fit must hold) on a GPU of `sms` SMs, microseconds: the
-/// busiest SM's rounds of units, each its slice's k-blocks (the longest slice's), its store
-/// (unit_store_us) and kUnitStartUs, at least the time to read A and B once from DRAM (and, K
-/// whole, to write C),
-/// plus the sum of the slices when K is split (in_place_sums_us: a consumer's 64 rows of a tile
-/// are a region).
+/// `slices` slices (WorkUnits::slices_fit must hold), the first `whole_tiles` tiles K whole (a
+/// multiple of `sms`: whole rounds), on a GPU of `sms` SMs, microseconds: the busiest SM's rounds
+/// of units, each its slice's k-blocks (the longest slice's, or all of K), its store
+/// (unit_store_us) and kUnitStartUs, at least the time to read A and B once from DRAM and to write
+/// the whole tiles' C, plus the sum of the split tiles' slices when K is split (in_place_sums_us
+/// over their share of C: a consumer's 64 rows of a tile are a region).
 inline double predicted_specialized_us(const cudalabs::GemmShape& shape, int width, int slices,
-                                       int sms, int rows = 128) {
-  const WorkUnits units = WorkUnits::of(shape, rows, width, SwizzledTile::BK, slices);
-  const double rounds = static_cast<double>(cudalabs::ceil_div(units.count(), sms));
-  const double unit_us = units.slice_blocks() * specialized_step_us(width, rows) +
-                         unit_store_us(width, rows) + kUnitStartUs;
+                                       int sms, int rows = 128, int whole_tiles = 0) {
+  const WorkUnits units = WorkUnits::of(shape, rows, width, SwizzledTile::BK, slices, whole_tiles);
+  const double store_us = unit_store_us(width, rows) + kUnitStartUs;
+  const double step_us = specialized_step_us(width, rows);
+  const double whole_rounds = static_cast<double>(cudalabs::ceil_div(units.whole_tiles, sms));
+  const double rounds =
+      static_cast<double>(cudalabs::ceil_div(units.count() - units.whole_tiles, sms));
+  const double units_us = whole_rounds * (units.k_blocks * step_us + store_us) +
+                          rounds * (units.slice_blocks() * step_us + store_us);
   const double m = shape.m, n = shape.n, k = shape.k;
-  // A and B in BF16 read once; with K whole, C written once in FP32 (split, the sum writes it)
-  const double c_bytes = units.split() ? 0.0 : 4.0 * m * n;
+  // the share of C the split tiles cover (all of it, K whole: their C is written directly too)
+  const double split_share = static_cast<double>(units.tail_tiles()) / units.tiles();
+  // A and B in BF16 read once; C written once in FP32 where no sum writes it
+  const double c_bytes = 4.0 * m * n * (units.split() ? 1.0 - split_share : 1.0);
   const double memory_us = (2.0 * (m * k + k * n) + c_bytes) / (kDramGBps * 1e3);
-  double us = std::max(rounds * unit_us, memory_us);
-  if (units.split())
-    us += cudalabs::in_place_sums_us(slices, shape, kDramGBps, std::min(64, shape.m),
+  double us = std::max(units_us, memory_us);
+  if (units.split()) {
+    const cudalabs::GemmShape split_part{std::max(1, static_cast<int>(m * split_share + 0.5)),
+                                         shape.n, shape.k};
+    us += cudalabs::in_place_sums_us(slices, split_part, kDramGBps, std::min(64, shape.m),
                                      std::min(width, shape.n));
+  }
   return us;
 }
 
@@ -156,27 +186,33 @@ inline double operand_copy_us(const cudalabs::GemmShape& shape, bool copy_a, boo
   return 2.0 * 2.0 * ((copy_a ? m * k : 0.0) + (copy_b ? k * n : 0.0)) / (kDramGBps * 1e3);
 }
 
-/// Whether copying B into rows 128 bytes apart pays for `shape`, whose kernel takes `kernel_us`
-/// with B's rows off their lines: the copy (B read and written once, and its launch) against
-/// kOffLineRowsCost of the kernel's time.
-inline bool copy_b_to_lines_pays(const cudalabs::GemmShape& shape, double kernel_us) {
-  return operand_copy_us(shape, false, true) + kLaunchUs < kOffLineRowsCost * kernel_us;
+/// Whether copying B into rows 128 bytes apart pays for `shape` under `plan`, whose kernel takes
+/// plan.predicted_us with B's rows off their lines: the copy (B read and written once, and its
+/// launch) against kOffLineBRowsCost (kOffLineBRowsWideCost on 256-wide tiles) of the kernel's
+/// time; never where one row of tiles reads B once, which the copy would read once more.
+inline bool copy_b_to_lines_pays(const cudalabs::GemmShape& shape, const SpecializedPlan& plan) {
+  const double cost = plan.width > 128 ? kOffLineBRowsWideCost : kOffLineBRowsCost;
+  return plan.units(shape).tiles_m > 1 &&
+         operand_copy_us(shape, false, true) + kLaunchUs < cost * plan.predicted_us;
 }
 
 /// What A's rows off 128-byte lines cost the warp-specialized kernel on tiles at most 128 wide, as
-/// a share of its time: A is half of what each of their stages loads. Measured with A copied onto
-/// lines (the copy's time taken out) on the H200: 1362 x 10152 x 1640 0.23 of the kernel's time,
-/// 2389 x 2048 x 13256 0.28, 6431 x 3976 x 3448 0.29, 10249 x 272 x 10072 0.35; on 256-wide tiles,
-/// where A is a third, 0.00 at 1000 x 16384 x 1000, 0.04 at 4096 x 4096 x 4104, and at 6593 x 9160
-/// x 9544 nothing once B was on lines (docs/data/history/gemm_short_k_s27_nvidia-h200/).
-inline constexpr double kOffLineARowsCost = 0.25;
+/// a share of its time (A is half of what each of their stages loads): the kernel's time saved
+/// with A's rows on lines, K whole on the H100 at six shapes, was 0.07 to 0.20 with B as it was
+/// (median 0.13; 2389 x 2048 x 13256 0.20, 6431 x 3976 x 3448 0.17, 4096 x 4096 x 4104 0.09) and
+/// 0.08 to 0.22 with B on lines too (median 0.09): a share between the two. On 256-wide tiles,
+/// where A is a third, the medians were 0.03 and 0.02, which a copy seldom repays
+/// (docs/data/history/lab11_tail_split_s43_nvidia-h100/, bench_lines). It was 0.25, measured on the
+/// H200 with tensor maps that promoted 256 bytes into L2 for each line a box's row touched.
+inline constexpr double kOffLineARowsCost = 0.10;
 
-/// Whether copying A into rows 128 bytes apart pays for `shape` on tiles `width` wide, whose
-/// kernel takes `kernel_us` with A's rows off their lines: on tiles at most 128 wide, the copy (A
-/// read and written once, and its launch) against kOffLineARowsCost of the kernel's time.
-inline bool copy_a_to_lines_pays(const cudalabs::GemmShape& shape, int width, double kernel_us) {
-  return width <= 128 &&
-         operand_copy_us(shape, true, false) + kLaunchUs < kOffLineARowsCost * kernel_us;
+/// Whether copying A into rows 128 bytes apart pays for `shape` under `plan`, whose kernel takes
+/// plan.predicted_us with A's rows off their lines: on tiles at most 128 wide, the copy (A read
+/// and written once, and its launch) against kOffLineARowsCost of the kernel's time; never where
+/// one column of tiles reads A once.
+inline bool copy_a_to_lines_pays(const cudalabs::GemmShape& shape, const SpecializedPlan& plan) {
+  return plan.width <= 128 && plan.units(shape).tiles_n > 1 &&
+         operand_copy_us(shape, true, false) + kLaunchUs < kOffLineARowsCost * plan.predicted_us;
 }
 
 /// The model's time of the wgmma rung on `shape` on `sms` SMs: rounds of its 64 x 128 tiles, two
@@ -620,24 +656,45 @@ inline bool few_rows_pays(const cudalabs::GemmShape& shape, const SpecializedPla
 /// The plan `best` runs for `shape` on `sms` SMs: K whole on best_width's 128-row tiles, unless
 /// another plan (128-row tiles of any width with K in 2 to min(k-blocks, sms) slices, or, for a C
 /// of more than kFewColumnsMax columns, 64-row tiles of kOneConsumerWidths with K whole or so
-/// split) is predicted to take at most kSplitMustSave of its time; then the fastest of them.
+/// split) is predicted to take at most kSplitMustSave of its time, or a tail split (the tiles
+/// past the last whole rounds but one or two split, on 128-row tiles at least best_width wide)
+/// at most kTailSplitMustSave; then the fastest of them.
+///
+/// Why no tail split on narrower tiles: the model's floor reads A and B once, but tiles narrower
+/// than best_width's read A more times, which L2 only partly catches. Such splits, predicted 1 to
+/// 18 % sooner than K whole on best_width's tiles, ran 9 to 33 % slower on the H100 (4776 x 232 x
+/// 8392 on 64-wide tiles: 102.0 us against 76.7 with K whole on 128-wide ones; the record above).
 inline SpecializedPlan plan_best(const cudalabs::GemmShape& shape, int sms) {
   const int whole_width = best_width(shape, sms);
   SpecializedPlan plan{whole_width, 1, predicted_specialized_us(shape, whole_width, 1, sms)};
-  const double limit_us = kSplitMustSave * plan.predicted_us;
   const int k_blocks = cudalabs::ceil_div(shape.k, SwizzledTile::BK);
   SpecializedPlan fastest = plan;
+  double fastest_charged_us = plan.predicted_us;  // a split's time over what it must save
   const auto weigh = [&](int rows, int width, int least_slices) {
-    for (int slices = least_slices; slices <= std::min(k_blocks, sms); ++slices) {
-      if (!WorkUnits::slices_fit(k_blocks, slices)) continue;  // another count's slices
-      const double us = predicted_specialized_us(shape, width, slices, sms, rows);
-      if (us < fastest.predicted_us) fastest = {width, slices, us, rows};
+    const int tiles = WorkUnits::of(shape, rows, width, SwizzledTile::BK, 1).tiles();
+    // every tile split, or the tiles of whole rounds K whole but those of the last one or two
+    const bool tail_splits = rows == 128 && width >= whole_width;
+    const int most_whole_rounds = tail_splits ? (tiles - 1) / sms : 0;
+    for (int whole_rounds = 0; whole_rounds <= most_whole_rounds; ++whole_rounds) {
+      if (whole_rounds > 0 && whole_rounds < most_whole_rounds - 1) continue;
+      for (int slices = std::max(least_slices, whole_rounds > 0 ? 2 : 1);
+           slices <= std::min(k_blocks, sms); ++slices) {
+        if (!WorkUnits::slices_fit(k_blocks, slices)) continue;  // another count's slices
+        const int whole = slices > 1 ? whole_rounds * sms : 0;
+        const double us = predicted_specialized_us(shape, width, slices, sms, rows, whole);
+        const double must_save = whole > 0 ? kTailSplitMustSave : kSplitMustSave;
+        const double charged_us = us / must_save;
+        if (charged_us < fastest_charged_us) {
+          fastest = {width, slices, us, rows, whole};
+          fastest_charged_us = charged_us;
+        }
+      }
     }
   };
   for (const int width : kSpecializedWidths) weigh(128, width, 2);
   if (shape.n > kFewColumnsMax)  // not the few-columns class (kOneConsumerTileRate)
     for (const int width : kOneConsumerWidths) weigh(64, width, 1);
-  return fastest.predicted_us <= limit_us ? fastest : plan;
+  return fastest;
 }
 
 }  // namespace lab11

@@ -230,12 +230,13 @@ __global__ void __launch_bounds__(TmaTile::kThreads)
 // is a multiple of 64):
 // 14. Warpgroup 0 produces: ptx::set_max_registers<40, false>, then one thread walks this block's
 //     units of work (work_units.h: unit blockIdx.x, + gridDim.x, ... < units.count(); each is
-//     tile units.tile(u), in grouped order through staging.cuh's grouped_tile, over k-blocks
+//     tile units.tile(u), in grouped order through work_units.h's grouped_tile, over k-blocks
 //     units.first_k_block(u) .. units.end_k_block(u) - 1: all of K, unless `best` splits it) and,
 //     per stage, waits on its "empty" barrier and issues the TMA loads. Warpgroups 1 (and 2)
 //     consume the same units: set_max_registers<232, true>, wait on "full", wgmma_bf16<kWidth> on
 //     their 64 rows, wait, and each warp arrives on "empty"; a unit's tile is stored into
-//     units.output(args, u) (C, or its slice's partial C when K is split), and then each consumer
+//     units.output(args, u) (C, or its slice's partial C when K is split; its alignment is the
+//     output's own, so take the store's width from it a unit), and then each consumer
 //     warpgroup calls the given finish_unit<kWidth, kRows>(args, units, u, row0, col0, consumer)
 //     (unit_finish.cuh: where K is split, the last slice to arrive sums the slices into C).
 //  Predict: the bytes per FLOP a 128 x 256 x 64 stage needs, against the bandwidth lab 00

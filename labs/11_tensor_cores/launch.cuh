@@ -305,10 +305,12 @@ KernelLaunch specialized_launch(const WorkUnits& units) {
           dim3(Tile::kThreads), Tile::kSharedBytes};
 }
 
-// The units of `shape` on kRows x kWidth tiles with K in `slices` slices.
+// The units of `shape` on kRows x kWidth tiles with K in `slices` slices, the first `whole_tiles`
+// tiles K whole.
 template <int kWidth, int kRows = 128>
-WorkUnits specialized_units(const GemmShape& shape, int slices) {
-  return WorkUnits::of(shape, kRows, kWidth, SpecializedTile<kWidth, kRows>::BK, slices);
+WorkUnits specialized_units(const GemmShape& shape, int slices, int whole_tiles = 0) {
+  return WorkUnits::of(shape, kRows, kWidth, SpecializedTile<kWidth, kRows>::BK, slices,
+                       whole_tiles);
 }
 
 template <int kWidth, int kRows = 128>
@@ -322,14 +324,17 @@ std::string specialized_unavailable() {
                             reinterpret_cast<const void*>(&warp_specialized_kernel<kWidth, kRows>));
 }
 
-// Runs the warp-specialized kernel on args with K in `slices` slices: with K whole it writes C;
-// split, it writes the slices' partial Cs into a workspace and the last slice of each region to
-// arrive adds them into C (launch_split, common/slice_sums.cuh; in a stream being captured, the
-// summing kernel does). Operands TMA cannot read are repacked first (TmaOperands).
+// Runs the warp-specialized kernel on args with K in `slices` slices, the first `whole_tiles`
+// tiles K whole: with K whole it writes C; split, it writes the slices' partial Cs into a
+// workspace and the last slice of each region to arrive adds them into C (launch_split,
+// common/slice_sums.cuh; in a stream being captured, the summing kernel does, each tile's parts
+// counted by TailParts), the whole tiles C itself. Operands TMA cannot read are repacked first
+// (TmaOperands).
 template <int kWidth, int kRows = 128>
-void run_specialized(const Bf16GemmArgs& args, int slices, cudaStream_t stream,
-                     OnLines lines = {}) {
-  const WorkUnits units = specialized_units<kWidth, kRows>(args.shape(), slices);
+void run_specialized(const Bf16GemmArgs& args, int slices, cudaStream_t stream, OnLines lines = {},
+                     int whole_tiles = 0) {
+  using Tile = SpecializedTile<kWidth, kRows>;
+  const WorkUnits units = specialized_units<kWidth, kRows>(args.shape(), slices, whole_tiles);
   const KernelLaunch config = specialized_launch<kWidth, kRows>(units);
   require_capability(90, config.kernel, "lab11 warp_specialized");
   const TmaOperands operands(args, stream, lines);
@@ -348,10 +353,15 @@ void run_specialized(const Bf16GemmArgs& args, int slices, cudaStream_t stream,
     CUDA_CHECK_LAUNCH("lab11 warp_specialized_kernel");
   };
   if (!units.split()) return launch(readable, cudalabs::SplitFinish{}, stream);
-  const long long regions =
-      static_cast<long long>(units.tiles()) * SpecializedTile<kWidth, kRows>::kConsumers;
-  cudalabs::launch_split(readable, slices, regions, cudalabs::EverySlice{slices, args.m, args.n, 1},
-                         launch, stream, "lab11 sum_slices_kernel");
+  const long long regions = static_cast<long long>(units.tiles()) * Tile::kConsumers;
+  if (units.whole_tiles == 0)
+    return cudalabs::launch_split(readable, slices, regions,
+                                  cudalabs::EverySlice{slices, args.m, args.n, 1}, launch, stream,
+                                  "lab11 sum_slices_kernel");
+  const TailParts parts{Tile::BM,         Tile::BN,          units.tiles_n, units.tiles_m,
+                        Tile::kGroupRows, units.whole_tiles, slices};
+  cudalabs::launch_split(readable, slices, regions, parts, launch, stream,
+                         "lab11 sum_slices_kernel");
 }
 
 template <int kWidth, int kRows = 128>
@@ -652,7 +662,8 @@ KernelLaunch describe_best(const GemmShape& shape) {
   if (short_k_pays(shape, plan, planned_short_k(shape, {}), {}, sms))
     return short_k_launch(shape, {}, planned_short_k(shape, {}));
   return on_plan_tile(plan, [&]<int kWidth, int kRows>() {
-    return specialized_launch<kWidth, kRows>(specialized_units<kWidth, kRows>(shape, plan.slices));
+    return specialized_launch<kWidth, kRows>(
+        specialized_units<kWidth, kRows>(shape, plan.slices, plan.whole_tiles));
   });
 }
 
@@ -671,10 +682,10 @@ void run_short_k_or_tiles(const Bf16GemmArgs& args, const SpecializedPlan& plan,
   if (one_launch_rung_pays(args.shape(), plan, copy_a, copy_b, sms))
     return WgmmaRung::launch(args, stream);
   // A and B onto 128-byte lines where they are copied anyway, or where the copy pays (best_plan.h)
-  const OnLines lines{copy_a || copy_a_to_lines_pays(args.shape(), plan.width, plan.predicted_us),
-                      copy_b || copy_b_to_lines_pays(args.shape(), plan.predicted_us)};
+  const OnLines lines{copy_a || copy_a_to_lines_pays(args.shape(), plan),
+                      copy_b || copy_b_to_lines_pays(args.shape(), plan)};
   on_plan_tile(plan, [&]<int kWidth, int kRows>() {
-    run_specialized<kWidth, kRows>(args, plan.slices, stream, lines);
+    run_specialized<kWidth, kRows>(args, plan.slices, stream, lines, plan.whole_tiles);
   });
 }
 

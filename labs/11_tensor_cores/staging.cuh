@@ -124,17 +124,6 @@ __device__ __forceinline__ bool pair_stores_allowed(const cudalabs::GemmArgsOf<T
   return reinterpret_cast<std::uintptr_t>(args.c) % 8 == 0 && args.ldc % 2 == 0;
 }
 
-/// Where tile `tile` of a tiles_m x tiles_n grid starts when consecutive tiles walk down
-/// `group_rows` tile rows before moving right, so that tiles running together share panels of A
-/// and B in L2.
-__device__ __forceinline__ int2 grouped_tile(int tile, int tiles_m, int tiles_n, int group_rows) {
-  const int per_group = group_rows * tiles_n;
-  const int first_row = tile / per_group * group_rows;
-  const int rows_here = min(tiles_m - first_row, group_rows);
-  const int in_group = tile % per_group;
-  return make_int2(first_row + in_group % rows_here, in_group / rows_here);
-}
-
 /// The first 1024-byte boundary in dynamic shared memory (the swizzle repeats every 1024 bytes).
 /// An offset from `dynamic_shared` rather than a rounded integer: the compiler then still knows the
 /// result points into shared memory, so the stages' stores are st.shared, which no global load can

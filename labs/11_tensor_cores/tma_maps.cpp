@@ -12,6 +12,17 @@
 
 namespace lab11 {
 
+namespace {
+
+// How much of L2 a box's read brings in at once from DRAM: 128 bytes. With rows off 128-byte
+// lines each 128-byte row of a box spans two lines, and 256 bytes brought in for each made the
+// warp-specialized kernel up to 1.3 times as slow on the H100 and never 0.5 % faster (4096 x 4096
+// x 4104 on 128-wide tiles 305.6 us against 236.7, 6431 x 3976 x 3448 591.8 against 498.7;
+// docs/data/history/lab11_tail_split_s43_nvidia-h100/, bench_lines).
+constexpr CUtensorMapL2promotion kOperandPromotion = CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
+
+}  // namespace
+
 CUtensorMap bf16_tensor_map(const __nv_bfloat16* matrix, int rows, int cols, int ld, int box_rows) {
   if (reinterpret_cast<std::uintptr_t>(matrix) % 16 != 0)
     throw std::invalid_argument("lab11 tensor map: the matrix is not 16-byte aligned");
@@ -48,7 +59,7 @@ CUtensorMap bf16_tensor_map(const __nv_bfloat16* matrix, int rows, int cols, int
   const CUresult result = cudalabs::tensor_map_encoder()(
       &map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<__nv_bfloat16*>(matrix), size,
       row_stride, box, element_stride, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+      kOperandPromotion, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (result != CUDA_SUCCESS) {
     throw std::runtime_error("lab11: cuTensorMapEncodeTiled refused a " + std::to_string(rows) +
                              " x " + std::to_string(cols) + " map (ld " + std::to_string(ld) +

@@ -15,7 +15,8 @@ namespace lab11 {
 /// Called by all 128 threads of consumer warpgroup `consumer` (0 .. kConsumers - 1) of the
 /// warp-specialized kernel on kRows x kWidth tiles once they stored their 64 rows of unit `unit`
 /// (from row row0, column col0 of C) into units.output(args, unit), args being the kernel's own.
-/// Nothing happens unless `best` split K and the launch finishes in place (units.finish); then the
+/// Nothing happens unless `best` split K, the launch finishes in place (units.finish) and the
+/// unit's tile is one of the split ones (a whole tile of a tail split wrote C itself); then the
 /// warpgroup counts its slice's arrival, and the last slice's warpgroup writes those rows of C.
 /// Uses named barrier 1 + consumer (bar.sync of the warpgroup's 128 threads).
 template <int kWidth, int kRows>
@@ -23,7 +24,9 @@ __device__ __forceinline__ void finish_unit(const cudalabs::Bf16GemmArgs& args,
                                             const WorkUnits& units, int unit, int row0, int col0,
                                             int consumer) {
   constexpr int kConsumers = SpecializedTile<kWidth, kRows>::kConsumers;
-  if (!units.split() || !units.finish.in_place() || row0 >= args.m) return;  // the whole group's
+  // the whole group's: K whole, the summing kernel's, a tile past C, a whole tile of a tail split
+  if (!units.split() || !units.finish.in_place() || row0 >= args.m || units.whole_in_split(unit))
+    return;
   __shared__ int last_part[kConsumers];
   const int barrier = 1 + consumer;
   const auto warpgroup_sync = [barrier] { ptx::named_barrier_sync<128>(barrier); };

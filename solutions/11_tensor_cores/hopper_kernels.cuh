@@ -124,7 +124,9 @@ __global__ void __launch_bounds__(SpecializedTile<kWidth, kRows>::kThreads, 1)
       for (int unit = blockIdx.x; unit < units.count(); unit += gridDim.x) {
         const int2 at =
             grouped_tile(units.tile(unit), units.tiles_m, units.tiles_n, Tile::kGroupRows);
-        for (int kt = units.first_k_block(unit); kt < units.end_k_block(unit); ++kt) {
+        // the unit's range once: recomputed each step (a division), it kept the loop unrolled
+        const int first = units.first_k_block(unit), end = units.end_k_block(unit);
+        for (int kt = first; kt < end; ++kt) {
           ptx::mbarrier_wait(&empty[s], phase ^ 1);  // a fresh barrier passes parity 1 at once
           load_stage_tma<Tile::BM, Tile::BN>(stage(s), &full[s], a_map, b_map, at.x * Tile::BM,
                                              at.y * Tile::BN, kt);
@@ -140,9 +142,7 @@ __global__ void __launch_bounds__(SpecializedTile<kWidth, kRows>::kThreads, 1)
     // [consumer]
     // Consumers: warpgroup c multiplies rows 64 c .. 64 c + 63 of every unit's tile, over the
     // unit's slice of K, and stores them through shared memory (staged_store.cuh) where the
-    // unit's output lies (C, or its slice of the workspace args.c then points to: every slice
-    // starts 16-byte aligned with rows of a multiple of 4 floats, so args decides the store width
-    // for all of them).
+    // unit's output lies (C, or its slice of the workspace args.c then points to).
     ptx::set_max_registers<232, true>();
     // Broadcast from lane 0: the compiler then knows the warpgroup is the same across the warp,
     // and keeps the descriptors that follow from it in uniform registers.
@@ -150,14 +150,14 @@ __global__ void __launch_bounds__(SpecializedTile<kWidth, kRows>::kThreads, 1)
     // This warp's staging buffer, after the barriers (staged_store.cuh).
     float* staging = reinterpret_cast<float*>(empty + Tile::kStages) +
                      (threadIdx.x / 32 - 4) * (EpilogueStaging::kWarpBytes / sizeof(float));
-    const int width = staged_store_width(args);
     int s = 0, phase = 0;
     for (int unit = blockIdx.x; unit < units.count(); unit += gridDim.x) {
       const int2 at =
           grouped_tile(units.tile(unit), units.tiles_m, units.tiles_n, Tile::kGroupRows);
       float acc[1][Tile::BN / 2];
       zero(acc[0]);
-      for (int kt = units.first_k_block(unit); kt < units.end_k_block(unit); ++kt) {
+      const int first = units.first_k_block(unit), end = units.end_k_block(unit);
+      for (int kt = first; kt < end; ++kt) {
         ptx::mbarrier_wait(&full[s], phase);
         const std::uint32_t a_rows =
             ptx::shared_address(stage(s)) + consumer * 64 * SwizzledTile::kRowBytes;
@@ -171,8 +171,10 @@ __global__ void __launch_bounds__(SpecializedTile<kWidth, kRows>::kThreads, 1)
         }
       }
       const int row0 = at.x * Tile::BM + consumer * 64, col0 = at.y * Tile::BN;
-      store_warpgroup_tile_staged<Tile::BN>(units.output(args, unit), acc[0], row0, col0, staging,
-                                            width);
+      // C, or the workspace's slice: each its own alignment (a whole tile of a tail split is C's)
+      const cudalabs::Bf16GemmArgs out = units.output(args, unit);
+      store_warpgroup_tile_staged<Tile::BN>(out, acc[0], row0, col0, staging,
+                                            staged_store_width(out));
       finish_unit<kWidth, kRows>(args, units, unit, row0, col0, consumer);
     }
     // [consumer]

@@ -100,7 +100,8 @@ __device__ __forceinline__ void store_staged_rows(const cudalabs::Bf16GemmArgs& 
     } else {  // the last columns of C
 #pragma unroll 1
       for (int e = 0; e < kVector && col + e < out.n; ++e)
-        to[e] = out.alpha * from[e] + (out.beta != 0.0f ? out.beta * to[e] : 0.0f);
+        to[e] = out.beta != 0.0f ? fmaf(out.beta, to[e], out.alpha * from[e])  // as the sums do
+                                 : out.alpha * from[e];
     }
     from += kVector * EpilogueStaging::kStride;
     to += kVector * static_cast<long long>(out.ldc);

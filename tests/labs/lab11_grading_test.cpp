@@ -27,8 +27,12 @@
 // operands 16 bytes a copy with beta applied once, A's and B's rows 2 bytes apart (element copies)
 // with the last slice ending inside a chunk, every operand and C one element off, 4-byte copies of
 // padded rows over one row of C's tiles, and 21 tiles of rows whose bands of the sum are uneven;
-// and a GEMM long enough that `best` copies A, 16-byte aligned but off 128-byte lines, onto lines
-// first (best_plan.h: copy_a_to_lines_pays), C off 16 bytes.
+// a GEMM long enough that `best` copies A, 16-byte aligned but off 128-byte lines, onto lines
+// first (best_plan.h: copy_a_to_lines_pays), C off 16 bytes; and tiles that fill a round of the SMs
+// and part of another, where `best` keeps K whole in the whole rounds' tiles, writing C itself, and
+// cuts the rest into slices summed in place (work_units.h: the tail split): M, N and K odd, every
+// operand one element off (C's stores then a float each, the workspace's four), padded rows, and
+// two whole rounds with C off 16 bytes.
 #include "labs/11_tensor_cores/lab.h"
 #include "tests/support/gemm_grading.h"
 
@@ -71,5 +75,10 @@ static const bool registered = cudalabs::testing::register_gemm_grading_tests(
         {"cluster_slices_misaligned_114x54x3896", {{114, 54, 3896}, 1.0f, 0.25f, {0, 0, 0, 1}}},
         {"cluster_slices_words_14x160x7088", {{14, 160, 7088}, -1.0f, 0.5f, {2, 2, 1}}},
         {"cluster_slices_bands_1299x100x1536", {{1299, 100, 1536}, 0.5f, 0.25f, {8, 4, 0}}},
-        {"a_onto_lines_1500x6000x1000", {{1500, 6000, 1000}, 1.0f, 0.5f, {8, 0, 3}}},
+        {"a_onto_lines_700x24000x1000", {{700, 24000, 1000}, 1.0f, 0.5f, {8, 0, 3}}},
+        {"tail_split_odd_2101x2103x2001", {{2101, 2103, 2001}, 1.0f, 0.5f}},
+        {"tail_split_one_round_misaligned_2384x793x6983",
+         {{2384, 793, 6983}, -1.0f, 0.25f, {0, 0, 0, 1}}},
+        {"tail_split_padded_2619x1644x1446", {{2619, 1644, 1446}, 0.5f, -0.5f, {3, 5, 7}}},
+        {"tail_split_two_rounds_2100x2100x2000", {{2100, 2100, 2000}, 1.0f, 0.0f, {8, 8, 1}}},
     });

@@ -15,8 +15,11 @@ namespace {
 using cudalabs::testing::BestGemm;
 
 // Shapes `best` splits on an H100 or H200 (K too long for the short-K kernel's slices to pay): C
-// of a few tiles, B's rows 16-byte aligned and not, beta 0 and not.
-const cudalabs::GemmShape kSplitShapes[] = {{21, 544, 16384}, {130, 72, 30000}, {222, 565, 11528}};
+// of a few tiles, B's rows 16-byte aligned and not, beta 0 and not; and tiles of a round and part
+// of others, whose whole rounds keep K whole (the tail split: captured, those tiles are stored into
+// C by the launch and left by the summing kernel).
+const cudalabs::GemmShape kSplitShapes[] = {
+    {21, 544, 16384}, {130, 72, 30000}, {222, 565, 11528}, {2101, 2103, 2001}, {2384, 793, 6983}};
 const BestGemm<__nv_bfloat16> kBest = &lab11::best_gemm;
 
 // Why `best` does not split here: no Hopper kernels, or the build's kernel writes nothing yet.
