@@ -99,12 +99,13 @@ TEST(WorkUnits, CoverEveryTileAndKBlockOnceAndStoreIntoTheirSlice) {
     const WorkUnits units = WorkUnits::of(shape, 128, width, 64, slices, whole);
     std::vector<int> covered(static_cast<std::size_t>(units.tiles()) * k_blocks, 0);
     for (int unit = 0; unit < units.count(); ++unit) {
-      const int first = units.first_k_block(unit), end = units.end_k_block(unit);
-      ASSERT_LT(first, end) << shape.label() << " slices " << slices << " unit " << unit;
-      for (int kt = first; kt < end; ++kt)
+      const int first_block = units.first_k_block(unit);
+      const int end_block = units.end_k_block(unit);
+      ASSERT_LT(first_block, end_block) << shape.label() << " slices " << slices << " unit " << unit;
+      for (int kt = first_block; kt < end_block; ++kt)
         ++covered[static_cast<std::size_t>(units.tile(unit)) * k_blocks + kt];
       ASSERT_EQ(units.whole_in_split(unit), units.tile(unit) < whole) << shape.label();
-      if (units.whole_in_split(unit)) ASSERT_TRUE(first == 0 && end == k_blocks);
+      if (units.whole_in_split(unit)) ASSERT_TRUE(first_block == 0 && end_block == k_blocks);
       cudalabs::Bf16GemmArgs args;
       args.m = shape.m;
       args.ldc = (shape.n + 3) / 4 * 4;
