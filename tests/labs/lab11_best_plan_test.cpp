@@ -101,7 +101,8 @@ TEST(WorkUnits, CoverEveryTileAndKBlockOnceAndStoreIntoTheirSlice) {
     for (int unit = 0; unit < units.count(); ++unit) {
       const int first_block = units.first_k_block(unit);
       const int end_block = units.end_k_block(unit);
-      ASSERT_LT(first_block, end_block) << shape.label() << " slices " << slices << " unit " << unit;
+      ASSERT_LT(first_block, end_block)
+          << shape.label() << " slices " << slices << " unit " << unit;
       for (int kt = first_block; kt < end_block; ++kt)
         ++covered[static_cast<std::size_t>(units.tile(unit)) * k_blocks + kt];
       ASSERT_EQ(units.whole_in_split(unit), units.tile(unit) < whole) << shape.label();
