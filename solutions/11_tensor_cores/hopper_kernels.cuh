@@ -124,7 +124,7 @@ __global__ void __launch_bounds__(SpecializedTile<kWidth, kRows>::kThreads, 1)
       for (int unit = blockIdx.x; unit < units.count(); unit += gridDim.x) {
         const int2 at =
             grouped_tile(units.tile(unit), units.tiles_m, units.tiles_n, Tile::kGroupRows);
-        // the unit's range once: recomputed each step (a division), it kept the loop unrolled
+        // the unit's range once: recomputed each step (a division), it kept the loop from unrolling
         const int first = units.first_k_block(unit), end = units.end_k_block(unit);
         for (int kt = first; kt < end; ++kt) {
           ptx::mbarrier_wait(&empty[s], phase ^ 1);  // a fresh barrier passes parity 1 at once

@@ -345,9 +345,10 @@ __global__ void __launch_bounds__(TmaTile::kThreads)
 //     consume the same units: set_max_registers<232, true>, wait on "full", wgmma_bf16<kWidth> on
 //     their 64 rows, wait, and each warp arrives on "empty"; a unit's tile is stored into
 //     units.output(args, u) (C, or its slice's partial C when K is split; its alignment is the
-//     output's own, so take the store's width from it a unit), and then each consumer
-//     warpgroup calls the given finish_unit<kWidth, kRows>(args, units, u, row0, col0, consumer)
-//     (unit_finish.cuh: where K is split, the last slice to arrive sums the slices into C).
+//     output's own, so take the store's width from it for each unit), and then each
+//     consumer warpgroup calls the given finish_unit<kWidth, kRows>(args, units, u, row0, col0,
+//     consumer) (unit_finish.cuh: where K is split, the last slice to arrive sums the slices
+//     into C).
 //  Predict: the bytes per FLOP a 128 x 256 x 64 stage needs, against the bandwidth lab 00
 //  measured.
 template <int kWidth, int kRows>
