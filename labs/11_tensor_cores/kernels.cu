@@ -242,6 +242,14 @@ __global__ void __launch_bounds__(TmaTile::kThreads)
 //     into C).
 //  Predict: the bytes per FLOP a 128 x 256 x 64 stage needs, against the bandwidth lab 00
 //  measured.
+// (Beyond the step) Pairs: `best` can launch the kernel in clusters of two blocks whose tiles lie
+//  one above the other over the same k-blocks (work_units.h: pairs_fit), so that one copy of B
+//  serves both. In a pair (ptx::cluster_blocks() == 2) each producer copies half of a stage's 64
+//  k-rows of every B panel (b_map's boxes are then 32 rows) into both blocks with
+//  ptx::tma_load_2d_multicast, each "full" still expects the whole stage, "empty" counts both
+//  blocks' consumer warps (ptx::mbarrier_arrive_in_block), and ptx::cluster_sync follows the
+//  barriers' set-up and ends the kernel. To take such launches, `#define LAB11_SPECIALIZED_PAIRS 1`
+//  before the last include.
 template <int kWidth, int kRows>
 __global__ void __launch_bounds__(SpecializedTile<kWidth, kRows>::kThreads, 1)
     warp_specialized_kernel(cudalabs::Bf16GemmArgs args, const __grid_constant__ CUtensorMap a_map,

@@ -128,6 +128,10 @@ struct EpilogueStaging {
 
 /// Stages of the warp-specialized kernel's ring on 128-row tiles (two consumers).
 inline constexpr int kSpecializedStages = 4;
+/// Tile rows a group of consecutive tiles of the warp-specialized kernel walks down (work_units.h:
+/// grouped_tile): tiles running together share panels of A and B in L2. Even, so that tiles pair
+/// up one above the other (WorkUnits::pairs_fit).
+inline constexpr int kSpecializedGroupRows = 8;
 /// Stages on 64-row tiles (one consumer): a stage is half to two thirds the size, so twice as many
 /// fit, and a C of few rows, whose SMs each wait on their copies, keeps twice the bytes in flight.
 inline constexpr int kOneConsumerStages = 8;
@@ -148,7 +152,7 @@ struct SpecializedTile {
   static constexpr int kThreads = 128 * (kConsumers + 1);  ///< threads per block (+ the producer)
   /// TMA stages in flight
   static constexpr int kStages = kConsumers == 2 ? kSpecializedStages : kOneConsumerStages;
-  static constexpr int kGroupRows = 8;  ///< tile rows a group of consecutive tiles walks down
+  static constexpr int kGroupRows = kSpecializedGroupRows;  ///< grouped_tile's group rows
   /// bytes of one stage (A and B tiles)
   static constexpr std::size_t kStageBytes = (BM + BN) * BK * 2;
   /// bytes where each consumer warp stages its accumulators on their way to C (EpilogueStaging)

@@ -78,6 +78,14 @@ struct WorkUnits {
                slices;
   }
 
+  /// Whether the units pair up for clusters of two blocks that share B (the kernel's pairs):
+  /// with grouped_tile's order walking an even number of tile rows at a time, units 2 i and
+  /// 2 i + 1 are then tiles one above the other in the same column over the same k-blocks, and
+  /// every block of an even grid walks as many units as the other block of its pair. True where
+  /// tiles_m is even and, under a tail split, whole_tiles too.
+  __host__ __device__ constexpr bool pairs_fit(int group_rows) const {
+    return group_rows % 2 == 0 && tiles_m % 2 == 0 && whole_tiles % 2 == 0;
+  }
   /// Tiles of C.
   __host__ __device__ constexpr int tiles() const { return tiles_m * tiles_n; }
   /// Tiles cut into slices: all of them, or those after the whole ones.

@@ -27,6 +27,9 @@
 
 #include <cuda.h>
 
+// warp_specialized_kernel runs in pairs too (launch.cuh: clusters of two blocks sharing B's copies)
+#define LAB11_SPECIALIZED_PAIRS 1
+
 namespace lab11 {
 namespace {
 
@@ -45,6 +48,29 @@ __device__ __forceinline__ void load_stage_tma(unsigned char* stage, std::uint64
   for (int p = 0; p < BN / SwizzledTile::kPanelColumns; ++p)
     ptx::tma_load_2d(b_panels + p * SwizzledTile::kPanelBytes, &b_map, full,
                      col0 + p * SwizzledTile::kPanelColumns, k);
+}
+
+// The same for a block of a pair (a cluster of two blocks on tiles one above the other, which
+// share B's panels): its own A, and its half of each B panel's 64 k-rows (b_map's boxes are 32
+// rows), which the copy engine writes into both blocks' stages. Each block's `full` counts the
+// whole stage: its A, its half of B and the other block's.
+template <int BM, int BN>
+__device__ __forceinline__ void load_paired_stage_tma(unsigned char* stage, std::uint64_t* full,
+                                                      const CUtensorMap& a_map,
+                                                      const CUtensorMap& b_map, int row0, int col0,
+                                                      int kt, int rank) {
+  constexpr int kStageBytes = (BM + BN) * SwizzledTile::BK * 2;
+  constexpr int kHalfRows = SwizzledTile::BK / 2;
+  const int k = kt * SwizzledTile::BK;
+  ptx::mbarrier_arrive_expect_bytes(full, kStageBytes);
+  ptx::tma_load_2d(stage, &a_map, full, k, row0);
+  // 32 rows of 128 bytes: a multiple of the 1024 bytes over which the swizzle repeats
+  unsigned char* b_half =
+      stage + BM * SwizzledTile::kRowBytes + rank * kHalfRows * SwizzledTile::kRowBytes;
+#pragma unroll
+  for (int p = 0; p < BN / SwizzledTile::kPanelColumns; ++p)
+    ptx::tma_load_2d_multicast(b_half + p * SwizzledTile::kPanelBytes, &b_map, full,
+                               col0 + p * SwizzledTile::kPanelColumns, k + rank * kHalfRows, 0b11);
 }
 
 __global__ void __launch_bounds__(TmaTile::kThreads)
@@ -104,14 +130,20 @@ __global__ void __launch_bounds__(SpecializedTile<kWidth, kRows>::kThreads, 1)
       reinterpret_cast<std::uint64_t*>(shared + Tile::kStages * Tile::kStageBytes);
   std::uint64_t* empty = full + Tile::kStages;
 
+  // Launched in pairs (clusters of two blocks, work_units.h): a stage is refilled only when both
+  // blocks' consumers are done with it, as either block's copies write into both.
+  const bool paired = ptx::cluster_blocks() == 2;
+  const int rank = ptx::cluster_rank();
   if (threadIdx.x == 0) {
     for (int s = 0; s < Tile::kStages; ++s) {
-      ptx::mbarrier_init(&full[s], 1);                      // the producer's arrival + bytes
-      ptx::mbarrier_init(&empty[s], Tile::kConsumers * 4);  // every consumer warp
+      ptx::mbarrier_init(&full[s], 1);  // the producer's arrival + bytes
+      ptx::mbarrier_init(&empty[s], Tile::kConsumers * 4 * (paired ? 2 : 1));  // consumer warps
     }
     ptx::fence_barrier_init();
   }
-  __syncthreads();
+  // the other block's barriers are ready before anything arrives on them
+  if (paired) ptx::cluster_sync();
+  else __syncthreads();
 
   const int group = threadIdx.x / 128;
   if (group == 0) {
@@ -128,8 +160,12 @@ __global__ void __launch_bounds__(SpecializedTile<kWidth, kRows>::kThreads, 1)
         const int first = units.first_k_block(unit), end = units.end_k_block(unit);
         for (int kt = first; kt < end; ++kt) {
           ptx::mbarrier_wait(&empty[s], phase ^ 1);  // a fresh barrier passes parity 1 at once
-          load_stage_tma<Tile::BM, Tile::BN>(stage(s), &full[s], a_map, b_map, at.x * Tile::BM,
-                                             at.y * Tile::BN, kt);
+          if (paired)
+            load_paired_stage_tma<Tile::BM, Tile::BN>(stage(s), &full[s], a_map, b_map,
+                                                      at.x * Tile::BM, at.y * Tile::BN, kt, rank);
+          else
+            load_stage_tma<Tile::BM, Tile::BN>(stage(s), &full[s], a_map, b_map, at.x * Tile::BM,
+                                               at.y * Tile::BN, kt);
           if (++s == Tile::kStages) {
             s = 0;
             phase ^= 1;
@@ -164,7 +200,11 @@ __global__ void __launch_bounds__(SpecializedTile<kWidth, kRows>::kThreads, 1)
         const std::uint32_t b_panels =
             ptx::shared_address(stage(s)) + Tile::BM * SwizzledTile::kRowBytes;
         multiply_stage<Tile::BN>(acc, a_rows, b_panels);
-        if (lane == 0) ptx::mbarrier_arrive(&empty[s]);
+        if (paired) {
+          if (lane < 2) ptx::mbarrier_arrive_in_block(&empty[s], lane);  // both blocks' barrier
+        } else if (lane == 0) {
+          ptx::mbarrier_arrive(&empty[s]);
+        }
         if (++s == Tile::kStages) {
           s = 0;
           phase ^= 1;
@@ -179,6 +219,8 @@ __global__ void __launch_bounds__(SpecializedTile<kWidth, kRows>::kThreads, 1)
     }
     // [consumer]
   }
+  // A block leaves only when the other's consumers are done arriving on its barriers.
+  if (paired) ptx::cluster_sync();
 #endif
   (void)args;
   (void)a_map;
