@@ -299,6 +299,25 @@ void launch_tma(const Bf16GemmArgs& args, cudaStream_t stream) {
 #ifndef LAB11_SPECIALIZED_PAIRS
 #define LAB11_SPECIALIZED_PAIRS 0
 #endif
+#ifndef LAB11_PAIR_B_BY_ONE
+#define LAB11_PAIR_B_BY_ONE 0
+#endif
+// Whether this build's warp_specialized_kernel stores the tiles it writes into C through C's
+// tensor map when the launch gives one (the solution's does; WorkUnits::c_by_copy).
+#ifndef LAB11_SPECIALIZED_STORES_BY_COPY
+#define LAB11_SPECIALIZED_STORES_BY_COPY 0
+#endif
+
+// C's tensor map for the warp-specialized kernel's stores by copy (EpilogueSlot's boxes), where
+// this build's kernel takes it, some unit of `units` writes C itself and C allows it: 16-byte
+// aligned, rows a multiple of 16 bytes apart, beta 0 (the copy engine only writes). Else none
+// (`c_by_copy` false), and the kernel never reads the map.
+CUtensorMap c_map_for(const Bf16GemmArgs& args, const WorkUnits& units, bool& c_by_copy) {
+  c_by_copy = LAB11_SPECIALIZED_STORES_BY_COPY && (!units.split() || units.whole_tiles > 0) &&
+              args.beta == 0.0f && aligned_to(args.c, 16) && args.ldc % 4 == 0;
+  return c_by_copy ? fp32_tensor_map(args.c, args.m, args.n, args.ldc, EpilogueSlot::kRows)
+                   : CUtensorMap{};
+}
 
 // Pairs of the warp-specialized kernel's blocks this GPU holds at once (cudaOccupancyMaxActiveClusters
 // with clusters of two), asked once per instance; 0 where the GPU runs no clusters.
@@ -390,12 +409,15 @@ void run_specialized(const Bf16GemmArgs& args, int slices, cudaStream_t stream, 
   const CUtensorMap a_map = bf16_tensor_map(readable.a, args.m, args.k, readable.lda, kRows);
   // in pairs each block copies half of a stage's k-rows of B, for both
   const CUtensorMap b_map = bf16_tensor_map(readable.b, args.k, args.n, readable.ldb,
-                                            pairs ? SwizzledTile::BK / 2 : SwizzledTile::BK);
+                                            pairs && !LAB11_PAIR_B_BY_ONE ? SwizzledTile::BK / 2 : SwizzledTile::BK);
+  bool c_by_copy = false;
+  const CUtensorMap c_map = c_map_for(args, units, c_by_copy);
   allow_shared(&warp_specialized_kernel<kWidth, kRows>, config.dynamic_shared_bytes);
   const auto launch = [&](const Bf16GemmArgs& gemm, const cudalabs::SplitFinish& finish,
                           cudaStream_t on) {
     WorkUnits walked = units;
     walked.finish = finish;
+    walked.c_by_copy = c_by_copy;
     cudaLaunchConfig_t launch_config{};
     launch_config.gridDim = config.grid;
     launch_config.blockDim = config.block;
@@ -407,7 +429,7 @@ void run_specialized(const Bf16GemmArgs& args, int slices, cudaStream_t stream, 
     launch_config.attrs = &cluster;
     launch_config.numAttrs = pairs ? 1 : 0;
     CUDA_CHECK(cudaLaunchKernelEx(&launch_config, warp_specialized_kernel<kWidth, kRows>, gemm,
-                                  a_map, b_map, walked));
+                                  a_map, b_map, c_map, walked));
     CUDA_CHECK_LAUNCH("lab11 warp_specialized_kernel");
   };
   if (!units.split()) return launch(readable, cudalabs::SplitFinish{}, stream);

@@ -304,7 +304,7 @@ __device__ __forceinline__ void mbarrier_arrive_in_block(std::uint64_t* barrier,
       "{\n"
       ".reg .b32 remote;\n"
       "mapa.shared::cluster.u32 remote, %0, %1;\n"
-      "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n"
+      "mbarrier.arrive.shared::cluster.b64 _, [remote];\n"
       "}\n" ::"r"(shared_address(barrier)),
       "r"(rank)
       : "memory");
@@ -329,6 +329,19 @@ __device__ __forceinline__ void tma_load_4d(void* destination, const void* map,
       "cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes "
       "[%0], [%1, {%3, %4, %5, %6}], [%2];\n" ::"r"(shared_address(destination)),
       "l"(map), "r"(shared_address(barrier)), "r"(c), "r"(w), "r"(h), "r"(n)
+      : "memory");
+#endif
+}
+
+/// TMA store: the box at `source` in shared memory (laid out and swizzled as the map says) to
+/// (inner, outer) of the 2-D tensor `map` describes; what lies past the tensor is not written.
+/// Joins this thread's current bulk group (bulk_commit_group).
+__device__ __forceinline__ void tma_store_2d(const void* map, const void* source, int inner,
+                                             int outer) {
+#if LAB11_HOPPER_DEVICE_CODE
+  asm volatile(
+      "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];\n" ::"l"(map),
+      "r"(shared_address(source)), "r"(inner), "r"(outer)
       : "memory");
 #endif
 }

@@ -62,6 +62,9 @@ struct WorkUnits {
   /// Split, where the launch sums the slices into C itself (none: another kernel does; the
   /// launch sets it).
   cudalabs::SplitFinish finish{};
+  /// Whether the launch gave the kernel a tensor map of C for the tiles units write into C itself
+  /// (TMA stores): C 16-byte aligned, its rows a multiple of 16 bytes apart, beta 0.
+  bool c_by_copy = false;
 
   /// The units of a GEMM of `shape` on tiles of bm x bn x bk with K in `slices` slices, the first
   /// `whole_tiles` tiles K whole. Throws std::invalid_argument unless `slices` is a count whose
@@ -99,6 +102,11 @@ struct WorkUnits {
   /// Whether unit `unit` is a tile with K whole in a split launch.
   __host__ __device__ constexpr bool whole_in_split(int unit) const {
     return slices > 1 && unit < whole_tiles;
+  }
+  /// Whether unit `unit` may hand its tile to the copy engine through C's tensor map: the launch
+  /// gave one, and the unit writes C itself (K whole, or a whole tile of a tail split).
+  __host__ __device__ constexpr bool stores_by_copy(int unit) const {
+    return c_by_copy && (slices == 1 || whole_in_split(unit));
   }
   /// The tile of unit `unit`, numbered as grouped_tile takes it.
   __host__ __device__ constexpr int tile(int unit) const {

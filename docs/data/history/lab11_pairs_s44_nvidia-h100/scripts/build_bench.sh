@@ -5,7 +5,7 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$1"
-nvcc -DCUDALABS_BUILD_SOLUTION=1 -DCUDALABS_LAB11_SM90A=1 -Isolutions/11_tensor_cores \
+nvcc ${BENCH_FLAGS:-} -DCUDALABS_BUILD_SOLUTION=1 -DCUDALABS_LAB11_SM90A=1 -Isolutions/11_tensor_cores \
   -Ilabs/11_tensor_cores -I. -I"$2/suite-view" -Ilabs/09_dcgan -Ilabs/07_wide_loads \
   -I"$here/../../gemm_short_k_s27_nvidia-h200/scripts" -O3 \
   --generate-code=arch=compute_90a,code=[sm_90a] -std=c++20 "$here/bench_pairs11.cu" \
