@@ -319,8 +319,9 @@ CUtensorMap c_map_for(const Bf16GemmArgs& args, const WorkUnits& units, bool& c_
                    : CUtensorMap{};
 }
 
-// Pairs of the warp-specialized kernel's blocks this GPU holds at once (cudaOccupancyMaxActiveClusters
-// with clusters of two), asked once per instance; 0 where the GPU runs no clusters.
+// Pairs of the warp-specialized kernel's blocks this GPU holds at once
+// (cudaOccupancyMaxActiveClusters with clusters of two), asked once per instance; 0 where the GPU
+// runs no clusters.
 template <int kWidth, int kRows>
 int specialized_pairs_at_once() {
   static const int pairs = [] {
@@ -364,8 +365,9 @@ KernelLaunch specialized_launch(const WorkUnits& units, bool pairs = false) {
   using Tile = SpecializedTile<kWidth, kRows>;
   const auto* kernel = reinterpret_cast<const void*>(&warp_specialized_kernel<kWidth, kRows>);
   const long long blocks =
-      pairs ? 2LL * std::min<long long>(units.count() / 2, specialized_pairs_at_once<kWidth, kRows>())
-            : std::min<long long>(units.count(), cudalabs::multiprocessor_count());
+      pairs
+          ? 2LL * std::min<long long>(units.count() / 2, specialized_pairs_at_once<kWidth, kRows>())
+          : std::min<long long>(units.count(), cudalabs::multiprocessor_count());
   cudalabs::allow_dynamic_shared_memory(kernel, Tile::kSharedBytes);
   return {kernel, cudalabs::checked_grid(blocks, 1, 1, "lab11 warp_specialized"),
           dim3(Tile::kThreads), Tile::kSharedBytes};
@@ -408,8 +410,9 @@ void run_specialized(const Bf16GemmArgs& args, int slices, cudaStream_t stream, 
   const Bf16GemmArgs& readable = operands.args();
   const CUtensorMap a_map = bf16_tensor_map(readable.a, args.m, args.k, readable.lda, kRows);
   // in pairs each block copies half of a stage's k-rows of B, for both
-  const CUtensorMap b_map = bf16_tensor_map(readable.b, args.k, args.n, readable.ldb,
-                                            pairs && !LAB11_PAIR_B_BY_ONE ? SwizzledTile::BK / 2 : SwizzledTile::BK);
+  const CUtensorMap b_map =
+      bf16_tensor_map(readable.b, args.k, args.n, readable.ldb,
+                      pairs && !LAB11_PAIR_B_BY_ONE ? SwizzledTile::BK / 2 : SwizzledTile::BK);
   bool c_by_copy = false;
   const CUtensorMap c_map = c_map_for(args, units, c_by_copy);
   allow_shared(&warp_specialized_kernel<kWidth, kRows>, config.dynamic_shared_bytes);

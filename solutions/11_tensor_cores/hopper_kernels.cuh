@@ -159,8 +159,10 @@ __global__ void __launch_bounds__(SpecializedTile<kWidth, kRows>::kThreads, 1)
     ptx::fence_barrier_init();
   }
   // the other block's barriers are ready before anything arrives on them
-  if (paired) ptx::cluster_sync();
-  else __syncthreads();
+  if (paired)
+    ptx::cluster_sync();
+  else
+    __syncthreads();
 
   const int group = threadIdx.x / 128;
   if (group == 0) {
@@ -207,7 +209,7 @@ __global__ void __launch_bounds__(SpecializedTile<kWidth, kRows>::kThreads, 1)
     float* staging = reinterpret_cast<float*>(my_slots) +
                      (threadIdx.x / 32 % 4) * (EpilogueStaging::kWarpBytes / sizeof(float));
     const int epilogue_barrier = 3 + consumer;  // finish_unit's are 1 and 2
-    int chunks = 0;  // handed to the copy engine
+    int chunks = 0;                             // handed to the copy engine
     int s = 0, phase = 0;
     for (int unit = blockIdx.x; unit < units.count(); unit += gridDim.x) {
       const int2 at =

@@ -225,10 +225,10 @@ TEST(WorkUnits, PairsAreTilesOneAboveTheOtherOverTheSameKBlocks) {
     ++paired;
     ASSERT_EQ(units.count() % 2, 0);
     for (int unit = 0; unit < units.count(); unit += 2) {
-      const int2 upper = grouped_tile(units.tile(unit), units.tiles_m, units.tiles_n,
-                                      kSpecializedGroupRows);
-      const int2 lower = grouped_tile(units.tile(unit + 1), units.tiles_m, units.tiles_n,
-                                      kSpecializedGroupRows);
+      const int2 upper =
+          grouped_tile(units.tile(unit), units.tiles_m, units.tiles_n, kSpecializedGroupRows);
+      const int2 lower =
+          grouped_tile(units.tile(unit + 1), units.tiles_m, units.tiles_n, kSpecializedGroupRows);
       ASSERT_EQ(upper.x % 2, 0) << shape.m << " x " << shape.n << " x " << shape.k;
       ASSERT_EQ(lower.x, upper.x + 1);
       ASSERT_EQ(lower.y, upper.y);
@@ -238,7 +238,7 @@ TEST(WorkUnits, PairsAreTilesOneAboveTheOtherOverTheSameKBlocks) {
     }
   }
   EXPECT_GT(paired, 50);
-  EXPECT_FALSE(WorkUnits::of({2100, 3000, 300}, 128, 256, 64, 1).pairs_fit(8));   // 17 tile rows
+  EXPECT_FALSE(WorkUnits::of({2100, 3000, 300}, 128, 256, 64, 1).pairs_fit(8));  // 17 tile rows
   EXPECT_FALSE(WorkUnits::of({4096, 4096, 8192}, 128, 256, 64, 4, 131).pairs_fit(8));
   EXPECT_TRUE(WorkUnits::of({4096, 4096, 8192}, 128, 256, 64, 4, 132).pairs_fit(8));
 }
