@@ -24,7 +24,7 @@ step grading11_by_copy 100 $N/tests/lab11_grading_solution --gtest_brief=1 --gte
 step memcheck11 240 compute-sanitizer --tool memcheck --error-exitcode 9 $N/tests/lab11_grading_solution --gtest_brief=1 --gtest_filter='Grading.*by_copy*:Grading.best.*tail_split*:Grading.best.*split_k*'
 step racecheck11 150 compute-sanitizer --tool racecheck --error-exitcode 9 $N/tests/lab11_grading_solution --gtest_brief=1 --gtest_filter='Grading.best.by_copy_tail_split*'
 step synccheck11 150 compute-sanitizer --tool synccheck --error-exitcode 9 $N/tests/lab11_grading_solution --gtest_brief=1 --gtest_filter='Grading.best.by_copy_rounds*'
-for b in bench_split_b bench_b_by_one bench_four_stages; do
+for b in bench_split_b bench_four_stages; do
   step $b 200 $N/$b $(cat pack/shapes_pairs.txt)
 done
 for seed in 4998064687210808757 8444672377437012093; do
@@ -40,5 +40,6 @@ step grading11 300 $N/tests/lab11_grading_solution --gtest_brief=1
 step grading11_student 150 $N/tests/lab11_grading_student --gtest_brief=1
 step split_finish 150 $N/tests/lab11_split_finish_solution --gtest_brief=1
 step memcheck_split_finish 200 compute-sanitizer --tool memcheck --error-exitcode 9 $N/tests/lab11_split_finish_solution --gtest_brief=1
+step bench_b_by_one 200 $N/bench_b_by_one $(cat pack/shapes_pairs.txt)
 for f in $O/rs_*.log; do echo "$(basename $f)"; grep -E "geometric mean" $f | head -1; done
 cat $O/steps.txt
