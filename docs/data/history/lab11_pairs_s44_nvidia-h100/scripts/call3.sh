@@ -4,11 +4,12 @@
 # pairs. Lab 11's CPU plan tests, grading tests (solution, student), split-finish tests, memcheck,
 # racecheck and synccheck of the shapes stored by copy; bench_pairs11 three ways (pairs with each
 # block multicasting half of B; block 0 multicasting all of B; 4 stages and 2 slots on 128 x 256
-# tiles) at shapes_pairs.txt; both random-shapes seeds of lab 11, new and base (main at c4b0d43) in
-# turn.
+# tiles) at shapes_short.txt; both random-shapes seeds of lab 11, new and base (main at c4b0d43) in
+# turn. Ordered so that what matters most comes first: after eight machines failed to start, little
+# device time was left, and what a call leaves under $OUT comes back when it is cut short.
 # Run from the repository root with pack/bin.tar.xz (new/tests/..., new/bench_split_b,
 # new/bench_b_by_one, new/bench_four_stages, new/labs/gemm_random_shapes,
-# base/labs/gemm_random_shapes, lib/) and copies of this script and shapes_pairs.txt in pack/.
+# base/labs/gemm_random_shapes, lib/) and copies of this script and shapes_short.txt in pack/.
 set -u
 S=$(mktemp -d); O=$S/o; mkdir -p $O
 cd "$(dirname "$0")/.."
@@ -21,12 +22,8 @@ step() { local name=$1 limit=$2; shift 2; local t=$SECONDS; timeout $limit "$@" 
 N=$S/px/new
 step plan_tests 60 $N/tests/lab11_best_width_tests --gtest_brief=1
 step grading11_by_copy 100 $N/tests/lab11_grading_solution --gtest_brief=1 --gtest_filter='Grading.*by_copy*:Grading.best.*pairs*:Grading.best.*tail_split*'
-step memcheck11 240 compute-sanitizer --tool memcheck --error-exitcode 9 $N/tests/lab11_grading_solution --gtest_brief=1 --gtest_filter='Grading.*by_copy*:Grading.best.*tail_split*:Grading.best.*split_k*'
-step racecheck11 150 compute-sanitizer --tool racecheck --error-exitcode 9 $N/tests/lab11_grading_solution --gtest_brief=1 --gtest_filter='Grading.best.by_copy_tail_split*'
-step synccheck11 150 compute-sanitizer --tool synccheck --error-exitcode 9 $N/tests/lab11_grading_solution --gtest_brief=1 --gtest_filter='Grading.best.by_copy_rounds*'
-for b in bench_split_b bench_four_stages; do
-  step $b 200 $N/$b $(cat pack/shapes_pairs.txt)
-done
+step memcheck11 120 compute-sanitizer --tool memcheck --error-exitcode 9 $N/tests/lab11_grading_solution --gtest_brief=1 --gtest_filter='Grading.best.by_copy*:Grading.best.*tail_split*'
+step bench_split_b 120 $N/bench_split_b $(cat pack/shapes_short.txt)
 for seed in 4998064687210808757 8444672377437012093; do
   for side in new base; do
     t=$SECONDS; r=rs_${side}_${seed}
@@ -39,7 +36,9 @@ done
 step grading11 300 $N/tests/lab11_grading_solution --gtest_brief=1
 step grading11_student 150 $N/tests/lab11_grading_student --gtest_brief=1
 step split_finish 150 $N/tests/lab11_split_finish_solution --gtest_brief=1
-step memcheck_split_finish 200 compute-sanitizer --tool memcheck --error-exitcode 9 $N/tests/lab11_split_finish_solution --gtest_brief=1
-step bench_b_by_one 200 $N/bench_b_by_one $(cat pack/shapes_pairs.txt)
+step racecheck11 150 compute-sanitizer --tool racecheck --error-exitcode 9 $N/tests/lab11_grading_solution --gtest_brief=1 --gtest_filter='Grading.best.by_copy_tail_split*'
+step synccheck11 150 compute-sanitizer --tool synccheck --error-exitcode 9 $N/tests/lab11_grading_solution --gtest_brief=1 --gtest_filter='Grading.best.by_copy_rounds*'
+step bench_four_stages 120 $N/bench_four_stages $(cat pack/shapes_short.txt)
+step bench_b_by_one 120 $N/bench_b_by_one $(cat pack/shapes_short.txt)
 for f in $O/rs_*.log; do echo "$(basename $f)"; grep -E "geometric mean" $f | head -1; done
 cat $O/steps.txt
