@@ -95,9 +95,9 @@ void measure(bench::Problem& problem, const std::string& shape, cudaStream_t str
   const double tolerance = 4.0 * std::sqrt(static_cast<double>(args.k)) * std::ldexp(1.0, -24);
   std::vector<std::function<void()>> runs = {
       [=] { run_plan<kWidth, kRows>(args, plan, false, stream); }};
-  runs.push_back(pairs_fit ? std::function<void()>(
-                                 [=] { run_plan<kWidth, kRows>(args, plan, true, stream); })
-                           : nullptr);
+  runs.push_back(
+      pairs_fit ? std::function<void()>([=] { run_plan<kWidth, kRows>(args, plan, true, stream); })
+                : nullptr);
   const bool alone = !plan.split() && tma_as_is;
   runs.push_back(alone ? kernel_alone<kWidth, kRows>(args, false, false, stream) : nullptr);
   runs.push_back(alone && pairs_fit ? kernel_alone<kWidth, kRows>(args, true, false, stream)
@@ -109,8 +109,8 @@ void measure(bench::Problem& problem, const std::string& shape, cudaStream_t str
   for (const std::size_t r : {0, 1, 4})
     if (runs[r]) worst = std::max(worst, checked(problem, tolerance, runs[r]));
   if (alone && pairs_fit)  // with its stores, the paired kernel alone writes C as well
-    worst = std::max(worst,
-                     checked(problem, tolerance, kernel_alone<kWidth, kRows>(args, true, true, stream)));
+    worst = std::max(
+        worst, checked(problem, tolerance, kernel_alone<kWidth, kRows>(args, true, true, stream)));
   const int count = batch_of(stream, runs[0]);
   std::vector<std::function<void()>> calls;
   std::vector<std::size_t> timed;
