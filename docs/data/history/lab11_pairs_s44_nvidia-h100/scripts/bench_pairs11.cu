@@ -1,21 +1,19 @@
 // Lab 11's warp-specialized kernel in pairs (clusters of two blocks on tiles one above the other,
-// B's copies shared by TMA multicast) and with its tiles stored through the copy engine, against
-// the same plan otherwise, at shapes given on the command line, one process, every C (poisoned
-// first) checked against cuBLAS's (relative L2 at most 4 sqrt(K) 2^-24):
+// B's copies shared by TMA multicast) against the same plan a block at a time, at shapes given on
+// the command line, one process, every C (poisoned first) checked against cuBLAS's (relative L2 at
+// most 4 sqrt(K) 2^-24):
 //
 //   bench_pairs11 MxNxK ...
 //
-// At each shape, `best`'s plan of the warp-specialized kernel (planned_best), run as `best` runs it
-// (run_specialized: operands copied where TMA cannot read them or the plan copies them onto
-// lines, C stored by copy where C allows), a block at a time and in pairs; where the plan keeps K
-// whole and TMA reads the operands as they are, the kernel alone storing C by its own threads, by
-// copy, not at all (its args say C has no rows, its tensor maps cover the real A and B: what the
-// epilogue costs), and not at all in pairs; `best`; cuBLAS. GPU time a launch (batches of about
-// half a millisecond between two events), 9 interleaved rounds, the first 2 not counted, medians.
-// Line: "pairs SHAPE PLAN_US PLAN_PAIRED_US OWN_STORES_US BY_COPY_US NO_STORES_US
-// NO_STORES_PAIRED_US BEST_US CUBLAS_US WORST_REL_L2 | PLAN | ..." (-1 where a run does not apply).
-// Built with -DLAB11_SPECIALIZED_PAIRS=1 (the kernel takes pairs) and -DLAB11_PAIR_B_BY_ONE=0 (each
-// block of a pair multicasts half of B's k-rows) or 1 (block 0 multicasts all of B).
+// At each shape: `best`'s plan of the warp-specialized kernel (planned_best), run as `best` runs it
+// (run_specialized, operands copied where TMA cannot read them or the plan copies them onto lines)
+// a block at a time and in pairs; where the plan keeps K whole and TMA reads the operands as they
+// are, the kernel alone with its stores left out (the kernel's args say C has no rows, its tensor
+// maps the real A and B: what the epilogue costs), a block at a time and in pairs; `best`; cuBLAS.
+// GPU time a launch (batches of about half a millisecond between two events), 9 interleaved
+// rounds, the first 2 not counted, medians. Line:
+//   "pairs SHAPE ALONE_US PAIRED_US NO_STORE_US NO_STORE_PAIRED_US BEST_US CUBLAS_US WORST_REL_L2
+//    | PLAN" (-1 where a run does not apply).
 #include "kernels.cu"  // the solution's kernels and launch.cuh, in this translation unit
 
 #include "bench_support.cuh"
@@ -58,21 +56,17 @@ void run_plan(const cudalabs::Bf16GemmArgs& args, const lab11::SpecializedPlan& 
   lab11::run_specialized<kWidth, kRows>(args, plan.slices, stream, lines, plan.whole_tiles, pairs);
 }
 
-// The kernel alone with K whole on operands TMA reads as they are, its stores `by_copy` (through
-// C's tensor map, where C allows it) or by its own threads; `stores` false: args say C has no
-// rows, so no unit stores anything, while the maps cover the real A and B.
+// The kernel alone with K whole on operands TMA reads as they are; `stores` false: args say C has
+// no rows, so no unit stores anything, while the maps cover the real A and B.
 template <int kWidth, int kRows>
 std::function<void()> kernel_alone(const cudalabs::Bf16GemmArgs& args, bool pairs, bool stores,
-                                   bool by_copy, cudaStream_t stream) {
+                                   cudaStream_t stream) {
   const lab11::WorkUnits units = lab11::specialized_units<kWidth, kRows>(args.shape(), 1);
   const cudalabs::KernelLaunch config = lab11::specialized_launch<kWidth, kRows>(units, pairs);
   const CUtensorMap a_map = lab11::bf16_tensor_map(args.a, args.m, args.k, args.lda, kRows);
   const CUtensorMap b_map = lab11::bf16_tensor_map(args.b, args.k, args.n, args.ldb,
-                                                   pairs && !LAB11_PAIR_B_BY_ONE ? 32 : 64);
+                                                   pairs ? 32 : lab11::SwizzledTile::BK);
   cudalabs::Bf16GemmArgs given = args;
-  lab11::WorkUnits walked = units;
-  const CUtensorMap c_map = lab11::c_map_for(args, units, walked.c_by_copy);
-  walked.c_by_copy = walked.c_by_copy && by_copy;
   if (!stores) given.m = 0;
   return [=] {
     cudaLaunchConfig_t launch{};
@@ -86,7 +80,7 @@ std::function<void()> kernel_alone(const cudalabs::Bf16GemmArgs& args, bool pair
     launch.attrs = &cluster;
     launch.numAttrs = pairs ? 1 : 0;
     CK(cudaLaunchKernelEx(&launch, lab11::warp_specialized_kernel<kWidth, kRows>, given, a_map,
-                          b_map, c_map, walked));
+                          b_map, units));
   };
 }
 
@@ -99,24 +93,24 @@ void measure(bench::Problem& problem, const std::string& shape, cudaStream_t str
   const bool tma_as_is = cudalabs::rows_allow_16_byte_loads(args.a, args.lda) &&
                          cudalabs::rows_allow_16_byte_loads(args.b, args.ldb);
   const double tolerance = 4.0 * std::sqrt(static_cast<double>(args.k)) * std::ldexp(1.0, -24);
+  std::vector<std::function<void()>> runs = {
+      [=] { run_plan<kWidth, kRows>(args, plan, false, stream); }};
+  runs.push_back(
+      pairs_fit ? std::function<void()>([=] { run_plan<kWidth, kRows>(args, plan, true, stream); })
+                : nullptr);
   const bool alone = !plan.split() && tma_as_is;
-  const auto when = [](bool run, std::function<void()> call) {
-    return run ? call : std::function<void()>();
-  };
+  runs.push_back(alone ? kernel_alone<kWidth, kRows>(args, false, false, stream) : nullptr);
+  runs.push_back(alone && pairs_fit ? kernel_alone<kWidth, kRows>(args, true, false, stream)
+                                    : nullptr);
+  runs.push_back([=] { lab11::launch_best(args, stream); });
   const cudalabs::Bf16GemmArgs reference = problem.reference;
-  // what each column runs (nothing: -1)
-  const std::vector<std::function<void()>> runs = {
-      [=] { run_plan<kWidth, kRows>(args, plan, false, stream); },
-      when(pairs_fit, [=] { run_plan<kWidth, kRows>(args, plan, true, stream); }),
-      when(alone, kernel_alone<kWidth, kRows>(args, false, true, false, stream)),
-      when(alone, kernel_alone<kWidth, kRows>(args, false, true, true, stream)),
-      when(alone, kernel_alone<kWidth, kRows>(args, false, false, true, stream)),
-      when(alone && pairs_fit, kernel_alone<kWidth, kRows>(args, true, false, true, stream)),
-      [=] { lab11::launch_best(args, stream); },
-      [=, &cublas] { cudalabs::cublas_gemm_bf16_row_major(cublas, reference, stream); }};
+  runs.push_back([=, &cublas] { cudalabs::cublas_gemm_bf16_row_major(cublas, reference, stream); });
   double worst = 0.0;
-  for (const std::size_t r : {0, 1, 2, 3, 6})  // the runs that store C
+  for (const std::size_t r : {0, 1, 4})
     if (runs[r]) worst = std::max(worst, checked(problem, tolerance, runs[r]));
+  if (alone && pairs_fit)  // with its stores, the paired kernel alone writes C as well
+    worst = std::max(
+        worst, checked(problem, tolerance, kernel_alone<kWidth, kRows>(args, true, true, stream)));
   const int count = batch_of(stream, runs[0]);
   std::vector<std::function<void()>> calls;
   std::vector<std::size_t> timed;
@@ -130,10 +124,7 @@ void measure(bench::Problem& problem, const std::string& shape, cudaStream_t str
   for (std::size_t i = 0; i < timed.size(); ++i) all[timed[i]] = us[i];
   std::printf("pairs %s", shape.c_str());
   for (const double t : all) std::printf(" %.2f", t);
-  std::printf(" %.2e | %s | %d pairs at once, %d stages, %d slots\n", worst,
-              plan.describe().c_str(), lab11::specialized_pairs_at_once<kWidth, kRows>(),
-              lab11::SpecializedTile<kWidth, kRows>::kStages,
-              lab11::SpecializedTile<kWidth, kRows>::kEpilogueSlots);
+  std::printf(" %.2e | %s\n", worst, plan.describe().c_str());
   std::fflush(stdout);
 }
 
