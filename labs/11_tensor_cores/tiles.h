@@ -292,7 +292,10 @@ constexpr int few_rows_blocks_per_sm(int rows) {
 /// buffers, C staged through shared memory so that a warp stores whole rows.
 inline constexpr int kShortKRows = 64;   ///< rows of C a block computes
 inline constexpr int kShortKCols = 128;  ///< columns of C a block computes
-inline constexpr int kShortKChunk = 32;  ///< values of K a buffer holds (two k16 steps)
+#ifndef LAB11_SHORT_K_CHUNK
+#define LAB11_SHORT_K_CHUNK 32  // a bench may build it with 64 (four k16 steps)
+#endif
+inline constexpr int kShortKChunk = LAB11_SHORT_K_CHUNK;  ///< values of K a buffer holds
 inline constexpr int kShortKWarps = 8;   ///< warps per block: 2 down the tile, 4 across
 inline constexpr int kShortKThreads = kShortKWarps * 32;  ///< threads per block
 inline constexpr int kShortKBlocksPerSm = 3;  ///< blocks an SM holds (its __launch_bounds__)
