@@ -588,10 +588,10 @@ ShortKKernel short_k_kernel_with(int a_bytes, int b_bytes) {
          : a_bytes == 4 ? short_k_kernel_of<kStages, 4>(b_bytes)
                         : short_k_kernel_of<kStages, 2>(b_bytes);
 }
-// The kernel of `plan`: two buffers with K whole, kSlicedStages sliced.
+// The kernel of `plan`: kShortKWholeStages buffers with K whole, kSlicedStages sliced.
 ShortKKernel short_k_kernel_for(ShortKCopies copies, const ShortKPlan& plan) {
   return plan.sliced() ? short_k_kernel_with<kSlicedStages>(copies.a_bytes, copies.b_bytes)
-                       : short_k_kernel_with<2>(copies.a_bytes, copies.b_bytes);
+                       : short_k_kernel_with<kShortKWholeStages>(copies.a_bytes, copies.b_bytes);
 }
 
 // The clusters of the sliced kernel this GPU holds at once, by blocks a cluster (ClusterRoom):
@@ -659,7 +659,7 @@ const ShortKPlan& planned_short_k(const GemmShape& shape, ShortKCopies copies) {
 // of K (gridDim.y: the blocks of a cluster where sliced).
 KernelLaunch short_k_launch(const GemmShape& shape, ShortKCopies copies, const ShortKPlan& plan) {
   const auto* kernel = reinterpret_cast<const void*>(short_k_kernel_for(copies, plan));
-  const int stages = plan.sliced() ? kSlicedStages : 2;
+  const int stages = plan.sliced() ? kSlicedStages : kShortKWholeStages;
   cudalabs::allow_dynamic_shared_memory(kernel, short_k_shared_bytes(stages));
   return {kernel, cudalabs::checked_grid(short_k_blocks(shape), plan.slices, 1, "lab11 short_k"),
           dim3(kShortKThreads), static_cast<std::size_t>(short_k_shared_bytes(stages))};

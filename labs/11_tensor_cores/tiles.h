@@ -299,6 +299,11 @@ inline constexpr int kShortKChunk = LAB11_SHORT_K_CHUNK;  ///< values of K a buf
 inline constexpr int kShortKWarps = 8;   ///< warps per block: 2 down the tile, 4 across
 inline constexpr int kShortKThreads = kShortKWarps * 32;  ///< threads per block
 inline constexpr int kShortKBlocksPerSm = 3;  ///< blocks an SM holds (its __launch_bounds__)
+#ifndef LAB11_SHORT_K_WHOLE_STAGES
+#define LAB11_SHORT_K_WHOLE_STAGES 2  // a bench may build it with more
+#endif
+/// Buffers of chunks where K is whole.
+inline constexpr int kShortKWholeStages = LAB11_SHORT_K_WHOLE_STAGES;
 /// Padding of the shared rows, elements: 16 bytes of BF16 keep ldmatrix's eight rows on eight
 /// different groups of banks; 8 floats keep a half-warp's 64-bit accumulator stores apart.
 inline constexpr int kShortKPad = 8;
@@ -310,6 +315,7 @@ inline constexpr int kShortKBufferValues =
 inline constexpr int kSlicedStages = 6;
 /// Blocks an SM holds of the sliced kernel (its __launch_bounds__; six buffers each).
 inline constexpr int kSlicedBlocksPerSm = 2;
+static_assert(kShortKWholeStages != kSlicedStages, "the kernel tells them apart by stages");
 /// The most slices of K a cluster takes: 16, a cluster size Hopper allows where a kernel asks
 /// (cudaFuncAttributeNonPortableClusterSizeAllowed; the portable limit is 8).
 inline constexpr int kMaxClusterSlices = 16;
