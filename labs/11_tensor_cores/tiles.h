@@ -296,7 +296,7 @@ inline constexpr int kShortKCols = 128;  ///< columns of C a block computes
 #define LAB11_SHORT_K_CHUNK 32  // a bench may build it with 64 (four k16 steps)
 #endif
 inline constexpr int kShortKChunk = LAB11_SHORT_K_CHUNK;  ///< values of K a buffer holds
-inline constexpr int kShortKWarps = 8;   ///< warps per block: 2 down the tile, 4 across
+inline constexpr int kShortKWarps = 8;  ///< warps per block: 2 down the tile, 4 across
 inline constexpr int kShortKThreads = kShortKWarps * 32;  ///< threads per block
 inline constexpr int kShortKBlocksPerSm = 3;  ///< blocks an SM holds (its __launch_bounds__)
 #ifndef LAB11_SHORT_K_WHOLE_STAGES

@@ -63,7 +63,8 @@ int main(int argc, char** argv) {
       runs.push_back(tile_run<128, 64>(args, lines, stream));
     }
     runs.push_back([=] { lab11::launch_best(args, stream); });
-    runs.push_back([=, &cublas] { cudalabs::cublas_gemm_bf16_row_major(cublas, reference, stream); });
+    runs.push_back(
+        [=, &cublas] { cudalabs::cublas_gemm_bf16_row_major(cublas, reference, stream); });
     const double tolerance = 4.0 * std::sqrt(static_cast<double>(k)) * std::ldexp(1.0, -24);
     double worst = 0.0;
     for (std::size_t r = 0; r + 1 < runs.size(); ++r) {

@@ -115,16 +115,16 @@ int main(int argc, char** argv) {
       CK(cudaGraphDestroy(graph));
       return exec;
     };
-    cudaGraphExec_t graphs[3] = {
-        captured([&] { lab11::run_short_k(args, plan, stream); }),
-        captured([&] { lab11::launch_best(args, stream); }),
-        captured([&] { cudalabs::cublas_gemm_bf16_row_major(cublas, reference, stream); })};
-    const std::vector<double> us = bench::interleaved_us(
-        stream,
-        {[&] { CK(cudaGraphLaunch(graphs[0], stream)); },
-         [&] { CK(cudaGraphLaunch(graphs[1], stream)); },
-         [&] { CK(cudaGraphLaunch(graphs[2], stream)); }},
-        repeats);
+    cudaGraphExec_t graphs[3] = {captured([&] { lab11::run_short_k(args, plan, stream); }),
+                                 captured([&] { lab11::launch_best(args, stream); }), captured([&] {
+                                   cudalabs::cublas_gemm_bf16_row_major(cublas, reference, stream);
+                                 })};
+    const std::vector<double> us =
+        bench::interleaved_us(stream,
+                              {[&] { CK(cudaGraphLaunch(graphs[0], stream)); },
+                               [&] { CK(cudaGraphLaunch(graphs[1], stream)); },
+                               [&] { CK(cudaGraphLaunch(graphs[2], stream)); }},
+                              repeats);
     std::printf("%s %d %d %d %.2f %.2f %.2f %.2e\n", argv[i],
                 cudalabs::widest_row_load_bytes(args.a, args.lda),
                 cudalabs::widest_row_load_bytes(args.b, args.ldb), plan.slices, us[0], us[1], us[2],

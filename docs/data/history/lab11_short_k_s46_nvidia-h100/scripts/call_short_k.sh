@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Issue 53, session 46: where lab 11's short-K kernel and `best` lose to cuBLAS at shapes of a short
 # K (session 44's random shapes: large Cs of 2 to 14 us a launch behind, tiny ones 1 to 2.5 us).
-# bench_short_k11 with chunks of 32 and of 64 values of K (LAB11_SHORT_K_CHUNK), and with 4
-# buffers where K is whole (LAB11_SHORT_K_WHOLE_STAGES) at shapes_short_k.txt, then Nsight Compute on the short-K kernel (a large C, K whole; tiny Cs, K whole
-# and sliced) and on the warp-specialized kernel at two large Cs of odd N. Run from the repository
-# root after pack.sh packed pack/short_k.tar.xz (bench_short_k32, bench_short_k64, bench_short_k_s4) with this script
-# and shapes_short_k.txt.
+# bench_short_k11 built three ways (chunks of 32 and of 64 values of K, LAB11_SHORT_K_CHUNK; 4
+# buffers where K is whole, LAB11_SHORT_K_WHOLE_STAGES) at shapes_short_k.txt, then Nsight Compute
+# on the short-K kernel (a large C, K whole; tiny Cs, K whole and sliced) and on the
+# warp-specialized kernel at two large Cs of odd N. Run from the repository root after pack.sh
+# packed pack/short_k.tar.xz (bench_short_k32, bench_short_k64, bench_short_k_s4) with this
+# script and shapes_short_k.txt.
 set -u
 S=$(mktemp -d); O=$S/o; mkdir -p $O
 cd "$(dirname "$0")/.."
