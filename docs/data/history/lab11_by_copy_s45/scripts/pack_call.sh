@@ -17,10 +17,7 @@ cp "$build/labs/gemm_random_shapes" "$px/new/labs/"
 cp "$base/labs/gemm_random_shapes" "$px/base/labs/"
 pairs="-DLAB11_SPECIALIZED_PAIRS=1 -DLAB11_PAIR_B_BY_ONE=0"
 BENCH_FLAGS="$pairs" "$here/build_bench.sh" "$tree" "$build" "$px/new/bench_split_b"
-BENCH_FLAGS="-DLAB11_SPECIALIZED_PAIRS=1 -DLAB11_PAIR_B_BY_ONE=1" \
-  "$here/build_bench.sh" "$tree" "$build" "$px/new/bench_b_by_one"
-BENCH_FLAGS="$pairs -DLAB11_WIDE_STAGES=4" "$here/build_bench.sh" "$tree" "$build" \
-  "$px/new/bench_four_stages"
+# session 46 dropped the benches of pairs by one block and of 4 stages, as call3.sh did
 BENCH_SOURCE=bench_widths11.cu "$here/build_bench.sh" "$tree" "$build" "$px/new/bench_widths"
 # the device machine lacks Google Benchmark's library, which the test programs link
 cp -L /lib/x86_64-linux-gnu/libbenchmark.so.1debian "$px/lib/"
