@@ -4,7 +4,8 @@
 # bench_short_k11 built three ways (chunks of 32 and of 64 values of K, LAB11_SHORT_K_CHUNK; 4
 # buffers where K is whole, LAB11_SHORT_K_WHOLE_STAGES) at shapes_short_k.txt, then Nsight Compute
 # on the short-K kernel (a large C, K whole; tiny Cs, K whole and sliced) and on the
-# warp-specialized kernel at two large Cs of odd N. Run from the repository root after pack.sh
+# warp-specialized kernel at two large Cs of odd N; session 47 added cuBLAS's kernel at three
+# shapes. Run from the repository root after pack.sh
 # packed pack/short_k.tar.xz (bench_short_k32, bench_short_k64, bench_short_k_s4) with this
 # script and shapes_short_k.txt.
 set -u
@@ -24,5 +25,9 @@ for shape in 5892x1056x128 1007x62x72 106x88x208; do
 done
 for shape in 6046x6821x57 2048x7303x80; do
   step ncu_best_$shape 90 ncu -k regex:warp_specialized -c 1 $sections --section SourceCounters $S/bench_short_k32 $shape
+done
+# session 47: what cuBLAS runs at three of them (the first cuBLAS GEMM a run launches: the check's)
+for shape in 5892x1056x128 106x88x208 6046x6821x57; do
+  step ncu_cublas_$shape 60 ncu -k regex:'nvjet|sm90|sm80|xmma|cutlass' -c 1 --section SpeedOfLight --section LaunchStats --section MemoryWorkloadAnalysis --section Occupancy $S/bench_short_k32 $shape
 done
 cat $O/steps.txt
