@@ -113,9 +113,6 @@ struct SpecializedPlan {
   double predicted_us = 0.0;  ///< the model's time
   int rows = 128;             ///< the tile's rows: 128 (two consumers) or 64 (one)
   int whole_tiles = 0;        ///< split, the tiles that keep K whole (work_units.h: tail split)
-  /// Tiles in pairs, one above the other, whose blocks (a cluster of two) share B's copies: where
-  /// the units pair up (WorkUnits::pairs_fit).
-  bool pairs = false;
 
   /// Whether K is split (a workspace, then the summing kernel).
   bool split() const { return slices > 1; }
@@ -132,7 +129,6 @@ struct SpecializedPlan {
               std::to_string(slices) + " slices";
     else if (split())
       text += ", K in " + std::to_string(slices) + " slices";
-    if (pairs) text += ", in pairs";
     return text + ", predicted " + std::to_string(static_cast<long long>(predicted_us + 0.5)) +
            " us";
   }
@@ -698,7 +694,6 @@ inline SpecializedPlan plan_best(const cudalabs::GemmShape& shape, int sms) {
   for (const int width : kSpecializedWidths) weigh(128, width, 2);
   if (shape.n > kFewColumnsMax)  // not the few-columns class (kOneConsumerTileRate)
     for (const int width : kOneConsumerWidths) weigh(64, width, 1);
-  fastest.pairs = fastest.units(shape).pairs_fit(kSpecializedGroupRows);
   return fastest;
 }
 

@@ -242,35 +242,16 @@ __global__ void __launch_bounds__(TmaTile::kThreads)
 //     into C).
 //  Predict: the bytes per FLOP a 128 x 256 x 64 stage needs, against the bandwidth lab 00
 //  measured.
-// (Beyond the step) Pairs: `best` can launch the kernel in clusters of two blocks whose tiles lie
-//  one above the other over the same k-blocks (work_units.h: pairs_fit), so that one copy of B
-//  serves both. In a pair (ptx::cluster_blocks() == 2) each producer copies half of a stage's 64
-//  k-rows of every B panel (b_map's boxes are then 32 rows) into both blocks with
-//  ptx::tma_load_2d_multicast, each "full" still expects the whole stage, "empty" counts both
-//  blocks' consumer warps (ptx::mbarrier_arrive_in_block), and ptx::cluster_sync follows the
-//  barriers' set-up and ends the kernel. To take such launches, `#define LAB11_SPECIALIZED_PAIRS 1`
-//  before the last include.
-// (Beyond the step) Stores by copy: with `#define LAB11_SPECIALIZED_STORES_BY_COPY 1`, the launch
-//  gives c_map, C's tensor map (FP32, boxes of 64 rows x 32 columns, 128-byte swizzled), wherever
-//  C is 16-byte aligned with rows 16 bytes apart and beta is 0, and says so in units.c_by_copy; a
-//  unit for which units.stores_by_copy(u) then writes its tile, times alpha, into shared memory as
-//  the map's boxes lie and hands each box to the copy engine (ptx::tma_store_2d,
-//  ptx::bulk_commit_group), so that its warpgroup goes on to the next unit while C is written.
-//  Wait (ptx::bulk_wait_group_read) before writing a box's shared memory again, and for every
-//  store (ptx::bulk_wait_group) before the kernel ends. The stages and slots' shared memory is
-//  SpecializedTile's kSharedBytes. Without the define, c_map is never read.
 template <int kWidth, int kRows>
 __global__ void __launch_bounds__(SpecializedTile<kWidth, kRows>::kThreads, 1)
     warp_specialized_kernel(cudalabs::Bf16GemmArgs args, const __grid_constant__ CUtensorMap a_map,
-                            const __grid_constant__ CUtensorMap b_map,
-                            const __grid_constant__ CUtensorMap c_map, WorkUnits units) {
+                            const __grid_constant__ CUtensorMap b_map, WorkUnits units) {
 #if LAB11_HOPPER_DEVICE_CODE
   // TODO(lab11): step 6, producer and consumer warpgroups on a persistent grid.
 #endif
   (void)args;
   (void)a_map;
   (void)b_map;
-  (void)c_map;
   (void)units;
 }
 

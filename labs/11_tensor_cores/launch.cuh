@@ -293,81 +293,13 @@ void launch_tma(const Bf16GemmArgs& args, cudaStream_t stream) {
   CUDA_CHECK_LAUNCH("lab11 tma_wgmma_kernel");
 }
 
-// Whether this build's warp_specialized_kernel runs in pairs (clusters of two blocks sharing B's
-// copies: the solution's does; a kernel.cu that does not define it 1 is launched a block at a
-// time).
-#ifndef LAB11_SPECIALIZED_PAIRS
-#define LAB11_SPECIALIZED_PAIRS 0
-#endif
-#ifndef LAB11_PAIR_B_BY_ONE
-#define LAB11_PAIR_B_BY_ONE 0
-#endif
-// Whether this build's warp_specialized_kernel stores the tiles it writes into C through C's
-// tensor map when the launch gives one (the solution's does; WorkUnits::c_by_copy).
-#ifndef LAB11_SPECIALIZED_STORES_BY_COPY
-#define LAB11_SPECIALIZED_STORES_BY_COPY 0
-#endif
-
-// C's tensor map for the warp-specialized kernel's stores by copy (EpilogueSlot's boxes), where
-// this build's kernel takes it, some unit of `units` writes C itself and C allows it: 16-byte
-// aligned, rows a multiple of 16 bytes apart, beta 0 (the copy engine only writes). Else none
-// (`c_by_copy` false), and the kernel never reads the map.
-CUtensorMap c_map_for(const Bf16GemmArgs& args, const WorkUnits& units, bool& c_by_copy) {
-  c_by_copy = LAB11_SPECIALIZED_STORES_BY_COPY && (!units.split() || units.whole_tiles > 0) &&
-              args.beta == 0.0f && aligned_to(args.c, 16) && args.ldc % 4 == 0;
-  return c_by_copy ? fp32_tensor_map(args.c, args.m, args.n, args.ldc, EpilogueSlot::kRows)
-                   : CUtensorMap{};
-}
-
-// Pairs of the warp-specialized kernel's blocks this GPU holds at once
-// (cudaOccupancyMaxActiveClusters with clusters of two), asked once per instance; 0 where the GPU
-// runs no clusters.
-template <int kWidth, int kRows>
-int specialized_pairs_at_once() {
-  static const int pairs = [] {
-    using Tile = SpecializedTile<kWidth, kRows>;
-    const auto* kernel = reinterpret_cast<const void*>(&warp_specialized_kernel<kWidth, kRows>);
-    int device = 0, clusters = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&clusters, cudaDevAttrClusterLaunch, device));
-    if (!clusters) return 0;
-    cudalabs::allow_dynamic_shared_memory(kernel, Tile::kSharedBytes);
-    cudaLaunchConfig_t config{};
-    config.gridDim = dim3(2);
-    config.blockDim = dim3(Tile::kThreads);
-    config.dynamicSmemBytes = Tile::kSharedBytes;
-    cudaLaunchAttribute cluster{};
-    cluster.id = cudaLaunchAttributeClusterDimension;
-    cluster.val.clusterDim = {2, 1, 1};
-    config.attrs = &cluster;
-    config.numAttrs = 1;
-    int at_once = 0;
-    CUDA_CHECK(cudaOccupancyMaxActiveClusters(&at_once, kernel, &config));
-    return at_once;
-  }();
-  return pairs;
-}
-
-// Whether `best`'s plan runs in pairs here: the plan asks, this build's kernel runs them, the
-// units pair up (WorkUnits::pairs_fit) and the GPU holds a pair on every two SMs, so that the
-// plan's rounds (a block an SM) stay as they were.
-template <int kWidth, int kRows>
-bool pairs_run(bool planned, const WorkUnits& units) {
-  return LAB11_SPECIALIZED_PAIRS && planned &&
-         units.pairs_fit(SpecializedTile<kWidth, kRows>::kGroupRows) &&
-         2 * specialized_pairs_at_once<kWidth, kRows>() >= cudalabs::multiprocessor_count() / 2 * 2;
-}
-
 // The warp-specialized kernel's launch on `units`: one persistent block per SM, or per unit where
-// there are fewer; in pairs, as many pairs as the GPU holds at once, or one per two units.
+// there are fewer.
 template <int kWidth, int kRows = 128>
-KernelLaunch specialized_launch(const WorkUnits& units, bool pairs = false) {
+KernelLaunch specialized_launch(const WorkUnits& units) {
   using Tile = SpecializedTile<kWidth, kRows>;
   const auto* kernel = reinterpret_cast<const void*>(&warp_specialized_kernel<kWidth, kRows>);
-  const long long blocks =
-      pairs
-          ? 2LL * std::min<long long>(units.count() / 2, specialized_pairs_at_once<kWidth, kRows>())
-          : std::min<long long>(units.count(), cudalabs::multiprocessor_count());
+  const long long blocks = std::min<long long>(units.count(), cudalabs::multiprocessor_count());
   cudalabs::allow_dynamic_shared_memory(kernel, Tile::kSharedBytes);
   return {kernel, cudalabs::checked_grid(blocks, 1, 1, "lab11 warp_specialized"),
           dim3(Tile::kThreads), Tile::kSharedBytes};
@@ -400,39 +332,24 @@ std::string specialized_unavailable() {
 // (TmaOperands).
 template <int kWidth, int kRows = 128>
 void run_specialized(const Bf16GemmArgs& args, int slices, cudaStream_t stream, OnLines lines = {},
-                     int whole_tiles = 0, bool pairs_planned = false) {
+                     int whole_tiles = 0) {
   using Tile = SpecializedTile<kWidth, kRows>;
   const WorkUnits units = specialized_units<kWidth, kRows>(args.shape(), slices, whole_tiles);
-  const bool pairs = pairs_run<kWidth, kRows>(pairs_planned, units);
-  const KernelLaunch config = specialized_launch<kWidth, kRows>(units, pairs);
+  const KernelLaunch config = specialized_launch<kWidth, kRows>(units);
   require_capability(90, config.kernel, "lab11 warp_specialized");
   const TmaOperands operands(args, stream, lines);
   const Bf16GemmArgs& readable = operands.args();
   const CUtensorMap a_map = bf16_tensor_map(readable.a, args.m, args.k, readable.lda, kRows);
-  // in pairs each block copies half of a stage's k-rows of B, for both
   const CUtensorMap b_map =
-      bf16_tensor_map(readable.b, args.k, args.n, readable.ldb,
-                      pairs && !LAB11_PAIR_B_BY_ONE ? SwizzledTile::BK / 2 : SwizzledTile::BK);
-  bool c_by_copy = false;
-  const CUtensorMap c_map = c_map_for(args, units, c_by_copy);
+      bf16_tensor_map(readable.b, args.k, args.n, readable.ldb, SwizzledTile::BK);
   allow_shared(&warp_specialized_kernel<kWidth, kRows>, config.dynamic_shared_bytes);
   const auto launch = [&](const Bf16GemmArgs& gemm, const cudalabs::SplitFinish& finish,
                           cudaStream_t on) {
     WorkUnits walked = units;
     walked.finish = finish;
-    walked.c_by_copy = c_by_copy;
-    cudaLaunchConfig_t launch_config{};
-    launch_config.gridDim = config.grid;
-    launch_config.blockDim = config.block;
-    launch_config.dynamicSmemBytes = config.dynamic_shared_bytes;
-    launch_config.stream = on;
-    cudaLaunchAttribute cluster{};
-    cluster.id = cudaLaunchAttributeClusterDimension;
-    cluster.val.clusterDim = {pairs ? 2u : 1u, 1, 1};
-    launch_config.attrs = &cluster;
-    launch_config.numAttrs = pairs ? 1 : 0;
-    CUDA_CHECK(cudaLaunchKernelEx(&launch_config, warp_specialized_kernel<kWidth, kRows>, gemm,
-                                  a_map, b_map, c_map, walked));
+    warp_specialized_kernel<kWidth, kRows>
+        <<<config.grid, config.block, config.dynamic_shared_bytes, on>>>(gemm, a_map, b_map,
+                                                                         walked);
     CUDA_CHECK_LAUNCH("lab11 warp_specialized_kernel");
   };
   if (!units.split()) return launch(readable, cudalabs::SplitFinish{}, stream);
@@ -588,10 +505,10 @@ ShortKKernel short_k_kernel_with(int a_bytes, int b_bytes) {
          : a_bytes == 4 ? short_k_kernel_of<kStages, 4>(b_bytes)
                         : short_k_kernel_of<kStages, 2>(b_bytes);
 }
-// The kernel of `plan`: kShortKWholeStages buffers with K whole, kSlicedStages sliced.
+// The kernel of `plan`: two buffers with K whole, kSlicedStages sliced.
 ShortKKernel short_k_kernel_for(ShortKCopies copies, const ShortKPlan& plan) {
   return plan.sliced() ? short_k_kernel_with<kSlicedStages>(copies.a_bytes, copies.b_bytes)
-                       : short_k_kernel_with<kShortKWholeStages>(copies.a_bytes, copies.b_bytes);
+                       : short_k_kernel_with<2>(copies.a_bytes, copies.b_bytes);
 }
 
 // The clusters of the sliced kernel this GPU holds at once, by blocks a cluster (ClusterRoom):
@@ -659,7 +576,7 @@ const ShortKPlan& planned_short_k(const GemmShape& shape, ShortKCopies copies) {
 // of K (gridDim.y: the blocks of a cluster where sliced).
 KernelLaunch short_k_launch(const GemmShape& shape, ShortKCopies copies, const ShortKPlan& plan) {
   const auto* kernel = reinterpret_cast<const void*>(short_k_kernel_for(copies, plan));
-  const int stages = plan.sliced() ? kSlicedStages : kShortKWholeStages;
+  const int stages = plan.sliced() ? kSlicedStages : 2;
   cudalabs::allow_dynamic_shared_memory(kernel, short_k_shared_bytes(stages));
   return {kernel, cudalabs::checked_grid(short_k_blocks(shape), plan.slices, 1, "lab11 short_k"),
           dim3(kShortKThreads), static_cast<std::size_t>(short_k_shared_bytes(stages))};
@@ -745,8 +662,8 @@ KernelLaunch describe_best(const GemmShape& shape) {
   if (short_k_pays(shape, plan, planned_short_k(shape, {}), {}, sms))
     return short_k_launch(shape, {}, planned_short_k(shape, {}));
   return on_plan_tile(plan, [&]<int kWidth, int kRows>() {
-    const WorkUnits units = specialized_units<kWidth, kRows>(shape, plan.slices, plan.whole_tiles);
-    return specialized_launch<kWidth, kRows>(units, pairs_run<kWidth, kRows>(plan.pairs, units));
+    return specialized_launch<kWidth, kRows>(
+        specialized_units<kWidth, kRows>(shape, plan.slices, plan.whole_tiles));
   });
 }
 
@@ -768,7 +685,7 @@ void run_short_k_or_tiles(const Bf16GemmArgs& args, const SpecializedPlan& plan,
   const OnLines lines{copy_a || copy_a_to_lines_pays(args.shape(), plan),
                       copy_b || copy_b_to_lines_pays(args.shape(), plan)};
   on_plan_tile(plan, [&]<int kWidth, int kRows>() {
-    run_specialized<kWidth, kRows>(args, plan.slices, stream, lines, plan.whole_tiles, plan.pairs);
+    run_specialized<kWidth, kRows>(args, plan.slices, stream, lines, plan.whole_tiles);
   });
 }
 

@@ -207,9 +207,8 @@ __device__ __forceinline__ void sum_slices_in_cluster(const cudalabs::Bf16GemmAr
 // SM), kSlicedStages where the launch cuts K into gridDim.y slices of slice_k values (a multiple of
 // kShortKChunk), one a block of a cluster of gridDim.y blocks (sum_slices_in_cluster).
 template <int kABytes, int kBBytes, int kStages>
-__global__ void __launch_bounds__(kShortKThreads, kStages == kShortKWholeStages
-                                                      ? kShortKBlocksPerSm
-                                                      : kSlicedBlocksPerSm)
+__global__ void __launch_bounds__(kShortKThreads,
+                                  kStages == 2 ? kShortKBlocksPerSm : kSlicedBlocksPerSm)
     short_k_mma_kernel(cudalabs::Bf16GemmArgs args, int slice_k) {
 #if LAB11_BF16_TENSOR_CORES
   constexpr int kALd = kShortKChunk + kShortKPad;  // A's chunk: [row][k]
@@ -317,7 +316,7 @@ __global__ void __launch_bounds__(kShortKThreads, kStages == kShortKWholeStages
       *reinterpret_cast<float2*>(at + 8 * kCLd) = make_float2(acc[mi][ni][2], acc[mi][ni][3]);
     }
   __syncthreads();
-  if constexpr (kStages == kSlicedStages) {
+  if constexpr (kStages != 2) {
 #if __CUDA_ARCH__ >= 900
     if (gridDim.y > 1) return sum_slices_in_cluster<kCLd>(args, c_tile, row0, col0);
 #else

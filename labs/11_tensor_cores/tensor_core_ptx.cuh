@@ -262,63 +262,6 @@ __device__ __forceinline__ void tma_load_2d(void* destination, const void* map,
 #endif
 }
 
-/// TMA multicast: the box at (inner, outer) of `map` into shared memory at `destination` in every
-/// block of this cluster whose bit is set in `blocks` (bit r: the block of rank r), each counting
-/// the bytes on its own barrier at `barrier`'s offset. Blocks that share an operand's tile read it
-/// from L2 once.
-__device__ __forceinline__ void tma_load_2d_multicast(void* destination, const void* map,
-                                                      std::uint64_t* barrier, int inner, int outer,
-                                                      std::uint16_t blocks) {
-#if LAB11_HOPPER_DEVICE_CODE
-  asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
-      ".multicast::cluster [%0], [%1, {%3, %4}], [%2], %5;\n" ::"r"(shared_address(destination)),
-      "l"(map), "r"(shared_address(barrier)), "r"(inner), "r"(outer), "h"(blocks)
-      : "memory");
-#endif
-}
-
-/// This block's rank in its cluster (0 without clusters).
-__device__ __forceinline__ int cluster_rank() {
-  unsigned rank = 0;
-#if LAB11_HOPPER_DEVICE_CODE
-  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
-#endif
-  return static_cast<int>(rank);
-}
-
-/// The blocks of this block's cluster (1 without clusters).
-__device__ __forceinline__ int cluster_blocks() {
-  unsigned blocks = 1;
-#if LAB11_HOPPER_DEVICE_CODE
-  asm volatile("mov.u32 %0, %%cluster_nctarank;\n" : "=r"(blocks));
-#endif
-  return static_cast<int>(blocks);
-}
-
-/// Arrives on the barrier at `barrier`'s offset in the shared memory of the cluster's block of
-/// rank `rank` (this block's own too).
-__device__ __forceinline__ void mbarrier_arrive_in_block(std::uint64_t* barrier, int rank) {
-#if LAB11_HOPPER_DEVICE_CODE
-  asm volatile(
-      "{\n"
-      ".reg .b32 remote;\n"
-      "mapa.shared::cluster.u32 remote, %0, %1;\n"
-      "mbarrier.arrive.shared::cluster.b64 _, [remote];\n"
-      "}\n" ::"r"(shared_address(barrier)),
-      "r"(rank)
-      : "memory");
-#endif
-}
-
-/// Waits until every thread of every block of the cluster has arrived here (their shared-memory
-/// writes before it visible after it).
-__device__ __forceinline__ void cluster_sync() {
-#if LAB11_HOPPER_DEVICE_CODE
-  asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
-#endif
-}
-
 /// TMA: the box at (c, w, h, n) (elements; any may be negative) of the 4-D tensor `map` describes
 /// into shared memory at `destination`; elements outside the tensor arrive as zeros. The DCGAN's
 /// implicit GEMM reads an activation tile shifted by a filter tap this way, its borders for free.
@@ -329,19 +272,6 @@ __device__ __forceinline__ void tma_load_4d(void* destination, const void* map,
       "cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes "
       "[%0], [%1, {%3, %4, %5, %6}], [%2];\n" ::"r"(shared_address(destination)),
       "l"(map), "r"(shared_address(barrier)), "r"(c), "r"(w), "r"(h), "r"(n)
-      : "memory");
-#endif
-}
-
-/// TMA store: the box at `source` in shared memory (laid out and swizzled as the map says) to
-/// (inner, outer) of the 2-D tensor `map` describes; what lies past the tensor is not written.
-/// Joins this thread's current bulk group (bulk_commit_group).
-__device__ __forceinline__ void tma_store_2d(const void* map, const void* source, int inner,
-                                             int outer) {
-#if LAB11_HOPPER_DEVICE_CODE
-  asm volatile(
-      "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];\n" ::"l"(map),
-      "r"(shared_address(source)), "r"(inner), "r"(outer)
       : "memory");
 #endif
 }

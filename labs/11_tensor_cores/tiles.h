@@ -2,7 +2,6 @@
 /// @brief Lab 11's tile shapes: one struct per rung, shared by the kernels and the launchers.
 #pragma once
 
-#include <algorithm>
 #include <cstddef>
 
 namespace lab11 {
@@ -129,30 +128,6 @@ struct EpilogueStaging {
 
 /// Stages of the warp-specialized kernel's ring on 128-row tiles (two consumers).
 inline constexpr int kSpecializedStages = 4;
-#ifndef LAB11_WIDE_STAGES
-#define LAB11_WIDE_STAGES 3
-#endif
-/// Stages on 128 x 256 tiles: one fewer, so that shared memory holds five of a consumer's eight
-/// epilogue slots (EpilogueSlot) besides them.
-inline constexpr int kWideStages = LAB11_WIDE_STAGES;
-
-/// Where the consumers of the warp-specialized kernel put a tile's accumulators for the copy
-/// engine to store (TMA stores through C's tensor map): 64 rows x 32 FP32 columns, each row one
-/// 128-byte line, 128-byte swizzled as the map's boxes are.
-struct EpilogueSlot {
-  static constexpr int kRows = 64;                 ///< rows: a consumer's
-  static constexpr int kColumns = 32;              ///< FP32 columns: one 128-byte line a row
-  static constexpr std::size_t kBytes = 64 * 128;  ///< bytes of a slot
-};
-
-/// Shared memory a block may have, static and dynamic together (an H100's or H200's SM: 227 KiB).
-inline constexpr std::size_t kBlockSharedBytes = 227 * 1024;
-/// Of it, what the warp-specialized kernel leaves to static shared variables (unit_finish.cuh's).
-inline constexpr std::size_t kStaticSharedAllowance = 128;
-/// Tile rows a group of consecutive tiles of the warp-specialized kernel walks down (work_units.h:
-/// grouped_tile): tiles running together share panels of A and B in L2. Even, so that tiles pair
-/// up one above the other (WorkUnits::pairs_fit).
-inline constexpr int kSpecializedGroupRows = 8;
 /// Stages on 64-row tiles (one consumer): a stage is half to two thirds the size, so twice as many
 /// fit, and a C of few rows, whose SMs each wait on their copies, keeps twice the bytes in flight.
 inline constexpr int kOneConsumerStages = 8;
@@ -172,29 +147,17 @@ struct SpecializedTile {
   static constexpr int kConsumers = kRows / 64;            ///< consumer warpgroups, 64 rows each
   static constexpr int kThreads = 128 * (kConsumers + 1);  ///< threads per block (+ the producer)
   /// TMA stages in flight
-  static constexpr int kStages =
-      kConsumers == 2 ? (kWidth == 256 ? kWideStages : kSpecializedStages) : kOneConsumerStages;
-  static constexpr int kGroupRows = kSpecializedGroupRows;  ///< grouped_tile's group rows
+  static constexpr int kStages = kConsumers == 2 ? kSpecializedStages : kOneConsumerStages;
+  static constexpr int kGroupRows = 8;  ///< tile rows a group of consecutive tiles walks down
   /// bytes of one stage (A and B tiles)
   static constexpr std::size_t kStageBytes = (BM + BN) * BK * 2;
-  /// a consumer's epilogue slots (EpilogueSlot): as many as shared memory holds beside the stages
-  /// and their barriers, up to one per 32 columns of its tile
-  static constexpr int kEpilogueSlots = static_cast<int>(std::min<std::size_t>(
-      (kBlockSharedBytes - kStaticSharedAllowance - kStages * (kStageBytes + 16) - 1024) /
-          (kConsumers * EpilogueSlot::kBytes),
-      kWidth / EpilogueSlot::kColumns));
-  static_assert(kEpilogueSlots * EpilogueSlot::kBytes >= 4 * EpilogueStaging::kWarpBytes,
-                "a consumer's slots hold its warps' EpilogueStaging buffers too");
-  /// bytes of the consumers' epilogue slots (where a unit stored by its own threads stages each
-  /// warp's rows instead: EpilogueStaging)
-  static constexpr std::size_t kStagingBytes = kConsumers * kEpilogueSlots * EpilogueSlot::kBytes;
-  /// dynamic shared memory per block: stages, the epilogue's slots (both on 1024-byte boundaries,
-  /// where the 128-byte swizzle repeats), a full and an empty mbarrier a stage, 1024 bytes of
-  /// alignment
+  /// bytes where each consumer warp stages its accumulators on their way to C (EpilogueStaging)
+  static constexpr std::size_t kStagingBytes = kConsumers * 4 * EpilogueStaging::kWarpBytes;
+  /// dynamic shared memory per block: stages, 1024-byte alignment, a full and an empty mbarrier a
+  /// stage, the epilogue's staging
   static constexpr std::size_t kSharedBytes =
-      kStages * kStageBytes + kStagingBytes + 2 * kStages * 8 + 1024;
-  static_assert(kSharedBytes + kStaticSharedAllowance <= kBlockSharedBytes,
-                "the stages fit an SM's shared memory");
+      kStages * kStageBytes + 1024 + 2 * kStages * 8 + kStagingBytes;
+  static_assert(kSharedBytes <= 227 * 1024, "the stages fit an SM's shared memory");
 };
 
 /// The most stages step 7's ring has (subpixel_plan.h fits as many as shared memory holds, up to
@@ -292,18 +255,10 @@ constexpr int few_rows_blocks_per_sm(int rows) {
 /// buffers, C staged through shared memory so that a warp stores whole rows.
 inline constexpr int kShortKRows = 64;   ///< rows of C a block computes
 inline constexpr int kShortKCols = 128;  ///< columns of C a block computes
-#ifndef LAB11_SHORT_K_CHUNK
-#define LAB11_SHORT_K_CHUNK 32  // a bench may build it with 64 (four k16 steps)
-#endif
-inline constexpr int kShortKChunk = LAB11_SHORT_K_CHUNK;  ///< values of K a buffer holds
-inline constexpr int kShortKWarps = 8;  ///< warps per block: 2 down the tile, 4 across
+inline constexpr int kShortKChunk = 32;  ///< values of K a buffer holds (two k16 steps)
+inline constexpr int kShortKWarps = 8;   ///< warps per block: 2 down the tile, 4 across
 inline constexpr int kShortKThreads = kShortKWarps * 32;  ///< threads per block
 inline constexpr int kShortKBlocksPerSm = 3;  ///< blocks an SM holds (its __launch_bounds__)
-#ifndef LAB11_SHORT_K_WHOLE_STAGES
-#define LAB11_SHORT_K_WHOLE_STAGES 2  // a bench may build it with more
-#endif
-/// Buffers of chunks where K is whole.
-inline constexpr int kShortKWholeStages = LAB11_SHORT_K_WHOLE_STAGES;
 /// Padding of the shared rows, elements: 16 bytes of BF16 keep ldmatrix's eight rows on eight
 /// different groups of banks; 8 floats keep a half-warp's 64-bit accumulator stores apart.
 inline constexpr int kShortKPad = 8;
@@ -315,7 +270,6 @@ inline constexpr int kShortKBufferValues =
 inline constexpr int kSlicedStages = 6;
 /// Blocks an SM holds of the sliced kernel (its __launch_bounds__; six buffers each).
 inline constexpr int kSlicedBlocksPerSm = 2;
-static_assert(kShortKWholeStages != kSlicedStages, "the kernel tells them apart by stages");
 /// The most slices of K a cluster takes: 16, a cluster size Hopper allows where a kernel asks
 /// (cudaFuncAttributeNonPortableClusterSizeAllowed; the portable limit is 8).
 inline constexpr int kMaxClusterSlices = 16;

@@ -21,87 +21,53 @@ namespace {
 // docs/data/history/lab11_tail_split_s43_nvidia-h100/, bench_lines).
 constexpr CUtensorMapL2promotion kOperandPromotion = CU_TENSOR_MAP_L2_PROMOTION_L2_128B;
 
-// The last 2-D maps this thread encoded, by everything a map is made of: a GEMM called again on
-// the same operands (a training loop, a benchmark) skips the driver's encoding, a microsecond of
-// host time per operand that a small GEMM's GPU time does not hide. Enough of them for the
-// operands of a network's layers, or of a benchmark's rotating input sets, in turn (four were
-// thrashed by 8 sets of A and B, every call encoding two maps).
-struct MatrixMapKey {
-  const void* matrix;
-  int rows, cols, ld, box_rows;
-  CUtensorMapDataType type;
-  bool operator==(const MatrixMapKey&) const = default;
-};
+}  // namespace
 
-// The map `key` names: remembered, or `encode`d and then remembered in place of the oldest.
-template <class Encode>
-CUtensorMap remembered_map(const MatrixMapKey& key, Encode encode) {
+CUtensorMap bf16_tensor_map(const __nv_bfloat16* matrix, int rows, int cols, int ld, int box_rows) {
+  if (reinterpret_cast<std::uintptr_t>(matrix) % 16 != 0)
+    throw std::invalid_argument("lab11 tensor map: the matrix is not 16-byte aligned");
+  if (ld % 8 != 0)
+    throw std::invalid_argument("lab11 tensor map: ld = " + std::to_string(ld) +
+                                " is not a multiple of 8 (rows must start 16 bytes apart)");
+  if (box_rows < 1 || box_rows > 256)
+    throw std::invalid_argument("lab11 tensor map: box_rows = " + std::to_string(box_rows) +
+                                " is outside 1 .. 256");
+  // The last maps this thread encoded, by everything a map is made of: a GEMM called again on the
+  // same operands (a training loop, a benchmark) skips the driver's encoding, a microsecond of host
+  // time per operand that a small GEMM's GPU time does not hide. Enough of them for the operands of
+  // a network's layers, or of a benchmark's rotating input sets, in turn (four were thrashed by 8
+  // sets of A and B, every call encoding two maps).
   struct Encoded {
-    MatrixMapKey key;
+    const __nv_bfloat16* matrix;
+    int rows, cols, ld, box_rows;
     CUtensorMap map;
   };
   constexpr int kRemembered = 64;
   thread_local Encoded remembered[kRemembered] = {};
   thread_local int next = 0;
-  for (const Encoded& known : remembered)
-    if (known.key == key) return known.map;
-  const CUtensorMap map = encode();
-  remembered[next] = {key, map};
+  for (const Encoded& known : remembered) {
+    if (known.matrix == matrix && known.rows == rows && known.cols == cols && known.ld == ld &&
+        known.box_rows == box_rows)
+      return known.map;
+  }
+  CUtensorMap map{};
+  const cuuint64_t size[2] = {static_cast<cuuint64_t>(cols), static_cast<cuuint64_t>(rows)};
+  const cuuint64_t row_stride[1] = {static_cast<cuuint64_t>(ld) * sizeof(__nv_bfloat16)};
+  const cuuint32_t box[2] = {static_cast<cuuint32_t>(kBoxColumns),
+                             static_cast<cuuint32_t>(box_rows)};
+  const cuuint32_t element_stride[2] = {1, 1};
+  const CUresult result = cudalabs::tensor_map_encoder()(
+      &map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<__nv_bfloat16*>(matrix), size,
+      row_stride, box, element_stride, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+      kOperandPromotion, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (result != CUDA_SUCCESS) {
+    throw std::runtime_error("lab11: cuTensorMapEncodeTiled refused a " + std::to_string(rows) +
+                             " x " + std::to_string(cols) + " map (ld " + std::to_string(ld) +
+                             "): CUresult " + std::to_string(static_cast<int>(result)));
+  }
+  remembered[next] = {matrix, rows, cols, ld, box_rows, map};
   next = (next + 1) % kRemembered;
   return map;
-}
-
-// A row-major `rows` x `cols` matrix of `type` (`bytes` an element) in boxes of 128 bytes x
-// `box_rows`, 128-byte swizzled, promoting `promotion` into L2; remembered.
-CUtensorMap matrix_map(const void* matrix, CUtensorMapDataType type, int bytes, int rows, int cols,
-                       int ld, int box_rows, CUtensorMapL2promotion promotion) {
-  return remembered_map({matrix, rows, cols, ld, box_rows, type}, [&] {
-    CUtensorMap map{};
-    const cuuint64_t size[2] = {static_cast<cuuint64_t>(cols), static_cast<cuuint64_t>(rows)};
-    const cuuint64_t row_stride[1] = {static_cast<cuuint64_t>(ld) * bytes};
-    const cuuint32_t box[2] = {static_cast<cuuint32_t>(128 / bytes),
-                               static_cast<cuuint32_t>(box_rows)};
-    const cuuint32_t element_stride[2] = {1, 1};
-    const CUresult result = cudalabs::tensor_map_encoder()(
-        &map, type, 2, const_cast<void*>(matrix), size, row_stride, box, element_stride,
-        CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, promotion,
-        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-    if (result != CUDA_SUCCESS) {
-      throw std::runtime_error("lab11: cuTensorMapEncodeTiled refused a " + std::to_string(rows) +
-                               " x " + std::to_string(cols) + (bytes == 4 ? " FP32" : "") +
-                               " map (ld " + std::to_string(ld) + "): CUresult " +
-                               std::to_string(static_cast<int>(result)));
-    }
-    return map;
-  });
-}
-
-// The checks both matrix maps make: `matrix` 16-byte aligned, rows a multiple of 16 bytes apart
-// (`ld` a multiple of `per_chunk` elements), a box of 1 to 256 rows.
-void check_matrix_map(const void* matrix, int ld, int per_chunk, int box_rows) {
-  if (reinterpret_cast<std::uintptr_t>(matrix) % 16 != 0)
-    throw std::invalid_argument("lab11 tensor map: the matrix is not 16-byte aligned");
-  if (ld % per_chunk != 0)
-    throw std::invalid_argument("lab11 tensor map: ld = " + std::to_string(ld) +
-                                " is not a multiple of " + std::to_string(per_chunk) +
-                                " (rows must start 16 bytes apart)");
-  if (box_rows < 1 || box_rows > 256)
-    throw std::invalid_argument("lab11 tensor map: box_rows = " + std::to_string(box_rows) +
-                                " is outside 1 .. 256");
-}
-
-}  // namespace
-
-CUtensorMap bf16_tensor_map(const __nv_bfloat16* matrix, int rows, int cols, int ld, int box_rows) {
-  check_matrix_map(matrix, ld, 8, box_rows);
-  return matrix_map(matrix, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, rows, cols, ld, box_rows,
-                    kOperandPromotion);
-}
-
-CUtensorMap fp32_tensor_map(const float* matrix, int rows, int cols, int ld, int box_rows) {
-  check_matrix_map(matrix, ld, 4, box_rows);
-  return matrix_map(matrix, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, rows, cols, ld, box_rows,
-                    CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
 }
 
 namespace {
@@ -145,6 +111,32 @@ CUtensorMap activation_map_of(const void* activations, CUtensorMapDataType type,
 }
 
 }  // namespace
+
+CUtensorMap fp32_tensor_map(const float* matrix, int rows, int cols, int ld, int box_rows) {
+  if (reinterpret_cast<std::uintptr_t>(matrix) % 16 != 0)
+    throw std::invalid_argument("lab11 tensor map: the matrix is not 16-byte aligned");
+  if (ld % 4 != 0)
+    throw std::invalid_argument("lab11 tensor map: ld = " + std::to_string(ld) +
+                                " is not a multiple of 4 (rows must start 16 bytes apart)");
+  if (box_rows < 1 || box_rows > 256)
+    throw std::invalid_argument("lab11 tensor map: box_rows = " + std::to_string(box_rows) +
+                                " is outside 1 .. 256");
+  CUtensorMap map{};
+  const cuuint64_t size[2] = {static_cast<cuuint64_t>(cols), static_cast<cuuint64_t>(rows)};
+  const cuuint64_t row_stride[1] = {static_cast<cuuint64_t>(ld) * sizeof(float)};
+  const cuuint32_t box[2] = {32, static_cast<cuuint32_t>(box_rows)};
+  const cuuint32_t element_stride[2] = {1, 1};
+  const CUresult result = cudalabs::tensor_map_encoder()(
+      &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float*>(matrix), size, row_stride, box,
+      element_stride, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (result != CUDA_SUCCESS) {
+    throw std::runtime_error("lab11: cuTensorMapEncodeTiled refused a " + std::to_string(rows) +
+                             " x " + std::to_string(cols) + " FP32 map (ld " + std::to_string(ld) +
+                             "): CUresult " + std::to_string(static_cast<int>(result)));
+  }
+  return map;
+}
 
 CUtensorMap activation_map(const __nv_bfloat16* activations, int batch, int height, int width,
                            int channels, int box_rows, int box_images, int box_columns) {

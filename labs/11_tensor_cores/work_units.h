@@ -62,9 +62,6 @@ struct WorkUnits {
   /// Split, where the launch sums the slices into C itself (none: another kernel does; the
   /// launch sets it).
   cudalabs::SplitFinish finish{};
-  /// Whether the launch gave the kernel a tensor map of C for the tiles units write into C itself
-  /// (TMA stores): C 16-byte aligned, its rows a multiple of 16 bytes apart, beta 0.
-  bool c_by_copy = false;
 
   /// The units of a GEMM of `shape` on tiles of bm x bn x bk with K in `slices` slices, the first
   /// `whole_tiles` tiles K whole. Throws std::invalid_argument unless `slices` is a count whose
@@ -81,14 +78,6 @@ struct WorkUnits {
                slices;
   }
 
-  /// Whether the units pair up for clusters of two blocks that share B (the kernel's pairs):
-  /// with grouped_tile's order walking an even number of tile rows at a time, units 2 i and
-  /// 2 i + 1 are then tiles one above the other in the same column over the same k-blocks, and
-  /// every block of an even grid walks as many units as the other block of its pair. True where
-  /// tiles_m is even and, under a tail split, whole_tiles too.
-  __host__ __device__ constexpr bool pairs_fit(int group_rows) const {
-    return group_rows % 2 == 0 && tiles_m % 2 == 0 && whole_tiles % 2 == 0;
-  }
   /// Tiles of C.
   __host__ __device__ constexpr int tiles() const { return tiles_m * tiles_n; }
   /// Tiles cut into slices: all of them, or those after the whole ones.
@@ -102,11 +91,6 @@ struct WorkUnits {
   /// Whether unit `unit` is a tile with K whole in a split launch.
   __host__ __device__ constexpr bool whole_in_split(int unit) const {
     return slices > 1 && unit < whole_tiles;
-  }
-  /// Whether unit `unit` may hand its tile to the copy engine through C's tensor map: the launch
-  /// gave one, and the unit writes C itself (K whole, or a whole tile of a tail split).
-  __host__ __device__ constexpr bool stores_by_copy(int unit) const {
-    return c_by_copy && (slices == 1 || whole_in_split(unit));
   }
   /// The tile of unit `unit`, numbered as grouped_tile takes it.
   __host__ __device__ constexpr int tile(int unit) const {

@@ -20,20 +20,12 @@
 // lets the last slice of each 64 rows to arrive sum them into C.
 #pragma once
 
-#include "copied_store.cuh"
 #include "staged_store.cuh"
 #include "unit_finish.cuh"
 #include "wgmma_kernel.cuh"
 #include "work_units.h"
 
 #include <cuda.h>
-
-// warp_specialized_kernel runs in pairs too (launch.cuh: clusters of two blocks sharing B's copies)
-#ifndef LAB11_SPECIALIZED_PAIRS
-#define LAB11_SPECIALIZED_PAIRS 0
-#endif
-// and stores C through its tensor map where the launch gives one (launch.cuh)
-#define LAB11_SPECIALIZED_STORES_BY_COPY 1
 
 namespace lab11 {
 namespace {
@@ -53,39 +45,6 @@ __device__ __forceinline__ void load_stage_tma(unsigned char* stage, std::uint64
   for (int p = 0; p < BN / SwizzledTile::kPanelColumns; ++p)
     ptx::tma_load_2d(b_panels + p * SwizzledTile::kPanelBytes, &b_map, full,
                      col0 + p * SwizzledTile::kPanelColumns, k);
-}
-
-// The same for a block of a pair (a cluster of two blocks on tiles one above the other, which
-// share B's panels): its own A, and its half of each B panel's 64 k-rows (b_map's boxes are 32
-// rows), which the copy engine writes into both blocks' stages. Each block's `full` counts the
-// whole stage: its A, its half of B and the other block's.
-template <int BM, int BN>
-__device__ __forceinline__ void load_paired_stage_tma(unsigned char* stage, std::uint64_t* full,
-                                                      const CUtensorMap& a_map,
-                                                      const CUtensorMap& b_map, int row0, int col0,
-                                                      int kt, int rank) {
-  constexpr int kStageBytes = (BM + BN) * SwizzledTile::BK * 2;
-  constexpr int kHalfRows = SwizzledTile::BK / 2;
-  const int k = kt * SwizzledTile::BK;
-  ptx::mbarrier_arrive_expect_bytes(full, kStageBytes);
-  ptx::tma_load_2d(stage, &a_map, full, k, row0);
-#if LAB11_PAIR_B_BY_ONE
-  if (rank == 0) {
-    unsigned char* b_panels = stage + BM * SwizzledTile::kRowBytes;
-#pragma unroll
-    for (int p = 0; p < BN / SwizzledTile::kPanelColumns; ++p)
-      ptx::tma_load_2d_multicast(b_panels + p * SwizzledTile::kPanelBytes, &b_map, full,
-                                 col0 + p * SwizzledTile::kPanelColumns, k, 0b11);
-  }
-  return;
-#endif
-  // 32 rows of 128 bytes: a multiple of the 1024 bytes over which the swizzle repeats
-  unsigned char* b_half =
-      stage + BM * SwizzledTile::kRowBytes + rank * kHalfRows * SwizzledTile::kRowBytes;
-#pragma unroll
-  for (int p = 0; p < BN / SwizzledTile::kPanelColumns; ++p)
-    ptx::tma_load_2d_multicast(b_half + p * SwizzledTile::kPanelBytes, &b_map, full,
-                               col0 + p * SwizzledTile::kPanelColumns, k + rank * kHalfRows, 0b11);
 }
 
 __global__ void __launch_bounds__(TmaTile::kThreads)
@@ -135,34 +94,24 @@ __global__ void __launch_bounds__(TmaTile::kThreads)
 template <int kWidth, int kRows>
 __global__ void __launch_bounds__(SpecializedTile<kWidth, kRows>::kThreads, 1)
     warp_specialized_kernel(cudalabs::Bf16GemmArgs args, const __grid_constant__ CUtensorMap a_map,
-                            const __grid_constant__ CUtensorMap b_map,
-                            const __grid_constant__ CUtensorMap c_map, WorkUnits units) {
+                            const __grid_constant__ CUtensorMap b_map, WorkUnits units) {
 #if LAB11_HOPPER_DEVICE_CODE
   using Tile = SpecializedTile<kWidth, kRows>;
   extern __shared__ __align__(128) unsigned char dynamic_shared[];
   unsigned char* shared = aligned_shared(dynamic_shared);
   const auto stage = [&](int s) { return shared + s * Tile::kStageBytes; };
-  // after the stages, each consumer's epilogue slots (1024-byte boundaries), then the barriers
-  unsigned char* slots = shared + Tile::kStages * Tile::kStageBytes;
-  std::uint64_t* full = reinterpret_cast<std::uint64_t*>(slots + Tile::kStagingBytes);
+  std::uint64_t* full =
+      reinterpret_cast<std::uint64_t*>(shared + Tile::kStages * Tile::kStageBytes);
   std::uint64_t* empty = full + Tile::kStages;
 
-  // Launched in pairs (clusters of two blocks, work_units.h): a stage is refilled only when both
-  // blocks' consumers are done with it, as either block's copies write into both.
-  const bool paired = ptx::cluster_blocks() == 2;
-  const int rank = ptx::cluster_rank();
   if (threadIdx.x == 0) {
     for (int s = 0; s < Tile::kStages; ++s) {
-      ptx::mbarrier_init(&full[s], 1);  // the producer's arrival + bytes
-      ptx::mbarrier_init(&empty[s], Tile::kConsumers * 4 * (paired ? 2 : 1));  // consumer warps
+      ptx::mbarrier_init(&full[s], 1);                      // the producer's arrival + bytes
+      ptx::mbarrier_init(&empty[s], Tile::kConsumers * 4);  // every consumer warp
     }
     ptx::fence_barrier_init();
   }
-  // the other block's barriers are ready before anything arrives on them
-  if (paired)
-    ptx::cluster_sync();
-  else
-    __syncthreads();
+  __syncthreads();
 
   const int group = threadIdx.x / 128;
   if (group == 0) {
@@ -179,12 +128,8 @@ __global__ void __launch_bounds__(SpecializedTile<kWidth, kRows>::kThreads, 1)
         const int first = units.first_k_block(unit), end = units.end_k_block(unit);
         for (int kt = first; kt < end; ++kt) {
           ptx::mbarrier_wait(&empty[s], phase ^ 1);  // a fresh barrier passes parity 1 at once
-          if (paired)
-            load_paired_stage_tma<Tile::BM, Tile::BN>(stage(s), &full[s], a_map, b_map,
-                                                      at.x * Tile::BM, at.y * Tile::BN, kt, rank);
-          else
-            load_stage_tma<Tile::BM, Tile::BN>(stage(s), &full[s], a_map, b_map, at.x * Tile::BM,
-                                               at.y * Tile::BN, kt);
+          load_stage_tma<Tile::BM, Tile::BN>(stage(s), &full[s], a_map, b_map, at.x * Tile::BM,
+                                             at.y * Tile::BN, kt);
           if (++s == Tile::kStages) {
             s = 0;
             phase ^= 1;
@@ -196,20 +141,15 @@ __global__ void __launch_bounds__(SpecializedTile<kWidth, kRows>::kThreads, 1)
   } else {
     // [consumer]
     // Consumers: warpgroup c multiplies rows 64 c .. 64 c + 63 of every unit's tile, over the
-    // unit's slice of K, and stores them where the unit's output lies: through its slots and the
-    // copy engine where the launch gave C's tensor map and the unit writes C (copied_store.cuh),
-    // else through shared memory by its own stores (staged_store.cuh: C, or its slice of the
-    // workspace args.c then points to).
+    // unit's slice of K, and stores them through shared memory (staged_store.cuh) where the
+    // unit's output lies (C, or its slice of the workspace args.c then points to).
     ptx::set_max_registers<232, true>();
     // Broadcast from lane 0: the compiler then knows the warpgroup is the same across the warp,
     // and keeps the descriptors that follow from it in uniform registers.
     const int consumer = __shfl_sync(0xffffffffu, group, 0) - 1, lane = threadIdx.x % 32;
-    unsigned char* my_slots = slots + consumer * Tile::kEpilogueSlots * EpilogueSlot::kBytes;
-    // This warp's staging buffer, in its warpgroup's slots (staged_store.cuh).
-    float* staging = reinterpret_cast<float*>(my_slots) +
-                     (threadIdx.x / 32 % 4) * (EpilogueStaging::kWarpBytes / sizeof(float));
-    const int epilogue_barrier = 3 + consumer;  // finish_unit's are 1 and 2
-    int chunks = 0;                             // handed to the copy engine
+    // This warp's staging buffer, after the barriers (staged_store.cuh).
+    float* staging = reinterpret_cast<float*>(empty + Tile::kStages) +
+                     (threadIdx.x / 32 - 4) * (EpilogueStaging::kWarpBytes / sizeof(float));
     int s = 0, phase = 0;
     for (int unit = blockIdx.x; unit < units.count(); unit += gridDim.x) {
       const int2 at =
@@ -224,11 +164,7 @@ __global__ void __launch_bounds__(SpecializedTile<kWidth, kRows>::kThreads, 1)
         const std::uint32_t b_panels =
             ptx::shared_address(stage(s)) + Tile::BM * SwizzledTile::kRowBytes;
         multiply_stage<Tile::BN>(acc, a_rows, b_panels);
-        if (paired) {
-          if (lane < 2) ptx::mbarrier_arrive_in_block(&empty[s], lane);  // both blocks' barrier
-        } else if (lane == 0) {
-          ptx::mbarrier_arrive(&empty[s]);
-        }
+        if (lane == 0) ptx::mbarrier_arrive(&empty[s]);
         if (++s == Tile::kStages) {
           s = 0;
           phase ^= 1;
@@ -237,27 +173,16 @@ __global__ void __launch_bounds__(SpecializedTile<kWidth, kRows>::kThreads, 1)
       const int row0 = at.x * Tile::BM + consumer * 64, col0 = at.y * Tile::BN;
       // C, or the workspace's slice: each its own alignment (a whole tile of a tail split is C's)
       const cudalabs::Bf16GemmArgs out = units.output(args, unit);
-      if (units.stores_by_copy(unit)) {
-        if (row0 < out.m)
-          store_warpgroup_tile_by_copy<Tile::BN, Tile::kEpilogueSlots>(
-              acc[0], c_map, row0, col0, out.n, out.alpha, my_slots, epilogue_barrier, chunks);
-      } else {
-        drain_copied_stores(chunks, epilogue_barrier, false);  // the slots are this path's too
-        store_warpgroup_tile_staged<Tile::BN>(out, acc[0], row0, col0, staging,
-                                              staged_store_width(out));
-      }
+      store_warpgroup_tile_staged<Tile::BN>(out, acc[0], row0, col0, staging,
+                                            staged_store_width(out));
       finish_unit<kWidth, kRows>(args, units, unit, row0, col0, consumer);
     }
-    drain_copied_stores(chunks, epilogue_barrier, true);
     // [consumer]
   }
-  // A block leaves only when the other's consumers are done arriving on its barriers.
-  if (paired) ptx::cluster_sync();
 #endif
   (void)args;
   (void)a_map;
   (void)b_map;
-  (void)c_map;
   (void)units;
 }
 

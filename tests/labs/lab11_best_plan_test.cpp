@@ -203,59 +203,6 @@ TEST(WorkUnits, NumbersTilesInGroupsBothWaysAndCountsEachTilesParts) {
     }
 }
 
-// Where the units pair up, the two blocks of a pair walk tiles one above the other (the upper one
-// on an even tile row) in the same column, over the same k-blocks, and as many units each: K
-// whole, split, tail split, any even grid. An odd number of tile rows, or of whole tiles, does not
-// pair up.
-TEST(WorkUnits, PairsAreTilesOneAboveTheOtherOverTheSameKBlocks) {
-  std::mt19937 random(53);
-  int paired = 0;
-  for (int trial = 0; trial < 400; ++trial) {
-    const GemmShape shape = draw_shape(random, 8000, 8000);
-    const int rows = trial % 2 == 0 ? 128 : 64, width = 64 << (trial % 3);
-    const int k_blocks = (shape.k + 63) / 64;
-    int slices = 1 + static_cast<int>(random() % 6);
-    while (!WorkUnits::slices_fit(k_blocks, slices)) --slices;
-    const int tiles = WorkUnits::of(shape, rows, width, 64, 1).tiles();
-    const int whole = slices > 1 && tiles > 1 ? static_cast<int>(random() % tiles) : 0;
-    const WorkUnits units = WorkUnits::of(shape, rows, width, 64, slices, whole);
-    const bool fit = units.pairs_fit(kSpecializedGroupRows);
-    ASSERT_EQ(fit, units.tiles_m % 2 == 0 && units.whole_tiles % 2 == 0);
-    if (!fit) continue;
-    ++paired;
-    ASSERT_EQ(units.count() % 2, 0);
-    for (int unit = 0; unit < units.count(); unit += 2) {
-      const int2 upper =
-          grouped_tile(units.tile(unit), units.tiles_m, units.tiles_n, kSpecializedGroupRows);
-      const int2 lower =
-          grouped_tile(units.tile(unit + 1), units.tiles_m, units.tiles_n, kSpecializedGroupRows);
-      ASSERT_EQ(upper.x % 2, 0) << shape.m << " x " << shape.n << " x " << shape.k;
-      ASSERT_EQ(lower.x, upper.x + 1);
-      ASSERT_EQ(lower.y, upper.y);
-      ASSERT_EQ(units.first_k_block(unit), units.first_k_block(unit + 1));
-      ASSERT_EQ(units.end_k_block(unit), units.end_k_block(unit + 1));
-      ASSERT_EQ(units.whole_in_split(unit), units.whole_in_split(unit + 1));
-    }
-  }
-  EXPECT_GT(paired, 50);
-  EXPECT_FALSE(WorkUnits::of({2100, 3000, 300}, 128, 256, 64, 1).pairs_fit(8));  // 17 tile rows
-  EXPECT_FALSE(WorkUnits::of({4096, 4096, 8192}, 128, 256, 64, 4, 131).pairs_fit(8));
-  EXPECT_TRUE(WorkUnits::of({4096, 4096, 8192}, 128, 256, 64, 4, 132).pairs_fit(8));
-}
-
-// best's plan runs in pairs exactly where its units pair up.
-TEST(BestPlan, RunsInPairsWhereTheUnitsPairUp) {
-  std::mt19937 random(11);
-  for (int trial = 0; trial < 300; ++trial) {
-    const GemmShape shape = draw_shape(random, 16384, 16384);
-    const SpecializedPlan plan = plan_best(shape, kH100Sms);
-    ASSERT_EQ(plan.pairs, plan.units(shape).pairs_fit(kSpecializedGroupRows))
-        << shape.m << " x " << shape.n << " x " << shape.k << ": " << plan.describe();
-  }
-  EXPECT_TRUE(plan_best({4096, 4096, 4096}, kH100Sms).pairs);
-  EXPECT_FALSE(plan_best({4100, 4096, 4096}, kH100Sms).pairs);  // 33 tile rows
-}
-
 TEST(WorkUnits, WithKWholeAUnitIsATileStoredIntoC) {
   const WorkUnits units = WorkUnits::of({2100, 3000, 300}, 128, 256, 64, 1);
   EXPECT_EQ(units.count(), 17 * 12);

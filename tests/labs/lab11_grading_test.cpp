@@ -32,13 +32,7 @@
 // and part of another, where `best` keeps K whole in the whole rounds' tiles, writing C itself, and
 // cuts the rest into slices summed in place (work_units.h: the tail split): M, N and K odd, every
 // operand one element off (C's stores then a float each, the workspace's four), padded rows, and
-// two whole rounds with C off 16 bytes; and tiles in pairs, where two blocks (a cluster) on tiles
-// one above the other share B's copies (work_units.h: pairs_fit): N odd (B copied, C's stores a
-// float each), every operand one element off, a tail split of padded rows, K split in every tile,
-// and 64-row tiles of one consumer; and C that the copy engine stores (beta 0, rows 16 bytes apart:
-// solution's hopper_kernels.cuh), through slots each block fills more than once: two rounds of
-// tiles, a tail split whose whole tiles go by copy and split ones by the threads, C's last rows
-// and columns partial in padded rows, and 64-row tiles.
+// two whole rounds with C off 16 bytes.
 #include "labs/11_tensor_cores/lab.h"
 #include "tests/support/gemm_grading.h"
 
@@ -87,13 +81,4 @@ static const bool registered = cudalabs::testing::register_gemm_grading_tests(
          {{2384, 793, 6983}, -1.0f, 0.25f, {0, 0, 0, 1}}},
         {"tail_split_padded_2619x1644x1446", {{2619, 1644, 1446}, 0.5f, -0.5f, {3, 5, 7}}},
         {"tail_split_two_rounds_2100x2100x2000", {{2100, 2100, 2000}, 1.0f, 0.0f, {8, 8, 1}}},
-        {"pairs_odd_n_2048x2047x2001", {{2048, 2047, 2001}, 1.0f, 0.5f}},
-        {"pairs_misaligned_4096x1000x1000", {{4096, 1000, 1000}, -1.0f, 0.25f, {0, 0, 0, 1}}},
-        {"pairs_tail_split_padded_2304x4095x6001", {{2304, 4095, 6001}, 0.5f, -0.5f, {3, 5, 7}}},
-        {"pairs_split_k_256x520x9001", {{256, 520, 9001}, 1.5f, -0.5f, {0, 3, 1}}},
-        {"pairs_one_consumer_128x3001x4001", {{128, 3001, 4001}, 1.0f, 0.5f, {2, 0, 1}}},
-        {"by_copy_rounds_2304x2048x1000", {{2304, 2048, 1000}, -1.5f, 0.0f}},
-        {"by_copy_tail_split_2304x4096x6000", {{2304, 4096, 6000}, 0.5f, 0.0f, {0, 0, 4}}},
-        {"by_copy_edges_1000x1001x777", {{1000, 1001, 777}, 1.0f, 0.0f, {1, 1, 3}}},
-        {"by_copy_one_consumer_128x3001x4001", {{128, 3001, 4001}, 2.0f, 0.0f, {0, 0, 3}}},
     });

@@ -354,15 +354,13 @@ __global__ void __launch_bounds__(TmaTile::kThreads)
 template <int kWidth, int kRows>
 __global__ void __launch_bounds__(SpecializedTile<kWidth, kRows>::kThreads, 1)
     warp_specialized_kernel(cudalabs::Bf16GemmArgs args, const __grid_constant__ CUtensorMap a_map,
-                            const __grid_constant__ CUtensorMap b_map,
-                            const __grid_constant__ CUtensorMap c_map, WorkUnits units) {
+                            const __grid_constant__ CUtensorMap b_map, WorkUnits units) {
 #if LAB11_HOPPER_DEVICE_CODE
   // TODO(lab11): step 6, producer and consumer warpgroups on a persistent grid.
 #endif
   (void)args;
   (void)a_map;
   (void)b_map;
-  (void)c_map;
   (void)units;
 }
 
