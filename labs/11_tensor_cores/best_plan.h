@@ -475,24 +475,32 @@ inline FewRowsPlan plan_few_rows(const cudalabs::GemmShape& shape, int sms) {
 /// has its length (on the H200 the kernel was faster than the TMA path at 1 of 17 shapes of K 257
 /// to 512, 1.39 times its time: docs/data/history/gemm_short_k_s27_nvidia-h200/README.md).
 inline constexpr int kShortKMaxK = 256;
-/// The short-K kernel's costs, fitted to its GPU time a launch (graph replays) on the H200 at 189
-/// shapes and layouts of K 16 to 256, every width of copies (mean |log error| 0.09; the constants
-/// before, fitted to the kernel that copied every row off 16 bytes an element at a time, 0.18:
-/// docs/data/history/lab11_short_k_words_s36_nvidia-h200/): its start (a launch, the first
-/// chunk's trip from memory); one SM's mma.sync rate on 64 x 128 tiles, GFLOP/s, its three blocks
-/// together, where A and B arrive 16 bytes a copy; what each value of a chunk costs an SM where its
-/// rows allow only 4-byte copies (two values a copy) or only element by element (a chunk holds
-/// 2,048 values of A and 4,096 of B); and the share of DRAM's rate its C and operands move at, C
-/// written from shared memory a row at a time.
-inline constexpr double kShortKStartUs = 2.76;
+/// The short-K kernel's costs, K whole: its start (a launch, the first chunk's trip from memory);
+/// one SM's mma.sync rate on 64 x 128 tiles, GFLOP/s, its three blocks together, where A and B
+/// arrive 16 bytes a copy; what each value of a chunk costs an SM where its rows allow only 4-byte
+/// copies (two values a copy) or only element by element (a chunk holds 2,048 values of A and 4,096
+/// of B); the share of DRAM's rate (kDramGBps) its C and operands move at, C written from shared
+/// memory a row at a time; and the norm that joins the SM's time and the traffic's. Their sum is
+/// too slow and their maximum too fast where both are long: a block's chunks and its store of C
+/// take turns, so the three blocks of an SM keep the writes going only part of the time
+/// (5892 x 1056 x 128: 17.3 us, the maximum 14.2, on the H100; C stayed in L2 and DRAM ran at 7 %
+/// under Nsight Compute). Fitted to its GPU time a launch (graph replays) at 24 shapes on the H100
+/// (30 times) and the 189 shapes and layouts of K 16 to 256, every width of copies, on the H200
+/// together: mean |log error| 0.088 on either (with the maximum: 0.152 on the H100, 0.090 on the
+/// H200; docs/data/history/lab11_short_k_s47_nvidia-h100/offline/fit_short_k_norm.txt).
+inline constexpr double kShortKStartUs = 2.78;
 /// The short-K kernel's mma.sync rate, one SM (above).
-inline constexpr double kShortKSmGflops = 1544.0;
+inline constexpr double kShortKSmGflops = 1508.0;
 /// Nanoseconds one SM spends on each value the short-K kernel copies two at a time (above).
-inline constexpr double kShortKWordValueNs = 0.032;
+inline constexpr double kShortKWordValueNs = 0.0243;
 /// Nanoseconds one SM spends on each value the short-K kernel copies alone (above).
-inline constexpr double kShortKElementNs = 0.128;
-/// The share of DRAM's rate the short-K kernel's traffic moves at (above).
-inline constexpr double kShortKDramShare = 0.825;
+inline constexpr double kShortKElementNs = 0.112;
+/// The share of DRAM's rate the short-K kernel's traffic moves at (above). Past 1: lab 00's copy
+/// reads as much as it writes, and a C written alone moves faster (8192 x 8192 x 16, 268 MB of C:
+/// 3.02 TB/s on the H100).
+inline constexpr double kShortKDramShare = 1.20;
+/// The norm that joins the short-K kernel's two times (above): (sm^p + memory^p)^(1/p).
+inline constexpr double kShortKNormP = 1.61;
 
 /// The copies the short-K kernel takes of its operands' rows (short_k.cuh): 16 or 4 bytes of
 /// cp.async, or 2 (element by element), the widest their alignment allows.
@@ -524,14 +532,16 @@ inline long long short_k_blocks(const cudalabs::GemmShape& shape) {
 
 /// The short-K kernel where K is cut into a cluster's slices (short_k.cuh), fitted to its GPU time
 /// a launch on the H200 at 784 plans (2 to 16 slices, a block an SM at most) of 98 shapes and
-/// layouts (mean |log error| 0.101: docs/data/history/lab11_cluster_slices_s37_nvidia-h200/): its
-/// start, a launch of clusters, its pipeline's fill from memory and the sum of its slices through
-/// distributed shared memory; and what a chunk costs a block alone on its SM past the SM's time on
-/// it (short_k_chunk_us), the latency kSlicedStages buffers on their way do not hide. The model
-/// holds only where every cluster has SMs of its own at once (ClusterRoom).
-inline constexpr double kSlicedStartUs = 3.73;
+/// layouts (docs/data/history/lab11_cluster_slices_s37_nvidia-h200/; fitted again to the short-K
+/// kernel's costs above, mean |log error| 0.095, 0.101 before:
+/// history/lab11_short_k_s47_nvidia-h100/ offline/refit_sliced.txt): its start, a launch of
+/// clusters, its pipeline's fill from memory and the sum of its slices through distributed shared
+/// memory; and what a chunk costs a block alone on its SM past the SM's time on it
+/// (short_k_chunk_us), the latency kSlicedStages buffers on their way do not hide. The model holds
+/// only where every cluster has SMs of its own at once (ClusterRoom).
+inline constexpr double kSlicedStartUs = 3.74;
 /// A chunk's time past the SM's, on a block alone on its SM, sliced (above).
-inline constexpr double kSlicedChunkUs = 0.087;
+inline constexpr double kSlicedChunkUs = 0.104;
 
 /// How many clusters of each count of blocks the GPU holds at once with a block an SM
 /// (cudaOccupancyMaxActiveClusters, asked with a block's shared memory too large for two). A
@@ -577,14 +587,16 @@ inline double short_k_memory_us(const cudalabs::GemmShape& shape) {
 }
 
 /// The model's time of the short-K kernel on `shape` on `sms` SMs, K whole, its operands copied as
-/// `copies` says: its start, then the busiest SM's blocks' chunks (short_k_chunk_us) or
-/// short_k_memory_us, whichever is longer.
+/// `copies` says: its start, then the busiest SM's blocks' chunks (short_k_chunk_us) and
+/// short_k_memory_us joined by the kShortKNormP norm.
 inline double predicted_short_k_us(const cudalabs::GemmShape& shape, ShortKCopies copies, int sms) {
   const double per_sm =
       static_cast<double>(cudalabs::ceil_div(short_k_blocks(shape), static_cast<long long>(sms)));
   const double chunks = cudalabs::ceil_div(shape.k, kShortKChunk);
+  const double sm_us = per_sm * chunks * short_k_chunk_us(copies);
   return kShortKStartUs +
-         std::max(per_sm * chunks * short_k_chunk_us(copies), short_k_memory_us(shape));
+         std::pow(std::pow(sm_us, kShortKNormP) + std::pow(short_k_memory_us(shape), kShortKNormP),
+                  1.0 / kShortKNormP);
 }
 
 /// The model's time of the short-K kernel on `shape` with K in slices of `slice_k`, a block an SM
