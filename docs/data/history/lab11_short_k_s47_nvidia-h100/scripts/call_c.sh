@@ -3,8 +3,11 @@
 # tile path charged for C's rows off 16 bytes (unaligned_c.patch applied: best_plan.h's
 # unaligned_c_us), against the base (main without the patch, built as BASE_BUILD). The plan tests
 # (CPU); `best`'s grading tests; bench_short_k11 at the shapes whose path moved
-# (shapes_moved.txt); both random-shapes seeds, new and base in turn. Run from the repository
-# root after pack.sh (`bash pack/call_c.sh`), carrying pack/.
+# (shapes_moved.txt); both random-shapes seeds, new and base in turn. Then why an unaligned C costs
+# the 256-wide tiles a store a round: bench_widths11 at shapes whose N is one off a multiple of 8
+# and at the multiple beside them, and Nsight Compute on the 256-wide kernel at one such pair
+# (stall reasons, instructions, sectors: whether the epilogue waits on instruction fetches or on
+# memory). Run from the repository root after pack.sh (`bash pack/call_c.sh`), carrying pack/.
 set -u
 S=$(mktemp -d); O=$S/o; mkdir -p $O
 cd "$(dirname "$0")/.."
@@ -26,5 +29,12 @@ for seed in 4998064687210808757 8444672377437012093; do
     cp $S/$r/gemm_random_shapes_nvidia-h*.txt $O/${r}_summary.txt 2>/dev/null
     cp $S/$r/gemm_random_shapes_times.json $O/${r}_times.json 2>/dev/null; pack
   done
+done
+step bench_widths 90 $S/px/bench_widths 6046x6821x57 6046x6824x57 2048x7303x80 2048x7304x80 \
+  13807x8579x256 13807x8584x256
+sections="--section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats --section SchedulerStats --section InstructionStats --section SourceCounters"
+for shape in 6046x6821x57 6046x6824x57; do
+  step ncu_tiles256_$shape 120 ncu --kernel-name-base demangled \
+    -k 'regex:warp_specialized_kernel<256, 128>' -c 1 $sections $S/px/bench_widths $shape
 done
 cat $O/steps.txt
