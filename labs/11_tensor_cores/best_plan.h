@@ -533,10 +533,10 @@ inline long long short_k_blocks(const cudalabs::GemmShape& shape) {
 /// The short-K kernel where K is cut into a cluster's slices (short_k.cuh), fitted to its GPU time
 /// a launch on the H200 at 784 plans (2 to 16 slices, a block an SM at most) of 98 shapes and
 /// layouts (docs/data/history/lab11_cluster_slices_s37_nvidia-h200/; fitted again to the short-K
-/// kernel's costs above, mean |log error| 0.095, 0.101 before:
-/// history/lab11_short_k_s47_nvidia-h100/ offline/refit_sliced.txt): its start, a launch of
-/// clusters, its pipeline's fill from memory and the sum of its slices through distributed shared
-/// memory; and what a chunk costs a block alone on its SM past the SM's time on it
+/// kernel's costs above, mean |log error| 0.095, 0.101 before, in
+/// docs/data/history/lab11_short_k_s47_nvidia-h100/offline/refit_sliced.txt): its start, a launch
+/// of clusters, its pipeline's fill from memory and the sum of its slices through distributed
+/// shared memory; and what a chunk costs a block alone on its SM past the SM's time on it
 /// (short_k_chunk_us), the latency kSlicedStages buffers on their way do not hide. The model holds
 /// only where every cluster has SMs of its own at once (ClusterRoom).
 inline constexpr double kSlicedStartUs = 3.74;

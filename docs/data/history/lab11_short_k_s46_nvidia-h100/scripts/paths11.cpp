@@ -6,9 +6,19 @@
 //   g++ -std=c++20 -I TREE/labs/11_tensor_cores -I TREE -I BUILD/suite-view -I CUDA/include \
 //       paths11.cpp -o paths11
 //   paths11 MxNxK ...   ->   "MxNxK PATH PREDICTED_US | PLAN" a line
+//
+// Add -DPATHS11_C_BYTES for a tree whose choice also weighs C's rows (session 48's
+// history/lab11_short_k_s47_nvidia-h100/scripts/unaligned_c.patch): tightly packed, they are off
+// 16 bytes where N % 4 != 0.
 #include "best_plan.h"
 
 #include <cstdio>
+
+#ifdef PATHS11_C_BYTES
+#define AND_C_BYTES(bytes) , bytes
+#else
+#define AND_C_BYTES(bytes)
+#endif
 
 using namespace lab11;
 
@@ -22,6 +32,7 @@ int main(int argc, char** argv) {
     if (std::sscanf(argv[i], "%dx%dx%d", &s.m, &s.n, &s.k) != 3) return 1;
     // tightly packed: A's rows 16-byte aligned where K % 8 == 0, B's where N % 8 == 0
     const bool copy_a = s.k % 8 != 0, copy_b = s.n % 8 != 0;
+    [[maybe_unused]] const int c_bytes = s.n % 4 == 0 ? 16 : s.n % 2 == 0 ? 8 : 4;
     const ShortKCopies copies{copy_a ? (s.k % 2 == 0 ? 4 : 2) : 16,
                               copy_b ? (s.n % 2 == 0 ? 4 : 2) : 16};
     const SpecializedPlan plan = plan_best(s, sms);
@@ -33,18 +44,18 @@ int main(int argc, char** argv) {
     if (few_columns_fit(s) && few_columns_pays(s, plan, few_columns, copy_a, copy_b)) {
       path = "few_columns";
       us = few_columns.predicted_us;
-    } else if (few_rows_fit(s) &&
-               few_rows_pays(s, plan, plan_few_rows(s, sms), short_k, copies, sms)) {
+    } else if (few_rows_fit(s) && few_rows_pays(s, plan, plan_few_rows(s, sms), short_k,
+                                                copies AND_C_BYTES(c_bytes), sms)) {
       path = "few_rows";
       us = plan_few_rows(s, sms).predicted_us;
-    } else if (short_k_pays(s, plan, short_k, copies, sms)) {
+    } else if (short_k_pays(s, plan, short_k, copies AND_C_BYTES(c_bytes), sms)) {
       path = short_k.sliced() ? "short_k_sliced" : "short_k";
       us = short_k.predicted_us;
     } else {
       path = one_launch_rung_pays(s, plan, copy_a, copy_b, sms) ? "wgmma_rung"
              : copy_a || copy_b                                 ? "tiles_copied"
                                                                 : "tiles";
-      us = tma_path_us(s, plan, copy_a, copy_b, sms);
+      us = tma_path_us(s, plan, copy_a, copy_b AND_C_BYTES(c_bytes), sms);
     }
     std::printf("%s %s %.2f | %s\n", argv[i], path, us, plan.describe().c_str());
   }
