@@ -629,39 +629,63 @@ inline ShortKPlan plan_short_k(const cudalabs::GemmShape& shape, ShortKCopies co
   return best;
 }
 
+/// What C's rows off 16 bytes add to each unit's store (unit_store_us) of the warp-specialized
+/// kernel, as a share of it, on tiles `width` wide: its epilogue then stores a float or two a lane
+/// (staged_store.cuh). Medians over `best`'s GPU time at the random shapes of K at most 512 on
+/// tiles of K whole, in more than one round, beyond what the model predicts for them (H100,
+/// session 44's base and session 48's four): on 256-wide tiles 0.62 to 1.28 of a store a round
+/// (6046 x 6821 x 57: 125.5 us, predicted 69.5; the short-K kernel took 98.2), on 128-wide ones
+/// 0.06 to 0.45, on 64-wide ones none; with C's rows aligned, -0.41 to 0.14
+/// (docs/data/history/lab11_short_k_s47_nvidia-h100/offline/unaligned_c.txt).
+inline double unaligned_c_store_share(int width) {
+  return width > 128 ? 1.0 : width > 64 ? 0.12 : 0.0;
+}
+
+/// What C's rows allowing stores of only `c_bytes` (widest_row_load_bytes of C: 16, 8 or 4) add to
+/// `plan` on `shape` on `sms` SMs: unaligned_c_store_share of a unit's store a round of the tiles
+/// it writes itself (those K whole; a split's sums write the rest).
+inline double unaligned_c_us(const cudalabs::GemmShape& shape, const SpecializedPlan& plan,
+                             int c_bytes, int sms) {
+  if (c_bytes >= 16) return 0.0;
+  const int written = plan.split() ? plan.whole_tiles : plan.units(shape).tiles();
+  const double rounds = static_cast<double>(cudalabs::ceil_div(written, sms));
+  return rounds * unaligned_c_store_share(plan.width) * unit_store_us(plan.width, plan.rows);
+}
+
 /// The time of what `best` runs on `shape` (on `sms` SMs) where no kernel that reads any alignment
-/// pays: `plan` (with its start, kSpecializedLaunchUs) after the copies TMA needs of A (when
-/// `copy_a`) and B (when `copy_b`), or the wgmma rung where that is what those copies would leave
-/// to run.
+/// pays: `plan` (with its start, kSpecializedLaunchUs, and what C's rows of `c_bytes` stores add:
+/// unaligned_c_us) after the copies TMA needs of A (when `copy_a`) and B (when `copy_b`), or the
+/// wgmma rung where that is what those copies would leave to run.
 inline double tma_path_us(const cudalabs::GemmShape& shape, const SpecializedPlan& plan,
-                          bool copy_a, bool copy_b, int sms) {
+                          bool copy_a, bool copy_b, int c_bytes, int sms) {
   if (one_launch_rung_pays(shape, plan, copy_a, copy_b, sms))
     return predicted_wgmma_rung_us(shape, sms);
-  return plan.predicted_us + kSpecializedLaunchUs +
+  return plan.predicted_us + kSpecializedLaunchUs + unaligned_c_us(shape, plan, c_bytes, sms) +
          (copy_a || copy_b ? operand_copy_us(shape, copy_a, copy_b) + kLaunchUs : 0.0);
 }
 
 /// Whether `best` should run the short-K kernel's plan `short_k` on `shape` (on `sms` SMs), its
 /// operands copied as `copies` says, rather than `plan`: where it has one, and the model has it
-/// done sooner than `plan` (with its start, kSpecializedLaunchUs) after the copies TMA would need
-/// of operands whose rows are off 16 bytes, or than the wgmma rung where that is what those copies
-/// would leave to run. The short-K kernel reads any alignment itself.
+/// done sooner than tma_path_us (`plan` after the copies TMA would need, its stores to C's rows of
+/// `c_bytes`), or than the wgmma rung where that is what those copies would leave to run. The
+/// short-K kernel reads any alignment itself and writes C a row at a time at any alignment.
 inline bool short_k_pays(const cudalabs::GemmShape& shape, const SpecializedPlan& plan,
-                         const ShortKPlan& short_k, ShortKCopies copies, int sms) {
+                         const ShortKPlan& short_k, ShortKCopies copies, int c_bytes, int sms) {
   if (short_k.slices == 0) return false;
-  return short_k.predicted_us < tma_path_us(shape, plan, copies.copy_a(), copies.copy_b(), sms);
+  return short_k.predicted_us <
+         tma_path_us(shape, plan, copies.copy_a(), copies.copy_b(), c_bytes, sms);
 }
 
 /// Whether `best` should run the few-rows kernel's plan `few` on `shape` (on `sms` SMs) rather
-/// than what it runs otherwise: `plan` after the copies TMA would need (or the wgmma rung where
-/// that is sooner), or the short-K kernel's plan `short_k` where that pays, by kFewRowsMargin. The
-/// few-rows kernel reads any alignment itself.
+/// than what it runs otherwise: `plan` after the copies TMA would need, its stores to C's rows of
+/// `c_bytes` (or the wgmma rung where that is sooner), or the short-K kernel's plan `short_k` where
+/// that pays, by kFewRowsMargin. The few-rows kernel reads any alignment itself.
 inline bool few_rows_pays(const cudalabs::GemmShape& shape, const SpecializedPlan& plan,
                           const FewRowsPlan& few, const ShortKPlan& short_k, ShortKCopies copies,
-                          int sms) {
+                          int c_bytes, int sms) {
   if (!few_rows_fit(shape)) return false;
-  double other_us = tma_path_us(shape, plan, copies.copy_a(), copies.copy_b(), sms);
-  if (short_k_pays(shape, plan, short_k, copies, sms)) other_us = short_k.predicted_us;
+  double other_us = tma_path_us(shape, plan, copies.copy_a(), copies.copy_b(), c_bytes, sms);
+  if (short_k_pays(shape, plan, short_k, copies, c_bytes, sms)) other_us = short_k.predicted_us;
   return few.predicted_us * kFewRowsMargin < other_us;
 }
 

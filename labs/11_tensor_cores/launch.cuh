@@ -491,6 +491,12 @@ ShortKCopies short_k_copies(const Bf16GemmArgs& args) {
           short_k_copy_bytes(cudalabs::widest_row_load_bytes(args.b, args.ldb))};
 }
 
+// The widest store C's rows allow, bytes (16, 8 or 4): the warp-specialized kernel's epilogue
+// stores that much a lane (staged_store.cuh), and best_plan.h's unaligned_c_us charges the rest.
+int c_store_bytes(const Bf16GemmArgs& args) {
+  return cudalabs::widest_row_load_bytes(args.c, args.ldc);
+}
+
 // The short-K kernel for copies of `a_bytes` of A's rows and `b_bytes` of B's, kStages buffers.
 using ShortKKernel = void (*)(Bf16GemmArgs, int);
 template <int kStages, int kABytes>
@@ -648,6 +654,7 @@ decltype(auto) on_plan_tile(const SpecializedPlan& plan, Run&& run) {
   }
 }
 
+// What launch_best runs for `shape` with every row of A, B and C 16-byte aligned.
 KernelLaunch describe_best(const GemmShape& shape) {
   if (!hopper_rungs_run_here()) return MmaSwizzledRung::describe(shape);
   const SpecializedPlan& plan = planned_best(shape);
@@ -657,9 +664,9 @@ KernelLaunch describe_best(const GemmShape& shape) {
     return few_columns_launch(shape, planned_few_columns(shape, aligned), 16);
   const int sms = cudalabs::multiprocessor_count();
   if (few_rows_fit(shape) &&
-      few_rows_pays(shape, plan, planned_few_rows(shape), planned_short_k(shape, {}), {}, sms))
+      few_rows_pays(shape, plan, planned_few_rows(shape), planned_short_k(shape, {}), {}, 16, sms))
     return few_rows_launch(shape, planned_few_rows(shape));
-  if (short_k_pays(shape, plan, planned_short_k(shape, {}), {}, sms))
+  if (short_k_pays(shape, plan, planned_short_k(shape, {}), {}, 16, sms))
     return short_k_launch(shape, {}, planned_short_k(shape, {}));
   return on_plan_tile(plan, [&]<int kWidth, int kRows>() {
     return specialized_launch<kWidth, kRows>(
@@ -677,7 +684,7 @@ void run_short_k_or_tiles(const Bf16GemmArgs& args, const SpecializedPlan& plan,
   const bool copy_b = !cudalabs::rows_allow_16_byte_loads(args.b, args.ldb);
   const int sms = cudalabs::multiprocessor_count();
   const ShortKPlan& short_k = planned_short_k(args);
-  if (short_k_pays(args.shape(), plan, short_k, short_k_copies(args), sms))
+  if (short_k_pays(args.shape(), plan, short_k, short_k_copies(args), c_store_bytes(args), sms))
     return run_short_k(args, short_k, stream);
   if (one_launch_rung_pays(args.shape(), plan, copy_a, copy_b, sms))
     return WgmmaRung::launch(args, stream);
@@ -707,7 +714,7 @@ void launch_best(const Bf16GemmArgs& args, cudaStream_t stream) {
   const int sms = cudalabs::multiprocessor_count();
   if (few_rows_fit(args.shape()) &&
       few_rows_pays(args.shape(), plan, planned_few_rows(args.shape()), planned_short_k(args),
-                    short_k_copies(args), sms))
+                    short_k_copies(args), c_store_bytes(args), sms))
     return run_few_rows(args, planned_few_rows(args.shape()), stream);
   run_short_k_or_tiles(args, plan, stream);
 }

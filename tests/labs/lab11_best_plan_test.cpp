@@ -621,10 +621,12 @@ TEST(FewRows, CutsKIntoSlicesTheKernelRunsTheFastestByTheModel) {
 // grading shapes that run the few-rows kernel through `best` (lab11_grading_test.cpp) at their
 // alignments, and the random-shapes record's worst; never for more rows than the kernel holds.
 TEST(FewRows, RunsForFewRowsWhereTheModelHasItSooner) {
-  const auto pays = [](const GemmShape& shape, int a_bytes, int b_bytes) {
+  // C's rows aligned where it must pay (the tile path at its fastest), off where it must not
+  const auto pays = [](const GemmShape& shape, int a_bytes, int b_bytes, int c_bytes = 16) {
     const ShortKCopies copies{a_bytes, b_bytes};
     return few_rows_pays(shape, plan_best(shape, kH100Sms), plan_few_rows(shape, kH100Sms),
-                         plan_short_k(shape, copies, kH100Sms, h100_room()), copies, kH100Sms);
+                         plan_short_k(shape, copies, kH100Sms, h100_room()), copies, c_bytes,
+                         kH100Sms);
   };
   EXPECT_TRUE(pays({2, 14073, 13664}, 16, 2));  // N odd: B's rows 2 bytes apart
   EXPECT_TRUE(pays({2, 14073, 1664}, 16, 2));
@@ -637,7 +639,7 @@ TEST(FewRows, RunsForFewRowsWhereTheModelHasItSooner) {
   EXPECT_FALSE(plan_few_rows({1, 200001, 200}, kH100Sms).split());
   for (const GemmShape& shape : {GemmShape{9, 14073, 13664}, GemmShape{64, 5001, 3001}}) {
     EXPECT_FALSE(few_rows_fit(shape)) << shape.label();
-    EXPECT_FALSE(pays(shape, 2, 2)) << shape.label();
+    EXPECT_FALSE(pays(shape, 2, 2, 4)) << shape.label();
   }
 }
 
@@ -645,10 +647,12 @@ TEST(FewRows, RunsForFewRowsWhereTheModelHasItSooner) {
 // shapes that run it through `best` (lab11_grading_test.cpp), never past kShortKMaxK, and its time
 // grows with K, with C, and with each operand's copies narrower.
 TEST(ShortK, RunsWhereAShortKLeavesMostlyCToWrite) {
-  const auto pays = [](const GemmShape& shape, int a_bytes, int b_bytes) {
+  // C's rows aligned where it must pay (the tile path at its fastest), off where it must not
+  const auto pays = [](const GemmShape& shape, int a_bytes, int b_bytes, int c_bytes = 16) {
     const ShortKCopies copies{a_bytes, b_bytes};
     return short_k_pays(shape, plan_best(shape, kH100Sms),
-                        plan_short_k(shape, copies, kH100Sms, ClusterRoom{}), copies, kH100Sms);
+                        plan_short_k(shape, copies, kH100Sms, ClusterRoom{}), copies, c_bytes,
+                        kH100Sms);
   };
   EXPECT_TRUE(pays({539, 6046, 24}, 2, 2));    // every operand off by one element
   EXPECT_TRUE(pays({2721, 896, 33}, 2, 16));   // lda 33, B's rows aligned
@@ -659,7 +663,7 @@ TEST(ShortK, RunsWhereAShortKLeavesMostlyCToWrite) {
   EXPECT_TRUE(pays({2000, 322, 248}, 16, 4));  // ldb 322
   for (const GemmShape& shape : {GemmShape{4096, 4096, 4096}, GemmShape{100, 100, kShortKMaxK + 1},
                                  GemmShape{8192, 8192, 1024}})
-    EXPECT_FALSE(pays(shape, 2, 2)) << shape.label();
+    EXPECT_FALSE(pays(shape, 2, 2, 4)) << shape.label();
   for (const int a_bytes : {16, 4, 2}) {
     for (const int b_bytes : {16, 4, 2}) {
       const ShortKCopies copies{a_bytes, b_bytes};
@@ -679,6 +683,29 @@ TEST(ShortK, RunsWhereAShortKLeavesMostlyCToWrite) {
   EXPECT_EQ(short_k_blocks({65, 129, 7}), 4);
 }
 
+// C's rows off 16 bytes cost the tiles' epilogue about one more store a round on 256-wide tiles
+// (unaligned_c_us), nothing with C aligned: where a short K leaves mostly C to write, that is what
+// takes `best` to the short-K kernel (on the H100, 6046 x 6821 x 57 took 125.5 us on tiles and
+// 98.2 on the short-K kernel; 2048 x 7303 x 80 52.2 and 45.8).
+TEST(ShortK, PaysWhereCsRowsOffSixteenBytesSlowTheTiles) {
+  for (const GemmShape& shape : {GemmShape{6046, 6821, 57}, GemmShape{2048, 7303, 80}}) {
+    const ShortKCopies copies{shape.k % 2 == 0 ? 4 : 2, 2};  // rows as tightly packed
+    const SpecializedPlan plan = plan_best(shape, kH100Sms);
+    const ShortKPlan short_k = plan_short_k(shape, copies, kH100Sms, h100_room());
+    EXPECT_FALSE(short_k_pays(shape, plan, short_k, copies, 16, kH100Sms)) << shape.label();
+    EXPECT_TRUE(short_k_pays(shape, plan, short_k, copies, 4, kH100Sms)) << shape.label();
+    EXPECT_EQ(unaligned_c_us(shape, plan, 16, kH100Sms), 0.0);
+    EXPECT_GT(unaligned_c_us(shape, plan, 4, kH100Sms), 0.0);
+  }
+  // a round more (512 tiles of 128 x 256 in 4 rounds of 132 SMs, 544 in 5), a store more; none
+  // on 64-wide tiles
+  const SpecializedPlan wide{256, 1, 0.0, 128};
+  EXPECT_NEAR(unaligned_c_us({4352, 4096, 64}, wide, 8, kH100Sms) -
+                  unaligned_c_us({4096, 4096, 64}, wide, 8, kH100Sms),
+              unit_store_us(256), 1e-9);
+  EXPECT_EQ(unaligned_c_us({4096, 4096, 64}, SpecializedPlan{64, 1, 0.0, 128}, 4, kH100Sms), 0.0);
+}
+
 // A small C over a long K (a few tiles: most SMs would idle, each block walking all of K): the
 // random-shapes records' worst such shapes, operands 16-byte, 4-byte and 2-byte aligned, which
 // `best` runs on the short-K kernel with K cut into a cluster's slices; and shapes whose C has more
@@ -690,7 +717,7 @@ TEST(ShortK, CutsALongKUnderASmallCIntoAClustersSlices) {
          {ShortKCopies{16, 16}, ShortKCopies{2, 16}, ShortKCopies{4, 4}}) {
       const ShortKPlan plan = plan_short_k(shape, copies, kH100Sms, h100_room());
       EXPECT_TRUE(plan.sliced()) << shape.label();
-      EXPECT_TRUE(short_k_pays(shape, plan_best(shape, kH100Sms), plan, copies, kH100Sms))
+      EXPECT_TRUE(short_k_pays(shape, plan_best(shape, kH100Sms), plan, copies, 16, kH100Sms))
           << shape.label() << " " << copies.a_bytes << "/" << copies.b_bytes;
     }
   }
@@ -699,7 +726,7 @@ TEST(ShortK, CutsALongKUnderASmallCIntoAClustersSlices) {
         GemmShape{1802, 310, 224}, GemmShape{124, 7388, 328}}) {
     const ShortKPlan plan = plan_short_k(shape, {}, kH100Sms, h100_room());
     EXPECT_FALSE(plan.sliced()) << shape.label();
-    EXPECT_FALSE(short_k_pays(shape, plan_best(shape, kH100Sms), plan, {}, kH100Sms))
+    EXPECT_FALSE(short_k_pays(shape, plan_best(shape, kH100Sms), plan, {}, 4, kH100Sms))
         << shape.label();
   }
 }
