@@ -5,28 +5,19 @@ rest, and the shapes that moved most; with paths11 binaries for the base's and s
 46's paths11.cpp, built with -DPATHS11_C_BYTES against main and against main with the charge at 0),
 each shape's path in either.
 
-    python3 call3_sides.py PATHS11_BASE PATHS11_S0 > call3_sides.txt
+    PYTHONPATH=../../lab11_short_k_s47_nvidia-h100/offline \
+        python3 call3_sides.py PATHS11_BASE PATHS11_S0 > call3_sides.txt
+
+(run from this folder: paths() and mean() are session 48's, in that folder's moved_paths.py)
 """
 import json
 import math
 import pathlib
-import subprocess
 import sys
 
+from moved_paths import mean, paths
+
 call = pathlib.Path(__file__).resolve().parents[1] / "call_3"
-
-
-def paths(binary, shapes):
-    lines = subprocess.run([binary] + shapes, capture_output=True, text=True, check=True).stdout.splitlines()
-    return {
-        s: l.split("|")[0].split()[1] + ", " + l.split("|")[1].split(", predicted")[0].strip()
-        for s, l in zip(shapes, lines)
-    }
-
-
-def mean(logs):
-    return math.exp(sum(logs) / len(logs)) if logs else float("nan")
-
 
 for seed in ["4998064687210808757", "8444672377437012093"]:
     load = lambda side: {
@@ -36,7 +27,7 @@ for seed in ["4998064687210808757", "8444672377437012093"]:
     }
     sides = {side: load(side) for side in ("base", "sk", "s0")}
     shapes = [s for s in sides["base"] if all(s in sides[x] for x in sides)]
-    base_paths, s0_paths = paths(sys.argv[1], shapes), paths(sys.argv[2], shapes)
+    base_paths, s0_paths = (dict(zip(shapes, paths(b, shapes))) for b in sys.argv[1:3])
     gpu = lambda side, s: sides[side][s]["graph_us_per_launch"]["best"]
     print(f"seed {seed}: {len(shapes)} shapes")
     for side in ("sk", "s0"):

@@ -9,22 +9,11 @@ those whose path did not move, and the moved shapes' times.
 import json
 import math
 import pathlib
-import subprocess
 import sys
 
+from moved_paths import mean, paths
+
 call = pathlib.Path(__file__).resolve().parents[1] / "call_2"
-
-
-def paths(binary, shapes):
-    lines = subprocess.run([binary] + shapes, capture_output=True, text=True,
-                           check=True).stdout.splitlines()
-    return [l.split("|")[0].split()[1] + ", " + l.split("|")[1].split(", predicted")[0].strip()
-            for l in lines]
-
-
-def mean(logs):
-    return math.exp(sum(logs) / len(logs))
-
 
 for seed in ["4998064687210808757", "8444672377437012093"]:
     load = lambda side: {s["shape"]: s["graph_us_per_launch"]["best"] for s in json.loads(

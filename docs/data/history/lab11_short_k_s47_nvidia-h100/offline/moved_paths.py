@@ -6,6 +6,8 @@ did not move (the two builds' noise), and the third tree's new / base as the mea
 where its path is one of the two that ran.
 
     python3 moved_paths.py PATHS11_BASE PATHS11_CALL1 PATHS11_THIRD > moved_paths.txt
+
+call2_moved.py and session 49's call3_sides.py take paths() and mean() from here.
 """
 import json
 import math
@@ -27,25 +29,30 @@ def mean(logs):
     return math.exp(sum(logs) / len(logs))
 
 
-for seed in ["4998064687210808757", "8444672377437012093"]:
-    for r in "12":
-        load = lambda side: {s["shape"]: s["graph_us_per_launch"]["best"] for s in json.loads(
-            (call / f"rs_{side}_{seed}_{r}_times.json").read_text())["shapes"] if s.get("passed")}
-        new, base = load("new"), load("base")
-        shapes = [s for s in new if s in base]
-        by_base, by_new, by_third = (paths(b, shapes) for b in sys.argv[1:4])
-        all_logs, same_logs, third_logs = [], [], []
-        print(f"seed {seed}, round {r}: shape, base path, call 1's, the third's: base_us new_us")
-        for s, b, n, t in zip(shapes, by_base, by_new, by_third):
-            log = math.log(new[s] / base[s])
-            all_logs.append(log)
-            if b == n:
-                same_logs.append(log)
-            third_logs.append(log if t == n else 0.0 if t == b else float("nan"))
-            if b != n or t != n:
-                print(f"  {s:18s} [{b}] [{n}] [{t}]: {base[s]:.2f} {new[s]:.2f}"
-                      + ("" if t in (b, n) else " (the third's path did not run)"))
-        known = [x for x in third_logs if x == x]
-        print(f"  new / base: {mean(all_logs):.4f} over {len(all_logs)} shapes; "
-              f"{mean(same_logs):.4f} over the {len(same_logs)} whose path did not move; "
-              f"the third / base: {mean(known):.4f} over the {len(known)} whose path ran")
+def main():
+    for seed in ["4998064687210808757", "8444672377437012093"]:
+        for r in "12":
+            load = lambda side: {s["shape"]: s["graph_us_per_launch"]["best"] for s in json.loads(
+                (call / f"rs_{side}_{seed}_{r}_times.json").read_text())["shapes"] if s.get("passed")}
+            new, base = load("new"), load("base")
+            shapes = [s for s in new if s in base]
+            by_base, by_new, by_third = (paths(b, shapes) for b in sys.argv[1:4])
+            all_logs, same_logs, third_logs = [], [], []
+            print(f"seed {seed}, round {r}: shape, base path, call 1's, the third's: base_us new_us")
+            for s, b, n, t in zip(shapes, by_base, by_new, by_third):
+                log = math.log(new[s] / base[s])
+                all_logs.append(log)
+                if b == n:
+                    same_logs.append(log)
+                third_logs.append(log if t == n else 0.0 if t == b else float("nan"))
+                if b != n or t != n:
+                    print(f"  {s:18s} [{b}] [{n}] [{t}]: {base[s]:.2f} {new[s]:.2f}"
+                          + ("" if t in (b, n) else " (the third's path did not run)"))
+            known = [x for x in third_logs if x == x]
+            print(f"  new / base: {mean(all_logs):.4f} over {len(all_logs)} shapes; "
+                  f"{mean(same_logs):.4f} over the {len(same_logs)} whose path did not move; "
+                  f"the third / base: {mean(known):.4f} over the {len(known)} whose path ran")
+
+
+if __name__ == "__main__":
+    main()
