@@ -638,8 +638,9 @@ inline ShortKPlan plan_short_k(const cudalabs::GemmShape& shape, ShortKCopies co
 /// 0.06 to 0.45, on 64-wide ones none; with C's rows aligned, -0.41 to 0.14
 /// (docs/data/history/lab11_short_k_s47_nvidia-h100/offline/unaligned_c.txt). Each width timed
 /// beside an aligned C (that record's call 2) cost 128-row tiles of every width more than this,
-/// 1.4 to 1.5 stores a round at 6046 x 6821 x 57: the epilogue's cost, which
-/// docs/data/history/lab11_pingpong_s49/ sets out to remove rather than charge.
+/// 1.4 to 1.5 stores a round at 6046 x 6821 x 57. The epilogue's stores tried in
+/// docs/data/history/lab11_pingpong_s49/ (whole sectors; float4s shifted to 16-byte boundaries)
+/// did not remove that cost, so it is still charged.
 inline double unaligned_c_store_share(int width) {
   return width > 128 ? 1.0 : width > 64 ? 0.12 : 0.0;
 }

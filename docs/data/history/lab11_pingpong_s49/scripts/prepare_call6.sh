@@ -20,13 +20,7 @@ cleanup() {
   (cd "$tree" && rm -f $kept)
 }
 trap cleanup EXIT
-build() {  # build DIR TARGET...
-  local dir=$1
-  shift
-  cmake -S "$tree" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90-real \
-    > "$dir.log" 2>&1
-  ninja -C "$dir" "$@" >> "$dir.log" 2>&1
-}
+build() { "$here/build_tree.sh" "$tree" "$@"; }  # build DIR TARGET...
 px=$(mktemp -d)
 mkdir -p "$px/base/labs" "$px/new/labs" "$px/new/tests" "$px/lib"
 build "$tree/build-call6-base" gemm_random_shapes
