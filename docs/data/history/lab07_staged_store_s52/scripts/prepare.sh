@@ -11,7 +11,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 tree=$(cd "$1" && pwd)
 rel=docs/data/history/lab07_staged_store_s52/scripts
-kept_at=7b6b0511f57d10b43870ca417b8188984450807b  # the commit that holds the patch
+kept_at=4fb7de1d63c52dbb8955fe30b47dd305b7943c31  # the commit that holds the patch
 git -C "$tree" show "$kept_at:$rel/staged_store.patch" > "$tree/staged_store.patch"
 cleanup() {
   git -C "$tree" checkout -- solutions/07_wide_loads
