@@ -2,14 +2,12 @@
 (call_1/rs_SIDE_SEED_times.json): each run's summary line; exp's GPU time a launch over base's,
 geometric mean, over all shapes and by which rows are off 16 bytes; each side's ratio to cuBLAS
 (cuBLAS time / best time) by class: geometric mean, 10th percentile, least.
-Run: python3 sides.py"""
+Run from the repository root: PYTHONPATH=python python3 docs/data/history/lab07_operand_loads_s52/offline/sides.py"""
 import json
 import math
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[5] / "python"))
-from cudalabs.records.random_shapes import percentile  # noqa: E402
+from cudalabs.records.random_shapes import percentile
 
 call = Path(__file__).parent.parent / "call_1"
 classes = ("all rows aligned", "B and C off only (N % 4 != 0, K % 4 == 0)",
