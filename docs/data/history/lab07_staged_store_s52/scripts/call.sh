@@ -14,26 +14,17 @@ S=$(mktemp -d)
 tar -xJf pack_staged/bin.tar.xz -C $S
 export LD_LIBRARY_PATH=$S/lib:${LD_LIBRARY_PATH:-}
 O=$(mktemp -d)
-packed() { cp $O/staged_steps.txt $OUT/ 2>/dev/null; tar -czf $OUT/staged.tar.gz -C $O .; }
+NAME=staged
+source pack_staged/steps.sh  # packed, step, random_shapes (history/call_helpers/steps.sh)
 trap packed EXIT
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > $O/environment.txt 2>&1
 date -u >> $O/environment.txt
-step() { local name=$1 limit=$2; shift 2; local s=$SECONDS; timeout $limit "$@" > $O/$name.txt 2>&1; echo "$name rc=$? $((SECONDS-s)) s $(grep -E '^\[  (PASSED|FAILED) |ERROR SUMMARY|RACECHECK SUMMARY' $O/$name.txt | tr '\n' ' ')" | tee -a $O/staged_steps.txt; packed; }
 T=$S/new/tests
 step grading07_new 90 $T/lab07_grading_solution --gtest_brief=1
 step split07_new 60 $T/lab07_split_finish_solution --gtest_brief=1
 step memcheck07_new 90 compute-sanitizer --tool memcheck --error-exitcode 9 $T/lab07_grading_solution --gtest_brief=1 \
   --gtest_filter='Grading.wide_*.*misaligned*:Grading.wide_*.ld_mod4*:Grading.wide_*.odd_17*:Grading.wide_*.n_mod4*:Grading.best.*misaligned*:Grading.best.*ld*'
-for seed in 4998064687210808757 8444672377437012093; do
-  for side in base new; do
-    s=$SECONDS; r=rs_${side}_$seed
-    timeout 60 scripts/gemm-random-shapes --labs 07 --seed $seed $S/$side $S/$r > $O/$r.log 2>&1
-    echo "$r rc=$? $((SECONDS-s)) s" | tee -a $O/staged_steps.txt
-    cp $S/$r/gemm_random_shapes_nvidia-h*.txt $O/${r}_summary.txt 2>/dev/null
-    cp $S/$r/gemm_random_shapes_times.json $O/${r}_times.json 2>/dev/null
-    packed
-  done
-done
+for seed in 4998064687210808757 8444672377437012093; do random_shapes $seed $S base new; done
 step racecheck07_new 60 compute-sanitizer --tool racecheck --error-exitcode 9 $T/lab07_grading_solution --gtest_brief=1 \
   --gtest_filter='Grading.wide_128x128.ldc_misaligned*:Grading.wide_256x128.ldc_misaligned*:Grading.wide_32x32.ld_mod4*'
 step parts_new 90 $S/new/labs/lab07_solution --shapes "$(paste -sd, pack_staged/layouts.txt)" --variant best \

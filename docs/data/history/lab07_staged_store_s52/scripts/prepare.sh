@@ -31,6 +31,7 @@ cp "$tree/build-staged-new/tests/lab07_grading_solution" "$tree/build-staged-new
 cp -L /lib/x86_64-linux-gnu/libbenchmark.so.1debian "$px/lib/"
 rm -rf "$tree/pack_staged" && mkdir -p "$tree/pack_staged"
 XZ_OPT=-T2 tar -cJf "$tree/pack_staged/bin.tar.xz" -C "$px" base new lib
-cp "$here/call.sh" "$here/../../lab07_misaligned_parts_s51/scripts/layouts.txt" "$tree/pack_staged/"
+cp "$here/call.sh" "$here/../../call_helpers/steps.sh" "$here/../../lab07_misaligned_parts_s51/scripts/layouts.txt" \
+  "$tree/pack_staged/"
 rm -rf "$px"
 echo "prepare: pack_staged/ ready"

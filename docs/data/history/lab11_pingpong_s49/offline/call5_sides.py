@@ -1,19 +1,22 @@
 #!/usr/bin/env python3
-"""Call 5's random shapes, side by side: for each seed, new / base GPU time a launch (16 launches
-in a CUDA graph; geometric mean) over all shapes, over those whose C's rows are off 16 bytes
-(N % 4 != 0) and the rest, and the shapes that moved most.
+"""Call 5's random shapes (or another call's: its folder's name as the argument), side by side: for
+each seed, new / base GPU time a launch (16 launches in a CUDA graph; geometric mean) over all
+shapes, over those whose C's rows are off 16 bytes (N % 4 != 0) and the rest, and the shapes that
+moved most.
 
     PYTHONPATH=../../lab11_short_k_s47_nvidia-h100/offline python3 call5_sides.py > call5_sides.txt
+    PYTHONPATH=../../lab11_short_k_s47_nvidia-h100/offline python3 call5_sides.py call_6 > call6_sides.txt
 
 (run from this folder: mean() is session 48's, in that folder's moved_paths.py)
 """
 import json
 import math
 import pathlib
+import sys
 
 from moved_paths import mean
 
-call = pathlib.Path(__file__).resolve().parents[1] / "call_5"
+call = pathlib.Path(__file__).resolve().parents[1] / (sys.argv[1] if len(sys.argv) > 1 else "call_5")
 
 for seed in ["4998064687210808757", "8444672377437012093"]:
     sides = {
