@@ -1,11 +1,20 @@
 #!/usr/bin/env bash
-# What a record's device call script shares, sourced after it sets NAME (the call's name), O (a
-# scratch folder) and OUT (the device's return folder): `packed` packs O into $OUT/NAME.tar.gz and
+# What a record's device call script shares, sourced from the repository root after it sets NAME
+# (the call's name); OUT is the device's return folder. `unpack PACK` extracts PACK/bin.tar.xz into
+# a scratch folder S (its lib/ on the library path), makes the output folder O and writes the
+# device and date to O/environment.txt. `packed` packs O into $OUT/NAME.tar.gz and
 # copies the steps' lines to $OUT/NAME_steps.txt (run after every step, so that a call cut short
 # keeps what it did); `step STEP LIMIT CMD...` runs CMD under a time limit into O/STEP.txt and
 # appends its line (exit code, seconds, test and sanitizer summaries); `random_shapes SEED DIR SIDE...`
 # runs scripts/gemm-random-shapes for lab 07 with each side's build (DIR/SIDE) in turn, keeping each
 # run's summary and times.
+unpack() {
+  S=$(mktemp -d) O=$(mktemp -d)
+  tar -xJf "$1/bin.tar.xz" -C "$S"
+  export LD_LIBRARY_PATH=$S/lib:${LD_LIBRARY_PATH:-}
+  nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > "$O/environment.txt" 2>&1
+  date -u >> "$O/environment.txt"
+}
 packed() {
   cp "$O/${NAME}_steps.txt" "$OUT/" 2>/dev/null
   tar -czf "$OUT/$NAME.tar.gz" -C "$O" .

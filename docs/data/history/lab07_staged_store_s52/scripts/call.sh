@@ -10,15 +10,10 @@
 # repository root: bash pack_staged/call.sh, carrying pack_staged/ (prepare.sh builds it).
 set -u
 cd "$(dirname "$0")/.."
-S=$(mktemp -d)
-tar -xJf pack_staged/bin.tar.xz -C $S
-export LD_LIBRARY_PATH=$S/lib:${LD_LIBRARY_PATH:-}
-O=$(mktemp -d)
 NAME=staged
-source pack_staged/steps.sh  # packed, step, random_shapes (history/call_helpers/steps.sh)
+source pack_staged/steps.sh  # unpack, packed, step, random_shapes (history/call_helpers/steps.sh)
+unpack pack_staged
 trap packed EXIT
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > $O/environment.txt 2>&1
-date -u >> $O/environment.txt
 T=$S/new/tests
 step grading07_new 90 $T/lab07_grading_solution --gtest_brief=1
 step split07_new 60 $T/lab07_split_finish_solution --gtest_brief=1
